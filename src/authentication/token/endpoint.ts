@@ -1,0 +1,52 @@
+/**
+ * POST /oauth/token as a pipeline of named steps, in the manner of
+ * node-oidc-provider's actions: read the parameters, require `grant_type`,
+ * pick the grant handler, authenticate the client, check that the client may
+ * use the grant, run the grant. Stack traces read like RFC 6749 §3.2.
+ */
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { oauthErrors } from '../../http/errors.js';
+import { authenticateClient, type AuthenticatedClient } from '../client-auth/methods.js';
+import { readParams, requireParams, type Params } from '../params.js';
+import type { GrantHandler } from './grant.js';
+import { clientCredentials } from './grants/client-credentials.js';
+
+/** Grant handlers by `grant_type`. */
+const GRANTS: ReadonlyMap<string, GrantHandler> = new Map([clientCredentials].map((g) => [g.grantType, g]));
+
+function selectGrant(params: Params): GrantHandler {
+  const handler = GRANTS.get(params.grant_type!);
+  if (!handler) throw oauthErrors.unsupportedGrantType(params.grant_type!);
+  return handler;
+}
+
+function checkClientMayUseGrant(handler: GrantHandler, client: AuthenticatedClient): void {
+  const allowed = JSON.parse(client.client.grant_types) as string[];
+  if (handler.requiresConfidentialClient && !client.confidential) {
+    throw oauthErrors.unauthorizedClient(`Grant type '${handler.grantType}' not allowed for public clients.`);
+  }
+  if (!allowed.includes(handler.grantType)) {
+    throw oauthErrors.unauthorizedClient(`Grant type '${handler.grantType}' not allowed for the client.`);
+  }
+}
+
+export function tokenEndpoint(ctx: AppContext): RouteOptions {
+  return {
+    method: 'POST',
+    url: '/oauth/token',
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      const params = readParams(request);
+      requireParams(params, 'grant_type');
+      const handler = selectGrant(params);
+      const client = await authenticateClient(ctx, request.tenant, request, params);
+      checkClientMayUseGrant(handler, client);
+      const response = await handler.handle({ ctx, tenant: request.tenant, request, params, client });
+      return reply
+        .header('Cache-Control', 'no-store')
+        .header('Pragma', 'no-cache')
+        .type('application/json')
+        .send(JSON.stringify(response));
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import type { RouteOptions } from 'fastify';
+import type { Tenant } from '../../tenants/tenant.js';
+
+/**
+ * GET /.well-known/openid-configuration (OpenID Connect Discovery 1.0 §3),
+ * members in the order the service serves them, listing only what this
+ * server implements.
+ */
+export function discoveryDocument(tenant: Tenant): Record<string, unknown> {
+  const base = tenant.issuer;
+  return {
+    issuer: base,
+    token_endpoint: `${base}oauth/token`,
+    jwks_uri: `${base}.well-known/jwks.json`,
+    grant_types_supported: ['client_credentials'],
+    response_types_supported: [],
+    subject_types_supported: ['public'],
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    id_token_signing_alg_values_supported: ['RS256'],
+    request_uri_parameter_supported: false,
+    request_parameter_supported: false,
+  };
+}
+
+export function openidConfigurationEndpoint(): RouteOptions {
+  return {
+    method: 'GET',
+    url: '/.well-known/openid-configuration',
+    handler: async (request, reply) => reply.header('Cache-Control', 'public, max-age=300').send(discoveryDocument(request.tenant)),
+  };
+}

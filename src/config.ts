@@ -1,0 +1,239 @@
+/**
+ * Configuration from environment variables, validated once at start-up.
+ *
+ * Every setting is documented here, beside its default; `gatehouse --help`
+ * prints this table, and the README repeats it. A bad value stops start-up
+ * with a message naming the variable.
+ */
+import path from 'node:path';
+
+export interface RateLimitSetting {
+  /** Bucket size: requests that may arrive at once. */
+  burst: number;
+  /** Sustained refill rate, requests per second. */
+  perSecond: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** `postgres://…` selects PostgreSQL; otherwise the SQLite file below is used. */
+  databaseUrl: string | undefined;
+  sqliteFile: string;
+  defaultDomain: string;
+  adminClientId: string | undefined;
+  adminClientSecret: string | undefined;
+  tlsCertFile: string | undefined;
+  tlsKeyFile: string | undefined;
+  plainHttp: boolean;
+  masterKey: string | undefined;
+  redisUrl: string | undefined;
+  logLevel: string;
+  rateLimits: {
+    management: RateLimitSetting;
+    authentication: RateLimitSetting;
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+interface Setting {
+  name: string;
+  meaning: string;
+  default: string;
+}
+
+/** The documented settings, in the order `--help` prints them. */
+export const SETTINGS: readonly Setting[] = [
+  { name: 'PORT', meaning: 'TCP port to listen on', default: '3000' },
+  { name: 'HOST', meaning: 'interface to listen on', default: 'all interfaces' },
+  { name: 'GATEHOUSE_DATA_DIR', meaning: 'data directory (SQLite file, keys, TLS certificate)', default: './data' },
+  { name: 'DATABASE_URL', meaning: 'postgres://… for PostgreSQL; otherwise SQLite', default: 'SQLite file <data dir>/gatehouse.db' },
+  { name: 'GATEHOUSE_DOMAIN', meaning: 'domain (host[:port]) of the default tenant', default: 'localhost:${PORT}' },
+  {
+    name: 'GATEHOUSE_ADMIN_CLIENT_ID',
+    meaning: 'client_id of the bootstrap admin client of the default tenant',
+    default: 'generated on first start, written to <data dir>/admin-credentials.json',
+  },
+  {
+    name: 'GATEHOUSE_ADMIN_CLIENT_SECRET',
+    meaning: 'client_secret of the bootstrap admin client',
+    default: 'generated on first start, written to <data dir>/admin-credentials.json',
+  },
+  { name: 'TLS_CERT_FILE', meaning: 'PEM certificate (chain) to serve', default: 'self-signed, <data dir>/tls/cert.pem' },
+  { name: 'TLS_KEY_FILE', meaning: 'PEM private key of that certificate', default: 'generated, <data dir>/tls/key.pem' },
+  { name: 'GATEHOUSE_HTTP', meaning: '1 = serve plain HTTP (behind a TLS-terminating proxy)', default: 'off' },
+  {
+    name: 'GATEHOUSE_MASTER_KEY',
+    meaning: 'key for secrets at rest: 32 bytes as 64 hex characters or base64',
+    default: 'a key file created at <data dir>/master.key',
+  },
+  { name: 'REDIS_URL', meaning: 'redis://… to share rate-limit buckets across processes', default: 'none (in-process)' },
+  { name: 'LOG_LEVEL', meaning: 'pino log level (fatal, error, warn, info, debug, trace, silent)', default: 'info' },
+  {
+    name: 'GATEHOUSE_RATE_LIMIT_MANAGEMENT',
+    meaning: 'Management API bucket per tenant, as burst/per-second',
+    default: '50/16',
+  },
+  {
+    name: 'GATEHOUSE_RATE_LIMIT_AUTHENTICATION',
+    meaning: 'Authentication API bucket per tenant, as burst/per-second',
+    default: '100/100',
+  },
+];
+
+const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+
+function nonEmpty(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined) return 3000;
+  if (!/^\d+$/.test(value) || Number(value) > 65535) {
+    throw new ConfigError('PORT', `must be an integer from 0 to 65535, got "${value}"`);
+  }
+  return Number(value);
+}
+
+function parseRateLimit(name: string, value: string | undefined, fallback: RateLimitSetting): RateLimitSetting {
+  if (value === undefined) return fallback;
+  const match = /^(\d+)\/(\d+(?:\.\d+)?)$/.exec(value);
+  if (!match || Number(match[1]) < 1 || Number(match[2]) <= 0) {
+    throw new ConfigError(name, `must be burst/per-second with positive numbers, e.g. "50/16", got "${value}"`);
+  }
+  return { burst: Number(match[1]), perSecond: Number(match[2]) };
+}
+
+/** A domain is host[:port]; no scheme, path or trailing slash. */
+export function isValidDomain(domain: string): boolean {
+  return /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:\d{1,5})?$/i.test(domain);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = parsePort(nonEmpty(env, 'PORT'));
+  const dataDir = path.resolve(nonEmpty(env, 'GATEHOUSE_DATA_DIR') ?? './data');
+
+  const databaseUrl = nonEmpty(env, 'DATABASE_URL');
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl) && !/^(sqlite|file):/.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL', 'must start with postgres:// (or sqlite: followed by a file path)');
+  }
+  const sqliteFile =
+    databaseUrl && /^(sqlite|file):/.test(databaseUrl)
+      ? path.resolve(databaseUrl.replace(/^(sqlite|file):(\/\/)?/, ''))
+      : path.join(dataDir, 'gatehouse.db');
+
+  const defaultDomain = (nonEmpty(env, 'GATEHOUSE_DOMAIN') ?? `localhost:${port}`).toLowerCase();
+  if (!isValidDomain(defaultDomain)) {
+    throw new ConfigError('GATEHOUSE_DOMAIN', `must be a host name with an optional :port, got "${defaultDomain}"`);
+  }
+
+  const adminClientId = nonEmpty(env, 'GATEHOUSE_ADMIN_CLIENT_ID');
+  const adminClientSecret = nonEmpty(env, 'GATEHOUSE_ADMIN_CLIENT_SECRET');
+  if ((adminClientId === undefined) !== (adminClientSecret === undefined)) {
+    throw new ConfigError(
+      adminClientId === undefined ? 'GATEHOUSE_ADMIN_CLIENT_ID' : 'GATEHOUSE_ADMIN_CLIENT_SECRET',
+      'GATEHOUSE_ADMIN_CLIENT_ID and GATEHOUSE_ADMIN_CLIENT_SECRET must be set together',
+    );
+  }
+  if (adminClientId !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(adminClientId)) {
+    throw new ConfigError('GATEHOUSE_ADMIN_CLIENT_ID', 'must be 1 to 64 characters of [A-Za-z0-9_-]');
+  }
+  if (adminClientSecret !== undefined && adminClientSecret.length < 16) {
+    throw new ConfigError('GATEHOUSE_ADMIN_CLIENT_SECRET', 'must be at least 16 characters');
+  }
+
+  const tlsCertFile = nonEmpty(env, 'TLS_CERT_FILE');
+  const tlsKeyFile = nonEmpty(env, 'TLS_KEY_FILE');
+  if ((tlsCertFile === undefined) !== (tlsKeyFile === undefined)) {
+    throw new ConfigError(tlsCertFile === undefined ? 'TLS_CERT_FILE' : 'TLS_KEY_FILE', 'TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+  }
+
+  const httpFlag = nonEmpty(env, 'GATEHOUSE_HTTP');
+  if (httpFlag !== undefined && !['0', '1', 'true', 'false'].includes(httpFlag)) {
+    throw new ConfigError('GATEHOUSE_HTTP', `must be 1 or 0, got "${httpFlag}"`);
+  }
+
+  const masterKey = nonEmpty(env, 'GATEHOUSE_MASTER_KEY');
+  if (masterKey !== undefined && decodeMasterKey(masterKey) === undefined) {
+    throw new ConfigError('GATEHOUSE_MASTER_KEY', 'must be 32 bytes written as 64 hex characters or as base64');
+  }
+
+  const redisUrl = nonEmpty(env, 'REDIS_URL');
+  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
+    throw new ConfigError('REDIS_URL', 'must start with redis:// or rediss://');
+  }
+
+  const logLevel = nonEmpty(env, 'LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.has(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${[...LOG_LEVELS].join(', ')}, got "${logLevel}"`);
+  }
+
+  return {
+    port,
+    host: nonEmpty(env, 'HOST') ?? '::',
+    dataDir,
+    databaseUrl: databaseUrl && /^postgres/.test(databaseUrl) ? databaseUrl : undefined,
+    sqliteFile,
+    defaultDomain,
+    adminClientId,
+    adminClientSecret,
+    tlsCertFile: tlsCertFile && path.resolve(tlsCertFile),
+    tlsKeyFile: tlsKeyFile && path.resolve(tlsKeyFile),
+    plainHttp: httpFlag === '1' || httpFlag === 'true',
+    masterKey,
+    redisUrl,
+    logLevel,
+    rateLimits: {
+      management: parseRateLimit('GATEHOUSE_RATE_LIMIT_MANAGEMENT', nonEmpty(env, 'GATEHOUSE_RATE_LIMIT_MANAGEMENT'), {
+        burst: 50,
+        perSecond: 16,
+      }),
+      authentication: parseRateLimit(
+        'GATEHOUSE_RATE_LIMIT_AUTHENTICATION',
+        nonEmpty(env, 'GATEHOUSE_RATE_LIMIT_AUTHENTICATION'),
+        { burst: 100, perSecond: 100 },
+      ),
+    },
+  };
+}
+
+/** 32 bytes as 64 hex characters or base64/base64url; undefined when it is neither. */
+export function decodeMasterKey(value: string): Buffer | undefined {
+  if (/^[0-9a-f]{64}$/i.test(value)) return Buffer.from(value, 'hex');
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(value)) {
+    const bytes = Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    if (bytes.length === 32) return bytes;
+  }
+  return undefined;
+}
+
+export function helpText(): string {
+  const width = Math.max(...SETTINGS.map((s) => s.name.length));
+  const rows = SETTINGS.map((s) => `  ${s.name.padEnd(width)}  ${s.meaning}\n  ${' '.repeat(width)}  default: ${s.default}`);
+  return [
+    'Gatehouse: self-hostable identity platform (Management API v2 and Authentication API).',
+    '',
+    'Usage:',
+    '  gatehouse [serve]                        start the server',
+    '  gatehouse tenants create <domain> [--name <name>]',
+    '  gatehouse tenants list',
+    '  gatehouse tenants credentials <domain>   print the admin client credentials of a tenant',
+    '  gatehouse tenants set-rate-limit <domain> <management|authentication> <burst>/<per-second>',
+    '  gatehouse --help',
+    '',
+    'Environment variables:',
+    ...rows,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,115 @@
+/**
+ * The Fastify application: one app, two surfaces (Management API under
+ * /api/v2, Authentication API at the root), tenants resolved from the Host
+ * header, rate limits per tenant and surface, errors serialised in one place.
+ */
+import formbody from '@fastify/formbody';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { authenticationRoutes } from '../authentication/routes.js';
+import type { AppContext } from '../context.js';
+import { managementPlugin } from '../management/plugin.js';
+import type { RateLimitClass, Tenant } from '../tenants/tenant.js';
+import { errorHandler, surfaceOf } from './error-handler.js';
+import { ManagementError, OAuthError, managementErrors, oauthErrors } from './errors.js';
+import { validatorCompiler } from './validation.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The tenant named by the Host header; set for every request but /health. */
+    tenant: Tenant;
+  }
+  interface FastifyContextConfig {
+    /** Requests that need no tenant (health checks). */
+    tenantless?: boolean;
+    /** Rate-limit bucket; defaults to the surface's. */
+    rateLimitClass?: RateLimitClass;
+  }
+}
+
+export interface AppOptions {
+  https?: { key: string | Buffer; cert: string | Buffer } | null;
+}
+
+/** The host a request was addressed to, lower case, port kept: the tenant's domain. */
+function requestDomain(request: FastifyRequest): string {
+  return (request.headers.host ?? '').toLowerCase();
+}
+
+export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
+  const serverOptions: FastifyServerOptions & { https?: unknown } = {
+    loggerInstance: ctx.logger,
+    // One log line per request, written by the onResponse hook below.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: 1_048_576,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    // Resource-server ids may be audiences (URLs) in the path, URL-encoded.
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 2048 },
+  };
+  if (options.https) serverOptions.https = options.https;
+  const app = Fastify(serverOptions as FastifyServerOptions) as unknown as FastifyInstance;
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setErrorHandler(errorHandler);
+  await app.register(formbody);
+
+  app.decorateRequest('tenant', null as unknown as Tenant);
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.config.tenantless) return;
+    const surface = surfaceOf(request.url);
+    const domain = requestDomain(request);
+    const tenant = domain ? await ctx.tenants.byDomain(domain) : undefined;
+    if (!tenant) {
+      const message = `No tenant is configured for the host "${domain}". Create one with: gatehouse tenants create ${domain || '<domain>'}`;
+      throw surface === 'management' ? new ManagementError(404, message) : new OAuthError(404, 'not_found', message);
+    }
+    request.tenant = tenant;
+
+    const bucket = request.routeOptions.config.rateLimitClass ?? surface;
+    const setting = tenant.settings.rate_limits?.[bucket] ?? ctx.config.rateLimits[bucket];
+    const decision = await ctx.rateLimiter.consume(bucket, `${tenant.id}:${bucket}`, setting);
+    reply.header('X-RateLimit-Limit', String(decision.limit));
+    reply.header('X-RateLimit-Remaining', String(decision.remaining));
+    reply.header('X-RateLimit-Reset', String(decision.resetAt));
+    if (!decision.allowed) {
+      reply.header('Retry-After', String(decision.retryAfter));
+      throw surface === 'management' ? managementErrors.tooManyRequests() : oauthErrors.tooManyRequests();
+    }
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    // One line per request; the query string is left out because it may carry codes or tokens.
+    request.log.info(
+      {
+        method: request.method,
+        path: request.url.split('?')[0],
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+        tenant: request.tenant?.name,
+      },
+      'request',
+    );
+  });
+
+  app.get('/health', { config: { tenantless: true } }, async (_request, reply) => {
+    try {
+      await ctx.database.db.selectFrom('tenants').select('id').limit(1).execute();
+      return reply.send({ status: 'ok' });
+    } catch (error) {
+      ctx.logger.error({ err: error }, 'health check: database unreachable');
+      return reply.code(503).send({ status: 'unavailable' });
+    }
+  });
+
+  await app.register(managementPlugin(ctx), { prefix: '/api/v2' });
+  await app.register(authenticationRoutes(ctx));
+
+  app.setNotFoundHandler(async (request) => {
+    throw surfaceOf(request.url) === 'management'
+      ? managementErrors.notFound()
+      : new OAuthError(404, 'not_found', `Not Found: ${request.method} ${request.url.split('?')[0]}`);
+  });
+
+  return app;
+}

@@ -1,0 +1,71 @@
+/**
+ * The one place where errors become response bodies. Which family a request
+ * gets depends on its surface: everything under /api/v2 is the Management API,
+ * the rest is the Authentication API. Internal detail goes to the log only.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorObject } from 'ajv';
+import { HttpError, ManagementError, OAuthError } from './errors.js';
+import { VALIDATION_ERROR_CODE, validationMessage } from './validation.js';
+
+export type Surface = 'management' | 'authentication';
+
+export function surfaceOf(url: string): Surface {
+  return url === '/api/v2' || url.startsWith('/api/v2/') || url.startsWith('/api/v2?') ? 'management' : 'authentication';
+}
+
+type Part = 'body' | 'querystring' | 'params' | 'headers';
+
+/** Maps framework errors (parsing, validation, limits) onto the surface's family. */
+function translate(error: FastifyError, surface: Surface): HttpError | undefined {
+  if (error.validation) {
+    const part = (error.validationContext ?? 'body') as Part;
+    const first = error.validation[0] as ErrorObject | undefined;
+    const message = first ? validationMessage(first, part) : 'Validation error';
+    return surface === 'management'
+      ? new ManagementError(400, message, VALIDATION_ERROR_CODE[part])
+      : new OAuthError(400, 'invalid_request', message);
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return surface === 'management'
+        ? new ManagementError(400, 'Invalid request payload JSON format')
+        : new OAuthError(400, 'invalid_request', 'Invalid request payload JSON format');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return surface === 'management'
+        ? new ManagementError(415, 'Unsupported Media Type')
+        : new OAuthError(400, 'invalid_request', 'Content-Type must be application/json or application/x-www-form-urlencoded');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return surface === 'management'
+        ? new ManagementError(413, 'Payload content length greater than maximum allowed: 1048576')
+        : new OAuthError(413, 'invalid_request', 'Request body too large');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return surface === 'management'
+        ? new ManagementError(400, 'Invalid request payload')
+        : new OAuthError(400, 'invalid_request', 'Invalid request payload');
+  }
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+    return surface === 'management'
+      ? new ManagementError(error.statusCode, error.statusCode === 404 ? 'Not Found' : 'Bad Request')
+      : new OAuthError(error.statusCode, 'invalid_request', error.message);
+  }
+  return undefined;
+}
+
+export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const surface = surfaceOf(request.url);
+  let http: HttpError | undefined = error instanceof HttpError ? error : translate(error, surface);
+  if (!http) {
+    request.log.error({ err: error }, 'unhandled error');
+    http =
+      surface === 'management'
+        ? new ManagementError(500, 'Internal Server Error')
+        : new OAuthError(500, 'server_error', 'Internal Server Error');
+  } else if (http.statusCode >= 500) {
+    request.log.error({ err: error }, 'server error');
+  }
+  for (const [name, value] of Object.entries(http.headers)) reply.header(name, value);
+  if (surface === 'authentication') reply.header('Cache-Control', 'no-store');
+  return reply.code(http.statusCode).type('application/json; charset=utf-8').send(http.body());
+}

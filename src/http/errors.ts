@@ -1,0 +1,132 @@
+/**
+ * The two error families of the service, on one base (ARCHITECTURE "Errors").
+ *
+ * - Management API: `{statusCode, error, message, errorCode?}` (hapi/Boom style;
+ *   401s add `attributes`), see management-api-wire-notes §2.
+ * - Authentication API (OAuth): `{error, error_description}`.
+ *
+ * Errors are created by the small factories below and turned into bodies in
+ * exactly one place, `errorHandler` in `./error-handler.ts`.
+ */
+import { STATUS_CODES } from 'node:http';
+
+export abstract class HttpError extends Error {
+  readonly headers: Record<string, string> = {};
+
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  abstract body(): Record<string, unknown>;
+
+  withHeader(name: string, value: string): this {
+    this.headers[name] = value;
+    return this;
+  }
+}
+
+/** The closed set of Management API `errorCode` values Gatehouse emits. */
+export type ManagementErrorCode =
+  | 'Bearer'
+  | 'insufficient_scope'
+  | 'invalid_body'
+  | 'invalid_query_string'
+  | 'invalid_uri'
+  | 'invalid_paging'
+  | 'inexistent_client'
+  | 'inexistent_resource_server'
+  | 'inexistent_client_grant'
+  | 'conflict'
+  | 'operation_not_supported'
+  | 'too_many_requests';
+
+export class ManagementError extends HttpError {
+  constructor(
+    statusCode: number,
+    message: string,
+    readonly errorCode?: ManagementErrorCode,
+    readonly attributes?: Record<string, string>,
+  ) {
+    super(statusCode, message);
+    this.name = 'ManagementError';
+  }
+
+  body(): Record<string, unknown> {
+    const body: Record<string, unknown> = {
+      statusCode: this.statusCode,
+      error: STATUS_CODES[this.statusCode] ?? 'Error',
+      message: this.message,
+    };
+    if (this.errorCode !== undefined) body.errorCode = this.errorCode;
+    if (this.attributes !== undefined) body.attributes = this.attributes;
+    return body;
+  }
+}
+
+/** The closed set of OAuth `error` values Gatehouse emits. */
+export type OAuthErrorCode =
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'invalid_scope'
+  | 'unauthorized_client'
+  | 'unsupported_grant_type'
+  | 'access_denied'
+  | 'server_error'
+  | 'too_many_requests'
+  | 'not_found';
+
+export class OAuthError extends HttpError {
+  constructor(
+    statusCode: number,
+    readonly error: OAuthErrorCode,
+    readonly description: string,
+  ) {
+    super(statusCode, `${error}: ${description}`);
+    this.name = 'OAuthError';
+  }
+
+  body(): Record<string, unknown> {
+    return { error: this.error, error_description: this.description };
+  }
+}
+
+export const managementErrors = {
+  missingAuthentication: () =>
+    new ManagementError(401, 'Missing authentication').withHeader('WWW-Authenticate', 'Bearer'),
+  badAuthorizationHeader: () => new ManagementError(400, 'Bad HTTP authentication header format', 'Bearer'),
+  invalidToken: (message = 'Invalid token') =>
+    new ManagementError(401, message, undefined, { error: message }).withHeader(
+      'WWW-Authenticate',
+      `Bearer error="${message}"`,
+    ),
+  expiredToken: () => managementErrors.invalidToken('Expired token received for JSON Web Token validation'),
+  insufficientScope: (anyOf: readonly string[]) =>
+    new ManagementError(403, `Insufficient scope, expected any of: ${anyOf.join(', ')}`, 'insufficient_scope'),
+  notFound: (message = 'Not Found', errorCode?: ManagementErrorCode) => new ManagementError(404, message, errorCode),
+  badRequest: (message: string, errorCode?: ManagementErrorCode) => new ManagementError(400, message, errorCode),
+  invalidBody: (message: string) => new ManagementError(400, message, 'invalid_body'),
+  conflict: (message: string, errorCode: ManagementErrorCode = 'conflict') => new ManagementError(409, message, errorCode),
+  tooManyRequests: () => new ManagementError(429, 'Global limit has been reached', 'too_many_requests'),
+};
+
+export const oauthErrors = {
+  invalidRequest: (description: string) => new OAuthError(400, 'invalid_request', description),
+  unsupportedGrantType: (grantType: string) =>
+    new OAuthError(400, 'unsupported_grant_type', `Unsupported grant type: ${grantType}`),
+  /** Wrong or missing client secret (authentication-api-wire-notes §5.1). */
+  clientUnauthorized: () => new OAuthError(401, 'access_denied', 'Unauthorized'),
+  invalidClient: (description: string) => new OAuthError(401, 'invalid_client', description),
+  unauthorizedClient: (description: string) => new OAuthError(403, 'unauthorized_client', description),
+  accessDenied: (description: string) => new OAuthError(403, 'access_denied', description),
+  invalidScope: (description: string) => new OAuthError(403, 'invalid_scope', description),
+  tooManyRequests: () =>
+    new OAuthError(
+      429,
+      'too_many_requests',
+      'Too many requests. Check the X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset headers.',
+    ),
+};

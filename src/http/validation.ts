@@ -1,0 +1,138 @@
+/**
+ * Request validation tuned for compatibility with the service (STYLE 6):
+ * unknown body properties are rejected, types are coerced only in query
+ * strings and paths, `allErrors` stays off, and messages follow the service's
+ * format, whose inner texts are z-schema's (management-api-wire-notes §2):
+ *
+ *   Payload validation error: 'String is too long (141 chars), maximum 140' on property description (…).
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+
+type Part = 'body' | 'querystring' | 'params' | 'headers';
+
+const ajvOptions = {
+  allErrors: false,
+  verbose: true,
+  strict: false,
+  removeAdditional: false,
+  useDefaults: false,
+} as const;
+
+function withFormats(ajv: Ajv): Ajv {
+  (addFormats as unknown as (a: Ajv) => Ajv)(ajv);
+  return ajv;
+}
+
+const bodyAjv = withFormats(new Ajv({ ...ajvOptions, coerceTypes: false }));
+const queryAjv = withFormats(new Ajv({ ...ajvOptions, coerceTypes: 'array' }));
+
+/** Fastify validator compiler: no coercion for bodies, coercion for query strings and paths. */
+export function validatorCompiler({ schema, httpPart }: { schema: object; httpPart?: string }): ValidateFunction {
+  return (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema);
+}
+
+function typeOf(value: unknown): string {
+  // A missing body reaches the validator as undefined; the service reports it as null.
+  if (value === null || value === undefined) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+/** `/groups/0/email` → `groups[0].email` (z-schema's path notation). */
+function propertyPath(instancePath: string): string {
+  let out = '';
+  for (const raw of instancePath.split('/').slice(1)) {
+    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    out += /^\d+$/.test(segment) ? `[${segment}]` : out === '' ? segment : `.${segment}`;
+  }
+  return out;
+}
+
+function innerMessage(error: ErrorObject): string {
+  const p = error.params as Record<string, unknown>;
+  const data = error.data;
+  switch (error.keyword) {
+    case 'type': {
+      const expected = Array.isArray(p.type) ? p.type.join(',') : String(p.type);
+      return `Expected type ${expected} but found type ${typeOf(data)}`;
+    }
+    case 'required':
+      return `Missing required property: ${String(p.missingProperty)}`;
+    case 'additionalProperties': {
+      // z-schema names every extra property; Ajv stops at the first, so list them from the data.
+      const schema = error.parentSchema as { properties?: Record<string, unknown>; patternProperties?: Record<string, unknown> };
+      const known = new Set(Object.keys(schema?.properties ?? {}));
+      const patterns = Object.keys(schema?.patternProperties ?? {}).map((s) => new RegExp(s, 'u'));
+      const extra =
+        data && typeof data === 'object'
+          ? Object.keys(data).filter((k) => !known.has(k) && !patterns.some((r) => r.test(k)))
+          : [String(p.additionalProperty)];
+      return `Additional properties not allowed: ${extra.join(',')}`;
+    }
+    case 'minItems':
+      return `Array is too short (${(data as unknown[]).length}), minimum ${String(p.limit)}`;
+    case 'maxItems':
+      return `Array is too long (${(data as unknown[]).length}), maximum ${String(p.limit)}`;
+    case 'uniqueItems':
+      return `Array items are not unique (indexes ${Math.min(Number(p.i), Number(p.j))} and ${Math.max(Number(p.i), Number(p.j))})`;
+    case 'minLength':
+      return `String is too short (${[...String(data)].length} chars), minimum ${String(p.limit)}`;
+    case 'maxLength':
+      return `String is too long (${[...String(data)].length} chars), maximum ${String(p.limit)}`;
+    case 'minimum':
+      return `Value ${String(data)} is less than minimum ${String(p.limit)}`;
+    case 'maximum':
+      return `Value ${String(data)} is greater than maximum ${String(p.limit)}`;
+    case 'exclusiveMinimum':
+      return `Value ${String(data)} is equal or less than exclusive minimum ${String(p.limit)}`;
+    case 'exclusiveMaximum':
+      return `Value ${String(data)} is equal or greater than exclusive maximum ${String(p.limit)}`;
+    case 'minProperties':
+      return `Too few properties defined (${Object.keys(data as object).length}), minimum ${String(p.limit)}`;
+    case 'maxProperties':
+      return `Too many properties defined (${Object.keys(data as object).length}), maximum ${String(p.limit)}`;
+    case 'enum':
+    case 'const':
+      return `No enum match for: ${JSON.stringify(data)}`;
+    case 'format':
+      return `Object didn't pass validation for format ${String(p.format)}: ${String(data)}`;
+    case 'pattern':
+      return `String does not match pattern ${String(p.pattern)}: ${String(data)}`;
+    case 'anyOf':
+      return "Data does not match any schemas from 'anyOf'";
+    case 'oneOf':
+      return "Data does not match any schemas from 'oneOf'";
+    case 'not':
+      return "Data matches schema from 'not'";
+    default:
+      return error.message ?? 'Invalid value';
+  }
+}
+
+const PREFIX: Record<Part, string> = {
+  body: 'Payload',
+  querystring: 'Query',
+  params: 'Path',
+  headers: 'Header',
+};
+
+/** One Ajv error as the service words it. */
+export function validationMessage(error: ErrorObject, part: Part): string {
+  const path = propertyPath(error.instancePath);
+  const schema = error.parentSchema as { description?: string } | undefined;
+  let where = '';
+  if (path !== '') {
+    where = ` on property ${path}`;
+    if (schema?.description) where += ` (${schema.description})`;
+  }
+  return `${PREFIX[part]} validation error: '${innerMessage(error)}'${where}.`;
+}
+
+export const VALIDATION_ERROR_CODE: Record<Part, 'invalid_body' | 'invalid_query_string' | 'invalid_uri'> = {
+  body: 'invalid_body',
+  querystring: 'invalid_query_string',
+  params: 'invalid_uri',
+  headers: 'invalid_query_string',
+};

@@ -1,0 +1,134 @@
+/**
+ * Entry point of `npm start` and the `gatehouse` command.
+ */
+import { ConfigError, helpText, loadConfig, type Config } from './config.js';
+import { adminCredentialsOf, createContext, createLogger } from './context.js';
+import { TenantError } from './tenants/service.js';
+import type { RateLimitClass } from './tenants/tenant.js';
+import { startServer } from './server.js';
+
+async function serve(config: Config): Promise<void> {
+  const server = await startServer(config);
+  const shutdown = (signal: string) => {
+    server.ctx.logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    const force = setTimeout(() => {
+      server.ctx.logger.error('shutdown took longer than 10 s; exiting');
+      process.exit(1);
+    }, 10_000);
+    force.unref();
+    server.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        server.ctx.logger.error({ err: error }, 'error during shutdown');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+function option(args: string[], name: string): string | undefined {
+  const index = args.indexOf(name);
+  return index >= 0 ? args[index + 1] : undefined;
+}
+
+async function tenantsCommand(config: Config, args: string[]): Promise<number> {
+  const ctx = await createContext(config, createLogger({ logLevel: 'warn' }));
+  try {
+    const [sub, ...rest] = args;
+    switch (sub) {
+      case 'create': {
+        const domain = rest[0];
+        if (!domain || domain.startsWith('--')) throw new TenantError('usage: gatehouse tenants create <domain> [--name <name>]');
+        const name = option(rest, '--name');
+        const created = await ctx.tenants.create({ domain, ...(name !== undefined && { name }) });
+        console.log(
+          JSON.stringify(
+            {
+              tenant: created.tenant.name,
+              domain: created.tenant.domain,
+              issuer: created.tenant.issuer,
+              client_id: created.adminClientId,
+              client_secret: created.adminClientSecret,
+              audience: `https://${created.tenant.domain}/api/v2/`,
+            },
+            null,
+            2,
+          ),
+        );
+        return 0;
+      }
+      case 'list': {
+        for (const t of await ctx.tenants.list()) console.log(`${t.name}\t${t.domain}\t${t.createdAt}`);
+        return 0;
+      }
+      case 'credentials': {
+        const tenant = rest[0] ? await ctx.tenants.byDomain(rest[0]) : undefined;
+        if (!tenant) throw new TenantError(`no tenant serves "${rest[0] ?? ''}"; usage: gatehouse tenants credentials <domain>`);
+        console.log(JSON.stringify(await adminCredentialsOf(ctx, tenant), null, 2));
+        return 0;
+      }
+      case 'set-rate-limit': {
+        const [domain, bucket, value] = rest;
+        const tenant = domain ? await ctx.tenants.byDomain(domain) : undefined;
+        const match = value ? /^(\d+)\/(\d+(?:\.\d+)?)$/.exec(value) : null;
+        if (!tenant || (bucket !== 'management' && bucket !== 'authentication') || !match) {
+          throw new TenantError('usage: gatehouse tenants set-rate-limit <domain> <management|authentication> <burst>/<per-second>');
+        }
+        const rateLimits = { ...tenant.settings.rate_limits, [bucket as RateLimitClass]: { burst: Number(match[1]), perSecond: Number(match[2]) } };
+        await ctx.tenants.updateSettings(tenant, { ...tenant.settings, rate_limits: rateLimits });
+        console.log(`${tenant.domain}: ${bucket} rate limit set to ${value}`);
+        return 0;
+      }
+      default:
+        throw new TenantError('usage: gatehouse tenants <create|list|credentials|set-rate-limit> …');
+    }
+  } finally {
+    await ctx.close();
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
+    process.stdout.write(helpText());
+    return 0;
+  }
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`gatehouse: invalid configuration: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+  const [command = 'serve', ...rest] = argv;
+  try {
+    if (command === 'serve') {
+      await serve(config);
+      return -1; // keep running
+    }
+    if (command === 'tenants') return await tenantsCommand(config, rest);
+    console.error(`gatehouse: unknown command "${command}"\n`);
+    process.stderr.write(helpText());
+    return 2;
+  } catch (error) {
+    if (error instanceof TenantError) {
+      console.error(`gatehouse: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (error: unknown) => {
+    console.error('gatehouse: failed to start:', error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

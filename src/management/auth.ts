@@ -1,0 +1,88 @@
+/**
+ * Management API authentication: a Bearer JWT issued by the tenant for its
+ * Management API audience, verified against the tenant's keys with the
+ * algorithm pinned to RS256, then a per-operation scope check.
+ *
+ * Error bodies follow management-api-wire-notes §2 (hapi-auth-jwt2 behaviour):
+ * no usable Bearer credential → 401 "Missing authentication"; a credential that
+ * is not three dot-separated parts → 400 "Bad HTTP authentication header
+ * format"; anything that fails verification → 401 "Invalid token"; an expired
+ * token → 401 "Expired token received for JSON Web Token validation".
+ */
+import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import { managementErrors } from '../http/errors.js';
+import { SIGNING_ALG } from '../keys/keyring.js';
+import { managementAudience } from '../tenants/tenant.js';
+
+export interface ManagementPrincipal {
+  /** `{client_id}@clients` for machine tokens. */
+  sub: string;
+  /** The client the token was issued to (`azp`). */
+  clientId: string | undefined;
+  scopes: ReadonlySet<string>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: ManagementPrincipal;
+  }
+  interface FastifyContextConfig {
+    /** Management operations: the token needs any one of these scopes. */
+    scopes?: readonly string[];
+  }
+}
+
+/** Tolerated clock difference between Gatehouse processes, seconds. */
+const CLOCK_TOLERANCE = 5;
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^bearer(?:\s+(\S*))?\s*$/i.exec(header.trim());
+  return match?.[1] || undefined;
+}
+
+export async function authenticateManagement(ctx: AppContext, request: FastifyRequest): Promise<ManagementPrincipal> {
+  const token = bearerToken(request);
+  if (token === undefined) throw managementErrors.missingAuthentication();
+  if (token.split('.').length !== 3) throw managementErrors.badAuthorizationHeader();
+
+  let kid: string | undefined;
+  try {
+    const header = decodeProtectedHeader(token);
+    if (header.alg !== SIGNING_ALG || typeof header.kid !== 'string') throw managementErrors.invalidToken();
+    kid = header.kid;
+  } catch {
+    throw managementErrors.invalidToken();
+  }
+  const tenant = request.tenant;
+  const key = await ctx.keyring.verificationKey(tenant.id, kid);
+  if (!key) throw managementErrors.invalidToken();
+
+  try {
+    const { payload } = await jwtVerify(token, key, {
+      algorithms: [SIGNING_ALG],
+      issuer: tenant.issuer,
+      audience: managementAudience(tenant),
+      requiredClaims: ['exp', 'sub'],
+      clockTolerance: CLOCK_TOLERANCE,
+      currentDate: new Date(ctx.now()),
+    });
+    const scope = typeof payload.scope === 'string' ? payload.scope : '';
+    return {
+      sub: String(payload.sub),
+      clientId: typeof payload.azp === 'string' ? payload.azp : undefined,
+      scopes: new Set(scope.split(' ').filter(Boolean)),
+    };
+  } catch (error) {
+    if (error instanceof joseErrors.JWTExpired) throw managementErrors.expiredToken();
+    throw managementErrors.invalidToken();
+  }
+}
+
+/** 403 unless the principal holds at least one of `anyOf`. */
+export function requireScope(principal: ManagementPrincipal, anyOf: readonly string[]): void {
+  if (!anyOf.some((scope) => principal.scopes.has(scope))) throw managementErrors.insufficientScope(anyOf);
+}

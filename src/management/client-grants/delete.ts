@@ -1,0 +1,15 @@
+import type { Static } from '@sinclair/typebox';
+import type { ManagementRouteFactory } from '../route.js';
+import { IdParams } from './schema.js';
+
+/** DELETE /api/v2/client-grants/{id} → 204 */
+export const deleteClientGrant: ManagementRouteFactory = (_ctx, { clientGrants }) => ({
+  method: 'DELETE',
+  url: '/client-grants/:id',
+  config: { scopes: ['delete:client_grants'] },
+  schema: { params: IdParams },
+  handler: async (request, reply) => {
+    await clientGrants.delete(request.tenant, (request.params as Static<typeof IdParams>).id);
+    return reply.code(204).send();
+  },
+});

@@ -1,0 +1,12 @@
+import type { Static } from '@sinclair/typebox';
+import type { ManagementRouteFactory } from '../route.js';
+import { ClientGrantResponse, IdParams } from './schema.js';
+
+/** GET /api/v2/client-grants/{id} */
+export const getClientGrant: ManagementRouteFactory = (_ctx, { clientGrants }) => ({
+  method: 'GET',
+  url: '/client-grants/:id',
+  config: { scopes: ['read:client_grants'] },
+  schema: { params: IdParams, response: { 200: ClientGrantResponse } },
+  handler: async (request) => clientGrants.get(request.tenant, (request.params as Static<typeof IdParams>).id),
+});

@@ -1,0 +1,135 @@
+/** Business rules of client grants, behind the Management API routes. */
+import type { AppContext } from '../../context.js';
+import { newPrefixedId } from '../../crypto/ids.js';
+import { isUniqueViolation } from '../../db/database.js';
+import { managementErrors } from '../../http/errors.js';
+import { clientGrantFromRow, type ClientGrant, type ClientGrantRow } from '../../client-grants/model.js';
+import type { ClientGrantFilter } from '../../client-grants/store.js';
+import type { ResourceServerScope } from '../../resource-servers/model.js';
+import type { Tenant } from '../../tenants/tenant.js';
+import { sealCheckpoint, type Paging } from '../paging.js';
+import type { CreateClientGrantBody, UpdateClientGrantBody } from './schema.js';
+
+const notFound = () => managementErrors.notFound('The grant does not exist.', 'inexistent_client_grant');
+
+export type ClientGrantList =
+  | ClientGrant[]
+  | { total: number; start: number; limit: number; client_grants: ClientGrant[] }
+  | { client_grants: ClientGrant[]; next?: string };
+
+export class ClientGrantService {
+  constructor(private readonly ctx: AppContext) {}
+
+  async list(tenant: Tenant, filter: ClientGrantFilter, paging: Paging): Promise<ClientGrantList> {
+    if (paging.kind === 'checkpoint') {
+      // One row past the page tells whether there is a next page.
+      const { rows } = await this.ctx.clientGrants.list(tenant.id, filter, {
+        kind: 'keyset',
+        ...(paging.after !== undefined && { after: paging.after }),
+        limit: paging.take + 1,
+      });
+      const page = rows.slice(0, paging.take);
+      const result: { client_grants: ClientGrant[]; next?: string } = { client_grants: page.map(clientGrantFromRow) };
+      if (rows.length > paging.take) result.next = sealCheckpoint(this.ctx.box, checkpointScope(tenant), page.at(-1)!.id, this.ctx.now());
+      return result;
+    }
+    const { rows, total } = await this.ctx.clientGrants.list(tenant.id, filter, {
+      kind: 'offset',
+      offset: paging.page * paging.perPage,
+      limit: paging.perPage,
+      withTotal: paging.includeTotals,
+    });
+    const grants = rows.map(clientGrantFromRow);
+    if (!paging.includeTotals) return grants;
+    return { total: total ?? 0, start: paging.page * paging.perPage, limit: paging.perPage, client_grants: grants };
+  }
+
+  async get(tenant: Tenant, id: string): Promise<ClientGrant> {
+    const row = await this.ctx.clientGrants.get(tenant.id, id);
+    if (!row) throw notFound();
+    return clientGrantFromRow(row);
+  }
+
+  async create(tenant: Tenant, body: CreateClientGrantBody): Promise<ClientGrant> {
+    if ((body.client_id === undefined) === (body.default_for === undefined)) {
+      throw managementErrors.invalidBody(
+        body.client_id === undefined
+          ? "Payload validation error: 'Missing required property: client_id'."
+          : 'client_id and default_for cannot be used together.',
+      );
+    }
+    if (body.client_id !== undefined && !(await this.ctx.clients.get(tenant.id, body.client_id))) {
+      throw managementErrors.notFound('Client not found', 'inexistent_client');
+    }
+    const resourceServer = await this.ctx.resourceServers.getByIdentifier(tenant.id, body.audience);
+    if (!resourceServer) throw managementErrors.notFound('Resource server not found', 'inexistent_resource_server');
+    const scope = body.scope ?? [];
+    this.#checkScopes(scope, resourceServer.scopes);
+    if (body.allow_any_organization && (body.organization_usage ?? 'deny') === 'deny') {
+      throw managementErrors.invalidBody('allow_any_organization can only be enabled when organization_usage is allow or require.');
+    }
+    const row: ClientGrantRow = {
+      tenant_id: tenant.id,
+      id: newPrefixedId('cgr'),
+      client_id: body.client_id ?? null,
+      audience: body.audience,
+      scope: JSON.stringify(scope),
+      organization_usage: body.organization_usage ?? 'deny',
+      allow_any_organization: body.allow_any_organization ? 1 : 0,
+      is_system: 0,
+      subject_type: body.subject_type ?? 'client',
+      authorization_details_types: JSON.stringify(body.authorization_details_types ?? []),
+      allow_all_scopes: body.allow_all_scopes === undefined ? null : body.allow_all_scopes ? 1 : 0,
+      default_for: body.default_for ?? null,
+      created_at: new Date(this.ctx.now()).toISOString(),
+    };
+    try {
+      await this.ctx.clientGrants.insert(row);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw managementErrors.conflict('A client grant for this client and audience already exists.');
+      throw error;
+    }
+    return clientGrantFromRow(row);
+  }
+
+  async update(tenant: Tenant, id: string, body: UpdateClientGrantBody): Promise<ClientGrant> {
+    const row = await this.ctx.clientGrants.get(tenant.id, id);
+    if (!row) throw managementErrors.notFound('The client grant does not exist.', 'inexistent_client_grant');
+    const changes: Partial<ClientGrantRow> = {};
+    if (body.scope !== undefined) {
+      const scope = body.scope ?? [];
+      const resourceServer = await this.ctx.resourceServers.getByIdentifier(tenant.id, row.audience);
+      this.#checkScopes(scope, resourceServer?.scopes ?? '[]');
+      changes.scope = JSON.stringify(scope);
+    }
+    if (body.organization_usage !== undefined) changes.organization_usage = body.organization_usage ?? 'deny';
+    if (body.allow_any_organization !== undefined) changes.allow_any_organization = body.allow_any_organization ? 1 : 0;
+    if (body.authorization_details_types !== undefined) {
+      changes.authorization_details_types = JSON.stringify(body.authorization_details_types);
+    }
+    if (body.allow_all_scopes !== undefined) changes.allow_all_scopes = body.allow_all_scopes === null ? null : body.allow_all_scopes ? 1 : 0;
+    const next = { ...row, ...changes };
+    if (next.allow_any_organization === 1 && (next.organization_usage ?? 'deny') === 'deny') {
+      throw managementErrors.invalidBody('allow_any_organization can only be enabled when organization_usage is allow or require.');
+    }
+    if (Object.keys(changes).length) await this.ctx.clientGrants.update(tenant.id, id, changes);
+    return clientGrantFromRow(next);
+  }
+
+  async delete(tenant: Tenant, id: string): Promise<void> {
+    if (!(await this.ctx.clientGrants.delete(tenant.id, id))) throw notFound();
+  }
+
+  /** Every granted scope must be defined by the resource server. */
+  #checkScopes(scope: string[], definedJson: string): void {
+    const defined = new Set((JSON.parse(definedJson) as ResourceServerScope[]).map((s) => s.value));
+    const unknown = scope.filter((s) => !defined.has(s));
+    if (unknown.length) {
+      throw managementErrors.invalidBody(`Scopes not defined by the resource server: ${unknown.join(', ')}`);
+    }
+  }
+}
+
+export function checkpointScope(tenant: Tenant): string {
+  return `${tenant.id}:client_grants`;
+}

@@ -1,0 +1,13 @@
+import type { Static } from '@sinclair/typebox';
+import { BODY_CONTENT_TYPES, type ManagementRouteFactory } from '../route.js';
+import { ClientGrantResponse, IdParams, UpdateClientGrantBody } from './schema.js';
+
+/** PATCH /api/v2/client-grants/{id} → 200 */
+export const updateClientGrant: ManagementRouteFactory = (_ctx, { clientGrants }) => ({
+  method: 'PATCH',
+  url: '/client-grants/:id',
+  config: { scopes: ['update:client_grants'] },
+  schema: { consumes: [...BODY_CONTENT_TYPES], params: IdParams, body: UpdateClientGrantBody, response: { 200: ClientGrantResponse } },
+  handler: async (request) =>
+    clientGrants.update(request.tenant, (request.params as Static<typeof IdParams>).id, request.body as UpdateClientGrantBody),
+});

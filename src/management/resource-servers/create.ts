@@ -1,0 +1,14 @@
+import { BODY_CONTENT_TYPES, type ManagementRouteFactory } from '../route.js';
+import { CreateResourceServerBody, ResourceServerResponse } from './schema.js';
+
+/** POST /api/v2/resource-servers → 201 */
+export const createResourceServer: ManagementRouteFactory = (_ctx, { resourceServers }) => ({
+  method: 'POST',
+  url: '/resource-servers',
+  config: { scopes: ['create:resource_servers'] },
+  schema: { consumes: [...BODY_CONTENT_TYPES], body: CreateResourceServerBody, response: { 201: ResourceServerResponse } },
+  handler: async (request, reply) => {
+    const created = await resourceServers.create(request.tenant, request.body as CreateResourceServerBody);
+    return reply.code(201).send(created);
+  },
+});

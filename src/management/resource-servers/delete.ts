@@ -1,0 +1,16 @@
+import type { Static } from '@sinclair/typebox';
+import type { ManagementRouteFactory } from '../route.js';
+import { IdParams } from './schema.js';
+
+/** DELETE /api/v2/resource-servers/{id} → 204; its client grants go with it. */
+export const deleteResourceServer: ManagementRouteFactory = (_ctx, { resourceServers }) => ({
+  method: 'DELETE',
+  url: '/resource-servers/:id',
+  config: { scopes: ['delete:resource_servers'] },
+  schema: { params: IdParams },
+  handler: async (request, reply) => {
+    const { id } = request.params as Static<typeof IdParams>;
+    await resourceServers.delete(request.tenant, id);
+    return reply.code(204).send();
+  },
+});
