@@ -51,6 +51,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
 
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(errorHandler);
+  // Bodies are JSON or forms only; other media types are refused by the error handler.
+  app.removeContentTypeParser('text/plain');
   await app.register(formbody);
 
   app.decorateRequest('tenant', null as unknown as Tenant);

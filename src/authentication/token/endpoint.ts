@@ -45,8 +45,9 @@ export function tokenEndpoint(ctx: AppContext): RouteOptions {
       return reply
         .header('Cache-Control', 'no-store')
         .header('Pragma', 'no-cache')
-        .type('application/json')
-        .send(JSON.stringify(response));
+        // The service answers `application/json` without a charset here; a Buffer keeps Fastify from adding one.
+        .header('Content-Type', 'application/json')
+        .send(Buffer.from(JSON.stringify(response)));
     },
   };
 }
