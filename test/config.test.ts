@@ -1,0 +1,67 @@
+/** Configuration: defaults, and a message naming the variable for each bad value. */
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { ConfigError, SETTINGS, helpText, loadConfig } from '../src/config.js';
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({});
+    assert.equal(config.port, 3000);
+    assert.equal(config.dataDir, path.resolve('./data'));
+    assert.equal(config.sqliteFile, path.resolve('./data/gatehouse.db'));
+    assert.equal(config.databaseUrl, undefined);
+    assert.equal(config.defaultDomain, 'localhost:3000');
+    assert.equal(config.plainHttp, false);
+    assert.equal(config.logLevel, 'info');
+    assert.deepEqual(config.rateLimits, { management: { burst: 50, perSecond: 16 }, authentication: { burst: 100, perSecond: 100 } });
+  });
+
+  it('derives the default domain from PORT and reads the rest', () => {
+    const config = loadConfig({
+      PORT: '8443',
+      GATEHOUSE_HTTP: '1',
+      DATABASE_URL: 'postgres://u@h/db',
+      GATEHOUSE_RATE_LIMIT_MANAGEMENT: '10/5',
+    });
+    assert.equal(config.defaultDomain, 'localhost:8443');
+    assert.equal(config.plainHttp, true);
+    assert.equal(config.databaseUrl, 'postgres://u@h/db');
+    assert.deepEqual(config.rateLimits.management, { burst: 10, perSecond: 5 });
+  });
+
+  const bad: [Record<string, string>, string][] = [
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ GATEHOUSE_DOMAIN: 'https://auth.example.com/' }, 'GATEHOUSE_DOMAIN'],
+    [{ GATEHOUSE_ADMIN_CLIENT_ID: 'abc' }, 'GATEHOUSE_ADMIN_CLIENT_SECRET'],
+    [{ GATEHOUSE_ADMIN_CLIENT_ID: 'a b', GATEHOUSE_ADMIN_CLIENT_SECRET: '0123456789abcdef' }, 'GATEHOUSE_ADMIN_CLIENT_ID'],
+    [{ GATEHOUSE_ADMIN_CLIENT_ID: 'abc', GATEHOUSE_ADMIN_CLIENT_SECRET: 'short' }, 'GATEHOUSE_ADMIN_CLIENT_SECRET'],
+    [{ TLS_CERT_FILE: '/x.pem' }, 'TLS_KEY_FILE'],
+    [{ GATEHOUSE_HTTP: 'yes' }, 'GATEHOUSE_HTTP'],
+    [{ GATEHOUSE_MASTER_KEY: 'too-short' }, 'GATEHOUSE_MASTER_KEY'],
+    [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ GATEHOUSE_RATE_LIMIT_AUTHENTICATION: 'fast' }, 'GATEHOUSE_RATE_LIMIT_AUTHENTICATION'],
+    [{ GATEHOUSE_RATE_LIMIT_MANAGEMENT: '0/1' }, 'GATEHOUSE_RATE_LIMIT_MANAGEMENT'],
+  ];
+  for (const [env, variable] of bad) {
+    it(`names ${variable} for ${JSON.stringify(env)}`, () => {
+      assert.throws(
+        () => loadConfig(env),
+        (error: unknown) => error instanceof ConfigError && error.variable === variable && error.message.startsWith(`${variable}: `),
+      );
+    });
+  }
+
+  it('accepts a 32-byte master key as hex or base64', () => {
+    assert.ok(loadConfig({ GATEHOUSE_MASTER_KEY: 'ab'.repeat(32) }).masterKey);
+    assert.ok(loadConfig({ GATEHOUSE_MASTER_KEY: Buffer.alloc(32, 7).toString('base64') }).masterKey);
+  });
+
+  it('--help lists every setting', () => {
+    const text = helpText();
+    for (const setting of SETTINGS) assert.ok(text.includes(setting.name), setting.name);
+  });
+});
