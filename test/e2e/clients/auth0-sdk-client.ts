@@ -33,6 +33,7 @@ export interface StepError {
   isUnauthorizedError: boolean;
   isBadRequestError: boolean;
   cause?: string;
+  causeCode?: string;
 }
 
 export type Step = { ok: true; value: unknown } | { ok: false; error: StepError };
@@ -68,6 +69,7 @@ function describe(error: unknown): StepError {
     isUnauthorizedError: error instanceof Management.UnauthorizedError,
     isBadRequestError: error instanceof Management.BadRequestError,
     ...(e?.cause !== undefined && { cause: String((e.cause as Error)?.message ?? e.cause) }),
+    ...(typeof (e?.cause as { code?: unknown })?.code === 'string' && { causeCode: (e.cause as { code: string }).code }),
   };
 }
 
