@@ -22,7 +22,7 @@ export function clientGrantFromRow(row: ClientGrantRow): ClientGrant {
   if (row.client_id !== null) grant.client_id = row.client_id;
   if (row.organization_usage !== null) grant.organization_usage = row.organization_usage;
   if (row.allow_any_organization !== null) grant.allow_any_organization = row.allow_any_organization === 1;
-  if (row.subject_type !== null) grant.subject_type = row.subject_type;
+  grant.subject_type = row.subject_type;
   const types = JSON.parse(row.authorization_details_types) as string[];
   if (types.length) grant.authorization_details_types = types;
   if (row.allow_all_scopes !== null) grant.allow_all_scopes = row.allow_all_scopes === 1;

@@ -19,7 +19,7 @@ export interface ClientGrantStore {
   get(tenantId: string, id: string): Promise<ClientGrantRow | undefined>;
   /**
    * The grant that lets a client obtain tokens for an audience as itself
-   * (subject_type `client` or unset), or undefined.
+   * (subject_type `client`), or undefined.
    */
   findForClient(tenantId: string, clientId: string, audience: string): Promise<ClientGrantRow | undefined>;
   /** A page of grants matching the filter, ordered by id. */
@@ -44,7 +44,7 @@ export class KyselyClientGrantStore implements ClientGrantStore {
       .where('tenant_id', '=', tenantId)
       .where('client_id', '=', clientId)
       .where('audience', '=', audience)
-      .where((eb) => eb.or([eb('subject_type', '=', 'client'), eb('subject_type', 'is', null)]))
+      .where('subject_type', '=', 'client')
       .executeTakeFirst();
   }
 
@@ -56,8 +56,10 @@ export class KyselyClientGrantStore implements ClientGrantStore {
     let base = this.db.selectFrom('client_grants').where('tenant_id', '=', tenantId);
     if (filter.audience !== undefined) base = base.where('audience', '=', filter.audience);
     if (filter.client_id !== undefined) base = base.where('client_id', '=', filter.client_id);
-    if (filter.allow_any_organization !== undefined) {
-      base = base.where('allow_any_organization', '=', filter.allow_any_organization ? 1 : 0);
+    if (filter.allow_any_organization === true) base = base.where('allow_any_organization', '=', 1);
+    if (filter.allow_any_organization === false) {
+      // Unset counts as false.
+      base = base.where((eb) => eb.or([eb('allow_any_organization', '=', 0), eb('allow_any_organization', 'is', null)]));
     }
     if (filter.subject_type !== undefined) base = base.where('subject_type', '=', filter.subject_type);
     if (filter.default_for !== undefined) base = base.where('default_for', '=', filter.default_for);

@@ -77,7 +77,8 @@ export interface ClientGrantsTable {
   organization_usage: string | null;
   allow_any_organization: number | null;
   is_system: number;
-  subject_type: string | null;
+  /** `client` (machine-to-machine) or `user`. */
+  subject_type: string;
   /** JSON array of strings. */
   authorization_details_types: string;
   allow_all_scopes: number | null;

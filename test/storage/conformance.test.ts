@@ -685,7 +685,7 @@ function conformance(expectedDialect: Dialect, open: () => Promise<Opened>): voi
     it('get returns the inserted grant with every column; undefined when unknown or in another tenant', async () => {
       const a = await newTenant();
       const b = await newTenant();
-      const sparse = clientGrantRow(a, { client_id: null, subject_type: null, default_for: 'third_party_clients' });
+      const sparse = clientGrantRow(a, { client_id: null, default_for: 'third_party_clients' });
       const full = clientGrantRow(a, {
         scope: '["read:x","write:x"]',
         organization_usage: 'allow',
@@ -726,6 +726,12 @@ function conformance(expectedDialect: Dialect, open: () => Promise<Opened>): voi
       assert.equal(page.total, 2);
     });
 
+    it('refuses a grant without a subject type (NOT NULL; the service defaults it to client)', async () => {
+      const tenantId = await newTenant();
+      await assert.rejects(grants.insert(clientGrantRow(tenantId, { subject_type: null as unknown as string })));
+      assert.deepEqual((await grants.list(tenantId, {}, { kind: 'keyset', limit: 10 })).rows, []);
+    });
+
     it('insert fails with a unique violation for a taken id in the tenant', async () => {
       const tenantId = await newTenant();
       const grant = clientGrantRow(tenantId);
@@ -734,7 +740,7 @@ function conformance(expectedDialect: Dialect, open: () => Promise<Opened>): voi
       assert.deepEqual(await grants.get(tenantId, grant.id), grant);
     });
 
-    it('findForClient matches subject_type client or unset, never user', async () => {
+    it('findForClient matches subject_type client, never user', async () => {
       const a = await newTenant();
       const b = await newTenant();
       const audX = 'https://x.example.test/';
@@ -742,7 +748,7 @@ function conformance(expectedDialect: Dialect, open: () => Promise<Opened>): voi
       const audZ = 'https://z.example.test/';
       const asClient = clientGrantRow(a, { client_id: 'client-1', audience: audX, subject_type: 'client' });
       const asUser = clientGrantRow(a, { client_id: 'client-1', audience: audY, subject_type: 'user' });
-      const unset = clientGrantRow(a, { client_id: 'client-2', audience: audY, subject_type: null });
+      const unset = clientGrantRow(a, { client_id: 'client-2', audience: audY, subject_type: 'client' });
       const userBeside = clientGrantRow(a, { client_id: 'client-2', audience: audX, subject_type: 'user' });
       const clientBeside = clientGrantRow(a, { client_id: 'client-2', audience: audX, subject_type: 'client' });
       const otherTenant = clientGrantRow(b, { client_id: 'client-3', audience: audZ });
@@ -771,7 +777,7 @@ function conformance(expectedDialect: Dialect, open: () => Promise<Opened>): voi
         rows.g2 = clientGrantRow(tenantId, { client_id: 'client-a', audience: audY, subject_type: 'user', organization_usage: 'deny', allow_any_organization: 0 });
         rows.g3 = clientGrantRow(tenantId, { client_id: 'client-b', audience: audX, subject_type: 'client', organization_usage: 'deny', allow_any_organization: 0 });
         rows.g4 = clientGrantRow(tenantId, { client_id: null, audience: audX, subject_type: 'client', default_for: 'third_party_clients' });
-        rows.g5 = clientGrantRow(tenantId, { client_id: 'client-b', audience: audY, subject_type: null });
+        rows.g5 = clientGrantRow(tenantId, { client_id: 'client-b', audience: audY, subject_type: 'client', allow_any_organization: null });
         for (const g of Object.values(rows)) await grants.insert(g);
         // Matches most filters, but lives in another tenant.
         await grants.insert(clientGrantRow(other, { client_id: 'client-a', audience: audX, allow_any_organization: 1, default_for: 'third_party_clients' }));
@@ -809,13 +815,14 @@ function conformance(expectedDialect: Dialect, open: () => Promise<Opened>): voi
       it('allow_any_organization', async () => {
         assert.deepEqual(await listIds({ allow_any_organization: true }), expect('g1'));
         const notAllowed = await listIds({ allow_any_organization: false });
-        for (const id of expect('g2', 'g3')) assert.ok(notAllowed.includes(id), `${id} (allow_any_organization 0) missing`);
+        // Unset (g4, g5) counts as false.
+        assert.deepEqual(notAllowed, expect('g2', 'g3', 'g4', 'g5'));
         assert.ok(!notAllowed.includes(rows.g1!.id));
       });
 
       it('subject_type', async () => {
         assert.deepEqual(await listIds({ subject_type: 'user' }), expect('g2'));
-        assert.deepEqual(await listIds({ subject_type: 'client' }), expect('g1', 'g3', 'g4'));
+        assert.deepEqual(await listIds({ subject_type: 'client' }), expect('g1', 'g3', 'g4', 'g5'));
       });
 
       it('default_for', async () => {
@@ -825,7 +832,7 @@ function conformance(expectedDialect: Dialect, open: () => Promise<Opened>): voi
 
       it('filters combine', async () => {
         assert.deepEqual(await listIds({ audience: audX, client_id: 'client-b' }), expect('g3'));
-        assert.deepEqual(await listIds({ audience: audX, subject_type: 'client', allow_any_organization: false }), expect('g3'));
+        assert.deepEqual(await listIds({ audience: audX, subject_type: 'client', allow_any_organization: false }), expect('g3', 'g4'));
         assert.deepEqual(await listIds({ client_id: 'client-a', subject_type: 'client', audience: audY }), []);
       });
 
@@ -1014,6 +1021,9 @@ function conformance(expectedDialect: Dialect, open: () => Promise<Opened>): voi
 // Dialects
 // ---------------------------------------------------------------------------
 
+// Before any suite is declared: under CI=true an unreachable PostgreSQL throws here and fails the file.
+const postgresReachable = await postgresAvailable();
+
 describe('storage conformance: SQLite', () => {
   conformance('sqlite', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-conformance-'));
@@ -1021,9 +1031,6 @@ describe('storage conformance: SQLite', () => {
     return { handle, dispose: async () => fs.rmSync(dir, { recursive: true, force: true }) };
   });
 });
-
-// Under CI=true an unreachable PostgreSQL throws here and fails the file.
-const postgresReachable = await postgresAvailable();
 
 describe(
   'storage conformance: PostgreSQL',

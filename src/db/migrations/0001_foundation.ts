@@ -2,7 +2,16 @@
  * Tenants, signing keys, clients, resource servers and client grants.
  * Migrations are immutable once released: change the schema in a new file.
  */
-import type { Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type RawBuilder } from 'kysely';
+
+/**
+ * Ids are ASCII and are compared and sorted byte-wise on both databases
+ * (keyset paging relies on it): PostgreSQL columns get the "C" collation,
+ * whatever the database default is; SQLite's default (BINARY) already is.
+ */
+function idType(db: Kysely<unknown>): 'text' | RawBuilder<unknown> {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? sql`text collate "C"` : 'text';
+}
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -29,7 +38,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('clients')
     .addColumn('tenant_id', 'text', (c) => c.notNull().references('tenants.id').onDelete('cascade'))
-    .addColumn('client_id', 'text', (c) => c.notNull())
+    .addColumn('client_id', idType(db), (c) => c.notNull())
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('description', 'text', (c) => c.notNull())
     .addColumn('app_type', 'text')
@@ -75,14 +84,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('client_grants')
     .addColumn('tenant_id', 'text', (c) => c.notNull().references('tenants.id').onDelete('cascade'))
-    .addColumn('id', 'text', (c) => c.notNull())
+    .addColumn('id', idType(db), (c) => c.notNull())
     .addColumn('client_id', 'text')
     .addColumn('audience', 'text', (c) => c.notNull())
     .addColumn('scope', 'text', (c) => c.notNull())
     .addColumn('organization_usage', 'text')
     .addColumn('allow_any_organization', 'integer')
     .addColumn('is_system', 'integer', (c) => c.notNull())
-    .addColumn('subject_type', 'text')
+    .addColumn('subject_type', 'text', (c) => c.notNull().defaultTo('client'))
     .addColumn('authorization_details_types', 'text', (c) => c.notNull())
     .addColumn('allow_all_scopes', 'integer')
     .addColumn('default_for', 'text')
