@@ -80,6 +80,17 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     }
   });
 
+  // Graceful shutdown: Fastify closes connections idle when closing starts;
+  // answering the in-flight ones with `Connection: close` lets their keep-alive
+  // connections end too, so close() finishes as soon as they are answered.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('Connection', 'close');
+  });
+
   app.addHook('onResponse', async (request, reply) => {
     // One line per request; the query string is left out because it may carry codes or tokens.
     request.log.info(

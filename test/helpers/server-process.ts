@@ -57,7 +57,10 @@ export async function startServerProcess(options: StartOptions = {}): Promise<Se
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${output}`)), options.timeoutMs ?? 30_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start in time:\n${output}`));
+    }, options.timeoutMs ?? 30_000);
     const check = () => {
       if (output.includes('Gatehouse is listening')) {
         clearTimeout(timer);

@@ -14,6 +14,8 @@ interface Input {
   clientSecret: string;
   /** Suffix that makes the identifiers of this run unique. */
   suffix: string;
+  /** Stop after the first list call (used to check that an untrusted certificate is refused). */
+  listOnly?: boolean;
 }
 
 interface RecordedRequest {
@@ -95,10 +97,17 @@ const management = new ManagementClient({
 
 const identifier = `https://sdk-api-${input.suffix}.example.com/`;
 
+function finish(): never {
+  const run: Auth0SdkRun = { steps, requests };
+  process.stdout.write(JSON.stringify(run) + '\n');
+  process.exit(0);
+}
+
 await step('listResourceServers', async () => {
   const page = await management.resourceServers.list();
   return { data: page.data, response: page.response, hasNextPage: page.hasNextPage() };
 });
+if (input.listOnly) finish();
 
 await step('listResourceServersByIdentifier', async () => {
   const page = await management.resourceServers.list({ identifiers: [identifier] });
@@ -196,5 +205,4 @@ const bogus = new ManagementClient({
 });
 await step('listWithBogusToken', async () => (await bogus.resourceServers.list()).data);
 
-const run: Auth0SdkRun = { steps, requests };
-process.stdout.write(JSON.stringify(run) + '\n');
+finish();

@@ -120,7 +120,7 @@ export function caFetch(ca: string | Buffer): (url: string | URL, init?: FetchIn
   return (url, init = {}) =>
     new Promise<Response>((resolve, reject) => {
       const headers: Record<string, string> = {};
-      new Headers(init.headers as HeadersInit | undefined).forEach((value, name) => (headers[name] = value));
+      new Headers(init.headers as ConstructorParameters<typeof Headers>[0]).forEach((value, name) => (headers[name] = value));
       const body = bodyBytes(init.body);
       if (body && headers['content-length'] === undefined) headers['content-length'] = String(body.length);
       const req = https.request(String(url), { method: init.method ?? 'GET', headers, ca, agent: false }, (res) => {
