@@ -23,8 +23,9 @@
  *   BENCH_LOG_LEVEL     LOG_LEVEL of the Gatehouse process (default warn)
  *
  * Exit status: 0 when the bench ran (targets are reported, not asserted);
- * 1 when it broke (a server did not start, a preflight request failed, or a
- * case got no successful response at all).
+ * 1 when it broke (a server did not start, a preflight request failed, a
+ * case got no successful response at all, or Gatehouse died); 2 for a bad
+ * setting.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, sign } from 'node:crypto';
@@ -50,11 +51,14 @@ function envSeconds(name: string, fallback: number, min: number, max: number): n
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw);
   if (!Number.isFinite(value) || value < min || value > max) {
-    throw new BenchError(`${name} must be a number from ${min} to ${max}, got "${raw}"`);
+    // Nothing has started yet, so there is nothing to clean up.
+    console.error(`bench: ${name} must be a number from ${min} to ${max}, got "${raw}"`);
+    process.exit(2);
   }
   return value;
 }
 
+/** A failure with a message that says it all (no stack trace needed). */
 class BenchError extends Error {}
 
 const DURATION = envSeconds('BENCH_DURATION', 10, 1, 600);
@@ -64,6 +68,8 @@ const SIGN_SECONDS = envSeconds('BENCH_SIGN_SECONDS', Math.min(3, DURATION), 0.5
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL?.trim() || 'warn';
 /** Rate limits high enough never to answer 429 during a bench. */
 const NO_RATE_LIMIT = '100000000/100000000';
+/** Other processes (or hypervisor steal) taking more than this, in % of one core, during a case make its numbers suspect. */
+const OTHER_CPU_WARN_PERCENT = 15;
 /** Gatehouse settings inherited from the shell that would change what is measured; the bench sets its own. */
 const SCRUBBED_ENV = [
   'PORT',
@@ -203,20 +209,49 @@ function readMemory(pid: number): Memory | undefined {
   }
 }
 
-let clockTicks: number | undefined;
+let clockTicksCache: number | undefined;
+
+/** Units of /proc CPU times per second (USER_HZ). */
+function clockTicks(): number {
+  if (clockTicksCache === undefined) {
+    try {
+      clockTicksCache = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      clockTicksCache = 100;
+    }
+  }
+  return clockTicksCache;
+}
 
 /** User + system CPU seconds the process has used so far. */
 function readCpuSeconds(pid: number): number | undefined {
   try {
-    clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  } catch {
-    clockTicks = 100;
-  }
-  try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after "(comm)": state is field 3, utime 14, stime 15.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / clockTicks;
+    return (Number(fields[11]) + Number(fields[12])) / clockTicks();
+  } catch {
+    return undefined;
+  }
+}
+
+interface MachineCpu {
+  /** user + nice + system: time spent by processes. */
+  processes: number;
+  /** Interrupt handling (including loopback network processing). */
+  irq: number;
+  /** Time the hypervisor ran something else while this VM wanted the CPU. */
+  steal: number;
+}
+
+/** CPU seconds of the whole machine so far, from the first line of /proc/stat. */
+function readMachineCpu(): MachineCpu | undefined {
+  try {
+    const ticks = clockTicks();
+    const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    // user nice system idle iowait irq softirq steal (guest time is already inside user and nice)
+    const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = fields;
+    return { processes: (user + nice + system) / ticks, irq: (irq + softirq) / ticks, steal: steal / ticks };
   } catch {
     return undefined;
   }
@@ -287,6 +322,7 @@ interface SignReference {
   signaturesPerSecond: number;
   signatures: number;
   seconds: number;
+  payloadBytes: number;
   signingInputBytes: number;
 }
 
@@ -294,17 +330,19 @@ function rs256Reference(seconds: number): SignReference {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicExponent: 0x10001 });
   const b64u = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
   const now = Math.floor(Date.now() / 1000);
-  // A client-credentials access token as Gatehouse shapes it (signing input ≈ 250 bytes).
+  // A client-credentials access token as Gatehouse shapes it, with a ~250-byte payload.
   const header = { alg: 'RS256', typ: 'JWT', kid: 'aBcDeFgHiJkLmNoPqRsTu' };
   const payload = {
-    iss: 'https://localhost:3000/',
-    sub: 'Jk3mQ9xV2pLr7TzW8yNc4bHd@clients',
+    iss: 'https://auth.example.com/',
+    sub: 'Jk3mQ9xV2pLr7TzW8yNc4bHdQ1aZ@clients',
     aud: 'https://api.example.com/',
     iat: now,
     exp: now + 86_400,
+    scope: 'read:orders write:orders',
     gty: 'client-credentials',
-    azp: 'Jk3mQ9xV2pLr7TzW8yNc4bHd',
+    azp: 'Jk3mQ9xV2pLr7TzW8yNc4bHdQ1aZ',
   };
+  const payloadBytes = Buffer.byteLength(JSON.stringify(payload));
   const data = Buffer.from(`${b64u(header)}.${b64u(payload)}`);
 
   for (let i = 0; i < 20; i++) sign('sha256', data, privateKey); // warm-up
@@ -318,7 +356,7 @@ function rs256Reference(seconds: number): SignReference {
     now2 = performance.now();
   }
   const elapsed = (now2 - start) / 1000;
-  return { signaturesPerSecond: count / elapsed, signatures: count, seconds: elapsed, signingInputBytes: data.length };
+  return { signaturesPerSecond: count / elapsed, signatures: count, seconds: elapsed, payloadBytes, signingInputBytes: data.length };
 }
 
 // ---------------------------------------------------------------------------
@@ -440,6 +478,14 @@ interface CaseResult {
   };
   /** CPU used by this process (autocannon) during the case, in % of one core. */
   benchCpuPercent: number;
+  /** CPU the whole machine used during the case (processes, interrupts, steal), in % of one core; 100 × cores = saturated. */
+  machineCpuPercent: number;
+  /** CPU used by processes other than the server and the bench: competition for the cores. */
+  otherCpuPercent: number;
+  /** Interrupt time (mostly loopback network processing), in % of one core. */
+  irqCpuPercent: number;
+  /** Time the hypervisor took from this VM, in % of one core. */
+  stealCpuPercent: number;
 }
 
 function runAutocannon(c: LoadCase, seconds: number, onResponse?: (status: number, ms: number) => void): Promise<AcResult> {
@@ -482,6 +528,7 @@ async function measure(c: LoadCase): Promise<CaseResult> {
     if (m && !(m.rssMB <= rssMax)) rssMax = m.rssMB;
   }, 250);
   const cpuStart = readCpuSeconds(pid) ?? NaN;
+  const machineStart = readMachineCpu();
   const benchCpuStart = process.cpuUsage();
   const t0 = performance.now();
   let result: AcResult;
@@ -501,7 +548,15 @@ async function measure(c: LoadCase): Promise<CaseResult> {
   const wall = (performance.now() - t0) / 1000;
   const benchCpu = process.cpuUsage(benchCpuStart);
   const cpuEnd = readCpuSeconds(pid) ?? NaN;
+  const machineEnd = readMachineCpu();
   const memory = readMemory(pid);
+  const serverCpuPercent = ((cpuEnd - cpuStart) / wall) * 100;
+  const benchCpuPercent = ((benchCpu.user + benchCpu.system) / 1e6 / wall) * 100;
+  const machinePercent = (field: keyof MachineCpu) =>
+    machineStart && machineEnd ? ((machineEnd[field] - machineStart[field]) / wall) * 100 : NaN;
+  const processesPercent = machinePercent('processes');
+  const irqCpuPercent = machinePercent('irq');
+  const stealCpuPercent = machinePercent('steal');
 
   const sorted = latencies.slice(0, n).sort();
   let sum = 0;
@@ -528,9 +583,13 @@ async function measure(c: LoadCase): Promise<CaseResult> {
       rssEndMB: memory?.rssMB ?? NaN,
       rssMaxSampledMB: Math.max(rssMax, memory?.rssMB ?? NaN),
       hwmMB: memory?.hwmMB ?? NaN,
-      cpuPercent: ((cpuEnd - cpuStart) / wall) * 100,
+      cpuPercent: serverCpuPercent,
     },
-    benchCpuPercent: ((benchCpu.user + benchCpu.system) / 1e6 / wall) * 100,
+    benchCpuPercent,
+    machineCpuPercent: processesPercent + irqCpuPercent + stealCpuPercent,
+    otherCpuPercent: Math.max(0, processesPercent - serverCpuPercent - benchCpuPercent),
+    irqCpuPercent,
+    stealCpuPercent,
   };
 }
 
@@ -569,7 +628,7 @@ async function main(): Promise<number> {
   // 1. Before any server exists, so nothing competes for the core.
   log(`\n[1/4] RS256 reference: node:crypto sign('sha256', …) on one core for ${SIGN_SECONDS} s`);
   const signRef = rs256Reference(SIGN_SECONDS);
-  log(`  ${fmtInt(signRef.signaturesPerSecond)} signatures/s (${signRef.signingInputBytes}-byte signing input)`);
+  log(`  ${fmtInt(signRef.signaturesPerSecond)} signatures/s (${signRef.payloadBytes}-byte payload, ${signRef.signingInputBytes}-byte signing input)`);
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-'));
   tempDirs.push(dataDir);
@@ -648,10 +707,14 @@ async function main(): Promise<number> {
     `req/s counts 2xx responses only; latencies are of 2xx responses; RSS is VmRSS at the end of the case. ` +
       `Peak RSS: bare ${fmt(bareResult.server.hwmMB)} MB, Gatehouse ${fmt(jwksResult.server.hwmMB)} MB (VmHWM).`,
   );
-  log(
-    `CPU during the case (% of one core): ` +
-      results.map((r) => `${r.case}: server ${fmt(r.server.cpuPercent, 0)}%, autocannon ${fmt(r.benchCpuPercent, 0)}%`).join('; '),
-  );
+  log(`CPU during each case, in % of one core (${os.cpus().length} cores = ${os.cpus().length * 100}%):`);
+  for (const r of results) {
+    log(
+      `  ${r.case.padEnd(10)} server ${fmt(r.server.cpuPercent, 0).padStart(3)}%, autocannon ${fmt(r.benchCpuPercent, 0).padStart(3)}%, ` +
+        `other processes ${fmt(r.otherCpuPercent, 0).padStart(3)}%, irq ${fmt(r.irqCpuPercent, 0).padStart(2)}%, ` +
+        `steal ${fmt(r.stealCpuPercent, 0).padStart(2)}%, machine total ${fmt(r.machineCpuPercent, 0).padStart(3)}%`,
+    );
+  }
   log(
     `Token: ${preflight.tokenBytes} bytes, ${String(preflight.tokenHeader.alg)}, ${preflight.tokenScopes} scopes; ` +
       `JWKS body ${preflight.jwksBytes} bytes (${preflight.jwksKeys} key); bare body ${preflight.bareBytes} bytes.`,
@@ -679,6 +742,16 @@ async function main(): Promise<number> {
     `  JWKS req/s vs 50% of bare https req/s: ${fmtInt(targets.jwksVsBare.value)} vs ${fmtInt(jwksTarget)} → ${verdict(targets.jwksVsBare.pass)}${caveat(jwksResult) || caveat(bareResult)}`,
   );
 
+  const busy = results.filter((r) => r.otherCpuPercent > OTHER_CPU_WARN_PERCENT || r.stealCpuPercent > OTHER_CPU_WARN_PERCENT);
+  if (busy.length) {
+    log('');
+    log(
+      `!!! The machine was not idle: ${busy
+        .map((r) => `during ${r.case} other processes used ${fmt(r.otherCpuPercent, 0)}% and steal was ${fmt(r.stealCpuPercent, 0)}% of a core`)
+        .join('; ')}. Those numbers are understated; rerun on a quiet machine before comparing.`,
+    );
+  }
+
   const broken = results.filter((r) => r.ok === 0);
   const withFailures = results.filter((r) => failures(r) > 0);
   if (withFailures.length) {
@@ -690,8 +763,14 @@ async function main(): Promise<number> {
     log('!!! These numbers do not describe a healthy server.');
     log('!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!');
   }
-  if (!gatehouseAlive) log(`!!! Gatehouse exited during the bench:\n${gatehouse.output()}`);
-  else if (gatehouse.output().trim()) log(`\nGatehouse output (LOG_LEVEL=${LOG_LEVEL}):\n${gatehouse.output().trim().split('\n').slice(-20).join('\n')}`);
+  // Only pino's JSON lines: the first-start banner prints the admin client secret.
+  const logLines = gatehouse
+    .output()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .slice(-20);
+  if (!gatehouseAlive) log(`!!! Gatehouse exited during the bench (code ${gatehouse.process.exitCode ?? gatehouse.process.signalCode}):\n${logLines.join('\n')}`);
+  else if (logLines.length) log(`\nGatehouse log (LOG_LEVEL=${LOG_LEVEL}, last ${logLines.length} lines):\n${logLines.join('\n')}`);
 
   // ---- JSON
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
@@ -711,6 +790,7 @@ async function main(): Promise<number> {
       cpus: os.cpus().length,
       cpuModel: os.cpus()[0]?.model,
       totalMemoryMB: Math.round(os.totalmem() / 1048576),
+      loadAverageBefore: os.loadavg(),
     },
     settings: { durationSeconds: DURATION, warmupSeconds: WARMUP, connections: CONNECTIONS, signSeconds: SIGN_SECONDS, logLevel: LOG_LEVEL, rateLimits: NO_RATE_LIMIT, database: 'sqlite (temporary data dir)' },
     rs256Reference: signRef,
@@ -718,6 +798,7 @@ async function main(): Promise<number> {
     cases: results,
     targets,
     healthy: withFailures.length === 0 && gatehouseAlive,
+    machineWasBusy: busy.length > 0,
   };
   fs.writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
   log(`\nResults: ${path.relative(process.cwd(), file)}`);
