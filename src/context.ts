@@ -6,6 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
+import { InvalidationBus } from './cache/invalidation.js';
+import { IssuanceLookups } from './cache/issuance.js';
 import { KyselyClientGrantStore, type ClientGrantStore } from './client-grants/store.js';
 import { KyselyClientStore, type ClientStore } from './clients/store.js';
 import type { Config } from './config.js';
@@ -31,6 +33,10 @@ export interface AppContext {
   resourceServers: ResourceServerStore;
   clientGrants: ClientGrantStore;
   rateLimiter: RateLimiter;
+  /** Cached reads of the token endpoint's hot path. */
+  lookups: IssuanceLookups;
+  /** Call `invalidation.invalidate(tenantId)` after any write to a tenant's configuration. */
+  invalidation: InvalidationBus;
   redis: Redis | undefined;
   now: () => number;
   close(): Promise<void>;
@@ -68,24 +74,35 @@ export async function createContext(config: Config, logger: Logger = createLogge
     ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
     : undefined;
   redis?.on('error', (err) => logger.warn({ err }, 'redis error; rate limits fall back to in-process buckets'));
-  return {
+  const invalidation = new InvalidationBus(redis, logger);
+  const tenants = new TenantService(new KyselyTenantStore(database.db), keyring, box);
+  const ctx: AppContext = {
     config,
     logger,
     database,
     box,
     keyring,
-    tenants: new TenantService(new KyselyTenantStore(database.db), keyring, box),
+    tenants,
     clients: new KyselyClientStore(database.db),
     resourceServers: new KyselyResourceServerStore(database.db),
     clientGrants: new KyselyClientGrantStore(database.db),
     rateLimiter: new RateLimiter(redis),
+    lookups: undefined as unknown as IssuanceLookups,
+    invalidation,
     redis,
     now: Date.now,
     async close() {
+      invalidation.close();
       redis?.disconnect();
       await database.close();
     },
   };
+  ctx.lookups = new IssuanceLookups(ctx);
+  invalidation.onInvalidate((tenantId) => {
+    ctx.lookups.invalidateTenant(tenantId);
+    tenants.forget(tenantId);
+  });
+  return ctx;
 }
 
 export interface AdminCredentials {

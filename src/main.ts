@@ -78,6 +78,8 @@ async function tenantsCommand(config: Config, args: string[]): Promise<number> {
         }
         const rateLimits = { ...tenant.settings.rate_limits, [bucket as RateLimitClass]: { burst: Number(match[1]), perSecond: Number(match[2]) } };
         await ctx.tenants.updateSettings(tenant, { ...tenant.settings, rate_limits: rateLimits });
+        // Reaches running servers through Redis when REDIS_URL is set; otherwise they reread within 30 s.
+        ctx.invalidation.invalidate(tenant.id);
         console.log(`${tenant.domain}: ${bucket} rate limit set to ${value}`);
         return 0;
       }

@@ -92,6 +92,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   });
 
   app.addHook('onResponse', async (request, reply) => {
+    if (!ctx.logger.isLevelEnabled('info')) return;
     // One line per request; the query string is left out because it may carry codes or tokens.
     request.log.info(
       {

@@ -183,8 +183,14 @@ export class TenantService {
     return (await this.store.list()).map(tenantFromRow);
   }
 
+  /** Writes the settings; the caller invalidates the tenant so every process rereads them. */
   async updateSettings(tenant: Tenant, settings: TenantSettings): Promise<void> {
     await this.store.updateSettings(tenant.id, JSON.stringify(settings));
-    this.#byDomain.delete(tenant.domain);
+    this.forget(tenant.id);
+  }
+
+  /** Drops the cached copy of a tenant (its settings changed here or in another process). */
+  forget(tenantId: string): void {
+    for (const [domain, entry] of this.#byDomain) if (entry.tenant?.id === tenantId) this.#byDomain.delete(domain);
   }
 }

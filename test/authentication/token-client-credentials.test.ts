@@ -250,3 +250,28 @@ describe('POST /oauth/token client_credentials', () => {
     });
   });
 });
+
+describe('token endpoint caches follow configuration changes at once', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(() => t.close());
+
+  it('a deleted grant, a narrowed grant and a deleted API stop issuing immediately', async () => {
+    await t.management('POST', '/api/v2/resource-servers', { body: { identifier: 'cached-api', scopes: [{ value: 'x' }, { value: 'y' }] } });
+    const client = await insertClient(t);
+    const grant = (await t.management('POST', '/api/v2/client-grants', { body: { client_id: client.client_id, audience: 'cached-api', scope: ['x', 'y'] } })).json() as { id: string };
+    const ask = () => tokenRequest(t.app, { grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret, audience: 'cached-api' });
+
+    assert.equal((((await ask()).json()) as { scope: string }).scope, 'x y');
+    await t.management('PATCH', `/api/v2/client-grants/${grant.id}`, { body: { scope: ['y'] } });
+    assert.equal((((await ask()).json()) as { scope: string }).scope, 'y');
+    await t.management('DELETE', `/api/v2/client-grants/${grant.id}`);
+    assert.equal((await ask()).statusCode, 403);
+    await t.management('DELETE', '/api/v2/resource-servers/cached-api');
+    const gone = await ask();
+    assert.equal(gone.statusCode, 403);
+    assert.equal((gone.json() as { error_description: string }).error_description, 'Service not enabled within domain: cached-api');
+  });
+});

@@ -29,5 +29,6 @@ export async function insertClient(t: TestApp, fields: Partial<ClientRow> = {}):
     updated_at: now,
     ...fields,
   });
+  t.ctx.invalidation.invalidate(t.tenant.id);
   return { client_id, client_secret };
 }

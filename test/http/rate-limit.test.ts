@@ -1,24 +1,8 @@
 /** Rate limits per tenant and surface, in process and shared through Redis. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Redis } from 'ioredis';
 import { createTestApp, DOMAIN, type TestApp } from '../helpers/app.js';
-
-const REDIS_URL = process.env.GATEHOUSE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisAvailable(): Promise<boolean> {
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false });
-  try {
-    await redis.connect();
-    await redis.ping();
-    return true;
-  } catch (error) {
-    if (process.env.CI) throw new Error(`Redis is required under CI but unreachable at ${REDIS_URL}: ${String(error)}`);
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
+import { REDIS_URL, redisAvailable } from '../helpers/redis.js';
 
 describe('rate limits', () => {
   let t: TestApp;
@@ -85,7 +69,7 @@ describe('rate limits', () => {
   });
 });
 
-describe('rate limits shared through Redis', async () => {
+describe('processes sharing Redis', async () => {
   const available = await redisAvailable();
   const skip = available ? false : `Redis is not reachable at ${REDIS_URL}`;
   let a: TestApp;
@@ -109,3 +93,4 @@ describe('rate limits shared through Redis', async () => {
     }
   });
 });
+

@@ -8,10 +8,9 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { ClientRow } from '../../clients/store.js';
+import type { IssuanceClient } from '../../cache/issuance.js';
 import type { AppContext } from '../../context.js';
 import { oauthErrors } from '../../http/errors.js';
-import { clientSecretContext } from '../../tenants/service.js';
 import type { Tenant } from '../../tenants/tenant.js';
 import type { Params } from '../params.js';
 
@@ -76,7 +75,7 @@ export const none: ClientAuthMethod = {
 export const CLIENT_AUTH_METHODS: readonly ClientAuthMethod[] = [clientSecretBasic, clientSecretPost, none];
 
 export interface AuthenticatedClient {
-  client: ClientRow;
+  client: IssuanceClient;
   method: ClientAuthMethodName;
   /** True when the client proved possession of a credential (not `none`). */
   confidential: boolean;
@@ -92,12 +91,6 @@ function secretsEqual(presented: string, stored: string): boolean {
   a.copy(pa);
   b.copy(pb);
   return timingSafeEqual(pa, pb) && a.length === b.length;
-}
-
-function registeredMethods(client: ClientRow): string[] {
-  return client.client_authentication_methods === null
-    ? []
-    : Object.keys(JSON.parse(client.client_authentication_methods) as Record<string, unknown>);
 }
 
 /**
@@ -125,24 +118,23 @@ export async function authenticateClient(
     throw oauthErrors.invalidRequest('client_id does not match the client of the Authorization header');
   }
 
-  const client = await ctx.clients.get(tenant.id, credentials.clientId);
+  const client = await ctx.lookups.client(tenant.id, credentials.clientId);
   if (!client) throw oauthErrors.clientUnauthorized();
 
-  const strong = registeredMethods(client).filter((m) => ['private_key_jwt', 'tls_client_auth', 'self_signed_tls_client_auth'].includes(m));
+  const strong = client.authenticationMethods.filter((m) => ['private_key_jwt', 'tls_client_auth', 'self_signed_tls_client_auth'].includes(m));
   if (strong.length) {
     throw oauthErrors.invalidClient(
       `This client must authenticate with ${strong.join(' or ')}; ${credentials.method} is not allowed for it`,
     );
   }
 
-  if (client.token_endpoint_auth_method === 'none') {
+  if (client.row.token_endpoint_auth_method === 'none') {
     // A public client has no secret: anything but client_id alone is a failed authentication.
     if (credentials.method !== 'none') throw oauthErrors.clientUnauthorized();
     return { client, method: 'none', confidential: false };
   }
 
-  if (credentials.secret === undefined || client.client_secret_enc === null) throw oauthErrors.clientUnauthorized();
-  const stored = ctx.box.openString(client.client_secret_enc, clientSecretContext(tenant.id, client.client_id));
-  if (!secretsEqual(credentials.secret, stored)) throw oauthErrors.clientUnauthorized();
+  if (credentials.secret === undefined || client.secret === undefined) throw oauthErrors.clientUnauthorized();
+  if (!secretsEqual(credentials.secret, client.secret)) throw oauthErrors.clientUnauthorized();
   return { client, method: credentials.method, confidential: true };
 }

@@ -22,11 +22,10 @@ function selectGrant(params: Params): GrantHandler {
 }
 
 function checkClientMayUseGrant(handler: GrantHandler, client: AuthenticatedClient): void {
-  const allowed = JSON.parse(client.client.grant_types) as string[];
   if (handler.requiresConfidentialClient && !client.confidential) {
     throw oauthErrors.unauthorizedClient(`Grant type '${handler.grantType}' not allowed for public clients.`);
   }
-  if (!allowed.includes(handler.grantType)) {
+  if (!client.client.grantTypes.has(handler.grantType)) {
     throw oauthErrors.unauthorizedClient(`Grant type '${handler.grantType}' not allowed for the client.`);
   }
 }

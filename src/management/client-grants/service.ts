@@ -89,6 +89,7 @@ export class ClientGrantService {
       if (isUniqueViolation(error)) throw managementErrors.conflict('A client grant for this client and audience already exists.');
       throw error;
     }
+    this.ctx.invalidation.invalidate(tenant.id);
     return clientGrantFromRow(row);
   }
 
@@ -112,12 +113,16 @@ export class ClientGrantService {
     if (next.allow_any_organization === 1 && (next.organization_usage ?? 'deny') === 'deny') {
       throw managementErrors.invalidBody('allow_any_organization can only be enabled when organization_usage is allow or require.');
     }
-    if (Object.keys(changes).length) await this.ctx.clientGrants.update(tenant.id, id, changes);
+    if (Object.keys(changes).length) {
+      await this.ctx.clientGrants.update(tenant.id, id, changes);
+      this.ctx.invalidation.invalidate(tenant.id);
+    }
     return clientGrantFromRow(next);
   }
 
   async delete(tenant: Tenant, id: string): Promise<void> {
     if (!(await this.ctx.clientGrants.delete(tenant.id, id))) throw notFound();
+    this.ctx.invalidation.invalidate(tenant.id);
   }
 
   /** Every granted scope must be defined by the resource server. */

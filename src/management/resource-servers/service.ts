@@ -88,6 +88,7 @@ export class ResourceServerService {
       if (isUniqueViolation(error)) throw conflict();
       throw error;
     }
+    this.ctx.invalidation.invalidate(tenant.id);
     return this.toApi(tenant, row);
   }
 
@@ -116,6 +117,7 @@ export class ResourceServerService {
     for (const member of OPTION_MEMBERS) if (body[member] !== undefined) options[member] = body[member];
     changes.options = JSON.stringify(options);
     await this.ctx.resourceServers.update(tenant.id, row.id, changes);
+    this.ctx.invalidation.invalidate(tenant.id);
     return this.toApi(tenant, { ...row, ...changes });
   }
 
@@ -123,5 +125,6 @@ export class ResourceServerService {
     const row = await this.find(tenant, idOrIdentifier);
     if (row.is_system) throw managementErrors.badRequest('System resource servers cannot be deleted.', 'operation_not_supported');
     await this.ctx.resourceServers.delete(tenant.id, row.id);
+    this.ctx.invalidation.invalidate(tenant.id);
   }
 }

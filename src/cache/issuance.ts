@@ -1,0 +1,90 @@
+/**
+ * What the token endpoint reads per request, cached per tenant with the
+ * expensive parts done once: the client's secret unsealed, its grant types as
+ * a set, an API's scopes parsed, and the scopes a client grant allows already
+ * intersected with the API's.
+ */
+import type { ClientGrantRow } from '../client-grants/model.js';
+import type { ClientRow } from '../clients/store.js';
+import type { AppContext } from '../context.js';
+import type { ResourceServerRow, ResourceServerScope } from '../resource-servers/model.js';
+import { clientSecretContext } from '../tenants/service.js';
+import { TenantCache } from './tenant-cache.js';
+
+/** Seconds a cached entry may be used before it is read again (other processes' writes, without Redis). */
+export const ISSUANCE_CACHE_TTL_MS = 10_000;
+
+export interface IssuanceClient {
+  row: ClientRow;
+  /** The unsealed client secret, or undefined for clients without one. */
+  secret: string | undefined;
+  grantTypes: ReadonlySet<string>;
+  /** Registered `client_authentication_methods` (private_key_jwt, mTLS). */
+  authenticationMethods: readonly string[];
+}
+
+export interface IssuanceApi {
+  row: ResourceServerRow;
+  scopes: readonly string[];
+}
+
+export interface IssuanceGrant {
+  row: ClientGrantRow;
+  /** Scopes the grant allows that the API defines, in the grant's order. */
+  allowed: readonly string[];
+  allowedSet: ReadonlySet<string>;
+}
+
+type Ctx = Pick<AppContext, 'clients' | 'resourceServers' | 'clientGrants' | 'box' | 'now'>;
+
+export class IssuanceLookups {
+  readonly #clients: TenantCache<IssuanceClient | undefined>;
+  readonly #apis: TenantCache<IssuanceApi | undefined>;
+  readonly #grants: TenantCache<IssuanceGrant | undefined>;
+
+  constructor(private readonly ctx: Ctx) {
+    const now = () => ctx.now();
+    this.#clients = new TenantCache(ISSUANCE_CACHE_TTL_MS, now);
+    this.#apis = new TenantCache(ISSUANCE_CACHE_TTL_MS, now);
+    this.#grants = new TenantCache(ISSUANCE_CACHE_TTL_MS, now);
+  }
+
+  invalidateTenant(tenantId: string): void {
+    this.#clients.invalidateTenant(tenantId);
+    this.#apis.invalidateTenant(tenantId);
+    this.#grants.invalidateTenant(tenantId);
+  }
+
+  client(tenantId: string, clientId: string): Promise<IssuanceClient | undefined> {
+    return this.#clients.get(tenantId, clientId, async () => {
+      const row = await this.ctx.clients.get(tenantId, clientId);
+      if (!row) return undefined;
+      return {
+        row,
+        secret: row.client_secret_enc === null ? undefined : this.ctx.box.openString(row.client_secret_enc, clientSecretContext(tenantId, clientId)),
+        grantTypes: new Set(JSON.parse(row.grant_types) as string[]),
+        authenticationMethods:
+          row.client_authentication_methods === null ? [] : Object.keys(JSON.parse(row.client_authentication_methods) as object),
+      };
+    });
+  }
+
+  resourceServer(tenantId: string, identifier: string): Promise<IssuanceApi | undefined> {
+    return this.#apis.get(tenantId, identifier, async () => {
+      const row = await this.ctx.resourceServers.getByIdentifier(tenantId, identifier);
+      if (!row) return undefined;
+      return { row, scopes: (JSON.parse(row.scopes) as ResourceServerScope[]).map((s) => s.value) };
+    });
+  }
+
+  /** The client's grant for the API, with the scopes it allows. */
+  grant(tenantId: string, clientId: string, api: IssuanceApi): Promise<IssuanceGrant | undefined> {
+    return this.#grants.get(tenantId, `${clientId}\u0000${api.row.identifier}`, async () => {
+      const row = await this.ctx.clientGrants.findForClient(tenantId, clientId, api.row.identifier);
+      if (!row) return undefined;
+      const defined = new Set(api.scopes);
+      const allowed = row.allow_all_scopes === 1 ? [...api.scopes] : (JSON.parse(row.scope) as string[]).filter((s) => defined.has(s));
+      return { row, allowed, allowedSet: new Set(allowed) };
+    });
+  }
+}
