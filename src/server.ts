@@ -55,7 +55,13 @@ export async function startServer(config: Config, print: (line: string) => void 
   }
   const tls = config.plainHttp ? undefined : await loadTls(config);
   const app = await buildApp(ctx, { https: tls ? { key: tls.key, cert: tls.cert } : null });
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    // "All interfaces" is '::' (dual stack); a host without IPv6 gets 0.0.0.0 instead.
+    if ((error as NodeJS.ErrnoException).code !== 'EAFNOSUPPORT' || config.host !== '::') throw error;
+    await app.listen({ port: config.port, host: '0.0.0.0' });
+  }
   const scheme = tls ? 'https' : 'http';
   const url = `${scheme}://${tenant.domain}`;
   ctx.logger.info({ url, tenant: tenant.name, database: ctx.database.dialect, tls: tls?.certFile ?? 'off (GATEHOUSE_HTTP=1)' }, 'Gatehouse is listening');
