@@ -8,6 +8,10 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
 import pg from 'pg';
 import * as m0001 from './migrations/0001_foundation.js';
+import * as m0002 from './migrations/0002_clients.js';
+import * as m0003 from './migrations/0003_organizations.js';
+import * as m0004 from './migrations/0004_roles_groups.js';
+import * as m0005 from './migrations/0005_guardian_push.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -23,6 +27,10 @@ export interface DatabaseHandle {
 /** Every migration, in order. Names sort lexically; never rename or edit a released one. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001_foundation': m0001,
+  '0002_clients': m0002,
+  '0003_organizations': m0003,
+  '0004_roles_groups': m0004,
+  '0005_guardian_push': m0005,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

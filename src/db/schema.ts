@@ -43,6 +43,77 @@ export interface ClientsTable {
   client_secret_enc: string | null;
   created_at: string;
   updated_at: string;
+  external_client_id: string | null;
+  /** JSON: every other member of the client as the Management API returns it. */
+  config: string;
+}
+
+export interface ClientCountsTable {
+  tenant_id: string;
+  global: number;
+  is_first_party: number;
+  /** '' when the client has no app_type. */
+  app_type: string;
+  n: number;
+}
+
+export interface OrganizationsTable {
+  tenant_id: string;
+  id: string;
+  name: string;
+  display_name: string | null;
+  /** JSON object or null. */
+  branding: string | null;
+  /** JSON object of string values. */
+  metadata: string;
+  created_at: string;
+}
+
+export interface OrganizationClientGrantsTable {
+  tenant_id: string;
+  organization_id: string;
+  grant_id: string;
+  created_at: string;
+}
+
+export interface RolesTable {
+  tenant_id: string;
+  id: string;
+  name: string;
+  description: string;
+  created_at: string;
+}
+
+export interface GroupsTable {
+  tenant_id: string;
+  id: string;
+  name: string;
+  description: string | null;
+  external_id: string | null;
+  connection_id: string | null;
+  organization_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface GroupRolesTable {
+  tenant_id: string;
+  group_id: string;
+  role_id: string;
+  created_at: string;
+}
+
+export interface GuardianPushNotificationTable {
+  tenant_id: string;
+  enabled: number;
+  selected_provider: string;
+  /** JSON {sandbox?, bundle_id?} or null. */
+  apns: string | null;
+  apns_p12_enc: string | null;
+  /** JSON of the non-secret SNS fields, or null. */
+  sns: string | null;
+  sns_secret_access_key_enc: string | null;
+  updated_at: string;
 }
 
 export interface ResourceServersTable {
@@ -92,4 +163,11 @@ export interface Database {
   clients: ClientsTable;
   resource_servers: ResourceServersTable;
   client_grants: ClientGrantsTable;
+  client_counts: ClientCountsTable;
+  organizations: OrganizationsTable;
+  organization_client_grants: OrganizationClientGrantsTable;
+  roles: RolesTable;
+  groups: GroupsTable;
+  group_roles: GroupRolesTable;
+  guardian_push_notification: GuardianPushNotificationTable;
 }

@@ -90,6 +90,8 @@ export class TenantService {
       client_secret_enc: null,
       created_at: createdAt,
       updated_at: createdAt,
+      external_client_id: null,
+      config: '{}',
       ...fields,
     });
 

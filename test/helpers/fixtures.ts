@@ -27,6 +27,8 @@ export async function insertClient(t: TestApp, fields: Partial<ClientRow> = {}):
     client_secret_enc: t.ctx.box.seal(client_secret, clientSecretContext(t.tenant.id, client_id)),
     created_at: now,
     updated_at: now,
+    external_client_id: null,
+    config: '{}',
     ...fields,
   });
   t.ctx.invalidation.invalidate(t.tenant.id);

@@ -68,6 +68,8 @@ function clientRow(tenantId: string, overrides: Partial<ClientsTable> = {}): Cli
     client_secret_enc: null,
     created_at: T0,
     updated_at: T0,
+    external_client_id: null,
+    config: '{}',
     ...overrides,
   };
 }
@@ -196,7 +198,21 @@ function conformance(expectedDialect: Dialect, open: () => Promise<Opened>): voi
   }
 
   describe('migrations', () => {
-    const TABLES = ['tenants', 'signing_keys', 'clients', 'resource_servers', 'client_grants'];
+    const TABLES = [
+      'tenants',
+      'signing_keys',
+      'clients',
+      'resource_servers',
+      'client_grants',
+      'client_counts',
+      'organizations',
+      'organization_client_grants',
+      'roles',
+      'groups',
+      'group_roles',
+      'guardian_push_notification',
+    ];
+    const MIGRATIONS = ['0001_foundation', '0002_clients', '0003_organizations', '0004_roles_groups', '0005_guardian_push'];
 
     it('creates every table', async () => {
       const names = (await db.introspection.getTables()).map((t) => t.name);
@@ -209,7 +225,7 @@ function conformance(expectedDialect: Dialect, open: () => Promise<Opened>): voi
       const migrationsBefore = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
       assert.deepEqual(
         migrationsBefore.rows.map((r) => r.name),
-        ['0001_foundation'],
+        MIGRATIONS,
       );
 
       await migrateToLatest(db);

@@ -9,7 +9,7 @@ import { PostgresAdapter, sql, type Kysely, type RawBuilder } from 'kysely';
  * (keyset paging relies on it): PostgreSQL columns get the "C" collation,
  * whatever the database default is; SQLite's default (BINARY) already is.
  */
-function idType(db: Kysely<unknown>): 'text' | RawBuilder<unknown> {
+export function idType(db: Kysely<unknown>): 'text' | RawBuilder<unknown> {
   return db.getExecutor().adapter instanceof PostgresAdapter ? sql`text collate "C"` : 'text';
 }
 

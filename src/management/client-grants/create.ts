@@ -1,8 +1,9 @@
 import { BODY_CONTENT_TYPES, type ManagementRouteFactory } from '../route.js';
+import type { ClientGrantService } from './service.js';
 import { ClientGrantResponse, CreateClientGrantBody } from './schema.js';
 
 /** POST /api/v2/client-grants → 201 */
-export const createClientGrant: ManagementRouteFactory = (_ctx, { clientGrants }) => ({
+export const createClientGrant: ManagementRouteFactory<ClientGrantService> = (_ctx, clientGrants) => ({
   method: 'POST',
   url: '/client-grants',
   config: { scopes: ['create:client_grants'] },

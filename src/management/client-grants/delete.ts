@@ -1,9 +1,10 @@
 import type { Static } from '@sinclair/typebox';
 import type { ManagementRouteFactory } from '../route.js';
+import type { ClientGrantService } from './service.js';
 import { IdParams } from './schema.js';
 
 /** DELETE /api/v2/client-grants/{id} → 204 */
-export const deleteClientGrant: ManagementRouteFactory = (_ctx, { clientGrants }) => ({
+export const deleteClientGrant: ManagementRouteFactory<ClientGrantService> = (_ctx, clientGrants) => ({
   method: 'DELETE',
   url: '/client-grants/:id',
   config: { scopes: ['delete:client_grants'] },

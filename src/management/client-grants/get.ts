@@ -1,9 +1,10 @@
 import type { Static } from '@sinclair/typebox';
 import type { ManagementRouteFactory } from '../route.js';
+import type { ClientGrantService } from './service.js';
 import { ClientGrantResponse, IdParams } from './schema.js';
 
 /** GET /api/v2/client-grants/{id} */
-export const getClientGrant: ManagementRouteFactory = (_ctx, { clientGrants }) => ({
+export const getClientGrant: ManagementRouteFactory<ClientGrantService> = (_ctx, clientGrants) => ({
   method: 'GET',
   url: '/client-grants/:id',
   config: { scopes: ['read:client_grants'] },

@@ -3,7 +3,7 @@ import { StringEnum } from '../../http/schema-types.js';
 import { CheckpointPagingQuery, OffsetPagingQuery, parsePaging } from '../paging.js';
 import type { ManagementRouteFactory } from '../route.js';
 import { ClientGrantResponse } from './schema.js';
-import { checkpointScope } from './service.js';
+import { checkpointScope, type ClientGrantService } from './service.js';
 
 const Query = Type.Object(
   {
@@ -22,7 +22,7 @@ const Query = Type.Object(
 );
 
 /** GET /api/v2/client-grants: offset or checkpoint paging. */
-export const listClientGrants: ManagementRouteFactory = (ctx, { clientGrants }) => ({
+export const listClientGrants: ManagementRouteFactory<ClientGrantService> = (ctx, clientGrants) => ({
   method: 'GET',
   url: '/client-grants',
   config: { scopes: ['read:client_grants'] },

@@ -1,9 +1,10 @@
 import type { Static } from '@sinclair/typebox';
 import { BODY_CONTENT_TYPES, type ManagementRouteFactory } from '../route.js';
+import type { ClientGrantService } from './service.js';
 import { ClientGrantResponse, IdParams, UpdateClientGrantBody } from './schema.js';
 
 /** PATCH /api/v2/client-grants/{id} → 200 */
-export const updateClientGrant: ManagementRouteFactory = (_ctx, { clientGrants }) => ({
+export const updateClientGrant: ManagementRouteFactory<ClientGrantService> = (_ctx, clientGrants) => ({
   method: 'PATCH',
   url: '/client-grants/:id',
   config: { scopes: ['update:client_grants'] },

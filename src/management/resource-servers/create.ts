@@ -1,8 +1,9 @@
 import { BODY_CONTENT_TYPES, type ManagementRouteFactory } from '../route.js';
+import type { ResourceServerService } from './service.js';
 import { CreateResourceServerBody, ResourceServerResponse } from './schema.js';
 
 /** POST /api/v2/resource-servers → 201 */
-export const createResourceServer: ManagementRouteFactory = (_ctx, { resourceServers }) => ({
+export const createResourceServer: ManagementRouteFactory<ResourceServerService> = (_ctx, resourceServers) => ({
   method: 'POST',
   url: '/resource-servers',
   config: { scopes: ['create:resource_servers'] },

@@ -1,9 +1,10 @@
 import type { Static } from '@sinclair/typebox';
 import type { ManagementRouteFactory } from '../route.js';
+import type { ResourceServerService } from './service.js';
 import { IdParams } from './schema.js';
 
 /** DELETE /api/v2/resource-servers/{id} → 204; its client grants go with it. */
-export const deleteResourceServer: ManagementRouteFactory = (_ctx, { resourceServers }) => ({
+export const deleteResourceServer: ManagementRouteFactory<ResourceServerService> = (_ctx, resourceServers) => ({
   method: 'DELETE',
   url: '/resource-servers/:id',
   config: { scopes: ['delete:resource_servers'] },

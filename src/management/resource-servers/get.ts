@@ -1,9 +1,10 @@
 import type { Static } from '@sinclair/typebox';
 import type { ManagementRouteFactory } from '../route.js';
+import type { ResourceServerService } from './service.js';
 import { IdParams, ResourceServerResponse } from './schema.js';
 
 /** GET /api/v2/resource-servers/{id}; `id` may also be the identifier. */
-export const getResourceServer: ManagementRouteFactory = (_ctx, { resourceServers }) => ({
+export const getResourceServer: ManagementRouteFactory<ResourceServerService> = (_ctx, resourceServers) => ({
   method: 'GET',
   url: '/resource-servers/:id',
   config: { scopes: ['read:resource_servers'] },

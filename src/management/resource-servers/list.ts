@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { OffsetPagingQuery } from '../paging.js';
 import type { ManagementRouteFactory } from '../route.js';
+import type { ResourceServerService } from './service.js';
 import { ResourceServerResponse } from './schema.js';
 
 const Query = Type.Object(
@@ -15,7 +16,7 @@ const Query = Type.Object(
 );
 
 /** GET /api/v2/resource-servers */
-export const listResourceServers: ManagementRouteFactory = (ctx, { resourceServers }) => ({
+export const listResourceServers: ManagementRouteFactory<ResourceServerService> = (ctx, resourceServers) => ({
   method: 'GET',
   url: '/resource-servers',
   config: { scopes: ['read:resource_servers'] },

@@ -1,9 +1,10 @@
 import type { Static } from '@sinclair/typebox';
 import { BODY_CONTENT_TYPES, type ManagementRouteFactory } from '../route.js';
+import type { ResourceServerService } from './service.js';
 import { IdParams, ResourceServerResponse, UpdateResourceServerBody } from './schema.js';
 
 /** PATCH /api/v2/resource-servers/{id} → 200 with the updated resource server */
-export const updateResourceServer: ManagementRouteFactory = (_ctx, { resourceServers }) => ({
+export const updateResourceServer: ManagementRouteFactory<ResourceServerService> = (_ctx, resourceServers) => ({
   method: 'PATCH',
   url: '/resource-servers/:id',
   config: { scopes: ['update:resource_servers'] },
