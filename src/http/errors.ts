@@ -39,6 +39,10 @@ export type ManagementErrorCode =
   | 'inexistent_client'
   | 'inexistent_resource_server'
   | 'inexistent_client_grant'
+  | 'inexistent_organization'
+  | 'inexistent_role'
+  | 'inexistent_group'
+  | 'inexistent_grant'
   | 'conflict'
   | 'operation_not_supported'
   | 'too_many_requests';
