@@ -33,6 +33,8 @@ export interface Config {
   rateLimits: {
     management: RateLimitSetting;
     authentication: RateLimitSetting;
+    /** GET /api/v2/clients with `q`: its own, lower bucket (spec, Rate limiting item 2). */
+    management_clients_query: RateLimitSetting;
   };
 }
 
@@ -88,6 +90,11 @@ export const SETTINGS: readonly Setting[] = [
     name: 'GATEHOUSE_RATE_LIMIT_AUTHENTICATION',
     meaning: 'Authentication API bucket per tenant, as burst/per-second',
     default: '100/100',
+  },
+  {
+    name: 'GATEHOUSE_RATE_LIMIT_CLIENTS_QUERY',
+    meaning: 'GET /api/v2/clients with q (its own, lower bucket per tenant), as burst/per-second',
+    default: '20/5',
   },
 ];
 
@@ -204,6 +211,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         nonEmpty(env, 'GATEHOUSE_RATE_LIMIT_AUTHENTICATION'),
         { burst: 100, perSecond: 100 },
       ),
+      management_clients_query: parseRateLimit(
+        'GATEHOUSE_RATE_LIMIT_CLIENTS_QUERY',
+        nonEmpty(env, 'GATEHOUSE_RATE_LIMIT_CLIENTS_QUERY'),
+        { burst: 20, perSecond: 5 },
+      ),
     },
   };
 }
@@ -229,7 +241,7 @@ export function helpText(): string {
     '  gatehouse tenants create <domain> [--name <name>]',
     '  gatehouse tenants list',
     '  gatehouse tenants credentials <domain>   print the admin client credentials of a tenant',
-    '  gatehouse tenants set-rate-limit <domain> <management|authentication> <burst>/<per-second>',
+    '  gatehouse tenants set-rate-limit <domain> <management|authentication|management_clients_query> <burst>/<per-second>',
     '  gatehouse --help',
     '',
     'Environment variables:',

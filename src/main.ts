@@ -73,8 +73,9 @@ async function tenantsCommand(config: Config, args: string[]): Promise<number> {
         const [domain, bucket, value] = rest;
         const tenant = domain ? await ctx.tenants.byDomain(domain) : undefined;
         const match = value ? /^(\d+)\/(\d+(?:\.\d+)?)$/.exec(value) : null;
-        if (!tenant || (bucket !== 'management' && bucket !== 'authentication') || !match) {
-          throw new TenantError('usage: gatehouse tenants set-rate-limit <domain> <management|authentication> <burst>/<per-second>');
+        const buckets = ['management', 'authentication', 'management_clients_query'];
+        if (!tenant || !bucket || !buckets.includes(bucket) || !match) {
+          throw new TenantError(`usage: gatehouse tenants set-rate-limit <domain> <${buckets.join('|')}> <burst>/<per-second>`);
         }
         const rateLimits = { ...tenant.settings.rate_limits, [bucket as RateLimitClass]: { burst: Number(match[1]), perSecond: Number(match[2]) } };
         await ctx.tenants.updateSettings(tenant, { ...tenant.settings, rate_limits: rateLimits });

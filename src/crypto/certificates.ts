@@ -99,3 +99,15 @@ export function toPem(der: Buffer, label: string): string {
   const lines = der.toString('base64').match(/.{1,64}/g) ?? [];
   return `-----BEGIN ${label}-----\n${lines.join('\n')}\n-----END ${label}-----\n`;
 }
+
+/**
+ * A certificate as the service shows it in a client's `signing_keys`: PEM with
+ * CRLF line breaks and no trailing newline, and a degenerate PKCS#7 holding it
+ * (PEM, CRLF, trailing CRLF).
+ */
+export function clientSigningKey(der: Buffer): { cert: string; pkcs7: string; subject: string } {
+  const cert = toPem(der, 'CERTIFICATE').trimEnd().replace(/\n/g, '\r\n');
+  const cms = new x509.X509Certificates([new x509.X509Certificate(der)]).export('base64');
+  const pkcs7 = `-----BEGIN PKCS7-----\r\n${(cms.match(/.{1,64}/g) ?? []).join('\r\n')}\r\n-----END PKCS7-----\r\n`;
+  return { cert, pkcs7, subject: 'deprecated' };
+}

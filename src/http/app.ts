@@ -23,6 +23,8 @@ declare module 'fastify' {
     tenantless?: boolean;
     /** Rate-limit bucket; defaults to the surface's. */
     rateLimitClass?: RateLimitClass;
+    /** A further bucket some requests of the route also draw from (e.g. GET /clients with q). */
+    extraRateLimitClass?: (request: FastifyRequest) => RateLimitClass | undefined;
   }
 }
 
@@ -68,9 +70,13 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     }
     request.tenant = tenant;
 
-    const bucket = request.routeOptions.config.rateLimitClass ?? surface;
-    const setting = tenant.settings.rate_limits?.[bucket] ?? ctx.config.rateLimits[bucket];
-    const decision = await ctx.rateLimiter.consume(bucket, `${tenant.id}:${bucket}`, setting);
+    const { rateLimitClass, extraRateLimitClass } = request.routeOptions.config;
+    const consume = (bucket: RateLimitClass) =>
+      ctx.rateLimiter.consume(bucket, `${tenant.id}:${bucket}`, tenant.settings.rate_limits?.[bucket] ?? ctx.config.rateLimits[bucket]);
+    let decision = await consume(rateLimitClass ?? surface);
+    const extra = extraRateLimitClass?.(request);
+    // The headers describe the narrower bucket when a request draws from two.
+    if (extra && decision.allowed) decision = await consume(extra);
     reply.header('X-RateLimit-Limit', String(decision.limit));
     reply.header('X-RateLimit-Remaining', String(decision.remaining));
     reply.header('X-RateLimit-Reset', String(decision.resetAt));

@@ -19,8 +19,48 @@ const ajvOptions = {
   useDefaults: false,
 } as const;
 
+/** `{organization_name}`-style placeholders and `*` wildcards stand for a plain label when URLs are checked. */
+function withoutPlaceholders(value: string): string {
+  return value.replace(/\{[a-z_.]+\}/gi, 'x').replace(/\*/g, 'x');
+}
+
+function parsesAsUrl(value: string, schemes?: readonly string[]): boolean {
+  try {
+    const url = new URL(withoutPlaceholders(value));
+    return schemes === undefined || schemes.includes(url.protocol);
+  } catch {
+    return false;
+  }
+}
+
+const HTTP = ['http:', 'https:'] as const;
+const HTTPS = ['https:'] as const;
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The service's own formats, used by its schemas (names as in its OpenAPI document). */
+export const SERVICE_FORMATS: Record<string, (value: string) => boolean> = {
+  'absolute-uri-or-empty': (v) => v === '' || parsesAsUrl(v),
+  'absolute-https-uri-or-empty': (v) => v === '' || (!/[{}*]/.test(v) && parsesAsUrl(v, HTTPS)),
+  'absolute-https-uri-with-placeholders-or-empty': (v) => v === '' || parsesAsUrl(v, HTTPS),
+  // Callbacks may use custom schemes (native apps) and subdomain wildcards.
+  'callback-url': (v) => parsesAsUrl(v),
+  'url-with-placeholders': (v) => parsesAsUrl(v),
+  url: (v) => parsesAsUrl(v, HTTP),
+  'url-or-null': (v) => parsesAsUrl(v, HTTP),
+  'ec-initiate-login-uri-template-url': (v) => parsesAsUrl(v, HTTPS),
+  'organization-id': (v) => /^org_[A-Za-z0-9]{16}$/.test(v),
+  'role-id': (v) => /^rol_[A-Za-z0-9]{16}$/.test(v),
+  'client-id': (v) => ID.test(v),
+  'connection-profile-id': (v) => ID.test(v),
+  'user-attribute-profile-id': (v) => ID.test(v),
+  'credential-id': (v) => ID.test(v),
+  cidr: (v) => /^(\d{1,3}\.){3}\d{1,3}\/(\d|[12]\d|3[0-2])$/.test(v),
+  ipv6_cidr: (v) => /^[0-9a-f:]+\/(\d{1,2}|1[01]\d|12[0-8])$/i.test(v),
+};
+
 function withFormats(ajv: Ajv): Ajv {
   (addFormats as unknown as (a: Ajv) => Ajv)(ajv);
+  for (const [name, validate] of Object.entries(SERVICE_FORMATS)) ajv.addFormat(name, { type: 'string', validate });
   return ajv;
 }
 

@@ -6,7 +6,7 @@
  */
 import { createPrivateKey, createPublicKey, generateKeyPair, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
-import { createSigningCertificate, x5tOf } from '../crypto/certificates.js';
+import { clientSigningKey, createSigningCertificate, x5tOf } from '../crypto/certificates.js';
 import { newKeyId } from '../crypto/ids.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { SigningKeyRow, SigningKeyStore } from './store.js';
@@ -37,6 +37,8 @@ export interface TenantKeys {
   verification: Map<string, KeyObject>;
   /** `GET /.well-known/jwks.json` body, serialised once. */
   jwksJson: string;
+  /** Clients' `signing_keys`: the certificate of each key, as the service shows them. */
+  clientSigningKeys: { cert: string; pkcs7: string; subject: string }[];
   loadedAt: number;
 }
 
@@ -108,17 +110,20 @@ export class Keyring {
     if (!current) throw new Error(`tenant ${tenantId} has no current signing key`);
     const verification = new Map<string, KeyObject>();
     const jwks: PublicJwk[] = [];
+    const clientSigningKeys = [];
     for (const row of rows) {
       const jwk = JSON.parse(row.public_jwk) as { n: string; e: string };
       verification.set(row.kid, createPublicKey({ key: { kty: 'RSA', n: jwk.n, e: jwk.e }, format: 'jwk' }));
       const der = Buffer.from(row.cert_der, 'base64');
       jwks.push({ kty: 'RSA', use: 'sig', n: jwk.n, e: jwk.e, kid: row.kid, x5t: x5tOf(der), x5c: [row.cert_der], alg: SIGNING_ALG });
+      clientSigningKeys.push(clientSigningKey(der));
     }
     const pem = this.box.openString(current.private_key_enc, sealContext(tenantId, current.kid));
     return {
       signing: { kid: current.kid, privateKey: createPrivateKey(pem) },
       verification,
       jwksJson: JSON.stringify({ keys: jwks }),
+      clientSigningKeys,
       loadedAt: this.now(),
     };
   }

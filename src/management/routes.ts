@@ -5,9 +5,10 @@
  */
 import type { AppContext } from '../context.js';
 import { clientGrantRoutes } from './client-grants/routes.js';
+import { clientRoutes } from './clients/routes.js';
 import { resourceServerRoutes } from './resource-servers/routes.js';
 import type { ManagementRoute } from './route.js';
 
 export function managementRoutes(ctx: AppContext): ManagementRoute[] {
-  return [...resourceServerRoutes(ctx), ...clientGrantRoutes(ctx)];
+  return [...clientRoutes(ctx), ...resourceServerRoutes(ctx), ...clientGrantRoutes(ctx)];
 }

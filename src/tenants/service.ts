@@ -11,6 +11,7 @@ import { newClientId, newClientSecret, newPrefixedId, randomString } from '../cr
 import type { SecretBox } from '../crypto/secret-box.js';
 import { isUniqueViolation } from '../db/database.js';
 import type { ClientsTable } from '../db/schema.js';
+import { columnsFromConfig, newClientConfig, type ClientConfig } from '../clients/model.js';
 import type { Keyring } from '../keys/keyring.js';
 import { MANAGEMENT_SCOPES } from '../management/scopes.js';
 import { DEFAULT_TOKEN_LIFETIME, DEFAULT_TOKEN_LIFETIME_FOR_WEB } from '../resource-servers/model.js';
@@ -78,41 +79,35 @@ export class TenantService {
     const settings: TenantSettings = { admin_client_id: adminClientId };
     const audience = managementAudience({ domain });
 
-    const client = (fields: Partial<ClientsTable> & Pick<ClientsTable, 'client_id' | 'name'>): ClientsTable => ({
-      tenant_id: tenantId,
-      description: '',
-      app_type: null,
-      is_first_party: 1,
-      global: 0,
-      token_endpoint_auth_method: 'client_secret_post',
-      client_authentication_methods: null,
-      grant_types: JSON.stringify([]),
-      client_secret_enc: null,
-      created_at: createdAt,
-      updated_at: createdAt,
-      external_client_id: null,
-      config: '{}',
-      ...fields,
-    });
+    const client = (clientId: string, secret: string, global: boolean, body: ClientConfig): ClientsTable => {
+      const config = newClientConfig(body);
+      return {
+        tenant_id: tenantId,
+        client_id: clientId,
+        global: global ? 1 : 0,
+        ...columnsFromConfig(config),
+        client_secret_enc: this.box.seal(secret, clientSecretContext(tenantId, clientId)),
+        created_at: createdAt,
+        updated_at: createdAt,
+        config: JSON.stringify(config),
+      };
+    };
 
     try {
       await this.store.create({
         tenant: { id: tenantId, name, domain, settings: JSON.stringify(settings), created_at: createdAt },
         signingKeys: [await this.keyring.generate(tenantId, domain)],
         clients: [
-          client({
-            client_id: globalClientId,
-            name: 'All Applications',
-            global: 1,
-            client_secret_enc: this.box.seal(newClientSecret(), clientSecretContext(tenantId, globalClientId)),
-          }),
-          client({
-            client_id: adminClientId,
+          // The legacy tenant-wide client (spec: `global`, "All Applications").
+          client(globalClientId, newClientSecret(), true, { name: 'All Applications', is_first_party: true }),
+          client(adminClientId, adminClientSecret, false, {
             name: 'Gatehouse Admin',
             description: 'Bootstrap client of the Management API, created with the tenant',
             app_type: 'non_interactive',
-            grant_types: JSON.stringify(['client_credentials']),
-            client_secret_enc: this.box.seal(adminClientSecret, clientSecretContext(tenantId, adminClientId)),
+            is_first_party: true,
+            oidc_conformant: true,
+            token_endpoint_auth_method: 'client_secret_post',
+            grant_types: ['client_credentials'],
           }),
         ],
         resourceServers: [

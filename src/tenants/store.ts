@@ -1,3 +1,4 @@
+import { insertClients } from '../clients/store.js';
 import type { Db } from '../db/database.js';
 import type { ClientGrantsTable, ClientsTable, ResourceServersTable, SigningKeysTable, TenantsTable } from '../db/schema.js';
 
@@ -29,7 +30,7 @@ export class KyselyTenantStore implements TenantStore {
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto('tenants').values(bundle.tenant).execute();
       if (bundle.signingKeys.length) await trx.insertInto('signing_keys').values(bundle.signingKeys).execute();
-      if (bundle.clients.length) await trx.insertInto('clients').values(bundle.clients).execute();
+      await insertClients(trx, bundle.clients);
       if (bundle.resourceServers.length) await trx.insertInto('resource_servers').values(bundle.resourceServers).execute();
       if (bundle.clientGrants.length) await trx.insertInto('client_grants').values(bundle.clientGrants).execute();
     });

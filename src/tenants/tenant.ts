@@ -1,7 +1,7 @@
 import type { RateLimitSetting } from '../config.js';
 import type { TenantsTable } from '../db/schema.js';
 
-export type RateLimitClass = 'management' | 'authentication';
+export type RateLimitClass = 'management' | 'authentication' | 'management_clients_query';
 
 /** Per-tenant settings, stored as JSON in `tenants.settings`. */
 export interface TenantSettings {

@@ -20,6 +20,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await db.schema.createIndex(name).on('clients').columns([...columns]).execute();
   }
 
+  // GET /clients?q=client_grant.allow_any_organization:true walks this index in client_id order.
+  await db.schema
+    .createIndex('client_grants_any_organization_idx')
+    .on('client_grants')
+    .columns(['tenant_id', 'allow_any_organization', 'client_id'])
+    .execute();
+
   await db.schema
     .createTable('client_counts')
     .addColumn('tenant_id', 'text', (c) => c.notNull().references('tenants.id').onDelete('cascade'))

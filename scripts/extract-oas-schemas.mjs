@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+/**
+ * Extracts request-body schemas from the service's published OpenAPI document
+ * (../shared/reference/auth0-management-api.oas.json by default) into
+ * src/management/clients/oas-schemas.generated.json, with every $ref resolved.
+ * The project then layers the specification's own rules on top of them in
+ * src/management/clients/schema.ts. Run again when the OpenAPI document changes:
+ *
+ *   node scripts/extract-oas-schemas.mjs [path/to/management-api.oas.json]
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const source = process.argv[2] ?? path.join(root, '../shared/reference/auth0-management-api.oas.json');
+const oas = JSON.parse(fs.readFileSync(source, 'utf8'));
+const schemas = oas.components.schemas;
+
+/** Members that only document; they would bloat the file and mean nothing to the validator. */
+const DROP = new Set(['x-release-lifecycle', 'x-description-1', 'x-description-2', 'examples', 'example', 'title']);
+
+function resolve(node, stack) {
+  if (Array.isArray(node)) return node.map((item) => resolve(item, stack));
+  if (!node || typeof node !== 'object') return node;
+  if (node.$ref) {
+    const name = node.$ref.split('/').pop();
+    if (stack.includes(name)) throw new Error(`recursive schema ${stack.join(' > ')} > ${name}`);
+    const { $ref: _ref, ...siblings } = node;
+    return { ...resolve(schemas[name], [...stack, name]), ...resolve(siblings, stack) };
+  }
+  const out = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (DROP.has(key) || key.startsWith('x-')) continue;
+    out[key] = resolve(value, stack);
+  }
+  return out;
+}
+
+const NAMES = ['CreateClientRequestContent', 'UpdateClientRequestContent'];
+const out = { source: path.basename(source), schemas: Object.fromEntries(NAMES.map((n) => [n, resolve(schemas[n], [n])])) };
+const target = path.join(root, 'src/management/clients/oas-schemas.generated.json');
+fs.mkdirSync(path.dirname(target), { recursive: true });
+fs.writeFileSync(target, JSON.stringify(out, null, 1) + '\n');
+console.log(`wrote ${path.relative(root, target)} (${NAMES.join(', ')})`);

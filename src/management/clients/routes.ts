@@ -1,0 +1,15 @@
+import type { AppContext } from '../../context.js';
+import type { ManagementRoute } from '../route.js';
+import { createClient } from './create.js';
+import { deleteClient } from './delete.js';
+import { getClient } from './get.js';
+import { listClients } from './list.js';
+import { rotateClientSecret } from './rotate-secret.js';
+import { ClientService } from './service.js';
+import { updateClient } from './update.js';
+
+/** /api/v2/clients */
+export function clientRoutes(ctx: AppContext): ManagementRoute[] {
+  const service = new ClientService(ctx);
+  return [listClients, createClient, getClient, updateClient, deleteClient, rotateClientSecret].map((route) => route(ctx, service));
+}

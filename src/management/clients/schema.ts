@@ -1,0 +1,70 @@
+/**
+ * Client schemas: the service's published request schemas (extracted with
+ * every $ref resolved into oas-schemas.generated.json by
+ * scripts/extract-oas-schemas.mjs), with the specification's rules layered on
+ * where it says more than the OpenAPI document (the spec wins):
+ *
+ * - `name`: min length 1 (besides the `<`/`>` pattern);
+ * - `client_metadata`: values strings of at most 255, names at most 255 of
+ *   the allowed characters, at most 10 properties;
+ * - `oidc_logout.backchannel_logout_urls`: one URL at most;
+ * - `express_configuration.vendor_oin_client_id` (the spec's name) required;
+ * - `third_party_security_mode`: settable on create only, so not in the update schema.
+ *
+ * Rules that relate two fields (`post_login_prompt` needs `oidc_conformant`)
+ * are checked in the service.
+ */
+import { createRequire } from 'node:module';
+
+type Schema = Record<string, unknown> & { properties: Record<string, Record<string, unknown>>; required?: string[] };
+
+const require = createRequire(import.meta.url);
+const generated = require('./oas-schemas.generated.json') as { schemas: Record<string, Schema> };
+
+function clone<T>(value: T): T {
+  return structuredClone(value);
+}
+
+/** client_metadata names: alphanumerics and :,-+=_*?"/\()<>@ tab and space. */
+const METADATA_NAME_PATTERN = '^[A-Za-z0-9:,\\-+=_*?"/\\\\()<>@\\t ]+$';
+
+function applySpecRules(schema: Schema): Schema {
+  const p = schema.properties;
+  p.name = { ...p.name, minLength: 1 };
+  p.client_metadata = {
+    ...p.client_metadata,
+    maxProperties: 10,
+    propertyNames: { maxLength: 255, pattern: METADATA_NAME_PATTERN },
+    additionalProperties: { type: 'string', maxLength: 255, description: 'Client metadata value (max 255 chars).' },
+  };
+  for (const key of ['oidc_logout', 'oidc_backchannel_logout']) {
+    const logout = p[key] as { properties?: Record<string, Record<string, unknown>> } | undefined;
+    if (logout?.properties?.backchannel_logout_urls) logout.properties.backchannel_logout_urls.maxItems = 1;
+  }
+  const express = p.express_configuration as Schema | undefined;
+  if (express?.properties?.okta_oin_client_id) {
+    express.properties.vendor_oin_client_id = {
+      ...express.properties.okta_oin_client_id,
+      description: 'The client identifier of the application in the vendor network.',
+    };
+    delete express.properties.okta_oin_client_id;
+    express.required = (express.required ?? []).map((r) => (r === 'okta_oin_client_id' ? 'vendor_oin_client_id' : r));
+  }
+  return schema;
+}
+
+export const CreateClientBody: Schema = applySpecRules(clone(generated.schemas.CreateClientRequestContent!));
+
+export const UpdateClientBody: Schema = (() => {
+  const schema = applySpecRules(clone(generated.schemas.UpdateClientRequestContent!));
+  delete schema.properties.third_party_security_mode;
+  return schema;
+})();
+
+export type ClientBody = Record<string, unknown> & { name?: string };
+
+export const ClientIdParams = {
+  type: 'object',
+  properties: { id: { type: 'string', minLength: 1, description: 'ID of the client.' } },
+  required: ['id'],
+} as const;

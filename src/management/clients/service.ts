@@ -1,0 +1,217 @@
+/** Business rules of clients (applications), behind the Management API routes. */
+import type { AppContext } from '../../context.js';
+import { newClientId, newClientSecret } from '../../crypto/ids.js';
+import { ManagementError, managementErrors } from '../../http/errors.js';
+import {
+  canRead,
+  columnsFromConfig,
+  fieldAccess,
+  newClientConfig,
+  scopesToRead,
+  type ClientConfig,
+  type FieldAccess,
+} from '../../clients/model.js';
+import type { ClientFilter, ClientRow, ListedClient } from '../../clients/store.js';
+import { clientSecretContext } from '../../tenants/service.js';
+import type { Tenant } from '../../tenants/tenant.js';
+import type { ManagementPrincipal } from '../auth.js';
+import { sealCheckpoint, type Paging } from '../paging.js';
+import type { ClientBody } from './schema.js';
+
+export const notFound = () => managementErrors.notFound('The client does not exist', 'inexistent_client');
+
+/** Which fields a response carries: all readable ones, only some, or all but some. */
+export type FieldSelection = { mode: 'all' } | { mode: 'include' | 'exclude'; fields: ReadonlySet<string> };
+
+export type ClientQuery =
+  | { kind: 'organization'; organizationId: string }
+  | { kind: 'any_organization' };
+
+export type ClientList =
+  | Record<string, unknown>[]
+  | { total: number; start: number; limit: number; clients: Record<string, unknown>[] }
+  | { clients: Record<string, unknown>[]; next?: string };
+
+function invalidBody(property: string, message: string): ManagementError {
+  return managementErrors.invalidBody(`Payload validation error: '${message}' on property ${property}.`);
+}
+
+/** Scopes a write needs beyond the route's, by the members it touches (the service's OpenAPI notes). */
+function requireWriteScopes(body: ClientBody, principal: ManagementPrincipal, create: boolean): void {
+  const need = (anyOf: string[]) => {
+    if (!anyOf.some((s) => principal.scopes.has(s))) throw managementErrors.insufficientScope(anyOf);
+  };
+  if (body.client_authentication_methods !== undefined) {
+    need(create ? ['create:client_credentials'] : ['update:client_credentials', 'update:client_keys']);
+  }
+  if (!create && (body.client_secret !== undefined || body.encryption_key !== undefined)) need(['update:client_keys']);
+  if (!create) {
+    const others = Object.keys(body).filter((k) => !['client_secret', 'encryption_key', 'client_authentication_methods'].includes(k));
+    if (others.length) need(['update:clients', 'update:client_keys']);
+  }
+}
+
+/** Rules that relate members to each other, checked on the client as it will be stored. */
+function checkConsistency(config: ClientConfig): void {
+  if (config.organization_require_behavior === 'post_login_prompt' && config.oidc_conformant !== true) {
+    throw invalidBody('organization_require_behavior', 'post_login_prompt requires oidc_conformant to be true');
+  }
+}
+
+export class ClientService {
+  constructor(private readonly ctx: AppContext) {}
+
+  /** The client as the Management API shows it, limited to what `access` may read and `selection` asks for. */
+  async present(
+    tenant: Tenant,
+    client: ListedClient,
+    access: FieldAccess,
+    selection: FieldSelection = { mode: 'all' },
+  ): Promise<Record<string, unknown>> {
+    const wanted = (field: string) =>
+      canRead(field, access) &&
+      (selection.mode === 'all' || (selection.mode === 'include' ? selection.fields.has(field) : !selection.fields.has(field)));
+    const out: Record<string, unknown> = {};
+    if (wanted('tenant')) out.tenant = tenant.name;
+    if (wanted('global')) out.global = client.global === 1;
+    const config = JSON.parse(client.config) as ClientConfig;
+    for (const [key, value] of Object.entries(config)) if (wanted(key)) out[key] = value;
+    if (wanted('client_id')) out.client_id = client.client_id;
+    // The secret is unsealed only when the response carries it.
+    if (wanted('client_secret') && client.client_secret_enc) {
+      out.client_secret = this.ctx.box.openString(client.client_secret_enc, clientSecretContext(tenant.id, client.client_id));
+    }
+    if (wanted('signing_keys')) out.signing_keys = (await this.ctx.keyring.keys(tenant.id)).clientSigningKeys;
+    return out;
+  }
+
+  async find(tenant: Tenant, clientId: string): Promise<ClientRow> {
+    const row = await this.ctx.clients.get(tenant.id, clientId);
+    if (!row) throw notFound();
+    return row;
+  }
+
+  async create(tenant: Tenant, body: ClientBody, principal: ManagementPrincipal): Promise<Record<string, unknown>> {
+    requireWriteScopes(body, principal, true);
+    const config = newClientConfig(body);
+    checkConsistency(config);
+    const clientId = newClientId();
+    const now = new Date(this.ctx.now()).toISOString();
+    const row: ClientRow = {
+      tenant_id: tenant.id,
+      client_id: clientId,
+      global: 0,
+      ...columnsFromConfig(config),
+      client_secret_enc: this.ctx.box.seal(newClientSecret(), clientSecretContext(tenant.id, clientId)),
+      created_at: now,
+      updated_at: now,
+      config: JSON.stringify(config),
+    };
+    await this.ctx.clients.insert(row);
+    this.ctx.invalidation.invalidate(tenant.id);
+    return this.present(tenant, row, { config: true, credentials: true });
+  }
+
+  async update(tenant: Tenant, clientId: string, body: ClientBody, principal: ManagementPrincipal): Promise<Record<string, unknown>> {
+    requireWriteScopes(body, principal, false);
+    const row = await this.find(tenant, clientId);
+    const config = JSON.parse(row.config) as ClientConfig;
+    for (const [key, value] of Object.entries(body)) {
+      if (key !== 'client_secret') config[key] = value;
+    }
+    checkConsistency(config);
+    const changes: Partial<ClientRow> = {
+      ...columnsFromConfig(config),
+      config: JSON.stringify(config),
+      updated_at: new Date(this.ctx.now()).toISOString(),
+    };
+    if (typeof body.client_secret === 'string') {
+      changes.client_secret_enc = this.ctx.box.seal(body.client_secret, clientSecretContext(tenant.id, clientId));
+    }
+    await this.ctx.clients.update(tenant.id, clientId, changes);
+    this.ctx.invalidation.invalidate(tenant.id);
+    return this.present(tenant, { ...row, ...changes }, fieldAccess(principal.scopes));
+  }
+
+  async rotateSecret(tenant: Tenant, clientId: string): Promise<Record<string, unknown>> {
+    const row = await this.find(tenant, clientId);
+    const changes = {
+      client_secret_enc: this.ctx.box.seal(newClientSecret(), clientSecretContext(tenant.id, clientId)),
+      updated_at: new Date(this.ctx.now()).toISOString(),
+    };
+    await this.ctx.clients.update(tenant.id, clientId, changes);
+    this.ctx.invalidation.invalidate(tenant.id);
+    return this.present(tenant, { ...row, ...changes }, { config: true, credentials: true });
+  }
+
+  async delete(tenant: Tenant, clientId: string): Promise<void> {
+    const row = await this.find(tenant, clientId);
+    if (row.global === 1) throw managementErrors.badRequest('The global client cannot be deleted.', 'operation_not_supported');
+    await this.ctx.clients.delete(tenant.id, clientId);
+    this.ctx.invalidation.invalidate(tenant.id);
+  }
+
+  /** A page of clients, in the paging style the request chose. */
+  async list(
+    tenant: Tenant,
+    filter: ClientFilter,
+    paging: Paging,
+    query: ClientQuery | undefined,
+    access: FieldAccess,
+    selection: FieldSelection,
+  ): Promise<ClientList> {
+    const withSecret =
+      access.credentials && (selection.mode === 'all' ? true : selection.mode === 'include' ? selection.fields.has('client_secret') : !selection.fields.has('client_secret'));
+    const present = (rows: ListedClient[]) => Promise.all(rows.map((row) => this.present(tenant, row, access, selection)));
+
+    if (paging.kind === 'checkpoint') {
+      // One row past the page tells whether there is a next page.
+      let rows: ListedClient[];
+      let hasMore: boolean;
+      if (query) {
+        const ids = await this.ctx.clients.idsForQuery(tenant.id, query, paging.after, paging.take + 1);
+        const pageIds = ids.slice(0, paging.take);
+        rows = pageIds.length ? await this.ctx.clients.list(tenant.id, { clientIds: pageIds }, { kind: 'keyset', limit: pageIds.length }, withSecret) : [];
+        hasMore = ids.length > paging.take;
+        const result: { clients: Record<string, unknown>[]; next?: string } = { clients: await present(rows) };
+        if (hasMore) result.next = sealCheckpoint(this.ctx.box, checkpointScope(tenant), pageIds.at(-1)!, this.ctx.now());
+        return result;
+      }
+      rows = await this.ctx.clients.list(
+        tenant.id,
+        filter,
+        { kind: 'keyset', ...(paging.after !== undefined && { after: paging.after }), limit: paging.take + 1 },
+        withSecret,
+      );
+      const page = rows.slice(0, paging.take);
+      hasMore = rows.length > paging.take;
+      const result: { clients: Record<string, unknown>[]; next?: string } = { clients: await present(page) };
+      if (hasMore) result.next = sealCheckpoint(this.ctx.box, checkpointScope(tenant), page.at(-1)!.client_id, this.ctx.now());
+      return result;
+    }
+
+    const rows =
+      paging.perPage === 0
+        ? []
+        : await this.ctx.clients.list(tenant.id, filter, { kind: 'offset', offset: paging.page * paging.perPage, limit: paging.perPage }, withSecret);
+    const clients = await present(rows);
+    if (!paging.includeTotals) return clients;
+    return { total: await this.ctx.clients.count(tenant.id, filter), start: paging.page * paging.perPage, limit: paging.perPage, clients };
+  }
+}
+
+export function checkpointScope(tenant: Tenant): string {
+  return `${tenant.id}:clients`;
+}
+
+/** The 403 for fields the token may not read, naming each with the scopes it needs. */
+export function unreadableFields(fields: Iterable<string>, access: FieldAccess): ManagementError | undefined {
+  const denied = [...fields].filter((f) => !canRead(f, access));
+  if (!denied.length) return undefined;
+  const detail = denied.map((f) => `${f} (${scopesToRead(f).join(' or ')})`).join(', ');
+  return new ManagementError(
+    403,
+    `Some fields cannot be read with the permissions granted by the bearer token scopes: ${detail}.`,
+    'insufficient_scope',
+  );
+}
