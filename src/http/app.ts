@@ -7,6 +7,7 @@ import formbody from '@fastify/formbody';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { authenticationRoutes } from '../authentication/routes.js';
 import type { AppContext } from '../context.js';
+import { openApiRoute, registerOpenApi } from '../management/openapi.js';
 import { managementPlugin } from '../management/plugin.js';
 import type { RateLimitClass, Tenant } from '../tenants/tenant.js';
 import { errorHandler, surfaceOf } from './error-handler.js';
@@ -122,7 +123,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     }
   });
 
+  await registerOpenApi(app);
   await app.register(managementPlugin(ctx), { prefix: '/api/v2' });
+  app.route(openApiRoute(app));
   await app.register(authenticationRoutes(ctx));
 
   app.setNotFoundHandler(async (request) => {
