@@ -135,7 +135,8 @@ function innerMessage(error: ErrorObject): string {
       return `Too many properties defined (${Object.keys(data as object).length}), maximum ${String(p.limit)}`;
     case 'enum':
     case 'const':
-      return `No enum match for: ${JSON.stringify(data)}`;
+      // z-schema quotes objects and null, and writes strings and numbers as they are.
+      return `No enum match for: ${data !== null && typeof data === 'object' ? JSON.stringify(data) : String(data)}`;
     case 'format':
       return `Object didn't pass validation for format ${String(p.format)}: ${String(data)}`;
     case 'pattern':

@@ -133,7 +133,7 @@ describe('/api/v2/resource-servers', () => {
     [
       'an unknown signing_alg',
       { identifier: 'x5', signing_alg: 'ES256' },
-      'Payload validation error: \'No enum match for: "ES256"\' on property signing_alg (Algorithm used to sign JWTs: RS256 (default, the tenant key) or HS256 (the signing secret).).',
+      "Payload validation error: 'No enum match for: ES256' on property signing_alg (Algorithm used to sign JWTs: RS256 (default, the tenant key) or HS256 (the signing secret).).",
     ],
     [
       'a scope without value',

@@ -72,7 +72,7 @@ function parseFilter(query: Query): ClientFilter {
   if (query.app_type !== undefined) {
     const types = query.app_type.split(',').map((t) => t.trim()).filter(Boolean);
     const bad = types.find((t) => !CLIENT_APP_TYPES.includes(t));
-    if (bad !== undefined || !types.length) throw queryError('app_type', APP_TYPE_DESCRIPTION, `No enum match for: "${bad ?? ''}"`);
+    if (bad !== undefined || !types.length) throw queryError('app_type', APP_TYPE_DESCRIPTION, `No enum match for: ${bad ?? ''}`);
     filter.appTypes = types;
   }
   return filter;

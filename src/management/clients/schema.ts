@@ -31,10 +31,17 @@ const METADATA_NAME_PATTERN = '^[A-Za-z0-9:,\\-+=_*?"/\\\\()<>@\\t ]+$';
 function applySpecRules(schema: Schema): Schema {
   const p = schema.properties;
   p.name = { ...p.name, minLength: 1 };
+  // Empty is the specification's default for these; the published schema's minLength would refuse it.
+  for (const key of ['custom_login_page', 'custom_login_page_preview', 'form_template']) {
+    if (p[key]) delete p[key].minLength;
+  }
+  // "object or null" in the specification's Client table.
+  if (p.client_authentication_methods) p.client_authentication_methods = { ...p.client_authentication_methods, type: ['object', 'null'] };
   p.client_metadata = {
     ...p.client_metadata,
     maxProperties: 10,
-    propertyNames: { maxLength: 255, pattern: METADATA_NAME_PATTERN },
+    // The description repeats the property's so that errors about a name read like errors about the property.
+    propertyNames: { maxLength: 255, pattern: METADATA_NAME_PATTERN, description: p.client_metadata?.description },
     additionalProperties: { type: 'string', maxLength: 255, description: 'Client metadata value (max 255 chars).' },
   };
   for (const key of ['oidc_logout', 'oidc_backchannel_logout']) {
@@ -62,6 +69,11 @@ export const UpdateClientBody: Schema = (() => {
 })();
 
 export type ClientBody = Record<string, unknown> & { name?: string };
+
+/** The description of a top-level client member, for messages the service builds itself. */
+export function describeClientProperty(property: string): string | undefined {
+  return CreateClientBody.properties[property]?.description as string | undefined;
+}
 
 export const ClientIdParams = {
   type: 'object',

@@ -5,7 +5,6 @@ import { ManagementError, managementErrors } from '../../http/errors.js';
 import {
   canRead,
   columnsFromConfig,
-  fieldAccess,
   newClientConfig,
   scopesToRead,
   type ClientConfig,
@@ -16,7 +15,7 @@ import { clientSecretContext } from '../../tenants/service.js';
 import type { Tenant } from '../../tenants/tenant.js';
 import type { ManagementPrincipal } from '../auth.js';
 import { sealCheckpoint, type Paging } from '../paging.js';
-import type { ClientBody } from './schema.js';
+import { describeClientProperty, type ClientBody } from './schema.js';
 
 export const notFound = () => managementErrors.notFound('The client does not exist', 'inexistent_client');
 
@@ -33,7 +32,10 @@ export type ClientList =
   | { clients: Record<string, unknown>[]; next?: string };
 
 function invalidBody(property: string, message: string): ManagementError {
-  return managementErrors.invalidBody(`Payload validation error: '${message}' on property ${property}.`);
+  const description = describeClientProperty(property);
+  return managementErrors.invalidBody(
+    `Payload validation error: '${message}' on property ${property}${description ? ` (${description})` : ''}.`,
+  );
 }
 
 /** Scopes a write needs beyond the route's, by the members it touches (the service's OpenAPI notes). */
@@ -130,7 +132,9 @@ export class ClientService {
     }
     await this.ctx.clients.update(tenant.id, clientId, changes);
     this.ctx.invalidation.invalidate(tenant.id);
-    return this.present(tenant, { ...row, ...changes }, fieldAccess(principal.scopes));
+    // The updated client comes back whole, as on create; credentials only to tokens that may handle them.
+    const credentials = ['update:client_keys', 'read:client_keys', 'read:client_credentials'].some((x) => principal.scopes.has(x));
+    return this.present(tenant, { ...row, ...changes }, { config: true, credentials });
   }
 
   async rotateSecret(tenant: Tenant, clientId: string): Promise<Record<string, unknown>> {
