@@ -14,7 +14,11 @@ describe('loadConfig', () => {
     assert.equal(config.defaultDomain, 'localhost:3000');
     assert.equal(config.plainHttp, false);
     assert.equal(config.logLevel, 'info');
-    assert.deepEqual(config.rateLimits, { management: { burst: 50, perSecond: 16 }, authentication: { burst: 100, perSecond: 100 } });
+    assert.deepEqual(config.rateLimits, {
+      management: { burst: 50, perSecond: 16 },
+      authentication: { burst: 100, perSecond: 100 },
+      management_clients_query: { burst: 20, perSecond: 5 },
+    });
   });
 
   it('derives the default domain from PORT and reads the rest', () => {

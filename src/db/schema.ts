@@ -80,7 +80,8 @@ export interface RolesTable {
   tenant_id: string;
   id: string;
   name: string;
-  description: string;
+  /** null when the role was created without one (the service then returns null). */
+  description: string | null;
   created_at: string;
 }
 

@@ -2,6 +2,7 @@
  * Every scope of the Management API, as the service's OpenAPI document lists them
  * in its operations' security requirements. The Management API resource server
  * of each tenant carries all of them; the bootstrap admin client is granted all.
+ * `create:groups` is Gatehouse's own, for its POST /groups extension.
  */
 export const MANAGEMENT_SCOPES: readonly string[] = [
   'create:actions',
@@ -22,6 +23,7 @@ export const MANAGEMENT_SCOPES: readonly string[] = [
   'create:event_streams',
   'create:experimentation',
   'create:flows',
+  'create:groups',
   'create:flows_vault_connections',
   'create:forms',
   'create:group_roles',

@@ -1,0 +1,24 @@
+import { BODY_CONTENT_TYPES, type ManagementRouteFactory } from '../../route.js';
+import { GroupIdParams } from '../schema.js';
+import type { GroupService } from '../service.js';
+import { DeleteGroupRolesBody, formRolesAsArray, type GroupRolesBody } from './schema.js';
+
+/**
+ * DELETE /api/v2/groups/{id}/roles → 204 (spec, operation 2). The path id is
+ * 18 to 26 characters and the body `{roles: [role id, …]}` with at least one
+ * item, JSON or form; checks run in that order (path, then body), then the
+ * group must exist (404 "Group not found."). Removal is atomic and idempotent
+ * (see GroupService.removeRoles).
+ */
+export const deleteGroupRoles: ManagementRouteFactory<GroupService> = (_ctx, groups) => ({
+  method: 'DELETE',
+  url: '/groups/:id/roles',
+  config: { scopes: ['delete:group_roles'] },
+  schema: { consumes: [...BODY_CONTENT_TYPES], params: GroupIdParams, body: DeleteGroupRolesBody },
+  preValidation: formRolesAsArray,
+  handler: async (request, reply) => {
+    const { id } = request.params as GroupIdParams;
+    await groups.removeRoles(request.tenant, id, (request.body as GroupRolesBody).roles);
+    return reply.code(204).send();
+  },
+});

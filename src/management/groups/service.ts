@@ -1,0 +1,158 @@
+/**
+ * Business rules of groups and of the roles assigned to them, behind the
+ * Management API routes (spec, operation 2; management-api-wire-notes §3).
+ * Roles and groups do not take part in token issuance yet, so writes leave the
+ * issuance caches alone.
+ */
+import type { AppContext } from '../../context.js';
+import { isUniqueViolation } from '../../db/database.js';
+import { groupFromRow, newGroupId, type Group, type GroupRow } from '../../groups/model.js';
+import { KyselyGroupStore, type GroupFilter, type GroupStore } from '../../groups/store.js';
+import { managementErrors } from '../../http/errors.js';
+import { roleFromRow, type Role } from '../../roles/model.js';
+import type { Tenant } from '../../tenants/tenant.js';
+import { roleNotFound } from '../roles/service.js';
+import { sealCheckpoint, type Paging } from '../paging.js';
+import type { CreateGroupBody } from './schema.js';
+
+/** The document's 404 text; the errorCode is Gatehouse's, after the service's `inexistent_*` family. */
+const groupNotFound = () => managementErrors.notFound('Group not found.', 'inexistent_group');
+const conflict = () => managementErrors.conflict('A group with the same name already exists.');
+
+export type GroupList =
+  | Partial<Group>[]
+  | { groups: Partial<Group>[]; start: number; limit: number; total: number }
+  | { groups: Partial<Group>[]; next?: string };
+
+/** `fields` / `include_fields` of GET /groups: which members of each group are returned. */
+export interface FieldSelection {
+  fields: ReadonlySet<string>;
+  include: boolean;
+}
+
+export function checkpointScope(tenant: Tenant): string {
+  return `${tenant.id}:groups`;
+}
+
+export function groupRolesCheckpointScope(tenant: Tenant, groupId: string): string {
+  return `${tenant.id}:groups:${groupId}:roles`;
+}
+
+function select(group: Group, selection: FieldSelection | undefined): Partial<Group> {
+  if (!selection || selection.fields.size === 0) return group;
+  return Object.fromEntries(Object.entries(group).filter(([key]) => selection.fields.has(key) === selection.include)) as Partial<Group>;
+}
+
+export class GroupService {
+  readonly groups: GroupStore;
+
+  constructor(private readonly ctx: AppContext) {
+    this.groups = new KyselyGroupStore(ctx.database.db);
+  }
+
+  /**
+   * Checkpoint paging when `from` or `take` is given (what the SDK sends:
+   * `include_totals=true&take=50`), offset paging otherwise. The document's
+   * single paginated shape `{groups, next?, start?, limit?, total?}` is filled
+   * as `{groups, next?}` for checkpoints and `{groups, start, limit, total}`
+   * for offsets with include_totals.
+   */
+  async list(tenant: Tenant, filter: GroupFilter, paging: Paging, selection?: FieldSelection): Promise<GroupList> {
+    const toApi = (row: GroupRow) => select(groupFromRow(row, tenant.name), selection);
+    if (paging.kind === 'checkpoint') {
+      // One row past the page tells whether there is a next page; `next` is left out on the last one.
+      const { rows } = await this.groups.list(tenant.id, filter, {
+        kind: 'keyset',
+        ...(paging.after !== undefined && { after: paging.after }),
+        limit: paging.take + 1,
+      });
+      const page = rows.slice(0, paging.take);
+      const result: { groups: Partial<Group>[]; next?: string } = { groups: page.map(toApi) };
+      if (rows.length > paging.take) result.next = sealCheckpoint(this.ctx.box, checkpointScope(tenant), page.at(-1)!.id, this.ctx.now());
+      return result;
+    }
+    const start = paging.page * paging.perPage;
+    const { rows, total } = await this.groups.list(tenant.id, filter, {
+      kind: 'offset',
+      offset: start,
+      limit: paging.perPage,
+      withTotal: paging.includeTotals,
+    });
+    const groups = rows.map(toApi);
+    return paging.includeTotals ? { groups, start, limit: paging.perPage, total: total ?? 0 } : groups;
+  }
+
+  async get(tenant: Tenant, id: string): Promise<Group> {
+    const row = await this.groups.get(tenant.id, id);
+    if (!row) throw groupNotFound();
+    return groupFromRow(row, tenant.name);
+  }
+
+  /** Gatehouse's POST /groups: a tenant group (no connection, no organization). */
+  async create(tenant: Tenant, body: CreateGroupBody): Promise<Group> {
+    const now = new Date(this.ctx.now()).toISOString();
+    const row: GroupRow = {
+      tenant_id: tenant.id,
+      id: newGroupId(),
+      name: body.name,
+      description: body.description ?? null,
+      external_id: body.external_id ?? null,
+      connection_id: null,
+      organization_id: null,
+      created_at: now,
+      updated_at: now,
+    };
+    try {
+      await this.groups.insert(row);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict();
+      throw error;
+    }
+    return groupFromRow(row, tenant.name);
+  }
+
+  /** The group and its role assignments go together. */
+  async delete(tenant: Tenant, id: string): Promise<void> {
+    if (!(await this.groups.delete(tenant.id, id))) throw groupNotFound();
+  }
+
+  /** GET /groups/{id}/roles: always checkpoint paging, `{roles, next?}`. */
+  async listRoles(tenant: Tenant, groupId: string, page: { after: string | undefined; take: number }): Promise<{ roles: Role[]; next?: string }> {
+    if (!(await this.groups.get(tenant.id, groupId))) throw groupNotFound();
+    const rows = await this.groups.listRoles(tenant.id, groupId, {
+      ...(page.after !== undefined && { after: page.after }),
+      limit: page.take + 1,
+    });
+    const slice = rows.slice(0, page.take);
+    const result: { roles: Role[]; next?: string } = { roles: slice.map(roleFromRow) };
+    if (rows.length > page.take) {
+      result.next = sealCheckpoint(this.ctx.box, groupRolesCheckpointScope(tenant, groupId), slice.at(-1)!.id, this.ctx.now());
+    }
+    return result;
+  }
+
+  /**
+   * POST /groups/{id}/roles: all listed roles are assigned or none. A role id
+   * that does not exist in the tenant refuses the whole request with the
+   * service's 404 for roles ("The role does not exist.", as for
+   * /roles/{id}/groups); roles already assigned are not an error.
+   */
+  async assignRoles(tenant: Tenant, groupId: string, roleIds: readonly string[]): Promise<void> {
+    const result = await this.groups.assignRoles(tenant.id, groupId, roleIds, new Date(this.ctx.now()).toISOString());
+    if (result.status === 'group_not_found') throw groupNotFound();
+    if (result.status === 'role_not_found') throw roleNotFound();
+  }
+
+  /**
+   * DELETE /groups/{id}/roles (spec, operation 2): removes all listed roles in
+   * one transaction. Removing a role that is not assigned is not an error, and
+   * neither is a well-formed role id that does not exist in the tenant: such a
+   * role cannot be assigned, so after the call it is not assigned, which is what
+   * the caller asked for. This keeps removal idempotent (a retry after a
+   * timeout, or after the role itself was deleted, still answers 204) instead of
+   * failing a request whose intended end state already holds.
+   */
+  async removeRoles(tenant: Tenant, groupId: string, roleIds: readonly string[]): Promise<void> {
+    if (!(await this.groups.removeRoles(tenant.id, groupId, roleIds))) throw groupNotFound();
+  }
+}

@@ -1,0 +1,21 @@
+import { Type } from '@sinclair/typebox';
+import type { ManagementRouteFactory } from '../route.js';
+import type { RoleService } from './service.js';
+import { roleIdParams, type RoleIdParams } from './schema.js';
+
+const Params = roleIdParams('ID of the role to delete');
+
+/**
+ * DELETE /api/v2/roles/{id} → 200 `{}` (as recorded from the service, go-auth0
+ * TestRoleManager_Delete); the role's group assignments go with it.
+ */
+export const deleteRole: ManagementRouteFactory<RoleService> = (_ctx, roles) => ({
+  method: 'DELETE',
+  url: '/roles/:id',
+  config: { scopes: ['delete:roles'] },
+  schema: { params: Params, response: { 200: Type.Object({}, { additionalProperties: false }) } },
+  handler: async (request) => {
+    await roles.delete(request.tenant, (request.params as RoleIdParams).id);
+    return {};
+  },
+});

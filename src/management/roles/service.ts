@@ -1,0 +1,83 @@
+/**
+ * Business rules of roles, behind the Management API routes. Roles do not take
+ * part in token issuance yet, so writes leave the issuance caches alone.
+ */
+import type { AppContext } from '../../context.js';
+import { isUniqueViolation } from '../../db/database.js';
+import { managementErrors } from '../../http/errors.js';
+import { newRoleId, roleFromRow, type Role, type RoleRow } from '../../roles/model.js';
+import { KyselyRoleStore, type RoleStore } from '../../roles/store.js';
+import type { Tenant } from '../../tenants/tenant.js';
+import type { CreateRoleBody, UpdateRoleBody } from './schema.js';
+
+/** The service's own words, recorded without an errorCode (management-api-wire-notes §2). */
+export const roleNotFound = () => managementErrors.notFound('The role does not exist.');
+const conflict = () => managementErrors.conflict('The role already exists.');
+
+export type RoleList = Role[] | { roles: Role[]; start: number; limit: number; total: number };
+
+export class RoleService {
+  readonly roles: RoleStore;
+
+  constructor(private readonly ctx: AppContext) {
+    this.roles = new KyselyRoleStore(ctx.database.db);
+  }
+
+  async list(tenant: Tenant, query: { page: number; perPage: number; includeTotals: boolean; nameFilter?: string }): Promise<RoleList> {
+    const start = query.page * query.perPage;
+    const { rows, total } = await this.roles.list(tenant.id, {
+      offset: start,
+      limit: query.perPage,
+      ...(query.nameFilter !== undefined && { nameFilter: query.nameFilter }),
+      withTotal: query.includeTotals,
+    });
+    const roles = rows.map(roleFromRow);
+    // Recorded key order: roles, start, limit, total (go-auth0 TestRoleManager_List).
+    return query.includeTotals ? { roles, start, limit: query.perPage, total: total ?? 0 } : roles;
+  }
+
+  async get(tenant: Tenant, id: string): Promise<Role> {
+    const row = await this.roles.get(tenant.id, id);
+    if (!row) throw roleNotFound();
+    return roleFromRow(row);
+  }
+
+  async create(tenant: Tenant, body: CreateRoleBody): Promise<Role> {
+    const row: RoleRow = {
+      tenant_id: tenant.id,
+      id: newRoleId(),
+      name: body.name,
+      description: body.description ?? null,
+      created_at: new Date(this.ctx.now()).toISOString(),
+    };
+    try {
+      await this.roles.insert(row);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict();
+      throw error;
+    }
+    return roleFromRow(row);
+  }
+
+  async update(tenant: Tenant, id: string, body: UpdateRoleBody): Promise<Role> {
+    const row = await this.roles.get(tenant.id, id);
+    if (!row) throw roleNotFound();
+    const changes: Partial<Pick<RoleRow, 'name' | 'description'>> = {};
+    if (body.name !== undefined) changes.name = body.name;
+    if (body.description !== undefined) changes.description = body.description;
+    let updated: boolean;
+    try {
+      updated = await this.roles.update(tenant.id, id, changes);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict();
+      throw error;
+    }
+    if (!updated) throw roleNotFound();
+    return roleFromRow({ ...row, ...changes });
+  }
+
+  /** The role and its group assignments go together. */
+  async delete(tenant: Tenant, id: string): Promise<void> {
+    if (!(await this.roles.delete(tenant.id, id))) throw roleNotFound();
+  }
+}
