@@ -53,6 +53,7 @@ export const REDACT_PATHS = [
   '*.private_key',
   '*.client_assertion',
   '*.aws_secret_access_key',
+  '*.aws_access_key_id',
   '*.p12',
   '*.access_token',
   '*.refresh_token',
@@ -66,7 +67,11 @@ export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
 
 export async function createContext(config: Config, logger: Logger = createLogger(config)): Promise<AppContext> {
   fs.mkdirSync(config.dataDir, { recursive: true });
-  const database = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile });
+  const database = openDatabase({
+    databaseUrl: config.databaseUrl,
+    sqliteFile: config.sqliteFile,
+    onIdleError: (err) => logger.warn({ err }, 'an idle PostgreSQL connection failed; it will be replaced'),
+  });
   await migrateToLatest(database.db);
   const box = new SecretBox(loadMasterKey(config.masterKey, config.dataDir));
   const keyring = new Keyring(new KyselySigningKeyStore(database.db), box);

@@ -42,11 +42,18 @@ class StaticMigrationProvider implements MigrationProvider {
 export interface DatabaseOptions {
   databaseUrl?: string | undefined;
   sqliteFile: string;
+  /**
+   * Errors of idle PostgreSQL connections (a server restart, a terminated
+   * backend). Without a listener pg would crash the process; the pool replaces
+   * the connection on its next use.
+   */
+  onIdleError?: (error: Error) => void;
 }
 
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    pool.on('error', options.onIdleError ?? (() => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }

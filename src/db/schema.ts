@@ -111,7 +111,7 @@ export interface GuardianPushNotificationTable {
   /** JSON {sandbox?, bundle_id?} or null. */
   apns: string | null;
   apns_p12_enc: string | null;
-  /** JSON of the non-secret SNS fields, or null. */
+  /** JSON of the SNS fields but the secret key (the access key id inside it sealed), or null. */
   sns: string | null;
   sns_secret_access_key_enc: string | null;
   updated_at: string;

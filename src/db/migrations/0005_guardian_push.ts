@@ -1,7 +1,7 @@
 /**
  * The push-notification factor of MFA, per tenant: whether it is enabled, the
  * selected provider, and the APNs and SNS provider settings. The APNs p12 and
- * the AWS secret key are sealed with the master key.
+ * both AWS keys are sealed with the master key (src/guardian/model.ts).
  */
 import type { Kysely } from 'kysely';
 
@@ -14,7 +14,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     /** JSON {sandbox?, bundle_id?} or null when APNs was never configured. */
     .addColumn('apns', 'text')
     .addColumn('apns_p12_enc', 'text')
-    /** JSON of the four non-secret SNS fields, or null when SNS was never configured. */
+    /**
+     * JSON of the SNS fields but the secret key, or null when SNS was never
+     * configured. The access key id in it is sealed too (`aws_access_key_id_enc`):
+     * the spec marks it "credential, treat as secret".
+     */
     .addColumn('sns', 'text')
     .addColumn('sns_secret_access_key_enc', 'text')
     .addColumn('updated_at', 'text', (c) => c.notNull())
