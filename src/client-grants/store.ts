@@ -27,6 +27,10 @@ export interface ClientGrantStore {
   /** Fails with a unique violation for a second grant of one client, audience and subject type. */
   insert(row: ClientGrantRow): Promise<void>;
   update(tenantId: string, id: string, changes: Partial<ClientGrantRow>): Promise<boolean>;
+  /**
+   * Deletes the grant and its organization links in one statement (the links
+   * cascade, migration 0003); false when the grant does not exist.
+   */
   delete(tenantId: string, id: string): Promise<boolean>;
 }
 

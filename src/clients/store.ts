@@ -31,7 +31,7 @@ export interface ClientStore {
   insert(row: ClientRow): Promise<void>;
   /** Replaces the given columns, keeping the counts right; false when the client does not exist. */
   update(tenantId: string, clientId: string, changes: Partial<ClientRow>): Promise<boolean>;
-  /** Deletes the client, its client grants and their organization links, atomically; false when absent. */
+  /** Deletes the client and its client grants (their organization links cascade), atomically; false when absent. */
   delete(tenantId: string, clientId: string): Promise<boolean>;
   /**
    * A page of clients matching the filter, ordered by client_id (byte-wise).
@@ -44,17 +44,11 @@ export interface ClientStore {
    */
   count(tenantId: string, filter: ClientFilter): Promise<number>;
   /**
-   * The `q` queries of GET /clients: ids (ascending, greater than `after`, at
-   * most `limit`) of clients with a client grant linked to the organization,
-   * or with a grant allowing any organization. Driven from the grant tables,
-   * so large tenants are not scanned.
+   * The `client_grant.allow_any_organization:true` query of GET /clients: ids
+   * (ascending, greater than `after`, at most `limit`) of clients with a client
+   * grant allowing any organization, read from the grants' index.
    */
-  idsForQuery(
-    tenantId: string,
-    query: { kind: 'organization'; organizationId: string } | { kind: 'any_organization' },
-    after: string | undefined,
-    limit: number,
-  ): Promise<string[]>;
+  idsWithAnyOrganizationGrant(tenantId: string, after: string | undefined, limit: number): Promise<string[]>;
 }
 
 type Counted = Pick<ClientRow, 'global' | 'is_first_party' | 'app_type'>;
@@ -121,8 +115,6 @@ export class KyselyClientStore implements ClientStore {
         .where('client_id', '=', clientId)
         .executeTakeFirst();
       if (!before) return false;
-      const grants = trx.selectFrom('client_grants').select('id').where('tenant_id', '=', tenantId).where('client_id', '=', clientId);
-      await trx.deleteFrom('organization_client_grants').where('tenant_id', '=', tenantId).where('grant_id', 'in', grants).execute();
       await trx.deleteFrom('client_grants').where('tenant_id', '=', tenantId).where('client_id', '=', clientId).execute();
       await trx.deleteFrom('clients').where('tenant_id', '=', tenantId).where('client_id', '=', clientId).execute();
       await adjustCount(trx, tenantId, before, -1);
@@ -150,34 +142,16 @@ export class KyselyClientStore implements ClientStore {
     return page.kind === 'offset' ? ordered.offset(page.offset).execute() : ordered.execute();
   }
 
-  async idsForQuery(
-    tenantId: string,
-    query: { kind: 'organization'; organizationId: string } | { kind: 'any_organization' },
-    after: string | undefined,
-    limit: number,
-  ): Promise<string[]> {
-    if (query.kind === 'any_organization') {
-      let q = this.db
-        .selectFrom('client_grants')
-        .select('client_id')
-        .distinct()
-        .where('tenant_id', '=', tenantId)
-        .where('allow_any_organization', '=', 1)
-        .where('client_id', 'is not', null);
-      if (after !== undefined) q = q.where('client_id', '>', after);
-      const rows = await q.orderBy('client_id').limit(limit).execute();
-      return rows.map((r) => r.client_id!);
-    }
+  async idsWithAnyOrganizationGrant(tenantId: string, after: string | undefined, limit: number): Promise<string[]> {
     let q = this.db
-      .selectFrom('organization_client_grants as ocg')
-      .innerJoin('client_grants as cg', (join) => join.onRef('cg.tenant_id', '=', 'ocg.tenant_id').onRef('cg.id', '=', 'ocg.grant_id'))
-      .select('cg.client_id')
+      .selectFrom('client_grants')
+      .select('client_id')
       .distinct()
-      .where('ocg.tenant_id', '=', tenantId)
-      .where('ocg.organization_id', '=', query.organizationId)
-      .where('cg.client_id', 'is not', null);
-    if (after !== undefined) q = q.where('cg.client_id', '>', after);
-    const rows = await q.orderBy('cg.client_id').limit(limit).execute();
+      .where('tenant_id', '=', tenantId)
+      .where('allow_any_organization', '=', 1)
+      .where('client_id', 'is not', null);
+    if (after !== undefined) q = q.where('client_id', '>', after);
+    const rows = await q.orderBy('client_id').limit(limit).execute();
     return rows.map((r) => r.client_id!);
   }
 

@@ -6,9 +6,21 @@
 import type { AppContext } from '../context.js';
 import { clientGrantRoutes } from './client-grants/routes.js';
 import { clientRoutes } from './clients/routes.js';
+import { groupRoutes } from './groups/routes.js';
+import { guardianRoutes } from './guardian/routes.js';
+import { organizationRoutes } from './organizations/routes.js';
 import { resourceServerRoutes } from './resource-servers/routes.js';
+import { roleRoutes } from './roles/routes.js';
 import type { ManagementRoute } from './route.js';
 
 export function managementRoutes(ctx: AppContext): ManagementRoute[] {
-  return [...clientRoutes(ctx), ...resourceServerRoutes(ctx), ...clientGrantRoutes(ctx)];
+  return [
+    ...clientRoutes(ctx),
+    ...resourceServerRoutes(ctx),
+    ...clientGrantRoutes(ctx),
+    ...organizationRoutes(ctx),
+    ...guardianRoutes(ctx),
+    ...roleRoutes(ctx),
+    ...groupRoutes(ctx),
+  ];
 }

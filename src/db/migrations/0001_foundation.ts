@@ -85,7 +85,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('client_grants')
     .addColumn('tenant_id', 'text', (c) => c.notNull().references('tenants.id').onDelete('cascade'))
     .addColumn('id', idType(db), (c) => c.notNull())
-    .addColumn('client_id', 'text')
+    .addColumn('client_id', idType(db))
     .addColumn('audience', 'text', (c) => c.notNull())
     .addColumn('scope', 'text', (c) => c.notNull())
     .addColumn('organization_usage', 'text')

@@ -11,6 +11,7 @@ import {
   type FieldAccess,
 } from '../../clients/model.js';
 import type { ClientFilter, ClientRow, ListedClient } from '../../clients/store.js';
+import { KyselyOrganizationStore, type OrganizationStore } from '../../organizations/store.js';
 import { clientSecretContext } from '../../tenants/service.js';
 import type { Tenant } from '../../tenants/tenant.js';
 import type { ManagementPrincipal } from '../auth.js';
@@ -61,7 +62,12 @@ function checkConsistency(config: ClientConfig): void {
 }
 
 export class ClientService {
-  constructor(private readonly ctx: AppContext) {}
+  /** Answers `q=client_grant.organization_id:…`. */
+  private readonly organizations: OrganizationStore;
+
+  constructor(private readonly ctx: AppContext) {
+    this.organizations = new KyselyOrganizationStore(ctx.database.db);
+  }
 
   /** The client as the Management API shows it, limited to what `access` may read and `selection` asks for. */
   async present(
@@ -173,7 +179,10 @@ export class ClientService {
       let rows: ListedClient[];
       let hasMore: boolean;
       if (query) {
-        const ids = await this.ctx.clients.idsForQuery(tenant.id, query, paging.after, paging.take + 1);
+        const ids =
+          query.kind === 'organization'
+            ? await this.organizations.clientIdsWithGrantForOrganization(tenant.id, query.organizationId, paging.after, paging.take + 1)
+            : await this.ctx.clients.idsWithAnyOrganizationGrant(tenant.id, paging.after, paging.take + 1);
         const pageIds = ids.slice(0, paging.take);
         rows = pageIds.length ? await this.ctx.clients.list(tenant.id, { clientIds: pageIds }, { kind: 'keyset', limit: pageIds.length }, withSecret) : [];
         hasMore = ids.length > paging.take;

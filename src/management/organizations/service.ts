@@ -1,0 +1,173 @@
+/** Business rules of organizations, behind the Management API routes. */
+import type { AppContext } from '../../context.js';
+import { newPrefixedId } from '../../crypto/ids.js';
+import { isUniqueViolation } from '../../db/database.js';
+import { ManagementError, managementErrors } from '../../http/errors.js';
+import { organizationFromRow, type Organization, type OrganizationRow } from '../../organizations/model.js';
+import type { OrganizationChanges, OrganizationSortField, OrganizationStore } from '../../organizations/store.js';
+import type { Tenant } from '../../tenants/tenant.js';
+import { sealCheckpoint, type Paging } from '../paging.js';
+import { DESCRIPTIONS, type Branding, type CreateOrganizationBody, type UpdateOrganizationBody } from './schema.js';
+
+export const notFound = () => managementErrors.notFound('The organization does not exist.', 'inexistent_organization');
+const nameTaken = () => managementErrors.conflict('An organization with this name already exists.');
+
+/**
+ * The document's `organization-name` format, as its documentation words it:
+ * lowercase letters, numbers, `_` and `-` (1 to 50 characters, the schema's
+ * length limits); may start with a number.
+ */
+const ORGANIZATION_NAME = /^[a-z0-9_-]+$/;
+/** `html-color`: a hex color, `#rgb`, `#rgba`, `#rrggbb` or `#rrggbbaa`. */
+const HTML_COLOR = /^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
+
+/** The message schema validation gives for a format (management-api-wire-notes §2). */
+function formatError(format: string, value: string, property: string, description: string): ManagementError {
+  return managementErrors.invalidBody(
+    `Payload validation error: 'Object didn't pass validation for format ${format}: ${value}' on property ${property} (${description}).`,
+  );
+}
+
+function checkName(name: string): void {
+  if (!ORGANIZATION_NAME.test(name)) throw formatError('organization-name', name, 'name', DESCRIPTIONS.name);
+}
+
+/** `strict-https-uri-or-null` for the logo (an absolute https URL), `html-color` for the colors. */
+function checkBranding(branding: Branding): void {
+  if (branding.logo_url !== undefined) {
+    let https = false;
+    try {
+      https = new URL(branding.logo_url).protocol === 'https:';
+    } catch {
+      // not a URL
+    }
+    if (!https) throw formatError('strict-https-uri-or-null', branding.logo_url, 'branding.logo_url', DESCRIPTIONS.logo_url);
+  }
+  for (const key of ['primary', 'page_background'] as const) {
+    const color = branding.colors?.[key];
+    if (color !== undefined && !HTML_COLOR.test(color)) throw formatError('html-color', color, `branding.colors.${key}`, DESCRIPTIONS[key]);
+  }
+}
+
+/** Metadata as stored: a null value removes the key. */
+function metadataJson(metadata: Record<string, string | null>): string {
+  return JSON.stringify(Object.fromEntries(Object.entries(metadata).filter(([, value]) => value !== null)));
+}
+
+const unsupported = (message: string) => managementErrors.badRequest(message, 'operation_not_supported');
+
+export type OrganizationList =
+  | Organization[]
+  | { organizations: Organization[]; start: number; limit: number; total: number }
+  | { organizations: Organization[]; next?: string };
+
+export interface OrganizationSort {
+  field: OrganizationSortField;
+  descending: boolean;
+}
+
+export class OrganizationService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly organizations: OrganizationStore,
+  ) {}
+
+  /** Checkpoint pages follow ids and ignore `sort`; offset pages honour it. */
+  async list(tenant: Tenant, paging: Paging, sort: OrganizationSort | undefined): Promise<OrganizationList> {
+    if (paging.kind === 'checkpoint') {
+      // One row past the page tells whether there is a next page.
+      const { rows } = await this.organizations.list(tenant.id, {
+        kind: 'keyset',
+        ...(paging.after !== undefined && { after: paging.after }),
+        limit: paging.take + 1,
+      });
+      const page = rows.slice(0, paging.take);
+      const result: { organizations: Organization[]; next?: string } = { organizations: page.map(organizationFromRow) };
+      if (rows.length > paging.take) result.next = sealCheckpoint(this.ctx.box, checkpointScope(tenant), page.at(-1)!.id, this.ctx.now());
+      return result;
+    }
+    const start = paging.page * paging.perPage;
+    const { rows, total } = await this.organizations.list(tenant.id, {
+      kind: 'offset',
+      offset: start,
+      limit: paging.perPage,
+      withTotal: paging.includeTotals,
+      ...(sort && { sort }),
+    });
+    const organizations = rows.map(organizationFromRow);
+    if (!paging.includeTotals) return organizations;
+    return { organizations, start, limit: paging.perPage, total: total ?? 0 };
+  }
+
+  async get(tenant: Tenant, id: string): Promise<Organization> {
+    const row = await this.organizations.get(tenant.id, id);
+    if (!row) throw notFound();
+    return organizationFromRow(row);
+  }
+
+  async create(tenant: Tenant, body: CreateOrganizationBody): Promise<Organization> {
+    if (body.enabled_connections?.length) {
+      throw unsupported('enabled_connections is not supported: there are no connections to enable.');
+    }
+    if (body.token_quota !== undefined) throw unsupported('token_quota is not supported.');
+    checkName(body.name);
+    if (body.branding) checkBranding(body.branding);
+    const row: OrganizationRow = {
+      tenant_id: tenant.id,
+      id: newPrefixedId('org'),
+      name: body.name,
+      display_name: body.display_name ?? null,
+      branding: body.branding ? JSON.stringify(body.branding) : null,
+      metadata: metadataJson(body.metadata ?? {}),
+      created_at: new Date(this.ctx.now()).toISOString(),
+    };
+    try {
+      await this.organizations.insert(row);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw nameTaken();
+      throw error;
+    }
+    this.ctx.invalidation.invalidate(tenant.id);
+    return organizationFromRow(row);
+  }
+
+  /** Members given replace the stored ones; `branding` and `metadata` are replaced whole. */
+  async update(tenant: Tenant, id: string, body: UpdateOrganizationBody): Promise<Organization> {
+    const row = await this.organizations.get(tenant.id, id);
+    if (!row) throw notFound();
+    if (body.token_quota !== undefined) throw unsupported('token_quota is not supported.');
+    const changes: OrganizationChanges = {};
+    if (body.name !== undefined) {
+      checkName(body.name);
+      changes.name = body.name;
+    }
+    if (body.display_name !== undefined) changes.display_name = body.display_name;
+    if (body.branding !== undefined) {
+      checkBranding(body.branding);
+      changes.branding = JSON.stringify(body.branding);
+    }
+    if (body.metadata !== undefined) changes.metadata = metadataJson(body.metadata);
+    if (Object.keys(changes).length) {
+      let updated: boolean;
+      try {
+        updated = await this.organizations.update(tenant.id, id, changes);
+      } catch (error) {
+        if (isUniqueViolation(error)) throw nameTaken();
+        throw error;
+      }
+      if (!updated) throw notFound();
+      this.ctx.invalidation.invalidate(tenant.id);
+    }
+    return organizationFromRow({ ...row, ...changes });
+  }
+
+  /** Its client grant links go with it; the grants themselves stay. */
+  async delete(tenant: Tenant, id: string): Promise<void> {
+    if (!(await this.organizations.delete(tenant.id, id))) throw notFound();
+    this.ctx.invalidation.invalidate(tenant.id);
+  }
+}
+
+export function checkpointScope(tenant: Tenant): string {
+  return `${tenant.id}:organizations`;
+}
