@@ -27,6 +27,8 @@ export interface ClientGrantStore {
   /** Fails with a unique violation for a second grant of one client, audience and subject type. */
   insert(row: ClientGrantRow): Promise<void>;
   update(tenantId: string, id: string, changes: Partial<ClientGrantRow>): Promise<boolean>;
+  /** Whether any organization is linked to the grant. */
+  hasOrganizations(tenantId: string, id: string): Promise<boolean>;
   /**
    * Deletes the grant and its organization links in one statement (the links
    * cascade, migration 0003); false when the grant does not exist.
@@ -80,6 +82,17 @@ export class KyselyClientGrantStore implements ClientGrantStore {
 
   async insert(row: ClientGrantRow): Promise<void> {
     await this.db.insertInto('client_grants').values(row).execute();
+  }
+
+  async hasOrganizations(tenantId: string, id: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('organization_client_grants')
+      .select('grant_id')
+      .where('tenant_id', '=', tenantId)
+      .where('grant_id', '=', id)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   async update(tenantId: string, id: string, changes: Partial<ClientGrantRow>): Promise<boolean> {

@@ -497,3 +497,27 @@ describe('/api/v2/organizations', () => {
     });
   });
 });
+
+describe('a linked client grant keeps organization_usage allow or require', () => {
+  it('refuses switching it to deny while organizations are linked, and allows it once they are not', async () => {
+    const t = await createTestApp();
+    try {
+      await t.management('POST', '/api/v2/resource-servers', { body: { identifier: 'org-usage-api' } });
+      const client = await insertClient(t);
+      const grant = (await t.management('POST', '/api/v2/client-grants', {
+        body: { client_id: client.client_id, audience: 'org-usage-api', scope: [], organization_usage: 'allow' },
+      })).json() as { id: string };
+      const org = (await t.management('POST', '/api/v2/organizations', { body: { name: 'usage-org' } })).json() as { id: string };
+      assert.equal((await t.management('POST', `/api/v2/organizations/${org.id}/client-grants`, { body: { grant_id: grant.id } })).statusCode, 201);
+      const refused = await t.management('PATCH', `/api/v2/client-grants/${grant.id}`, { body: { organization_usage: 'deny' } });
+      assert.equal(refused.statusCode, 400, refused.body);
+      assert.equal((refused.json() as { errorCode: string }).errorCode, 'invalid_body');
+      assert.equal(((await t.management('GET', `/api/v2/client-grants/${grant.id}`)).json() as { organization_usage: string }).organization_usage, 'allow');
+      assert.equal((await t.management('DELETE', `/api/v2/organizations/${org.id}/client-grants/${grant.id}`)).statusCode, 204);
+      const allowed = await t.management('PATCH', `/api/v2/client-grants/${grant.id}`, { body: { organization_usage: 'deny' } });
+      assert.equal(allowed.statusCode, 200, allowed.body);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -113,6 +113,12 @@ export class ClientGrantService {
     if (next.allow_any_organization === 1 && (next.organization_usage ?? 'deny') === 'deny') {
       throw managementErrors.invalidBody('allow_any_organization can only be enabled when organization_usage is allow or require.');
     }
+    // Only allow/require grants may be linked to organizations; keep that true after the change.
+    if (changes.organization_usage === 'deny' && row.organization_usage !== 'deny' && (await this.ctx.clientGrants.hasOrganizations(tenant.id, id))) {
+      throw managementErrors.invalidBody(
+        'organization_usage cannot be set to deny while the client grant is associated with organizations; remove the associations first.',
+      );
+    }
     if (Object.keys(changes).length) {
       await this.ctx.clientGrants.update(tenant.id, id, changes);
       this.ctx.invalidation.invalidate(tenant.id);
