@@ -27,293 +27,46 @@
  * case got no successful response at all, or Gatehouse died); 2 for a bad
  * setting.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import dns from 'node:dns/promises';
-import type { EventEmitter } from 'node:events';
 import fs from 'node:fs';
-import https from 'node:https';
-import { createRequire } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { AdminCredentials } from '../src/context.js';
-
-const ROOT = path.resolve(import.meta.dirname, '..');
-const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
+import {
+  BenchError,
+  NO_RATE_LIMIT,
+  OTHER_CPU_WARN_PERCENT,
+  RESULTS_DIR,
+  ROOT,
+  cleanup,
+  envSeconds,
+  failures,
+  fmt,
+  fmtInt,
+  freePort,
+  httpsRequest,
+  loadDuration,
+  loadLogLevel,
+  log,
+  measure,
+  removeOnCleanup,
+  startChild,
+  startGatehouse,
+  stopChild,
+  type CaseResult,
+  type Child,
+} from './lib.js';
 
 // ---------------------------------------------------------------------------
 // Settings
 
-function envSeconds(name: string, fallback: number, min: number, max: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < min || value > max) {
-    // Nothing has started yet, so there is nothing to clean up.
-    console.error(`bench: ${name} must be a number from ${min} to ${max}, got "${raw}"`);
-    process.exit(2);
-  }
-  return value;
-}
-
-/** A failure with a message that says it all (no stack trace needed). */
-class BenchError extends Error {}
-
-const DURATION = envSeconds('BENCH_DURATION', 10, 1, 600);
-const WARMUP = envSeconds('BENCH_WARMUP', Math.min(2, Math.ceil(DURATION / 3)), 0, 60);
-const CONNECTIONS = Math.round(envSeconds('BENCH_CONNECTIONS', 32, 1, 1024));
+const { duration: DURATION, warmup: WARMUP, connections: CONNECTIONS } = loadDuration(10);
 const SIGN_SECONDS = envSeconds('BENCH_SIGN_SECONDS', Math.min(3, DURATION), 0.5, 60);
-const LOG_LEVEL = process.env.BENCH_LOG_LEVEL?.trim() || 'warn';
-/** Rate limits high enough never to answer 429 during a bench. */
-const NO_RATE_LIMIT = '100000000/100000000';
-/** Other processes (or hypervisor steal) taking more than this, in % of one core, during a case make its numbers suspect. */
-const OTHER_CPU_WARN_PERCENT = 15;
-/** Gatehouse settings inherited from the shell that would change what is measured; the bench sets its own. */
-const SCRUBBED_ENV = [
-  'PORT',
-  'HOST',
-  'GATEHOUSE_DATA_DIR',
-  'DATABASE_URL',
-  'GATEHOUSE_DOMAIN',
-  'GATEHOUSE_ADMIN_CLIENT_ID',
-  'GATEHOUSE_ADMIN_CLIENT_SECRET',
-  'TLS_CERT_FILE',
-  'TLS_KEY_FILE',
-  'GATEHOUSE_HTTP',
-  'GATEHOUSE_MASTER_KEY',
-  'REDIS_URL',
-  'LOG_LEVEL',
-  'GATEHOUSE_RATE_LIMIT_MANAGEMENT',
-  'GATEHOUSE_RATE_LIMIT_AUTHENTICATION',
-  'NODE_OPTIONS',
-];
-
-// ---------------------------------------------------------------------------
-// autocannon (CommonJS, no bundled types): the part of its API used here.
-
-interface AcHistogram {
-  average: number;
-  mean: number;
-  stddev: number;
-  min: number;
-  max: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  total: number;
-}
-
-interface AcResult {
-  duration: number;
-  errors: number;
-  timeouts: number;
-  mismatches: number;
-  non2xx: number;
-  resets: number;
-  '2xx': number;
-  statusCodeStats: Record<string, { count: number }>;
-  latency: AcHistogram;
-  requests: AcHistogram & { sent: number };
-  throughput: AcHistogram;
-}
-
-interface AcOptions {
-  url: string;
-  method: 'GET' | 'POST';
-  headers: Record<string, string>;
-  body?: string;
-  connections: number;
-  pipelining: number;
-  duration: number;
-  timeout: number;
-  servername: string;
-  tlsOptions: { ca: Buffer };
-}
-
-/** `response` events carry (client, statusCode, resBytes, responseTime in ms, fractional). */
-type Autocannon = (options: AcOptions, done: (error: Error | null, result: AcResult) => void) => EventEmitter & { stop(): void };
-
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
-
-// ---------------------------------------------------------------------------
-// Child processes and clean-up
-
-interface Child {
-  name: string;
-  process: ChildProcess;
-  /** The last 64 KiB of its stdout and stderr. */
-  output(): string;
-  exited: Promise<number | null>;
-}
-
-const children: Child[] = [];
-const tempDirs: string[] = [];
-let cleaningUp: Promise<void> | undefined;
-
-function startChild(name: string, args: string[], env: NodeJS.ProcessEnv, stdin: 'ignore' | 'pipe' = 'ignore'): Child {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: [stdin, 'pipe', 'pipe'] });
-  let output = '';
-  const append = (chunk: Buffer) => {
-    output += chunk.toString();
-    if (output.length > 65_536) output = output.slice(-65_536);
-  };
-  child.stdout!.on('data', append);
-  child.stderr!.on('data', append);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
-  const handle: Child = { name, process: child, output: () => output, exited };
-  children.push(handle);
-  return handle;
-}
-
-/** SIGTERM, then SIGKILL after 5 s; resolves when the process has exited. */
-async function stopChild(child: Child): Promise<void> {
-  if (child.process.exitCode !== null || child.process.signalCode !== null) return;
-  child.process.kill('SIGTERM');
-  const timer = setTimeout(() => child.process.kill('SIGKILL'), 5_000);
-  await child.exited;
-  clearTimeout(timer);
-}
-
-function cleanup(): Promise<void> {
-  cleaningUp ??= (async () => {
-    await Promise.all(children.map((c) => stopChild(c).catch(() => undefined)));
-    for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
-  })();
-  return cleaningUp;
-}
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    console.error(`\nbench: ${signal}, stopping the servers and removing temporary files`);
-    void cleanup().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-  });
-}
-
-// ---------------------------------------------------------------------------
-// /proc readings
-
-interface Memory {
-  rssMB: number;
-  hwmMB: number;
-}
-
-function readMemory(pid: number): Memory | undefined {
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-    return { rssMB: kb('VmRSS') / 1024, hwmMB: kb('VmHWM') / 1024 };
-  } catch {
-    return undefined;
-  }
-}
-
-let clockTicksCache: number | undefined;
-
-/** Units of /proc CPU times per second (USER_HZ). */
-function clockTicks(): number {
-  if (clockTicksCache === undefined) {
-    try {
-      clockTicksCache = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-    } catch {
-      clockTicksCache = 100;
-    }
-  }
-  return clockTicksCache;
-}
-
-/** User + system CPU seconds the process has used so far. */
-function readCpuSeconds(pid: number): number | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after "(comm)": state is field 3, utime 14, stime 15.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / clockTicks();
-  } catch {
-    return undefined;
-  }
-}
-
-interface MachineCpu {
-  /** user + nice + system: time spent by processes. */
-  processes: number;
-  /** Interrupt handling (including loopback network processing). */
-  irq: number;
-  /** Time the hypervisor ran something else while this VM wanted the CPU. */
-  steal: number;
-}
-
-/** CPU seconds of the whole machine so far, from the first line of /proc/stat. */
-function readMachineCpu(): MachineCpu | undefined {
-  try {
-    const ticks = clockTicks();
-    const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-    // user nice system idle iowait irq softirq steal (guest time is already inside user and nice)
-    const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = fields;
-    return { processes: (user + nice + system) / ticks, irq: (irq + softirq) / ticks, steal: steal / ticks };
-  } catch {
-    return undefined;
-  }
-}
-
-// ---------------------------------------------------------------------------
-// Small helpers
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-async function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, host, () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-interface Reply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** One request over HTTPS that verifies the server certificate against `ca` (unlike autocannon, see below). */
-function httpsRequest(port: number, ca: Buffer, method: string, urlPath: string, body?: string): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { host: `localhost:${port}` };
-    if (body !== undefined) {
-      headers['content-type'] = 'application/json';
-      headers['content-length'] = String(Buffer.byteLength(body));
-    }
-    const req = https.request(
-      { host: 'localhost', port, method, path: urlPath, headers, ca, servername: 'localhost', agent: false, timeout: 5_000 },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-        res.on('error', reject);
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error(`${method} ${urlPath}: no answer in 5 s`)));
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
-}
-
-const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
-const fmtInt = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a');
-
-function log(line: string): void {
-  process.stdout.write(`${line}\n`);
-}
+const LOG_LEVEL = loadLogLevel();
+const settings = { duration: DURATION, warmup: WARMUP, connections: CONNECTIONS };
 
 // ---------------------------------------------------------------------------
 // 1. Reference: RS256 signatures per second on one core
@@ -403,201 +156,6 @@ async function startBareServer(host: string, port: number, certFile: string, key
 }
 
 // ---------------------------------------------------------------------------
-// 3. Gatehouse, in its own process
-
-async function startGatehouse(host: string, port: number, dataDir: string): Promise<Child> {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of SCRUBBED_ENV) delete env[name];
-  Object.assign(env, {
-    PORT: String(port),
-    HOST: host,
-    GATEHOUSE_DATA_DIR: dataDir,
-    LOG_LEVEL,
-    GATEHOUSE_RATE_LIMIT_AUTHENTICATION: NO_RATE_LIMIT,
-    GATEHOUSE_RATE_LIMIT_MANAGEMENT: NO_RATE_LIMIT,
-  });
-  const child = startChild('gatehouse', [path.join(ROOT, 'dist', 'main.js')], env);
-  const certFile = path.join(dataDir, 'tls', 'cert.pem');
-  // "Gatehouse is listening" is an info line, which LOG_LEVEL=warn hides; poll /health instead.
-  const deadline = Date.now() + 30_000;
-  let lastError = '';
-  while (Date.now() < deadline) {
-    if (child.process.exitCode !== null || child.process.signalCode !== null) {
-      throw new BenchError(`Gatehouse exited with ${child.process.exitCode ?? child.process.signalCode} before listening:\n${child.output()}`);
-    }
-    if (fs.existsSync(certFile) && fs.existsSync(path.join(dataDir, 'admin-credentials.json'))) {
-      try {
-        const reply = await httpsRequest(port, fs.readFileSync(certFile), 'GET', '/health');
-        if (reply.status === 200) return child;
-        lastError = `GET /health answered ${reply.status}: ${reply.body.slice(0, 200)}`;
-      } catch (error) {
-        lastError = error instanceof Error ? error.message : String(error);
-      }
-    }
-    await sleep(100);
-  }
-  throw new BenchError(`Gatehouse did not become ready in 30 s (${lastError}):\n${child.output()}`);
-}
-
-// ---------------------------------------------------------------------------
-// Load cases
-
-interface LoadCase {
-  name: string;
-  method: 'GET' | 'POST';
-  path: string;
-  body?: string;
-  port: number;
-  ca: Buffer;
-  server: Child;
-}
-
-interface CaseResult {
-  case: string;
-  request: string;
-  connections: number;
-  seconds: number;
-  responses: number;
-  ok: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  statusCodes: Record<string, number>;
-  /** Successful (2xx) responses per second. */
-  reqPerSec: number;
-  /** From every 2xx response's own time (sub-millisecond); autocannon's histogram rounds to whole ms. */
-  latencyMs: { mean: number; p50: number; p90: number; p99: number; max: number };
-  autocannonLatencyMs: { p50: number; p99: number; max: number };
-  server: {
-    pid: number;
-    rssEndMB: number;
-    rssMaxSampledMB: number;
-    hwmMB: number;
-    /** CPU used by the server process during the case, in % of one core. */
-    cpuPercent: number;
-  };
-  /** CPU used by this process (autocannon) during the case, in % of one core. */
-  benchCpuPercent: number;
-  /** CPU the whole machine used during the case (processes, interrupts, steal), in % of one core; 100 × cores = saturated. */
-  machineCpuPercent: number;
-  /** CPU used by processes other than the server and the bench: competition for the cores. */
-  otherCpuPercent: number;
-  /** Interrupt time (mostly loopback network processing), in % of one core. */
-  irqCpuPercent: number;
-  /** Time the hypervisor took from this VM, in % of one core. */
-  stealCpuPercent: number;
-}
-
-function runAutocannon(c: LoadCase, seconds: number, onResponse?: (status: number, ms: number) => void): Promise<AcResult> {
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { host: `localhost:${c.port}` };
-    if (c.body !== undefined) headers['content-type'] = 'application/json';
-    const options: AcOptions = {
-      url: `https://localhost:${c.port}${c.path}`,
-      method: c.method,
-      headers,
-      connections: CONNECTIONS,
-      pipelining: 1,
-      duration: seconds,
-      timeout: 10,
-      servername: 'localhost',
-      // autocannon 9 always connects with rejectUnauthorized: false (lib/httpClient.js), so this
-      // `ca` is not checked; the preflight requests verify the certificate instead.
-      tlsOptions: { ca: c.ca },
-    };
-    if (c.body !== undefined) options.body = c.body;
-    const instance = autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
-    if (onResponse) {
-      instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => onResponse(status, ms));
-    }
-  });
-}
-
-async function measure(c: LoadCase): Promise<CaseResult> {
-  if (WARMUP > 0) {
-    log(`  ${c.name}: warm-up ${WARMUP} s`);
-    await runAutocannon(c, WARMUP);
-  }
-  log(`  ${c.name}: measuring ${DURATION} s at ${CONNECTIONS} connections`);
-  const pid = c.server.process.pid!;
-  let latencies = new Float64Array(1 << 16);
-  let n = 0;
-  let rssMax = readMemory(pid)?.rssMB ?? NaN;
-  const sampler = setInterval(() => {
-    const m = readMemory(pid);
-    if (m && !(m.rssMB <= rssMax)) rssMax = m.rssMB;
-  }, 250);
-  const cpuStart = readCpuSeconds(pid) ?? NaN;
-  const machineStart = readMachineCpu();
-  const benchCpuStart = process.cpuUsage();
-  const t0 = performance.now();
-  let result: AcResult;
-  try {
-    result = await runAutocannon(c, DURATION, (status, ms) => {
-      if (status < 200 || status > 299) return;
-      if (n === latencies.length) {
-        const bigger = new Float64Array(latencies.length * 2);
-        bigger.set(latencies);
-        latencies = bigger;
-      }
-      latencies[n++] = ms;
-    });
-  } finally {
-    clearInterval(sampler);
-  }
-  const wall = (performance.now() - t0) / 1000;
-  const benchCpu = process.cpuUsage(benchCpuStart);
-  const cpuEnd = readCpuSeconds(pid) ?? NaN;
-  const machineEnd = readMachineCpu();
-  const memory = readMemory(pid);
-  const serverCpuPercent = ((cpuEnd - cpuStart) / wall) * 100;
-  const benchCpuPercent = ((benchCpu.user + benchCpu.system) / 1e6 / wall) * 100;
-  const machinePercent = (field: keyof MachineCpu) =>
-    machineStart && machineEnd ? ((machineEnd[field] - machineStart[field]) / wall) * 100 : NaN;
-  const processesPercent = machinePercent('processes');
-  const irqCpuPercent = machinePercent('irq');
-  const stealCpuPercent = machinePercent('steal');
-
-  const sorted = latencies.slice(0, n).sort();
-  let sum = 0;
-  for (let i = 0; i < n; i++) sum += sorted[i]!;
-  const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]));
-  const responses = Object.values(statusCodes).reduce((a, b) => a + b, 0);
-  const seconds = result.duration || wall;
-  return {
-    case: c.name,
-    request: `${c.method} ${c.path}`,
-    connections: CONNECTIONS,
-    seconds,
-    responses,
-    ok: result['2xx'],
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    statusCodes,
-    reqPerSec: result['2xx'] / seconds,
-    latencyMs: { mean: n ? sum / n : NaN, p50: percentile(sorted, 0.5), p90: percentile(sorted, 0.9), p99: percentile(sorted, 0.99), max: n ? sorted[n - 1]! : NaN },
-    autocannonLatencyMs: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
-    server: {
-      pid,
-      rssEndMB: memory?.rssMB ?? NaN,
-      rssMaxSampledMB: Math.max(rssMax, memory?.rssMB ?? NaN),
-      hwmMB: memory?.hwmMB ?? NaN,
-      cpuPercent: serverCpuPercent,
-    },
-    benchCpuPercent,
-    machineCpuPercent: processesPercent + irqCpuPercent + stealCpuPercent,
-    otherCpuPercent: Math.max(0, processesPercent - serverCpuPercent - benchCpuPercent),
-    irqCpuPercent,
-    stealCpuPercent,
-  };
-}
-
-function failures(r: CaseResult): number {
-  return r.non2xx + r.errors;
-}
-
-// ---------------------------------------------------------------------------
 // Preflight: one request per case with a verifying TLS client
 
 interface Preflight {
@@ -631,13 +189,13 @@ async function main(): Promise<number> {
   log(`  ${fmtInt(signRef.signaturesPerSecond)} signatures/s (${signRef.payloadBytes}-byte payload, ${signRef.signingInputBytes}-byte signing input)`);
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-'));
-  tempDirs.push(dataDir);
+  removeOnCleanup(dataDir);
   // The servers listen on the address `localhost` resolves to, which is what the clients dial.
   const { address: host } = await dns.lookup('localhost');
 
   log(`\n[2/4] starting Gatehouse (node dist/main.js, data dir ${dataDir})`);
   const gatePort = await freePort(host);
-  const gatehouse = await startGatehouse(host, gatePort, dataDir);
+  const gatehouse = await startGatehouse(host, gatePort, dataDir, LOG_LEVEL);
   const certFile = path.join(dataDir, 'tls', 'cert.pem');
   const keyFile = path.join(dataDir, 'tls', 'key.pem');
   const ca = fs.readFileSync(certFile);
@@ -669,12 +227,12 @@ async function main(): Promise<number> {
     jwksKeys: jwks.keys.length,
     bareBytes: Buffer.byteLength(bareReply.body),
   };
-  const bareResult = await measure({ name: 'bare https', method: 'GET', path: '/', port: barePort, ca, server: bare });
+  const bareResult = await measure({ name: 'bare https', method: 'GET', path: '/', port: barePort, ca, server: bare }, settings);
   await stopChild(bare);
 
   log(`\n[4/4] Gatehouse`);
-  const tokenResult = await measure({ name: 'token', method: 'POST', path: '/oauth/token', body: tokenBody, port: gatePort, ca, server: gatehouse });
-  const jwksResult = await measure({ name: 'jwks', method: 'GET', path: '/.well-known/jwks.json', port: gatePort, ca, server: gatehouse });
+  const tokenResult = await measure({ name: 'token', method: 'POST', path: '/oauth/token', body: tokenBody, port: gatePort, ca, server: gatehouse }, settings);
+  const jwksResult = await measure({ name: 'jwks', method: 'GET', path: '/.well-known/jwks.json', port: gatePort, ca, server: gatehouse }, settings);
   const gatehouseAlive = gatehouse.process.exitCode === null && gatehouse.process.signalCode === null;
 
   // ---- Report

@@ -68,7 +68,15 @@ async function adjustCount(trx: Transaction<Database>, tenantId: string, client:
 export async function insertClients(trx: Transaction<Database>, rows: readonly ClientRow[]): Promise<void> {
   if (!rows.length) return;
   await trx.insertInto('clients').values([...rows]).execute();
-  for (const row of rows) await adjustCount(trx, row.tenant_id, row, 1);
+  // One count update per kind of client, not per client.
+  const groups = new Map<string, { tenantId: string; client: Counted; n: number }>();
+  for (const row of rows) {
+    const key = `${row.tenant_id}\u0000${row.global}\u0000${row.is_first_party}\u0000${row.app_type ?? ''}`;
+    const group = groups.get(key) ?? { tenantId: row.tenant_id, client: row, n: 0 };
+    group.n++;
+    groups.set(key, group);
+  }
+  for (const { tenantId, client, n } of groups.values()) await adjustCount(trx, tenantId, client, n);
 }
 
 export class KyselyClientStore implements ClientStore {
@@ -138,8 +146,18 @@ export class KyselyClientStore implements ClientStore {
     const columns = withSecret
       ? (['client_id', 'global', 'config', 'client_secret_enc'] as const)
       : (['client_id', 'global', 'config'] as const);
-    const ordered = query.select([...columns]).orderBy('client_id').limit(page.limit);
-    return page.kind === 'offset' ? ordered.offset(page.offset).execute() : ordered.execute();
+    if (page.kind === 'offset' && page.offset > 0) {
+      // Deferred join: skip the first rows on the index alone, then read only the page's rows.
+      const ids = query.select('client_id').orderBy('client_id').limit(page.limit).offset(page.offset);
+      return this.db
+        .selectFrom('clients')
+        .select([...columns])
+        .where('tenant_id', '=', tenantId)
+        .where('client_id', 'in', ids)
+        .orderBy('client_id')
+        .execute();
+    }
+    return query.select([...columns]).orderBy('client_id').limit(page.limit).execute();
   }
 
   async idsWithAnyOrganizationGrant(tenantId: string, after: string | undefined, limit: number): Promise<string[]> {

@@ -47,7 +47,7 @@ function sealContext(tenantId: string, kid: string): string {
 }
 
 export class Keyring {
-  readonly #cache = new Map<string, Promise<TenantKeys>>();
+  readonly #cache = new Map<string, { keys: Promise<TenantKeys>; startedAt: number }>();
 
   constructor(
     private readonly store: SigningKeyStore,
@@ -80,13 +80,13 @@ export class Keyring {
     this.#cache.delete(tenantId);
   }
 
-  /** The tenant's keys, from cache when fresh. */
-  async keys(tenantId: string): Promise<TenantKeys> {
+  /**
+   * The tenant's keys, from cache when fresh. The decision to reload is taken
+   * synchronously, so callers arriving together share one reload.
+   */
+  keys(tenantId: string): Promise<TenantKeys> {
     const cached = this.#cache.get(tenantId);
-    if (cached) {
-      const keys = await cached;
-      if (this.now() - keys.loadedAt < CACHE_TTL_MS) return keys;
-    }
+    if (cached && this.now() - cached.startedAt < CACHE_TTL_MS) return cached.keys;
     return this.#reload(tenantId);
   }
 
@@ -95,14 +95,20 @@ export class Keyring {
     const keys = await this.keys(tenantId);
     const key = keys.verification.get(kid);
     if (key || this.now() - keys.loadedAt < 5_000) return key;
-    return (await this.#reload(tenantId)).verification.get(kid);
+    const cached = this.#cache.get(tenantId);
+    // Another caller may have started the reload already.
+    const fresh = cached && cached.startedAt > keys.loadedAt ? await cached.keys : await this.#reload(tenantId);
+    return fresh.verification.get(kid);
   }
 
   #reload(tenantId: string): Promise<TenantKeys> {
-    const loading = this.store.listByTenant(tenantId).then((rows) => this.#build(tenantId, rows));
-    this.#cache.set(tenantId, loading);
-    loading.catch(() => this.#cache.delete(tenantId));
-    return loading;
+    const keys = this.store.listByTenant(tenantId).then((rows) => this.#build(tenantId, rows));
+    const entry = { keys, startedAt: this.now() };
+    this.#cache.set(tenantId, entry);
+    keys.catch(() => {
+      if (this.#cache.get(tenantId) === entry) this.#cache.delete(tenantId);
+    });
+    return keys;
   }
 
   #build(tenantId: string, rows: SigningKeyRow[]): TenantKeys {

@@ -14,12 +14,12 @@
  * Rules that relate two fields (`post_login_prompt` needs `oidc_conformant`)
  * are checked in the service.
  */
-import { createRequire } from 'node:module';
+import oas from './oas-schemas.generated.json' with { type: 'json' };
 
 type Schema = Record<string, unknown> & { properties: Record<string, Record<string, unknown>>; required?: string[] };
 
-const require = createRequire(import.meta.url);
-const generated = require('./oas-schemas.generated.json') as { schemas: Record<string, Schema> };
+// Imported (not read from disk) so that the build copies it into dist/ with the code.
+const generated = oas as unknown as { schemas: Record<string, Schema> };
 
 function clone<T>(value: T): T {
   return structuredClone(value);

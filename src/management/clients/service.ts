@@ -11,6 +11,7 @@ import {
   type FieldAccess,
 } from '../../clients/model.js';
 import type { ClientFilter, ClientRow, ListedClient } from '../../clients/store.js';
+import type { TenantKeys } from '../../keys/keyring.js';
 import { KyselyOrganizationStore, type OrganizationStore } from '../../organizations/store.js';
 import { clientSecretContext } from '../../tenants/service.js';
 import type { Tenant } from '../../tenants/tenant.js';
@@ -75,6 +76,7 @@ export class ClientService {
     client: ListedClient,
     access: FieldAccess,
     selection: FieldSelection = { mode: 'all' },
+    signingKeys?: TenantKeys['clientSigningKeys'],
   ): Promise<Record<string, unknown>> {
     const wanted = (field: string) =>
       canRead(field, access) &&
@@ -89,7 +91,7 @@ export class ClientService {
     if (wanted('client_secret') && client.client_secret_enc) {
       out.client_secret = this.ctx.box.openString(client.client_secret_enc, clientSecretContext(tenant.id, client.client_id));
     }
-    if (wanted('signing_keys')) out.signing_keys = (await this.ctx.keyring.keys(tenant.id)).clientSigningKeys;
+    if (wanted('signing_keys')) out.signing_keys = signingKeys ?? (await this.ctx.keyring.keys(tenant.id)).clientSigningKeys;
     return out;
   }
 
@@ -172,7 +174,9 @@ export class ClientService {
   ): Promise<ClientList> {
     const withSecret =
       access.credentials && (selection.mode === 'all' ? true : selection.mode === 'include' ? selection.fields.has('client_secret') : !selection.fields.has('client_secret'));
-    const present = (rows: ListedClient[]) => Promise.all(rows.map((row) => this.present(tenant, row, access, selection)));
+    // The tenant's signing certificates are the same for every client of the page.
+    const signingKeys = access.credentials ? (await this.ctx.keyring.keys(tenant.id)).clientSigningKeys : undefined;
+    const present = (rows: ListedClient[]) => Promise.all(rows.map((row) => this.present(tenant, row, access, selection, signingKeys)));
 
     if (paging.kind === 'checkpoint') {
       // One row past the page tells whether there is a next page.
