@@ -16,7 +16,8 @@ export interface ClientFilter {
 }
 
 export type ClientPageQuery =
-  | { kind: 'offset'; offset: number; limit: number }
+  /** Offset page; with `from`, counted from that client_id (inclusive) instead of the start. */
+  | { kind: 'offset'; offset: number; limit: number; from?: string }
   /** Keyset page: client_ids greater than `after`, ascending. */
   | { kind: 'keyset'; after?: string; limit: number };
 
@@ -143,6 +144,7 @@ export class KyselyClientStore implements ClientStore {
   async list(tenantId: string, filter: ClientFilter, page: ClientPageQuery, withSecret: boolean): Promise<ListedClient[]> {
     let query = this.#filtered(tenantId, filter);
     if (page.kind === 'keyset' && page.after !== undefined) query = query.where('client_id', '>', page.after);
+    if (page.kind === 'offset' && page.from !== undefined) query = query.where('client_id', '>=', page.from);
     const columns = withSecret
       ? (['client_id', 'global', 'config', 'client_secret_enc'] as const)
       : (['client_id', 'global', 'config'] as const);

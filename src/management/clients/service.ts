@@ -11,6 +11,7 @@ import {
   type FieldAccess,
 } from '../../clients/model.js';
 import type { ClientFilter, ClientRow, ListedClient } from '../../clients/store.js';
+import { OffsetAnchors } from '../../clients/offset-anchors.js';
 import type { TenantKeys } from '../../keys/keyring.js';
 import { KyselyOrganizationStore, type OrganizationStore } from '../../organizations/store.js';
 import { clientSecretContext } from '../../tenants/service.js';
@@ -66,8 +67,13 @@ export class ClientService {
   /** Answers `q=client_grant.organization_id:…`. */
   private readonly organizations: OrganizationStore;
 
+  /** Deep offset pages start from cached anchors instead of walking every skipped row. */
+  private readonly anchors: OffsetAnchors;
+
   constructor(private readonly ctx: AppContext) {
     this.organizations = new KyselyOrganizationStore(ctx.database.db);
+    this.anchors = new OffsetAnchors(ctx.database.db, () => ctx.now());
+    ctx.invalidation.onInvalidate((tenantId) => this.anchors.invalidateTenant(tenantId));
   }
 
   /** The client as the Management API shows it, limited to what `access` may read and `selection` asks for. */
@@ -207,10 +213,11 @@ export class ClientService {
       return result;
     }
 
-    const rows =
-      paging.perPage === 0
-        ? []
-        : await this.ctx.clients.list(tenant.id, filter, { kind: 'offset', offset: paging.page * paging.perPage, limit: paging.perPage }, withSecret);
+    let rows: ListedClient[] = [];
+    if (paging.perPage > 0) {
+      const start = await this.anchors.start(tenant.id, filter, paging.page * paging.perPage);
+      rows = await this.ctx.clients.list(tenant.id, filter, { kind: 'offset', limit: paging.perPage, ...start }, withSecret);
+    }
     const clients = await present(rows);
     if (!paging.includeTotals) return clients;
     return { total: await this.ctx.clients.count(tenant.id, filter), start: paging.page * paging.perPage, limit: paging.perPage, clients };
