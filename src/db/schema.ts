@@ -158,6 +158,58 @@ export interface ClientGrantsTable {
   created_at: string;
 }
 
+export interface ConnectionsTable {
+  tenant_id: string;
+  id: string;
+  name: string;
+  display_name: string | null;
+  strategy: string;
+  /** JSON object. */
+  options: string;
+  is_domain_connection: number;
+  /** JSON array of strings. */
+  realms: string;
+  /** JSON object of string values. */
+  metadata: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ConnectionClientsTable {
+  tenant_id: string;
+  connection_id: string;
+  client_id: string;
+}
+
+export interface UsersTable {
+  tenant_id: string;
+  user_id: string;
+  connection_id: string;
+  email: string | null;
+  /** Lower-cased email: unique per connection, the login lookup. */
+  email_lower: string | null;
+  email_verified: number;
+  username: string | null;
+  username_lower: string | null;
+  phone_number: string | null;
+  /** argon2id, or an imported bcrypt hash until the next successful login. */
+  password_hash: string | null;
+  blocked: number;
+  name: string | null;
+  given_name: string | null;
+  family_name: string | null;
+  nickname: string | null;
+  picture: string | null;
+  /** JSON objects. */
+  app_metadata: string;
+  user_metadata: string;
+  created_at: string;
+  updated_at: string;
+  last_login: string | null;
+  last_password_reset: string | null;
+  logins_count: number;
+}
+
 export interface Database {
   tenants: TenantsTable;
   signing_keys: SigningKeysTable;
@@ -171,4 +223,7 @@ export interface Database {
   groups: GroupsTable;
   group_roles: GroupRolesTable;
   guardian_push_notification: GuardianPushNotificationTable;
+  connections: ConnectionsTable;
+  connection_clients: ConnectionClientsTable;
+  users: UsersTable;
 }

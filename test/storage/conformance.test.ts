@@ -211,8 +211,18 @@ function conformance(expectedDialect: Dialect, open: () => Promise<Opened>): voi
       'groups',
       'group_roles',
       'guardian_push_notification',
+      'connections',
+      'connection_clients',
+      'users',
     ];
-    const MIGRATIONS = ['0001_foundation', '0002_clients', '0003_organizations', '0004_roles_groups', '0005_guardian_push'];
+    const MIGRATIONS = [
+      '0001_foundation',
+      '0002_clients',
+      '0003_organizations',
+      '0004_roles_groups',
+      '0005_guardian_push',
+      '0006_connections_users',
+    ];
 
     it('creates every table', async () => {
       const names = (await db.introspection.getTables()).map((t) => t.name);
