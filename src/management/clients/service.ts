@@ -185,31 +185,30 @@ export class ClientService {
     const present = (rows: ListedClient[]) => Promise.all(rows.map((row) => this.present(tenant, row, access, selection, signingKeys)));
 
     if (paging.kind === 'checkpoint') {
-      // One row past the page tells whether there is a next page.
-      let rows: ListedClient[];
-      let hasMore: boolean;
+      // One id past the page tells whether there is a next page.
+      const limit = paging.take + 1;
+      let page: ListedClient[];
+      let more: boolean;
+      /** The paging key of the page's last entry (a q page's last id, even if that client vanished meanwhile). */
+      let lastKey: string | undefined;
       if (query) {
         const ids =
           query.kind === 'organization'
-            ? await this.organizations.clientIdsWithGrantForOrganization(tenant.id, query.organizationId, paging.after, paging.take + 1)
-            : await this.ctx.clients.idsWithAnyOrganizationGrant(tenant.id, paging.after, paging.take + 1);
+            ? await this.organizations.clientIdsWithGrantForOrganization(tenant.id, query.organizationId, paging.after, limit)
+            : await this.ctx.clients.idsWithAnyOrganizationGrant(tenant.id, paging.after, limit);
         const pageIds = ids.slice(0, paging.take);
-        rows = pageIds.length ? await this.ctx.clients.list(tenant.id, { clientIds: pageIds }, { kind: 'keyset', limit: pageIds.length }, withSecret) : [];
-        hasMore = ids.length > paging.take;
-        const result: { clients: Record<string, unknown>[]; next?: string } = { clients: await present(rows) };
-        if (hasMore) result.next = sealCheckpoint(this.ctx.box, checkpointScope(tenant), pageIds.at(-1)!, this.ctx.now());
-        return result;
+        page = pageIds.length ? await this.ctx.clients.list(tenant.id, { clientIds: pageIds }, { kind: 'keyset', limit: pageIds.length }, withSecret) : [];
+        more = ids.length > paging.take;
+        lastKey = pageIds.at(-1);
+      } else {
+        const after = paging.after === undefined ? {} : { after: paging.after };
+        const rows = await this.ctx.clients.list(tenant.id, filter, { kind: 'keyset', ...after, limit }, withSecret);
+        page = rows.slice(0, paging.take);
+        more = rows.length > paging.take;
+        lastKey = page.at(-1)?.client_id;
       }
-      rows = await this.ctx.clients.list(
-        tenant.id,
-        filter,
-        { kind: 'keyset', ...(paging.after !== undefined && { after: paging.after }), limit: paging.take + 1 },
-        withSecret,
-      );
-      const page = rows.slice(0, paging.take);
-      hasMore = rows.length > paging.take;
       const result: { clients: Record<string, unknown>[]; next?: string } = { clients: await present(page) };
-      if (hasMore) result.next = sealCheckpoint(this.ctx.box, checkpointScope(tenant), page.at(-1)!.client_id, this.ctx.now());
+      if (more && lastKey !== undefined) result.next = sealCheckpoint(this.ctx.box, checkpointScope(tenant), lastKey, this.ctx.now());
       return result;
     }
 
