@@ -43,6 +43,9 @@ export type ManagementErrorCode =
   | 'inexistent_role'
   | 'inexistent_group'
   | 'inexistent_grant'
+  | 'inexistent_user'
+  | 'inexistent_connection'
+  | 'user_exists'
   | 'conflict'
   | 'operation_not_supported'
   | 'too_many_requests';

@@ -6,11 +6,13 @@
 import type { AppContext } from '../context.js';
 import { clientGrantRoutes } from './client-grants/routes.js';
 import { clientRoutes } from './clients/routes.js';
+import { connectionRoutes } from './connections/routes.js';
 import { groupRoutes } from './groups/routes.js';
 import { guardianRoutes } from './guardian/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { resourceServerRoutes } from './resource-servers/routes.js';
 import { roleRoutes } from './roles/routes.js';
+import { userRoutes } from './users/routes.js';
 import type { ManagementRoute } from './route.js';
 
 export function managementRoutes(ctx: AppContext): ManagementRoute[] {
@@ -22,5 +24,7 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
     ...guardianRoutes(ctx),
     ...roleRoutes(ctx),
     ...groupRoutes(ctx),
+    ...connectionRoutes(ctx),
+    ...userRoutes(ctx),
   ];
 }

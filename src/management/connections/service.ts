@@ -1,0 +1,178 @@
+/**
+ * Business rules of connections, behind the Management API routes. Only
+ * database connections (strategy `auth0`) are implemented; any other strategy
+ * of the document's enum is refused with 400 `operation_not_supported`.
+ */
+import type { AppContext } from '../../context.js';
+import { connectionFromRow, newConnectionId, SUPPORTED_STRATEGIES, type Connection, type ConnectionRow } from '../../connections/model.js';
+import { KyselyConnectionStore, type ConnectionChanges, type ConnectionFilter, type ConnectionStore } from '../../connections/store.js';
+import { isUniqueViolation } from '../../db/database.js';
+import { managementErrors } from '../../http/errors.js';
+import type { Tenant } from '../../tenants/tenant.js';
+import { sealCheckpoint, type Paging } from '../paging.js';
+import type { CreateConnectionBody, UpdateConnectionBody, UpdateEnabledClientsBody } from './schema.js';
+
+/** management-api-wire-notes §2. */
+export const connectionNotFound = () => managementErrors.notFound('The connection does not exist', 'inexistent_connection');
+const clientNotFound = () => managementErrors.notFound('The client does not exist', 'inexistent_client');
+const conflict = () => managementErrors.conflict('A connection with the same name already exists');
+
+export type ConnectionList =
+  | Partial<Connection>[]
+  | { total: number; start: number; limit: number; connections: Partial<Connection>[] }
+  | { connections: Partial<Connection>[]; next?: string };
+
+/** `fields` / `include_fields`: which members are returned; unknown names select nothing. */
+export interface FieldSelection {
+  fields: ReadonlySet<string>;
+  include: boolean;
+}
+
+export function fieldSelection(fields: string | undefined, includeFields: boolean | undefined): FieldSelection | undefined {
+  const names = (fields ?? '').split(',').map((f) => f.trim()).filter(Boolean);
+  return names.length === 0 ? undefined : { fields: new Set(names), include: includeFields !== false };
+}
+
+function select<T extends object>(item: T, selection: FieldSelection | undefined): Partial<T> {
+  if (!selection) return item;
+  return Object.fromEntries(Object.entries(item).filter(([key]) => selection.fields.has(key) === selection.include)) as Partial<T>;
+}
+
+export function checkpointScope(tenant: Tenant): string {
+  return `${tenant.id}:connections`;
+}
+
+export function clientsCheckpointScope(tenant: Tenant, connectionId: string): string {
+  return `${tenant.id}:connections:${connectionId}:clients`;
+}
+
+export class ConnectionService {
+  readonly connections: ConnectionStore;
+
+  constructor(private readonly ctx: AppContext) {
+    this.connections = new KyselyConnectionStore(ctx.database.db);
+  }
+
+  async list(tenant: Tenant, filter: ConnectionFilter, paging: Paging, selection?: FieldSelection): Promise<ConnectionList> {
+    const toApi = (row: ConnectionRow) => select(connectionFromRow(row), selection);
+    if (paging.kind === 'checkpoint') {
+      // One row past the page tells whether there is a next page.
+      const { rows } = await this.connections.list(tenant.id, filter, {
+        kind: 'keyset',
+        ...(paging.after !== undefined && { after: paging.after }),
+        limit: paging.take + 1,
+      });
+      const page = rows.slice(0, paging.take);
+      const result: { connections: Partial<Connection>[]; next?: string } = { connections: page.map(toApi) };
+      if (rows.length > paging.take) result.next = sealCheckpoint(this.ctx.box, checkpointScope(tenant), page.at(-1)!.id, this.ctx.now());
+      return result;
+    }
+    const start = paging.page * paging.perPage;
+    const { rows, total } = await this.connections.list(tenant.id, filter, {
+      kind: 'offset',
+      offset: start,
+      limit: paging.perPage,
+      withTotal: paging.includeTotals,
+    });
+    const connections = rows.map(toApi);
+    return paging.includeTotals ? { total: total ?? 0, start, limit: paging.perPage, connections } : connections;
+  }
+
+  async find(tenant: Tenant, id: string): Promise<ConnectionRow> {
+    const row = await this.connections.get(tenant.id, id);
+    if (!row) throw connectionNotFound();
+    return row;
+  }
+
+  async get(tenant: Tenant, id: string, selection?: FieldSelection): Promise<Partial<Connection>> {
+    const row = await this.find(tenant, id);
+    return select(connectionFromRow(row, await this.connections.enabledClients(tenant.id, id)), selection);
+  }
+
+  async create(tenant: Tenant, body: CreateConnectionBody): Promise<Connection> {
+    if (!SUPPORTED_STRATEGIES.includes(body.strategy)) {
+      throw managementErrors.badRequest(
+        `The strategy ${body.strategy} is not supported; Gatehouse supports database connections (strategy auth0) only.`,
+        'operation_not_supported',
+      );
+    }
+    const enabledClients = [...new Set(body.enabled_clients ?? [])];
+    await this.requireClients(tenant, enabledClients);
+    const now = new Date(this.ctx.now()).toISOString();
+    const row: ConnectionRow = {
+      tenant_id: tenant.id,
+      id: newConnectionId(),
+      name: body.name,
+      display_name: body.display_name ?? null,
+      strategy: body.strategy,
+      options: JSON.stringify(body.options ?? {}),
+      is_domain_connection: body.is_domain_connection ? 1 : 0,
+      // "If the array is empty or the property is not specified, the connection name will be added as realm."
+      realms: JSON.stringify(body.realms?.length ? body.realms : [body.name]),
+      metadata: JSON.stringify(body.metadata ?? {}),
+      created_at: now,
+      updated_at: now,
+    };
+    try {
+      await this.connections.insert(row, enabledClients);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict();
+      throw error;
+    }
+    this.ctx.invalidation.invalidate(tenant.id);
+    return connectionFromRow(row, await this.connections.enabledClients(tenant.id, row.id));
+  }
+
+  /**
+   * `options`, when given, replaces the whole options object (the service's documented
+   * behaviour; null clears it). `enabled_clients`, when given, replaces the set (null empties it).
+   */
+  async update(tenant: Tenant, id: string, body: UpdateConnectionBody): Promise<Connection> {
+    const row = await this.find(tenant, id);
+    const changes: ConnectionChanges = { updated_at: new Date(this.ctx.now()).toISOString() };
+    if (body.display_name !== undefined) changes.display_name = body.display_name;
+    if (body.options !== undefined) changes.options = JSON.stringify(body.options ?? {});
+    if (body.is_domain_connection !== undefined) changes.is_domain_connection = body.is_domain_connection ? 1 : 0;
+    if (body.realms !== undefined) changes.realms = JSON.stringify(body.realms.length > 0 ? body.realms : [row.name]);
+    if (body.metadata !== undefined) changes.metadata = JSON.stringify(body.metadata);
+    let enabledClients: string[] | undefined;
+    if (body.enabled_clients !== undefined) {
+      enabledClients = [...new Set(body.enabled_clients ?? [])];
+      await this.requireClients(tenant, enabledClients);
+    }
+    if (!(await this.connections.update(tenant.id, id, changes, enabledClients))) throw connectionNotFound();
+    this.ctx.invalidation.invalidate(tenant.id);
+    return connectionFromRow({ ...row, ...changes }, await this.connections.enabledClients(tenant.id, id));
+  }
+
+  /** The connection's users and client links go with it (cascading foreign keys). */
+  async delete(tenant: Tenant, id: string): Promise<void> {
+    if (!(await this.connections.delete(tenant.id, id))) throw connectionNotFound();
+    this.ctx.invalidation.invalidate(tenant.id);
+  }
+
+  async enabledClients(tenant: Tenant, id: string, paging: { after: string | undefined; take: number }): Promise<{ clients: { client_id: string }[]; next?: string }> {
+    await this.find(tenant, id);
+    const ids = await this.connections.enabledClients(tenant.id, id, {
+      ...(paging.after !== undefined && { after: paging.after }),
+      limit: paging.take + 1,
+    });
+    const page = ids.slice(0, paging.take);
+    const result: { clients: { client_id: string }[]; next?: string } = { clients: page.map((client_id) => ({ client_id })) };
+    if (ids.length > paging.take) result.next = sealCheckpoint(this.ctx.box, clientsCheckpointScope(tenant, id), page.at(-1)!, this.ctx.now());
+    return result;
+  }
+
+  async setClientStatus(tenant: Tenant, id: string, body: UpdateEnabledClientsBody): Promise<void> {
+    await this.find(tenant, id);
+    // Disabling a client that does not exist changes nothing, but is refused like enabling one.
+    await this.requireClients(tenant, body.map((c) => c.client_id));
+    await this.connections.setClientStatus(tenant.id, id, body);
+    this.ctx.invalidation.invalidate(tenant.id);
+  }
+
+  private async requireClients(tenant: Tenant, clientIds: readonly string[]): Promise<void> {
+    const existing = await this.connections.existingClients(tenant.id, clientIds);
+    if (clientIds.some((c) => !existing.has(c))) throw clientNotFound();
+  }
+}

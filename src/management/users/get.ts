@@ -1,0 +1,14 @@
+import type { ManagementRouteFactory } from '../route.js';
+import type { UserService } from './service.js';
+import { UserResponse, userIdParams, type UserIdParams } from './schema.js';
+
+const Params = userIdParams('ID of the user to retrieve');
+
+/** GET /api/v2/users/{id} (`fields`/`include_fields` are not supported yet and are ignored). */
+export const getUser: ManagementRouteFactory<UserService> = (_ctx, users) => ({
+  method: 'GET',
+  url: '/users/:id',
+  config: { scopes: ['read:users'] },
+  schema: { params: Params, response: { 200: UserResponse } },
+  handler: async (request) => users.get(request.tenant, (request.params as UserIdParams).id),
+});

@@ -1,0 +1,146 @@
+/**
+ * The user store's contract and the password login step, against SQLite and
+ * PostgreSQL (a fresh database, dropped afterwards), on migrated schemas.
+ */
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import bcrypt from 'bcryptjs';
+import { isUniqueViolation, migrateToLatest, openDatabase, type DatabaseHandle, type Db } from '../../src/db/database.js';
+import type { UsersTable } from '../../src/db/schema.js';
+import { newPrefixedId, randomString } from '../../src/crypto/ids.js';
+import { verifyPassword } from '../../src/passwords/hashing.js';
+import { findConnectionByName } from '../../src/users/connections.js';
+import { verifyUserPassword } from '../../src/users/login.js';
+import { fullUserId, newUserIdPart } from '../../src/users/model.js';
+import { KyselyUserStore } from '../../src/users/store.js';
+import { createTestDatabase, postgresAvailable, POSTGRES_ADMIN_URL } from '../helpers/postgres.js';
+
+const T0 = '2024-01-01T00:00:00.000Z';
+const at = (s: number) => new Date(Date.parse(T0) + s * 1000).toISOString();
+
+function userRow(tenantId: string, connectionId: string, overrides: Partial<UsersTable> = {}): UsersTable {
+  const email = `${randomString(8).toLowerCase()}@example.com`;
+  return {
+    tenant_id: tenantId, user_id: fullUserId(newUserIdPart()), connection_id: connectionId, email, email_lower: email, email_verified: 0,
+    username: null, username_lower: null, phone_number: null, password_hash: null, blocked: 0, name: null, given_name: null,
+    family_name: null, nickname: null, picture: null, app_metadata: '{}', user_metadata: '{}', created_at: T0, updated_at: T0,
+    last_login: null, last_password_reset: null, logins_count: 0, ...overrides,
+  };
+}
+
+function suite(open: () => Promise<{ handle: DatabaseHandle; dispose(): Promise<void> }>): void {
+  let opened: { handle: DatabaseHandle; dispose(): Promise<void> };
+  let db: Db;
+  let users: KyselyUserStore;
+
+  before(async () => {
+    opened = await open();
+    db = opened.handle.db;
+    await migrateToLatest(db);
+    users = new KyselyUserStore(db);
+  });
+  after(async () => {
+    try {
+      await opened?.handle.close();
+    } finally {
+      await opened?.dispose();
+    }
+  });
+
+  /** A tenant with one `auth0` connection, per case. */
+  async function tenantWithConnection(options = '{}'): Promise<{ tenantId: string; connectionId: string; name: string }> {
+    const tenantId = newPrefixedId('ten');
+    const name = `t-${randomString(10).toLowerCase()}`;
+    await db.insertInto('tenants').values({ id: tenantId, name, domain: `${name}.example.test`, settings: '{}', created_at: T0 }).execute();
+    const connectionId = newPrefixedId('con');
+    await db.insertInto('connections').values({ tenant_id: tenantId, id: connectionId, name: 'Username-Password-Authentication', display_name: null, strategy: 'auth0', options, is_domain_connection: 0, realms: '[]', metadata: '{}', created_at: T0, updated_at: T0 }).execute();
+    return { tenantId, connectionId, name: 'Username-Password-Authentication' };
+  }
+
+  it('finds a connection by exact name, with parsed options', async () => {
+    const { tenantId, connectionId } = await tenantWithConnection('{"requires_username":true}');
+    const found = await findConnectionByName(db, tenantId, 'Username-Password-Authentication');
+    assert.deepEqual(found, { id: connectionId, name: 'Username-Password-Authentication', strategy: 'auth0', options: { requires_username: true } });
+    assert.equal(await findConnectionByName(db, tenantId, 'username-password-authentication'), undefined);
+  });
+
+  it('inserts, gets with the connection name, updates, deletes', async () => {
+    const { tenantId, connectionId, name } = await tenantWithConnection();
+    const row = userRow(tenantId, connectionId);
+    await users.insert(row);
+    assert.deepEqual(await users.get(tenantId, row.user_id), { ...row, connection_name: name });
+    assert.equal(await users.update(tenantId, row.user_id, { blocked: 1 }), true);
+    assert.equal((await users.get(tenantId, row.user_id))?.blocked, 1);
+    assert.equal(await users.update(tenantId, 'auth0|missing', { blocked: 1 }), false);
+    assert.equal(await users.delete(tenantId, row.user_id), true);
+    assert.equal(await users.delete(tenantId, row.user_id), false);
+    assert.equal(await users.get(tenantId, row.user_id), undefined);
+  });
+
+  it('refuses a second user with the same email or username in the connection, case-insensitively', async () => {
+    const { tenantId, connectionId } = await tenantWithConnection();
+    await users.insert(userRow(tenantId, connectionId, { email: 'A@x.test', email_lower: 'a@x.test', username: 'Ann', username_lower: 'ann' }));
+    const sameEmail = users.insert(userRow(tenantId, connectionId, { email: 'a@X.test', email_lower: 'a@x.test' }));
+    await assert.rejects(sameEmail, (e) => isUniqueViolation(e));
+    const sameUsername = users.insert(userRow(tenantId, connectionId, { username: 'ANN', username_lower: 'ann' }));
+    await assert.rejects(sameUsername, (e) => isUniqueViolation(e));
+    // Several users without a username (NULLs are distinct in a unique index on both databases).
+    await users.insert(userRow(tenantId, connectionId));
+    await users.insert(userRow(tenantId, connectionId));
+  });
+
+  it('lists a stable page by creation time, then user_id, with the total', async () => {
+    const { tenantId, connectionId } = await tenantWithConnection();
+    const rows = [
+      userRow(tenantId, connectionId, { user_id: 'auth0|b', created_at: at(1) }),
+      userRow(tenantId, connectionId, { user_id: 'auth0|a', created_at: at(1) }),
+      userRow(tenantId, connectionId, { user_id: 'auth0|c', created_at: at(0) }),
+    ];
+    for (const row of rows) await users.insert(row);
+    const all = await users.list(tenantId, { offset: 0, limit: 10, withTotal: true });
+    assert.deepEqual(all.rows.map((r) => r.user_id), ['auth0|c', 'auth0|a', 'auth0|b']);
+    assert.equal(all.total, 3);
+    const page = await users.list(tenantId, { offset: 1, limit: 1, withTotal: false });
+    assert.deepEqual(page.rows.map((r) => r.user_id), ['auth0|a']);
+    assert.equal(page.total, undefined);
+  });
+
+  it('logs an imported bcrypt user in and replaces the hash with argon2id; wrong passwords change nothing', async () => {
+    const { tenantId, connectionId } = await tenantWithConnection();
+    const imported = await bcrypt.hash('legacy-pass', 4);
+    const row = userRow(tenantId, connectionId, { email: 'Legacy@Example.com', email_lower: 'legacy@example.com', password_hash: imported });
+    await users.insert(row);
+
+    assert.equal(await verifyUserPassword(users, tenantId, connectionId, 'legacy@example.com', 'wrong'), undefined);
+    assert.equal((await users.get(tenantId, row.user_id))?.password_hash, imported);
+    assert.equal(await verifyUserPassword(users, tenantId, connectionId, 'nobody@example.com', 'legacy-pass'), undefined);
+
+    const loggedIn = await verifyUserPassword(users, tenantId, connectionId, 'LEGACY@example.com', 'legacy-pass');
+    assert.equal(loggedIn?.user_id, row.user_id);
+    const stored = (await users.get(tenantId, row.user_id))?.password_hash ?? '';
+    assert.match(stored, /^\$argon2id\$/);
+    assert.deepEqual(await verifyPassword(stored, 'legacy-pass'), { ok: true, needsRehash: false });
+    // The next login verifies against the new hash and leaves it alone.
+    assert.equal((await verifyUserPassword(users, tenantId, connectionId, 'legacy@example.com', 'legacy-pass'))?.password_hash, stored);
+  });
+}
+
+describe('user storage: SQLite', () => {
+  suite(async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-users-'));
+    const handle = openDatabase({ sqliteFile: path.join(dir, 'gatehouse.db') });
+    return { handle, dispose: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  });
+});
+
+const postgresReachable = await postgresAvailable();
+describe('user storage: PostgreSQL', { skip: postgresReachable ? false : `PostgreSQL is not reachable at ${POSTGRES_ADMIN_URL}` }, () => {
+  suite(async () => {
+    const database = await createTestDatabase();
+    const handle = openDatabase({ databaseUrl: database.url, sqliteFile: ':memory:' });
+    return { handle, dispose: () => database.drop() };
+  });
+});
