@@ -87,15 +87,14 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     }
   });
 
-  // Graceful shutdown: Fastify closes connections idle when closing starts;
-  // answering the in-flight ones with `Connection: close` lets their keep-alive
-  // connections end too, so close() finishes as soon as they are answered.
-  let closing = false;
+  // Graceful shutdown: Fastify closes the connections idle when closing starts;
+  // keep-alive connections that go idle later (their request answered) are
+  // closed by this sweep, so close() finishes as soon as in-flight requests do.
   app.addHook('preClose', async () => {
-    closing = true;
-  });
-  app.addHook('onSend', async (_request, reply) => {
-    if (closing) reply.header('Connection', 'close');
+    const server = app.server as { closeIdleConnections?: () => void };
+    const sweep = setInterval(() => server.closeIdleConnections?.(), 50);
+    sweep.unref();
+    app.server.once('close', () => clearInterval(sweep));
   });
 
   app.addHook('onResponse', async (request, reply) => {
