@@ -12,7 +12,7 @@
  * both counting their two bootstrap clients. It prints the seeding time and
  * the database size, then the plan and the time of every query the client
  * store issues for each case (the store called directly, on its own
- * connection). Then `node dist/main.js` is started on that data directory
+ * connection). Then Gatehouse (bin/gatehouse.cjs, as `npm start` runs it) is started on that data directory
  * and autocannon drives, on each tenant:
  *
  *   1  offset, first page      ?page=0&per_page=50&include_totals=true   (what the auth0 SDK sends)
@@ -710,7 +710,7 @@ async function main(): Promise<number> {
   }
 
   // ---- 3. The server.
-  log(`\n[3/4] starting Gatehouse (node dist/main.js, data dir ${dataDir}${databaseUrl ? ', DATABASE_URL set' : ''})`);
+  log(`\n[3/4] starting Gatehouse (bin/gatehouse.cjs, data dir ${dataDir}${databaseUrl ? ', DATABASE_URL set' : ''})`);
   const gatehouse: Child = await startGatehouse(host, port, dataDir, LOG_LEVEL, extraEnv);
   const ca = fs.readFileSync(path.join(dataDir, 'tls', 'cert.pem'));
   const admin = JSON.parse(fs.readFileSync(path.join(dataDir, 'admin-credentials.json'), 'utf8')) as AdminCredentials;

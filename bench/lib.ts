@@ -359,7 +359,7 @@ export function gatehouseEnv(host: string, port: number, dataDir: string, logLev
   return env;
 }
 
-/** `node dist/main.js` with gatehouseEnv(…); resolves when GET /health answers 200. */
+/** Gatehouse as `npm start` runs it (bin/gatehouse.cjs) with gatehouseEnv(…); resolves when GET /health answers 200. */
 export async function startGatehouse(
   host: string,
   port: number,
@@ -368,7 +368,7 @@ export async function startGatehouse(
   extraEnv: Record<string, string> = {},
 ): Promise<Child> {
   const env = gatehouseEnv(host, port, dataDir, logLevel, extraEnv);
-  const child = startChild('gatehouse', [path.join(ROOT, 'dist', 'main.js')], env);
+  const child = startChild('gatehouse', [path.join(ROOT, 'bin', 'gatehouse.cjs')], env);
   const certFile = path.join(dataDir, 'tls', 'cert.pem');
   // "Gatehouse is listening" is an info line, which LOG_LEVEL=warn hides; poll /health instead.
   const deadline = Date.now() + 30_000;

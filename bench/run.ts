@@ -8,10 +8,12 @@
  *   2. a bare Node `https` server (own process, same TLS certificate)
  *      answering a fixed small JSON body.
  *
- * Then `node dist/main.js` is started as its own process (temporary data
+ * Then Gatehouse (bin/gatehouse.cjs, as `npm start` runs it) is started as its own process (temporary data
  * directory, SQLite, LOG_LEVEL=warn, rate limits out of the way) and
  * autocannon drives `POST /oauth/token` (client_credentials with the admin
- * client) and `GET /.well-known/jwks.json`. The table at the end shows req/s,
+ * client, whose Management API token carries every management scope; then
+ * with a client of a typical API with 3 scopes, created through the
+ * Management API before the load) and `GET /.well-known/jwks.json`. The table at the end shows req/s,
  * p50/p99 latency and the server's RSS per case, and the three targets; the
  * results are also written to bench/results/<timestamp>.json.
  *
@@ -162,9 +164,53 @@ interface Preflight {
   tokenBytes: number;
   tokenHeader: Record<string, unknown>;
   tokenScopes: number;
+  typicalTokenBytes: number;
+  typicalTokenHeader: Record<string, unknown>;
+  typicalTokenScopes: number;
   jwksBytes: number;
   jwksKeys: number;
   bareBytes: number;
+}
+
+/** The API, client and client grant of the "typical API" token case. */
+const TYPICAL_AUDIENCE = 'https://bench-api.example.com/';
+const TYPICAL_SCOPES = ['read:orders', 'write:orders', 'read:customers'];
+
+/**
+ * Creates, through the Management API (with the admin token), a resource server with 3 scopes, a
+ * non-interactive client (client_secret_post, client_credentials) and a client grant with the 3
+ * scopes; returns the `POST /oauth/token` body for that client.
+ */
+async function setUpTypicalApi(port: number, ca: Buffer, adminToken: string): Promise<string> {
+  const call = async <T>(urlPath: string, body: unknown): Promise<T> => {
+    const reply = await httpsRequest(port, ca, 'POST', `/api/v2${urlPath}`, JSON.stringify(body), { authorization: `Bearer ${adminToken}` });
+    if (reply.status !== 201 && reply.status !== 200) throw new BenchError(`POST /api/v2${urlPath} answered ${reply.status}: ${reply.body.slice(0, 500)}`);
+    return JSON.parse(reply.body) as T;
+  };
+  await call('/resource-servers', {
+    name: 'Bench API',
+    identifier: TYPICAL_AUDIENCE,
+    scopes: TYPICAL_SCOPES.map((value) => ({ value, description: value })),
+  });
+  const client = await call<{ client_id?: string; client_secret?: string }>('/clients', {
+    name: 'Bench typical API client',
+    app_type: 'non_interactive',
+    token_endpoint_auth_method: 'client_secret_post',
+    grant_types: ['client_credentials'],
+  });
+  if (typeof client.client_id !== 'string' || typeof client.client_secret !== 'string') {
+    throw new BenchError(`POST /api/v2/clients: no client_id or client_secret in the response`);
+  }
+  await call('/client-grants', { client_id: client.client_id, audience: TYPICAL_AUDIENCE, scope: TYPICAL_SCOPES });
+  return JSON.stringify({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret, audience: TYPICAL_AUDIENCE });
+}
+
+async function preflightToken(port: number, ca: Buffer, body: string, what: string): Promise<{ access_token: string; scope?: string }> {
+  const reply = await httpsRequest(port, ca, 'POST', '/oauth/token', body);
+  if (reply.status !== 200) throw new BenchError(`preflight POST /oauth/token (${what}) answered ${reply.status}: ${reply.body.slice(0, 500)}`);
+  const token = (JSON.parse(reply.body) as { access_token?: string; scope?: string }) ?? {};
+  if (typeof token.access_token !== 'string') throw new BenchError(`preflight POST /oauth/token (${what}): no access_token in ${reply.body.slice(0, 500)}`);
+  return token as { access_token: string; scope?: string };
 }
 
 function decodeJwtHeader(token: string): Record<string, unknown> {
@@ -193,7 +239,7 @@ async function main(): Promise<number> {
   // The servers listen on the address `localhost` resolves to, which is what the clients dial.
   const { address: host } = await dns.lookup('localhost');
 
-  log(`\n[2/4] starting Gatehouse (node dist/main.js, data dir ${dataDir})`);
+  log(`\n[2/4] starting Gatehouse (bin/gatehouse.cjs, data dir ${dataDir})`);
   const gatePort = await freePort(host);
   const gatehouse = await startGatehouse(host, gatePort, dataDir, LOG_LEVEL);
   const certFile = path.join(dataDir, 'tls', 'cert.pem');
@@ -204,10 +250,10 @@ async function main(): Promise<number> {
   const tokenBody = JSON.stringify({ grant_type: 'client_credentials', client_id: admin.client_id, client_secret: admin.client_secret, audience });
   log(`  listening on https://localhost:${gatePort} (pid ${gatehouse.process.pid}), tenant ${admin.domain}`);
 
-  const tokenReply = await httpsRequest(gatePort, ca, 'POST', '/oauth/token', tokenBody);
-  if (tokenReply.status !== 200) throw new BenchError(`preflight POST /oauth/token answered ${tokenReply.status}: ${tokenReply.body.slice(0, 500)}`);
-  const token = (JSON.parse(tokenReply.body) as { access_token?: string; scope?: string }) ?? {};
-  if (typeof token.access_token !== 'string') throw new BenchError(`preflight POST /oauth/token: no access_token in ${tokenReply.body.slice(0, 500)}`);
+  const token = await preflightToken(gatePort, ca, tokenBody, 'admin client');
+  const typicalBody = await setUpTypicalApi(gatePort, ca, token.access_token);
+  const typicalToken = await preflightToken(gatePort, ca, typicalBody, 'typical API client');
+  log(`  created resource server ${TYPICAL_AUDIENCE} (${TYPICAL_SCOPES.length} scopes), a client and its client grant`);
   const jwksReply = await httpsRequest(gatePort, ca, 'GET', '/.well-known/jwks.json');
   const jwks = jwksReply.status === 200 ? (JSON.parse(jwksReply.body) as { keys?: unknown[] }) : {};
   if (!Array.isArray(jwks.keys) || jwks.keys.length === 0) {
@@ -223,6 +269,9 @@ async function main(): Promise<number> {
     tokenBytes: token.access_token.length,
     tokenHeader: decodeJwtHeader(token.access_token),
     tokenScopes: token.scope ? token.scope.split(' ').length : 0,
+    typicalTokenBytes: typicalToken.access_token.length,
+    typicalTokenHeader: decodeJwtHeader(typicalToken.access_token),
+    typicalTokenScopes: typicalToken.scope ? typicalToken.scope.split(' ').length : 0,
     jwksBytes: Buffer.byteLength(jwksReply.body),
     jwksKeys: jwks.keys.length,
     bareBytes: Buffer.byteLength(bareReply.body),
@@ -232,14 +281,19 @@ async function main(): Promise<number> {
 
   log(`\n[4/4] Gatehouse`);
   const tokenResult = await measure({ name: 'token', method: 'POST', path: '/oauth/token', body: tokenBody, port: gatePort, ca, server: gatehouse }, settings);
+  const typicalResult = await measure(
+    { name: 'token typical', method: 'POST', path: '/oauth/token', body: typicalBody, port: gatePort, ca, server: gatehouse },
+    settings,
+  );
   const jwksResult = await measure({ name: 'jwks', method: 'GET', path: '/.well-known/jwks.json', port: gatePort, ca, server: gatehouse }, settings);
   const gatehouseAlive = gatehouse.process.exitCode === null && gatehouse.process.signalCode === null;
 
   // ---- Report
-  const results = [bareResult, tokenResult, jwksResult];
+  const results = [bareResult, tokenResult, typicalResult, jwksResult];
   const labels: Record<string, string> = {
     'bare https': 'bare https  GET / (reference)',
-    token: 'gatehouse   POST /oauth/token',
+    token: 'gatehouse   POST /oauth/token (admin, Management API)',
+    'token typical': 'gatehouse   POST /oauth/token (typical API, 3 scopes)',
     jwks: 'gatehouse   GET /.well-known/jwks.json',
   };
   const rows = [
@@ -268,13 +322,14 @@ async function main(): Promise<number> {
   log(`CPU during each case, in % of one core (${os.cpus().length} cores = ${os.cpus().length * 100}%):`);
   for (const r of results) {
     log(
-      `  ${r.case.padEnd(10)} server ${fmt(r.server.cpuPercent, 0).padStart(3)}%, autocannon ${fmt(r.benchCpuPercent, 0).padStart(3)}%, ` +
+      `  ${r.case.padEnd(13)} server ${fmt(r.server.cpuPercent, 0).padStart(3)}%, autocannon ${fmt(r.benchCpuPercent, 0).padStart(3)}%, ` +
         `other processes ${fmt(r.otherCpuPercent, 0).padStart(3)}%, irq ${fmt(r.irqCpuPercent, 0).padStart(2)}%, ` +
         `steal ${fmt(r.stealCpuPercent, 0).padStart(2)}%, machine total ${fmt(r.machineCpuPercent, 0).padStart(3)}%`,
     );
   }
   log(
-    `Token: ${preflight.tokenBytes} bytes, ${String(preflight.tokenHeader.alg)}, ${preflight.tokenScopes} scopes; ` +
+    `Tokens: admin ${preflight.tokenBytes} bytes, ${String(preflight.tokenHeader.alg)}, ${preflight.tokenScopes} scopes; ` +
+      `typical API ${preflight.typicalTokenBytes} bytes, ${String(preflight.typicalTokenHeader.alg)}, ${preflight.typicalTokenScopes} scopes; ` +
       `JWKS body ${preflight.jwksBytes} bytes (${preflight.jwksKeys} key); bare body ${preflight.bareBytes} bytes.`,
   );
 
@@ -286,15 +341,25 @@ async function main(): Promise<number> {
   const targets = {
     tokensVsSign: { value: tokenResult.reqPerSec, target: tokenTarget, pass: tokenResult.reqPerSec >= tokenTarget },
     tokenP99: { value: tokenResult.latencyMs.p99, target: 100, pass: tokenResult.latencyMs.p99 < 100 },
+    typicalTokensVsSign: { value: typicalResult.reqPerSec, target: tokenTarget, pass: typicalResult.reqPerSec >= tokenTarget },
+    typicalTokenP99: { value: typicalResult.latencyMs.p99, target: 100, pass: typicalResult.latencyMs.p99 < 100 },
     jwksVsBare: { value: jwksResult.reqPerSec, target: jwksTarget, pass: jwksResult.reqPerSec >= jwksTarget },
   };
   log('');
   log('Targets (reported, not asserted):');
   log(
-    `  tokens/s vs 80% of RS256 signs/s on one core: ${fmtInt(targets.tokensVsSign.value)} vs ${fmtInt(tokenTarget)} → ${verdict(targets.tokensVsSign.pass)}${caveat(tokenResult)}`,
+    `  tokens/s vs 80% of RS256 signs/s on one core, admin token (Management API, ${preflight.tokenScopes} scopes): ` +
+      `${fmtInt(targets.tokensVsSign.value)} vs ${fmtInt(tokenTarget)} → ${verdict(targets.tokensVsSign.pass)}${caveat(tokenResult)}`,
   );
   log(
-    `  token p99 < 100 ms at ${CONNECTIONS} connections: ${fmt(targets.tokenP99.value, 2)} ms → ${verdict(targets.tokenP99.pass)}${caveat(tokenResult)}`,
+    `  tokens/s vs 80% of RS256 signs/s on one core, typical API token (${preflight.typicalTokenScopes} scopes): ` +
+      `${fmtInt(targets.typicalTokensVsSign.value)} vs ${fmtInt(tokenTarget)} → ${verdict(targets.typicalTokensVsSign.pass)}${caveat(typicalResult)}`,
+  );
+  log(
+    `  token p99 < 100 ms at ${CONNECTIONS} connections, admin token: ${fmt(targets.tokenP99.value, 2)} ms → ${verdict(targets.tokenP99.pass)}${caveat(tokenResult)}`,
+  );
+  log(
+    `  token p99 < 100 ms at ${CONNECTIONS} connections, typical API token: ${fmt(targets.typicalTokenP99.value, 2)} ms → ${verdict(targets.typicalTokenP99.pass)}${caveat(typicalResult)}`,
   );
   log(
     `  JWKS req/s vs 50% of bare https req/s: ${fmtInt(targets.jwksVsBare.value)} vs ${fmtInt(jwksTarget)} → ${verdict(targets.jwksVsBare.pass)}${caveat(jwksResult) || caveat(bareResult)}`,

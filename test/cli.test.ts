@@ -1,4 +1,4 @@
-/** The `gatehouse` command (built dist/main.js): tenant administration. */
+/** The `gatehouse` command (bin/gatehouse.cjs running the built dist/): tenant administration. */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,7 +12,7 @@ describe('gatehouse tenants …', () => {
   after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
   const run = (...args: string[]) =>
-    spawnSync(process.execPath, [path.join(ROOT, 'bin/gatehouse.js'), ...args], {
+    spawnSync(process.execPath, [path.join(ROOT, 'bin/gatehouse.cjs'), ...args], {
       env: { ...process.env, GATEHOUSE_DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
       encoding: 'utf8',
     });

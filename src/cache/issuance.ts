@@ -33,6 +33,8 @@ export interface IssuanceGrant {
   /** Scopes the grant allows that the API defines, in the grant's order. */
   allowed: readonly string[];
   allowedSet: ReadonlySet<string>;
+  /** `allowed` joined with spaces: the scope of a token that asked for no particular scope. */
+  allowedScope: string;
 }
 
 type Ctx = Pick<AppContext, 'clients' | 'resourceServers' | 'clientGrants' | 'box' | 'now'>;
@@ -84,7 +86,7 @@ export class IssuanceLookups {
       if (!row) return undefined;
       const defined = new Set(api.scopes);
       const allowed = row.allow_all_scopes === 1 ? [...api.scopes] : (JSON.parse(row.scope) as string[]).filter((s) => defined.has(s));
-      return { row, allowed, allowedSet: new Set(allowed) };
+      return { row, allowed, allowedSet: new Set(allowed), allowedScope: allowed.join(' ') };
     });
   }
 }

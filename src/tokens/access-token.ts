@@ -18,8 +18,8 @@ export interface AccessTokenRequest {
   /** `{client_id}@clients` or a user id. */
   subject: string;
   clientId: string;
-  /** Granted scopes; the claim is omitted when empty. */
-  scopes: readonly string[];
+  /** Granted scopes, space-separated; the claim is omitted when empty. */
+  scope: string;
   /** `gty` claim value, e.g. `client-credentials`. */
   grantType?: string;
   /** Extra audiences after the API (e.g. the userinfo endpoint). */
@@ -40,7 +40,7 @@ export async function issueAccessToken(ctx: AppContext, request: AccessTokenRequ
 
   // Claim order follows the service's tokens (iss, sub, aud, iat, exp, scope, gty, azp).
   const payload: JWTPayload = { iss: tenant.issuer, sub: request.subject, aud, iat, exp: iat + expiresIn };
-  if (request.scopes.length) payload.scope = request.scopes.join(' ');
+  if (request.scope) payload.scope = request.scope;
   if (rfc9068) {
     payload.jti = randomBytes(16).toString('base64url');
     payload.client_id = request.clientId;

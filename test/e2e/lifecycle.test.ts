@@ -1,5 +1,5 @@
 /**
- * The server as an operator runs it: `node dist/main.js` as its own process,
+ * The server as an operator runs it: `npm start`'s launcher (bin/gatehouse.cjs) as its own process,
  * over real HTTPS with its self-signed certificate trusted explicitly.
  * Restarts, the certificate, graceful shutdown, configuration errors, fixed
  * admin credentials, secrets in logs, NODE_OPTIONS and PostgreSQL.
@@ -29,7 +29,7 @@ import {
 } from './support/https.js';
 
 const DAY_MS = 86_400_000;
-const MAIN = path.join(ROOT, 'dist/main.js');
+const MAIN = path.join(ROOT, 'bin/gatehouse.cjs');
 
 const servers: ServerProcess[] = [];
 const dirs: string[] = [];

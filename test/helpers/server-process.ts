@@ -1,6 +1,7 @@
 /**
- * The built server (dist/main.js) as its own process, for black-box tests
- * over real HTTPS. `npm test` builds dist/ before running the tests.
+ * The built server as its own process, started the way `npm start` does
+ * (bin/gatehouse.cjs), for black-box tests over real HTTPS. `npm test` builds
+ * dist/ before running the tests.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -46,7 +47,7 @@ export async function startServerProcess(options: StartOptions = {}): Promise<Se
   const dataDir = options.dataDir ?? tempDir('gatehouse-e2e-');
   const port = options.port ?? (await freePort());
   const domain = `localhost:${port}`;
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist/main.js')], {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin/gatehouse.cjs')], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), GATEHOUSE_DATA_DIR: dataDir, LOG_LEVEL: 'info', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

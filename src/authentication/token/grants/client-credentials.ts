@@ -30,17 +30,17 @@ export const clientCredentials: GrantHandler = {
 
     // Without a scope parameter the client gets everything its grant allows.
     const requested = params.scope === undefined ? undefined : new Set(params.scope.split(' '));
-    const scopes = requested === undefined ? grant.allowed : grant.allowed.filter((s) => requested.has(s));
+    const scope = requested === undefined ? grant.allowedScope : grant.allowed.filter((s) => requested.has(s)).join(' ');
 
     const { token, expiresIn } = await issueAccessToken(ctx, {
       tenant,
       resourceServer: api.row,
       subject: `${clientId}@clients`,
       clientId,
-      scopes,
+      scope,
       grantType: 'client-credentials',
     });
-    if (scopes.length) return { access_token: token, scope: scopes.join(' '), expires_in: expiresIn, token_type: 'Bearer' };
+    if (scope) return { access_token: token, scope, expires_in: expiresIn, token_type: 'Bearer' };
     return { access_token: token, expires_in: expiresIn, token_type: 'Bearer' };
   },
 };
