@@ -30,6 +30,12 @@ export interface Config {
   masterKey: string | undefined;
   redisUrl: string | undefined;
   logLevel: string;
+  mail: {
+    /** smtp:// or smtps:// URL; unset means the local outbox `<data dir>/outbox.jsonl`. */
+    smtpUrl: string | undefined;
+    /** Sender address; default `no-reply@<tenant domain>`. */
+    from: string | undefined;
+  };
   rateLimits: {
     management: RateLimitSetting;
     authentication: RateLimitSetting;
@@ -81,6 +87,8 @@ export const SETTINGS: readonly Setting[] = [
   },
   { name: 'REDIS_URL', meaning: 'redis://… to share rate-limit buckets across processes', default: 'none (in-process)' },
   { name: 'LOG_LEVEL', meaning: 'pino log level (fatal, error, warn, info, debug, trace, silent)', default: 'info' },
+  { name: 'GATEHOUSE_SMTP_URL', meaning: 'smtp:// or smtps:// URL of the mail server (verification and reset mail)', default: 'none: mail goes to <data dir>/outbox.jsonl' },
+  { name: 'GATEHOUSE_MAIL_FROM', meaning: 'sender address of that mail', default: 'no-reply@<tenant domain>' },
   {
     name: 'GATEHOUSE_RATE_LIMIT_MANAGEMENT',
     meaning: 'Management API bucket per tenant, as burst/per-second',
@@ -186,6 +194,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('LOG_LEVEL', `must be one of ${[...LOG_LEVELS].join(', ')}, got "${logLevel}"`);
   }
 
+  const smtpUrl = nonEmpty(env, 'GATEHOUSE_SMTP_URL');
+  if (smtpUrl !== undefined && !/^smtps?:\/\/[^/]/.test(smtpUrl)) {
+    throw new ConfigError('GATEHOUSE_SMTP_URL', 'must be an smtp:// or smtps:// URL');
+  }
+
   return {
     port,
     host: nonEmpty(env, 'HOST') ?? '::',
@@ -201,6 +214,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     masterKey,
     redisUrl,
     logLevel,
+    mail: { smtpUrl, from: nonEmpty(env, 'GATEHOUSE_MAIL_FROM') },
     rateLimits: {
       management: parseRateLimit('GATEHOUSE_RATE_LIMIT_MANAGEMENT', nonEmpty(env, 'GATEHOUSE_RATE_LIMIT_MANAGEMENT'), {
         burst: 50,

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
+import { BruteForceProtection } from './authentication/brute-force.js';
 import { InvalidationBus } from './cache/invalidation.js';
 import { IssuanceLookups } from './cache/issuance.js';
 import { KyselyClientGrantStore, type ClientGrantStore } from './client-grants/store.js';
@@ -33,6 +34,8 @@ export interface AppContext {
   resourceServers: ResourceServerStore;
   clientGrants: ClientGrantStore;
   rateLimiter: RateLimiter;
+  /** Failed-login counters and blocks of database-connection users (shared through Redis when configured). */
+  bruteForce: BruteForceProtection;
   /** Cached reads of the token endpoint's hot path. */
   lookups: IssuanceLookups;
   /** Call `invalidation.invalidate(tenantId)` after any write to a tenant's configuration. */
@@ -92,6 +95,7 @@ export async function createContext(config: Config, logger: Logger = createLogge
     resourceServers: new KyselyResourceServerStore(database.db),
     clientGrants: new KyselyClientGrantStore(database.db),
     rateLimiter: new RateLimiter(redis),
+    bruteForce: new BruteForceProtection(redis),
     lookups: undefined as unknown as IssuanceLookups,
     invalidation,
     redis,

@@ -3,12 +3,28 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.js';
+import { changePasswordEndpoint } from './dbconnections/change-password.js';
+import { DbConnectionsService } from './dbconnections/service.js';
+import { signupEndpoint } from './dbconnections/signup.js';
+import { resetPasswordForm, resetPasswordSubmit } from './pages/reset-password.js';
+import { verifyEmailPage } from './pages/verify-email.js';
 import { tokenEndpoint } from './token/endpoint.js';
+import { userinfoEndpoint } from './userinfo.js';
 import { jwksEndpoint } from './well-known/jwks.js';
 import { openidConfigurationEndpoint } from './well-known/openid-configuration.js';
 
 export function authenticationRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
-    for (const route of [openidConfigurationEndpoint(), jwksEndpoint(ctx), tokenEndpoint(ctx)]) app.route(route);
+    for (const route of [openidConfigurationEndpoint(), jwksEndpoint(ctx), tokenEndpoint(ctx), userinfoEndpoint(ctx)]) app.route(route);
+    const dbconnections = new DbConnectionsService(ctx);
+    for (const route of [
+      signupEndpoint(dbconnections),
+      changePasswordEndpoint(dbconnections),
+      verifyEmailPage(dbconnections),
+      resetPasswordForm(dbconnections),
+      resetPasswordSubmit(dbconnections),
+    ]) {
+      app.route(route);
+    }
   };
 }

@@ -210,6 +210,17 @@ export interface UsersTable {
   logins_count: number;
 }
 
+/** One-use emailed tickets (migration 0007); only the ticket's SHA-256 is stored. */
+export interface TicketsTable {
+  tenant_id: string;
+  id_hash: string;
+  kind: 'email_verification' | 'password_reset';
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 export interface Database {
   tenants: TenantsTable;
   signing_keys: SigningKeysTable;
@@ -226,4 +237,5 @@ export interface Database {
   connections: ConnectionsTable;
   connection_clients: ConnectionClientsTable;
   users: UsersTable;
+  tickets: TicketsTable;
 }

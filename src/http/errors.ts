@@ -84,7 +84,9 @@ export type OAuthErrorCode =
   | 'access_denied'
   | 'server_error'
   | 'too_many_requests'
-  | 'not_found';
+  | 'not_found'
+  | 'unauthorized'
+  | 'too_many_attempts';
 
 export class OAuthError extends HttpError {
   constructor(
@@ -130,6 +132,17 @@ export const oauthErrors = {
   unauthorizedClient: (description: string) => new OAuthError(403, 'unauthorized_client', description),
   accessDenied: (description: string) => new OAuthError(403, 'access_denied', description),
   invalidScope: (description: string) => new OAuthError(403, 'invalid_scope', description),
+  /** Refused user credentials or grants (authentication-api-wire-notes §5.1: 403, not RFC 6749's 400). */
+  invalidGrant: (description: string) => new OAuthError(403, 'invalid_grant', description),
+  /** A user blocked by an administrator (wire notes §5.1 "Other token-endpoint errors"). */
+  userBlocked: () => new OAuthError(401, 'unauthorized', 'user is blocked'),
+  /** Brute-force protection (wire notes §1.5, attack-protection 429s). */
+  tooManyAttempts: () =>
+    new OAuthError(
+      429,
+      'too_many_attempts',
+      "Your account has been blocked after multiple consecutive login attempts. We've sent you an email with instructions on how to unblock it.",
+    ),
   tooManyRequests: () =>
     new OAuthError(
       429,

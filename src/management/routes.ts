@@ -12,6 +12,7 @@ import { guardianRoutes } from './guardian/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { resourceServerRoutes } from './resource-servers/routes.js';
 import { roleRoutes } from './roles/routes.js';
+import { userBlockRoutes } from './user-blocks/routes.js';
 import { userRoutes } from './users/routes.js';
 import type { ManagementRoute } from './route.js';
 
@@ -26,5 +27,6 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
     ...groupRoutes(ctx),
     ...connectionRoutes(ctx),
     ...userRoutes(ctx),
+    ...userBlockRoutes(ctx),
   ];
 }

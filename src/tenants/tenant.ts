@@ -9,6 +9,11 @@ export interface TenantSettings {
   admin_client_id: string;
   /** Audience used by token requests that name none (the service's "default audience"). */
   default_audience?: string;
+  /**
+   * Name of the connection `grant_type=password` logs in against (the service's
+   * `default_directory`); without it, the single database connection enabled for the client.
+   */
+  default_directory?: string;
   /** Overrides of the process-wide rate limits. */
   rate_limits?: Partial<Record<RateLimitClass, RateLimitSetting>>;
 }

@@ -214,6 +214,7 @@ function conformance(expectedDialect: Dialect, open: () => Promise<Opened>): voi
       'connections',
       'connection_clients',
       'users',
+      'tickets',
     ];
     const MIGRATIONS = [
       '0001_foundation',
@@ -222,6 +223,7 @@ function conformance(expectedDialect: Dialect, open: () => Promise<Opened>): voi
       '0004_roles_groups',
       '0005_guardian_push',
       '0006_connections_users',
+      '0007_tickets',
     ];
 
     it('creates every table', async () => {

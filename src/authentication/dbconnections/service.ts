@@ -1,0 +1,294 @@
+/**
+ * Business rules of the database-connection endpoints: public signup, the
+ * verification email, and password reset by emailed ticket. Storage goes
+ * through the user, connection and ticket stores; mail through the mailer.
+ */
+import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import type { AppContext } from '../../context.js';
+import { KyselyConnectionStore } from '../../connections/store.js';
+import { loadMasterKey } from '../../crypto/master-key.js';
+import { isUniqueViolation, type Db } from '../../db/database.js';
+import { mailerFor, type MailMessage } from '../../mail/index.js';
+import { hashPassword } from '../../passwords/hashing.js';
+import type { Tenant } from '../../tenants/tenant.js';
+import { KyselyTicketStore, newTicket, ticketHash, type TicketKind } from '../../tickets/store.js';
+import { userIdPart, type UserRow } from '../../users/model.js';
+import { newDatabaseUserRow } from '../../users/new-user.js';
+import { KyselyUserStore } from '../../users/store.js';
+import { dbConnectionsErrors, PasswordStrengthError } from './errors.js';
+import { checkPassword, type ConnectionPasswordOptions, type PolicyResult } from './password-policy.js';
+
+const DATABASE_STRATEGY = 'auth0';
+
+/** Email verification links live 5 days, password reset links 1 hour; both are single-use. */
+export const TICKET_LIFETIME_MS: Record<TicketKind, number> = {
+  email_verification: 5 * 24 * 3600_000,
+  password_reset: 3600_000,
+};
+
+export interface ConnectionOptions extends ConnectionPasswordOptions {
+  requires_username?: unknown;
+  disable_signup?: unknown;
+}
+
+export interface DbConnection {
+  id: string;
+  name: string;
+  options: ConnectionOptions;
+}
+
+export interface SignupInput {
+  client_id: string;
+  connection: string;
+  email: string;
+  password: string;
+  username?: string;
+  given_name?: string;
+  family_name?: string;
+  name?: string;
+  nickname?: string;
+  picture?: string;
+  user_metadata?: Record<string, string>;
+}
+
+/** The 200 body of POST /dbconnections/signup: `_id` without the `auth0|` prefix, and only what was given. */
+export interface SignupResponse {
+  _id: string;
+  email: string;
+  username?: string;
+  email_verified: false;
+  given_name?: string;
+  family_name?: string;
+  name?: string;
+  nickname?: string;
+  picture?: string;
+  user_metadata?: Record<string, string>;
+}
+
+export interface ChangePasswordInput {
+  client_id?: string;
+  email: string;
+  connection: string;
+}
+
+/** What GET /reset-password shows for a ticket. */
+export type ResetFormState = { usable: true; email: string; csrf: string; policy: PolicyResult } | { usable: false };
+
+export type ResetOutcome =
+  | { kind: 'done'; email: string }
+  | { kind: 'invalid_ticket' }
+  | { kind: 'bad_csrf' }
+  | { kind: 'mismatch'; email: string; policy: PolicyResult }
+  | { kind: 'weak'; email: string; policy: PolicyResult };
+
+function parseOptions(json: string): ConnectionOptions {
+  try {
+    const value: unknown = JSON.parse(json);
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as ConnectionOptions;
+  } catch {
+    // A damaged options column reads as no options.
+  }
+  return {};
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export class DbConnectionsService {
+  readonly #db: Db;
+  readonly #users: KyselyUserStore;
+  readonly #connections: KyselyConnectionStore;
+  #csrfKey: Buffer | undefined;
+
+  constructor(private readonly ctx: AppContext) {
+    this.#db = ctx.database.db;
+    this.#users = new KyselyUserStore(this.#db);
+    this.#connections = new KyselyConnectionStore(this.#db);
+  }
+
+  /**
+   * The named database connection, enabled for the client (which must exist).
+   * Checked in that order, so an unknown client is reported before anything else.
+   */
+  async connectionFor(tenant: Tenant, clientId: string | undefined, connectionName: string): Promise<DbConnection> {
+    if (clientId !== undefined && !(await this.ctx.lookups.client(tenant.id, clientId))) throw dbConnectionsErrors.unknownClient();
+    const row = await this.#connections.getByName(tenant.id, connectionName);
+    if (!row) throw dbConnectionsErrors.unknownConnection();
+    if (row.strategy !== DATABASE_STRATEGY) throw dbConnectionsErrors.notDatabaseConnection();
+    if (clientId !== undefined) {
+      const enabled = await this.#connections.enabledForClient(tenant.id, clientId);
+      if (!enabled.some((c) => c.id === row.id)) throw dbConnectionsErrors.connectionNotEnabled();
+    }
+    return { id: row.id, name: row.name, options: parseOptions(row.options) };
+  }
+
+  async signup(tenant: Tenant, input: SignupInput): Promise<SignupResponse> {
+    const connection = await this.connectionFor(tenant, input.client_id, input.connection);
+    if (connection.options.disable_signup === true) throw dbConnectionsErrors.signupDisabled();
+    const requiresUsername = connection.options.requires_username === true;
+    if (requiresUsername && input.username === undefined) throw dbConnectionsErrors.missing('username');
+    if (!requiresUsername && input.username !== undefined) {
+      throw dbConnectionsErrors.invalid('Cannot set username for connection without requires_username.');
+    }
+    const policy = checkPassword(connection.options, input.password);
+    if (!policy.verified) throw new PasswordStrengthError(policy);
+
+    const row = await newDatabaseUserRow({ tenantId: tenant.id, connectionId: connection.id, ...input, now: iso(this.ctx.now()) });
+    try {
+      await this.#users.insert(row);
+    } catch (error) {
+      // Taken email or username alike (case-insensitively, per connection).
+      if (isUniqueViolation(error)) throw dbConnectionsErrors.userExists();
+      throw error;
+    }
+    await this.sendVerificationEmail(tenant, row);
+
+    // Key order as recorded: _id, email, username, email_verified, then the profile.
+    const response: SignupResponse = {
+      _id: userIdPart(row.user_id),
+      email: input.email,
+      ...(input.username !== undefined && { username: input.username }),
+      email_verified: false,
+    };
+    for (const key of ['given_name', 'family_name', 'name', 'nickname', 'picture'] as const) {
+      if (input[key] !== undefined) response[key] = input[key];
+    }
+    if (input.user_metadata !== undefined) response.user_metadata = input.user_metadata;
+    return response;
+  }
+
+  private async issueTicket(tenant: Tenant, userId: string, kind: TicketKind): Promise<string> {
+    const ticket = newTicket();
+    const now = this.ctx.now();
+    await new KyselyTicketStore(this.#db).insert({
+      tenant_id: tenant.id,
+      id_hash: ticketHash(ticket),
+      kind,
+      user_id: userId,
+      created_at: iso(now),
+      expires_at: iso(now + TICKET_LIFETIME_MS[kind]),
+    });
+    return ticket;
+  }
+
+  /**
+   * Hands the message to the mailer without waiting for delivery (a slow SMTP
+   * server must not hold the request, nor make known addresses answer slower).
+   * Failures are logged without the message, which carries a live link.
+   */
+  private dispatch(tenant: Tenant, message: MailMessage, purpose: string): void {
+    mailerFor(this.ctx)
+      .send(tenant.domain, message)
+      .catch((err: unknown) => this.ctx.logger.error({ err, tenant: tenant.name, purpose }, 'sending mail failed'));
+  }
+
+  private async sendVerificationEmail(tenant: Tenant, user: UserRow): Promise<void> {
+    const ticket = await this.issueTicket(tenant, user.user_id, 'email_verification');
+    const link = `https://${tenant.domain}/verify-email?ticket=${encodeURIComponent(ticket)}`;
+    this.dispatch(
+      tenant,
+      {
+        to: user.email!,
+        subject: 'Verify your email',
+        text: `Please verify your email address by opening this link:\n\n${link}\n\nThe link works once and expires in 5 days.\n`,
+      },
+      'email_verification',
+    );
+  }
+
+  /**
+   * Emails a reset link when the user exists; answers the same either way
+   * (no account enumeration). The client, when given, must exist and have the
+   * connection enabled: those are configuration errors, not user data.
+   */
+  async changePassword(tenant: Tenant, input: ChangePasswordInput): Promise<void> {
+    const connection = await this.connectionFor(tenant, input.client_id, input.connection);
+    const user = await this.#users.findByEmail(tenant.id, connection.id, input.email.toLowerCase());
+    if (!user?.email) return;
+    const ticket = await this.issueTicket(tenant, user.user_id, 'password_reset');
+    const link = `https://${tenant.domain}/reset-password?ticket=${encodeURIComponent(ticket)}`;
+    this.dispatch(
+      tenant,
+      {
+        to: user.email,
+        subject: 'Reset your password',
+        text:
+          `Someone asked to reset the password of your account. To choose a new password, open this link:\n\n${link}\n\n` +
+          `The link works once and expires in 1 hour. If you did not ask for this, ignore this message.\n`,
+      },
+      'password_reset',
+    );
+  }
+
+  /** Marks the email verified; the address, or undefined for an unknown, used or expired ticket. */
+  async verifyEmail(tenant: Tenant, ticket: string): Promise<string | undefined> {
+    const now = iso(this.ctx.now());
+    return this.#db.transaction().execute(async (trx) => {
+      const userId = await new KyselyTicketStore(trx).consume(tenant.id, ticketHash(ticket), 'email_verification', now);
+      if (userId === undefined) return undefined;
+      const users = new KyselyUserStore(trx);
+      await users.update(tenant.id, userId, { email_verified: 1, updated_at: now });
+      return (await users.get(tenant.id, userId))?.email ?? undefined;
+    });
+  }
+
+  /**
+   * CSRF token of the reset form: HMAC-SHA256 of the ticket's hash under a key
+   * derived (HKDF) from the master key. It is bound to the ticket, needs no
+   * storage, and cannot be computed without the master key, so a form posted
+   * from another site with a guessed or copied value is refused.
+   */
+  csrfToken(tenant: Tenant, ticket: string): string {
+    this.#csrfKey ??= Buffer.from(
+      hkdfSync('sha256', loadMasterKey(this.ctx.config.masterKey, this.ctx.config.dataDir), Buffer.alloc(0), 'gatehouse reset-password csrf', 32),
+    );
+    return createHmac('sha256', this.#csrfKey).update(`${tenant.id}\u0000${ticketHash(ticket)}`).digest('base64url');
+  }
+
+  private csrfMatches(tenant: Tenant, ticket: string, given: string | undefined): boolean {
+    if (!given) return false;
+    const expected = Buffer.from(this.csrfToken(tenant, ticket));
+    const actual = Buffer.from(given);
+    return actual.length === expected.length && timingSafeEqual(actual, expected);
+  }
+
+  private async resetTarget(tenant: Tenant, ticket: string): Promise<{ user: UserRow; options: ConnectionOptions } | undefined> {
+    const row = await new KyselyTicketStore(this.#db).findUsable(tenant.id, ticketHash(ticket), 'password_reset', iso(this.ctx.now()));
+    if (!row) return undefined;
+    const user = await this.#users.get(tenant.id, row.user_id);
+    if (!user) return undefined;
+    const connection = await this.#connections.get(tenant.id, user.connection_id);
+    return { user, options: connection ? parseOptions(connection.options) : {} };
+  }
+
+  async resetForm(tenant: Tenant, ticket: string): Promise<ResetFormState> {
+    const target = await this.resetTarget(tenant, ticket);
+    if (!target) return { usable: false };
+    return { usable: true, email: target.user.email ?? '', csrf: this.csrfToken(tenant, ticket), policy: checkPassword(target.options, '') };
+  }
+
+  /**
+   * Sets the new password: CSRF first, then the ticket, then the policy, and
+   * only then consumes the ticket and writes the hash in one transaction, so a
+   * refused password leaves the link usable and two concurrent posts cannot
+   * both succeed.
+   */
+  async resetPassword(tenant: Tenant, ticket: string, csrf: string | undefined, password: string, confirmation: string | undefined): Promise<ResetOutcome> {
+    if (!this.csrfMatches(tenant, ticket, csrf)) return { kind: 'bad_csrf' };
+    const target = await this.resetTarget(tenant, ticket);
+    if (!target) return { kind: 'invalid_ticket' };
+    const email = target.user.email ?? '';
+    const policy = checkPassword(target.options, password);
+    if (confirmation !== password) return { kind: 'mismatch', email, policy: checkPassword(target.options, '') };
+    if (!policy.verified) return { kind: 'weak', email, policy };
+
+    const password_hash = await hashPassword(password);
+    const now = iso(this.ctx.now());
+    const done = await this.#db.transaction().execute(async (trx) => {
+      const userId = await new KyselyTicketStore(trx).consume(tenant.id, ticketHash(ticket), 'password_reset', now);
+      if (userId !== target.user.user_id) return false;
+      // The reset link proves control of the mailbox, as a verification link does.
+      return new KyselyUserStore(trx).update(tenant.id, userId, { password_hash, last_password_reset: now, email_verified: 1, updated_at: now });
+    });
+    return done ? { kind: 'done', email } : { kind: 'invalid_ticket' };
+  }
+}

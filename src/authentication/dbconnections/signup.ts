@@ -1,0 +1,20 @@
+/**
+ * POST /dbconnections/signup (authentication-api-wire-notes §10): read the
+ * body, check client, connection and password policy, create the user, mail
+ * the verification link, answer the recorded shape.
+ */
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { readSignupBody } from './body.js';
+import type { DbConnectionsService } from './service.js';
+
+export function signupEndpoint(service: DbConnectionsService): RouteOptions {
+  return {
+    method: 'POST',
+    url: '/dbconnections/signup',
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      const input = readSignupBody(request);
+      const user = await service.signup(request.tenant, input);
+      return reply.header('Cache-Control', 'no-store').type('application/json; charset=utf-8').send(user);
+    },
+  };
+}

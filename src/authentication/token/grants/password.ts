@@ -1,0 +1,140 @@
+/**
+ * The Resource Owner Password grants (RFC 6749 §4.3) as the service offers
+ * them (authentication-api-wire-notes §5.1):
+ *
+ * - `password`: the connection is the tenant's `default_directory` when set,
+ *   otherwise the one database connection enabled for the client; with none
+ *   or several, 400 `invalid_request` names the way out (send a realm, or set
+ *   the default directory) rather than guessing;
+ * - `http://auth0.com/oauth/grant-type/password-realm`: `realm` names the connection.
+ *
+ * Both are one pipeline of named steps: resolve the connection, check it is
+ * enabled for the client, refuse a brute-forced (identifier, IP) pair,
+ * verify the password, refuse a blocked user, record the login, issue the
+ * tokens. Public clients (client_id only) may use them.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { AuthenticatedClient } from '../../client-auth/methods.js';
+import type { LoginAttemptKey } from '../../brute-force.js';
+import type { ConnectionRow } from '../../../connections/model.js';
+import { KyselyConnectionStore } from '../../../connections/store.js';
+import type { AppContext } from '../../../context.js';
+import { oauthErrors } from '../../../http/errors.js';
+import type { Tenant } from '../../../tenants/tenant.js';
+import { verifyUserPassword } from '../../../users/login.js';
+import type { UserRow } from '../../../users/model.js';
+import { KyselyUserStore } from '../../../users/store.js';
+import { requireParams, type Params } from '../../params.js';
+import type { GrantContext, GrantHandler, TokenResponse } from '../grant.js';
+import { issueUserTokens } from '../user-tokens.js';
+
+export const PASSWORD_REALM_GRANT = 'http://auth0.com/oauth/grant-type/password-realm';
+
+const DATABASE_STRATEGY = 'auth0';
+
+/** `gty` of the access tokens of both grants. */
+const GTY = 'password';
+
+const wrongCredentials = () => oauthErrors.invalidGrant('Wrong email or password.');
+
+type ConnectionResolver = (ctx: AppContext, tenant: Tenant, client: AuthenticatedClient, params: Params) => Promise<ConnectionRow>;
+
+/** password-realm: the connection named by `realm`, enabled for the client. */
+async function connectionFromRealm(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient, params: Params): Promise<ConnectionRow> {
+  requireParams(params, 'realm');
+  return requireEnabledConnection(ctx, tenant, client, params.realm!);
+}
+
+/** password: the tenant's default directory, else the client's only database connection. */
+async function defaultConnection(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient): Promise<ConnectionRow> {
+  const named = tenant.settings.default_directory;
+  if (named) return requireEnabledConnection(ctx, tenant, client, named);
+  const enabled = (await new KyselyConnectionStore(ctx.database.db).enabledForClient(tenant.id, client.client.row.client_id)).filter(
+    (c) => c.strategy === DATABASE_STRATEGY,
+  );
+  if (enabled.length === 1) return enabled[0]!;
+  const fix = `use grant_type ${PASSWORD_REALM_GRANT} with a realm, or set the tenant's default_directory`;
+  if (enabled.length === 0) throw oauthErrors.invalidRequest(`No database connection is enabled for the client; ${fix}`);
+  throw oauthErrors.invalidRequest(
+    `Several database connections are enabled for the client (${enabled.map((c) => c.name).join(', ')}); ${fix}`,
+  );
+}
+
+async function requireEnabledConnection(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient, name: string): Promise<ConnectionRow> {
+  const store = new KyselyConnectionStore(ctx.database.db);
+  const connection = (await store.enabledForClient(tenant.id, client.client.row.client_id)).find((c) => c.name === name);
+  if (!connection) {
+    if (!(await store.getByName(tenant.id, name))) throw oauthErrors.invalidRequest(`Connection does not exist: ${name}`);
+    throw oauthErrors.unauthorizedClient(`The connection ${name} is not enabled for the client.`);
+  }
+  if (connection.strategy !== DATABASE_STRATEGY) {
+    throw oauthErrors.invalidRequest(`The connection ${name} is not a database connection.`);
+  }
+  return connection;
+}
+
+/** Refuses an (identifier, IP) pair that used up its failures, before the password is looked at. */
+async function refuseBruteForced(ctx: AppContext, attempt: LoginAttemptKey): Promise<void> {
+  if (await ctx.bruteForce.isBlocked(attempt)) throw oauthErrors.tooManyAttempts();
+}
+
+/** Unknown user, user without password and wrong password answer alike; each failure is counted. */
+async function verifyCredentials(ctx: AppContext, attempt: LoginAttemptKey, connection: ConnectionRow, params: Params): Promise<UserRow> {
+  const user = await verifyUserPassword(new KyselyUserStore(ctx.database.db), attempt.tenantId, connection.id, params.username!, params.password!);
+  if (!user) {
+    await ctx.bruteForce.recordFailure(attempt);
+    throw wrongCredentials();
+  }
+  // The password was right: the count of consecutive failures starts again.
+  await ctx.bruteForce.recordSuccess(attempt);
+  return user;
+}
+
+function refuseBlockedUser(user: UserRow): void {
+  if (user.blocked === 1) throw oauthErrors.userBlocked();
+}
+
+/**
+ * last_login and logins_count, as the Management API shows them. The count is
+ * read-modify-write: two logins of one user at the same instant may count once.
+ */
+async function recordLogin(ctx: AppContext, tenant: Tenant, user: UserRow): Promise<UserRow> {
+  const now = new Date(ctx.now()).toISOString();
+  const changes = { last_login: now, logins_count: user.logins_count + 1 };
+  await new KyselyUserStore(ctx.database.db).update(tenant.id, user.user_id, changes);
+  return { ...user, ...changes };
+}
+
+function loginAttempt(tenant: Tenant, connection: ConnectionRow, request: FastifyRequest, params: Params): LoginAttemptKey {
+  return { tenantId: tenant.id, connection: connection.name, identifier: params.username!, ip: request.ip };
+}
+
+function passwordGrant(grantType: string, resolveConnection: ConnectionResolver): GrantHandler {
+  return {
+    grantType,
+    // Public clients (token_endpoint_auth_method none) may log users in with client_id alone.
+    requiresConfidentialClient: false,
+
+    async handle({ ctx, tenant, request, params, client }: GrantContext): Promise<TokenResponse> {
+      requireParams(params, 'username', 'password');
+      const connection = await resolveConnection(ctx, tenant, client, params);
+      const attempt = loginAttempt(tenant, connection, request, params);
+      await refuseBruteForced(ctx, attempt);
+      const verified = await verifyCredentials(ctx, attempt, connection, params);
+      refuseBlockedUser(verified);
+      const user = await recordLogin(ctx, tenant, verified);
+      return issueUserTokens(ctx, {
+        tenant,
+        client: client.client,
+        user,
+        audience: params.audience,
+        scope: params.scope,
+        grantType: GTY,
+      });
+    },
+  };
+}
+
+export const password: GrantHandler = passwordGrant('password', (ctx, tenant, client) => defaultConnection(ctx, tenant, client));
+
+export const passwordRealm: GrantHandler = passwordGrant(PASSWORD_REALM_GRANT, connectionFromRealm);

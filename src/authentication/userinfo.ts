@@ -1,0 +1,111 @@
+/**
+ * GET|POST /userinfo (OpenID Connect Core §5.3; authentication-api-wire-notes
+ * §8) as a pipeline of named steps: read the bearer token, verify it, load the
+ * user, answer the claims its scopes allow.
+ *
+ * The token may come in the Authorization header, or for POST in the
+ * `access_token` body member (RFC 6750 §2.2). It must be an RS256 JWT signed
+ * by a tenant key, issued by the tenant, with `https://{domain}/userinfo`
+ * among its audiences: that is every token of a user grant that asked for
+ * `openid`, and every no-audience user token. The `openid` scope itself is not
+ * required on top of the audience.
+ *
+ * Failures are the service's non-JSON 401: body `Unauthorized` and
+ * `WWW-Authenticate: Bearer realm="Users", error="invalid_token",
+ * error_description="…"` (wire notes §1.4, §16.8). A request without any token
+ * gets the challenge without an error code (RFC 6750 §3.1).
+ */
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import type { AppContext } from '../context.js';
+import { SIGNING_ALG } from '../keys/keyring.js';
+import type { Tenant } from '../tenants/tenant.js';
+import { userClaims } from '../tokens/id-token.js';
+import { userinfoAudience } from '../tokens/userinfo-token.js';
+import type { UserRow } from '../users/model.js';
+import { KyselyUserStore } from '../users/store.js';
+
+/** A refusal of the endpoint; `description` undefined means no token was presented. */
+class UserinfoRefusal extends Error {
+  constructor(readonly description?: string) {
+    super(description ?? 'missing token');
+  }
+}
+
+function readBearerToken(request: FastifyRequest): string {
+  const header = request.headers.authorization;
+  if (header !== undefined) {
+    const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
+    if (!match) throw new UserinfoRefusal('Bad authorization header');
+    return match[1]!;
+  }
+  const body = request.body;
+  if (request.method === 'POST' && body !== null && typeof body === 'object' && !Array.isArray(body)) {
+    const token = (body as Record<string, unknown>).access_token;
+    if (typeof token === 'string' && token !== '') return token;
+  }
+  throw new UserinfoRefusal();
+}
+
+async function verifyUserinfoToken(ctx: AppContext, tenant: Tenant, token: string): Promise<JWTPayload> {
+  try {
+    const { payload } = await jwtVerify(
+      token,
+      async (header) => {
+        const key = header.kid === undefined ? undefined : await ctx.keyring.verificationKey(tenant.id, header.kid);
+        if (!key) throw new UserinfoRefusal('Invalid token');
+        return key;
+      },
+      { algorithms: [SIGNING_ALG], issuer: tenant.issuer, audience: userinfoAudience(tenant) },
+    );
+    if (typeof payload.sub !== 'string') throw new UserinfoRefusal('Invalid token');
+    return payload;
+  } catch (err) {
+    if (err instanceof UserinfoRefusal) throw err;
+    if (err instanceof joseErrors.JWTExpired) throw new UserinfoRefusal('The token has expired');
+    if (err instanceof joseErrors.JWTClaimValidationFailed && err.claim === 'aud') throw new UserinfoRefusal('Invalid audience');
+    throw new UserinfoRefusal('Invalid token');
+  }
+}
+
+async function loadUser(ctx: AppContext, tenant: Tenant, payload: JWTPayload): Promise<UserRow> {
+  const user = await new KyselyUserStore(ctx.database.db).get(tenant.id, payload.sub!);
+  if (!user) throw new UserinfoRefusal('The user does not exist');
+  if (user.blocked === 1) throw new UserinfoRefusal('user is blocked');
+  return user;
+}
+
+function claimsFor(user: UserRow, payload: JWTPayload): Record<string, unknown> {
+  const scopes = new Set(typeof payload.scope === 'string' ? payload.scope.split(' ') : []);
+  return { sub: user.user_id, ...userClaims(user, scopes) };
+}
+
+function refuse(reply: FastifyReply, refusal: UserinfoRefusal): FastifyReply {
+  const challenge =
+    refusal.description === undefined
+      ? 'Bearer realm="Users"'
+      : `Bearer realm="Users", error="invalid_token", error_description="${refusal.description.replace(/["\\]/g, '')}"`;
+  return reply.code(401).header('WWW-Authenticate', challenge).header('Content-Type', 'text/plain').send('Unauthorized');
+}
+
+export function userinfoEndpoint(ctx: AppContext): RouteOptions {
+  return {
+    method: ['GET', 'POST'],
+    url: '/userinfo',
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      try {
+        const token = readBearerToken(request);
+        const payload = await verifyUserinfoToken(ctx, request.tenant, token);
+        const user = await loadUser(ctx, request.tenant, payload);
+        return reply
+          .header('Cache-Control', 'no-store')
+          // Exactly `application/json`, as the token endpoint answers; a Buffer keeps Fastify from adding a charset.
+          .header('Content-Type', 'application/json')
+          .send(Buffer.from(JSON.stringify(claimsFor(user, payload))));
+      } catch (err) {
+        if (err instanceof UserinfoRefusal) return refuse(reply, err);
+        throw err;
+      }
+    },
+  };
+}
