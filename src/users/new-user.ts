@@ -1,9 +1,7 @@
 /**
  * The row of a new database-connection user, with the defaults the Management
  * API's POST /users applies (name = email, nickname = the email's local part,
- * a gravatar picture), for callers outside it such as public signup.
- * (src/management/users/service.ts still builds its own row; it can move onto
- * this helper.)
+ * a gravatar picture): POST /api/v2/users and public signup both start here.
  */
 import { createHash } from 'node:crypto';
 import { hashPassword } from '../passwords/hashing.js';

@@ -3,14 +3,14 @@
  * routes. Passwords are hashed here (argon2id, src/passwords/hashing.ts) and
  * never leave this module: the response shape has no member for the hash.
  */
-import { createHash } from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/database.js';
 import { managementErrors } from '../../http/errors.js';
 import { hashPassword } from '../../passwords/hashing.js';
 import type { Tenant } from '../../tenants/tenant.js';
 import { findConnectionByName } from '../../users/connections.js';
-import { fullUserId, newUserIdPart, userFromRow, type User, type UserRow } from '../../users/model.js';
+import { newDatabaseUserRow } from '../../users/new-user.js';
+import { fullUserId, userFromRow, type User, type UserRow } from '../../users/model.js';
 import { KyselyUserStore, type UserChanges, type UserStore, type UserWithConnection } from '../../users/store.js';
 import type { CreateUserBody, UpdateUserBody } from './schema.js';
 
@@ -42,16 +42,6 @@ export interface UserListQuery {
 }
 
 export type UserList = User[] | { start: number; limit: number; length: number; users: User[]; total: number };
-
-/**
- * The service's default picture: gravatar of the email's MD5 (gravatar's own
- * key), falling back to an initials avatar. Only a URL: nothing is fetched.
- */
-function defaultPicture(emailLower: string): string {
-  const md5 = createHash('md5').update(emailLower).digest('hex');
-  const initials = encodeURIComponent(`https://cdn.auth0.com/avatars/${emailLower.slice(0, 2)}.png`);
-  return `https://s.gravatar.com/avatar/${md5}?s=480&r=pg&d=${initials}`;
-}
 
 /**
  * Top-level merge as the service does for app_metadata/user_metadata on PATCH:
@@ -106,33 +96,29 @@ export class UserService {
     if (requiresUsername && body.username === undefined) throw payloadMissing('username');
     if (!requiresUsername && body.username !== undefined) throw refused('Cannot set username for connection without requires_username.');
 
-    const emailLower = body.email.toLowerCase();
-    const now = new Date(this.ctx.now()).toISOString();
-    const row: UserRow = {
-      tenant_id: tenant.id,
-      // A custom id keeps the provider prefix; an empty one means "generate" as if absent.
-      user_id: fullUserId(body.user_id ? body.user_id : newUserIdPart()),
-      connection_id: connection.id,
+    const base = await newDatabaseUserRow({
+      tenantId: tenant.id,
+      connectionId: connection.id,
       email: body.email,
-      email_lower: emailLower,
+      password: body.password,
+      username: body.username,
+      given_name: body.given_name,
+      family_name: body.family_name,
+      name: body.name,
+      nickname: body.nickname,
+      picture: body.picture,
+      now: new Date(this.ctx.now()).toISOString(),
+    });
+    // What the Management API may set beyond a signup.
+    const row: UserRow = {
+      ...base,
+      // A custom id keeps the provider prefix; an empty one means "generate" as if absent.
+      ...(body.user_id ? { user_id: fullUserId(body.user_id) } : {}),
       email_verified: body.email_verified === true ? 1 : 0,
-      username: body.username ?? null,
-      username_lower: body.username?.toLowerCase() ?? null,
       phone_number: body.phone_number ?? null,
-      password_hash: await hashPassword(body.password),
       blocked: body.blocked === true ? 1 : 0,
-      name: body.name ?? body.email,
-      given_name: body.given_name ?? null,
-      family_name: body.family_name ?? null,
-      nickname: body.nickname ?? body.email.slice(0, body.email.lastIndexOf('@')),
-      picture: body.picture ?? defaultPicture(emailLower),
       app_metadata: JSON.stringify(withoutNulls(body.app_metadata)),
       user_metadata: JSON.stringify(withoutNulls(body.user_metadata)),
-      created_at: now,
-      updated_at: now,
-      last_login: null,
-      last_password_reset: null,
-      logins_count: 0,
     };
     try {
       await this.users.insert(row);
