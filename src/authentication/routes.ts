@@ -8,6 +8,7 @@ import { DbConnectionsService } from './dbconnections/service.js';
 import { signupEndpoint } from './dbconnections/signup.js';
 import { resetPasswordForm, resetPasswordSubmit } from './pages/reset-password.js';
 import { verifyEmailPage } from './pages/verify-email.js';
+import { revokeEndpoint } from './revoke.js';
 import { tokenEndpoint } from './token/endpoint.js';
 import { userinfoEndpoint } from './userinfo.js';
 import { jwksEndpoint } from './well-known/jwks.js';
@@ -15,7 +16,7 @@ import { openidConfigurationEndpoint } from './well-known/openid-configuration.j
 
 export function authenticationRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
-    for (const route of [openidConfigurationEndpoint(), jwksEndpoint(ctx), tokenEndpoint(ctx), userinfoEndpoint(ctx)]) app.route(route);
+    for (const route of [openidConfigurationEndpoint(), jwksEndpoint(ctx), tokenEndpoint(ctx), revokeEndpoint(ctx), userinfoEndpoint(ctx)]) app.route(route);
     const dbconnections = new DbConnectionsService(ctx);
     for (const route of [
       signupEndpoint(dbconnections),

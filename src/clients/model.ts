@@ -48,7 +48,7 @@ export function canRead(field: string, access: FieldAccess): boolean {
   return access.config;
 }
 
-const REFRESH_TOKEN_DEFAULT = {
+export const REFRESH_TOKEN_DEFAULT = {
   rotation_type: 'non-rotating',
   expiration_type: 'non-expiring',
   leeway: 0,

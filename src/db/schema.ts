@@ -221,6 +221,23 @@ export interface TicketsTable {
   used_at: string | null;
 }
 
+/** Refresh tokens (migration 0008); only the token's SHA-256 is stored. ISO 8601 UTC timestamps. */
+export interface RefreshTokensTable {
+  tenant_id: string;
+  id_hash: string;
+  family_id: string;
+  client_id: string;
+  user_id: string;
+  audience: string | null;
+  scope: string;
+  created_at: string;
+  expires_at: string | null;
+  idle_expires_at: string | null;
+  last_used_at: string;
+  rotated_at: string | null;
+  revoked_at: string | null;
+}
+
 export interface Database {
   tenants: TenantsTable;
   signing_keys: SigningKeysTable;
@@ -238,4 +255,5 @@ export interface Database {
   connection_clients: ConnectionClientsTable;
   users: UsersTable;
   tickets: TicketsTable;
+  refresh_tokens: RefreshTokensTable;
 }

@@ -76,7 +76,7 @@ describe('POST /oauth/token password and password-realm', () => {
     assert.equal(res.headers['cache-control'], 'no-store');
     const json = res.json() as Record<string, unknown>;
     assert.deepEqual(Object.keys(json), ['access_token', 'id_token', 'scope', 'expires_in', 'token_type']);
-    assert.equal(json.scope, 'openid profile email read:things', 'offline_access is dropped: no refresh tokens');
+    assert.equal(json.scope, 'openid profile email read:things', 'offline_access is dropped: the client may not use the refresh_token grant');
     assert.equal(json.expires_in, 3600);
 
     const access = await verify(json.access_token as string, API);

@@ -215,6 +215,7 @@ function conformance(expectedDialect: Dialect, open: () => Promise<Opened>): voi
       'connection_clients',
       'users',
       'tickets',
+      'refresh_tokens',
     ];
     const MIGRATIONS = [
       '0001_foundation',
@@ -224,6 +225,7 @@ function conformance(expectedDialect: Dialect, open: () => Promise<Opened>): voi
       '0005_guardian_push',
       '0006_connections_users',
       '0007_tickets',
+      '0008_refresh_tokens',
     ];
 
     it('creates every table', async () => {

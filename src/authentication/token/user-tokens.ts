@@ -13,9 +13,11 @@
  * requested scopes the API defines; with no `scope` parameter, every scope
  * the API defines ("If you don't request specific scopes, all scopes defined
  * for the audience will be returned") and no OIDC scope. `offline_access` is
- * dropped: Gatehouse issues no refresh tokens yet.
+ * granted, with a refresh token, only when the client may use the
+ * refresh_token grant and the API (if any) allows offline access
+ * (./refresh-tokens.ts); otherwise it is dropped.
  */
-import type { IssuanceClient } from '../../cache/issuance.js';
+import type { IssuanceApi, IssuanceClient } from '../../cache/issuance.js';
 import type { AppContext } from '../../context.js';
 import { oauthErrors } from '../../http/errors.js';
 import type { Tenant } from '../../tenants/tenant.js';
@@ -24,6 +26,7 @@ import { issueIdToken } from '../../tokens/id-token.js';
 import { issueUserinfoAccessToken, userinfoAudience } from '../../tokens/userinfo-token.js';
 import type { UserRow } from '../../users/model.js';
 import type { TokenResponse } from './grant.js';
+import { issueRefreshToken, OFFLINE_ACCESS, offlineAccessAllowed } from './refresh-tokens.js';
 
 /** The OIDC scopes Gatehouse grants: those whose claims it can give (OIDC Core §5.4). */
 export const OIDC_SCOPES: ReadonlySet<string> = new Set(['openid', 'profile', 'email']);
@@ -39,6 +42,12 @@ export interface UserTokenRequest {
   /** `gty` of the access token. */
   grantType: string;
   nonce?: string;
+  /**
+   * Produces the response's refresh token once the grant is known, whatever
+   * the scope: the refresh_token grant's rotation. Absent: a new token family
+   * when `offline_access` is granted.
+   */
+  refreshToken?: (granted: { audience: string | undefined; scope: string }) => Promise<string | undefined>;
 }
 
 export async function issueUserTokens(ctx: AppContext, request: UserTokenRequest): Promise<TokenResponse> {
@@ -47,6 +56,8 @@ export async function issueUserTokens(ctx: AppContext, request: UserTokenRequest
   const audience = request.audience ?? tenant.settings.default_audience;
   const requested = request.scope === undefined ? undefined : request.scope.split(' ').filter((s) => s !== '');
   const oidc = (requested ?? []).filter((s) => OIDC_SCOPES.has(s));
+  const offline = (api: IssuanceApi | undefined) =>
+    requested?.includes(OFFLINE_ACCESS) === true && offlineAccessAllowed(client, api) ? [OFFLINE_ACCESS] : [];
 
   let accessToken: string;
   let expiresIn: number;
@@ -56,7 +67,7 @@ export async function issueUserTokens(ctx: AppContext, request: UserTokenRequest
     if (!api) throw oauthErrors.accessDenied(`Service not enabled within domain: ${audience}`);
     const defined = new Set(api.scopes);
     const apiScopes = requested === undefined ? [...api.scopes] : requested.filter((s) => defined.has(s) && !OIDC_SCOPES.has(s));
-    granted = unique([...oidc, ...apiScopes]);
+    granted = unique([...oidc, ...apiScopes, ...offline(api)]);
     ({ token: accessToken, expiresIn } = await issueAccessToken(ctx, {
       tenant,
       resourceServer: api.row,
@@ -67,7 +78,7 @@ export async function issueUserTokens(ctx: AppContext, request: UserTokenRequest
       ...(oidc.includes('openid') && { extraAudiences: [userinfoAudience(tenant)] }),
     }));
   } else {
-    granted = unique(oidc);
+    granted = unique([...oidc, ...offline(undefined)]);
     ({ token: accessToken, expiresIn } = await issueUserinfoAccessToken(ctx, {
       tenant,
       userId: user.user_id,
@@ -77,8 +88,16 @@ export async function issueUserTokens(ctx: AppContext, request: UserTokenRequest
     }));
   }
 
-  // Members in the service's order: access_token, id_token, scope, expires_in, token_type.
+  const issued = { audience: audience || undefined, scope: granted.join(' ') };
+  const refreshToken = request.refreshToken
+    ? await request.refreshToken(issued)
+    : granted.includes(OFFLINE_ACCESS)
+      ? await issueRefreshToken(ctx, { tenant, client, userId: user.user_id, ...issued })
+      : undefined;
+
+  // Members in the service's order: access_token, refresh_token, id_token, scope, expires_in, token_type.
   const body: Partial<TokenResponse> = { access_token: accessToken };
+  if (refreshToken !== undefined) body.refresh_token = refreshToken;
   if (granted.includes('openid')) {
     // at_hash is optional at the token endpoint (OIDC Core §3.1.3.6); the service leaves it out of password-grant ID tokens.
     body.id_token = await issueIdToken(ctx, {

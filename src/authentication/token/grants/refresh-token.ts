@@ -1,0 +1,113 @@
+/**
+ * The refresh_token grant (RFC 6749 §6; authentication-api-wire-notes §5.1)
+ * as a pipeline of named steps: find the token (it must be the client's, not
+ * revoked, not expired), refuse a deleted or blocked user, narrow the scope,
+ * use the token (rotation or not), issue the tokens. Every refusal of the
+ * token itself is 403 `invalid_grant` "Unknown or invalid refresh token.", so
+ * the answer does not tell a stolen token's state.
+ *
+ * Rotation (`refresh_token.rotation_type: rotating`, OAuth 2.0 Security BCP
+ * §4.14.2): each use marks the token rotated (one conditional UPDATE, so of
+ * two concurrent uses one rotates and the other counts as reuse) and returns
+ * a successor in the same family. A rotated token presented again within
+ * `leeway` seconds of its rotation (a lost response, parallel requests) is
+ * accepted and gets another new token of the family; later, it is taken for
+ * a stolen token: the whole family is revoked, the newest token included.
+ * Non-rotating tokens keep working until revoked or expired; the response
+ * has no refresh_token.
+ *
+ * Not transactional: a failure after the rotation (e.g. the API was deleted
+ * meanwhile) leaves the presented token rotated without a successor.
+ */
+import type { AuthenticatedClient } from '../../client-auth/methods.js';
+import type { AppContext } from '../../../context.js';
+import { oauthErrors } from '../../../http/errors.js';
+import { KyselyRefreshTokenStore, refreshTokenHash, type RefreshTokenRow } from '../../../refresh-tokens/store.js';
+import type { Tenant } from '../../../tenants/tenant.js';
+import type { UserRow } from '../../../users/model.js';
+import { KyselyUserStore } from '../../../users/store.js';
+import { requireParams, type Params } from '../../params.js';
+import type { GrantContext, GrantHandler, TokenResponse } from '../grant.js';
+import { idleExpiry, isExpired, issueRefreshToken, REFRESH_TOKEN_GRANT, refreshTokenSettings, type RefreshTokenSettings } from '../refresh-tokens.js';
+import { issueUserTokens } from '../user-tokens.js';
+
+const unknownToken = () => oauthErrors.invalidGrant('Unknown or invalid refresh token.');
+
+const nowIso = (ctx: AppContext) => new Date(ctx.now()).toISOString();
+
+/** The presented token when it is the client's, not revoked and not expired. */
+async function findToken(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient, params: Params): Promise<RefreshTokenRow> {
+  const row = await new KyselyRefreshTokenStore(ctx.database.db).find(tenant.id, refreshTokenHash(params.refresh_token!));
+  if (!row || row.client_id !== client.client.row.client_id || row.revoked_at !== null || isExpired(row, nowIso(ctx))) throw unknownToken();
+  return row;
+}
+
+/** A deleted user's tokens are gone with the user (cascade); the check also covers a race with the deletion. */
+async function requireActiveUser(ctx: AppContext, tenant: Tenant, row: RefreshTokenRow): Promise<UserRow> {
+  const user = await new KyselyUserStore(ctx.database.db).get(tenant.id, row.user_id);
+  if (!user) throw unknownToken();
+  if (user.blocked === 1) throw oauthErrors.invalidGrant('user is blocked');
+  return user;
+}
+
+/** RFC 6749 §6: the requested scope "MUST NOT include any scope not originally granted"; absent, the original scope. */
+function narrowScope(row: RefreshTokenRow, params: Params): string {
+  if (!params.scope) return row.scope;
+  const original = new Set(row.scope.split(' '));
+  const requested = [...new Set(params.scope.split(' ').filter((s) => s !== ''))];
+  const extra = requested.filter((s) => !original.has(s));
+  if (extra.length > 0) throw oauthErrors.invalidScope(`The requested scope exceeds the granted scope: ${extra.join(' ')}`);
+  return requested.join(' ');
+}
+
+/** A successor is to be issued in this family, or (non-rotating) none. */
+type Successor = { id: string; expiresAt: string | null } | undefined;
+
+/** A rotated token presented again: accepted within the leeway, otherwise the family is revoked. */
+async function reuse(ctx: AppContext, tenant: Tenant, row: RefreshTokenRow, settings: RefreshTokenSettings): Promise<Successor> {
+  if (ctx.now() < Date.parse(row.rotated_at!) + settings.leeway * 1000) return { id: row.family_id, expiresAt: row.expires_at };
+  await new KyselyRefreshTokenStore(ctx.database.db).revokeFamily(tenant.id, row.family_id, nowIso(ctx));
+  throw unknownToken();
+}
+
+async function useToken(ctx: AppContext, tenant: Tenant, row: RefreshTokenRow, settings: RefreshTokenSettings): Promise<Successor> {
+  const store = new KyselyRefreshTokenStore(ctx.database.db);
+  const now = nowIso(ctx);
+  if (row.rotated_at !== null) return reuse(ctx, tenant, row, settings);
+  if (settings.rotation_type !== 'rotating') {
+    if (!(await store.touch(tenant.id, row.id_hash, now, idleExpiry(settings, ctx.now())))) throw unknownToken();
+    return undefined;
+  }
+  if (await store.rotate(tenant.id, row.id_hash, now)) return { id: row.family_id, expiresAt: row.expires_at };
+  // Another request rotated (or revoked) it since it was read.
+  const current = await store.find(tenant.id, row.id_hash);
+  if (!current || current.revoked_at !== null) throw unknownToken();
+  return reuse(ctx, tenant, current, settings);
+}
+
+export const refreshToken: GrantHandler = {
+  grantType: REFRESH_TOKEN_GRANT,
+  // Public clients (client_id only) refresh too; the token is bound to the client.
+  requiresConfidentialClient: false,
+
+  async handle({ ctx, tenant, params, client }: GrantContext): Promise<TokenResponse> {
+    requireParams(params, 'refresh_token');
+    const row = await findToken(ctx, tenant, client, params);
+    const user = await requireActiveUser(ctx, tenant, row);
+    const scope = narrowScope(row, params);
+    const successor = await useToken(ctx, tenant, row, refreshTokenSettings(client.client));
+    return issueUserTokens(ctx, {
+      tenant,
+      client: client.client,
+      user,
+      // '' keeps a /userinfo-only grant from picking up a tenant default audience set since.
+      audience: row.audience ?? '',
+      scope,
+      grantType: REFRESH_TOKEN_GRANT,
+      // RFC 6749 §6: the new refresh token has the scope of the one it replaces, not the narrowed one.
+      refreshToken: async () =>
+        successor &&
+        issueRefreshToken(ctx, { tenant, client: client.client, userId: user.user_id, audience: row.audience ?? undefined, scope: row.scope, family: successor }),
+    });
+  },
+};

@@ -1,0 +1,152 @@
+/**
+ * The refresh-token store's contract against SQLite and PostgreSQL (a fresh
+ * database, dropped afterwards), on migrated schemas: found in any state,
+ * rotated exactly once (also under concurrency), touched only while not
+ * revoked, revoked by family, scoped by tenant, removed with the user.
+ */
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { isUniqueViolation, migrateToLatest, openDatabase, type DatabaseHandle, type Db } from '../../src/db/database.js';
+import { newPrefixedId, randomString } from '../../src/crypto/ids.js';
+import { KyselyRefreshTokenStore, newRefreshToken, refreshTokenHash } from '../../src/refresh-tokens/store.js';
+import { fullUserId, newUserIdPart } from '../../src/users/model.js';
+import { createTestDatabase, postgresAvailable, POSTGRES_ADMIN_URL } from '../helpers/postgres.js';
+
+const T0 = '2024-01-01T00:00:00.000Z';
+const at = (s: number) => new Date(Date.parse(T0) + s * 1000).toISOString();
+
+function suite(open: () => Promise<{ handle: DatabaseHandle; dispose(): Promise<void> }>): void {
+  let opened: { handle: DatabaseHandle; dispose(): Promise<void> };
+  let db: Db;
+  let tokens: KyselyRefreshTokenStore;
+
+  before(async () => {
+    opened = await open();
+    db = opened.handle.db;
+    await migrateToLatest(db);
+    tokens = new KyselyRefreshTokenStore(db);
+  });
+  after(async () => {
+    try {
+      await opened?.handle.close();
+    } finally {
+      await opened?.dispose();
+    }
+  });
+
+  /** A tenant with one connection and one user, per case. */
+  async function tenantWithUser(): Promise<{ tenantId: string; userId: string }> {
+    const tenantId = newPrefixedId('ten');
+    const name = `t-${randomString(10).toLowerCase()}`;
+    await db.insertInto('tenants').values({ id: tenantId, name, domain: `${name}.example.test`, settings: '{}', created_at: T0 }).execute();
+    const connectionId = newPrefixedId('con');
+    await db.insertInto('connections').values({ tenant_id: tenantId, id: connectionId, name: 'db', display_name: null, strategy: 'auth0', options: '{}', is_domain_connection: 0, realms: '[]', metadata: '{}', created_at: T0, updated_at: T0 }).execute();
+    const userId = fullUserId(newUserIdPart());
+    await db.insertInto('users').values({
+      tenant_id: tenantId, user_id: userId, connection_id: connectionId, email: 'a@example.com', email_lower: 'a@example.com', email_verified: 0,
+      username: null, username_lower: null, phone_number: null, password_hash: null, blocked: 0, name: null, given_name: null,
+      family_name: null, nickname: null, picture: null, app_metadata: '{}', user_metadata: '{}', created_at: T0, updated_at: T0,
+      last_login: null, last_password_reset: null, logins_count: 0,
+    }).execute();
+    return { tenantId, userId };
+  }
+
+  async function issue(tenantId: string, userId: string, familyId = newPrefixedId('rtf', 24)): Promise<string> {
+    const hash = refreshTokenHash(newRefreshToken());
+    await tokens.insert({
+      tenant_id: tenantId, id_hash: hash, family_id: familyId, client_id: 'client-a', user_id: userId, audience: null,
+      scope: 'openid offline_access', created_at: T0, expires_at: at(3600), idle_expires_at: at(600), last_used_at: T0,
+    });
+    return hash;
+  }
+
+  it('finds a token in any state, and rotates it exactly once', async () => {
+    const { tenantId, userId } = await tenantWithUser();
+    const hash = await issue(tenantId, userId);
+    const found = await tokens.find(tenantId, hash);
+    assert.equal(found?.user_id, userId);
+    assert.equal(found?.rotated_at, null);
+    assert.equal(found?.revoked_at, null);
+    assert.equal(found?.expires_at, at(3600));
+    const rotated = await tokens.rotate(tenantId, hash, at(10));
+    assert.equal(rotated?.rotated_at, at(10));
+    assert.equal(rotated?.family_id, found?.family_id);
+    assert.equal(await tokens.rotate(tenantId, hash, at(11)), undefined);
+    assert.equal((await tokens.find(tenantId, hash))?.rotated_at, at(10), 'a rotated token is still found');
+  });
+
+  it('lets exactly one of concurrent rotations win', async () => {
+    const { tenantId, userId } = await tenantWithUser();
+    const hash = await issue(tenantId, userId);
+    const results = await Promise.all(Array.from({ length: 8 }, () => tokens.rotate(tenantId, hash, at(5))));
+    assert.equal(results.filter((r) => r !== undefined).length, 1);
+  });
+
+  it('touches a token until it is revoked; revoking a family revokes each of its tokens once', async () => {
+    const { tenantId, userId } = await tenantWithUser();
+    const family = newPrefixedId('rtf', 24);
+    const first = await issue(tenantId, userId, family);
+    const second = await issue(tenantId, userId, family);
+    const other = await issue(tenantId, userId);
+    assert.equal(await tokens.touch(tenantId, first, at(20), at(620)), true);
+    const touched = await tokens.find(tenantId, first);
+    assert.equal(touched?.last_used_at, at(20));
+    assert.equal(touched?.idle_expires_at, at(620));
+
+    assert.equal(await tokens.revokeFamily(tenantId, family, at(30)), 2);
+    assert.equal(await tokens.revokeFamily(tenantId, family, at(31)), 0);
+    assert.equal((await tokens.find(tenantId, second))?.revoked_at, at(30));
+    assert.equal(await tokens.touch(tenantId, first, at(40), null), false);
+    assert.equal(await tokens.rotate(tenantId, second, at(40)), undefined, 'a revoked token is not rotated');
+    assert.equal((await tokens.find(tenantId, other))?.revoked_at, null, 'other families are untouched');
+  });
+
+  it('is scoped by tenant', async () => {
+    const a = await tenantWithUser();
+    const b = await tenantWithUser();
+    const hash = await issue(a.tenantId, a.userId);
+    const row = (await tokens.find(a.tenantId, hash))!;
+    assert.equal(await tokens.find(b.tenantId, hash), undefined);
+    assert.equal(await tokens.rotate(b.tenantId, hash, at(1)), undefined);
+    assert.equal(await tokens.touch(b.tenantId, hash, at(1), null), false);
+    assert.equal(await tokens.revokeFamily(b.tenantId, row.family_id, at(1)), 0);
+    assert.ok(await tokens.rotate(a.tenantId, hash, at(1)));
+  });
+
+  it('refuses a duplicate hash and an unknown user; tokens go with their user', async () => {
+    const { tenantId, userId } = await tenantWithUser();
+    const hash = await issue(tenantId, userId);
+    const row = (await tokens.find(tenantId, hash))!;
+    const { rotated_at: _r, revoked_at: _v, ...insertable } = row;
+    await assert.rejects(tokens.insert(insertable), (error: unknown) => isUniqueViolation(error));
+    await assert.rejects(tokens.insert({ ...insertable, id_hash: refreshTokenHash(newRefreshToken()), user_id: 'auth0|missing' }));
+    await db.deleteFrom('users').where('tenant_id', '=', tenantId).where('user_id', '=', userId).execute();
+    assert.equal((await db.selectFrom('refresh_tokens').select('id_hash').where('tenant_id', '=', tenantId).execute()).length, 0);
+  });
+
+  it('stores only the hash; tokens are v1. and 43 base64url characters', () => {
+    const token = newRefreshToken();
+    assert.match(token, /^v1\.[A-Za-z0-9_-]{43}$/);
+    assert.match(refreshTokenHash(token), /^[A-Za-z0-9_-]{43}$/);
+  });
+}
+
+describe('refresh-token storage: SQLite', () => {
+  suite(async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-refresh-tokens-'));
+    const handle = openDatabase({ sqliteFile: path.join(dir, 'gatehouse.db') });
+    return { handle, dispose: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  });
+});
+
+const postgresReachable = await postgresAvailable();
+describe('refresh-token storage: PostgreSQL', { skip: postgresReachable ? false : `PostgreSQL is not reachable at ${POSTGRES_ADMIN_URL}` }, () => {
+  suite(async () => {
+    const database = await createTestDatabase();
+    const handle = openDatabase({ databaseUrl: database.url, sqliteFile: ':memory:' });
+    return { handle, dispose: () => database.drop() };
+  });
+});
