@@ -1,6 +1,12 @@
-/** Rows the Management API cannot create yet (clients), inserted through the stores. */
-import { newClientId, newClientSecret } from '../../src/crypto/ids.js';
+/**
+ * Clients with shapes the Management API refuses to make (a client registered
+ * for private_key_jwt with no credentials, a secret-less public client, …),
+ * inserted through the store. The configuration JSON is built from the same
+ * columns, as the Management API would store it, so later PATCHes behave.
+ */
+import { newClientConfig } from '../../src/clients/model.js';
 import type { ClientRow } from '../../src/clients/store.js';
+import { newClientId, newClientSecret } from '../../src/crypto/ids.js';
 import { clientSecretContext } from '../../src/tenants/service.js';
 import type { TestApp } from './app.js';
 
@@ -13,7 +19,7 @@ export async function insertClient(t: TestApp, fields: Partial<ClientRow> = {}):
   const client_id = fields.client_id ?? newClientId();
   const client_secret = newClientSecret();
   const now = new Date().toISOString();
-  await t.ctx.clients.insert({
+  const row: ClientRow = {
     tenant_id: t.tenant.id,
     client_id,
     name: 'Test client',
@@ -30,7 +36,17 @@ export async function insertClient(t: TestApp, fields: Partial<ClientRow> = {}):
     external_client_id: null,
     config: '{}',
     ...fields,
+  };
+  const config = newClientConfig({
+    name: row.name,
+    description: row.description,
+    is_first_party: row.is_first_party === 1,
+    token_endpoint_auth_method: row.token_endpoint_auth_method,
+    grant_types: JSON.parse(row.grant_types) as string[],
+    ...(row.app_type !== null && { app_type: row.app_type }),
+    ...(row.client_authentication_methods !== null && { client_authentication_methods: JSON.parse(row.client_authentication_methods) as object }),
   });
+  await t.ctx.clients.insert({ ...row, config: fields.config ?? JSON.stringify(config) });
   t.ctx.invalidation.invalidate(t.tenant.id);
   return { client_id, client_secret };
 }
