@@ -3,6 +3,9 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.js';
+import { authorizeEndpoint } from './authorize/authorize.js';
+import { loginForm, loginSubmit } from './authorize/login.js';
+import { AuthorizeService } from './authorize/service.js';
 import { changePasswordEndpoint } from './dbconnections/change-password.js';
 import { DbConnectionsService } from './dbconnections/service.js';
 import { signupEndpoint } from './dbconnections/signup.js';
@@ -27,5 +30,7 @@ export function authenticationRoutes(ctx: AppContext): FastifyPluginAsync {
     ]) {
       app.route(route);
     }
+    const authorize = new AuthorizeService(ctx);
+    for (const route of [authorizeEndpoint(authorize), loginForm(authorize), loginSubmit(authorize)]) app.route(route);
   };
 }

@@ -238,6 +238,49 @@ export interface RefreshTokensTable {
   revoked_at: string | null;
 }
 
+/** Login sessions (migration 0009); only the cookie value's SHA-256 is stored. */
+export interface SessionsTable {
+  tenant_id: string;
+  id_hash: string;
+  user_id: string;
+  /** Seconds since the epoch. */
+  auth_time: number;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+/** /authorize requests waiting for a login (migration 0009); `params` is JSON. */
+export interface AuthorizationRequestsTable {
+  tenant_id: string;
+  id_hash: string;
+  client_id: string;
+  params: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** Authorization codes (migration 0009); only the code's SHA-256 is stored. */
+export interface AuthorizationCodesTable {
+  tenant_id: string;
+  code_hash: string;
+  client_id: string;
+  user_id: string;
+  redirect_uri: string | null;
+  scope: string | null;
+  audience: string | null;
+  nonce: string | null;
+  code_challenge: string | null;
+  code_challenge_method: string | null;
+  session_id: string;
+  /** Seconds since the epoch. */
+  auth_time: number;
+  expires_at: string;
+  used_at: string | null;
+  refresh_family_id: string | null;
+}
+
 export interface Database {
   tenants: TenantsTable;
   signing_keys: SigningKeysTable;
@@ -256,4 +299,7 @@ export interface Database {
   users: UsersTable;
   tickets: TicketsTable;
   refresh_tokens: RefreshTokensTable;
+  sessions: SessionsTable;
+  authorization_requests: AuthorizationRequestsTable;
+  authorization_codes: AuthorizationCodesTable;
 }

@@ -216,6 +216,9 @@ function conformance(expectedDialect: Dialect, open: () => Promise<Opened>): voi
       'users',
       'tickets',
       'refresh_tokens',
+      'sessions',
+      'authorization_requests',
+      'authorization_codes',
     ];
     const MIGRATIONS = [
       '0001_foundation',
@@ -226,6 +229,7 @@ function conformance(expectedDialect: Dialect, open: () => Promise<Opened>): voi
       '0006_connections_users',
       '0007_tickets',
       '0008_refresh_tokens',
+      '0009_authorization',
     ];
 
     it('creates every table', async () => {

@@ -42,7 +42,7 @@ export const PAGE_CSP = "default-src 'none'; form-action 'self'; style-src 'unsa
 
 const STYLE = `body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;line-height:1.5;color:#1a1a1a}
 h1{font-size:1.4rem}label{display:block;margin-top:1rem;font-weight:600}
-input[type=password]{width:100%;padding:.5rem;font-size:1rem;box-sizing:border-box}
+input[type=password],input[type=email]{width:100%;padding:.5rem;font-size:1rem;box-sizing:border-box}
 button{margin-top:1.25rem;padding:.6rem 1.2rem;font-size:1rem}
 .error{border:2px solid #b00020;padding:.5rem .75rem;color:#b00020}.ok{color:#1b5e20}`;
 

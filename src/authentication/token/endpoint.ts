@@ -10,12 +10,13 @@ import { oauthErrors } from '../../http/errors.js';
 import { authenticateClient, type AuthenticatedClient } from '../client-auth/methods.js';
 import { readParams, requireParams, type Params } from '../params.js';
 import type { GrantHandler } from './grant.js';
+import { authorizationCode } from './grants/authorization-code.js';
 import { clientCredentials } from './grants/client-credentials.js';
 import { password, passwordRealm } from './grants/password.js';
 import { refreshToken } from './grants/refresh-token.js';
 
 /** Grant handlers by `grant_type`. */
-const GRANTS: ReadonlyMap<string, GrantHandler> = new Map([clientCredentials, password, passwordRealm, refreshToken].map((g) => [g.grantType, g]));
+const GRANTS: ReadonlyMap<string, GrantHandler> = new Map([authorizationCode, clientCredentials, password, passwordRealm, refreshToken].map((g) => [g.grantType, g]));
 
 function selectGrant(params: Params): GrantHandler {
   const handler = GRANTS.get(params.grant_type!);

@@ -42,6 +42,9 @@ export interface UserTokenRequest {
   /** `gty` of the access token. */
   grantType: string;
   nonce?: string;
+  /** The ID token's `auth_time` (seconds since the epoch) and `sid`, for grants that follow a login session. */
+  authTime?: number;
+  sid?: string;
   /**
    * Produces the response's refresh token once the grant is known, whatever
    * the scope: the refresh_token grant's rotation. Absent: a new token family
@@ -106,6 +109,8 @@ export async function issueUserTokens(ctx: AppContext, request: UserTokenRequest
       user,
       scopes: granted,
       ...(request.nonce !== undefined && { nonce: request.nonce }),
+      ...(request.authTime !== undefined && { authTime: request.authTime }),
+      ...(request.sid !== undefined && { sid: request.sid }),
     });
   }
   if (granted.length > 0) body.scope = granted.join(' ');

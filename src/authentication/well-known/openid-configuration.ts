@@ -10,13 +10,16 @@ export function discoveryDocument(tenant: Tenant): Record<string, unknown> {
   const base = tenant.issuer;
   return {
     issuer: base,
+    authorization_endpoint: `${base}authorize`,
     token_endpoint: `${base}oauth/token`,
     userinfo_endpoint: `${base}userinfo`,
     jwks_uri: `${base}.well-known/jwks.json`,
     revocation_endpoint: `${base}oauth/revoke`,
     scopes_supported: ['openid', 'profile', 'email', 'offline_access'],
-    grant_types_supported: ['client_credentials', 'password', 'http://auth0.com/oauth/grant-type/password-realm', 'refresh_token'],
-    response_types_supported: [],
+    grant_types_supported: ['authorization_code', 'client_credentials', 'password', 'http://auth0.com/oauth/grant-type/password-realm', 'refresh_token'],
+    response_types_supported: ['code'],
+    response_modes_supported: ['query', 'form_post'],
+    code_challenge_methods_supported: ['S256'],
     subject_types_supported: ['public'],
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     claims_supported: ['aud', 'email', 'email_verified', 'exp', 'family_name', 'given_name', 'iat', 'iss', 'name', 'nickname', 'picture', 'sub', 'updated_at'],

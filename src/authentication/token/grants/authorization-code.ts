@@ -1,0 +1,128 @@
+/**
+ * The authorization_code grant (RFC 6749 §4.1.3, RFC 7636 §4.5-4.6;
+ * authentication-api-wire-notes §5.1) as a pipeline of named steps: find the
+ * code (the client's, not expired), refuse a replay, check the redirect_uri
+ * and the PKCE verifier, consume the code, refuse a deleted or blocked user,
+ * issue the tokens. Every refusal of the code itself is 403 `invalid_grant`
+ * "Invalid authorization code"; a wrong verifier is "Failed to verify code
+ * verifier", as the service answers.
+ *
+ * Replay (RFC 6749 §4.1.2: the server "SHOULD revoke (when possible) all
+ * tokens previously issued based on that authorization code"): consuming the
+ * code records the refresh-token family its tokens may start, and a second
+ * use revokes that family. Access and ID tokens already issued are JWTs and
+ * stay valid until they expire.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { KyselyAuthorizationCodeStore, secretHash, type AuthorizationCodeRow } from '../../../authorization/store.js';
+import type { AppContext } from '../../../context.js';
+import { newPrefixedId } from '../../../crypto/ids.js';
+import { oauthErrors } from '../../../http/errors.js';
+import { KyselyRefreshTokenStore } from '../../../refresh-tokens/store.js';
+import type { Tenant } from '../../../tenants/tenant.js';
+import type { UserRow } from '../../../users/model.js';
+import { KyselyUserStore } from '../../../users/store.js';
+import type { AuthenticatedClient } from '../../client-auth/methods.js';
+import { AUTHORIZATION_CODE_GRANT } from '../../authorize/request.js';
+import { requireParams, type Params } from '../../params.js';
+import type { GrantContext, GrantHandler, TokenResponse } from '../grant.js';
+import { absoluteExpiry, issueRefreshToken, OFFLINE_ACCESS, refreshTokenSettings } from '../refresh-tokens.js';
+import { issueUserTokens } from '../user-tokens.js';
+
+const invalidCode = () => oauthErrors.invalidGrant('Invalid authorization code');
+const failedVerifier = () => oauthErrors.invalidGrant('Failed to verify code verifier');
+
+/** RFC 7636 §4.1: 43 to 128 unreserved characters. */
+const CODE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
+
+const nowIso = (ctx: AppContext) => new Date(ctx.now()).toISOString();
+
+/** The code when it is the client's and not expired; a used one is a replay (revokes what it issued). */
+async function findCode(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient, params: Params): Promise<AuthorizationCodeRow> {
+  const row = await new KyselyAuthorizationCodeStore(ctx.database.db).find(tenant.id, secretHash(params.code!));
+  if (!row || row.client_id !== client.client.row.client_id) throw invalidCode();
+  if (row.used_at !== null) {
+    await revokeIssued(ctx, tenant, row);
+    throw invalidCode();
+  }
+  if (row.expires_at <= nowIso(ctx)) throw invalidCode();
+  return row;
+}
+
+async function revokeIssued(ctx: AppContext, tenant: Tenant, row: AuthorizationCodeRow): Promise<void> {
+  if (row.refresh_family_id !== null) await new KyselyRefreshTokenStore(ctx.database.db).revokeFamily(tenant.id, row.refresh_family_id, nowIso(ctx));
+}
+
+/** RFC 6749 §4.1.3: the same redirect_uri when one was sent to /authorize. */
+function checkRedirectUri(row: AuthorizationCodeRow, params: Params): void {
+  if (row.redirect_uri !== null && params.redirect_uri !== row.redirect_uri) {
+    throw oauthErrors.invalidGrant('The redirect_uri does not match the one of the authorization request');
+  }
+}
+
+/**
+ * RFC 7636 §4.6: BASE64URL(SHA256(code_verifier)) equals the challenge,
+ * compared in constant time. A verifier without a challenge is refused too
+ * (RFC 9700 §2.1.1, PKCE downgrade).
+ */
+function verifyCodeVerifier(row: AuthorizationCodeRow, params: Params): void {
+  const verifier = params.code_verifier;
+  if (row.code_challenge === null) {
+    if (verifier !== undefined) throw failedVerifier();
+    return;
+  }
+  if (verifier === undefined || !CODE_VERIFIER.test(verifier)) throw failedVerifier();
+  const computed = Buffer.from(createHash('sha256').update(verifier, 'ascii').digest('base64url'));
+  const expected = Buffer.from(row.code_challenge);
+  if (computed.length !== expected.length || !timingSafeEqual(computed, expected)) throw failedVerifier();
+}
+
+/** One use: of two concurrent exchanges only one gets past this step. */
+async function consumeCode(ctx: AppContext, tenant: Tenant, row: AuthorizationCodeRow, refreshFamilyId: string): Promise<void> {
+  if (!(await new KyselyAuthorizationCodeStore(ctx.database.db).consume(tenant.id, row.code_hash, nowIso(ctx), refreshFamilyId))) throw invalidCode();
+}
+
+async function requireActiveUser(ctx: AppContext, tenant: Tenant, row: AuthorizationCodeRow): Promise<UserRow> {
+  const user = await new KyselyUserStore(ctx.database.db).get(tenant.id, row.user_id);
+  if (!user) throw invalidCode();
+  if (user.blocked === 1) throw oauthErrors.invalidGrant('user is blocked');
+  return user;
+}
+
+export const authorizationCode: GrantHandler = {
+  grantType: AUTHORIZATION_CODE_GRANT,
+  // Public clients exchange codes with client_id and PKCE (required of them at /authorize).
+  requiresConfidentialClient: false,
+
+  async handle({ ctx, tenant, params, client }: GrantContext): Promise<TokenResponse> {
+    requireParams(params, 'code');
+    const row = await findCode(ctx, tenant, client, params);
+    checkRedirectUri(row, params);
+    verifyCodeVerifier(row, params);
+    const familyId = newPrefixedId('rtf', 24);
+    await consumeCode(ctx, tenant, row, familyId);
+    const user = await requireActiveUser(ctx, tenant, row);
+    return issueUserTokens(ctx, {
+      tenant,
+      client: client.client,
+      user,
+      audience: row.audience ?? undefined,
+      scope: row.scope ?? undefined,
+      grantType: AUTHORIZATION_CODE_GRANT,
+      ...(row.nonce !== null && { nonce: row.nonce }),
+      authTime: row.auth_time,
+      sid: row.session_id,
+      // A new family whose id the code recorded, so a replay of the code can revoke it.
+      refreshToken: async (granted) =>
+        granted.scope.split(' ').includes(OFFLINE_ACCESS)
+          ? issueRefreshToken(ctx, {
+              tenant,
+              client: client.client,
+              userId: user.user_id,
+              ...granted,
+              family: { id: familyId, expiresAt: absoluteExpiry(refreshTokenSettings(client.client), ctx.now()) },
+            })
+          : undefined,
+    });
+  },
+};

@@ -1,0 +1,136 @@
+/**
+ * The authorization stores' contract (sessions, authorization requests,
+ * codes) against SQLite and PostgreSQL (a fresh database, dropped
+ * afterwards), on migrated schemas: active until expiry or revocation,
+ * consumed exactly once (also under concurrency), scoped by tenant, removed
+ * with the user.
+ */
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  KyselyAuthorizationCodeStore,
+  KyselyAuthorizationRequestStore,
+  KyselySessionStore,
+  newSecret,
+  secretHash,
+} from '../../src/authorization/store.js';
+import { migrateToLatest, openDatabase, type DatabaseHandle, type Db } from '../../src/db/database.js';
+import { newPrefixedId, randomString } from '../../src/crypto/ids.js';
+import { fullUserId, newUserIdPart } from '../../src/users/model.js';
+import { createTestDatabase, postgresAvailable, POSTGRES_ADMIN_URL } from '../helpers/postgres.js';
+
+const T0 = '2024-01-01T00:00:00.000Z';
+const at = (s: number) => new Date(Date.parse(T0) + s * 1000).toISOString();
+
+function suite(open: () => Promise<{ handle: DatabaseHandle; dispose(): Promise<void> }>): void {
+  let opened: { handle: DatabaseHandle; dispose(): Promise<void> };
+  let db: Db;
+
+  before(async () => {
+    opened = await open();
+    db = opened.handle.db;
+    await migrateToLatest(db);
+  });
+  after(async () => {
+    try {
+      await opened?.handle.close();
+    } finally {
+      await opened?.dispose();
+    }
+  });
+
+  /** A tenant with one connection and one user, per case. */
+  async function tenantWithUser(): Promise<{ tenantId: string; userId: string }> {
+    const tenantId = newPrefixedId('ten');
+    const name = `t-${randomString(10).toLowerCase()}`;
+    await db.insertInto('tenants').values({ id: tenantId, name, domain: `${name}.example.test`, settings: '{}', created_at: T0 }).execute();
+    const connectionId = newPrefixedId('con');
+    await db.insertInto('connections').values({ tenant_id: tenantId, id: connectionId, name: 'db', display_name: null, strategy: 'auth0', options: '{}', is_domain_connection: 0, realms: '[]', metadata: '{}', created_at: T0, updated_at: T0 }).execute();
+    const userId = fullUserId(newUserIdPart());
+    await db.insertInto('users').values({
+      tenant_id: tenantId, user_id: userId, connection_id: connectionId, email: 'a@example.com', email_lower: 'a@example.com', email_verified: 0,
+      username: null, username_lower: null, phone_number: null, password_hash: null, blocked: 0, name: null, given_name: null,
+      family_name: null, nickname: null, picture: null, app_metadata: '{}', user_metadata: '{}', created_at: T0, updated_at: T0,
+      last_login: null, last_password_reset: null, logins_count: 0,
+    }).execute();
+    return { tenantId, userId };
+  }
+
+  async function newCode(tenantId: string, userId: string, expiresIn = 60): Promise<string> {
+    const hash = secretHash(newSecret());
+    await new KyselyAuthorizationCodeStore(db).insert({
+      tenant_id: tenantId, code_hash: hash, client_id: 'client', user_id: userId, redirect_uri: 'https://app.example.com/cb', scope: 'openid',
+      audience: null, nonce: 'n', code_challenge: null, code_challenge_method: null, session_id: 'sid', auth_time: 1, expires_at: at(expiresIn),
+    });
+    return hash;
+  }
+
+  it('codes: found in any state, consumed exactly once (also concurrently), recording the refresh family', async () => {
+    const { tenantId, userId } = await tenantWithUser();
+    const codes = new KyselyAuthorizationCodeStore(db);
+    const hash = await newCode(tenantId, userId);
+    assert.equal((await codes.find(tenantId, hash))?.used_at, null);
+    const results = await Promise.all([codes.consume(tenantId, hash, at(1), 'rtf_a'), codes.consume(tenantId, hash, at(1), 'rtf_b')]);
+    assert.deepEqual(results.filter(Boolean).length, 1);
+    const used = await codes.find(tenantId, hash);
+    assert.equal(used?.used_at, at(1));
+    assert.equal(used?.refresh_family_id, results[0] ? 'rtf_a' : 'rtf_b');
+    assert.equal(await codes.consume(tenantId, hash, at(2), 'rtf_c'), false);
+    const { tenantId: other } = await tenantWithUser();
+    assert.equal(await codes.find(other, hash), undefined, 'scoped by tenant');
+  });
+
+  it('codes: an expired code is not consumed; codes go with their user', async () => {
+    const { tenantId, userId } = await tenantWithUser();
+    const codes = new KyselyAuthorizationCodeStore(db);
+    const hash = await newCode(tenantId, userId, 60);
+    assert.equal(await codes.consume(tenantId, hash, at(60), 'rtf_x'), false);
+    await db.deleteFrom('users').where('tenant_id', '=', tenantId).where('user_id', '=', userId).execute();
+    assert.equal(await codes.find(tenantId, hash), undefined);
+  });
+
+  it('sessions: active until expiry or revocation', async () => {
+    const { tenantId, userId } = await tenantWithUser();
+    const sessions = new KyselySessionStore(db);
+    const hash = secretHash(newSecret());
+    await sessions.insert({ tenant_id: tenantId, id_hash: hash, user_id: userId, auth_time: 1704067200, created_at: T0, expires_at: at(3600) });
+    assert.equal((await sessions.findActive(tenantId, hash, at(10)))?.user_id, userId);
+    assert.equal((await sessions.findActive(tenantId, hash, at(10)))?.auth_time, 1704067200);
+    assert.equal(await sessions.findActive(tenantId, hash, at(3600)), undefined, 'expired');
+    assert.equal(await sessions.revoke(tenantId, hash, at(20)), true);
+    assert.equal(await sessions.revoke(tenantId, hash, at(21)), false);
+    assert.equal(await sessions.findActive(tenantId, hash, at(30)), undefined, 'revoked');
+  });
+
+  it('authorization requests: usable until expiry, consumed exactly once', async () => {
+    const { tenantId } = await tenantWithUser();
+    const requests = new KyselyAuthorizationRequestStore(db);
+    const hash = secretHash(newSecret());
+    await requests.insert({ tenant_id: tenantId, id_hash: hash, client_id: 'client', params: '{"a":1}', created_at: T0, expires_at: at(600) });
+    assert.equal((await requests.findUsable(tenantId, hash, at(10)))?.params, '{"a":1}');
+    assert.equal(await requests.findUsable(tenantId, hash, at(600)), undefined, 'expired');
+    const results = await Promise.all([requests.consume(tenantId, hash, at(20)), requests.consume(tenantId, hash, at(20))]);
+    assert.equal(results.filter(Boolean).length, 1);
+    assert.equal(await requests.findUsable(tenantId, hash, at(30)), undefined, 'used');
+  });
+}
+
+describe('authorization storage: SQLite', () => {
+  suite(async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-authorization-'));
+    const handle = openDatabase({ sqliteFile: path.join(dir, 'gatehouse.db') });
+    return { handle, dispose: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  });
+});
+
+const postgresReachable = await postgresAvailable();
+describe('authorization storage: PostgreSQL', { skip: postgresReachable ? false : `PostgreSQL is not reachable at ${POSTGRES_ADMIN_URL}` }, () => {
+  suite(async () => {
+    const database = await createTestDatabase();
+    const handle = openDatabase({ databaseUrl: database.url, sqliteFile: ':memory:' });
+    return { handle, dispose: () => database.drop() };
+  });
+});
