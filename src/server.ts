@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import { createContext, ensureDefaultTenant, type AppContext } from './context.js';
 import { createTlsCertificate } from './crypto/certificates.js';
 import { buildApp } from './http/app.js';
+import { PURGE_INTERVAL_MS, purgeExpired } from './maintenance/purge.js';
 
 export interface TlsFiles {
   key: Buffer;
@@ -66,6 +67,16 @@ export async function startServer(config: Config, print: (line: string) => void 
   const url = `${scheme}://${tenant.domain}`;
   ctx.logger.info({ url, tenant: tenant.name, database: ctx.database.dialect, tls: tls?.certFile ?? 'off (GATEHOUSE_HTTP=1)' }, 'Gatehouse is listening');
 
+  // Expired codes, sessions, tickets and refresh tokens go once an hour (every
+  // process does it; the deletes are idempotent).
+  const purge = setInterval(() => {
+    purgeExpired(ctx.database.db, ctx.now()).then(
+      (removed) => ctx.logger.debug({ removed }, 'purged expired artefacts'),
+      (err: unknown) => ctx.logger.warn({ err }, 'purging expired artefacts failed'),
+    );
+  }, PURGE_INTERVAL_MS);
+  purge.unref();
+
   let stopping: Promise<void> | undefined;
   return {
     app,
@@ -75,6 +86,7 @@ export async function startServer(config: Config, print: (line: string) => void 
       stopping ??= (async () => {
         // Fastify stops accepting, answers 503 to new requests on kept-alive
         // connections, and resolves once in-flight requests have finished.
+        clearInterval(purge);
         await app.close();
         await ctx.close();
       })();
