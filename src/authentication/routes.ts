@@ -9,6 +9,8 @@ import { AuthorizeService } from './authorize/service.js';
 import { changePasswordEndpoint } from './dbconnections/change-password.js';
 import { DbConnectionsService } from './dbconnections/service.js';
 import { signupEndpoint } from './dbconnections/signup.js';
+import { oidcLogoutEndpoint, v2LogoutEndpoint } from './logout/logout.js';
+import { LogoutService } from './logout/service.js';
 import { resetPasswordForm, resetPasswordSubmit } from './pages/reset-password.js';
 import { verifyEmailPage } from './pages/verify-email.js';
 import { revokeEndpoint } from './revoke.js';
@@ -32,5 +34,7 @@ export function authenticationRoutes(ctx: AppContext): FastifyPluginAsync {
     }
     const authorize = new AuthorizeService(ctx);
     for (const route of [authorizeEndpoint(authorize), loginForm(authorize), loginSubmit(authorize)]) app.route(route);
+    const logout = new LogoutService(ctx);
+    for (const route of [v2LogoutEndpoint(logout), oidcLogoutEndpoint(logout)]) app.route(route);
   };
 }

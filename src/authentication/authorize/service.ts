@@ -62,6 +62,11 @@ export function sessionCookie(value: string): string {
   return `${SESSION_COOKIE}=${value}; Path=/; Max-Age=${SESSION_LIFETIME_SECONDS}; Secure; HttpOnly; SameSite=Lax`;
 }
 
+/** Removes the session cookie: the same attributes, an empty value, Max-Age=0 (RFC 6265 §5.3 step 3). */
+export function clearedSessionCookie(): string {
+  return `${SESSION_COOKIE}=; Path=/; Max-Age=0; Secure; HttpOnly; SameSite=Lax`;
+}
+
 export type LoginOutcome =
   | { kind: 'done'; request: AuthorizeRequest; code: string; cookie: string }
   | { kind: 'invalid_transaction' }

@@ -15,6 +15,7 @@ export function discoveryDocument(tenant: Tenant): Record<string, unknown> {
     userinfo_endpoint: `${base}userinfo`,
     jwks_uri: `${base}.well-known/jwks.json`,
     revocation_endpoint: `${base}oauth/revoke`,
+    end_session_endpoint: `${base}oidc/logout`,
     scopes_supported: ['openid', 'profile', 'email', 'offline_access'],
     grant_types_supported: ['authorization_code', 'client_credentials', 'password', 'http://auth0.com/oauth/grant-type/password-realm', 'refresh_token'],
     response_types_supported: ['code'],

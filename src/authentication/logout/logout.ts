@@ -1,0 +1,125 @@
+/**
+ * The logout endpoints (authentication-api-wire-notes §9):
+ *
+ * - GET /v2/logout?returnTo&client_id&federated;
+ * - GET|POST /oidc/logout (OpenID Connect RP-Initiated Logout 1.0 §2):
+ *   id_token_hint, logout_hint, client_id, post_logout_redirect_uri, state.
+ *
+ * Everything is checked before anything changes: a request that fails ends
+ * no session and gets a 400 page without Location (no open redirect). On
+ * success the session is revoked, the cookie cleared, and the browser sent to
+ * the allowed URL, or shown the logged-out page. With `client_id` and no
+ * return URL, the client's first Allowed Logout URL is used, as the service
+ * does (wire notes §9, §16.9), unless it is a wildcard. `federated` is
+ * accepted and ignored: there are no upstream identity providers.
+ */
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { IssuanceClient } from '../../cache/issuance.js';
+import type { Tenant } from '../../tenants/tenant.js';
+import { clearedSessionCookie } from '../authorize/service.js';
+import { sendPage } from '../pages/html.js';
+import { loggedOutPage, logoutErrorPage } from './pages.js';
+import { LogoutPageError, logoutUrlAllowed, type IdTokenHint, type LogoutService } from './service.js';
+
+const MAX_PARAM = 4096;
+
+/** Parameters as single strings; a repeated or oversized one is refused. */
+function readParams(source: unknown): Record<string, string> {
+  const params: Record<string, string> = {};
+  if (source === null || typeof source !== 'object') return params;
+  for (const [name, value] of Object.entries(source as Record<string, unknown>)) {
+    if (typeof value === 'string' && value.length <= MAX_PARAM) params[name] = value;
+    else if (value !== undefined) throw new LogoutPageError(`Parameter ${name} is not valid.`);
+  }
+  return params;
+}
+
+/**
+ * Where to go after logout: `returnTo` when allowed, else (no returnTo, a
+ * client named) the client's first non-wildcard URL, else undefined (the page).
+ */
+function resolveReturn(service: LogoutService, tenant: Tenant, client: IssuanceClient | undefined, returnTo: string | undefined, name: string): string | undefined {
+  const allowed = service.allowedUrls(tenant, client);
+  if (returnTo === undefined || returnTo === '') {
+    const first = client ? allowed[0] : undefined;
+    return first !== undefined && !first.includes('*') && URL.canParse(first) ? first : undefined;
+  }
+  if (!logoutUrlAllowed(allowed, returnTo)) {
+    throw new LogoutPageError(`The "${name}" querystring parameter "${returnTo}" is not defined as a valid URL in "Allowed Logout URLs".`);
+  }
+  return returnTo;
+}
+
+async function namedClient(service: LogoutService, tenant: Tenant, clientId: string | undefined): Promise<IssuanceClient | undefined> {
+  if (clientId === undefined) return undefined;
+  const client = await service.client(tenant, clientId);
+  if (!client) throw new LogoutPageError('Unknown client.');
+  return client;
+}
+
+/** Ends the cookie's session and answers: a redirect to `target`, or the logged-out page. */
+async function finish(service: LogoutService, request: FastifyRequest, reply: FastifyReply, target: string | undefined): Promise<FastifyReply> {
+  await service.endSession(request.tenant, await service.session(request.tenant, request.headers.cookie));
+  reply.header('Set-Cookie', clearedSessionCookie());
+  if (target === undefined) return sendPage(reply, 200, loggedOutPage());
+  return reply.code(302).header('Location', target).header('Cache-Control', 'no-store').send();
+}
+
+function refuse(reply: FastifyReply, error: unknown): FastifyReply {
+  if (error instanceof LogoutPageError) return sendPage(reply, 400, logoutErrorPage(error.message));
+  throw error;
+}
+
+export function v2LogoutEndpoint(service: LogoutService): RouteOptions {
+  return {
+    method: 'GET',
+    url: '/v2/logout',
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      let target: string | undefined;
+      try {
+        const params = readParams(request.query);
+        const client = await namedClient(service, request.tenant, params.client_id);
+        target = resolveReturn(service, request.tenant, client, params.returnTo, 'returnTo');
+      } catch (error) {
+        return refuse(reply, error);
+      }
+      return finish(service, request, reply, target);
+    },
+  };
+}
+
+export function oidcLogoutEndpoint(service: LogoutService): RouteOptions {
+  return {
+    method: ['GET', 'POST'],
+    url: '/oidc/logout',
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      let target: string | undefined;
+      try {
+        const params = readParams(request.method === 'POST' ? request.body : request.query);
+        let hint: IdTokenHint | undefined;
+        if (params.id_token_hint !== undefined) {
+          hint = await service.verifyIdTokenHint(request.tenant, params.id_token_hint);
+          if (params.client_id !== undefined && params.client_id !== hint.clientId) {
+            throw new LogoutPageError('The client_id does not match the audience of the id_token_hint.');
+          }
+          if (params.logout_hint !== undefined && hint.sid !== undefined && params.logout_hint !== hint.sid) {
+            throw new LogoutPageError('The logout_hint does not match the session of the id_token_hint.');
+          }
+        }
+        const clientId = hint?.clientId ?? params.client_id;
+        const client = await namedClient(service, request.tenant, clientId);
+        // The first-URL fallback applies only to a client named by client_id, as the service documents it.
+        const uri = params.post_logout_redirect_uri;
+        target = uri === undefined && params.client_id === undefined ? undefined : resolveReturn(service, request.tenant, client, uri, 'post_logout_redirect_uri');
+        if (target !== undefined && params.state !== undefined) {
+          const url = new URL(target);
+          url.searchParams.set('state', params.state);
+          target = url.href;
+        }
+      } catch (error) {
+        return refuse(reply, error);
+      }
+      return finish(service, request, reply, target);
+    },
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * The rules of logout (authentication-api-wire-notes §9): where the browser
+ * may be sent afterwards, the `id_token_hint` of RP-Initiated Logout, and the
+ * end of the SSO session.
+ *
+ * - A return URL is allowed when, with its query string removed, it matches
+ *   one of the Allowed Logout URLs under the rules of callbacks (exact, or one
+ *   DNS label for a leading `*.`): the client's when a client is named, else
+ *   the tenant's (`TenantSettings.allowed_logout_urls`).
+ * - An `id_token_hint` must be a JWT signed by one of the tenant's keys with
+ *   the tenant's issuer; an expired one is accepted (OIDC RP-Initiated Logout
+ *   1.0 §2: the OP should accept it), since logging out is what it asks for.
+ * - Ending the session revokes the `gh_session` cookie's session in the store;
+ *   the cookie itself is cleared by the caller.
+ */
+import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import type { IssuanceClient } from '../../cache/issuance.js';
+import type { AppContext } from '../../context.js';
+import { KyselySessionStore, secretHash, type SessionRow } from '../../authorization/store.js';
+import { SIGNING_ALG } from '../../keys/keyring.js';
+import type { Tenant } from '../../tenants/tenant.js';
+import { readCookie, SESSION_COOKIE } from '../authorize/service.js';
+import { callbackMatches } from '../authorize/request.js';
+
+/** A failure shown as a page, never a redirect (the target is not trusted). */
+export class LogoutPageError extends Error {}
+
+/** What a verified `id_token_hint` tells: the client (its `aud`), and `sid`/`sub` when present. */
+export interface IdTokenHint {
+  clientId: string;
+  sid?: string;
+  sub?: string;
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/** The client's `allowed_logout_urls` from its configuration JSON. */
+export function clientLogoutUrls(client: IssuanceClient): string[] {
+  try {
+    return stringList((JSON.parse(client.row.config) as { allowed_logout_urls?: unknown }).allowed_logout_urls);
+  } catch {
+    return [];
+  }
+}
+
+/** Whether `url`, its query string (and what follows) ignored, matches one of `allowed`. */
+export function logoutUrlAllowed(allowed: readonly string[], url: string): boolean {
+  if (!URL.canParse(url)) return false;
+  const query = url.indexOf('?');
+  const compared = query === -1 ? url : url.slice(0, query);
+  return allowed.some((entry) => callbackMatches(entry, compared));
+}
+
+export class LogoutService {
+  constructor(private readonly ctx: AppContext) {}
+
+  client(tenant: Tenant, clientId: string): Promise<IssuanceClient | undefined> {
+    return this.ctx.lookups.client(tenant.id, clientId);
+  }
+
+  /** The Allowed Logout URLs in force: the client's when one is named, else the tenant's. */
+  allowedUrls(tenant: Tenant, client: IssuanceClient | undefined): string[] {
+    return client ? clientLogoutUrls(client) : stringList(tenant.settings.allowed_logout_urls);
+  }
+
+  /** The verified hint, or a LogoutPageError. */
+  async verifyIdTokenHint(tenant: Tenant, token: string): Promise<IdTokenHint> {
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(
+        token,
+        async (header) => {
+          const key = header.kid === undefined ? undefined : await this.ctx.keyring.verificationKey(tenant.id, header.kid);
+          if (!key) throw new LogoutPageError('Invalid id_token_hint.');
+          return key;
+        },
+        { algorithms: [SIGNING_ALG], issuer: tenant.issuer, currentDate: new Date(this.ctx.now()) },
+      ));
+    } catch (error) {
+      // jose checks the signature, then iss, before exp: an expired token here is otherwise valid.
+      if (error instanceof joseErrors.JWTExpired && error.claim === 'exp') payload = error.payload;
+      else throw new LogoutPageError('Invalid id_token_hint.');
+    }
+    const aud = Array.isArray(payload.aud) && payload.aud.length === 1 ? payload.aud[0] : payload.aud;
+    if (typeof aud !== 'string') throw new LogoutPageError('Invalid id_token_hint.');
+    return {
+      clientId: aud,
+      ...(typeof payload.sid === 'string' && { sid: payload.sid }),
+      ...(typeof payload.sub === 'string' && { sub: payload.sub }),
+    };
+  }
+
+  /** The active session of the cookie, if any. */
+  async session(tenant: Tenant, cookieHeader: string | undefined): Promise<SessionRow | undefined> {
+    const value = readCookie(cookieHeader, SESSION_COOKIE);
+    if (!value || value.length > 100) return undefined;
+    return new KyselySessionStore(this.ctx.database.db).findActive(tenant.id, secretHash(value), new Date(this.ctx.now()).toISOString());
+  }
+
+  /** Revokes the session; a session already gone is not an error. */
+  async endSession(tenant: Tenant, session: SessionRow | undefined): Promise<void> {
+    if (!session) return;
+    await new KyselySessionStore(this.ctx.database.db).revoke(tenant.id, session.id_hash, new Date(this.ctx.now()).toISOString());
+  }
+}

@@ -1,0 +1,254 @@
+/**
+ * Logout through app.inject on the real app and database: GET /v2/logout and
+ * GET|POST /oidc/logout end the SSO session and clear its cookie, and send
+ * the browser only to an Allowed Logout URL (else a 400 page, no Location).
+ * Sessions are obtained as in authorize.test.ts: /authorize → /login → POST /login.
+ */
+import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { SignJWT } from 'jose';
+import type { LightMyRequestResponse } from 'fastify';
+import { createTestApp, DOMAIN, tokenRequest, type TestApp } from '../helpers/app.js';
+import { insertClient, type TestClient } from '../helpers/fixtures.js';
+
+const REALM = 'Username-Password-Authentication';
+const PASSWORD = 'correct horse battery staple';
+const CALLBACK = 'https://app.example.com/callback';
+const LOGOUT_URL = 'https://app.example.com/logged-out';
+const OTHER_LOGOUT_URL = 'https://other.example.com/bye';
+const TENANT_LOGOUT_URL = 'https://portal.example.net/';
+const ISSUER = `https://${DOMAIN}/`;
+const CLEARED = 'gh_session=; Path=/; Max-Age=0; Secure; HttpOnly; SameSite=Lax';
+
+describe('logout: /v2/logout and /oidc/logout', () => {
+  let t: TestApp;
+  let app: TestClient;
+  let other: TestClient;
+
+  const get = (url: string, cookie?: string) => t.app.inject({ method: 'GET', url, headers: { host: DOMAIN, ...(cookie && { cookie }) } });
+  const query = (params: Record<string, string>) => new URLSearchParams(params).toString();
+
+  const authorizeUrl = (client: TestClient, extra: Record<string, string> = {}) =>
+    `/authorize?${query({ client_id: client.client_id, response_type: 'code', redirect_uri: CALLBACK, state: 'xyz', scope: 'openid', ...extra })}`;
+
+  function hidden(body: string, name: string): string {
+    const match = new RegExp(`name="${name}" value="([^"]*)"`).exec(body);
+    assert.ok(match, `no ${name} in the page`);
+    return match[1]!;
+  }
+
+  /** Logs alice in for the (confidential) client: the session cookie and an ID token of that session. */
+  async function login(client: TestClient): Promise<{ cookie: string; idToken: string }> {
+    const res = await get(authorizeUrl(client));
+    assert.equal(res.statusCode, 302, res.body);
+    const page = await get(res.headers.location as string);
+    const done = await t.app.inject({
+      method: 'POST',
+      url: '/login',
+      headers: { host: DOMAIN, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: query({ state: hidden(page.body, 'state'), csrf_token: hidden(page.body, 'csrf_token'), email: 'alice@example.com', password: PASSWORD }),
+    });
+    assert.equal(done.statusCode, 302, done.body);
+    const cookie = (done.headers['set-cookie'] as string).split(';')[0]!;
+    const code = new URL(done.headers.location as string).searchParams.get('code')!;
+    const tokens = await tokenRequest(t.app, { grant_type: 'authorization_code', client_id: client.client_id, client_secret: client.client_secret, code, redirect_uri: CALLBACK });
+    assert.equal(tokens.statusCode, 200, tokens.body);
+    return { cookie, idToken: (tokens.json() as { id_token: string }).id_token };
+  }
+
+  /** Whether the cookie's session is still active: /authorize with prompt=none gives a code, or login_required. */
+  async function sessionActive(cookie: string): Promise<boolean> {
+    const res = await get(authorizeUrl(app, { prompt: 'none' }), cookie);
+    assert.equal(res.statusCode, 302, res.body);
+    const location = new URL(res.headers.location as string);
+    if (location.searchParams.has('code')) return true;
+    assert.equal(location.searchParams.get('error'), 'login_required');
+    return false;
+  }
+
+  function assertRefused(res: LightMyRequestResponse, pattern: RegExp): void {
+    assert.equal(res.statusCode, 400, res.body);
+    assert.equal(res.headers.location, undefined);
+    assert.equal(res.headers['set-cookie'], undefined);
+    assert.match(res.headers['content-type'] as string, /^text\/html/);
+    assert.equal(res.headers['content-security-policy'], "default-src 'none'; form-action 'self'; style-src 'unsafe-inline'");
+    assert.match(res.body, pattern);
+  }
+
+  function assertLoggedOut(res: LightMyRequestResponse): void {
+    assert.equal(res.headers['set-cookie'], CLEARED);
+  }
+
+  before(async () => {
+    t = await createTestApp();
+    const grants = JSON.stringify(['authorization_code', 'refresh_token']);
+    app = await insertClient(t, {
+      grant_types: grants,
+      config: JSON.stringify({ callbacks: [CALLBACK], allowed_logout_urls: [LOGOUT_URL, 'https://*.example.org/bye'] }),
+    });
+    other = await insertClient(t, { grant_types: grants, config: JSON.stringify({ callbacks: [CALLBACK], allowed_logout_urls: [OTHER_LOGOUT_URL] }) });
+    const conn = await t.management('POST', '/api/v2/connections', { body: { name: REALM, strategy: 'auth0', enabled_clients: [app.client_id, other.client_id] } });
+    assert.equal(conn.statusCode, 201, conn.body);
+    const user = await t.management('POST', '/api/v2/users', { body: { connection: REALM, email: 'alice@example.com', password: PASSWORD } });
+    assert.equal(user.statusCode, 201, user.body);
+  });
+  after(() => t.close());
+
+  describe('GET /v2/logout', () => {
+    beforeEach(async () => {
+      await t.ctx.tenants.updateSettings(t.tenant, { ...t.tenant.settings, allowed_logout_urls: [TENANT_LOGOUT_URL] });
+    });
+
+    it('ends the session, clears the cookie and redirects to an allowed returnTo (query string ignored in matching)', async () => {
+      const { cookie } = await login(app);
+      assert.equal(await sessionActive(cookie), true);
+      const returnTo = `${LOGOUT_URL}?from=app&x=1`;
+      const res = await get(`/v2/logout?${query({ client_id: app.client_id, returnTo })}&federated`, cookie);
+      assert.equal(res.statusCode, 302, res.body);
+      assert.equal(res.headers.location, returnTo);
+      assertLoggedOut(res);
+      assert.equal(await sessionActive(cookie), false);
+    });
+
+    it('a wildcard Allowed Logout URL matches one DNS label', async () => {
+      const ok = await get(`/v2/logout?${query({ client_id: app.client_id, returnTo: 'https://t1.example.org/bye' })}`);
+      assert.equal(ok.statusCode, 302);
+      assert.equal(ok.headers.location, 'https://t1.example.org/bye');
+      const refused = await get(`/v2/logout?${query({ client_id: app.client_id, returnTo: 'https://a.b.example.org/bye' })}`);
+      assertRefused(refused, /not defined as a valid URL/);
+    });
+
+    it('a returnTo not allowed: 400 page without Location, the session kept (no open redirect)', async () => {
+      const { cookie } = await login(app);
+      const cases: Record<string, string>[] = [
+        { client_id: app.client_id, returnTo: 'https://evil.example.com/' },
+        { client_id: app.client_id, returnTo: `${LOGOUT_URL}/extra` },
+        { client_id: app.client_id, returnTo: 'https://app.example.com@evil.example.com/logged-out' },
+        { client_id: app.client_id, returnTo: OTHER_LOGOUT_URL },
+        { client_id: app.client_id, returnTo: 'not a url' },
+        // Without client_id the tenant's list applies, not the client's.
+        { returnTo: LOGOUT_URL },
+      ];
+      for (const params of cases) {
+        const res = await get(`/v2/logout?${query(params)}`, cookie);
+        assertRefused(res, /is not defined as a valid URL in &quot;Allowed Logout URLs&quot;/);
+      }
+      const xss = await get(`/v2/logout?${query({ returnTo: 'https://x/"><script>alert(1)</script>' })}`, cookie);
+      assertRefused(xss, /&lt;script&gt;/);
+      assert.ok(!xss.body.includes('<script>'));
+      const unknown = await get(`/v2/logout?${query({ client_id: 'nope', returnTo: LOGOUT_URL })}`, cookie);
+      assertRefused(unknown, /Unknown client/);
+      assert.equal(await sessionActive(cookie), true);
+    });
+
+    it("without client_id: the tenant's Allowed Logout URLs", async () => {
+      const { cookie } = await login(app);
+      const res = await get(`/v2/logout?${query({ returnTo: TENANT_LOGOUT_URL })}`, cookie);
+      assert.equal(res.statusCode, 302, res.body);
+      assert.equal(res.headers.location, TENANT_LOGOUT_URL);
+      assertLoggedOut(res);
+      assert.equal(await sessionActive(cookie), false);
+    });
+
+    it('without returnTo: the logged-out page; with client_id, the first Allowed Logout URL', async () => {
+      const { cookie } = await login(app);
+      const res = await get('/v2/logout', cookie);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.match(res.body, /You have been logged out\./);
+      assert.equal(res.headers['content-security-policy'], "default-src 'none'; form-action 'self'; style-src 'unsafe-inline'");
+      assert.equal(res.headers.location, undefined);
+      assertLoggedOut(res);
+      assert.equal(await sessionActive(cookie), false);
+
+      const withClient = await get(`/v2/logout?${query({ client_id: app.client_id })}`);
+      assert.equal(withClient.statusCode, 302);
+      assert.equal(withClient.headers.location, LOGOUT_URL);
+    });
+  });
+
+  describe('/oidc/logout', () => {
+    it('id_token_hint + post_logout_redirect_uri + state: session ended, 302 with state', async () => {
+      const { cookie, idToken } = await login(app);
+      const res = await get(`/oidc/logout?${query({ id_token_hint: idToken, post_logout_redirect_uri: `${LOGOUT_URL}?a=1`, state: 's t&x' })}`, cookie);
+      assert.equal(res.statusCode, 302, res.body);
+      const location = new URL(res.headers.location as string);
+      assert.equal(`${location.origin}${location.pathname}`, LOGOUT_URL);
+      assert.equal(location.searchParams.get('a'), '1');
+      assert.equal(location.searchParams.get('state'), 's t&x');
+      assertLoggedOut(res);
+      assert.equal(await sessionActive(cookie), false);
+    });
+
+    it('POST form with client_id and logout_hint (the sid) agreeing with the hint', async () => {
+      const { cookie, idToken } = await login(app);
+      const sid = JSON.parse(Buffer.from(idToken.split('.')[1]!, 'base64url').toString()).sid as string;
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/oidc/logout',
+        headers: { host: DOMAIN, cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: query({ id_token_hint: idToken, client_id: app.client_id, logout_hint: sid, post_logout_redirect_uri: LOGOUT_URL }),
+      });
+      assert.equal(res.statusCode, 302, res.body);
+      assert.equal(res.headers.location, LOGOUT_URL);
+      assert.equal(await sessionActive(cookie), false);
+    });
+
+    it('without post_logout_redirect_uri: the logged-out page', async () => {
+      const { cookie, idToken } = await login(app);
+      const res = await get(`/oidc/logout?${query({ id_token_hint: idToken })}`, cookie);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.match(res.body, /You have been logged out\./);
+      assertLoggedOut(res);
+      assert.equal(await sessionActive(cookie), false);
+    });
+
+    it('refused without Location, the session kept: client_id mismatch, forged or foreign hint, unregistered URI, logout_hint mismatch', async () => {
+      const { cookie, idToken } = await login(app);
+      const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+      const kid = (JSON.parse(Buffer.from(idToken.split('.')[0]!, 'base64url').toString()) as { kid: string }).kid;
+      const claims = { iss: ISSUER, aud: app.client_id, sub: 'auth0|x' };
+      const forged = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid }).setIssuedAt().setExpirationTime('1h').sign(privateKey);
+      const { signing } = await t.ctx.keyring.keys(t.tenant.id);
+      const otherIssuer = await new SignJWT({ ...claims, iss: 'https://elsewhere.test/' })
+        .setProtectedHeader({ alg: 'RS256', kid: signing.kid })
+        .setIssuedAt()
+        .setExpirationTime('1h')
+        .sign(signing.privateKey);
+      const [header, payload] = idToken.split('.');
+      const tampered = `${header}.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), aud: other.client_id })).toString('base64url')}.${idToken.split('.')[2]}`;
+
+      const cases: [Record<string, string>, RegExp][] = [
+        [{ id_token_hint: idToken, client_id: other.client_id, post_logout_redirect_uri: OTHER_LOGOUT_URL }, /client_id does not match/],
+        [{ id_token_hint: forged, post_logout_redirect_uri: LOGOUT_URL }, /Invalid id_token_hint/],
+        [{ id_token_hint: otherIssuer, post_logout_redirect_uri: LOGOUT_URL }, /Invalid id_token_hint/],
+        [{ id_token_hint: tampered, post_logout_redirect_uri: OTHER_LOGOUT_URL }, /Invalid id_token_hint/],
+        [{ id_token_hint: 'not-a-jwt', post_logout_redirect_uri: LOGOUT_URL }, /Invalid id_token_hint/],
+        [{ id_token_hint: idToken, post_logout_redirect_uri: OTHER_LOGOUT_URL }, /not defined as a valid URL/],
+        [{ id_token_hint: idToken, post_logout_redirect_uri: 'https://evil.example.com/' }, /not defined as a valid URL/],
+        [{ id_token_hint: idToken, logout_hint: 'another-session', post_logout_redirect_uri: LOGOUT_URL }, /logout_hint does not match/],
+        [{ post_logout_redirect_uri: LOGOUT_URL }, /not defined as a valid URL/],
+      ];
+      for (const [params, pattern] of cases) assertRefused(await get(`/oidc/logout?${query(params)}`, cookie), pattern);
+      assert.equal(await sessionActive(cookie), true);
+    });
+
+    it('an expired id_token_hint of this tenant is accepted', async () => {
+      const { cookie } = await login(app);
+      const { signing } = await t.ctx.keyring.keys(t.tenant.id);
+      const now = Math.floor(Date.now() / 1000);
+      const expired = await new SignJWT({ iss: ISSUER, aud: app.client_id, sub: 'auth0|x', iat: now - 7200, exp: now - 3600 })
+        .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: signing.kid })
+        .sign(signing.privateKey);
+      const res = await get(`/oidc/logout?${query({ id_token_hint: expired, post_logout_redirect_uri: LOGOUT_URL, state: 'abc' })}`, cookie);
+      assert.equal(res.statusCode, 302, res.body);
+      assert.equal(res.headers.location, `${LOGOUT_URL}?state=abc`);
+      assert.equal(await sessionActive(cookie), false);
+    });
+
+    it('is the discovery end_session_endpoint', async () => {
+      const doc = (await get('/.well-known/openid-configuration')).json() as Record<string, unknown>;
+      assert.equal(doc.end_session_endpoint, `https://${DOMAIN}/oidc/logout`);
+    });
+  });
+});
