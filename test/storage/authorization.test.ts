@@ -5,11 +5,8 @@
  * consumed exactly once (also under concurrency), scoped by tenant, removed
  * with the user.
  */
-import { describe, it, before, after } from 'node:test';
+import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import {
   KyselyAuthorizationCodeStore,
   KyselyAuthorizationRequestStore,
@@ -17,29 +14,18 @@ import {
   newSecret,
   secretHash,
 } from '../../src/authorization/store.js';
-import { migrateToLatest, openDatabase, type DatabaseHandle, type Db } from '../../src/db/database.js';
+import { type Db } from '../../src/db/database.js';
 import { newPrefixedId, randomString } from '../../src/crypto/ids.js';
 import { fullUserId, newUserIdPart } from '../../src/users/model.js';
-import { createTestDatabase, postgresAvailable, POSTGRES_ADMIN_URL } from '../helpers/postgres.js';
+import { forEachDatabase } from '../helpers/databases.js';
 
 const T0 = '2024-01-01T00:00:00.000Z';
 const at = (s: number) => new Date(Date.parse(T0) + s * 1000).toISOString();
 
-function suite(open: () => Promise<{ handle: DatabaseHandle; dispose(): Promise<void> }>): void {
-  let opened: { handle: DatabaseHandle; dispose(): Promise<void> };
+await forEachDatabase('authorization storage', (database) => {
   let db: Db;
-
-  before(async () => {
-    opened = await open();
-    db = opened.handle.db;
-    await migrateToLatest(db);
-  });
-  after(async () => {
-    try {
-      await opened?.handle.close();
-    } finally {
-      await opened?.dispose();
-    }
+  before(() => {
+    db = database();
   });
 
   /** A tenant with one connection and one user, per case. */
@@ -115,22 +101,5 @@ function suite(open: () => Promise<{ handle: DatabaseHandle; dispose(): Promise<
     const results = await Promise.all([requests.consume(tenantId, hash, at(20)), requests.consume(tenantId, hash, at(20))]);
     assert.equal(results.filter(Boolean).length, 1);
     assert.equal(await requests.findUsable(tenantId, hash, at(30)), undefined, 'used');
-  });
-}
-
-describe('authorization storage: SQLite', () => {
-  suite(async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-authorization-'));
-    const handle = openDatabase({ sqliteFile: path.join(dir, 'gatehouse.db') });
-    return { handle, dispose: async () => fs.rmSync(dir, { recursive: true, force: true }) };
-  });
-});
-
-const postgresReachable = await postgresAvailable();
-describe('authorization storage: PostgreSQL', { skip: postgresReachable ? false : `PostgreSQL is not reachable at ${POSTGRES_ADMIN_URL}` }, () => {
-  suite(async () => {
-    const database = await createTestDatabase();
-    const handle = openDatabase({ databaseUrl: database.url, sqliteFile: ':memory:' });
-    return { handle, dispose: () => database.drop() };
   });
 });

@@ -7,13 +7,10 @@
  * Cases share one database per dialect; each works in tenants of its own so
  * that the order of cases does not matter.
  */
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
-import { isUniqueViolation, migrateToLatest, openDatabase, type DatabaseHandle, type Db, type Dialect } from '../../src/db/database.js';
+import { isUniqueViolation, migrateToLatest, type Db } from '../../src/db/database.js';
 import type { ClientGrantsTable, Database, ClientsTable, ResourceServersTable, SigningKeysTable, TenantsTable } from '../../src/db/schema.js';
 import { newPrefixedId, randomString } from '../../src/crypto/ids.js';
 import { KyselyTenantStore, type TenantBundle } from '../../src/tenants/store.js';
@@ -21,7 +18,7 @@ import { KyselySigningKeyStore } from '../../src/keys/store.js';
 import { KyselyClientStore } from '../../src/clients/store.js';
 import { KyselyResourceServerStore } from '../../src/resource-servers/store.js';
 import { KyselyClientGrantStore, type ClientGrantFilter } from '../../src/client-grants/store.js';
-import { createTestDatabase, postgresAvailable, POSTGRES_ADMIN_URL } from '../helpers/postgres.js';
+import { forEachDatabase } from '../helpers/databases.js';
 
 // ---------------------------------------------------------------------------
 // Row factories: every NOT NULL column filled, overridable per case.
@@ -155,13 +152,8 @@ const ids = (rows: { id: string }[]): string[] => rows.map((r) => r.id);
 // The suite, once per dialect
 // ---------------------------------------------------------------------------
 
-interface Opened {
-  handle: DatabaseHandle;
-  dispose(): Promise<void>;
-}
 
-function conformance(expectedDialect: Dialect, open: () => Promise<Opened>): void {
-  let opened: Opened | undefined;
+await forEachDatabase('storage conformance', (database, expectedDialect) => {
   let db: Db;
   let tenants: KyselyTenantStore;
   let keys: KyselySigningKeyStore;
@@ -169,25 +161,13 @@ function conformance(expectedDialect: Dialect, open: () => Promise<Opened>): voi
   let resourceServers: KyselyResourceServerStore;
   let grants: KyselyClientGrantStore;
 
-  before(async () => {
-    opened = await open();
-    assert.equal(opened.handle.dialect, expectedDialect);
-    db = opened.handle.db;
-    await migrateToLatest(db);
+  before(() => {
+    db = database();
     tenants = new KyselyTenantStore(db);
     keys = new KyselySigningKeyStore(db);
     clients = new KyselyClientStore(db);
     resourceServers = new KyselyResourceServerStore(db);
     grants = new KyselyClientGrantStore(db);
-  });
-
-  after(async () => {
-    if (!opened) return;
-    try {
-      await opened.handle.close();
-    } finally {
-      await opened.dispose();
-    }
   });
 
   /** A fresh, empty tenant for one case. */
@@ -1049,31 +1029,4 @@ function conformance(expectedDialect: Dialect, open: () => Promise<Opened>): voi
       assert.equal(await countRows(db, table, tenant.id), 0, `${table} kept rows of the deleted tenant`);
     }
   });
-}
-
-// ---------------------------------------------------------------------------
-// Dialects
-// ---------------------------------------------------------------------------
-
-// Before any suite is declared: under CI=true an unreachable PostgreSQL throws here and fails the file.
-const postgresReachable = await postgresAvailable();
-
-describe('storage conformance: SQLite', () => {
-  conformance('sqlite', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-conformance-'));
-    const handle = openDatabase({ sqliteFile: path.join(dir, 'gatehouse.db') });
-    return { handle, dispose: async () => fs.rmSync(dir, { recursive: true, force: true }) };
-  });
 });
-
-describe(
-  'storage conformance: PostgreSQL',
-  { skip: postgresReachable ? false : `PostgreSQL is not reachable at ${POSTGRES_ADMIN_URL} (set GATEHOUSE_TEST_POSTGRES_URL; CI=true requires it)` },
-  () => {
-    conformance('postgres', async () => {
-      const database = await createTestDatabase();
-      const handle = openDatabase({ databaseUrl: database.url, sqliteFile: ':memory:' });
-      return { handle, dispose: () => database.drop() };
-    });
-  },
-);

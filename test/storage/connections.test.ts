@@ -3,18 +3,15 @@
  * the same cases through the store interface, on migrated schemas. Each case
  * works in a tenant of its own.
  */
-import { describe, it, before, after } from 'node:test';
+import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { isUniqueViolation, migrateToLatest, openDatabase, type DatabaseHandle, type Db, type Dialect } from '../../src/db/database.js';
+import { isUniqueViolation, type Db } from '../../src/db/database.js';
 import type { ClientsTable, ConnectionsTable, TenantsTable } from '../../src/db/schema.js';
 import { newPrefixedId, randomString } from '../../src/crypto/ids.js';
 import { KyselyTenantStore } from '../../src/tenants/store.js';
 import { newConnectionId } from '../../src/connections/model.js';
 import { KyselyConnectionStore } from '../../src/connections/store.js';
-import { createTestDatabase, postgresAvailable, POSTGRES_ADMIN_URL } from '../helpers/postgres.js';
+import { forEachDatabase } from '../helpers/databases.js';
 
 const LOWER = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const T0 = '2024-01-01T00:00:00.000Z';
@@ -43,33 +40,16 @@ function connectionRow(tenantId: string, overrides: Partial<ConnectionsTable> = 
 const byCodepoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const ids = (rows: { id: string }[]): string[] => rows.map((r) => r.id);
 
-interface Opened {
-  handle: DatabaseHandle;
-  dispose(): Promise<void>;
-}
 
-function conformance(expectedDialect: Dialect, open: () => Promise<Opened>): void {
-  let opened: Opened | undefined;
+await forEachDatabase('connection storage', (database) => {
   let db: Db;
   let tenants: KyselyTenantStore;
   let connections: KyselyConnectionStore;
 
-  before(async () => {
-    opened = await open();
-    assert.equal(opened.handle.dialect, expectedDialect);
-    db = opened.handle.db;
-    await migrateToLatest(db);
+  before(() => {
+    db = database();
     tenants = new KyselyTenantStore(db);
     connections = new KyselyConnectionStore(db);
-  });
-
-  after(async () => {
-    if (!opened) return;
-    try {
-      await opened.handle.close();
-    } finally {
-      await opened.dispose();
-    }
   });
 
   async function newTenant(clientCount = 0): Promise<{ tenantId: string; clientIds: string[] }> {
@@ -165,27 +145,4 @@ function conformance(expectedDialect: Dialect, open: () => Promise<Opened>): voi
     assert.deepEqual(await db.selectFrom('users').select('user_id').where('tenant_id', '=', tenantId).execute(), []);
     assert.deepEqual(await db.selectFrom('connection_clients').select('client_id').where('tenant_id', '=', tenantId).execute(), []);
   });
-}
-
-// Before any suite is declared: under CI=true an unreachable PostgreSQL throws here and fails the file.
-const postgresReachable = await postgresAvailable();
-
-describe('connection storage: SQLite', () => {
-  conformance('sqlite', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-connections-'));
-    const handle = openDatabase({ sqliteFile: path.join(dir, 'gatehouse.db') });
-    return { handle, dispose: async () => fs.rmSync(dir, { recursive: true, force: true }) };
-  });
 });
-
-describe(
-  'connection storage: PostgreSQL',
-  { skip: postgresReachable ? false : `PostgreSQL is not reachable at ${POSTGRES_ADMIN_URL} (set GATEHOUSE_TEST_POSTGRES_URL; CI=true requires it)` },
-  () => {
-    conformance('postgres', async () => {
-      const database = await createTestDatabase();
-      const handle = openDatabase({ databaseUrl: database.url, sqliteFile: ':memory:' });
-      return { handle, dispose: () => database.drop() };
-    });
-  },
-);

@@ -4,37 +4,23 @@
  * rotated exactly once (also under concurrency), touched only while not
  * revoked, revoked by family, scoped by tenant, removed with the user.
  */
-import { describe, it, before, after } from 'node:test';
+import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { isUniqueViolation, migrateToLatest, openDatabase, type DatabaseHandle, type Db } from '../../src/db/database.js';
+import { isUniqueViolation, type Db } from '../../src/db/database.js';
 import { newPrefixedId, randomString } from '../../src/crypto/ids.js';
 import { KyselyRefreshTokenStore, newRefreshToken, refreshTokenHash } from '../../src/refresh-tokens/store.js';
 import { fullUserId, newUserIdPart } from '../../src/users/model.js';
-import { createTestDatabase, postgresAvailable, POSTGRES_ADMIN_URL } from '../helpers/postgres.js';
+import { forEachDatabase } from '../helpers/databases.js';
 
 const T0 = '2024-01-01T00:00:00.000Z';
 const at = (s: number) => new Date(Date.parse(T0) + s * 1000).toISOString();
 
-function suite(open: () => Promise<{ handle: DatabaseHandle; dispose(): Promise<void> }>): void {
-  let opened: { handle: DatabaseHandle; dispose(): Promise<void> };
+await forEachDatabase('refresh-token storage', (database) => {
   let db: Db;
   let tokens: KyselyRefreshTokenStore;
-
-  before(async () => {
-    opened = await open();
-    db = opened.handle.db;
-    await migrateToLatest(db);
+  before(() => {
+    db = database();
     tokens = new KyselyRefreshTokenStore(db);
-  });
-  after(async () => {
-    try {
-      await opened?.handle.close();
-    } finally {
-      await opened?.dispose();
-    }
   });
 
   /** A tenant with one connection and one user, per case. */
@@ -131,22 +117,5 @@ function suite(open: () => Promise<{ handle: DatabaseHandle; dispose(): Promise<
     const token = newRefreshToken();
     assert.match(token, /^v1\.[A-Za-z0-9_-]{43}$/);
     assert.match(refreshTokenHash(token), /^[A-Za-z0-9_-]{43}$/);
-  });
-}
-
-describe('refresh-token storage: SQLite', () => {
-  suite(async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-refresh-tokens-'));
-    const handle = openDatabase({ sqliteFile: path.join(dir, 'gatehouse.db') });
-    return { handle, dispose: async () => fs.rmSync(dir, { recursive: true, force: true }) };
-  });
-});
-
-const postgresReachable = await postgresAvailable();
-describe('refresh-token storage: PostgreSQL', { skip: postgresReachable ? false : `PostgreSQL is not reachable at ${POSTGRES_ADMIN_URL}` }, () => {
-  suite(async () => {
-    const database = await createTestDatabase();
-    const handle = openDatabase({ databaseUrl: database.url, sqliteFile: ':memory:' });
-    return { handle, dispose: () => database.drop() };
   });
 });

@@ -5,13 +5,10 @@
  * each case checks a documented store contract through the store interfaces,
  * on migrated schemas, without query mocks. Cases work in tenants of their own.
  */
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
-import { isUniqueViolation, migrateToLatest, openDatabase, type DatabaseHandle, type Db, type Dialect } from '../../src/db/database.js';
+import { isUniqueViolation, type Db } from '../../src/db/database.js';
 import type { GroupsTable, RolesTable, TenantsTable } from '../../src/db/schema.js';
 import { newPrefixedId, randomString } from '../../src/crypto/ids.js';
 import { KyselyTenantStore } from '../../src/tenants/store.js';
@@ -19,7 +16,7 @@ import { GROUP_ID_ALPHABET, newGroupId } from '../../src/groups/model.js';
 import { KyselyGroupStore, type GroupFilter } from '../../src/groups/store.js';
 import { newRoleId } from '../../src/roles/model.js';
 import { KyselyRoleStore } from '../../src/roles/store.js';
-import { createTestDatabase, postgresAvailable, POSTGRES_ADMIN_URL } from '../helpers/postgres.js';
+import { forEachDatabase } from '../helpers/databases.js';
 
 const LOWER = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const T0 = '2024-01-01T00:00:00.000Z';
@@ -69,35 +66,18 @@ async function expectUniqueViolation(promise: Promise<unknown>): Promise<void> {
 const byCodepoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const ids = (rows: { id: string }[]): string[] => rows.map((r) => r.id);
 
-interface Opened {
-  handle: DatabaseHandle;
-  dispose(): Promise<void>;
-}
 
-function conformance(expectedDialect: Dialect, open: () => Promise<Opened>): void {
-  let opened: Opened | undefined;
+await forEachDatabase('role and group storage', (database) => {
   let db: Db;
   let tenants: KyselyTenantStore;
   let roles: KyselyRoleStore;
   let groups: KyselyGroupStore;
 
-  before(async () => {
-    opened = await open();
-    assert.equal(opened.handle.dialect, expectedDialect);
-    db = opened.handle.db;
-    await migrateToLatest(db);
+  before(() => {
+    db = database();
     tenants = new KyselyTenantStore(db);
     roles = new KyselyRoleStore(db);
     groups = new KyselyGroupStore(db);
-  });
-
-  after(async () => {
-    if (!opened) return;
-    try {
-      await opened.handle.close();
-    } finally {
-      await opened.dispose();
-    }
   });
 
   async function newTenant(): Promise<string> {
@@ -383,27 +363,4 @@ function conformance(expectedDialect: Dialect, open: () => Promise<Opened>): voi
       assert.equal(Number(result.rows[0]?.n), 0, `${table} kept rows of the deleted tenant`);
     }
   });
-}
-
-// Before any suite is declared: under CI=true an unreachable PostgreSQL throws here and fails the file.
-const postgresReachable = await postgresAvailable();
-
-describe('role and group storage: SQLite', () => {
-  conformance('sqlite', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-roles-groups-'));
-    const handle = openDatabase({ sqliteFile: path.join(dir, 'gatehouse.db') });
-    return { handle, dispose: async () => fs.rmSync(dir, { recursive: true, force: true }) };
-  });
 });
-
-describe(
-  'role and group storage: PostgreSQL',
-  { skip: postgresReachable ? false : `PostgreSQL is not reachable at ${POSTGRES_ADMIN_URL} (set GATEHOUSE_TEST_POSTGRES_URL; CI=true requires it)` },
-  () => {
-    conformance('postgres', async () => {
-      const database = await createTestDatabase();
-      const handle = openDatabase({ databaseUrl: database.url, sqliteFile: ':memory:' });
-      return { handle, dispose: () => database.drop() };
-    });
-  },
-);

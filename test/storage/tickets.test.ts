@@ -4,37 +4,23 @@
  * consumed exactly once (also under concurrency), scoped by tenant and kind,
  * removed with the user.
  */
-import { describe, it, before, after } from 'node:test';
+import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { isUniqueViolation, migrateToLatest, openDatabase, type DatabaseHandle, type Db } from '../../src/db/database.js';
+import { isUniqueViolation, type Db } from '../../src/db/database.js';
 import { newPrefixedId, randomString } from '../../src/crypto/ids.js';
 import { KyselyTicketStore, newTicket, ticketHash } from '../../src/tickets/store.js';
 import { fullUserId, newUserIdPart } from '../../src/users/model.js';
-import { createTestDatabase, postgresAvailable, POSTGRES_ADMIN_URL } from '../helpers/postgres.js';
+import { forEachDatabase } from '../helpers/databases.js';
 
 const T0 = '2024-01-01T00:00:00.000Z';
 const at = (s: number) => new Date(Date.parse(T0) + s * 1000).toISOString();
 
-function suite(open: () => Promise<{ handle: DatabaseHandle; dispose(): Promise<void> }>): void {
-  let opened: { handle: DatabaseHandle; dispose(): Promise<void> };
+await forEachDatabase('ticket storage', (database) => {
   let db: Db;
   let tickets: KyselyTicketStore;
-
-  before(async () => {
-    opened = await open();
-    db = opened.handle.db;
-    await migrateToLatest(db);
+  before(() => {
+    db = database();
     tickets = new KyselyTicketStore(db);
-  });
-  after(async () => {
-    try {
-      await opened?.handle.close();
-    } finally {
-      await opened?.dispose();
-    }
   });
 
   /** A tenant with one connection and one user, per case. */
@@ -127,22 +113,5 @@ function suite(open: () => Promise<{ handle: DatabaseHandle; dispose(): Promise<
     assert.match(ticket, /^[A-Za-z0-9_-]{43}$/);
     assert.match(ticketHash(ticket), /^[A-Za-z0-9_-]{43}$/);
     assert.notEqual(ticketHash(ticket), ticket);
-  });
-}
-
-describe('ticket storage: SQLite', () => {
-  suite(async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-tickets-'));
-    const handle = openDatabase({ sqliteFile: path.join(dir, 'gatehouse.db') });
-    return { handle, dispose: async () => fs.rmSync(dir, { recursive: true, force: true }) };
-  });
-});
-
-const postgresReachable = await postgresAvailable();
-describe('ticket storage: PostgreSQL', { skip: postgresReachable ? false : `PostgreSQL is not reachable at ${POSTGRES_ADMIN_URL}` }, () => {
-  suite(async () => {
-    const database = await createTestDatabase();
-    const handle = openDatabase({ databaseUrl: database.url, sqliteFile: ':memory:' });
-    return { handle, dispose: () => database.drop() };
   });
 });

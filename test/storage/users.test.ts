@@ -2,13 +2,10 @@
  * The user store's contract and the password login step, against SQLite and
  * PostgreSQL (a fresh database, dropped afterwards), on migrated schemas.
  */
-import { describe, it, before, after } from 'node:test';
+import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import bcrypt from 'bcryptjs';
-import { isUniqueViolation, migrateToLatest, openDatabase, type DatabaseHandle, type Db } from '../../src/db/database.js';
+import { isUniqueViolation, type Db } from '../../src/db/database.js';
 import type { UsersTable } from '../../src/db/schema.js';
 import { newPrefixedId, randomString } from '../../src/crypto/ids.js';
 import { verifyPassword } from '../../src/passwords/hashing.js';
@@ -16,7 +13,7 @@ import { findConnectionByName } from '../../src/users/connections.js';
 import { verifyUserPassword } from '../../src/users/login.js';
 import { fullUserId, newUserIdPart } from '../../src/users/model.js';
 import { KyselyUserStore } from '../../src/users/store.js';
-import { createTestDatabase, postgresAvailable, POSTGRES_ADMIN_URL } from '../helpers/postgres.js';
+import { forEachDatabase } from '../helpers/databases.js';
 
 const T0 = '2024-01-01T00:00:00.000Z';
 const at = (s: number) => new Date(Date.parse(T0) + s * 1000).toISOString();
@@ -31,23 +28,13 @@ function userRow(tenantId: string, connectionId: string, overrides: Partial<User
   };
 }
 
-function suite(open: () => Promise<{ handle: DatabaseHandle; dispose(): Promise<void> }>): void {
-  let opened: { handle: DatabaseHandle; dispose(): Promise<void> };
+await forEachDatabase('user storage', (database) => {
   let db: Db;
   let users: KyselyUserStore;
 
-  before(async () => {
-    opened = await open();
-    db = opened.handle.db;
-    await migrateToLatest(db);
+  before(() => {
+    db = database();
     users = new KyselyUserStore(db);
-  });
-  after(async () => {
-    try {
-      await opened?.handle.close();
-    } finally {
-      await opened?.dispose();
-    }
   });
 
   /** A tenant with one `auth0` connection, per case. */
@@ -125,22 +112,5 @@ function suite(open: () => Promise<{ handle: DatabaseHandle; dispose(): Promise<
     assert.deepEqual(await verifyPassword(stored, 'legacy-pass'), { ok: true, needsRehash: false });
     // The next login verifies against the new hash and leaves it alone.
     assert.equal((await verifyUserPassword(users, tenantId, connectionId, 'legacy@example.com', 'legacy-pass'))?.password_hash, stored);
-  });
-}
-
-describe('user storage: SQLite', () => {
-  suite(async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-users-'));
-    const handle = openDatabase({ sqliteFile: path.join(dir, 'gatehouse.db') });
-    return { handle, dispose: async () => fs.rmSync(dir, { recursive: true, force: true }) };
-  });
-});
-
-const postgresReachable = await postgresAvailable();
-describe('user storage: PostgreSQL', { skip: postgresReachable ? false : `PostgreSQL is not reachable at ${POSTGRES_ADMIN_URL}` }, () => {
-  suite(async () => {
-    const database = await createTestDatabase();
-    const handle = openDatabase({ databaseUrl: database.url, sqliteFile: ':memory:' });
-    return { handle, dispose: () => database.drop() };
   });
 });
