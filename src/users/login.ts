@@ -1,6 +1,9 @@
 /**
  * Password login against a database connection's users: the step the
- * Authentication API's password grants will call. An imported bcrypt hash (or
+ * password grants and the hosted login page call. The identifier the user
+ * typed is matched against the email or the username (the service takes
+ * either in `username`, authentication-api-wire-notes §5.1), both
+ * case-insensitively through their lower-cased copies. An imported bcrypt hash (or
  * an argon2id hash with outdated parameters) is replaced by a fresh argon2id
  * hash after the first successful verification, while the plaintext is at hand.
  */
@@ -9,18 +12,19 @@ import type { UserRow } from './model.js';
 import type { UserStore } from './store.js';
 
 /**
- * The user when `password` matches; undefined for an unknown email, a user
- * without a password, or a wrong password (callers answer all three alike).
- * Blocked users are the caller's to refuse, after this check.
+ * The user when `password` matches; undefined for an unknown identifier, a
+ * user without a password, or a wrong password (callers answer all three
+ * alike). `identifier` is an email or a username. Blocked users are the
+ * caller's to refuse, after this check.
  */
 export async function verifyUserPassword(
   users: UserStore,
   tenantId: string,
   connectionId: string,
-  email: string,
+  identifier: string,
   password: string,
 ): Promise<UserRow | undefined> {
-  const row = await users.findByEmail(tenantId, connectionId, email.toLowerCase());
+  const row = await users.findByLoginIdentifier(tenantId, connectionId, identifier.toLowerCase());
   if (!row?.password_hash) return undefined;
   const { ok, needsRehash } = await verifyPassword(row.password_hash, password);
   if (!ok) return undefined;

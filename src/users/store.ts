@@ -28,6 +28,13 @@ export interface UserStore {
    */
   findByEmail(tenantId: string, connectionId: string, emailLower: string): Promise<UserRow | undefined>;
   /**
+   * The user of the connection whose lower-cased email or lower-cased username
+   * is `identifierLower`: the login lookup when the identifier typed may be
+   * either (`users_email_uq`, `users_username_uq`). Usernames may contain `@`,
+   * so one user's username can equal another's email: the email wins.
+   */
+  findByLoginIdentifier(tenantId: string, connectionId: string, identifierLower: string): Promise<UserRow | undefined>;
+  /**
    * Fails with a unique violation when the user_id is taken in the tenant, or the
    * email or username (case-insensitively, through the `_lower` columns) in the connection.
    */
@@ -80,6 +87,18 @@ export class KyselyUserStore implements UserStore {
       .where('connection_id', '=', connectionId)
       .where('email_lower', '=', emailLower)
       .executeTakeFirst();
+  }
+
+  async findByLoginIdentifier(tenantId: string, connectionId: string, identifierLower: string): Promise<UserRow | undefined> {
+    // At most two rows: each unique index matches at most one.
+    const rows = await this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('connection_id', '=', connectionId)
+      .where((eb) => eb.or([eb('email_lower', '=', identifierLower), eb('username_lower', '=', identifierLower)]))
+      .execute();
+    return rows.find((row) => row.email_lower === identifierLower) ?? rows[0];
   }
 
   async insert(row: UserRow): Promise<void> {

@@ -214,6 +214,39 @@ describe('POST /oauth/token password and password-realm', () => {
     // The user-blocks API round trip is in test/management/user-blocks.test.ts.
   });
 
+  it('logs in with the username or the email on a requires_username connection, case-insensitively; failures answer alike', async () => {
+    const client = await insertClient(t, { grant_types: JSON.stringify(['password', PASSWORD_REALM]) });
+    const created = await t.management('POST', '/api/v2/connections', {
+      body: { name: 'with-username', strategy: 'auth0', options: { requires_username: true }, enabled_clients: [client.client_id] },
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    const user = await t.management('POST', '/api/v2/users', {
+      body: { connection: 'with-username', email: 'Carol@Example.com', username: 'Carol_1', password: PASSWORD },
+    });
+    assert.equal(user.statusCode, 201, user.body);
+    const carolId = (user.json() as { user_id: string }).user_id;
+    const login = (username: string, extra: Record<string, string> = {}) =>
+      tokenRequest(t.app, { ...realmBody(client, { realm: 'with-username', username }), ...extra });
+
+    for (const username of ['Carol_1', 'carol_1', 'CAROL@example.com']) {
+      const res = await login(username, { scope: 'openid' });
+      assert.equal(res.statusCode, 200, `${username}: ${res.body}`);
+      assert.equal((await verify((res.json() as { id_token: string }).id_token, client.client_id)).sub, carolId);
+    }
+    // The password grant (the client's only database connection) takes the username too.
+    const plain = await tokenRequest(t.app, { grant_type: 'password', client_id: client.client_id, client_secret: client.client_secret, username: 'carol_1', password: PASSWORD });
+    assert.equal(plain.statusCode, 200, plain.body);
+
+    const wrongPassword = await login('Carol_1', { password: 'not the password' });
+    const unknownUsername = await login('carol_2');
+    for (const res of [wrongPassword, unknownUsername]) {
+      assert.equal(res.statusCode, 403);
+      assert.deepEqual(res.json(), WRONG);
+    }
+    // A username is no identifier in another connection.
+    assert.deepEqual((await tokenRequest(t.app, realmBody(app, { username: 'Carol_1' }))).json(), WRONG);
+  });
+
   it('logs in a user with an imported bcrypt hash and rehashes it with argon2id', async () => {
     const importedId = await createUser('imported@example.com');
     const users = new KyselyUserStore(t.ctx.database.db);

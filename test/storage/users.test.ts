@@ -79,6 +79,26 @@ await forEachDatabase('user storage', (database) => {
     await users.insert(userRow(tenantId, connectionId));
   });
 
+  it('finds a login identifier by email or username, case-insensitively; an email wins over an equal username', async () => {
+    const { tenantId, connectionId } = await tenantWithConnection('{"requires_username":true}');
+    const ann = userRow(tenantId, connectionId, { email: 'Ann@X.test', email_lower: 'ann@x.test', username: 'Ann', username_lower: 'ann' });
+    // Usernames may contain `@`: this one equals another user's email.
+    const other = userRow(tenantId, connectionId, { username: 'Bob@X.test', username_lower: 'bob@x.test' });
+    const bob = userRow(tenantId, connectionId, { email: 'bob@x.test', email_lower: 'bob@x.test' });
+    for (const row of [ann, other, bob]) await users.insert(row);
+
+    assert.equal((await users.findByLoginIdentifier(tenantId, connectionId, 'ann'))?.user_id, ann.user_id);
+    assert.equal((await users.findByLoginIdentifier(tenantId, connectionId, 'ann@x.test'))?.user_id, ann.user_id);
+    assert.equal((await users.findByLoginIdentifier(tenantId, connectionId, 'bob@x.test'))?.user_id, bob.user_id);
+    assert.equal(await users.findByLoginIdentifier(tenantId, connectionId, 'nobody'), undefined);
+    const elsewhere = await tenantWithConnection();
+    assert.equal(await users.findByLoginIdentifier(elsewhere.tenantId, elsewhere.connectionId, 'ann'), undefined);
+
+    await users.update(tenantId, ann.user_id, { password_hash: await bcrypt.hash('ann-pass', 4) });
+    assert.equal((await verifyUserPassword(users, tenantId, connectionId, 'ANN', 'ann-pass'))?.user_id, ann.user_id);
+    assert.equal(await verifyUserPassword(users, tenantId, connectionId, 'Ann', 'wrong'), undefined);
+  });
+
   it('lists a stable page by creation time, then user_id, with the total', async () => {
     const { tenantId, connectionId } = await tenantWithConnection();
     const rows = [

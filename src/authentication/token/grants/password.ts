@@ -12,6 +12,11 @@
  * enabled for the client, refuse a brute-forced (identifier, IP) pair,
  * verify the password, refuse a blocked user, record the login, issue the
  * tokens. Public clients (client_id only) may use them.
+ *
+ * `username` carries the user's email or, on connections with
+ * `requires_username`, their username: either logs in (case-insensitively).
+ * Every failure answers the recorded 403 "Wrong email or password.", whichever
+ * kind of identifier was sent.
  */
 import type { FastifyRequest } from 'fastify';
 import type { AuthenticatedClient } from '../../client-auth/methods.js';
