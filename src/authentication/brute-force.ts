@@ -17,7 +17,9 @@
  *
  * The index of blocked keys exists because a limiter cannot enumerate its
  * keys: GET /user-blocks?identifier= lists the index's entries for an
- * identifier whose counters are still at the block threshold.
+ * identifier whose counters are still at the block threshold, and
+ * GET /user-blocks/{id} those of the user's email and username in the user's
+ * connection.
  */
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -184,24 +186,30 @@ export class BruteForceProtection {
     await this.#limiter.delete(limiterKey(key));
   }
 
-  /** The pairs of the identifier that are blocked now; stale index entries are dropped on the way. */
-  async blocks(tenantId: string, identifier: string): Promise<UserBlock[]> {
+  /**
+   * The pairs of the identifier that are blocked now, in every connection or
+   * only in `connection` (a name); stale index entries are dropped on the way.
+   */
+  async blocks(tenantId: string, identifier: string, connection?: string): Promise<UserBlock[]> {
     const id = identifier.toLowerCase();
     const indexed = await this.#index.list(tenantId, id);
     const blocked: UserBlock[] = [];
     const stale: UserBlock[] = [];
     for (const block of indexed) {
       const still = await this.isBlocked({ tenantId, ...block });
-      (still ? blocked : stale).push(block);
+      if (!still) stale.push(block);
+      else if (connection === undefined || block.connection === connection) blocked.push(block);
     }
     if (stale.length > 0) await this.#index.remove(tenantId, id, stale);
     return blocked;
   }
 
-  /** Removes every block of the identifier (all IPs and connections in the index). */
-  async unblock(tenantId: string, identifier: string): Promise<void> {
+  /** Removes the identifier's blocks from every IP: in every connection, or only in `connection` (a name). */
+  async unblock(tenantId: string, identifier: string, connection?: string): Promise<void> {
     const id = identifier.toLowerCase();
-    for (const block of await this.#index.list(tenantId, id)) await this.recordSuccess({ tenantId, ...block });
-    await this.#index.remove(tenantId, id);
+    const indexed = await this.#index.list(tenantId, id);
+    const targets = connection === undefined ? indexed : indexed.filter((block) => block.connection === connection);
+    for (const block of targets) await this.recordSuccess({ tenantId, ...block });
+    await this.#index.remove(tenantId, id, connection === undefined ? undefined : targets);
   }
 }

@@ -1,13 +1,16 @@
 import type { AppContext } from '../../context.js';
 import type { ManagementRoute } from '../route.js';
 import { deleteUserBlocksByIdentifier } from './delete.js';
+import { deleteUserBlocks } from './delete-by-id.js';
+import { listUserBlocks } from './get.js';
 import { listUserBlocksByIdentifier } from './list.js';
+import { UserBlockService } from './service.js';
 
 /**
- * /api/v2/user-blocks (by identifier). The service behind the routes is the
- * brute-force protection itself (ctx.bruteForce), whose block index answers
- * them; /user-blocks/{id} (by user_id) is not implemented yet.
+ * /api/v2/user-blocks: by identifier (`?identifier=`) and by user_id
+ * (`/{id}`), answered from the brute-force protection's block index.
  */
 export function userBlockRoutes(ctx: AppContext): ManagementRoute[] {
-  return [listUserBlocksByIdentifier, deleteUserBlocksByIdentifier].map((route) => route(ctx, ctx.bruteForce));
+  const service = new UserBlockService(ctx);
+  return [listUserBlocksByIdentifier, deleteUserBlocksByIdentifier, listUserBlocks, deleteUserBlocks].map((route) => route(ctx, service));
 }

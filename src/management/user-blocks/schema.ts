@@ -1,6 +1,7 @@
 /**
  * User-block schemas, from the service's OpenAPI document
- * (`ListUserBlocksByIdentifierResponseContent`, `UserBlockIdentifier`).
+ * (`ListUserBlocksByIdentifierResponseContent`, `ListUserBlocksResponseContent`,
+ * `UserBlockIdentifier`).
  */
 import { Type, type Static } from '@sinclair/typebox';
 
@@ -12,20 +13,31 @@ export const IdentifierQuery = Type.Object(
 );
 export type IdentifierQuery = Static<typeof IdentifierQuery>;
 
+/**
+ * Accepted and ignored: Gatehouse's brute-force protection is always on and
+ * always blocks, so the answer is the same either way.
+ */
+const considerBruteForceEnablement = Type.Optional(
+  Type.Boolean({ description: 'If true and Brute Force Protection is enabled and configured to block logins, will return a list of blocked IP addresses' }),
+);
+
 export const ListQuery = Type.Object(
   {
     identifier: IdentifierQuery.properties.identifier,
-    /**
-     * Accepted and ignored: Gatehouse's brute-force protection is always on
-     * and always blocks, so the answer is the same either way.
-     */
-    consider_brute_force_enablement: Type.Optional(
-      Type.Boolean({ description: 'If true and Brute Force Protection is enabled and configured to block logins, will return a list of blocked IP addresses' }),
-    ),
+    consider_brute_force_enablement: considerBruteForceEnablement,
   },
   { additionalProperties: true },
 );
 export type ListQuery = Static<typeof ListQuery>;
+
+export const UserBlocksQuery = Type.Object({ consider_brute_force_enablement: considerBruteForceEnablement }, { additionalProperties: true });
+
+export function userBlocksParams(description: string) {
+  return Type.Object({ id: Type.String({ minLength: 1, description }) });
+}
+export interface UserBlocksParams {
+  id: string;
+}
 
 export const UserBlockIdentifier = Type.Object({
   identifier: Type.String({ description: 'Identifier (should be any of an `email`, `username`, or `phone_number`)' }),
@@ -34,6 +46,13 @@ export const UserBlockIdentifier = Type.Object({
 });
 
 export const ListUserBlocksByIdentifierResponse = Type.Object(
+  {
+    blocked_for: Type.Array(UserBlockIdentifier, { description: 'Array of identifier + IP address pairs' }),
+  },
+  { additionalProperties: false },
+);
+
+export const ListUserBlocksResponse = Type.Object(
   {
     blocked_for: Type.Array(UserBlockIdentifier, { description: 'Array of identifier + IP address pairs' }),
   },

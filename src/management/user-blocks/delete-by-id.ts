@@ -1,0 +1,19 @@
+import type { ManagementRouteFactory } from '../route.js';
+import { userBlocksParams, type UserBlocksParams } from './schema.js';
+import type { UserBlockService } from './service.js';
+
+/**
+ * DELETE /api/v2/user-blocks/{id} → 204: removes the user's brute-force
+ * blocks (not an administrator's `blocked` flag); 404 `inexistent_user` for
+ * an unknown user.
+ */
+export const deleteUserBlocks: ManagementRouteFactory<UserBlockService> = (_ctx, blocks) => ({
+  method: 'DELETE',
+  url: '/user-blocks/:id',
+  config: { scopes: ['update:users'] },
+  schema: { params: userBlocksParams('The user_id of the user to update.') },
+  handler: async (request, reply) => {
+    await blocks.unblockUserId(request.tenant, (request.params as UserBlocksParams).id);
+    return reply.code(204).send();
+  },
+});
