@@ -1,8 +1,8 @@
 /**
- * Helpers shared by the benchmarks (bench/run.ts, bench/clients.ts): settings
- * from BENCH_* variables, child processes and their clean-up, /proc readings,
- * a verifying HTTPS client, starting the built Gatehouse, and measuring one
- * load case with autocannon.
+ * Helpers shared by the benchmarks (bench/run.ts, bench/clients.ts,
+ * bench/logins.ts): settings from BENCH_* variables, child processes and
+ * their clean-up, /proc readings, a verifying HTTPS client, starting the
+ * built Gatehouse, and measuring one load case with autocannon.
  *
  * Importing this module installs SIGINT/SIGTERM handlers that stop every
  * child process, run the registered clean-up tasks and remove the temporary
@@ -127,6 +127,8 @@ export interface AcOptions {
   timeout: number;
   servername: string;
   tlsOptions: { ca: Buffer };
+  /** Per-request set-up: autocannon rebuilds the request through `setupRequest` before each send. */
+  requests?: { setupRequest: (request: { body?: string }) => { body?: string } }[];
 }
 
 /** `response` events carry (client, statusCode, resBytes, responseTime in ms, fractional). */
@@ -241,8 +243,17 @@ export function clockTicks(): number {
 
 /** User + system CPU seconds the process has used so far. */
 export function readCpuSeconds(pid: number): number | undefined {
+  return cpuSecondsOf(`/proc/${pid}/stat`);
+}
+
+/** User + system CPU seconds the process's main thread (the event loop, for Node) has used so far. */
+export function readMainThreadCpuSeconds(pid: number): number | undefined {
+  return cpuSecondsOf(`/proc/${pid}/task/${pid}/stat`);
+}
+
+function cpuSecondsOf(statFile: string): number | undefined {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = fs.readFileSync(statFile, 'utf8');
     // Fields after "(comm)": state is field 3, utime 14, stime 15.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / clockTicks();
@@ -399,6 +410,8 @@ export interface LoadCase {
   method: 'GET' | 'POST';
   path: string;
   body?: string;
+  /** Bodies sent in turn, one per request, instead of `body` (e.g. one per user); shared by every connection. */
+  bodies?: readonly string[];
   /** The Host header (the tenant); default `localhost:PORT`. */
   host?: string;
   /** Further request headers (e.g. authorization). */
@@ -448,6 +461,15 @@ export interface CaseResult {
   stealCpuPercent: number;
 }
 
+const bodyTurns = new WeakMap<readonly string[], number>();
+
+/** The next of `bodies`, round-robin across every connection and run. */
+function nextBody(bodies: readonly string[]): string {
+  const turn = bodyTurns.get(bodies) ?? 0;
+  bodyTurns.set(bodies, turn + 1);
+  return bodies[turn % bodies.length]!;
+}
+
 export function runAutocannon(
   c: LoadCase,
   seconds: number,
@@ -456,7 +478,7 @@ export function runAutocannon(
 ): Promise<AcResult> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { host: c.host ?? `localhost:${c.port}`, ...c.headers };
-    if (c.body !== undefined) headers['content-type'] = 'application/json';
+    if (c.body !== undefined || c.bodies !== undefined) headers['content-type'] = 'application/json';
     const options: AcOptions = {
       url: `https://localhost:${c.port}${c.path}`,
       method: c.method,
@@ -471,6 +493,7 @@ export function runAutocannon(
       tlsOptions: { ca: c.ca },
     };
     if (c.body !== undefined) options.body = c.body;
+    if (c.bodies !== undefined) options.requests = [{ setupRequest: (request) => ({ ...request, body: nextBody(c.bodies!) }) }];
     const instance = autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
     if (onResponse) {
       instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => onResponse(status, ms));
