@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { newConnectionId } from '../../src/connections/model.js';
+import { CHANGE_PASSWORD_RATE_LIMIT } from '../../src/authentication/dbconnections/service.js';
 import { KyselyConnectionStore } from '../../src/connections/store.js';
 import { readOutbox } from '../../src/mail/index.js';
 import { verifyUserPassword } from '../../src/users/login.js';
@@ -194,6 +195,53 @@ describe('database connection endpoints', () => {
       }
       assert.equal(mailTo('known@example.com').filter((m) => m.subject === 'Reset your password').length, 1);
       assert.deepEqual(mailTo('nobody@example.com'), []);
+    });
+  });
+
+  describe('POST /dbconnections/change_password per-IP+email limit', () => {
+    const changeFrom = (ip: string, email: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/dbconnections/change_password',
+        remoteAddress: ip,
+        headers: { host: DOMAIN, 'content-type': 'application/json' },
+        payload: JSON.stringify({ client_id: clientId, connection: 'Username-Password-Authentication', email }),
+      });
+    const resetMails = (to: string) => mailTo(to).filter((m) => m.subject === 'Reset your password').length;
+
+    it('answers 429 with the pair\'s headers after 10 requests and sends no more mail; other pairs are untouched', async () => {
+      assert.equal((await signup({ email: 'flooded@example.com' })).statusCode, 200);
+      for (let i = 0; i < CHANGE_PASSWORD_RATE_LIMIT.burst; i++) {
+        const res = await changeFrom('10.7.0.1', i % 2 === 0 ? 'flooded@example.com' : 'FLOODED@example.com');
+        assert.equal(res.statusCode, 200, res.body);
+        assert.equal(res.headers['x-ratelimit-limit'], '10');
+        assert.equal(res.headers['x-ratelimit-remaining'], String(9 - i));
+      }
+      assert.equal(resetMails('flooded@example.com'), 10);
+
+      const refused = await changeFrom('10.7.0.1', 'flooded@example.com');
+      assert.equal(refused.statusCode, 429);
+      assert.deepEqual(refused.json(), {
+        error: 'too_many_requests',
+        error_description: 'Too many requests. Check the X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset headers.',
+      });
+      assert.equal(refused.headers['x-ratelimit-limit'], '10');
+      assert.equal(refused.headers['x-ratelimit-remaining'], '0');
+      assert.ok(Number(refused.headers['x-ratelimit-reset']) > Date.now() / 1000);
+      assert.ok(Number(refused.headers['retry-after']) >= 1);
+      assert.equal(resetMails('flooded@example.com'), 10, 'no mail beyond the limit');
+
+      // Another IP for the address, and another address from the IP, have their own buckets.
+      assert.equal((await changeFrom('10.7.0.2', 'flooded@example.com')).statusCode, 200);
+      assert.equal(resetMails('flooded@example.com'), 11);
+      assert.equal((await changeFrom('10.7.0.1', 'someone-else@example.com')).statusCode, 200);
+    });
+
+    it('limits an address without an account exactly alike (no enumeration)', async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i <= CHANGE_PASSWORD_RATE_LIMIT.burst; i++) statuses.push((await changeFrom('10.7.0.3', 'ghost@example.com')).statusCode);
+      assert.deepEqual(statuses, [...Array<number>(10).fill(200), 429]);
+      assert.deepEqual(mailTo('ghost@example.com'), []);
     });
   });
 

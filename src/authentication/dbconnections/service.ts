@@ -4,12 +4,14 @@
  * through the user, connection and ticket stores; mail through the mailer.
  */
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import type { RateLimitSetting } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import { KyselyConnectionStore } from '../../connections/store.js';
 import { loadMasterKey } from '../../crypto/master-key.js';
 import { isUniqueViolation, type Db } from '../../db/database.js';
 import { mailerFor, type MailMessage } from '../../mail/index.js';
 import { hashPassword } from '../../passwords/hashing.js';
+import type { RateLimitDecision } from '../../rate-limit/rate-limiter.js';
 import type { Tenant } from '../../tenants/tenant.js';
 import { KyselyTicketStore, newTicket, ticketHash, type TicketKind } from '../../tickets/store.js';
 import { userIdPart, type UserRow } from '../../users/model.js';
@@ -25,6 +27,13 @@ export const TICKET_LIFETIME_MS: Record<TicketKind, number> = {
   email_verification: 5 * 24 * 3600_000,
   password_reset: 3600_000,
 };
+
+/**
+ * POST /dbconnections/change_password per (IP, email): the service's published
+ * limit, 10 at once then 1 a minute (authentication-api-wire-notes §1.5). In
+ * the rate limiter's fixed windows that is 10 per 10 minutes.
+ */
+export const CHANGE_PASSWORD_RATE_LIMIT: RateLimitSetting = { burst: 10, perSecond: 1 / 60 };
 
 export interface ConnectionOptions extends ConnectionPasswordOptions {
   requires_username?: unknown;
@@ -193,6 +202,16 @@ export class DbConnectionsService {
       },
       'email_verification',
     );
+  }
+
+  /**
+   * Takes one request from the (tenant, IP, lower-cased email) bucket of
+   * change_password, shared through Redis when configured. Counted whether or
+   * not the address has an account, so the answer reveals nothing about it.
+   */
+  takeChangePasswordRequest(tenant: Tenant, ip: string, email: string): Promise<RateLimitDecision> {
+    const key = [tenant.id, ip, email.toLowerCase()].map(encodeURIComponent).join(':');
+    return this.ctx.rateLimiter.consume('dbconnections_change_password', key, CHANGE_PASSWORD_RATE_LIMIT);
   }
 
   /**
