@@ -16,6 +16,7 @@ import * as m0006 from './migrations/0006_connections_users.js';
 import * as m0007 from './migrations/0007_tickets.js';
 import * as m0008 from './migrations/0008_refresh_tokens.js';
 import * as m0009 from './migrations/0009_authorization.js';
+import * as m0010 from './migrations/0010_user_grants.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007_tickets': m0007,
   '0008_refresh_tokens': m0008,
   '0009_authorization': m0009,
+  '0010_user_grants': m0010,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

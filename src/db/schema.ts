@@ -281,6 +281,18 @@ export interface AuthorizationCodesTable {
   refresh_family_id: string | null;
 }
 
+/** Users' consent grants (migration 0010): one per user, client and audience; `scope` is a JSON array. */
+export interface UserGrantsTable {
+  tenant_id: string;
+  id: string;
+  user_id: string;
+  client_id: string;
+  audience: string;
+  scope: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   tenants: TenantsTable;
   signing_keys: SigningKeysTable;
@@ -302,4 +314,5 @@ export interface Database {
   sessions: SessionsTable;
   authorization_requests: AuthorizationRequestsTable;
   authorization_codes: AuthorizationCodesTable;
+  user_grants: UserGrantsTable;
 }
