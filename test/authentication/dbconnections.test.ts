@@ -1,6 +1,6 @@
 /**
  * POST /dbconnections/signup and /dbconnections/change_password, the email
- * verification link and the password reset page, through app.inject() on the
+ * verification page and the password reset page, through app.inject() on the
  * real app and an embedded SQLite database; mail is read from the in-memory outbox.
  */
 import { describe, it, before, after } from 'node:test';
@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { newConnectionId } from '../../src/connections/model.js';
-import { CHANGE_PASSWORD_RATE_LIMIT } from '../../src/authentication/dbconnections/service.js';
+import { CHANGE_PASSWORD_RATE_LIMIT, DbConnectionsService } from '../../src/authentication/dbconnections/service.js';
 import { KyselyConnectionStore } from '../../src/connections/store.js';
 import { readOutbox } from '../../src/mail/index.js';
 import { verifyUserPassword } from '../../src/users/login.js';
@@ -158,22 +158,64 @@ describe('database connection endpoints', () => {
   });
 
   describe('email verification', () => {
-    it('mails a link that verifies the address once', async () => {
+    const postVerify = (fields: Record<string, string>) =>
+      t.app.inject({ method: 'POST', url: '/verify-email', headers: { host: DOMAIN, 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString() });
+    const verified = async (userId: string) => (await new KyselyUserStore(t.ctx.database.db).get(t.tenant.id, `auth0|${userId}`))?.email_verified;
+
+    it('mails a link whose page verifies the address once, on POST', async () => {
       const created = await signup({ email: 'verify@example.com' });
       assert.equal(created.statusCode, 200);
+      const userId = created.json()._id as string;
       const mails = mailTo('verify@example.com');
       assert.equal(mails.length, 1);
       const link = linkIn(mails[0]!.text, 'verify-email');
-      const first = await get(link);
-      assert.equal(first.statusCode, 200);
-      assert.match(first.headers['content-type'] as string, /^text\/html; charset=utf-8/);
-      assert.match(first.body, /Email verified/);
-      const row = await new KyselyUserStore(t.ctx.database.db).get(t.tenant.id, `auth0|${created.json()._id}`);
-      assert.equal(row?.email_verified, 1);
-      const again = await get(link);
+
+      // Fetching the link (a mail scanner, a preview) changes nothing and leaves it usable.
+      for (let i = 0; i < 2; i++) {
+        const form = await get(link);
+        assert.equal(form.statusCode, 200);
+        assert.match(form.headers['content-type'] as string, /^text\/html; charset=utf-8/);
+        assert.equal(form.headers['cache-control'], 'no-store');
+        assert.equal(form.headers['content-security-policy'], "default-src 'none'; form-action 'self'; style-src 'unsafe-inline'");
+        assert.match(form.body, /<form method="post" action="\/verify-email">/);
+        assert.match(form.body, /<strong>verify@example\.com<\/strong>/);
+        assert.doesNotMatch(form.body, /<script/);
+      }
+      assert.equal(await verified(userId), 0);
+
+      const form = await get(link);
+      const ticket = hidden(form.body, 'ticket');
+      const done = await postVerify({ ticket, csrf_token: hidden(form.body, 'csrf_token') });
+      assert.equal(done.statusCode, 200, done.body);
+      assert.match(done.body, /Email verified/);
+      assert.equal(await verified(userId), 1);
+
+      const again = await postVerify({ ticket, csrf_token: hidden(form.body, 'csrf_token') });
       assert.equal(again.statusCode, 400);
       assert.match(again.body, /not valid/);
+      assert.equal((await get(link)).statusCode, 400);
       assert.equal((await get('/verify-email?ticket=forged')).statusCode, 400);
+      assert.equal((await get('/verify-email')).statusCode, 400);
+    });
+
+    it('refuses a POST without the form\'s CSRF token and keeps the ticket usable', async () => {
+      const created = await signup({ email: 'verify-csrf@example.com' });
+      const link = linkIn(mailTo('verify-csrf@example.com')[0]!.text, 'verify-email');
+      const form = await get(link);
+      const ticket = hidden(form.body, 'ticket');
+
+      const missing = await postVerify({ ticket });
+      assert.equal(missing.statusCode, 403);
+      assert.match(missing.body, /role="alert">This form could not be verified/);
+      assert.equal((await postVerify({ ticket, csrf_token: 'A'.repeat(43) })).statusCode, 403);
+      // The password reset form's token for the same ticket does not fit this form.
+      const resetToken = new DbConnectionsService(t.ctx).csrfToken(t.tenant, ticket, 'password_reset');
+      assert.equal((await postVerify({ ticket, csrf_token: resetToken })).statusCode, 403);
+      assert.equal(await verified(created.json()._id as string), 0);
+
+      assert.equal((await get(link)).statusCode, 200, 'still usable');
+      assert.equal((await postVerify({ ticket, csrf_token: hidden(form.body, 'csrf_token') })).statusCode, 200);
+      assert.equal((await postVerify({ csrf_token: hidden(form.body, 'csrf_token') })).statusCode, 400, 'no ticket');
     });
 
     it('writes the outbox file with mode 0600', () => {

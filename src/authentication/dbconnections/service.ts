@@ -80,6 +80,17 @@ export interface ChangePasswordInput {
   connection: string;
 }
 
+/** What GET /verify-email shows for a ticket. */
+export type VerifyFormState = { usable: true; email: string; csrf: string } | { usable: false };
+
+export type VerifyOutcome = { kind: 'done'; email: string } | { kind: 'invalid_ticket' } | { kind: 'bad_csrf' };
+
+/** HKDF `info` of each page's CSRF key, so a token made for one page never fits the other. */
+const CSRF_KEY_INFO: Record<TicketKind, string> = {
+  password_reset: 'gatehouse reset-password csrf',
+  email_verification: 'gatehouse verify-email csrf',
+};
+
 /** What GET /reset-password shows for a ticket. */
 export type ResetFormState = { usable: true; email: string; csrf: string; policy: PolicyResult } | { usable: false };
 
@@ -106,7 +117,7 @@ export class DbConnectionsService {
   readonly #db: Db;
   readonly #users: KyselyUserStore;
   readonly #connections: KyselyConnectionStore;
-  #csrfKey: Buffer | undefined;
+  readonly #csrfKeys = new Map<TicketKind, Buffer>();
 
   constructor(private readonly ctx: AppContext) {
     this.#db = ctx.database.db;
@@ -238,34 +249,56 @@ export class DbConnectionsService {
     );
   }
 
-  /** Marks the email verified; the address, or undefined for an unknown, used or expired ticket. */
-  async verifyEmail(tenant: Tenant, ticket: string): Promise<string | undefined> {
-    const now = iso(this.ctx.now());
-    return this.#db.transaction().execute(async (trx) => {
-      const userId = await new KyselyTicketStore(trx).consume(tenant.id, ticketHash(ticket), 'email_verification', now);
-      if (userId === undefined) return undefined;
-      const users = new KyselyUserStore(trx);
-      await users.update(tenant.id, userId, { email_verified: 1, updated_at: now });
-      return (await users.get(tenant.id, userId))?.email ?? undefined;
-    });
+  /**
+   * What the verification page shows for a ticket: the address and the form's
+   * CSRF token while the ticket is usable. Reading it consumes nothing, so a
+   * mail scanner that fetches the link leaves it working.
+   */
+  async verificationForm(tenant: Tenant, ticket: string): Promise<VerifyFormState> {
+    const row = await new KyselyTicketStore(this.#db).findUsable(tenant.id, ticketHash(ticket), 'email_verification', iso(this.ctx.now()));
+    const user = row && (await this.#users.get(tenant.id, row.user_id));
+    if (!user) return { usable: false };
+    return { usable: true, email: user.email ?? '', csrf: this.csrfToken(tenant, ticket, 'email_verification') };
   }
 
   /**
-   * CSRF token of the reset form: HMAC-SHA256 of the ticket's hash under a key
-   * derived (HKDF) from the master key. It is bound to the ticket, needs no
-   * storage, and cannot be computed without the master key, so a form posted
-   * from another site with a guessed or copied value is refused.
+   * Marks the email verified: CSRF first, then the ticket is consumed and the
+   * user updated in one transaction, so the link works once.
    */
-  csrfToken(tenant: Tenant, ticket: string): string {
-    this.#csrfKey ??= Buffer.from(
-      hkdfSync('sha256', loadMasterKey(this.ctx.config.masterKey, this.ctx.config.dataDir), Buffer.alloc(0), 'gatehouse reset-password csrf', 32),
-    );
-    return createHmac('sha256', this.#csrfKey).update(`${tenant.id}\u0000${ticketHash(ticket)}`).digest('base64url');
+  async verifyEmail(tenant: Tenant, ticket: string, csrf: string | undefined): Promise<VerifyOutcome> {
+    if (!this.csrfMatches(tenant, ticket, csrf, 'email_verification')) return { kind: 'bad_csrf' };
+    const now = iso(this.ctx.now());
+    const email = await this.#db.transaction().execute(async (trx) => {
+      const userId = await new KyselyTicketStore(trx).consume(tenant.id, ticketHash(ticket), 'email_verification', now);
+      if (userId === undefined) return undefined;
+      const users = new KyselyUserStore(trx);
+      if (!(await users.update(tenant.id, userId, { email_verified: 1, updated_at: now }))) return undefined;
+      return (await users.get(tenant.id, userId))?.email ?? '';
+    });
+    return email === undefined ? { kind: 'invalid_ticket' } : { kind: 'done', email };
   }
 
-  private csrfMatches(tenant: Tenant, ticket: string, given: string | undefined): boolean {
+  /**
+   * CSRF token of a ticket's form (password reset, or email verification):
+   * HMAC-SHA256 of the ticket's hash under a key derived (HKDF) from the master
+   * key, one key per kind. It is bound to the ticket, needs no storage, and
+   * cannot be computed without the master key, so a form posted from another
+   * site with a guessed or copied value is refused. `kind` defaults to the
+   * password reset form's.
+   */
+  csrfToken(tenant: Tenant, ticket: string, kind: TicketKind = 'password_reset'): string {
+    let key = this.#csrfKeys.get(kind);
+    if (!key) {
+      const masterKey = loadMasterKey(this.ctx.config.masterKey, this.ctx.config.dataDir);
+      key = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), CSRF_KEY_INFO[kind], 32));
+      this.#csrfKeys.set(kind, key);
+    }
+    return createHmac('sha256', key).update(`${tenant.id}\u0000${ticketHash(ticket)}`).digest('base64url');
+  }
+
+  private csrfMatches(tenant: Tenant, ticket: string, given: string | undefined, kind: TicketKind): boolean {
     if (!given) return false;
-    const expected = Buffer.from(this.csrfToken(tenant, ticket));
+    const expected = Buffer.from(this.csrfToken(tenant, ticket, kind));
     const actual = Buffer.from(given);
     return actual.length === expected.length && timingSafeEqual(actual, expected);
   }
@@ -292,7 +325,7 @@ export class DbConnectionsService {
    * both succeed.
    */
   async resetPassword(tenant: Tenant, ticket: string, csrf: string | undefined, password: string, confirmation: string | undefined): Promise<ResetOutcome> {
-    if (!this.csrfMatches(tenant, ticket, csrf)) return { kind: 'bad_csrf' };
+    if (!this.csrfMatches(tenant, ticket, csrf, 'password_reset')) return { kind: 'bad_csrf' };
     const target = await this.resetTarget(tenant, ticket);
     if (!target) return { kind: 'invalid_ticket' };
     const email = target.user.email ?? '';
