@@ -4,7 +4,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.js';
 import { authorizeEndpoint } from './authorize/authorize.js';
-import { loginForm, loginSubmit } from './authorize/login.js';
+import { consentForm, consentSubmit } from './authorize/consent.js';
+import { forgotPasswordForm, forgotPasswordSubmit, loginForm, loginSubmit, signupForm, signupSubmit } from './authorize/login.js';
 import { AuthorizeService } from './authorize/service.js';
 import { changePasswordEndpoint } from './dbconnections/change-password.js';
 import { DbConnectionsService } from './dbconnections/service.js';
@@ -32,8 +33,20 @@ export function authenticationRoutes(ctx: AppContext): FastifyPluginAsync {
     ]) {
       app.route(route);
     }
-    const authorize = new AuthorizeService(ctx);
-    for (const route of [authorizeEndpoint(authorize), loginForm(authorize), loginSubmit(authorize)]) app.route(route);
+    const authorize = new AuthorizeService(ctx, dbconnections);
+    for (const route of [
+      authorizeEndpoint(authorize),
+      loginForm(authorize),
+      loginSubmit(authorize),
+      signupForm(authorize),
+      signupSubmit(authorize),
+      forgotPasswordForm(authorize),
+      forgotPasswordSubmit(authorize),
+      consentForm(authorize),
+      consentSubmit(authorize),
+    ]) {
+      app.route(route);
+    }
     const logout = new LogoutService(ctx);
     for (const route of [v2LogoutEndpoint(logout), oidcLogoutEndpoint(logout)]) app.route(route);
   };

@@ -21,6 +21,40 @@ export interface IssuanceClient {
   grantTypes: ReadonlySet<string>;
   /** Registered `client_authentication_methods` (private_key_jwt, mTLS). */
   authenticationMethods: readonly string[];
+  /** The settings the browser flows read, parsed once from the client's configuration. */
+  browser: ClientBrowserSettings;
+}
+
+export interface ClientBrowserSettings {
+  callbacks: readonly string[];
+  allowedOrigins: readonly string[];
+  webOrigins: readonly string[];
+  allowedLogoutUrls: readonly string[];
+  ssoDisabled: boolean;
+  firstParty: boolean;
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/** The browser-flow settings of a client row; a damaged configuration reads as none. */
+export function browserSettings(row: Pick<ClientRow, 'config' | 'is_first_party'>): ClientBrowserSettings {
+  let config: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(row.config);
+    if (parsed !== null && typeof parsed === 'object') config = parsed as Record<string, unknown>;
+  } catch {
+    // none
+  }
+  return {
+    callbacks: strings(config.callbacks),
+    allowedOrigins: strings(config.allowed_origins),
+    webOrigins: strings(config.web_origins),
+    allowedLogoutUrls: strings(config.allowed_logout_urls),
+    ssoDisabled: config.sso_disabled === true,
+    firstParty: row.is_first_party === 1,
+  };
 }
 
 export interface IssuanceApi {
@@ -67,6 +101,7 @@ export class IssuanceLookups {
         grantTypes: new Set(JSON.parse(row.grant_types) as string[]),
         authenticationMethods:
           row.client_authentication_methods === null ? [] : Object.keys(JSON.parse(row.client_authentication_methods) as object),
+        browser: browserSettings(row),
       };
     });
   }

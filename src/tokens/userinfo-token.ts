@@ -26,6 +26,8 @@ export interface UserinfoTokenRequest {
   /** Granted OIDC scopes, space-separated; the claim is omitted when empty. */
   scope: string;
   grantType?: string;
+  /** Seconds; USERINFO_TOKEN_LIFETIME unless given. */
+  lifetime?: number;
 }
 
 export async function issueUserinfoAccessToken(
@@ -38,12 +40,12 @@ export async function issueUserinfoAccessToken(
     sub: request.userId,
     aud: userinfoAudience(request.tenant),
     iat,
-    exp: iat + USERINFO_TOKEN_LIFETIME,
+    exp: iat + (request.lifetime ?? USERINFO_TOKEN_LIFETIME),
   };
   if (request.scope) payload.scope = request.scope;
   if (request.grantType) payload.gty = request.grantType;
   payload.azp = request.clientId;
   const { signing } = await ctx.keyring.keys(request.tenant.id);
   const token = await new SignJWT(payload).setProtectedHeader({ alg: SIGNING_ALG, typ: 'JWT', kid: signing.kid }).sign(signing.privateKey);
-  return { token, expiresIn: USERINFO_TOKEN_LIFETIME };
+  return { token, expiresIn: request.lifetime ?? USERINFO_TOKEN_LIFETIME };
 }

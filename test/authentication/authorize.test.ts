@@ -35,13 +35,22 @@ describe('authorization code flow: /authorize, /login, authorization_code grant'
   const authorizeUrl = (client: TestClient, extra: Record<string, string> = {}) =>
     `/authorize?${new URLSearchParams({ client_id: client.client_id, response_type: 'code', redirect_uri: CALLBACK, state: 'xyz', ...extra })}`;
 
-  const postLogin = (form: Record<string, string>) =>
+  const postLogin = (form: Record<string, string>, cookie?: string) =>
     t.app.inject({
       method: 'POST',
       url: '/login',
-      headers: { host: DOMAIN, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { host: DOMAIN, 'content-type': 'application/x-www-form-urlencoded', ...(cookie && { cookie }) },
       payload: new URLSearchParams(form).toString(),
     });
+
+  /** The `name=value` of a cookie a response sets. */
+  function setCookie(res: { headers: Record<string, unknown> }, name: string): string {
+    const all = ([] as string[]).concat((res.headers['set-cookie'] as string | string[] | undefined) ?? []);
+    const found = all.find((c) => c.startsWith(`${name}=`));
+    assert.ok(found, `no ${name} cookie set`);
+    return found;
+  }
+  const browserOf = (page: { headers: Record<string, unknown> }) => setCookie(page, 'gh_browser').split(';')[0]!;
 
   function hidden(body: string, name: string): string {
     const match = new RegExp(`name="${name}" value="([^"]*)"`).exec(body);
@@ -57,11 +66,15 @@ describe('authorization code flow: /authorize, /login, authorization_code grant'
     assert.match(loginUrl, /^\/login\?state=[A-Za-z0-9_-]{43}$/);
     const page = await get(loginUrl);
     assert.equal(page.statusCode, 200, page.body);
-    const done = await postLogin({ state: hidden(page.body, 'state'), csrf_token: hidden(page.body, 'csrf_token'), email: 'alice@example.com', password: PASSWORD });
+    assert.match(setCookie(page, 'gh_browser'), /^gh_browser=[A-Za-z0-9_-]{43}; Path=\/; Secure; HttpOnly; SameSite=Lax$/);
+    const done = await postLogin(
+      { state: hidden(page.body, 'state'), csrf_token: hidden(page.body, 'csrf_token'), username: 'alice@example.com', password: PASSWORD },
+      browserOf(page),
+    );
     assert.equal(done.statusCode, 302, done.body);
-    const setCookie = done.headers['set-cookie'] as string;
-    assert.match(setCookie, /^gh_session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=\d+; Secure; HttpOnly; SameSite=Lax$/);
-    return { location: new URL(done.headers.location as string), cookie: setCookie.split(';')[0]! };
+    const session = setCookie(done, 'gh_session');
+    assert.match(session, /^gh_session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=\d+; Secure; HttpOnly; SameSite=None$/);
+    return { location: new URL(done.headers.location as string), cookie: session.split(';')[0]! };
   }
 
   before(async () => {
@@ -144,7 +157,7 @@ describe('authorization code flow: /authorize, /login, authorization_code grant'
   it('confidential client: code exchange with the secret, without PKCE; form_post response mode', async () => {
     const res = await get(authorizeUrl(web, { response_mode: 'form_post' }));
     const page = await get(res.headers.location as string);
-    const done = await postLogin({ state: hidden(page.body, 'state'), csrf_token: hidden(page.body, 'csrf_token'), email: 'alice@example.com', password: PASSWORD });
+    const done = await postLogin({ state: hidden(page.body, 'state'), csrf_token: hidden(page.body, 'csrf_token'), email: 'alice@example.com', password: PASSWORD }, browserOf(page));
     assert.equal(done.statusCode, 200, done.body);
     assert.match(done.body, new RegExp(`<form method="post" action="${CALLBACK}">`));
     const csp = done.headers['content-security-policy'] as string;
@@ -182,7 +195,7 @@ describe('authorization code flow: /authorize, /login, authorization_code grant'
 
   it('errors after the redirect_uri is trusted go to it: response_type, plain PKCE, public client without PKCE', async () => {
     const cases: [Record<string, string>, string][] = [
-      [{ response_type: 'token' }, 'unsupported_response_type'],
+      [{ response_type: 'code foo' }, 'unsupported_response_type'],
       [{ code_challenge: pkce().challenge, code_challenge_method: 'plain' }, 'invalid_request'],
       [{}, 'invalid_request'],
     ];
@@ -213,12 +226,20 @@ describe('authorization code flow: /authorize, /login, authorization_code grant'
     const res = await get(authorizeUrl(web));
     const page = await get(res.headers.location as string);
     const state = hidden(page.body, 'state');
+    const browser = browserOf(page);
     for (const csrf of [undefined, 'wrong', hidden(page.body, 'csrf_token').replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))]) {
-      const refused = await postLogin({ state, ...(csrf !== undefined && { csrf_token: csrf }), email: 'alice@example.com', password: PASSWORD });
+      const refused = await postLogin({ state, ...(csrf !== undefined && { csrf_token: csrf }), email: 'alice@example.com', password: PASSWORD }, browser);
       assert.equal(refused.statusCode, 403);
       assert.equal(refused.headers['set-cookie'], undefined);
     }
-    const wrong = await postLogin({ state, csrf_token: hidden(page.body, 'csrf_token'), email: 'alice@example.com', password: 'wrong' });
+    // Login CSRF: the right token, posted by another browser (the attacker's token in the victim's browser).
+    const victim = await get(res.headers.location as string);
+    for (const cookie of [undefined, browserOf(victim)]) {
+      const refused = await postLogin({ state, csrf_token: hidden(page.body, 'csrf_token'), email: 'alice@example.com', password: PASSWORD }, cookie);
+      assert.equal(refused.statusCode, 403);
+      assert.equal(refused.headers['set-cookie'], undefined);
+    }
+    const wrong = await postLogin({ state, csrf_token: hidden(page.body, 'csrf_token'), email: 'alice@example.com', password: 'wrong' }, browser);
     assert.equal(wrong.statusCode, 400);
     assert.match(wrong.body, /<p id="error" class="error" role="alert">Wrong email or password\.<\/p>/);
     assert.match(wrong.body, /id="password" name="password"[^>]*aria-describedby="error"/);
@@ -231,7 +252,7 @@ describe('authorization code flow: /authorize, /login, authorization_code grant'
     assert.ok(!page.body.includes('<script>'));
     assert.ok(page.body.includes('&lt;script&gt;alert(1)&lt;/script&gt;'));
     assert.equal(page.headers['content-security-policy'], "default-src 'none'; form-action 'self'; style-src 'unsafe-inline'");
-    assert.match(page.body, /<label for="email">/);
+    assert.match(page.body, /<label for="username">/);
     assert.match(page.body, /<label for="password">/);
   });
 

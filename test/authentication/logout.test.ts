@@ -19,7 +19,7 @@ const LOGOUT_URL = 'https://app.example.com/logged-out';
 const OTHER_LOGOUT_URL = 'https://other.example.com/bye';
 const TENANT_LOGOUT_URL = 'https://portal.example.net/';
 const ISSUER = `https://${DOMAIN}/`;
-const CLEARED = 'gh_session=; Path=/; Max-Age=0; Secure; HttpOnly; SameSite=Lax';
+const CLEARED = 'gh_session=; Path=/; Max-Age=0; Secure; HttpOnly; SameSite=None';
 
 describe('logout: /v2/logout and /oidc/logout', () => {
   let t: TestApp;
@@ -46,11 +46,11 @@ describe('logout: /v2/logout and /oidc/logout', () => {
     const done = await t.app.inject({
       method: 'POST',
       url: '/login',
-      headers: { host: DOMAIN, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { host: DOMAIN, 'content-type': 'application/x-www-form-urlencoded', cookie: String(page.headers['set-cookie']).split(';')[0]! },
       payload: query({ state: hidden(page.body, 'state'), csrf_token: hidden(page.body, 'csrf_token'), email: 'alice@example.com', password: PASSWORD }),
     });
     assert.equal(done.statusCode, 302, done.body);
-    const cookie = (done.headers['set-cookie'] as string).split(';')[0]!;
+    const cookie = String(done.headers['set-cookie']).split(';')[0]!;
     const code = new URL(done.headers.location as string).searchParams.get('code')!;
     const tokens = await tokenRequest(t.app, { grant_type: 'authorization_code', client_id: client.client_id, client_secret: client.client_secret, code, redirect_uri: CALLBACK });
     assert.equal(tokens.statusCode, 200, tokens.body);

@@ -7,14 +7,36 @@
  *    otherwise), so their failures are an HTML page without Location;
  * 2. everything else, whose failures go back to the redirect_uri in the
  *    chosen response mode.
+ *
+ * Response types (OAuth 2.0 Multiple Response Type Encoding Practices §3,
+ * §5; OIDC Core §3.2, §3.3): `code`, `token`, `id_token` and their
+ * combinations, in any order. Those returning tokens need the client's
+ * `implicit` grant, and default to, and must use, a mode other than `query`
+ * (tokens in a query string end up in logs and Referer headers); those with
+ * `code` need `authorization_code`. `id_token` requires a `nonce` (OIDC Core
+ * §3.2.2.1). Third-party clients may not use the implicit types nor
+ * `screen_hint` (wire notes §4).
  */
 import type { IssuanceClient } from '../../cache/issuance.js';
+import { originAllowed, originOf } from '../../clients/origins.js';
 
 export const AUTHORIZATION_CODE_GRANT = 'authorization_code';
+export const IMPLICIT_GRANT = 'implicit';
+
+export type ResponseTypePart = 'code' | 'token' | 'id_token';
+export type ResponseModeName = 'query' | 'fragment' | 'form_post' | 'web_message';
+
+const RESPONSE_MODE_NAMES: ReadonlySet<string> = new Set<ResponseModeName>(['query', 'fragment', 'form_post', 'web_message']);
+
+/** The supported response types, each as its sorted parts joined by a space. */
+export const RESPONSE_TYPES: readonly string[] = ['code', 'token', 'id_token', 'id_token token', 'code id_token', 'code token', 'code id_token token'];
+const SUPPORTED_RESPONSE_TYPES: ReadonlySet<string> = new Set(RESPONSE_TYPES.map((t) => t.split(' ').sort().join(' ')));
 
 /** A validated authorization request, as stored while the user logs in. */
 export interface AuthorizeRequest {
   client_id: string;
+  /** The parts of `response_type`, sorted. */
+  response_type: ResponseTypePart[];
   /** Where the response goes: the sent redirect_uri, or the client's first callback. */
   redirect_target: string;
   /** The redirect_uri as sent; undefined when none was (then the token request needs none). */
@@ -26,11 +48,13 @@ export interface AuthorizeRequest {
   audience?: string;
   code_challenge?: string;
   code_challenge_method?: 'S256';
-  prompt?: string;
+  prompt?: 'none' | 'login' | 'consent';
+  /** Seconds; a session authenticated longer ago must log in again (OIDC Core §3.1.2.1). */
+  max_age?: number;
   connection?: string;
+  login_hint?: string;
+  screen_hint?: string;
 }
-
-export type ResponseModeName = 'query' | 'form_post';
 
 /** A failure to be shown as a page: the redirect_uri cannot be trusted. */
 export class AuthorizePageError extends Error {}
@@ -69,18 +93,18 @@ export function callbackMatches(callback: string, redirectUri: string): boolean 
   return new RegExp(`^${escapeRegExp(scheme!)}${LABEL}\\.${escapeRegExp(rest!)}${escapeRegExp(tail!)}$`).test(redirectUri);
 }
 
-function callbacksOf(client: IssuanceClient): string[] {
-  try {
-    const callbacks = (JSON.parse(client.row.config) as { callbacks?: unknown }).callbacks;
-    return Array.isArray(callbacks) ? callbacks.filter((c): c is string => typeof c === 'string') : [];
-  } catch {
-    return [];
-  }
+/** The parts of a response_type value, sorted; undefined when it is not a supported combination. */
+export function parseResponseType(value: string | undefined): ResponseTypePart[] | undefined {
+  if (value === undefined) return undefined;
+  const parts = value.split(' ').filter((p) => p !== '').sort();
+  return SUPPORTED_RESPONSE_TYPES.has(parts.join(' ')) ? (parts as ResponseTypePart[]) : undefined;
 }
+
+const returnsTokens = (parts: readonly string[]) => parts.includes('token') || parts.includes('id_token');
 
 /** Stage 1: the redirect target, or an AuthorizePageError. */
 export function resolveRedirectTarget(client: IssuanceClient, redirectUri: string | undefined): string {
-  const callbacks = callbacksOf(client);
+  const { callbacks } = client.browser;
   if (redirectUri === undefined) {
     if (callbacks.length === 0 || callbacks[0]!.includes('*')) throw new AuthorizePageError('No redirect_uri was sent and the client has no usable callback URL.');
     return callbacks[0]!;
@@ -91,26 +115,58 @@ export function resolveRedirectTarget(client: IssuanceClient, redirectUri: strin
   return redirectUri;
 }
 
+/**
+ * The mode responses (errors included) go back in: the one asked for when
+ * supported, else the response type's default (`query` for `code`,
+ * `fragment` for anything returning tokens).
+ */
 export function responseModeOf(params: Readonly<Record<string, string>>): ResponseModeName {
-  return params.response_mode === 'form_post' ? 'form_post' : 'query';
+  const asked = params.response_mode;
+  if (asked !== undefined && RESPONSE_MODE_NAMES.has(asked) && !(asked === 'query' && returnsTokens((params.response_type ?? '').split(' ')))) {
+    return asked as ResponseModeName;
+  }
+  return returnsTokens((params.response_type ?? '').split(' ')) ? 'fragment' : 'query';
 }
 
-/** Stage 2: the rest of the request, once the redirect target is trusted. */
-export function validateAuthorizeRequest(
-  client: IssuanceClient,
-  params: Readonly<Record<string, string>>,
-  redirectTarget: string,
-): AuthorizeRequest {
-  if (params.response_mode !== undefined && params.response_mode !== 'query' && params.response_mode !== 'form_post') {
-    throw new AuthorizeRedirectError('invalid_request', `Unsupported response_mode: ${params.response_mode}`);
+/**
+ * Stage 1, continued: `web_message` posts the response to the redirect
+ * target's origin from a page framed or opened by it, so that origin must be
+ * one of the client's Allowed Web Origins (wire notes §4).
+ */
+export function checkWebMessageOrigin(client: IssuanceClient, params: Readonly<Record<string, string>>, redirectTarget: string): void {
+  if (params.response_mode !== 'web_message') return;
+  const origin = originOf(redirectTarget);
+  if (origin === undefined || !originAllowed(client.browser.webOrigins, origin)) {
+    throw new AuthorizePageError(`The origin of the redirect_uri is not in the list of allowed web origins (web_message response mode): ${origin ?? redirectTarget}`);
   }
+}
+
+function checkResponseType(client: IssuanceClient, params: Readonly<Record<string, string>>): ResponseTypePart[] {
   if (!params.response_type) throw new AuthorizeRedirectError('invalid_request', 'Missing required parameter: response_type');
-  if (params.response_type !== 'code') {
-    throw new AuthorizeRedirectError('unsupported_response_type', `Unsupported response type: ${params.response_type}`);
-  }
-  if (!client.grantTypes.has(AUTHORIZATION_CODE_GRANT)) {
+  const parts = parseResponseType(params.response_type);
+  if (!parts) throw new AuthorizeRedirectError('unsupported_response_type', `Unsupported response type: ${params.response_type}`);
+  if (parts.includes('code') && !client.grantTypes.has(AUTHORIZATION_CODE_GRANT)) {
     throw new AuthorizeRedirectError('unauthorized_client', `Grant type '${AUTHORIZATION_CODE_GRANT}' not allowed for the client.`);
   }
+  if (returnsTokens(parts)) {
+    if (!client.browser.firstParty) {
+      throw new AuthorizeRedirectError('unsupported_response_type', `Unsupported response type for third party clients: ${params.response_type}`);
+    }
+    if (!client.grantTypes.has(IMPLICIT_GRANT)) {
+      throw new AuthorizeRedirectError('unauthorized_client', `Grant type '${IMPLICIT_GRANT}' not allowed for the client.`);
+    }
+    if (params.response_mode === 'query') {
+      throw new AuthorizeRedirectError('invalid_request', `Unsupported response_mode query for response_type ${params.response_type}: tokens are never sent in a query string`);
+    }
+  }
+  if (parts.includes('id_token') && !params.nonce) {
+    throw new AuthorizeRedirectError('invalid_request', 'Missing required parameter: nonce (required for response types containing id_token)');
+  }
+  return parts;
+}
+
+/** PKCE (RFC 7636), S256 only, required of public clients that ask for a code (RFC 9700 §2.1.1). */
+function checkPkce(client: IssuanceClient, params: Readonly<Record<string, string>>, parts: readonly ResponseTypePart[]): void {
   const challenge = params.code_challenge;
   if (challenge !== undefined) {
     // RFC 7636 §4.2 lets `plain` be the default; Gatehouse, as the service documents, supports only S256.
@@ -120,23 +176,56 @@ export function validateAuthorizeRequest(
     if (!CODE_CHALLENGE.test(challenge)) throw new AuthorizeRedirectError('invalid_request', 'Invalid code_challenge');
   } else if (params.code_challenge_method !== undefined) {
     throw new AuthorizeRedirectError('invalid_request', 'Missing required parameter: code_challenge');
-  } else if (client.row.token_endpoint_auth_method === 'none') {
-    // RFC 9700 §2.1.1: public clients MUST use PKCE.
+  } else if (parts.includes('code') && client.row.token_endpoint_auth_method === 'none') {
     throw new AuthorizeRedirectError('invalid_request', 'Public clients must send a code_challenge (PKCE, S256)');
   }
-  const prompt = params.prompt;
-  if (prompt !== undefined && prompt !== 'none' && prompt !== 'login') {
-    throw new AuthorizeRedirectError('invalid_request', `Unsupported prompt: ${prompt}`);
+}
+
+function checkPrompt(value: string | undefined): AuthorizeRequest['prompt'] {
+  if (value === undefined || value === '') return undefined;
+  if (value === 'none' || value === 'login' || value === 'consent') return value;
+  throw new AuthorizeRedirectError('invalid_request', `Unsupported prompt: ${value}`);
+}
+
+/** OIDC Core §3.1.2.1: a non-negative number of seconds. */
+function checkMaxAge(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!/^\d{1,10}$/.test(value)) throw new AuthorizeRedirectError('invalid_request', 'max_age must be a non-negative integer (seconds)');
+  return Number(value);
+}
+
+/** Stage 2: the rest of the request, once the redirect target is trusted. */
+export function validateAuthorizeRequest(
+  client: IssuanceClient,
+  params: Readonly<Record<string, string>>,
+  redirectTarget: string,
+): AuthorizeRequest {
+  if (params.response_mode !== undefined && !RESPONSE_MODE_NAMES.has(params.response_mode)) {
+    throw new AuthorizeRedirectError('invalid_request', `Unsupported response_mode: ${params.response_mode}`);
+  }
+  const responseType = checkResponseType(client, params);
+  checkPkce(client, params, responseType);
+  const prompt = checkPrompt(params.prompt);
+  const maxAge = checkMaxAge(params.max_age);
+  if (params.screen_hint !== undefined && !client.browser.firstParty) {
+    throw new AuthorizeRedirectError('invalid_request', 'screen_hint is not allowed for third party clients');
   }
 
-  const request: AuthorizeRequest = { client_id: client.row.client_id, redirect_target: redirectTarget, response_mode: responseModeOf(params) };
+  const request: AuthorizeRequest = {
+    client_id: client.row.client_id,
+    response_type: responseType,
+    redirect_target: redirectTarget,
+    response_mode: responseModeOf(params),
+  };
   if (params.redirect_uri !== undefined) request.redirect_uri = params.redirect_uri;
-  for (const name of ['state', 'nonce', 'scope', 'audience', 'prompt', 'connection'] as const) {
+  for (const name of ['state', 'nonce', 'scope', 'audience', 'connection', 'login_hint', 'screen_hint'] as const) {
     const value = params[name];
     if (value !== undefined && value !== '') request[name] = value;
   }
-  if (challenge !== undefined) {
-    request.code_challenge = challenge;
+  if (prompt !== undefined) request.prompt = prompt;
+  if (maxAge !== undefined) request.max_age = maxAge;
+  if (params.code_challenge !== undefined) {
+    request.code_challenge = params.code_challenge;
     request.code_challenge_method = 'S256';
   }
   return request;

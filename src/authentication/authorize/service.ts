@@ -1,18 +1,23 @@
 /**
- * The business rules of the authorization code flow's browser side: login
- * sessions (cookie `gh_session`), the authorization request kept server-side
- * while the user logs in, the login itself, and code issuance.
+ * The business rules of /authorize's browser side: login sessions, the
+ * authorization request kept server-side while the user logs in, signs up or
+ * consents, the login and signup themselves, consent, and the authorization
+ * response (code and/or tokens).
  *
- * - The session cookie is 256 random bits; only its SHA-256 is stored. It is
- *   Secure, HttpOnly, SameSite=Lax (sent on the top-level GET /authorize
- *   navigation from the client's site, not on cross-site POSTs), Path=/.
  * - The authorization request is stored under the SHA-256 of a random
- *   transaction id, which is what /login?state= carries; it lives 10 minutes
- *   and is consumed by the successful login, so a login page cannot be
+ *   transaction id, which is what the pages' `state` carries; it lives 10
+ *   minutes and is consumed by the response it leads to, so a page cannot be
  *   replayed into a second code.
- * - The login form's CSRF token is an HMAC of the transaction id's hash under
- *   a key derived from the master key (as the reset-password page does): no
- *   storage, bound to the transaction, not computable by another site.
+ * - The pages' CSRF token is an HMAC, under a key derived from the master
+ *   key, of the transaction id's hash and this browser's `gh_browser` value
+ *   (./cookies.ts): no storage, bound to the transaction and the browser.
+ * - A session is used for a request unless `prompt=login`, the client has
+ *   `sso_disabled`, the login is older than `max_age`, or the session's user
+ *   is blocked, gone, or of a connection not enabled for the client.
+ * - Consent (the hosted consent page) is asked of third-party clients'
+ *   users (`is_first_party: false`) for scopes they have not granted to the
+ *   client for that API yet, and of anyone under `prompt=consent`; what was
+ *   granted is kept (src/grants, `/api/v2/grants`).
  * - Codes live 60 seconds (RFC 6749 §4.1.2 recommends at most 10 minutes)
  *   and are single use (src/authorization/store.ts).
  */
@@ -30,16 +35,20 @@ import {
   secretHash,
   type SessionRow,
 } from '../../authorization/store.js';
+import { KyselyUserGrantStore } from '../../grants/store.js';
 import type { Tenant } from '../../tenants/tenant.js';
+import { userinfoAudience } from '../../tokens/userinfo-token.js';
 import { verifyUserPassword } from '../../users/login.js';
 import type { UserRow } from '../../users/model.js';
 import { KyselyUserStore } from '../../users/store.js';
 import type { LoginAttemptKey } from '../brute-force.js';
-import type { AuthorizeRequest } from './request.js';
+import { DbConnectionsError, PasswordStrengthError } from '../dbconnections/errors.js';
+import type { DbConnectionsService } from '../dbconnections/service.js';
+import { ruleSentences } from '../dbconnections/password-policy.js';
+import { issueFrontChannelTokens, scopesToGrant } from '../token/user-tokens.js';
+import { readCookie, SESSION_COOKIE, SESSION_LIFETIME_SECONDS, sessionCookie } from './cookies.js';
+import { IMPLICIT_GRANT, type AuthorizeRequest } from './request.js';
 
-export const SESSION_COOKIE = 'gh_session';
-/** Seconds a login session lasts (the service's default absolute session lifetime is longer; three days is its idle default). */
-export const SESSION_LIFETIME_SECONDS = 3 * 24 * 3600;
 /** Seconds an authorization request waits for its login. */
 export const TRANSACTION_LIFETIME_SECONDS = 600;
 /** Seconds an authorization code may be exchanged. */
@@ -49,37 +58,59 @@ const DATABASE_STRATEGY = 'auth0';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** The value of one cookie in a Cookie header (RFC 6265 §5.4), or undefined. */
-export function readCookie(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
+/** A waiting authorization request and its client. */
+export interface Transaction {
+  id: string;
+  request: AuthorizeRequest;
+  client: IssuanceClient;
 }
 
-export function sessionCookie(value: string): string {
-  return `${SESSION_COOKIE}=${value}; Path=/; Max-Age=${SESSION_LIFETIME_SECONDS}; Secure; HttpOnly; SameSite=Lax`;
+/** A logged-in user and the session that carries the login. */
+export interface Authenticated {
+  user: UserRow;
+  session: SessionRow;
 }
 
-/** Removes the session cookie: the same attributes, an empty value, Max-Age=0 (RFC 6265 §5.3 step 3). */
-export function clearedSessionCookie(): string {
-  return `${SESSION_COOKIE}=; Path=/; Max-Age=0; Secure; HttpOnly; SameSite=Lax`;
-}
-
-export type LoginOutcome =
-  | { kind: 'done'; request: AuthorizeRequest; code: string; cookie: string }
+export type FormOutcome =
+  | { kind: 'authenticated'; transaction: Transaction; authenticated: Authenticated; cookie: string }
   | { kind: 'invalid_transaction' }
   | { kind: 'bad_csrf' }
-  | { kind: 'refused'; client: IssuanceClient; message: string };
+  | { kind: 'refused'; transaction: Transaction; message: string; field?: string };
+
+/** What the consent page asks for: the API (or /userinfo) and the scopes. */
+export interface ConsentRequest {
+  audience: string;
+  scopes: string[];
+}
+
+/** How the consent page describes the OpenID Connect scopes. */
+const OIDC_SCOPE_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  openid: 'your user identifier',
+  profile: 'your profile: name, nickname and picture',
+  email: 'your email address and whether it is verified',
+  offline_access: 'access to the data above while you are not using the application',
+};
+
+export interface SignupFields {
+  email: string;
+  username?: string;
+  password: string;
+}
 
 export class AuthorizeService {
   #csrfKey: Buffer | undefined;
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly dbconnections: DbConnectionsService,
+  ) {}
 
   client(tenant: Tenant, clientId: string): Promise<IssuanceClient | undefined> {
     return this.ctx.lookups.client(tenant.id, clientId);
+  }
+
+  async apiExists(tenant: Tenant, audience: string): Promise<boolean> {
+    return (await this.ctx.lookups.resourceServer(tenant.id, audience)) !== undefined;
   }
 
   /** The active session of the `gh_session` cookie in this Cookie header, if any. */
@@ -89,7 +120,21 @@ export class AuthorizeService {
     return new KyselySessionStore(this.ctx.database.db).findActive(tenant.id, secretHash(value), iso(this.ctx.now()));
   }
 
-  /** Keeps the request while the user logs in; returns the transaction id for /login?state=. */
+  /** The session's login when it may answer this request without a new one (see the file comment). */
+  async usableSession(tenant: Tenant, client: IssuanceClient, request: AuthorizeRequest, cookieHeader: string | undefined): Promise<Authenticated | undefined> {
+    if (request.prompt === 'login' || client.browser.ssoDisabled) return undefined;
+    const session = await this.session(tenant, cookieHeader);
+    if (!session) return undefined;
+    if (request.max_age !== undefined && Math.floor(this.ctx.now() / 1000) - session.auth_time > request.max_age) return undefined;
+    const user = await new KyselyUserStore(this.ctx.database.db).get(tenant.id, session.user_id);
+    if (!user || user.blocked === 1) return undefined;
+    const enabled = await this.enabledConnections(tenant, client);
+    const allowed = request.connection === undefined ? enabled : enabled.filter((c) => c.name === request.connection);
+    if (!allowed.some((c) => c.id === user.connection_id)) return undefined;
+    return { user, session };
+  }
+
+  /** Keeps the request while the user logs in; returns the transaction id the pages carry as `state`. */
   async startTransaction(tenant: Tenant, request: AuthorizeRequest): Promise<string> {
     const id = newSecret();
     const now = this.ctx.now();
@@ -105,70 +150,131 @@ export class AuthorizeService {
   }
 
   /** The waiting request and its client, when the transaction is usable. */
-  async transaction(tenant: Tenant, id: string): Promise<{ request: AuthorizeRequest; client: IssuanceClient } | undefined> {
-    if (id.length === 0 || id.length > 100) return undefined;
+  async transaction(tenant: Tenant, id: string | undefined): Promise<Transaction | undefined> {
+    if (id === undefined || id.length === 0 || id.length > 100) return undefined;
     const row = await new KyselyAuthorizationRequestStore(this.ctx.database.db).findUsable(tenant.id, secretHash(id), iso(this.ctx.now()));
     if (!row) return undefined;
     const client = await this.client(tenant, row.client_id);
-    return client && { request: JSON.parse(row.params) as AuthorizeRequest, client };
+    return client && { id, request: JSON.parse(row.params) as AuthorizeRequest, client };
   }
 
-  csrfToken(tenant: Tenant, transactionId: string): string {
+  /** Spends the transaction: of two concurrent submissions only one gets true. */
+  consumeTransaction(tenant: Tenant, id: string): Promise<boolean> {
+    return new KyselyAuthorizationRequestStore(this.ctx.database.db).consume(tenant.id, secretHash(id), iso(this.ctx.now()));
+  }
+
+  csrfToken(tenant: Tenant, transactionId: string, browser: string): string {
     this.#csrfKey ??= Buffer.from(
       hkdfSync('sha256', loadMasterKey(this.ctx.config.masterKey, this.ctx.config.dataDir), Buffer.alloc(0), 'gatehouse login csrf', 32),
     );
-    return createHmac('sha256', this.#csrfKey).update(`${tenant.id}\u0000${secretHash(transactionId)}`).digest('base64url');
+    return createHmac('sha256', this.#csrfKey).update(`${tenant.id}\u0000${secretHash(transactionId)}\u0000${browser}`).digest('base64url');
   }
 
-  private csrfMatches(tenant: Tenant, transactionId: string, given: string | undefined): boolean {
-    if (!given) return false;
-    const expected = Buffer.from(this.csrfToken(tenant, transactionId));
+  csrfMatches(tenant: Tenant, transactionId: string, browser: string | undefined, given: string | undefined): boolean {
+    if (!given || !browser) return false;
+    const expected = Buffer.from(this.csrfToken(tenant, transactionId, browser));
     const actual = Buffer.from(given);
     return actual.length === expected.length && timingSafeEqual(actual, expected);
   }
 
+  private async enabledConnections(tenant: Tenant, client: IssuanceClient): Promise<ConnectionRow[]> {
+    return (await new KyselyConnectionStore(this.ctx.database.db).enabledForClient(tenant.id, client.row.client_id)).filter((c) => c.strategy === DATABASE_STRATEGY);
+  }
+
   /** The `connection` parameter's database connection, else the client's only one; undefined when neither. */
-  private async connection(tenant: Tenant, client: IssuanceClient, name: string | undefined): Promise<ConnectionRow | undefined> {
-    const enabled = (await new KyselyConnectionStore(this.ctx.database.db).enabledForClient(tenant.id, client.row.client_id)).filter(
-      (c) => c.strategy === DATABASE_STRATEGY,
-    );
+  async connection(tenant: Tenant, client: IssuanceClient, name: string | undefined): Promise<ConnectionRow | undefined> {
+    const enabled = await this.enabledConnections(tenant, client);
     if (name !== undefined) return enabled.find((c) => c.name === name);
     return enabled.length === 1 ? enabled[0] : undefined;
   }
 
-  /**
-   * POST /login: CSRF, transaction, connection, brute force, password,
-   * blocked user; then the session, the code, and the transaction consumed.
-   */
-  async login(tenant: Tenant, transactionId: string, csrf: string | undefined, email: string, password: string, ip: string): Promise<LoginOutcome> {
-    if (!this.csrfMatches(tenant, transactionId, csrf)) return { kind: 'bad_csrf' };
-    const found = await this.transaction(tenant, transactionId);
-    if (!found) return { kind: 'invalid_transaction' };
-    const { request, client } = found;
-    const refused = (message: string): LoginOutcome => ({ kind: 'refused', client, message });
+  /** What the login and signup pages need of the transaction's connection: usernames, and whether signup is open. */
+  async connectionSettings(tenant: Tenant, transaction: Transaction): Promise<{ usernames: boolean; signup: boolean }> {
+    const connection = await this.connection(tenant, transaction.client, transaction.request.connection);
+    let options: { requires_username?: unknown; disable_signup?: unknown } = {};
+    try {
+      options = connection ? (JSON.parse(connection.options) as typeof options) : {};
+    } catch {
+      // A damaged options column reads as no options.
+    }
+    return { usernames: options.requires_username === true, signup: connection !== undefined && options.disable_signup !== true };
+  }
 
-    const connection = await this.connection(tenant, client, request.connection);
+  /** The CSRF token and transaction of a page's form post, checked in that order. */
+  private async formTransaction(tenant: Tenant, transactionId: string, browser: string | undefined, csrf: string | undefined): Promise<Transaction | FormOutcome> {
+    if (!this.csrfMatches(tenant, transactionId, browser, csrf)) return { kind: 'bad_csrf' };
+    return (await this.transaction(tenant, transactionId)) ?? { kind: 'invalid_transaction' };
+  }
+
+  /** POST /login: CSRF, transaction, connection, brute force, password, blocked user; then a new session. */
+  async login(tenant: Tenant, transactionId: string, browser: string | undefined, csrf: string | undefined, identifier: string, password: string, ip: string): Promise<FormOutcome> {
+    const transaction = await this.formTransaction(tenant, transactionId, browser, csrf);
+    if ('kind' in transaction) return transaction;
+    const refused = (message: string): FormOutcome => ({ kind: 'refused', transaction, message });
+
+    const connection = await this.connection(tenant, transaction.client, transaction.request.connection);
     if (!connection) return refused('No database connection is available to log in to this application.');
-    const attempt: LoginAttemptKey = { tenantId: tenant.id, connection: connection.name, identifier: email, ip };
+    const attempt: LoginAttemptKey = { tenantId: tenant.id, connection: connection.name, identifier, ip };
     if (await this.ctx.bruteForce.isBlocked(attempt)) {
       return refused('Your account has been blocked after multiple consecutive login attempts.');
     }
     const users = new KyselyUserStore(this.ctx.database.db);
-    const user = await verifyUserPassword(users, tenant.id, connection.id, email, password);
+    const user = await verifyUserPassword(users, tenant.id, connection.id, identifier, password);
     if (!user) {
       await this.ctx.bruteForce.recordFailure(attempt);
       return refused('Wrong email or password.');
     }
     await this.ctx.bruteForce.recordSuccess(attempt);
     if (user.blocked === 1) return refused('This user is blocked.');
-    // Only one login may turn a transaction into a code.
-    if (!(await new KyselyAuthorizationRequestStore(this.ctx.database.db).consume(tenant.id, secretHash(transactionId), iso(this.ctx.now())))) {
-      return { kind: 'invalid_transaction' };
+    return this.authenticated(tenant, transaction, user);
+  }
+
+  /** POST /signup: CSRF, transaction, connection; the user is created as /dbconnections/signup does, then logged in. */
+  async signup(tenant: Tenant, transactionId: string, browser: string | undefined, csrf: string | undefined, fields: SignupFields): Promise<FormOutcome> {
+    const transaction = await this.formTransaction(tenant, transactionId, browser, csrf);
+    if ('kind' in transaction) return transaction;
+    const connection = await this.connection(tenant, transaction.client, transaction.request.connection);
+    if (!connection) return { kind: 'refused', transaction, message: 'No database connection is available to sign up to this application.' };
+    let userId: string;
+    try {
+      const created = await this.dbconnections.signup(tenant, {
+        client_id: transaction.client.row.client_id,
+        connection: connection.name,
+        email: fields.email,
+        password: fields.password,
+        ...(fields.username !== undefined && { username: fields.username }),
+      });
+      userId = `auth0|${created._id}`;
+    } catch (error) {
+      if (error instanceof PasswordStrengthError) {
+        const unmet = ruleSentences(error.result).filter((rule) => !rule.verified).map((rule) => rule.text);
+        return { kind: 'refused', transaction, field: 'password', message: `Your password is too weak. ${unmet.join(' ')}`.trim() };
+      }
+      if (error instanceof DbConnectionsError) {
+        const message = error.code === 'user_exists' ? 'An account with this email or username already exists. Log in instead.' : error.description;
+        return { kind: 'refused', transaction, field: error.code === 'invalid_parameter' ? 'username' : 'email', message };
+      }
+      throw error;
     }
+    const user = await new KyselyUserStore(this.ctx.database.db).get(tenant.id, userId);
+    if (!user) return { kind: 'invalid_transaction' };
+    return this.authenticated(tenant, transaction, user);
+  }
+
+  /** POST /forgot-password: CSRF, transaction, connection; then the reset mail, as /dbconnections/change_password sends it. */
+  async forgotPassword(tenant: Tenant, transactionId: string, browser: string | undefined, csrf: string | undefined, email: string): Promise<FormOutcome | { kind: 'sent'; transaction: Transaction }> {
+    const transaction = await this.formTransaction(tenant, transactionId, browser, csrf);
+    if ('kind' in transaction) return transaction;
+    const connection = await this.connection(tenant, transaction.client, transaction.request.connection);
+    if (!connection) return { kind: 'refused', transaction, message: 'No database connection is available for this application.' };
+    await this.dbconnections.changePassword(tenant, { client_id: transaction.client.row.client_id, email, connection: connection.name });
+    return { kind: 'sent', transaction };
+  }
+
+  private async authenticated(tenant: Tenant, transaction: Transaction, user: UserRow): Promise<FormOutcome> {
     await this.recordLogin(tenant, user);
     const { session, cookie } = await this.createSession(tenant, user);
-    const code = await this.issueCode(tenant, request, user.user_id, session);
-    return { kind: 'done', request, code, cookie };
+    return { kind: 'authenticated', transaction, authenticated: { user, session }, cookie };
   }
 
   /** last_login and logins_count, as the password grant records them. */
@@ -193,8 +299,76 @@ export class AuthorizeService {
     return { session, cookie: sessionCookie(value) };
   }
 
+  /** What consent the request still needs from the user; undefined when none. Throws the token layer's OAuthError for an unknown audience. */
+  async consentNeeded(tenant: Tenant, client: IssuanceClient, request: AuthorizeRequest, userId: string): Promise<ConsentRequest | undefined> {
+    if (client.browser.firstParty && request.prompt !== 'consent') return undefined;
+    const wanted = await this.wantedConsent(tenant, client, request);
+    if (request.prompt === 'consent') return wanted;
+    const granted = await new KyselyUserGrantStore(this.ctx.database.db).scopesFor(tenant.id, userId, client.row.client_id, wanted.audience);
+    return granted !== undefined && wanted.scopes.every((s) => granted.includes(s)) ? undefined : wanted;
+  }
+
+  /** Every scope the request would be granted, keyed by its API (the /userinfo audience for OpenID Connect scopes alone). */
+  async wantedConsent(tenant: Tenant, client: IssuanceClient, request: AuthorizeRequest): Promise<ConsentRequest> {
+    const wanted = await scopesToGrant(this.ctx, { tenant, client, audience: request.audience, scope: request.scope });
+    return { audience: wanted.audience ?? userinfoAudience(tenant), scopes: wanted.scopes };
+  }
+
+  /** What the consent page lists: the API's name and every scope asked for, with its description. */
+  async consentView(tenant: Tenant, client: IssuanceClient, request: AuthorizeRequest): Promise<{ apiName?: string; scopes: { value: string; description: string }[] }> {
+    const wanted = await scopesToGrant(this.ctx, { tenant, client, audience: request.audience, scope: request.scope });
+    const api = wanted.audience === undefined ? undefined : await this.ctx.lookups.resourceServer(tenant.id, wanted.audience);
+    const described = new Map<string, string>(Object.entries(OIDC_SCOPE_DESCRIPTIONS));
+    if (api) for (const s of JSON.parse(api.row.scopes) as { value: string; description?: string }[]) described.set(s.value, s.description ?? '');
+    return { ...(api && { apiName: api.row.name }), scopes: wanted.scopes.map((value) => ({ value, description: described.get(value) ?? '' })) };
+  }
+
+  async recordConsent(tenant: Tenant, client: IssuanceClient, userId: string, consent: ConsentRequest): Promise<void> {
+    await new KyselyUserGrantStore(this.ctx.database.db).grant(tenant.id, userId, client.row.client_id, consent.audience, consent.scopes, iso(this.ctx.now()));
+  }
+
+  /** The user of the session that may consent to this transaction. */
+  async sessionUser(tenant: Tenant, cookieHeader: string | undefined): Promise<Authenticated | undefined> {
+    const session = await this.session(tenant, cookieHeader);
+    if (!session) return undefined;
+    const user = await new KyselyUserStore(this.ctx.database.db).get(tenant.id, session.user_id);
+    return user && user.blocked !== 1 ? { user, session } : undefined;
+  }
+
+  /**
+   * The authorization response's parameters for the logged-in user: a code
+   * when `code` was asked for, tokens when `token` or `id_token` were
+   * (src/authentication/token/user-tokens.ts).
+   */
+  async authorizationResponse(tenant: Tenant, client: IssuanceClient, request: AuthorizeRequest, { user, session }: Authenticated): Promise<Record<string, string>> {
+    const parts = new Set(request.response_type);
+    const response: Record<string, string> = {};
+    if (parts.has('code')) response.code = await this.issueCode(tenant, request, user.user_id, session);
+    if (parts.has('token') || parts.has('id_token')) {
+      Object.assign(
+        response,
+        await issueFrontChannelTokens(
+          this.ctx,
+          {
+            tenant,
+            client,
+            user,
+            audience: request.audience,
+            scope: request.scope,
+            grantType: IMPLICIT_GRANT,
+            ...(request.nonce !== undefined && { nonce: request.nonce }),
+            authTime: session.auth_time,
+            sid: session.id_hash,
+          },
+          { accessToken: parts.has('token'), idToken: parts.has('id_token'), ...(response.code !== undefined && { code: response.code }) },
+        ),
+      );
+    }
+    return response;
+  }
+
   /** A new code for the request, bound to the user and session; only its hash is stored. */
-  async issueCode(tenant: Tenant, request: AuthorizeRequest, userId: string, session: SessionRow): Promise<string> {
+  private async issueCode(tenant: Tenant, request: AuthorizeRequest, userId: string, session: SessionRow): Promise<string> {
     const code = newSecret();
     await new KyselyAuthorizationCodeStore(this.ctx.database.db).insert({
       tenant_id: tenant.id,

@@ -16,7 +16,7 @@
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { IssuanceClient } from '../../cache/issuance.js';
 import type { Tenant } from '../../tenants/tenant.js';
-import { clearedSessionCookie } from '../authorize/service.js';
+import { clearedSessionCookie } from '../authorize/cookies.js';
 import { sendPage } from '../pages/html.js';
 import { loggedOutPage, logoutErrorPage } from './pages.js';
 import { LogoutPageError, logoutUrlAllowed, type IdTokenHint, type LogoutService } from './service.js';

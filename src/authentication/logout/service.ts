@@ -19,7 +19,7 @@ import type { AppContext } from '../../context.js';
 import { KyselySessionStore, secretHash, type SessionRow } from '../../authorization/store.js';
 import { SIGNING_ALG } from '../../keys/keyring.js';
 import type { Tenant } from '../../tenants/tenant.js';
-import { readCookie, SESSION_COOKIE } from '../authorize/service.js';
+import { readCookie, SESSION_COOKIE } from '../authorize/cookies.js';
 import { callbackMatches } from '../authorize/request.js';
 
 /** A failure shown as a page, never a redirect (the target is not trusted). */

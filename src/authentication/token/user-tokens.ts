@@ -53,68 +53,129 @@ export interface UserTokenRequest {
   refreshToken?: (granted: { audience: string | undefined; scope: string }) => Promise<string | undefined>;
 }
 
-export async function issueUserTokens(ctx: AppContext, request: UserTokenRequest): Promise<TokenResponse> {
-  const { tenant, client, user } = request;
-  const clientId = client.row.client_id;
+/** What a user grant resolves to: the API (if any) and the scopes granted. */
+interface ResolvedGrant {
+  audience: string | undefined;
+  api: IssuanceApi | undefined;
+  granted: string[];
+  /** The OIDC scopes among `granted`. */
+  oidc: string[];
+}
+
+async function resolveGrant(ctx: AppContext, request: Pick<UserTokenRequest, 'tenant' | 'client' | 'audience' | 'scope'>, allowOffline: boolean): Promise<ResolvedGrant> {
+  const { tenant, client } = request;
   const audience = request.audience ?? tenant.settings.default_audience;
   const requested = request.scope === undefined ? undefined : request.scope.split(' ').filter((s) => s !== '');
-  const oidc = (requested ?? []).filter((s) => OIDC_SCOPES.has(s));
+  const oidc = unique((requested ?? []).filter((s) => OIDC_SCOPES.has(s)));
   const offline = (api: IssuanceApi | undefined) =>
-    requested?.includes(OFFLINE_ACCESS) === true && offlineAccessAllowed(client, api) ? [OFFLINE_ACCESS] : [];
+    allowOffline && requested?.includes(OFFLINE_ACCESS) === true && offlineAccessAllowed(client, api) ? [OFFLINE_ACCESS] : [];
+  if (!audience) return { audience: undefined, api: undefined, granted: unique([...oidc, ...offline(undefined)]), oidc };
+  const api = await ctx.lookups.resourceServer(tenant.id, audience);
+  if (!api) throw oauthErrors.accessDenied(`Service not enabled within domain: ${audience}`);
+  const defined = new Set(api.scopes);
+  const apiScopes = requested === undefined ? [...api.scopes] : requested.filter((s) => defined.has(s) && !OIDC_SCOPES.has(s));
+  return { audience, api, granted: unique([...oidc, ...apiScopes, ...offline(api)]), oidc };
+}
 
-  let accessToken: string;
-  let expiresIn: number;
-  let granted: string[];
-  if (audience) {
-    const api = await ctx.lookups.resourceServer(tenant.id, audience);
-    if (!api) throw oauthErrors.accessDenied(`Service not enabled within domain: ${audience}`);
-    const defined = new Set(api.scopes);
-    const apiScopes = requested === undefined ? [...api.scopes] : requested.filter((s) => defined.has(s) && !OIDC_SCOPES.has(s));
-    granted = unique([...oidc, ...apiScopes, ...offline(api)]);
-    ({ token: accessToken, expiresIn } = await issueAccessToken(ctx, {
+/** The scopes a request would be granted (for consent: what to ask the user for), and the audience they are for. */
+export async function scopesToGrant(
+  ctx: AppContext,
+  request: Pick<UserTokenRequest, 'tenant' | 'client' | 'audience' | 'scope'>,
+): Promise<{ audience: string | undefined; scopes: string[] }> {
+  const { audience, granted } = await resolveGrant(ctx, request, true);
+  return { audience, scopes: granted };
+}
+
+async function issueAccess(ctx: AppContext, request: UserTokenRequest, grant: ResolvedGrant, userinfoLifetime?: number): Promise<{ token: string; expiresIn: number }> {
+  const { tenant, client, user } = request;
+  const scope = grant.granted.join(' ');
+  if (grant.api) {
+    return issueAccessToken(ctx, {
       tenant,
-      resourceServer: api.row,
+      resourceServer: grant.api.row,
       subject: user.user_id,
-      clientId,
-      scope: granted.join(' '),
+      clientId: client.row.client_id,
+      scope,
       grantType: request.grantType,
-      ...(oidc.includes('openid') && { extraAudiences: [userinfoAudience(tenant)] }),
-    }));
-  } else {
-    granted = unique([...oidc, ...offline(undefined)]);
-    ({ token: accessToken, expiresIn } = await issueUserinfoAccessToken(ctx, {
-      tenant,
-      userId: user.user_id,
-      clientId,
-      scope: granted.join(' '),
-      grantType: request.grantType,
-    }));
+      ...(grant.oidc.includes('openid') && { extraAudiences: [userinfoAudience(tenant)] }),
+    });
   }
+  return issueUserinfoAccessToken(ctx, {
+    tenant,
+    userId: user.user_id,
+    clientId: client.row.client_id,
+    scope,
+    grantType: request.grantType,
+    ...(userinfoLifetime !== undefined && { lifetime: userinfoLifetime }),
+  });
+}
 
-  const issued = { audience: audience || undefined, scope: granted.join(' ') };
+function idToken(ctx: AppContext, request: UserTokenRequest, granted: readonly string[], hashes: { accessToken?: string; code?: string } = {}): Promise<string> {
+  return issueIdToken(ctx, {
+    tenant: request.tenant,
+    client: request.client,
+    user: request.user,
+    scopes: granted,
+    ...(request.nonce !== undefined && { nonce: request.nonce }),
+    ...(request.authTime !== undefined && { authTime: request.authTime }),
+    ...(request.sid !== undefined && { sid: request.sid }),
+    ...hashes,
+  });
+}
+
+export async function issueUserTokens(ctx: AppContext, request: UserTokenRequest): Promise<TokenResponse> {
+  const grant = await resolveGrant(ctx, request, true);
+  const { token: accessToken, expiresIn } = await issueAccess(ctx, request, grant);
+  const { granted } = grant;
+
+  const issued = { audience: grant.audience || undefined, scope: granted.join(' ') };
   const refreshToken = request.refreshToken
     ? await request.refreshToken(issued)
     : granted.includes(OFFLINE_ACCESS)
-      ? await issueRefreshToken(ctx, { tenant, client, userId: user.user_id, ...issued })
+      ? await issueRefreshToken(ctx, { tenant: request.tenant, client: request.client, userId: request.user.user_id, ...issued })
       : undefined;
 
   // Members in the service's order: access_token, refresh_token, id_token, scope, expires_in, token_type.
   const body: Partial<TokenResponse> = { access_token: accessToken };
   if (refreshToken !== undefined) body.refresh_token = refreshToken;
-  if (granted.includes('openid')) {
-    // at_hash is optional at the token endpoint (OIDC Core §3.1.3.6); the service leaves it out of password-grant ID tokens.
-    body.id_token = await issueIdToken(ctx, {
-      tenant,
-      client,
-      user,
-      scopes: granted,
-      ...(request.nonce !== undefined && { nonce: request.nonce }),
-      ...(request.authTime !== undefined && { authTime: request.authTime }),
-      ...(request.sid !== undefined && { sid: request.sid }),
-    });
-  }
+  // at_hash is optional at the token endpoint (OIDC Core §3.1.3.6); the service leaves it out of password-grant ID tokens.
+  if (granted.includes('openid')) body.id_token = await idToken(ctx, request, granted);
   if (granted.length > 0) body.scope = granted.join(' ');
   return { ...body, expires_in: expiresIn, token_type: 'Bearer' } as TokenResponse;
+}
+
+/** Seconds a /userinfo-only access token from an implicit or hybrid response lives (wire notes §4). */
+export const FRONT_CHANNEL_USERINFO_TOKEN_LIFETIME = 7200;
+
+/**
+ * The tokens of an implicit or hybrid authorization response (OIDC Core
+ * §3.2.2.5, §3.3.2.5): an access token when `token` was asked for, an ID
+ * token when `id_token` was, never a refresh token (`offline_access` is
+ * dropped). The ID token's `at_hash` and `c_hash` bind it to the access
+ * token and code it travels with (§3.3.2.11).
+ */
+export async function issueFrontChannelTokens(
+  ctx: AppContext,
+  request: UserTokenRequest,
+  wanted: { accessToken: boolean; idToken: boolean; code?: string },
+): Promise<Record<string, string>> {
+  const grant = await resolveGrant(ctx, request, false);
+  const response: Record<string, string> = {};
+  let accessToken: string | undefined;
+  if (wanted.accessToken) {
+    const issued = await issueAccess(ctx, request, grant, FRONT_CHANNEL_USERINFO_TOKEN_LIFETIME);
+    accessToken = issued.token;
+    Object.assign(response, { access_token: issued.token, token_type: 'Bearer', expires_in: String(issued.expiresIn) });
+    if (grant.granted.length > 0) response.scope = grant.granted.join(' ');
+  }
+  if (wanted.idToken) {
+    const granted = grant.granted.includes('openid') ? grant.granted : ['openid', ...grant.granted];
+    response.id_token = await idToken(ctx, request, granted, {
+      ...(accessToken !== undefined && { accessToken }),
+      ...(wanted.code !== undefined && { code: wanted.code }),
+    });
+  }
+  return response;
 }
 
 function unique(scopes: readonly string[]): string[] {

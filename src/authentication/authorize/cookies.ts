@@ -1,0 +1,49 @@
+/**
+ * The cookies of the hosted pages.
+ *
+ * - `gh_session`: the SSO session, 256 random bits of which only the SHA-256
+ *   is stored. Secure, HttpOnly, SameSite=None: silent authentication
+ *   (`prompt=none` with `response_mode=web_message`, as auth0-spa-js's
+ *   getTokenSilently does) loads /authorize in an iframe of the
+ *   application's site, where a Lax cookie would not be sent; the service's
+ *   own session cookie is SameSite=None for the same reason. Cross-site
+ *   requests can at most start an authorization whose response goes to a
+ *   registered callback, and every form post checks a CSRF token.
+ * - `gh_browser`: a random value naming this browser, to which the login
+ *   pages' CSRF tokens are bound, so that a token another browser obtained
+ *   (a login CSRF: the victim's browser posting the attacker's credentials
+ *   with the attacker's token) does not verify. SameSite=Lax: only the
+ *   pages' own same-origin posts need it.
+ */
+import { newSecret } from '../../authorization/store.js';
+
+export const SESSION_COOKIE = 'gh_session';
+export const BROWSER_COOKIE = 'gh_browser';
+/** Seconds a login session lasts (the service's default absolute session lifetime is longer; three days is its idle default). */
+export const SESSION_LIFETIME_SECONDS = 3 * 24 * 3600;
+
+/** The value of one cookie in a Cookie header (RFC 6265 §5.4), or undefined. */
+export function readCookie(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+export function sessionCookie(value: string): string {
+  return `${SESSION_COOKIE}=${value}; Path=/; Max-Age=${SESSION_LIFETIME_SECONDS}; Secure; HttpOnly; SameSite=None`;
+}
+
+/** Removes the session cookie: the same attributes, an empty value, Max-Age=0 (RFC 6265 §5.3 step 3). */
+export function clearedSessionCookie(): string {
+  return `${SESSION_COOKIE}=; Path=/; Max-Age=0; Secure; HttpOnly; SameSite=None`;
+}
+
+/** The browser's binding value, and the Set-Cookie to send when it had none (or a malformed one). */
+export function browserBinding(cookieHeader: string | undefined): { value: string; setCookie?: string } {
+  const value = readCookie(cookieHeader, BROWSER_COOKIE);
+  if (value !== undefined && /^[A-Za-z0-9_-]{43}$/.test(value)) return { value };
+  const fresh = newSecret();
+  return { value: fresh, setCookie: `${BROWSER_COOKIE}=${fresh}; Path=/; Secure; HttpOnly; SameSite=Lax` };
+}
