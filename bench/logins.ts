@@ -10,22 +10,23 @@
  *   2. Gatehouse (bin/gatehouse.cjs, as `npm start` runs it; temporary data
  *      directory, SQLite, LOG_LEVEL=warn, rate limits out of the way) in its own
  *      process. Through the Management API (admin token) the bench creates a
- *      regular web client (client_secret_post, grants authorization_code and
- *      password-realm, one callback), a database connection enabled for it, and
- *      BENCH_USERS users with one password;
+ *      first-party regular web client (client_secret_post, grants
+ *      authorization_code and password-realm, one callback), a database
+ *      connection enabled for it, and BENCH_USERS users with one password;
  *   3. password-realm logins: autocannon sends POST /oauth/token
  *      (grant_type http://auth0.com/oauth/grant-type/password-realm, realm =
  *      the connection, scope openid), each request for the next user in turn,
  *      all with the right password;
- *   4. authorization-code flows: BENCH_CONNECTIONS workers, each with its own
- *      keep-alive connection as a browser would, loop over GET /authorize (no
- *      cookie) → 302 /login?state= → GET /login (csrf_token) → POST /login
- *      (form) → 302 to the callback with the code → POST /oauth/token
- *      (authorization_code, PKCE verifier) → 200. autocannon cannot chain
- *      requests, hence the bench's own loop over node:https;
- *   5. SSO flows, an extra line: the same workers with the session cookie of
- *      their last login, GET /authorize → 302 with a code → POST /oauth/token.
- *      No password is checked, so this line has no target.
+ *   4. authorization-code flows: BENCH_CONNECTIONS workers, each a browser
+ *      with its own keep-alive connection and cookie jar, loop over GET
+ *      /authorize (no cookie: a new visitor each time) → 302 /login?state= →
+ *      GET /login (csrf_token) → POST /login (form) → 302 to the callback with
+ *      the code → POST /oauth/token (authorization_code, PKCE verifier) → 200,
+ *      for the next user in turn. autocannon cannot chain requests, hence the
+ *      bench's own loop over node:https;
+ *   5. SSO flows, an extra line: the same workers with the cookies of their
+ *      last login, GET /authorize → 302 with a code → POST /oauth/token. No
+ *      password is checked, so this line has no target.
  *
  * The target (reported, not asserted): password-realm logins/s and full
  * flows/s each at least 80% of the reference's verifications/s. The reference
@@ -102,6 +103,7 @@ const CONNECTION = 'bench-users';
 /** Never contacted: the bench reads the code from the Location header. */
 const CALLBACK = 'https://app.bench.example/callback';
 const SCOPE = 'openid';
+const SESSION_COOKIE = 'gh_session';
 const PASSWORD_REALM_GRANT = 'http://auth0.com/oauth/grant-type/password-realm';
 const REQUEST_TIMEOUT_MS = 30_000;
 
@@ -164,6 +166,8 @@ interface HashReference {
   parameters: string;
   /** The child's own CPU during the loop, in % of one core (about 100: one core, never more). */
   childCpuPercent: number;
+  /** CPU milliseconds per verification. */
+  cpuMsPerVerification: number;
   /** Processes other than the child and the bench during the loop, in % of one core. */
   otherCpuPercent: number;
   stealCpuPercent: number;
@@ -226,6 +230,7 @@ async function hashReference(seconds: number): Promise<HashReference> {
     msPerVerification: (result.seconds * 1000) / result.count,
     parameters: result.parameters,
     childCpuPercent: (result.cpuSeconds / result.seconds) * 100,
+    cpuMsPerVerification: (result.cpuSeconds * 1000) / result.count,
     otherCpuPercent: Math.max(0, share('processes') - own),
     stealCpuPercent: share('steal'),
   };
@@ -254,6 +259,8 @@ async function setUpLoginApp(port: number, ca: Buffer, adminToken: string): Prom
     token_endpoint_auth_method: 'client_secret_post',
     grant_types: ['authorization_code', PASSWORD_REALM_GRANT],
     callbacks: [CALLBACK],
+    // The company's own application: no consent page.
+    is_first_party: true,
   });
   if (typeof client.client_id !== 'string' || typeof client.client_secret !== 'string') {
     throw new BenchError('POST /api/v2/clients: no client_id or client_secret in the response');
@@ -302,9 +309,13 @@ class FlowError extends Error {
   }
 }
 
-/** One browser: its own keep-alive connection; requests verify the server certificate. */
+/**
+ * One browser: its own keep-alive connection and cookie jar (every cookie the server sets is
+ * sent back); requests verify the server certificate.
+ */
 class Browser {
   readonly #agent: https.Agent;
+  readonly #cookies = new Map<string, string>();
 
   constructor(
     private readonly port: number,
@@ -313,10 +324,20 @@ class Browser {
     this.#agent = new https.Agent({ keepAlive: true, maxSockets: 1 });
   }
 
-  request(method: 'GET' | 'POST', urlPath: string, options: { form?: Record<string, string>; cookie?: string } = {}): Promise<Reply> {
-    const body = options.form && new URLSearchParams(options.form).toString();
+  /** The value of a cookie in the jar. */
+  cookie(name: string): string | undefined {
+    return this.#cookies.get(name);
+  }
+
+  /** Forgets every cookie: the next request is a new visitor's. */
+  clearCookies(): void {
+    this.#cookies.clear();
+  }
+
+  request(method: 'GET' | 'POST', urlPath: string, form?: Record<string, string>): Promise<Reply> {
+    const body = form && new URLSearchParams(form).toString();
     const headers: Record<string, string> = { host: `localhost:${this.port}` };
-    if (options.cookie) headers.cookie = options.cookie;
+    if (this.#cookies.size > 0) headers.cookie = [...this.#cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     if (body !== undefined) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       headers['content-length'] = String(Buffer.byteLength(body));
@@ -328,7 +349,10 @@ class Browser {
           let text = '';
           res.setEncoding('utf8');
           res.on('data', (chunk: string) => (text += chunk));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+          res.on('end', () => {
+            this.#store(res.headers['set-cookie'] ?? []);
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text });
+          });
           res.on('error', reject);
         },
       );
@@ -340,6 +364,18 @@ class Browser {
 
   close(): void {
     this.#agent.destroy();
+  }
+
+  /** Set-Cookie (RFC 6265 §5.2): name=value, and Max-Age=0 removes; the other attributes do not matter here. */
+  #store(setCookies: string[]): void {
+    for (const line of setCookies) {
+      const [pair = '', ...attributes] = line.split(';');
+      const eq = pair.indexOf('=');
+      if (eq <= 0) continue;
+      const name = pair.slice(0, eq).trim();
+      if (attributes.some((a) => a.trim().toLowerCase() === 'max-age=0')) this.#cookies.delete(name);
+      else this.#cookies.set(name, pair.slice(eq + 1).trim());
+    }
   }
 }
 
@@ -385,14 +421,20 @@ function authorizePath(app: LoginApp, state: string, challenge: string): string 
 async function exchangeCode(browser: Browser, app: LoginApp, code: string, verifier: string): Promise<void> {
   const step = 'POST /oauth/token';
   const reply = await browser.request('POST', '/oauth/token', {
-    form: { grant_type: 'authorization_code', client_id: app.clientId, client_secret: app.clientSecret, code, redirect_uri: CALLBACK, code_verifier: verifier },
+    grant_type: 'authorization_code',
+    client_id: app.clientId,
+    client_secret: app.clientSecret,
+    code,
+    redirect_uri: CALLBACK,
+    code_verifier: verifier,
   });
   expectStatus(reply, 200, step);
   checkTokens(reply.body, step);
 }
 
-/** /authorize → /login → POST /login → code → token; returns the session cookie (`gh_session=…`). */
-async function fullFlow(browser: Browser, app: LoginApp, email: string): Promise<string> {
+/** A new visitor (no cookie): /authorize → /login → POST /login → code → token; the browser keeps the session cookie. */
+async function fullFlow(browser: Browser, app: LoginApp, email: string): Promise<void> {
+  browser.clearCookies();
   const { verifier, challenge } = pkce();
   const state = randomBytes(12).toString('base64url');
   const authorize = await browser.request('GET', authorizePath(app, state, challenge));
@@ -401,20 +443,24 @@ async function fullFlow(browser: Browser, app: LoginApp, email: string): Promise
   if (!loginPath.startsWith('/login?state=')) throw new FlowError('GET /authorize', 302, `not to the login page: ${loginPath}`);
   const page = await browser.request('GET', loginPath);
   expectStatus(page, 200, 'GET /login');
-  const form = { state: hiddenField(page.body, 'state'), csrf_token: hiddenField(page.body, 'csrf_token'), email, password: PASSWORD };
-  const done = await browser.request('POST', '/login', { form });
+  // The identifier field is `username` (email or username) on the current page, `email` on the first one.
+  const identifierField = /name="username"/.test(page.body) ? 'username' : 'email';
+  const done = await browser.request('POST', '/login', {
+    state: hiddenField(page.body, 'state'),
+    csrf_token: hiddenField(page.body, 'csrf_token'),
+    [identifierField]: email,
+    password: PASSWORD,
+  });
   const code = codeFromRedirect(done, state, 'POST /login');
-  const cookie = String(done.headers['set-cookie'] ?? '').split(';')[0]!;
-  if (!cookie.startsWith('gh_session=')) throw new FlowError('POST /login', 302, 'no session cookie');
+  if (!browser.cookie(SESSION_COOKIE)) throw new FlowError('POST /login', 302, `no ${SESSION_COOKIE} cookie`);
   await exchangeCode(browser, app, code, verifier);
-  return cookie;
 }
 
-/** With a session: /authorize answers with a code at once → token. */
-async function ssoFlow(browser: Browser, app: LoginApp, cookie: string): Promise<void> {
+/** A returning visitor with a session: /authorize answers with a code at once → token. */
+async function ssoFlow(browser: Browser, app: LoginApp): Promise<void> {
   const { verifier, challenge } = pkce();
   const state = randomBytes(12).toString('base64url');
-  const reply = await browser.request('GET', authorizePath(app, state, challenge), { cookie });
+  const reply = await browser.request('GET', authorizePath(app, state, challenge));
   await exchangeCode(browser, app, codeFromRedirect(reply, state, 'GET /authorize (session)'), verifier);
 }
 
@@ -423,12 +469,13 @@ async function ssoFlow(browser: Browser, app: LoginApp, cookie: string): Promise
 
 interface Worker {
   browser: Browser;
-  /** The session cookie of this worker's last full flow. */
-  cookie?: string;
 }
 
 interface FlowRun {
+  /** Flows completed within the window. */
   completed: number;
+  /** Flows completed, those that ended after the window included (what the CPU of the window paid for). */
+  completedAll: number;
   /** Wall time of every flow that completed within the window, in ms. */
   latencies: Float64Array;
   failed: number;
@@ -443,13 +490,14 @@ interface FlowRun {
 async function runFlows(workers: Worker[], seconds: number, flow: (worker: Worker) => Promise<void>): Promise<FlowRun> {
   const end = performance.now() + seconds * 1000;
   const latencies: number[] = [];
-  const run: FlowRun = { completed: 0, latencies: new Float64Array(0), failed: 0, failures: {} };
+  const run: FlowRun = { completed: 0, completedAll: 0, latencies: new Float64Array(0), failed: 0, failures: {} };
   await Promise.all(
     workers.map(async (worker) => {
       while (performance.now() < end) {
         const t0 = performance.now();
         try {
           await flow(worker);
+          run.completedAll++;
           const t1 = performance.now();
           if (t1 <= end) latencies.push(t1 - t0);
         } catch (error) {
@@ -481,9 +529,16 @@ interface LineResult {
   failed: number;
   failures: Record<string, number>;
   cpu: CpuShares;
+  /** Server CPU milliseconds per success: whole process, main thread, the other threads (threadpool, V8). */
+  cpuMsPerSuccess: { server: number; mainThread: number; otherThreads: number };
   serverRssMB: number;
   /** Whether the line is held to the target. */
   target: boolean;
+}
+
+function cpuMsPer(window: CpuShares & { seconds: number }, successes: number): LineResult['cpuMsPerSuccess'] {
+  const ms = (percent: number) => (percent * window.seconds * 10) / successes;
+  return { server: ms(window.server), mainThread: ms(window.serverMainThread), otherThreads: ms(window.server - window.serverMainThread) };
 }
 
 async function passwordRealmCase(app: LoginApp, port: number, ca: Buffer, server: Child): Promise<LineResult> {
@@ -513,6 +568,7 @@ async function passwordRealmCase(app: LoginApp, port: number, ca: Buffer, server
     failed: failures(r),
     failures: { ...Object.fromEntries(Object.entries(r.statusCodes).filter(([code]) => !code.startsWith('2'))), ...(r.errors > 0 && { 'connection errors': r.errors }) },
     cpu: window,
+    cpuMsPerSuccess: cpuMsPer(window, r.ok),
     serverRssMB: r.server.rssEndMB,
     target: true,
   };
@@ -550,6 +606,7 @@ async function flowCase(
     failed: run.failed,
     failures: run.failures,
     cpu: window,
+    cpuMsPerSuccess: cpuMsPer(window, run.completedAll),
     serverRssMB: readMemory(server.process.pid!)?.rssMB ?? NaN,
     target,
   };
@@ -616,8 +673,8 @@ async function main(): Promise<number> {
   const workers: Worker[] = Array.from({ length: CONNECTIONS }, () => ({ browser: new Browser(port, ca) }));
   try {
     checkTokens(preflight.body, 'preflight password-realm');
-    const cookie = await fullFlow(workers[0]!.browser, app, app.emails[0]!);
-    await ssoFlow(workers[0]!.browser, app, cookie);
+    await fullFlow(workers[0]!.browser, app, app.emails[0]!);
+    await ssoFlow(workers[0]!.browser, app);
   } catch (error) {
     throw new BenchError(`preflight: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -631,13 +688,13 @@ async function main(): Promise<number> {
     results.push(await passwordRealmCase(app, port, ca, gatehouse));
     log(`\n[4/5] authorization-code flows`);
     results.push(
-      await flowCase('full flow', `authorization-code flow, 5 requests (${CONNECTIONS} workers)`, true, workers, gatehouse, async (worker) => {
-        worker.cookie = await fullFlow(worker.browser, app, nextEmail());
-      }),
+      await flowCase('full flow', `authorization-code flow, 5 requests (${CONNECTIONS} workers)`, true, workers, gatehouse, (worker) =>
+        fullFlow(worker.browser, app, nextEmail()),
+      ),
     );
     results.push(
       await flowCase('SSO flow', `SSO flow (session cookie), 2 requests, no password (extra)`, false, workers, gatehouse, (worker) =>
-        ssoFlow(worker.browser, app, worker.cookie!),
+        ssoFlow(worker.browser, app),
       ),
     );
   } finally {
@@ -686,6 +743,14 @@ async function main(): Promise<number> {
         `bench ${fmt(r.cpu.bench, 0).padStart(3)}%, other processes ${fmt(r.cpu.other, 0).padStart(3)}%, irq ${fmt(r.cpu.irq, 0).padStart(2)}%, ` +
         `steal ${fmt(r.cpu.steal, 0).padStart(2)}%, machine total ${fmt(r.cpu.machine, 0).padStart(3)}%`,
     );
+  }
+  log(
+    `Server CPU per success, in ms (the reference spends ${fmt(reference.cpuMsPerVerification, 1)} ms of CPU per verification; ` +
+      `the threadpool runs argon2 and RS256, the main thread HTTP, TLS and SQLite):`,
+  );
+  for (const r of results) {
+    const ms = r.cpuMsPerSuccess;
+    log(`  ${r.case.padEnd(14)} ${fmt(ms.server, 1).padStart(5)} ms: main thread ${fmt(ms.mainThread, 1).padStart(5)} ms, other threads ${fmt(ms.otherThreads, 1).padStart(5)} ms`);
   }
   log(`Load average (1, 5, 15 min): before ${loadBefore.map((v) => fmt(v, 2)).join(' ')}, after the load ${loadAfterLoad.map((v) => fmt(v, 2)).join(' ')}.`);
 
