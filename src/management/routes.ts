@@ -7,6 +7,7 @@ import type { AppContext } from '../context.js';
 import { clientGrantRoutes } from './client-grants/routes.js';
 import { clientRoutes } from './clients/routes.js';
 import { connectionRoutes } from './connections/routes.js';
+import { userGrantRoutes } from './grants/routes.js';
 import { groupRoutes } from './groups/routes.js';
 import { guardianRoutes } from './guardian/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
@@ -28,5 +29,6 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
     ...connectionRoutes(ctx),
     ...userRoutes(ctx),
     ...userBlockRoutes(ctx),
+    ...userGrantRoutes(ctx),
   ];
 }

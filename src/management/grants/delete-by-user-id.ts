@@ -1,0 +1,18 @@
+import type { ManagementRouteFactory } from '../route.js';
+import { DeleteByUserQuery } from './schema.js';
+import type { UserGrantService } from './service.js';
+
+/**
+ * DELETE /api/v2/grants?user_id= → 204: revokes every grant of the user.
+ * user_id is required; without it the query validation error is a 400.
+ */
+export const deleteUserGrantsByUserId: ManagementRouteFactory<UserGrantService> = (_ctx, grants) => ({
+  method: 'DELETE',
+  url: '/grants',
+  config: { scopes: ['delete:grants'] },
+  schema: { querystring: DeleteByUserQuery },
+  handler: async (request, reply) => {
+    await grants.deleteByUser(request.tenant, (request.query as DeleteByUserQuery).user_id);
+    return reply.code(204).send();
+  },
+});

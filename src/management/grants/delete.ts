@@ -1,0 +1,15 @@
+import type { ManagementRouteFactory } from '../route.js';
+import { IdParams } from './schema.js';
+import type { UserGrantService } from './service.js';
+
+/** DELETE /api/v2/grants/{id} → 204, also for an id the tenant does not have (see service.ts). */
+export const deleteUserGrant: ManagementRouteFactory<UserGrantService> = (_ctx, grants) => ({
+  method: 'DELETE',
+  url: '/grants/:id',
+  config: { scopes: ['delete:grants'] },
+  schema: { params: IdParams },
+  handler: async (request, reply) => {
+    await grants.delete(request.tenant, (request.params as IdParams).id);
+    return reply.code(204).send();
+  },
+});

@@ -1,0 +1,38 @@
+/**
+ * Users' consent grants behind /api/v2/grants: listing with offset paging and
+ * revoking, by id or every grant of a user. Grants are written by the consent
+ * step of /authorize; revoking one means the user is asked again next time.
+ * They play no part in the issuance caches, so revocations invalidate nothing.
+ *
+ * Both deletes answer 204 whether or not anything was deleted: the service's
+ * document gives them no 404 (nor any 400), and revocation is idempotent, as
+ * it is for tokens (RFC 7009 §2.2).
+ */
+import type { AppContext } from '../../context.js';
+import { userGrantFromRow, type UserGrant } from '../../grants/model.js';
+import { KyselyUserGrantStore, type UserGrantFilter, type UserGrantStore } from '../../grants/store.js';
+import type { Tenant } from '../../tenants/tenant.js';
+
+export type UserGrantList = UserGrant[] | { start: number; limit: number; total: number; grants: UserGrant[] };
+
+export class UserGrantService {
+  readonly #grants: UserGrantStore;
+
+  constructor(ctx: AppContext) {
+    this.#grants = new KyselyUserGrantStore(ctx.database.db);
+  }
+
+  async list(tenant: Tenant, filter: UserGrantFilter, query: { page: number; perPage: number; includeTotals: boolean }): Promise<UserGrantList> {
+    const { rows, total } = await this.#grants.list(tenant.id, filter, { page: query.page, perPage: query.perPage });
+    const grants = rows.map(userGrantFromRow);
+    return query.includeTotals ? { start: query.page * query.perPage, limit: query.perPage, total, grants } : grants;
+  }
+
+  async delete(tenant: Tenant, id: string): Promise<void> {
+    await this.#grants.delete(tenant.id, id);
+  }
+
+  async deleteByUser(tenant: Tenant, userId: string): Promise<void> {
+    await this.#grants.deleteByUser(tenant.id, userId);
+  }
+}
