@@ -7,6 +7,7 @@ import { authorizeEndpoint } from './authorize/authorize.js';
 import { consentForm, consentSubmit } from './authorize/consent.js';
 import { forgotPasswordForm, forgotPasswordSubmit, loginForm, loginSubmit, signupForm, signupSubmit } from './authorize/login.js';
 import { AuthorizeService } from './authorize/service.js';
+import { corsHook, preflightRoutes } from './cors.js';
 import { changePasswordEndpoint } from './dbconnections/change-password.js';
 import { DbConnectionsService } from './dbconnections/service.js';
 import { signupEndpoint } from './dbconnections/signup.js';
@@ -22,6 +23,8 @@ import { openidConfigurationEndpoint } from './well-known/openid-configuration.j
 
 export function authenticationRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
+    app.addHook('preHandler', corsHook(ctx));
+    for (const route of preflightRoutes()) app.route(route);
     for (const route of [openidConfigurationEndpoint(), jwksEndpoint(ctx), tokenEndpoint(ctx), revokeEndpoint(ctx), userinfoEndpoint(ctx)]) app.route(route);
     const dbconnections = new DbConnectionsService(ctx);
     for (const route of [

@@ -199,6 +199,7 @@ await forEachDatabase('storage conformance', (database, expectedDialect) => {
       'sessions',
       'authorization_requests',
       'authorization_codes',
+      'user_grants',
     ];
     const MIGRATIONS = [
       '0001_foundation',
@@ -210,6 +211,7 @@ await forEachDatabase('storage conformance', (database, expectedDialect) => {
       '0007_tickets',
       '0008_refresh_tokens',
       '0009_authorization',
+      '0010_user_grants',
     ];
 
     it('creates every table', async () => {

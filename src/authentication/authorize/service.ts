@@ -47,7 +47,7 @@ import type { DbConnectionsService } from '../dbconnections/service.js';
 import { ruleSentences } from '../dbconnections/password-policy.js';
 import { issueFrontChannelTokens, scopesToGrant } from '../token/user-tokens.js';
 import { readCookie, SESSION_COOKIE, SESSION_LIFETIME_SECONDS, sessionCookie } from './cookies.js';
-import { IMPLICIT_GRANT, type AuthorizeRequest } from './request.js';
+import type { AuthorizeRequest } from './request.js';
 
 /** Seconds an authorization request waits for its login. */
 export const TRANSACTION_LIFETIME_SECONDS = 600;
@@ -247,7 +247,9 @@ export class AuthorizeService {
       userId = `auth0|${created._id}`;
     } catch (error) {
       if (error instanceof PasswordStrengthError) {
-        const unmet = ruleSentences(error.result).filter((rule) => !rule.verified).map((rule) => rule.text);
+        const unmet = ruleSentences(error.result)
+          .filter((rule) => !rule.verified)
+          .map((rule) => (rule.items.length > 0 ? `${rule.text} ${rule.items.map((i) => i.message).join(', ')}.` : rule.text));
         return { kind: 'refused', transaction, field: 'password', message: `Your password is too weak. ${unmet.join(' ')}`.trim() };
       }
       if (error instanceof DbConnectionsError) {
@@ -355,7 +357,6 @@ export class AuthorizeService {
             user,
             audience: request.audience,
             scope: request.scope,
-            grantType: IMPLICIT_GRANT,
             ...(request.nonce !== undefined && { nonce: request.nonce }),
             authTime: session.auth_time,
             sid: session.id_hash,

@@ -39,8 +39,8 @@ export interface UserTokenRequest {
   audience: string | undefined;
   /** The `scope` parameter, if sent. */
   scope: string | undefined;
-  /** `gty` of the access token. */
-  grantType: string;
+  /** `gty` of the access token: the service sets it for password and refresh_token grants only (wire notes §6). */
+  grantType?: string;
   nonce?: string;
   /** The ID token's `auth_time` (seconds since the epoch) and `sid`, for grants that follow a login session. */
   authTime?: number;
@@ -96,7 +96,7 @@ async function issueAccess(ctx: AppContext, request: UserTokenRequest, grant: Re
       subject: user.user_id,
       clientId: client.row.client_id,
       scope,
-      grantType: request.grantType,
+      ...(request.grantType !== undefined && { grantType: request.grantType }),
       ...(grant.oidc.includes('openid') && { extraAudiences: [userinfoAudience(tenant)] }),
     });
   }
@@ -105,7 +105,7 @@ async function issueAccess(ctx: AppContext, request: UserTokenRequest, grant: Re
     userId: user.user_id,
     clientId: client.row.client_id,
     scope,
-    grantType: request.grantType,
+    ...(request.grantType !== undefined && { grantType: request.grantType }),
     ...(userinfoLifetime !== undefined && { lifetime: userinfoLifetime }),
   });
 }

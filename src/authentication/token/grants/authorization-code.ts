@@ -108,7 +108,6 @@ export const authorizationCode: GrantHandler = {
       user,
       audience: row.audience ?? undefined,
       scope: row.scope ?? undefined,
-      grantType: AUTHORIZATION_CODE_GRANT,
       ...(row.nonce !== null && { nonce: row.nonce }),
       authTime: row.auth_time,
       sid: row.session_id,
