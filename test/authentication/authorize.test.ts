@@ -259,8 +259,8 @@ describe('authorization code flow: /authorize, /login, authorization_code grant'
   it('discovery lists the authorization endpoint', async () => {
     const doc = (await get('/.well-known/openid-configuration')).json() as Record<string, unknown>;
     assert.equal(doc.authorization_endpoint, `https://${DOMAIN}/authorize`);
-    assert.deepEqual(doc.response_types_supported, ['code']);
-    assert.deepEqual(doc.response_modes_supported, ['query', 'form_post']);
+    assert.deepEqual(doc.response_types_supported, ['code', 'token', 'id_token', 'id_token token', 'code id_token', 'code token', 'code id_token token']);
+    assert.deepEqual(doc.response_modes_supported, ['query', 'fragment', 'form_post', 'web_message']);
     assert.deepEqual(doc.code_challenge_methods_supported, ['S256']);
   });
 });

@@ -233,6 +233,35 @@ describe('logout: /v2/logout and /oidc/logout', () => {
       assert.equal(await sessionActive(cookie), true);
     });
 
+    it('without id_token_hint: a confirmation page first; only its session-bound form ends the session', async () => {
+      const { cookie } = await login(app);
+      const ask = await get(`/oidc/logout?${query({ client_id: app.client_id, post_logout_redirect_uri: LOGOUT_URL, state: 'q' })}`, cookie);
+      assert.equal(ask.statusCode, 200, ask.body);
+      assert.match(ask.body, /<h1>Log out\?<\/h1>/);
+      assert.equal(ask.headers['set-cookie'], undefined, 'nothing ended yet');
+      assert.equal(await sessionActive(cookie), true);
+      const fields = Object.fromEntries([...ask.body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!]));
+      assert.deepEqual(Object.keys(fields).sort(), ['client_id', 'confirm', 'csrf_token', 'post_logout_redirect_uri', 'state']);
+      const postForm = (form: Record<string, string>) =>
+        t.app.inject({ method: 'POST', url: '/oidc/logout', headers: { host: DOMAIN, cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: query(form) });
+
+      // A cross-site form posting confirm=yes without the token (or with another session's) only gets the question again.
+      for (const csrf of [undefined, 'forged']) {
+        const forged = await postForm({ ...fields, ...(csrf === undefined ? { csrf_token: '' } : { csrf_token: csrf }) });
+        assert.equal(forged.statusCode, 200);
+        assert.equal(await sessionActive(cookie), true);
+      }
+      const done = await postForm(fields);
+      assert.equal(done.statusCode, 302, done.body);
+      assert.equal(done.headers.location, `${LOGOUT_URL}?state=q`);
+      assertLoggedOut(done);
+      assert.equal(await sessionActive(cookie), false);
+
+      // No session to end: no question.
+      const none = await get(`/oidc/logout?${query({ client_id: app.client_id, post_logout_redirect_uri: LOGOUT_URL })}`);
+      assert.equal(none.statusCode, 302);
+    });
+
     it('an expired id_token_hint of this tenant is accepted', async () => {
       const { cookie } = await login(app);
       const { signing } = await t.ctx.keyring.keys(t.tenant.id);

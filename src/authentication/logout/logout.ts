@@ -8,7 +8,10 @@
  * Everything is checked before anything changes: a request that fails ends
  * no session and gets a 400 page without Location (no open redirect). On
  * success the session is revoked, the cookie cleared, and the browser sent to
- * the allowed URL, or shown the logged-out page. With `client_id` and no
+ * the allowed URL, or shown the logged-out page. /oidc/logout without an
+ * id_token_hint first asks the user (RP-Initiated Logout 1.0 §2: nothing
+ * then shows the request comes from the session's own application), unless
+ * there is no session to end. With `client_id` and no
  * return URL, the client's first Allowed Logout URL is used, as the service
  * does (wire notes §9, §16.9), unless it is a wildcard. `federated` is
  * accepted and ignored: there are no upstream identity providers.
@@ -18,7 +21,7 @@ import type { IssuanceClient } from '../../cache/issuance.js';
 import type { Tenant } from '../../tenants/tenant.js';
 import { clearedSessionCookie } from '../authorize/cookies.js';
 import { sendPage } from '../pages/html.js';
-import { loggedOutPage, logoutErrorPage } from './pages.js';
+import { confirmLogoutPage, loggedOutPage, logoutErrorPage } from './pages.js';
 import { LogoutPageError, logoutUrlAllowed, type IdTokenHint, type LogoutService } from './service.js';
 
 const MAX_PARAM = 4096;
@@ -94,9 +97,11 @@ export function oidcLogoutEndpoint(service: LogoutService): RouteOptions {
     url: '/oidc/logout',
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       let target: string | undefined;
+      let params: Record<string, string>;
+      let hint: IdTokenHint | undefined;
+      let client: IssuanceClient | undefined;
       try {
-        const params = readParams(request.method === 'POST' ? request.body : request.query);
-        let hint: IdTokenHint | undefined;
+        params = readParams(request.method === 'POST' ? request.body : request.query);
         if (params.id_token_hint !== undefined) {
           hint = await service.verifyIdTokenHint(request.tenant, params.id_token_hint);
           if (params.client_id !== undefined && params.client_id !== hint.clientId) {
@@ -107,7 +112,7 @@ export function oidcLogoutEndpoint(service: LogoutService): RouteOptions {
           }
         }
         const clientId = hint?.clientId ?? params.client_id;
-        const client = await namedClient(service, request.tenant, clientId);
+        client = await namedClient(service, request.tenant, clientId);
         // The first-URL fallback applies only to a client named by client_id, as the service documents it.
         const uri = params.post_logout_redirect_uri;
         target = uri === undefined && params.client_id === undefined ? undefined : resolveReturn(service, request.tenant, client, uri, 'post_logout_redirect_uri');
@@ -118,6 +123,17 @@ export function oidcLogoutEndpoint(service: LogoutService): RouteOptions {
         }
       } catch (error) {
         return refuse(reply, error);
+      }
+      if (hint === undefined) {
+        const session = await service.session(request.tenant, request.headers.cookie);
+        const confirmed = request.method === 'POST' && params.confirm === 'yes' && session !== undefined && service.csrfMatches(request.tenant, session, params.csrf_token);
+        if (session && !confirmed) {
+          const fields: Record<string, string> = {};
+          for (const name of ['client_id', 'post_logout_redirect_uri', 'state', 'logout_hint', 'ui_locales'] as const) {
+            if (params[name] !== undefined) fields[name] = params[name];
+          }
+          return sendPage(reply, 200, confirmLogoutPage(client?.row.name, { ...fields, confirm: 'yes', csrf_token: service.csrfToken(request.tenant, session) }));
+        }
       }
       return finish(service, request, reply, target);
     },

@@ -13,9 +13,11 @@
  * - Ending the session revokes the `gh_session` cookie's session in the store;
  *   the cookie itself is cleared by the caller.
  */
+import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import type { IssuanceClient } from '../../cache/issuance.js';
 import type { AppContext } from '../../context.js';
+import { loadMasterKey } from '../../crypto/master-key.js';
 import { KyselySessionStore, secretHash, type SessionRow } from '../../authorization/store.js';
 import { SIGNING_ALG } from '../../keys/keyring.js';
 import type { Tenant } from '../../tenants/tenant.js';
@@ -54,7 +56,28 @@ export function logoutUrlAllowed(allowed: readonly string[], url: string): boole
 }
 
 export class LogoutService {
+  #csrfKey: Buffer | undefined;
+
   constructor(private readonly ctx: AppContext) {}
+
+  /**
+   * The logout confirmation form's CSRF token: an HMAC of the session's hash
+   * under a key derived from the master key, so only a page this server
+   * showed to the session's own browser can confirm its logout.
+   */
+  csrfToken(tenant: Tenant, session: SessionRow): string {
+    this.#csrfKey ??= Buffer.from(
+      hkdfSync('sha256', loadMasterKey(this.ctx.config.masterKey, this.ctx.config.dataDir), Buffer.alloc(0), 'gatehouse logout csrf', 32),
+    );
+    return createHmac('sha256', this.#csrfKey).update(`${tenant.id}\u0000${session.id_hash}`).digest('base64url');
+  }
+
+  csrfMatches(tenant: Tenant, session: SessionRow, given: string | undefined): boolean {
+    if (!given) return false;
+    const expected = Buffer.from(this.csrfToken(tenant, session));
+    const actual = Buffer.from(given);
+    return actual.length === expected.length && timingSafeEqual(actual, expected);
+  }
 
   client(tenant: Tenant, clientId: string): Promise<IssuanceClient | undefined> {
     return this.ctx.lookups.client(tenant.id, clientId);

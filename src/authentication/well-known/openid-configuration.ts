@@ -1,5 +1,6 @@
 import type { RouteOptions } from 'fastify';
 import type { Tenant } from '../../tenants/tenant.js';
+import { RESPONSE_TYPES } from '../authorize/request.js';
 
 /**
  * GET /.well-known/openid-configuration (OpenID Connect Discovery 1.0 §3),
@@ -17,9 +18,9 @@ export function discoveryDocument(tenant: Tenant): Record<string, unknown> {
     revocation_endpoint: `${base}oauth/revoke`,
     end_session_endpoint: `${base}oidc/logout`,
     scopes_supported: ['openid', 'profile', 'email', 'offline_access'],
-    grant_types_supported: ['authorization_code', 'client_credentials', 'password', 'http://auth0.com/oauth/grant-type/password-realm', 'refresh_token'],
-    response_types_supported: ['code'],
-    response_modes_supported: ['query', 'form_post'],
+    grant_types_supported: ['authorization_code', 'implicit', 'client_credentials', 'password', 'http://auth0.com/oauth/grant-type/password-realm', 'refresh_token'],
+    response_types_supported: [...RESPONSE_TYPES],
+    response_modes_supported: ['query', 'fragment', 'form_post', 'web_message'],
     code_challenge_methods_supported: ['S256'],
     subject_types_supported: ['public'],
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
