@@ -370,16 +370,20 @@ export function gatehouseEnv(host: string, port: number, dataDir: string, logLev
   return env;
 }
 
-/** Gatehouse as `npm start` runs it (bin/gatehouse.cjs) with gatehouseEnv(…); resolves when GET /health answers 200. */
+/**
+ * Gatehouse as `npm start` runs it (bin/gatehouse.cjs) with gatehouseEnv(…), `nodeArgs` (e.g.
+ * `--cpu-prof`, which NODE_OPTIONS may not carry) before the script; resolves when GET /health answers 200.
+ */
 export async function startGatehouse(
   host: string,
   port: number,
   dataDir: string,
   logLevel: string,
   extraEnv: Record<string, string> = {},
+  nodeArgs: readonly string[] = [],
 ): Promise<Child> {
   const env = gatehouseEnv(host, port, dataDir, logLevel, extraEnv);
-  const child = startChild('gatehouse', [path.join(ROOT, 'bin', 'gatehouse.cjs')], env);
+  const child = startChild('gatehouse', [...nodeArgs, path.join(ROOT, 'bin', 'gatehouse.cjs')], env);
   const certFile = path.join(dataDir, 'tls', 'cert.pem');
   // "Gatehouse is listening" is an info line, which LOG_LEVEL=warn hides; poll /health instead.
   const deadline = Date.now() + 30_000;

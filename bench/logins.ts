@@ -39,6 +39,8 @@
  *   BENCH_HASH_SECONDS  seconds of each argon2id reference loop (default min(5, duration))
  *   BENCH_USERS         users logging in, in turn (default 50)
  *   BENCH_LOG_LEVEL     LOG_LEVEL of the Gatehouse process (default warn)
+ *   BENCH_CPU_PROF      a directory: Gatehouse runs with --cpu-prof and writes its main thread's
+ *                       profile there when the bench stops it (open it in Chrome DevTools)
  * UV_THREADPOOL_SIZE, when set, reaches Gatehouse (bin/gatehouse.cjs otherwise
  * sizes the pool to the cores but one).
  *
@@ -95,6 +97,7 @@ const CONNECTIONS = Math.round(envSeconds('BENCH_CONNECTIONS', 8, 1, 256));
 const HASH_SECONDS = envSeconds('BENCH_HASH_SECONDS', Math.min(5, DURATION), 0.5, 60);
 const USERS = Math.round(envSeconds('BENCH_USERS', 50, 1, 1000));
 const LOG_LEVEL = loadLogLevel();
+const CPU_PROF_DIR = process.env.BENCH_CPU_PROF?.trim() ? path.resolve(process.env.BENCH_CPU_PROF.trim()) : undefined;
 /** Logins and flows per second at least this share of the one-core verification rate. */
 const TARGET_SHARE = 0.8;
 
@@ -649,7 +652,7 @@ async function main(): Promise<number> {
   const { address: host } = await dns.lookup('localhost');
   log(`\n[2/5] starting Gatehouse (bin/gatehouse.cjs, UV_THREADPOOL_SIZE ${serverPool}, data dir ${dataDir})`);
   const port = await freePort(host);
-  const gatehouse = await startGatehouse(host, port, dataDir, LOG_LEVEL);
+  const gatehouse = await startGatehouse(host, port, dataDir, LOG_LEVEL, {}, CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : []);
   const ca = fs.readFileSync(path.join(dataDir, 'tls', 'cert.pem'));
   const admin = JSON.parse(fs.readFileSync(path.join(dataDir, 'admin-credentials.json'), 'utf8')) as AdminCredentials;
   log(`  listening on https://localhost:${port} (pid ${gatehouse.process.pid}), tenant ${admin.domain}`);
@@ -821,6 +824,7 @@ async function main(): Promise<number> {
   };
   fs.writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
   log(`\nResults: ${path.relative(process.cwd(), file)}`);
+  if (CPU_PROF_DIR) log(`Gatehouse's CPU profile: ${CPU_PROF_DIR} (written when the bench stops it)`);
 
   const broken = results.filter((r) => r.successes === 0);
   if (broken.length) {
