@@ -6,7 +6,11 @@
  * case-insensitively through their lower-cased copies. An imported bcrypt hash (or
  * an argon2id hash with outdated parameters) is replaced by a fresh argon2id
  * hash after the first successful verification, while the plaintext is at hand.
+ * An unknown identifier (or a user without a password) still costs one
+ * argon2id verification, against a hash of a random password made once, so
+ * the answer's timing does not tell which accounts exist.
  */
+import { randomBytes } from 'node:crypto';
 import { hashPassword, verifyPassword } from '../passwords/hashing.js';
 import type { UserRow } from './model.js';
 import type { UserStore } from './store.js';
@@ -25,7 +29,10 @@ export async function verifyUserPassword(
   password: string,
 ): Promise<UserRow | undefined> {
   const row = await users.findByLoginIdentifier(tenantId, connectionId, identifier.toLowerCase());
-  if (!row?.password_hash) return undefined;
+  if (!row?.password_hash) {
+    await verifyPassword(await decoyHash(), password);
+    return undefined;
+  }
   const { ok, needsRehash } = await verifyPassword(row.password_hash, password);
   if (!ok) return undefined;
   if (needsRehash) {
@@ -34,4 +41,12 @@ export async function verifyUserPassword(
     return { ...row, password_hash };
   }
   return row;
+}
+
+let decoy: Promise<string> | undefined;
+
+/** A hash no password matches in practice, with the current parameters: the work an unknown identifier costs. */
+function decoyHash(): Promise<string> {
+  decoy ??= hashPassword(randomBytes(32).toString('base64url'));
+  return decoy;
 }
