@@ -239,6 +239,7 @@ describe('logout: /v2/logout and /oidc/logout', () => {
       assert.equal(ask.statusCode, 200, ask.body);
       assert.match(ask.body, /<h1>Log out\?<\/h1>/);
       assert.equal(ask.headers['set-cookie'], undefined, 'nothing ended yet');
+      assert.match(ask.headers['content-security-policy'] as string, new RegExp(`form-action 'self' ${new URL(LOGOUT_URL).origin};`));
       assert.equal(await sessionActive(cookie), true);
       const fields = Object.fromEntries([...ask.body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!]));
       assert.deepEqual(Object.keys(fields).sort(), ['client_id', 'confirm', 'csrf_token', 'post_logout_redirect_uri', 'state']);

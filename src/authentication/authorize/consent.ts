@@ -8,6 +8,7 @@
 import type { RouteOptions } from 'fastify';
 import { sendPage } from '../pages/html.js';
 import { BROWSER_COOKIE, readCookie } from './cookies.js';
+import { formRedirects } from './login.js';
 import { bindBrowser, continueAuthorization, field, sendAuthorizationResponse } from './flow.js';
 import { consentPage, invalidLoginPage, refusedLoginPage } from './pages.js';
 import type { AuthorizeService } from './service.js';
@@ -35,6 +36,7 @@ export function consentForm(service: AuthorizeService): RouteOptions {
           ...(apiName !== undefined && { apiName }),
           scopes,
         }),
+        formRedirects(transaction),
       );
     },
   };

@@ -12,7 +12,7 @@
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Tenant } from '../../tenants/tenant.js';
-import { sendPage } from '../pages/html.js';
+import { cspSourceOf, sendPage } from '../pages/html.js';
 import { readCookie, BROWSER_COOKIE } from './cookies.js';
 import { appendCookie, bindBrowser, continueAuthorization, field } from './flow.js';
 import { forgotPasswordPage, forgotPasswordSentPage, invalidLoginPage, loginPage, refusedLoginPage, signupPage, type FormError } from './pages.js';
@@ -21,6 +21,12 @@ import type { AuthorizeService, FormOutcome, Transaction } from './service.js';
 /** The page state every form of a transaction carries. */
 function view(service: AuthorizeService, tenant: Tenant, transaction: Transaction, browser: string) {
   return { clientName: transaction.client.row.name, state: transaction.id, csrf: service.csrfToken(tenant, transaction.id, browser) };
+}
+
+/** Where a successful post of the transaction's forms is redirected: the application's callback. */
+export function formRedirects(transaction: Transaction): string[] {
+  const source = cspSourceOf(transaction.request.redirect_target);
+  return source === undefined ? [] : [source];
 }
 
 /** GET of a page: the transaction (else the expired-login page) and the browser binding. */
@@ -60,7 +66,7 @@ export function loginForm(service: AuthorizeService): RouteOptions {
       if (!found) return sendPage(reply, 400, invalidLoginPage());
       const { transaction, browser } = found;
       const settings = await service.connectionSettings(request.tenant, transaction);
-      return sendPage(reply, 200, loginPage({ ...view(service, request.tenant, transaction, browser), ...settings, ...(transaction.request.login_hint !== undefined && { identifier: transaction.request.login_hint }) }));
+      return sendPage(reply, 200, loginPage({ ...view(service, request.tenant, transaction, browser), ...settings, ...(transaction.request.login_hint !== undefined && { identifier: transaction.request.login_hint }) }), formRedirects(transaction));
     },
   };
 }
@@ -78,7 +84,7 @@ export function loginSubmit(service: AuthorizeService): RouteOptions {
       const outcome = await service.login(request.tenant, state, browser, field(request.body, 'csrf_token'), identifier, field(request.body, 'password') ?? '', request.ip);
       return settle(service, request, reply, outcome, async (transaction, binding, error) => {
         const settings = await service.connectionSettings(request.tenant, transaction);
-        return sendPage(reply, 400, loginPage({ ...view(service, request.tenant, transaction, binding), ...settings, identifier, error }));
+        return sendPage(reply, 400, loginPage({ ...view(service, request.tenant, transaction, binding), ...settings, identifier, error }), formRedirects(transaction));
       });
     },
   };
@@ -93,7 +99,7 @@ export function signupForm(service: AuthorizeService): RouteOptions {
       if (!found) return sendPage(reply, 400, invalidLoginPage());
       const { transaction, browser } = found;
       const { usernames } = await service.connectionSettings(request.tenant, transaction);
-      return sendPage(reply, 200, signupPage({ ...view(service, request.tenant, transaction, browser), usernames, ...(transaction.request.login_hint !== undefined && { email: transaction.request.login_hint }) }));
+      return sendPage(reply, 200, signupPage({ ...view(service, request.tenant, transaction, browser), usernames, ...(transaction.request.login_hint !== undefined && { email: transaction.request.login_hint }) }), formRedirects(transaction));
     },
   };
 }
@@ -115,7 +121,7 @@ export function signupSubmit(service: AuthorizeService): RouteOptions {
       });
       return settle(service, request, reply, outcome, async (transaction, binding, error) => {
         const { usernames } = await service.connectionSettings(request.tenant, transaction);
-        return sendPage(reply, 400, signupPage({ ...view(service, request.tenant, transaction, binding), usernames, email, ...(username !== undefined && { username }), error }));
+        return sendPage(reply, 400, signupPage({ ...view(service, request.tenant, transaction, binding), usernames, email, ...(username !== undefined && { username }), error }), formRedirects(transaction));
       });
     },
   };

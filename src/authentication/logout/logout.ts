@@ -20,7 +20,7 @@ import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { IssuanceClient } from '../../cache/issuance.js';
 import type { Tenant } from '../../tenants/tenant.js';
 import { clearedSessionCookie } from '../authorize/cookies.js';
-import { sendPage } from '../pages/html.js';
+import { cspSourceOf, sendPage } from '../pages/html.js';
 import { confirmLogoutPage, loggedOutPage, logoutErrorPage } from './pages.js';
 import { LogoutPageError, logoutUrlAllowed, type IdTokenHint, type LogoutService } from './service.js';
 
@@ -132,7 +132,8 @@ export function oidcLogoutEndpoint(service: LogoutService): RouteOptions {
           for (const name of ['client_id', 'post_logout_redirect_uri', 'state', 'logout_hint', 'ui_locales'] as const) {
             if (params[name] !== undefined) fields[name] = params[name];
           }
-          return sendPage(reply, 200, confirmLogoutPage(client?.row.name, { ...fields, confirm: 'yes', csrf_token: service.csrfToken(request.tenant, session) }));
+          const redirect = target === undefined ? undefined : cspSourceOf(target);
+          return sendPage(reply, 200, confirmLogoutPage(client?.row.name, { ...fields, confirm: 'yes', csrf_token: service.csrfToken(request.tenant, session) }), redirect === undefined ? [] : [redirect]);
         }
       }
       return finish(service, request, reply, target);

@@ -67,14 +67,31 @@ ${body}
 }
 
 /**
+ * A CSP source for where a URL leads: its origin, or for a custom scheme
+ * (native apps' callbacks, whose origin is opaque) the scheme alone.
+ */
+export function cspSourceOf(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return parsed.origin === 'null' ? parsed.protocol : parsed.origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Sends a page with the headers every page gets: the CSP above, no framing,
  * no caching (pages are per ticket), and no Referer (the URL holds a ticket).
+ * `formRedirects` are the origins a form's post may be redirected to: browsers
+ * apply `form-action` to the redirects that follow a submission (CSP Level 3
+ * §6.3.1.3), and a login form's answer is a redirect to the application.
  */
-export function sendPage(reply: FastifyReply, status: number, content: Html): FastifyReply {
+export function sendPage(reply: FastifyReply, status: number, content: Html, formRedirects: readonly string[] = []): FastifyReply {
+  const csp = formRedirects.length === 0 ? PAGE_CSP : PAGE_CSP.replace("form-action 'self'", `form-action 'self' ${formRedirects.join(' ')}`);
   return reply
     .code(status)
     .header('Content-Type', 'text/html; charset=utf-8')
-    .header('Content-Security-Policy', PAGE_CSP)
+    .header('Content-Security-Policy', csp)
     .header('X-Frame-Options', 'DENY')
     .header('X-Content-Type-Options', 'nosniff')
     .header('Referrer-Policy', 'no-referrer')
