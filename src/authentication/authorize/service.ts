@@ -249,7 +249,7 @@ export class AuthorizeService {
       if (error instanceof PasswordStrengthError) {
         const unmet = ruleSentences(error.result)
           .filter((rule) => !rule.verified)
-          .map((rule) => (rule.items.length > 0 ? `${rule.text} ${rule.items.map((i) => i.message).join(', ')}.` : rule.text));
+          .map((rule) => (rule.items.length > 0 ? `${rule.text} ${rule.items.map((i) => i.message).join(', ')}.` : `${rule.text}.`));
         return { kind: 'refused', transaction, field: 'password', message: `Your password is too weak. ${unmet.join(' ')}`.trim() };
       }
       if (error instanceof DbConnectionsError) {
