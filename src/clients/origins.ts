@@ -7,12 +7,12 @@
  * `https://a.b.example.com` never match.
  */
 
-/** A DNS label: no dots, so a wildcard cannot span labels. */
-const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
-/** Stands in for `*` while the URL parser normalises an entry (case, default port). */
-const PLACEHOLDER = 'wildcard--placeholder';
+/** A DNS label: no dots, so a wildcard cannot span labels (nor smuggle in userinfo, a port or a path). */
+export const DNS_LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+/** Takes the place of `*` while the URL parser normalises an entry (case, default port). */
+const WILDCARD_STAND_IN = 'wildcard--label';
 
-function escapeRegExp(text: string): string {
+export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
@@ -31,11 +31,11 @@ export function originMatches(entry: string, origin: string): boolean {
   const cut = entry.search(/[?#]/);
   const bare = cut === -1 ? entry : entry.slice(0, cut);
   const wildcard = /^[a-z][a-z0-9+.-]*:\/\/\*\./i.test(bare);
-  const normalised = originOf(wildcard ? bare.replace('://*.', `://${PLACEHOLDER}.`) : bare);
+  const normalised = originOf(wildcard ? bare.replace('://*.', `://${WILDCARD_STAND_IN}.`) : bare);
   if (normalised === undefined) return false;
   if (!wildcard) return normalised === origin;
-  const [before, after] = normalised.split(PLACEHOLDER) as [string, string];
-  return new RegExp(`^${escapeRegExp(before)}${LABEL}${escapeRegExp(after)}$`).test(origin);
+  const [before, after] = normalised.split(WILDCARD_STAND_IN) as [string, string];
+  return new RegExp(`^${escapeRegExp(before)}${DNS_LABEL}${escapeRegExp(after)}$`).test(origin);
 }
 
 export function originAllowed(entries: readonly string[], origin: string): boolean {

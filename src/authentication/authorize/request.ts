@@ -18,7 +18,7 @@
  * `screen_hint` (wire notes §4).
  */
 import type { IssuanceClient } from '../../cache/issuance.js';
-import { originAllowed, originOf } from '../../clients/origins.js';
+import { DNS_LABEL, escapeRegExp, originAllowed, originOf } from '../../clients/origins.js';
 
 export const AUTHORIZATION_CODE_GRANT = 'authorization_code';
 export const IMPLICIT_GRANT = 'implicit';
@@ -72,13 +72,6 @@ export class AuthorizeRedirectError extends Error {
 /** RFC 7636 §4.2: 43 to 128 characters of [A-Z a-z 0-9 - . _ ~]; an S256 challenge is exactly 43. */
 const CODE_CHALLENGE = /^[A-Za-z0-9\-._~]{43,128}$/;
 
-/** A DNS label in a wildcard match: no dots, no userinfo, port or path characters can slip in. */
-const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /**
  * Whether `redirectUri` is allowed by a callback: the exact string, or, for a
  * callback with `*` as the first label of its host (`https://*.example.com/cb`),
@@ -90,7 +83,7 @@ export function callbackMatches(callback: string, redirectUri: string): boolean 
   const wildcard = /^([a-z][a-z0-9+.-]*:\/\/)\*\.([^/?#]+\.[^/?#]+)(.*)$/i.exec(callback);
   if (!wildcard) return false;
   const [, scheme, rest, tail] = wildcard;
-  return new RegExp(`^${escapeRegExp(scheme!)}${LABEL}\\.${escapeRegExp(rest!)}${escapeRegExp(tail!)}$`).test(redirectUri);
+  return new RegExp(`^${escapeRegExp(scheme!)}${DNS_LABEL}\\.${escapeRegExp(rest!)}${escapeRegExp(tail!)}$`).test(redirectUri);
 }
 
 /** The parts of a response_type value, sorted; undefined when it is not a supported combination. */

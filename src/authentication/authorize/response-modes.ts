@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
-import { Html, html, page } from '../pages/html.js';
+import { cspSourceOf, Html, html, page } from '../pages/html.js';
 import type { ResponseModeName } from './request.js';
 
 export type AuthorizationResponse = Readonly<Record<string, string | undefined>>;
@@ -85,9 +85,8 @@ const SUBMIT_SCRIPT_HASH = scriptHash(SUBMIT_SCRIPT);
  */
 const formPost: ResponseMode = {
   send(reply, redirectTarget, response) {
-    const url = new URL(redirectTarget);
     // A custom scheme (native apps) has an opaque origin: the scheme is the narrowest source then.
-    const origin = url.origin === 'null' ? url.protocol : url.origin;
+    const origin = cspSourceOf(redirectTarget) ?? "'none'";
     const body = page(
       'Submit this form',
       html`<form method="post" action="${redirectTarget}">

@@ -21,11 +21,11 @@
  * - Codes live 60 seconds (RFC 6749 §4.1.2 recommends at most 10 minutes)
  *   and are single use (src/authorization/store.ts).
  */
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import type { IssuanceClient } from '../../cache/issuance.js';
 import type { ConnectionRow } from '../../connections/model.js';
 import { KyselyConnectionStore } from '../../connections/store.js';
 import type { AppContext } from '../../context.js';
+import { FormTokens } from '../../crypto/form-tokens.js';
 import { loadMasterKey } from '../../crypto/master-key.js';
 import {
   KyselyAuthorizationCodeStore,
@@ -98,7 +98,7 @@ export interface SignupFields {
 }
 
 export class AuthorizeService {
-  #csrfKey: Buffer | undefined;
+  #csrf: FormTokens | undefined;
 
   constructor(
     private readonly ctx: AppContext,
@@ -163,18 +163,17 @@ export class AuthorizeService {
     return new KyselyAuthorizationRequestStore(this.ctx.database.db).consume(tenant.id, secretHash(id), iso(this.ctx.now()));
   }
 
+  private get csrf(): FormTokens {
+    this.#csrf ??= new FormTokens(loadMasterKey(this.ctx.config.masterKey, this.ctx.config.dataDir), 'gatehouse login csrf');
+    return this.#csrf;
+  }
+
   csrfToken(tenant: Tenant, transactionId: string, browser: string): string {
-    this.#csrfKey ??= Buffer.from(
-      hkdfSync('sha256', loadMasterKey(this.ctx.config.masterKey, this.ctx.config.dataDir), Buffer.alloc(0), 'gatehouse login csrf', 32),
-    );
-    return createHmac('sha256', this.#csrfKey).update(`${tenant.id}\u0000${secretHash(transactionId)}\u0000${browser}`).digest('base64url');
+    return this.csrf.token(tenant.id, secretHash(transactionId), browser);
   }
 
   csrfMatches(tenant: Tenant, transactionId: string, browser: string | undefined, given: string | undefined): boolean {
-    if (!given || !browser) return false;
-    const expected = Buffer.from(this.csrfToken(tenant, transactionId, browser));
-    const actual = Buffer.from(given);
-    return actual.length === expected.length && timingSafeEqual(actual, expected);
+    return browser !== undefined && this.csrf.matches(given, tenant.id, secretHash(transactionId), browser);
   }
 
   private async enabledConnections(tenant: Tenant, client: IssuanceClient): Promise<ConnectionRow[]> {

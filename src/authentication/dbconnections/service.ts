@@ -3,11 +3,11 @@
  * verification email, and password reset by emailed ticket. Storage goes
  * through the user, connection and ticket stores; mail through the mailer.
  */
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import type { RateLimitSetting } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import { KyselyConnectionStore } from '../../connections/store.js';
 import { loadMasterKey } from '../../crypto/master-key.js';
+import { FormTokens } from '../../crypto/form-tokens.js';
 import { isUniqueViolation, type Db } from '../../db/database.js';
 import { mailerFor, type MailMessage } from '../../mail/index.js';
 import { hashPassword } from '../../passwords/hashing.js';
@@ -117,7 +117,7 @@ export class DbConnectionsService {
   readonly #db: Db;
   readonly #users: KyselyUserStore;
   readonly #connections: KyselyConnectionStore;
-  readonly #csrfKeys = new Map<TicketKind, Buffer>();
+  readonly #csrf = new Map<TicketKind, FormTokens>();
 
   constructor(private readonly ctx: AppContext) {
     this.#db = ctx.database.db;
@@ -287,20 +287,20 @@ export class DbConnectionsService {
    * password reset form's.
    */
   csrfToken(tenant: Tenant, ticket: string, kind: TicketKind = 'password_reset'): string {
-    let key = this.#csrfKeys.get(kind);
-    if (!key) {
-      const masterKey = loadMasterKey(this.ctx.config.masterKey, this.ctx.config.dataDir);
-      key = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), CSRF_KEY_INFO[kind], 32));
-      this.#csrfKeys.set(kind, key);
-    }
-    return createHmac('sha256', key).update(`${tenant.id}\u0000${ticketHash(ticket)}`).digest('base64url');
+    return this.formTokens(kind).token(tenant.id, ticketHash(ticket));
   }
 
   private csrfMatches(tenant: Tenant, ticket: string, given: string | undefined, kind: TicketKind): boolean {
-    if (!given) return false;
-    const expected = Buffer.from(this.csrfToken(tenant, ticket, kind));
-    const actual = Buffer.from(given);
-    return actual.length === expected.length && timingSafeEqual(actual, expected);
+    return this.formTokens(kind).matches(given, tenant.id, ticketHash(ticket));
+  }
+
+  private formTokens(kind: TicketKind): FormTokens {
+    let tokens = this.#csrf.get(kind);
+    if (!tokens) {
+      tokens = new FormTokens(loadMasterKey(this.ctx.config.masterKey, this.ctx.config.dataDir), CSRF_KEY_INFO[kind]);
+      this.#csrf.set(kind, tokens);
+    }
+    return tokens;
   }
 
   private async resetTarget(tenant: Tenant, ticket: string): Promise<{ user: UserRow; options: ConnectionOptions } | undefined> {

@@ -13,10 +13,10 @@
  * - Ending the session revokes the `gh_session` cookie's session in the store;
  *   the cookie itself is cleared by the caller.
  */
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import type { IssuanceClient } from '../../cache/issuance.js';
 import type { AppContext } from '../../context.js';
+import { FormTokens } from '../../crypto/form-tokens.js';
 import { loadMasterKey } from '../../crypto/master-key.js';
 import { KyselySessionStore, secretHash, type SessionRow } from '../../authorization/store.js';
 import { SIGNING_ALG } from '../../keys/keyring.js';
@@ -38,15 +38,6 @@ function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
-/** The client's `allowed_logout_urls` from its configuration JSON. */
-export function clientLogoutUrls(client: IssuanceClient): string[] {
-  try {
-    return stringList((JSON.parse(client.row.config) as { allowed_logout_urls?: unknown }).allowed_logout_urls);
-  } catch {
-    return [];
-  }
-}
-
 /** Whether `url`, its query string (and what follows) ignored, matches one of `allowed`. */
 export function logoutUrlAllowed(allowed: readonly string[], url: string): boolean {
   if (!URL.canParse(url)) return false;
@@ -56,7 +47,7 @@ export function logoutUrlAllowed(allowed: readonly string[], url: string): boole
 }
 
 export class LogoutService {
-  #csrfKey: Buffer | undefined;
+  #csrf: FormTokens | undefined;
 
   constructor(private readonly ctx: AppContext) {}
 
@@ -66,17 +57,16 @@ export class LogoutService {
    * showed to the session's own browser can confirm its logout.
    */
   csrfToken(tenant: Tenant, session: SessionRow): string {
-    this.#csrfKey ??= Buffer.from(
-      hkdfSync('sha256', loadMasterKey(this.ctx.config.masterKey, this.ctx.config.dataDir), Buffer.alloc(0), 'gatehouse logout csrf', 32),
-    );
-    return createHmac('sha256', this.#csrfKey).update(`${tenant.id}\u0000${session.id_hash}`).digest('base64url');
+    return this.csrf.token(tenant.id, session.id_hash);
   }
 
   csrfMatches(tenant: Tenant, session: SessionRow, given: string | undefined): boolean {
-    if (!given) return false;
-    const expected = Buffer.from(this.csrfToken(tenant, session));
-    const actual = Buffer.from(given);
-    return actual.length === expected.length && timingSafeEqual(actual, expected);
+    return this.csrf.matches(given, tenant.id, session.id_hash);
+  }
+
+  private get csrf(): FormTokens {
+    this.#csrf ??= new FormTokens(loadMasterKey(this.ctx.config.masterKey, this.ctx.config.dataDir), 'gatehouse logout csrf');
+    return this.#csrf;
   }
 
   client(tenant: Tenant, clientId: string): Promise<IssuanceClient | undefined> {
@@ -85,7 +75,7 @@ export class LogoutService {
 
   /** The Allowed Logout URLs in force: the client's when one is named, else the tenant's. */
   allowedUrls(tenant: Tenant, client: IssuanceClient | undefined): string[] {
-    return client ? clientLogoutUrls(client) : stringList(tenant.settings.allowed_logout_urls);
+    return client ? [...client.browser.allowedLogoutUrls] : stringList(tenant.settings.allowed_logout_urls);
   }
 
   /** The verified hint, or a LogoutPageError. */
