@@ -57,9 +57,39 @@ export function browserSettings(row: Pick<ClientRow, 'config' | 'is_first_party'
   };
 }
 
+/**
+ * Who may obtain tokens for an API (the service's `subject_type_authorization`):
+ * users `allow_all` (default), `deny_all`, or `require_client_grant` (a client
+ * grant with subject_type `user` for the client); clients
+ * `require_client_grant` (default: the client_credentials grant needs a client
+ * grant) or `deny_all`.
+ */
+export interface SubjectPolicies {
+  user: 'allow_all' | 'deny_all' | 'require_client_grant';
+  client: 'require_client_grant' | 'deny_all';
+}
+
 export interface IssuanceApi {
   row: ResourceServerRow;
   scopes: readonly string[];
+  scopeSet: ReadonlySet<string>;
+  policies: SubjectPolicies;
+}
+
+/** The API's subject policies from its `options` column; absent or unknown values read as the defaults. */
+function subjectPolicies(options: string): SubjectPolicies {
+  let authorization: { user?: { policy?: unknown }; client?: { policy?: unknown } } | undefined;
+  try {
+    authorization = (JSON.parse(options) as { subject_type_authorization?: typeof authorization }).subject_type_authorization;
+  } catch {
+    // A damaged options column reads as no options.
+  }
+  const user = authorization?.user?.policy;
+  const client = authorization?.client?.policy;
+  return {
+    user: user === 'deny_all' || user === 'require_client_grant' ? user : 'allow_all',
+    client: client === 'deny_all' ? 'deny_all' : 'require_client_grant',
+  };
 }
 
 export interface IssuanceGrant {
@@ -110,14 +140,18 @@ export class IssuanceLookups {
     return this.#apis.get(tenantId, identifier, async () => {
       const row = await this.ctx.resourceServers.getByIdentifier(tenantId, identifier);
       if (!row) return undefined;
-      return { row, scopes: (JSON.parse(row.scopes) as ResourceServerScope[]).map((s) => s.value) };
+      const scopes = (JSON.parse(row.scopes) as ResourceServerScope[]).map((s) => s.value);
+      return { row, scopes, scopeSet: new Set(scopes), policies: subjectPolicies(row.options) };
     });
   }
 
-  /** The client's grant for the API, with the scopes it allows. */
-  grant(tenantId: string, clientId: string, api: IssuanceApi): Promise<IssuanceGrant | undefined> {
-    return this.#grants.get(tenantId, `${clientId}\u0000${api.row.identifier}`, async () => {
-      const row = await this.ctx.clientGrants.findForClient(tenantId, clientId, api.row.identifier);
+  /**
+   * The client's grant for the API, with the scopes it allows: for tokens of
+   * the client itself (`client`, the default) or of its users (`user`).
+   */
+  grant(tenantId: string, clientId: string, api: IssuanceApi, subjectType: 'client' | 'user' = 'client'): Promise<IssuanceGrant | undefined> {
+    return this.#grants.get(tenantId, `${subjectType}\u0000${clientId}\u0000${api.row.identifier}`, async () => {
+      const row = await this.ctx.clientGrants.findForClient(tenantId, clientId, api.row.identifier, subjectType);
       if (!row) return undefined;
       const defined = new Set(api.scopes);
       const allowed = row.allow_all_scopes === 1 ? [...api.scopes] : (JSON.parse(row.scope) as string[]).filter((s) => defined.has(s));

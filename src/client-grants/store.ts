@@ -19,9 +19,9 @@ export interface ClientGrantStore {
   get(tenantId: string, id: string): Promise<ClientGrantRow | undefined>;
   /**
    * The grant that lets a client obtain tokens for an audience as itself
-   * (subject_type `client`), or undefined.
+   * (subject_type `client`, the default) or on its users' behalf (`user`), or undefined.
    */
-  findForClient(tenantId: string, clientId: string, audience: string): Promise<ClientGrantRow | undefined>;
+  findForClient(tenantId: string, clientId: string, audience: string, subjectType?: 'client' | 'user'): Promise<ClientGrantRow | undefined>;
   /** A page of grants matching the filter, ordered by id. */
   list(tenantId: string, filter: ClientGrantFilter, page: ClientGrantPageQuery): Promise<{ rows: ClientGrantRow[]; total?: number }>;
   /** Fails with a unique violation for a second grant of one client, audience and subject type. */
@@ -43,14 +43,14 @@ export class KyselyClientGrantStore implements ClientGrantStore {
     return this.db.selectFrom('client_grants').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
   }
 
-  findForClient(tenantId: string, clientId: string, audience: string): Promise<ClientGrantRow | undefined> {
+  findForClient(tenantId: string, clientId: string, audience: string, subjectType: 'client' | 'user' = 'client'): Promise<ClientGrantRow | undefined> {
     return this.db
       .selectFrom('client_grants')
       .selectAll()
       .where('tenant_id', '=', tenantId)
       .where('client_id', '=', clientId)
       .where('audience', '=', audience)
-      .where('subject_type', '=', 'client')
+      .where('subject_type', '=', subjectType)
       .executeTakeFirst();
   }
 

@@ -115,6 +115,12 @@ export const managementErrors = {
   expiredToken: () => managementErrors.invalidToken('Expired token received for JSON Web Token validation'),
   insufficientScope: (anyOf: readonly string[]) =>
     new ManagementError(403, `Insufficient scope, expected any of: ${anyOf.join(', ')}`, 'insufficient_scope'),
+  /**
+   * A user token acting on another user: the service's 403 text (OpenAPI,
+   * GET /users-by-email and the `*:current_user*` operations); its errorCode
+   * is not recorded, `insufficient_scope` is the closest of the family.
+   */
+  otherUser: () => new ManagementError(403, 'User to be acted on does not match subject in bearer token.', 'insufficient_scope'),
   notFound: (message = 'Not Found', errorCode?: ManagementErrorCode) => new ManagementError(404, message, errorCode),
   badRequest: (message: string, errorCode?: ManagementErrorCode) => new ManagementError(400, message, errorCode),
   invalidBody: (message: string) => new ManagementError(400, message, 'invalid_body'),

@@ -14,13 +14,24 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { managementErrors } from '../http/errors.js';
 import { SIGNING_ALG } from '../keys/keyring.js';
+import { CURRENT_USER_SCOPE_SET, isCurrentUserScope } from '../resource-servers/management-api.js';
 import { managementAudience } from '../tenants/tenant.js';
 
 export interface ManagementPrincipal {
-  /** `{client_id}@clients` for machine tokens. */
+  /**
+   * `client`: a machine token (client_credentials, `sub` `{client_id}@clients`);
+   * `user`: a token issued to an end user, which may act only on that user
+   * through the `*:current_user*` operations (src/resource-servers/management-api.ts).
+   */
+  kind: 'client' | 'user';
+  /** `{client_id}@clients` for machine tokens, the user id for user tokens. */
   sub: string;
   /** The client the token was issued to (`azp`). */
   clientId: string | undefined;
+  /**
+   * The scopes that count: a user token's `*:current_user*` scopes only, a
+   * client token's scopes but those (they name no user to act on).
+   */
   scopes: ReadonlySet<string>;
 }
 
@@ -31,6 +42,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Management operations: the token needs any one of these scopes. */
     scopes?: readonly string[];
+    /**
+     * Operations on one user (`/users/:id…`) that a user token may call on
+     * itself with a `*:current_user*` scope among `scopes`. Every other
+     * operation refuses user tokens as it refuses a client token without the scope.
+     */
+    currentUser?: true;
   }
 }
 
@@ -71,10 +88,16 @@ export async function authenticateManagement(ctx: AppContext, request: FastifyRe
       currentDate: new Date(ctx.now()),
     });
     const scope = typeof payload.scope === 'string' ? payload.scope : '';
+    const sub = String(payload.sub);
+    const clientId = typeof payload.azp === 'string' ? payload.azp : undefined;
+    // Machine tokens are the client_credentials grant's: `sub` is `{azp}@clients` (wire notes §6).
+    const kind = payload.gty === 'client-credentials' && clientId !== undefined && sub === `${clientId}@clients` ? 'client' : 'user';
+    const granted = scope.split(' ').filter(Boolean);
     return {
-      sub: String(payload.sub),
-      clientId: typeof payload.azp === 'string' ? payload.azp : undefined,
-      scopes: new Set(scope.split(' ').filter(Boolean)),
+      kind,
+      sub,
+      clientId,
+      scopes: new Set(kind === 'user' ? granted.filter((s) => CURRENT_USER_SCOPE_SET.has(s)) : granted.filter((s) => !isCurrentUserScope(s))),
     };
   } catch (error) {
     if (error instanceof joseErrors.JWTExpired) throw managementErrors.expiredToken();
@@ -85,4 +108,22 @@ export async function authenticateManagement(ctx: AppContext, request: FastifyRe
 /** 403 unless the principal holds at least one of `anyOf`. */
 export function requireScope(principal: ManagementPrincipal, anyOf: readonly string[]): void {
   if (!anyOf.some((scope) => principal.scopes.has(scope))) throw managementErrors.insufficientScope(anyOf);
+}
+
+/**
+ * Whether the principal may call the operation: a scope among `scopes`, and
+ * for a user token an operation open to it (`currentUser`) on its own user id.
+ * A user token on any other operation gets the same 403 as a client token
+ * without the scope: its scopes are only `*:current_user*` ones.
+ */
+export function authorizeOperation(
+  principal: ManagementPrincipal,
+  config: { scopes: readonly string[]; currentUser?: true },
+  params: unknown,
+): void {
+  requireScope(principal, config.scopes);
+  if (principal.kind !== 'user') return;
+  if (!config.currentUser) throw managementErrors.insufficientScope(config.scopes);
+  const id = (params as { id?: unknown } | undefined)?.id;
+  if (id !== principal.sub) throw managementErrors.otherUser();
 }

@@ -1,21 +1,22 @@
 /**
  * The Management API under /api/v2: every route needs a valid Bearer token
  * (checked before the body is parsed, as the service does) and one of the
- * scopes its `config.scopes` lists.
+ * scopes its `config.scopes` lists; end users' tokens reach only the
+ * operations on their own user that `config.currentUser` opens.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.js';
-import { authenticateManagement, requireScope } from './auth.js';
+import { authenticateManagement, authorizeOperation } from './auth.js';
 import { managementRoutes } from './routes.js';
 
 export function managementPlugin(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
     app.addHook('onRequest', async (request) => {
-      const scopes = request.routeOptions.config.scopes;
+      const { scopes, currentUser } = request.routeOptions.config;
       // Unknown routes fall through to the 404 handler without authentication.
       if (scopes === undefined) return;
       request.principal = await authenticateManagement(ctx, request);
-      requireScope(request.principal, scopes);
+      authorizeOperation(request.principal, { scopes, ...(currentUser && { currentUser }) }, request.params);
     });
     for (const route of managementRoutes(ctx)) app.route(route);
   };

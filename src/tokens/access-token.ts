@@ -3,7 +3,9 @@
  * issues them (authentication-api-wire-notes §6): header `{alg, typ: "JWT",
  * kid}`, claims `iss`, `sub`, `aud`, `iat`, `exp`, `scope`, `gty`, `azp`.
  * APIs with the `rfc9068_profile` dialects get RFC 9068's `typ: at+jwt`,
- * `client_id` and `jti` instead of `azp`.
+ * `client_id` and `jti` instead of `azp`; the `*_authz` dialects add the
+ * `permissions` array (the RBAC permissions for user tokens, the granted
+ * scopes for client tokens).
  */
 import { randomBytes } from 'node:crypto';
 import { SignJWT, type JWTPayload } from 'jose';
@@ -24,6 +26,8 @@ export interface AccessTokenRequest {
   grantType?: string;
   /** Extra audiences after the API (e.g. the userinfo endpoint). */
   extraAudiences?: readonly string[];
+  /** The `permissions` claim of the `*_authz` dialects (RBAC). */
+  permissions?: readonly string[];
 }
 
 export interface IssuedAccessToken {
@@ -47,6 +51,7 @@ export async function issueAccessToken(ctx: AppContext, request: AccessTokenRequ
   }
   if (request.grantType) payload.gty = request.grantType;
   if (!rfc9068) payload.azp = request.clientId;
+  if (request.permissions !== undefined && resourceServer.token_dialect.endsWith('_authz')) payload.permissions = [...request.permissions];
 
   const typ = rfc9068 ? 'at+jwt' : 'JWT';
   let token: string;

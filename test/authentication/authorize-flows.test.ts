@@ -6,12 +6,13 @@
  * JavaScript applications call. Cookies are carried by a small jar.
  */
 import assert from 'node:assert/strict';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import type { LightMyRequestResponse } from 'fastify';
 import { readOutbox } from '../../src/mail/index.js';
 import { createTestApp, DOMAIN, tokenRequest, type TestApp } from '../helpers/app.js';
+import { hidden, Jar, pkce } from '../helpers/browser.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
 
 const REALM = 'Username-Password-Authentication';
@@ -20,38 +21,7 @@ const CALLBACK = 'https://app.example.com/callback';
 const APP_ORIGIN = 'https://app.example.com';
 const API = 'https://api.example.com';
 
-function pkce(): { verifier: string; challenge: string } {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-}
-
 const halfHash = (value: string) => createHash('sha256').update(value).digest().subarray(0, 16).toString('base64url');
-
-function hidden(body: string, name: string): string {
-  const match = new RegExp(`name="${name}" value="([^"]*)"`).exec(body);
-  assert.ok(match, `no ${name} in the page`);
-  return match[1]!;
-}
-
-/** A browser's cookies for the tenant: set by responses, sent with requests. */
-class Jar {
-  readonly #cookies = new Map<string, string>();
-  take(res: LightMyRequestResponse): void {
-    for (const line of ([] as string[]).concat((res.headers['set-cookie'] as string | string[] | undefined) ?? [])) {
-      const [pair, ...attributes] = line.split(';');
-      const eq = pair!.indexOf('=');
-      const name = pair!.slice(0, eq);
-      if (attributes.some((a) => a.trim() === 'Max-Age=0')) this.#cookies.delete(name);
-      else this.#cookies.set(name, pair!.slice(eq + 1));
-    }
-  }
-  header(): string {
-    return [...this.#cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  }
-  has(name: string): boolean {
-    return this.#cookies.has(name);
-  }
-}
 
 describe('/authorize: response types, modes, hosted pages, consent, CORS', () => {
   let t: TestApp;

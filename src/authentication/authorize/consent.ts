@@ -23,8 +23,8 @@ export function consentForm(service: AuthorizeService): RouteOptions {
       const authenticated = transaction && (await service.sessionUser(tenant, request.headers.cookie));
       if (!transaction || !authenticated) return sendPage(reply, 400, invalidLoginPage());
       const browser = bindBrowser(request, reply);
-      const { apiName, scopes } = await service.consentView(tenant, transaction.client, transaction.request);
       const { user } = authenticated;
+      const { apiName, scopes } = await service.consentView(tenant, transaction.client, transaction.request, user.user_id);
       return sendPage(
         reply,
         200,
@@ -61,7 +61,7 @@ export function consentSubmit(service: AuthorizeService): RouteOptions {
         if (!(await service.consumeTransaction(tenant, state))) return sendPage(reply, 400, invalidLoginPage());
         return sendAuthorizationResponse(reply, transaction.request, { error: 'access_denied', error_description: 'User did not authorize the request' });
       }
-      const consent = await service.wantedConsent(tenant, transaction.client, transaction.request);
+      const consent = await service.wantedConsent(tenant, transaction.client, transaction.request, authenticated.user.user_id);
       await service.recordConsent(tenant, transaction.client, authenticated.user.user_id, consent);
       return continueAuthorization(service, reply, tenant, transaction, authenticated, true);
     },

@@ -303,21 +303,21 @@ export class AuthorizeService {
   /** What consent the request still needs from the user; undefined when none. Throws the token layer's OAuthError for an unknown audience. */
   async consentNeeded(tenant: Tenant, client: IssuanceClient, request: AuthorizeRequest, userId: string): Promise<ConsentRequest | undefined> {
     if (client.browser.firstParty && request.prompt !== 'consent') return undefined;
-    const wanted = await this.wantedConsent(tenant, client, request);
+    const wanted = await this.wantedConsent(tenant, client, request, userId);
     if (request.prompt === 'consent') return wanted;
     const granted = await new KyselyUserGrantStore(this.ctx.database.db).scopesFor(tenant.id, userId, client.row.client_id, wanted.audience);
     return granted !== undefined && wanted.scopes.every((s) => granted.includes(s)) ? undefined : wanted;
   }
 
   /** Every scope the request would be granted, keyed by its API (the /userinfo audience for OpenID Connect scopes alone). */
-  async wantedConsent(tenant: Tenant, client: IssuanceClient, request: AuthorizeRequest): Promise<ConsentRequest> {
-    const wanted = await scopesToGrant(this.ctx, { tenant, client, audience: request.audience, scope: request.scope });
+  async wantedConsent(tenant: Tenant, client: IssuanceClient, request: AuthorizeRequest, userId: string): Promise<ConsentRequest> {
+    const wanted = await scopesToGrant(this.ctx, { tenant, client, audience: request.audience, scope: request.scope, userId });
     return { audience: wanted.audience ?? userinfoAudience(tenant), scopes: wanted.scopes };
   }
 
   /** What the consent page lists: the API's name and every scope asked for, with its description. */
-  async consentView(tenant: Tenant, client: IssuanceClient, request: AuthorizeRequest): Promise<{ apiName?: string; scopes: { value: string; description: string }[] }> {
-    const wanted = await scopesToGrant(this.ctx, { tenant, client, audience: request.audience, scope: request.scope });
+  async consentView(tenant: Tenant, client: IssuanceClient, request: AuthorizeRequest, userId: string): Promise<{ apiName?: string; scopes: { value: string; description: string }[] }> {
+    const wanted = await scopesToGrant(this.ctx, { tenant, client, audience: request.audience, scope: request.scope, userId });
     const api = wanted.audience === undefined ? undefined : await this.ctx.lookups.resourceServer(tenant.id, wanted.audience);
     const described = new Map<string, string>(Object.entries(OIDC_SCOPE_DESCRIPTIONS));
     if (api) for (const s of JSON.parse(api.row.scopes) as { value: string; description?: string }[]) described.set(s.value, s.description ?? '');

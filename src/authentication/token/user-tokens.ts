@@ -10,9 +10,11 @@
  * - an ID token when `openid` is granted.
  *
  * Scopes: the OIDC scopes requested (`openid`, `profile`, `email`) plus the
- * requested scopes the API defines; with no `scope` parameter, every scope
- * the API defines ("If you don't request specific scopes, all scopes defined
- * for the audience will be returned") and no OIDC scope. `offline_access` is
+ * requested scopes the API defines and its policies let the user hold
+ * (`userApiScopes`: the Management API's `*:current_user*` rule, user access
+ * policies, RBAC); with no `scope` parameter, every scope the API defines
+ * within those policies ("If you don't request specific scopes, all scopes
+ * defined for the audience will be returned") and no OIDC scope. `offline_access` is
  * granted, with a refresh token, only when the client may use the
  * refresh_token grant and the API (if any) allows offline access
  * (./refresh-tokens.ts); otherwise it is dropped.
@@ -26,6 +28,7 @@ import { issueIdToken } from '../../tokens/id-token.js';
 import { issueUserinfoAccessToken, userinfoAudience } from '../../tokens/userinfo-token.js';
 import type { UserRow } from '../../users/model.js';
 import type { TokenResponse } from './grant.js';
+import { CURRENT_USER_SCOPE_SET, CURRENT_USER_SCOPES } from '../../resource-servers/management-api.js';
 import { issueRefreshToken, OFFLINE_ACCESS, offlineAccessAllowed } from './refresh-tokens.js';
 
 /** The OIDC scopes Gatehouse grants: those whose claims it can give (OIDC Core §5.4). */
@@ -53,6 +56,15 @@ export interface UserTokenRequest {
   refreshToken?: (granted: { audience: string | undefined; scope: string }) => Promise<string | undefined>;
 }
 
+/**
+ * What token issuance needs of RBAC storage (src/rbac): the distinct
+ * permission names a user holds for one API, directly, through their roles,
+ * and through their groups' roles.
+ */
+export interface EffectivePermissions {
+  effectivePermissions(tenantId: string, userId: string, resourceServerIdentifier: string): Promise<string[]>;
+}
+
 /** What a user grant resolves to: the API (if any) and the scopes granted. */
 interface ResolvedGrant {
   audience: string | undefined;
@@ -60,9 +72,49 @@ interface ResolvedGrant {
   granted: string[];
   /** The OIDC scopes among `granted`. */
   oidc: string[];
+  /** The `permissions` claim of `*_authz` token dialects: every permission the user holds for the API. */
+  permissions?: string[];
 }
 
-async function resolveGrant(ctx: AppContext, request: Pick<UserTokenRequest, 'tenant' | 'client' | 'audience' | 'scope'>, allowOffline: boolean): Promise<ResolvedGrant> {
+type GrantRequest = Pick<UserTokenRequest, 'tenant' | 'client' | 'audience' | 'scope'> & { userId: string };
+
+/**
+ * The API scopes a user may be given among `candidates`, and the
+ * `permissions` claim, by the API's policies:
+ *
+ * - the tenant's Management API: only the `*:current_user*` scopes
+ *   (src/resource-servers/management-api.ts), whatever was asked;
+ * - `subject_type_authorization.user.policy`: `deny_all` refuses every user
+ *   flow; `require_client_grant` needs a client grant of subject_type `user`
+ *   for the client, whose scopes bound the token's;
+ * - `enforce_policies` (RBAC): only the permissions the user holds for the
+ *   API (direct, through roles, through groups' roles) that the API still
+ *   defines; without it, any scope the API defines (the service's behaviour
+ *   for APIs without RBAC).
+ *
+ * `access_token_authz` and `rfc9068_profile_authz` add every permission the
+ * user holds for the API (among those it defines) as the `permissions` claim,
+ * whatever was requested (Gatehouse computes it from the RBAC tables whether
+ * or not `enforce_policies` is on).
+ */
+async function userApiScopes(ctx: AppContext, request: GrantRequest, api: IssuanceApi, candidates: readonly string[]): Promise<{ scopes: string[]; permissions?: string[] }> {
+  const { tenant, client } = request;
+  if (api.row.is_system === 1) return { scopes: candidates.filter((s) => CURRENT_USER_SCOPE_SET.has(s)) };
+  let scopes = candidates.filter((s) => api.scopeSet.has(s));
+  if (api.policies.user === 'deny_all') throw oauthErrors.accessDenied(`The API "${api.row.identifier}" does not allow user access`);
+  if (api.policies.user === 'require_client_grant') {
+    const grant = await ctx.lookups.grant(tenant.id, client.row.client_id, api, 'user');
+    if (!grant) {
+      throw oauthErrors.accessDenied(
+        `Client is not authorized to access "${api.row.identifier}" on behalf of users. You might probably want to create a "client-grant" with subject_type "user" associated to this API. See: POST /api/v2/client-grants`,
+      );
+    }
+    scopes = scopes.filter((s) => grant.allowedSet.has(s));
+  }
+  return { scopes };
+}
+
+async function resolveGrant(ctx: AppContext, request: GrantRequest, allowOffline: boolean): Promise<ResolvedGrant> {
   const { tenant, client } = request;
   const audience = request.audience ?? tenant.settings.default_audience;
   const requested = request.scope === undefined ? undefined : request.scope.split(' ').filter((s) => s !== '');
@@ -72,16 +124,14 @@ async function resolveGrant(ctx: AppContext, request: Pick<UserTokenRequest, 'te
   if (!audience) return { audience: undefined, api: undefined, granted: unique([...oidc, ...offline(undefined)]), oidc };
   const api = await ctx.lookups.resourceServer(tenant.id, audience);
   if (!api) throw oauthErrors.accessDenied(`Service not enabled within domain: ${audience}`);
-  const defined = new Set(api.scopes);
-  const apiScopes = requested === undefined ? [...api.scopes] : requested.filter((s) => defined.has(s) && !OIDC_SCOPES.has(s));
-  return { audience, api, granted: unique([...oidc, ...apiScopes, ...offline(api)]), oidc };
+  // "If you don't request specific scopes, all scopes defined for the audience will be returned" (wire notes §5.1), within the API's policies.
+  const candidates = requested === undefined ? (api.row.is_system === 1 ? CURRENT_USER_SCOPES : api.scopes) : requested.filter((s) => !OIDC_SCOPES.has(s));
+  const { scopes, permissions } = await userApiScopes(ctx, request, api, candidates);
+  return { audience, api, granted: unique([...oidc, ...scopes, ...offline(api)]), oidc, ...(permissions && { permissions }) };
 }
 
 /** The scopes a request would be granted (for consent: what to ask the user for), and the audience they are for. */
-export async function scopesToGrant(
-  ctx: AppContext,
-  request: Pick<UserTokenRequest, 'tenant' | 'client' | 'audience' | 'scope'>,
-): Promise<{ audience: string | undefined; scopes: string[] }> {
+export async function scopesToGrant(ctx: AppContext, request: GrantRequest): Promise<{ audience: string | undefined; scopes: string[] }> {
   const { audience, granted } = await resolveGrant(ctx, request, true);
   return { audience, scopes: granted };
 }
@@ -98,6 +148,7 @@ async function issueAccess(ctx: AppContext, request: UserTokenRequest, grant: Re
       scope,
       ...(request.grantType !== undefined && { grantType: request.grantType }),
       ...(grant.oidc.includes('openid') && { extraAudiences: [userinfoAudience(tenant)] }),
+      ...(grant.permissions !== undefined && { permissions: grant.permissions }),
     });
   }
   return issueUserinfoAccessToken(ctx, {
@@ -124,7 +175,7 @@ function idToken(ctx: AppContext, request: UserTokenRequest, granted: readonly s
 }
 
 export async function issueUserTokens(ctx: AppContext, request: UserTokenRequest): Promise<TokenResponse> {
-  const grant = await resolveGrant(ctx, request, true);
+  const grant = await resolveGrant(ctx, { ...request, userId: request.user.user_id }, true);
   const { token: accessToken, expiresIn } = await issueAccess(ctx, request, grant);
   const { granted } = grant;
 
@@ -159,7 +210,7 @@ export async function issueFrontChannelTokens(
   request: UserTokenRequest,
   wanted: { accessToken: boolean; idToken: boolean; code?: string },
 ): Promise<Record<string, string>> {
-  const grant = await resolveGrant(ctx, request, false);
+  const grant = await resolveGrant(ctx, { ...request, userId: request.user.user_id }, false);
   const response: Record<string, string> = {};
   let accessToken: string | undefined;
   if (wanted.accessToken) {

@@ -4,11 +4,14 @@ import { UserResponse, userIdParams, type UserIdParams } from './schema.js';
 
 const Params = userIdParams('ID of the user to retrieve');
 
-/** GET /api/v2/users/{id} (`fields`/`include_fields` are not supported yet and are ignored). */
+/**
+ * GET /api/v2/users/{id} (`fields`/`include_fields` are not supported yet and are ignored).
+ * An end user's token with `read:current_user` reads its own user.
+ */
 export const getUser: ManagementRouteFactory<UserService> = (_ctx, users) => ({
   method: 'GET',
   url: '/users/:id',
-  config: { scopes: ['read:users'] },
+  config: { scopes: ['read:users', 'read:current_user'], currentUser: true },
   schema: { params: Params, response: { 200: UserResponse } },
   handler: async (request) => users.get(request.tenant, (request.params as UserIdParams).id),
 });

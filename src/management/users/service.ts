@@ -41,6 +41,18 @@ export interface UserListQuery {
   includeTotals: boolean;
 }
 
+/**
+ * What a caller may change with PATCH /users/{id}: everything (`update:users`),
+ * the two metadata objects (`update:users_app_metadata`), or, for an end
+ * user's own token, its user_metadata: adding members needs
+ * `create:current_user_metadata`, changing them `update:…`, removing them
+ * `delete:…` (`update:…` covers all three).
+ */
+export type UserUpdateAccess =
+  | { kind: 'all' }
+  | { kind: 'metadata' }
+  | { kind: 'current_user'; create: boolean; update: boolean; delete: boolean };
+
 export type UserList = User[] | { start: number; limit: number; length: number; users: User[]; total: number };
 
 /**
@@ -56,6 +68,26 @@ export function mergeMetadata(current: Record<string, unknown>, patch: Record<st
     else merged[key] = value;
   }
   return merged;
+}
+
+/**
+ * 403 unless an end user's metadata scopes cover the patch: new members need
+ * create (or update), changed ones update, removed ones (null, or an empty
+ * object clearing everything) delete (or update).
+ */
+function requireMetadataScopes(
+  current: Record<string, unknown>,
+  patch: Record<string, unknown>,
+  access: { create: boolean; update: boolean; delete: boolean },
+): void {
+  if (access.update) return;
+  const entries = Object.entries(patch);
+  const removes = entries.length === 0 ? Object.keys(current).length > 0 : entries.some(([, v]) => v === null);
+  if (removes && !access.delete) throw managementErrors.insufficientScope(['update:current_user_metadata', 'delete:current_user_metadata']);
+  const changes = entries.some(([k, v]) => v !== null && Object.hasOwn(current, k));
+  if (changes) throw managementErrors.insufficientScope(['update:current_user_metadata']);
+  const adds = entries.some(([k, v]) => v !== null && !Object.hasOwn(current, k));
+  if (adds && !access.create) throw managementErrors.insufficientScope(['update:current_user_metadata', 'create:current_user_metadata']);
 }
 
 /** Metadata as stored: null members of a new user's metadata are not kept. */
@@ -130,14 +162,11 @@ export class UserService {
     return userFromRow(row, connection.name);
   }
 
-  /**
-   * Partial update. Without `canUpdateProfile` (a token with only
-   * `update:users_app_metadata`) just the two metadata objects may change.
-   */
-  async update(tenant: Tenant, userId: string, body: UpdateUserBody, canUpdateProfile: boolean): Promise<User> {
-    if (!canUpdateProfile) {
-      const others = Object.keys(body).filter((key) => key !== 'app_metadata' && key !== 'user_metadata');
-      if (others.length > 0) throw managementErrors.insufficientScope(['update:users']);
+  /** Partial update, limited to what `access` allows (see UserUpdateAccess). */
+  async update(tenant: Tenant, userId: string, body: UpdateUserBody, access: UserUpdateAccess): Promise<User> {
+    if (access.kind !== 'all') {
+      const allowed = access.kind === 'metadata' ? ['app_metadata', 'user_metadata'] : ['user_metadata'];
+      if (Object.keys(body).some((key) => !allowed.includes(key))) throw managementErrors.insufficientScope(['update:users']);
     }
     // Combinations the service refuses, in its words (OpenAPI x-descriptions of PATCH /users/{id}).
     const has = (key: keyof UpdateUserBody) => body[key] !== undefined;
@@ -149,6 +178,9 @@ export class UserService {
 
     const row = await this.users.get(tenant.id, userId);
     if (!row) throw userNotFound();
+    if (access.kind === 'current_user' && body.user_metadata !== undefined) {
+      requireMetadataScopes(JSON.parse(row.user_metadata) as Record<string, unknown>, body.user_metadata, access);
+    }
     const changes = await this.changesFor(tenant, row, body);
     changes.updated_at = new Date(this.ctx.now()).toISOString();
     let updated: boolean;

@@ -19,6 +19,7 @@ export const clientCredentials: GrantHandler = {
     }
     const api = await ctx.lookups.resourceServer(tenant.id, audience);
     if (!api) throw oauthErrors.accessDenied(`Service not enabled within domain: ${audience}`);
+    if (api.policies.client === 'deny_all') throw oauthErrors.accessDenied(`The API "${audience}" does not allow client access`);
 
     const clientId = client.client.row.client_id;
     const grant = await ctx.lookups.grant(tenant.id, clientId, api);
@@ -39,6 +40,8 @@ export const clientCredentials: GrantHandler = {
       clientId,
       scope,
       grantType: 'client-credentials',
+      // `*_authz` dialects: a machine's permissions are the scopes it was granted.
+      permissions: scope === '' ? [] : scope.split(' '),
     });
     if (scope) return { access_token: token, scope, expires_in: expiresIn, token_type: 'Bearer' };
     return { access_token: token, expires_in: expiresIn, token_type: 'Bearer' };
