@@ -5,6 +5,7 @@
  * prints this table, and the README repeats it. A bad value stops start-up
  * with a message naming the variable.
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 export interface RateLimitSetting {
@@ -30,6 +31,13 @@ export interface Config {
   masterKey: string | undefined;
   redisUrl: string | undefined;
   logLevel: string;
+  /**
+   * Which proxies' `X-Forwarded-For` Gatehouse believes, so that the client
+   * address (brute-force keys, rate limits, logs) is the end user's behind a
+   * load balancer: `false` (none, the default), a hop count, or the proxies'
+   * addresses and CIDR ranges. Passed to Fastify's `trustProxy`.
+   */
+  trustProxy: false | number | string[];
   mail: {
     /** smtp:// or smtps:// URL; unset means the local outbox `<data dir>/outbox.jsonl`. */
     smtpUrl: string | undefined;
@@ -87,6 +95,12 @@ export const SETTINGS: readonly Setting[] = [
   },
   { name: 'REDIS_URL', meaning: 'redis://… to share rate-limit buckets across processes', default: 'none (in-process)' },
   { name: 'LOG_LEVEL', meaning: 'pino log level (fatal, error, warn, info, debug, trace, silent)', default: 'info' },
+  {
+    name: 'GATEHOUSE_TRUST_PROXY',
+    meaning:
+      'proxies whose X-Forwarded-For gives the end-user address: a hop count (e.g. 1 behind one load balancer), or a comma-separated list of addresses and CIDR ranges',
+    default: 'none: the address of the TCP peer',
+  },
   { name: 'GATEHOUSE_SMTP_URL', meaning: 'smtp:// or smtps:// URL of the mail server (verification and reset mail)', default: 'none: mail goes to <data dir>/outbox.jsonl' },
   { name: 'GATEHOUSE_MAIL_FROM', meaning: 'sender address of that mail', default: 'no-reply@<tenant domain>' },
   {
@@ -119,6 +133,32 @@ function parsePort(value: string | undefined): number {
     throw new ConfigError('PORT', `must be an integer from 0 to 65535, got "${value}"`);
   }
   return Number(value);
+}
+
+/** An IPv4/IPv6 address, or one with a /prefix of the right size. */
+function isAddressOrCidr(value: string): boolean {
+  const [address = '', prefix, ...rest] = value.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+function parseTrustProxy(value: string | undefined): false | number | string[] {
+  if (value === undefined || value === '0' || value === 'false') return false;
+  if (/^\d+$/.test(value)) {
+    if (Number(value) > 16) throw new ConfigError('GATEHOUSE_TRUST_PROXY', `a hop count must be at most 16, got "${value}"`);
+    return Number(value);
+  }
+  const entries = value.split(',').map((v) => v.trim()).filter(Boolean);
+  const bad = entries.find((e) => !isAddressOrCidr(e));
+  if (bad !== undefined || entries.length === 0) {
+    throw new ConfigError(
+      'GATEHOUSE_TRUST_PROXY',
+      `must be a hop count or a comma-separated list of IP addresses and CIDR ranges (e.g. "10.0.0.0/8,192.168.1.7"), got "${bad ?? value}"`,
+    );
+  }
+  return entries;
 }
 
 function parseRateLimit(name: string, value: string | undefined, fallback: RateLimitSetting): RateLimitSetting {
@@ -214,6 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     masterKey,
     redisUrl,
     logLevel,
+    trustProxy: parseTrustProxy(nonEmpty(env, 'GATEHOUSE_TRUST_PROXY')),
     mail: { smtpUrl, from: nonEmpty(env, 'GATEHOUSE_MAIL_FROM') },
     rateLimits: {
       management: parseRateLimit('GATEHOUSE_RATE_LIMIT_MANAGEMENT', nonEmpty(env, 'GATEHOUSE_RATE_LIMIT_MANAGEMENT'), {

@@ -14,6 +14,7 @@ describe('loadConfig', () => {
     assert.equal(config.defaultDomain, 'localhost:3000');
     assert.equal(config.plainHttp, false);
     assert.equal(config.logLevel, 'info');
+    assert.equal(config.trustProxy, false, 'no proxy is trusted by default');
     assert.deepEqual(config.rateLimits, {
       management: { burst: 50, perSecond: 16 },
       authentication: { burst: 100, perSecond: 100 },
@@ -49,6 +50,10 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ GATEHOUSE_RATE_LIMIT_AUTHENTICATION: 'fast' }, 'GATEHOUSE_RATE_LIMIT_AUTHENTICATION'],
     [{ GATEHOUSE_RATE_LIMIT_MANAGEMENT: '0/1' }, 'GATEHOUSE_RATE_LIMIT_MANAGEMENT'],
+    [{ GATEHOUSE_TRUST_PROXY: 'true' }, 'GATEHOUSE_TRUST_PROXY'],
+    [{ GATEHOUSE_TRUST_PROXY: '10.0.0.0/33' }, 'GATEHOUSE_TRUST_PROXY'],
+    [{ GATEHOUSE_TRUST_PROXY: '10.0.0.1,example.com' }, 'GATEHOUSE_TRUST_PROXY'],
+    [{ GATEHOUSE_TRUST_PROXY: '99' }, 'GATEHOUSE_TRUST_PROXY'],
   ];
   for (const [env, variable] of bad) {
     it(`names ${variable} for ${JSON.stringify(env)}`, () => {
@@ -58,6 +63,12 @@ describe('loadConfig', () => {
       );
     });
   }
+
+  it('GATEHOUSE_TRUST_PROXY: a hop count, or addresses and CIDR ranges', () => {
+    assert.equal(loadConfig({ GATEHOUSE_TRUST_PROXY: '2' }).trustProxy, 2);
+    assert.equal(loadConfig({ GATEHOUSE_TRUST_PROXY: '0' }).trustProxy, false);
+    assert.deepEqual(loadConfig({ GATEHOUSE_TRUST_PROXY: '10.0.0.0/8, 192.168.1.7,::1,fd00::/8' }).trustProxy, ['10.0.0.0/8', '192.168.1.7', '::1', 'fd00::/8']);
+  });
 
   it('accepts a 32-byte master key as hex or base64', () => {
     assert.ok(loadConfig({ GATEHOUSE_MASTER_KEY: 'ab'.repeat(32) }).masterKey);

@@ -32,6 +32,8 @@ export interface ClientBrowserSettings {
   allowedLogoutUrls: readonly string[];
   ssoDisabled: boolean;
   firstParty: boolean;
+  /** `is_token_endpoint_ip_header_trusted`: the token endpoint takes the end-user IP from `auth0-forwarded-for`. */
+  trustsIpHeader: boolean;
 }
 
 function strings(value: unknown): string[] {
@@ -54,6 +56,7 @@ export function browserSettings(row: Pick<ClientRow, 'config' | 'is_first_party'
     allowedLogoutUrls: strings(config.allowed_logout_urls),
     ssoDisabled: config.sso_disabled === true,
     firstParty: row.is_first_party === 1,
+    trustsIpHeader: config.is_token_endpoint_ip_header_trusted === true,
   };
 }
 

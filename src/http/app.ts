@@ -33,6 +33,18 @@ export interface AppOptions {
   https?: { key: string | Buffer; cert: string | Buffer } | null;
 }
 
+/**
+ * Fastify's `trustProxy` for GATEHOUSE_TRUST_PROXY. A hop count trusts the
+ * TCP peer and the hops before it up to that count (Express's meaning; Fastify
+ * itself no longer takes numbers); addresses and ranges are compiled by
+ * proxy-addr. A hop count cannot tell a proxy from a client that reaches
+ * Gatehouse directly, so the README recommends addresses.
+ */
+function trustProxyOption(setting: false | number | string[]): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  return setting;
+}
+
 /** The host a request was addressed to, lower case, port kept: the tenant's domain. */
 function requestDomain(request: FastifyRequest): string {
   return (request.headers.host ?? '').toLowerCase();
@@ -45,6 +57,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1_048_576,
     return503OnClosing: true,
+    // request.ip is the end user's only behind proxies the operator named (GATEHOUSE_TRUST_PROXY).
+    trustProxy: trustProxyOption(ctx.config.trustProxy),
     forceCloseConnections: 'idle',
     // Resource-server ids may be audiences (URLs) in the path, URL-encoded.
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 2048 },

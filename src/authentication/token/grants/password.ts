@@ -21,6 +21,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AuthenticatedClient } from '../../client-auth/methods.js';
 import type { LoginAttemptKey } from '../../brute-force.js';
+import { endUserIp } from '../../end-user-ip.js';
 import type { ConnectionRow } from '../../../connections/model.js';
 import { KyselyConnectionStore } from '../../../connections/store.js';
 import type { AppContext } from '../../../context.js';
@@ -110,8 +111,8 @@ async function recordLogin(ctx: AppContext, tenant: Tenant, user: UserRow): Prom
   return { ...user, ...changes };
 }
 
-function loginAttempt(tenant: Tenant, connection: ConnectionRow, request: FastifyRequest, params: Params): LoginAttemptKey {
-  return { tenantId: tenant.id, connection: connection.name, identifier: params.username!, ip: request.ip };
+function loginAttempt(tenant: Tenant, connection: ConnectionRow, request: FastifyRequest, client: AuthenticatedClient, params: Params): LoginAttemptKey {
+  return { tenantId: tenant.id, connection: connection.name, identifier: params.username!, ip: endUserIp(request, client) };
 }
 
 function passwordGrant(grantType: string, resolveConnection: ConnectionResolver): GrantHandler {
@@ -123,7 +124,7 @@ function passwordGrant(grantType: string, resolveConnection: ConnectionResolver)
     async handle({ ctx, tenant, request, params, client }: GrantContext): Promise<TokenResponse> {
       requireParams(params, 'username', 'password');
       const connection = await resolveConnection(ctx, tenant, client, params);
-      const attempt = loginAttempt(tenant, connection, request, params);
+      const attempt = loginAttempt(tenant, connection, request, client, params);
       await refuseBruteForced(ctx, attempt);
       const verified = await verifyCredentials(ctx, attempt, connection, params);
       refuseBlockedUser(verified);
