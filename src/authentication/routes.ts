@@ -6,6 +6,7 @@ import type { AppContext } from '../context.js';
 import { authorizeEndpoint } from './authorize/authorize.js';
 import { consentForm, consentSubmit } from './authorize/consent.js';
 import { forgotPasswordForm, forgotPasswordSubmit, loginForm, loginSubmit, signupForm, signupSubmit } from './authorize/login.js';
+import { refuseDuplicatedCookies } from './authorize/cookies.js';
 import { AuthorizeService } from './authorize/service.js';
 import { corsHook, preflightRoutes } from './cors.js';
 import { changePasswordEndpoint } from './dbconnections/change-password.js';
@@ -23,6 +24,7 @@ import { openidConfigurationEndpoint } from './well-known/openid-configuration.j
 
 export function authenticationRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
+    app.addHook('onRequest', refuseDuplicatedCookies);
     app.addHook('preHandler', corsHook(ctx));
     for (const route of preflightRoutes()) app.route(route);
     for (const route of [openidConfigurationEndpoint(), jwksEndpoint(ctx), tokenEndpoint(ctx), revokeEndpoint(ctx), userinfoEndpoint(ctx)]) app.route(route);

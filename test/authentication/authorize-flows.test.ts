@@ -216,7 +216,7 @@ describe('/authorize: response types, modes, hosted pages, consent, CORS', () =>
     it('sso_disabled: the client always shows the login page, even with a session', async () => {
       const jar = new Jar();
       await loginThrough(jar, authorizeUrl(noSso, { response_type: 'code' }));
-      assert.ok(jar.has('gh_session'));
+      assert.ok(jar.has('__Host-gh_session'));
       const again = await get(authorizeUrl(noSso, { response_type: 'code' }), jar);
       assert.match(again.headers.location as string, /^\/login\?state=/);
     });
@@ -240,7 +240,7 @@ describe('/authorize: response types, modes, hosted pages, consent, CORS', () =>
       const done = await post('/signup', { ...form, password: PASSWORD }, jar);
       assert.equal(done.statusCode, 302, /role="alert">([^<]*)/.exec(done.body)?.[1]);
       assert.match(done.headers.location as string, /^https:\/\/app\.example\.com\/callback\?code=/);
-      assert.ok(jar.has('gh_session'));
+      assert.ok(jar.has('__Host-gh_session'));
       const users = ((await t.management('GET', '/api/v2/users')).json() as { email: string; email_verified: boolean }[]).filter((u) => u.email === 'bob@example.com');
       assert.equal(users.length, 1);
       assert.equal(users[0]!.email_verified, false);
@@ -252,7 +252,7 @@ describe('/authorize: response types, modes, hosted pages, consent, CORS', () =>
       const exists = await post('/signup', { state: hidden(again.body, 'state'), csrf_token: hidden(again.body, 'csrf_token'), email: 'BOB@example.com', password: PASSWORD }, other);
       assert.equal(exists.statusCode, 400);
       assert.match(exists.body, /already exists/);
-      assert.ok(!other.has('gh_session'));
+      assert.ok(!other.has('__Host-gh_session'));
     });
 
     it('the login page prefills login_hint (escaped) and links to signup and forgot password', async () => {

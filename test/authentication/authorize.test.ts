@@ -50,7 +50,7 @@ describe('authorization code flow: /authorize, /login, authorization_code grant'
     assert.ok(found, `no ${name} cookie set`);
     return found;
   }
-  const browserOf = (page: { headers: Record<string, unknown> }) => setCookie(page, 'gh_browser').split(';')[0]!;
+  const browserOf = (page: { headers: Record<string, unknown> }) => setCookie(page, '__Host-gh_browser').split(';')[0]!;
 
   function hidden(body: string, name: string): string {
     const match = new RegExp(`name="${name}" value="([^"]*)"`).exec(body);
@@ -66,14 +66,14 @@ describe('authorization code flow: /authorize, /login, authorization_code grant'
     assert.match(loginUrl, /^\/login\?state=[A-Za-z0-9_-]{43}$/);
     const page = await get(loginUrl);
     assert.equal(page.statusCode, 200, page.body);
-    assert.match(setCookie(page, 'gh_browser'), /^gh_browser=[A-Za-z0-9_-]{43}; Path=\/; Secure; HttpOnly; SameSite=Lax$/);
+    assert.match(setCookie(page, '__Host-gh_browser'), /^__Host-gh_browser=[A-Za-z0-9_-]{43}; Path=\/; Secure; HttpOnly; SameSite=Lax$/);
     const done = await postLogin(
       { state: hidden(page.body, 'state'), csrf_token: hidden(page.body, 'csrf_token'), username: 'alice@example.com', password: PASSWORD },
       browserOf(page),
     );
     assert.equal(done.statusCode, 302, done.body);
-    const session = setCookie(done, 'gh_session');
-    assert.match(session, /^gh_session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=\d+; Secure; HttpOnly; SameSite=None$/);
+    const session = setCookie(done, '__Host-gh_session');
+    assert.match(session, /^__Host-gh_session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=\d+; Secure; HttpOnly; SameSite=None$/);
     return { location: new URL(done.headers.location as string), cookie: session.split(';')[0]! };
   }
 

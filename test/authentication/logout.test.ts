@@ -19,7 +19,7 @@ const LOGOUT_URL = 'https://app.example.com/logged-out';
 const OTHER_LOGOUT_URL = 'https://other.example.com/bye';
 const TENANT_LOGOUT_URL = 'https://portal.example.net/';
 const ISSUER = `https://${DOMAIN}/`;
-const CLEARED = 'gh_session=; Path=/; Max-Age=0; Secure; HttpOnly; SameSite=None';
+const CLEARED = '__Host-gh_session=; Path=/; Max-Age=0; Secure; HttpOnly; SameSite=None';
 
 describe('logout: /v2/logout and /oidc/logout', () => {
   let t: TestApp;

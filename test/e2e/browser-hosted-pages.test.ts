@@ -223,7 +223,7 @@ describe('hosted pages in Chromium', { skip }, () => {
       const code = await assertCallback(scenario, first.state, 'signed up: callback');
       const { id } = await exchange(webApp, code);
       assert.equal(id.email, email, 'the code is for the new account');
-      const session = (await scenario.context.cookies(server.baseUrl)).find((c) => c.name === 'gh_session');
+      const session = (await scenario.context.cookies(server.baseUrl)).find((c) => c.name === '__Host-gh_session');
       assert.ok(session, 'the SSO session cookie is set');
       assert.equal(session.sameSite, 'None');
       assert.ok(session.secure && session.httpOnly);

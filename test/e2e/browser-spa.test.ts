@@ -261,7 +261,7 @@ describe('auth0-spa-js in Chromium', { skip }, () => {
       await Promise.all([page.waitForURL((url) => url.href === home), call(page, 'logout', { logoutParams: { returnTo: home } }).catch(() => undefined)]);
       await page.waitForLoadState('load');
       await scenario.shot('logged out: back on the spa');
-      assert.equal((await scenario.context.cookies(server.baseUrl)).find((c) => c.name === 'gh_session'), undefined, 'the SSO cookie is gone');
+      assert.equal((await scenario.context.cookies(server.baseUrl)).find((c) => c.name === '__Host-gh_session'), undefined, 'the SSO cookie is gone');
 
       await openSpa(scenario, options);
       const after = await call(page, 'getTokenSilently', { cacheMode: 'off' });

@@ -35,7 +35,7 @@ const API_SCOPE = 'read:x';
 const SCOPE = `openid profile email offline_access ${API_SCOPE}`;
 const API_TOKEN_LIFETIME = 3600;
 const UNKNOWN_REFRESH_TOKEN = 'Unknown or invalid refresh token.';
-const SESSION_COOKIE = 'gh_session';
+const SESSION_COOKIE = '__Host-gh_session';
 
 interface WebApp {
   clientId: string;

@@ -1,7 +1,11 @@
 /**
- * The cookies of the hosted pages.
+ * The cookies of the hosted pages. Every one is a `__Host-` cookie (RFC 6265bis
+ * §4.1.3.2: Secure, Path=/, no Domain), so no sibling or parent domain can
+ * set or overwrite it; and a request that carries one of them twice (a cookie
+ * tossed in under another path) is refused as a whole rather than trusting
+ * whichever copy comes first (`refuseDuplicatedCookies`).
  *
- * - `gh_session`: the SSO session, 256 random bits of which only the SHA-256
+ * - `__Host-gh_session`: the SSO session, 256 random bits of which only the SHA-256
  *   is stored. Secure, HttpOnly, SameSite=None: silent authentication
  *   (`prompt=none` with `response_mode=web_message`, as auth0-spa-js's
  *   getTokenSilently does) loads /authorize in an iframe of the
@@ -9,26 +13,54 @@
  *   own session cookie is SameSite=None for the same reason. Cross-site
  *   requests can at most start an authorization whose response goes to a
  *   registered callback, and every form post checks a CSRF token.
- * - `gh_browser`: a random value naming this browser, to which the login
+ * - `__Host-gh_browser`: a random value naming this browser, to which the login
  *   pages' CSRF tokens are bound, so that a token another browser obtained
  *   (a login CSRF: the victim's browser posting the attacker's credentials
  *   with the attacker's token) does not verify. SameSite=Lax: only the
  *   pages' own same-origin posts need it.
  */
+import type { FastifyRequest } from 'fastify';
 import { newSecret } from '../../authorization/store.js';
+import { oauthErrors } from '../../http/errors.js';
 
-export const SESSION_COOKIE = 'gh_session';
-export const BROWSER_COOKIE = 'gh_browser';
+export const SESSION_COOKIE = '__Host-gh_session';
+export const BROWSER_COOKIE = '__Host-gh_browser';
+/** Every cookie Gatehouse sets. */
+export const GATEHOUSE_COOKIES: readonly string[] = [SESSION_COOKIE, BROWSER_COOKIE];
 /** Seconds a login session lasts (the service's default absolute session lifetime is longer; three days is its idle default). */
 export const SESSION_LIFETIME_SECONDS = 3 * 24 * 3600;
 
-/** The value of one cookie in a Cookie header (RFC 6265 §5.4), or undefined. */
+/**
+ * The value of one cookie in a Cookie header (RFC 6265 §5.4), or undefined.
+ * Requests naming one of Gatehouse's cookies twice never get this far
+ * (`refuseDuplicatedCookies`).
+ */
 export function readCookie(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? '').split(';')) {
     const eq = part.indexOf('=');
     if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
   }
   return undefined;
+}
+
+/** The first of Gatehouse's cookies this Cookie header carries more than once, if any. */
+export function duplicatedCookie(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const seen = new Set<string>();
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    const name = eq > 0 ? part.slice(0, eq).trim() : '';
+    if (!GATEHOUSE_COOKIES.includes(name)) continue;
+    if (seen.has(name)) return name;
+    seen.add(name);
+  }
+  return undefined;
+}
+
+/** onRequest hook of the Authentication API: 400 for a duplicated Gatehouse cookie. */
+export async function refuseDuplicatedCookies(request: FastifyRequest): Promise<void> {
+  const name = duplicatedCookie(request.headers.cookie);
+  if (name !== undefined) throw oauthErrors.invalidRequest(`The cookie ${name} was sent more than once`);
 }
 
 export function sessionCookie(value: string): string {

@@ -9,7 +9,7 @@
  *   minutes and is consumed by the response it leads to, so a page cannot be
  *   replayed into a second code.
  * - The pages' CSRF token is an HMAC, under a key derived from the master
- *   key, of the transaction id's hash and this browser's `gh_browser` value
+ *   key, of the transaction id's hash and this browser's `__Host-gh_browser` value
  *   (./cookies.ts): no storage, bound to the transaction and the browser.
  * - A session is used for a request unless `prompt=login`, the client has
  *   `sso_disabled`, the login is older than `max_age`, or the session's user
@@ -113,7 +113,7 @@ export class AuthorizeService {
     return (await this.ctx.lookups.resourceServer(tenant.id, audience)) !== undefined;
   }
 
-  /** The active session of the `gh_session` cookie in this Cookie header, if any. */
+  /** The active session of the `__Host-gh_session` cookie in this Cookie header, if any. */
   async session(tenant: Tenant, cookieHeader: string | undefined): Promise<SessionRow | undefined> {
     const value = readCookie(cookieHeader, SESSION_COOKIE);
     if (!value || value.length > 100) return undefined;

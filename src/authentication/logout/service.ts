@@ -10,7 +10,7 @@
  * - An `id_token_hint` must be a JWT signed by one of the tenant's keys with
  *   the tenant's issuer; an expired one is accepted (OIDC RP-Initiated Logout
  *   1.0 §2: the OP should accept it), since logging out is what it asks for.
- * - Ending the session revokes the `gh_session` cookie's session in the store;
+ * - Ending the session revokes the `__Host-gh_session` cookie's session in the store;
  *   the cookie itself is cleared by the caller.
  */
 import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
