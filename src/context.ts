@@ -12,6 +12,7 @@ import { IssuanceLookups } from './cache/issuance.js';
 import { KyselyClientGrantStore, type ClientGrantStore } from './client-grants/store.js';
 import { KyselyClientStore, type ClientStore } from './clients/store.js';
 import type { Config } from './config.js';
+import { FormTokens } from './crypto/form-tokens.js';
 import { loadMasterKey } from './crypto/master-key.js';
 import { SecretBox } from './crypto/secret-box.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from './db/database.js';
@@ -28,6 +29,12 @@ export interface AppContext {
   logger: Logger;
   database: DatabaseHandle;
   box: SecretBox;
+  /**
+   * CSRF tokens of one kind of form (HMAC under a key derived from the master
+   * key, which is read once at start and never again: a key file removed
+   * later changes nothing, and nothing makes a new key behind the process's back).
+   */
+  formTokens(purpose: string): FormTokens;
   keyring: Keyring;
   tenants: TenantService;
   clients: ClientStore;
@@ -76,7 +83,9 @@ export async function createContext(config: Config, logger: Logger = createLogge
     onIdleError: (err) => logger.warn({ err }, 'an idle PostgreSQL connection failed; it will be replaced'),
   });
   await migrateToLatest(database.db);
-  const box = new SecretBox(loadMasterKey(config.masterKey, config.dataDir));
+  const masterKey = loadMasterKey(config.masterKey, config.dataDir);
+  const box = new SecretBox(masterKey);
+  const formTokens = new Map<string, FormTokens>();
   const keyring = new Keyring(new KyselySigningKeyStore(database.db), box);
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
@@ -89,6 +98,11 @@ export async function createContext(config: Config, logger: Logger = createLogge
     logger,
     database,
     box,
+    formTokens(purpose) {
+      let tokens = formTokens.get(purpose);
+      if (!tokens) formTokens.set(purpose, (tokens = new FormTokens(masterKey, purpose)));
+      return tokens;
+    },
     keyring,
     tenants,
     clients: new KyselyClientStore(database.db),

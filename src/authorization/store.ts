@@ -30,6 +30,8 @@ export interface SessionStore {
   findActive(tenantId: string, idHash: string, now: string): Promise<SessionRow | undefined>;
   /** Revokes the session at `now`; false when it is unknown or already revoked. */
   revoke(tenantId: string, idHash: string, now: string): Promise<boolean>;
+  /** Revokes at `now` every session of the user not already revoked; returns how many were revoked. */
+  revokeForUser(tenantId: string, userId: string, now: string): Promise<number>;
 }
 
 export class KyselySessionStore implements SessionStore {
@@ -59,6 +61,17 @@ export class KyselySessionStore implements SessionStore {
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
+  }
+
+  async revokeForUser(tenantId: string, userId: string, now: string): Promise<number> {
+    const result = await this.db
+      .updateTable('sessions')
+      .set({ revoked_at: now })
+      .where('tenant_id', '=', tenantId)
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
   }
 }
 

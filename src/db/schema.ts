@@ -192,6 +192,8 @@ export interface UsersTable {
   username: string | null;
   username_lower: string | null;
   phone_number: string | null;
+  /** 0 or 1 (migration 0012). */
+  phone_verified: number;
   /** argon2id, or an imported bcrypt hash until the next successful login. */
   password_hash: string | null;
   blocked: number;
@@ -259,6 +261,8 @@ export interface AuthorizationRequestsTable {
   created_at: string;
   expires_at: string;
   used_at: string | null;
+  /** base64url SHA-256 of the starting browser's `__Host-gh_browser` cookie (migration 0012); null for older rows. */
+  browser_hash: string | null;
 }
 
 /** Authorization codes (migration 0009); only the code's SHA-256 is stored. */

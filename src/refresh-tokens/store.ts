@@ -40,6 +40,8 @@ export interface RefreshTokenStore {
   touch(tenantId: string, idHash: string, now: string, idleExpiresAt: string | null): Promise<boolean>;
   /** Revokes at `now` every token of the family not already revoked; returns how many were revoked. */
   revokeFamily(tenantId: string, familyId: string, now: string): Promise<number>;
+  /** Revokes at `now` every token of the user not already revoked (a password reset); returns how many were revoked. */
+  revokeForUser(tenantId: string, userId: string, now: string): Promise<number>;
 }
 
 export class KyselyRefreshTokenStore implements RefreshTokenStore {
@@ -87,4 +89,15 @@ export class KyselyRefreshTokenStore implements RefreshTokenStore {
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
   }
+  async revokeForUser(tenantId: string, userId: string, now: string): Promise<number> {
+    const result = await this.db
+      .updateTable('refresh_tokens')
+      .set({ revoked_at: now })
+      .where('tenant_id', '=', tenantId)
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
 }

@@ -24,6 +24,8 @@ export interface User {
   email_verified: boolean;
   username?: string;
   phone_number?: string;
+  /** Present with a phone number. */
+  phone_verified?: boolean;
   created_at: string;
   updated_at: string;
   identities: UserIdentity[];
@@ -82,5 +84,6 @@ export function userFromRow(row: UserRow, connectionName: string): User {
     const value = row[key];
     if (value !== null) user[key] = value;
   }
+  if (row.phone_number !== null) user.phone_verified = row.phone_verified === 1;
   return user;
 }

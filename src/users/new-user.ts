@@ -43,6 +43,7 @@ export async function newDatabaseUserRow(input: NewUser): Promise<UserRow> {
     username: input.username ?? null,
     username_lower: input.username?.toLowerCase() ?? null,
     phone_number: null,
+    phone_verified: 0,
     password_hash: await hashPassword(input.password),
     blocked: 0,
     name: input.name ?? input.email,

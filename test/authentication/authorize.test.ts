@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
+import { secretHash } from '../../src/authorization/store.js';
 import { createTestApp, DOMAIN, tokenRequest, type TestApp } from '../helpers/app.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
 
@@ -64,12 +65,14 @@ describe('authorization code flow: /authorize, /login, authorization_code grant'
     assert.equal(res.statusCode, 302, res.body);
     const loginUrl = res.headers.location as string;
     assert.match(loginUrl, /^\/login\?state=[A-Za-z0-9_-]{43}$/);
-    const page = await get(loginUrl);
+    // The request is bound to the browser that made it: /authorize names it with a cookie the login page needs.
+    assert.match(setCookie(res, '__Host-gh_browser'), /^__Host-gh_browser=[A-Za-z0-9_-]{43}; Path=\/; Secure; HttpOnly; SameSite=Lax$/);
+    const browser = browserOf(res);
+    const page = await get(loginUrl, browser);
     assert.equal(page.statusCode, 200, page.body);
-    assert.match(setCookie(page, '__Host-gh_browser'), /^__Host-gh_browser=[A-Za-z0-9_-]{43}; Path=\/; Secure; HttpOnly; SameSite=Lax$/);
     const done = await postLogin(
       { state: hidden(page.body, 'state'), csrf_token: hidden(page.body, 'csrf_token'), username: 'alice@example.com', password: PASSWORD },
-      browserOf(page),
+      browser,
     );
     assert.equal(done.statusCode, 302, done.body);
     const session = setCookie(done, '__Host-gh_session');
@@ -156,8 +159,8 @@ describe('authorization code flow: /authorize, /login, authorization_code grant'
 
   it('confidential client: code exchange with the secret, without PKCE; form_post response mode', async () => {
     const res = await get(authorizeUrl(web, { response_mode: 'form_post' }));
-    const page = await get(res.headers.location as string);
-    const done = await postLogin({ state: hidden(page.body, 'state'), csrf_token: hidden(page.body, 'csrf_token'), email: 'alice@example.com', password: PASSWORD }, browserOf(page));
+    const page = await get(res.headers.location as string, browserOf(res));
+    const done = await postLogin({ state: hidden(page.body, 'state'), csrf_token: hidden(page.body, 'csrf_token'), email: 'alice@example.com', password: PASSWORD }, browserOf(res));
     assert.equal(done.statusCode, 200, done.body);
     assert.match(done.body, new RegExp(`<form method="post" action="${CALLBACK}">`));
     const csp = done.headers['content-security-policy'] as string;
@@ -224,21 +227,32 @@ describe('authorization code flow: /authorize, /login, authorization_code grant'
 
   it('login CSRF token missing or wrong: refused', async () => {
     const res = await get(authorizeUrl(web));
-    const page = await get(res.headers.location as string);
+    const browser = browserOf(res);
+    const page = await get(res.headers.location as string, browser);
     const state = hidden(page.body, 'state');
-    const browser = browserOf(page);
     for (const csrf of [undefined, 'wrong', hidden(page.body, 'csrf_token').replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))]) {
       const refused = await postLogin({ state, ...(csrf !== undefined && { csrf_token: csrf }), email: 'alice@example.com', password: PASSWORD }, browser);
       assert.equal(refused.statusCode, 403);
       assert.equal(refused.headers['set-cookie'], undefined);
     }
-    // Login CSRF: the right token, posted by another browser (the attacker's token in the victim's browser).
+    // Another browser with the same state (a leaked or planted login link) is shown no login page:
+    // the transaction belongs to the browser that started it.
     const victim = await get(res.headers.location as string);
+    assert.equal(victim.statusCode, 400);
+    assert.match(victim.body, /This login page is no longer valid/);
+    // Login CSRF: the right token, posted by another browser (the attacker's token in the victim's browser).
     for (const cookie of [undefined, browserOf(victim)]) {
       const refused = await postLogin({ state, csrf_token: hidden(page.body, 'csrf_token'), email: 'alice@example.com', password: PASSWORD }, cookie);
       assert.equal(refused.statusCode, 403);
       assert.equal(refused.headers['set-cookie'], undefined);
     }
+    // Even a CSRF token that is valid for the other browser (no page gives it one) completes nothing there.
+    const other = browserOf(victim);
+    const otherToken = t.ctx.formTokens('gatehouse login csrf').token(t.tenant.id, secretHash(state), other.slice(other.indexOf('=') + 1));
+    const crossBrowser = await postLogin({ state, csrf_token: otherToken, email: 'alice@example.com', password: PASSWORD }, other);
+    assert.equal(crossBrowser.statusCode, 400);
+    assert.match(crossBrowser.body, /This login page is no longer valid/);
+    assert.equal(crossBrowser.headers['set-cookie'], undefined, 'no session for the other browser');
     const wrong = await postLogin({ state, csrf_token: hidden(page.body, 'csrf_token'), email: 'alice@example.com', password: 'wrong' }, browser);
     assert.equal(wrong.statusCode, 400);
     assert.match(wrong.body, /<p id="error" class="error" role="alert">Wrong email or password\.<\/p>/);
@@ -247,7 +261,7 @@ describe('authorization code flow: /authorize, /login, authorization_code grant'
 
   it('the login page escapes the client name and sends a strict CSP', async () => {
     const res = await get(authorizeUrl(evil));
-    const page = await get(res.headers.location as string);
+    const page = await get(res.headers.location as string, browserOf(res));
     assert.equal(page.statusCode, 200);
     assert.ok(!page.body.includes('<script>'));
     assert.ok(page.body.includes('&lt;script&gt;alert(1)&lt;/script&gt;'));

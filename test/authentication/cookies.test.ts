@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { GATEHOUSE_COOKIES } from '../../src/authentication/authorize/cookies.js';
 import { createTestApp, DOMAIN, type TestApp } from '../helpers/app.js';
-import { Browser, pkce } from '../helpers/browser.js';
+import { Browser, hidden, pkce } from '../helpers/browser.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
 
 const REALM = 'Username-Password-Authentication';
@@ -37,10 +37,11 @@ describe('cookies of the hosted pages', () => {
 
   it('every cookie set is a __Host- cookie: Secure, Path=/, no Domain', async () => {
     const browser = new Browser(t);
-    const page = await browser.get((await browser.get(authorizeUrl)).headers.location as string);
-    const done = await browser.login(authorizeUrl, 'ann@example.com', PASSWORD);
+    const started = await browser.get(authorizeUrl);
+    const page = await browser.get(started.headers.location as string);
+    const done = await browser.post('/login', { state: hidden(page.body, 'state'), csrf_token: hidden(page.body, 'csrf_token'), username: 'ann@example.com', password: PASSWORD });
     assert.equal(done.statusCode, 302, done.body);
-    const set = [page, done].flatMap((res) => ([] as string[]).concat((res.headers['set-cookie'] as string | string[] | undefined) ?? []));
+    const set = [started, page, done].flatMap((res) => ([] as string[]).concat((res.headers['set-cookie'] as string | string[] | undefined) ?? []));
     assert.ok(set.length >= 2, 'the browser binding and the session were set');
     for (const cookie of set) {
       assert.match(cookie, /^__Host-/, cookie);

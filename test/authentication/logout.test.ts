@@ -9,6 +9,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { SignJWT } from 'jose';
 import type { LightMyRequestResponse } from 'fastify';
+import { SESSION_COOKIE } from '../../src/authentication/authorize/cookies.js';
+import { Browser } from '../helpers/browser.js';
 import { createTestApp, DOMAIN, tokenRequest, type TestApp } from '../helpers/app.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
 
@@ -32,25 +34,12 @@ describe('logout: /v2/logout and /oidc/logout', () => {
   const authorizeUrl = (client: TestClient, extra: Record<string, string> = {}) =>
     `/authorize?${query({ client_id: client.client_id, response_type: 'code', redirect_uri: CALLBACK, state: 'xyz', scope: 'openid', ...extra })}`;
 
-  function hidden(body: string, name: string): string {
-    const match = new RegExp(`name="${name}" value="([^"]*)"`).exec(body);
-    assert.ok(match, `no ${name} in the page`);
-    return match[1]!;
-  }
-
   /** Logs alice in for the (confidential) client: the session cookie and an ID token of that session. */
   async function login(client: TestClient): Promise<{ cookie: string; idToken: string }> {
-    const res = await get(authorizeUrl(client));
-    assert.equal(res.statusCode, 302, res.body);
-    const page = await get(res.headers.location as string);
-    const done = await t.app.inject({
-      method: 'POST',
-      url: '/login',
-      headers: { host: DOMAIN, 'content-type': 'application/x-www-form-urlencoded', cookie: String(page.headers['set-cookie']).split(';')[0]! },
-      payload: query({ state: hidden(page.body, 'state'), csrf_token: hidden(page.body, 'csrf_token'), email: 'alice@example.com', password: PASSWORD }),
-    });
+    const browser = new Browser(t);
+    const done = await browser.login(authorizeUrl(client), 'alice@example.com', PASSWORD);
     assert.equal(done.statusCode, 302, done.body);
-    const cookie = String(done.headers['set-cookie']).split(';')[0]!;
+    const cookie = `${SESSION_COOKIE}=${browser.jar.get(SESSION_COOKIE)}`;
     const code = new URL(done.headers.location as string).searchParams.get('code')!;
     const tokens = await tokenRequest(t.app, { grant_type: 'authorization_code', client_id: client.client_id, client_secret: client.client_secret, code, redirect_uri: CALLBACK });
     assert.equal(tokens.statusCode, 200, tokens.body);

@@ -14,6 +14,19 @@ export function pkce(): { verifier: string; challenge: string } {
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 }
 
+/** An /authorize URL for a code flow with PKCE (the challenge of a fresh verifier unless given), overridable parameter by parameter. */
+export function authorizeUrl(clientId: string, redirectUri: string, params: Record<string, string> = {}): string {
+  return `/authorize?${new URLSearchParams({
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    response_type: 'code',
+    code_challenge: pkce().challenge,
+    code_challenge_method: 'S256',
+    state: 's',
+    ...params,
+  })}`;
+}
+
 /** The value of a page's hidden input. */
 export function hidden(body: string, name: string): string {
   const match = new RegExp(`name="${name}" value="([^"]*)"`).exec(body);

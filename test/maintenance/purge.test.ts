@@ -17,7 +17,8 @@ describe('purgeExpired', () => {
     const connection = await t.management('POST', '/api/v2/connections', { body: { name: 'purge-db', strategy: 'auth0' } });
     assert.equal(connection.statusCode, 201, connection.body);
     const user = await t.management('POST', '/api/v2/users', {
-      body: { connection: 'purge-db', email: 'purge@example.com', password: 'Correct-Horse-9' },
+      // No verification mail: its ticket would be one more row than the test sets up.
+      body: { connection: 'purge-db', email: 'purge@example.com', password: 'Correct-Horse-9', verify_email: false },
     });
     assert.equal(user.statusCode, 201, user.body);
     userId = (user.json() as { user_id: string }).user_id;

@@ -13,7 +13,7 @@ import { decodeJwt } from 'jose';
 import { newRefreshToken, refreshTokenHash, KyselyRefreshTokenStore } from '../../src/refresh-tokens/store.js';
 import { issueAccessToken } from '../../src/tokens/access-token.js';
 import { createTestApp, DOMAIN, tokenRequest, type TestApp } from '../helpers/app.js';
-import { Browser, pkce, redirectParams } from '../helpers/browser.js';
+import { authorizeUrl, Browser, pkce, redirectParams } from '../helpers/browser.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
 
 const REALM = 'Username-Password-Authentication';
@@ -137,16 +137,7 @@ describe('Management API tokens of end users', () => {
     it('authorization code with PKCE and the implicit token response', async () => {
       const browser = new Browser(t);
       const { verifier, challenge } = pkce();
-      const authorize = `/authorize?${new URLSearchParams({
-        client_id: app.client_id,
-        redirect_uri: CALLBACK,
-        response_type: 'code',
-        audience,
-        scope: `openid ${ATTACK_SCOPE} read:current_user`,
-        code_challenge: challenge,
-        code_challenge_method: 'S256',
-        state: 'st',
-      })}`;
+      const authorize = authorizeUrl(app.client_id, CALLBACK, { audience, scope: `openid ${ATTACK_SCOPE} read:current_user`, code_challenge: challenge });
       const code = redirectParams(await browser.login(authorize, 'mallory@example.com', PASSWORD), CALLBACK).get('code')!;
       const exchanged = await tokenRequest(t.app, { grant_type: 'authorization_code', client_id: app.client_id, code, code_verifier: verifier, redirect_uri: CALLBACK });
       assert.equal(exchanged.statusCode, 200, exchanged.body);

@@ -38,7 +38,7 @@ await forEachDatabase('authorization storage', (database) => {
     const userId = fullUserId(newUserIdPart());
     await db.insertInto('users').values({
       tenant_id: tenantId, user_id: userId, connection_id: connectionId, email: 'a@example.com', email_lower: 'a@example.com', email_verified: 0,
-      username: null, username_lower: null, phone_number: null, password_hash: null, blocked: 0, name: null, given_name: null,
+      username: null, username_lower: null, phone_number: null, phone_verified: 0, password_hash: null, blocked: 0, name: null, given_name: null,
       family_name: null, nickname: null, picture: null, app_metadata: '{}', user_metadata: '{}', created_at: T0, updated_at: T0,
       last_login: null, last_password_reset: null, logins_count: 0,
     }).execute();
@@ -95,7 +95,7 @@ await forEachDatabase('authorization storage', (database) => {
     const { tenantId } = await tenantWithUser();
     const requests = new KyselyAuthorizationRequestStore(db);
     const hash = secretHash(newSecret());
-    await requests.insert({ tenant_id: tenantId, id_hash: hash, client_id: 'client', params: '{"a":1}', created_at: T0, expires_at: at(600) });
+    await requests.insert({ tenant_id: tenantId, id_hash: hash, client_id: 'client', params: '{"a":1}', created_at: T0, expires_at: at(600), browser_hash: null });
     assert.equal((await requests.findUsable(tenantId, hash, at(10)))?.params, '{"a":1}');
     assert.equal(await requests.findUsable(tenantId, hash, at(600)), undefined, 'expired');
     const results = await Promise.all([requests.consume(tenantId, hash, at(20)), requests.consume(tenantId, hash, at(20))]);

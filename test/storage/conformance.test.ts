@@ -212,6 +212,7 @@ await forEachDatabase('storage conformance', (database, expectedDialect) => {
       '0008_refresh_tokens',
       '0009_authorization',
       '0010_user_grants',
+      '0012_hardening',
     ];
 
     it('creates every table', async () => {

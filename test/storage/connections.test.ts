@@ -134,7 +134,7 @@ await forEachDatabase('connection storage', (database) => {
       .insertInto('users')
       .values({
         tenant_id: tenantId, user_id: 'auth0|u1', connection_id: row.id, email: null, email_lower: null, email_verified: 0, username: null,
-        username_lower: null, phone_number: null, password_hash: null, blocked: 0, name: null, given_name: null, family_name: null,
+        username_lower: null, phone_number: null, phone_verified: 0, password_hash: null, blocked: 0, name: null, given_name: null, family_name: null,
         nickname: null, picture: null, app_metadata: '{}', user_metadata: '{}', created_at: T0, updated_at: T0, last_login: null,
         last_password_reset: null, logins_count: 0,
       } as never)

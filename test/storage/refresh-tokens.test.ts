@@ -33,7 +33,7 @@ await forEachDatabase('refresh-token storage', (database) => {
     const userId = fullUserId(newUserIdPart());
     await db.insertInto('users').values({
       tenant_id: tenantId, user_id: userId, connection_id: connectionId, email: 'a@example.com', email_lower: 'a@example.com', email_verified: 0,
-      username: null, username_lower: null, phone_number: null, password_hash: null, blocked: 0, name: null, given_name: null,
+      username: null, username_lower: null, phone_number: null, phone_verified: 0, password_hash: null, blocked: 0, name: null, given_name: null,
       family_name: null, nickname: null, picture: null, app_metadata: '{}', user_metadata: '{}', created_at: T0, updated_at: T0,
       last_login: null, last_password_reset: null, logins_count: 0,
     }).execute();

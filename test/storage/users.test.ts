@@ -22,7 +22,7 @@ function userRow(tenantId: string, connectionId: string, overrides: Partial<User
   const email = `${randomString(8).toLowerCase()}@example.com`;
   return {
     tenant_id: tenantId, user_id: fullUserId(newUserIdPart()), connection_id: connectionId, email, email_lower: email, email_verified: 0,
-    username: null, username_lower: null, phone_number: null, password_hash: null, blocked: 0, name: null, given_name: null,
+    username: null, username_lower: null, phone_number: null, phone_verified: 0, password_hash: null, blocked: 0, name: null, given_name: null,
     family_name: null, nickname: null, picture: null, app_metadata: '{}', user_metadata: '{}', created_at: T0, updated_at: T0,
     last_login: null, last_password_reset: null, logins_count: 0, ...overrides,
   };

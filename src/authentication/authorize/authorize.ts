@@ -10,7 +10,7 @@
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { IssuanceClient } from '../../cache/issuance.js';
 import { sendPage } from '../pages/html.js';
-import { continueAuthorization, redirectToPage, sendAuthorizationResponse } from './flow.js';
+import { bindBrowser, continueAuthorization, redirectToPage, sendAuthorizationResponse } from './flow.js';
 import { authorizeErrorPage } from './pages.js';
 import {
   AuthorizePageError,
@@ -67,11 +67,11 @@ export function authorizeEndpoint(service: AuthorizeService): RouteOptions {
       }
 
       const authenticated = await service.usableSession(tenant, client, authorize, request.headers.cookie);
-      if (authenticated) return continueAuthorization(service, reply, tenant, { request: authorize, client }, authenticated);
+      if (authenticated) return continueAuthorization(service, reply, tenant, { request: authorize, client }, authenticated, bindBrowser(request, reply));
       if (authorize.prompt === 'none') {
         return sendAuthorizationResponse(reply, authorize, { error: 'login_required', error_description: 'Login required' });
       }
-      const transaction = await service.startTransaction(tenant, authorize);
+      const transaction = await service.startTransaction(tenant, authorize, bindBrowser(request, reply));
       return redirectToPage(reply, authorize.screen_hint === 'signup' ? '/signup' : '/login', transaction);
     },
   };

@@ -19,10 +19,10 @@ export function consentForm(service: AuthorizeService): RouteOptions {
     url: '/consent',
     handler: async (request, reply) => {
       const tenant = request.tenant;
-      const transaction = await service.transaction(tenant, field(request.query, 'state'));
+      const browser = bindBrowser(request, reply);
+      const transaction = await service.transaction(tenant, field(request.query, 'state'), browser);
       const authenticated = transaction && (await service.sessionUser(tenant, request.headers.cookie));
       if (!transaction || !authenticated) return sendPage(reply, 400, invalidLoginPage());
-      const browser = bindBrowser(request, reply);
       const { user } = authenticated;
       const { apiName, scopes } = await service.consentView(tenant, transaction.client, transaction.request, user.user_id);
       return sendPage(
@@ -50,10 +50,11 @@ export function consentSubmit(service: AuthorizeService): RouteOptions {
       const tenant = request.tenant;
       const state = field(request.body, 'state');
       if (!state) return sendPage(reply, 400, invalidLoginPage());
-      if (!service.csrfMatches(tenant, state, readCookie(request.headers.cookie, BROWSER_COOKIE), field(request.body, 'csrf_token'))) {
+      const browser = readCookie(request.headers.cookie, BROWSER_COOKIE);
+      if (!service.csrfMatches(tenant, state, browser, field(request.body, 'csrf_token'))) {
         return sendPage(reply, 403, refusedLoginPage());
       }
-      const transaction = await service.transaction(tenant, state);
+      const transaction = await service.transaction(tenant, state, browser);
       const authenticated = transaction && (await service.sessionUser(tenant, request.headers.cookie));
       if (!transaction || !authenticated) return sendPage(reply, 400, invalidLoginPage());
 
@@ -63,7 +64,7 @@ export function consentSubmit(service: AuthorizeService): RouteOptions {
       }
       const consent = await service.wantedConsent(tenant, transaction.client, transaction.request, authenticated.user.user_id);
       await service.recordConsent(tenant, transaction.client, authenticated.user.user_id, consent);
-      return continueAuthorization(service, reply, tenant, transaction, authenticated, true);
+      return continueAuthorization(service, reply, tenant, transaction, authenticated, browser!, true);
     },
   };
 }

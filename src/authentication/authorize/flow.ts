@@ -57,6 +57,8 @@ export async function continueAuthorization(
   tenant: Tenant,
   pending: { id?: string; request: AuthorizeRequest; client: IssuanceClient },
   authenticated: Authenticated,
+  /** The browser binding the consent page's transaction is bound to. */
+  browser: string,
   /** The user has just answered the consent page for this transaction. */
   consented = false,
 ): Promise<FastifyReply> {
@@ -65,7 +67,7 @@ export async function continueAuthorization(
     const consent = consented ? undefined : await service.consentNeeded(tenant, client, request, authenticated.user.user_id);
     if (consent) {
       if (request.prompt === 'none') return sendAuthorizationResponse(reply, request, { error: 'consent_required', error_description: 'Consent required' });
-      return redirectToPage(reply, '/consent', pending.id ?? (await service.startTransaction(tenant, request)));
+      return redirectToPage(reply, '/consent', pending.id ?? (await service.startTransaction(tenant, request, browser)));
     }
     if (pending.id !== undefined && !(await service.consumeTransaction(tenant, pending.id))) return sendPage(reply, 400, invalidLoginPage());
     return sendAuthorizationResponse(reply, request, await service.authorizationResponse(tenant, client, request, authenticated));

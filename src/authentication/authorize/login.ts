@@ -31,9 +31,9 @@ export function formRedirects(transaction: Transaction): string[] {
 
 /** GET of a page: the transaction (else the expired-login page) and the browser binding. */
 async function pageTransaction(service: AuthorizeService, request: FastifyRequest, reply: FastifyReply): Promise<{ transaction: Transaction; browser: string } | undefined> {
-  const transaction = await service.transaction(request.tenant, field(request.query, 'state'));
-  if (!transaction) return undefined;
-  return { transaction, browser: bindBrowser(request, reply) };
+  const browser = bindBrowser(request, reply);
+  const transaction = await service.transaction(request.tenant, field(request.query, 'state'), browser);
+  return transaction && { transaction, browser };
 }
 
 /** The answers every form post shares: refused CSRF, spent transaction, success. */
@@ -53,7 +53,7 @@ async function settle(
       return refused(outcome.transaction, readCookie(request.headers.cookie, BROWSER_COOKIE)!, { message: outcome.message, ...(outcome.field !== undefined && { field: outcome.field }) });
     case 'authenticated':
       appendCookie(reply, outcome.cookie);
-      return continueAuthorization(service, reply, request.tenant, outcome.transaction, outcome.authenticated);
+      return continueAuthorization(service, reply, request.tenant, outcome.transaction, outcome.authenticated, readCookie(request.headers.cookie, BROWSER_COOKIE)!);
   }
 }
 

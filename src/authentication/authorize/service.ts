@@ -6,8 +6,9 @@
  *
  * - The authorization request is stored under the SHA-256 of a random
  *   transaction id, which is what the pages' `state` carries; it lives 10
- *   minutes and is consumed by the response it leads to, so a page cannot be
- *   replayed into a second code.
+ *   minutes, is bound to the browser that started it, and is consumed by the
+ *   response it leads to, so a page cannot be replayed into a second code nor
+ *   completed from another browser.
  * - The pages' CSRF token is an HMAC, under a key derived from the master
  *   key, of the transaction id's hash and this browser's `__Host-gh_browser` value
  *   (./cookies.ts): no storage, bound to the transaction and the browser.
@@ -26,7 +27,6 @@ import type { ConnectionRow } from '../../connections/model.js';
 import { KyselyConnectionStore } from '../../connections/store.js';
 import type { AppContext } from '../../context.js';
 import { FormTokens } from '../../crypto/form-tokens.js';
-import { loadMasterKey } from '../../crypto/master-key.js';
 import {
   KyselyAuthorizationCodeStore,
   KyselyAuthorizationRequestStore,
@@ -134,8 +134,12 @@ export class AuthorizeService {
     return { user, session };
   }
 
-  /** Keeps the request while the user logs in; returns the transaction id the pages carry as `state`. */
-  async startTransaction(tenant: Tenant, request: AuthorizeRequest): Promise<string> {
+  /**
+   * Keeps the request while the user logs in, bound to the browser that made
+   * it (its `__Host-gh_browser` value); returns the transaction id the pages
+   * carry as `state`.
+   */
+  async startTransaction(tenant: Tenant, request: AuthorizeRequest, browser: string): Promise<string> {
     const id = newSecret();
     const now = this.ctx.now();
     await new KyselyAuthorizationRequestStore(this.ctx.database.db).insert({
@@ -145,15 +149,20 @@ export class AuthorizeService {
       params: JSON.stringify(request),
       created_at: iso(now),
       expires_at: iso(now + TRANSACTION_LIFETIME_SECONDS * 1000),
+      browser_hash: secretHash(browser),
     });
     return id;
   }
 
-  /** The waiting request and its client, when the transaction is usable. */
-  async transaction(tenant: Tenant, id: string | undefined): Promise<Transaction | undefined> {
-    if (id === undefined || id.length === 0 || id.length > 100) return undefined;
+  /**
+   * The waiting request and its client, when the transaction is usable from
+   * this browser: a transaction id (the pages' `state`) that reached another
+   * browser (a shared link, a login CSRF) opens nothing there.
+   */
+  async transaction(tenant: Tenant, id: string | undefined, browser: string | undefined): Promise<Transaction | undefined> {
+    if (id === undefined || id.length === 0 || id.length > 100 || browser === undefined) return undefined;
     const row = await new KyselyAuthorizationRequestStore(this.ctx.database.db).findUsable(tenant.id, secretHash(id), iso(this.ctx.now()));
-    if (!row) return undefined;
+    if (!row || row.browser_hash !== secretHash(browser)) return undefined;
     const client = await this.client(tenant, row.client_id);
     return client && { id, request: JSON.parse(row.params) as AuthorizeRequest, client };
   }
@@ -164,7 +173,7 @@ export class AuthorizeService {
   }
 
   private get csrf(): FormTokens {
-    this.#csrf ??= new FormTokens(loadMasterKey(this.ctx.config.masterKey, this.ctx.config.dataDir), 'gatehouse login csrf');
+    this.#csrf ??= this.ctx.formTokens('gatehouse login csrf');
     return this.#csrf;
   }
 
@@ -202,7 +211,7 @@ export class AuthorizeService {
   /** The CSRF token and transaction of a page's form post, checked in that order. */
   private async formTransaction(tenant: Tenant, transactionId: string, browser: string | undefined, csrf: string | undefined): Promise<Transaction | FormOutcome> {
     if (!this.csrfMatches(tenant, transactionId, browser, csrf)) return { kind: 'bad_csrf' };
-    return (await this.transaction(tenant, transactionId)) ?? { kind: 'invalid_transaction' };
+    return (await this.transaction(tenant, transactionId, browser)) ?? { kind: 'invalid_transaction' };
   }
 
   /** POST /login: CSRF, transaction, connection, brute force, password, blocked user; then a new session. */

@@ -3,17 +3,17 @@
  * verification email, and password reset by emailed ticket. Storage goes
  * through the user, connection and ticket stores; mail through the mailer.
  */
+import { changePassword } from '../../users/password-change.js';
 import type { RateLimitSetting } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import { KyselyConnectionStore } from '../../connections/store.js';
-import { loadMasterKey } from '../../crypto/master-key.js';
 import { FormTokens } from '../../crypto/form-tokens.js';
 import { isUniqueViolation, type Db } from '../../db/database.js';
-import { mailerFor, type MailMessage } from '../../mail/index.js';
 import { hashPassword } from '../../passwords/hashing.js';
 import type { RateLimitDecision } from '../../rate-limit/rate-limiter.js';
 import type { Tenant } from '../../tenants/tenant.js';
-import { KyselyTicketStore, newTicket, ticketHash, type TicketKind } from '../../tickets/store.js';
+import { KyselyTicketStore, ticketHash, type TicketKind } from '../../tickets/store.js';
+import { UserMail } from '../../tickets/user-mail.js';
 import { userIdPart, type UserRow } from '../../users/model.js';
 import { newDatabaseUserRow } from '../../users/new-user.js';
 import { KyselyUserStore } from '../../users/store.js';
@@ -21,12 +21,6 @@ import { dbConnectionsErrors, PasswordStrengthError } from './errors.js';
 import { checkPassword, type ConnectionPasswordOptions, type PolicyResult } from './password-policy.js';
 
 const DATABASE_STRATEGY = 'auth0';
-
-/** Email verification links live 5 days, password reset links 1 hour; both are single-use. */
-export const TICKET_LIFETIME_MS: Record<TicketKind, number> = {
-  email_verification: 5 * 24 * 3600_000,
-  password_reset: 3600_000,
-};
 
 /**
  * POST /dbconnections/change_password per (IP, email): the service's published
@@ -118,9 +112,11 @@ export class DbConnectionsService {
   readonly #users: KyselyUserStore;
   readonly #connections: KyselyConnectionStore;
   readonly #csrf = new Map<TicketKind, FormTokens>();
+  readonly #mail: UserMail;
 
   constructor(private readonly ctx: AppContext) {
     this.#db = ctx.database.db;
+    this.#mail = new UserMail(ctx);
     this.#users = new KyselyUserStore(this.#db);
     this.#connections = new KyselyConnectionStore(this.#db);
   }
@@ -160,7 +156,7 @@ export class DbConnectionsService {
       if (isUniqueViolation(error)) throw dbConnectionsErrors.userExists();
       throw error;
     }
-    await this.sendVerificationEmail(tenant, row);
+    await this.#mail.sendVerification(tenant, row);
 
     // Key order as recorded: _id, email, username, email_verified, then the profile.
     const response: SignupResponse = {
@@ -174,45 +170,6 @@ export class DbConnectionsService {
     }
     if (input.user_metadata !== undefined) response.user_metadata = input.user_metadata;
     return response;
-  }
-
-  private async issueTicket(tenant: Tenant, userId: string, kind: TicketKind): Promise<string> {
-    const ticket = newTicket();
-    const now = this.ctx.now();
-    await new KyselyTicketStore(this.#db).insert({
-      tenant_id: tenant.id,
-      id_hash: ticketHash(ticket),
-      kind,
-      user_id: userId,
-      created_at: iso(now),
-      expires_at: iso(now + TICKET_LIFETIME_MS[kind]),
-    });
-    return ticket;
-  }
-
-  /**
-   * Hands the message to the mailer without waiting for delivery (a slow SMTP
-   * server must not hold the request, nor make known addresses answer slower).
-   * Failures are logged without the message, which carries a live link.
-   */
-  private dispatch(tenant: Tenant, message: MailMessage, purpose: string): void {
-    mailerFor(this.ctx)
-      .send(tenant.domain, message)
-      .catch((err: unknown) => this.ctx.logger.error({ err, tenant: tenant.name, purpose }, 'sending mail failed'));
-  }
-
-  private async sendVerificationEmail(tenant: Tenant, user: UserRow): Promise<void> {
-    const ticket = await this.issueTicket(tenant, user.user_id, 'email_verification');
-    const link = `https://${tenant.domain}/verify-email?ticket=${encodeURIComponent(ticket)}`;
-    this.dispatch(
-      tenant,
-      {
-        to: user.email!,
-        subject: 'Verify your email',
-        text: `Please verify your email address by opening this link:\n\n${link}\n\nThe link works once and expires in 5 days.\n`,
-      },
-      'email_verification',
-    );
   }
 
   /**
@@ -233,20 +190,7 @@ export class DbConnectionsService {
   async changePassword(tenant: Tenant, input: ChangePasswordInput): Promise<void> {
     const connection = await this.connectionFor(tenant, input.client_id, input.connection);
     const user = await this.#users.findByEmail(tenant.id, connection.id, input.email.toLowerCase());
-    if (!user?.email) return;
-    const ticket = await this.issueTicket(tenant, user.user_id, 'password_reset');
-    const link = `https://${tenant.domain}/reset-password?ticket=${encodeURIComponent(ticket)}`;
-    this.dispatch(
-      tenant,
-      {
-        to: user.email,
-        subject: 'Reset your password',
-        text:
-          `Someone asked to reset the password of your account. To choose a new password, open this link:\n\n${link}\n\n` +
-          `The link works once and expires in 1 hour. If you did not ask for this, ignore this message.\n`,
-      },
-      'password_reset',
-    );
+    if (user) await this.#mail.sendPasswordReset(tenant, user);
   }
 
   /**
@@ -297,7 +241,7 @@ export class DbConnectionsService {
   private formTokens(kind: TicketKind): FormTokens {
     let tokens = this.#csrf.get(kind);
     if (!tokens) {
-      tokens = new FormTokens(loadMasterKey(this.ctx.config.masterKey, this.ctx.config.dataDir), CSRF_KEY_INFO[kind]);
+      tokens = this.ctx.formTokens(CSRF_KEY_INFO[kind]);
       this.#csrf.set(kind, tokens);
     }
     return tokens;
@@ -322,7 +266,8 @@ export class DbConnectionsService {
    * Sets the new password: CSRF first, then the ticket, then the policy, and
    * only then consumes the ticket and writes the hash in one transaction, so a
    * refused password leaves the link usable and two concurrent posts cannot
-   * both succeed.
+   * both succeed. The user's sessions and refresh tokens end with it
+   * (src/users/password-change.ts).
    */
   async resetPassword(tenant: Tenant, ticket: string, csrf: string | undefined, password: string, confirmation: string | undefined): Promise<ResetOutcome> {
     if (!this.csrfMatches(tenant, ticket, csrf, 'password_reset')) return { kind: 'bad_csrf' };
@@ -339,7 +284,7 @@ export class DbConnectionsService {
       const userId = await new KyselyTicketStore(trx).consume(tenant.id, ticketHash(ticket), 'password_reset', now);
       if (userId !== target.user.user_id) return false;
       // The reset link proves control of the mailbox, as a verification link does.
-      return new KyselyUserStore(trx).update(tenant.id, userId, { password_hash, last_password_reset: now, email_verified: 1, updated_at: now });
+      return changePassword(trx, tenant.id, userId, { password_hash, last_password_reset: now, email_verified: 1, updated_at: now }, now);
     });
     return done ? { kind: 'done', email } : { kind: 'invalid_ticket' };
   }

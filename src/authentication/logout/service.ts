@@ -17,7 +17,6 @@ import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import type { IssuanceClient } from '../../cache/issuance.js';
 import type { AppContext } from '../../context.js';
 import { FormTokens } from '../../crypto/form-tokens.js';
-import { loadMasterKey } from '../../crypto/master-key.js';
 import { KyselySessionStore, secretHash, type SessionRow } from '../../authorization/store.js';
 import { SIGNING_ALG } from '../../keys/keyring.js';
 import type { Tenant } from '../../tenants/tenant.js';
@@ -65,7 +64,7 @@ export class LogoutService {
   }
 
   private get csrf(): FormTokens {
-    this.#csrf ??= new FormTokens(loadMasterKey(this.ctx.config.masterKey, this.ctx.config.dataDir), 'gatehouse logout csrf');
+    this.#csrf ??= this.ctx.formTokens('gatehouse logout csrf');
     return this.#csrf;
   }
 

@@ -8,8 +8,8 @@
  *   service's own and not registered here;
  * - unknown members of an update are refused (STYLE 6), though the document
  *   declares `additionalProperties: true` for it;
- * - members Gatehouse cannot honour yet are left out and so refused:
- *   `phone_verified`, `verify_phone_number`, `connection` and `client_id` of updates.
+ * - the update body is the service's whole `UpdateUserRequestContent`, so the
+ *   body it documents for a password change (`{password, connection}`) works.
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { FreeObject } from '../../http/schema-types.js';
@@ -74,8 +74,14 @@ export const UpdateUserBody = Type.Object(
     name: Type.Optional(Nullable(nameSpec)),
     nickname: Type.Optional(Nullable(nicknameSpec)),
     picture: Type.Optional(Nullable(pictureSpec)),
+    phone_verified: Type.Optional(Type.Boolean({ description: 'Whether this phone number has been verified (true) or not (false)' })),
     verify_email: Type.Optional(verifyEmail),
+    verify_phone_number: Type.Optional(
+      Type.Boolean({ description: 'Whether this user will receive a text after changing the phone number (true) or no text (false). Only valid when changing phone number for SMS connections' }),
+    ),
     password: Type.Optional(Nullable({ ...passwordSpec, description: 'New password for this user. Only valid for database connections' })),
+    connection: Type.Optional(Type.String({ minLength: 1, description: 'Name of the connection to target for this user update' })),
+    client_id: Type.Optional(Type.String({ minLength: 1, description: 'Auth0 client ID. Only valid when updating email address' })),
     username: Type.Optional(Nullable(usernameSpec)),
   },
   { additionalProperties: false },
@@ -102,6 +108,7 @@ export const UserResponse = Type.Object(
     email_verified: Type.Boolean({ description: 'Whether this email address is verified (true) or unverified (false)' }),
     username: optionalString('Username of this user'),
     phone_number: optionalString('Phone number for this user'),
+    phone_verified: Type.Optional(Type.Boolean({ description: 'Whether this phone number has been verified (true) or not (false)' })),
     created_at: Type.String({ description: 'Date and time when this user was created' }),
     updated_at: Type.String({ description: 'Date and time when this user was last updated/modified' }),
     identities: Type.Array(Identity),

@@ -10,6 +10,8 @@ import { hashPassword } from '../../passwords/hashing.js';
 import type { Tenant } from '../../tenants/tenant.js';
 import { findConnectionByName } from '../../users/connections.js';
 import { newDatabaseUserRow } from '../../users/new-user.js';
+import { changePassword } from '../../users/password-change.js';
+import { UserMail } from '../../tickets/user-mail.js';
 import { fullUserId, userFromRow, type User, type UserRow } from '../../users/model.js';
 import { KyselyUserStore, type UserChanges, type UserStore, type UserWithConnection } from '../../users/store.js';
 import type { CreateUserBody, UpdateUserBody } from './schema.js';
@@ -97,9 +99,11 @@ function withoutNulls(value: Record<string, unknown> | undefined): Record<string
 
 export class UserService {
   readonly users: UserStore;
+  private readonly mail: UserMail;
 
   constructor(private readonly ctx: AppContext) {
     this.users = new KyselyUserStore(ctx.database.db);
+    this.mail = new UserMail(ctx);
   }
 
   async list(tenant: Tenant, query: UserListQuery): Promise<UserList> {
@@ -159,6 +163,9 @@ export class UserService {
       if (isUniqueViolation(error)) throw userExists();
       throw error;
     }
+    // "User will receive a verification email after creation if email_verified is false or not
+    // specified"; verify_email overrides that either way.
+    if (body.verify_email ?? row.email_verified === 0) await this.mail.sendVerification(tenant, row);
     return userFromRow(row, connection.name);
   }
 
@@ -178,20 +185,49 @@ export class UserService {
 
     const row = await this.users.get(tenant.id, userId);
     if (!row) throw userNotFound();
+    await this.checkTargets(tenant, row, body);
     if (access.kind === 'current_user' && body.user_metadata !== undefined) {
       requireMetadataScopes(JSON.parse(row.user_metadata) as Record<string, unknown>, body.user_metadata, access);
     }
     const changes = await this.changesFor(tenant, row, body);
-    changes.updated_at = new Date(this.ctx.now()).toISOString();
+    const now = new Date(this.ctx.now()).toISOString();
+    changes.updated_at = now;
     let updated: boolean;
     try {
-      updated = await this.users.update(tenant.id, userId, changes);
+      // A new password ends the user's sessions and refresh tokens with it (src/users/password-change.ts).
+      const { password_hash } = changes;
+      updated =
+        password_hash === undefined || password_hash === null
+          ? await this.users.update(tenant.id, userId, changes)
+          : await changePassword(this.ctx.database.db, tenant.id, userId, { ...changes, password_hash }, now);
     } catch (error) {
       if (isUniqueViolation(error)) throw userExists();
       throw error;
     }
     if (!updated) throw userNotFound();
-    return userFromRow({ ...row, ...changes }, row.connection_name);
+    const user = { ...row, ...changes };
+    // "If set to false the user will not receive a verification email unless verify_email is set to true."
+    if (body.verify_email === true && changes.email !== undefined) await this.mail.sendVerification(tenant, user);
+    return userFromRow(user, row.connection_name);
+  }
+
+  /**
+   * The members of an update that name other things: `connection` must be
+   * the user's own (the service's way of saying which identity to change;
+   * a database user has one), `client_id` an existing client (the context of
+   * the verification mail of a new email), and `verify_phone_number` applies
+   * to SMS connections only, which database users never belong to. The
+   * service's exact messages for these refusals are not recorded.
+   */
+  private async checkTargets(tenant: Tenant, row: UserWithConnection, body: UpdateUserBody): Promise<void> {
+    if (body.connection !== undefined && body.connection !== row.connection_name) {
+      if (!(await findConnectionByName(this.ctx.database.db, tenant.id, body.connection))) throw connectionNotFound();
+      throw refused(`The user does not belong to the connection ${body.connection}.`);
+    }
+    if (body.client_id !== undefined && !(await this.ctx.clients.get(tenant.id, body.client_id))) {
+      throw managementErrors.badRequest('The client does not exist', 'inexistent_client');
+    }
+    if (body.verify_phone_number === true) throw refused('verify_phone_number is only valid for users of SMS connections.');
   }
 
   private async changesFor(tenant: Tenant, row: UserWithConnection, body: UpdateUserBody): Promise<UserChanges> {
@@ -218,6 +254,7 @@ export class UserService {
       changes.last_password_reset = new Date(this.ctx.now()).toISOString();
     }
     if (body.phone_number !== undefined) changes.phone_number = body.phone_number;
+    if (body.phone_verified !== undefined) changes.phone_verified = body.phone_verified ? 1 : 0;
     for (const key of ['given_name', 'family_name', 'name', 'nickname', 'picture'] as const) {
       if (body[key] !== undefined) changes[key] = body[key];
     }

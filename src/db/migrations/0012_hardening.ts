@@ -1,0 +1,21 @@
+/**
+ * Hardening of the login surface and the rest of the user update body:
+ *
+ * - `users.phone_verified`: the service's `phone_verified`, settable through
+ *   PATCH /api/v2/users/{id} (0 or 1, default 0);
+ * - `authorization_requests.browser_hash`: the SHA-256 of the
+ *   `__Host-gh_browser` cookie of the browser that started the /authorize
+ *   request, so that only that browser can complete it (null for requests
+ *   stored before this migration, which then complete from none).
+ */
+import type { Kysely } from 'kysely';
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('users').addColumn('phone_verified', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema.alterTable('authorization_requests').addColumn('browser_hash', 'text').execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('authorization_requests').dropColumn('browser_hash').execute();
+  await db.schema.alterTable('users').dropColumn('phone_verified').execute();
+}
