@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { SignJWT } from 'jose';
+import { decodeJwt, SignJWT } from 'jose';
 import type { LightMyRequestResponse } from 'fastify';
 import { SESSION_COOKIE } from '../../src/authentication/authorize/cookies.js';
 import { Browser } from '../helpers/browser.js';
@@ -253,16 +253,48 @@ describe('logout: /v2/logout and /oidc/logout', () => {
     });
 
     it('an expired id_token_hint of this tenant is accepted', async () => {
-      const { cookie } = await login(app);
+      const { cookie, idToken } = await login(app);
+      const { sub, sid } = decodeJwt(idToken);
       const { signing } = await t.ctx.keyring.keys(t.tenant.id);
       const now = Math.floor(Date.now() / 1000);
-      const expired = await new SignJWT({ iss: ISSUER, aud: app.client_id, sub: 'auth0|x', iat: now - 7200, exp: now - 3600 })
+      const expired = await new SignJWT({ iss: ISSUER, aud: app.client_id, sub, sid, iat: now - 7200, exp: now - 3600 })
         .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: signing.kid })
         .sign(signing.privateKey);
       const res = await get(`/oidc/logout?${query({ id_token_hint: expired, post_logout_redirect_uri: LOGOUT_URL, state: 'abc' })}`, cookie);
       assert.equal(res.statusCode, 302, res.body);
       assert.equal(res.headers.location, `${LOGOUT_URL}?state=abc`);
       assert.equal(await sessionActive(cookie), false);
+    });
+
+    it("a hint of another user, or of this user's earlier session, ends nothing by itself: the user is asked", async () => {
+      const { signing } = await t.ctx.keyring.keys(t.tenant.id);
+      const hintFor = (claims: Record<string, unknown>) =>
+        new SignJWT({ iss: ISSUER, aud: app.client_id, ...claims }).setProtectedHeader({ alg: 'RS256', kid: signing.kid }).setIssuedAt().setExpirationTime('1h').sign(signing.privateKey);
+      const earlier = await login(app);
+      const { cookie, idToken } = await login(app);
+      const { sub, sid } = decodeJwt(idToken);
+      assert.notEqual(decodeJwt(earlier.idToken).sid, sid, 'two sessions');
+      for (const hint of [await hintFor({ sub: 'auth0|someone-else', sid }), earlier.idToken]) {
+        const ask = await get(`/oidc/logout?${query({ id_token_hint: hint, post_logout_redirect_uri: LOGOUT_URL })}`, cookie);
+        assert.equal(ask.statusCode, 200, ask.body);
+        assert.match(ask.body, /<h1>Log out\?<\/h1>/);
+        assert.equal(ask.headers['set-cookie'], undefined);
+        assert.equal(await sessionActive(cookie), true, 'the session is kept');
+      }
+      // Confirming the question (the hint travels with the form) ends it.
+      const ask = await get(`/oidc/logout?${query({ id_token_hint: earlier.idToken, post_logout_redirect_uri: LOGOUT_URL })}`, cookie);
+      const fields = Object.fromEntries([...ask.body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!]));
+      assert.equal(fields.id_token_hint, earlier.idToken);
+      const done = await t.app.inject({ method: 'POST', url: '/oidc/logout', headers: { host: DOMAIN, cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: query(fields) });
+      assert.equal(done.statusCode, 302, done.body);
+      assert.equal(done.headers.location, LOGOUT_URL);
+      assert.equal(await sessionActive(cookie), false);
+
+      // A hint naming the user without a sid covers any of that user's sessions.
+      const third = await login(app);
+      const noSid = await get(`/oidc/logout?${query({ id_token_hint: await hintFor({ sub }), post_logout_redirect_uri: LOGOUT_URL })}`, third.cookie);
+      assert.equal(noSid.statusCode, 302, noSid.body);
+      assert.equal(await sessionActive(third.cookie), false);
     });
 
     it('is the discovery end_session_endpoint', async () => {

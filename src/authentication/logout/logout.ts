@@ -17,6 +17,7 @@
  * accepted and ignored: there are no upstream identity providers.
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { SessionRow } from '../../authorization/store.js';
 import type { IssuanceClient } from '../../cache/issuance.js';
 import type { Tenant } from '../../tenants/tenant.js';
 import { clearedSessionCookie } from '../authorize/cookies.js';
@@ -58,6 +59,11 @@ async function namedClient(service: LogoutService, tenant: Tenant, clientId: str
   const client = await service.client(tenant, clientId);
   if (!client) throw new LogoutPageError('Unknown client.');
   return client;
+}
+
+/** Whether a verified id_token_hint was issued for this session: same user, and the same sid when it carries one. */
+function hintNamesSession(hint: IdTokenHint | undefined, session: SessionRow): boolean {
+  return hint !== undefined && hint.sub === session.user_id && (hint.sid === undefined || hint.sid === session.id_hash);
 }
 
 /** Ends the cookie's session and answers: a redirect to `target`, or the logged-out page. */
@@ -124,12 +130,15 @@ export function oidcLogoutEndpoint(service: LogoutService): RouteOptions {
       } catch (error) {
         return refuse(reply, error);
       }
-      if (hint === undefined) {
-        const session = await service.session(request.tenant, request.headers.cookie);
-        const confirmed = request.method === 'POST' && params.confirm === 'yes' && session !== undefined && service.csrfMatches(request.tenant, session, params.csrf_token);
-        if (session && !confirmed) {
+      // RP-Initiated Logout 1.0 §2: the OP asks the user unless an id_token_hint names this very
+      // session (its user, and its sid when the hint has one); a hint of another user or an older
+      // session ends nothing by itself.
+      const session = await service.session(request.tenant, request.headers.cookie);
+      if (session && !hintNamesSession(hint, session)) {
+        const confirmed = request.method === 'POST' && params.confirm === 'yes' && service.csrfMatches(request.tenant, session, params.csrf_token);
+        if (!confirmed) {
           const fields: Record<string, string> = {};
-          for (const name of ['client_id', 'post_logout_redirect_uri', 'state', 'logout_hint', 'ui_locales'] as const) {
+          for (const name of ['id_token_hint', 'client_id', 'post_logout_redirect_uri', 'state', 'logout_hint', 'ui_locales'] as const) {
             if (params[name] !== undefined) fields[name] = params[name];
           }
           const redirect = target === undefined ? undefined : cspSourceOf(target);
