@@ -123,7 +123,7 @@ export class TenantService {
             token_lifetime: DEFAULT_TOKEN_LIFETIME,
             token_lifetime_for_web: DEFAULT_TOKEN_LIFETIME_FOR_WEB,
             allow_offline_access: 0,
-            skip_consent_for_verifiable_first_party_clients: 0,
+            skip_consent_for_verifiable_first_party_clients: 1,
             enforce_policies: 0,
             token_dialect: 'access_token',
             options: '{}',

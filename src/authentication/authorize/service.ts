@@ -16,9 +16,10 @@
  *   `sso_disabled`, the login is older than `max_age`, or the session's user
  *   is blocked, gone, or of a connection not enabled for the client.
  * - Consent (the hosted consent page) is asked of third-party clients'
- *   users (`is_first_party: false`) for scopes they have not granted to the
- *   client for that API yet, and of anyone under `prompt=consent`; what was
- *   granted is kept (src/grants, `/api/v2/grants`).
+ *   users (`is_first_party: false`), and of first-party clients' users for
+ *   an API that does not skip consent for them, for scopes they have not
+ *   granted to the client for that API yet, and of anyone under
+ *   `prompt=consent`; what was granted is kept (src/grants, `/api/v2/grants`).
  * - Codes live 60 seconds (RFC 6749 §4.1.2 recommends at most 10 minutes)
  *   and are single use (src/authorization/store.ts).
  */
@@ -311,11 +312,25 @@ export class AuthorizeService {
 
   /** What consent the request still needs from the user; undefined when none. Throws the token layer's OAuthError for an unknown audience. */
   async consentNeeded(tenant: Tenant, client: IssuanceClient, request: AuthorizeRequest, userId: string): Promise<ConsentRequest | undefined> {
-    if (client.browser.firstParty && request.prompt !== 'consent') return undefined;
+    if (client.browser.firstParty && request.prompt !== 'consent' && (await this.firstPartySkipsConsent(tenant, request))) return undefined;
     const wanted = await this.wantedConsent(tenant, client, request, userId);
     if (request.prompt === 'consent') return wanted;
     const granted = await new KyselyUserGrantStore(this.ctx.database.db).scopesFor(tenant.id, userId, client.row.client_id, wanted.audience);
     return granted !== undefined && wanted.scopes.every((s) => granted.includes(s)) ? undefined : wanted;
+  }
+
+  /**
+   * First-party clients skip consent unless the request is for an API whose
+   * `skip_consent_for_verifiable_first_party_clients` is false (OpenID
+   * Connect scopes alone never ask them). The service also asks first-party
+   * clients on `localhost` callbacks, which it cannot verify; Gatehouse does
+   * not, so local development and CI run without the extra page.
+   */
+  private async firstPartySkipsConsent(tenant: Tenant, request: AuthorizeRequest): Promise<boolean> {
+    const audience = request.audience ?? tenant.settings.default_audience;
+    if (!audience) return true;
+    const api = await this.ctx.lookups.resourceServer(tenant.id, audience);
+    return api === undefined || api.row.skip_consent_for_verifiable_first_party_clients === 1;
   }
 
   /** Every scope the request would be granted, keyed by its API (the /userinfo audience for OpenID Connect scopes alone). */

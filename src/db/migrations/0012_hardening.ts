@@ -6,13 +6,17 @@
  * - `authorization_requests.browser_hash`: the SHA-256 of the
  *   `__Host-gh_browser` cookie of the browser that started the /authorize
  *   request, so that only that browser can complete it (null for requests
- *   stored before this migration, which then complete from none).
+ *   stored before this migration, which no browser can complete);
+ * - the tenant's Management API skips consent for first-party clients (now
+ *   that the flag is honoured; end users of first-party applications get its
+ *   `*:current_user*` scopes without a consent page, as on the service).
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('users').addColumn('phone_verified', 'integer', (c) => c.notNull().defaultTo(0)).execute();
   await db.schema.alterTable('authorization_requests').addColumn('browser_hash', 'text').execute();
+  await sql`update resource_servers set skip_consent_for_verifiable_first_party_clients = 1 where is_system = 1`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
