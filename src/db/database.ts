@@ -17,6 +17,7 @@ import * as m0007 from './migrations/0007_tickets.js';
 import * as m0008 from './migrations/0008_refresh_tokens.js';
 import * as m0009 from './migrations/0009_authorization.js';
 import * as m0010 from './migrations/0010_user_grants.js';
+import * as m0011 from './migrations/0011_rbac.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008_refresh_tokens': m0008,
   '0009_authorization': m0009,
   '0010_user_grants': m0010,
+  '0011_rbac': m0011,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -200,6 +200,10 @@ await forEachDatabase('storage conformance', (database, expectedDialect) => {
       'authorization_requests',
       'authorization_codes',
       'user_grants',
+      'role_permissions',
+      'user_roles',
+      'user_permissions',
+      'group_members',
     ];
     const MIGRATIONS = [
       '0001_foundation',
@@ -212,6 +216,7 @@ await forEachDatabase('storage conformance', (database, expectedDialect) => {
       '0008_refresh_tokens',
       '0009_authorization',
       '0010_user_grants',
+      '0011_rbac',
     ];
 
     it('creates every table', async () => {
