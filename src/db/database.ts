@@ -93,3 +93,9 @@ export function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: string };
   return e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || e?.code === '23505';
 }
+
+/** True when the error is a foreign-key violation, on either database. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const e = error as { code?: string };
+  return e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || e?.code === '23503';
+}
