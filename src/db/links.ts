@@ -43,9 +43,11 @@ export function chunks<T>(items: readonly T[]): T[][] {
 // Kysely cannot type a query over a table chosen at run time.
 type Untyped = Kysely<any>;
 
-async function exists(db: Untyped, side: Side, tenantId: string, id: string): Promise<boolean> {
+/** Whether the row of `side` with key `id` exists in the tenant. */
+export async function rowExists(db: Db | Untyped, side: Side, tenantId: string, id: string): Promise<boolean> {
+  const untyped = db as unknown as Untyped;
   const { table, key } = SIDES[side];
-  return (await db.selectFrom(table).select(key).where('tenant_id', '=', tenantId).where(key, '=', id).executeTakeFirst()) !== undefined;
+  return (await untyped.selectFrom(table).select(key).where('tenant_id', '=', tenantId).where(key, '=', id).executeTakeFirst()) !== undefined;
 }
 
 /** The first of `ids` that is not a row of `side` in the tenant, or undefined. */
@@ -77,7 +79,7 @@ export async function assignLinks(
   const untyped = db as unknown as Untyped;
   try {
     return await untyped.transaction().execute(async (trx): Promise<LinkResult> => {
-      if (!(await exists(trx, link.owner.side, tenantId, ownerId))) return { status: 'owner_not_found' };
+      if (!(await rowExists(trx, link.owner.side, tenantId, ownerId))) return { status: 'owner_not_found' };
       const missing = await firstMissing(trx, link.item.side, tenantId, ids);
       if (missing !== undefined) return { status: 'item_not_found', id: missing };
       for (const chunk of chunks(ids)) {
@@ -93,7 +95,7 @@ export async function assignLinks(
     // The owner or an item was deleted by a concurrent transaction after the checks
     // above; the foreign keys refused the insert and the transaction rolled back.
     if (!isForeignKeyViolation(error)) throw error;
-    if (!(await exists(untyped, link.owner.side, tenantId, ownerId))) return { status: 'owner_not_found' };
+    if (!(await rowExists(untyped, link.owner.side, tenantId, ownerId))) return { status: 'owner_not_found' };
     return { status: 'item_not_found', id: (await firstMissing(untyped, link.item.side, tenantId, ids)) ?? ids[0]! };
   }
 }
@@ -106,7 +108,7 @@ export async function assignLinks(
 export function removeLinks(db: Db, link: Link, tenantId: string, ownerId: string, itemIds: readonly string[]): Promise<boolean> {
   const ids = [...new Set(itemIds)];
   return (db as unknown as Untyped).transaction().execute(async (trx) => {
-    if (!(await exists(trx, link.owner.side, tenantId, ownerId))) return false;
+    if (!(await rowExists(trx, link.owner.side, tenantId, ownerId))) return false;
     for (const chunk of chunks(ids)) {
       await trx
         .deleteFrom(link.table)

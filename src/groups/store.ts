@@ -33,7 +33,7 @@ export interface GroupStore {
    * within the group's connection, organization, or (for tenant groups) tenant.
    */
   insert(row: GroupRow): Promise<void>;
-  /** Deletes the group and its role assignments, atomically; false when the group does not exist. */
+  /** Deletes the group with its members and its role assignments, atomically; false when the group does not exist. */
   delete(tenantId: string, id: string): Promise<boolean>;
   /** The roles assigned to a group, by role id ascending, after `after` (exclusive). Empty for an unknown group. */
   listRoles(tenantId: string, groupId: string, page: { after?: string; limit: number }): Promise<RoleRow[]>;
@@ -90,7 +90,9 @@ export class KyselyGroupStore implements GroupStore {
 
   delete(tenantId: string, id: string): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('group_roles').where('tenant_id', '=', tenantId).where('group_id', '=', id).execute();
+      for (const table of ['group_members', 'group_roles'] as const) {
+        await trx.deleteFrom(table).where('tenant_id', '=', tenantId).where('group_id', '=', id).execute();
+      }
       const result = await trx.deleteFrom('groups').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     });

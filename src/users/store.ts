@@ -41,7 +41,10 @@ export interface UserStore {
   insert(row: UserRow): Promise<void>;
   /** Applies the changed columns; false when the user does not exist. Fails with a unique violation as `insert` does. */
   update(tenantId: string, userId: string, changes: UserChanges): Promise<boolean>;
-  /** False when the user does not exist. */
+  /**
+   * Deletes the user with the user's roles, permissions and group memberships,
+   * atomically; false when the user does not exist.
+   */
   delete(tenantId: string, userId: string): Promise<boolean>;
 }
 
@@ -111,8 +114,15 @@ export class KyselyUserStore implements UserStore {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  async delete(tenantId: string, userId: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('users').where('tenant_id', '=', tenantId).where('user_id', '=', userId).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+  delete(tenantId: string, userId: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      // The foreign keys of migration 0011 cascade as well; deleting here keeps the
+      // store's contract independent of them.
+      for (const table of ['user_roles', 'user_permissions', 'group_members'] as const) {
+        await trx.deleteFrom(table).where('tenant_id', '=', tenantId).where('user_id', '=', userId).execute();
+      }
+      const result = await trx.deleteFrom('users').where('tenant_id', '=', tenantId).where('user_id', '=', userId).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    });
   }
 }
