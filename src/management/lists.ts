@@ -10,7 +10,7 @@
  */
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { AppContext } from '../context.js';
-import { CheckpointPagingQuery, OffsetPagingQuery, parsePaging, sealCheckpoint } from './paging.js';
+import { CheckpointPagingQuery, OffsetPagingQuery, parsePaging, sealCheckpoint, type Paging } from './paging.js';
 
 /** Query properties of offset paging, for a route's querystring schema. */
 export const OffsetQuery = {
@@ -57,6 +57,11 @@ export type OffsetList<K extends string, T> = T[] | ({ [P in K]: T[] } & { start
 export type CheckpointList<K extends string, T> = { [P in K]: T[] } & { next?: string };
 
 /** The store's offset window for a page. */
+/** Offset paging of operations that offer only it: page 0, 50 per page, a plain array unless include_totals. */
+export function offsetPaging(query: { page?: number; per_page?: number; include_totals?: boolean }): OffsetPage {
+  return { page: query.page ?? 0, perPage: query.per_page ?? 50, includeTotals: query.include_totals === true };
+}
+
 export function offsetWindow(page: OffsetPage): { offset: number; limit: number; withTotal: boolean } {
   return { offset: page.page * page.perPage, limit: page.perPage, withTotal: page.includeTotals };
 }
@@ -92,4 +97,43 @@ export function checkpointPaging(ctx: AppContext, query: { from?: string; take?:
   const paging = parsePaging({ ...(query.from !== undefined && { from: query.from }), take: query.take ?? 50 }, ctx.box, scope, ctx.now());
   if (paging.kind !== 'checkpoint') throw new Error('unreachable: take is always set');
   return paging;
+}
+
+/** A page as stores take it: an offset window, or a keyset page after a key (ascending). */
+export type StorePage = { kind: 'offset'; offset: number; limit: number; withTotal: boolean } | { kind: 'keyset'; after?: string; limit: number };
+
+/** The keyset page that tells whether a checkpoint page has a next one: one row past it. */
+export function keysetWindow(page: { after: string | undefined; take: number }): { after?: string; limit: number } {
+  return { ...(page.after !== undefined && { after: page.after }), limit: page.take + 1 };
+}
+
+/** A checkpoint-only list: fetches one row past the page and shapes it. */
+export async function checkpointPage<K extends string, R, T>(
+  ctx: AppContext,
+  scope: string,
+  key: K,
+  page: { after: string | undefined; take: number },
+  fetch: (window: { after?: string; limit: number }) => Promise<R[]>,
+  keyOf: (row: R) => string,
+  toApi: (row: R) => T,
+): Promise<CheckpointList<K, T>> {
+  return checkpointList(ctx, scope, key, await fetch(keysetWindow(page)), page.take, keyOf, toApi);
+}
+
+/** A list offering both paging styles: the store page for `paging`, and the result shaped as `paging` asks. */
+export async function pagedList<K extends string, R, T>(
+  ctx: AppContext,
+  scope: string,
+  key: K,
+  paging: Paging,
+  fetch: (page: StorePage) => Promise<{ rows: R[]; total?: number }>,
+  keyOf: (row: R) => string,
+  toApi: (row: R) => T,
+): Promise<OffsetList<K, T> | CheckpointList<K, T>> {
+  if (paging.kind === 'checkpoint') {
+    const { rows } = await fetch({ kind: 'keyset', ...keysetWindow(paging) });
+    return checkpointList(ctx, scope, key, rows, paging.take, keyOf, toApi);
+  }
+  const { rows, total } = await fetch({ kind: 'offset', ...offsetWindow(paging) });
+  return offsetList(key, rows.map(toApi), paging, total);
 }

@@ -21,7 +21,7 @@ import type { Db } from '../db/database.js';
 import { isForeignKeyViolation } from '../db/database.js';
 import { assignLinks, chunks, removeLinks, rowExists, type Link, type LinkResult, type Side } from '../db/links.js';
 import type { GroupRow } from '../groups/model.js';
-import type { ResourceServerScope } from '../resource-servers/model.js';
+import { scopeDescriptions } from '../resource-servers/model.js';
 import type { RoleRow } from '../roles/model.js';
 
 export type { LinkResult } from '../db/links.js';
@@ -204,22 +204,6 @@ const fromPermissions = (table: PermissionTable) => `${table.table} as p` as 'ro
 const ownerOf = (table: PermissionTable) => `p.${table.owner}` as 'p.role_id';
 
 const ROLE_COLUMNS = ['r.tenant_id', 'r.id', 'r.name', 'r.description', 'r.created_at'] as const;
-
-/** The scope descriptions of an API, from its `scopes` JSON; a damaged column reads as no scopes. */
-function scopeDescriptions(scopesJson: string): Map<string, string | undefined> {
-  const out = new Map<string, string | undefined>();
-  try {
-    const scopes: unknown = JSON.parse(scopesJson);
-    if (Array.isArray(scopes)) {
-      for (const scope of scopes as ResourceServerScope[]) {
-        if (typeof scope?.value === 'string') out.set(scope.value, typeof scope.description === 'string' ? scope.description : undefined);
-      }
-    }
-  } catch {
-    // none
-  }
-  return out;
-}
 
 /** Rows joined to their API's name and scopes, turned into permission details (each API's scopes parsed once). */
 function withDescriptions<R extends PermissionRef & { resource_server_name: string; scopes: string }>(rows: R[]): (Omit<R, 'scopes'> & PermissionDetail)[] {

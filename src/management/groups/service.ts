@@ -13,7 +13,7 @@ import { roleFromRow, type Role } from '../../roles/model.js';
 import type { Tenant } from '../../tenants/tenant.js';
 import { roleNotFound } from '../roles/service.js';
 import { selectFields, type FieldSelection } from '../fields.js';
-import { checkpointList, offsetList, offsetWindow, type CheckpointList, type OffsetList } from '../lists.js';
+import { checkpointPage, pagedList, type CheckpointList, type OffsetList } from '../lists.js';
 import type { Paging } from '../paging.js';
 import type { CreateGroupBody } from './schema.js';
 
@@ -47,17 +47,7 @@ export class GroupService {
    */
   async list(tenant: Tenant, filter: GroupFilter, paging: Paging, selection?: FieldSelection): Promise<GroupList> {
     const toApi = (row: GroupRow) => selectFields(groupFromRow(row, tenant.name), selection);
-    if (paging.kind === 'checkpoint') {
-      // One row past the page tells whether there is a next page.
-      const { rows } = await this.groups.list(tenant.id, filter, {
-        kind: 'keyset',
-        ...(paging.after !== undefined && { after: paging.after }),
-        limit: paging.take + 1,
-      });
-      return checkpointList(this.ctx, checkpointScope(tenant), 'groups', rows, paging.take, (row) => row.id, toApi);
-    }
-    const { rows, total } = await this.groups.list(tenant.id, filter, { kind: 'offset', ...offsetWindow(paging) });
-    return offsetList('groups', rows.map(toApi), paging, total);
+    return pagedList(this.ctx, checkpointScope(tenant), 'groups', paging, (page) => this.groups.list(tenant.id, filter, page), (row) => row.id, toApi);
   }
 
   async get(tenant: Tenant, id: string): Promise<Group> {
@@ -97,11 +87,15 @@ export class GroupService {
   /** GET /groups/{id}/roles: always checkpoint paging, `{roles, next?}`. */
   async listRoles(tenant: Tenant, groupId: string, page: { after: string | undefined; take: number }): Promise<CheckpointList<'roles', Role>> {
     if (!(await this.groups.get(tenant.id, groupId))) throw groupNotFound();
-    const rows = await this.groups.listRoles(tenant.id, groupId, {
-      ...(page.after !== undefined && { after: page.after }),
-      limit: page.take + 1,
-    });
-    return checkpointList(this.ctx, groupRolesCheckpointScope(tenant, groupId), 'roles', rows, page.take, (row) => row.id, roleFromRow);
+    return checkpointPage(
+      this.ctx,
+      groupRolesCheckpointScope(tenant, groupId),
+      'roles',
+      page,
+      (window) => this.groups.listRoles(tenant.id, groupId, window),
+      (row) => row.id,
+      roleFromRow,
+    );
   }
 
   /**
