@@ -6,7 +6,10 @@
  */
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import type { Kysely } from 'kysely';
+import { randomString } from '../../src/crypto/ids.js';
 import type { Db } from '../../src/db/database.js';
+import { addGroupMemberScopes } from '../../src/db/migrations/0011_rbac.js';
 import { KyselyGroupStore } from '../../src/groups/store.js';
 import { KyselyRbacStore, type PermissionRef } from '../../src/rbac/store.js';
 import { KyselyResourceServerStore } from '../../src/resource-servers/store.js';
@@ -363,6 +366,41 @@ await forEachDatabase('RBAC storage', (database) => {
         { permission_name: 'q', direct: true, viaRoles: false },
       ]);
       assert.deepEqual(await rbac.listEffectivePermissions(t.id, user, api.identifier, { after: 'p', limit: 10 }), [withSources[1]]);
+    });
+  });
+
+  describe('migration 0011, data', () => {
+    it("adds Gatehouse's group-member scopes to existing tenants' Management API and to their admin grant only", async () => {
+      const adminClientId = randomString(32);
+      const otherClientId = randomString(32);
+      const row = tenantRow({ settings: JSON.stringify({ admin_client_id: adminClientId }) });
+      await db.insertInto('tenants').values(row).execute();
+      const audience = `https://${row.domain}/api/v2/`;
+      const before = ['read:groups', 'create:groups', 'delete:groups'];
+      await db
+        .insertInto('resource_servers')
+        .values(resourceServerRow(row.id, { identifier: audience, is_system: 1, scopes: JSON.stringify(before.map((value) => ({ value, description: value }))) }))
+        .execute();
+      const grant = (id: string, clientId: string, scope: string[]) => ({
+        tenant_id: row.id, id, client_id: clientId, audience, scope: JSON.stringify(scope), organization_usage: null, allow_any_organization: null,
+        is_system: 0, subject_type: 'client', authorization_details_types: '[]', allow_all_scopes: null, default_for: null, created_at: T0,
+      });
+      await db.insertInto('client_grants').values([grant('cgr_admin', adminClientId, before), grant('cgr_other', otherClientId, ['create:groups'])]).execute();
+
+      await addGroupMemberScopes(db as unknown as Kysely<unknown>);
+      await addGroupMemberScopes(db as unknown as Kysely<unknown>);
+
+      const api = await db.selectFrom('resource_servers').select('scopes').where('tenant_id', '=', row.id).executeTakeFirstOrThrow();
+      assert.deepEqual(JSON.parse(api.scopes), [
+        ...before.map((value) => ({ value, description: value })),
+        { value: 'create:group_members', description: 'Create Group Members' },
+        { value: 'delete:group_members', description: 'Delete Group Members' },
+      ]);
+      const grants = await db.selectFrom('client_grants').select(['id', 'scope']).where('tenant_id', '=', row.id).orderBy('id').execute();
+      assert.deepEqual(grants, [
+        { id: 'cgr_admin', scope: JSON.stringify([...before, 'create:group_members', 'delete:group_members']) },
+        { id: 'cgr_other', scope: JSON.stringify(['create:groups']) },
+      ]);
     });
   });
 

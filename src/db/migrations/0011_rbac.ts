@@ -25,6 +25,12 @@
  *   group_members_user_idx;
  * - API → role and user permissions (deleting an API): *_resource_server_idx;
  * - email → users across connections (GET /users-by-email): users_email_lower_idx.
+ *
+ * Data: Gatehouse's own scopes for its POST and DELETE /groups/{id}/members,
+ * `create:group_members` and `delete:group_members`, are added to the
+ * Management API of tenants created before, and to its bootstrap admin
+ * client's grant, which holds every Management API scope (new tenants get
+ * both from MANAGEMENT_SCOPES).
  */
 import type { Kysely } from 'kysely';
 import { idType } from './0001_foundation.js';
@@ -86,6 +92,82 @@ async function createLinkTable(db: Kysely<unknown>, table: 'user_roles' | 'group
   await db.schema.createIndex(`${table}_${second.column.replace('_id', '')}_idx`).on(table).columns(['tenant_id', second.column, first.column]).execute();
 }
 
+/** The scopes this migration adds, with the descriptions TenantService gives new tenants. */
+const GROUP_MEMBER_SCOPES = [
+  { value: 'create:group_members', description: 'Create Group Members' },
+  { value: 'delete:group_members', description: 'Delete Group Members' },
+] as const;
+
+function parseArray(json: string): unknown[] {
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? value : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Adds the group-member scopes to each tenant's Management API (the system
+ * resource server for `https://{domain}/api/v2/`) and to the grant of the
+ * tenant's admin client for it, when that grant holds `create:groups` and
+ * `delete:groups` (it was created with every scope); other grants are left
+ * alone. Idempotent. Exported for its test.
+ */
+export async function addGroupMemberScopes(db: Kysely<unknown>): Promise<void> {
+  // Plain rows: a migration must not depend on the application's current types.
+  const untyped = db as Kysely<any>;
+  const tenants = (await untyped.selectFrom('tenants').select(['id', 'domain', 'settings']).execute()) as { id: string; domain: string; settings: string }[];
+  for (const tenant of tenants) {
+    const audience = `https://${tenant.domain}/api/v2/`;
+    const api = (await untyped
+      .selectFrom('resource_servers')
+      .select(['id', 'scopes'])
+      .where('tenant_id', '=', tenant.id)
+      .where('identifier', '=', audience)
+      .where('is_system', '=', 1)
+      .executeTakeFirst()) as { id: string; scopes: string } | undefined;
+    if (api) {
+      const scopes = parseArray(api.scopes) as { value?: unknown }[];
+      const missing = GROUP_MEMBER_SCOPES.filter((s) => !scopes.some((existing) => existing?.value === s.value));
+      if (missing.length > 0) {
+        await untyped
+          .updateTable('resource_servers')
+          .set({ scopes: JSON.stringify([...scopes, ...missing]) })
+          .where('tenant_id', '=', tenant.id)
+          .where('id', '=', api.id)
+          .execute();
+      }
+    }
+    let adminClientId: unknown;
+    try {
+      adminClientId = (JSON.parse(tenant.settings) as { admin_client_id?: unknown }).admin_client_id;
+    } catch {
+      adminClientId = undefined;
+    }
+    if (typeof adminClientId !== 'string') continue;
+    const grants = (await untyped
+      .selectFrom('client_grants')
+      .select(['id', 'scope'])
+      .where('tenant_id', '=', tenant.id)
+      .where('client_id', '=', adminClientId)
+      .where('audience', '=', audience)
+      .execute()) as { id: string; scope: string }[];
+    for (const grant of grants) {
+      const scope = parseArray(grant.scope);
+      if (!scope.includes('create:groups') || !scope.includes('delete:groups')) continue;
+      const missing = GROUP_MEMBER_SCOPES.map((s) => s.value).filter((value) => !scope.includes(value));
+      if (missing.length === 0) continue;
+      await untyped
+        .updateTable('client_grants')
+        .set({ scope: JSON.stringify([...scope, ...missing]) })
+        .where('tenant_id', '=', tenant.id)
+        .where('id', '=', grant.id)
+        .execute();
+    }
+  }
+}
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await createPermissionTable(db, 'role_permissions', { column: 'role_id', references: 'roles', key: 'id' });
   await createPermissionTable(db, 'user_permissions', { column: 'user_id', references: 'users', key: 'user_id' });
@@ -99,6 +181,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('group_roles_role_idx').execute();
 
   await db.schema.createIndex('users_email_lower_idx').on('users').columns(['tenant_id', 'email_lower']).execute();
+
+  await addGroupMemberScopes(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
