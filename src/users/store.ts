@@ -28,6 +28,12 @@ export interface UserStore {
    */
   findByEmail(tenantId: string, connectionId: string, emailLower: string): Promise<UserRow | undefined>;
   /**
+   * The users of every connection whose lower-cased email is `emailLower`
+   * (users_email_lower_idx), with their connection's name, in creation order:
+   * at most one per connection.
+   */
+  listByEmail(tenantId: string, emailLower: string): Promise<UserWithConnection[]>;
+  /**
    * The user of the connection whose lower-cased email or lower-cased username
    * is `identifierLower`: the login lookup when the identifier typed may be
    * either (`users_email_uq`, `users_username_uq`). Usernames may contain `@`,
@@ -90,6 +96,15 @@ export class KyselyUserStore implements UserStore {
       .where('connection_id', '=', connectionId)
       .where('email_lower', '=', emailLower)
       .executeTakeFirst();
+  }
+
+  listByEmail(tenantId: string, emailLower: string): Promise<UserWithConnection[]> {
+    return this.withConnection()
+      .where('users.tenant_id', '=', tenantId)
+      .where('users.email_lower', '=', emailLower)
+      .orderBy('users.created_at')
+      .orderBy('users.user_id')
+      .execute();
   }
 
   async findByLoginIdentifier(tenantId: string, connectionId: string, identifierLower: string): Promise<UserRow | undefined> {
