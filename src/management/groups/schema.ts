@@ -57,3 +57,11 @@ const groupProperties = {
  * same schema serves list items, which `fields` / `include_fields` may trim.
  */
 export const GroupResponse = Type.Partial(Type.Object(groupProperties, { additionalProperties: false }));
+
+/** An item of GET /users/{id}/groups (`UserGroupsResponseSchema`): a group and when the user became a member of it. */
+export const UserGroupResponse = Type.Partial(
+  Type.Object(
+    { ...groupProperties, membership_created_at: Type.String({ description: 'Timestamp of when the group membership was added' }) },
+    { additionalProperties: false },
+  ),
+);

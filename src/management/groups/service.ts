@@ -1,8 +1,8 @@
 /**
  * Business rules of groups and of the roles assigned to them, behind the
  * Management API routes (spec, operation 2; management-api-wire-notes §3).
- * Roles and groups do not take part in token issuance yet, so writes leave the
- * issuance caches alone.
+ * Token issuance reads groups' roles per token, uncached, so writes leave the
+ * issuance caches alone. A group's members are RbacService's.
  */
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/database.js';
@@ -79,7 +79,7 @@ export class GroupService {
     return groupFromRow(row, tenant.name);
   }
 
-  /** The group and its role assignments go together. */
+  /** The group, its members and its role assignments go together. */
   async delete(tenant: Tenant, id: string): Promise<void> {
     if (!(await this.groups.delete(tenant.id, id))) throw groupNotFound();
   }
