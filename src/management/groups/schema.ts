@@ -6,10 +6,15 @@
  * end with `(<description>).`).
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { NO_CONTROL_CHARACTERS } from '../strings.js';
 
-/** Every group operation's path `id`: length 18 to 26 (spec, Limits: "group id"); no pattern in the document. */
+/**
+ * Every group operation's path `id`: length 18 to 26 (spec, Limits: "group
+ * id"); no pattern in the document, but control characters are refused
+ * (src/management/strings.ts).
+ */
 export const GroupIdParams = Type.Object({
-  id: Type.String({ minLength: 18, maxLength: 26, description: 'Unique identifier for the group (service-generated)' }),
+  id: Type.String({ minLength: 18, maxLength: 26, pattern: NO_CONTROL_CHARACTERS, description: 'Unique identifier for the group (service-generated)' }),
 });
 export type GroupIdParams = Static<typeof GroupIdParams>;
 

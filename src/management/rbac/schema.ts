@@ -13,16 +13,22 @@
  * - a role id at most 64 characters and a user id at most 512 (the document
  *   types them as non-empty strings, or by its own `user-id-with-max-length`
  *   format whose maximum it does not state); ids that fit but name nothing
- *   are answered 404, as ids of deleted rows are.
+ *   are answered 404, as ids of deleted rows are;
+ * - none of these strings may hold control characters (src/management/strings.ts).
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { NO_CONTROL_CHARACTERS } from '../strings.js';
 
 export const MAX_ITEMS = 100;
 
 const PermissionRequest = Type.Object(
   {
-    resource_server_identifier: Type.String({ maxLength: 600, description: 'Resource server (API) identifier that this permission is for' }),
-    permission_name: Type.String({ maxLength: 280, description: 'Name of this permission' }),
+    resource_server_identifier: Type.String({
+      maxLength: 600,
+      pattern: NO_CONTROL_CHARACTERS,
+      description: 'Resource server (API) identifier that this permission is for',
+    }),
+    permission_name: Type.String({ maxLength: 280, pattern: NO_CONTROL_CHARACTERS, description: 'Name of this permission' }),
   },
   { additionalProperties: false },
 );
@@ -42,7 +48,7 @@ export const CreateUserPermissionsBody = permissionsBody('List of permissions to
 export const DeleteUserPermissionsBody = permissionsBody('List of permissions to remove from this user');
 export type PermissionsBody = Static<typeof RolePermissionsBody>;
 
-const RoleIdItem = Type.String({ minLength: 1, maxLength: 64 });
+const RoleIdItem = Type.String({ minLength: 1, maxLength: 64, pattern: NO_CONTROL_CHARACTERS });
 
 function userRolesBody(description: string) {
   return Type.Object({ roles: Type.Array(RoleIdItem, { minItems: 1, maxItems: MAX_ITEMS, description }) }, { additionalProperties: false });
@@ -54,7 +60,7 @@ export const AssignUserRolesBody = userRolesBody('List of roles IDs to associate
 export const DeleteUserRolesBody = userRolesBody('List of roles IDs to remove from the user');
 export type UserRolesBody = Static<typeof AssignUserRolesBody>;
 
-const UserIdItem = Type.String({ minLength: 1, maxLength: 512 });
+const UserIdItem = Type.String({ minLength: 1, maxLength: 512, pattern: NO_CONTROL_CHARACTERS });
 
 /** POST /roles/{id}/users (`AssignRoleUsersRequestContent`): the document sets no minItems, so `[]` is a valid no-op. */
 export const AssignRoleUsersBody = Type.Object(

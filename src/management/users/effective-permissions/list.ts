@@ -3,6 +3,7 @@ import { CheckpointQuery, checkpointListResponse } from '../../lists.js';
 import { EffectivePermissionResponse } from '../../rbac/schema.js';
 import type { RbacService } from '../../rbac/service.js';
 import type { ManagementRouteFactory } from '../../route.js';
+import { NO_CONTROL_CHARACTERS } from '../../strings.js';
 import { userIdParams, type UserIdParams } from '../schema.js';
 
 const Params = userIdParams('ID of the user to retrieve the permissions for');
@@ -11,6 +12,7 @@ const Params = userIdParams('ID of the user to retrieve the permissions for');
 export const ResourceServerIdentifierQuery = Type.String({
   minLength: 1,
   maxLength: 600,
+  pattern: NO_CONTROL_CHARACTERS,
   description: 'The identifier of the resource server for which to calculate user permissions',
 });
 

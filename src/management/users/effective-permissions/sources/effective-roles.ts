@@ -3,6 +3,7 @@ import { CheckpointQuery, checkpointListResponse } from '../../../lists.js';
 import { RoleWithSourcesResponse } from '../../../rbac/schema.js';
 import type { RbacService } from '../../../rbac/service.js';
 import type { ManagementRouteFactory } from '../../../route.js';
+import { NO_CONTROL_CHARACTERS } from '../../../strings.js';
 import { userIdParams, type UserIdParams } from '../../schema.js';
 import { ResourceServerIdentifierQuery } from '../list.js';
 
@@ -10,7 +11,7 @@ const Params = userIdParams('ID of the user to retrieve the permissions for');
 const Query = Type.Object(
   {
     resource_server_identifier: ResourceServerIdentifierQuery,
-    permission_name: Type.String({ minLength: 1, maxLength: 280, description: 'Name of this permission' }),
+    permission_name: Type.String({ minLength: 1, maxLength: 280, pattern: NO_CONTROL_CHARACTERS, description: 'Name of this permission' }),
     ...CheckpointQuery,
   },
   { additionalProperties: true },

@@ -3,11 +3,15 @@ import { GroupResponse } from '../../../groups/schema.js';
 import { CheckpointQuery, checkpointListResponse } from '../../../lists.js';
 import type { RbacService } from '../../../rbac/service.js';
 import type { ManagementRouteFactory } from '../../../route.js';
+import { NO_CONTROL_CHARACTERS } from '../../../strings.js';
 import { userIdParams, type UserIdParams } from '../../schema.js';
 
 const Params = userIdParams('ID of the user to list role source groups for');
 const Query = Type.Object(
-  { role_id: Type.String({ minLength: 1, maxLength: 64, description: 'ID of the role to get source groups for' }), ...CheckpointQuery },
+  {
+    role_id: Type.String({ minLength: 1, maxLength: 64, pattern: NO_CONTROL_CHARACTERS, description: 'ID of the role to get source groups for' }),
+    ...CheckpointQuery,
+  },
   { additionalProperties: true },
 );
 
