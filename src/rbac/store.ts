@@ -250,27 +250,41 @@ export class KyselyRbacStore implements RbacStore {
 
   // --- effective permissions (token issuance) ---
 
-  /** The three sources of a user's permissions for one API, each a select of permission_name plus `extra` columns. */
+  /** The ids of the roles assigned to the groups the user is a member of (group_members_user_idx, then group_roles' key). */
+  private groupRoleIds(tenantId: string, userId: string) {
+    return this.db
+      .selectFrom('group_roles')
+      .select('role_id')
+      .where('tenant_id', '=', tenantId)
+      .where('group_id', 'in', this.db.selectFrom('group_members').select('group_id').where('tenant_id', '=', tenantId).where('user_id', '=', userId));
+  }
+
+  /**
+   * The three sources of a user's permissions for one API, each a query over
+   * one permission table to select from. Written as IN-subqueries rather than
+   * joins so that every database, with or without statistics, starts from the
+   * user: user_roles and group_members by user, then the primary keys of
+   * group_roles and role_permissions (tenant, role, API), never a scan of the
+   * tenant's roles.
+   */
   private permissionSources(tenantId: string, userId: string, resourceServerIdentifier: string) {
     const direct = this.db
       .selectFrom('user_permissions as up')
       .where('up.tenant_id', '=', tenantId)
       .where('up.user_id', '=', userId)
       .where('up.resource_server_identifier', '=', resourceServerIdentifier);
-    const viaRoles = this.db
-      .selectFrom('user_roles as ur')
-      .innerJoin('role_permissions as rp', (j) => j.onRef('rp.tenant_id', '=', 'ur.tenant_id').onRef('rp.role_id', '=', 'ur.role_id'))
-      .where('ur.tenant_id', '=', tenantId)
-      .where('ur.user_id', '=', userId)
-      .where('rp.resource_server_identifier', '=', resourceServerIdentifier);
-    const viaGroups = this.db
-      .selectFrom('group_members as gm')
-      .innerJoin('group_roles as gr', (j) => j.onRef('gr.tenant_id', '=', 'gm.tenant_id').onRef('gr.group_id', '=', 'gm.group_id'))
-      .innerJoin('role_permissions as rp', (j) => j.onRef('rp.tenant_id', '=', 'gr.tenant_id').onRef('rp.role_id', '=', 'gr.role_id'))
-      .where('gm.tenant_id', '=', tenantId)
-      .where('gm.user_id', '=', userId)
-      .where('rp.resource_server_identifier', '=', resourceServerIdentifier);
-    return { direct, viaRoles, viaGroups };
+    const ofRoles = (roleIds: ReturnType<KyselyRbacStore['groupRoleIds']> | ReturnType<KyselyRbacStore['userRoleIds']>) =>
+      this.db
+        .selectFrom('role_permissions as rp')
+        .where('rp.tenant_id', '=', tenantId)
+        .where('rp.role_id', 'in', roleIds)
+        .where('rp.resource_server_identifier', '=', resourceServerIdentifier);
+    return { direct, viaRoles: ofRoles(this.userRoleIds(tenantId, userId)), viaGroups: ofRoles(this.groupRoleIds(tenantId, userId)) };
+  }
+
+  /** The ids of the roles assigned to the user directly (user_roles' key). */
+  private userRoleIds(tenantId: string, userId: string) {
+    return this.db.selectFrom('user_roles').select('role_id').where('tenant_id', '=', tenantId).where('user_id', '=', userId);
   }
 
   async effectivePermissions(tenantId: string, userId: string, resourceServerIdentifier: string): Promise<string[]> {
@@ -308,19 +322,9 @@ export class KyselyRbacStore implements RbacStore {
 
   /** The user's role ids, once per way the user holds them: directly (direct = 1) or through a group (via_groups = 1). */
   private roleSources(tenantId: string, userId: string) {
-    return this.db
-      .selectFrom('user_roles')
-      .select(['role_id', sql<number>`1`.as('direct'), sql<number>`0`.as('via_groups')])
-      .where('tenant_id', '=', tenantId)
-      .where('user_id', '=', userId)
-      .unionAll(
-        this.db
-          .selectFrom('group_members as gm')
-          .innerJoin('group_roles as gr', (j) => j.onRef('gr.tenant_id', '=', 'gm.tenant_id').onRef('gr.group_id', '=', 'gm.group_id'))
-          .select(['gr.role_id', sql<number>`0`.as('direct'), sql<number>`1`.as('via_groups')])
-          .where('gm.tenant_id', '=', tenantId)
-          .where('gm.user_id', '=', userId),
-      );
+    return this.userRoleIds(tenantId, userId)
+      .select([sql<number>`1`.as('direct'), sql<number>`0`.as('via_groups')])
+      .unionAll(this.groupRoleIds(tenantId, userId).select([sql<number>`0`.as('direct'), sql<number>`1`.as('via_groups')]));
   }
 
   /** The user's roles with their sources, optionally only those carrying one permission, a keyset page by role id. */
@@ -330,26 +334,36 @@ export class KyselyRbacStore implements RbacStore {
     permission: PermissionRef | undefined,
     page: { after?: string; limit: number },
   ): Promise<RoleWithSources[]> {
-    let q = this.db
+    // The user's roles first, grouped by id (a handful of rows), then each role by its key.
+    let held = this.db
       .selectFrom(this.roleSources(tenantId, userId).as('s'))
-      .innerJoin('roles as r', (j) => j.on('r.tenant_id', '=', tenantId).onRef('r.id', '=', 's.role_id'))
-      .select((eb) => [...ROLE_COLUMNS, eb.fn.max('s.direct').as('direct'), eb.fn.max('s.via_groups').as('via_groups')])
-      .groupBy([...ROLE_COLUMNS]);
+      .select((eb) => ['s.role_id', eb.fn.max('s.direct').as('direct'), eb.fn.max('s.via_groups').as('via_groups')])
+      .groupBy('s.role_id');
     if (permission) {
-      q = q.where((eb) =>
+      held = held.where((eb) =>
         eb.exists(
           eb
             .selectFrom('role_permissions as rp')
             .select('rp.role_id')
             .where('rp.tenant_id', '=', tenantId)
-            .whereRef('rp.role_id', '=', 'r.id')
+            .whereRef('rp.role_id', '=', 's.role_id')
             .where('rp.resource_server_identifier', '=', permission.resource_server_identifier)
             .where('rp.permission_name', '=', permission.permission_name),
         ),
       );
     }
-    if (page.after !== undefined) q = q.where('r.id', '>', page.after);
-    const rows = await q.orderBy('r.id').limit(page.limit).execute();
+    if (page.after !== undefined) held = held.where('s.role_id', '>', page.after);
+    // CROSS JOIN keeps SQLite's planner from starting at the tenant's roles (it reads a
+    // CROSS JOIN in order); PostgreSQL plans it as the inner join it is.
+    const rows = await this.db
+      .selectFrom(held.as('h'))
+      .crossJoin('roles as r')
+      .where('r.tenant_id', '=', tenantId)
+      .whereRef('r.id', '=', 'h.role_id')
+      .select([...ROLE_COLUMNS, 'h.direct', 'h.via_groups'])
+      .orderBy('h.role_id')
+      .limit(page.limit)
+      .execute();
     return rows.map(({ direct, via_groups, ...role }) => ({ role, direct: Number(direct) === 1, viaGroups: Number(via_groups) === 1 }));
   }
 
@@ -487,6 +501,22 @@ export class KyselyRbacStore implements RbacStore {
     return this.removePermissions(USER_PERMISSIONS, tenantId, userId, permissions);
   }
 
+  /**
+   * The permissions of the roles assigned to the user directly, for every API:
+   * from the user's roles (user_roles' key) to their permissions (role_permissions'
+   * key). CROSS JOIN keeps SQLite's planner in that order, instead of starting at
+   * the tenant's permissions; PostgreSQL plans it as the inner join it is.
+   */
+  private userRolePermissions(tenantId: string, userId: string) {
+    return this.db
+      .selectFrom('user_roles as ur')
+      .crossJoin('role_permissions as rp')
+      .where('ur.tenant_id', '=', tenantId)
+      .where('ur.user_id', '=', userId)
+      .whereRef('rp.tenant_id', '=', 'ur.tenant_id')
+      .whereRef('rp.role_id', '=', 'ur.role_id');
+  }
+
   async listUserPermissions(tenantId: string, userId: string, page: { offset: number; limit: number; withTotal: boolean }): Promise<Page<UserPermission>> {
     // The user's direct permissions and those of the roles assigned to the user directly, each pair once.
     const pairs = this.db
@@ -494,14 +524,7 @@ export class KyselyRbacStore implements RbacStore {
       .select(['resource_server_identifier', 'permission_name'])
       .where('tenant_id', '=', tenantId)
       .where('user_id', '=', userId)
-      .union(
-        this.db
-          .selectFrom('user_roles as ur')
-          .innerJoin('role_permissions as rp', (j) => j.onRef('rp.tenant_id', '=', 'ur.tenant_id').onRef('rp.role_id', '=', 'ur.role_id'))
-          .select(['rp.resource_server_identifier', 'rp.permission_name'])
-          .where('ur.tenant_id', '=', tenantId)
-          .where('ur.user_id', '=', userId),
-      );
+      .union(this.userRolePermissions(tenantId, userId).select(['rp.resource_server_identifier', 'rp.permission_name']));
     const rows = await this.db
       .selectFrom(pairs.as('p'))
       .innerJoin('resource_servers as rs', (j) => j.on('rs.tenant_id', '=', tenantId).onRef('rs.identifier', '=', 'p.resource_server_identifier'))
@@ -525,13 +548,9 @@ export class KyselyRbacStore implements RbacStore {
         .where('resource_server_identifier', 'in', identifiers)
         .execute();
       for (const row of directRows) direct.add(pairKey(row));
-      const roleRows = await this.db
-        .selectFrom('user_roles as ur')
-        .innerJoin('role_permissions as rp', (j) => j.onRef('rp.tenant_id', '=', 'ur.tenant_id').onRef('rp.role_id', '=', 'ur.role_id'))
-        .innerJoin('roles as r', (j) => j.onRef('r.tenant_id', '=', 'ur.tenant_id').onRef('r.id', '=', 'ur.role_id'))
+      const roleRows = await this.userRolePermissions(tenantId, userId)
+        .innerJoin('roles as r', (j) => j.onRef('r.tenant_id', '=', 'rp.tenant_id').onRef('r.id', '=', 'rp.role_id'))
         .select(['rp.resource_server_identifier', 'rp.permission_name', 'r.id', 'r.name'])
-        .where('ur.tenant_id', '=', tenantId)
-        .where('ur.user_id', '=', userId)
         .where('rp.resource_server_identifier', 'in', identifiers)
         .orderBy('r.id')
         .execute();
