@@ -250,6 +250,11 @@ export class KyselyRbacStore implements RbacStore {
 
   // --- effective permissions (token issuance) ---
 
+  /** The ids of the roles assigned to the user directly (user_roles' key). */
+  private userRoleIds(tenantId: string, userId: string) {
+    return this.db.selectFrom('user_roles').select('role_id').where('tenant_id', '=', tenantId).where('user_id', '=', userId);
+  }
+
   /** The ids of the roles assigned to the groups the user is a member of (group_members_user_idx, then group_roles' key). */
   private groupRoleIds(tenantId: string, userId: string) {
     return this.db
@@ -280,11 +285,6 @@ export class KyselyRbacStore implements RbacStore {
         .where('rp.role_id', 'in', roleIds)
         .where('rp.resource_server_identifier', '=', resourceServerIdentifier);
     return { direct, viaRoles: ofRoles(this.userRoleIds(tenantId, userId)), viaGroups: ofRoles(this.groupRoleIds(tenantId, userId)) };
-  }
-
-  /** The ids of the roles assigned to the user directly (user_roles' key). */
-  private userRoleIds(tenantId: string, userId: string) {
-    return this.db.selectFrom('user_roles').select('role_id').where('tenant_id', '=', tenantId).where('user_id', '=', userId);
   }
 
   async effectivePermissions(tenantId: string, userId: string, resourceServerIdentifier: string): Promise<string[]> {
