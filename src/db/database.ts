@@ -17,6 +17,7 @@ import * as m0007 from './migrations/0007_tickets.js';
 import * as m0008 from './migrations/0008_refresh_tokens.js';
 import * as m0009 from './migrations/0009_authorization.js';
 import * as m0010 from './migrations/0010_user_grants.js';
+import * as m0011 from './migrations/0011_rbac.js';
 import * as m0012 from './migrations/0012_hardening.js';
 import type { Database } from './schema.js';
 
@@ -42,6 +43,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008_refresh_tokens': m0008,
   '0009_authorization': m0009,
   '0010_user_grants': m0010,
+  '0011_rbac': m0011,
   '0012_hardening': m0012,
 };
 
@@ -92,4 +94,10 @@ export async function migrateToLatest(db: Db): Promise<void> {
 export function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: string };
   return e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || e?.code === '23505';
+}
+
+/** True when the error is a foreign-key violation, on either database. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const e = error as { code?: string };
+  return e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || e?.code === '23503';
 }

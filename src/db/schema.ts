@@ -297,6 +297,40 @@ export interface UserGrantsTable {
   updated_at: string;
 }
 
+/** A role's permissions (migration 0011): (API identifier, permission name) pairs. */
+export interface RolePermissionsTable {
+  tenant_id: string;
+  role_id: string;
+  resource_server_identifier: string;
+  permission_name: string;
+  created_at: string;
+}
+
+/** Roles assigned to users directly (migration 0011). */
+export interface UserRolesTable {
+  tenant_id: string;
+  user_id: string;
+  role_id: string;
+  created_at: string;
+}
+
+/** Permissions assigned to users directly (migration 0011). */
+export interface UserPermissionsTable {
+  tenant_id: string;
+  user_id: string;
+  resource_server_identifier: string;
+  permission_name: string;
+  created_at: string;
+}
+
+/** Users who are members of groups (migration 0011). */
+export interface GroupMembersTable {
+  tenant_id: string;
+  group_id: string;
+  user_id: string;
+  created_at: string;
+}
+
 export interface Database {
   tenants: TenantsTable;
   signing_keys: SigningKeysTable;
@@ -319,4 +353,8 @@ export interface Database {
   authorization_requests: AuthorizationRequestsTable;
   authorization_codes: AuthorizationCodesTable;
   user_grants: UserGrantsTable;
+  role_permissions: RolePermissionsTable;
+  user_roles: UserRolesTable;
+  user_permissions: UserPermissionsTable;
+  group_members: GroupMembersTable;
 }

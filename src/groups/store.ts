@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import { assignLinks, removeLinks, type Link } from '../db/links.js';
 import type { RoleRow } from '../roles/model.js';
 import { likeContains } from '../roles/store.js';
 import type { GroupRow } from './model.js';
@@ -32,7 +33,7 @@ export interface GroupStore {
    * within the group's connection, organization, or (for tenant groups) tenant.
    */
   insert(row: GroupRow): Promise<void>;
-  /** Deletes the group and its role assignments, atomically; false when the group does not exist. */
+  /** Deletes the group with its members and its role assignments, atomically; false when the group does not exist. */
   delete(tenantId: string, id: string): Promise<boolean>;
   /** The roles assigned to a group, by role id ascending, after `after` (exclusive). Empty for an unknown group. */
   listRoles(tenantId: string, groupId: string, page: { after?: string; limit: number }): Promise<RoleRow[]>;
@@ -51,24 +52,8 @@ export interface GroupStore {
   removeRoles(tenantId: string, groupId: string, roleIds: readonly string[]): Promise<boolean>;
 }
 
-/**
- * Ids per statement: the role list of one request is bounded only by the body
- * size (1 MiB, some 45,000 ids), beyond both databases' limits on bound
- * parameters (32,766 for SQLite, 65,535 for PostgreSQL).
- */
-const CHUNK = 500;
-
-function chunks<T>(items: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
-  return out;
-}
-
-/** A foreign-key violation, on either database. */
-function isForeignKeyViolation(error: unknown): boolean {
-  const e = error as { code?: string };
-  return e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || e?.code === '23503';
-}
+/** group_roles, written from the group's side. */
+const GROUP_ROLES: Link = { table: 'group_roles', owner: { side: 'group', column: 'group_id' }, item: { side: 'role', column: 'role_id' } };
 
 export class KyselyGroupStore implements GroupStore {
   constructor(private readonly db: Db) {}
@@ -105,7 +90,9 @@ export class KyselyGroupStore implements GroupStore {
 
   delete(tenantId: string, id: string): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('group_roles').where('tenant_id', '=', tenantId).where('group_id', '=', id).execute();
+      for (const table of ['group_members', 'group_roles'] as const) {
+        await trx.deleteFrom(table).where('tenant_id', '=', tenantId).where('group_id', '=', id).execute();
+      }
       const result = await trx.deleteFrom('groups').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     });
@@ -126,55 +113,13 @@ export class KyselyGroupStore implements GroupStore {
   }
 
   async assignRoles(tenantId: string, groupId: string, roleIds: readonly string[], createdAt: string): Promise<AssignRolesResult> {
-    const ids = [...new Set(roleIds)];
-    try {
-      return await this.db.transaction().execute(async (trx): Promise<AssignRolesResult> => {
-        const group = await trx.selectFrom('groups').select('id').where('tenant_id', '=', tenantId).where('id', '=', groupId).executeTakeFirst();
-        if (!group) return { status: 'group_not_found' };
-        const found = new Set<string>();
-        for (const chunk of chunks(ids)) {
-          const rows = await trx.selectFrom('roles').select('id').where('tenant_id', '=', tenantId).where('id', 'in', chunk).execute();
-          for (const row of rows) found.add(row.id);
-        }
-        const missing = ids.find((id) => !found.has(id));
-        if (missing !== undefined) return { status: 'role_not_found', roleId: missing };
-        for (const chunk of chunks(ids)) {
-          await trx
-            .insertInto('group_roles')
-            .values(chunk.map((roleId) => ({ tenant_id: tenantId, group_id: groupId, role_id: roleId, created_at: createdAt })))
-            .onConflict((oc) => oc.columns(['tenant_id', 'group_id', 'role_id']).doNothing())
-            .execute();
-        }
-        return { status: 'assigned' };
-      });
-    } catch (error) {
-      // The group or a role was deleted by a concurrent transaction after the checks
-      // above; the foreign keys refused the insert and the transaction rolled back.
-      if (!isForeignKeyViolation(error)) throw error;
-      if (!(await this.get(tenantId, groupId))) return { status: 'group_not_found' };
-      const present = new Set<string>();
-      for (const chunk of chunks(ids)) {
-        const rows = await this.db.selectFrom('roles').select('id').where('tenant_id', '=', tenantId).where('id', 'in', chunk).execute();
-        for (const row of rows) present.add(row.id);
-      }
-      return { status: 'role_not_found', roleId: ids.find((id) => !present.has(id)) ?? ids[0]! };
-    }
+    const result = await assignLinks(this.db, GROUP_ROLES, tenantId, groupId, roleIds, createdAt);
+    if (result.status === 'owner_not_found') return { status: 'group_not_found' };
+    if (result.status === 'item_not_found') return { status: 'role_not_found', roleId: result.id };
+    return result;
   }
 
   removeRoles(tenantId: string, groupId: string, roleIds: readonly string[]): Promise<boolean> {
-    const ids = [...new Set(roleIds)];
-    return this.db.transaction().execute(async (trx) => {
-      const group = await trx.selectFrom('groups').select('id').where('tenant_id', '=', tenantId).where('id', '=', groupId).executeTakeFirst();
-      if (!group) return false;
-      for (const chunk of chunks(ids)) {
-        await trx
-          .deleteFrom('group_roles')
-          .where('tenant_id', '=', tenantId)
-          .where('group_id', '=', groupId)
-          .where('role_id', 'in', chunk)
-          .execute();
-      }
-      return true;
-    });
+    return removeLinks(this.db, GROUP_ROLES, tenantId, groupId, roleIds);
   }
 }

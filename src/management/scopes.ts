@@ -2,7 +2,9 @@
  * Every scope of the Management API, as the service's OpenAPI document lists them
  * in its operations' security requirements. The Management API resource server
  * of each tenant carries all of them; the bootstrap admin client is granted all.
- * `create:groups` is Gatehouse's own, for its POST /groups extension.
+ * `create:groups` is Gatehouse's own, for its POST /groups extension, and so
+ * are `create:group_members` and `delete:group_members`, for its POST and
+ * DELETE /groups/{id}/members.
  */
 export const MANAGEMENT_SCOPES: readonly string[] = [
   'create:actions',
@@ -26,6 +28,7 @@ export const MANAGEMENT_SCOPES: readonly string[] = [
   'create:groups',
   'create:flows_vault_connections',
   'create:forms',
+  'create:group_members',
   'create:group_roles',
   'create:guardian_enrollment_tickets',
   'create:hooks',
@@ -81,6 +84,7 @@ export const MANAGEMENT_SCOPES: readonly string[] = [
   'delete:flows_vault_connections',
   'delete:forms',
   'delete:grants',
+  'delete:group_members',
   'delete:group_roles',
   'delete:groups',
   'delete:guardian_enrollments',

@@ -1,6 +1,6 @@
 import { PostgresAdapter, sql, type RawBuilder } from 'kysely';
 import type { ClientGrantRow } from '../client-grants/model.js';
-import { isUniqueViolation, type Db } from '../db/database.js';
+import { isForeignKeyViolation, isUniqueViolation, type Db } from '../db/database.js';
 import type { OrganizationRow } from './model.js';
 
 /** The fields GET /organizations may sort an offset page by (`sort=name:1`). */
@@ -69,12 +69,6 @@ export interface OrganizationStore {
    * Grants without a client_id (`default_for`) contribute nothing.
    */
   clientIdsWithGrantForOrganization(tenantId: string, organizationId: string, after: string | undefined, limit: number): Promise<string[]>;
-}
-
-/** A foreign-key violation, on either database. */
-function isForeignKeyViolation(error: unknown): boolean {
-  const e = error as { code?: string };
-  return e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || e?.code === '23503';
 }
 
 export class KyselyOrganizationStore implements OrganizationStore {

@@ -44,3 +44,19 @@ export const DEFAULT_TOKEN_LIFETIME_FOR_WEB = 7_200;
 export function signingSecretContext(tenantId: string, id: string): string {
   return `resource_server_signing_secret:${tenantId}:${id}`;
 }
+
+/** The scope descriptions of an API, from its `scopes` JSON; a damaged column reads as no scopes. */
+export function scopeDescriptions(scopesJson: string): Map<string, string | undefined> {
+  const out = new Map<string, string | undefined>();
+  try {
+    const scopes: unknown = JSON.parse(scopesJson);
+    if (Array.isArray(scopes)) {
+      for (const scope of scopes as ResourceServerScope[]) {
+        if (typeof scope?.value === 'string') out.set(scope.value, typeof scope.description === 'string' ? scope.description : undefined);
+      }
+    }
+  } catch {
+    // none
+  }
+  return out;
+}

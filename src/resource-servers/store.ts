@@ -23,7 +23,10 @@ export interface ResourceServerStore {
   insert(row: ResourceServerRow): Promise<void>;
   /** Applies the changed columns; false when the row does not exist. */
   update(tenantId: string, id: string, changes: Partial<ResourceServerRow>): Promise<boolean>;
-  /** Deletes the resource server and the client grants for its identifier, atomically. */
+  /**
+   * Deletes the resource server with the client grants for its identifier and
+   * every role and user permission naming it, atomically.
+   */
   delete(tenantId: string, id: string): Promise<boolean>;
 }
 
@@ -84,6 +87,9 @@ export class KyselyResourceServerStore implements ResourceServerStore {
         .executeTakeFirst();
       if (!row) return false;
       await trx.deleteFrom('client_grants').where('tenant_id', '=', tenantId).where('audience', '=', row.identifier).execute();
+      for (const table of ['role_permissions', 'user_permissions'] as const) {
+        await trx.deleteFrom(table).where('tenant_id', '=', tenantId).where('resource_server_identifier', '=', row.identifier).execute();
+      }
       await trx.deleteFrom('resource_servers').where('tenant_id', '=', tenantId).where('id', '=', id).execute();
       return true;
     });

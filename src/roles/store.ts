@@ -22,7 +22,10 @@ export interface RoleStore {
   insert(row: RoleRow): Promise<void>;
   /** Applies the changed columns; false when the role does not exist. Fails with a unique violation on a taken name. */
   update(tenantId: string, id: string, changes: Partial<Pick<RoleRow, 'name' | 'description'>>): Promise<boolean>;
-  /** Deletes the role and its group assignments, atomically; false when the role does not exist. */
+  /**
+   * Deletes the role with its permissions and its assignments to users and groups,
+   * atomically; false when the role does not exist.
+   */
   delete(tenantId: string, id: string): Promise<boolean>;
 }
 
@@ -62,7 +65,11 @@ export class KyselyRoleStore implements RoleStore {
 
   delete(tenantId: string, id: string): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('group_roles').where('tenant_id', '=', tenantId).where('role_id', '=', id).execute();
+      // The foreign keys of migrations 0004 and 0011 cascade as well; deleting here keeps
+      // the store's contract independent of them.
+      for (const table of ['role_permissions', 'user_roles', 'group_roles'] as const) {
+        await trx.deleteFrom(table).where('tenant_id', '=', tenantId).where('role_id', '=', id).execute();
+      }
       const result = await trx.deleteFrom('roles').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     });

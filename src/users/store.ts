@@ -28,6 +28,12 @@ export interface UserStore {
    */
   findByEmail(tenantId: string, connectionId: string, emailLower: string): Promise<UserRow | undefined>;
   /**
+   * The users of every connection whose lower-cased email is `emailLower`
+   * (users_email_lower_idx), with their connection's name, in creation order:
+   * at most one per connection.
+   */
+  listByEmail(tenantId: string, emailLower: string): Promise<UserWithConnection[]>;
+  /**
    * The user of the connection whose lower-cased email or lower-cased username
    * is `identifierLower`: the login lookup when the identifier typed may be
    * either (`users_email_uq`, `users_username_uq`). Usernames may contain `@`,
@@ -41,7 +47,10 @@ export interface UserStore {
   insert(row: UserRow): Promise<void>;
   /** Applies the changed columns; false when the user does not exist. Fails with a unique violation as `insert` does. */
   update(tenantId: string, userId: string, changes: UserChanges): Promise<boolean>;
-  /** False when the user does not exist. */
+  /**
+   * Deletes the user with the user's roles, permissions and group memberships,
+   * atomically; false when the user does not exist.
+   */
   delete(tenantId: string, userId: string): Promise<boolean>;
 }
 
@@ -89,6 +98,15 @@ export class KyselyUserStore implements UserStore {
       .executeTakeFirst();
   }
 
+  listByEmail(tenantId: string, emailLower: string): Promise<UserWithConnection[]> {
+    return this.withConnection()
+      .where('users.tenant_id', '=', tenantId)
+      .where('users.email_lower', '=', emailLower)
+      .orderBy('users.created_at')
+      .orderBy('users.user_id')
+      .execute();
+  }
+
   async findByLoginIdentifier(tenantId: string, connectionId: string, identifierLower: string): Promise<UserRow | undefined> {
     // At most two rows: each unique index matches at most one.
     const rows = await this.db
@@ -111,8 +129,15 @@ export class KyselyUserStore implements UserStore {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  async delete(tenantId: string, userId: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('users').where('tenant_id', '=', tenantId).where('user_id', '=', userId).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+  delete(tenantId: string, userId: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      // The foreign keys of migration 0011 cascade as well; deleting here keeps the
+      // store's contract independent of them.
+      for (const table of ['user_roles', 'user_permissions', 'group_members'] as const) {
+        await trx.deleteFrom(table).where('tenant_id', '=', tenantId).where('user_id', '=', userId).execute();
+      }
+      const result = await trx.deleteFrom('users').where('tenant_id', '=', tenantId).where('user_id', '=', userId).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    });
   }
 }

@@ -19,23 +19,14 @@ import { KyselyClientStore } from '../../src/clients/store.js';
 import { KyselyResourceServerStore } from '../../src/resource-servers/store.js';
 import { KyselyClientGrantStore, type ClientGrantFilter } from '../../src/client-grants/store.js';
 import { forEachDatabase } from '../helpers/databases.js';
+import { at, LOWER, resourceServerRow, T0, tenantRow } from '../helpers/rows.js';
 
 // ---------------------------------------------------------------------------
 // Row factories: every NOT NULL column filled, overridable per case.
 // ---------------------------------------------------------------------------
 
-const LOWER = 'abcdefghijklmnopqrstuvwxyz0123456789';
-const T0 = '2024-01-01T00:00:00.000Z';
 
-/** An ISO timestamp `seconds` after T0; lexical order is time order. */
-function at(seconds: number): string {
-  return new Date(Date.parse(T0) + seconds * 1000).toISOString();
-}
 
-function tenantRow(overrides: Partial<TenantsTable> = {}): TenantsTable {
-  const name = `t-${randomString(12, LOWER)}`;
-  return { id: newPrefixedId('ten'), name, domain: `${name}.example.test`, settings: '{}', created_at: T0, ...overrides };
-}
 
 function signingKeyRow(tenantId: string, overrides: Partial<SigningKeysTable> = {}): SigningKeysTable {
   return {
@@ -71,29 +62,6 @@ function clientRow(tenantId: string, overrides: Partial<ClientsTable> = {}): Cli
   };
 }
 
-function resourceServerRow(tenantId: string, overrides: Partial<ResourceServersTable> = {}): ResourceServersTable {
-  const id = randomString(24, '0123456789abcdef');
-  return {
-    tenant_id: tenantId,
-    id,
-    identifier: `https://api.example.test/${id}`,
-    name: 'API',
-    is_system: 0,
-    scopes: '[]',
-    signing_alg: 'RS256',
-    signing_secret_enc: null,
-    token_lifetime: 86_400,
-    token_lifetime_for_web: 7_200,
-    allow_offline_access: 0,
-    skip_consent_for_verifiable_first_party_clients: 0,
-    enforce_policies: 0,
-    token_dialect: 'access_token',
-    options: '{}',
-    created_at: T0,
-    updated_at: T0,
-    ...overrides,
-  };
-}
 
 function clientGrantRow(tenantId: string, overrides: Partial<ClientGrantsTable> = {}): ClientGrantsTable {
   return {
@@ -200,6 +168,10 @@ await forEachDatabase('storage conformance', (database, expectedDialect) => {
       'authorization_requests',
       'authorization_codes',
       'user_grants',
+      'role_permissions',
+      'user_roles',
+      'user_permissions',
+      'group_members',
     ];
     const MIGRATIONS = [
       '0001_foundation',
@@ -212,6 +184,7 @@ await forEachDatabase('storage conformance', (database, expectedDialect) => {
       '0008_refresh_tokens',
       '0009_authorization',
       '0010_user_grants',
+      '0011_rbac',
       '0012_hardening',
     ];
 

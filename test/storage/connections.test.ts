@@ -6,20 +6,15 @@
 import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { isUniqueViolation, type Db } from '../../src/db/database.js';
-import type { ClientsTable, ConnectionsTable, TenantsTable } from '../../src/db/schema.js';
-import { newPrefixedId, randomString } from '../../src/crypto/ids.js';
+import type { ClientsTable } from '../../src/db/schema.js';
+import { randomString } from '../../src/crypto/ids.js';
 import { KyselyTenantStore } from '../../src/tenants/store.js';
 import { newConnectionId } from '../../src/connections/model.js';
 import { KyselyConnectionStore } from '../../src/connections/store.js';
 import { forEachDatabase } from '../helpers/databases.js';
+import { byCodepoint, connectionRow, T0, tenantRow } from '../helpers/rows.js';
 
-const LOWER = 'abcdefghijklmnopqrstuvwxyz0123456789';
-const T0 = '2024-01-01T00:00:00.000Z';
 
-function tenantRow(): TenantsTable {
-  const name = `t-${randomString(12, LOWER)}`;
-  return { id: newPrefixedId('ten'), name, domain: `${name}.example.test`, settings: '{}', created_at: T0 };
-}
 
 function clientRow(tenantId: string): ClientsTable {
   return {
@@ -29,15 +24,7 @@ function clientRow(tenantId: string): ClientsTable {
   };
 }
 
-function connectionRow(tenantId: string, overrides: Partial<ConnectionsTable> = {}): ConnectionsTable {
-  const name = `db-${randomString(8, LOWER)}`;
-  return {
-    tenant_id: tenantId, id: newConnectionId(), name, display_name: null, strategy: 'auth0', options: '{}', is_domain_connection: 0,
-    realms: JSON.stringify([name]), metadata: '{}', created_at: T0, updated_at: T0, ...overrides,
-  };
-}
 
-const byCodepoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const ids = (rows: { id: string }[]): string[] => rows.map((r) => r.id);
 
 

@@ -15,25 +15,17 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { isUniqueViolation, migrateToLatest, openDatabase, type DatabaseHandle, type Db, type Dialect } from '../../src/db/database.js';
-import type { ClientGrantsTable, OrganizationsTable, ResourceServersTable, TenantsTable } from '../../src/db/schema.js';
+import type { ClientGrantsTable, OrganizationsTable } from '../../src/db/schema.js';
 import { newPrefixedId, randomString } from '../../src/crypto/ids.js';
 import { KyselyTenantStore } from '../../src/tenants/store.js';
 import { KyselyResourceServerStore } from '../../src/resource-servers/store.js';
 import { KyselyClientGrantStore } from '../../src/client-grants/store.js';
 import { KyselyOrganizationStore } from '../../src/organizations/store.js';
 import { createTestDatabase, postgresAvailable, POSTGRES_ADMIN_URL, type TestDatabase } from '../helpers/postgres.js';
+import { at, LOWER, resourceServerRow, T0, tenantRow } from '../helpers/rows.js';
 
-const LOWER = 'abcdefghijklmnopqrstuvwxyz0123456789';
-const T0 = '2024-01-01T00:00:00.000Z';
 
-function at(seconds: number): string {
-  return new Date(Date.parse(T0) + seconds * 1000).toISOString();
-}
 
-function tenantRow(): TenantsTable {
-  const name = `t-${randomString(12, LOWER)}`;
-  return { id: newPrefixedId('ten'), name, domain: `${name}.example.test`, settings: '{}', created_at: T0 };
-}
 
 function organizationRow(tenantId: string, overrides: Partial<OrganizationsTable> = {}): OrganizationsTable {
   return {
@@ -67,27 +59,6 @@ function clientGrantRow(tenantId: string, overrides: Partial<ClientGrantsTable> 
   };
 }
 
-function resourceServerRow(tenantId: string, identifier: string): ResourceServersTable {
-  return {
-    tenant_id: tenantId,
-    id: randomString(24, '0123456789abcdef'),
-    identifier,
-    name: 'API',
-    is_system: 0,
-    scopes: '[]',
-    signing_alg: 'RS256',
-    signing_secret_enc: null,
-    token_lifetime: 86_400,
-    token_lifetime_for_web: 7_200,
-    allow_offline_access: 0,
-    skip_consent_for_verifiable_first_party_clients: 0,
-    enforce_policies: 0,
-    token_dialect: 'access_token',
-    options: '{}',
-    created_at: T0,
-    updated_at: T0,
-  };
-}
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   try {
@@ -339,7 +310,7 @@ function suite(expectedDialect: Dialect, open: () => Promise<Opened>): void {
 
     it("deleting a resource server removes the links of the grants it takes along", async () => {
       const a = await newTenant();
-      const rs = resourceServerRow(a, `https://rs-${randomString(8, LOWER)}.example.test/`);
+      const rs = resourceServerRow(a, { identifier: `https://rs-${randomString(8, LOWER)}.example.test/` });
       await resourceServers.insert(rs);
       const { organization, grants: [doomed, kept] } = await linked(a, 2, [{ audience: rs.identifier }, {}]);
       assert.equal(await resourceServers.delete(a, rs.id), true);

@@ -9,45 +9,19 @@ import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { isUniqueViolation, type Db } from '../../src/db/database.js';
-import type { GroupsTable, RolesTable, TenantsTable } from '../../src/db/schema.js';
-import { newPrefixedId, randomString } from '../../src/crypto/ids.js';
+import { randomString } from '../../src/crypto/ids.js';
 import { KyselyTenantStore } from '../../src/tenants/store.js';
 import { GROUP_ID_ALPHABET, newGroupId } from '../../src/groups/model.js';
 import { KyselyGroupStore, type GroupFilter } from '../../src/groups/store.js';
 import { newRoleId } from '../../src/roles/model.js';
 import { KyselyRoleStore } from '../../src/roles/store.js';
 import { forEachDatabase } from '../helpers/databases.js';
+import { at, byCodepoint, groupRow, roleRow, T0, tenantRow } from '../helpers/rows.js';
 
-const LOWER = 'abcdefghijklmnopqrstuvwxyz0123456789';
-const T0 = '2024-01-01T00:00:00.000Z';
 
-function at(seconds: number): string {
-  return new Date(Date.parse(T0) + seconds * 1000).toISOString();
-}
 
-function tenantRow(): TenantsTable {
-  const name = `t-${randomString(12, LOWER)}`;
-  return { id: newPrefixedId('ten'), name, domain: `${name}.example.test`, settings: '{}', created_at: T0 };
-}
 
-function roleRow(tenantId: string, overrides: Partial<RolesTable> = {}): RolesTable {
-  return { tenant_id: tenantId, id: newRoleId(), name: `role-${randomString(8)}`, description: 'A role', created_at: T0, ...overrides };
-}
 
-function groupRow(tenantId: string, overrides: Partial<GroupsTable> = {}): GroupsTable {
-  return {
-    tenant_id: tenantId,
-    id: newGroupId(),
-    name: `group-${randomString(8)}`,
-    description: null,
-    external_id: null,
-    connection_id: null,
-    organization_id: null,
-    created_at: T0,
-    updated_at: T0,
-    ...overrides,
-  };
-}
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   try {
@@ -63,7 +37,6 @@ async function expectUniqueViolation(promise: Promise<unknown>): Promise<void> {
   assert.ok(isUniqueViolation(error), `expected a unique violation, got ${String((error as { code?: string })?.code)}: ${String(error)}`);
 }
 
-const byCodepoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const ids = (rows: { id: string }[]): string[] => rows.map((r) => r.id);
 
 

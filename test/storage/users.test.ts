@@ -6,27 +6,15 @@ import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import bcrypt from 'bcryptjs';
 import { isUniqueViolation, type Db } from '../../src/db/database.js';
-import type { UsersTable } from '../../src/db/schema.js';
 import { newPrefixedId, randomString } from '../../src/crypto/ids.js';
 import { verifyPassword } from '../../src/passwords/hashing.js';
 import { findConnectionByName } from '../../src/users/connections.js';
 import { verifyUserPassword } from '../../src/users/login.js';
-import { fullUserId, newUserIdPart } from '../../src/users/model.js';
 import { KyselyUserStore } from '../../src/users/store.js';
 import { forEachDatabase } from '../helpers/databases.js';
+import { at, T0, userRow } from '../helpers/rows.js';
 
-const T0 = '2024-01-01T00:00:00.000Z';
-const at = (s: number) => new Date(Date.parse(T0) + s * 1000).toISOString();
 
-function userRow(tenantId: string, connectionId: string, overrides: Partial<UsersTable> = {}): UsersTable {
-  const email = `${randomString(8).toLowerCase()}@example.com`;
-  return {
-    tenant_id: tenantId, user_id: fullUserId(newUserIdPart()), connection_id: connectionId, email, email_lower: email, email_verified: 0,
-    username: null, username_lower: null, phone_number: null, phone_verified: 0, password_hash: null, blocked: 0, name: null, given_name: null,
-    family_name: null, nickname: null, picture: null, app_metadata: '{}', user_metadata: '{}', created_at: T0, updated_at: T0,
-    last_login: null, last_password_reset: null, logins_count: 0, ...overrides,
-  };
-}
 
 await forEachDatabase('user storage', (database) => {
   let db: Db;

@@ -2,7 +2,7 @@ import type { ManagementRouteFactory } from '../route.js';
 import { GroupIdParams } from './schema.js';
 import type { GroupService } from './service.js';
 
-/** DELETE /api/v2/groups/{id} → 204; its role assignments go with it, in the same transaction. */
+/** DELETE /api/v2/groups/{id} → 204; its members and role assignments go with it, in the same transaction. */
 export const deleteGroup: ManagementRouteFactory<GroupService> = (_ctx, groups) => ({
   method: 'DELETE',
   url: '/groups/:id',

@@ -1,8 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CheckpointPagingQuery, OffsetPagingQuery, parsePaging } from '../paging.js';
+import { fieldSelection, FieldsQuery } from '../fields.js';
+import { CheckpointQuery, OffsetQuery, pagedListResponse } from '../lists.js';
+import { parsePaging } from '../paging.js';
 import type { ManagementRouteFactory } from '../route.js';
 import { GroupResponse } from './schema.js';
-import { checkpointScope, type FieldSelection, type GroupService } from './service.js';
+import { checkpointScope, type GroupService } from './service.js';
 
 /** The document's query parameters of GET /groups. */
 const Query = Type.Object(
@@ -11,21 +13,9 @@ const Query = Type.Object(
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Filter groups by name' })),
     external_id: Type.Optional(Type.String({ maxLength: 256, description: 'Filter groups by external ID' })),
     search: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'Search for groups by name or external ID' })),
-    fields: Type.Optional(
-      Type.String({
-        maxLength: 256,
-        description:
-          'A comma separated list of fields to include or exclude (depending on include_fields) from the result, empty to retrieve all fields',
-      }),
-    ),
-    include_fields: Type.Optional(
-      Type.Boolean({ description: 'Whether specified fields are to be included (true) or excluded (false)' }),
-    ),
-    page: Type.Optional(OffsetPagingQuery.page),
-    per_page: Type.Optional(OffsetPagingQuery.per_page),
-    include_totals: Type.Optional(OffsetPagingQuery.include_totals),
-    from: Type.Optional(CheckpointPagingQuery.from),
-    take: Type.Optional(CheckpointPagingQuery.take),
+    ...FieldsQuery,
+    ...OffsetQuery,
+    ...CheckpointQuery,
   },
   { additionalProperties: true },
 );
@@ -35,27 +25,10 @@ export const listGroups: ManagementRouteFactory<GroupService> = (ctx, groups) =>
   method: 'GET',
   url: '/groups',
   config: { scopes: ['read:groups'] },
-  schema: {
-    querystring: Query,
-    response: {
-      200: Type.Union([
-        Type.Array(GroupResponse),
-        Type.Object(
-          { groups: Type.Array(GroupResponse), start: Type.Number(), limit: Type.Number(), total: Type.Number() },
-          { additionalProperties: false },
-        ),
-        Type.Object({ groups: Type.Array(GroupResponse), next: Type.Optional(Type.String()) }, { additionalProperties: false }),
-      ]),
-    },
-  },
+  schema: { querystring: Query, response: { 200: pagedListResponse('groups', GroupResponse) } },
   handler: async (request) => {
     const query = request.query as Static<typeof Query>;
     const { connection_id, name, external_id, search } = query;
-    const fields = (query.fields ?? '')
-      .split(',')
-      .map((f) => f.trim())
-      .filter(Boolean);
-    const selection: FieldSelection = { fields: new Set(fields), include: query.include_fields !== false };
     return groups.list(
       request.tenant,
       {
@@ -65,7 +38,7 @@ export const listGroups: ManagementRouteFactory<GroupService> = (ctx, groups) =>
         ...(search !== undefined && { search }),
       },
       parsePaging(query, ctx.box, checkpointScope(request.tenant), ctx.now()),
-      selection,
+      fieldSelection(query),
     );
   },
 });

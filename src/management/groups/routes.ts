@@ -1,18 +1,24 @@
 import type { AppContext } from '../../context.js';
+import { RbacService } from '../rbac/service.js';
 import type { ManagementRoute } from '../route.js';
 import { createGroup } from './create.js';
 import { deleteGroup } from './delete.js';
 import { getGroup } from './get.js';
 import { listGroups } from './list.js';
+import { addGroupMembers } from './members/create.js';
+import { removeGroupMembers } from './members/delete.js';
+import { listGroupMembers } from './members/list.js';
 import { assignGroupRoles } from './roles/create.js';
 import { deleteGroupRoles } from './roles/delete.js';
 import { listGroupRoles } from './roles/list.js';
 import { GroupService } from './service.js';
 
-/** /api/v2/groups and /api/v2/groups/{id}/roles */
+/** /api/v2/groups, /api/v2/groups/{id}/roles and /api/v2/groups/{id}/members */
 export function groupRoutes(ctx: AppContext): ManagementRoute[] {
-  const service = new GroupService(ctx);
-  return [listGroups, createGroup, getGroup, deleteGroup, listGroupRoles, assignGroupRoles, deleteGroupRoles].map((route) =>
-    route(ctx, service),
-  );
+  const groups = new GroupService(ctx);
+  const rbac = new RbacService(ctx);
+  return [
+    ...[listGroups, createGroup, getGroup, deleteGroup, listGroupRoles, assignGroupRoles, deleteGroupRoles].map((route) => route(ctx, groups)),
+    ...[listGroupMembers, addGroupMembers, removeGroupMembers].map((route) => route(ctx, rbac)),
+  ];
 }

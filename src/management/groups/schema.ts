@@ -6,10 +6,15 @@
  * end with `(<description>).`).
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { NO_CONTROL_CHARACTERS } from '../strings.js';
 
-/** Every group operation's path `id`: length 18 to 26 (spec, Limits: "group id"); no pattern in the document. */
+/**
+ * Every group operation's path `id`: length 18 to 26 (spec, Limits: "group
+ * id"); no pattern in the document, but control characters are refused
+ * (src/management/strings.ts).
+ */
 export const GroupIdParams = Type.Object({
-  id: Type.String({ minLength: 18, maxLength: 26, description: 'Unique identifier for the group (service-generated)' }),
+  id: Type.String({ minLength: 18, maxLength: 26, pattern: NO_CONTROL_CHARACTERS, description: 'Unique identifier for the group (service-generated)' }),
 });
 export type GroupIdParams = Static<typeof GroupIdParams>;
 
@@ -57,3 +62,11 @@ const groupProperties = {
  * same schema serves list items, which `fields` / `include_fields` may trim.
  */
 export const GroupResponse = Type.Partial(Type.Object(groupProperties, { additionalProperties: false }));
+
+/** An item of GET /users/{id}/groups (`UserGroupsResponseSchema`): a group and when the user became a member of it. */
+export const UserGroupResponse = Type.Partial(
+  Type.Object(
+    { ...groupProperties, membership_created_at: Type.String({ description: 'Timestamp of when the group membership was added' }) },
+    { additionalProperties: false },
+  ),
+);

@@ -1,8 +1,8 @@
 /**
  * Business rules of groups and of the roles assigned to them, behind the
  * Management API routes (spec, operation 2; management-api-wire-notes §3).
- * Roles and groups do not take part in token issuance yet, so writes leave the
- * issuance caches alone.
+ * Token issuance reads groups' roles per token, uncached, so writes leave the
+ * issuance caches alone. A group's members are RbacService's.
  */
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/database.js';
@@ -12,23 +12,16 @@ import { managementErrors } from '../../http/errors.js';
 import { roleFromRow, type Role } from '../../roles/model.js';
 import type { Tenant } from '../../tenants/tenant.js';
 import { roleNotFound } from '../roles/service.js';
-import { sealCheckpoint, type Paging } from '../paging.js';
+import { selectFields, type FieldSelection } from '../fields.js';
+import { checkpointPage, pagedList, type CheckpointList, type OffsetList } from '../lists.js';
+import type { Paging } from '../paging.js';
 import type { CreateGroupBody } from './schema.js';
 
 /** The document's 404 text; the errorCode is Gatehouse's, after the service's `inexistent_*` family. */
-const groupNotFound = () => managementErrors.notFound('Group not found.', 'inexistent_group');
+export const groupNotFound = () => managementErrors.notFound('Group not found.', 'inexistent_group');
 const conflict = () => managementErrors.conflict('A group with the same name already exists.');
 
-export type GroupList =
-  | Partial<Group>[]
-  | { groups: Partial<Group>[]; start: number; limit: number; total: number }
-  | { groups: Partial<Group>[]; next?: string };
-
-/** `fields` / `include_fields` of GET /groups: which members of each group are returned. */
-export interface FieldSelection {
-  fields: ReadonlySet<string>;
-  include: boolean;
-}
+export type GroupList = OffsetList<'groups', Partial<Group>> | CheckpointList<'groups', Partial<Group>>;
 
 export function checkpointScope(tenant: Tenant): string {
   return `${tenant.id}:groups`;
@@ -36,11 +29,6 @@ export function checkpointScope(tenant: Tenant): string {
 
 export function groupRolesCheckpointScope(tenant: Tenant, groupId: string): string {
   return `${tenant.id}:groups:${groupId}:roles`;
-}
-
-function select(group: Group, selection: FieldSelection | undefined): Partial<Group> {
-  if (!selection || selection.fields.size === 0) return group;
-  return Object.fromEntries(Object.entries(group).filter(([key]) => selection.fields.has(key) === selection.include)) as Partial<Group>;
 }
 
 export class GroupService {
@@ -58,28 +46,8 @@ export class GroupService {
    * for offsets with include_totals.
    */
   async list(tenant: Tenant, filter: GroupFilter, paging: Paging, selection?: FieldSelection): Promise<GroupList> {
-    const toApi = (row: GroupRow) => select(groupFromRow(row, tenant.name), selection);
-    if (paging.kind === 'checkpoint') {
-      // One row past the page tells whether there is a next page; `next` is left out on the last one.
-      const { rows } = await this.groups.list(tenant.id, filter, {
-        kind: 'keyset',
-        ...(paging.after !== undefined && { after: paging.after }),
-        limit: paging.take + 1,
-      });
-      const page = rows.slice(0, paging.take);
-      const result: { groups: Partial<Group>[]; next?: string } = { groups: page.map(toApi) };
-      if (rows.length > paging.take) result.next = sealCheckpoint(this.ctx.box, checkpointScope(tenant), page.at(-1)!.id, this.ctx.now());
-      return result;
-    }
-    const start = paging.page * paging.perPage;
-    const { rows, total } = await this.groups.list(tenant.id, filter, {
-      kind: 'offset',
-      offset: start,
-      limit: paging.perPage,
-      withTotal: paging.includeTotals,
-    });
-    const groups = rows.map(toApi);
-    return paging.includeTotals ? { groups, start, limit: paging.perPage, total: total ?? 0 } : groups;
+    const toApi = (row: GroupRow) => selectFields(groupFromRow(row, tenant.name), selection);
+    return pagedList(this.ctx, checkpointScope(tenant), 'groups', paging, (page) => this.groups.list(tenant.id, filter, page), (row) => row.id, toApi);
   }
 
   async get(tenant: Tenant, id: string): Promise<Group> {
@@ -111,24 +79,23 @@ export class GroupService {
     return groupFromRow(row, tenant.name);
   }
 
-  /** The group and its role assignments go together. */
+  /** The group, its members and its role assignments go together. */
   async delete(tenant: Tenant, id: string): Promise<void> {
     if (!(await this.groups.delete(tenant.id, id))) throw groupNotFound();
   }
 
   /** GET /groups/{id}/roles: always checkpoint paging, `{roles, next?}`. */
-  async listRoles(tenant: Tenant, groupId: string, page: { after: string | undefined; take: number }): Promise<{ roles: Role[]; next?: string }> {
+  async listRoles(tenant: Tenant, groupId: string, page: { after: string | undefined; take: number }): Promise<CheckpointList<'roles', Role>> {
     if (!(await this.groups.get(tenant.id, groupId))) throw groupNotFound();
-    const rows = await this.groups.listRoles(tenant.id, groupId, {
-      ...(page.after !== undefined && { after: page.after }),
-      limit: page.take + 1,
-    });
-    const slice = rows.slice(0, page.take);
-    const result: { roles: Role[]; next?: string } = { roles: slice.map(roleFromRow) };
-    if (rows.length > page.take) {
-      result.next = sealCheckpoint(this.ctx.box, groupRolesCheckpointScope(tenant, groupId), slice.at(-1)!.id, this.ctx.now());
-    }
-    return result;
+    return checkpointPage(
+      this.ctx,
+      groupRolesCheckpointScope(tenant, groupId),
+      'roles',
+      page,
+      (window) => this.groups.listRoles(tenant.id, groupId, window),
+      (row) => row.id,
+      roleFromRow,
+    );
   }
 
   /**

@@ -7,7 +7,8 @@ const Params = roleIdParams('ID of the role to delete');
 
 /**
  * DELETE /api/v2/roles/{id} → 200 `{}` (as recorded from the service, go-auth0
- * TestRoleManager_Delete); the role's group assignments go with it.
+ * TestRoleManager_Delete); the role's permissions and its user and group
+ * assignments go with it, in the same transaction.
  */
 export const deleteRole: ManagementRouteFactory<RoleService> = (_ctx, roles) => ({
   method: 'DELETE',

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { offsetPaging } from '../lists.js';
 import { OffsetPagingQuery } from '../paging.js';
 import type { ManagementRouteFactory } from '../route.js';
 import type { RoleService } from './service.js';
@@ -35,9 +36,7 @@ export const listRoles: ManagementRouteFactory<RoleService> = (_ctx, roles) => (
   handler: async (request) => {
     const query = request.query as Static<typeof Query>;
     return roles.list(request.tenant, {
-      page: query.page ?? 0,
-      perPage: query.per_page ?? 50,
-      includeTotals: query.include_totals === true,
+      ...offsetPaging(query),
       // An empty filter filters nothing.
       ...(query.name_filter && { nameFilter: query.name_filter }),
     });

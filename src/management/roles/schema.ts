@@ -5,6 +5,7 @@
  * messages end with `(<description>).`).
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { NO_CONTROL_CHARACTERS } from '../strings.js';
 
 /**
  * The document sets no length on `name`; an empty name is refused here because a
@@ -31,9 +32,12 @@ export const RoleResponse = Type.Object(
   { additionalProperties: false },
 );
 
-/** The document types the path id of /roles/{id} as a bare string, with a description per operation. */
+/**
+ * The document types the path id of /roles/{id} as a bare string, with a
+ * description per operation; control characters are refused (src/management/strings.ts).
+ */
 export function roleIdParams(description: string) {
-  return Type.Object({ id: Type.String({ minLength: 1, description }) });
+  return Type.Object({ id: Type.String({ minLength: 1, pattern: NO_CONTROL_CHARACTERS, description }) });
 }
 export interface RoleIdParams {
   id: string;

@@ -1,6 +1,8 @@
 /**
- * Business rules of roles, behind the Management API routes. Roles do not take
- * part in token issuance yet, so writes leave the issuance caches alone.
+ * Business rules of roles, behind the Management API routes; a role's
+ * permissions, users and groups are RbacService's (src/management/rbac).
+ * Token issuance reads roles' permissions per token, uncached, so writes leave
+ * the issuance caches alone.
  */
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/database.js';
@@ -76,7 +78,7 @@ export class RoleService {
     return roleFromRow({ ...row, ...changes });
   }
 
-  /** The role and its group assignments go together. */
+  /** The role, its permissions, and its user and group assignments go together. */
   async delete(tenant: Tenant, id: string): Promise<void> {
     if (!(await this.roles.delete(tenant.id, id))) throw roleNotFound();
   }

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { managementErrors } from '../../http/errors.js';
+import { offsetPaging } from '../lists.js';
 import { OffsetPagingQuery } from '../paging.js';
 import type { ManagementRouteFactory } from '../route.js';
 import type { UserService } from './service.js';
@@ -44,6 +45,6 @@ export const listUsers: ManagementRouteFactory<UserService> = (_ctx, users) => (
     if (query.q !== undefined || query.search_engine !== undefined) {
       throw managementErrors.badRequest('User search (q, search_engine) is not supported by this server.', 'operation_not_supported');
     }
-    return users.list(request.tenant, { page: query.page ?? 0, perPage: query.per_page ?? 50, includeTotals: query.include_totals === true });
+    return users.list(request.tenant, offsetPaging(query));
   },
 });

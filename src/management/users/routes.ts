@@ -1,14 +1,43 @@
 import type { AppContext } from '../../context.js';
+import { RbacService } from '../rbac/service.js';
 import type { ManagementRoute } from '../route.js';
+import { listUsersByEmail } from '../users-by-email/list.js';
 import { createUser } from './create.js';
 import { deleteUser } from './delete.js';
+import { listEffectivePermissions } from './effective-permissions/list.js';
+import { listEffectivePermissionRoles } from './effective-permissions/sources/effective-roles.js';
+import { listEffectiveRoles } from './effective-roles/list.js';
+import { listRoleSourceGroups } from './effective-roles/sources/groups.js';
 import { getUser } from './get.js';
+import { listUserGroups } from './groups/list.js';
 import { listUsers } from './list.js';
+import { addUserPermissions } from './permissions/create.js';
+import { deleteUserPermissions } from './permissions/delete.js';
+import { listUserPermissions } from './permissions/list.js';
+import { assignUserRoles } from './roles/create.js';
+import { deleteUserRoles } from './roles/delete.js';
+import { listUserRoles } from './roles/list.js';
 import { UserService } from './service.js';
 import { updateUser } from './update.js';
 
-/** /api/v2/users */
+/** /api/v2/users, /api/v2/users-by-email, and a user's roles, permissions and groups. */
 export function userRoutes(ctx: AppContext): ManagementRoute[] {
-  const service = new UserService(ctx);
-  return [listUsers, createUser, getUser, updateUser, deleteUser].map((route) => route(ctx, service));
+  const users = new UserService(ctx);
+  const rbac = new RbacService(ctx);
+  return [
+    ...[listUsers, createUser, getUser, updateUser, deleteUser, listUsersByEmail].map((route) => route(ctx, users)),
+    ...[
+      listUserRoles,
+      assignUserRoles,
+      deleteUserRoles,
+      listUserPermissions,
+      addUserPermissions,
+      deleteUserPermissions,
+      listEffectivePermissions,
+      listEffectivePermissionRoles,
+      listEffectiveRoles,
+      listRoleSourceGroups,
+      listUserGroups,
+    ].map((route) => route(ctx, rbac)),
+  ];
 }

@@ -13,6 +13,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { FreeObject } from '../../http/schema-types.js';
+import { NO_CONTROL_CHARACTERS } from '../strings.js';
 
 const Nullable = <T extends Record<string, unknown>>(schema: T & { type: string }) =>
   Type.Unsafe<string | null>({ ...schema, type: [schema.type, 'null'] });
@@ -127,8 +128,9 @@ export const UserResponse = Type.Object(
   { additionalProperties: false },
 );
 
+/** The path id of /users/{id}…; control characters are refused (src/management/strings.ts). */
 export function userIdParams(description: string) {
-  return Type.Object({ id: Type.String({ minLength: 1, description }) });
+  return Type.Object({ id: Type.String({ minLength: 1, pattern: NO_CONTROL_CHARACTERS, description }) });
 }
 export interface UserIdParams {
   id: string;

@@ -14,6 +14,7 @@ import { changePassword } from '../../users/password-change.js';
 import { UserMail } from '../../tickets/user-mail.js';
 import { fullUserId, userFromRow, type User, type UserRow } from '../../users/model.js';
 import { KyselyUserStore, type UserChanges, type UserStore, type UserWithConnection } from '../../users/store.js';
+import { selectFields, type FieldSelection } from '../fields.js';
 import type { CreateUserBody, UpdateUserBody } from './schema.js';
 
 /** management-api-wire-notes §2. */
@@ -112,6 +113,21 @@ export class UserService {
     const users = rows.map((row) => userFromRow(row, row.connection_name));
     // The service's key order: start, limit, length, users, total.
     return query.includeTotals ? { start, limit: query.perPage, length: users.length, users, total: total ?? 0 } : users;
+  }
+
+  /**
+   * GET /users-by-email. The document says the match is case-sensitive, and
+   * explains why that works there: the service stores the emails of its own
+   * users lower-cased. Gatehouse keeps an email as it was given (its
+   * lower-cased copy serves login and uniqueness), so an exact match would miss
+   * `Jane@Example.com` when asked for `jane@example.com`, which the service
+   * finds. Gatehouse therefore matches case-insensitively, on the lower-cased
+   * copy: it finds what the service finds, and also a user whose email was
+   * given with capitals when asked with them.
+   */
+  async listByEmail(tenant: Tenant, email: string, selection: FieldSelection): Promise<Partial<User>[]> {
+    const rows = await this.users.listByEmail(tenant.id, email.toLowerCase());
+    return rows.map((row) => selectFields(userFromRow(row, row.connection_name), selection));
   }
 
   async get(tenant: Tenant, userId: string): Promise<User> {
@@ -273,7 +289,10 @@ export class UserService {
     return connection;
   }
 
-  /** Idempotent: the document declares no 404 for DELETE /users/{id}, only 204. */
+  /**
+   * Idempotent: the document declares no 404 for DELETE /users/{id}, only 204.
+   * The user's roles, permissions and group memberships go with the user.
+   */
   async delete(tenant: Tenant, userId: string): Promise<void> {
     await this.users.delete(tenant.id, userId);
   }

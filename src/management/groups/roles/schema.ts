@@ -4,7 +4,7 @@
  * at least one role id, nothing else.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
+import { formListAsArray } from '../../route.js';
 
 function rolesBody(description: string) {
   return Type.Object(
@@ -22,14 +22,5 @@ export const AssignGroupRolesBody = rolesBody('Array of role IDs to assign to th
 export const DeleteGroupRolesBody = rolesBody('Array of role IDs to remove from the group');
 export type GroupRolesBody = Static<typeof AssignGroupRolesBody>;
 
-/**
- * preValidation: in a form body `roles=a&roles=b` parses to an array but a lone
- * `roles=a` to a string; it means a one-item array. JSON bodies are left alone,
- * so `{"roles":"a"}` is still refused as not an array.
- */
-export async function formRolesAsArray(request: FastifyRequest): Promise<void> {
-  const contentType = request.headers['content-type'] ?? '';
-  if (!contentType.toLowerCase().startsWith('application/x-www-form-urlencoded')) return;
-  const body = request.body as Record<string, unknown> | null | undefined;
-  if (body && typeof body.roles === 'string') body.roles = [body.roles];
-}
+/** preValidation: a form body's lone `roles=a` is a one-item list. */
+export const formRolesAsArray = formListAsArray('roles');

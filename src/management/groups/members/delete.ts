@@ -1,0 +1,21 @@
+import { BODY_CONTENT_TYPES, formListAsArray, type ManagementRouteFactory } from '../../route.js';
+import { RemoveGroupMembersBody, type GroupMembersBody } from '../../rbac/schema.js';
+import type { RbacService } from '../../rbac/service.js';
+import { GroupIdParams } from '../schema.js';
+
+/**
+ * DELETE /api/v2/groups/{id}/members → 204. A Gatehouse extension (see POST):
+ * body `{members: [user id, …]}` (1 to 100); users who are not members are
+ * skipped. Scope `delete:group_members`, Gatehouse's own.
+ */
+export const removeGroupMembers: ManagementRouteFactory<RbacService> = (_ctx, rbac) => ({
+  method: 'DELETE',
+  url: '/groups/:id/members',
+  config: { scopes: ['delete:group_members'] },
+  schema: { consumes: [...BODY_CONTENT_TYPES], params: GroupIdParams, body: RemoveGroupMembersBody },
+  preValidation: formListAsArray('members'),
+  handler: async (request, reply) => {
+    await rbac.removeGroupMembers(request.tenant, (request.params as GroupIdParams).id, (request.body as GroupMembersBody).members);
+    return reply.code(204).send();
+  },
+});

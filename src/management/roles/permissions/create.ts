@@ -1,0 +1,28 @@
+import { Type } from '@sinclair/typebox';
+import { BODY_CONTENT_TYPES, type ManagementRouteFactory } from '../../route.js';
+import { RolePermissionsBody, type PermissionsBody } from '../../rbac/schema.js';
+import type { RbacService } from '../../rbac/service.js';
+import { roleIdParams, type RoleIdParams } from '../schema.js';
+
+const Params = roleIdParams('ID of the role to add permissions to');
+
+/**
+ * POST /api/v2/roles/{id}/permissions → 201 `{}` (recorded, go-auth0
+ * TestRoleManager_Permissions). Every permission must name an API of the
+ * tenant and one of its scopes; all are added or none (RbacService).
+ */
+export const addRolePermissions: ManagementRouteFactory<RbacService> = (_ctx, rbac) => ({
+  method: 'POST',
+  url: '/roles/:id/permissions',
+  config: { scopes: ['update:roles'] },
+  schema: {
+    consumes: [...BODY_CONTENT_TYPES],
+    params: Params,
+    body: RolePermissionsBody,
+    response: { 201: Type.Object({}, { additionalProperties: false }) },
+  },
+  handler: async (request, reply) => {
+    await rbac.addRolePermissions(request.tenant, (request.params as RoleIdParams).id, (request.body as PermissionsBody).permissions);
+    return reply.code(201).send({});
+  },
+});

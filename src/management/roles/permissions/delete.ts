@@ -1,0 +1,23 @@
+import { BODY_CONTENT_TYPES, type ManagementRouteFactory } from '../../route.js';
+import { RolePermissionsBody, type PermissionsBody } from '../../rbac/schema.js';
+import type { RbacService } from '../../rbac/service.js';
+import { roleIdParams, type RoleIdParams } from '../schema.js';
+
+const Params = roleIdParams('ID of the role to remove permissions from');
+
+/**
+ * DELETE /api/v2/roles/{id}/permissions → 204 with no body. The document says
+ * 200, but the service answers 204 No Content (recorded: go-auth0
+ * TestRoleManager_Permissions, terraform TestAccDataSourceRole); SDKs accept
+ * either. Permissions the role does not have are skipped.
+ */
+export const deleteRolePermissions: ManagementRouteFactory<RbacService> = (_ctx, rbac) => ({
+  method: 'DELETE',
+  url: '/roles/:id/permissions',
+  config: { scopes: ['update:roles'] },
+  schema: { consumes: [...BODY_CONTENT_TYPES], params: Params, body: RolePermissionsBody },
+  handler: async (request, reply) => {
+    await rbac.removeRolePermissions(request.tenant, (request.params as RoleIdParams).id, (request.body as PermissionsBody).permissions);
+    return reply.code(204).send();
+  },
+});

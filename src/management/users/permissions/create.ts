@@ -1,0 +1,28 @@
+import { Type } from '@sinclair/typebox';
+import { BODY_CONTENT_TYPES, type ManagementRouteFactory } from '../../route.js';
+import { CreateUserPermissionsBody, type PermissionsBody } from '../../rbac/schema.js';
+import type { RbacService } from '../../rbac/service.js';
+import { userIdParams, type UserIdParams } from '../schema.js';
+
+const Params = userIdParams('ID of the user to assign permissions to');
+
+/**
+ * POST /api/v2/users/{id}/permissions → 201 `{}` (recorded: go-auth0
+ * TestUserManager_Permissions). Every permission must name an API of the
+ * tenant and one of its scopes; all are added or none.
+ */
+export const addUserPermissions: ManagementRouteFactory<RbacService> = (_ctx, rbac) => ({
+  method: 'POST',
+  url: '/users/:id/permissions',
+  config: { scopes: ['update:users'] },
+  schema: {
+    consumes: [...BODY_CONTENT_TYPES],
+    params: Params,
+    body: CreateUserPermissionsBody,
+    response: { 201: Type.Object({}, { additionalProperties: false }) },
+  },
+  handler: async (request, reply) => {
+    await rbac.addUserPermissions(request.tenant, (request.params as UserIdParams).id, (request.body as PermissionsBody).permissions);
+    return reply.code(201).send({});
+  },
+});
