@@ -12,6 +12,7 @@ import { managementPlugin } from '../management/plugin.js';
 import type { RateLimitClass, Tenant } from '../tenants/tenant.js';
 import { errorHandler, surfaceOf } from './error-handler.js';
 import { ManagementError, OAuthError, managementErrors, oauthErrors } from './errors.js';
+import { registerJsonBodyParser } from './json-body.js';
 import { validatorCompiler } from './validation.js';
 
 declare module 'fastify' {
@@ -56,6 +57,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   app.setErrorHandler(errorHandler);
   // Bodies are JSON or forms only; other media types are refused by the error handler.
   app.removeContentTypeParser('text/plain');
+  registerJsonBodyParser(app);
   await app.register(formbody);
 
   app.decorateRequest('tenant', null as unknown as Tenant);

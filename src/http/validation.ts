@@ -58,9 +58,32 @@ export const SERVICE_FORMATS: Record<string, (value: string) => boolean> = {
   ipv6_cidr: (v) => /^[0-9a-f:]+\/(\d{1,2}|1[01]\d|12[0-8])$/i.test(v),
 };
 
+/**
+ * `x-max-json-bytes`: the most UTF-8 bytes an object may take serialised as
+ * JSON. JSON Schema has no keyword for the size of a value, and free-form
+ * members (options, addons, configuration objects) would otherwise be bound
+ * by the body limit alone. The body's nesting depth is bounded before it is
+ * parsed (./json-body.ts), so serialising here cannot recurse deeply.
+ */
+export const MAX_JSON_BYTES_KEYWORD = 'x-max-json-bytes';
+
+interface SizeCheck {
+  (schema: number, data: unknown, parentSchema?: object): boolean;
+  errors?: Partial<ErrorObject>[];
+}
+
+const maxJsonBytes: SizeCheck = (limit, data, parentSchema) => {
+  const size = Buffer.byteLength(JSON.stringify(data), 'utf8');
+  if (size <= limit) return true;
+  // Ajv adds no parentSchema to a function keyword's errors; the message takes the description from it.
+  maxJsonBytes.errors = [{ keyword: MAX_JSON_BYTES_KEYWORD, params: { limit, size }, ...(parentSchema && { parentSchema }) }];
+  return false;
+};
+
 function withFormats(ajv: Ajv): Ajv {
   (addFormats as unknown as (a: Ajv) => Ajv)(ajv);
   for (const [name, validate] of Object.entries(SERVICE_FORMATS)) ajv.addFormat(name, { type: 'string', validate });
+  ajv.addKeyword({ keyword: MAX_JSON_BYTES_KEYWORD, type: 'object', schemaType: 'number', errors: true, validate: maxJsonBytes });
   return ajv;
 }
 
@@ -147,6 +170,9 @@ function innerMessage(error: ErrorObject): string {
       return "Data does not match any schemas from 'oneOf'";
     case 'not':
       return "Data matches schema from 'not'";
+    case MAX_JSON_BYTES_KEYWORD:
+      // Worded after z-schema's "String is too long (N chars), maximum M".
+      return `Object is too large (${String(p.size)} bytes), maximum ${String(p.limit)}`;
     default:
       return error.message ?? 'Invalid value';
   }

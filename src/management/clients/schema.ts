@@ -9,11 +9,16 @@
  *   the allowed characters, at most 10 properties;
  * - `oidc_logout.backchannel_logout_urls`: one URL at most;
  * - `express_configuration.vendor_oin_client_id` (the spec's name) required;
- * - `third_party_security_mode`: settable on create only, so not in the update schema.
+ * - `third_party_security_mode`: settable on create only, so not in the update schema;
+ * - every object member but `client_metadata` (bounded above) at most
+ *   FREE_OBJECT_MAX_BYTES serialised: several (`addons.*`, `oidc_logout`,
+ *   `mobile`, `jwt_configuration`, `encryption_key`) allow any members and the
+ *   document states no size for them.
  *
  * Rules that relate two fields (`post_login_prompt` needs `oidc_conformant`)
  * are checked in the service.
  */
+import { FREE_OBJECT_MAX_BYTES, maxJsonBytes } from '../../http/schema-types.js';
 import oas from './oas-schemas.generated.json' with { type: 'json' };
 
 type Schema = Record<string, unknown> & { properties: Record<string, Record<string, unknown>>; required?: string[] };
@@ -28,8 +33,13 @@ function clone<T>(value: T): T {
 /** client_metadata names: alphanumerics and :,-+=_*?"/\()<>@ tab and space. */
 const METADATA_NAME_PATTERN = '^[A-Za-z0-9:,\\-+=_*?"/\\\\()<>@\\t ]+$';
 
+const isObjectSchema = (member: Record<string, unknown>) => member.type === 'object' || (Array.isArray(member.type) && member.type.includes('object'));
+
 function applySpecRules(schema: Schema): Schema {
   const p = schema.properties;
+  for (const [key, member] of Object.entries(p)) {
+    if (key !== 'client_metadata' && isObjectSchema(member)) p[key] = { ...member, ...maxJsonBytes(FREE_OBJECT_MAX_BYTES) };
+  }
   p.name = { ...p.name, minLength: 1 };
   // Empty is the specification's default for these; the published schema's minLength would refuse it.
   for (const key of ['custom_login_page', 'custom_login_page_preview', 'form_template']) {
