@@ -119,6 +119,16 @@ export const managementErrors = {
   badRequest: (message: string, errorCode?: ManagementErrorCode) => new ManagementError(400, message, errorCode),
   invalidBody: (message: string) => new ManagementError(400, message, 'invalid_body'),
   conflict: (message: string, errorCode: ManagementErrorCode = 'conflict') => new ManagementError(409, message, errorCode),
+  /**
+   * Offset paging past the first `limit` records of GET /users (recorded from
+   * the service in auth0/auth0.net#979 and auth0/node-auth0#1246).
+   */
+  pagingLimit: (limit: number) =>
+    new ManagementError(
+      400,
+      `You can only page through the first ${limit} records. See https://auth0.com/docs/users/search/v3/view-search-results-by-page#limitation`,
+      'invalid_paging',
+    ),
   tooManyRequests: () => new ManagementError(429, 'Global limit has been reached', 'too_many_requests'),
 };
 

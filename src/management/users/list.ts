@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { managementErrors } from '../../http/errors.js';
-import { OffsetPagingQuery } from '../paging.js';
+import { checkOffsetWindow, OffsetPagingQuery, USERS_OFFSET_LIMIT } from '../paging.js';
 import type { ManagementRouteFactory } from '../route.js';
 import type { UserService } from './service.js';
 import { UserResponse } from './schema.js';
@@ -10,6 +10,7 @@ import { UserResponse } from './schema.js';
  * `q`/`search_engine` are refused rather than ignored, so that a search never
  * answers with every user; `sort`, `fields`, `include_fields`, `connection` and
  * `primary_order` are accepted and ignored (the order is creation time, then user_id).
+ * As on the service, only the first 1000 users can be paged through.
  */
 const Query = Type.Object(
   {
@@ -44,6 +45,9 @@ export const listUsers: ManagementRouteFactory<UserService> = (_ctx, users) => (
     if (query.q !== undefined || query.search_engine !== undefined) {
       throw managementErrors.badRequest('User search (q, search_engine) is not supported by this server.', 'operation_not_supported');
     }
-    return users.list(request.tenant, { page: query.page ?? 0, perPage: query.per_page ?? 50, includeTotals: query.include_totals === true });
+    const page = query.page ?? 0;
+    const perPage = query.per_page ?? 50;
+    checkOffsetWindow(page, perPage, USERS_OFFSET_LIMIT);
+    return users.list(request.tenant, { page, perPage, includeTotals: query.include_totals === true });
   },
 });
