@@ -103,6 +103,10 @@ export class OAuthError extends HttpError {
   }
 }
 
+const REQUEST_TIMEOUT = 'The request was not received in time';
+const HEADERS_TOO_LARGE = 'The request header fields are too large';
+const MALFORMED_REQUEST = 'The request is not valid HTTP/1.1';
+
 export const managementErrors = {
   missingAuthentication: () =>
     new ManagementError(401, 'Missing authentication').withHeader('WWW-Authenticate', 'Bearer'),
@@ -130,6 +134,10 @@ export const managementErrors = {
       'invalid_paging',
     ),
   tooManyRequests: () => new ManagementError(429, 'Global limit has been reached', 'too_many_requests'),
+  /** Connection-level refusals (./connections.ts), answered before Fastify sees a request. */
+  requestTimeout: () => new ManagementError(408, REQUEST_TIMEOUT),
+  headersTooLarge: () => new ManagementError(431, HEADERS_TOO_LARGE),
+  malformedRequest: () => new ManagementError(400, MALFORMED_REQUEST),
 };
 
 export const oauthErrors = {
@@ -159,4 +167,7 @@ export const oauthErrors = {
       'too_many_requests',
       'Too many requests. Check the X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset headers.',
     ),
+  requestTimeout: () => new OAuthError(408, 'invalid_request', REQUEST_TIMEOUT),
+  headersTooLarge: () => new OAuthError(431, 'invalid_request', HEADERS_TOO_LARGE),
+  malformedRequest: () => new OAuthError(400, 'invalid_request', MALFORMED_REQUEST),
 };
