@@ -142,6 +142,12 @@ export const managementErrors = {
 
 export const oauthErrors = {
   invalidRequest: (description: string) => new OAuthError(400, 'invalid_request', description),
+  /** Parameter size limits (src/authentication/parameter-limits.ts). */
+  parameterTooLong: (name: string, maxBytes: number) =>
+    new OAuthError(400, 'invalid_request', `Parameter ${name} is too long (at most ${maxBytes} bytes)`),
+  parameterNameTooLong: (maxBytes: number) =>
+    new OAuthError(400, 'invalid_request', `A parameter name is too long (at most ${maxBytes} bytes)`),
+  tooManyParameters: (max: number) => new OAuthError(400, 'invalid_request', `Too many parameters (at most ${max})`),
   unsupportedGrantType: (grantType: string) =>
     new OAuthError(400, 'unsupported_grant_type', `Unsupported grant type: ${grantType}`),
   /** Wrong or missing client secret (authentication-api-wire-notes §5.1). */
