@@ -37,14 +37,57 @@ const HTTP = ['http:', 'https:'] as const;
 const HTTPS = ['https:'] as const;
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
+/**
+ * Where a browser may be sent, or called from: a client's `callbacks`,
+ * `allowed_logout_urls`, `web_origins` and `allowed_origins` (the formats
+ * `callback-url` and `url-with-placeholders`). The service's document names
+ * these formats without defining them, and its documentation allows
+ * subdomain wildcards (`https://*.example.com`), `{organization_name}`
+ * placeholders, localhost for development and custom schemes for native apps;
+ * it states no rule on schemes. Gatehouse's rule (RFC 9700 §2.1, RFC 8252
+ * §7, §8.3):
+ *
+ * - `https:`; `http:` only for a loopback host (`localhost`, `127.0.0.1`,
+ *   `[::1]`), as a cleartext redirect elsewhere exposes codes and tokens;
+ * - a custom scheme for native apps (`com.example.app://callback`,
+ *   `com.example.app:/callback`), with an authority or an absolute path,
+ *   except the schemes that run script or reach local or browser-internal
+ *   content when a browser is sent there (`javascript:`, `vbscript:`,
+ *   `data:`, `file:`, `blob:`, `filesystem:`, `about:`);
+ * - no fragment (RFC 6749 §3.1.2: responses are added to the query or the
+ *   fragment; the service ignores hash information in these lists anyway)
+ *   and no user information (`https://app.example.com@evil.example/`);
+ * - `*` only as the whole first label of a host with at least two more
+ *   (`https://*.example.com`), the only place the matchers give it meaning.
+ */
+const FORBIDDEN_SCHEMES: ReadonlySet<string> = new Set(['javascript:', 'vbscript:', 'data:', 'file:', 'blob:', 'filesystem:', 'about:']);
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** A leading `*.` label followed by at least two labels, and no other `*`. */
+const SUBDOMAIN_WILDCARD = /^[a-z][a-z0-9+.-]*:\/\/\*\.[^/?#*.]+\.[^*]*$/i;
+
+function isBrowserUrl(value: string): boolean {
+  if (value.includes('#')) return false;
+  if (value.includes('*') && !SUBDOMAIN_WILDCARD.test(value)) return false;
+  let url: URL;
+  try {
+    url = new URL(withoutPlaceholders(value));
+  } catch {
+    return false;
+  }
+  if (FORBIDDEN_SCHEMES.has(url.protocol) || url.username !== '' || url.password !== '') return false;
+  if (url.protocol === 'https:') return true;
+  if (url.protocol === 'http:') return LOOPBACK_HOSTS.has(url.hostname);
+  return /^[a-z][a-z0-9+.-]*:\//i.test(value);
+}
+
 /** The service's own formats, used by its schemas (names as in its OpenAPI document). */
 export const SERVICE_FORMATS: Record<string, (value: string) => boolean> = {
   'absolute-uri-or-empty': (v) => v === '' || parsesAsUrl(v),
   'absolute-https-uri-or-empty': (v) => v === '' || (!/[{}*]/.test(v) && parsesAsUrl(v, HTTPS)),
-  'absolute-https-uri-with-placeholders-or-empty': (v) => v === '' || parsesAsUrl(v, HTTPS),
-  // Callbacks may use custom schemes (native apps) and subdomain wildcards.
-  'callback-url': (v) => parsesAsUrl(v),
-  'url-with-placeholders': (v) => parsesAsUrl(v),
+  // initiate_login_uri and back-channel logout URLs: parameters are appended to them, never after a fragment.
+  'absolute-https-uri-with-placeholders-or-empty': (v) => v === '' || (!v.includes('#') && parsesAsUrl(v, HTTPS)),
+  'callback-url': isBrowserUrl,
+  'url-with-placeholders': isBrowserUrl,
   url: (v) => parsesAsUrl(v, HTTP),
   'url-or-null': (v) => parsesAsUrl(v, HTTP),
   'ec-initiate-login-uri-template-url': (v) => parsesAsUrl(v, HTTPS),

@@ -528,6 +528,51 @@ describe('/api/v2/clients', () => {
       await accepts({ initiate_login_uri: '' });
     }));
 
+    it('callbacks, allowed_logout_urls, web_origins, allowed_origins: https, loopback http, native schemes; no script schemes, fragments, misplaced wildcards; nothing stored', rule(async () => {
+      const count = await clientTotal();
+      const unchanged = (await t.management('GET', `/api/v2/clients/${target}`, { token })).json() as Json;
+      const refusedUrls = [
+        'javascript:alert(1)',
+        'JavaScript://example.com/%0aalert(1)',
+        'data:text/html,<script>alert(1)</script>',
+        'vbscript:msgbox(1)',
+        'file:///etc/passwd',
+        'http://app.example.com/callback',
+        'https://app.example.com/callback#fragment',
+        'https://*.com/callback',
+        'https://app.*.example.com/callback',
+        'https://user@app.example.com/callback',
+        'com.example.app:callback',
+      ];
+      for (const url of refusedUrls) {
+        await refuses({ callbacks: ['https://app.example.com/ok', url] }, payloadError(`Object didn't pass validation for format callback-url: ${url}`, 'callbacks[1]'));
+        await refusesUpdate({ callbacks: [url] }, payloadError(`Object didn't pass validation for format callback-url: ${url}`, 'callbacks[0]'));
+        for (const member of ['allowed_logout_urls', 'web_origins', 'allowed_origins']) {
+          await refuses({ [member]: [url] }, payloadError(`Object didn't pass validation for format url-with-placeholders: ${url}`, `${member}[0]`));
+        }
+      }
+      await refuses(
+        { initiate_login_uri: 'https://example.com/login#x' },
+        payloadError("Object didn't pass validation for format absolute-https-uri-with-placeholders-or-empty: https://example.com/login#x", 'initiate_login_uri', D.initiate_login_uri),
+      );
+      assert.equal(await clientTotal(), count, 'no client was created');
+      assert.deepEqual((await t.management('GET', `/api/v2/clients/${target}`, { token })).json(), unchanged, 'the client was not changed');
+
+      const acceptedUrls = [
+        'https://app.example.com/callback',
+        'https://app.example.com/callback?tab=1',
+        'http://localhost:3000/callback',
+        'http://127.0.0.1:8080/callback',
+        'http://[::1]:8080/callback',
+        'https://*.example.com/callback',
+        'https://{organization_name}.example.com/callback',
+        'com.example.app://callback',
+        'com.example.app:/oauth2redirect',
+      ];
+      await accepts({ callbacks: acceptedUrls, allowed_logout_urls: acceptedUrls });
+      await accepts({ web_origins: ['https://app.example.com', 'http://localhost:3000', 'capacitor://localhost'], allowed_origins: ['https://*.example.com'] });
+    }));
+
     it('logo_uri: a URL or empty', rule(async () => {
       await refuses(
         { logo_uri: 'not a url' },
