@@ -44,6 +44,13 @@ export interface Config {
     /** Sender address; default `no-reply@<tenant domain>`. */
     from: string | undefined;
   };
+  /**
+   * Milliseconds a client has to send a whole request (headers and body);
+   * past it the connection is answered 408 and closed.
+   */
+  requestTimeoutMs: number;
+  /** Connections one client address may hold open at once; further ones are closed on arrival. */
+  maxConnectionsPerAddress: number;
   rateLimits: {
     management: RateLimitSetting;
     authentication: RateLimitSetting;
@@ -103,6 +110,16 @@ export const SETTINGS: readonly Setting[] = [
   },
   { name: 'GATEHOUSE_SMTP_URL', meaning: 'smtp:// or smtps:// URL of the mail server (verification and reset mail)', default: 'none: mail goes to <data dir>/outbox.jsonl' },
   { name: 'GATEHOUSE_MAIL_FROM', meaning: 'sender address of that mail', default: 'no-reply@<tenant domain>' },
+  {
+    name: 'GATEHOUSE_REQUEST_TIMEOUT',
+    meaning: 'seconds a client has to send a whole request, headers and body (slower ones get 408 and are closed)',
+    default: '30',
+  },
+  {
+    name: 'GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS',
+    meaning: 'connections one client IP address may hold open at once; more are closed on arrival (behind a proxy, raise it or rely on the proxy)',
+    default: '256',
+  },
   {
     name: 'GATEHOUSE_RATE_LIMIT_MANAGEMENT',
     meaning: 'Management API bucket per tenant, as burst/per-second',
@@ -168,6 +185,23 @@ function parseRateLimit(name: string, value: string | undefined, fallback: RateL
     throw new ConfigError(name, `must be burst/per-second with positive numbers, e.g. "50/16", got "${value}"`);
   }
   return { burst: Number(match[1]), perSecond: Number(match[2]) };
+}
+
+function parseSeconds(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback * 1000;
+  const seconds = /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN;
+  if (!(seconds >= 0.01 && seconds <= 3600)) {
+    throw new ConfigError(name, `must be a number of seconds from 0.01 to 3600, got "${value}"`);
+  }
+  return Math.round(seconds * 1000);
+}
+
+function parseCount(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1_000_000) {
+    throw new ConfigError(name, `must be an integer from 1 to 1000000, got "${value}"`);
+  }
+  return Number(value);
 }
 
 /** A domain is host[:port]; no scheme, path or trailing slash. */
@@ -256,6 +290,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     trustProxy: parseTrustProxy(nonEmpty(env, 'GATEHOUSE_TRUST_PROXY')),
     mail: { smtpUrl, from: nonEmpty(env, 'GATEHOUSE_MAIL_FROM') },
+    requestTimeoutMs: parseSeconds('GATEHOUSE_REQUEST_TIMEOUT', nonEmpty(env, 'GATEHOUSE_REQUEST_TIMEOUT'), 30),
+    maxConnectionsPerAddress: parseCount('GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS', nonEmpty(env, 'GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS'), 256),
     rateLimits: {
       management: parseRateLimit('GATEHOUSE_RATE_LIMIT_MANAGEMENT', nonEmpty(env, 'GATEHOUSE_RATE_LIMIT_MANAGEMENT'), {
         burst: 50,

@@ -15,6 +15,8 @@ describe('loadConfig', () => {
     assert.equal(config.plainHttp, false);
     assert.equal(config.logLevel, 'info');
     assert.equal(config.trustProxy, false, 'no proxy is trusted by default');
+    assert.equal(config.requestTimeoutMs, 30_000);
+    assert.equal(config.maxConnectionsPerAddress, 256);
     assert.deepEqual(config.rateLimits, {
       management: { burst: 50, perSecond: 16 },
       authentication: { burst: 100, perSecond: 100 },
@@ -33,6 +35,9 @@ describe('loadConfig', () => {
     assert.equal(config.plainHttp, true);
     assert.equal(config.databaseUrl, 'postgres://u@h/db');
     assert.deepEqual(config.rateLimits.management, { burst: 10, perSecond: 5 });
+    const limits = loadConfig({ GATEHOUSE_REQUEST_TIMEOUT: '2.5', GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS: '1000' });
+    assert.equal(limits.requestTimeoutMs, 2500);
+    assert.equal(limits.maxConnectionsPerAddress, 1000);
   });
 
   const bad: [Record<string, string>, string][] = [
@@ -49,6 +54,10 @@ describe('loadConfig', () => {
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ GATEHOUSE_RATE_LIMIT_AUTHENTICATION: 'fast' }, 'GATEHOUSE_RATE_LIMIT_AUTHENTICATION'],
+    [{ GATEHOUSE_REQUEST_TIMEOUT: '0' }, 'GATEHOUSE_REQUEST_TIMEOUT'],
+    [{ GATEHOUSE_REQUEST_TIMEOUT: '30s' }, 'GATEHOUSE_REQUEST_TIMEOUT'],
+    [{ GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS: '0' }, 'GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS'],
+    [{ GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS: 'many' }, 'GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS'],
     [{ GATEHOUSE_RATE_LIMIT_MANAGEMENT: '0/1' }, 'GATEHOUSE_RATE_LIMIT_MANAGEMENT'],
     [{ GATEHOUSE_TRUST_PROXY: 'true' }, 'GATEHOUSE_TRUST_PROXY'],
     [{ GATEHOUSE_TRUST_PROXY: '10.0.0.0/33' }, 'GATEHOUSE_TRUST_PROXY'],

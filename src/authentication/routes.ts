@@ -16,6 +16,7 @@ import { oidcLogoutEndpoint, v2LogoutEndpoint } from './logout/logout.js';
 import { LogoutService } from './logout/service.js';
 import { resetPasswordForm, resetPasswordSubmit } from './pages/reset-password.js';
 import { verifyEmailPage } from './pages/verify-email.js';
+import { parameterLimitsHook } from './parameter-limits.js';
 import { revokeEndpoint } from './revoke.js';
 import { tokenEndpoint } from './token/endpoint.js';
 import { userinfoEndpoint } from './userinfo.js';
@@ -25,6 +26,8 @@ import { openidConfigurationEndpoint } from './well-known/openid-configuration.j
 export function authenticationRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
     app.addHook('onRequest', refuseDuplicatedCookies);
+    // Before any handler looks anything up (./parameter-limits.ts).
+    app.addHook('preValidation', parameterLimitsHook);
     app.addHook('preHandler', corsHook(ctx));
     for (const route of preflightRoutes()) app.route(route);
     for (const route of [openidConfigurationEndpoint(), jwksEndpoint(ctx), tokenEndpoint(ctx), revokeEndpoint(ctx), userinfoEndpoint(ctx)]) app.route(route);

@@ -56,7 +56,8 @@ async function verifyUserinfoToken(ctx: AppContext, tenant: Tenant, token: strin
         if (!key) throw new UserinfoRefusal('Invalid token');
         return key;
       },
-      { algorithms: [SIGNING_ALG], issuer: tenant.issuer, audience: userinfoAudience(tenant) },
+      // Every token the tenant issues expires: one without `exp` (or `sub`) is no token of this endpoint.
+      { algorithms: [SIGNING_ALG], issuer: tenant.issuer, audience: userinfoAudience(tenant), requiredClaims: ['exp', 'sub'], currentDate: new Date(ctx.now()) },
     );
     if (typeof payload.sub !== 'string') throw new UserinfoRefusal('Invalid token');
     return payload;

@@ -26,8 +26,13 @@ export function originOf(url: string): string | undefined {
   }
 }
 
-/** Whether one entry (an origin or URL, maybe with a subdomain wildcard) allows `origin`. */
+/**
+ * Whether one entry (an origin or URL, maybe with a subdomain wildcard) allows
+ * `origin`. Only a concrete origin matches: one holding a `*` (an entry's
+ * pattern sent back as if it were an origin) matches nothing.
+ */
 export function originMatches(entry: string, origin: string): boolean {
+  if (origin.includes('*')) return false;
   const cut = entry.search(/[?#]/);
   const bare = cut === -1 ? entry : entry.slice(0, cut);
   const wildcard = /^[a-z][a-z0-9+.-]*:\/\/\*\./i.test(bare);

@@ -3,6 +3,7 @@
  * /api/v2, Authentication API at the root), tenants resolved from the Host
  * header, rate limits per tenant and surface, errors serialised in one place.
  */
+import type { ServerOptions } from 'node:http';
 import formbody from '@fastify/formbody';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { authenticationRoutes } from '../authentication/routes.js';
@@ -10,8 +11,10 @@ import type { AppContext } from '../context.js';
 import { openApiRoute, registerOpenApi } from '../management/openapi.js';
 import { managementPlugin } from '../management/plugin.js';
 import type { RateLimitClass, Tenant } from '../tenants/tenant.js';
+import { clientErrorHandler, limitConnectionsPerAddress, timeoutOptions } from './connections.js';
 import { errorHandler, surfaceOf } from './error-handler.js';
 import { ManagementError, OAuthError, managementErrors, oauthErrors } from './errors.js';
+import { registerJsonBodyParser } from './json-body.js';
 import { validatorCompiler } from './validation.js';
 
 declare module 'fastify' {
@@ -51,7 +54,8 @@ function requestDomain(request: FastifyRequest): string {
 }
 
 export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
-  const serverOptions: FastifyServerOptions & { https?: unknown } = {
+  const limits = { requestTimeoutMs: ctx.config.requestTimeoutMs, maxConnectionsPerAddress: ctx.config.maxConnectionsPerAddress };
+  const serverOptions: FastifyServerOptions & { https?: unknown; http?: ServerOptions } = {
     loggerInstance: ctx.logger,
     // One log line per request, written by the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),
@@ -62,14 +66,21 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     forceCloseConnections: 'idle',
     // Resource-server ids may be audiences (URLs) in the path, URL-encoded.
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 2048 },
+    // Slow requests, oversized headers and malformed bytes (./connections.ts).
+    requestTimeout: limits.requestTimeoutMs,
+    http: timeoutOptions(limits),
+    clientErrorHandler,
   };
-  if (options.https) serverOptions.https = options.https;
+  // An HTTPS server takes the HTTP server's options among its own.
+  if (options.https) serverOptions.https = { ...options.https, ...timeoutOptions(limits) };
   const app = Fastify(serverOptions as FastifyServerOptions) as unknown as FastifyInstance;
+  limitConnectionsPerAddress(app.server, limits.maxConnectionsPerAddress);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(errorHandler);
   // Bodies are JSON or forms only; other media types are refused by the error handler.
   app.removeContentTypeParser('text/plain');
+  registerJsonBodyParser(app);
   await app.register(formbody);
 
   app.decorateRequest('tenant', null as unknown as Tenant);

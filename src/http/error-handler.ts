@@ -3,6 +3,7 @@
  * gets depends on its surface: everything under /api/v2 is the Management API,
  * the rest is the Authentication API. Internal detail goes to the log only.
  */
+import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorObject } from 'ajv';
 import { HttpError, ManagementError, OAuthError } from './errors.js';
@@ -51,6 +52,24 @@ function translate(error: FastifyError, surface: Surface): HttpError | undefined
       : new OAuthError(error.statusCode, 'invalid_request', error.message);
   }
   return undefined;
+}
+
+/**
+ * The same bodies for errors answered on the raw socket, before Fastify has a
+ * request (./connections.ts): a complete HTTP/1.1 response that closes the
+ * connection, without a body for HEAD (RFC 9110 §9.3.2).
+ */
+export function rawErrorResponse(http: HttpError, surface: Surface, method: string | undefined): string {
+  const body = JSON.stringify(http.body());
+  const lines = [
+    `HTTP/1.1 ${http.statusCode} ${STATUS_CODES[http.statusCode] ?? 'Error'}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    ...Object.entries(http.headers).map(([name, value]) => `${name}: ${value}`),
+    ...(surface === 'authentication' ? ['Cache-Control: no-store'] : []),
+    'Connection: close',
+  ];
+  return `${lines.join('\r\n')}\r\n\r\n${method === 'HEAD' ? '' : body}`;
 }
 
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {

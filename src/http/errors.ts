@@ -103,6 +103,10 @@ export class OAuthError extends HttpError {
   }
 }
 
+const REQUEST_TIMEOUT = 'The request was not received in time';
+const HEADERS_TOO_LARGE = 'The request header fields are too large';
+const MALFORMED_REQUEST = 'The request is not valid HTTP/1.1';
+
 export const managementErrors = {
   missingAuthentication: () =>
     new ManagementError(401, 'Missing authentication').withHeader('WWW-Authenticate', 'Bearer'),
@@ -125,11 +129,31 @@ export const managementErrors = {
   badRequest: (message: string, errorCode?: ManagementErrorCode) => new ManagementError(400, message, errorCode),
   invalidBody: (message: string) => new ManagementError(400, message, 'invalid_body'),
   conflict: (message: string, errorCode: ManagementErrorCode = 'conflict') => new ManagementError(409, message, errorCode),
+  /**
+   * Offset paging past the first `limit` records of GET /users (recorded from
+   * the service in auth0/auth0.net#979 and auth0/node-auth0#1246).
+   */
+  pagingLimit: (limit: number) =>
+    new ManagementError(
+      400,
+      `You can only page through the first ${limit} records. See https://auth0.com/docs/users/search/v3/view-search-results-by-page#limitation`,
+      'invalid_paging',
+    ),
   tooManyRequests: () => new ManagementError(429, 'Global limit has been reached', 'too_many_requests'),
+  /** Connection-level refusals (./connections.ts), answered before Fastify sees a request. */
+  requestTimeout: () => new ManagementError(408, REQUEST_TIMEOUT),
+  headersTooLarge: () => new ManagementError(431, HEADERS_TOO_LARGE),
+  malformedRequest: () => new ManagementError(400, MALFORMED_REQUEST),
 };
 
 export const oauthErrors = {
   invalidRequest: (description: string) => new OAuthError(400, 'invalid_request', description),
+  /** Parameter size limits (src/authentication/parameter-limits.ts). */
+  parameterTooLong: (name: string, maxBytes: number) =>
+    new OAuthError(400, 'invalid_request', `Parameter ${name} is too long (at most ${maxBytes} bytes)`),
+  parameterNameTooLong: (maxBytes: number) =>
+    new OAuthError(400, 'invalid_request', `A parameter name is too long (at most ${maxBytes} bytes)`),
+  tooManyParameters: (max: number) => new OAuthError(400, 'invalid_request', `Too many parameters (at most ${max})`),
   unsupportedGrantType: (grantType: string) =>
     new OAuthError(400, 'unsupported_grant_type', `Unsupported grant type: ${grantType}`),
   /** Wrong or missing client secret (authentication-api-wire-notes §5.1). */
@@ -155,4 +179,7 @@ export const oauthErrors = {
       'too_many_requests',
       'Too many requests. Check the X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset headers.',
     ),
+  requestTimeout: () => new OAuthError(408, 'invalid_request', REQUEST_TIMEOUT),
+  headersTooLarge: () => new OAuthError(431, 'invalid_request', HEADERS_TOO_LARGE),
+  malformedRequest: () => new OAuthError(400, 'invalid_request', MALFORMED_REQUEST),
 };

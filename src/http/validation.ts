@@ -37,14 +37,57 @@ const HTTP = ['http:', 'https:'] as const;
 const HTTPS = ['https:'] as const;
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
+/**
+ * Where a browser may be sent, or called from: a client's `callbacks`,
+ * `allowed_logout_urls`, `web_origins` and `allowed_origins` (the formats
+ * `callback-url` and `url-with-placeholders`). The service's document names
+ * these formats without defining them, and its documentation allows
+ * subdomain wildcards (`https://*.example.com`), `{organization_name}`
+ * placeholders, localhost for development and custom schemes for native apps;
+ * it states no rule on schemes. Gatehouse's rule (RFC 9700 §2.1, RFC 8252
+ * §7, §8.3):
+ *
+ * - `https:`; `http:` only for a loopback host (`localhost`, `127.0.0.1`,
+ *   `[::1]`), as a cleartext redirect elsewhere exposes codes and tokens;
+ * - a custom scheme for native apps (`com.example.app://callback`,
+ *   `com.example.app:/callback`), with an authority or an absolute path,
+ *   except the schemes that run script or reach local or browser-internal
+ *   content when a browser is sent there (`javascript:`, `vbscript:`,
+ *   `data:`, `file:`, `blob:`, `filesystem:`, `about:`);
+ * - no fragment (RFC 6749 §3.1.2: responses are added to the query or the
+ *   fragment; the service ignores hash information in these lists anyway)
+ *   and no user information (`https://app.example.com@evil.example/`);
+ * - `*` only as the whole first label of a host with at least two more
+ *   (`https://*.example.com`), the only place the matchers give it meaning.
+ */
+const FORBIDDEN_SCHEMES: ReadonlySet<string> = new Set(['javascript:', 'vbscript:', 'data:', 'file:', 'blob:', 'filesystem:', 'about:']);
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** A leading `*.` label followed by at least two labels, and no other `*`. */
+const SUBDOMAIN_WILDCARD = /^[a-z][a-z0-9+.-]*:\/\/\*\.[^/?#*.]+\.[^*]*$/i;
+
+function isBrowserUrl(value: string): boolean {
+  if (value.includes('#')) return false;
+  if (value.includes('*') && !SUBDOMAIN_WILDCARD.test(value)) return false;
+  let url: URL;
+  try {
+    url = new URL(withoutPlaceholders(value));
+  } catch {
+    return false;
+  }
+  if (FORBIDDEN_SCHEMES.has(url.protocol) || url.username !== '' || url.password !== '') return false;
+  if (url.protocol === 'https:') return true;
+  if (url.protocol === 'http:') return LOOPBACK_HOSTS.has(url.hostname);
+  return /^[a-z][a-z0-9+.-]*:\//i.test(value);
+}
+
 /** The service's own formats, used by its schemas (names as in its OpenAPI document). */
 export const SERVICE_FORMATS: Record<string, (value: string) => boolean> = {
   'absolute-uri-or-empty': (v) => v === '' || parsesAsUrl(v),
   'absolute-https-uri-or-empty': (v) => v === '' || (!/[{}*]/.test(v) && parsesAsUrl(v, HTTPS)),
-  'absolute-https-uri-with-placeholders-or-empty': (v) => v === '' || parsesAsUrl(v, HTTPS),
-  // Callbacks may use custom schemes (native apps) and subdomain wildcards.
-  'callback-url': (v) => parsesAsUrl(v),
-  'url-with-placeholders': (v) => parsesAsUrl(v),
+  // initiate_login_uri and back-channel logout URLs: parameters are appended to them, never after a fragment.
+  'absolute-https-uri-with-placeholders-or-empty': (v) => v === '' || (!v.includes('#') && parsesAsUrl(v, HTTPS)),
+  'callback-url': isBrowserUrl,
+  'url-with-placeholders': isBrowserUrl,
   url: (v) => parsesAsUrl(v, HTTP),
   'url-or-null': (v) => parsesAsUrl(v, HTTP),
   'ec-initiate-login-uri-template-url': (v) => parsesAsUrl(v, HTTPS),
@@ -58,9 +101,32 @@ export const SERVICE_FORMATS: Record<string, (value: string) => boolean> = {
   ipv6_cidr: (v) => /^[0-9a-f:]+\/(\d{1,2}|1[01]\d|12[0-8])$/i.test(v),
 };
 
+/**
+ * `x-max-json-bytes`: the most UTF-8 bytes an object may take serialised as
+ * JSON. JSON Schema has no keyword for the size of a value, and free-form
+ * members (options, addons, configuration objects) would otherwise be bound
+ * by the body limit alone. The body's nesting depth is bounded before it is
+ * parsed (./json-body.ts), so serialising here cannot recurse deeply.
+ */
+export const MAX_JSON_BYTES_KEYWORD = 'x-max-json-bytes';
+
+interface SizeCheck {
+  (schema: number, data: unknown, parentSchema?: object): boolean;
+  errors?: Partial<ErrorObject>[];
+}
+
+const maxJsonBytes: SizeCheck = (limit, data, parentSchema) => {
+  const size = Buffer.byteLength(JSON.stringify(data), 'utf8');
+  if (size <= limit) return true;
+  // Ajv adds no parentSchema to a function keyword's errors; the message takes the description from it.
+  maxJsonBytes.errors = [{ keyword: MAX_JSON_BYTES_KEYWORD, params: { limit, size }, ...(parentSchema && { parentSchema }) }];
+  return false;
+};
+
 function withFormats(ajv: Ajv): Ajv {
   (addFormats as unknown as (a: Ajv) => Ajv)(ajv);
   for (const [name, validate] of Object.entries(SERVICE_FORMATS)) ajv.addFormat(name, { type: 'string', validate });
+  ajv.addKeyword({ keyword: MAX_JSON_BYTES_KEYWORD, type: 'object', schemaType: 'number', errors: true, validate: maxJsonBytes });
   return ajv;
 }
 
@@ -147,6 +213,9 @@ function innerMessage(error: ErrorObject): string {
       return "Data does not match any schemas from 'oneOf'";
     case 'not':
       return "Data matches schema from 'not'";
+    case MAX_JSON_BYTES_KEYWORD:
+      // Worded after z-schema's "String is too long (N chars), maximum M".
+      return `Object is too large (${String(p.size)} bytes), maximum ${String(p.limit)}`;
     default:
       return error.message ?? 'Invalid value';
   }

@@ -346,7 +346,7 @@ describe('/authorize: response types, modes, hosted pages, consent, CORS', () =>
         assert.equal(res.headers['access-control-allow-origin'], origin, 'but the page may read why');
         assert.equal((res.json() as { error: string }).error, 'invalid_grant');
       }
-      for (const origin of ['https://evil.example', 'https://a.b.partner.example', 'https://app.example.com.evil.example']) {
+      for (const origin of ['https://evil.example', 'https://a.b.partner.example', 'https://app.example.com.evil.example', 'https://*.partner.example']) {
         const res = await corsToken(origin, { grant_type: 'refresh_token', client_id: spa.client_id, refresh_token: 'unknown' });
         assert.equal(res.statusCode, 403);
         assert.equal(res.body, `Origin ${origin} is not allowed.`);

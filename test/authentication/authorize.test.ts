@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import { secretHash } from '../../src/authorization/store.js';
 import { createTestApp, DOMAIN, tokenRequest, type TestApp } from '../helpers/app.js';
+import { authorizeErrorPage } from '../../src/authentication/authorize/pages.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
 
 const REALM = 'Username-Password-Authentication';
@@ -194,6 +195,39 @@ describe('authorization code flow: /authorize, /login, authorization_code grant'
     const { challenge } = pkce();
     const ok = await get(authorizeUrl(spa, { redirect_uri: 'https://tenant1.example.org/cb', code_challenge: challenge, code_challenge_method: 'S256' }));
     assert.equal(ok.statusCode, 302);
+  });
+
+  it('a wildcard callback is never itself a redirect_uri: only concrete hosts match it', async () => {
+    const mismatch = authorizeErrorPage('Callback URL mismatch. The provided redirect_uri is not in the list of allowed callback URLs.').value;
+    const { challenge } = pkce();
+    const pkceParams = { code_challenge: challenge, code_challenge_method: 'S256' };
+    // A callback stored before registration refused `*` outside the first label is no pattern, and not a literal either.
+    const legacy = await insertClient(t, {
+      grant_types: JSON.stringify(['authorization_code']),
+      config: JSON.stringify({ callbacks: ['https://a.*.example.net/cb'] }),
+    });
+    for (const [client, uri] of [
+      [spa, 'https://*.example.org/cb'],
+      [spa, 'https://*.example.org/cb?x=1'],
+      [legacy, 'https://a.*.example.net/cb'],
+    ] as const) {
+      const res = await get(authorizeUrl(client, { redirect_uri: uri, ...pkceParams }));
+      assert.equal(res.statusCode, 400, uri);
+      assert.equal(res.headers.location, undefined, uri);
+      assert.equal(res.body, mismatch, uri);
+    }
+    const concrete = await get(authorizeUrl(spa, { redirect_uri: 'https://shop.example.org/cb', ...pkceParams, prompt: 'none' }));
+    assert.equal(concrete.statusCode, 302);
+    assert.equal(concrete.headers.location, 'https://shop.example.org/cb?error=login_required&error_description=Login+required&state=xyz');
+  });
+
+  it('query response mode: the parameters go before a fragment the callback has', async () => {
+    // Registration refuses fragments now; a callback stored earlier may still have one.
+    const callback = 'https://app.example.com/cb?tab=1#section';
+    const client = await insertClient(t, { grant_types: JSON.stringify(['authorization_code']), config: JSON.stringify({ callbacks: [callback] }) });
+    const res = await get(authorizeUrl(client, { redirect_uri: callback, prompt: 'none' }));
+    assert.equal(res.statusCode, 302, res.body);
+    assert.equal(res.headers.location, 'https://app.example.com/cb?tab=1&error=login_required&error_description=Login+required&state=xyz#section');
   });
 
   it('errors after the redirect_uri is trusted go to it: response_type, plain PKCE, public client without PKCE', async () => {

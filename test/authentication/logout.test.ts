@@ -108,6 +108,13 @@ describe('logout: /v2/logout and /oidc/logout', () => {
       assertRefused(refused, /not defined as a valid URL/);
     });
 
+    it('the wildcard Allowed Logout URL itself is not a returnTo: only concrete hosts match it', async () => {
+      const { cookie } = await login(app);
+      const res = await get(`/v2/logout?${query({ client_id: app.client_id, returnTo: 'https://*.example.org/bye' })}`, cookie);
+      assertRefused(res, /https:\/\/\*\.example\.org\/bye&quot; is not defined as a valid URL in &quot;Allowed Logout URLs&quot;/);
+      assert.equal(await sessionActive(cookie), true, 'the session is kept');
+    });
+
     it('a returnTo not allowed: 400 page without Location, the session kept (no open redirect)', async () => {
       const { cookie } = await login(app);
       const cases: Record<string, string>[] = [

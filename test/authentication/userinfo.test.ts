@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { SignJWT } from 'jose';
 import { createTestApp, DOMAIN, tokenRequest, type TestApp } from '../helpers/app.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
 
@@ -87,6 +88,20 @@ describe('GET|POST /userinfo', () => {
     // Neither has a client-credentials token.
     const m2m = await t.managementToken();
     assertUnauthorized(await userinfo('GET', m2m), 'Invalid audience');
+  });
+
+  it('refuses a tenant-signed token without exp (or without sub) with a plain 401', async () => {
+    const keys = await t.ctx.keyring.keys(t.tenant.id);
+    const now = Math.floor(Date.now() / 1000);
+    const sign = (claims: Record<string, unknown>) =>
+      new SignJWT({ iss: `https://${DOMAIN}/`, aud: `https://${DOMAIN}/userinfo`, iat: now, scope: 'openid profile', ...claims })
+        .setProtectedHeader({ alg: 'RS256', kid: keys.signing.kid, typ: 'JWT' })
+        .sign(keys.signing.privateKey);
+    // The same token with exp is accepted: only the missing claim is refused.
+    assert.equal((await userinfo('GET', await sign({ sub: userId, exp: now + 600 }))).statusCode, 200);
+    assertUnauthorized(await userinfo('GET', await sign({ sub: userId })), 'Invalid token');
+    assertUnauthorized(await userinfo('POST', undefined, { access_token: await sign({ sub: userId }) }), 'Invalid token');
+    assertUnauthorized(await userinfo('GET', await sign({ exp: now + 600 })), 'Invalid token');
   });
 
   it('is listed in the discovery document', async () => {

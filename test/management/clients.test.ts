@@ -112,6 +112,14 @@ const APP_TYPES = [
   'zendesk', 'zoom', 'sso_integration', 'oag',
 ];
 
+/** The grant types the service's document lists for `grant_types`. */
+const GRANT_TYPES = [
+  'authorization_code', 'implicit', 'refresh_token', 'client_credentials', 'password', 'http://auth0.com/oauth/grant-type/password-realm',
+  'http://auth0.com/oauth/grant-type/mfa-oob', 'http://auth0.com/oauth/grant-type/mfa-otp', 'http://auth0.com/oauth/grant-type/mfa-recovery-code',
+  'urn:openid:params:grant-type:ciba', 'urn:ietf:params:oauth:grant-type:device_code',
+  'urn:auth0:params:oauth:grant-type:token-exchange:federated-connection-access-token',
+];
+
 const metadata = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`key${i}`, 'value']));
 
 const ROTATING = { rotation_type: 'rotating', expiration_type: 'expiring' } as const;
@@ -144,6 +152,7 @@ describe('/api/v2/clients', () => {
   after(() => t.close());
 
   const post = (body: unknown) => t.management('POST', '/api/v2/clients', { token, body });
+  const clientTotal = async () => ((await t.management('GET', '/api/v2/clients?include_totals=true', { token })).json() as { total: number }).total;
   const patch = (id: string, body: unknown) => t.management('PATCH', `/api/v2/clients/${id}`, { token, body });
 
   /**
@@ -301,6 +310,20 @@ describe('/api/v2/clients', () => {
       await refuses({ app_type: 'desktop' }, payloadError('No enum match for: desktop', 'app_type', D.app_type));
       await refusesUpdate({ app_type: 'desktop' }, payloadError('No enum match for: desktop', 'app_type', D.app_type));
       for (const app_type of APP_TYPES) await accepts({ app_type });
+    }));
+
+    it("grant_types: only the service's grant types; a refused write stores nothing", rule(async () => {
+      const count = await clientTotal();
+      const unchanged = (await t.management('GET', `/api/v2/clients/${target}`, { token })).json() as Json;
+      await refuses({ grant_types: ['bogus'] }, payloadError('No enum match for: bogus', 'grant_types[0]'));
+      await refuses({ grant_types: ['client_credentials', 'urn:example:nope'] }, payloadError('No enum match for: urn:example:nope', 'grant_types[1]'));
+      await refusesUpdate({ grant_types: ['bogus'] }, payloadError('No enum match for: bogus', 'grant_types[0]'));
+      assert.equal(await clientTotal(), count, 'no client was created');
+      assert.deepEqual((await t.management('GET', `/api/v2/clients/${target}`, { token })).json(), unchanged, 'the client was not changed');
+      await accepts({ grant_types: [...GRANT_TYPES] });
+      await accepts({ grant_types: [] });
+      const created = await mustCreate({ name: 'grant types' });
+      await acceptsUpdate({ grant_types: ['authorization_code', 'refresh_token'] }, created.client_id as string);
     }));
 
     it('token_endpoint_auth_method: none, client_secret_post or client_secret_basic', rule(async () => {
@@ -503,6 +526,51 @@ describe('/api/v2/clients', () => {
       await accepts({ initiate_login_uri: 'https://example.com/login' });
       await accepts({ initiate_login_uri: 'https://{organization_name}.example.com/login' });
       await accepts({ initiate_login_uri: '' });
+    }));
+
+    it('callbacks, allowed_logout_urls, web_origins, allowed_origins: https, loopback http, native schemes; no script schemes, fragments, misplaced wildcards; nothing stored', rule(async () => {
+      const count = await clientTotal();
+      const unchanged = (await t.management('GET', `/api/v2/clients/${target}`, { token })).json() as Json;
+      const refusedUrls = [
+        'javascript:alert(1)',
+        'JavaScript://example.com/%0aalert(1)',
+        'data:text/html,<script>alert(1)</script>',
+        'vbscript:msgbox(1)',
+        'file:///etc/passwd',
+        'http://app.example.com/callback',
+        'https://app.example.com/callback#fragment',
+        'https://*.com/callback',
+        'https://app.*.example.com/callback',
+        'https://user@app.example.com/callback',
+        'com.example.app:callback',
+      ];
+      for (const url of refusedUrls) {
+        await refuses({ callbacks: ['https://app.example.com/ok', url] }, payloadError(`Object didn't pass validation for format callback-url: ${url}`, 'callbacks[1]'));
+        await refusesUpdate({ callbacks: [url] }, payloadError(`Object didn't pass validation for format callback-url: ${url}`, 'callbacks[0]'));
+        for (const member of ['allowed_logout_urls', 'web_origins', 'allowed_origins']) {
+          await refuses({ [member]: [url] }, payloadError(`Object didn't pass validation for format url-with-placeholders: ${url}`, `${member}[0]`));
+        }
+      }
+      await refuses(
+        { initiate_login_uri: 'https://example.com/login#x' },
+        payloadError("Object didn't pass validation for format absolute-https-uri-with-placeholders-or-empty: https://example.com/login#x", 'initiate_login_uri', D.initiate_login_uri),
+      );
+      assert.equal(await clientTotal(), count, 'no client was created');
+      assert.deepEqual((await t.management('GET', `/api/v2/clients/${target}`, { token })).json(), unchanged, 'the client was not changed');
+
+      const acceptedUrls = [
+        'https://app.example.com/callback',
+        'https://app.example.com/callback?tab=1',
+        'http://localhost:3000/callback',
+        'http://127.0.0.1:8080/callback',
+        'http://[::1]:8080/callback',
+        'https://*.example.com/callback',
+        'https://{organization_name}.example.com/callback',
+        'com.example.app://callback',
+        'com.example.app:/oauth2redirect',
+      ];
+      await accepts({ callbacks: acceptedUrls, allowed_logout_urls: acceptedUrls });
+      await accepts({ web_origins: ['https://app.example.com', 'http://localhost:3000', 'capacitor://localhost'], allowed_origins: ['https://*.example.com'] });
     }));
 
     it('logo_uri: a URL or empty', rule(async () => {

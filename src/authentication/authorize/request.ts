@@ -72,16 +72,21 @@ export class AuthorizeRedirectError extends Error {
 /** RFC 7636 §4.2: 43 to 128 characters of [A-Z a-z 0-9 - . _ ~]; an S256 challenge is exactly 43. */
 const CODE_CHALLENGE = /^[A-Za-z0-9\-._~]{43,128}$/;
 
+/** A URL whose authority (host, userinfo or port) holds a `*`: a pattern, never a concrete address. */
+const WILDCARD_AUTHORITY = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*\*/i;
+
 /**
  * Whether `redirectUri` is allowed by a callback: the exact string, or, for a
  * callback with `*` as the first label of its host (`https://*.example.com/cb`),
  * the same string with one DNS label in its place. Exact comparison, as
- * RFC 9700 §4.1.3 asks; no normalisation.
+ * RFC 9700 §4.1.3 asks; no normalisation. Only a concrete host matches: a
+ * `redirectUri` with a `*` in its authority (the wildcard entry itself sent
+ * back as the redirect_uri) matches nothing. Logout URLs are matched here too.
  */
 export function callbackMatches(callback: string, redirectUri: string): boolean {
-  if (callback === redirectUri) return true;
+  if (WILDCARD_AUTHORITY.test(redirectUri)) return false;
   const wildcard = /^([a-z][a-z0-9+.-]*:\/\/)\*\.([^/?#]+\.[^/?#]+)(.*)$/i.exec(callback);
-  if (!wildcard) return false;
+  if (!wildcard) return callback === redirectUri;
   const [, scheme, rest, tail] = wildcard;
   return new RegExp(`^${escapeRegExp(scheme!)}${DNS_LABEL}\\.${escapeRegExp(rest!)}${escapeRegExp(tail!)}$`).test(redirectUri);
 }

@@ -35,6 +35,8 @@ export function changePasswordEndpoint(service: DbConnectionsService): RouteOpti
   return {
     method: 'POST',
     url: '/dbconnections/change_password',
+    // ./body.ts bounds every member, in the endpoint's own error shape.
+    config: { ownParameterLimits: true },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const input = readChangePasswordBody(request);
       applyPairLimit(reply, await service.takeChangePasswordRequest(request.tenant, request.ip, input.email));

@@ -11,6 +11,8 @@ export function signupEndpoint(service: DbConnectionsService): RouteOptions {
   return {
     method: 'POST',
     url: '/dbconnections/signup',
+    // ./body.ts bounds every member, in the endpoint's own error shape.
+    config: { ownParameterLimits: true },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const input = readSignupBody(request);
       const user = await service.signup(request.tenant, input);

@@ -8,7 +8,7 @@ import type { FastifyRequest } from 'fastify';
 import { ManagementError } from '../../http/errors.js';
 import { fieldAccess } from '../../clients/model.js';
 import type { ClientFilter } from '../../clients/store.js';
-import { CheckpointPagingQuery, parsePaging } from '../paging.js';
+import { CheckpointPagingQuery, MAX_PER_PAGE, OffsetPagingQuery, parsePaging } from '../paging.js';
 import type { ManagementRouteFactory } from '../route.js';
 import { CLIENT_FIELDS, CLIENT_APP_TYPES } from './fields.js';
 import { checkpointScope, unreadableFields, type ClientQuery, type ClientService, type FieldSelection } from './service.js';
@@ -23,9 +23,9 @@ export const ListClientsQuery = Type.Object(
   {
     fields: Type.Optional(Type.String({ description: FIELDS_DESCRIPTION })),
     include_fields: Type.Optional(Type.Boolean({ description: 'Whether specified fields are to be included (true) or excluded (false).' })),
-    page: Type.Optional(Type.Integer({ minimum: 0, description: 'Page index of the results to return. First page is 0.' })),
+    page: Type.Optional(OffsetPagingQuery.page),
     per_page: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: 100, description: 'Number of results per page. Default value is 50, maximum value is 100' }),
+      Type.Integer({ minimum: 0, maximum: MAX_PER_PAGE, description: 'Number of results per page. Default value is 50, maximum value is 100' }),
     ),
     include_totals: Type.Optional(
       Type.Boolean({

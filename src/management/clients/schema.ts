@@ -9,11 +9,18 @@
  *   the allowed characters, at most 10 properties;
  * - `oidc_logout.backchannel_logout_urls`: one URL at most;
  * - `express_configuration.vendor_oin_client_id` (the spec's name) required;
- * - `third_party_security_mode`: settable on create only, so not in the update schema.
+ * - `grant_types`: only the grant types the document's description lists
+ *   (it declares no enum, so any string would otherwise pass);
+ * - `third_party_security_mode`: settable on create only, so not in the update schema;
+ * - every object member but `client_metadata` (bounded above) at most
+ *   FREE_OBJECT_MAX_BYTES serialised: several (`addons.*`, `oidc_logout`,
+ *   `mobile`, `jwt_configuration`, `encryption_key`) allow any members and the
+ *   document states no size for them.
  *
  * Rules that relate two fields (`post_login_prompt` needs `oidc_conformant`)
  * are checked in the service.
  */
+import { FREE_OBJECT_MAX_BYTES, maxJsonBytes } from '../../http/schema-types.js';
 import oas from './oas-schemas.generated.json' with { type: 'json' };
 
 type Schema = Record<string, unknown> & { properties: Record<string, Record<string, unknown>>; required?: string[] };
@@ -28,9 +35,32 @@ function clone<T>(value: T): T {
 /** client_metadata names: alphanumerics and :,-+=_*?"/\()<>@ tab and space. */
 const METADATA_NAME_PATTERN = '^[A-Za-z0-9:,\\-+=_*?"/\\\\()<>@\\t ]+$';
 
+/** The grant types of the service, as the description of `grant_types` lists them (in its order). */
+export const CLIENT_GRANT_TYPES = [
+  'authorization_code',
+  'implicit',
+  'refresh_token',
+  'client_credentials',
+  'password',
+  'http://auth0.com/oauth/grant-type/password-realm',
+  'http://auth0.com/oauth/grant-type/mfa-oob',
+  'http://auth0.com/oauth/grant-type/mfa-otp',
+  'http://auth0.com/oauth/grant-type/mfa-recovery-code',
+  'urn:openid:params:grant-type:ciba',
+  'urn:ietf:params:oauth:grant-type:device_code',
+  'urn:auth0:params:oauth:grant-type:token-exchange:federated-connection-access-token',
+] as const;
+
+const isObjectSchema = (member: Record<string, unknown>) => member.type === 'object' || (Array.isArray(member.type) && member.type.includes('object'));
+
 function applySpecRules(schema: Schema): Schema {
   const p = schema.properties;
+  for (const [key, member] of Object.entries(p)) {
+    if (key !== 'client_metadata' && isObjectSchema(member)) p[key] = { ...member, ...maxJsonBytes(FREE_OBJECT_MAX_BYTES) };
+  }
   p.name = { ...p.name, minLength: 1 };
+  const grantTypes = p.grant_types as { items?: Record<string, unknown> } | undefined;
+  if (grantTypes) p.grant_types = { ...grantTypes, items: { ...grantTypes.items, enum: [...CLIENT_GRANT_TYPES] } };
   // Empty is the specification's default for these; the published schema's minLength would refuse it.
   for (const key of ['custom_login_page', 'custom_login_page_preview', 'form_template']) {
     if (p[key]) delete p[key].minLength;

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum } from '../../http/schema-types.js';
-import { CheckpointPagingQuery, OffsetPagingQuery, parsePaging } from '../paging.js';
+import { CheckpointPagingQuery, MAX_PER_PAGE, OffsetPagingQuery, parsePaging } from '../paging.js';
 import type { ManagementRouteFactory } from '../route.js';
 import { checkpointScope, fieldSelection, type ConnectionService } from './service.js';
 import { ConnectionForList, FieldsQuery, STRATEGIES } from './schema.js';
@@ -9,7 +9,7 @@ import { ConnectionForList, FieldsQuery, STRATEGIES } from './schema.js';
 const Query = Type.Object(
   {
     per_page: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 100, description: 'The amount of entries per page. Defaults to 100 if not provided' }),
+      Type.Integer({ minimum: 1, maximum: MAX_PER_PAGE, description: 'The amount of entries per page. Defaults to 100 if not provided' }),
     ),
     page: Type.Optional(OffsetPagingQuery.page),
     include_totals: Type.Optional(OffsetPagingQuery.include_totals),

@@ -11,7 +11,7 @@
  * `cross_app_access_requesting_app` (no storage for them).
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { FreeObject, NullableStringEnum, StringEnum } from '../../http/schema-types.js';
+import { FreeObject, maxJsonBytes, NullableStringEnum, StringEnum } from '../../http/schema-types.js';
 
 /** The document's `ConnectionIdentityProviderEnum`; only `auth0` is implemented (see SUPPORTED_STRATEGIES). */
 export const STRATEGIES = [
@@ -37,7 +37,8 @@ function NullableObject(properties: Record<string, TSchema>, required: string[],
 /**
  * The options of a database connection: the members of `ConnectionOptionsAuth0` that
  * Gatehouse's login and sign-up honour, typed as the document types them. The document
- * lets options carry other members (`additionalProperties: true`); they are kept as given.
+ * lets options carry other members (`additionalProperties: true`); they are kept as given,
+ * up to CONNECTION_OPTIONS_MAX_BYTES serialised (the document states no limit).
  */
 const optionProperties = {
   validation: NullableObject(
@@ -88,9 +89,19 @@ const optionProperties = {
   }),
 };
 
+/**
+ * Larger than other free-form objects: options are where strategies keep
+ * certificates, custom database scripts and password dictionaries.
+ */
+const CONNECTION_OPTIONS_MAX_BYTES = 262_144;
+
 const options = Type.Object(
   Object.fromEntries(Object.entries(optionProperties).map(([k, v]) => [k, Type.Optional(v)])),
-  { additionalProperties: true, description: "The connection's options (depend on the connection strategy)" },
+  {
+    additionalProperties: true,
+    description: "The connection's options (depend on the connection strategy)",
+    ...maxJsonBytes(CONNECTION_OPTIONS_MAX_BYTES),
+  },
 );
 
 const metadata = Type.Unsafe<Record<string, string | null>>({
@@ -170,7 +181,7 @@ export type UpdateConnectionBody = Static<typeof UpdateConnectionBody>;
 const responseProperties = {
   name: Type.String({ description: 'The name of the connection' }),
   display_name: Type.String({ description: 'Connection name used in login screen' }),
-  options: FreeObject({ description: 'The connection options' }),
+  options: FreeObject({ description: 'The connection options' }, null),
   id: Type.String({ description: "The connection's identifier" }),
   strategy: Type.String({ description: 'The type of the connection, related to the identity provider' }),
   realms: Type.Array(Type.String()),

@@ -8,7 +8,7 @@ import { checkpointScope, type OrganizationService, type OrganizationSort } from
 const Query = Type.Object(
   {
     // Offset paging reaches 1000 pages at most; beyond, the document points to checkpoint paging.
-    page: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, description: 'Page index of the results to return. First page is 0.' })),
+    page: Type.Optional(OffsetPagingQuery.page),
     per_page: Type.Optional(OffsetPagingQuery.per_page),
     include_totals: Type.Optional(OffsetPagingQuery.include_totals),
     from: Type.Optional(CheckpointPagingQuery.from),

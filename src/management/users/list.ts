@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { managementErrors } from '../../http/errors.js';
 import { offsetPaging } from '../lists.js';
-import { OffsetPagingQuery } from '../paging.js';
+import { checkOffsetWindow, OffsetPagingQuery, USERS_OFFSET_LIMIT } from '../paging.js';
 import type { ManagementRouteFactory } from '../route.js';
 import type { UserService } from './service.js';
 import { UserResponse } from './schema.js';
@@ -11,6 +11,7 @@ import { UserResponse } from './schema.js';
  * `q`/`search_engine` are refused rather than ignored, so that a search never
  * answers with every user; `sort`, `fields`, `include_fields`, `connection` and
  * `primary_order` are accepted and ignored (the order is creation time, then user_id).
+ * As on the service, only the first 1000 users can be paged through.
  */
 const Query = Type.Object(
   {
@@ -45,6 +46,8 @@ export const listUsers: ManagementRouteFactory<UserService> = (_ctx, users) => (
     if (query.q !== undefined || query.search_engine !== undefined) {
       throw managementErrors.badRequest('User search (q, search_engine) is not supported by this server.', 'operation_not_supported');
     }
-    return users.list(request.tenant, offsetPaging(query));
+    const paging = offsetPaging(query);
+    checkOffsetWindow(paging.page, paging.perPage, USERS_OFFSET_LIMIT);
+    return users.list(request.tenant, paging);
   },
 });

@@ -10,6 +10,10 @@
  *   declares `additionalProperties: true` for it;
  * - the update body is the service's whole `UpdateUserRequestContent`, so the
  *   body it documents for a password change (`{password, connection}`) works.
+ *
+ * `app_metadata` and `user_metadata` get no size bound of their own: the
+ * service documents 16 MB for each, more than the 1 MiB body limit, so the
+ * body limit is what bounds them.
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { FreeObject } from '../../http/schema-types.js';
@@ -18,8 +22,8 @@ import { NO_CONTROL_CHARACTERS } from '../strings.js';
 const Nullable = <T extends Record<string, unknown>>(schema: T & { type: string }) =>
   Type.Unsafe<string | null>({ ...schema, type: [schema.type, 'null'] });
 
-const appMetadata = FreeObject({ description: 'Data related to the user that does affect the application\'s core functionality' });
-const userMetadata = FreeObject({ description: 'Data related to the user that does not affect the application\'s core functionality' });
+const appMetadata = FreeObject({ description: 'Data related to the user that does affect the application\'s core functionality' }, null);
+const userMetadata = FreeObject({ description: 'Data related to the user that does not affect the application\'s core functionality' }, null);
 
 const emailSpec = { type: 'string', format: 'email', description: "The user's email" } as const;
 const phoneSpec = { type: 'string', pattern: '^\\+[0-9]{1,15}$', description: "The user's phone number (following the E.164 recommendation)" } as const;
@@ -113,8 +117,8 @@ export const UserResponse = Type.Object(
     created_at: Type.String({ description: 'Date and time when this user was created' }),
     updated_at: Type.String({ description: 'Date and time when this user was last updated/modified' }),
     identities: Type.Array(Identity),
-    app_metadata: FreeObject({ description: 'User metadata to which this user has read-only access' }),
-    user_metadata: FreeObject({ description: 'User metadata to which this user has read/write access' }),
+    app_metadata: FreeObject({ description: 'User metadata to which this user has read-only access' }, null),
+    user_metadata: FreeObject({ description: 'User metadata to which this user has read/write access' }, null),
     picture: optionalString('URL to picture, photo, or avatar of this user'),
     name: optionalString('Name of this user'),
     nickname: optionalString('Preferred nickname or alias of this user'),
