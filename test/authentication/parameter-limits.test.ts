@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { MAX_FAILURES } from '../../src/authentication/brute-force.js';
+import { BROWSER_COOKIE } from '../../src/authentication/authorize/cookies.js';
 import { createTestApp, DOMAIN, tokenRequest, type TestApp } from '../helpers/app.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
 
@@ -51,10 +52,11 @@ describe('Authentication API parameter limits', () => {
   async function loginPage(): Promise<{ state: string; csrf_token: string; cookie: string }> {
     const start = await get(`/authorize?${new URLSearchParams({ client_id: web.client_id, response_type: 'code', redirect_uri: CALLBACK, state: 's' })}`);
     assert.equal(start.statusCode, 302, start.body);
-    const page = await get(start.headers.location as string);
+    // The request is bound to the browser /authorize named with this cookie.
+    const cookie = ([] as string[]).concat(start.headers['set-cookie'] as string | string[]).find((c) => c.startsWith(`${BROWSER_COOKIE}=`))!.split(';')[0]!;
+    const page = await get(start.headers.location as string, cookie);
     assert.equal(page.statusCode, 200, page.body);
     const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page.body)![1]!;
-    const cookie = ([] as string[]).concat(page.headers['set-cookie'] as string | string[]).find((c) => c.startsWith('gh_browser='))!.split(';')[0]!;
     return { state: field('state'), csrf_token: field('csrf_token'), cookie };
   }
 
