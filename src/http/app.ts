@@ -15,6 +15,7 @@ import { clientErrorHandler, limitConnectionsPerAddress, timeoutOptions } from '
 import { errorHandler, surfaceOf } from './error-handler.js';
 import { ManagementError, OAuthError, managementErrors, oauthErrors } from './errors.js';
 import { registerJsonBodyParser } from './json-body.js';
+import { refuseNulCharacters } from './nul-characters.js';
 import { validatorCompiler } from './validation.js';
 
 declare module 'fastify' {
@@ -81,6 +82,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   // Bodies are JSON or forms only; other media types are refused by the error handler.
   app.removeContentTypeParser('text/plain');
   registerJsonBodyParser(app);
+  app.addHook('preValidation', refuseNulCharacters);
   await app.register(formbody);
 
   app.decorateRequest('tenant', null as unknown as Tenant);

@@ -133,6 +133,12 @@ export const managementErrors = {
    * Offset paging past the first `limit` records of GET /users (recorded from
    * the service in auth0/auth0.net#979 and auth0/node-auth0#1246).
    */
+  /**
+   * Offset paging past a list's window where the service answers so (its OpenAPI
+   * document's 400 "Requesting page exceeds the allowed maximum of 1000 records").
+   */
+  checkpointPagingRequired: (limit: number) =>
+    new ManagementError(400, `Requesting page exceeds the allowed maximum of ${limit} records`, 'invalid_paging'),
   pagingLimit: (limit: number) =>
     new ManagementError(
       400,

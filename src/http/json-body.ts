@@ -14,6 +14,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { surfaceOf } from './error-handler.js';
 import { managementErrors, oauthErrors, type HttpError } from './errors.js';
+import { nulRefusal } from './nul-characters.js';
 
 /** Arrays and objects may nest this many levels (the top-level value is level 1). */
 export const MAX_JSON_DEPTH = 32;
@@ -26,28 +27,32 @@ const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 
 /**
- * Whether a JSON text nests arrays and objects deeper than `limit`, found in
- * one pass without recursion (brackets inside strings do not count). The
- * text need not be valid JSON: the parser judges that afterwards.
+ * What one pass over a JSON text finds, without recursion: whether it nests
+ * arrays and objects deeper than `limit` (brackets inside strings do not
+ * count), and whether a string carries the `\u0000` escape (./nul-characters.ts).
+ * The text need not be valid JSON: the parser judges that afterwards.
  */
-export function nestsDeeperThan(text: string, limit: number): boolean {
+export function scanJson(text: string, limit: number): 'too_deep' | 'nul' | undefined {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === BACKSLASH) i++;
-      else if (c === QUOTE) inString = false;
+      if (c === BACKSLASH) {
+        if (text.startsWith('u0000', i + 1)) return 'nul';
+        i++;
+      } else if (c === QUOTE) inString = false;
     } else if (c === QUOTE) {
       inString = true;
     } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-      if (++depth > limit) return true;
+      if (++depth > limit) return 'too_deep';
     } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
       depth--;
     }
   }
-  return false;
+  return undefined;
 }
+
 
 function tooDeep(request: FastifyRequest): HttpError {
   return surfaceOf(request.url) === 'management'
@@ -61,8 +66,9 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
-    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
-      done(tooDeep(request), undefined);
+    const found = scanJson(text, MAX_JSON_DEPTH);
+    if (found !== undefined) {
+      done(found === 'too_deep' ? tooDeep(request) : nulRefusal(request.url, 'body'), undefined);
       return;
     }
     parse(request, text, done);

@@ -211,6 +211,7 @@ describe('logout: /v2/logout and /oidc/logout', () => {
         .setIssuedAt()
         .setExpirationTime('1h')
         .sign(signing.privateKey);
+      const noExp = await new SignJWT({ ...claims }).setProtectedHeader({ alg: 'RS256', kid: signing.kid }).setIssuedAt().sign(signing.privateKey);
       const [header, payload] = idToken.split('.');
       const tampered = `${header}.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), aud: other.client_id })).toString('base64url')}.${idToken.split('.')[2]}`;
 
@@ -220,6 +221,7 @@ describe('logout: /v2/logout and /oidc/logout', () => {
         [{ id_token_hint: otherIssuer, post_logout_redirect_uri: LOGOUT_URL }, /Invalid id_token_hint/],
         [{ id_token_hint: tampered, post_logout_redirect_uri: OTHER_LOGOUT_URL }, /Invalid id_token_hint/],
         [{ id_token_hint: 'not-a-jwt', post_logout_redirect_uri: LOGOUT_URL }, /Invalid id_token_hint/],
+        [{ id_token_hint: noExp, post_logout_redirect_uri: LOGOUT_URL }, /Invalid id_token_hint/],
         [{ id_token_hint: idToken, post_logout_redirect_uri: OTHER_LOGOUT_URL }, /not defined as a valid URL/],
         [{ id_token_hint: idToken, post_logout_redirect_uri: 'https://evil.example.com/' }, /not defined as a valid URL/],
         [{ id_token_hint: idToken, logout_hint: 'another-session', post_logout_redirect_uri: LOGOUT_URL }, /logout_hint does not match/],

@@ -265,6 +265,13 @@ describe('/api/v2/roles/{id}/…', () => {
         take.json(),
         badRequest("Query validation error: 'Value 101 is greater than maximum 100' on property take (Number of results per page. Defaults to 50.).", 'invalid_query_string'),
       );
+      // Offset paging reaches the first 1000 members only; checkpoint paging goes on.
+      for (const query of ['page=10&per_page=100', 'page=20&per_page=50', 'page=1000&per_page=1']) {
+        const deep = await t.management('GET', `${url}?${query}`);
+        assert.equal(deep.statusCode, 400, query);
+        assert.deepEqual(deep.json(), badRequest('Requesting page exceeds the allowed maximum of 1000 records', 'invalid_paging'));
+      }
+      assert.equal((await t.management('GET', `${url}?page=9&per_page=100`)).statusCode, 200, 'the last page within the window');
       // A form body with a single user is a one-item list.
       const user = await make.user();
       const form = await t.management('POST', url, { body: `users=${encodeURIComponent(user)}`, headers: FORM });

@@ -156,6 +156,17 @@ describe('a password reset ends sessions and refresh tokens; the whole update bo
     assert.deepEqual([user.email, user.phone_number, user.last_password_reset], ['ruth@example.com', undefined, undefined]);
   });
 
+  it('metadata merged over several PATCHes is bounded as a whole, not only per request', async () => {
+    const userId = await createUser('meta@example.com', { verify_email: false });
+    const chunk = 'x'.repeat(400_000);
+    for (const key of ['a', 'b']) assert.equal((await t.management('PATCH', url(userId), { body: { user_metadata: { [key]: chunk } } })).statusCode, 200);
+    const third = await t.management('PATCH', url(userId), { body: { user_metadata: { c: chunk } } });
+    assert.equal(third.statusCode, 400);
+    assert.match((third.json() as { message: string }).message, /^Payload validation error: 'Object is too large \(\d+ bytes once merged\), maximum 1048576' on property user_metadata\.$/);
+    const stored = (await t.management('GET', url(userId))).json() as { user_metadata: Record<string, string> };
+    assert.deepEqual(Object.keys(stored.user_metadata).sort(), ['a', 'b'], 'unchanged by the refused request');
+  });
+
   it('verify_email: a new user is mailed unless verified or told not to; an email change only when asked', async () => {
     await createUser('v1@example.com');
     assert.equal(mailsTo('v1@example.com').length, 1, 'email_verified unset: a verification mail');

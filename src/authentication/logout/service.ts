@@ -96,7 +96,8 @@ export class LogoutService {
       else throw new LogoutPageError('Invalid id_token_hint.');
     }
     const aud = Array.isArray(payload.aud) && payload.aud.length === 1 ? payload.aud[0] : payload.aud;
-    if (typeof aud !== 'string') throw new LogoutPageError('Invalid id_token_hint.');
+    // An expired hint is accepted (it only names the session), one that never expires is not an ID token of ours.
+    if (typeof aud !== 'string' || typeof payload.exp !== 'number') throw new LogoutPageError('Invalid id_token_hint.');
     return {
       clientId: aud,
       ...(typeof payload.sid === 'string' && { sid: payload.sid }),

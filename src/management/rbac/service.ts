@@ -139,6 +139,9 @@ function groupType(group: GroupRow): GroupMember['type'] {
   return 'tenant';
 }
 
+/** Members of a role reachable by offset paging (the service's rule for GET /roles/{id}/users). */
+const ROLE_USERS_OFFSET_LIMIT = 1000;
+
 export class RbacService {
   readonly rbac: RbacStore;
   private readonly roles: RoleStore;
@@ -212,6 +215,10 @@ export class RbacService {
   async listRoleUsers(tenant: Tenant, roleId: string, query: PagingInput): Promise<OffsetList<'users', RoleUser> | CheckpointList<'users', RoleUser>> {
     const scope = checkpointScopes.roleUsers(tenant, roleId);
     const paging = this.paging(query, scope);
+    // The service reaches only the first 1000 members by offset, and says which paging does more.
+    if (paging.kind === 'offset' && paging.page * paging.perPage + paging.perPage > ROLE_USERS_OFFSET_LIMIT) {
+      throw managementErrors.checkpointPagingRequired(ROLE_USERS_OFFSET_LIMIT);
+    }
     await this.requireRole(tenant, roleId);
     return pagedList(
       this.ctx,

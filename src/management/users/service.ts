@@ -38,6 +38,9 @@ const refused = (message: string) => managementErrors.invalidBody(message);
 
 const DATABASE_STRATEGY = 'auth0';
 
+/** The largest app_metadata or user_metadata kept for a user: the body limit, so a merge never grows one past what a single request could set. */
+export const MAX_STORED_METADATA_BYTES = 1_048_576;
+
 export interface UserListQuery {
   page: number;
   perPage: number;
@@ -274,11 +277,15 @@ export class UserService {
     for (const key of ['given_name', 'family_name', 'name', 'nickname', 'picture'] as const) {
       if (body[key] !== undefined) changes[key] = body[key];
     }
-    if (body.app_metadata !== undefined) {
-      changes.app_metadata = JSON.stringify(mergeMetadata(JSON.parse(row.app_metadata) as Record<string, unknown>, body.app_metadata));
-    }
-    if (body.user_metadata !== undefined) {
-      changes.user_metadata = JSON.stringify(mergeMetadata(JSON.parse(row.user_metadata) as Record<string, unknown>, body.user_metadata));
+    for (const key of ['app_metadata', 'user_metadata'] as const) {
+      const patch = body[key];
+      if (patch === undefined) continue;
+      const merged = JSON.stringify(mergeMetadata(JSON.parse(row[key]) as Record<string, unknown>, patch));
+      // Merging keeps members across requests, so the stored object is bounded, not only each body.
+      if (Buffer.byteLength(merged) > MAX_STORED_METADATA_BYTES) {
+        throw refused(`Payload validation error: 'Object is too large (${Buffer.byteLength(merged)} bytes once merged), maximum ${MAX_STORED_METADATA_BYTES}' on property ${key}.`);
+      }
+      changes[key] = merged;
     }
     return changes;
   }
