@@ -19,6 +19,8 @@ import { migrateToLatest, openDatabase, type DatabaseHandle } from './db/databas
 import { Keyring } from './keys/keyring.js';
 import { KyselySigningKeyStore } from './keys/store.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
+import type { EffectivePermissions } from './authentication/token/user-tokens.js';
+import { KyselyRbacStore } from './rbac/store.js';
 import { KyselyResourceServerStore, type ResourceServerStore } from './resource-servers/store.js';
 import { TenantService, clientSecretContext } from './tenants/service.js';
 import { KyselyTenantStore } from './tenants/store.js';
@@ -45,6 +47,8 @@ export interface AppContext {
   bruteForce: BruteForceProtection;
   /** Cached reads of the token endpoint's hot path. */
   lookups: IssuanceLookups;
+  /** Users' permissions per API (RBAC), read on every user token for an API that uses them: not cached, so a role change counts at once. */
+  permissions: EffectivePermissions;
   /** Call `invalidation.invalidate(tenantId)` after any write to a tenant's configuration. */
   invalidation: InvalidationBus;
   redis: Redis | undefined;
@@ -111,6 +115,7 @@ export async function createContext(config: Config, logger: Logger = createLogge
     rateLimiter: new RateLimiter(redis),
     bruteForce: new BruteForceProtection(redis),
     lookups: undefined as unknown as IssuanceLookups,
+    permissions: new KyselyRbacStore(database.db),
     invalidation,
     redis,
     now: Date.now,

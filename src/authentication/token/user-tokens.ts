@@ -111,7 +111,11 @@ async function userApiScopes(ctx: AppContext, request: GrantRequest, api: Issuan
     }
     scopes = scopes.filter((s) => grant.allowedSet.has(s));
   }
-  return { scopes };
+  const authz = api.row.token_dialect.endsWith('_authz');
+  if (api.row.enforce_policies !== 1 && !authz) return { scopes };
+  const held = new Set((await ctx.permissions.effectivePermissions(tenant.id, request.userId, api.row.identifier)).filter((p) => api.scopeSet.has(p)));
+  if (api.row.enforce_policies === 1) scopes = scopes.filter((s) => held.has(s));
+  return authz ? { scopes, permissions: api.scopes.filter((s) => held.has(s)) } : { scopes };
 }
 
 async function resolveGrant(ctx: AppContext, request: GrantRequest, allowOffline: boolean): Promise<ResolvedGrant> {
