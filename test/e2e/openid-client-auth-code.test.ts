@@ -388,4 +388,26 @@ describe('authorization code flow with PKCE through openid-client', () => {
       return true;
     });
   });
+
+  test('the Management API audience: an end user gets only current_user scopes, reads their own user and nothing else', async () => {
+    const audience = `${issuer.href}api/v2/`;
+    const browser = new ScriptedBrowser(issuer.origin, ca);
+    const pending = await startAuthorization(strict, { audience, scope: 'openid read:clients read:client_keys delete:users read:current_user' });
+    const tokens = await client.authorizationCodeGrant(strict.config, await logIn(browser, pending), pending);
+    assert.equal(tokens.scope, 'openid read:current_user');
+    const access = await jwtVerify(tokens.access_token, jwks, { issuer: issuer.href, audience, algorithms: ['RS256'] });
+    assert.equal(access.payload.scope, 'openid read:current_user');
+    const call = (path: string) => httpsRequest(`${server.baseUrl}/api/v2${path}`, { ca, method: 'GET', headers: { authorization: `Bearer ${tokens.access_token}` } });
+    const clients = await call('/clients?fields=client_id,client_secret');
+    assert.equal(clients.status, 403);
+    assert.deepEqual(clients.json(), {
+      statusCode: 403,
+      error: 'Forbidden',
+      message: 'Insufficient scope, expected any of: read:clients, read:client_keys, read:client_credentials, read:client_summary',
+      errorCode: 'insufficient_scope',
+    });
+    const own = await call(`/users/${encodeURIComponent(userId)}`);
+    assert.equal(own.status, 200, own.text);
+    assert.equal(own.json<{ email: string }>().email, EMAIL);
+  });
 });
