@@ -48,14 +48,14 @@ import { performance } from 'node:perf_hooks';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type LogEvent } from 'kysely';
 import pg from 'pg';
-import { columnsFromConfig, newClientConfig, type ClientConfig } from '../src/clients/model.js';
-import { KyselyClientStore, insertClients, type ClientFilter, type ClientPageQuery, type ClientRow } from '../src/clients/store.js';
-import { loadConfig } from '../src/config.js';
-import { createContext, createLogger, ensureDefaultTenant, type AdminCredentials, type AppContext } from '../src/context.js';
-import { newClientId, newClientSecret } from '../src/crypto/ids.js';
-import type { Database } from '../src/db/schema.js';
-import { clientSecretContext } from '../src/tenants/service.js';
-import type { Tenant } from '../src/tenants/tenant.js';
+import { columnsFromConfig, newClientConfig, type ClientConfig } from '../src/domain/clients/model.js';
+import { KyselyClientStore, insertClients, type ClientFilter, type ClientPageQuery, type ClientRow } from '../src/storage/kysely/clients.js';
+import { loadConfig } from '../src/platform/config.js';
+import { createContext, createLogger, ensureDefaultTenant, type AdminCredentials, type AppContext } from '../src/app/context.js';
+import { newClientId, newClientSecret } from '../src/platform/crypto/ids.js';
+import type { Database } from '../src/storage/schema.js';
+import { clientSecretContext } from '../src/domain/tenants/service.js';
+import type { Tenant } from '../src/domain/tenants/tenant.js';
 import {
   BenchError,
   OTHER_CPU_WARN_PERCENT,

@@ -59,7 +59,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import type { AdminCredentials } from '../src/context.js';
+import type { AdminCredentials } from '../src/app/context.js';
 import {
   BenchError,
   OTHER_CPU_WARN_PERCENT,

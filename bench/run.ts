@@ -36,7 +36,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { AdminCredentials } from '../src/context.js';
+import type { AdminCredentials } from '../src/app/context.js';
 import {
   BenchError,
   NO_RATE_LIMIT,

@@ -1,11 +1,11 @@
 /**
  * Entry point of `npm start` and the `gatehouse` command.
  */
-import { ConfigError, helpText, loadConfig, type Config } from './config.js';
-import { adminCredentialsOf, createContext, createLogger } from './context.js';
-import { TenantError } from './tenants/service.js';
-import type { RateLimitClass } from './tenants/tenant.js';
-import { startServer } from './server.js';
+import { ConfigError, helpText, loadConfig, type Config } from './platform/config.js';
+import { adminCredentialsOf, createContext, createLogger } from './app/context.js';
+import { TenantError } from './domain/tenants/service.js';
+import type { RateLimitClass } from './domain/tenants/tenant.js';
+import { startServer } from './app/server.js';
 
 async function serve(config: Config): Promise<void> {
   const server = await startServer(config);

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { ConfigError, SETTINGS, helpText, loadConfig } from '../src/config.js';
+import { ConfigError, SETTINGS, helpText, loadConfig } from '../src/platform/config.js';
 
 describe('loadConfig', () => {
   it('has the documented defaults', () => {

@@ -9,7 +9,7 @@
  *   origin must be one of the client's `allowed_origins`, `web_origins` or
  *   the origins of its `callbacks` ("by default all callback URLs are
  *   allowed", spec, Client table), with the subdomain wildcard and the
- *   path/query/hash rules of src/clients/origins.ts. Another origin gets the
+ *   path/query/hash rules of src/domain/clients/origins.ts. Another origin gets the
  *   service's bare 403 `Origin … is not allowed.` (wire notes §1.4) and the
  *   request does nothing; a request naming no known client goes on without
  *   CORS headers, so its (error) answer stays unreadable to the page.
@@ -20,8 +20,8 @@
  * here reads cookies, so credentials are never allowed.
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { originAllowed } from '../clients/origins.js';
-import type { AppContext } from '../context.js';
+import { originAllowed } from '../domain/clients/origins.js';
+import type { AppContext } from '../app/context.js';
 
 type Policy = 'public' | 'client';
 

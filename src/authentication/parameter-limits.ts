@@ -21,7 +21,7 @@
  * and only their query string is checked here.
  */
 import type { FastifyRequest } from 'fastify';
-import { oauthErrors } from '../http/errors.js';
+import { oauthErrors } from '../platform/http/errors.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

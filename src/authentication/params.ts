@@ -3,7 +3,7 @@
  * members are single strings (RFC 6749 §3.2: parameters must not repeat).
  */
 import type { FastifyRequest } from 'fastify';
-import { oauthErrors } from '../http/errors.js';
+import { oauthErrors } from '../platform/http/errors.js';
 
 export type Params = Readonly<Record<string, string>>;
 

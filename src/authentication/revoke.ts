@@ -13,9 +13,9 @@
  * tokens exist. `token_type_hint` is accepted and ignored (§2.1 allows it).
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import type { AppContext } from '../context.js';
-import { KyselyRefreshTokenStore, refreshTokenHash } from '../refresh-tokens/store.js';
-import type { Tenant } from '../tenants/tenant.js';
+import type { AppContext } from '../app/context.js';
+import { KyselyRefreshTokenStore, refreshTokenHash } from '../storage/kysely/refresh-tokens.js';
+import type { Tenant } from '../domain/tenants/tenant.js';
 import { authenticateClient, type AuthenticatedClient } from './client-auth/methods.js';
 import { readParams, requireParams, type Params } from './params.js';
 

@@ -2,7 +2,7 @@
  * The Authentication API route table (tenant root), registered from this one list.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../app/context.js';
 import { authorizeEndpoint } from './authorize/authorize.js';
 import { consentForm, consentSubmit } from './authorize/consent.js';
 import { forgotPasswordForm, forgotPasswordSubmit, loginForm, loginSubmit, signupForm, signupSubmit } from './authorize/login.js';

@@ -17,13 +17,13 @@
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
-import type { AppContext } from '../context.js';
-import { SIGNING_ALG } from '../keys/keyring.js';
-import type { Tenant } from '../tenants/tenant.js';
-import { userClaims } from '../tokens/id-token.js';
-import { userinfoAudience } from '../tokens/userinfo-token.js';
-import type { UserRow } from '../users/model.js';
-import { KyselyUserStore } from '../users/store.js';
+import type { AppContext } from '../app/context.js';
+import { SIGNING_ALG } from '../domain/keys/keyring.js';
+import type { Tenant } from '../domain/tenants/tenant.js';
+import { userClaims } from '../domain/tokens/id-token.js';
+import { userinfoAudience } from '../domain/tokens/userinfo-token.js';
+import type { UserRow } from '../domain/users/model.js';
+import { KyselyUserStore } from '../storage/kysely/users.js';
 
 /** A refusal of the endpoint; `description` undefined means no token was presented. */
 class UserinfoRefusal extends Error {

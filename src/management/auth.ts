@@ -11,17 +11,17 @@
  */
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.js';
-import { managementErrors } from '../http/errors.js';
-import { SIGNING_ALG } from '../keys/keyring.js';
-import { CURRENT_USER_SCOPE_SET, isCurrentUserScope } from '../resource-servers/management-api.js';
-import { managementAudience } from '../tenants/tenant.js';
+import type { AppContext } from '../app/context.js';
+import { managementErrors } from '../platform/http/errors.js';
+import { SIGNING_ALG } from '../domain/keys/keyring.js';
+import { CURRENT_USER_SCOPE_SET, isCurrentUserScope } from '../domain/management-api/current-user.js';
+import { managementAudience } from '../domain/tenants/tenant.js';
 
 export interface ManagementPrincipal {
   /**
    * `client`: a machine token (client_credentials, `sub` `{client_id}@clients`);
    * `user`: a token issued to an end user, which may act only on that user
-   * through the `*:current_user*` operations (src/resource-servers/management-api.ts).
+   * through the `*:current_user*` operations (src/domain/management-api/current-user.ts).
    */
   kind: 'client' | 'user';
   /** `{client_id}@clients` for machine tokens, the user id for user tokens. */

@@ -9,7 +9,7 @@
  *   stops when it is absent or empty).
  */
 import { Type, type TSchema } from '@sinclair/typebox';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../app/context.js';
 import { CheckpointPagingQuery, OffsetPagingQuery, parsePaging, sealCheckpoint, type Paging } from './paging.js';
 
 /** Query properties of offset paging, for a route's querystring schema. */

@@ -23,8 +23,8 @@
  * rule on top: only the first 1000 records (USERS_OFFSET_LIMIT).
  */
 import { Type } from '@sinclair/typebox';
-import type { SecretBox } from '../crypto/secret-box.js';
-import { ManagementError, managementErrors } from '../http/errors.js';
+import type { SecretBox } from '../platform/crypto/secret-box.js';
+import { ManagementError, managementErrors } from '../platform/http/errors.js';
 
 export const CHECKPOINT_TTL_MS = 24 * 60 * 60 * 1000;
 

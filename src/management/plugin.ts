@@ -5,7 +5,7 @@
  * operations on their own user that `config.currentUser` opens.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../app/context.js';
 import { authenticateManagement, authorizeOperation } from './auth.js';
 import { managementRoutes } from './routes.js';
 

@@ -3,7 +3,7 @@
  * this one list so the table can be read and grepped in one place. Each area
  * module lists its operations (one file per operation) and builds its service.
  */
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../app/context.js';
 import { clientGrantRoutes } from './client-grants/routes.js';
 import { clientRoutes } from './clients/routes.js';
 import { connectionRoutes } from './connections/routes.js';

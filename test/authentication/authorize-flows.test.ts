@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import type { LightMyRequestResponse } from 'fastify';
-import { readOutbox } from '../../src/mail/index.js';
+import { readOutbox } from '../../src/platform/mail/index.js';
 import { createTestApp, DOMAIN, tokenRequest, type TestApp } from '../helpers/app.js';
 import { hidden, Jar, pkce } from '../helpers/browser.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';

@@ -8,12 +8,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { newConnectionId } from '../../src/connections/model.js';
+import { newConnectionId } from '../../src/domain/connections/model.js';
 import { CHANGE_PASSWORD_RATE_LIMIT, DbConnectionsService } from '../../src/authentication/dbconnections/service.js';
-import { KyselyConnectionStore } from '../../src/connections/store.js';
-import { readOutbox } from '../../src/mail/index.js';
-import { verifyUserPassword } from '../../src/users/login.js';
-import { KyselyUserStore } from '../../src/users/store.js';
+import { KyselyConnectionStore } from '../../src/storage/kysely/connections.js';
+import { readOutbox } from '../../src/platform/mail/index.js';
+import { verifyUserPassword } from '../../src/domain/users/login.js';
+import { KyselyUserStore } from '../../src/storage/kysely/users.js';
 import { createTestApp, DOMAIN, type TestApp } from '../helpers/app.js';
 import { insertClient } from '../helpers/fixtures.js';
 

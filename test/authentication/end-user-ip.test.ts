@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { MAX_FAILURES, type UserBlock } from '../../src/authentication/brute-force.js';
+import { MAX_FAILURES, type UserBlock } from '../../src/domain/brute-force.js';
 import { createTestApp, DOMAIN, type TestApp } from '../helpers/app.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
 

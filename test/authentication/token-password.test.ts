@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import bcrypt from 'bcryptjs';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
-import { MAX_FAILURES } from '../../src/authentication/brute-force.js';
-import { halfHash, issueIdToken } from '../../src/tokens/id-token.js';
-import { KyselyUserStore } from '../../src/users/store.js';
+import { MAX_FAILURES } from '../../src/domain/brute-force.js';
+import { halfHash, issueIdToken } from '../../src/domain/tokens/id-token.js';
+import { KyselyUserStore } from '../../src/storage/kysely/users.js';
 import { createTestApp, DOMAIN, tokenRequest, type TestApp } from '../helpers/app.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
 

@@ -7,7 +7,7 @@
  * refuses `<` and `>` in an application's name) shown as text. Fields are
  * found by their labels and buttons by their names, as a person (or a
  * screen reader) finds them; an error must be tied to its field
- * (aria-describedby), as src/authentication/authorize/pages.ts promises.
+ * (aria-describedby), as src/authentication/pages/authorize.ts promises.
  *
  * The applications' callback is a tiny HTTP server on 127.0.0.1 that shows
  * the query it received, so the last screenshot of a flow shows the code.

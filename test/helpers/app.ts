@@ -7,10 +7,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { loadConfig, type Config } from '../../src/config.js';
-import { createContext, createLogger, ensureDefaultTenant, type AdminCredentials, type AppContext } from '../../src/context.js';
-import { buildApp } from '../../src/http/app.js';
-import type { Tenant } from '../../src/tenants/tenant.js';
+import { loadConfig, type Config } from '../../src/platform/config.js';
+import { createContext, createLogger, ensureDefaultTenant, type AdminCredentials, type AppContext } from '../../src/app/context.js';
+import { buildApp } from '../../src/app/http.js';
+import type { Tenant } from '../../src/domain/tenants/tenant.js';
 import { createTestDatabase, type TestDatabase } from './postgres.js';
 
 export const DOMAIN = 'tenant.test';

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe } from 'node:test';
-import { migrateToLatest, openDatabase, type DatabaseHandle, type Db, type Dialect } from '../../src/db/database.js';
+import { migrateToLatest, openDatabase, type DatabaseHandle, type Db, type Dialect } from '../../src/storage/database.js';
 import { createTestDatabase, postgresAvailable, POSTGRES_ADMIN_URL } from './postgres.js';
 
 export interface OpenedDatabase {

@@ -4,10 +4,10 @@
  * inserted through the store. The configuration JSON is built from the same
  * columns, as the Management API would store it, so later PATCHes behave.
  */
-import { newClientConfig } from '../../src/clients/model.js';
-import type { ClientRow } from '../../src/clients/store.js';
-import { newClientId, newClientSecret } from '../../src/crypto/ids.js';
-import { clientSecretContext } from '../../src/tenants/service.js';
+import { newClientConfig } from '../../src/domain/clients/model.js';
+import type { ClientRow } from '../../src/storage/kysely/clients.js';
+import { newClientId, newClientSecret } from '../../src/platform/crypto/ids.js';
+import { clientSecretContext } from '../../src/domain/tenants/service.js';
 import type { TestApp } from './app.js';
 
 export interface TestClient {

@@ -4,9 +4,9 @@
  * Management API itself.
  */
 import assert from 'node:assert/strict';
-import { randomString } from '../../src/crypto/ids.js';
-import { KyselyGroupStore } from '../../src/groups/store.js';
-import { KyselyUserStore } from '../../src/users/store.js';
+import { randomString } from '../../src/platform/crypto/ids.js';
+import { KyselyGroupStore } from '../../src/storage/kysely/groups.js';
+import { KyselyUserStore } from '../../src/storage/kysely/users.js';
 import type { TestApp } from './app.js';
 import { connectionRow, groupRow, userRow } from './rows.js';
 

@@ -2,12 +2,12 @@
  * Row factories for the storage suites: every NOT NULL column filled, random
  * where uniqueness matters, overridable per case.
  */
-import { newConnectionId } from '../../src/connections/model.js';
-import { newPrefixedId, randomString } from '../../src/crypto/ids.js';
-import type { ConnectionsTable, GroupsTable, ResourceServersTable, RolesTable, TenantsTable, UsersTable } from '../../src/db/schema.js';
-import { newGroupId } from '../../src/groups/model.js';
-import { newRoleId } from '../../src/roles/model.js';
-import { fullUserId, newUserIdPart } from '../../src/users/model.js';
+import { newConnectionId } from '../../src/domain/connections/model.js';
+import { newPrefixedId, randomString } from '../../src/platform/crypto/ids.js';
+import type { ConnectionsTable, GroupsTable, ResourceServersTable, RolesTable, TenantsTable, UsersTable } from '../../src/storage/schema.js';
+import { newGroupId } from '../../src/domain/groups/model.js';
+import { newRoleId } from '../../src/domain/roles/model.js';
+import { fullUserId, newUserIdPart } from '../../src/domain/users/model.js';
 
 export const LOWER = 'abcdefghijklmnopqrstuvwxyz0123456789';
 export const T0 = '2024-01-01T00:00:00.000Z';

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import type { AdminCredentials } from '../../src/context.js';
+import type { AdminCredentials } from '../../src/app/context.js';
 import { tempDir } from './app.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');

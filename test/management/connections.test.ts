@@ -256,7 +256,7 @@ describe('/api/v2/connections', () => {
     assert.deepEqual(unknown.json(), CLIENT_NOT_FOUND);
 
     // The login code's view.
-    const store = (await import('../../src/connections/store.js')).KyselyConnectionStore;
+    const store = (await import('../../src/storage/kysely/connections.js')).KyselyConnectionStore;
     const connections = new store(t.ctx.database.db);
     assert.deepEqual((await connections.enabledForClient(t.tenant.id, clients[0]!)).map((c) => c.id), [connection.id]);
     assert.deepEqual(await connections.enabledForClient(t.tenant.id, clients[1]!), []);

@@ -10,8 +10,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
-import { newRefreshToken, refreshTokenHash, KyselyRefreshTokenStore } from '../../src/refresh-tokens/store.js';
-import { issueAccessToken } from '../../src/tokens/access-token.js';
+import { newRefreshToken, refreshTokenHash, KyselyRefreshTokenStore } from '../../src/storage/kysely/refresh-tokens.js';
+import { issueAccessToken } from '../../src/domain/tokens/access-token.js';
 import { createTestApp, DOMAIN, tokenRequest, type TestApp } from '../helpers/app.js';
 import { authorizeUrl, Browser, pkce, redirectParams } from '../helpers/browser.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { ManagementClient } from 'auth0';
-import { KyselyUserGrantStore } from '../../src/grants/store.js';
+import { KyselyUserGrantStore } from '../../src/storage/kysely/consent-grants.js';
 import { createTestApp, DOMAIN, type TestApp } from '../helpers/app.js';
 import { insertClient } from '../helpers/fixtures.js';
 

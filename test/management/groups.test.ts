@@ -1,9 +1,9 @@
 /** /api/v2/groups and /api/v2/groups/{id}/roles through the real app and database. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { randomString } from '../../src/crypto/ids.js';
-import { GROUP_ID_ALPHABET } from '../../src/groups/model.js';
-import { KyselyGroupStore } from '../../src/groups/store.js';
+import { randomString } from '../../src/platform/crypto/ids.js';
+import { GROUP_ID_ALPHABET } from '../../src/domain/groups/model.js';
+import { KyselyGroupStore } from '../../src/storage/kysely/groups.js';
 import { createTestApp, DOMAIN, type TestApp } from '../helpers/app.js';
 
 interface Role {

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { apnsP12Context, snsAccessKeyIdContext, snsSecretAccessKeyContext } from '../../src/guardian/model.js';
+import { apnsP12Context, snsAccessKeyIdContext, snsSecretAccessKeyContext } from '../../src/domain/guardian/model.js';
 import { AWS_REGION_PATTERN } from '../../src/management/guardian/schema.js';
 import { createTestApp, DOMAIN, type TestApp } from '../helpers/app.js';
 

@@ -1,9 +1,9 @@
 /** /api/v2/organizations and /api/v2/organizations/{id}/client-grants through the real app and database. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { newPrefixedId } from '../../src/crypto/ids.js';
+import { newPrefixedId } from '../../src/platform/crypto/ids.js';
 import { MAX_CLIENT_GRANTS_PER_ORGANIZATION } from '../../src/management/organizations/client-grants/service.js';
-import { KyselyOrganizationStore } from '../../src/organizations/store.js';
+import { KyselyOrganizationStore } from '../../src/storage/kysely/organizations.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { insertClient } from '../helpers/fixtures.js';
 

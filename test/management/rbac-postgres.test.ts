@@ -30,7 +30,7 @@ describe('RBAC routes on PostgreSQL: control characters are a 400', { skip }, ()
     const nul = 'a\u0000b';
     const pathNul = encodeURIComponent(nul);
 
-    // NUL is refused for every route before validation (src/http/nul-characters.ts); the other
+    // NUL is refused for every route before validation (src/platform/http/nul-characters.ts); the other
     // control characters by these routes' id patterns.
     const user404 = await t.management('GET', `/api/v2/users/${pathNul}/roles`);
     assert.deepEqual(user404.json(), badRequest("Path validation error: 'String contains a NUL character' on property id.", 'invalid_uri'));

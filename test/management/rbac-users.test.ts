@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { KyselyRbacStore } from '../../src/rbac/store.js';
+import { KyselyRbacStore } from '../../src/storage/kysely/rbac.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import {
   badRequest,

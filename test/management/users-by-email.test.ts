@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { KyselyUserStore } from '../../src/users/store.js';
+import { KyselyUserStore } from '../../src/storage/kysely/users.js';
 import { badRequest, enc, forbidden, rbacFixtures } from '../helpers/rbac-fixtures.js';
 import { connectionRow, userRow } from '../helpers/rows.js';
 

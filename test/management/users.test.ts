@@ -1,7 +1,7 @@
 /** /api/v2/users through the real app and database. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { verifyPassword } from '../../src/passwords/hashing.js';
+import { verifyPassword } from '../../src/platform/passwords/hashing.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 interface User {

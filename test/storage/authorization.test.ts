@@ -13,10 +13,10 @@ import {
   KyselySessionStore,
   newSecret,
   secretHash,
-} from '../../src/authorization/store.js';
-import { type Db } from '../../src/db/database.js';
-import { newPrefixedId, randomString } from '../../src/crypto/ids.js';
-import { fullUserId, newUserIdPart } from '../../src/users/model.js';
+} from '../../src/storage/kysely/authorize-artefacts.js';
+import { type Db } from '../../src/storage/database.js';
+import { newPrefixedId, randomString } from '../../src/platform/crypto/ids.js';
+import { fullUserId, newUserIdPart } from '../../src/domain/users/model.js';
 import { forEachDatabase } from '../helpers/databases.js';
 
 const T0 = '2024-01-01T00:00:00.000Z';

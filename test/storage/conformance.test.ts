@@ -10,14 +10,14 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { isUniqueViolation, migrateToLatest, type Db } from '../../src/db/database.js';
-import type { ClientGrantsTable, Database, ClientsTable, ResourceServersTable, SigningKeysTable, TenantsTable } from '../../src/db/schema.js';
-import { newPrefixedId, randomString } from '../../src/crypto/ids.js';
-import { KyselyTenantStore, type TenantBundle } from '../../src/tenants/store.js';
-import { KyselySigningKeyStore } from '../../src/keys/store.js';
-import { KyselyClientStore } from '../../src/clients/store.js';
-import { KyselyResourceServerStore } from '../../src/resource-servers/store.js';
-import { KyselyClientGrantStore, type ClientGrantFilter } from '../../src/client-grants/store.js';
+import { isUniqueViolation, migrateToLatest, type Db } from '../../src/storage/database.js';
+import type { ClientGrantsTable, Database, ClientsTable, ResourceServersTable, SigningKeysTable, TenantsTable } from '../../src/storage/schema.js';
+import { newPrefixedId, randomString } from '../../src/platform/crypto/ids.js';
+import { KyselyTenantStore, type TenantBundle } from '../../src/storage/kysely/tenants.js';
+import { KyselySigningKeyStore } from '../../src/storage/kysely/signing-keys.js';
+import { KyselyClientStore } from '../../src/storage/kysely/clients.js';
+import { KyselyResourceServerStore } from '../../src/storage/kysely/resource-servers.js';
+import { KyselyClientGrantStore, type ClientGrantFilter } from '../../src/storage/kysely/client-grants.js';
 import { forEachDatabase } from '../helpers/databases.js';
 import { at, LOWER, resourceServerRow, T0, tenantRow } from '../helpers/rows.js';
 

@@ -5,12 +5,12 @@
  */
 import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { isUniqueViolation, type Db } from '../../src/db/database.js';
-import type { ClientsTable } from '../../src/db/schema.js';
-import { randomString } from '../../src/crypto/ids.js';
-import { KyselyTenantStore } from '../../src/tenants/store.js';
-import { newConnectionId } from '../../src/connections/model.js';
-import { KyselyConnectionStore } from '../../src/connections/store.js';
+import { isUniqueViolation, type Db } from '../../src/storage/database.js';
+import type { ClientsTable } from '../../src/storage/schema.js';
+import { randomString } from '../../src/platform/crypto/ids.js';
+import { KyselyTenantStore } from '../../src/storage/kysely/tenants.js';
+import { newConnectionId } from '../../src/domain/connections/model.js';
+import { KyselyConnectionStore } from '../../src/storage/kysely/connections.js';
 import { forEachDatabase } from '../helpers/databases.js';
 import { byCodepoint, connectionRow, T0, tenantRow } from '../helpers/rows.js';
 

@@ -9,10 +9,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { migrateToLatest, openDatabase, type DatabaseHandle, type Db, type Dialect } from '../../src/db/database.js';
-import { newPrefixedId, randomString } from '../../src/crypto/ids.js';
-import type { GuardianPushRow, SnsSettings } from '../../src/guardian/model.js';
-import { KyselyGuardianPushStore } from '../../src/guardian/store.js';
+import { migrateToLatest, openDatabase, type DatabaseHandle, type Db, type Dialect } from '../../src/storage/database.js';
+import { newPrefixedId, randomString } from '../../src/platform/crypto/ids.js';
+import type { GuardianPushRow, SnsSettings } from '../../src/domain/guardian/model.js';
+import { KyselyGuardianPushStore } from '../../src/storage/kysely/guardian.js';
 import pg from 'pg';
 import { createTestDatabase, postgresAvailable, POSTGRES_ADMIN_URL } from '../helpers/postgres.js';
 

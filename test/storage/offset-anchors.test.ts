@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { OffsetAnchors } from '../../src/clients/offset-anchors.js';
-import { insertClients, KyselyClientStore, type ClientFilter, type ClientRow } from '../../src/clients/store.js';
-import { randomString } from '../../src/crypto/ids.js';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../src/db/database.js';
+import { OffsetAnchors } from '../../src/storage/kysely/client-offset-anchors.js';
+import { insertClients, KyselyClientStore, type ClientFilter, type ClientRow } from '../../src/storage/kysely/clients.js';
+import { randomString } from '../../src/platform/crypto/ids.js';
+import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
 import { tempDir } from '../helpers/app.js';
 import { createTestDatabase, postgresAvailable, type TestDatabase } from '../helpers/postgres.js';
 

@@ -7,15 +7,15 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Kysely } from 'kysely';
-import { randomString } from '../../src/crypto/ids.js';
-import type { Db } from '../../src/db/database.js';
-import { addGroupMemberScopes } from '../../src/db/migrations/0011_rbac.js';
-import { KyselyGroupStore } from '../../src/groups/store.js';
-import { KyselyRbacStore, type PermissionRef } from '../../src/rbac/store.js';
-import { KyselyResourceServerStore } from '../../src/resource-servers/store.js';
-import { newRoleId } from '../../src/roles/model.js';
-import { KyselyRoleStore } from '../../src/roles/store.js';
-import { KyselyUserStore } from '../../src/users/store.js';
+import { randomString } from '../../src/platform/crypto/ids.js';
+import type { Db } from '../../src/storage/database.js';
+import { addGroupMemberScopes } from '../../src/storage/migrations/0011_rbac.js';
+import { KyselyGroupStore } from '../../src/storage/kysely/groups.js';
+import { KyselyRbacStore, type PermissionRef } from '../../src/storage/kysely/rbac.js';
+import { KyselyResourceServerStore } from '../../src/storage/kysely/resource-servers.js';
+import { newRoleId } from '../../src/domain/roles/model.js';
+import { KyselyRoleStore } from '../../src/storage/kysely/roles.js';
+import { KyselyUserStore } from '../../src/storage/kysely/users.js';
 import { forEachDatabase } from '../helpers/databases.js';
 import { at, byCodepoint, connectionRow, groupRow, resourceServerRow, roleRow, T0, tenantRow, userRow } from '../helpers/rows.js';
 

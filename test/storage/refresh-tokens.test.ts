@@ -6,10 +6,10 @@
  */
 import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { isUniqueViolation, type Db } from '../../src/db/database.js';
-import { newPrefixedId, randomString } from '../../src/crypto/ids.js';
-import { KyselyRefreshTokenStore, newRefreshToken, refreshTokenHash } from '../../src/refresh-tokens/store.js';
-import { fullUserId, newUserIdPart } from '../../src/users/model.js';
+import { isUniqueViolation, type Db } from '../../src/storage/database.js';
+import { newPrefixedId, randomString } from '../../src/platform/crypto/ids.js';
+import { KyselyRefreshTokenStore, newRefreshToken, refreshTokenHash } from '../../src/storage/kysely/refresh-tokens.js';
+import { fullUserId, newUserIdPart } from '../../src/domain/users/model.js';
 import { forEachDatabase } from '../helpers/databases.js';
 
 const T0 = '2024-01-01T00:00:00.000Z';

@@ -8,13 +8,13 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { isUniqueViolation, type Db } from '../../src/db/database.js';
-import { randomString } from '../../src/crypto/ids.js';
-import { KyselyTenantStore } from '../../src/tenants/store.js';
-import { GROUP_ID_ALPHABET, newGroupId } from '../../src/groups/model.js';
-import { KyselyGroupStore, type GroupFilter } from '../../src/groups/store.js';
-import { newRoleId } from '../../src/roles/model.js';
-import { KyselyRoleStore } from '../../src/roles/store.js';
+import { isUniqueViolation, type Db } from '../../src/storage/database.js';
+import { randomString } from '../../src/platform/crypto/ids.js';
+import { KyselyTenantStore } from '../../src/storage/kysely/tenants.js';
+import { GROUP_ID_ALPHABET, newGroupId } from '../../src/domain/groups/model.js';
+import { KyselyGroupStore, type GroupFilter } from '../../src/storage/kysely/groups.js';
+import { newRoleId } from '../../src/domain/roles/model.js';
+import { KyselyRoleStore } from '../../src/storage/kysely/roles.js';
 import { forEachDatabase } from '../helpers/databases.js';
 import { at, byCodepoint, groupRow, roleRow, T0, tenantRow } from '../helpers/rows.js';
 

@@ -7,11 +7,11 @@
  */
 import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Db } from '../../src/db/database.js';
-import { newClientId, newPrefixedId, randomString } from '../../src/crypto/ids.js';
-import { KyselyClientStore } from '../../src/clients/store.js';
-import { KyselyUserGrantStore } from '../../src/grants/store.js';
-import { fullUserId, newUserIdPart } from '../../src/users/model.js';
+import type { Db } from '../../src/storage/database.js';
+import { newClientId, newPrefixedId, randomString } from '../../src/platform/crypto/ids.js';
+import { KyselyClientStore } from '../../src/storage/kysely/clients.js';
+import { KyselyUserGrantStore } from '../../src/storage/kysely/consent-grants.js';
+import { fullUserId, newUserIdPart } from '../../src/domain/users/model.js';
 import { forEachDatabase } from '../helpers/databases.js';
 
 const T0 = '2024-01-01T00:00:00.000Z';

@@ -5,12 +5,12 @@
 import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import bcrypt from 'bcryptjs';
-import { isUniqueViolation, type Db } from '../../src/db/database.js';
-import { newPrefixedId, randomString } from '../../src/crypto/ids.js';
-import { verifyPassword } from '../../src/passwords/hashing.js';
-import { findConnectionByName } from '../../src/users/connections.js';
-import { verifyUserPassword } from '../../src/users/login.js';
-import { KyselyUserStore } from '../../src/users/store.js';
+import { isUniqueViolation, type Db } from '../../src/storage/database.js';
+import { newPrefixedId, randomString } from '../../src/platform/crypto/ids.js';
+import { verifyPassword } from '../../src/platform/passwords/hashing.js';
+import { findConnectionByName } from '../../src/domain/users/connections.js';
+import { verifyUserPassword } from '../../src/domain/users/login.js';
+import { KyselyUserStore } from '../../src/storage/kysely/users.js';
 import { forEachDatabase } from '../helpers/databases.js';
 import { at, T0, userRow } from '../helpers/rows.js';
 

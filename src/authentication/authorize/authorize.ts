@@ -8,10 +8,10 @@
  * `screen_hint=signup`, the signup) page.
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import type { IssuanceClient } from '../../cache/issuance.js';
+import type { IssuanceClient } from '../../domain/issuance/lookups.js';
 import { sendPage } from '../pages/html.js';
 import { bindBrowser, continueAuthorization, redirectToPage, sendAuthorizationResponse } from './flow.js';
-import { authorizeErrorPage } from './pages.js';
+import { authorizeErrorPage } from '../pages/authorize.js';
 import {
   AuthorizePageError,
   AuthorizeRedirectError,

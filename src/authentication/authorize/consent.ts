@@ -10,7 +10,7 @@ import { sendPage } from '../pages/html.js';
 import { BROWSER_COOKIE, readCookie } from './cookies.js';
 import { formRedirects } from './login.js';
 import { bindBrowser, continueAuthorization, field, sendAuthorizationResponse } from './flow.js';
-import { consentPage, invalidLoginPage, refusedLoginPage } from './pages.js';
+import { consentPage, invalidLoginPage, refusedLoginPage } from '../pages/authorize.js';
 import type { AuthorizeService } from './service.js';
 
 export function consentForm(service: AuthorizeService): RouteOptions {

@@ -20,8 +20,8 @@
  *   pages' own same-origin posts need it.
  */
 import type { FastifyRequest } from 'fastify';
-import { newSecret } from '../../authorization/store.js';
-import { oauthErrors } from '../../http/errors.js';
+import { newSecret } from '../../storage/kysely/authorize-artefacts.js';
+import { oauthErrors } from '../../platform/http/errors.js';
 
 export const SESSION_COOKIE = '__Host-gh_session';
 export const BROWSER_COOKIE = '__Host-gh_browser';

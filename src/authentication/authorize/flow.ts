@@ -6,12 +6,12 @@
  * through the request's response mode.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { IssuanceClient } from '../../cache/issuance.js';
-import { OAuthError } from '../../http/errors.js';
-import type { Tenant } from '../../tenants/tenant.js';
+import type { IssuanceClient } from '../../domain/issuance/lookups.js';
+import { OAuthError } from '../../platform/http/errors.js';
+import type { Tenant } from '../../domain/tenants/tenant.js';
 import { sendPage } from '../pages/html.js';
 import { browserBinding } from './cookies.js';
-import { invalidLoginPage } from './pages.js';
+import { invalidLoginPage } from '../pages/authorize.js';
 import type { AuthorizeRequest } from './request.js';
 import { RESPONSE_MODES } from './response-modes.js';
 import type { Authenticated, AuthorizeService } from './service.js';

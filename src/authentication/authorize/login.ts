@@ -11,11 +11,11 @@
  * never saying whether the account exists.
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import type { Tenant } from '../../tenants/tenant.js';
+import type { Tenant } from '../../domain/tenants/tenant.js';
 import { cspSourceOf, sendPage } from '../pages/html.js';
 import { readCookie, BROWSER_COOKIE } from './cookies.js';
 import { appendCookie, bindBrowser, continueAuthorization, field } from './flow.js';
-import { forgotPasswordPage, forgotPasswordSentPage, invalidLoginPage, loginPage, refusedLoginPage, signupPage, type FormError } from './pages.js';
+import { forgotPasswordPage, forgotPasswordSentPage, invalidLoginPage, loginPage, refusedLoginPage, signupPage, type FormError } from '../pages/authorize.js';
 import type { AuthorizeService, FormOutcome, Transaction } from './service.js';
 
 /** The page state every form of a transaction carries. */

@@ -17,8 +17,8 @@
  * §3.2.2.1). Third-party clients may not use the implicit types nor
  * `screen_hint` (wire notes §4).
  */
-import type { IssuanceClient } from '../../cache/issuance.js';
-import { DNS_LABEL, escapeRegExp, originAllowed, originOf } from '../../clients/origins.js';
+import type { IssuanceClient } from '../../domain/issuance/lookups.js';
+import { DNS_LABEL, escapeRegExp, originAllowed, originOf } from '../../domain/clients/origins.js';
 
 export const AUTHORIZATION_CODE_GRANT = 'authorization_code';
 export const IMPLICIT_GRANT = 'implicit';

@@ -21,13 +21,13 @@
  *   granted to the client for that API yet, and of anyone under
  *   `prompt=consent`; what was granted is kept (src/grants, `/api/v2/grants`).
  * - Codes live 60 seconds (RFC 6749 §4.1.2 recommends at most 10 minutes)
- *   and are single use (src/authorization/store.ts).
+ *   and are single use (src/storage/kysely/authorize-artefacts.ts).
  */
-import type { IssuanceClient } from '../../cache/issuance.js';
-import type { ConnectionRow } from '../../connections/model.js';
-import { KyselyConnectionStore } from '../../connections/store.js';
-import type { AppContext } from '../../context.js';
-import { FormTokens } from '../../crypto/form-tokens.js';
+import type { IssuanceClient } from '../../domain/issuance/lookups.js';
+import type { ConnectionRow } from '../../domain/connections/model.js';
+import { KyselyConnectionStore } from '../../storage/kysely/connections.js';
+import type { AppContext } from '../../app/context.js';
+import { FormTokens } from '../../platform/crypto/form-tokens.js';
 import {
   KyselyAuthorizationCodeStore,
   KyselyAuthorizationRequestStore,
@@ -35,14 +35,14 @@ import {
   newSecret,
   secretHash,
   type SessionRow,
-} from '../../authorization/store.js';
-import { KyselyUserGrantStore } from '../../grants/store.js';
-import type { Tenant } from '../../tenants/tenant.js';
-import { userinfoAudience } from '../../tokens/userinfo-token.js';
-import { verifyUserPassword } from '../../users/login.js';
-import type { UserRow } from '../../users/model.js';
-import { KyselyUserStore } from '../../users/store.js';
-import type { LoginAttemptKey } from '../brute-force.js';
+} from '../../storage/kysely/authorize-artefacts.js';
+import { KyselyUserGrantStore } from '../../storage/kysely/consent-grants.js';
+import type { Tenant } from '../../domain/tenants/tenant.js';
+import { userinfoAudience } from '../../domain/tokens/userinfo-token.js';
+import { verifyUserPassword } from '../../domain/users/login.js';
+import type { UserRow } from '../../domain/users/model.js';
+import { KyselyUserStore } from '../../storage/kysely/users.js';
+import type { LoginAttemptKey } from '../../domain/brute-force.js';
 import { DbConnectionsError, PasswordStrengthError } from '../dbconnections/errors.js';
 import type { DbConnectionsService } from '../dbconnections/service.js';
 import { ruleSentences } from '../dbconnections/password-policy.js';

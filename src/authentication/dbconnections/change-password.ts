@@ -16,8 +16,8 @@
  * real user that mail is on its way when none is.
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { oauthErrors } from '../../http/errors.js';
-import type { RateLimitDecision } from '../../rate-limit/rate-limiter.js';
+import { oauthErrors } from '../../platform/http/errors.js';
+import type { RateLimitDecision } from '../../platform/rate-limit/rate-limiter.js';
 import { readChangePasswordBody } from './body.js';
 import type { DbConnectionsService } from './service.js';
 

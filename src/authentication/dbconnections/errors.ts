@@ -9,7 +9,7 @@
  * `invalid_password`, `invalid_signup`. The other codes below are Gatehouse's
  * choice where the service's answer is not recorded (UNCONFIRMED).
  */
-import { HttpError } from '../../http/errors.js';
+import { HttpError } from '../../platform/http/errors.js';
 import type { PolicyResult } from './password-policy.js';
 
 export type DbConnectionsErrorCode =

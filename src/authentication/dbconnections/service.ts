@@ -3,20 +3,20 @@
  * verification email, and password reset by emailed ticket. Storage goes
  * through the user, connection and ticket stores; mail through the mailer.
  */
-import { changePassword } from '../../users/password-change.js';
-import type { RateLimitSetting } from '../../config.js';
-import type { AppContext } from '../../context.js';
-import { KyselyConnectionStore } from '../../connections/store.js';
-import { FormTokens } from '../../crypto/form-tokens.js';
-import { isUniqueViolation, type Db } from '../../db/database.js';
-import { hashPassword } from '../../passwords/hashing.js';
-import type { RateLimitDecision } from '../../rate-limit/rate-limiter.js';
-import type { Tenant } from '../../tenants/tenant.js';
-import { KyselyTicketStore, ticketHash, type TicketKind } from '../../tickets/store.js';
-import { UserMail } from '../../tickets/user-mail.js';
-import { userIdPart, type UserRow } from '../../users/model.js';
-import { newDatabaseUserRow } from '../../users/new-user.js';
-import { KyselyUserStore } from '../../users/store.js';
+import { changePassword } from '../../domain/users/password-change.js';
+import type { RateLimitSetting } from '../../platform/config.js';
+import type { AppContext } from '../../app/context.js';
+import { KyselyConnectionStore } from '../../storage/kysely/connections.js';
+import { FormTokens } from '../../platform/crypto/form-tokens.js';
+import { isUniqueViolation, type Db } from '../../storage/database.js';
+import { hashPassword } from '../../platform/passwords/hashing.js';
+import type { RateLimitDecision } from '../../platform/rate-limit/rate-limiter.js';
+import type { Tenant } from '../../domain/tenants/tenant.js';
+import { KyselyTicketStore, ticketHash, type TicketKind } from '../../storage/kysely/tickets.js';
+import { UserMail } from '../../domain/tickets/user-mail.js';
+import { userIdPart, type UserRow } from '../../domain/users/model.js';
+import { newDatabaseUserRow } from '../../domain/users/new-user.js';
+import { KyselyUserStore } from '../../storage/kysely/users.js';
 import { dbConnectionsErrors, PasswordStrengthError } from './errors.js';
 import { checkPassword, type ConnectionPasswordOptions, type PolicyResult } from './password-policy.js';
 
@@ -267,7 +267,7 @@ export class DbConnectionsService {
    * only then consumes the ticket and writes the hash in one transaction, so a
    * refused password leaves the link usable and two concurrent posts cannot
    * both succeed. The user's sessions and refresh tokens end with it
-   * (src/users/password-change.ts).
+   * (src/domain/users/password-change.ts).
    */
   async resetPassword(tenant: Tenant, ticket: string, csrf: string | undefined, password: string, confirmation: string | undefined): Promise<ResetOutcome> {
     if (!this.csrfMatches(tenant, ticket, csrf, 'password_reset')) return { kind: 'bad_csrf' };

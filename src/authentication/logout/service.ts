@@ -14,12 +14,12 @@
  *   the cookie itself is cleared by the caller.
  */
 import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
-import type { IssuanceClient } from '../../cache/issuance.js';
-import type { AppContext } from '../../context.js';
-import { FormTokens } from '../../crypto/form-tokens.js';
-import { KyselySessionStore, secretHash, type SessionRow } from '../../authorization/store.js';
-import { SIGNING_ALG } from '../../keys/keyring.js';
-import type { Tenant } from '../../tenants/tenant.js';
+import type { IssuanceClient } from '../../domain/issuance/lookups.js';
+import type { AppContext } from '../../app/context.js';
+import { FormTokens } from '../../platform/crypto/form-tokens.js';
+import { KyselySessionStore, secretHash, type SessionRow } from '../../storage/kysely/authorize-artefacts.js';
+import { SIGNING_ALG } from '../../domain/keys/keyring.js';
+import type { Tenant } from '../../domain/tenants/tenant.js';
 import { readCookie, SESSION_COOKIE } from '../authorize/cookies.js';
 import { callbackMatches } from '../authorize/request.js';
 

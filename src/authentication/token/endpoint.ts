@@ -5,8 +5,8 @@
  * use the grant, run the grant. Stack traces read like RFC 6749 §3.2.
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import type { AppContext } from '../../context.js';
-import { oauthErrors } from '../../http/errors.js';
+import type { AppContext } from '../../app/context.js';
+import { oauthErrors } from '../../platform/http/errors.js';
 import { authenticateClient, type AuthenticatedClient } from '../client-auth/methods.js';
 import { readParams, requireParams, type Params } from '../params.js';
 import type { GrantHandler } from './grant.js';

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context.js';
-import type { Tenant } from '../../tenants/tenant.js';
+import type { AppContext } from '../../app/context.js';
+import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { AuthenticatedClient } from '../client-auth/methods.js';
 import type { Params } from '../params.js';
 

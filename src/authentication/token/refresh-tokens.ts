@@ -12,12 +12,12 @@
  *   use; `infinite_token_lifetime` / `infinite_idle_token_lifetime` take
  *   precedence over the numbers, as the Management API documents.
  */
-import type { IssuanceApi, IssuanceClient } from '../../cache/issuance.js';
-import { REFRESH_TOKEN_DEFAULT } from '../../clients/model.js';
-import type { AppContext } from '../../context.js';
-import { newPrefixedId } from '../../crypto/ids.js';
-import { KyselyRefreshTokenStore, newRefreshToken, refreshTokenHash, type RefreshTokenRow } from '../../refresh-tokens/store.js';
-import type { Tenant } from '../../tenants/tenant.js';
+import type { IssuanceApi, IssuanceClient } from '../../domain/issuance/lookups.js';
+import { REFRESH_TOKEN_DEFAULT } from '../../domain/clients/model.js';
+import type { AppContext } from '../../app/context.js';
+import { newPrefixedId } from '../../platform/crypto/ids.js';
+import { KyselyRefreshTokenStore, newRefreshToken, refreshTokenHash, type RefreshTokenRow } from '../../storage/kysely/refresh-tokens.js';
+import type { Tenant } from '../../domain/tenants/tenant.js';
 
 export const OFFLINE_ACCESS = 'offline_access';
 export const REFRESH_TOKEN_GRANT = 'refresh_token';

@@ -6,7 +6,7 @@
  * - with an audience (or the tenant's default audience): a JWT for that API,
  *   `aud` `[API, https://{domain}/userinfo]` when `openid` is granted; the API
  *   must exist, but user grants need no client grant;
- * - without one: a token for /userinfo alone (src/tokens/userinfo-token.ts);
+ * - without one: a token for /userinfo alone (src/domain/tokens/userinfo-token.ts);
  * - an ID token when `openid` is granted.
  *
  * Scopes: the OIDC scopes requested (`openid`, `profile`, `email`) plus the
@@ -19,16 +19,16 @@
  * refresh_token grant and the API (if any) allows offline access
  * (./refresh-tokens.ts); otherwise it is dropped.
  */
-import type { IssuanceApi, IssuanceClient } from '../../cache/issuance.js';
-import type { AppContext } from '../../context.js';
-import { oauthErrors } from '../../http/errors.js';
-import type { Tenant } from '../../tenants/tenant.js';
-import { issueAccessToken } from '../../tokens/access-token.js';
-import { issueIdToken } from '../../tokens/id-token.js';
-import { issueUserinfoAccessToken, userinfoAudience } from '../../tokens/userinfo-token.js';
-import type { UserRow } from '../../users/model.js';
+import type { IssuanceApi, IssuanceClient } from '../../domain/issuance/lookups.js';
+import type { AppContext } from '../../app/context.js';
+import { oauthErrors } from '../../platform/http/errors.js';
+import type { Tenant } from '../../domain/tenants/tenant.js';
+import { issueAccessToken } from '../../domain/tokens/access-token.js';
+import { issueIdToken } from '../../domain/tokens/id-token.js';
+import { issueUserinfoAccessToken, userinfoAudience } from '../../domain/tokens/userinfo-token.js';
+import type { UserRow } from '../../domain/users/model.js';
 import type { TokenResponse } from './grant.js';
-import { CURRENT_USER_SCOPE_SET, CURRENT_USER_SCOPES } from '../../resource-servers/management-api.js';
+import { CURRENT_USER_SCOPE_SET, CURRENT_USER_SCOPES } from '../../domain/management-api/current-user.js';
 import { issueRefreshToken, OFFLINE_ACCESS, offlineAccessAllowed } from './refresh-tokens.js';
 
 /** The OIDC scopes Gatehouse grants: those whose claims it can give (OIDC Core §5.4). */
@@ -83,7 +83,7 @@ type GrantRequest = Pick<UserTokenRequest, 'tenant' | 'client' | 'audience' | 's
  * `permissions` claim, by the API's policies:
  *
  * - the tenant's Management API: only the `*:current_user*` scopes
- *   (src/resource-servers/management-api.ts), whatever was asked;
+ *   (src/domain/management-api/current-user.ts), whatever was asked;
  * - `subject_type_authorization.user.policy`: `deny_all` refuses every user
  *   flow; `require_client_grant` needs a client grant of subject_type `user`
  *   for the client, whose scopes bound the token's;

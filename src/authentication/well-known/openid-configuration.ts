@@ -1,5 +1,5 @@
 import type { RouteOptions } from 'fastify';
-import type { Tenant } from '../../tenants/tenant.js';
+import type { Tenant } from '../../domain/tenants/tenant.js';
 import { RESPONSE_TYPES } from '../authorize/request.js';
 
 /**

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { StringEnum } from '../../http/schema-types.js';
+import { StringEnum } from '../../platform/http/schema-types.js';
 import { CheckpointPagingQuery, OffsetPagingQuery, parsePaging } from '../paging.js';
 import type { ManagementRouteFactory } from '../route.js';
 import { ClientGrantResponse } from './schema.js';

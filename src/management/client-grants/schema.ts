@@ -4,7 +4,7 @@
  * `ClientGrantResponseContent`).
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { NullableStringEnum, StringEnum } from '../../http/schema-types.js';
+import { NullableStringEnum, StringEnum } from '../../platform/http/schema-types.js';
 
 const ScopeList = Type.Array(Type.String({ minLength: 1, maxLength: 280 }), { description: 'Scopes allowed for this client grant.' });
 const DetailsTypes = Type.Array(Type.String({ minLength: 1, maxLength: 255 }), {

@@ -1,12 +1,12 @@
 /** Business rules of client grants, behind the Management API routes. */
-import type { AppContext } from '../../context.js';
-import { newPrefixedId } from '../../crypto/ids.js';
-import { isUniqueViolation } from '../../db/database.js';
-import { managementErrors } from '../../http/errors.js';
-import { clientGrantFromRow, type ClientGrant, type ClientGrantRow } from '../../client-grants/model.js';
-import type { ClientGrantFilter } from '../../client-grants/store.js';
-import type { ResourceServerScope } from '../../resource-servers/model.js';
-import type { Tenant } from '../../tenants/tenant.js';
+import type { AppContext } from '../../app/context.js';
+import { newPrefixedId } from '../../platform/crypto/ids.js';
+import { isUniqueViolation } from '../../storage/database.js';
+import { managementErrors } from '../../platform/http/errors.js';
+import { clientGrantFromRow, type ClientGrant, type ClientGrantRow } from '../../domain/client-grants/model.js';
+import type { ClientGrantFilter } from '../../storage/kysely/client-grants.js';
+import type { ResourceServerScope } from '../../domain/resource-servers/model.js';
+import type { Tenant } from '../../domain/tenants/tenant.js';
 import { sealCheckpoint, type Paging } from '../paging.js';
 import type { CreateClientGrantBody, UpdateClientGrantBody } from './schema.js';
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { fieldAccess } from '../../clients/model.js';
+import { fieldAccess } from '../../domain/clients/model.js';
 import type { ManagementRouteFactory } from '../route.js';
 import { ListClientsQuery } from './list.js';
 import { ClientIdParams } from './schema.js';

@@ -5,9 +5,9 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { ManagementError } from '../../http/errors.js';
-import { fieldAccess } from '../../clients/model.js';
-import type { ClientFilter } from '../../clients/store.js';
+import { ManagementError } from '../../platform/http/errors.js';
+import { fieldAccess } from '../../domain/clients/model.js';
+import type { ClientFilter } from '../../storage/kysely/clients.js';
 import { CheckpointPagingQuery, MAX_PER_PAGE, OffsetPagingQuery, parsePaging } from '../paging.js';
 import type { ManagementRouteFactory } from '../route.js';
 import { CLIENT_FIELDS, CLIENT_APP_TYPES } from './fields.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../app/context.js';
 import type { ManagementRoute } from '../route.js';
 import { createClient } from './create.js';
 import { deleteClient } from './delete.js';

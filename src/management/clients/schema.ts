@@ -20,7 +20,7 @@
  * Rules that relate two fields (`post_login_prompt` needs `oidc_conformant`)
  * are checked in the service.
  */
-import { FREE_OBJECT_MAX_BYTES, maxJsonBytes } from '../../http/schema-types.js';
+import { FREE_OBJECT_MAX_BYTES, maxJsonBytes } from '../../platform/http/schema-types.js';
 import oas from './oas-schemas.generated.json' with { type: 'json' };
 
 type Schema = Record<string, unknown> & { properties: Record<string, Record<string, unknown>>; required?: string[] };

@@ -1,7 +1,7 @@
 /** Business rules of clients (applications), behind the Management API routes. */
-import type { AppContext } from '../../context.js';
-import { newClientId, newClientSecret } from '../../crypto/ids.js';
-import { ManagementError, managementErrors } from '../../http/errors.js';
+import type { AppContext } from '../../app/context.js';
+import { newClientId, newClientSecret } from '../../platform/crypto/ids.js';
+import { ManagementError, managementErrors } from '../../platform/http/errors.js';
 import {
   canRead,
   columnsFromConfig,
@@ -9,13 +9,13 @@ import {
   scopesToRead,
   type ClientConfig,
   type FieldAccess,
-} from '../../clients/model.js';
-import type { ClientFilter, ClientRow, ListedClient } from '../../clients/store.js';
-import { OffsetAnchors } from '../../clients/offset-anchors.js';
-import type { TenantKeys } from '../../keys/keyring.js';
-import { KyselyOrganizationStore, type OrganizationStore } from '../../organizations/store.js';
-import { clientSecretContext } from '../../tenants/service.js';
-import type { Tenant } from '../../tenants/tenant.js';
+} from '../../domain/clients/model.js';
+import type { ClientFilter, ClientRow, ListedClient } from '../../storage/kysely/clients.js';
+import { OffsetAnchors } from '../../storage/kysely/client-offset-anchors.js';
+import type { TenantKeys } from '../../domain/keys/keyring.js';
+import { KyselyOrganizationStore, type OrganizationStore } from '../../storage/kysely/organizations.js';
+import { clientSecretContext } from '../../domain/tenants/service.js';
+import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { ManagementPrincipal } from '../auth.js';
 import { sealCheckpoint, type Paging } from '../paging.js';
 import { describeClientProperty, type ClientBody } from './schema.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../app/context.js';
 import type { ManagementRoute } from '../route.js';
 import { listConnectionClients } from './clients/list.js';
 import { updateConnectionClients } from './clients/update.js';

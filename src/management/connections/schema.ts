@@ -11,7 +11,7 @@
  * `cross_app_access_requesting_app` (no storage for them).
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { FreeObject, maxJsonBytes, NullableStringEnum, StringEnum } from '../../http/schema-types.js';
+import { FreeObject, maxJsonBytes, NullableStringEnum, StringEnum } from '../../platform/http/schema-types.js';
 
 /** The document's `ConnectionIdentityProviderEnum`; only `auth0` is implemented (see SUPPORTED_STRATEGIES). */
 export const STRATEGIES = [

@@ -3,12 +3,12 @@
  * database connections (strategy `auth0`) are implemented; any other strategy
  * of the document's enum is refused with 400 `operation_not_supported`.
  */
-import type { AppContext } from '../../context.js';
-import { connectionFromRow, newConnectionId, SUPPORTED_STRATEGIES, type Connection, type ConnectionRow } from '../../connections/model.js';
-import { KyselyConnectionStore, type ConnectionChanges, type ConnectionFilter, type ConnectionStore } from '../../connections/store.js';
-import { isUniqueViolation } from '../../db/database.js';
-import { managementErrors } from '../../http/errors.js';
-import type { Tenant } from '../../tenants/tenant.js';
+import type { AppContext } from '../../app/context.js';
+import { connectionFromRow, newConnectionId, SUPPORTED_STRATEGIES, type Connection, type ConnectionRow } from '../../domain/connections/model.js';
+import { KyselyConnectionStore, type ConnectionChanges, type ConnectionFilter, type ConnectionStore } from '../../storage/kysely/connections.js';
+import { isUniqueViolation } from '../../storage/database.js';
+import { managementErrors } from '../../platform/http/errors.js';
+import type { Tenant } from '../../domain/tenants/tenant.js';
 import { sealCheckpoint, type Paging } from '../paging.js';
 import type { CreateConnectionBody, UpdateConnectionBody, UpdateEnabledClientsBody } from './schema.js';
 

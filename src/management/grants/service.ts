@@ -8,10 +8,10 @@
  * document gives them no 404 (nor any 400), and revocation is idempotent, as
  * it is for tokens (RFC 7009 §2.2).
  */
-import type { AppContext } from '../../context.js';
-import { userGrantFromRow, type UserGrant } from '../../grants/model.js';
-import { KyselyUserGrantStore, type UserGrantFilter, type UserGrantStore } from '../../grants/store.js';
-import type { Tenant } from '../../tenants/tenant.js';
+import type { AppContext } from '../../app/context.js';
+import { userGrantFromRow, type UserGrant } from '../../domain/consent-grants/model.js';
+import { KyselyUserGrantStore, type UserGrantFilter, type UserGrantStore } from '../../storage/kysely/consent-grants.js';
+import type { Tenant } from '../../domain/tenants/tenant.js';
 
 export type UserGrantList = UserGrant[] | { start: number; limit: number; total: number; grants: UserGrant[] };
 

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../app/context.js';
 import { RbacService } from '../rbac/service.js';
 import type { ManagementRoute } from '../route.js';
 import { createGroup } from './create.js';

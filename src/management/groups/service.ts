@@ -4,13 +4,13 @@
  * Token issuance reads groups' roles per token, uncached, so writes leave the
  * issuance caches alone. A group's members are RbacService's.
  */
-import type { AppContext } from '../../context.js';
-import { isUniqueViolation } from '../../db/database.js';
-import { groupFromRow, newGroupId, type Group, type GroupRow } from '../../groups/model.js';
-import { KyselyGroupStore, type GroupFilter, type GroupStore } from '../../groups/store.js';
-import { managementErrors } from '../../http/errors.js';
-import { roleFromRow, type Role } from '../../roles/model.js';
-import type { Tenant } from '../../tenants/tenant.js';
+import type { AppContext } from '../../app/context.js';
+import { isUniqueViolation } from '../../storage/database.js';
+import { groupFromRow, newGroupId, type Group, type GroupRow } from '../../domain/groups/model.js';
+import { KyselyGroupStore, type GroupFilter, type GroupStore } from '../../storage/kysely/groups.js';
+import { managementErrors } from '../../platform/http/errors.js';
+import { roleFromRow, type Role } from '../../domain/roles/model.js';
+import type { Tenant } from '../../domain/tenants/tenant.js';
 import { roleNotFound } from '../roles/service.js';
 import { selectFields, type FieldSelection } from '../fields.js';
 import { checkpointPage, pagedList, type CheckpointList, type OffsetList } from '../lists.js';

@@ -1,5 +1,5 @@
-import type { AppContext } from '../../context.js';
-import { KyselyGuardianPushStore } from '../../guardian/store.js';
+import type { AppContext } from '../../app/context.js';
+import { KyselyGuardianPushStore } from '../../storage/kysely/guardian.js';
 import type { ManagementRoute } from '../route.js';
 import { getApnsProvider, setApnsProvider, updateApnsProvider } from './push-notification/apns.js';
 import { setPushNotificationFactor } from './push-notification/factor.js';

@@ -11,8 +11,8 @@
  * in what an absent member means, see service.ts.
  */
 import { Type, type Static, type TOptional, type TSchema } from '@sinclair/typebox';
-import { StringEnum } from '../../http/schema-types.js';
-import { PUSH_PROVIDERS } from '../../guardian/model.js';
+import { StringEnum } from '../../platform/http/schema-types.js';
+import { PUSH_PROVIDERS } from '../../domain/guardian/model.js';
 
 /** `type: ["string", "null"]` as the OpenAPI document writes it (not an anyOf, so errors name the property). */
 function NullableString(options: { minLength?: number; maxLength?: number; pattern?: string; description?: string } = {}) {

@@ -15,7 +15,7 @@
  * never come back from a GET: the p12 is never returned at all, the AWS secret
  * key only in the response to the request that sent it (wire notes §4).
  */
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../app/context.js';
 import {
   apnsP12Context,
   snsAccessKeyIdContext,
@@ -23,10 +23,10 @@ import {
   type ApnsSettings,
   type PushProvider,
   type SnsSettings,
-} from '../../guardian/model.js';
-import type { GuardianPushStore } from '../../guardian/store.js';
-import { managementErrors } from '../../http/errors.js';
-import type { Tenant } from '../../tenants/tenant.js';
+} from '../../domain/guardian/model.js';
+import type { GuardianPushStore } from '../../storage/kysely/guardian.js';
+import { managementErrors } from '../../platform/http/errors.js';
+import type { Tenant } from '../../domain/tenants/tenant.js';
 import {
   P12_DESCRIPTION,
   type ApnsBody,

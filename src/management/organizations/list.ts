@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CheckpointPagingQuery, OffsetPagingQuery, parsePaging } from '../paging.js';
 import type { ManagementRouteFactory } from '../route.js';
-import type { OrganizationSortField } from '../../organizations/store.js';
+import type { OrganizationSortField } from '../../storage/kysely/organizations.js';
 import { OrganizationResponse } from './schema.js';
 import { checkpointScope, type OrganizationService, type OrganizationSort } from './service.js';
 

@@ -1,5 +1,5 @@
-import type { AppContext } from '../../context.js';
-import { KyselyOrganizationStore } from '../../organizations/store.js';
+import type { AppContext } from '../../app/context.js';
+import { KyselyOrganizationStore } from '../../storage/kysely/organizations.js';
 import type { ManagementRoute } from '../route.js';
 import { createOrganizationClientGrant } from './client-grants/create.js';
 import { deleteOrganizationClientGrant } from './client-grants/delete.js';

@@ -8,7 +8,7 @@
  * the messages schema validation would give.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { FreeObject } from '../../http/schema-types.js';
+import { FreeObject } from '../../platform/http/schema-types.js';
 
 export const DESCRIPTIONS = {
   name: 'The name of this organization',

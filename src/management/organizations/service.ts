@@ -1,11 +1,11 @@
 /** Business rules of organizations, behind the Management API routes. */
-import type { AppContext } from '../../context.js';
-import { newPrefixedId } from '../../crypto/ids.js';
-import { isUniqueViolation } from '../../db/database.js';
-import { ManagementError, managementErrors } from '../../http/errors.js';
-import { organizationFromRow, type Organization, type OrganizationRow } from '../../organizations/model.js';
-import type { OrganizationChanges, OrganizationSortField, OrganizationStore } from '../../organizations/store.js';
-import type { Tenant } from '../../tenants/tenant.js';
+import type { AppContext } from '../../app/context.js';
+import { newPrefixedId } from '../../platform/crypto/ids.js';
+import { isUniqueViolation } from '../../storage/database.js';
+import { ManagementError, managementErrors } from '../../platform/http/errors.js';
+import { organizationFromRow, type Organization, type OrganizationRow } from '../../domain/organizations/model.js';
+import type { OrganizationChanges, OrganizationSortField, OrganizationStore } from '../../storage/kysely/organizations.js';
+import type { Tenant } from '../../domain/tenants/tenant.js';
 import { sealCheckpoint, type Paging } from '../paging.js';
 import { DESCRIPTIONS, type Branding, type CreateOrganizationBody, type UpdateOrganizationBody } from './schema.js';
 

@@ -12,7 +12,7 @@
  * the scopes either of which would complete it.
  */
 import type { FastifyRequest } from 'fastify';
-import { managementErrors } from '../../http/errors.js';
+import { managementErrors } from '../../platform/http/errors.js';
 import { requireScope } from '../auth.js';
 
 export async function requireRoleMembersScope(request: FastifyRequest): Promise<void> {

@@ -19,16 +19,16 @@
  * Effective permissions are read per token by the token endpoint, not
  * cached, so these writes need no cache invalidation.
  */
-import type { AppContext } from '../../context.js';
-import { groupFromRow, type Group, type GroupRow } from '../../groups/model.js';
-import { KyselyGroupStore, type GroupStore } from '../../groups/store.js';
-import { managementErrors } from '../../http/errors.js';
-import { KyselyRbacStore, type LinkResult, type PermissionAssignResult, type PermissionDetail, type PermissionRef, type RbacStore, type RoleWithSources } from '../../rbac/store.js';
-import { scopeDescriptions } from '../../resource-servers/model.js';
-import { roleFromRow, type Role, type RoleRow } from '../../roles/model.js';
-import { KyselyRoleStore, type RoleStore } from '../../roles/store.js';
-import type { Tenant } from '../../tenants/tenant.js';
-import { KyselyUserStore, type UserStore } from '../../users/store.js';
+import type { AppContext } from '../../app/context.js';
+import { groupFromRow, type Group, type GroupRow } from '../../domain/groups/model.js';
+import { KyselyGroupStore, type GroupStore } from '../../storage/kysely/groups.js';
+import { managementErrors } from '../../platform/http/errors.js';
+import { KyselyRbacStore, type LinkResult, type PermissionAssignResult, type PermissionDetail, type PermissionRef, type RbacStore, type RoleWithSources } from '../../storage/kysely/rbac.js';
+import { scopeDescriptions } from '../../domain/resource-servers/model.js';
+import { roleFromRow, type Role, type RoleRow } from '../../domain/roles/model.js';
+import { KyselyRoleStore, type RoleStore } from '../../storage/kysely/roles.js';
+import type { Tenant } from '../../domain/tenants/tenant.js';
+import { KyselyUserStore, type UserStore } from '../../storage/kysely/users.js';
 import { selectFields, type FieldSelection } from '../fields.js';
 import { groupNotFound } from '../groups/service.js';
 import { checkpointPage, checkpointPaging, offsetList, offsetPaging, offsetWindow, pagedList, type CheckpointList, type OffsetList } from '../lists.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../app/context.js';
 import type { ManagementRoute } from '../route.js';
 import { createResourceServer } from './create.js';
 import { deleteResourceServer } from './delete.js';

@@ -5,7 +5,7 @@
  * serialisation and the TypeScript types derive from them.
  */
 import { Type } from '@sinclair/typebox';
-import { FreeObject, NullableArray, NullableFreeObject, NullableStringEnum, StringEnum } from '../../http/schema-types.js';
+import { FreeObject, NullableArray, NullableFreeObject, NullableStringEnum, StringEnum } from '../../platform/http/schema-types.js';
 
 const Scope = Type.Object(
   {

@@ -1,9 +1,9 @@
 /** Business rules of resource servers (APIs), behind the Management API routes. */
 import { randomBytes } from 'node:crypto';
-import type { AppContext } from '../../context.js';
-import { randomString } from '../../crypto/ids.js';
-import { isUniqueViolation } from '../../db/database.js';
-import { managementErrors } from '../../http/errors.js';
+import type { AppContext } from '../../app/context.js';
+import { randomString } from '../../platform/crypto/ids.js';
+import { isUniqueViolation } from '../../storage/database.js';
+import { managementErrors } from '../../platform/http/errors.js';
 import {
   DEFAULT_TOKEN_LIFETIME,
   DEFAULT_TOKEN_LIFETIME_FOR_WEB,
@@ -12,8 +12,8 @@ import {
   type ResourceServer,
   type ResourceServerRow,
   type ResourceServerScope,
-} from '../../resource-servers/model.js';
-import type { Tenant } from '../../tenants/tenant.js';
+} from '../../domain/resource-servers/model.js';
+import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { CreateResourceServerBody, UpdateResourceServerBody } from './schema.js';
 
 const notFound = () => managementErrors.notFound('The resource server does not exist', 'inexistent_resource_server');

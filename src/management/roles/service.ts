@@ -4,12 +4,12 @@
  * Token issuance reads roles' permissions per token, uncached, so writes leave
  * the issuance caches alone.
  */
-import type { AppContext } from '../../context.js';
-import { isUniqueViolation } from '../../db/database.js';
-import { managementErrors } from '../../http/errors.js';
-import { newRoleId, roleFromRow, type Role, type RoleRow } from '../../roles/model.js';
-import { KyselyRoleStore, type RoleStore } from '../../roles/store.js';
-import type { Tenant } from '../../tenants/tenant.js';
+import type { AppContext } from '../../app/context.js';
+import { isUniqueViolation } from '../../storage/database.js';
+import { managementErrors } from '../../platform/http/errors.js';
+import { newRoleId, roleFromRow, type Role, type RoleRow } from '../../domain/roles/model.js';
+import { KyselyRoleStore, type RoleStore } from '../../storage/kysely/roles.js';
+import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { CreateRoleBody, UpdateRoleBody } from './schema.js';
 
 /** The service's own words, recorded without an errorCode (management-api-wire-notes §2). */

@@ -9,10 +9,10 @@
  * Only brute-force blocks: the administrator's `blocked` flag is the users
  * API's (OpenAPI note on both DELETE operations).
  */
-import type { BruteForceProtection, UserBlock } from '../../authentication/brute-force.js';
-import type { AppContext } from '../../context.js';
-import type { Tenant } from '../../tenants/tenant.js';
-import { KyselyUserStore, type UserStore, type UserWithConnection } from '../../users/store.js';
+import type { BruteForceProtection, UserBlock } from '../../domain/brute-force.js';
+import type { AppContext } from '../../app/context.js';
+import type { Tenant } from '../../domain/tenants/tenant.js';
+import { KyselyUserStore, type UserStore, type UserWithConnection } from '../../storage/kysely/users.js';
 import { userNotFound } from '../users/service.js';
 
 /** The identifiers logins of this user are counted under. */

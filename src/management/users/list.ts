@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { managementErrors } from '../../http/errors.js';
+import { managementErrors } from '../../platform/http/errors.js';
 import { offsetPaging } from '../lists.js';
 import { checkOffsetWindow, OffsetPagingQuery, USERS_OFFSET_LIMIT } from '../paging.js';
 import type { ManagementRouteFactory } from '../route.js';

@@ -16,7 +16,7 @@
  * body limit is what bounds them.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { FreeObject } from '../../http/schema-types.js';
+import { FreeObject } from '../../platform/http/schema-types.js';
 import { NO_CONTROL_CHARACTERS } from '../strings.js';
 
 const Nullable = <T extends Record<string, unknown>>(schema: T & { type: string }) =>

@@ -1,19 +1,19 @@
 /**
  * Business rules of users of database connections, behind the Management API
- * routes. Passwords are hashed here (argon2id, src/passwords/hashing.ts) and
+ * routes. Passwords are hashed here (argon2id, src/platform/passwords/hashing.ts) and
  * never leave this module: the response shape has no member for the hash.
  */
-import type { AppContext } from '../../context.js';
-import { isUniqueViolation } from '../../db/database.js';
-import { managementErrors } from '../../http/errors.js';
-import { hashPassword } from '../../passwords/hashing.js';
-import type { Tenant } from '../../tenants/tenant.js';
-import { findConnectionByName } from '../../users/connections.js';
-import { newDatabaseUserRow } from '../../users/new-user.js';
-import { changePassword } from '../../users/password-change.js';
-import { UserMail } from '../../tickets/user-mail.js';
-import { fullUserId, userFromRow, type User, type UserRow } from '../../users/model.js';
-import { KyselyUserStore, type UserChanges, type UserStore, type UserWithConnection } from '../../users/store.js';
+import type { AppContext } from '../../app/context.js';
+import { isUniqueViolation } from '../../storage/database.js';
+import { managementErrors } from '../../platform/http/errors.js';
+import { hashPassword } from '../../platform/passwords/hashing.js';
+import type { Tenant } from '../../domain/tenants/tenant.js';
+import { findConnectionByName } from '../../domain/users/connections.js';
+import { newDatabaseUserRow } from '../../domain/users/new-user.js';
+import { changePassword } from '../../domain/users/password-change.js';
+import { UserMail } from '../../domain/tickets/user-mail.js';
+import { fullUserId, userFromRow, type User, type UserRow } from '../../domain/users/model.js';
+import { KyselyUserStore, type UserChanges, type UserStore, type UserWithConnection } from '../../storage/kysely/users.js';
 import { selectFields, type FieldSelection } from '../fields.js';
 import type { CreateUserBody, UpdateUserBody } from './schema.js';
 
@@ -213,7 +213,7 @@ export class UserService {
     changes.updated_at = now;
     let updated: boolean;
     try {
-      // A new password ends the user's sessions and refresh tokens with it (src/users/password-change.ts).
+      // A new password ends the user's sessions and refresh tokens with it (src/domain/users/password-change.ts).
       const { password_hash } = changes;
       updated =
         password_hash === undefined || password_hash === null

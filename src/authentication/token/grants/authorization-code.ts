@@ -14,14 +14,14 @@
  * stay valid until they expire.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { KyselyAuthorizationCodeStore, secretHash, type AuthorizationCodeRow } from '../../../authorization/store.js';
-import type { AppContext } from '../../../context.js';
-import { newPrefixedId } from '../../../crypto/ids.js';
-import { oauthErrors } from '../../../http/errors.js';
-import { KyselyRefreshTokenStore } from '../../../refresh-tokens/store.js';
-import type { Tenant } from '../../../tenants/tenant.js';
-import type { UserRow } from '../../../users/model.js';
-import { KyselyUserStore } from '../../../users/store.js';
+import { KyselyAuthorizationCodeStore, secretHash, type AuthorizationCodeRow } from '../../../storage/kysely/authorize-artefacts.js';
+import type { AppContext } from '../../../app/context.js';
+import { newPrefixedId } from '../../../platform/crypto/ids.js';
+import { oauthErrors } from '../../../platform/http/errors.js';
+import { KyselyRefreshTokenStore } from '../../../storage/kysely/refresh-tokens.js';
+import type { Tenant } from '../../../domain/tenants/tenant.js';
+import type { UserRow } from '../../../domain/users/model.js';
+import { KyselyUserStore } from '../../../storage/kysely/users.js';
 import type { AuthenticatedClient } from '../../client-auth/methods.js';
 import { AUTHORIZATION_CODE_GRANT } from '../../authorize/request.js';
 import { requireParams, type Params } from '../../params.js';

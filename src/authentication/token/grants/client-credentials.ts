@@ -4,8 +4,8 @@
  * the client needs a client grant for it, and the requested scopes are cut
  * down to that grant. Error texts: authentication-api-wire-notes §5.1.
  */
-import { oauthErrors } from '../../../http/errors.js';
-import { issueAccessToken } from '../../../tokens/access-token.js';
+import { oauthErrors } from '../../../platform/http/errors.js';
+import { issueAccessToken } from '../../../domain/tokens/access-token.js';
 import type { GrantContext, GrantHandler, TokenResponse } from '../grant.js';
 
 export const clientCredentials: GrantHandler = {

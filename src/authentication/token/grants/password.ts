@@ -20,16 +20,16 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { AuthenticatedClient } from '../../client-auth/methods.js';
-import type { LoginAttemptKey } from '../../brute-force.js';
+import type { LoginAttemptKey } from '../../../domain/brute-force.js';
 import { endUserIp } from '../../end-user-ip.js';
-import type { ConnectionRow } from '../../../connections/model.js';
-import { KyselyConnectionStore } from '../../../connections/store.js';
-import type { AppContext } from '../../../context.js';
-import { oauthErrors } from '../../../http/errors.js';
-import type { Tenant } from '../../../tenants/tenant.js';
-import { verifyUserPassword } from '../../../users/login.js';
-import type { UserRow } from '../../../users/model.js';
-import { KyselyUserStore } from '../../../users/store.js';
+import type { ConnectionRow } from '../../../domain/connections/model.js';
+import { KyselyConnectionStore } from '../../../storage/kysely/connections.js';
+import type { AppContext } from '../../../app/context.js';
+import { oauthErrors } from '../../../platform/http/errors.js';
+import type { Tenant } from '../../../domain/tenants/tenant.js';
+import { verifyUserPassword } from '../../../domain/users/login.js';
+import type { UserRow } from '../../../domain/users/model.js';
+import { KyselyUserStore } from '../../../storage/kysely/users.js';
 import { requireParams, type Params } from '../../params.js';
 import type { GrantContext, GrantHandler, TokenResponse } from '../grant.js';
 import { issueUserTokens } from '../user-tokens.js';

@@ -20,12 +20,12 @@
  * meanwhile) leaves the presented token rotated without a successor.
  */
 import type { AuthenticatedClient } from '../../client-auth/methods.js';
-import type { AppContext } from '../../../context.js';
-import { oauthErrors } from '../../../http/errors.js';
-import { KyselyRefreshTokenStore, refreshTokenHash, type RefreshTokenRow } from '../../../refresh-tokens/store.js';
-import type { Tenant } from '../../../tenants/tenant.js';
-import type { UserRow } from '../../../users/model.js';
-import { KyselyUserStore } from '../../../users/store.js';
+import type { AppContext } from '../../../app/context.js';
+import { oauthErrors } from '../../../platform/http/errors.js';
+import { KyselyRefreshTokenStore, refreshTokenHash, type RefreshTokenRow } from '../../../storage/kysely/refresh-tokens.js';
+import type { Tenant } from '../../../domain/tenants/tenant.js';
+import type { UserRow } from '../../../domain/users/model.js';
+import { KyselyUserStore } from '../../../storage/kysely/users.js';
 import { requireParams, type Params } from '../../params.js';
 import type { GrantContext, GrantHandler, TokenResponse } from '../grant.js';
 import { idleExpiry, isExpired, issueRefreshToken, REFRESH_TOKEN_GRANT, refreshTokenSettings, type RefreshTokenSettings } from '../refresh-tokens.js';

@@ -1,9 +1,9 @@
 /** Business rules of the client grants linked to an organization, behind the Management API routes. */
-import { clientGrantFromRow, type ClientGrantRow } from '../../../client-grants/model.js';
-import type { AppContext } from '../../../context.js';
-import { managementErrors } from '../../../http/errors.js';
-import type { OrganizationClientGrantFilter, OrganizationStore } from '../../../organizations/store.js';
-import type { Tenant } from '../../../tenants/tenant.js';
+import { clientGrantFromRow, type ClientGrantRow } from '../../../domain/client-grants/model.js';
+import type { AppContext } from '../../../app/context.js';
+import { managementErrors } from '../../../platform/http/errors.js';
+import type { OrganizationClientGrantFilter, OrganizationStore } from '../../../storage/kysely/organizations.js';
+import type { Tenant } from '../../../domain/tenants/tenant.js';
 
 /** The service's quota (its OpenAPI document, POST /organizations/{id}/client-grants, 409). */
 export const MAX_CLIENT_GRANTS_PER_ORGANIZATION = 100;

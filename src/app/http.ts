@@ -1,0 +1,164 @@
+/**
+ * The Fastify application: one app, two surfaces (Management API under
+ * /api/v2, Authentication API at the root), tenants resolved from the Host
+ * header, rate limits per tenant and surface, errors serialised in one place.
+ */
+import type { ServerOptions } from 'node:http';
+import formbody from '@fastify/formbody';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { authenticationRoutes } from '../authentication/routes.js';
+import type { AppContext } from './context.js';
+import { openApiRoute, registerOpenApi } from '../management/openapi.js';
+import { managementPlugin } from '../management/plugin.js';
+import type { RateLimitClass, Tenant } from '../domain/tenants/tenant.js';
+import { clientErrorHandler, limitConnectionsPerAddress, timeoutOptions } from '../platform/http/connections.js';
+import { errorHandler, surfaceOf } from '../platform/http/error-handler.js';
+import { ManagementError, OAuthError, managementErrors, oauthErrors } from '../platform/http/errors.js';
+import { registerJsonBodyParser } from '../platform/http/json-body.js';
+import { refuseNulCharacters } from '../platform/http/nul-characters.js';
+import { validatorCompiler } from '../platform/http/validation.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The tenant named by the Host header; set for every request but /health. */
+    tenant: Tenant;
+  }
+  interface FastifyContextConfig {
+    /** Requests that need no tenant (health checks). */
+    tenantless?: boolean;
+    /** Rate-limit bucket; defaults to the surface's. */
+    rateLimitClass?: RateLimitClass;
+    /** A further bucket some requests of the route also draw from (e.g. GET /clients with q). */
+    extraRateLimitClass?: (request: FastifyRequest) => RateLimitClass | undefined;
+  }
+}
+
+export interface AppOptions {
+  https?: { key: string | Buffer; cert: string | Buffer } | null;
+}
+
+/**
+ * Fastify's `trustProxy` for GATEHOUSE_TRUST_PROXY. A hop count trusts the
+ * TCP peer and the hops before it up to that count (Express's meaning; Fastify
+ * itself no longer takes numbers); addresses and ranges are compiled by
+ * proxy-addr. A hop count cannot tell a proxy from a client that reaches
+ * Gatehouse directly, so the README recommends addresses.
+ */
+function trustProxyOption(setting: false | number | string[]): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  return setting;
+}
+
+/** The host a request was addressed to, lower case, port kept: the tenant's domain. */
+function requestDomain(request: FastifyRequest): string {
+  return (request.headers.host ?? '').toLowerCase();
+}
+
+export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
+  const limits = { requestTimeoutMs: ctx.config.requestTimeoutMs, maxConnectionsPerAddress: ctx.config.maxConnectionsPerAddress };
+  const serverOptions: FastifyServerOptions & { https?: unknown; http?: ServerOptions } = {
+    loggerInstance: ctx.logger,
+    // One log line per request, written by the onResponse hook below.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: 1_048_576,
+    return503OnClosing: true,
+    // request.ip is the end user's only behind proxies the operator named (GATEHOUSE_TRUST_PROXY).
+    trustProxy: trustProxyOption(ctx.config.trustProxy),
+    forceCloseConnections: 'idle',
+    // Resource-server ids may be audiences (URLs) in the path, URL-encoded.
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 2048 },
+    // Slow requests, oversized headers and malformed bytes (./connections.ts).
+    requestTimeout: limits.requestTimeoutMs,
+    http: timeoutOptions(limits),
+    clientErrorHandler,
+  };
+  // An HTTPS server takes the HTTP server's options among its own.
+  if (options.https) serverOptions.https = { ...options.https, ...timeoutOptions(limits) };
+  const app = Fastify(serverOptions as FastifyServerOptions) as unknown as FastifyInstance;
+  limitConnectionsPerAddress(app.server, limits.maxConnectionsPerAddress);
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setErrorHandler(errorHandler);
+  // Bodies are JSON or forms only; other media types are refused by the error handler.
+  app.removeContentTypeParser('text/plain');
+  registerJsonBodyParser(app);
+  app.addHook('preValidation', refuseNulCharacters);
+  await app.register(formbody);
+
+  app.decorateRequest('tenant', null as unknown as Tenant);
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.config.tenantless) return;
+    const surface = surfaceOf(request.url);
+    const domain = requestDomain(request);
+    const tenant = domain ? await ctx.tenants.byDomain(domain) : undefined;
+    if (!tenant) {
+      const message = `No tenant is configured for the host "${domain}". Create one with: gatehouse tenants create ${domain || '<domain>'}`;
+      throw surface === 'management' ? new ManagementError(404, message) : new OAuthError(404, 'not_found', message);
+    }
+    request.tenant = tenant;
+
+    const { rateLimitClass, extraRateLimitClass } = request.routeOptions.config;
+    const consume = (bucket: RateLimitClass) =>
+      ctx.rateLimiter.consume(bucket, `${tenant.id}:${bucket}`, tenant.settings.rate_limits?.[bucket] ?? ctx.config.rateLimits[bucket]);
+    let decision = await consume(rateLimitClass ?? surface);
+    const extra = extraRateLimitClass?.(request);
+    // The headers describe the narrower bucket when a request draws from two.
+    if (extra && decision.allowed) decision = await consume(extra);
+    reply.header('X-RateLimit-Limit', String(decision.limit));
+    reply.header('X-RateLimit-Remaining', String(decision.remaining));
+    reply.header('X-RateLimit-Reset', String(decision.resetAt));
+    if (!decision.allowed) {
+      reply.header('Retry-After', String(decision.retryAfter));
+      throw surface === 'management' ? managementErrors.tooManyRequests() : oauthErrors.tooManyRequests();
+    }
+  });
+
+  // Graceful shutdown: Fastify closes the connections idle when closing starts;
+  // keep-alive connections that go idle later (their request answered) are
+  // closed by this sweep, so close() finishes as soon as in-flight requests do.
+  app.addHook('preClose', async () => {
+    const server = app.server as { closeIdleConnections?: () => void };
+    const sweep = setInterval(() => server.closeIdleConnections?.(), 50);
+    sweep.unref();
+    app.server.once('close', () => clearInterval(sweep));
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    if (!ctx.logger.isLevelEnabled('info')) return;
+    // One line per request; the query string is left out because it may carry codes or tokens.
+    request.log.info(
+      {
+        method: request.method,
+        path: request.url.split('?')[0],
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+        tenant: request.tenant?.name,
+      },
+      'request',
+    );
+  });
+
+  app.get('/health', { config: { tenantless: true } }, async (_request, reply) => {
+    try {
+      await ctx.database.db.selectFrom('tenants').select('id').limit(1).execute();
+      return reply.send({ status: 'ok' });
+    } catch (error) {
+      ctx.logger.error({ err: error }, 'health check: database unreachable');
+      return reply.code(503).send({ status: 'unavailable' });
+    }
+  });
+
+  await registerOpenApi(app);
+  await app.register(managementPlugin(ctx), { prefix: '/api/v2' });
+  app.route(openApiRoute(app));
+  await app.register(authenticationRoutes(ctx));
+
+  app.setNotFoundHandler(async (request) => {
+    throw surfaceOf(request.url) === 'management'
+      ? managementErrors.notFound()
+      : new OAuthError(404, 'not_found', `Not Found: ${request.method} ${request.url.split('?')[0]}`);
+  });
+
+  return app;
+}

@@ -1,0 +1,96 @@
+/**
+ * Starting and stopping the server: TLS material, the default tenant, the
+ * listener, and a graceful shutdown that lets in-flight requests finish.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../platform/config.js';
+import { createContext, ensureDefaultTenant, type AppContext } from './context.js';
+import { createTlsCertificate } from '../platform/crypto/certificates.js';
+import { buildApp } from './http.js';
+import { PURGE_INTERVAL_MS, purgeExpired } from '../storage/purge.js';
+
+export interface TlsFiles {
+  key: Buffer;
+  cert: Buffer;
+  certFile: string;
+}
+
+/**
+ * TLS_CERT_FILE/TLS_KEY_FILE when set; otherwise the self-signed pair in
+ * `<data dir>/tls`, generated on first start and reused afterwards.
+ */
+export async function loadTls(config: Config): Promise<TlsFiles> {
+  if (config.tlsCertFile && config.tlsKeyFile) {
+    return { cert: fs.readFileSync(config.tlsCertFile), key: fs.readFileSync(config.tlsKeyFile), certFile: config.tlsCertFile };
+  }
+  const dir = path.join(config.dataDir, 'tls');
+  const certFile = path.join(dir, 'cert.pem');
+  const keyFile = path.join(dir, 'key.pem');
+  if (!fs.existsSync(certFile) || !fs.existsSync(keyFile)) {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const host = config.defaultDomain.replace(/:\d+$/, '');
+    const material = await createTlsCertificate([host, 'localhost', '127.0.0.1', '::1']);
+    fs.writeFileSync(keyFile, material.keyPem, { mode: 0o600 });
+    fs.writeFileSync(certFile, material.certPem, { mode: 0o644 });
+  }
+  return { cert: fs.readFileSync(certFile), key: fs.readFileSync(keyFile), certFile };
+}
+
+export interface RunningServer {
+  app: FastifyInstance;
+  ctx: AppContext;
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function startServer(config: Config, print: (line: string) => void = console.log): Promise<RunningServer> {
+  const ctx = await createContext(config);
+  const { tenant, credentials } = await ensureDefaultTenant(ctx);
+  if (credentials) {
+    print('Created the default tenant. Its admin client credentials (shown once, also in admin-credentials.json):');
+    print(`  client_id:     ${credentials.client_id}`);
+    print(`  client_secret: ${credentials.client_secret}`);
+    print(`  audience:      ${credentials.audience}`);
+  }
+  const tls = config.plainHttp ? undefined : await loadTls(config);
+  const app = await buildApp(ctx, { https: tls ? { key: tls.key, cert: tls.cert } : null });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    // "All interfaces" is '::' (dual stack); a host without IPv6 gets 0.0.0.0 instead.
+    if ((error as NodeJS.ErrnoException).code !== 'EAFNOSUPPORT' || config.host !== '::') throw error;
+    await app.listen({ port: config.port, host: '0.0.0.0' });
+  }
+  const scheme = tls ? 'https' : 'http';
+  const url = `${scheme}://${tenant.domain}`;
+  ctx.logger.info({ url, tenant: tenant.name, database: ctx.database.dialect, tls: tls?.certFile ?? 'off (GATEHOUSE_HTTP=1)' }, 'Gatehouse is listening');
+
+  // Expired codes, sessions, tickets and refresh tokens go once an hour (every
+  // process does it; the deletes are idempotent).
+  const purge = setInterval(() => {
+    purgeExpired(ctx.database.db, ctx.now()).then(
+      (removed) => ctx.logger.debug({ removed }, 'purged expired artefacts'),
+      (err: unknown) => ctx.logger.warn({ err }, 'purging expired artefacts failed'),
+    );
+  }, PURGE_INTERVAL_MS);
+  purge.unref();
+
+  let stopping: Promise<void> | undefined;
+  return {
+    app,
+    ctx,
+    url,
+    stop() {
+      stopping ??= (async () => {
+        // Fastify stops accepting, answers 503 to new requests on kept-alive
+        // connections, and resolves once in-flight requests have finished.
+        clearInterval(purge);
+        await app.close();
+        await ctx.close();
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * Connections, as stored and as the Management API returns them (the service's
+ * `GetConnectionResponseContent` / `ConnectionForList`). Only database
+ * connections (strategy `auth0`) exist in Gatehouse so far.
+ */
+import type { ConnectionsTable } from '../../storage/schema.js';
+import { newPrefixedId } from '../../platform/crypto/ids.js';
+
+export type ConnectionRow = ConnectionsTable;
+
+/** The strategies Gatehouse implements; the rest of the document's enum is refused with 400 operation_not_supported. */
+export const SUPPORTED_STRATEGIES: readonly string[] = ['auth0'];
+
+export interface Connection {
+  id: string;
+  name: string;
+  display_name?: string;
+  strategy: string;
+  options: Record<string, unknown>;
+  is_domain_connection: boolean;
+  realms: string[];
+  metadata?: Record<string, string | null>;
+  /** Only in the create/get/update responses (not in list items), per the document. */
+  enabled_clients?: string[];
+}
+
+/** `con_` + 16 alphanumerics (management-api-wire-notes §3). */
+export function newConnectionId(): string {
+  return newPrefixedId('con', 16);
+}
+
+/** The API shape of a row; `display_name` and `metadata` appear only when set, as the service answers. */
+export function connectionFromRow(row: ConnectionRow, enabledClients?: readonly string[]): Connection {
+  const connection: Connection = {
+    id: row.id,
+    name: row.name,
+    strategy: row.strategy,
+    options: JSON.parse(row.options) as Record<string, unknown>,
+    is_domain_connection: row.is_domain_connection === 1,
+    realms: JSON.parse(row.realms) as string[],
+  };
+  if (row.display_name !== null) connection.display_name = row.display_name;
+  const metadata = JSON.parse(row.metadata) as Record<string, string | null>;
+  if (Object.keys(metadata).length > 0) connection.metadata = metadata;
+  if (enabledClients !== undefined) connection.enabled_clients = [...enabledClients];
+  return connection;
+}

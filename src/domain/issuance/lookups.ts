@@ -1,0 +1,164 @@
+/**
+ * What the token endpoint reads per request, cached per tenant with the
+ * expensive parts done once: the client's secret unsealed, its grant types as
+ * a set, an API's scopes parsed, and the scopes a client grant allows already
+ * intersected with the API's.
+ */
+import type { ClientGrantRow } from '../client-grants/model.js';
+import type { ClientRow } from '../../storage/kysely/clients.js';
+import type { AppContext } from '../../app/context.js';
+import type { ResourceServerRow, ResourceServerScope } from '../resource-servers/model.js';
+import { clientSecretContext } from '../tenants/service.js';
+import { TenantCache } from '../../platform/cache/tenant-cache.js';
+
+/** Seconds a cached entry may be used before it is read again (other processes' writes, without Redis). */
+export const ISSUANCE_CACHE_TTL_MS = 10_000;
+
+export interface IssuanceClient {
+  row: ClientRow;
+  /** The unsealed client secret, or undefined for clients without one. */
+  secret: string | undefined;
+  grantTypes: ReadonlySet<string>;
+  /** Registered `client_authentication_methods` (private_key_jwt, mTLS). */
+  authenticationMethods: readonly string[];
+  /** The settings the browser flows read, parsed once from the client's configuration. */
+  browser: ClientBrowserSettings;
+}
+
+export interface ClientBrowserSettings {
+  callbacks: readonly string[];
+  allowedOrigins: readonly string[];
+  webOrigins: readonly string[];
+  allowedLogoutUrls: readonly string[];
+  ssoDisabled: boolean;
+  firstParty: boolean;
+  /** `is_token_endpoint_ip_header_trusted`: the token endpoint takes the end-user IP from `auth0-forwarded-for`. */
+  trustsIpHeader: boolean;
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/** The browser-flow settings of a client row; a damaged configuration reads as none. */
+export function browserSettings(row: Pick<ClientRow, 'config' | 'is_first_party'>): ClientBrowserSettings {
+  let config: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(row.config);
+    if (parsed !== null && typeof parsed === 'object') config = parsed as Record<string, unknown>;
+  } catch {
+    // none
+  }
+  return {
+    callbacks: strings(config.callbacks),
+    allowedOrigins: strings(config.allowed_origins),
+    webOrigins: strings(config.web_origins),
+    allowedLogoutUrls: strings(config.allowed_logout_urls),
+    ssoDisabled: config.sso_disabled === true,
+    firstParty: row.is_first_party === 1,
+    trustsIpHeader: config.is_token_endpoint_ip_header_trusted === true,
+  };
+}
+
+/**
+ * Who may obtain tokens for an API (the service's `subject_type_authorization`):
+ * users `allow_all` (default), `deny_all`, or `require_client_grant` (a client
+ * grant with subject_type `user` for the client); clients
+ * `require_client_grant` (default: the client_credentials grant needs a client
+ * grant) or `deny_all`.
+ */
+export interface SubjectPolicies {
+  user: 'allow_all' | 'deny_all' | 'require_client_grant';
+  client: 'require_client_grant' | 'deny_all';
+}
+
+export interface IssuanceApi {
+  row: ResourceServerRow;
+  scopes: readonly string[];
+  scopeSet: ReadonlySet<string>;
+  policies: SubjectPolicies;
+}
+
+/** The API's subject policies from its `options` column; absent or unknown values read as the defaults. */
+function subjectPolicies(options: string): SubjectPolicies {
+  let authorization: { user?: { policy?: unknown }; client?: { policy?: unknown } } | undefined;
+  try {
+    authorization = (JSON.parse(options) as { subject_type_authorization?: typeof authorization }).subject_type_authorization;
+  } catch {
+    // A damaged options column reads as no options.
+  }
+  const user = authorization?.user?.policy;
+  const client = authorization?.client?.policy;
+  return {
+    user: user === 'deny_all' || user === 'require_client_grant' ? user : 'allow_all',
+    client: client === 'deny_all' ? 'deny_all' : 'require_client_grant',
+  };
+}
+
+export interface IssuanceGrant {
+  row: ClientGrantRow;
+  /** Scopes the grant allows that the API defines, in the grant's order. */
+  allowed: readonly string[];
+  allowedSet: ReadonlySet<string>;
+  /** `allowed` joined with spaces: the scope of a token that asked for no particular scope. */
+  allowedScope: string;
+}
+
+type Ctx = Pick<AppContext, 'clients' | 'resourceServers' | 'clientGrants' | 'box' | 'now'>;
+
+export class IssuanceLookups {
+  readonly #clients: TenantCache<IssuanceClient | undefined>;
+  readonly #apis: TenantCache<IssuanceApi | undefined>;
+  readonly #grants: TenantCache<IssuanceGrant | undefined>;
+
+  constructor(private readonly ctx: Ctx) {
+    const now = () => ctx.now();
+    this.#clients = new TenantCache(ISSUANCE_CACHE_TTL_MS, now);
+    this.#apis = new TenantCache(ISSUANCE_CACHE_TTL_MS, now);
+    this.#grants = new TenantCache(ISSUANCE_CACHE_TTL_MS, now);
+  }
+
+  invalidateTenant(tenantId: string): void {
+    this.#clients.invalidateTenant(tenantId);
+    this.#apis.invalidateTenant(tenantId);
+    this.#grants.invalidateTenant(tenantId);
+  }
+
+  client(tenantId: string, clientId: string): Promise<IssuanceClient | undefined> {
+    return this.#clients.get(tenantId, clientId, async () => {
+      const row = await this.ctx.clients.get(tenantId, clientId);
+      if (!row) return undefined;
+      return {
+        row,
+        secret: row.client_secret_enc === null ? undefined : this.ctx.box.openString(row.client_secret_enc, clientSecretContext(tenantId, clientId)),
+        grantTypes: new Set(JSON.parse(row.grant_types) as string[]),
+        authenticationMethods:
+          row.client_authentication_methods === null ? [] : Object.keys(JSON.parse(row.client_authentication_methods) as object),
+        browser: browserSettings(row),
+      };
+    });
+  }
+
+  resourceServer(tenantId: string, identifier: string): Promise<IssuanceApi | undefined> {
+    return this.#apis.get(tenantId, identifier, async () => {
+      const row = await this.ctx.resourceServers.getByIdentifier(tenantId, identifier);
+      if (!row) return undefined;
+      const scopes = (JSON.parse(row.scopes) as ResourceServerScope[]).map((s) => s.value);
+      return { row, scopes, scopeSet: new Set(scopes), policies: subjectPolicies(row.options) };
+    });
+  }
+
+  /**
+   * The client's grant for the API, with the scopes it allows: for tokens of
+   * the client itself (`client`, the default) or of its users (`user`).
+   */
+  grant(tenantId: string, clientId: string, api: IssuanceApi, subjectType: 'client' | 'user' = 'client'): Promise<IssuanceGrant | undefined> {
+    return this.#grants.get(tenantId, `${subjectType}\u0000${clientId}\u0000${api.row.identifier}`, async () => {
+      const row = await this.ctx.clientGrants.findForClient(tenantId, clientId, api.row.identifier, subjectType);
+      if (!row) return undefined;
+      const defined = new Set(api.scopes);
+      const allowed = row.allow_all_scopes === 1 ? [...api.scopes] : (JSON.parse(row.scope) as string[]).filter((s) => defined.has(s));
+      return { row, allowed, allowedSet: new Set(allowed), allowedScope: allowed.join(' ') };
+    });
+  }
+}

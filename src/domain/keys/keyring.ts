@@ -1,0 +1,136 @@
+/**
+ * Tenant signing keys: RS256, 2048-bit, created with the tenant, the private
+ * part sealed at rest. The keyring caches each tenant's imported keys and its
+ * serialised JWKS so the token endpoint and the JWKS endpoint do no per-request
+ * key parsing or database work.
+ */
+import { createPrivateKey, createPublicKey, generateKeyPair, type KeyObject } from 'node:crypto';
+import { promisify } from 'node:util';
+import { clientSigningKey, createSigningCertificate, x5tOf } from '../../platform/crypto/certificates.js';
+import { newKeyId } from '../../platform/crypto/ids.js';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
+import type { SigningKeyRow, SigningKeyStore } from '../../storage/kysely/signing-keys.js';
+
+const generateKeyPairAsync = promisify(generateKeyPair);
+
+export const SIGNING_ALG = 'RS256';
+
+/** How long a tenant's keys are cached before they are read again (other processes may rotate). */
+const CACHE_TTL_MS = 60_000;
+
+/** A JWKS entry, members in the order the service serves them. */
+export interface PublicJwk {
+  kty: 'RSA';
+  use: 'sig';
+  n: string;
+  e: string;
+  kid: string;
+  x5t: string;
+  x5c: string[];
+  alg: typeof SIGNING_ALG;
+}
+
+export interface TenantKeys {
+  /** The key that signs new tokens. */
+  signing: { kid: string; privateKey: KeyObject };
+  /** Public keys by kid, for verification. Algorithm is always RS256. */
+  verification: Map<string, KeyObject>;
+  /** `GET /.well-known/jwks.json` body, serialised once. */
+  jwksJson: string;
+  /** Clients' `signing_keys`: the certificate of each key, as the service shows them. */
+  clientSigningKeys: { cert: string; pkcs7: string; subject: string }[];
+  loadedAt: number;
+}
+
+function sealContext(tenantId: string, kid: string): string {
+  return `signing_key:${tenantId}:${kid}`;
+}
+
+export class Keyring {
+  readonly #cache = new Map<string, { keys: Promise<TenantKeys>; startedAt: number }>();
+
+  constructor(
+    private readonly store: SigningKeyStore,
+    private readonly box: SecretBox,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * A new key for the tenant, as a row ready to insert (the private part sealed).
+   * Tenant creation inserts it in the same transaction as the tenant.
+   */
+  async generate(tenantId: string, domain: string): Promise<SigningKeyRow> {
+    const { privateKey, publicKey } = await generateKeyPairAsync('rsa', { modulusLength: 2048, publicExponent: 0x10001 });
+    const kid = newKeyId();
+    const certDer = await createSigningCertificate(privateKey, publicKey, domain);
+    const jwk = publicKey.export({ format: 'jwk' }) as { n: string; e: string };
+    return {
+      tenant_id: tenantId,
+      kid,
+      private_key_enc: this.box.seal(privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, sealContext(tenantId, kid)),
+      public_jwk: JSON.stringify({ kty: 'RSA', n: jwk.n, e: jwk.e }),
+      cert_der: certDer.toString('base64'),
+      status: 'current',
+      created_at: new Date(this.now()).toISOString(),
+    };
+  }
+
+  /** Forget the cached keys of a tenant (after a change made by this process). */
+  invalidate(tenantId: string): void {
+    this.#cache.delete(tenantId);
+  }
+
+  /**
+   * The tenant's keys, from cache when fresh. The decision to reload is taken
+   * synchronously, so callers arriving together share one reload.
+   */
+  keys(tenantId: string): Promise<TenantKeys> {
+    const cached = this.#cache.get(tenantId);
+    if (cached && this.now() - cached.startedAt < CACHE_TTL_MS) return cached.keys;
+    return this.#reload(tenantId);
+  }
+
+  /** A verification key by kid; an unknown kid triggers one reload (a key added by another process). */
+  async verificationKey(tenantId: string, kid: string): Promise<KeyObject | undefined> {
+    const keys = await this.keys(tenantId);
+    const key = keys.verification.get(kid);
+    if (key || this.now() - keys.loadedAt < 5_000) return key;
+    const cached = this.#cache.get(tenantId);
+    // Another caller may have started the reload already.
+    const fresh = cached && cached.startedAt > keys.loadedAt ? await cached.keys : await this.#reload(tenantId);
+    return fresh.verification.get(kid);
+  }
+
+  #reload(tenantId: string): Promise<TenantKeys> {
+    const keys = this.store.listByTenant(tenantId).then((rows) => this.#build(tenantId, rows));
+    const entry = { keys, startedAt: this.now() };
+    this.#cache.set(tenantId, entry);
+    keys.catch(() => {
+      if (this.#cache.get(tenantId) === entry) this.#cache.delete(tenantId);
+    });
+    return keys;
+  }
+
+  #build(tenantId: string, rows: SigningKeyRow[]): TenantKeys {
+    const current = rows.filter((r) => r.status === 'current').at(-1);
+    if (!current) throw new Error(`tenant ${tenantId} has no current signing key`);
+    const verification = new Map<string, KeyObject>();
+    const jwks: PublicJwk[] = [];
+    const clientSigningKeys = [];
+    for (const row of rows) {
+      const jwk = JSON.parse(row.public_jwk) as { n: string; e: string };
+      verification.set(row.kid, createPublicKey({ key: { kty: 'RSA', n: jwk.n, e: jwk.e }, format: 'jwk' }));
+      const der = Buffer.from(row.cert_der, 'base64');
+      jwks.push({ kty: 'RSA', use: 'sig', n: jwk.n, e: jwk.e, kid: row.kid, x5t: x5tOf(der), x5c: [row.cert_der], alg: SIGNING_ALG });
+      clientSigningKeys.push(clientSigningKey(der));
+    }
+    const pem = this.box.openString(current.private_key_enc, sealContext(tenantId, current.kid));
+    return {
+      signing: { kid: current.kid, privateKey: createPrivateKey(pem) },
+      verification,
+      jwksJson: JSON.stringify({ keys: jwks }),
+      clientSigningKeys,
+      loadedAt: this.now(),
+    };
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * Tenant provisioning and resolution.
+ *
+ * A new tenant starts with: an RS256 signing key, the Management API resource
+ * server (`https://{domain}/api/v2/`, every management scope), the legacy global
+ * client "All Applications", and a bootstrap admin client granted every
+ * management scope. All of it is written in one transaction.
+ */
+import { isValidDomain } from '../../platform/config.js';
+import { newClientId, newClientSecret, newPrefixedId, randomString } from '../../platform/crypto/ids.js';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
+import { isUniqueViolation } from '../../storage/database.js';
+import type { ClientsTable } from '../../storage/schema.js';
+import { columnsFromConfig, newClientConfig, type ClientConfig } from '../clients/model.js';
+import type { Keyring } from '../keys/keyring.js';
+import { MANAGEMENT_SCOPES } from '../management-api/scopes.js';
+import { DEFAULT_TOKEN_LIFETIME, DEFAULT_TOKEN_LIFETIME_FOR_WEB } from '../resource-servers/model.js';
+import type { TenantStore } from '../../storage/kysely/tenants.js';
+import { managementAudience, tenantFromRow, type Tenant, type TenantSettings } from './tenant.js';
+
+export function clientSecretContext(tenantId: string, clientId: string): string {
+  return `client_secret:${tenantId}:${clientId}`;
+}
+
+export class TenantError extends Error {}
+
+export interface CreateTenantInput {
+  domain: string;
+  name?: string;
+  /** Fixed admin credentials (GATEHOUSE_ADMIN_CLIENT_ID/SECRET); generated when absent. */
+  adminClientId?: string;
+  adminClientSecret?: string;
+}
+
+export interface CreatedTenant {
+  tenant: Tenant;
+  adminClientId: string;
+  adminClientSecret: string;
+}
+
+/** `Read Client Grants` for `read:client_grants`. */
+function describeScope(scope: string): string {
+  const [verb = '', object = ''] = scope.split(':');
+  const words = `${verb} ${object.replace(/_/g, ' ')}`.split(' ').filter(Boolean);
+  return words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ');
+}
+
+/** A tenant name from a domain: its first label, lower case, [a-z0-9-]. */
+export function nameFromDomain(domain: string): string {
+  const label = domain.split(':')[0]!.split('.')[0]!.toLowerCase().replace(/[^a-z0-9-]/g, '-');
+  return label.replace(/^-+|-+$/g, '') || 'tenant';
+}
+
+export class TenantService {
+  readonly #byDomain = new Map<string, { tenant: Tenant | undefined; at: number }>();
+
+  constructor(
+    private readonly store: TenantStore,
+    private readonly keyring: Keyring,
+    private readonly box: SecretBox,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async create(input: CreateTenantInput): Promise<CreatedTenant> {
+    const domain = input.domain.toLowerCase();
+    if (!isValidDomain(domain)) throw new TenantError(`"${input.domain}" is not a valid domain (host with an optional :port)`);
+    const name = input.name ?? nameFromDomain(domain);
+    if (!/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(name)) {
+      throw new TenantError(`tenant name "${name}" must be 1 to 63 characters of [a-z0-9-], not starting or ending with "-"`);
+    }
+    if (await this.store.getByDomain(domain)) throw new TenantError(`a tenant already serves ${domain}`);
+    if (await this.store.getByName(name)) throw new TenantError(`a tenant named "${name}" exists; choose another with --name`);
+
+    const tenantId = newPrefixedId('ten');
+    const createdAt = new Date(this.now()).toISOString();
+    const adminClientId = input.adminClientId ?? newClientId();
+    const adminClientSecret = input.adminClientSecret ?? newClientSecret();
+    const globalClientId = newClientId();
+    const settings: TenantSettings = { admin_client_id: adminClientId };
+    const audience = managementAudience({ domain });
+
+    const client = (clientId: string, secret: string, global: boolean, body: ClientConfig): ClientsTable => {
+      const config = newClientConfig(body);
+      return {
+        tenant_id: tenantId,
+        client_id: clientId,
+        global: global ? 1 : 0,
+        ...columnsFromConfig(config),
+        client_secret_enc: this.box.seal(secret, clientSecretContext(tenantId, clientId)),
+        created_at: createdAt,
+        updated_at: createdAt,
+        config: JSON.stringify(config),
+      };
+    };
+
+    try {
+      await this.store.create({
+        tenant: { id: tenantId, name, domain, settings: JSON.stringify(settings), created_at: createdAt },
+        signingKeys: [await this.keyring.generate(tenantId, domain)],
+        clients: [
+          // The legacy tenant-wide client (spec: `global`, "All Applications").
+          client(globalClientId, newClientSecret(), true, { name: 'All Applications', is_first_party: true }),
+          client(adminClientId, adminClientSecret, false, {
+            name: 'Gatehouse Admin',
+            description: 'Bootstrap client of the Management API, created with the tenant',
+            app_type: 'non_interactive',
+            is_first_party: true,
+            oidc_conformant: true,
+            token_endpoint_auth_method: 'client_secret_post',
+            grant_types: ['client_credentials'],
+          }),
+        ],
+        resourceServers: [
+          {
+            tenant_id: tenantId,
+            id: randomString(24, '0123456789abcdef'),
+            identifier: audience,
+            name: 'Management API',
+            is_system: 1,
+            scopes: JSON.stringify(MANAGEMENT_SCOPES.map((value) => ({ value, description: describeScope(value) }))),
+            signing_alg: 'RS256',
+            signing_secret_enc: null,
+            token_lifetime: DEFAULT_TOKEN_LIFETIME,
+            token_lifetime_for_web: DEFAULT_TOKEN_LIFETIME_FOR_WEB,
+            allow_offline_access: 0,
+            skip_consent_for_verifiable_first_party_clients: 1,
+            enforce_policies: 0,
+            token_dialect: 'access_token',
+            options: '{}',
+            created_at: createdAt,
+            updated_at: createdAt,
+          },
+        ],
+        clientGrants: [
+          {
+            tenant_id: tenantId,
+            id: newPrefixedId('cgr'),
+            client_id: adminClientId,
+            audience,
+            scope: JSON.stringify(MANAGEMENT_SCOPES),
+            organization_usage: 'deny',
+            allow_any_organization: 0,
+            is_system: 0,
+            subject_type: 'client',
+            authorization_details_types: '[]',
+            allow_all_scopes: null,
+            default_for: null,
+            created_at: createdAt,
+          },
+        ],
+      });
+    } catch (error) {
+      // Another process created the same domain or name between our check and the insert.
+      if (isUniqueViolation(error)) throw new TenantError(`a tenant for ${domain} or named "${name}" already exists`);
+      throw error;
+    }
+    this.#byDomain.delete(domain);
+    const tenant = await this.byDomain(domain);
+    if (!tenant) throw new Error('tenant vanished after creation');
+    return { tenant, adminClientId, adminClientSecret };
+  }
+
+  /**
+   * The tenant serving `domain`, cached for 30 s (5 s for unknown domains) so
+   * that the hot path does not read the tenants table per request.
+   */
+  async byDomain(domain: string): Promise<Tenant | undefined> {
+    const key = domain.toLowerCase();
+    const cached = this.#byDomain.get(key);
+    const now = this.now();
+    if (cached && now - cached.at < (cached.tenant ? 30_000 : 5_000)) return cached.tenant;
+    const row = await this.store.getByDomain(key);
+    const tenant = row ? tenantFromRow(row) : undefined;
+    if (this.#byDomain.size > 10_000) this.#byDomain.clear();
+    this.#byDomain.set(key, { tenant, at: now });
+    return tenant;
+  }
+
+  async list(): Promise<Tenant[]> {
+    return (await this.store.list()).map(tenantFromRow);
+  }
+
+  /** Writes the settings; the caller invalidates the tenant so every process rereads them. */
+  async updateSettings(tenant: Tenant, settings: TenantSettings): Promise<void> {
+    await this.store.updateSettings(tenant.id, JSON.stringify(settings));
+    this.forget(tenant.id);
+  }
+
+  /** Drops the cached copy of a tenant (its settings changed here or in another process). */
+  forget(tenantId: string): void {
+    for (const [domain, entry] of this.#byDomain) if (entry.tenant?.id === tenantId) this.#byDomain.delete(domain);
+  }
+}

@@ -1,0 +1,47 @@
+import type { RateLimitSetting } from '../../platform/config.js';
+import type { TenantsTable } from '../../storage/schema.js';
+
+export type RateLimitClass = 'management' | 'authentication' | 'management_clients_query';
+
+/** Per-tenant settings, stored as JSON in `tenants.settings`. */
+export interface TenantSettings {
+  /** client_id of the bootstrap admin client. */
+  admin_client_id: string;
+  /** Audience used by token requests that name none (the service's "default audience"). */
+  default_audience?: string;
+  /**
+   * Name of the connection `grant_type=password` logs in against (the service's
+   * `default_directory`); without it, the single database connection enabled for the client.
+   */
+  default_directory?: string;
+  /** The tenant's Allowed Logout URLs: where /v2/logout and /oidc/logout may return to when no client is named. */
+  allowed_logout_urls?: string[];
+  /** Overrides of the process-wide rate limits. */
+  rate_limits?: Partial<Record<RateLimitClass, RateLimitSetting>>;
+}
+
+export interface Tenant {
+  id: string;
+  name: string;
+  domain: string;
+  /** `https://{domain}/`, with the trailing slash, as the service's issuer. */
+  issuer: string;
+  settings: TenantSettings;
+  createdAt: string;
+}
+
+export function tenantFromRow(row: TenantsTable): Tenant {
+  return {
+    id: row.id,
+    name: row.name,
+    domain: row.domain,
+    issuer: `https://${row.domain}/`,
+    settings: JSON.parse(row.settings) as TenantSettings,
+    createdAt: row.created_at,
+  };
+}
+
+/** The identifier of the tenant's Management API resource server (its token audience). */
+export function managementAudience(tenant: Pick<Tenant, 'domain'>): string {
+  return `https://${tenant.domain}/api/v2/`;
+}

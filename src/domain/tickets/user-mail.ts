@@ -1,0 +1,77 @@
+/**
+ * The mails that carry a ticket to a user: the email verification link and
+ * the password reset link. One place for both, used by the database
+ * connection endpoints (signup, change_password) and the Management API
+ * (POST and PATCH /users with `verify_email`).
+ *
+ * Tickets: email verification links live 5 days, password reset links 1 hour;
+ * both are single use, and only their hash is stored (./store.ts).
+ * Mail is handed to the mailer without waiting for delivery (a slow SMTP
+ * server must not hold the request, nor make known addresses answer slower);
+ * failures are logged without the message, which carries a live link.
+ */
+import type { AppContext } from '../../app/context.js';
+import { mailerFor, type MailMessage } from '../../platform/mail/index.js';
+import type { Tenant } from '../tenants/tenant.js';
+import type { UserRow } from '../users/model.js';
+import { KyselyTicketStore, newTicket, ticketHash, type TicketKind } from '../../storage/kysely/tickets.js';
+
+export const TICKET_LIFETIME_MS: Record<TicketKind, number> = {
+  email_verification: 5 * 24 * 3600_000,
+  password_reset: 3600_000,
+};
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export class UserMail {
+  constructor(private readonly ctx: AppContext) {}
+
+  private async issueTicket(tenant: Tenant, userId: string, kind: TicketKind): Promise<string> {
+    const ticket = newTicket();
+    const now = this.ctx.now();
+    await new KyselyTicketStore(this.ctx.database.db).insert({
+      tenant_id: tenant.id,
+      id_hash: ticketHash(ticket),
+      kind,
+      user_id: userId,
+      created_at: iso(now),
+      expires_at: iso(now + TICKET_LIFETIME_MS[kind]),
+    });
+    return ticket;
+  }
+
+  private dispatch(tenant: Tenant, message: MailMessage, purpose: string): void {
+    mailerFor(this.ctx)
+      .send(tenant.domain, message)
+      .catch((err: unknown) => this.ctx.logger.error({ err, tenant: tenant.name, purpose }, 'sending mail failed'));
+  }
+
+  /** Mails the user a single-use link to `page` (a no-op for a user without an email). */
+  private async sendLink(tenant: Tenant, user: Pick<UserRow, 'user_id' | 'email'>, kind: TicketKind, page: string, subject: string, text: (link: string) => string): Promise<void> {
+    if (!user.email) return;
+    const ticket = await this.issueTicket(tenant, user.user_id, kind);
+    const link = `https://${tenant.domain}/${page}?ticket=${encodeURIComponent(ticket)}`;
+    this.dispatch(tenant, { to: user.email, subject, text: text(link) }, kind);
+  }
+
+  /** Mails the user a link to the verification page. */
+  sendVerification(tenant: Tenant, user: Pick<UserRow, 'user_id' | 'email'>): Promise<void> {
+    return this.sendLink(tenant, user, 'email_verification', 'verify-email', 'Verify your email', (link) =>
+      `Please verify your email address by opening this link:\n\n${link}\n\nThe link works once and expires in 5 days.\n`,
+    );
+  }
+
+  /** Mails the user a link to the password reset page. */
+  sendPasswordReset(tenant: Tenant, user: Pick<UserRow, 'user_id' | 'email'>): Promise<void> {
+    return this.sendLink(
+      tenant,
+      user,
+      'password_reset',
+      'reset-password',
+      'Reset your password',
+      (link) =>
+        `Someone asked to reset the password of your account. To choose a new password, open this link:\n\n${link}\n\n` +
+        `The link works once and expires in 1 hour. If you did not ask for this, ignore this message.\n`,
+    );
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * Access tokens: JWTs for a resource server (API), shaped as the service
+ * issues them (authentication-api-wire-notes §6): header `{alg, typ: "JWT",
+ * kid}`, claims `iss`, `sub`, `aud`, `iat`, `exp`, `scope`, `gty`, `azp`.
+ * APIs with the `rfc9068_profile` dialects get RFC 9068's `typ: at+jwt`,
+ * `client_id` and `jti` instead of `azp`; the `*_authz` dialects add the
+ * `permissions` array (the RBAC permissions for user tokens, the granted
+ * scopes for client tokens).
+ */
+import { randomBytes } from 'node:crypto';
+import { SignJWT, type JWTPayload } from 'jose';
+import type { AppContext } from '../../app/context.js';
+import { SIGNING_ALG } from '../keys/keyring.js';
+import { signingSecretContext, type ResourceServerRow } from '../resource-servers/model.js';
+import type { Tenant } from '../tenants/tenant.js';
+
+export interface AccessTokenRequest {
+  tenant: Tenant;
+  resourceServer: ResourceServerRow;
+  /** `{client_id}@clients` or a user id. */
+  subject: string;
+  clientId: string;
+  /** Granted scopes, space-separated; the claim is omitted when empty. */
+  scope: string;
+  /** `gty` claim value, e.g. `client-credentials`. */
+  grantType?: string;
+  /** Extra audiences after the API (e.g. the userinfo endpoint). */
+  extraAudiences?: readonly string[];
+  /** The `permissions` claim of the `*_authz` dialects (RBAC). */
+  permissions?: readonly string[];
+}
+
+export interface IssuedAccessToken {
+  token: string;
+  expiresIn: number;
+}
+
+export async function issueAccessToken(ctx: AppContext, request: AccessTokenRequest): Promise<IssuedAccessToken> {
+  const { tenant, resourceServer } = request;
+  const iat = Math.floor(ctx.now() / 1000);
+  const expiresIn = resourceServer.token_lifetime;
+  const rfc9068 = resourceServer.token_dialect.startsWith('rfc9068_profile');
+  const aud = request.extraAudiences?.length ? [resourceServer.identifier, ...request.extraAudiences] : resourceServer.identifier;
+
+  // Claim order follows the service's tokens (iss, sub, aud, iat, exp, scope, gty, azp).
+  const payload: JWTPayload = { iss: tenant.issuer, sub: request.subject, aud, iat, exp: iat + expiresIn };
+  if (request.scope) payload.scope = request.scope;
+  if (rfc9068) {
+    payload.jti = randomBytes(16).toString('base64url');
+    payload.client_id = request.clientId;
+  }
+  if (request.grantType) payload.gty = request.grantType;
+  if (!rfc9068) payload.azp = request.clientId;
+  if (request.permissions !== undefined && resourceServer.token_dialect.endsWith('_authz')) payload.permissions = [...request.permissions];
+
+  const typ = rfc9068 ? 'at+jwt' : 'JWT';
+  let token: string;
+  if (resourceServer.signing_alg === 'HS256' && resourceServer.signing_secret_enc) {
+    const secret = ctx.box.open(resourceServer.signing_secret_enc, signingSecretContext(tenant.id, resourceServer.id));
+    token = await new SignJWT(payload).setProtectedHeader({ alg: 'HS256', typ }).sign(secret);
+  } else {
+    const { signing } = await ctx.keyring.keys(tenant.id);
+    token = await new SignJWT(payload).setProtectedHeader({ alg: SIGNING_ALG, typ, kid: signing.kid }).sign(signing.privateKey);
+  }
+  return { token, expiresIn };
+}

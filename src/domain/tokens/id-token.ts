@@ -1,0 +1,99 @@
+/**
+ * ID tokens (OpenID Connect Core 1.0 §2), shaped as the service issues them
+ * (authentication-api-wire-notes §6 "ID token"): RS256 with the tenant key,
+ * header `{alg, typ: "JWT", kid}`, `aud` the client_id, lifetime from the
+ * client's `jwt_configuration.lifetime_in_seconds` (default 36000).
+ * `nonce`, `at_hash`, `c_hash`, `sid` and `auth_time` appear only when given:
+ * SDKs validate a nonce whenever the payload has one.
+ */
+import { createHash } from 'node:crypto';
+import { SignJWT, type JWTPayload } from 'jose';
+import type { IssuanceClient } from '../issuance/lookups.js';
+import type { AppContext } from '../../app/context.js';
+import { SIGNING_ALG } from '../keys/keyring.js';
+import type { Tenant } from '../tenants/tenant.js';
+import type { UserRow } from '../users/model.js';
+
+export const DEFAULT_ID_TOKEN_LIFETIME = 36_000;
+
+export interface IdTokenRequest {
+  tenant: Tenant;
+  client: IssuanceClient;
+  user: UserRow;
+  /** Granted scopes; `profile` and `email` select the profile and email claims. */
+  scopes: Iterable<string>;
+  nonce?: string;
+  /** Seconds since the epoch. */
+  authTime?: number;
+  sid?: string;
+  /** The access token issued alongside, for `at_hash`. */
+  accessToken?: string;
+  /** The authorization code, for `c_hash`. */
+  code?: string;
+}
+
+/**
+ * OIDC Core §3.1.3.6 / §3.3.2.11: base64url of the left half of the hash
+ * whose size matches the signing algorithm (SHA-256 for RS256).
+ */
+export function halfHash(value: string): string {
+  const digest = createHash('sha256').update(value, 'ascii').digest();
+  return digest.subarray(0, digest.length / 2).toString('base64url');
+}
+
+/** The client's ID token lifetime in seconds (`jwt_configuration.lifetime_in_seconds`). */
+export function idTokenLifetime(client: IssuanceClient): number {
+  try {
+    const config = JSON.parse(client.row.config) as { jwt_configuration?: { lifetime_in_seconds?: unknown } };
+    const lifetime = config.jwt_configuration?.lifetime_in_seconds;
+    if (typeof lifetime === 'number' && Number.isInteger(lifetime) && lifetime > 0) return lifetime;
+  } catch {
+    // An unreadable configuration gets the default.
+  }
+  return DEFAULT_ID_TOKEN_LIFETIME;
+}
+
+/**
+ * The standard claims of a user for the granted scopes (OIDC Core §5.4):
+ * `profile` gives name, nickname, picture, updated_at, given_name and
+ * family_name when set; `email` gives email and email_verified. Shared by
+ * ID tokens and /userinfo. `updated_at` is an ISO string as the service sends it.
+ */
+export function userClaims(user: UserRow, scopes: ReadonlySet<string>): Record<string, unknown> {
+  const claims: Record<string, unknown> = {};
+  if (scopes.has('profile')) {
+    if (user.given_name !== null) claims.given_name = user.given_name;
+    if (user.family_name !== null) claims.family_name = user.family_name;
+    if (user.nickname !== null) claims.nickname = user.nickname;
+    if (user.name !== null) claims.name = user.name;
+    if (user.picture !== null) claims.picture = user.picture;
+    claims.updated_at = user.updated_at;
+  }
+  if (scopes.has('email') && user.email !== null) {
+    claims.email = user.email;
+    claims.email_verified = user.email_verified === 1;
+  }
+  return claims;
+}
+
+export async function issueIdToken(ctx: AppContext, request: IdTokenRequest): Promise<string> {
+  const { tenant, client, user } = request;
+  const iat = Math.floor(ctx.now() / 1000);
+  // Profile claims first, then the registered ones, as the service's tokens read.
+  const payload: JWTPayload = {
+    ...userClaims(user, new Set(request.scopes)),
+    iss: tenant.issuer,
+    aud: client.row.client_id,
+    sub: user.user_id,
+    iat,
+    exp: iat + idTokenLifetime(client),
+  };
+  if (request.authTime !== undefined) payload.auth_time = request.authTime;
+  if (request.sid !== undefined) payload.sid = request.sid;
+  if (request.accessToken !== undefined) payload.at_hash = halfHash(request.accessToken);
+  if (request.code !== undefined) payload.c_hash = halfHash(request.code);
+  if (request.nonce !== undefined) payload.nonce = request.nonce;
+
+  const { signing } = await ctx.keyring.keys(tenant.id);
+  return new SignJWT(payload).setProtectedHeader({ alg: SIGNING_ALG, typ: 'JWT', kid: signing.kid }).sign(signing.privateKey);
+}

@@ -1,0 +1,51 @@
+/**
+ * Access tokens for /userinfo alone: what a user grant without an audience
+ * (and no tenant default audience) issues (authentication-api-wire-notes §6
+ * "No audience"). The service issues an opaque JWE there; Gatehouse issues a
+ * JWT signed with the tenant key whose only audience is
+ * `https://{domain}/userinfo`, which clients must treat as opaque all the same.
+ * /userinfo verifies it like any other token carrying that audience.
+ */
+import { SignJWT } from 'jose';
+import type { AppContext } from '../../app/context.js';
+import { SIGNING_ALG } from '../keys/keyring.js';
+import type { Tenant } from '../tenants/tenant.js';
+
+/** The service's lifetime for tokens without an API (the custom API default as well). */
+export const USERINFO_TOKEN_LIFETIME = 86_400;
+
+/** `https://{domain}/userinfo`: the userinfo endpoint's audience. */
+export function userinfoAudience(tenant: Pick<Tenant, 'issuer'>): string {
+  return `${tenant.issuer}userinfo`;
+}
+
+export interface UserinfoTokenRequest {
+  tenant: Tenant;
+  userId: string;
+  clientId: string;
+  /** Granted OIDC scopes, space-separated; the claim is omitted when empty. */
+  scope: string;
+  grantType?: string;
+  /** Seconds; USERINFO_TOKEN_LIFETIME unless given. */
+  lifetime?: number;
+}
+
+export async function issueUserinfoAccessToken(
+  ctx: AppContext,
+  request: UserinfoTokenRequest,
+): Promise<{ token: string; expiresIn: number }> {
+  const iat = Math.floor(ctx.now() / 1000);
+  const payload: Record<string, unknown> = {
+    iss: request.tenant.issuer,
+    sub: request.userId,
+    aud: userinfoAudience(request.tenant),
+    iat,
+    exp: iat + (request.lifetime ?? USERINFO_TOKEN_LIFETIME),
+  };
+  if (request.scope) payload.scope = request.scope;
+  if (request.grantType) payload.gty = request.grantType;
+  payload.azp = request.clientId;
+  const { signing } = await ctx.keyring.keys(request.tenant.id);
+  const token = await new SignJWT(payload).setProtectedHeader({ alg: SIGNING_ALG, typ: 'JWT', kid: signing.kid }).sign(signing.privateKey);
+  return { token, expiresIn: request.lifetime ?? USERINFO_TOKEN_LIFETIME };
+}

@@ -1,0 +1,28 @@
+/**
+ * The little of connections that users need: a tenant's connection by name,
+ * with its options parsed. Reads through the connection store.
+ */
+import { KyselyConnectionStore } from '../../storage/kysely/connections.js';
+import type { Db } from '../../storage/database.js';
+
+export interface UserConnection {
+  id: string;
+  name: string;
+  strategy: string;
+  /** Parsed `options` JSON; `{}` when unreadable. */
+  options: { requires_username?: boolean } & Record<string, unknown>;
+}
+
+/** The connection named `name` in the tenant, or undefined. Names are compared exactly, as the service does. */
+export async function findConnectionByName(db: Db, tenantId: string, name: string): Promise<UserConnection | undefined> {
+  const row = await new KyselyConnectionStore(db).getByName(tenantId, name);
+  if (!row) return undefined;
+  let options: UserConnection['options'] = {};
+  try {
+    const parsed: unknown = JSON.parse(row.options);
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) options = parsed as UserConnection['options'];
+  } catch {
+    // A damaged options column reads as no options.
+  }
+  return { id: row.id, name: row.name, strategy: row.strategy, options };
+}

@@ -1,0 +1,89 @@
+/**
+ * Users of database (`auth0` strategy) connections, as stored and as the
+ * Management API returns them (the service's `UserResponseSchema` /
+ * `GetUserResponseContent`). The password hash lives only in the row: the API
+ * shape has no member for it, and every response schema forbids undeclared members.
+ */
+import { randomBytes } from 'node:crypto';
+import type { UsersTable } from '../../storage/schema.js';
+
+export type UserRow = UsersTable;
+
+/** The identity of a database-connection user (`UserIdentitySchema`). */
+export interface UserIdentity {
+  connection: string;
+  /** The id without the `auth0|` provider prefix. */
+  user_id: string;
+  provider: 'auth0';
+  isSocial: false;
+}
+
+export interface User {
+  user_id: string;
+  email?: string;
+  email_verified: boolean;
+  username?: string;
+  phone_number?: string;
+  /** Present with a phone number. */
+  phone_verified?: boolean;
+  created_at: string;
+  updated_at: string;
+  identities: UserIdentity[];
+  app_metadata: Record<string, unknown>;
+  user_metadata: Record<string, unknown>;
+  picture?: string;
+  name?: string;
+  nickname?: string;
+  given_name?: string;
+  family_name?: string;
+  last_login?: string;
+  last_password_reset?: string;
+  logins_count: number;
+  blocked: boolean;
+}
+
+export const AUTH0_PROVIDER = 'auth0';
+
+/** `auth0|` + 24 lowercase hex characters (a 12-byte id, as the service's MongoDB-style ids). */
+export function newUserIdPart(): string {
+  return randomBytes(12).toString('hex');
+}
+
+export function fullUserId(idPart: string): string {
+  return `${AUTH0_PROVIDER}|${idPart}`;
+}
+
+/** The part after `auth0|` (the identity's user_id). */
+export function userIdPart(userId: string): string {
+  return userId.slice(AUTH0_PROVIDER.length + 1);
+}
+
+function parseObject(json: string): Record<string, unknown> {
+  const value: unknown = JSON.parse(json);
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/**
+ * The API shape of a row. Absent attributes are left out rather than sent as
+ * null, as the service does (`last_login` only after a first login).
+ */
+export function userFromRow(row: UserRow, connectionName: string): User {
+  const user: User = {
+    user_id: row.user_id,
+    email_verified: row.email_verified === 1,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    identities: [{ connection: connectionName, user_id: userIdPart(row.user_id), provider: AUTH0_PROVIDER, isSocial: false }],
+    app_metadata: parseObject(row.app_metadata),
+    user_metadata: parseObject(row.user_metadata),
+    logins_count: row.logins_count,
+    blocked: row.blocked === 1,
+  };
+  const optional = ['email', 'username', 'phone_number', 'picture', 'name', 'nickname', 'given_name', 'family_name', 'last_login', 'last_password_reset'] as const;
+  for (const key of optional) {
+    const value = row[key];
+    if (value !== null) user[key] = value;
+  }
+  if (row.phone_number !== null) user.phone_verified = row.phone_verified === 1;
+  return user;
+}

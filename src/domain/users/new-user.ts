@@ -1,0 +1,62 @@
+/**
+ * The row of a new database-connection user, with the defaults the Management
+ * API's POST /users applies (name = email, nickname = the email's local part,
+ * a gravatar picture): POST /api/v2/users and public signup both start here.
+ */
+import { createHash } from 'node:crypto';
+import { hashPassword } from '../../platform/passwords/hashing.js';
+import { fullUserId, newUserIdPart, type UserRow } from './model.js';
+
+export interface NewUser {
+  tenantId: string;
+  connectionId: string;
+  email: string;
+  password: string;
+  username?: string | undefined;
+  given_name?: string | undefined;
+  family_name?: string | undefined;
+  name?: string | undefined;
+  nickname?: string | undefined;
+  picture?: string | undefined;
+  user_metadata?: Record<string, unknown> | undefined;
+  /** ISO creation time. */
+  now: string;
+}
+
+/** The service's default picture: gravatar of the email's MD5 (gravatar's own key), else an initials avatar. Only a URL. */
+export function defaultPicture(emailLower: string): string {
+  const md5 = createHash('md5').update(emailLower).digest('hex');
+  const initials = encodeURIComponent(`https://cdn.auth0.com/avatars/${emailLower.slice(0, 2)}.png`);
+  return `https://s.gravatar.com/avatar/${md5}?s=480&r=pg&d=${initials}`;
+}
+
+/** A new, unverified, unblocked user with an argon2id password hash and a fresh `auth0|<24 hex>` id. */
+export async function newDatabaseUserRow(input: NewUser): Promise<UserRow> {
+  const emailLower = input.email.toLowerCase();
+  return {
+    tenant_id: input.tenantId,
+    user_id: fullUserId(newUserIdPart()),
+    connection_id: input.connectionId,
+    email: input.email,
+    email_lower: emailLower,
+    email_verified: 0,
+    username: input.username ?? null,
+    username_lower: input.username?.toLowerCase() ?? null,
+    phone_number: null,
+    phone_verified: 0,
+    password_hash: await hashPassword(input.password),
+    blocked: 0,
+    name: input.name ?? input.email,
+    given_name: input.given_name ?? null,
+    family_name: input.family_name ?? null,
+    nickname: input.nickname ?? input.email.slice(0, input.email.lastIndexOf('@')),
+    picture: input.picture ?? defaultPicture(emailLower),
+    app_metadata: '{}',
+    user_metadata: JSON.stringify(input.user_metadata ?? {}),
+    created_at: input.now,
+    updated_at: input.now,
+    last_login: null,
+    last_password_reset: null,
+    logins_count: 0,
+  };
+}

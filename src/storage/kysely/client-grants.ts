@@ -1,0 +1,107 @@
+import type { Db } from '../database.js';
+import type { ClientGrantRow } from '../../domain/client-grants/model.js';
+
+export interface ClientGrantFilter {
+  audience?: string;
+  client_id?: string;
+  allow_any_organization?: boolean;
+  subject_type?: string;
+  default_for?: string;
+}
+
+export type ClientGrantPageQuery =
+  | { kind: 'offset'; offset: number; limit: number; withTotal: boolean }
+  /** Keyset page: ids greater than `after`, ascending. */
+  | { kind: 'keyset'; after?: string; limit: number };
+
+/** Storage of client grants. */
+export interface ClientGrantStore {
+  get(tenantId: string, id: string): Promise<ClientGrantRow | undefined>;
+  /**
+   * The grant that lets a client obtain tokens for an audience as itself
+   * (subject_type `client`, the default) or on its users' behalf (`user`), or undefined.
+   */
+  findForClient(tenantId: string, clientId: string, audience: string, subjectType?: 'client' | 'user'): Promise<ClientGrantRow | undefined>;
+  /** A page of grants matching the filter, ordered by id. */
+  list(tenantId: string, filter: ClientGrantFilter, page: ClientGrantPageQuery): Promise<{ rows: ClientGrantRow[]; total?: number }>;
+  /** Fails with a unique violation for a second grant of one client, audience and subject type. */
+  insert(row: ClientGrantRow): Promise<void>;
+  update(tenantId: string, id: string, changes: Partial<ClientGrantRow>): Promise<boolean>;
+  /** Whether any organization is linked to the grant. */
+  hasOrganizations(tenantId: string, id: string): Promise<boolean>;
+  /**
+   * Deletes the grant and its organization links in one statement (the links
+   * cascade, migration 0003); false when the grant does not exist.
+   */
+  delete(tenantId: string, id: string): Promise<boolean>;
+}
+
+export class KyselyClientGrantStore implements ClientGrantStore {
+  constructor(private readonly db: Db) {}
+
+  get(tenantId: string, id: string): Promise<ClientGrantRow | undefined> {
+    return this.db.selectFrom('client_grants').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+  }
+
+  findForClient(tenantId: string, clientId: string, audience: string, subjectType: 'client' | 'user' = 'client'): Promise<ClientGrantRow | undefined> {
+    return this.db
+      .selectFrom('client_grants')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('client_id', '=', clientId)
+      .where('audience', '=', audience)
+      .where('subject_type', '=', subjectType)
+      .executeTakeFirst();
+  }
+
+  async list(
+    tenantId: string,
+    filter: ClientGrantFilter,
+    page: ClientGrantPageQuery,
+  ): Promise<{ rows: ClientGrantRow[]; total?: number }> {
+    let base = this.db.selectFrom('client_grants').where('tenant_id', '=', tenantId);
+    if (filter.audience !== undefined) base = base.where('audience', '=', filter.audience);
+    if (filter.client_id !== undefined) base = base.where('client_id', '=', filter.client_id);
+    if (filter.allow_any_organization === true) base = base.where('allow_any_organization', '=', 1);
+    if (filter.allow_any_organization === false) {
+      // Unset counts as false.
+      base = base.where((eb) => eb.or([eb('allow_any_organization', '=', 0), eb('allow_any_organization', 'is', null)]));
+    }
+    if (filter.subject_type !== undefined) base = base.where('subject_type', '=', filter.subject_type);
+    if (filter.default_for !== undefined) base = base.where('default_for', '=', filter.default_for);
+
+    if (page.kind === 'keyset') {
+      const q = page.after === undefined ? base : base.where('id', '>', page.after);
+      return { rows: await q.selectAll().orderBy('id').limit(page.limit).execute() };
+    }
+    const rows = await base.selectAll().orderBy('id').offset(page.offset).limit(page.limit).execute();
+    if (!page.withTotal) return { rows };
+    const count = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    return { rows, total: Number(count.n) };
+  }
+
+  async insert(row: ClientGrantRow): Promise<void> {
+    await this.db.insertInto('client_grants').values(row).execute();
+  }
+
+  async hasOrganizations(tenantId: string, id: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('organization_client_grants')
+      .select('grant_id')
+      .where('tenant_id', '=', tenantId)
+      .where('grant_id', '=', id)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async update(tenantId: string, id: string, changes: Partial<ClientGrantRow>): Promise<boolean> {
+    const result = await this.db.updateTable('client_grants').set(changes).where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async delete(tenantId: string, id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('client_grants').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+}

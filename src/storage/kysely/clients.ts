@@ -1,0 +1,192 @@
+import { sql, type Transaction } from 'kysely';
+import type { Db } from '../database.js';
+import type { ClientsTable, Database } from '../schema.js';
+
+export type ClientRow = ClientsTable;
+
+/** The list filters of GET /clients. */
+export interface ClientFilter {
+  global?: boolean;
+  isFirstParty?: boolean;
+  /** Any of these app types. */
+  appTypes?: readonly string[];
+  externalClientId?: string;
+  /** Only these clients (the result of a `q` query). */
+  clientIds?: readonly string[];
+}
+
+export type ClientPageQuery =
+  /** Offset page; with `from`, counted from that client_id (inclusive) instead of the start. */
+  | { kind: 'offset'; offset: number; limit: number; from?: string }
+  /** Keyset page: client_ids greater than `after`, ascending. */
+  | { kind: 'keyset'; after?: string; limit: number };
+
+/** A listed client: what a list response needs, the sealed secret only when asked for. */
+export type ListedClient = Pick<ClientRow, 'client_id' | 'global' | 'config'> & { client_secret_enc?: string | null };
+
+/** Storage of clients (applications). */
+export interface ClientStore {
+  /** The client, or undefined when the tenant has none with that id. */
+  get(tenantId: string, clientId: string): Promise<ClientRow | undefined>;
+  /** Inserts a client and counts it; fails (unique violation) on a duplicate (tenant, client_id). */
+  insert(row: ClientRow): Promise<void>;
+  /** Replaces the given columns, keeping the counts right; false when the client does not exist. */
+  update(tenantId: string, clientId: string, changes: Partial<ClientRow>): Promise<boolean>;
+  /** Deletes the client and its client grants (their organization links cascade), atomically; false when absent. */
+  delete(tenantId: string, clientId: string): Promise<boolean>;
+  /**
+   * A page of clients matching the filter, ordered by client_id (byte-wise).
+   * Reads the sealed secret column only when `withSecret` is set.
+   */
+  list(tenantId: string, filter: ClientFilter, page: ClientPageQuery, withSecret: boolean): Promise<ListedClient[]>;
+  /**
+   * How many clients match. Filters on global, first party and app type are
+   * answered from the per-tenant counts table, without counting rows.
+   */
+  count(tenantId: string, filter: ClientFilter): Promise<number>;
+  /**
+   * The `client_grant.allow_any_organization:true` query of GET /clients: ids
+   * (ascending, greater than `after`, at most `limit`) of clients with a client
+   * grant allowing any organization, read from the grants' index.
+   */
+  idsWithAnyOrganizationGrant(tenantId: string, after: string | undefined, limit: number): Promise<string[]>;
+}
+
+type Counted = Pick<ClientRow, 'global' | 'is_first_party' | 'app_type'>;
+
+/** Adds `delta` to the count of clients like `client` (within the caller's transaction). */
+async function adjustCount(trx: Transaction<Database>, tenantId: string, client: Counted, delta: number): Promise<void> {
+  await trx
+    .insertInto('client_counts')
+    .values({ tenant_id: tenantId, global: client.global, is_first_party: client.is_first_party, app_type: client.app_type ?? '', n: delta })
+    .onConflict((oc) =>
+      oc.columns(['tenant_id', 'global', 'is_first_party', 'app_type']).doUpdateSet({ n: sql<number>`client_counts.n + ${delta}` }),
+    )
+    .execute();
+}
+
+/** Inserts clients and counts them, inside the caller's transaction (tenant creation uses it too). */
+export async function insertClients(trx: Transaction<Database>, rows: readonly ClientRow[]): Promise<void> {
+  if (!rows.length) return;
+  await trx.insertInto('clients').values([...rows]).execute();
+  // One count update per kind of client, not per client.
+  const groups = new Map<string, { tenantId: string; client: Counted; n: number }>();
+  for (const row of rows) {
+    const key = `${row.tenant_id}\u0000${row.global}\u0000${row.is_first_party}\u0000${row.app_type ?? ''}`;
+    const group = groups.get(key) ?? { tenantId: row.tenant_id, client: row, n: 0 };
+    group.n++;
+    groups.set(key, group);
+  }
+  for (const { tenantId, client, n } of groups.values()) await adjustCount(trx, tenantId, client, n);
+}
+
+export class KyselyClientStore implements ClientStore {
+  constructor(private readonly db: Db) {}
+
+  async get(tenantId: string, clientId: string): Promise<ClientRow | undefined> {
+    return this.db
+      .selectFrom('clients')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('client_id', '=', clientId)
+      .executeTakeFirst();
+  }
+
+  async insert(row: ClientRow): Promise<void> {
+    await this.db.transaction().execute((trx) => insertClients(trx, [row]));
+  }
+
+  async update(tenantId: string, clientId: string, changes: Partial<ClientRow>): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const before = await trx
+        .selectFrom('clients')
+        .select(['global', 'is_first_party', 'app_type'])
+        .where('tenant_id', '=', tenantId)
+        .where('client_id', '=', clientId)
+        .executeTakeFirst();
+      if (!before) return false;
+      await trx.updateTable('clients').set(changes).where('tenant_id', '=', tenantId).where('client_id', '=', clientId).execute();
+      const after = { ...before, ...changes };
+      if (after.global !== before.global || after.is_first_party !== before.is_first_party || after.app_type !== before.app_type) {
+        await adjustCount(trx, tenantId, before, -1);
+        await adjustCount(trx, tenantId, after, 1);
+      }
+      return true;
+    });
+  }
+
+  async delete(tenantId: string, clientId: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const before = await trx
+        .selectFrom('clients')
+        .select(['global', 'is_first_party', 'app_type'])
+        .where('tenant_id', '=', tenantId)
+        .where('client_id', '=', clientId)
+        .executeTakeFirst();
+      if (!before) return false;
+      await trx.deleteFrom('client_grants').where('tenant_id', '=', tenantId).where('client_id', '=', clientId).execute();
+      await trx.deleteFrom('clients').where('tenant_id', '=', tenantId).where('client_id', '=', clientId).execute();
+      await adjustCount(trx, tenantId, before, -1);
+      return true;
+    });
+  }
+
+  #filtered(tenantId: string, filter: ClientFilter) {
+    let query = this.db.selectFrom('clients').where('tenant_id', '=', tenantId);
+    if (filter.global !== undefined) query = query.where('global', '=', filter.global ? 1 : 0);
+    if (filter.isFirstParty !== undefined) query = query.where('is_first_party', '=', filter.isFirstParty ? 1 : 0);
+    if (filter.appTypes !== undefined) query = query.where('app_type', 'in', filter.appTypes.length ? [...filter.appTypes] : ['']);
+    if (filter.externalClientId !== undefined) query = query.where('external_client_id', '=', filter.externalClientId);
+    if (filter.clientIds !== undefined) query = query.where('client_id', 'in', filter.clientIds.length ? [...filter.clientIds] : ['']);
+    return query;
+  }
+
+  async list(tenantId: string, filter: ClientFilter, page: ClientPageQuery, withSecret: boolean): Promise<ListedClient[]> {
+    let query = this.#filtered(tenantId, filter);
+    if (page.kind === 'keyset' && page.after !== undefined) query = query.where('client_id', '>', page.after);
+    if (page.kind === 'offset' && page.from !== undefined) query = query.where('client_id', '>=', page.from);
+    const columns = withSecret
+      ? (['client_id', 'global', 'config', 'client_secret_enc'] as const)
+      : (['client_id', 'global', 'config'] as const);
+    if (page.kind === 'offset' && page.offset > 0) {
+      // Deferred join: skip the first rows on the index alone, then read only the page's rows.
+      const ids = query.select('client_id').orderBy('client_id').limit(page.limit).offset(page.offset);
+      return this.db
+        .selectFrom('clients')
+        .select([...columns])
+        .where('tenant_id', '=', tenantId)
+        .where('client_id', 'in', ids)
+        .orderBy('client_id')
+        .execute();
+    }
+    return query.select([...columns]).orderBy('client_id').limit(page.limit).execute();
+  }
+
+  async idsWithAnyOrganizationGrant(tenantId: string, after: string | undefined, limit: number): Promise<string[]> {
+    let q = this.db
+      .selectFrom('client_grants')
+      .select('client_id')
+      .distinct()
+      .where('tenant_id', '=', tenantId)
+      .where('allow_any_organization', '=', 1)
+      .where('client_id', 'is not', null);
+    if (after !== undefined) q = q.where('client_id', '>', after);
+    const rows = await q.orderBy('client_id').limit(limit).execute();
+    return rows.map((r) => r.client_id!);
+  }
+
+  async count(tenantId: string, filter: ClientFilter): Promise<number> {
+    if (filter.externalClientId !== undefined || filter.clientIds !== undefined) {
+      const row = await this.#filtered(tenantId, filter)
+        .select((eb) => eb.fn.countAll<string | number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    }
+    let query = this.db.selectFrom('client_counts').where('tenant_id', '=', tenantId);
+    if (filter.global !== undefined) query = query.where('global', '=', filter.global ? 1 : 0);
+    if (filter.isFirstParty !== undefined) query = query.where('is_first_party', '=', filter.isFirstParty ? 1 : 0);
+    if (filter.appTypes !== undefined) query = query.where('app_type', 'in', filter.appTypes.length ? [...filter.appTypes] : ['\u0000']);
+    const row = await query.select((eb) => eb.fn.sum<string | number | null>('n').as('n')).executeTakeFirstOrThrow();
+    return Number(row.n ?? 0);
+  }
+}

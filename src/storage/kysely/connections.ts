@@ -1,0 +1,175 @@
+/**
+ * Storage of connections and of the clients each is enabled for
+ * (`connection_clients`). The login code reads connections through
+ * `getByName` and `enabledForClient`; the Management API through the rest.
+ */
+import type { Db } from '../database.js';
+import type { ConnectionRow } from '../../domain/connections/model.js';
+
+export type ConnectionPage =
+  | { kind: 'offset'; offset: number; limit: number; withTotal: boolean }
+  /** Rows whose id sorts after `after` (byte-wise), at most `limit`. */
+  | { kind: 'keyset'; after?: string; limit: number };
+
+export interface ConnectionFilter {
+  /** Any of these strategies. */
+  strategies?: readonly string[];
+  /** Exactly this name. */
+  name?: string;
+}
+
+/** The mutable columns of a connection. */
+export type ConnectionChanges = Partial<Pick<ConnectionRow, 'display_name' | 'options' | 'is_domain_connection' | 'realms' | 'metadata' | 'updated_at'>>;
+
+export interface ConnectionStore {
+  get(tenantId: string, id: string): Promise<ConnectionRow | undefined>;
+  /** Names are unique per tenant and compared exactly (case-sensitively), as the service does. */
+  getByName(tenantId: string, name: string): Promise<ConnectionRow | undefined>;
+  /** A page ordered by id (byte-wise on both databases); `withTotal` also counts every match. */
+  list(tenantId: string, filter: ConnectionFilter, page: ConnectionPage): Promise<{ rows: ConnectionRow[]; total?: number }>;
+  /**
+   * Inserts the connection and enables it for `enabledClients`, atomically. Fails with a
+   * unique violation on a taken name, and with a foreign-key violation on a client that
+   * does not exist (callers check first, to answer 404).
+   */
+  insert(row: ConnectionRow, enabledClients: readonly string[]): Promise<void>;
+  /**
+   * Applies the changed columns and, when `enabledClients` is given, replaces the set of
+   * enabled clients with it, atomically; false when the connection does not exist.
+   */
+  update(tenantId: string, id: string, changes: ConnectionChanges, enabledClients?: readonly string[]): Promise<boolean>;
+  /** Deletes the connection; its users and client links go with it (cascading foreign keys). False when it does not exist. */
+  delete(tenantId: string, id: string): Promise<boolean>;
+  /** Ids of the clients the connection is enabled for, ordered by client_id; keyset-paged when `page` is given. */
+  enabledClients(tenantId: string, connectionId: string, page?: { after?: string; limit: number }): Promise<string[]>;
+  /** Enables (`status: true`) or disables each client for the connection, atomically; idempotent per client. */
+  setClientStatus(tenantId: string, connectionId: string, changes: readonly { client_id: string; status: boolean }[]): Promise<void>;
+  /** The connections enabled for a client, ordered by name: what its login page offers. */
+  enabledForClient(tenantId: string, clientId: string): Promise<ConnectionRow[]>;
+  /** Which of `clientIds` are clients of the tenant. */
+  existingClients(tenantId: string, clientIds: readonly string[]): Promise<Set<string>>;
+}
+
+export class KyselyConnectionStore implements ConnectionStore {
+  constructor(private readonly db: Db) {}
+
+  get(tenantId: string, id: string): Promise<ConnectionRow | undefined> {
+    return this.db.selectFrom('connections').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+  }
+
+  getByName(tenantId: string, name: string): Promise<ConnectionRow | undefined> {
+    return this.db.selectFrom('connections').selectAll().where('tenant_id', '=', tenantId).where('name', '=', name).executeTakeFirst();
+  }
+
+  async list(tenantId: string, filter: ConnectionFilter, page: ConnectionPage): Promise<{ rows: ConnectionRow[]; total?: number }> {
+    let base = this.db.selectFrom('connections').where('tenant_id', '=', tenantId);
+    if (filter.strategies !== undefined) {
+      if (filter.strategies.length === 0) return page.kind === 'offset' && page.withTotal ? { rows: [], total: 0 } : { rows: [] };
+      base = base.where('strategy', 'in', [...filter.strategies]);
+    }
+    if (filter.name !== undefined) base = base.where('name', '=', filter.name);
+    if (page.kind === 'keyset') {
+      const keyed = page.after === undefined ? base : base.where('id', '>', page.after);
+      return { rows: await keyed.selectAll().orderBy('id').limit(page.limit).execute() };
+    }
+    const rows = await base.selectAll().orderBy('id').offset(page.offset).limit(page.limit).execute();
+    if (!page.withTotal) return { rows };
+    const count = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    return { rows, total: Number(count.n) };
+  }
+
+  insert(row: ConnectionRow, enabledClients: readonly string[]): Promise<void> {
+    return this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('connections').values(row).execute();
+      if (enabledClients.length > 0) {
+        await trx
+          .insertInto('connection_clients')
+          .values([...new Set(enabledClients)].map((client_id) => ({ tenant_id: row.tenant_id, connection_id: row.id, client_id })))
+          .execute();
+      }
+    });
+  }
+
+  update(tenantId: string, id: string, changes: ConnectionChanges, enabledClients?: readonly string[]): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const exists = await trx.selectFrom('connections').select('id').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+      if (!exists) return false;
+      if (Object.keys(changes).length > 0) {
+        await trx.updateTable('connections').set(changes).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+      }
+      if (enabledClients !== undefined) {
+        await trx.deleteFrom('connection_clients').where('tenant_id', '=', tenantId).where('connection_id', '=', id).execute();
+        if (enabledClients.length > 0) {
+          await trx
+            .insertInto('connection_clients')
+            .values([...new Set(enabledClients)].map((client_id) => ({ tenant_id: tenantId, connection_id: id, client_id })))
+            .execute();
+        }
+      }
+      return true;
+    });
+  }
+
+  async delete(tenantId: string, id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('connections').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async enabledClients(tenantId: string, connectionId: string, page?: { after?: string; limit: number }): Promise<string[]> {
+    let query = this.db
+      .selectFrom('connection_clients')
+      .select('client_id')
+      .where('tenant_id', '=', tenantId)
+      .where('connection_id', '=', connectionId)
+      .orderBy('client_id');
+    if (page?.after !== undefined) query = query.where('client_id', '>', page.after);
+    if (page !== undefined) query = query.limit(page.limit);
+    return (await query.execute()).map((r) => r.client_id);
+  }
+
+  setClientStatus(tenantId: string, connectionId: string, changes: readonly { client_id: string; status: boolean }[]): Promise<void> {
+    return this.db.transaction().execute(async (trx) => {
+      // The last entry for a client wins, as if the changes were applied in order.
+      const final = new Map(changes.map((c) => [c.client_id, c.status]));
+      const off = [...final].filter(([, on]) => !on).map(([id]) => id);
+      const on = [...final].filter(([, status]) => status).map(([id]) => id);
+      if (off.length + on.length === 0) return;
+      await trx
+        .deleteFrom('connection_clients')
+        .where('tenant_id', '=', tenantId)
+        .where('connection_id', '=', connectionId)
+        .where('client_id', 'in', [...off, ...on])
+        .execute();
+      if (on.length > 0) {
+        await trx
+          .insertInto('connection_clients')
+          .values(on.map((client_id) => ({ tenant_id: tenantId, connection_id: connectionId, client_id })))
+          .execute();
+      }
+    });
+  }
+
+  enabledForClient(tenantId: string, clientId: string): Promise<ConnectionRow[]> {
+    return this.db
+      .selectFrom('connections')
+      .innerJoin('connection_clients', (join) =>
+        join.onRef('connection_clients.tenant_id', '=', 'connections.tenant_id').onRef('connection_clients.connection_id', '=', 'connections.id'),
+      )
+      .selectAll('connections')
+      .where('connections.tenant_id', '=', tenantId)
+      .where('connection_clients.client_id', '=', clientId)
+      .orderBy('connections.name')
+      .execute();
+  }
+
+  async existingClients(tenantId: string, clientIds: readonly string[]): Promise<Set<string>> {
+    if (clientIds.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('clients')
+      .select('client_id')
+      .where('tenant_id', '=', tenantId)
+      .where('client_id', 'in', [...new Set(clientIds)])
+      .execute();
+    return new Set(rows.map((r) => r.client_id));
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * Storage of users' consent grants: per user, client and audience, the scopes
+ * the user agreed to let the client have. The consent page reads them to skip
+ * asking again and adds to them; the Management API lists and revokes them
+ * (/api/v2/grants).
+ *
+ * `grant` merges without locks: it inserts the row if absent (ON CONFLICT DO
+ * NOTHING on the unique (tenant, user, client, audience) index) or replaces
+ * the scopes only if they are still those it read (compare-and-set), and reads
+ * again when another grant got there first. Each retry means another writer's
+ * change landed, so concurrent grants end as one row holding their union, on
+ * SQLite and PostgreSQL alike.
+ */
+import type { Db } from '../database.js';
+import { grantScopes, newUserGrantId, type UserGrantRow } from '../../domain/consent-grants/model.js';
+
+export type { UserGrantRow } from '../../domain/consent-grants/model.js';
+
+/** The list filters of GET /grants; each is an exact match. */
+export interface UserGrantFilter {
+  user_id?: string;
+  client_id?: string;
+  audience?: string;
+}
+
+export interface UserGrantStore {
+  /** The scopes the user granted the client for the audience, or undefined when there is no grant. */
+  scopesFor(tenantId: string, userId: string, clientId: string, audience: string): Promise<string[] | undefined>;
+  /**
+   * Adds `scopes` to the user's grant for (client, audience), creating it
+   * (with a new id, `created_at` and `updated_at` = `now`) when there is none;
+   * new scopes go after those already granted, duplicates are dropped. Moves
+   * `updated_at` to `now` only when a scope was added. Atomic under
+   * concurrency. Returns the resulting row. Fails with a foreign-key violation
+   * for an unknown user or client.
+   */
+  grant(tenantId: string, userId: string, clientId: string, audience: string, scopes: readonly string[], now: string): Promise<UserGrantRow>;
+  /** A page (`page` from 0) of the grants matching the filter, in id order, and how many match in all. */
+  list(tenantId: string, filter: UserGrantFilter, page: { page: number; perPage: number }): Promise<{ rows: UserGrantRow[]; total: number }>;
+  /** Deletes the grant; false when the tenant has none with that id. */
+  delete(tenantId: string, id: string): Promise<boolean>;
+  /** Deletes every grant of the user; returns how many there were. */
+  deleteByUser(tenantId: string, userId: string): Promise<number>;
+}
+
+/** `granted` followed by the members of `added` it lacks, each once. */
+function union(granted: readonly string[], added: readonly string[]): string[] {
+  return [...new Set([...granted, ...added])];
+}
+
+export class KyselyUserGrantStore implements UserGrantStore {
+  constructor(private readonly db: Db) {}
+
+  async scopesFor(tenantId: string, userId: string, clientId: string, audience: string): Promise<string[] | undefined> {
+    const row = await this.#byKey(tenantId, userId, clientId, audience).select('scope').executeTakeFirst();
+    return row && grantScopes(row);
+  }
+
+  async grant(
+    tenantId: string,
+    userId: string,
+    clientId: string,
+    audience: string,
+    scopes: readonly string[],
+    now: string,
+  ): Promise<UserGrantRow> {
+    for (;;) {
+      const current = await this.#byKey(tenantId, userId, clientId, audience).selectAll().executeTakeFirst();
+      const done = current ? await this.#addScopes(current, scopes, now) : await this.#create(tenantId, userId, clientId, audience, scopes, now);
+      if (done) return done;
+      // A concurrent grant created or changed the row since it was read: merge into what it wrote.
+    }
+  }
+
+  /** Inserts the grant unless one exists for the key; undefined when it does. */
+  #create(tenantId: string, userId: string, clientId: string, audience: string, scopes: readonly string[], now: string) {
+    return this.db
+      .insertInto('user_grants')
+      .values({
+        tenant_id: tenantId,
+        id: newUserGrantId(),
+        user_id: userId,
+        client_id: clientId,
+        audience,
+        scope: JSON.stringify(union([], scopes)),
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) => oc.columns(['tenant_id', 'user_id', 'client_id', 'audience']).doNothing())
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** Writes the union of the row's scopes and `scopes` if the row still has the scopes read; undefined when it changed. */
+  async #addScopes(current: UserGrantRow, scopes: readonly string[], now: string): Promise<UserGrantRow | undefined> {
+    const granted = grantScopes(current);
+    const merged = union(granted, scopes);
+    if (merged.length === granted.length) return current;
+    return this.db
+      .updateTable('user_grants')
+      .set({ scope: JSON.stringify(merged), updated_at: now })
+      .where('tenant_id', '=', current.tenant_id)
+      .where('id', '=', current.id)
+      .where('scope', '=', current.scope)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  #byKey(tenantId: string, userId: string, clientId: string, audience: string) {
+    return this.db
+      .selectFrom('user_grants')
+      .where('tenant_id', '=', tenantId)
+      .where('user_id', '=', userId)
+      .where('client_id', '=', clientId)
+      .where('audience', '=', audience);
+  }
+
+  async list(
+    tenantId: string,
+    filter: UserGrantFilter,
+    page: { page: number; perPage: number },
+  ): Promise<{ rows: UserGrantRow[]; total: number }> {
+    let base = this.db.selectFrom('user_grants').where('tenant_id', '=', tenantId);
+    if (filter.user_id !== undefined) base = base.where('user_id', '=', filter.user_id);
+    if (filter.client_id !== undefined) base = base.where('client_id', '=', filter.client_id);
+    if (filter.audience !== undefined) base = base.where('audience', '=', filter.audience);
+    const rows = await base
+      .selectAll()
+      .orderBy('id')
+      .offset(page.page * page.perPage)
+      .limit(page.perPage)
+      .execute();
+    const count = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    return { rows, total: Number(count.n) };
+  }
+
+  async delete(tenantId: string, id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('user_grants').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async deleteByUser(tenantId: string, userId: string): Promise<number> {
+    const result = await this.db.deleteFrom('user_grants').where('tenant_id', '=', tenantId).where('user_id', '=', userId).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}

@@ -1,0 +1,204 @@
+import { PostgresAdapter, sql, type RawBuilder } from 'kysely';
+import type { ClientGrantRow } from '../../domain/client-grants/model.js';
+import { isForeignKeyViolation, isUniqueViolation, type Db } from '../database.js';
+import type { OrganizationRow } from '../../domain/organizations/model.js';
+
+/** The fields GET /organizations may sort an offset page by (`sort=name:1`). */
+export type OrganizationSortField = 'name' | 'display_name' | 'created_at';
+
+export type OrganizationPageQuery =
+  /** Ordered by id, or by `sort` then id; a missing display name sorts after every other. */
+  | { kind: 'offset'; offset: number; limit: number; withTotal: boolean; sort?: { field: OrganizationSortField; descending: boolean } }
+  /** Keyset page: ids greater than `after`, ascending. */
+  | { kind: 'keyset'; after?: string; limit: number };
+
+export interface OrganizationClientGrantFilter {
+  audience?: string;
+  client_id?: string;
+  /** Only these grants (the `grant_ids` query parameter). */
+  grant_ids?: string[];
+}
+
+/** What linking a client grant to an organization did. */
+export type LinkResult = 'linked' | 'already_linked' | 'missing';
+
+/** The columns an update may change. */
+export type OrganizationChanges = Partial<Pick<OrganizationRow, 'name' | 'display_name' | 'branding' | 'metadata'>>;
+
+/**
+ * Storage of organizations and of their links to client grants. Ids, names
+ * and display names compare and sort byte-wise on both databases.
+ */
+export interface OrganizationStore {
+  /** The organization, or undefined when the tenant has none with that id. */
+  get(tenantId: string, id: string): Promise<OrganizationRow | undefined>;
+  /** A page of the tenant's organizations; `total` counts them all when an offset page asks for it. */
+  list(tenantId: string, page: OrganizationPageQuery): Promise<{ rows: OrganizationRow[]; total?: number }>;
+  /** Fails with a unique violation when the tenant already has an organization of that name. */
+  insert(row: OrganizationRow): Promise<void>;
+  /**
+   * Applies the changed columns; false when the organization does not exist.
+   * Fails with a unique violation when renaming onto a name already taken.
+   */
+  update(tenantId: string, id: string, changes: OrganizationChanges): Promise<boolean>;
+  /** Deletes the organization and its client grant links in one statement; false when it does not exist. */
+  delete(tenantId: string, id: string): Promise<boolean>;
+  /**
+   * Links a client grant to an organization: `already_linked` when it was,
+   * `missing` when the organization or the grant does not exist (the links
+   * are foreign keys, so a concurrent delete of either cannot leave a link).
+   */
+  linkClientGrant(tenantId: string, organizationId: string, grantId: string, createdAt: string): Promise<LinkResult>;
+  /** Removes a link; false when there was none. */
+  unlinkClientGrant(tenantId: string, organizationId: string, grantId: string): Promise<boolean>;
+  /** How many client grants are linked to the organization. */
+  countClientGrants(tenantId: string, organizationId: string): Promise<number>;
+  /** A page of the client grants linked to the organization, ordered by grant id, narrowed by the filter. */
+  listClientGrants(
+    tenantId: string,
+    organizationId: string,
+    filter: OrganizationClientGrantFilter,
+    page: { offset: number; limit: number; withTotal: boolean },
+  ): Promise<{ rows: ClientGrantRow[]; total?: number }>;
+  /**
+   * For GET /clients?q=client_grant.organization_id:{id}: the distinct
+   * client_ids (ascending byte-wise, greater than `after`, at most `limit`) of
+   * the clients with at least one client grant linked to the organization.
+   * Driven from the organization's links joined to their grants by primary
+   * key: the cost follows the organization's links, not the tenant's clients.
+   * Grants without a client_id (`default_for`) contribute nothing.
+   */
+  clientIdsWithGrantForOrganization(tenantId: string, organizationId: string, after: string | undefined, limit: number): Promise<string[]>;
+}
+
+export class KyselyOrganizationStore implements OrganizationStore {
+  readonly #postgres: boolean;
+
+  constructor(private readonly db: Db) {
+    this.#postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  }
+
+  get(tenantId: string, id: string): Promise<OrganizationRow | undefined> {
+    return this.db.selectFrom('organizations').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+  }
+
+  async list(tenantId: string, page: OrganizationPageQuery): Promise<{ rows: OrganizationRow[]; total?: number }> {
+    const base = this.db.selectFrom('organizations').where('tenant_id', '=', tenantId);
+    if (page.kind === 'keyset') {
+      const q = page.after === undefined ? base : base.where('id', '>', page.after);
+      return { rows: await q.selectAll().orderBy('id').limit(page.limit).execute() };
+    }
+    let q = base.selectAll();
+    if (page.sort) {
+      const { field, descending } = page.sort;
+      // PostgreSQL's default null placement, spelled out so that SQLite agrees.
+      q = q.orderBy(field, (ob) => (descending ? ob.desc().nullsFirst() : ob.asc().nullsLast())).orderBy('id', descending ? 'desc' : 'asc');
+    } else {
+      q = q.orderBy('id');
+    }
+    const rows = await q.offset(page.offset).limit(page.limit).execute();
+    if (!page.withTotal) return { rows };
+    const count = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    return { rows, total: Number(count.n) };
+  }
+
+  async insert(row: OrganizationRow): Promise<void> {
+    await this.db.insertInto('organizations').values(row).execute();
+  }
+
+  async update(tenantId: string, id: string, changes: OrganizationChanges): Promise<boolean> {
+    if (!Object.keys(changes).length) return (await this.get(tenantId, id)) !== undefined;
+    const result = await this.db
+      .updateTable('organizations')
+      .set(changes)
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async delete(tenantId: string, id: string): Promise<boolean> {
+    // The links go with it: organization_client_grants cascades (migration 0003).
+    const result = await this.db.deleteFrom('organizations').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async linkClientGrant(tenantId: string, organizationId: string, grantId: string, createdAt: string): Promise<LinkResult> {
+    try {
+      await this.db
+        .insertInto('organization_client_grants')
+        .values({ tenant_id: tenantId, organization_id: organizationId, grant_id: grantId, created_at: createdAt })
+        .execute();
+      return 'linked';
+    } catch (error) {
+      if (isUniqueViolation(error)) return 'already_linked';
+      if (isForeignKeyViolation(error)) return 'missing';
+      throw error;
+    }
+  }
+
+  async unlinkClientGrant(tenantId: string, organizationId: string, grantId: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('organization_client_grants')
+      .where('tenant_id', '=', tenantId)
+      .where('organization_id', '=', organizationId)
+      .where('grant_id', '=', grantId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async countClientGrants(tenantId: string, organizationId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('organization_client_grants')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('tenant_id', '=', tenantId)
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async listClientGrants(
+    tenantId: string,
+    organizationId: string,
+    filter: OrganizationClientGrantFilter,
+    page: { offset: number; limit: number; withTotal: boolean },
+  ): Promise<{ rows: ClientGrantRow[]; total?: number }> {
+    let base = this.#linkedGrants(tenantId, organizationId);
+    if (filter.audience !== undefined) base = base.where('cg.audience', '=', filter.audience);
+    if (filter.client_id !== undefined) base = base.where('cg.client_id', '=', filter.client_id);
+    if (filter.grant_ids !== undefined) base = base.where('ocg.grant_id', 'in', filter.grant_ids.length ? filter.grant_ids : ['']);
+    const rows = await base.selectAll('cg').orderBy('ocg.grant_id').offset(page.offset).limit(page.limit).execute();
+    if (!page.withTotal) return { rows };
+    const count = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    return { rows, total: Number(count.n) };
+  }
+
+  async clientIdsWithGrantForOrganization(
+    tenantId: string,
+    organizationId: string,
+    after: string | undefined,
+    limit: number,
+  ): Promise<string[]> {
+    // client_grants.client_id is not an id column (no "C" collation on PostgreSQL), so
+    // the comparison and the order say byte-wise explicitly.
+    const clientId = this.#byteWise(sql.ref('cg.client_id'));
+    let q = this.#linkedGrants(tenantId, organizationId).where('cg.client_id', 'is not', null);
+    if (after !== undefined) q = q.where(clientId, '>', after);
+    const rows = await q.select(clientId.as('client_id')).distinct().orderBy('client_id').limit(limit).execute();
+    return rows.map((r) => r.client_id);
+  }
+
+  /** The organization's links joined to their grants, driven by the links' primary key. */
+  #linkedGrants(tenantId: string, organizationId: string) {
+    return this.db
+      .selectFrom('organization_client_grants as ocg')
+      .innerJoin('client_grants as cg', (join) => join.onRef('cg.tenant_id', '=', 'ocg.tenant_id').onRef('cg.id', '=', 'ocg.grant_id'))
+      .where('ocg.tenant_id', '=', tenantId)
+      .where('ocg.organization_id', '=', organizationId);
+  }
+
+  /** A text expression compared byte-wise: SQLite's default (BINARY) already is; PostgreSQL needs "C". */
+  #byteWise(expression: RawBuilder<unknown>): RawBuilder<string> {
+    return this.#postgres ? sql<string>`${expression} collate "C"` : sql<string>`${expression}`;
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * Refresh tokens. The token itself is `v1.` + 32 random bytes, base64url,
+ * sent only to the client; the store keeps its SHA-256, so neither a database
+ * read nor a backup yields a working token. Tokens descending from one grant
+ * form a family (`family_id`), revoked together.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { Db } from '../database.js';
+import type { RefreshTokensTable } from '../schema.js';
+
+export type RefreshTokenRow = RefreshTokensTable;
+
+/** A fresh refresh token: `v1.` and 256 random bits, base64url (46 characters). */
+export function newRefreshToken(): string {
+  return `v1.${randomBytes(32).toString('base64url')}`;
+}
+
+/** What the store keeps of a refresh token: base64url SHA-256. */
+export function refreshTokenHash(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('base64url');
+}
+
+export interface RefreshTokenStore {
+  /** Stores a new token. Fails with a unique violation on a taken hash, with a foreign-key violation on an unknown user. */
+  insert(row: Omit<RefreshTokenRow, 'rotated_at' | 'revoked_at'>): Promise<void>;
+  /** The token with this hash in the tenant, whatever its state (rotated, revoked, expired); undefined when unknown. */
+  find(tenantId: string, idHash: string): Promise<RefreshTokenRow | undefined>;
+  /**
+   * Marks the token rotated at `now` if it is neither rotated nor revoked, in
+   * one conditional UPDATE, so of two concurrent calls exactly one gets the
+   * row (as it was before the update, with `rotated_at` set); the other, and
+   * every later call, gets undefined. Does not check expiry.
+   */
+  rotate(tenantId: string, idHash: string, now: string): Promise<RefreshTokenRow | undefined>;
+  /**
+   * Records a use at `now` of a token that is not revoked: `last_used_at`
+   * and the new `idle_expires_at`. Returns false when the token is revoked
+   * or unknown (nothing is changed).
+   */
+  touch(tenantId: string, idHash: string, now: string, idleExpiresAt: string | null): Promise<boolean>;
+  /** Revokes at `now` every token of the family not already revoked; returns how many were revoked. */
+  revokeFamily(tenantId: string, familyId: string, now: string): Promise<number>;
+  /** Revokes at `now` every token of the user not already revoked (a password reset); returns how many were revoked. */
+  revokeForUser(tenantId: string, userId: string, now: string): Promise<number>;
+}
+
+export class KyselyRefreshTokenStore implements RefreshTokenStore {
+  /** `db` may be a transaction. */
+  constructor(private readonly db: Db) {}
+
+  async insert(row: Omit<RefreshTokenRow, 'rotated_at' | 'revoked_at'>): Promise<void> {
+    await this.db.insertInto('refresh_tokens').values({ ...row, rotated_at: null, revoked_at: null }).execute();
+  }
+
+  find(tenantId: string, idHash: string): Promise<RefreshTokenRow | undefined> {
+    return this.db.selectFrom('refresh_tokens').selectAll().where('tenant_id', '=', tenantId).where('id_hash', '=', idHash).executeTakeFirst();
+  }
+
+  rotate(tenantId: string, idHash: string, now: string): Promise<RefreshTokenRow | undefined> {
+    return this.db
+      .updateTable('refresh_tokens')
+      .set({ rotated_at: now, last_used_at: now })
+      .where('tenant_id', '=', tenantId)
+      .where('id_hash', '=', idHash)
+      .where('rotated_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  async touch(tenantId: string, idHash: string, now: string, idleExpiresAt: string | null): Promise<boolean> {
+    const result = await this.db
+      .updateTable('refresh_tokens')
+      .set({ last_used_at: now, idle_expires_at: idleExpiresAt })
+      .where('tenant_id', '=', tenantId)
+      .where('id_hash', '=', idHash)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async revokeFamily(tenantId: string, familyId: string, now: string): Promise<number> {
+    const result = await this.db
+      .updateTable('refresh_tokens')
+      .set({ revoked_at: now })
+      .where('tenant_id', '=', tenantId)
+      .where('family_id', '=', familyId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+  async revokeForUser(tenantId: string, userId: string, now: string): Promise<number> {
+    const result = await this.db
+      .updateTable('refresh_tokens')
+      .set({ revoked_at: now })
+      .where('tenant_id', '=', tenantId)
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+}

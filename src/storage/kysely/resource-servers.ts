@@ -1,0 +1,97 @@
+import type { Db } from '../database.js';
+import type { ResourceServerRow } from '../../domain/resource-servers/model.js';
+
+export interface ResourceServerPage {
+  rows: ResourceServerRow[];
+  total?: number;
+}
+
+/** Storage of resource servers (APIs). */
+export interface ResourceServerStore {
+  get(tenantId: string, id: string): Promise<ResourceServerRow | undefined>;
+  /** By `identifier`, the audience value tokens carry. */
+  getByIdentifier(tenantId: string, identifier: string): Promise<ResourceServerRow | undefined>;
+  /**
+   * A page in creation order. `identifiers` narrows to those identifiers; `withTotal`
+   * also counts every match.
+   */
+  list(
+    tenantId: string,
+    query: { offset: number; limit: number; identifiers?: string[]; withTotal: boolean },
+  ): Promise<ResourceServerPage>;
+  /** Fails with a unique violation when the identifier is taken. */
+  insert(row: ResourceServerRow): Promise<void>;
+  /** Applies the changed columns; false when the row does not exist. */
+  update(tenantId: string, id: string, changes: Partial<ResourceServerRow>): Promise<boolean>;
+  /**
+   * Deletes the resource server with the client grants for its identifier and
+   * every role and user permission naming it, atomically.
+   */
+  delete(tenantId: string, id: string): Promise<boolean>;
+}
+
+export class KyselyResourceServerStore implements ResourceServerStore {
+  constructor(private readonly db: Db) {}
+
+  get(tenantId: string, id: string): Promise<ResourceServerRow | undefined> {
+    return this.db
+      .selectFrom('resource_servers')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  getByIdentifier(tenantId: string, identifier: string): Promise<ResourceServerRow | undefined> {
+    return this.db
+      .selectFrom('resource_servers')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('identifier', '=', identifier)
+      .executeTakeFirst();
+  }
+
+  async list(
+    tenantId: string,
+    query: { offset: number; limit: number; identifiers?: string[]; withTotal: boolean },
+  ): Promise<ResourceServerPage> {
+    let base = this.db.selectFrom('resource_servers').where('tenant_id', '=', tenantId);
+    if (query.identifiers?.length) base = base.where('identifier', 'in', query.identifiers);
+    const rows = await base.selectAll().orderBy('created_at').orderBy('id').offset(query.offset).limit(query.limit).execute();
+    if (!query.withTotal) return { rows };
+    const count = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    return { rows, total: Number(count.n) };
+  }
+
+  async insert(row: ResourceServerRow): Promise<void> {
+    await this.db.insertInto('resource_servers').values(row).execute();
+  }
+
+  async update(tenantId: string, id: string, changes: Partial<ResourceServerRow>): Promise<boolean> {
+    const result = await this.db
+      .updateTable('resource_servers')
+      .set(changes)
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async delete(tenantId: string, id: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .selectFrom('resource_servers')
+        .select('identifier')
+        .where('tenant_id', '=', tenantId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (!row) return false;
+      await trx.deleteFrom('client_grants').where('tenant_id', '=', tenantId).where('audience', '=', row.identifier).execute();
+      for (const table of ['role_permissions', 'user_permissions'] as const) {
+        await trx.deleteFrom(table).where('tenant_id', '=', tenantId).where('resource_server_identifier', '=', row.identifier).execute();
+      }
+      await trx.deleteFrom('resource_servers').where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+      return true;
+    });
+  }
+}

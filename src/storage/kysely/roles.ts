@@ -1,0 +1,77 @@
+import { sql } from 'kysely';
+import type { Db } from '../database.js';
+import type { RoleRow } from '../../domain/roles/model.js';
+
+export interface RolePageQuery {
+  offset: number;
+  limit: number;
+  /** Case-insensitive substring of the name (ASCII case folding). */
+  nameFilter?: string;
+  withTotal: boolean;
+}
+
+/** Storage of roles. */
+export interface RoleStore {
+  get(tenantId: string, id: string): Promise<RoleRow | undefined>;
+  /**
+   * A page ordered by id (byte-wise on both databases, as groups and client grants are:
+   * stable, unlike creation times, which tie within a millisecond); `withTotal` also counts every match.
+   */
+  list(tenantId: string, query: RolePageQuery): Promise<{ rows: RoleRow[]; total?: number }>;
+  /** Fails with a unique violation when the tenant has a role of that name. */
+  insert(row: RoleRow): Promise<void>;
+  /** Applies the changed columns; false when the role does not exist. Fails with a unique violation on a taken name. */
+  update(tenantId: string, id: string, changes: Partial<Pick<RoleRow, 'name' | 'description'>>): Promise<boolean>;
+  /**
+   * Deletes the role with its permissions and its assignments to users and groups,
+   * atomically; false when the role does not exist.
+   */
+  delete(tenantId: string, id: string): Promise<boolean>;
+}
+
+/** `%`, `_` and the escape character itself match literally in a LIKE pattern. */
+export function likeContains(value: string): string {
+  return `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export class KyselyRoleStore implements RoleStore {
+  constructor(private readonly db: Db) {}
+
+  get(tenantId: string, id: string): Promise<RoleRow | undefined> {
+    return this.db.selectFrom('roles').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+  }
+
+  async list(tenantId: string, query: RolePageQuery): Promise<{ rows: RoleRow[]; total?: number }> {
+    let base = this.db.selectFrom('roles').where('tenant_id', '=', tenantId);
+    if (query.nameFilter !== undefined) {
+      // lower() on both sides: LIKE is case-insensitive on SQLite but not on PostgreSQL.
+      base = base.where(sql<boolean>`lower(name) like lower(${likeContains(query.nameFilter)}) escape '\\'`);
+    }
+    const rows = await base.selectAll().orderBy('id').offset(query.offset).limit(query.limit).execute();
+    if (!query.withTotal) return { rows };
+    const count = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    return { rows, total: Number(count.n) };
+  }
+
+  async insert(row: RoleRow): Promise<void> {
+    await this.db.insertInto('roles').values(row).execute();
+  }
+
+  async update(tenantId: string, id: string, changes: Partial<Pick<RoleRow, 'name' | 'description'>>): Promise<boolean> {
+    if (Object.keys(changes).length === 0) return (await this.get(tenantId, id)) !== undefined;
+    const result = await this.db.updateTable('roles').set(changes).where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  delete(tenantId: string, id: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      // The foreign keys of migrations 0004 and 0011 cascade as well; deleting here keeps
+      // the store's contract independent of them.
+      for (const table of ['role_permissions', 'user_roles', 'group_roles'] as const) {
+        await trx.deleteFrom(table).where('tenant_id', '=', tenantId).where('role_id', '=', id).execute();
+      }
+      const result = await trx.deleteFrom('roles').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    });
+  }
+}

@@ -1,0 +1,55 @@
+import { insertClients } from './clients.js';
+import type { Db } from '../database.js';
+import type { ClientGrantsTable, ClientsTable, ResourceServersTable, SigningKeysTable, TenantsTable } from '../schema.js';
+
+export interface TenantBundle {
+  tenant: TenantsTable;
+  signingKeys: SigningKeysTable[];
+  clients: ClientsTable[];
+  resourceServers: ResourceServersTable[];
+  clientGrants: ClientGrantsTable[];
+}
+
+/** Storage of tenants. */
+export interface TenantStore {
+  /** Inserts a tenant with everything it starts with, atomically: all rows or none. */
+  create(bundle: TenantBundle): Promise<void>;
+  /** The tenant serving this domain (host[:port], lower case), or undefined. */
+  getByDomain(domain: string): Promise<TenantsTable | undefined>;
+  getByName(name: string): Promise<TenantsTable | undefined>;
+  /** Every tenant, by creation time. */
+  list(): Promise<TenantsTable[]>;
+  /** Replaces the settings JSON; false when the tenant does not exist. */
+  updateSettings(id: string, settings: string): Promise<boolean>;
+}
+
+export class KyselyTenantStore implements TenantStore {
+  constructor(private readonly db: Db) {}
+
+  async create(bundle: TenantBundle): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('tenants').values(bundle.tenant).execute();
+      if (bundle.signingKeys.length) await trx.insertInto('signing_keys').values(bundle.signingKeys).execute();
+      await insertClients(trx, bundle.clients);
+      if (bundle.resourceServers.length) await trx.insertInto('resource_servers').values(bundle.resourceServers).execute();
+      if (bundle.clientGrants.length) await trx.insertInto('client_grants').values(bundle.clientGrants).execute();
+    });
+  }
+
+  async getByDomain(domain: string): Promise<TenantsTable | undefined> {
+    return this.db.selectFrom('tenants').selectAll().where('domain', '=', domain).executeTakeFirst();
+  }
+
+  async getByName(name: string): Promise<TenantsTable | undefined> {
+    return this.db.selectFrom('tenants').selectAll().where('name', '=', name).executeTakeFirst();
+  }
+
+  async list(): Promise<TenantsTable[]> {
+    return this.db.selectFrom('tenants').selectAll().orderBy('created_at').orderBy('id').execute();
+  }
+
+  async updateSettings(id: string, settings: string): Promise<boolean> {
+    const result = await this.db.updateTable('tenants').set({ settings }).where('id', '=', id).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+}

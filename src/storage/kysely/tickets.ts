@@ -1,0 +1,73 @@
+/**
+ * One-use tickets mailed to users (email verification, password reset). The
+ * ticket itself is 32 random bytes, base64url, sent only in the link; the
+ * store keeps its SHA-256, so neither a database read nor a backup yields a
+ * working link.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { Db } from '../database.js';
+import type { TicketsTable } from '../schema.js';
+
+export type TicketKind = TicketsTable['kind'];
+export type TicketRow = TicketsTable;
+
+/** A fresh ticket: 256 random bits, base64url (43 characters). */
+export function newTicket(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** What the store keeps of a ticket: base64url SHA-256. */
+export function ticketHash(ticket: string): string {
+  return createHash('sha256').update(ticket, 'utf8').digest('base64url');
+}
+
+export interface TicketStore {
+  /** Stores a new ticket. Fails with a unique violation on a taken hash, with a foreign-key violation on an unknown user. */
+  insert(row: Omit<TicketRow, 'used_at'>): Promise<void>;
+  /**
+   * The ticket of this kind when it is still usable at `now` (ISO): not used and
+   * `expires_at` later than `now`; undefined otherwise. Does not consume it.
+   */
+  findUsable(tenantId: string, idHash: string, kind: TicketKind, now: string): Promise<TicketRow | undefined>;
+  /**
+   * Marks the ticket used at `now` if it is still usable, in one conditional
+   * UPDATE, so of two concurrent calls exactly one gets the user id; the other
+   * (and every later call) gets undefined.
+   */
+  consume(tenantId: string, idHash: string, kind: TicketKind, now: string): Promise<string | undefined>;
+}
+
+export class KyselyTicketStore implements TicketStore {
+  /** `db` may be a transaction, so a consumption commits or rolls back with the change it allows. */
+  constructor(private readonly db: Db) {}
+
+  async insert(row: Omit<TicketRow, 'used_at'>): Promise<void> {
+    await this.db.insertInto('tickets').values({ ...row, used_at: null }).execute();
+  }
+
+  findUsable(tenantId: string, idHash: string, kind: TicketKind, now: string): Promise<TicketRow | undefined> {
+    return this.db
+      .selectFrom('tickets')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('id_hash', '=', idHash)
+      .where('kind', '=', kind)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+  }
+
+  async consume(tenantId: string, idHash: string, kind: TicketKind, now: string): Promise<string | undefined> {
+    const row = await this.db
+      .updateTable('tickets')
+      .set({ used_at: now })
+      .where('tenant_id', '=', tenantId)
+      .where('id_hash', '=', idHash)
+      .where('kind', '=', kind)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .returning('user_id')
+      .executeTakeFirst();
+    return row?.user_id;
+  }
+}

@@ -1,0 +1,143 @@
+import type { Db } from '../database.js';
+import type { UserRow } from '../../domain/users/model.js';
+
+/** A row with the name of its connection, which every API shape of a user carries. */
+export type UserWithConnection = UserRow & { connection_name: string };
+
+export interface UserPageQuery {
+  offset: number;
+  limit: number;
+  withTotal: boolean;
+}
+
+/** The columns an update may change (identity, tenant and creation time never change). */
+export type UserChanges = Partial<Omit<UserRow, 'tenant_id' | 'user_id' | 'connection_id' | 'created_at'>>;
+
+/** Storage of database-connection users. */
+export interface UserStore {
+  /** The user with its connection's name, or undefined. */
+  get(tenantId: string, userId: string): Promise<UserWithConnection | undefined>;
+  /**
+   * A page ordered by creation time, then user_id (the `users_created_idx` index),
+   * so pages are stable; `withTotal` also counts the tenant's users.
+   */
+  list(tenantId: string, query: UserPageQuery): Promise<{ rows: UserWithConnection[]; total?: number }>;
+  /**
+   * The user of the connection whose lower-cased email is `emailLower`, the login
+   * lookup (`users_email_uq`).
+   */
+  findByEmail(tenantId: string, connectionId: string, emailLower: string): Promise<UserRow | undefined>;
+  /**
+   * The users of every connection whose lower-cased email is `emailLower`
+   * (users_email_lower_idx), with their connection's name, in creation order:
+   * at most one per connection.
+   */
+  listByEmail(tenantId: string, emailLower: string): Promise<UserWithConnection[]>;
+  /**
+   * The user of the connection whose lower-cased email or lower-cased username
+   * is `identifierLower`: the login lookup when the identifier typed may be
+   * either (`users_email_uq`, `users_username_uq`). Usernames may contain `@`,
+   * so one user's username can equal another's email: the email wins.
+   */
+  findByLoginIdentifier(tenantId: string, connectionId: string, identifierLower: string): Promise<UserRow | undefined>;
+  /**
+   * Fails with a unique violation when the user_id is taken in the tenant, or the
+   * email or username (case-insensitively, through the `_lower` columns) in the connection.
+   */
+  insert(row: UserRow): Promise<void>;
+  /** Applies the changed columns; false when the user does not exist. Fails with a unique violation as `insert` does. */
+  update(tenantId: string, userId: string, changes: UserChanges): Promise<boolean>;
+  /**
+   * Deletes the user with the user's roles, permissions and group memberships,
+   * atomically; false when the user does not exist.
+   */
+  delete(tenantId: string, userId: string): Promise<boolean>;
+}
+
+export class KyselyUserStore implements UserStore {
+  constructor(private readonly db: Db) {}
+
+  private withConnection() {
+    return this.db
+      .selectFrom('users')
+      .innerJoin('connections', (join) =>
+        join.onRef('connections.tenant_id', '=', 'users.tenant_id').onRef('connections.id', '=', 'users.connection_id'),
+      )
+      .selectAll('users')
+      .select('connections.name as connection_name');
+  }
+
+  get(tenantId: string, userId: string): Promise<UserWithConnection | undefined> {
+    return this.withConnection().where('users.tenant_id', '=', tenantId).where('users.user_id', '=', userId).executeTakeFirst();
+  }
+
+  async list(tenantId: string, query: UserPageQuery): Promise<{ rows: UserWithConnection[]; total?: number }> {
+    const rows = await this.withConnection()
+      .where('users.tenant_id', '=', tenantId)
+      .orderBy('users.created_at')
+      .orderBy('users.user_id')
+      .offset(query.offset)
+      .limit(query.limit)
+      .execute();
+    if (!query.withTotal) return { rows };
+    const count = await this.db
+      .selectFrom('users')
+      .where('tenant_id', '=', tenantId)
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return { rows, total: Number(count.n) };
+  }
+
+  findByEmail(tenantId: string, connectionId: string, emailLower: string): Promise<UserRow | undefined> {
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('connection_id', '=', connectionId)
+      .where('email_lower', '=', emailLower)
+      .executeTakeFirst();
+  }
+
+  listByEmail(tenantId: string, emailLower: string): Promise<UserWithConnection[]> {
+    return this.withConnection()
+      .where('users.tenant_id', '=', tenantId)
+      .where('users.email_lower', '=', emailLower)
+      .orderBy('users.created_at')
+      .orderBy('users.user_id')
+      .execute();
+  }
+
+  async findByLoginIdentifier(tenantId: string, connectionId: string, identifierLower: string): Promise<UserRow | undefined> {
+    // At most two rows: each unique index matches at most one.
+    const rows = await this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('connection_id', '=', connectionId)
+      .where((eb) => eb.or([eb('email_lower', '=', identifierLower), eb('username_lower', '=', identifierLower)]))
+      .execute();
+    return rows.find((row) => row.email_lower === identifierLower) ?? rows[0];
+  }
+
+  async insert(row: UserRow): Promise<void> {
+    await this.db.insertInto('users').values(row).execute();
+  }
+
+  async update(tenantId: string, userId: string, changes: UserChanges): Promise<boolean> {
+    if (Object.keys(changes).length === 0) return (await this.get(tenantId, userId)) !== undefined;
+    const result = await this.db.updateTable('users').set(changes).where('tenant_id', '=', tenantId).where('user_id', '=', userId).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  delete(tenantId: string, userId: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      // The foreign keys of migration 0011 cascade as well; deleting here keeps the
+      // store's contract independent of them.
+      for (const table of ['user_roles', 'user_permissions', 'group_members'] as const) {
+        await trx.deleteFrom(table).where('tenant_id', '=', tenantId).where('user_id', '=', userId).execute();
+      }
+      const result = await trx.deleteFrom('users').where('tenant_id', '=', tenantId).where('user_id', '=', userId).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    });
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * Deletes short-lived protocol artefacts a day after they stopped mattering:
+ * tickets, waiting authorization requests and codes once expired, sessions
+ * once expired or revoked, refresh tokens once their absolute lifetime ended
+ * or their family was revoked. The day of grace keeps a late replay of a code
+ * recognisable (it still revokes what the code issued). Rotated refresh tokens
+ * of a live family are kept: reuse detection needs them.
+ */
+import type { Db } from './database.js';
+
+export const PURGE_GRACE_MS = 24 * 60 * 60 * 1000;
+export const PURGE_INTERVAL_MS = 60 * 60 * 1000;
+
+export interface PurgeResult {
+  tickets: number;
+  authorization_requests: number;
+  authorization_codes: number;
+  sessions: number;
+  refresh_tokens: number;
+}
+
+export async function purgeExpired(db: Db, now: number): Promise<PurgeResult> {
+  const cutoff = new Date(now - PURGE_GRACE_MS).toISOString();
+  const count = (r: { numDeletedRows: bigint }) => Number(r.numDeletedRows);
+  return {
+    tickets: count(await db.deleteFrom('tickets').where('expires_at', '<', cutoff).executeTakeFirst()),
+    authorization_requests: count(await db.deleteFrom('authorization_requests').where('expires_at', '<', cutoff).executeTakeFirst()),
+    authorization_codes: count(await db.deleteFrom('authorization_codes').where('expires_at', '<', cutoff).executeTakeFirst()),
+    sessions: count(
+      await db
+        .deleteFrom('sessions')
+        .where((eb) => eb.or([eb('expires_at', '<', cutoff), eb('revoked_at', '<', cutoff)]))
+        .executeTakeFirst(),
+    ),
+    refresh_tokens: count(
+      await db
+        .deleteFrom('refresh_tokens')
+        .where((eb) => eb.or([eb('expires_at', '<', cutoff), eb('revoked_at', '<', cutoff)]))
+        .executeTakeFirst(),
+    ),
+  };
+}

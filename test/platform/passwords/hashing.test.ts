@@ -1,0 +1,50 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import argon2 from 'argon2';
+import bcrypt from 'bcryptjs';
+import { ARGON2_PARAMETERS, hashPassword, verifyPassword } from '../../../src/platform/passwords/hashing.js';
+
+describe('password hashing', () => {
+  it('hashes with argon2id and the documented parameters, salted', async () => {
+    const a = await hashPassword('correct horse battery staple');
+    const b = await hashPassword('correct horse battery staple');
+    const { memoryCost: m, timeCost: t, parallelism: p } = ARGON2_PARAMETERS;
+    assert.match(a, new RegExp(`^\\$argon2id\\$v=19\\$m=${m},p=${p},t=${t}\\$`));
+    assert.notEqual(a, b);
+    assert.deepEqual(await verifyPassword(a, 'correct horse battery staple'), { ok: true, needsRehash: false });
+    assert.deepEqual(await verifyPassword(a, 'wrong'), { ok: false, needsRehash: false });
+  });
+
+  it('reports argon2id hashes with outdated parameters as needing a rehash', async () => {
+    const old = await argon2.hash('pw', { type: argon2.argon2id, memoryCost: 8192, timeCost: 1, parallelism: 1 });
+    assert.deepEqual(await verifyPassword(old, 'pw'), { ok: true, needsRehash: true });
+    assert.deepEqual(await verifyPassword(old, 'nope'), { ok: false, needsRehash: false });
+  });
+
+  it('verifies imported bcrypt hashes ($2a$, $2b$, $2y$) and asks for a rehash', async () => {
+    const b2b = await bcrypt.hash('imported-pw', 4);
+    assert.match(b2b, /^\$2b\$04\$/);
+    const b2a = b2b.replace(/^\$2b\$/, '$2a$');
+    const b2y = b2b.replace(/^\$2b\$/, '$2y$');
+    for (const hash of [b2b, b2a, b2y]) {
+      assert.deepEqual(await verifyPassword(hash, 'imported-pw'), { ok: true, needsRehash: true }, hash);
+      assert.deepEqual(await verifyPassword(hash, 'imported-pW'), { ok: false, needsRehash: false }, hash);
+    }
+  });
+
+  it('treats malformed and unknown hashes as a failed verification, not a throw', async () => {
+    const argonOk = await hashPassword('pw');
+    for (const hash of [
+      '',
+      'plain-text',
+      '$2b$04$tooShort',
+      '$2b$99$' + 'a'.repeat(53),
+      '$argon2id$v=19$m=19456,t=2,p=1$garbage',
+      argonOk.slice(0, -10),
+      '$argon2i$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNo',
+      '$scrypt$ln=15,r=8,p=1$c2FsdA$aGFzaA',
+    ]) {
+      assert.deepEqual(await verifyPassword(hash, 'pw'), { ok: false, needsRehash: false }, hash);
+    }
+  });
+});

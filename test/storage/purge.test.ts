@@ -1,0 +1,85 @@
+/** Expired artefacts go a day after they stopped mattering; live ones stay. */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { purgeExpired, PURGE_GRACE_MS } from '../../src/storage/purge.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+
+describe('purgeExpired', () => {
+  let t: TestApp;
+  let userId: string;
+  const now = Date.now();
+  const longAgo = new Date(now - PURGE_GRACE_MS - 60_000).toISOString();
+  const recently = new Date(now - 60_000).toISOString();
+  const later = new Date(now + 3_600_000).toISOString();
+
+  before(async () => {
+    t = await createTestApp();
+    const connection = await t.management('POST', '/api/v2/connections', { body: { name: 'purge-db', strategy: 'auth0' } });
+    assert.equal(connection.statusCode, 201, connection.body);
+    const user = await t.management('POST', '/api/v2/users', {
+      // No verification mail: its ticket would be one more row than the test sets up.
+      body: { connection: 'purge-db', email: 'purge@example.com', password: 'Correct-Horse-9', verify_email: false },
+    });
+    assert.equal(user.statusCode, 201, user.body);
+    userId = (user.json() as { user_id: string }).user_id;
+  });
+  after(() => t.close());
+
+  it('deletes what expired or was revoked more than a day ago, and nothing else', async () => {
+    const db = t.ctx.database.db;
+    const tenant_id = t.tenant.id;
+    const clientId = t.admin.client_id;
+    await db
+      .insertInto('tickets')
+      .values([
+        { tenant_id, id_hash: 't-old', kind: 'password_reset', user_id: userId, created_at: longAgo, expires_at: longAgo, used_at: null },
+        { tenant_id, id_hash: 't-recent', kind: 'password_reset', user_id: userId, created_at: recently, expires_at: recently, used_at: null },
+      ])
+      .execute();
+    await db
+      .insertInto('sessions')
+      .values([
+        { tenant_id, id_hash: 's-old', user_id: userId, auth_time: 0, created_at: longAgo, expires_at: longAgo, revoked_at: null },
+        { tenant_id, id_hash: 's-revoked', user_id: userId, auth_time: 0, created_at: longAgo, expires_at: later, revoked_at: longAgo },
+        { tenant_id, id_hash: 's-live', user_id: userId, auth_time: 0, created_at: recently, expires_at: later, revoked_at: null },
+      ])
+      .execute();
+    await db
+      .insertInto('authorization_requests')
+      .values([
+        { tenant_id, id_hash: 'r-old', client_id: clientId, params: '{}', created_at: longAgo, expires_at: longAgo, used_at: null },
+        { tenant_id, id_hash: 'r-live', client_id: clientId, params: '{}', created_at: recently, expires_at: later, used_at: null },
+      ])
+      .execute();
+    const code = (code_hash: string, expires_at: string) => ({
+      tenant_id, code_hash, client_id: clientId, user_id: userId, redirect_uri: null, scope: null, audience: null, nonce: null,
+      code_challenge: null, code_challenge_method: null, session_id: 's-live', auth_time: 0, expires_at, used_at: null, refresh_family_id: null,
+    });
+    await db.insertInto('authorization_codes').values([code('c-old', longAgo), code('c-recent', recently)]).execute();
+    const token = (id_hash: string, fields: { expires_at?: string | null; revoked_at?: string | null; rotated_at?: string | null }) => ({
+      tenant_id, id_hash, family_id: 'f', client_id: clientId, user_id: userId, audience: null, scope: 'openid', created_at: longAgo,
+      expires_at: null, idle_expires_at: null, last_used_at: longAgo, rotated_at: null, revoked_at: null, ...fields,
+    });
+    await db
+      .insertInto('refresh_tokens')
+      .values([
+        token('rt-expired', { expires_at: longAgo }),
+        token('rt-revoked', { revoked_at: longAgo }),
+        token('rt-rotated', { rotated_at: longAgo }),
+        token('rt-live', { expires_at: later }),
+      ])
+      .execute();
+
+    const removed = await purgeExpired(db, now);
+    assert.deepEqual(removed, { tickets: 1, authorization_requests: 1, authorization_codes: 1, sessions: 2, refresh_tokens: 2 });
+
+    const ids = async (table: 'tickets' | 'sessions' | 'authorization_requests' | 'refresh_tokens') =>
+      (await db.selectFrom(table).select('id_hash').where('tenant_id', '=', tenant_id).execute()).map((r) => r.id_hash).sort();
+    assert.deepEqual(await ids('tickets'), ['t-recent']);
+    assert.deepEqual(await ids('sessions'), ['s-live']);
+    assert.deepEqual(await ids('authorization_requests'), ['r-live']);
+    assert.deepEqual(await ids('refresh_tokens'), ['rt-live', 'rt-rotated'], 'a rotated token of a live family stays for reuse detection');
+    const codes = (await db.selectFrom('authorization_codes').select('code_hash').where('tenant_id', '=', tenant_id).execute()).map((r) => r.code_hash);
+    assert.deepEqual(codes, ['c-recent'], 'a code expired minutes ago stays so a late replay is still recognised');
+  });
+});
