@@ -4,7 +4,7 @@
  */
 import { newConnectionId } from '../../src/domain/connections/model.js';
 import { newPrefixedId, randomString } from '../../src/platform/crypto/ids.js';
-import type { ConnectionsTable, GroupsTable, ResourceServersTable, RolesTable, TenantsTable, UsersTable } from '../../src/storage/schema.js';
+import type { ConnectionRow, GroupRow, ResourceServerRow, RoleRow, TenantRow, UserRow } from '../../src/domain/rows.js';
 import { newGroupId } from '../../src/domain/groups/model.js';
 import { newRoleId } from '../../src/domain/roles/model.js';
 import { fullUserId, newUserIdPart } from '../../src/domain/users/model.js';
@@ -20,16 +20,16 @@ export function at(seconds: number): string {
 /** Code-point order, which is byte-wise order for ASCII: how ids sort on both databases. */
 export const byCodepoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-export function tenantRow(overrides: Partial<TenantsTable> = {}): TenantsTable {
+export function tenantRow(overrides: Partial<TenantRow> = {}): TenantRow {
   const name = `t-${randomString(12, LOWER)}`;
   return { id: newPrefixedId('ten'), name, domain: `${name}.example.test`, settings: '{}', created_at: T0, ...overrides };
 }
 
-export function roleRow(tenantId: string, overrides: Partial<RolesTable> = {}): RolesTable {
+export function roleRow(tenantId: string, overrides: Partial<RoleRow> = {}): RoleRow {
   return { tenant_id: tenantId, id: newRoleId(), name: `role-${randomString(8)}`, description: 'A role', created_at: T0, ...overrides };
 }
 
-export function groupRow(tenantId: string, overrides: Partial<GroupsTable> = {}): GroupsTable {
+export function groupRow(tenantId: string, overrides: Partial<GroupRow> = {}): GroupRow {
   return {
     tenant_id: tenantId,
     id: newGroupId(),
@@ -44,7 +44,7 @@ export function groupRow(tenantId: string, overrides: Partial<GroupsTable> = {})
   };
 }
 
-export function resourceServerRow(tenantId: string, overrides: Partial<ResourceServersTable> = {}): ResourceServersTable {
+export function resourceServerRow(tenantId: string, overrides: Partial<ResourceServerRow> = {}): ResourceServerRow {
   const id = randomString(24, '0123456789abcdef');
   return {
     tenant_id: tenantId,
@@ -68,7 +68,7 @@ export function resourceServerRow(tenantId: string, overrides: Partial<ResourceS
   };
 }
 
-export function connectionRow(tenantId: string, overrides: Partial<ConnectionsTable> = {}): ConnectionsTable {
+export function connectionRow(tenantId: string, overrides: Partial<ConnectionRow> = {}): ConnectionRow {
   const name = `db-${randomString(8, LOWER)}`;
   return {
     tenant_id: tenantId,
@@ -86,7 +86,7 @@ export function connectionRow(tenantId: string, overrides: Partial<ConnectionsTa
   };
 }
 
-export function userRow(tenantId: string, connectionId: string, overrides: Partial<UsersTable> = {}): UsersTable {
+export function userRow(tenantId: string, connectionId: string, overrides: Partial<UserRow> = {}): UserRow {
   const email = `${randomString(8).toLowerCase()}@example.com`;
   return {
     tenant_id: tenantId,

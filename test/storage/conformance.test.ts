@@ -11,7 +11,7 @@ import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { isUniqueViolation, migrateToLatest, type Db } from '../../src/storage/database.js';
-import type { ClientGrantsTable, Database, ClientsTable, ResourceServersTable, SigningKeysTable, TenantsTable } from '../../src/storage/schema.js';
+import type { ClientGrantRow, Database, ClientRow, ResourceServerRow, SigningKeyRow, TenantRow } from '../../src/storage/schema.js';
 import { newPrefixedId, randomString } from '../../src/platform/crypto/ids.js';
 import { KyselyTenantStore, type TenantBundle } from '../../src/storage/kysely/tenants.js';
 import { KyselySigningKeyStore } from '../../src/storage/kysely/signing-keys.js';
@@ -28,7 +28,7 @@ import { at, LOWER, resourceServerRow, T0, tenantRow } from '../helpers/rows.js'
 
 
 
-function signingKeyRow(tenantId: string, overrides: Partial<SigningKeysTable> = {}): SigningKeysTable {
+function signingKeyRow(tenantId: string, overrides: Partial<SigningKeyRow> = {}): SigningKeyRow {
   return {
     tenant_id: tenantId,
     kid: randomString(22),
@@ -41,7 +41,7 @@ function signingKeyRow(tenantId: string, overrides: Partial<SigningKeysTable> = 
   };
 }
 
-function clientRow(tenantId: string, overrides: Partial<ClientsTable> = {}): ClientsTable {
+function clientRow(tenantId: string, overrides: Partial<ClientRow> = {}): ClientRow {
   return {
     tenant_id: tenantId,
     client_id: randomString(32),
@@ -63,7 +63,7 @@ function clientRow(tenantId: string, overrides: Partial<ClientsTable> = {}): Cli
 }
 
 
-function clientGrantRow(tenantId: string, overrides: Partial<ClientGrantsTable> = {}): ClientGrantsTable {
+function clientGrantRow(tenantId: string, overrides: Partial<ClientGrantRow> = {}): ClientGrantRow {
   return {
     tenant_id: tenantId,
     id: newPrefixedId('cgr'),
@@ -82,7 +82,7 @@ function clientGrantRow(tenantId: string, overrides: Partial<ClientGrantsTable> 
   };
 }
 
-function emptyBundle(tenant: TenantsTable): TenantBundle {
+function emptyBundle(tenant: TenantRow): TenantBundle {
   return { tenant, signingKeys: [], clients: [], resourceServers: [], clientGrants: [] };
 }
 
@@ -139,7 +139,7 @@ await forEachDatabase('storage conformance', (database, expectedDialect) => {
   });
 
   /** A fresh, empty tenant for one case. */
-  async function newTenant(overrides: Partial<TenantsTable> = {}): Promise<string> {
+  async function newTenant(overrides: Partial<TenantRow> = {}): Promise<string> {
     const row = tenantRow(overrides);
     await tenants.create(emptyBundle(row));
     return row.id;
@@ -511,7 +511,7 @@ await forEachDatabase('storage conformance', (database, expectedDialect) => {
       let tenantId: string;
       let otherTenantId: string;
       /** The tenant's resource servers in creation order. */
-      let ordered: ResourceServersTable[];
+      let ordered: ResourceServerRow[];
 
       before(async () => {
         tenantId = await newTenant();
@@ -536,7 +536,7 @@ await forEachDatabase('storage conformance', (database, expectedDialect) => {
         assert.deepEqual(all.rows, ordered);
         assert.equal(all.total, undefined);
 
-        const pages: ResourceServersTable[] = [];
+        const pages: ResourceServerRow[] = [];
         for (let offset = 0; offset < 8; offset += 4) {
           const page = await resourceServers.list(tenantId, { offset, limit: 4, withTotal: true });
           assert.equal(page.total, 6);
@@ -758,7 +758,7 @@ await forEachDatabase('storage conformance', (database, expectedDialect) => {
       let tenantId: string;
       const audX = 'https://x.example.test/';
       const audY = 'https://y.example.test/';
-      const rows: Record<string, ClientGrantsTable> = {};
+      const rows: Record<string, ClientGrantRow> = {};
 
       before(async () => {
         tenantId = await newTenant();

@@ -6,7 +6,7 @@
 import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { isUniqueViolation, type Db } from '../../src/storage/database.js';
-import type { ClientsTable } from '../../src/storage/schema.js';
+import type { ClientRow } from '../../src/domain/rows.js';
 import { randomString } from '../../src/platform/crypto/ids.js';
 import { KyselyTenantStore } from '../../src/storage/kysely/tenants.js';
 import { newConnectionId } from '../../src/domain/connections/model.js';
@@ -16,7 +16,7 @@ import { byCodepoint, connectionRow, T0, tenantRow } from '../helpers/rows.js';
 
 
 
-function clientRow(tenantId: string): ClientsTable {
+function clientRow(tenantId: string): ClientRow {
   return {
     tenant_id: tenantId, client_id: randomString(32), name: 'App', description: '', app_type: null, is_first_party: 1, global: 0,
     token_endpoint_auth_method: 'client_secret_post', client_authentication_methods: null, grant_types: '[]', client_secret_enc: null,

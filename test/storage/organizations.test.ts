@@ -15,7 +15,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { isUniqueViolation, migrateToLatest, openDatabase, type DatabaseHandle, type Db, type Dialect } from '../../src/storage/database.js';
-import type { ClientGrantsTable, OrganizationsTable } from '../../src/storage/schema.js';
+import type { ClientGrantRow, OrganizationRow } from '../../src/domain/rows.js';
 import { newPrefixedId, randomString } from '../../src/platform/crypto/ids.js';
 import { KyselyTenantStore } from '../../src/storage/kysely/tenants.js';
 import { KyselyResourceServerStore } from '../../src/storage/kysely/resource-servers.js';
@@ -27,7 +27,7 @@ import { at, LOWER, resourceServerRow, T0, tenantRow } from '../helpers/rows.js'
 
 
 
-function organizationRow(tenantId: string, overrides: Partial<OrganizationsTable> = {}): OrganizationsTable {
+function organizationRow(tenantId: string, overrides: Partial<OrganizationRow> = {}): OrganizationRow {
   return {
     tenant_id: tenantId,
     id: newPrefixedId('org'),
@@ -40,7 +40,7 @@ function organizationRow(tenantId: string, overrides: Partial<OrganizationsTable
   };
 }
 
-function clientGrantRow(tenantId: string, overrides: Partial<ClientGrantsTable> = {}): ClientGrantsTable {
+function clientGrantRow(tenantId: string, overrides: Partial<ClientGrantRow> = {}): ClientGrantRow {
   return {
     tenant_id: tenantId,
     id: newPrefixedId('cgr'),
@@ -117,10 +117,10 @@ function suite(expectedDialect: Dialect, open: () => Promise<Opened>): void {
   }
 
   /** An organization and `n` grants linked to it. */
-  async function linked(tenantId: string, n: number, overrides: Partial<ClientGrantsTable>[] = []) {
+  async function linked(tenantId: string, n: number, overrides: Partial<ClientGrantRow>[] = []) {
     const organization = organizationRow(tenantId);
     await organizations.insert(organization);
-    const rows: ClientGrantsTable[] = [];
+    const rows: ClientGrantRow[] = [];
     for (let i = 0; i < n; i++) {
       const grant = clientGrantRow(tenantId, overrides[i]);
       await grants.insert(grant);
@@ -190,7 +190,7 @@ function suite(expectedDialect: Dialect, open: () => Promise<Opened>): void {
 
     describe('list', () => {
       let tenantId: string;
-      let rows: OrganizationsTable[];
+      let rows: OrganizationRow[];
 
       before(async () => {
         tenantId = await newTenant();

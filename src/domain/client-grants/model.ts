@@ -1,6 +1,6 @@
-import type { ClientGrantsTable } from '../../storage/schema.js';
+import type { ClientGrantRow } from '../rows.js';
 
-export type ClientGrantRow = ClientGrantsTable;
+export type { ClientGrantRow } from '../rows.js';
 
 /** A client grant as the Management API returns it. Unset optional members are omitted. */
 export interface ClientGrant {

@@ -3,10 +3,10 @@
  * `GetConnectionResponseContent` / `ConnectionForList`). Only database
  * connections (strategy `auth0`) exist in Gatehouse so far.
  */
-import type { ConnectionsTable } from '../../storage/schema.js';
+import type { ConnectionRow } from '../rows.js';
 import { newPrefixedId } from '../../platform/crypto/ids.js';
 
-export type ConnectionRow = ConnectionsTable;
+export type { ConnectionRow } from '../rows.js';
 
 /** The strategies Gatehouse implements; the rest of the document's enum is refused with 400 operation_not_supported. */
 export const SUPPORTED_STRATEGIES: readonly string[] = ['auth0'];

@@ -4,9 +4,9 @@
  * the client's id spelled `clientID`).
  */
 import { newPrefixedId } from '../../platform/crypto/ids.js';
-import type { UserGrantsTable } from '../../storage/schema.js';
+import type { ConsentGrantRow } from '../rows.js';
 
-export type UserGrantRow = UserGrantsTable;
+export type UserGrantRow = ConsentGrantRow;
 
 export interface UserGrant {
   id: string;

@@ -1,8 +1,8 @@
 /** Groups, as stored and as the Management API returns them (the service's `Group` schema). */
-import type { GroupsTable } from '../../storage/schema.js';
+import type { GroupRow } from '../rows.js';
 import { randomString } from '../../platform/crypto/ids.js';
 
-export type GroupRow = GroupsTable;
+export type { GroupRow } from '../rows.js';
 
 export interface Group {
   id: string;

@@ -8,9 +8,9 @@
  * through the context strings below, so a sealed value copied onto another
  * tenant's row does not open.
  */
-import type { GuardianPushNotificationTable } from '../../storage/schema.js';
+import type { GuardianPushNotificationRow } from '../rows.js';
 
-export type GuardianPushRow = GuardianPushNotificationTable;
+export type GuardianPushRow = GuardianPushNotificationRow;
 
 /** `guardian` (the service's own app), `sns` (Amazon SNS) or `direct` (APNs and FCM directly). */
 export const PUSH_PROVIDERS = ['guardian', 'sns', 'direct'] as const;

@@ -1,6 +1,6 @@
-import type { OrganizationsTable } from '../../storage/schema.js';
+import type { OrganizationRow } from '../rows.js';
 
-export type OrganizationRow = OrganizationsTable;
+export type { OrganizationRow } from '../rows.js';
 
 /** `OrganizationBranding` of the service's OpenAPI document. */
 export interface OrganizationBranding {

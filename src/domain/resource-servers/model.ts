@@ -1,6 +1,5 @@
-import type { ResourceServersTable } from '../../storage/schema.js';
 
-export type ResourceServerRow = ResourceServersTable;
+export type { ResourceServerRow } from '../rows.js';
 
 export interface ResourceServerScope {
   value: string;

@@ -1,8 +1,8 @@
 /** Roles (RBAC), as stored and as the Management API returns them (the service's `Role` schema). */
-import type { RolesTable } from '../../storage/schema.js';
+import type { RoleRow } from '../rows.js';
 import { newPrefixedId } from '../../platform/crypto/ids.js';
 
-export type RoleRow = RolesTable;
+export type { RoleRow } from '../rows.js';
 
 export interface Role {
   id: string;

@@ -10,7 +10,7 @@ import { isValidDomain } from '../../platform/config.js';
 import { newClientId, newClientSecret, newPrefixedId, randomString } from '../../platform/crypto/ids.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import { isUniqueViolation } from '../../storage/database.js';
-import type { ClientsTable } from '../../storage/schema.js';
+import type { ClientRow } from '../rows.js';
 import { columnsFromConfig, newClientConfig, type ClientConfig } from '../clients/model.js';
 import type { Keyring } from '../keys/keyring.js';
 import { MANAGEMENT_SCOPES } from '../management-api/scopes.js';
@@ -79,7 +79,7 @@ export class TenantService {
     const settings: TenantSettings = { admin_client_id: adminClientId };
     const audience = managementAudience({ domain });
 
-    const client = (clientId: string, secret: string, global: boolean, body: ClientConfig): ClientsTable => {
+    const client = (clientId: string, secret: string, global: boolean, body: ClientConfig): ClientRow => {
       const config = newClientConfig(body);
       return {
         tenant_id: tenantId,

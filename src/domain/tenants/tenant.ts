@@ -1,5 +1,5 @@
 import type { RateLimitSetting } from '../../platform/config.js';
-import type { TenantsTable } from '../../storage/schema.js';
+import type { TenantRow } from '../rows.js';
 
 export type RateLimitClass = 'management' | 'authentication' | 'management_clients_query';
 
@@ -30,7 +30,7 @@ export interface Tenant {
   createdAt: string;
 }
 
-export function tenantFromRow(row: TenantsTable): Tenant {
+export function tenantFromRow(row: TenantRow): Tenant {
   return {
     id: row.id,
     name: row.name,

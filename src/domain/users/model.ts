@@ -5,9 +5,9 @@
  * shape has no member for it, and every response schema forbids undeclared members.
  */
 import { randomBytes } from 'node:crypto';
-import type { UsersTable } from '../../storage/schema.js';
+import type { UserRow } from '../rows.js';
 
-export type UserRow = UsersTable;
+export type { UserRow } from '../rows.js';
 
 /** The identity of a database-connection user (`UserIdentitySchema`). */
 export interface UserIdentity {

@@ -7,11 +7,11 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../database.js';
-import type { AuthorizationCodesTable, AuthorizationRequestsTable, SessionsTable } from '../schema.js';
+import type { AuthorizationCodeRow, AuthorizationRequestRow, SessionRow } from '../schema.js';
 
-export type SessionRow = SessionsTable;
-export type AuthorizationRequestRow = AuthorizationRequestsTable;
-export type AuthorizationCodeRow = AuthorizationCodesTable;
+export type { SessionRow } from '../../domain/rows.js';
+export type { AuthorizationRequestRow } from '../../domain/rows.js';
+export type { AuthorizationCodeRow } from '../../domain/rows.js';
 
 /** A fresh secret: 256 random bits, base64url (43 characters). */
 export function newSecret(): string {

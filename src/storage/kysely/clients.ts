@@ -1,8 +1,8 @@
 import { sql, type Transaction } from 'kysely';
 import type { Db } from '../database.js';
-import type { ClientsTable, Database } from '../schema.js';
+import type { ClientRow, Database } from '../schema.js';
 
-export type ClientRow = ClientsTable;
+export type { ClientRow } from '../../domain/rows.js';
 
 /** The list filters of GET /clients. */
 export interface ClientFilter {

@@ -6,9 +6,9 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../database.js';
-import type { RefreshTokensTable } from '../schema.js';
+import type { RefreshTokenRow } from '../schema.js';
 
-export type RefreshTokenRow = RefreshTokensTable;
+export type { RefreshTokenRow } from '../../domain/rows.js';
 
 /** A fresh refresh token: `v1.` and 256 random bits, base64url (46 characters). */
 export function newRefreshToken(): string {

@@ -1,7 +1,7 @@
 import type { Db } from '../database.js';
-import type { SigningKeysTable } from '../schema.js';
+import type { SigningKeyRow } from '../schema.js';
 
-export type SigningKeyRow = SigningKeysTable;
+export type { SigningKeyRow } from '../../domain/rows.js';
 
 /** Storage of tenant signing keys. The private part arrives here already sealed. */
 export interface SigningKeyStore {

@@ -1,13 +1,13 @@
 import { insertClients } from './clients.js';
 import type { Db } from '../database.js';
-import type { ClientGrantsTable, ClientsTable, ResourceServersTable, SigningKeysTable, TenantsTable } from '../schema.js';
+import type { ClientGrantRow, ClientRow, ResourceServerRow, SigningKeyRow, TenantRow } from '../schema.js';
 
 export interface TenantBundle {
-  tenant: TenantsTable;
-  signingKeys: SigningKeysTable[];
-  clients: ClientsTable[];
-  resourceServers: ResourceServersTable[];
-  clientGrants: ClientGrantsTable[];
+  tenant: TenantRow;
+  signingKeys: SigningKeyRow[];
+  clients: ClientRow[];
+  resourceServers: ResourceServerRow[];
+  clientGrants: ClientGrantRow[];
 }
 
 /** Storage of tenants. */
@@ -15,10 +15,10 @@ export interface TenantStore {
   /** Inserts a tenant with everything it starts with, atomically: all rows or none. */
   create(bundle: TenantBundle): Promise<void>;
   /** The tenant serving this domain (host[:port], lower case), or undefined. */
-  getByDomain(domain: string): Promise<TenantsTable | undefined>;
-  getByName(name: string): Promise<TenantsTable | undefined>;
+  getByDomain(domain: string): Promise<TenantRow | undefined>;
+  getByName(name: string): Promise<TenantRow | undefined>;
   /** Every tenant, by creation time. */
-  list(): Promise<TenantsTable[]>;
+  list(): Promise<TenantRow[]>;
   /** Replaces the settings JSON; false when the tenant does not exist. */
   updateSettings(id: string, settings: string): Promise<boolean>;
 }
@@ -36,15 +36,15 @@ export class KyselyTenantStore implements TenantStore {
     });
   }
 
-  async getByDomain(domain: string): Promise<TenantsTable | undefined> {
+  async getByDomain(domain: string): Promise<TenantRow | undefined> {
     return this.db.selectFrom('tenants').selectAll().where('domain', '=', domain).executeTakeFirst();
   }
 
-  async getByName(name: string): Promise<TenantsTable | undefined> {
+  async getByName(name: string): Promise<TenantRow | undefined> {
     return this.db.selectFrom('tenants').selectAll().where('name', '=', name).executeTakeFirst();
   }
 
-  async list(): Promise<TenantsTable[]> {
+  async list(): Promise<TenantRow[]> {
     return this.db.selectFrom('tenants').selectAll().orderBy('created_at').orderBy('id').execute();
   }
 

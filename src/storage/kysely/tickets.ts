@@ -6,10 +6,10 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../database.js';
-import type { TicketsTable } from '../schema.js';
+import type { TicketRow } from '../schema.js';
 
-export type TicketKind = TicketsTable['kind'];
-export type TicketRow = TicketsTable;
+export type TicketKind = TicketRow['kind'];
+export type { TicketRow } from '../../domain/rows.js';
 
 /** A fresh ticket: 256 random bits, base64url (43 characters). */
 export function newTicket(): string {

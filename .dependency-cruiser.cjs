@@ -1,0 +1,70 @@
+/**
+ * The layer rules of Gatehouse, run by `npm test` (see docs/architecture.md).
+ *
+ *   main            the entry point
+ *   app             the composition root: builds every store and service once, the HTTP app, the listener
+ *   management      the Management API        ┐ the two surfaces: neither imports the other,
+ *   authentication  the Authentication API    ┘ nor storage (stores reach them through app)
+ *   storage         the database, migrations and the Kysely stores
+ *   domain          entities, their rules, and the store interfaces they declare
+ *   platform        configuration, crypto, mail, caches, rate limits, HTTP errors and validation
+ *
+ * A module may import its own layer and the layers below it; nothing lower
+ * imports anything higher, and there is no cycle, type-only imports included.
+ */
+const layer = (name) => `^src/${name}/`;
+
+/** Each layer and the layers it may not import. */
+const FORBIDDEN = {
+  platform: ['app', 'management', 'authentication', 'storage', 'domain'],
+  domain: ['app', 'management', 'authentication', 'storage'],
+  storage: ['app', 'management', 'authentication'],
+  management: ['app', 'authentication', 'storage'],
+  authentication: ['app', 'management', 'storage'],
+  app: [],
+};
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'No import cycle, type-only imports included.',
+      from: {},
+      to: { circular: true },
+    },
+    ...Object.entries(FORBIDDEN).flatMap(([from, targets]) =>
+      targets.map((to) => ({
+        name: `${from}-not-to-${to}`,
+        severity: 'error',
+        comment: `The ${from} layer may not import the ${to} layer (docs/architecture.md).`,
+        from: { path: layer(from) },
+        to: { path: layer(to) },
+      })),
+    ),
+    {
+      name: 'only-main-imports-itself',
+      severity: 'error',
+      comment: 'Nothing imports the entry point.',
+      from: { pathNot: '^src/main\\.ts$' },
+      to: { path: '^src/main\\.ts$' },
+    },
+    {
+      name: 'no-orphans',
+      severity: 'error',
+      comment: 'A module nothing imports is dead code.',
+      from: { orphan: true, pathNot: ['^src/main\\.ts$', '\\.d\\.ts$'] },
+      to: {},
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    includeOnly: '^src/',
+    // TypeScript 7 (the project's compiler) has no JavaScript API for dependency-cruiser to parse
+    // with; swc parses the sources instead and reports every import, `import type` included.
+    parser: 'swc',
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.js', '.json'] },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

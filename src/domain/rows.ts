@@ -1,0 +1,334 @@
+/**
+ * Rows of every table, as the stores read and write them (src/storage/schema.ts
+ * maps tables to them for Kysely). Booleans are stored as
+ * integers (0/1) and JSON as text so that SQLite and PostgreSQL hold the same
+ * values; timestamps are ISO-8601 text in UTC, which sorts correctly.
+ */
+export interface TenantRow {
+  id: string;
+  name: string;
+  domain: string;
+  /** JSON: TenantSettings (default audience, rate limits). */
+  settings: string;
+  created_at: string;
+}
+
+export interface SigningKeyRow {
+  tenant_id: string;
+  kid: string;
+  /** PKCS#8 PEM sealed with the master key (context `signing_key:<kid>`). */
+  private_key_enc: string;
+  /** JSON: the public JWK (kty, n, e). */
+  public_jwk: string;
+  /** Base64 DER of the self-signed certificate published as `x5c`. */
+  cert_der: string;
+  /** `current` signs; `previous` only verifies. */
+  status: string;
+  created_at: string;
+}
+
+export interface ClientRow {
+  tenant_id: string;
+  client_id: string;
+  name: string;
+  description: string;
+  app_type: string | null;
+  is_first_party: number;
+  global: number;
+  token_endpoint_auth_method: string;
+  /** JSON object or null. */
+  client_authentication_methods: string | null;
+  /** JSON array of grant type strings. */
+  grant_types: string;
+  /** Sealed with the master key (context `client_secret:<tenant_id>:<client_id>`). */
+  client_secret_enc: string | null;
+  created_at: string;
+  updated_at: string;
+  external_client_id: string | null;
+  /** JSON: every other member of the client as the Management API returns it. */
+  config: string;
+}
+
+export interface ClientCountRow {
+  tenant_id: string;
+  global: number;
+  is_first_party: number;
+  /** '' when the client has no app_type. */
+  app_type: string;
+  n: number;
+}
+
+export interface OrganizationRow {
+  tenant_id: string;
+  id: string;
+  name: string;
+  display_name: string | null;
+  /** JSON object or null. */
+  branding: string | null;
+  /** JSON object of string values. */
+  metadata: string;
+  created_at: string;
+}
+
+export interface OrganizationClientGrantRow {
+  tenant_id: string;
+  organization_id: string;
+  grant_id: string;
+  created_at: string;
+}
+
+export interface RoleRow {
+  tenant_id: string;
+  id: string;
+  name: string;
+  /** null when the role was created without one (the service then returns null). */
+  description: string | null;
+  created_at: string;
+}
+
+export interface GroupRow {
+  tenant_id: string;
+  id: string;
+  name: string;
+  description: string | null;
+  external_id: string | null;
+  connection_id: string | null;
+  organization_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface GroupRoleRow {
+  tenant_id: string;
+  group_id: string;
+  role_id: string;
+  created_at: string;
+}
+
+export interface GuardianPushNotificationRow {
+  tenant_id: string;
+  enabled: number;
+  selected_provider: string;
+  /** JSON {sandbox?, bundle_id?} or null. */
+  apns: string | null;
+  apns_p12_enc: string | null;
+  /** JSON of the SNS fields but the secret key (the access key id inside it sealed), or null. */
+  sns: string | null;
+  sns_secret_access_key_enc: string | null;
+  updated_at: string;
+}
+
+export interface ResourceServerRow {
+  tenant_id: string;
+  id: string;
+  identifier: string;
+  name: string;
+  is_system: number;
+  /** JSON array of {value, description}. */
+  scopes: string;
+  signing_alg: string;
+  signing_secret_enc: string | null;
+  token_lifetime: number;
+  token_lifetime_for_web: number;
+  allow_offline_access: number;
+  skip_consent_for_verifiable_first_party_clients: number;
+  enforce_policies: number;
+  token_dialect: string;
+  /** JSON object with the remaining, rarely used members (token_encryption, proof_of_possession, …). */
+  options: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ClientGrantRow {
+  tenant_id: string;
+  id: string;
+  client_id: string | null;
+  audience: string;
+  /** JSON array of scope strings. */
+  scope: string;
+  organization_usage: string | null;
+  allow_any_organization: number | null;
+  is_system: number;
+  /** `client` (machine-to-machine) or `user`. */
+  subject_type: string;
+  /** JSON array of strings. */
+  authorization_details_types: string;
+  allow_all_scopes: number | null;
+  default_for: string | null;
+  created_at: string;
+}
+
+export interface ConnectionRow {
+  tenant_id: string;
+  id: string;
+  name: string;
+  display_name: string | null;
+  strategy: string;
+  /** JSON object. */
+  options: string;
+  is_domain_connection: number;
+  /** JSON array of strings. */
+  realms: string;
+  /** JSON object of string values. */
+  metadata: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ConnectionClientRow {
+  tenant_id: string;
+  connection_id: string;
+  client_id: string;
+}
+
+export interface UserRow {
+  tenant_id: string;
+  user_id: string;
+  connection_id: string;
+  email: string | null;
+  /** Lower-cased email: unique per connection, the login lookup. */
+  email_lower: string | null;
+  email_verified: number;
+  username: string | null;
+  username_lower: string | null;
+  phone_number: string | null;
+  /** 0 or 1 (migration 0012). */
+  phone_verified: number;
+  /** argon2id, or an imported bcrypt hash until the next successful login. */
+  password_hash: string | null;
+  blocked: number;
+  name: string | null;
+  given_name: string | null;
+  family_name: string | null;
+  nickname: string | null;
+  picture: string | null;
+  /** JSON objects. */
+  app_metadata: string;
+  user_metadata: string;
+  created_at: string;
+  updated_at: string;
+  last_login: string | null;
+  last_password_reset: string | null;
+  logins_count: number;
+}
+
+/** One-use emailed tickets (migration 0007); only the ticket's SHA-256 is stored. */
+export interface TicketRow {
+  tenant_id: string;
+  id_hash: string;
+  kind: 'email_verification' | 'password_reset';
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** Refresh tokens (migration 0008); only the token's SHA-256 is stored. ISO 8601 UTC timestamps. */
+export interface RefreshTokenRow {
+  tenant_id: string;
+  id_hash: string;
+  family_id: string;
+  client_id: string;
+  user_id: string;
+  audience: string | null;
+  scope: string;
+  created_at: string;
+  expires_at: string | null;
+  idle_expires_at: string | null;
+  last_used_at: string;
+  rotated_at: string | null;
+  revoked_at: string | null;
+}
+
+/** Login sessions (migration 0009); only the cookie value's SHA-256 is stored. */
+export interface SessionRow {
+  tenant_id: string;
+  id_hash: string;
+  user_id: string;
+  /** Seconds since the epoch. */
+  auth_time: number;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+/** /authorize requests waiting for a login (migration 0009); `params` is JSON. */
+export interface AuthorizationRequestRow {
+  tenant_id: string;
+  id_hash: string;
+  client_id: string;
+  params: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  /** base64url SHA-256 of the starting browser's `__Host-gh_browser` cookie (migration 0012); null for older rows. */
+  browser_hash: string | null;
+}
+
+/** Authorization codes (migration 0009); only the code's SHA-256 is stored. */
+export interface AuthorizationCodeRow {
+  tenant_id: string;
+  code_hash: string;
+  client_id: string;
+  user_id: string;
+  redirect_uri: string | null;
+  scope: string | null;
+  audience: string | null;
+  nonce: string | null;
+  code_challenge: string | null;
+  code_challenge_method: string | null;
+  session_id: string;
+  /** Seconds since the epoch. */
+  auth_time: number;
+  expires_at: string;
+  used_at: string | null;
+  refresh_family_id: string | null;
+}
+
+/** Users' consent grants (migration 0010): one per user, client and audience; `scope` is a JSON array. */
+export interface ConsentGrantRow {
+  tenant_id: string;
+  id: string;
+  user_id: string;
+  client_id: string;
+  audience: string;
+  scope: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A role's permissions (migration 0011): (API identifier, permission name) pairs. */
+export interface RolePermissionRow {
+  tenant_id: string;
+  role_id: string;
+  resource_server_identifier: string;
+  permission_name: string;
+  created_at: string;
+}
+
+/** Roles assigned to users directly (migration 0011). */
+export interface UserRoleRow {
+  tenant_id: string;
+  user_id: string;
+  role_id: string;
+  created_at: string;
+}
+
+/** Permissions assigned to users directly (migration 0011). */
+export interface UserPermissionRow {
+  tenant_id: string;
+  user_id: string;
+  resource_server_identifier: string;
+  permission_name: string;
+  created_at: string;
+}
+
+/** Users who are members of groups (migration 0011). */
+export interface GroupMembershipRow {
+  tenant_id: string;
+  group_id: string;
+  user_id: string;
+  created_at: string;
+}
+
