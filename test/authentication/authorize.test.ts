@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
-import { secretHash } from '../../src/storage/kysely/authorize-artefacts.js';
 import { createTestApp, DOMAIN, tokenRequest, type TestApp } from '../helpers/app.js';
 import { authorizeErrorPage } from '../../src/authentication/pages/authorize.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
+import { secretHash } from '../../src/domain/secrets.js';
 
 const REALM = 'Username-Password-Authentication';
 const PASSWORD = 'correct horse battery staple';

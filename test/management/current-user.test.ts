@@ -10,11 +10,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
-import { newRefreshToken, refreshTokenHash, KyselyRefreshTokenStore } from '../../src/storage/kysely/refresh-tokens.js';
+import { KyselyRefreshTokenStore } from '../../src/storage/kysely/refresh-tokens.js';
 import { issueAccessToken } from '../../src/domain/tokens/access-token.js';
 import { createTestApp, DOMAIN, tokenRequest, type TestApp } from '../helpers/app.js';
 import { authorizeUrl, Browser, pkce, redirectParams } from '../helpers/browser.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
+import { newRefreshToken, secretHash } from '../../src/domain/secrets.js';
 
 const REALM = 'Username-Password-Authentication';
 const PASSWORD = 'Correct horse battery staple 1';
@@ -162,7 +163,7 @@ describe('Management API tokens of end users', () => {
       const now = new Date().toISOString();
       await new KyselyRefreshTokenStore(t.ctx.database.db).insert({
         tenant_id: t.tenant.id,
-        id_hash: refreshTokenHash(token),
+        id_hash: secretHash(token),
         family_id: 'rtf_legacy',
         client_id: app.client_id,
         user_id: userId,

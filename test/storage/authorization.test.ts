@@ -7,17 +7,14 @@
  */
 import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  KyselyAuthorizationCodeStore,
-  KyselyAuthorizationRequestStore,
-  KyselySessionStore,
-  newSecret,
-  secretHash,
-} from '../../src/storage/kysely/authorize-artefacts.js';
 import { type Db } from '../../src/storage/database.js';
 import { newPrefixedId, randomString } from '../../src/platform/crypto/ids.js';
 import { fullUserId, newUserIdPart } from '../../src/domain/users/model.js';
 import { forEachDatabase } from '../helpers/databases.js';
+import { newSecret, secretHash } from '../../src/domain/secrets.js';
+import { KyselySessionStore } from '../../src/storage/kysely/sessions.js';
+import { KyselyAuthorizationRequestStore } from '../../src/storage/kysely/authorize-transactions.js';
+import { KyselyAuthorizationCodeStore } from '../../src/storage/kysely/authorization-codes.js';
 
 const T0 = '2024-01-01T00:00:00.000Z';
 const at = (s: number) => new Date(Date.parse(T0) + s * 1000).toISOString();

@@ -8,9 +8,10 @@ import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { isUniqueViolation, type Db } from '../../src/storage/database.js';
 import { newPrefixedId, randomString } from '../../src/platform/crypto/ids.js';
-import { KyselyRefreshTokenStore, newRefreshToken, refreshTokenHash } from '../../src/storage/kysely/refresh-tokens.js';
+import { KyselyRefreshTokenStore } from '../../src/storage/kysely/refresh-tokens.js';
 import { fullUserId, newUserIdPart } from '../../src/domain/users/model.js';
 import { forEachDatabase } from '../helpers/databases.js';
+import { newRefreshToken, secretHash } from '../../src/domain/secrets.js';
 
 const T0 = '2024-01-01T00:00:00.000Z';
 const at = (s: number) => new Date(Date.parse(T0) + s * 1000).toISOString();
@@ -41,7 +42,7 @@ await forEachDatabase('refresh-token storage', (database) => {
   }
 
   async function issue(tenantId: string, userId: string, familyId = newPrefixedId('rtf', 24)): Promise<string> {
-    const hash = refreshTokenHash(newRefreshToken());
+    const hash = secretHash(newRefreshToken());
     await tokens.insert({
       tenant_id: tenantId, id_hash: hash, family_id: familyId, client_id: 'client-a', user_id: userId, audience: null,
       scope: 'openid offline_access', created_at: T0, expires_at: at(3600), idle_expires_at: at(600), last_used_at: T0,
@@ -108,7 +109,7 @@ await forEachDatabase('refresh-token storage', (database) => {
     const row = (await tokens.find(tenantId, hash))!;
     const { rotated_at: _r, revoked_at: _v, ...insertable } = row;
     await assert.rejects(tokens.insert(insertable), (error: unknown) => isUniqueViolation(error));
-    await assert.rejects(tokens.insert({ ...insertable, id_hash: refreshTokenHash(newRefreshToken()), user_id: 'auth0|missing' }));
+    await assert.rejects(tokens.insert({ ...insertable, id_hash: secretHash(newRefreshToken()), user_id: 'auth0|missing' }));
     await db.deleteFrom('users').where('tenant_id', '=', tenantId).where('user_id', '=', userId).execute();
     assert.equal((await db.selectFrom('refresh_tokens').select('id_hash').where('tenant_id', '=', tenantId).execute()).length, 0);
   });
@@ -116,6 +117,6 @@ await forEachDatabase('refresh-token storage', (database) => {
   it('stores only the hash; tokens are v1. and 43 base64url characters', () => {
     const token = newRefreshToken();
     assert.match(token, /^v1\.[A-Za-z0-9_-]{43}$/);
-    assert.match(refreshTokenHash(token), /^[A-Za-z0-9_-]{43}$/);
+    assert.match(secretHash(token), /^[A-Za-z0-9_-]{43}$/);
   });
 });

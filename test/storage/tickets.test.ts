@@ -8,9 +8,10 @@ import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { isUniqueViolation, type Db } from '../../src/storage/database.js';
 import { newPrefixedId, randomString } from '../../src/platform/crypto/ids.js';
-import { KyselyTicketStore, newTicket, ticketHash } from '../../src/storage/kysely/tickets.js';
+import { KyselyTicketStore } from '../../src/storage/kysely/tickets.js';
 import { fullUserId, newUserIdPart } from '../../src/domain/users/model.js';
 import { forEachDatabase } from '../helpers/databases.js';
+import { newSecret, secretHash } from '../../src/domain/secrets.js';
 
 const T0 = '2024-01-01T00:00:00.000Z';
 const at = (s: number) => new Date(Date.parse(T0) + s * 1000).toISOString();
@@ -41,9 +42,9 @@ await forEachDatabase('ticket storage', (database) => {
   }
 
   async function issue(tenantId: string, userId: string, kind: 'email_verification' | 'password_reset' = 'password_reset', expiresIn = 3600) {
-    const ticket = newTicket();
-    await tickets.insert({ tenant_id: tenantId, id_hash: ticketHash(ticket), kind, user_id: userId, created_at: T0, expires_at: at(expiresIn) });
-    return ticketHash(ticket);
+    const ticket = newSecret();
+    await tickets.insert({ tenant_id: tenantId, id_hash: secretHash(ticket), kind, user_id: userId, created_at: T0, expires_at: at(expiresIn) });
+    return secretHash(ticket);
   }
 
   it('finds a usable ticket without consuming it, and consumes it exactly once', async () => {
@@ -103,15 +104,15 @@ await forEachDatabase('ticket storage', (database) => {
       tickets.insert({ tenant_id: tenantId, id_hash: hash, kind: 'password_reset', user_id: userId, created_at: T0, expires_at: at(60) }),
       (error: unknown) => isUniqueViolation(error),
     );
-    await assert.rejects(tickets.insert({ tenant_id: tenantId, id_hash: ticketHash(newTicket()), kind: 'password_reset', user_id: 'auth0|missing', created_at: T0, expires_at: at(60) }));
+    await assert.rejects(tickets.insert({ tenant_id: tenantId, id_hash: secretHash(newSecret()), kind: 'password_reset', user_id: 'auth0|missing', created_at: T0, expires_at: at(60) }));
     await db.deleteFrom('users').where('tenant_id', '=', tenantId).where('user_id', '=', userId).execute();
     assert.equal((await db.selectFrom('tickets').select('id_hash').where('tenant_id', '=', tenantId).execute()).length, 0);
   });
 
   it('stores only the hash: 43 base64url characters, not the ticket', () => {
-    const ticket = newTicket();
+    const ticket = newSecret();
     assert.match(ticket, /^[A-Za-z0-9_-]{43}$/);
-    assert.match(ticketHash(ticket), /^[A-Za-z0-9_-]{43}$/);
-    assert.notEqual(ticketHash(ticket), ticket);
+    assert.match(secretHash(ticket), /^[A-Za-z0-9_-]{43}$/);
+    assert.notEqual(secretHash(ticket), ticket);
   });
 });

@@ -20,8 +20,8 @@
  *   pages' own same-origin posts need it.
  */
 import type { FastifyRequest } from 'fastify';
-import { newSecret } from '../../storage/kysely/authorize-artefacts.js';
 import { oauthErrors } from '../../platform/http/errors.js';
+import { newSecret } from '../../domain/secrets.js';
 
 export const SESSION_COOKIE = '__Host-gh_session';
 export const BROWSER_COOKIE = '__Host-gh_browser';

@@ -28,14 +28,6 @@ import type { ConnectionRow } from '../../domain/connections/model.js';
 import { KyselyConnectionStore } from '../../storage/kysely/connections.js';
 import type { AppContext } from '../../app/context.js';
 import { FormTokens } from '../../platform/crypto/form-tokens.js';
-import {
-  KyselyAuthorizationCodeStore,
-  KyselyAuthorizationRequestStore,
-  KyselySessionStore,
-  newSecret,
-  secretHash,
-  type SessionRow,
-} from '../../storage/kysely/authorize-artefacts.js';
 import { KyselyUserGrantStore } from '../../storage/kysely/consent-grants.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { userinfoAudience } from '../../domain/tokens/userinfo-token.js';
@@ -49,6 +41,11 @@ import { ruleSentences } from '../dbconnections/password-policy.js';
 import { issueFrontChannelTokens, scopesToGrant } from '../token/user-tokens.js';
 import { readCookie, SESSION_COOKIE, SESSION_LIFETIME_SECONDS, sessionCookie } from './cookies.js';
 import type { AuthorizeRequest } from './request.js';
+import { type SessionRow } from '../../domain/rows.js';
+import { newSecret, secretHash } from '../../domain/secrets.js';
+import { KyselySessionStore } from '../../storage/kysely/sessions.js';
+import { KyselyAuthorizationRequestStore } from '../../storage/kysely/authorize-transactions.js';
+import { KyselyAuthorizationCodeStore } from '../../storage/kysely/authorization-codes.js';
 
 /** Seconds an authorization request waits for its login. */
 export const TRANSACTION_LIFETIME_SECONDS = 600;

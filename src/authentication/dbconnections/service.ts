@@ -12,13 +12,14 @@ import { isUniqueViolation, type Db } from '../../storage/database.js';
 import { hashPassword } from '../../platform/passwords/hashing.js';
 import type { RateLimitDecision } from '../../platform/rate-limit/rate-limiter.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
-import { KyselyTicketStore, ticketHash, type TicketKind } from '../../storage/kysely/tickets.js';
+import { KyselyTicketStore, type TicketKind } from '../../storage/kysely/tickets.js';
 import { UserMail } from '../../domain/tickets/user-mail.js';
 import { userIdPart, type UserRow } from '../../domain/users/model.js';
 import { newDatabaseUserRow } from '../../domain/users/new-user.js';
 import { KyselyUserStore } from '../../storage/kysely/users.js';
 import { dbConnectionsErrors, PasswordStrengthError } from './errors.js';
 import { checkPassword, type ConnectionPasswordOptions, type PolicyResult } from './password-policy.js';
+import { secretHash } from '../../domain/secrets.js';
 
 const DATABASE_STRATEGY = 'auth0';
 
@@ -199,7 +200,7 @@ export class DbConnectionsService {
    * mail scanner that fetches the link leaves it working.
    */
   async verificationForm(tenant: Tenant, ticket: string): Promise<VerifyFormState> {
-    const row = await new KyselyTicketStore(this.#db).findUsable(tenant.id, ticketHash(ticket), 'email_verification', iso(this.ctx.now()));
+    const row = await new KyselyTicketStore(this.#db).findUsable(tenant.id, secretHash(ticket), 'email_verification', iso(this.ctx.now()));
     const user = row && (await this.#users.get(tenant.id, row.user_id));
     if (!user) return { usable: false };
     return { usable: true, email: user.email ?? '', csrf: this.csrfToken(tenant, ticket, 'email_verification') };
@@ -213,7 +214,7 @@ export class DbConnectionsService {
     if (!this.csrfMatches(tenant, ticket, csrf, 'email_verification')) return { kind: 'bad_csrf' };
     const now = iso(this.ctx.now());
     const email = await this.#db.transaction().execute(async (trx) => {
-      const userId = await new KyselyTicketStore(trx).consume(tenant.id, ticketHash(ticket), 'email_verification', now);
+      const userId = await new KyselyTicketStore(trx).consume(tenant.id, secretHash(ticket), 'email_verification', now);
       if (userId === undefined) return undefined;
       const users = new KyselyUserStore(trx);
       if (!(await users.update(tenant.id, userId, { email_verified: 1, updated_at: now }))) return undefined;
@@ -231,11 +232,11 @@ export class DbConnectionsService {
    * password reset form's.
    */
   csrfToken(tenant: Tenant, ticket: string, kind: TicketKind = 'password_reset'): string {
-    return this.formTokens(kind).token(tenant.id, ticketHash(ticket));
+    return this.formTokens(kind).token(tenant.id, secretHash(ticket));
   }
 
   private csrfMatches(tenant: Tenant, ticket: string, given: string | undefined, kind: TicketKind): boolean {
-    return this.formTokens(kind).matches(given, tenant.id, ticketHash(ticket));
+    return this.formTokens(kind).matches(given, tenant.id, secretHash(ticket));
   }
 
   private formTokens(kind: TicketKind): FormTokens {
@@ -248,7 +249,7 @@ export class DbConnectionsService {
   }
 
   private async resetTarget(tenant: Tenant, ticket: string): Promise<{ user: UserRow; options: ConnectionOptions } | undefined> {
-    const row = await new KyselyTicketStore(this.#db).findUsable(tenant.id, ticketHash(ticket), 'password_reset', iso(this.ctx.now()));
+    const row = await new KyselyTicketStore(this.#db).findUsable(tenant.id, secretHash(ticket), 'password_reset', iso(this.ctx.now()));
     if (!row) return undefined;
     const user = await this.#users.get(tenant.id, row.user_id);
     if (!user) return undefined;
@@ -281,7 +282,7 @@ export class DbConnectionsService {
     const password_hash = await hashPassword(password);
     const now = iso(this.ctx.now());
     const done = await this.#db.transaction().execute(async (trx) => {
-      const userId = await new KyselyTicketStore(trx).consume(tenant.id, ticketHash(ticket), 'password_reset', now);
+      const userId = await new KyselyTicketStore(trx).consume(tenant.id, secretHash(ticket), 'password_reset', now);
       if (userId !== target.user.user_id) return false;
       // The reset link proves control of the mailbox, as a verification link does.
       return changePassword(trx, tenant.id, userId, { password_hash, last_password_reset: now, email_verified: 1, updated_at: now }, now);

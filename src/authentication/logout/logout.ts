@@ -17,13 +17,13 @@
  * accepted and ignored: there are no upstream identity providers.
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import type { SessionRow } from '../../storage/kysely/authorize-artefacts.js';
 import type { IssuanceClient } from '../../domain/issuance/lookups.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { clearedSessionCookie } from '../authorize/cookies.js';
 import { cspSourceOf, sendPage } from '../pages/html.js';
 import { confirmLogoutPage, loggedOutPage, logoutErrorPage } from '../pages/logout.js';
 import { LogoutPageError, logoutUrlAllowed, type IdTokenHint, type LogoutService } from './service.js';
+import type { SessionRow } from '../../domain/rows.js';
 
 const MAX_PARAM = 4096;
 

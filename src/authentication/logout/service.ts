@@ -17,11 +17,13 @@ import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import type { IssuanceClient } from '../../domain/issuance/lookups.js';
 import type { AppContext } from '../../app/context.js';
 import { FormTokens } from '../../platform/crypto/form-tokens.js';
-import { KyselySessionStore, secretHash, type SessionRow } from '../../storage/kysely/authorize-artefacts.js';
 import { SIGNING_ALG } from '../../domain/keys/keyring.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { readCookie, SESSION_COOKIE } from '../authorize/cookies.js';
 import { callbackMatches } from '../authorize/request.js';
+import { type SessionRow } from '../../domain/rows.js';
+import { secretHash } from '../../domain/secrets.js';
+import { KyselySessionStore } from '../../storage/kysely/sessions.js';
 
 /** A failure shown as a page, never a redirect (the target is not trusted). */
 export class LogoutPageError extends Error {}

@@ -16,8 +16,9 @@ import type { IssuanceApi, IssuanceClient } from '../../domain/issuance/lookups.
 import { REFRESH_TOKEN_DEFAULT } from '../../domain/clients/model.js';
 import type { AppContext } from '../../app/context.js';
 import { newPrefixedId } from '../../platform/crypto/ids.js';
-import { KyselyRefreshTokenStore, newRefreshToken, refreshTokenHash, type RefreshTokenRow } from '../../storage/kysely/refresh-tokens.js';
+import { KyselyRefreshTokenStore, type RefreshTokenRow } from '../../storage/kysely/refresh-tokens.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
+import { newRefreshToken, secretHash } from '../../domain/secrets.js';
 
 export const OFFLINE_ACCESS = 'offline_access';
 export const REFRESH_TOKEN_GRANT = 'refresh_token';
@@ -83,7 +84,7 @@ export async function issueRefreshToken(ctx: AppContext, request: RefreshTokenIs
   const token = newRefreshToken();
   await new KyselyRefreshTokenStore(ctx.database.db).insert({
     tenant_id: request.tenant.id,
-    id_hash: refreshTokenHash(token),
+    id_hash: secretHash(token),
     family_id: request.family?.id ?? newPrefixedId('rtf', 24),
     client_id: request.client.row.client_id,
     user_id: request.userId,

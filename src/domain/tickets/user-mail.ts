@@ -14,7 +14,8 @@ import type { AppContext } from '../../app/context.js';
 import { mailerFor, type MailMessage } from '../../platform/mail/index.js';
 import type { Tenant } from '../tenants/tenant.js';
 import type { UserRow } from '../users/model.js';
-import { KyselyTicketStore, newTicket, ticketHash, type TicketKind } from '../../storage/kysely/tickets.js';
+import { KyselyTicketStore, type TicketKind } from '../../storage/kysely/tickets.js';
+import { newSecret, secretHash } from '../secrets.js';
 
 export const TICKET_LIFETIME_MS: Record<TicketKind, number> = {
   email_verification: 5 * 24 * 3600_000,
@@ -27,11 +28,11 @@ export class UserMail {
   constructor(private readonly ctx: AppContext) {}
 
   private async issueTicket(tenant: Tenant, userId: string, kind: TicketKind): Promise<string> {
-    const ticket = newTicket();
+    const ticket = newSecret();
     const now = this.ctx.now();
     await new KyselyTicketStore(this.ctx.database.db).insert({
       tenant_id: tenant.id,
-      id_hash: ticketHash(ticket),
+      id_hash: secretHash(ticket),
       kind,
       user_id: userId,
       created_at: iso(now),

@@ -7,9 +7,9 @@
  * valid until they expire (they are not looked up).
  */
 import type { Db } from '../../storage/database.js';
-import { KyselySessionStore } from '../../storage/kysely/authorize-artefacts.js';
 import { KyselyRefreshTokenStore } from '../../storage/kysely/refresh-tokens.js';
 import { KyselyUserStore, type UserChanges } from '../../storage/kysely/users.js';
+import { KyselySessionStore } from '../../storage/kysely/sessions.js';
 
 /**
  * Writes the changes, which include a new `password_hash`, and revokes the

@@ -4,21 +4,10 @@
  * read nor a backup yields a working token. Tokens descending from one grant
  * form a family (`family_id`), revoked together.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../database.js';
 import type { RefreshTokenRow } from '../schema.js';
 
 export type { RefreshTokenRow } from '../../domain/rows.js';
-
-/** A fresh refresh token: `v1.` and 256 random bits, base64url (46 characters). */
-export function newRefreshToken(): string {
-  return `v1.${randomBytes(32).toString('base64url')}`;
-}
-
-/** What the store keeps of a refresh token: base64url SHA-256. */
-export function refreshTokenHash(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('base64url');
-}
 
 export interface RefreshTokenStore {
   /** Stores a new token. Fails with a unique violation on a taken hash, with a foreign-key violation on an unknown user. */

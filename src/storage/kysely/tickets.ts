@@ -4,22 +4,11 @@
  * store keeps its SHA-256, so neither a database read nor a backup yields a
  * working link.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../database.js';
 import type { TicketRow } from '../schema.js';
 
 export type TicketKind = TicketRow['kind'];
 export type { TicketRow } from '../../domain/rows.js';
-
-/** A fresh ticket: 256 random bits, base64url (43 characters). */
-export function newTicket(): string {
-  return randomBytes(32).toString('base64url');
-}
-
-/** What the store keeps of a ticket: base64url SHA-256. */
-export function ticketHash(ticket: string): string {
-  return createHash('sha256').update(ticket, 'utf8').digest('base64url');
-}
 
 export interface TicketStore {
   /** Stores a new ticket. Fails with a unique violation on a taken hash, with a foreign-key violation on an unknown user. */

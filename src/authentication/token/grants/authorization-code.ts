@@ -14,7 +14,6 @@
  * stay valid until they expire.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { KyselyAuthorizationCodeStore, secretHash, type AuthorizationCodeRow } from '../../../storage/kysely/authorize-artefacts.js';
 import type { AppContext } from '../../../app/context.js';
 import { newPrefixedId } from '../../../platform/crypto/ids.js';
 import { oauthErrors } from '../../../platform/http/errors.js';
@@ -28,6 +27,9 @@ import { requireParams, type Params } from '../../params.js';
 import type { GrantContext, GrantHandler, TokenResponse } from '../grant.js';
 import { absoluteExpiry, issueRefreshToken, OFFLINE_ACCESS, refreshTokenSettings } from '../refresh-tokens.js';
 import { issueUserTokens } from '../user-tokens.js';
+import { type AuthorizationCodeRow } from '../../../domain/rows.js';
+import { secretHash } from '../../../domain/secrets.js';
+import { KyselyAuthorizationCodeStore } from '../../../storage/kysely/authorization-codes.js';
 
 const invalidCode = () => oauthErrors.invalidGrant('Invalid authorization code');
 const failedVerifier = () => oauthErrors.invalidGrant('Failed to verify code verifier');

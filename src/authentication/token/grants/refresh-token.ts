@@ -22,7 +22,7 @@
 import type { AuthenticatedClient } from '../../client-auth/methods.js';
 import type { AppContext } from '../../../app/context.js';
 import { oauthErrors } from '../../../platform/http/errors.js';
-import { KyselyRefreshTokenStore, refreshTokenHash, type RefreshTokenRow } from '../../../storage/kysely/refresh-tokens.js';
+import { KyselyRefreshTokenStore, type RefreshTokenRow } from '../../../storage/kysely/refresh-tokens.js';
 import type { Tenant } from '../../../domain/tenants/tenant.js';
 import type { UserRow } from '../../../domain/users/model.js';
 import { KyselyUserStore } from '../../../storage/kysely/users.js';
@@ -30,6 +30,7 @@ import { requireParams, type Params } from '../../params.js';
 import type { GrantContext, GrantHandler, TokenResponse } from '../grant.js';
 import { idleExpiry, isExpired, issueRefreshToken, REFRESH_TOKEN_GRANT, refreshTokenSettings, type RefreshTokenSettings } from '../refresh-tokens.js';
 import { issueUserTokens } from '../user-tokens.js';
+import { secretHash } from '../../../domain/secrets.js';
 
 const unknownToken = () => oauthErrors.invalidGrant('Unknown or invalid refresh token.');
 
@@ -37,7 +38,7 @@ const nowIso = (ctx: AppContext) => new Date(ctx.now()).toISOString();
 
 /** The presented token when it is the client's, not revoked and not expired. */
 async function findToken(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient, params: Params): Promise<RefreshTokenRow> {
-  const row = await new KyselyRefreshTokenStore(ctx.database.db).find(tenant.id, refreshTokenHash(params.refresh_token!));
+  const row = await new KyselyRefreshTokenStore(ctx.database.db).find(tenant.id, secretHash(params.refresh_token!));
   if (!row || row.client_id !== client.client.row.client_id || row.revoked_at !== null || isExpired(row, nowIso(ctx))) throw unknownToken();
   return row;
 }
