@@ -1103,10 +1103,13 @@ export const wasBusy = (other: number, steal: number) => other > OTHER_CPU_WARN_
 export function logBusyWarning(busy: readonly { what: string; other: number; steal: number }[], total: number): void {
   if (busy.length === 0) return;
   const range = (values: number[]) => `${fmt(Math.min(...values), 0)}–${fmt(Math.max(...values), 0)}%`;
+  const counts = new Map<string, number>();
+  for (const b of busy) counts.set(b.what, (counts.get(b.what) ?? 0) + 1);
   log('');
   log(
     `!!! The machine was not idle: during ${busy.length} of ${total} measurements other processes used ${range(busy.map((b) => b.other))} ` +
-      `and steal was ${range(busy.map((b) => b.steal))} of a core (${busy.map((b) => b.what).join('; ')}). ` +
+      `(median ${fmt(median(busy.map((b) => b.other)), 0)}%) and steal was ${range(busy.map((b) => b.steal))} of a core ` +
+      `(${[...counts].map(([what, n]) => (n > 1 ? `${what} ×${n}` : what)).join(', ')}). ` +
       'Those numbers are understated and the ratios noisier; rerun on a quiet machine before comparing runs.',
   );
 }

@@ -829,8 +829,8 @@ async function main(): Promise<number> {
   }
 
   const busy = [
-    ...references.map((r, i) => ({ what: `reference round ${i + 1}`, other: r.otherCpuPercent, steal: r.stealCpuPercent })),
-    ...lines.map((r) => ({ what: `${r.line} round ${r.round}`, other: r.cpu.other, steal: r.cpu.steal })),
+    ...references.map((r) => ({ what: 'reference', other: r.otherCpuPercent, steal: r.stealCpuPercent })),
+    ...lines.map((r) => ({ what: r.line, other: r.cpu.other, steal: r.cpu.steal })),
   ];
   logBusyWarning(
     busy.filter((b) => wasBusy(b.other, b.steal)),

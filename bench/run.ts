@@ -536,6 +536,8 @@ async function main(): Promise<number> {
     footprintOf(`node-oidc-provider ${OIDC_PROVIDER_VERSION}`, oidc),
     footprintOf('bare node:http', bare),
   ];
+  /** The first start's line has only its time to the first 200. */
+  const blankIfNaN = (n: number) => (Number.isNaN(n) ? '' : fmt(n));
   log('');
   log(`Footprint: spawn to the first 200 (polled every 10 ms), idle RSS 1 s after start and 1 s after the load; ratio = Gatehouse ÷ the row (idle RSS after start).`);
   printTable(
@@ -544,9 +546,9 @@ async function main(): Promise<number> {
       ...footprints.map((f, i) => [
         f.label,
         `${fmtInt(f.readyMs)}${f.readyMsRuns && f.readyMsRuns.length > 1 ? ` (${f.readyMsRuns.map(fmtInt).join(', ')})` : ''}`,
-        fmt(f.idleRssAfterStartMiB),
-        fmt(f.idleRssAfterLoadMiB),
-        fmt(f.hwmMiB),
+        blankIfNaN(f.idleRssAfterStartMiB),
+        blankIfNaN(f.idleRssAfterLoadMiB),
+        blankIfNaN(f.hwmMiB),
         i === 0 ? '' : fmtRatio(gatehouseFootprint.idleRssAfterStartMiB / f.idleRssAfterStartMiB),
       ]),
     ],
