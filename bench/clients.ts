@@ -12,8 +12,9 @@
  * both counting their two bootstrap clients. It prints the seeding time and
  * the database size, then the plan and the time of every query the client
  * store issues for each case (the store called directly, on its own
- * connection). Then Gatehouse (bin/gatehouse.cjs, as `npm start` runs it) is started on that data directory
- * and autocannon drives, on each tenant:
+ * connection). Then Gatehouse (bin/gatehouse.cjs, as `npm start` runs it; plain HTTP) is started on
+ * that data directory, pinned to one core (`taskset -c 0`) while this process, and so autocannon,
+ * runs on the other, and autocannon drives, on each tenant:
  *
  *   1  offset, first page      ?page=0&per_page=50&include_totals=true   (what the auth0 SDK sends)
  *   2  offset, middle page     ?page=<middle>&per_page=50&include_totals=true
@@ -22,15 +23,20 @@
  *   5a filtered, checkpoint    ?app_type=spa&take=50
  *   5b filtered, offset        ?is_first_party=true&page=0&per_page=50&include_totals=true
  *
- * The target (reported, not asserted): the 100,000 figures within 1.5x of the
- * 100 figures, per case, for req/s, p50 and p99. Case 2 depends on the offset
+ * Each case runs BENCH_ROUNDS rounds, and each round measures the 100-client
+ * tenant and then the 100,000-client one (small, big, small, big, …); the
+ * table shows the medians. The target (reported, not asserted): the 100,000
+ * figures within 1.5x of the 100 figures, per case, for req/s, p50 and p99. Case 2 depends on the offset
  * anchors (src/clients/offset-anchors.ts): a plain OFFSET walks every skipped
  * row, which the store-query evidence printed before the load still shows.
  *
  * Settings (environment):
- *   BENCH_DURATION      seconds per measured case (default 8)
- *   BENCH_WARMUP        seconds of unrecorded load before each case (default min(2, ceil(duration/3)))
- *   BENCH_CONNECTIONS   autocannon connections (default 32)
+ *   BENCH_DURATION      seconds per measurement (default 5)
+ *   BENCH_WARMUP        seconds of unrecorded load before each measurement (default min(2, ceil(duration/3)))
+ *   BENCH_ROUNDS        rounds per case (default 3)
+ *   BENCH_CONNECTIONS   autocannon connections (default 50)
+ *   BENCH_PIN           0 pins nothing (default 1)
+ *   BENCH_BIG_CLIENTS   clients of the big tenant (default 100000; e.g. 10000 for a quick smoke run)
  *   BENCH_LOG_LEVEL     LOG_LEVEL of the Gatehouse process (default warn)
  *   BENCH_DATABASE_URL  postgres://… of a server where the bench may create a database: the run
  *                       uses a fresh database there (dropped at the end) instead of SQLite
@@ -40,7 +46,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import dns from 'node:dns/promises';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -51,39 +56,54 @@ import pg from 'pg';
 import { columnsFromConfig, newClientConfig, type ClientConfig } from '../src/domain/clients/model.js';
 import { KyselyClientStore, insertClients, type ClientFilter, type ClientPageQuery, type ClientRow } from '../src/storage/kysely/clients.js';
 import { loadConfig } from '../src/platform/config.js';
-import { createContext, createLogger, ensureDefaultTenant, type AdminCredentials, type AppContext } from '../src/app/context.js';
+import { createContext, createLogger, ensureDefaultTenant, type AppContext } from '../src/app/context.js';
 import { newClientId, newClientSecret } from '../src/platform/crypto/ids.js';
 import type { Database } from '../src/storage/schema.js';
 import { clientSecretContext } from '../src/domain/tenants/service.js';
 import type { Tenant } from '../src/domain/tenants/tenant.js';
 import {
   BenchError,
-  OTHER_CPU_WARN_PERCENT,
-  RESULTS_DIR,
   ROOT,
-  cleanup,
+  alternate,
+  envSeconds,
+  failureLine,
   failures,
   fmt,
   fmtInt,
   freePort,
   gatehouseEnv,
-  httpsRequest,
-  loadDuration,
+  isRunning,
   loadLogLevel,
+  loadSettings,
   log,
+  logBusyWarning,
+  logFailureBanner,
+  logHeader,
+  machineInfo,
   measure,
+  median,
   onCleanup,
+  printGatehouseLog,
+  printTable,
+  readAdminCredentials,
   readCpuSeconds,
   removeOnCleanup,
+  request,
+  runMain,
+  setUpPinning,
   startGatehouse,
+  summarize,
+  wasBusy,
+  writeResults,
   type CaseResult,
-  type Child,
+  type Endpoint,
+  type Summary,
 } from './lib.js';
 
 // ---------------------------------------------------------------------------
 // Settings
 
-const SETTINGS = loadDuration(8);
+const SETTINGS = loadSettings({ duration: 5, connections: 50 });
 const LOG_LEVEL = loadLogLevel();
 const PG_ADMIN_URL = process.env.BENCH_DATABASE_URL?.trim() || undefined;
 if (PG_ADMIN_URL !== undefined && !/^postgres(ql)?:\/\//.test(PG_ADMIN_URL)) {
@@ -93,7 +113,8 @@ if (PG_ADMIN_URL !== undefined && !/^postgres(ql)?:\/\//.test(PG_ADMIN_URL)) {
 
 /** Clients per tenant, bootstrap clients (the global client and the admin client) included. */
 const SMALL = 100;
-const BIG = 100_000;
+/** The big tenant (BENCH_BIG_CLIENTS, default 100,000; fewer only for a quick smoke run, which then seeds in seconds). */
+const BIG = Math.round(envSeconds('BENCH_BIG_CLIENTS', 100_000, 1_000, 1_000_000));
 const BIG_DOMAIN = 'big.test';
 const PER_PAGE = 50;
 /** Rows per INSERT (16 columns: 16,000 parameters, under SQLite's and PostgreSQL's limits). */
@@ -492,9 +513,12 @@ interface TenantAccess extends TenantInfo {
   spa: number;
 }
 
-async function getToken(port: number, ca: Buffer, host: string, credentials: { client_id: string; client_secret: string }, audience: string): Promise<string> {
+/** The tenant's Host header on the server's endpoint. */
+const tenantEndpoint = (g: Endpoint, t: { host: string }): Endpoint => ({ ...g, host: t.host });
+
+async function getToken(g: Endpoint, host: string, credentials: { client_id: string; client_secret: string }, audience: string): Promise<string> {
   const body = JSON.stringify({ grant_type: 'client_credentials', client_id: credentials.client_id, client_secret: credentials.client_secret, audience });
-  const reply = await httpsRequest(port, ca, 'POST', '/oauth/token', body, { host });
+  const reply = await request(tenantEndpoint(g, { host }), 'POST', '/oauth/token', body);
   if (reply.status !== 200) throw new BenchError(`POST /oauth/token (Host ${host}) answered ${reply.status}: ${reply.body.slice(0, 500)}`);
   const token = (JSON.parse(reply.body) as { access_token?: unknown }).access_token;
   if (typeof token !== 'string') throw new BenchError(`POST /oauth/token (Host ${host}): no access_token in ${reply.body.slice(0, 300)}`);
@@ -509,22 +533,22 @@ interface ClientPage {
   next?: string;
 }
 
-async function getClients(port: number, ca: Buffer, t: TenantAccess, query: string): Promise<{ page: ClientPage; bytes: number }> {
-  const reply = await httpsRequest(port, ca, 'GET', `/api/v2/clients?${query}`, undefined, { host: t.host, authorization: `Bearer ${t.token}` });
+async function getClients(g: Endpoint, t: TenantAccess, query: string): Promise<{ page: ClientPage; bytes: number }> {
+  const reply = await request(tenantEndpoint(g, t), 'GET', `/api/v2/clients?${query}`, undefined, { authorization: `Bearer ${t.token}` });
   if (reply.status !== 200) throw new BenchError(`GET /api/v2/clients?${displayQuery(query)} (Host ${t.host}) answered ${reply.status}: ${reply.body.slice(0, 500)}`);
   const parsed = JSON.parse(reply.body) as ClientPage | Record<string, unknown>[];
   return { page: Array.isArray(parsed) ? { clients: parsed } : parsed, bytes: Buffer.byteLength(reply.body) };
 }
 
 /** The `next` checkpoint after the first total/2 clients, by walking pages of up to 100. */
-async function walkToMiddle(port: number, ca: Buffer, t: TenantAccess): Promise<{ from: string; requests: number; seconds: number }> {
+async function walkToMiddle(g: Endpoint, t: TenantAccess): Promise<{ from: string; requests: number; seconds: number }> {
   const t0 = performance.now();
   let remaining = Math.floor(t.total / 2);
   let from: string | undefined;
   let requests = 0;
   while (remaining > 0) {
     const take = Math.min(100, remaining);
-    const { page } = await getClients(port, ca, t, `take=${take}${from ? `&from=${encodeURIComponent(from)}` : ''}`);
+    const { page } = await getClients(g, t, `take=${take}${from ? `&from=${encodeURIComponent(from)}` : ''}`);
     requests++;
     if (!page.next || page.clients.length !== take) throw new BenchError(`walking ${t.domain} to its middle: a page of ${page.clients.length} clients without next`);
     from = page.next;
@@ -533,9 +557,9 @@ async function walkToMiddle(port: number, ca: Buffer, t: TenantAccess): Promise<
   return { from: from!, requests, seconds: (performance.now() - t0) / 1000 };
 }
 
-/** One request of the case through a verifying TLS client, and checks of its answer. */
-async function preflight(port: number, ca: Buffer, t: TenantAccess, spec: CaseSpec, query: string): Promise<{ bytes: number; clients: number }> {
-  const { page, bytes } = await getClients(port, ca, t, query);
+/** One request of the case, and checks of its answer. */
+async function preflight(g: Endpoint, t: TenantAccess, spec: CaseSpec, query: string): Promise<{ bytes: number; clients: number }> {
+  const { page, bytes } = await getClients(g, t, query);
   const fail = (why: string) => new BenchError(`preflight of case ${spec.key} on ${t.domain} (?${displayQuery(query)}): ${why}`);
   if (page.clients.length !== PER_PAGE) throw fail(`${page.clients.length} clients instead of ${PER_PAGE}`);
   if (!page.clients.every((c) => typeof c.client_id === 'string' && typeof c.client_secret === 'string')) throw fail('a client without client_id or client_secret');
@@ -549,19 +573,6 @@ async function preflight(port: number, ca: Buffer, t: TenantAccess, spec: CaseSp
 
 // ---------------------------------------------------------------------------
 // Output
-
-/** `align`: one letter per column, l(eft) or r(ight). */
-function printTable(rows: string[][], align: string): void {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
-  const line = (row: string[]) =>
-    row
-      .map((cell, i) => (align[i] === 'l' ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
-      .join(' | ')
-      .trimEnd();
-  log(line(rows[0]!));
-  log(widths.map((w) => '-'.repeat(w)).join('-|-'));
-  for (const row of rows.slice(1)) log(line(row));
-}
 
 function fileBytes(file: string): number {
   try {
@@ -580,18 +591,24 @@ interface MeasuredCase {
   spec: CaseSpec;
   query: Record<string, string>;
   bodyBytes: Record<string, number>;
-  small: CaseResult;
-  big: CaseResult;
+  /** Every round's measurement, in round order. */
+  small: CaseResult[];
+  big: CaseResult[];
+  /** Their medians. */
+  smallSummary: Summary;
+  bigSummary: Summary;
 }
 
 async function main(): Promise<number> {
+  const pinning = setUpPinning();
   const mainJs = path.join(ROOT, 'dist', 'main.js');
   if (!fs.existsSync(mainJs)) throw new BenchError(`${mainJs} is missing; run \`npm run build\` first`);
   const startedAt = new Date();
   const database = PG_ADMIN_URL ? 'postgres' : 'sqlite';
-  log(
-    `Gatehouse GET /api/v2/clients bench: ${SETTINGS.duration} s per case, warm-up ${SETTINGS.warmup} s, ${SETTINGS.connections} connections, ` +
-      `${database}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), Node ${process.version}`,
+  logHeader(
+    'Gatehouse GET /api/v2/clients bench',
+    `${SETTINGS.rounds} rounds × ${SETTINGS.duration} s per tenant and case, warm-up ${SETTINGS.warmup} s, ${SETTINGS.connections} connections, ${database}, plain HTTP`,
+    pinning,
   );
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-clients-'));
@@ -710,112 +727,113 @@ async function main(): Promise<number> {
   }
 
   // ---- 3. The server.
-  log(`\n[3/4] starting Gatehouse (bin/gatehouse.cjs, data dir ${dataDir}${databaseUrl ? ', DATABASE_URL set' : ''})`);
-  const gatehouse: Child = await startGatehouse(host, port, dataDir, LOG_LEVEL, extraEnv);
-  const ca = fs.readFileSync(path.join(dataDir, 'tls', 'cert.pem'));
-  const admin = JSON.parse(fs.readFileSync(path.join(dataDir, 'admin-credentials.json'), 'utf8')) as AdminCredentials;
-  log(`  listening on https://localhost:${port} (pid ${gatehouse.process.pid}); tenants ${smallTenant.domain} and ${bigTenant.domain} (Host header)`);
+  log(`\n[3/4] starting Gatehouse (bin/gatehouse.cjs${pinning.serverCpus ? `, core ${pinning.serverCpus}` : ''}, data dir ${dataDir}${databaseUrl ? ', DATABASE_URL set' : ''})`);
+  const started = await startGatehouse({ host, port, dataDir, logLevel: LOG_LEVEL, extraEnv, cpus: pinning.serverCpus });
+  const gatehouse = started.child;
+  const g = started.endpoint;
+  const admin = readAdminCredentials(dataDir);
+  log(`  listening on http://localhost:${port} (pid ${gatehouse.process.pid}), ready in ${fmtInt(started.readyMs)} ms; tenants ${smallTenant.domain} and ${bigTenant.domain} (Host header)`);
   const access: TenantAccess[] = [];
   for (const [info, seedResult, credentials] of [
     [tenantInfos[0]!, seeds[0]!, admin],
     [tenantInfos[1]!, seeds[1]!, bigCredentials],
   ] as const) {
-    const token = await getToken(port, ca, info.domain, credentials, `https://${info.domain}/api/v2/`);
+    const token = await getToken(g, info.domain, credentials, `https://${info.domain}/api/v2/`);
     access.push({ ...info, token, host: info.domain, firstParty: seedResult.firstParty, spa: seedResult.spa });
   }
   const [small, big] = access as [TenantAccess, TenantAccess];
   const froms = new Map<TenantAccess, string>();
   for (const t of access) {
-    const walk = await walkToMiddle(port, ca, t);
+    const walk = await walkToMiddle(g, t);
     froms.set(t, walk.from);
     log(`  ${t.domain}: checkpoint of the middle (after ${fmtInt(t.total / 2)} clients) by ${walk.requests} requests in ${fmt(walk.seconds, 2)} s`);
   }
 
-  // ---- 4. Load: each case on the small tenant, then at once on the big one.
-  log(`\n[4/4] load`);
+  // ---- 4. Load: per case, rounds of the small tenant then the big one.
+  log(`\n[4/4] load: ${SETTINGS.rounds} round(s) per case, the ${fmtInt(SMALL)}-client tenant then the ${fmtInt(BIG)}-client one in each`);
   const measured: MeasuredCase[] = [];
   for (const spec of CASES) {
     const query: Record<string, string> = {};
     const bodyBytes: Record<string, number> = {};
-    const results: CaseResult[] = [];
     for (const t of [small, big]) {
-      const q = spec.query(t.total, froms.get(t));
-      const checked = await preflight(port, ca, t, spec, q);
-      query[t.label] = q;
-      bodyBytes[t.label] = checked.bytes;
-      results.push(
-        await measure(
-          {
-            name: `(${spec.key}) ${t.label} clients`,
-            method: 'GET',
-            path: `/api/v2/clients?${q}`,
-            host: t.host,
-            headers: { authorization: `Bearer ${t.token}` },
-            port,
-            ca,
-            server: gatehouse,
-            ...(databaseCpuSeconds && { databaseCpuSeconds }),
-          },
-          SETTINGS,
-        ),
-      );
+      query[t.label] = spec.query(t.total, froms.get(t));
+      bodyBytes[t.label] = (await preflight(g, t, spec, query[t.label]!)).bytes;
     }
-    measured.push({ spec, query, bodyBytes, small: results[0]!, big: results[1]! });
+    log(`  (${spec.key}) ${spec.label}`);
+    const results = await alternate(
+      SETTINGS.rounds,
+      [small, big].map((t) => ({
+        key: t.label,
+        run: (round: number) =>
+          measure(
+            {
+              name: `(${spec.key}) ${t.label} clients`,
+              method: 'GET',
+              path: `/api/v2/clients?${query[t.label]}`,
+              headers: { authorization: `Bearer ${t.token}` },
+              endpoint: tenantEndpoint(g, t),
+              server: gatehouse,
+              ...(databaseCpuSeconds && { databaseCpuSeconds }),
+            },
+            SETTINGS,
+            `round ${round}/${SETTINGS.rounds} ${t.label} clients`,
+          ),
+      })),
+    );
+    const [smallResults, bigResults] = [results.get(small.label)!, results.get(big.label)!];
+    measured.push({ spec, query, bodyBytes, small: smallResults, big: bigResults, smallSummary: summarize(smallResults), bigSummary: summarize(bigResults) });
   }
-  const gatehouseAlive = gatehouse.process.exitCode === null && gatehouse.process.signalCode === null;
+  const gatehouseAlive = isRunning(gatehouse);
 
   // ---- Report
-  const all = measured.flatMap((m) => [m.small, m.big]);
+  const all = measured.flatMap((m) => [...m.small, ...m.big]);
   log('');
+  log(`Medians of ${SETTINGS.rounds} round(s); ±% is half the range of req/s over the rounds, in % of the median.`);
   const withDatabaseCpu = all.some((r) => r.databaseCpuPercent !== undefined);
-  const table = [['case', 'clients', 'req/s', 'p50 ms', 'p99 ms', 'body KB', 'server CPU %', ...(withDatabaseCpu ? ['PostgreSQL CPU %'] : []), 'failed']];
+  const table = [
+    ['case', 'clients', 'req/s', '±%', 'p50 ms', 'p99 ms', 'body KB', 'server CPU %', ...(withDatabaseCpu ? ['PostgreSQL CPU %'] : []), 'load CPU %', 'other CPU %', 'failed'],
+  ];
   for (const m of measured) {
-    for (const [label, r] of [
-      [fmtInt(SMALL), m.small],
-      [fmtInt(BIG), m.big],
+    for (const [label, s, results] of [
+      [fmtInt(SMALL), m.smallSummary, m.small],
+      [fmtInt(BIG), m.bigSummary, m.big],
     ] as const) {
       table.push([
         label === fmtInt(SMALL) ? `(${m.spec.key}) ${m.spec.label}` : '',
         label,
-        fmtInt(r.reqPerSec),
-        fmt(r.latencyMs.p50, 2),
-        fmt(r.latencyMs.p99, 2),
+        fmtInt(s.reqPerSec),
+        fmt(s.spreadPercent / 2, 0),
+        fmt(s.p50Ms, 2),
+        fmt(s.p99Ms, 2),
         fmt(m.bodyBytes[label]! / 1024),
-        fmt(r.server.cpuPercent, 0),
-        ...(withDatabaseCpu ? [fmt(r.databaseCpuPercent ?? NaN, 0)] : []),
-        failures(r) ? `${failures(r)} !!!` : '0',
+        fmt(s.serverCpuPercent, 0),
+        ...(withDatabaseCpu ? [fmt(median(results.map((r) => r.databaseCpuPercent ?? NaN)), 0)] : []),
+        fmt(s.loadCpuPercent, 0),
+        fmt(s.otherCpuPercent, 0),
+        s.failed ? `${s.failed} !!!` : '0',
       ]);
     }
   }
-  printTable(table, `llrrrrr${withDatabaseCpu ? 'r' : ''}r`);
+  printTable(table, `llrrrrrr${withDatabaseCpu ? 'r' : ''}rrr`);
   log('');
-  log('Requests (GET /api/v2/clients?…, on the 100,000-client tenant; the 100-client one differs only in the middle page and checkpoint):');
+  log(`Requests (GET /api/v2/clients?…, on the ${fmtInt(BIG)}-client tenant; the ${fmtInt(SMALL)}-client one differs only in the middle page and checkpoint):`);
   for (const m of measured) log(`  (${m.spec.key}) ?${displayQuery(m.query[fmtInt(BIG)]!)}${m.spec.key === '2' ? `   (page ${middlePage(SMALL)} on the ${fmtInt(SMALL)}-client tenant)` : ''}`);
   log(
     `req/s counts 2xx responses only; latencies are of 2xx responses; every response holds ${PER_PAGE} clients with all fields and the client_secret (admin token). ` +
-      `Server peak RSS ${fmt(Math.max(...all.map((r) => r.server.hwmMB)))} MB (VmHWM).`,
+      `CPU in % of one core: server = Gatehouse${pinning.serverCpus ? ` (on core ${pinning.serverCpus})` : ''}, load = autocannon's process, other = every other process on the machine. ` +
+      `Server peak RSS ${fmt(Math.max(...all.map((r) => r.server.hwmMB)))} MiB (VmHWM).`,
   );
-  log(`CPU during each case, in % of one core (${os.cpus().length} cores = ${os.cpus().length * 100}%):`);
-  for (const r of all) {
-    log(
-      `  ${r.case.padEnd(20)} server ${fmt(r.server.cpuPercent, 0).padStart(3)}%, ` +
-        (withDatabaseCpu ? `PostgreSQL ${fmt(r.databaseCpuPercent ?? NaN, 0).padStart(3)}%, ` : '') +
-        `autocannon ${fmt(r.benchCpuPercent, 0).padStart(3)}%, ` +
-        `other processes ${fmt(r.otherCpuPercent, 0).padStart(3)}%, irq ${fmt(r.irqCpuPercent, 0).padStart(2)}%, ` +
-        `steal ${fmt(r.stealCpuPercent, 0).padStart(2)}%, machine total ${fmt(r.machineCpuPercent, 0).padStart(3)}%`,
-    );
-  }
 
   const verdicts = measured.map((m) => {
-    const reqRatio = m.small.reqPerSec / m.big.reqPerSec;
-    const p50Ratio = m.big.latencyMs.p50 / m.small.latencyMs.p50;
-    const p99Ratio = m.big.latencyMs.p99 / m.small.latencyMs.p99;
+    const reqRatio = m.smallSummary.reqPerSec / m.bigSummary.reqPerSec;
+    const p50Ratio = m.bigSummary.p50Ms / m.smallSummary.p50Ms;
+    const p99Ratio = m.bigSummary.p99Ms / m.smallSummary.p99Ms;
     const pass = reqRatio <= TARGET_FACTOR && p50Ratio <= TARGET_FACTOR && p99Ratio <= TARGET_FACTOR;
-    const trustworthy = failures(m.small) === 0 && failures(m.big) === 0;
+    const trustworthy = m.smallSummary.failed === 0 && m.bigSummary.failed === 0;
     return { case: m.spec.key, label: m.spec.label, reqPerSecRatio: reqRatio, p50Ratio, p99Ratio, pass, trustworthy, expectedToFail: m.spec.note !== undefined };
   });
   log('');
-  log(`Target (reported, not asserted): the ${fmtInt(BIG)} figures within ${TARGET_FACTOR}x of the ${fmtInt(SMALL)} figures`);
+  log(`Target (reported, not asserted): the ${fmtInt(BIG)} figures within ${TARGET_FACTOR}x of the ${fmtInt(SMALL)} figures (medians)`);
   log(`  (req/s ratio = ${fmtInt(SMALL)} req/s ÷ ${fmtInt(BIG)} req/s; p50 and p99 ratios = ${fmtInt(BIG)} ÷ ${fmtInt(SMALL)}; each must be ≤ ${TARGET_FACTOR})`);
   const vrows = [['case', 'req/s ratio', 'p50 ratio', 'p99 ratio', 'verdict']];
   for (const v of verdicts) {
@@ -829,66 +847,36 @@ async function main(): Promise<number> {
     ]);
   }
   printTable(vrows, 'lrrrl');
+  if (!pinning.pinned) log(`  (${pinning.note})`);
 
-  const busy = all.filter((r) => r.otherCpuPercent > OTHER_CPU_WARN_PERCENT || r.stealCpuPercent > OTHER_CPU_WARN_PERCENT);
-  if (busy.length) {
-    log('');
-    const range = (values: number[]) => `${fmt(Math.min(...values), 0)}–${fmt(Math.max(...values), 0)}%`;
-    log(
-      `!!! The machine was not idle: during ${busy.length} of ${all.length} cases (${busy.map((r) => r.case).join(', ')}) other processes used ` +
-        `${range(busy.map((r) => r.otherCpuPercent))} and steal was ${range(busy.map((r) => r.stealCpuPercent))} of a core. ` +
-        'Those numbers are understated and the ratios unreliable; rerun on a quiet machine before comparing.',
-    );
-  }
+  logBusyWarning(
+    all.filter((r) => wasBusy(r.otherCpuPercent, r.stealCpuPercent)).map((r) => ({ what: r.case, other: r.otherCpuPercent, steal: r.stealCpuPercent })),
+    all.length,
+  );
   const withFailures = all.filter((r) => failures(r) > 0);
-  if (withFailures.length) {
-    log('');
-    log('!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!');
-    for (const r of withFailures) {
-      log(`!!! ${r.case}: ${r.non2xx} non-2xx responses, ${r.errors} connection errors (${r.timeouts} timeouts); status codes ${JSON.stringify(r.statusCodes)}`);
-    }
-    log('!!! These numbers do not describe a healthy server.');
-    log('!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!');
-  }
-  // Only pino's JSON lines (the server prints no secrets here: the data dir was seeded before it started).
-  const logLines = gatehouse
-    .output()
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .slice(-20);
-  if (!gatehouseAlive) log(`!!! Gatehouse exited during the bench (code ${gatehouse.process.exitCode ?? gatehouse.process.signalCode}):\n${logLines.join('\n')}`);
-  else if (logLines.length) log(`\nGatehouse log (LOG_LEVEL=${LOG_LEVEL}, last ${logLines.length} lines):\n${logLines.join('\n')}`);
+  logFailureBanner(withFailures.map(failureLine));
+  printGatehouseLog(gatehouse, LOG_LEVEL);
 
-  // ---- JSON
-  fs.mkdirSync(RESULTS_DIR, { recursive: true });
-  const file = path.join(RESULTS_DIR, `clients-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
-  let commit: string | undefined;
-  try {
-    commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    commit = undefined;
-  }
-  const report = {
+  const file = writeResults('clients-', startedAt, {
     bench: 'clients',
-    startedAt: startedAt.toISOString(),
-    commit,
-    environment: {
-      node: process.version,
-      platform: `${os.platform()} ${os.release()} ${os.arch()}`,
-      cpus: os.cpus().length,
-      cpuModel: os.cpus()[0]?.model,
-      totalMemoryMB: Math.round(os.totalmem() / 1048576),
-    },
+    environment: machineInfo(pinning),
     settings: { ...SETTINGS, logLevel: LOG_LEVEL, perPage: PER_PAGE, database, targetFactor: TARGET_FACTOR },
     seeding: { seconds: seedSeconds, tenants: seeds, databaseBytes: dbBytes, vacuumAnalyzeSeconds },
     store: storeTimings,
-    cases: measured.map((m) => ({ case: m.spec.key, label: m.spec.label, note: m.spec.note, query: m.query, bodyBytes: m.bodyBytes, small: m.small, big: m.big })),
+    cases: measured.map((m) => ({
+      case: m.spec.key,
+      label: m.spec.label,
+      note: m.spec.note,
+      query: m.query,
+      bodyBytes: m.bodyBytes,
+      small: { summary: m.smallSummary, rounds: m.small },
+      big: { summary: m.bigSummary, rounds: m.big },
+    })),
     verdicts,
     healthy: withFailures.length === 0 && gatehouseAlive,
-    machineWasBusy: busy.length > 0,
-  };
-  fs.writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
-  log(`\nResults: ${path.relative(process.cwd(), file)}`);
+    machineWasBusy: all.some((r) => wasBusy(r.otherCpuPercent, r.stealCpuPercent)),
+  });
+  log(`\nResults: ${file}`);
 
   const broken = all.filter((r) => r.ok === 0);
   if (broken.length) {
@@ -898,13 +886,4 @@ async function main(): Promise<number> {
   return gatehouseAlive ? 0 : 1;
 }
 
-let exitCode = 1;
-try {
-  exitCode = await main();
-} catch (error) {
-  console.error(`\nbench failed: ${error instanceof BenchError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  exitCode = 1;
-} finally {
-  await cleanup();
-}
-process.exit(exitCode);
+await runMain(main);

@@ -1,89 +1,121 @@
 /**
  * Login throughput (`npm run bench:logins`): how close Gatehouse's password
  * logins come to the rate at which one core verifies argon2id hashes, the
- * cost every login must pay (src/passwords/hashing.ts). In one run:
+ * cost every login must pay (src/passwords/hashing.ts), and what logins do to
+ * client_credentials tokens served by the same process.
+ *
+ * Gatehouse (bin/gatehouse.cjs, as `npm start` runs it; plain HTTP, temporary
+ * data directory, SQLite, LOG_LEVEL=warn, rate limits out of the way) runs
+ * pinned to one core (`taskset -c 0`), which gives it a threadpool of one
+ * thread; the load (autocannon and the flow workers, in this process) runs on
+ * the other core. Through the Management API (admin token) the bench creates
+ * a first-party regular web client (client_secret_post, grants
+ * authorization_code and password-realm, one callback), a database connection
+ * enabled for it, BENCH_USERS users with one password, and the typical API of
+ * `npm run bench` (3 scopes, a client_credentials client). Then, in each of
+ * BENCH_ROUNDS rounds, in turn:
  *
  *   1. the reference: `verifyPassword` of Gatehouse's own built code
- *      (dist/passwords/hashing.js, so the parameters are Gatehouse's: argon2id,
- *      19 MiB, t=2, p=1), awaited one after the other in a child process whose
- *      libuv threadpool has one thread: verifications per second on one core;
- *   2. Gatehouse (bin/gatehouse.cjs, as `npm start` runs it; temporary data
- *      directory, SQLite, LOG_LEVEL=warn, rate limits out of the way) in its own
- *      process. Through the Management API (admin token) the bench creates a
- *      first-party regular web client (client_secret_post, grants
- *      authorization_code and password-realm, one callback), a database
- *      connection enabled for it, and BENCH_USERS users with one password;
- *   3. password-realm logins: autocannon sends POST /oauth/token
- *      (grant_type http://auth0.com/oauth/grant-type/password-realm, realm =
- *      the connection, scope openid), each request for the next user in turn,
- *      all with the right password;
- *   4. authorization-code flows: BENCH_CONNECTIONS workers, each a browser
+ *      (dist/passwords/hashing.js, so its parameters: argon2id, 19 MiB, t=2,
+ *      p=1), awaited one after the other, in a child process pinned to the
+ *      server's core with a threadpool of one thread: verifications per second
+ *      of that core;
+ *   2. password-realm logins: autocannon sends POST /oauth/token (grant
+ *      http://auth0.com/oauth/grant-type/password-realm, realm = the
+ *      connection, scope openid), each request for the next user in turn;
+ *   3. authorization-code flows: BENCH_CONNECTIONS workers, each a browser
  *      with its own keep-alive connection and cookie jar, loop over GET
  *      /authorize (no cookie: a new visitor each time) → 302 /login?state= →
  *      GET /login (csrf_token) → POST /login (form) → 302 to the callback with
  *      the code → POST /oauth/token (authorization_code, PKCE verifier) → 200,
  *      for the next user in turn. autocannon cannot chain requests, hence the
- *      bench's own loop over node:https;
- *   5. SSO flows, an extra line: the same workers with the cookies of their
- *      last login, GET /authorize → 302 with a code → POST /oauth/token. No
- *      password is checked, so this line has no target.
+ *      bench's own loop over node:http;
+ *   4. SSO flows, an extra line: the same workers with the cookies of their
+ *      last login, GET /authorize → 302 with a code → POST /oauth/token;
+ *   5. client_credentials alone: autocannon with BENCH_CC_CONNECTIONS
+ *      connections, the typical API's token;
+ *   6. the same client_credentials load while password-realm logins run: two
+ *      autocannon instances at once; the line reports the tokens/s kept (÷
+ *      line 5 of the same round) and their p99.
  *
- * The target (reported, not asserted): password-realm logins/s and full
- * flows/s each at least 80% of the reference's verifications/s. The reference
- * is measured again after the load; the ratios use the higher of the two
- * figures, so that a slow reference cannot flatter them, and a gap between
- * the two is reported as noise.
+ * The table shows the medians of the rounds. The targets (reported, not
+ * asserted): password-realm logins/s and full flows/s each at least 80% of the
+ * reference's verifications/s.
  *
  * Settings (environment):
- *   BENCH_DURATION      seconds of measurement per case (default 10)
- *   BENCH_WARMUP        seconds of unrecorded load before each case (default min(2, ceil(duration/3)))
- *   BENCH_CONNECTIONS   autocannon connections and flow workers (default 8)
- *   BENCH_HASH_SECONDS  seconds of each argon2id reference loop (default min(5, duration))
- *   BENCH_USERS         users logging in, in turn (default 50)
- *   BENCH_LOG_LEVEL     LOG_LEVEL of the Gatehouse process (default warn)
- *   BENCH_CPU_PROF      a directory: Gatehouse runs with --cpu-prof and writes its main thread's
- *                       profile there when the bench stops it (open it in Chrome DevTools)
+ *   BENCH_DURATION         seconds of measurement per line (default 5)
+ *   BENCH_WARMUP           seconds of unrecorded load before each line (default min(2, ceil(duration/3)))
+ *   BENCH_ROUNDS           rounds (default 3)
+ *   BENCH_CONNECTIONS      autocannon connections and flow workers for the logins (default 8)
+ *   BENCH_CC_CONNECTIONS   autocannon connections for client_credentials (default 50)
+ *   BENCH_HASH_SECONDS     seconds of each argon2id reference loop (default min(5, duration))
+ *   BENCH_USERS            users logging in, in turn (default 50)
+ *   BENCH_PIN              0 pins nothing (default 1)
+ *   BENCH_LOG_LEVEL        LOG_LEVEL of the Gatehouse process (default warn)
+ *   BENCH_CPU_PROF         a directory: Gatehouse runs with --cpu-prof and writes its main thread's
+ *                          profile there when the bench stops it (open it in Chrome DevTools)
  * UV_THREADPOOL_SIZE, when set, reaches Gatehouse (bin/gatehouse.cjs otherwise
- * sizes the pool to the cores but one).
+ * sizes the pool to the cores it may use but one, at least one).
  *
  * Exit status: 0 when the bench ran (the targets are reported, not asserted);
- * 1 when it broke (a server did not start, a preflight failed, a case had no
+ * 1 when it broke (a server did not start, a preflight failed, a line had no
  * success at all, or Gatehouse died); 2 for a bad setting.
  */
-import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import dns from 'node:dns/promises';
 import fs from 'node:fs';
-import https from 'node:https';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import type { AdminCredentials } from '../src/app/context.js';
+import { SESSION_COOKIE } from '../src/authentication/authorize/cookies.js';
 import {
   BenchError,
-  OTHER_CPU_WARN_PERCENT,
-  RESULTS_DIR,
   ROOT,
-  cleanup,
+  adminTokenBody,
+  alternate,
+  childEnv,
   envSeconds,
   failures,
   fmt,
+  fmtInt,
   freePort,
-  httpsRequest,
+  hostHeader,
+  isRunning,
   loadLogLevel,
+  loadSettings,
   log,
+  logBusyWarning,
+  logFailureBanner,
+  logHeader,
+  machineInfo,
+  managementCall,
   measure,
+  median,
   percentile,
+  printGatehouseLog,
+  printTable,
+  readAdminCredentials,
   readCpuSeconds,
   readMachineCpu,
   readMainThreadCpuSeconds,
   readMemory,
   removeOnCleanup,
+  request,
+  requestToken,
+  roundCells,
   runAutocannon,
+  runMain,
+  setUpPinning,
+  setUpTypicalApi,
   startChild,
   startGatehouse,
+  wasBusy,
+  writeResults,
+  type CaseResult,
   type Child,
+  type Endpoint,
   type LoadCase,
   type MachineCpu,
   type Reply,
@@ -92,10 +124,10 @@ import {
 // ---------------------------------------------------------------------------
 // Settings
 
-const DURATION = envSeconds('BENCH_DURATION', 10, 1, 600);
-const WARMUP = envSeconds('BENCH_WARMUP', Math.min(2, Math.ceil(DURATION / 3)), 0, 60);
 /** A hash-bound server needs only a few requests in flight to stay busy; more only lengthen the queue (and the latency). */
-const CONNECTIONS = Math.round(envSeconds('BENCH_CONNECTIONS', 8, 1, 256));
+const SETTINGS = loadSettings({ duration: 5, connections: 8 });
+const { duration: DURATION, warmup: WARMUP, connections: CONNECTIONS, rounds: ROUNDS } = SETTINGS;
+const CC_CONNECTIONS = Math.round(envSeconds('BENCH_CC_CONNECTIONS', 50, 1, 1024));
 const HASH_SECONDS = envSeconds('BENCH_HASH_SECONDS', Math.min(5, DURATION), 0.5, 60);
 const USERS = Math.round(envSeconds('BENCH_USERS', 50, 1, 1000));
 const LOG_LEVEL = loadLogLevel();
@@ -108,59 +140,11 @@ const CONNECTION = 'bench-users';
 /** Never contacted: the bench reads the code from the Location header. */
 const CALLBACK = 'https://app.bench.example/callback';
 const SCOPE = 'openid';
-const SESSION_COOKIE = 'gh_session';
 const PASSWORD_REALM_GRANT = 'http://auth0.com/oauth/grant-type/password-realm';
 const REQUEST_TIMEOUT_MS = 30_000;
 
 // ---------------------------------------------------------------------------
-// CPU of the server (whole process and main thread), the bench and the machine over a window
-
-interface CpuShares {
-  /** The server process, in % of one core. */
-  server: number;
-  /** Its main thread (the event loop); the rest is the threadpool (argon2, RS256) and V8's threads. */
-  serverMainThread: number;
-  /** This process: autocannon or the flow workers. */
-  bench: number;
-  /** Processes other than the server (or the reference child) and the bench: competition for the cores. */
-  other: number;
-  irq: number;
-  steal: number;
-  /** Everything, in % of one core; 100 × cores = saturated. */
-  machine: number;
-}
-
-/** Starts measuring; the returned function ends the window and gives the shares over its wall time. */
-function cpuWindow(pid: number): () => CpuShares & { seconds: number } {
-  const t0 = performance.now();
-  const server0 = readCpuSeconds(pid) ?? NaN;
-  const main0 = readMainThreadCpuSeconds(pid) ?? NaN;
-  const machine0 = readMachineCpu();
-  const bench0 = process.cpuUsage();
-  return () => {
-    const seconds = (performance.now() - t0) / 1000;
-    const bench = process.cpuUsage(bench0);
-    const server = (((readCpuSeconds(pid) ?? NaN) - server0) / seconds) * 100;
-    const serverMainThread = (((readMainThreadCpuSeconds(pid) ?? NaN) - main0) / seconds) * 100;
-    const machine1 = readMachineCpu();
-    const share = (field: keyof MachineCpu) => (machine0 && machine1 ? ((machine1[field] - machine0[field]) / seconds) * 100 : NaN);
-    const benchPercent = ((bench.user + bench.system) / 1e6 / seconds) * 100;
-    const processes = share('processes');
-    return {
-      seconds,
-      server,
-      serverMainThread,
-      bench: benchPercent,
-      other: Math.max(0, processes - server - benchPercent),
-      irq: share('irq'),
-      steal: share('steal'),
-      machine: processes + share('irq') + share('steal'),
-    };
-  };
-}
-
-// ---------------------------------------------------------------------------
-// 1. Reference: argon2id verifications per second on one core
+// 1. Reference: argon2id verifications per second on the server's core
 
 interface HashReference {
   verificationsPerSecond: number;
@@ -173,6 +157,8 @@ interface HashReference {
   childCpuPercent: number;
   /** CPU milliseconds per verification. */
   cpuMsPerVerification: number;
+  /** This process during the loop (idle: nothing else runs then), in % of one core. */
+  benchCpuPercent: number;
   /** Processes other than the child and the bench during the loop, in % of one core. */
   otherCpuPercent: number;
   stealCpuPercent: number;
@@ -205,19 +191,18 @@ process.stdout.write(
 );
 `;
 
-async function hashReference(seconds: number): Promise<HashReference> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
+/** The reference loop in a child on `cpus` (the server's core), so that it measures the core the server runs on. */
+async function hashReference(seconds: number, cpus: string | undefined): Promise<HashReference> {
+  const env = childEnv({
     UV_THREADPOOL_SIZE: '1',
     BENCH_HASHING_MODULE: pathToFileURL(path.join(ROOT, 'dist', 'passwords', 'hashing.js')).href,
     BENCH_PASSWORD: PASSWORD,
     BENCH_SECONDS: String(seconds),
-  };
-  delete env.NODE_OPTIONS;
+  });
   const t0 = performance.now();
   const machine0 = readMachineCpu();
   const bench0 = process.cpuUsage();
-  const child = startChild('argon2id reference', ['--input-type=module', '-e', HASH_REFERENCE], env);
+  const child = startChild('argon2id reference', ['--input-type=module', '-e', HASH_REFERENCE], env, cpus ? { cpus } : {});
   const code = await child.exited;
   const wall = (performance.now() - t0) / 1000;
   const machine1 = readMachineCpu();
@@ -227,7 +212,8 @@ async function hashReference(seconds: number): Promise<HashReference> {
   const result = JSON.parse(line) as { count: number; seconds: number; cpuSeconds: number; totalCpuSeconds: number; parameters: string };
   // From the child's start to its exit: the whole machine less the child (as it reported) and the bench.
   const share = (field: keyof MachineCpu) => (machine0 && machine1 ? ((machine1[field] - machine0[field]) / wall) * 100 : NaN);
-  const own = ((result.totalCpuSeconds + (bench.user + bench.system) / 1e6) / wall) * 100;
+  const benchPercent = ((bench.user + bench.system) / 1e6 / wall) * 100;
+  const own = (result.totalCpuSeconds / wall) * 100 + benchPercent;
   return {
     verificationsPerSecond: result.count / result.seconds,
     verifications: result.count,
@@ -236,6 +222,7 @@ async function hashReference(seconds: number): Promise<HashReference> {
     parameters: result.parameters,
     childCpuPercent: (result.cpuSeconds / result.seconds) * 100,
     cpuMsPerVerification: (result.cpuSeconds * 1000) / result.count,
+    benchCpuPercent: benchPercent,
     otherCpuPercent: Math.max(0, share('processes') - own),
     stealCpuPercent: share('steal'),
   };
@@ -252,12 +239,8 @@ interface LoginApp {
   usersSeconds: number;
 }
 
-async function setUpLoginApp(port: number, ca: Buffer, adminToken: string): Promise<LoginApp> {
-  const call = async <T>(urlPath: string, body: unknown): Promise<T> => {
-    const reply = await httpsRequest(port, ca, 'POST', `/api/v2${urlPath}`, JSON.stringify(body), { authorization: `Bearer ${adminToken}` });
-    if (reply.status !== 201 && reply.status !== 200) throw new BenchError(`POST /api/v2${urlPath} answered ${reply.status}: ${reply.body.slice(0, 500)}`);
-    return JSON.parse(reply.body) as T;
-  };
+async function setUpLoginApp(endpoint: Endpoint, adminToken: string): Promise<LoginApp> {
+  const call = <T>(urlPath: string, body: unknown) => managementCall<T>(endpoint, adminToken, 'POST', urlPath, body);
   const client = await call<{ client_id?: string; client_secret?: string }>('/clients', {
     name: 'Bench login app',
     app_type: 'regular_web',
@@ -316,17 +299,17 @@ class FlowError extends Error {
 
 /**
  * One browser: its own keep-alive connection and cookie jar (every cookie the server sets is
- * sent back); requests verify the server certificate.
+ * sent back, whatever its attributes: Gatehouse marks its `__Host-` cookies Secure, as it must
+ * behind a TLS-terminating proxy, and the bench speaks plain HTTP to it).
  */
 class Browser {
-  readonly #agent: https.Agent;
+  readonly #agent: http.Agent;
   readonly #cookies = new Map<string, string>();
 
   constructor(
-    private readonly port: number,
-    private readonly ca: Buffer,
+    private readonly endpoint: Endpoint,
   ) {
-    this.#agent = new https.Agent({ keepAlive: true, maxSockets: 1 });
+    this.#agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   }
 
   /** The value of a cookie in the jar. */
@@ -341,15 +324,15 @@ class Browser {
 
   request(method: 'GET' | 'POST', urlPath: string, form?: Record<string, string>): Promise<Reply> {
     const body = form && new URLSearchParams(form).toString();
-    const headers: Record<string, string> = { host: `localhost:${this.port}` };
+    const headers: Record<string, string> = { host: hostHeader(this.endpoint) };
     if (this.#cookies.size > 0) headers.cookie = [...this.#cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     if (body !== undefined) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       headers['content-length'] = String(Buffer.byteLength(body));
     }
     return new Promise((resolve, reject) => {
-      const req = https.request(
-        { host: 'localhost', port: this.port, method, path: urlPath, headers, ca: this.ca, servername: 'localhost', agent: this.#agent, timeout: REQUEST_TIMEOUT_MS },
+      const req = http.request(
+        { host: 'localhost', port: this.endpoint.port, method, path: urlPath, headers, agent: this.#agent, timeout: REQUEST_TIMEOUT_MS },
         (res) => {
           let text = '';
           res.setEncoding('utf8');
@@ -520,52 +503,83 @@ async function runFlows(workers: Worker[], seconds: number, flow: (worker: Worke
 }
 
 // ---------------------------------------------------------------------------
-// Results
+// CPU of the server (whole process and main thread), the bench and the machine over a window
+
+interface CpuShares {
+  /** The server process, in % of one core. */
+  server: number;
+  /** Its main thread (the event loop); the rest is the threadpool (argon2, RS256) and V8's threads. */
+  serverMainThread: number;
+  /** This process: autocannon or the flow workers. */
+  bench: number;
+  /** Processes other than the server (or the reference child) and the bench: competition for the cores. */
+  other: number;
+  irq: number;
+  steal: number;
+  /** Everything, in % of one core; 100 × cores = saturated. */
+  machine: number;
+}
+
+/** Starts measuring; the returned function ends the window and gives the shares over its wall time. */
+function cpuWindow(pid: number): () => CpuShares & { seconds: number } {
+  const t0 = performance.now();
+  const server0 = readCpuSeconds(pid) ?? NaN;
+  const main0 = readMainThreadCpuSeconds(pid) ?? NaN;
+  const machine0 = readMachineCpu();
+  const bench0 = process.cpuUsage();
+  return () => {
+    const seconds = (performance.now() - t0) / 1000;
+    const bench = process.cpuUsage(bench0);
+    const server = (((readCpuSeconds(pid) ?? NaN) - server0) / seconds) * 100;
+    const serverMainThread = (((readMainThreadCpuSeconds(pid) ?? NaN) - main0) / seconds) * 100;
+    const machine1 = readMachineCpu();
+    const share = (field: keyof MachineCpu) => (machine0 && machine1 ? ((machine1[field] - machine0[field]) / seconds) * 100 : NaN);
+    const benchPercent = ((bench.user + bench.system) / 1e6 / seconds) * 100;
+    const processes = share('processes');
+    return {
+      seconds,
+      server,
+      serverMainThread,
+      bench: benchPercent,
+      other: Math.max(0, processes - server - benchPercent),
+      irq: share('irq'),
+      steal: share('steal'),
+      machine: processes + share('irq') + share('steal'),
+    };
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Lines: one measurement each
 
 interface LineResult {
-  case: string;
-  label: string;
-  /** Successful logins or flows per second. */
+  line: LineKey;
+  round: number;
+  /** Successful logins, flows or tokens per second. */
   perSecond: number;
   successes: number;
   seconds: number;
   latencyMs: { p50: number; p90: number; p99: number; max: number };
-  /** Non-2xx responses or connection errors (password-realm), failed flows (flows). */
+  /** Non-2xx responses or connection errors (autocannon), failed flows (flows). */
   failed: number;
   failures: Record<string, number>;
   cpu: CpuShares;
   /** Server CPU milliseconds per success: whole process, main thread, the other threads (threadpool, V8). */
   cpuMsPerSuccess: { server: number; mainThread: number; otherThreads: number };
   serverRssMB: number;
-  /** Whether the line is held to the target. */
-  target: boolean;
 }
+
+type LineKey = 'password-realm' | 'full flow' | 'SSO flow' | 'cc alone' | 'cc with logins' | 'logins with cc';
 
 function cpuMsPer(window: CpuShares & { seconds: number }, successes: number): LineResult['cpuMsPerSuccess'] {
   const ms = (percent: number) => (percent * window.seconds * 10) / successes;
   return { server: ms(window.server), mainThread: ms(window.serverMainThread), otherThreads: ms(window.server - window.serverMainThread) };
 }
 
-async function passwordRealmCase(app: LoginApp, port: number, ca: Buffer, server: Child): Promise<LineResult> {
-  const c: LoadCase = {
-    name: 'password-realm',
-    method: 'POST',
-    path: '/oauth/token',
-    bodies: app.emails.map((email) => passwordRealmBody(app, email)),
-    port,
-    ca,
-    server,
-  };
-  if (WARMUP > 0) {
-    log(`  password-realm: warm-up ${WARMUP} s`);
-    await runAutocannon(c, WARMUP, CONNECTIONS);
-  }
-  const end = cpuWindow(server.process.pid!);
-  const r = await measure(c, { duration: DURATION, warmup: 0, connections: CONNECTIONS });
-  const window = end();
+function fromCase(line: LineKey, round: number, r: CaseResult, window: CpuShares & { seconds: number }): LineResult {
   return {
-    case: 'password-realm',
-    label: `password-realm  POST /oauth/token (${CONNECTIONS} connections)`,
+    line,
+    round,
     perSecond: r.reqPerSec,
     successes: r.ok,
     seconds: r.seconds,
@@ -575,30 +589,36 @@ async function passwordRealmCase(app: LoginApp, port: number, ca: Buffer, server
     cpu: window,
     cpuMsPerSuccess: cpuMsPer(window, r.ok),
     serverRssMB: r.server.rssEndMB,
-    target: true,
   };
 }
 
-async function flowCase(
-  name: string,
-  label: string,
-  target: boolean,
-  workers: Worker[],
-  server: Child,
-  flow: (worker: Worker) => Promise<void>,
-): Promise<LineResult> {
-  if (WARMUP > 0) {
-    log(`  ${name}: warm-up ${WARMUP} s`);
-    await runFlows(workers, WARMUP, flow);
-  }
-  log(`  ${name}: measuring ${DURATION} s with ${workers.length} workers`);
+/**
+ * autocannon loads, all at once (one for a line, two for the mixed line): a shared warm-up, then
+ * the measurement, with the server's CPU over the measurement window.
+ */
+async function autocannonLines(round: number, server: Child, loads: readonly { line: LineKey; load: LoadCase; connections: number }[]): Promise<LineResult[]> {
+  if (WARMUP > 0) await Promise.all(loads.map((l) => runAutocannon(l.load, WARMUP, l.connections)));
+  const end = cpuWindow(server.process.pid!);
+  const results = await Promise.all(
+    loads.map((l) => measure(l.load, { duration: DURATION, warmup: 0, connections: l.connections }, `round ${round}/${ROUNDS} ${l.line}`)),
+  );
+  const window = end();
+  return results.map((r, i) => fromCase(loads[i]!.line, round, r, window));
+}
+
+async function flowLine(round: number, line: LineKey, workers: Worker[], server: Child, flow: (worker: Worker) => Promise<void>): Promise<LineResult> {
+  if (WARMUP > 0) await runFlows(workers, WARMUP, flow);
   const end = cpuWindow(server.process.pid!);
   const run = await runFlows(workers, DURATION, flow);
   const window = end();
-  if (run.firstFailure) log(`  ${name}: first failure: ${run.firstFailure}`);
+  log(
+    `  round ${round}/${ROUNDS} ${line}: ${fmt(run.completed / DURATION)}/s, p50 ${fmt(percentile(run.latencies, 0.5), 1)} ms, p99 ${fmt(percentile(run.latencies, 0.99), 1)} ms, ` +
+      `server CPU ${fmt(window.server, 0)}%, load ${fmt(window.bench, 0)}%, other processes ${fmt(window.other, 0)}%` +
+      (run.failed ? `, ${run.failed} FAILED (first: ${run.firstFailure ?? ''})` : ''),
+  );
   return {
-    case: name,
-    label,
+    line,
+    round,
     perSecond: run.completed / DURATION,
     successes: run.completed,
     seconds: DURATION,
@@ -613,69 +633,80 @@ async function flowCase(
     cpu: window,
     cpuMsPerSuccess: cpuMsPer(window, run.completedAll),
     serverRssMB: readMemory(server.process.pid!)?.rssMB ?? NaN,
-    target,
   };
 }
 
-function printTable(rows: string[][], align: string): void {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  const line = (row: string[]) => row.map((cell, i) => (align[i] === 'l' ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(' | ');
-  log(line(rows[0]!));
-  log(widths.map((w) => '-'.repeat(w)).join('-|-'));
-  for (const row of rows.slice(1)) log(line(row));
-}
+/** Rates: whole numbers from 100 up, one decimal below. */
+const fmtRate = (n: number) => (n >= 100 ? fmtInt(n) : fmt(n));
 
-const loadAverage = () => os.loadavg().map((v) => fmt(v, 2)).join(' ');
+/** Medians of one line over the rounds. */
+function summarizeLine(results: readonly LineResult[]) {
+  const of = (pick: (r: LineResult) => number) => median(results.map(pick));
+  const rates = results.map((r) => r.perSecond);
+  const perSecond = median(rates);
+  return {
+    perSecond,
+    spreadPercent: ((Math.max(...rates) - Math.min(...rates)) / perSecond) * 100,
+    p50Ms: of((r) => r.latencyMs.p50),
+    p99Ms: of((r) => r.latencyMs.p99),
+    serverCpuPercent: of((r) => r.cpu.server),
+    serverMainThreadCpuPercent: of((r) => r.cpu.serverMainThread),
+    loadCpuPercent: of((r) => r.cpu.bench),
+    otherCpuPercent: of((r) => r.cpu.other),
+    cpuMsPerSuccess: { server: of((r) => r.cpuMsPerSuccess.server), mainThread: of((r) => r.cpuMsPerSuccess.mainThread), otherThreads: of((r) => r.cpuMsPerSuccess.otherThreads) },
+    failed: results.reduce((a, r) => a + r.failed, 0),
+    successes: results.reduce((a, r) => a + r.successes, 0),
+  };
+}
 
 // ---------------------------------------------------------------------------
 // Main
 
+const LINES: readonly { key: LineKey; label: string; target: 'hash' | 'kept' | 'hash (extra)' | 'none' }[] = [
+  { key: 'password-realm', label: `password-realm  POST /oauth/token (${CONNECTIONS} connections)`, target: 'hash' },
+  { key: 'full flow', label: `authorization-code flow, 5 requests (${CONNECTIONS} workers)`, target: 'hash' },
+  { key: 'SSO flow', label: 'SSO flow (session cookie), 2 requests, no password (extra)', target: 'none' },
+  { key: 'cc alone', label: `client_credentials, 3-scope API (${CC_CONNECTIONS} connections), alone`, target: 'none' },
+  { key: 'cc with logins', label: 'client_credentials while password logins run', target: 'kept' },
+  { key: 'logins with cc', label: '  password-realm logins meanwhile', target: 'hash (extra)' },
+];
+
 async function main(): Promise<number> {
+  const pinning = setUpPinning();
   const hashingJs = path.join(ROOT, 'dist', 'passwords', 'hashing.js');
   if (!fs.existsSync(hashingJs)) throw new BenchError(`${hashingJs} is missing; run \`npm run build\` (npm run bench:logins does)`);
   const startedAt = new Date();
-  const cpus = os.availableParallelism();
-  const serverPool = process.env.UV_THREADPOOL_SIZE ?? String(Math.max(1, cpus - 1));
-  const loadBefore = os.loadavg();
-  log(
-    `Gatehouse login bench: ${DURATION} s per case, warm-up ${WARMUP} s, ${CONNECTIONS} connections/workers, ${USERS} users, ` +
-      `${cpus} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), Node ${process.version}; load average ${loadAverage()}`,
+  logHeader(
+    'Gatehouse login bench',
+    `${ROUNDS} rounds × ${DURATION} s per line, warm-up ${WARMUP} s, ${CONNECTIONS} login connections/workers, ${CC_CONNECTIONS} client_credentials connections, ${USERS} users, plain HTTP`,
+    pinning,
   );
-
-  log(`\n[1/5] argon2id reference: Gatehouse's verifyPassword, awaited in turn, in a child process with UV_THREADPOOL_SIZE=1, for ${HASH_SECONDS} s`);
-  const reference = await hashReference(HASH_SECONDS);
-  log(
-    `  ${fmt(reference.verificationsPerSecond)} verifications/s (${fmt(reference.msPerVerification, 2)} ms each, ${reference.parameters}); ` +
-      `child CPU ${fmt(reference.childCpuPercent, 0)}%, other processes ${fmt(reference.otherCpuPercent, 0)}%`,
-  );
+  const cpus = pinning.serverCpus;
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-logins-'));
   removeOnCleanup(dataDir);
   const { address: host } = await dns.lookup('localhost');
-  log(`\n[2/5] starting Gatehouse (bin/gatehouse.cjs, UV_THREADPOOL_SIZE ${serverPool}, data dir ${dataDir})`);
   const port = await freePort(host);
-  const gatehouse = await startGatehouse(host, port, dataDir, LOG_LEVEL, {}, CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : []);
-  const ca = fs.readFileSync(path.join(dataDir, 'tls', 'cert.pem'));
-  const admin = JSON.parse(fs.readFileSync(path.join(dataDir, 'admin-credentials.json'), 'utf8')) as AdminCredentials;
-  log(`  listening on https://localhost:${port} (pid ${gatehouse.process.pid}), tenant ${admin.domain}`);
-  const adminReply = await httpsRequest(
-    port,
-    ca,
-    'POST',
-    '/oauth/token',
-    JSON.stringify({ grant_type: 'client_credentials', client_id: admin.client_id, client_secret: admin.client_secret, audience: `https://localhost:${port}/api/v2/` }),
-  );
-  if (adminReply.status !== 200) throw new BenchError(`the admin token request answered ${adminReply.status}: ${adminReply.body.slice(0, 500)}`);
-  const app = await setUpLoginApp(port, ca, (JSON.parse(adminReply.body) as { access_token: string }).access_token);
+  log(`\n[1/3] starting Gatehouse (bin/gatehouse.cjs${cpus ? `, core ${cpus}` : ''}, data dir ${dataDir})`);
+  const started = await startGatehouse({ host, port, dataDir, logLevel: LOG_LEVEL, cpus, nodeArgs: CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : [] });
+  const gatehouse = started.child;
+  const g = started.endpoint;
+  const serverPool = process.env.UV_THREADPOOL_SIZE ?? `${cpus ? 1 : Math.max(1, pinning.cpusAllowed.length - 1)} (bin/gatehouse.cjs)`;
+  const admin = readAdminCredentials(dataDir);
+  log(`  listening on http://localhost:${port} (pid ${gatehouse.process.pid}, threadpool ${serverPool}), tenant ${admin.domain}, ready in ${fmt(started.readyMs, 0)} ms`);
+  const adminToken = (await requestToken(g, '/oauth/token', adminTokenBody(admin), 'admin client')).access_token;
+  const app = await setUpLoginApp(g, adminToken);
+  const typical = await setUpTypicalApi(g, adminToken);
   log(
     `  created a regular web client (authorization_code, password-realm), connection ${CONNECTION} and ${USERS} users ` +
-      `in ${fmt(app.usersSeconds, 2)} s (${fmt(USERS / app.usersSeconds)} users/s)`,
+      `in ${fmt(app.usersSeconds, 2)} s (${fmt(USERS / app.usersSeconds)} users/s), and the typical API with its client_credentials client`,
   );
 
-  // Preflight: one login of each kind through verifying clients.
-  const preflight = await httpsRequest(port, ca, 'POST', '/oauth/token', passwordRealmBody(app, app.emails[0]!));
+  // Preflight: one login of each kind and one token.
+  const preflight = await request(g, 'POST', '/oauth/token', passwordRealmBody(app, app.emails[0]!));
   if (preflight.status !== 200) throw new BenchError(`preflight password-realm login answered ${preflight.status}: ${preflight.body.slice(0, 500)}`);
-  const workers: Worker[] = Array.from({ length: CONNECTIONS }, () => ({ browser: new Browser(port, ca) }));
+  await requestToken(g, '/oauth/token', typical.tokenBody, 'typical API client');
+  const workers: Worker[] = Array.from({ length: CONNECTIONS }, () => ({ browser: new Browser(g) }));
   try {
     checkTokens(preflight.body, 'preflight password-realm');
     await fullFlow(workers[0]!.browser, app, app.emails[0]!);
@@ -683,181 +714,160 @@ async function main(): Promise<number> {
   } catch (error) {
     throw new BenchError(`preflight: ${error instanceof Error ? error.message : String(error)}`);
   }
-  log('  preflight: a password-realm login, a full authorization-code flow and an SSO flow succeeded');
+  log('  preflight: a password-realm login, a full authorization-code flow, an SSO flow and a client_credentials token succeeded');
 
   let turn = 0;
   const nextEmail = () => app.emails[turn++ % app.emails.length]!;
-  const results: LineResult[] = [];
+  const loginLoad: LoadCase = {
+    name: 'password-realm',
+    method: 'POST',
+    path: '/oauth/token',
+    bodies: app.emails.map((email) => passwordRealmBody(app, email)),
+    endpoint: g,
+    server: gatehouse,
+  };
+  const ccLoad: LoadCase = { name: 'client_credentials', method: 'POST', path: '/oauth/token', body: typical.tokenBody, endpoint: g, server: gatehouse };
+  const references: HashReference[] = [];
+  const lines: LineResult[] = [];
+  log(`\n[2/3] ${ROUNDS} round(s): reference, password-realm, full flow, SSO flow, client_credentials alone, client_credentials with logins`);
   try {
-    log(`\n[3/5] password-realm logins (autocannon)`);
-    results.push(await passwordRealmCase(app, port, ca, gatehouse));
-    log(`\n[4/5] authorization-code flows`);
-    results.push(
-      await flowCase('full flow', `authorization-code flow, 5 requests (${CONNECTIONS} workers)`, true, workers, gatehouse, (worker) =>
-        fullFlow(worker.browser, app, nextEmail()),
-      ),
-    );
-    results.push(
-      await flowCase('SSO flow', `SSO flow (session cookie), 2 requests, no password (extra)`, false, workers, gatehouse, (worker) =>
-        ssoFlow(worker.browser, app),
-      ),
-    );
+    await alternate<void>(ROUNDS, [
+      {
+        key: 'reference',
+        run: async (round) => {
+          const ref = await hashReference(HASH_SECONDS, cpus);
+          references.push(ref);
+          log(
+            `  round ${round}/${ROUNDS} argon2id reference${cpus ? ` on core ${cpus}` : ''}: ${fmt(ref.verificationsPerSecond)} verifications/s ` +
+              `(${fmt(ref.msPerVerification, 2)} ms each, ${ref.parameters}), child CPU ${fmt(ref.childCpuPercent, 0)}%, other processes ${fmt(ref.otherCpuPercent, 0)}%`,
+          );
+        },
+      },
+      { key: 'password-realm', run: async (round) => void lines.push(...(await autocannonLines(round, gatehouse, [{ line: 'password-realm', load: loginLoad, connections: CONNECTIONS }]))) },
+      { key: 'full flow', run: async (round) => void lines.push(await flowLine(round, 'full flow', workers, gatehouse, (w) => fullFlow(w.browser, app, nextEmail()))) },
+      { key: 'SSO flow', run: async (round) => void lines.push(await flowLine(round, 'SSO flow', workers, gatehouse, (w) => ssoFlow(w.browser, app))) },
+      { key: 'cc alone', run: async (round) => void lines.push(...(await autocannonLines(round, gatehouse, [{ line: 'cc alone', load: ccLoad, connections: CC_CONNECTIONS }]))) },
+      {
+        key: 'cc with logins',
+        run: async (round) =>
+          void lines.push(
+            ...(await autocannonLines(round, gatehouse, [
+              { line: 'cc with logins', load: ccLoad, connections: CC_CONNECTIONS },
+              { line: 'logins with cc', load: loginLoad, connections: CONNECTIONS },
+            ])),
+          ),
+      },
+    ]);
   } finally {
     for (const worker of workers) worker.browser.close();
   }
-  const gatehouseAlive = gatehouse.process.exitCode === null && gatehouse.process.signalCode === null;
-  const loadAfterLoad = os.loadavg();
-
-  log(`\n[5/5] argon2id reference again, after the load, for ${HASH_SECONDS} s`);
-  const referenceAfter = await hashReference(HASH_SECONDS);
-  log(`  ${fmt(referenceAfter.verificationsPerSecond)} verifications/s (${fmt(referenceAfter.msPerVerification, 2)} ms each), other processes ${fmt(referenceAfter.otherCpuPercent, 0)}%`);
+  const gatehouseAlive = isRunning(gatehouse);
 
   // ---- Report
-  // The higher of the two reference figures, so that a slow reference cannot flatter the ratios.
-  const hashReferenceUsed = referenceAfter.verificationsPerSecond > reference.verificationsPerSecond ? referenceAfter : reference;
-  const hashRate = hashReferenceUsed.verificationsPerSecond;
-  const verdict = (r: LineResult) => {
-    if (!r.target) return '(no target)';
-    const pass = r.perSecond >= TARGET_SHARE * hashRate;
-    return `${pass ? 'PASS' : 'FAIL'}${r.failed ? '  <-- NOT TRUSTWORTHY: failures' : ''}`;
+  log(`\n[3/3] results`);
+  const hashRate = median(references.map((r) => r.verificationsPerSecond));
+  const hashRates = references.map((r) => r.verificationsPerSecond);
+  const summaries = new Map(LINES.map((l) => [l.key, summarizeLine(lines.filter((r) => r.line === l.key))]));
+  const ccAlone = summaries.get('cc alone')!;
+  const ratioOf = (key: LineKey, target: (typeof LINES)[number]['target']) =>
+    target === 'kept' ? summaries.get(key)!.perSecond / ccAlone.perSecond : target === 'hash' || target === 'hash (extra)' ? summaries.get(key)!.perSecond / hashRate : NaN;
+  const verdict = (key: LineKey, target: (typeof LINES)[number]['target']) => {
+    if (target !== 'hash') return '(no target)';
+    const s = summaries.get(key)!;
+    return `${s.perSecond >= TARGET_SHARE * hashRate ? 'PASS' : 'FAIL'}${s.failed ? '  <-- NOT TRUSTWORTHY: failures' : ''}`;
   };
   log('');
+  log(`Medians of ${ROUNDS} round(s). ratio = the line ÷ the reference's verifications/s, except "kept": ÷ client_credentials alone.`);
   printTable(
     [
-      ['case', '/s', 'p50 ms', 'p99 ms', 'failed', `÷ hash rate`, `target ≥ ${TARGET_SHARE * 100}%`],
+      ['line', '/s', '±%', 'p50 ms', 'p99 ms', 'server CPU %', 'load CPU %', 'other CPU %', 'failed', 'ratio', `target ≥ ${TARGET_SHARE * 100}% of the hash rate`],
       [
-        `argon2id verify, 1 core (reference: before ${fmt(reference.verificationsPerSecond)}, after ${fmt(referenceAfter.verificationsPerSecond)})`,
-        fmt(hashRate),
-        fmt(hashReferenceUsed.msPerVerification, 2),
+        `argon2id verify${cpus ? `, core ${cpus}` : ''} (reference, ${references[0]?.parameters ?? ''})`,
+        fmtRate(hashRate),
+        fmt(((Math.max(...hashRates) - Math.min(...hashRates)) / hashRate / 2) * 100, 0),
+        fmt(median(references.map((r) => r.msPerVerification)), 2),
         '',
+        fmt(median(references.map((r) => r.childCpuPercent)), 0),
+        fmt(median(references.map((r) => r.benchCpuPercent)), 0),
+        fmt(median(references.map((r) => r.otherCpuPercent)), 0),
         '',
         '',
         '',
       ],
-      ...results.map((r) => [
-        r.label,
-        fmt(r.perSecond),
-        fmt(r.latencyMs.p50, 1),
-        fmt(r.latencyMs.p99, 1),
-        r.failed ? `${r.failed} !!!` : '0',
-        `${fmt((r.perSecond / hashRate) * 100, 0)}%`,
-        verdict(r),
-      ]),
+      ...LINES.map((l) => {
+        const s = summaries.get(l.key)!;
+        return [
+          l.label,
+          fmtRate(s.perSecond),
+          ...roundCells(s, 1),
+          s.failed ? `${s.failed} !!!` : '0',
+          l.target === 'kept' ? `kept ${fmt(ratioOf(l.key, l.target) * 100, 0)}%` : l.target === 'none' ? '' : `${fmt(ratioOf(l.key, l.target) * 100, 0)}%`,
+          verdict(l.key, l.target),
+        ];
+      }),
     ],
-    'lrrrrrl',
+    'lrrrrrrrrrl',
   );
   log('');
   log(
-    `/s counts successful logins (2xx token responses) or completed flows; latencies are of those, a flow's from its first request to its token. ` +
-      `Every login is ${SCOPE} scope: an access token and an ID token, RS256. The ratios are to the higher of the two reference figures.`,
+    `/s counts successful logins (2xx token responses), completed flows or tokens; latencies are of those, a flow's from its first request to its token. ` +
+      `Every login is ${SCOPE} scope: an access token and an ID token, RS256. The reference's p50 column is milliseconds per verification. ` +
+      `±% is half the range over the rounds in % of the median. CPU in % of one core: server = Gatehouse (or the reference child), load = this process ` +
+      `(autocannon and the flow workers), other = every other process on the machine.`,
   );
-  log(`CPU during each case, in % of one core (${cpus} cores = ${cpus * 100}%; the server's threadpool has ${serverPool} thread(s)):`);
-  for (const r of results) {
+  log(
+    `Server CPU per success, in ms (the reference spends ${fmt(median(references.map((r) => r.cpuMsPerVerification)), 1)} ms of CPU per verification; ` +
+      `the threadpool runs argon2 and RS256, the main thread HTTP and SQLite; medians):`,
+  );
+  for (const l of LINES.filter((x) => x.key !== 'cc with logins' && x.key !== 'logins with cc')) {
+    const ms = summaries.get(l.key)!.cpuMsPerSuccess;
+    const main = summaries.get(l.key)!;
     log(
-      `  ${r.case.padEnd(14)} server ${fmt(r.cpu.server, 0).padStart(3)}% (main thread ${fmt(r.cpu.serverMainThread, 0).padStart(3)}%, other threads ${fmt(r.cpu.server - r.cpu.serverMainThread, 0).padStart(3)}%), ` +
-        `bench ${fmt(r.cpu.bench, 0).padStart(3)}%, other processes ${fmt(r.cpu.other, 0).padStart(3)}%, irq ${fmt(r.cpu.irq, 0).padStart(2)}%, ` +
-        `steal ${fmt(r.cpu.steal, 0).padStart(2)}%, machine total ${fmt(r.cpu.machine, 0).padStart(3)}%`,
+      `  ${l.key.padEnd(15)} ${fmt(ms.server, 1).padStart(5)} ms: main thread ${fmt(ms.mainThread, 1).padStart(5)} ms, other threads ${fmt(ms.otherThreads, 1).padStart(5)} ms ` +
+        `(main thread busy ${fmt(main.serverMainThreadCpuPercent, 0)}% of the core)`,
     );
   }
-  log(
-    `Server CPU per success, in ms (the reference spends ${fmt(reference.cpuMsPerVerification, 1)} ms of CPU per verification; ` +
-      `the threadpool runs argon2 and RS256, the main thread HTTP, TLS and SQLite):`,
-  );
-  for (const r of results) {
-    const ms = r.cpuMsPerSuccess;
-    log(`  ${r.case.padEnd(14)} ${fmt(ms.server, 1).padStart(5)} ms: main thread ${fmt(ms.mainThread, 1).padStart(5)} ms, other threads ${fmt(ms.otherThreads, 1).padStart(5)} ms`);
-  }
-  log(`Load average (1, 5, 15 min): before ${loadBefore.map((v) => fmt(v, 2)).join(' ')}, after the load ${loadAfterLoad.map((v) => fmt(v, 2)).join(' ')}.`);
 
   const busy = [
-    ...[reference, referenceAfter]
-      .filter((ref) => ref.otherCpuPercent > OTHER_CPU_WARN_PERCENT || ref.stealCpuPercent > OTHER_CPU_WARN_PERCENT)
-      .map((ref) => `a reference (other processes ${fmt(ref.otherCpuPercent, 0)}%, steal ${fmt(ref.stealCpuPercent, 0)}%)`),
-    ...results
-      .filter((r) => r.cpu.other > OTHER_CPU_WARN_PERCENT || r.cpu.steal > OTHER_CPU_WARN_PERCENT)
-      .map((r) => `${r.case} (other processes ${fmt(r.cpu.other, 0)}%, steal ${fmt(r.cpu.steal, 0)}%)`),
+    ...references.map((r) => ({ what: 'reference', other: r.otherCpuPercent, steal: r.stealCpuPercent })),
+    ...lines.map((r) => ({ what: r.line, other: r.cpu.other, steal: r.cpu.steal })),
   ];
-  const drift = Math.abs(referenceAfter.verificationsPerSecond - reference.verificationsPerSecond) / hashRate;
-  if (busy.length) {
-    log('');
-    log(
-      `!!! The machine was not idle: during ${busy.join(', ')} of a core. ` +
-        'Those numbers are understated and the ratios unreliable; rerun on a quiet machine before comparing.',
-    );
-  }
-  if (drift > 0.1) {
-    log('');
-    log(`!!! The reference moved by ${fmt(drift * 100, 0)}% between the start and the end of the run: the ratios carry at least that much noise.`);
-  }
-  const withFailures = results.filter((r) => r.failed > 0);
-  if (withFailures.length) {
-    log('');
-    log('!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!');
-    for (const r of withFailures) log(`!!! ${r.case}: ${r.failed} failures: ${JSON.stringify(r.failures)}`);
-    log('!!! These numbers do not describe a healthy server.');
-    log('!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!');
-  }
-  // Only pino's JSON lines: the first-start banner prints the admin client secret.
-  const logLines = gatehouse
-    .output()
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .slice(-20);
-  if (!gatehouseAlive) log(`!!! Gatehouse exited during the bench (code ${gatehouse.process.exitCode ?? gatehouse.process.signalCode}):\n${logLines.join('\n')}`);
-  else if (logLines.length) log(`\nGatehouse log (LOG_LEVEL=${LOG_LEVEL}, last ${logLines.length} lines):\n${logLines.join('\n')}`);
+  logBusyWarning(
+    busy.filter((b) => wasBusy(b.other, b.steal)),
+    busy.length,
+  );
+  logFailureBanner(lines.filter((r) => r.failed > 0).map((r) => `${r.line} round ${r.round}: ${r.failed} failures: ${JSON.stringify(r.failures)}`));
+  printGatehouseLog(gatehouse, LOG_LEVEL);
 
-  // ---- JSON
-  fs.mkdirSync(RESULTS_DIR, { recursive: true });
-  const file = path.join(RESULTS_DIR, `logins-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
-  let commit: string | undefined;
-  try {
-    commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    commit = undefined;
-  }
-  const report = {
+  const file = writeResults('logins-', startedAt, {
     bench: 'logins',
-    startedAt: startedAt.toISOString(),
-    commit,
-    environment: {
-      node: process.version,
-      platform: `${os.platform()} ${os.release()} ${os.arch()}`,
-      cpus,
-      cpuModel: os.cpus()[0]?.model,
-      totalMemoryMB: Math.round(os.totalmem() / 1048576),
-      loadAverageBefore: loadBefore,
-      loadAverageAfterLoad: loadAfterLoad,
-      serverThreadpoolSize: Number(serverPool),
-    },
-    settings: { durationSeconds: DURATION, warmupSeconds: WARMUP, connections: CONNECTIONS, hashSeconds: HASH_SECONDS, users: USERS, logLevel: LOG_LEVEL, scope: SCOPE, targetShare: TARGET_SHARE },
-    reference,
-    referenceAfterLoad: referenceAfter,
+    environment: { ...machineInfo(pinning), serverThreadpoolSize: serverPool },
+    settings: { ...SETTINGS, ccConnections: CC_CONNECTIONS, hashSeconds: HASH_SECONDS, users: USERS, logLevel: LOG_LEVEL, scope: SCOPE, targetShare: TARGET_SHARE },
+    references,
     hashRateUsed: hashRate,
     usersCreatedSeconds: app.usersSeconds,
-    cases: results.map((r) => ({ ...r, shareOfHashRate: r.perSecond / hashRate, pass: r.target ? r.perSecond >= TARGET_SHARE * hashRate : undefined })),
-    healthy: withFailures.length === 0 && gatehouseAlive,
-    machineWasBusy: busy.length > 0,
-    referenceDrift: drift,
-  };
-  fs.writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
-  log(`\nResults: ${path.relative(process.cwd(), file)}`);
+    lines: LINES.map((l) => ({
+      line: l.key,
+      label: l.label,
+      summary: summaries.get(l.key),
+      ratio: ratioOf(l.key, l.target),
+      ratioOf: l.target,
+      pass: l.target === 'hash' ? summaries.get(l.key)!.perSecond >= TARGET_SHARE * hashRate : undefined,
+      rounds: lines.filter((r) => r.line === l.key),
+    })),
+    clientCredentialsKept: ratioOf('cc with logins', 'kept'),
+    healthy: lines.every((r) => r.failed === 0) && gatehouseAlive,
+    machineWasBusy: busy.some((b) => wasBusy(b.other, b.steal)),
+  });
+  log(`\nResults: ${file}`);
   if (CPU_PROF_DIR) log(`Gatehouse's CPU profile: ${CPU_PROF_DIR} (written when the bench stops it)`);
 
-  const broken = results.filter((r) => r.successes === 0);
+  const broken = LINES.filter((l) => summaries.get(l.key)!.successes === 0);
   if (broken.length) {
-    console.error(`bench: no success at all in: ${broken.map((r) => r.case).join(', ')}`);
+    console.error(`bench: no success at all in: ${broken.map((l) => l.key).join(', ')}`);
     return 1;
   }
   return gatehouseAlive ? 0 : 1;
 }
 
-let exitCode = 1;
-try {
-  exitCode = await main();
-} catch (error) {
-  console.error(`\nbench failed: ${error instanceof BenchError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  exitCode = 1;
-} finally {
-  await cleanup();
-}
-process.exit(exitCode);
+await runMain(main);
