@@ -54,7 +54,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type LogEvent } from 'kysely';
 import pg from 'pg';
 import { columnsFromConfig, newClientConfig, type ClientConfig } from '../src/domain/clients/model.js';
-import { KyselyClientStore, insertClients, type ClientFilter, type ClientPageQuery, type ClientRow } from '../src/storage/kysely/clients.js';
+import { KyselyClientStore, insertClients, type ClientRow } from '../src/storage/kysely/clients.js';
 import { loadConfig } from '../src/platform/config.js';
 import { createContext, createLogger, ensureDefaultTenant, type AppContext } from '../src/app/context.js';
 import { newClientId, newClientSecret } from '../src/platform/crypto/ids.js';
@@ -99,6 +99,7 @@ import {
   type Endpoint,
   type Summary,
 } from './lib.js';
+import { type ClientFilter, type ClientPageQuery } from '../src/domain/clients/store.js';
 
 // ---------------------------------------------------------------------------
 // Settings

@@ -9,8 +9,8 @@ import { pino, type Logger } from 'pino';
 import { BruteForceProtection } from '../domain/brute-force.js';
 import { InvalidationBus } from '../platform/cache/invalidation.js';
 import { IssuanceLookups } from '../domain/issuance/lookups.js';
-import { KyselyClientGrantStore, type ClientGrantStore } from '../storage/kysely/client-grants.js';
-import { KyselyClientStore, type ClientStore } from '../storage/kysely/clients.js';
+import { KyselyClientGrantStore } from '../storage/kysely/client-grants.js';
+import { KyselyClientStore } from '../storage/kysely/clients.js';
 import type { Config } from '../platform/config.js';
 import { FormTokens } from '../platform/crypto/form-tokens.js';
 import { loadMasterKey } from '../platform/crypto/master-key.js';
@@ -21,10 +21,13 @@ import { KyselySigningKeyStore } from '../storage/kysely/signing-keys.js';
 import { RateLimiter } from '../platform/rate-limit/rate-limiter.js';
 import type { EffectivePermissions } from '../authentication/token/user-tokens.js';
 import { KyselyRbacStore } from '../storage/kysely/rbac.js';
-import { KyselyResourceServerStore, type ResourceServerStore } from '../storage/kysely/resource-servers.js';
+import { KyselyResourceServerStore } from '../storage/kysely/resource-servers.js';
 import { TenantService, clientSecretContext } from '../domain/tenants/service.js';
 import { KyselyTenantStore } from '../storage/kysely/tenants.js';
 import type { Tenant } from '../domain/tenants/tenant.js';
+import { type ResourceServerStore } from '../domain/resource-servers/store.js';
+import { type ClientStore } from '../domain/clients/store.js';
+import { type ClientGrantStore } from '../domain/client-grants/store.js';
 
 export interface AppContext {
   config: Config;

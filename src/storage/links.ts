@@ -6,6 +6,7 @@
  * role, groups to a role, and members to a group.
  */
 import type { Kysely } from 'kysely';
+import type { AssignResult } from '../domain/assignments.js';
 import { isForeignKeyViolation, type Db } from './database.js';
 
 /** A kind of row that can be one side of an assignment, and its key column. */
@@ -24,7 +25,7 @@ export interface Link {
 }
 
 /** What `assignLinks` did. */
-export type LinkResult = { status: 'assigned' } | { status: 'owner_not_found' } | { status: 'item_not_found'; id: string };
+export type LinkResult = AssignResult;
 
 /**
  * Ids per statement: a list is bounded only by the body size (1 MiB, some

@@ -13,13 +13,15 @@ import { sql } from 'kysely';
 import { isUniqueViolation, migrateToLatest, type Db } from '../../src/storage/database.js';
 import type { ClientGrantRow, Database, ClientRow, ResourceServerRow, SigningKeyRow, TenantRow } from '../../src/storage/schema.js';
 import { newPrefixedId, randomString } from '../../src/platform/crypto/ids.js';
-import { KyselyTenantStore, type TenantBundle } from '../../src/storage/kysely/tenants.js';
+import { KyselyTenantStore } from '../../src/storage/kysely/tenants.js';
 import { KyselySigningKeyStore } from '../../src/storage/kysely/signing-keys.js';
 import { KyselyClientStore } from '../../src/storage/kysely/clients.js';
 import { KyselyResourceServerStore } from '../../src/storage/kysely/resource-servers.js';
-import { KyselyClientGrantStore, type ClientGrantFilter } from '../../src/storage/kysely/client-grants.js';
+import { KyselyClientGrantStore } from '../../src/storage/kysely/client-grants.js';
 import { forEachDatabase } from '../helpers/databases.js';
 import { at, LOWER, resourceServerRow, T0, tenantRow } from '../helpers/rows.js';
+import { type ClientGrantFilter } from '../../src/domain/client-grants/store.js';
+import { type TenantBundle } from '../../src/domain/tenants/store.js';
 
 // ---------------------------------------------------------------------------
 // Row factories: every NOT NULL column filled, overridable per case.

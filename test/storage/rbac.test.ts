@@ -11,13 +11,14 @@ import { randomString } from '../../src/platform/crypto/ids.js';
 import type { Db } from '../../src/storage/database.js';
 import { addGroupMemberScopes } from '../../src/storage/migrations/0011_rbac.js';
 import { KyselyGroupStore } from '../../src/storage/kysely/groups.js';
-import { KyselyRbacStore, type PermissionRef } from '../../src/storage/kysely/rbac.js';
+import { KyselyRbacStore } from '../../src/storage/kysely/rbac.js';
 import { KyselyResourceServerStore } from '../../src/storage/kysely/resource-servers.js';
 import { newRoleId } from '../../src/domain/roles/model.js';
 import { KyselyRoleStore } from '../../src/storage/kysely/roles.js';
 import { KyselyUserStore } from '../../src/storage/kysely/users.js';
 import { forEachDatabase } from '../helpers/databases.js';
 import { at, byCodepoint, connectionRow, groupRow, resourceServerRow, roleRow, T0, tenantRow, userRow } from '../helpers/rows.js';
+import { type PermissionRef } from '../../src/domain/rbac/store.js';
 
 const perm = (resource_server_identifier: string, permission_name: string): PermissionRef => ({ resource_server_identifier, permission_name });
 

@@ -12,11 +12,12 @@ import { isUniqueViolation, type Db } from '../../src/storage/database.js';
 import { randomString } from '../../src/platform/crypto/ids.js';
 import { KyselyTenantStore } from '../../src/storage/kysely/tenants.js';
 import { GROUP_ID_ALPHABET, newGroupId } from '../../src/domain/groups/model.js';
-import { KyselyGroupStore, type GroupFilter } from '../../src/storage/kysely/groups.js';
+import { KyselyGroupStore } from '../../src/storage/kysely/groups.js';
 import { newRoleId } from '../../src/domain/roles/model.js';
 import { KyselyRoleStore } from '../../src/storage/kysely/roles.js';
 import { forEachDatabase } from '../helpers/databases.js';
 import { at, byCodepoint, groupRow, roleRow, T0, tenantRow } from '../helpers/rows.js';
+import { type GroupFilter } from '../../src/domain/groups/store.js';
 
 
 

@@ -12,7 +12,7 @@ import { isUniqueViolation, type Db } from '../../storage/database.js';
 import { hashPassword } from '../../platform/passwords/hashing.js';
 import type { RateLimitDecision } from '../../platform/rate-limit/rate-limiter.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
-import { KyselyTicketStore, type TicketKind } from '../../storage/kysely/tickets.js';
+import { KyselyTicketStore } from '../../storage/kysely/tickets.js';
 import { UserMail } from '../../domain/tickets/user-mail.js';
 import { userIdPart, type UserRow } from '../../domain/users/model.js';
 import { newDatabaseUserRow } from '../../domain/users/new-user.js';
@@ -20,6 +20,7 @@ import { KyselyUserStore } from '../../storage/kysely/users.js';
 import { dbConnectionsErrors, PasswordStrengthError } from './errors.js';
 import { checkPassword, type ConnectionPasswordOptions, type PolicyResult } from './password-policy.js';
 import { secretHash } from '../../domain/secrets.js';
+import { type TicketKind } from '../../domain/tickets/store.js';
 
 const DATABASE_STRATEGY = 'auth0';
 

@@ -15,8 +15,8 @@ import { columnsFromConfig, newClientConfig, type ClientConfig } from '../client
 import type { Keyring } from '../keys/keyring.js';
 import { MANAGEMENT_SCOPES } from '../management-api/scopes.js';
 import { DEFAULT_TOKEN_LIFETIME, DEFAULT_TOKEN_LIFETIME_FOR_WEB } from '../resource-servers/model.js';
-import type { TenantStore } from '../../storage/kysely/tenants.js';
 import { managementAudience, tenantFromRow, type Tenant, type TenantSettings } from './tenant.js';
+import type { TenantStore } from './store.js';
 
 export function clientSecretContext(tenantId: string, clientId: string): string {
   return `client_secret:${tenantId}:${clientId}`;

@@ -14,8 +14,9 @@ import type { AppContext } from '../../app/context.js';
 import { mailerFor, type MailMessage } from '../../platform/mail/index.js';
 import type { Tenant } from '../tenants/tenant.js';
 import type { UserRow } from '../users/model.js';
-import { KyselyTicketStore, type TicketKind } from '../../storage/kysely/tickets.js';
+import { KyselyTicketStore } from '../../storage/kysely/tickets.js';
 import { newSecret, secretHash } from '../secrets.js';
+import { type TicketKind } from './store.js';
 
 export const TICKET_LIFETIME_MS: Record<TicketKind, number> = {
   email_verification: 5 * 24 * 3600_000,

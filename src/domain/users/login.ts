@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import { hashPassword, verifyPassword } from '../../platform/passwords/hashing.js';
 import type { UserRow } from './model.js';
-import type { UserStore } from '../../storage/kysely/users.js';
+import type { UserStore } from './store.js';
 
 /**
  * The user when `password` matches; undefined for an unknown identifier, a

@@ -8,8 +8,9 @@
  */
 import type { Db } from '../../storage/database.js';
 import { KyselyRefreshTokenStore } from '../../storage/kysely/refresh-tokens.js';
-import { KyselyUserStore, type UserChanges } from '../../storage/kysely/users.js';
+import { KyselyUserStore } from '../../storage/kysely/users.js';
 import { KyselySessionStore } from '../../storage/kysely/sessions.js';
+import { type UserChanges } from './store.js';
 
 /**
  * Writes the changes, which include a new `password_hash`, and revokes the

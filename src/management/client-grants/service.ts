@@ -4,11 +4,11 @@ import { newPrefixedId } from '../../platform/crypto/ids.js';
 import { isUniqueViolation } from '../../storage/database.js';
 import { managementErrors } from '../../platform/http/errors.js';
 import { clientGrantFromRow, type ClientGrant, type ClientGrantRow } from '../../domain/client-grants/model.js';
-import type { ClientGrantFilter } from '../../storage/kysely/client-grants.js';
 import type { ResourceServerScope } from '../../domain/resource-servers/model.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { sealCheckpoint, type Paging } from '../paging.js';
 import type { CreateClientGrantBody, UpdateClientGrantBody } from './schema.js';
+import type { ClientGrantFilter } from '../../domain/client-grants/store.js';
 
 const notFound = () => managementErrors.notFound('The grant does not exist.', 'inexistent_client_grant');
 

@@ -7,11 +7,11 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { ManagementError } from '../../platform/http/errors.js';
 import { fieldAccess } from '../../domain/clients/model.js';
-import type { ClientFilter } from '../../storage/kysely/clients.js';
 import { CheckpointPagingQuery, MAX_PER_PAGE, OffsetPagingQuery, parsePaging } from '../paging.js';
 import type { ManagementRouteFactory } from '../route.js';
 import { CLIENT_FIELDS, CLIENT_APP_TYPES } from './fields.js';
 import { checkpointScope, unreadableFields, type ClientQuery, type ClientService, type FieldSelection } from './service.js';
+import type { ClientFilter } from '../../domain/clients/store.js';
 
 const FIELDS_DESCRIPTION =
   'Comma-separated list of fields to include or exclude (based on value provided for include_fields) in the result. Leave empty to retrieve all fields.';

@@ -10,15 +10,17 @@ import {
   type ClientConfig,
   type FieldAccess,
 } from '../../domain/clients/model.js';
-import type { ClientFilter, ClientRow, ListedClient } from '../../storage/kysely/clients.js';
+import type { ClientRow } from '../../storage/kysely/clients.js';
 import { OffsetAnchors } from '../../storage/kysely/client-offset-anchors.js';
 import type { TenantKeys } from '../../domain/keys/keyring.js';
-import { KyselyOrganizationStore, type OrganizationStore } from '../../storage/kysely/organizations.js';
+import { KyselyOrganizationStore } from '../../storage/kysely/organizations.js';
 import { clientSecretContext } from '../../domain/tenants/service.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { ManagementPrincipal } from '../auth.js';
 import { sealCheckpoint, type Paging } from '../paging.js';
 import { describeClientProperty, type ClientBody } from './schema.js';
+import { type OrganizationStore } from '../../domain/organizations/store.js';
+import type { ClientFilter, ListedClient } from '../../domain/clients/store.js';
 
 export const notFound = () => managementErrors.notFound('The client does not exist', 'inexistent_client');
 

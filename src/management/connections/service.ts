@@ -5,12 +5,13 @@
  */
 import type { AppContext } from '../../app/context.js';
 import { connectionFromRow, newConnectionId, SUPPORTED_STRATEGIES, type Connection, type ConnectionRow } from '../../domain/connections/model.js';
-import { KyselyConnectionStore, type ConnectionChanges, type ConnectionFilter, type ConnectionStore } from '../../storage/kysely/connections.js';
+import { KyselyConnectionStore } from '../../storage/kysely/connections.js';
 import { isUniqueViolation } from '../../storage/database.js';
 import { managementErrors } from '../../platform/http/errors.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { sealCheckpoint, type Paging } from '../paging.js';
 import type { CreateConnectionBody, UpdateConnectionBody, UpdateEnabledClientsBody } from './schema.js';
+import { type ConnectionChanges, type ConnectionFilter, type ConnectionStore } from '../../domain/connections/store.js';
 
 /** management-api-wire-notes §2. */
 export const connectionNotFound = () => managementErrors.notFound('The connection does not exist', 'inexistent_connection');

@@ -10,8 +10,9 @@
  */
 import type { AppContext } from '../../app/context.js';
 import { userGrantFromRow, type UserGrant } from '../../domain/consent-grants/model.js';
-import { KyselyUserGrantStore, type UserGrantFilter, type UserGrantStore } from '../../storage/kysely/consent-grants.js';
+import { KyselyUserGrantStore } from '../../storage/kysely/consent-grants.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
+import { type UserGrantFilter, type UserGrantStore } from '../../domain/consent-grants/store.js';
 
 export type UserGrantList = UserGrant[] | { start: number; limit: number; total: number; grants: UserGrant[] };
 

@@ -7,7 +7,7 @@
 import type { AppContext } from '../../app/context.js';
 import { isUniqueViolation } from '../../storage/database.js';
 import { groupFromRow, newGroupId, type Group, type GroupRow } from '../../domain/groups/model.js';
-import { KyselyGroupStore, type GroupFilter, type GroupStore } from '../../storage/kysely/groups.js';
+import { KyselyGroupStore } from '../../storage/kysely/groups.js';
 import { managementErrors } from '../../platform/http/errors.js';
 import { roleFromRow, type Role } from '../../domain/roles/model.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
@@ -16,6 +16,7 @@ import { selectFields, type FieldSelection } from '../fields.js';
 import { checkpointPage, pagedList, type CheckpointList, type OffsetList } from '../lists.js';
 import type { Paging } from '../paging.js';
 import type { CreateGroupBody } from './schema.js';
+import { type GroupFilter, type GroupStore } from '../../domain/groups/store.js';
 
 /** The document's 404 text; the errorCode is Gatehouse's, after the service's `inexistent_*` family. */
 export const groupNotFound = () => managementErrors.notFound('Group not found.', 'inexistent_group');

@@ -24,7 +24,6 @@ import {
   type PushProvider,
   type SnsSettings,
 } from '../../domain/guardian/model.js';
-import type { GuardianPushStore } from '../../storage/kysely/guardian.js';
 import { managementErrors } from '../../platform/http/errors.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import {
@@ -36,6 +35,7 @@ import {
   type SnsProviderResponse,
   type SnsUpdateResponse,
 } from './schema.js';
+import type { GuardianPushStore } from '../../domain/guardian/store.js';
 
 /** Standard base64 (RFC 4648 §4), padding optional. */
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;

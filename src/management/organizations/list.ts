@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CheckpointPagingQuery, OffsetPagingQuery, parsePaging } from '../paging.js';
 import type { ManagementRouteFactory } from '../route.js';
-import type { OrganizationSortField } from '../../storage/kysely/organizations.js';
 import { OrganizationResponse } from './schema.js';
 import { checkpointScope, type OrganizationService, type OrganizationSort } from './service.js';
+import type { OrganizationSortField } from '../../domain/organizations/store.js';
 
 const Query = Type.Object(
   {

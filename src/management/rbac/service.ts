@@ -21,20 +21,24 @@
  */
 import type { AppContext } from '../../app/context.js';
 import { groupFromRow, type Group, type GroupRow } from '../../domain/groups/model.js';
-import { KyselyGroupStore, type GroupStore } from '../../storage/kysely/groups.js';
+import { KyselyGroupStore } from '../../storage/kysely/groups.js';
 import { managementErrors } from '../../platform/http/errors.js';
-import { KyselyRbacStore, type LinkResult, type PermissionAssignResult, type PermissionDetail, type PermissionRef, type RbacStore, type RoleWithSources } from '../../storage/kysely/rbac.js';
+import { KyselyRbacStore, type LinkResult } from '../../storage/kysely/rbac.js';
 import { scopeDescriptions } from '../../domain/resource-servers/model.js';
 import { roleFromRow, type Role, type RoleRow } from '../../domain/roles/model.js';
-import { KyselyRoleStore, type RoleStore } from '../../storage/kysely/roles.js';
+import { KyselyRoleStore } from '../../storage/kysely/roles.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
-import { KyselyUserStore, type UserStore } from '../../storage/kysely/users.js';
+import { KyselyUserStore } from '../../storage/kysely/users.js';
 import { selectFields, type FieldSelection } from '../fields.js';
 import { groupNotFound } from '../groups/service.js';
 import { checkpointPage, checkpointPaging, offsetList, offsetPaging, offsetWindow, pagedList, type CheckpointList, type OffsetList } from '../lists.js';
 import { parsePaging, type PagingInput } from '../paging.js';
 import { roleNotFound } from '../roles/service.js';
 import { userNotFound } from '../users/service.js';
+import { type UserStore } from '../../domain/users/store.js';
+import { type RoleStore } from '../../domain/roles/store.js';
+import { type PermissionAssignResult, type PermissionDetail, type PermissionRef, type RbacStore, type RoleWithSources } from '../../domain/rbac/store.js';
+import { type GroupStore } from '../../domain/groups/store.js';
 
 /**
  * An identifier that is not an API of the tenant. The wording is the service's

@@ -8,9 +8,10 @@ import type { AppContext } from '../../app/context.js';
 import { isUniqueViolation } from '../../storage/database.js';
 import { managementErrors } from '../../platform/http/errors.js';
 import { newRoleId, roleFromRow, type Role, type RoleRow } from '../../domain/roles/model.js';
-import { KyselyRoleStore, type RoleStore } from '../../storage/kysely/roles.js';
+import { KyselyRoleStore } from '../../storage/kysely/roles.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { CreateRoleBody, UpdateRoleBody } from './schema.js';
+import { type RoleStore } from '../../domain/roles/store.js';
 
 /** The service's own words, recorded without an errorCode (management-api-wire-notes §2). */
 export const roleNotFound = () => managementErrors.notFound('The role does not exist.');

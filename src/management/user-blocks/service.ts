@@ -12,8 +12,9 @@
 import type { BruteForceProtection, UserBlock } from '../../domain/brute-force.js';
 import type { AppContext } from '../../app/context.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
-import { KyselyUserStore, type UserStore, type UserWithConnection } from '../../storage/kysely/users.js';
+import { KyselyUserStore } from '../../storage/kysely/users.js';
 import { userNotFound } from '../users/service.js';
+import { type UserStore, type UserWithConnection } from '../../domain/users/store.js';
 
 /** The identifiers logins of this user are counted under. */
 function loginIdentifiers(user: UserWithConnection): string[] {

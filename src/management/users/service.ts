@@ -13,9 +13,10 @@ import { newDatabaseUserRow } from '../../domain/users/new-user.js';
 import { changePassword } from '../../domain/users/password-change.js';
 import { UserMail } from '../../domain/tickets/user-mail.js';
 import { fullUserId, userFromRow, type User, type UserRow } from '../../domain/users/model.js';
-import { KyselyUserStore, type UserChanges, type UserStore, type UserWithConnection } from '../../storage/kysely/users.js';
+import { KyselyUserStore } from '../../storage/kysely/users.js';
 import { selectFields, type FieldSelection } from '../fields.js';
 import type { CreateUserBody, UpdateUserBody } from './schema.js';
+import { type UserChanges, type UserStore, type UserWithConnection } from '../../domain/users/store.js';
 
 /** management-api-wire-notes §2. */
 export const userNotFound = () => managementErrors.notFound('The user does not exist.', 'inexistent_user');

@@ -4,18 +4,7 @@
  */
 import type { Db } from '../database.js';
 import type { AuthorizationRequestRow } from '../schema.js';
-
-export interface AuthorizationRequestStore {
-  /** Stores a new request. Fails with a unique violation on a taken hash. */
-  insert(row: Omit<AuthorizationRequestRow, 'used_at'>): Promise<void>;
-  /** The request when usable at `now` (ISO): not used and not expired; undefined otherwise. Does not consume it. */
-  findUsable(tenantId: string, idHash: string, now: string): Promise<AuthorizationRequestRow | undefined>;
-  /**
-   * Marks the request used at `now` if it is still usable, in one conditional
-   * UPDATE, so of two concurrent calls exactly one gets true.
-   */
-  consume(tenantId: string, idHash: string, now: string): Promise<boolean>;
-}
+import type { AuthorizationRequestStore } from '../../domain/authorize-transactions/store.js';
 
 export class KyselyAuthorizationRequestStore implements AuthorizationRequestStore {
   constructor(private readonly db: Db) {}

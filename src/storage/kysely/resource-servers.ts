@@ -1,34 +1,6 @@
 import type { Db } from '../database.js';
 import type { ResourceServerRow } from '../../domain/resource-servers/model.js';
-
-export interface ResourceServerPage {
-  rows: ResourceServerRow[];
-  total?: number;
-}
-
-/** Storage of resource servers (APIs). */
-export interface ResourceServerStore {
-  get(tenantId: string, id: string): Promise<ResourceServerRow | undefined>;
-  /** By `identifier`, the audience value tokens carry. */
-  getByIdentifier(tenantId: string, identifier: string): Promise<ResourceServerRow | undefined>;
-  /**
-   * A page in creation order. `identifiers` narrows to those identifiers; `withTotal`
-   * also counts every match.
-   */
-  list(
-    tenantId: string,
-    query: { offset: number; limit: number; identifiers?: string[]; withTotal: boolean },
-  ): Promise<ResourceServerPage>;
-  /** Fails with a unique violation when the identifier is taken. */
-  insert(row: ResourceServerRow): Promise<void>;
-  /** Applies the changed columns; false when the row does not exist. */
-  update(tenantId: string, id: string, changes: Partial<ResourceServerRow>): Promise<boolean>;
-  /**
-   * Deletes the resource server with the client grants for its identifier and
-   * every role and user permission naming it, atomically.
-   */
-  delete(tenantId: string, id: string): Promise<boolean>;
-}
+import type { ResourceServerPage, ResourceServerStore } from '../../domain/resource-servers/store.js';
 
 export class KyselyResourceServerStore implements ResourceServerStore {
   constructor(private readonly db: Db) {}

@@ -1,33 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../database.js';
 import type { RoleRow } from '../../domain/roles/model.js';
-
-export interface RolePageQuery {
-  offset: number;
-  limit: number;
-  /** Case-insensitive substring of the name (ASCII case folding). */
-  nameFilter?: string;
-  withTotal: boolean;
-}
-
-/** Storage of roles. */
-export interface RoleStore {
-  get(tenantId: string, id: string): Promise<RoleRow | undefined>;
-  /**
-   * A page ordered by id (byte-wise on both databases, as groups and client grants are:
-   * stable, unlike creation times, which tie within a millisecond); `withTotal` also counts every match.
-   */
-  list(tenantId: string, query: RolePageQuery): Promise<{ rows: RoleRow[]; total?: number }>;
-  /** Fails with a unique violation when the tenant has a role of that name. */
-  insert(row: RoleRow): Promise<void>;
-  /** Applies the changed columns; false when the role does not exist. Fails with a unique violation on a taken name. */
-  update(tenantId: string, id: string, changes: Partial<Pick<RoleRow, 'name' | 'description'>>): Promise<boolean>;
-  /**
-   * Deletes the role with its permissions and its assignments to users and groups,
-   * atomically; false when the role does not exist.
-   */
-  delete(tenantId: string, id: string): Promise<boolean>;
-}
+import type { RolePageQuery, RoleStore } from '../../domain/roles/store.js';
 
 /** `%`, `_` and the escape character itself match literally in a LIKE pattern. */
 export function likeContains(value: string): string {

@@ -4,17 +4,7 @@
  */
 import type { Db } from '../database.js';
 import type { SessionRow } from '../schema.js';
-
-export interface SessionStore {
-  /** Stores a new session. Fails with a unique violation on a taken hash, with a foreign-key violation on an unknown user. */
-  insert(row: Omit<SessionRow, 'revoked_at'>): Promise<void>;
-  /** The session when it is active at `now` (ISO): not revoked and `expires_at` later than `now`; undefined otherwise. */
-  findActive(tenantId: string, idHash: string, now: string): Promise<SessionRow | undefined>;
-  /** Revokes the session at `now`; false when it is unknown or already revoked. */
-  revoke(tenantId: string, idHash: string, now: string): Promise<boolean>;
-  /** Revokes at `now` every session of the user not already revoked; returns how many were revoked. */
-  revokeForUser(tenantId: string, userId: string, now: string): Promise<number>;
-}
+import type { SessionStore } from '../../domain/sessions/store.js';
 
 export class KyselySessionStore implements SessionStore {
   constructor(private readonly db: Db) {}

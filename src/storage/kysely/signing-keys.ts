@@ -1,15 +1,8 @@
 import type { Db } from '../database.js';
 import type { SigningKeyRow } from '../schema.js';
+import type { SigningKeyStore } from '../../domain/keys/store.js';
 
 export type { SigningKeyRow } from '../../domain/rows.js';
-
-/** Storage of tenant signing keys. The private part arrives here already sealed. */
-export interface SigningKeyStore {
-  /** Inserts a key; fails if the (tenant, kid) pair exists. */
-  insert(row: SigningKeyRow): Promise<void>;
-  /** Every key of the tenant, oldest first. */
-  listByTenant(tenantId: string): Promise<SigningKeyRow[]>;
-}
 
 export class KyselySigningKeyStore implements SigningKeyStore {
   constructor(private readonly db: Db) {}

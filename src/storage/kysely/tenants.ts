@@ -1,27 +1,7 @@
 import { insertClients } from './clients.js';
 import type { Db } from '../database.js';
-import type { ClientGrantRow, ClientRow, ResourceServerRow, SigningKeyRow, TenantRow } from '../schema.js';
-
-export interface TenantBundle {
-  tenant: TenantRow;
-  signingKeys: SigningKeyRow[];
-  clients: ClientRow[];
-  resourceServers: ResourceServerRow[];
-  clientGrants: ClientGrantRow[];
-}
-
-/** Storage of tenants. */
-export interface TenantStore {
-  /** Inserts a tenant with everything it starts with, atomically: all rows or none. */
-  create(bundle: TenantBundle): Promise<void>;
-  /** The tenant serving this domain (host[:port], lower case), or undefined. */
-  getByDomain(domain: string): Promise<TenantRow | undefined>;
-  getByName(name: string): Promise<TenantRow | undefined>;
-  /** Every tenant, by creation time. */
-  list(): Promise<TenantRow[]>;
-  /** Replaces the settings JSON; false when the tenant does not exist. */
-  updateSettings(id: string, settings: string): Promise<boolean>;
-}
+import type { TenantRow } from '../schema.js';
+import type { TenantBundle, TenantStore } from '../../domain/tenants/store.js';
 
 export class KyselyTenantStore implements TenantStore {
   constructor(private readonly db: Db) {}

@@ -2,8 +2,8 @@
 import { clientGrantFromRow, type ClientGrantRow } from '../../../domain/client-grants/model.js';
 import type { AppContext } from '../../../app/context.js';
 import { managementErrors } from '../../../platform/http/errors.js';
-import type { OrganizationClientGrantFilter, OrganizationStore } from '../../../storage/kysely/organizations.js';
 import type { Tenant } from '../../../domain/tenants/tenant.js';
+import type { OrganizationClientGrantFilter, OrganizationStore } from '../../../domain/organizations/store.js';
 
 /** The service's quota (its OpenAPI document, POST /organizations/{id}/client-grants, 409). */
 export const MAX_CLIENT_GRANTS_PER_ORGANIZATION = 100;

@@ -1,0 +1,5 @@
+/**
+ * What assigning a list of items to an owner did (roles to a user or a
+ * group, users to a group): all of them or none, and which was missing.
+ */
+export type AssignResult = { status: 'assigned' } | { status: 'owner_not_found' } | { status: 'item_not_found'; id: string };

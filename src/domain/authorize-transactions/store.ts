@@ -1,0 +1,17 @@
+/**
+ * Storage of /authorize requests waiting for a login (only the transaction id's hash).
+ * Implemented by src/storage/kysely/authorize-transactions.ts; the composition root builds one.
+ */
+import type { AuthorizationRequestRow } from '../../storage/schema.js';
+
+export interface AuthorizationRequestStore {
+  /** Stores a new request. Fails with a unique violation on a taken hash. */
+  insert(row: Omit<AuthorizationRequestRow, 'used_at'>): Promise<void>;
+  /** The request when usable at `now` (ISO): not used and not expired; undefined otherwise. Does not consume it. */
+  findUsable(tenantId: string, idHash: string, now: string): Promise<AuthorizationRequestRow | undefined>;
+  /**
+   * Marks the request used at `now` if it is still usable, in one conditional
+   * UPDATE, so of two concurrent calls exactly one gets true.
+   */
+  consume(tenantId: string, idHash: string, now: string): Promise<boolean>;
+}

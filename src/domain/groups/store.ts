@@ -1,0 +1,53 @@
+/**
+ * Storage of groups and the roles assigned to them.
+ * Implemented by src/storage/kysely/groups.ts; the composition root builds one.
+ */
+import type { RoleRow } from '../roles/model.js';
+import type { GroupRow } from './model.js';
+
+export interface GroupFilter {
+  connection_id?: string;
+  /** Exact name. */
+  name?: string;
+  /** Exact external id. */
+  external_id?: string;
+  /** Case-insensitive substring of the name or of the external id. */
+  search?: string;
+}
+
+export type GroupPageQuery =
+  | { kind: 'offset'; offset: number; limit: number; withTotal: boolean }
+  /** Keyset page: ids greater than `after`, ascending. */
+  | { kind: 'keyset'; after?: string; limit: number };
+
+/** What `assignRoles` did. */
+export type AssignRolesResult = { status: 'assigned' } | { status: 'group_not_found' } | { status: 'role_not_found'; roleId: string };
+
+/** Storage of groups and of the roles assigned to them. */
+export interface GroupStore {
+  get(tenantId: string, id: string): Promise<GroupRow | undefined>;
+  /** A page of groups matching the filter, ordered by id (byte-wise on both databases). */
+  list(tenantId: string, filter: GroupFilter, page: GroupPageQuery): Promise<{ rows: GroupRow[]; total?: number }>;
+  /**
+   * Fails with a unique violation when the id is taken, or when the name is taken
+   * within the group's connection, organization, or (for tenant groups) tenant.
+   */
+  insert(row: GroupRow): Promise<void>;
+  /** Deletes the group with its members and its role assignments, atomically; false when the group does not exist. */
+  delete(tenantId: string, id: string): Promise<boolean>;
+  /** The roles assigned to a group, by role id ascending, after `after` (exclusive). Empty for an unknown group. */
+  listRoles(tenantId: string, groupId: string, page: { after?: string; limit: number }): Promise<RoleRow[]>;
+  /**
+   * Assigns every listed role to the group, or none (one transaction): nothing
+   * is written when the group does not exist or any listed role does not exist
+   * in the tenant (the first missing one is reported). Roles already assigned
+   * stay as they are; duplicates in the list count once.
+   */
+  assignRoles(tenantId: string, groupId: string, roleIds: readonly string[], createdAt: string): Promise<AssignRolesResult>;
+  /**
+   * Removes every listed role from the group, in one transaction; false (and
+   * nothing removed) when the group does not exist. Ids that are not assigned,
+   * including ids of roles that do not exist, are skipped.
+   */
+  removeRoles(tenantId: string, groupId: string, roleIds: readonly string[]): Promise<boolean>;
+}

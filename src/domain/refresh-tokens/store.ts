@@ -1,0 +1,29 @@
+/**
+ * Storage of refresh tokens (only their hash: src/domain/secrets.ts).
+ * Implemented by src/storage/kysely/refresh-tokens.ts; the composition root builds one.
+ */
+import type { RefreshTokenRow } from '../../storage/schema.js';
+
+export interface RefreshTokenStore {
+  /** Stores a new token. Fails with a unique violation on a taken hash, with a foreign-key violation on an unknown user. */
+  insert(row: Omit<RefreshTokenRow, 'rotated_at' | 'revoked_at'>): Promise<void>;
+  /** The token with this hash in the tenant, whatever its state (rotated, revoked, expired); undefined when unknown. */
+  find(tenantId: string, idHash: string): Promise<RefreshTokenRow | undefined>;
+  /**
+   * Marks the token rotated at `now` if it is neither rotated nor revoked, in
+   * one conditional UPDATE, so of two concurrent calls exactly one gets the
+   * row (as it was before the update, with `rotated_at` set); the other, and
+   * every later call, gets undefined. Does not check expiry.
+   */
+  rotate(tenantId: string, idHash: string, now: string): Promise<RefreshTokenRow | undefined>;
+  /**
+   * Records a use at `now` of a token that is not revoked: `last_used_at`
+   * and the new `idle_expires_at`. Returns false when the token is revoked
+   * or unknown (nothing is changed).
+   */
+  touch(tenantId: string, idHash: string, now: string, idleExpiresAt: string | null): Promise<boolean>;
+  /** Revokes at `now` every token of the family not already revoked; returns how many were revoked. */
+  revokeFamily(tenantId: string, familyId: string, now: string): Promise<number>;
+  /** Revokes at `now` every token of the user not already revoked (a password reset); returns how many were revoked. */
+  revokeForUser(tenantId: string, userId: string, now: string): Promise<number>;
+}

@@ -1,0 +1,16 @@
+/**
+ * Storage of SSO sessions (only the cookie value's hash).
+ * Implemented by src/storage/kysely/sessions.ts; the composition root builds one.
+ */
+import type { SessionRow } from '../../storage/schema.js';
+
+export interface SessionStore {
+  /** Stores a new session. Fails with a unique violation on a taken hash, with a foreign-key violation on an unknown user. */
+  insert(row: Omit<SessionRow, 'revoked_at'>): Promise<void>;
+  /** The session when it is active at `now` (ISO): not revoked and `expires_at` later than `now`; undefined otherwise. */
+  findActive(tenantId: string, idHash: string, now: string): Promise<SessionRow | undefined>;
+  /** Revokes the session at `now`; false when it is unknown or already revoked. */
+  revoke(tenantId: string, idHash: string, now: string): Promise<boolean>;
+  /** Revokes at `now` every session of the user not already revoked; returns how many were revoked. */
+  revokeForUser(tenantId: string, userId: string, now: string): Promise<number>;
+}

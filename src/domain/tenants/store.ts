@@ -1,0 +1,26 @@
+/**
+ * Storage of tenants, created with everything a new tenant starts with.
+ * Implemented by src/storage/kysely/tenants.ts; the composition root builds one.
+ */
+import type { ClientGrantRow, ClientRow, ResourceServerRow, SigningKeyRow, TenantRow } from '../../storage/schema.js';
+
+export interface TenantBundle {
+  tenant: TenantRow;
+  signingKeys: SigningKeyRow[];
+  clients: ClientRow[];
+  resourceServers: ResourceServerRow[];
+  clientGrants: ClientGrantRow[];
+}
+
+/** Storage of tenants. */
+export interface TenantStore {
+  /** Inserts a tenant with everything it starts with, atomically: all rows or none. */
+  create(bundle: TenantBundle): Promise<void>;
+  /** The tenant serving this domain (host[:port], lower case), or undefined. */
+  getByDomain(domain: string): Promise<TenantRow | undefined>;
+  getByName(name: string): Promise<TenantRow | undefined>;
+  /** Every tenant, by creation time. */
+  list(): Promise<TenantRow[]>;
+  /** Replaces the settings JSON; false when the tenant does not exist. */
+  updateSettings(id: string, settings: string): Promise<boolean>;
+}

@@ -1,0 +1,58 @@
+/**
+ * Storage of database-connection users.
+ * Implemented by src/storage/kysely/users.ts; the composition root builds one.
+ */
+import type { UserRow } from './model.js';
+
+/** A row with the name of its connection, which every API shape of a user carries. */
+export type UserWithConnection = UserRow & { connection_name: string };
+
+export interface UserPageQuery {
+  offset: number;
+  limit: number;
+  withTotal: boolean;
+}
+
+/** The columns an update may change (identity, tenant and creation time never change). */
+export type UserChanges = Partial<Omit<UserRow, 'tenant_id' | 'user_id' | 'connection_id' | 'created_at'>>;
+
+/** Storage of database-connection users. */
+export interface UserStore {
+  /** The user with its connection's name, or undefined. */
+  get(tenantId: string, userId: string): Promise<UserWithConnection | undefined>;
+  /**
+   * A page ordered by creation time, then user_id (the `users_created_idx` index),
+   * so pages are stable; `withTotal` also counts the tenant's users.
+   */
+  list(tenantId: string, query: UserPageQuery): Promise<{ rows: UserWithConnection[]; total?: number }>;
+  /**
+   * The user of the connection whose lower-cased email is `emailLower`, the login
+   * lookup (`users_email_uq`).
+   */
+  findByEmail(tenantId: string, connectionId: string, emailLower: string): Promise<UserRow | undefined>;
+  /**
+   * The users of every connection whose lower-cased email is `emailLower`
+   * (users_email_lower_idx), with their connection's name, in creation order:
+   * at most one per connection.
+   */
+  listByEmail(tenantId: string, emailLower: string): Promise<UserWithConnection[]>;
+  /**
+   * The user of the connection whose lower-cased email or lower-cased username
+   * is `identifierLower`: the login lookup when the identifier typed may be
+   * either (`users_email_uq`, `users_username_uq`). Usernames may contain `@`,
+   * so one user's username can equal another's email: the email wins.
+   */
+  findByLoginIdentifier(tenantId: string, connectionId: string, identifierLower: string): Promise<UserRow | undefined>;
+  /**
+   * Fails with a unique violation when the user_id is taken in the tenant, or the
+   * email or username (case-insensitively, through the `_lower` columns) in the connection.
+   */
+  insert(row: UserRow): Promise<void>;
+  /** Applies the changed columns; false when the user does not exist. Fails with a unique violation as `insert` does. */
+  update(tenantId: string, userId: string, changes: UserChanges): Promise<boolean>;
+  /**
+   * Deletes the user with the user's roles, permissions and group memberships,
+   * atomically; false when the user does not exist.
+   */
+  delete(tenantId: string, userId: string): Promise<boolean>;
+}
