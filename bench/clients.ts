@@ -54,9 +54,9 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type LogEvent } from 'kysely';
 import pg from 'pg';
 import { columnsFromConfig, newClientConfig, type ClientConfig } from '../src/domain/clients/model.js';
-import { KyselyClientStore, insertClients, type ClientRow } from '../src/storage/kysely/clients.js';
+import { KyselyClientStore, insertClients } from '../src/storage/kysely/clients.js';
 import { loadConfig } from '../src/platform/config.js';
-import { createContext, createLogger, ensureDefaultTenant, type AppContext } from '../src/app/context.js';
+import { createContext, createLogger, ensureDefaultTenant } from '../src/app/context.js';
 import { newClientId, newClientSecret } from '../src/platform/crypto/ids.js';
 import type { Database } from '../src/storage/schema.js';
 import { clientSecretContext } from '../src/domain/tenants/service.js';
@@ -100,6 +100,8 @@ import {
   type Summary,
 } from './lib.js';
 import { type ClientFilter, type ClientPageQuery } from '../src/domain/clients/store.js';
+import type { RuntimeContext } from '../src/app/context.js';
+import { type ClientRow } from '../src/domain/rows.js';
 
 // ---------------------------------------------------------------------------
 // Settings
@@ -248,9 +250,9 @@ interface SeedResult {
 }
 
 /** Adds clients to the tenant until it has `total`, in batches inside transactions, through insertClients so client_counts stays right. */
-async function seedTenant(ctx: AppContext, tenant: Tenant, total: number, seed: number): Promise<SeedResult> {
+async function seedTenant(ctx: RuntimeContext, tenant: Tenant, total: number, seed: number): Promise<SeedResult> {
   const t0 = performance.now();
-  const existing = await ctx.clients.count(tenant.id, {});
+  const existing = await ctx.stores.clients.count(tenant.id, {});
   const n = total - existing;
   const random = prng(seed);
   const appTypes = exactMix(n, APP_TYPE_MIX, random);
@@ -284,10 +286,10 @@ async function seedTenant(ctx: AppContext, tenant: Tenant, total: number, seed: 
   }
   return {
     domain: tenant.domain,
-    clients: await ctx.clients.count(tenant.id, {}),
+    clients: await ctx.stores.clients.count(tenant.id, {}),
     seeded: n,
-    firstParty: await ctx.clients.count(tenant.id, { isFirstParty: true }),
-    spa: await ctx.clients.count(tenant.id, { appTypes: ['spa'] }),
+    firstParty: await ctx.stores.clients.count(tenant.id, { isFirstParty: true }),
+    spa: await ctx.stores.clients.count(tenant.id, { appTypes: ['spa'] }),
     seconds: (performance.now() - t0) / 1000,
   };
 }

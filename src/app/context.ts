@@ -1,61 +1,39 @@
 /**
- * The application context: configuration and every service, passed explicitly
- * (no global singletons). Built once per process by `createContext`.
+ * The composition root: builds, once per process, every store (on the
+ * database, src/storage/kysely/index.ts), the unit of work, the clock and the
+ * shared services, and hands them to the surfaces as the domain's AppContext
+ * (src/domain/context.ts). No other module constructs a store or a service
+ * that the context carries.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import { BruteForceProtection } from '../domain/brute-force.js';
-import { InvalidationBus } from '../platform/cache/invalidation.js';
+import type { AppContext } from '../domain/context.js';
 import { IssuanceLookups } from '../domain/issuance/lookups.js';
-import { KyselyClientGrantStore } from '../storage/kysely/client-grants.js';
-import { KyselyClientStore } from '../storage/kysely/clients.js';
+import { Keyring } from '../domain/keys/keyring.js';
+import { TenantService, clientSecretContext } from '../domain/tenants/service.js';
+import type { Tenant } from '../domain/tenants/tenant.js';
+import { InvalidationBus } from '../platform/cache/invalidation.js';
+import { ProcessClock } from '../platform/clock.js';
 import type { Config } from '../platform/config.js';
 import { FormTokens } from '../platform/crypto/form-tokens.js';
 import { loadMasterKey } from '../platform/crypto/master-key.js';
 import { SecretBox } from '../platform/crypto/secret-box.js';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from '../storage/database.js';
-import { Keyring } from '../domain/keys/keyring.js';
-import { KyselySigningKeyStore } from '../storage/kysely/signing-keys.js';
+import { Mailer } from '../platform/mail/index.js';
 import { RateLimiter } from '../platform/rate-limit/rate-limiter.js';
-import type { EffectivePermissions } from '../authentication/token/user-tokens.js';
-import { KyselyRbacStore } from '../storage/kysely/rbac.js';
-import { KyselyResourceServerStore } from '../storage/kysely/resource-servers.js';
-import { TenantService, clientSecretContext } from '../domain/tenants/service.js';
-import { KyselyTenantStore } from '../storage/kysely/tenants.js';
-import type { Tenant } from '../domain/tenants/tenant.js';
-import { type ResourceServerStore } from '../domain/resource-servers/store.js';
-import { type ClientStore } from '../domain/clients/store.js';
-import { type ClientGrantStore } from '../domain/client-grants/store.js';
+import { migrateToLatest, openDatabase, type DatabaseHandle } from '../storage/database.js';
+import { kyselyStores } from '../storage/kysely/index.js';
 
-export interface AppContext {
-  config: Config;
-  logger: Logger;
+/** The context of a running process: the surfaces' AppContext, plus what only the process itself touches. */
+export interface RuntimeContext extends AppContext {
+  clock: ProcessClock;
+  /** The database handle (migrations, purging, tests' direct reads); the surfaces use `stores`. */
   database: DatabaseHandle;
-  box: SecretBox;
-  /**
-   * CSRF tokens of one kind of form (HMAC under a key derived from the master
-   * key, which is read once at start and never again: a key file removed
-   * later changes nothing, and nothing makes a new key behind the process's back).
-   */
-  formTokens(purpose: string): FormTokens;
-  keyring: Keyring;
-  tenants: TenantService;
-  clients: ClientStore;
-  resourceServers: ResourceServerStore;
-  clientGrants: ClientGrantStore;
-  rateLimiter: RateLimiter;
-  /** Failed-login counters and blocks of database-connection users (shared through Redis when configured). */
-  bruteForce: BruteForceProtection;
-  /** Cached reads of the token endpoint's hot path. */
-  lookups: IssuanceLookups;
-  /** Users' permissions per API (RBAC), read on every user token for an API that uses them: not cached, so a role change counts at once. */
-  permissions: EffectivePermissions;
-  /** Call `invalidation.invalidate(tenantId)` after any write to a tenant's configuration. */
-  invalidation: InvalidationBus;
+  /** The Redis connection when REDIS_URL is set (shared buckets, blocks and invalidation). */
   redis: Redis | undefined;
-  now: () => number;
   close(): Promise<void>;
 }
 
@@ -82,7 +60,7 @@ export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
   return pino({ level: config.logLevel, redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
 }
 
-export async function createContext(config: Config, logger: Logger = createLogger(config)): Promise<AppContext> {
+export async function createContext(config: Config, logger: Logger = createLogger(config)): Promise<RuntimeContext> {
   fs.mkdirSync(config.dataDir, { recursive: true });
   const database = openDatabase({
     databaseUrl: config.databaseUrl,
@@ -90,20 +68,32 @@ export async function createContext(config: Config, logger: Logger = createLogge
     onIdleError: (err) => logger.warn({ err }, 'an idle PostgreSQL connection failed; it will be replaced'),
   });
   await migrateToLatest(database.db);
+  const clock = new ProcessClock();
   const masterKey = loadMasterKey(config.masterKey, config.dataDir);
   const box = new SecretBox(masterKey);
   const formTokens = new Map<string, FormTokens>();
-  const keyring = new Keyring(new KyselySigningKeyStore(database.db), box);
+  const { stores, unitOfWork } = kyselyStores(database.db, clock);
+  const keyring = new Keyring(stores.signingKeys, box, () => clock.now());
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
     : undefined;
   redis?.on('error', (err) => logger.warn({ err }, 'redis error; rate limits fall back to in-process buckets'));
   const invalidation = new InvalidationBus(redis, logger);
-  const tenants = new TenantService(new KyselyTenantStore(database.db), keyring, box);
-  const ctx: AppContext = {
+  const tenants = new TenantService(stores.tenants, keyring, box, () => clock.now());
+  const lookups = new IssuanceLookups({ stores, box, clock });
+  const mailer = new Mailer(config.mail, config.dataDir, () => clock.now());
+  invalidation.onInvalidate((tenantId) => {
+    lookups.invalidateTenant(tenantId);
+    stores.clientAnchors.invalidateTenant(tenantId);
+    tenants.forget(tenantId);
+  });
+  return {
     config,
     logger,
-    database,
+    clock,
+    now: () => clock.now(),
+    stores,
+    unitOfWork,
     box,
     formTokens(purpose) {
       let tokens = formTokens.get(purpose);
@@ -112,28 +102,23 @@ export async function createContext(config: Config, logger: Logger = createLogge
     },
     keyring,
     tenants,
-    clients: new KyselyClientStore(database.db),
-    resourceServers: new KyselyResourceServerStore(database.db),
-    clientGrants: new KyselyClientGrantStore(database.db),
-    rateLimiter: new RateLimiter(redis),
-    bruteForce: new BruteForceProtection(redis),
-    lookups: undefined as unknown as IssuanceLookups,
-    permissions: new KyselyRbacStore(database.db),
+    lookups,
     invalidation,
+    rateLimiter: new RateLimiter(redis, clock),
+    bruteForce: new BruteForceProtection(redis, () => clock.now()),
+    mailer,
+    async checkDatabase() {
+      await sql`select 1`.execute(database.db);
+    },
+    database,
     redis,
-    now: Date.now,
     async close() {
       invalidation.close();
+      mailer.close();
       redis?.disconnect();
       await database.close();
     },
   };
-  ctx.lookups = new IssuanceLookups(ctx);
-  invalidation.onInvalidate((tenantId) => {
-    ctx.lookups.invalidateTenant(tenantId);
-    tenants.forget(tenantId);
-  });
-  return ctx;
 }
 
 export interface AdminCredentials {
@@ -150,7 +135,7 @@ export interface AdminCredentials {
  * the caller can print them once.
  */
 export async function ensureDefaultTenant(
-  ctx: AppContext,
+  ctx: RuntimeContext,
 ): Promise<{ tenant: Tenant; created: boolean; credentials?: AdminCredentials }> {
   const { config } = ctx;
   const existing = await ctx.tenants.byDomain(config.defaultDomain);
@@ -183,7 +168,7 @@ export async function ensureDefaultTenant(
 
 /** The admin client's secret, for `gatehouse tenants credentials`. */
 export async function adminCredentialsOf(ctx: AppContext, tenant: Tenant): Promise<AdminCredentials> {
-  const client = await ctx.clients.get(tenant.id, tenant.settings.admin_client_id);
+  const client = await ctx.stores.clients.get(tenant.id, tenant.settings.admin_client_id);
   if (!client?.client_secret_enc) throw new Error(`the admin client of ${tenant.domain} is missing`);
   return {
     domain: tenant.domain,

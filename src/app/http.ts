@@ -7,7 +7,6 @@ import type { ServerOptions } from 'node:http';
 import formbody from '@fastify/formbody';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { authenticationRoutes } from '../authentication/routes.js';
-import type { AppContext } from './context.js';
 import { openApiRoute, registerOpenApi } from '../management/openapi.js';
 import { managementPlugin } from '../management/plugin.js';
 import type { RateLimitClass, Tenant } from '../domain/tenants/tenant.js';
@@ -17,6 +16,7 @@ import { ManagementError, OAuthError, managementErrors, oauthErrors } from '../p
 import { registerJsonBodyParser } from '../platform/http/json-body.js';
 import { refuseNulCharacters } from '../platform/http/nul-characters.js';
 import { validatorCompiler } from '../platform/http/validation.js';
+import type { AppContext } from '../domain/context.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -141,7 +141,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
 
   app.get('/health', { config: { tenantless: true } }, async (_request, reply) => {
     try {
-      await ctx.database.db.selectFrom('tenants').select('id').limit(1).execute();
+      await ctx.checkDatabase();
       return reply.send({ status: 'ok' });
     } catch (error) {
       ctx.logger.error({ err: error }, 'health check: database unreachable');

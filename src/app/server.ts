@@ -6,10 +6,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../platform/config.js';
-import { createContext, ensureDefaultTenant, type AppContext } from './context.js';
+import { createContext, ensureDefaultTenant } from './context.js';
 import { createTlsCertificate } from '../platform/crypto/certificates.js';
 import { buildApp } from './http.js';
 import { PURGE_INTERVAL_MS, purgeExpired } from '../storage/purge.js';
+import { type AppContext } from '../domain/context.js';
 
 export interface TlsFiles {
   key: Buffer;

@@ -21,7 +21,7 @@
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { originAllowed } from '../domain/clients/origins.js';
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../domain/context.js';
 
 type Policy = 'public' | 'client';
 

@@ -13,15 +13,14 @@
  * tokens exist. `token_type_hint` is accepted and ignored (§2.1 allows it).
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import type { AppContext } from '../app/context.js';
-import { KyselyRefreshTokenStore } from '../storage/kysely/refresh-tokens.js';
 import type { Tenant } from '../domain/tenants/tenant.js';
 import { authenticateClient, type AuthenticatedClient } from './client-auth/methods.js';
 import { readParams, requireParams, type Params } from './params.js';
 import { secretHash } from '../domain/secrets.js';
+import type { AppContext } from '../domain/context.js';
 
 async function revokeRefreshToken(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient, params: Params): Promise<void> {
-  const store = new KyselyRefreshTokenStore(ctx.database.db);
+  const store = ctx.stores.refreshTokens;
   const row = await store.find(tenant.id, secretHash(params.token!));
   if (!row || row.client_id !== client.client.row.client_id) return;
   await store.revokeFamily(tenant.id, row.family_id, new Date(ctx.now()).toISOString());

@@ -2,7 +2,6 @@
  * The Authentication API route table (tenant root), registered from this one list.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import type { AppContext } from '../app/context.js';
 import { authorizeEndpoint } from './authorize/authorize.js';
 import { consentForm, consentSubmit } from './authorize/consent.js';
 import { forgotPasswordForm, forgotPasswordSubmit, loginForm, loginSubmit, signupForm, signupSubmit } from './authorize/login.js';
@@ -22,6 +21,7 @@ import { tokenEndpoint } from './token/endpoint.js';
 import { userinfoEndpoint } from './userinfo.js';
 import { jwksEndpoint } from './well-known/jwks.js';
 import { openidConfigurationEndpoint } from './well-known/openid-configuration.js';
+import type { AppContext } from '../domain/context.js';
 
 export function authenticationRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {

@@ -17,13 +17,12 @@
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
-import type { AppContext } from '../app/context.js';
 import { SIGNING_ALG } from '../domain/keys/keyring.js';
 import type { Tenant } from '../domain/tenants/tenant.js';
 import { userClaims } from '../domain/tokens/id-token.js';
 import { userinfoAudience } from '../domain/tokens/userinfo-token.js';
 import type { UserRow } from '../domain/users/model.js';
-import { KyselyUserStore } from '../storage/kysely/users.js';
+import type { AppContext } from '../domain/context.js';
 
 /** A refusal of the endpoint; `description` undefined means no token was presented. */
 class UserinfoRefusal extends Error {
@@ -70,7 +69,7 @@ async function verifyUserinfoToken(ctx: AppContext, tenant: Tenant, token: strin
 }
 
 async function loadUser(ctx: AppContext, tenant: Tenant, payload: JWTPayload): Promise<UserRow> {
-  const user = await new KyselyUserStore(ctx.database.db).get(tenant.id, payload.sub!);
+  const user = await ctx.stores.users.get(tenant.id, payload.sub!);
   if (!user) throw new UserinfoRefusal('The user does not exist');
   if (user.blocked === 1) throw new UserinfoRefusal('user is blocked');
   return user;

@@ -11,11 +11,11 @@
  */
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../app/context.js';
 import { managementErrors } from '../platform/http/errors.js';
 import { SIGNING_ALG } from '../domain/keys/keyring.js';
 import { CURRENT_USER_SCOPE_SET, isCurrentUserScope } from '../domain/management-api/current-user.js';
 import { managementAudience } from '../domain/tenants/tenant.js';
+import type { AppContext } from '../domain/context.js';
 
 export interface ManagementPrincipal {
   /**

@@ -9,8 +9,8 @@
  *   stops when it is absent or empty).
  */
 import { Type, type TSchema } from '@sinclair/typebox';
-import type { AppContext } from '../app/context.js';
 import { CheckpointPagingQuery, OffsetPagingQuery, parsePaging, sealCheckpoint, type Paging } from './paging.js';
+import type { AppContext } from '../domain/context.js';
 
 /** Query properties of offset paging, for a route's querystring schema. */
 export const OffsetQuery = {

@@ -5,9 +5,9 @@
  * operations on their own user that `config.currentUser` opens.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import type { AppContext } from '../app/context.js';
 import { authenticateManagement, authorizeOperation } from './auth.js';
 import { managementRoutes } from './routes.js';
+import type { AppContext } from '../domain/context.js';
 
 export function managementPlugin(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {

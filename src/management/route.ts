@@ -1,5 +1,5 @@
 import type { FastifyRequest, RouteOptions } from 'fastify';
-import type { AppContext } from '../app/context.js';
+import type { AppContext } from '../domain/context.js';
 
 /** A Management API operation: a Fastify route whose config names the scopes it accepts. */
 export type ManagementRoute = RouteOptions & { config: { scopes: readonly string[] } };

@@ -3,11 +3,10 @@
  * this one list so the table can be read and grepped in one place. Each area
  * module lists its operations (one file per operation) and builds its service.
  */
-import type { AppContext } from '../app/context.js';
 import { clientGrantRoutes } from './client-grants/routes.js';
 import { clientRoutes } from './clients/routes.js';
 import { connectionRoutes } from './connections/routes.js';
-import { userGrantRoutes } from './grants/routes.js';
+import { consentGrantRoutes } from './grants/routes.js';
 import { groupRoutes } from './groups/routes.js';
 import { guardianRoutes } from './guardian/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
@@ -16,6 +15,7 @@ import { roleRoutes } from './roles/routes.js';
 import { userBlockRoutes } from './user-blocks/routes.js';
 import { userRoutes } from './users/routes.js';
 import type { ManagementRoute } from './route.js';
+import type { AppContext } from '../domain/context.js';
 
 export function managementRoutes(ctx: AppContext): ManagementRoute[] {
   return [
@@ -29,6 +29,6 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
     ...connectionRoutes(ctx),
     ...userRoutes(ctx),
     ...userBlockRoutes(ctx),
-    ...userGrantRoutes(ctx),
+    ...consentGrantRoutes(ctx),
   ];
 }

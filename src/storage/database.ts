@@ -23,6 +23,14 @@ import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
 
+/**
+ * Runs `work` in a transaction: a new one on the database, or, when `db` is
+ * already a transaction (a store used inside a unit of work), that one.
+ */
+export function atomically<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
+
 export type Dialect = 'sqlite' | 'postgres';
 
 export interface DatabaseHandle {
@@ -90,14 +98,4 @@ export async function migrateToLatest(db: Db): Promise<void> {
   }
 }
 
-/** True when the error is a unique-constraint violation, on either database. */
-export function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string };
-  return e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || e?.code === '23505';
-}
-
-/** True when the error is a foreign-key violation, on either database. */
-export function isForeignKeyViolation(error: unknown): boolean {
-  const e = error as { code?: string };
-  return e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || e?.code === '23503';
-}
+export { isForeignKeyViolation, isUniqueViolation } from '../platform/database-errors.js';

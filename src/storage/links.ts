@@ -7,7 +7,8 @@
  */
 import type { Kysely } from 'kysely';
 import type { AssignResult } from '../domain/assignments.js';
-import { isForeignKeyViolation, type Db } from './database.js';
+import { atomically, type Db } from './database.js';
+import { isForeignKeyViolation } from '../platform/database-errors.js';
 
 /** A kind of row that can be one side of an assignment, and its key column. */
 const SIDES = {
@@ -79,7 +80,8 @@ export async function assignLinks(
   const ids = [...new Set(itemIds)];
   const untyped = db as unknown as Untyped;
   try {
-    return await untyped.transaction().execute(async (trx): Promise<LinkResult> => {
+    return await atomically(db, async (typed): Promise<LinkResult> => {
+      const trx = typed as unknown as Untyped;
       if (!(await rowExists(trx, link.owner.side, tenantId, ownerId))) return { status: 'owner_not_found' };
       const missing = await firstMissing(trx, link.item.side, tenantId, ids);
       if (missing !== undefined) return { status: 'item_not_found', id: missing };
@@ -108,7 +110,8 @@ export async function assignLinks(
  */
 export function removeLinks(db: Db, link: Link, tenantId: string, ownerId: string, itemIds: readonly string[]): Promise<boolean> {
   const ids = [...new Set(itemIds)];
-  return (db as unknown as Untyped).transaction().execute(async (trx) => {
+  return atomically(db, async (typed) => {
+    const trx = typed as unknown as Untyped;
     if (!(await rowExists(trx, link.owner.side, tenantId, ownerId))) return false;
     for (const chunk of chunks(ids)) {
       await trx

@@ -9,11 +9,12 @@ import { once } from 'node:events';
 import { describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { MAX_FAILURES } from '../../src/domain/brute-force.js';
-import { createContext, createLogger, type AppContext } from '../../src/app/context.js';
+import { createContext, createLogger } from '../../src/app/context.js';
 import { buildApp } from '../../src/app/http.js';
 import { createTestApp, DOMAIN, type TestApp } from '../helpers/app.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
 import { REDIS_URL, redisAvailable } from '../helpers/redis.js';
+import type { RuntimeContext } from '../../src/app/context.js';
 
 const REALM = 'Username-Password-Authentication';
 const PASSWORD = 'correct horse battery staple';
@@ -23,7 +24,7 @@ const IP = '10.9.0.1';
 /** Another Gatehouse process on the same configuration (database, data directory, Redis). */
 interface Process {
   app: FastifyInstance;
-  ctx: AppContext;
+  ctx: RuntimeContext;
   close(): Promise<void>;
 }
 
@@ -43,7 +44,7 @@ async function startProcess(t: TestApp): Promise<Process> {
 }
 
 /** Commands sent before the connection is up go to the in-memory fallback (no offline queue). */
-async function redisReady(ctx: AppContext): Promise<void> {
+async function redisReady(ctx: RuntimeContext): Promise<void> {
   if (ctx.redis && ctx.redis.status !== 'ready') await once(ctx.redis, 'ready');
 }
 

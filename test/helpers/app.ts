@@ -8,16 +8,17 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from '../../src/platform/config.js';
-import { createContext, createLogger, ensureDefaultTenant, type AdminCredentials, type AppContext } from '../../src/app/context.js';
+import { createContext, createLogger, ensureDefaultTenant, type AdminCredentials } from '../../src/app/context.js';
 import { buildApp } from '../../src/app/http.js';
 import type { Tenant } from '../../src/domain/tenants/tenant.js';
 import { createTestDatabase, type TestDatabase } from './postgres.js';
+import type { RuntimeContext } from '../../src/app/context.js';
 
 export const DOMAIN = 'tenant.test';
 
 export interface TestApp {
   app: FastifyInstance;
-  ctx: AppContext;
+  ctx: RuntimeContext;
   config: Config;
   tenant: Tenant;
   admin: AdminCredentials;

@@ -5,10 +5,10 @@
  * columns, as the Management API would store it, so later PATCHes behave.
  */
 import { newClientConfig } from '../../src/domain/clients/model.js';
-import type { ClientRow } from '../../src/storage/kysely/clients.js';
 import { newClientId, newClientSecret } from '../../src/platform/crypto/ids.js';
 import { clientSecretContext } from '../../src/domain/tenants/service.js';
 import type { TestApp } from './app.js';
+import type { ClientRow } from '../../src/domain/rows.js';
 
 export interface TestClient {
   client_id: string;
@@ -46,7 +46,7 @@ export async function insertClient(t: TestApp, fields: Partial<ClientRow> = {}):
     ...(row.app_type !== null && { app_type: row.app_type }),
     ...(row.client_authentication_methods !== null && { client_authentication_methods: JSON.parse(row.client_authentication_methods) as object }),
   });
-  await t.ctx.clients.insert({ ...row, config: fields.config ?? JSON.stringify(config) });
+  await t.ctx.stores.clients.insert({ ...row, config: fields.config ?? JSON.stringify(config) });
   t.ctx.invalidation.invalidate(t.tenant.id);
   return { client_id, client_secret };
 }

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { ManagementClient } from 'auth0';
-import { KyselyUserGrantStore } from '../../src/storage/kysely/consent-grants.js';
+import { KyselyConsentGrantStore } from '../../src/storage/kysely/consent-grants.js';
 import { createTestApp, DOMAIN, type TestApp } from '../helpers/app.js';
 import { insertClient } from '../helpers/fixtures.js';
 
@@ -25,7 +25,7 @@ interface Grant {
 
 describe('/api/v2/grants', () => {
   let t: TestApp;
-  let store: KyselyUserGrantStore;
+  let store: KyselyConsentGrantStore;
   let users: string[];
   let clients: string[];
 
@@ -43,7 +43,7 @@ describe('/api/v2/grants', () => {
 
   before(async () => {
     t = await createTestApp();
-    store = new KyselyUserGrantStore(t.ctx.database.db);
+    store = new KyselyConsentGrantStore(t.ctx.database.db);
     clients = [(await insertClient(t)).client_id, (await insertClient(t)).client_id];
     const connection = await t.management('POST', '/api/v2/connections', { body: { name: REALM, strategy: 'auth0' } });
     assert.equal(connection.statusCode, 201, connection.body);

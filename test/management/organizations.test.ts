@@ -385,7 +385,7 @@ describe('/api/v2/organizations', () => {
       const now = new Date().toISOString();
       for (let i = 0; i < MAX_CLIENT_GRANTS_PER_ORGANIZATION; i++) {
         const id = newPrefixedId('cgr');
-        await t.ctx.clientGrants.insert({
+        await t.ctx.stores.clientGrants.insert({
           tenant_id: t.tenant.id,
           id,
           client_id: `quota-client-${i}`,

@@ -10,7 +10,7 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { isUniqueViolation, migrateToLatest, type Db } from '../../src/storage/database.js';
+import { migrateToLatest, type Db } from '../../src/storage/database.js';
 import type { ClientGrantRow, Database, ClientRow, ResourceServerRow, SigningKeyRow, TenantRow } from '../../src/storage/schema.js';
 import { newPrefixedId, randomString } from '../../src/platform/crypto/ids.js';
 import { KyselyTenantStore } from '../../src/storage/kysely/tenants.js';
@@ -22,6 +22,7 @@ import { forEachDatabase } from '../helpers/databases.js';
 import { at, LOWER, resourceServerRow, T0, tenantRow } from '../helpers/rows.js';
 import { type ClientGrantFilter } from '../../src/domain/client-grants/store.js';
 import { type TenantBundle } from '../../src/domain/tenants/store.js';
+import { isUniqueViolation } from '../../src/platform/database-errors.js';
 
 // ---------------------------------------------------------------------------
 // Row factories: every NOT NULL column filled, overridable per case.

@@ -5,7 +5,7 @@
  */
 import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { isUniqueViolation, type Db } from '../../src/storage/database.js';
+import { type Db } from '../../src/storage/database.js';
 import type { ClientRow } from '../../src/domain/rows.js';
 import { randomString } from '../../src/platform/crypto/ids.js';
 import { KyselyTenantStore } from '../../src/storage/kysely/tenants.js';
@@ -13,6 +13,7 @@ import { newConnectionId } from '../../src/domain/connections/model.js';
 import { KyselyConnectionStore } from '../../src/storage/kysely/connections.js';
 import { forEachDatabase } from '../helpers/databases.js';
 import { byCodepoint, connectionRow, T0, tenantRow } from '../helpers/rows.js';
+import { isUniqueViolation } from '../../src/platform/database-errors.js';
 
 
 

@@ -7,12 +7,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { OffsetAnchors } from '../../src/storage/kysely/client-offset-anchors.js';
-import { insertClients, KyselyClientStore, type ClientRow } from '../../src/storage/kysely/clients.js';
+import { insertClients, KyselyClientStore } from '../../src/storage/kysely/clients.js';
 import { randomString } from '../../src/platform/crypto/ids.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
 import { tempDir } from '../helpers/app.js';
 import { createTestDatabase, postgresAvailable, type TestDatabase } from '../helpers/postgres.js';
 import { type ClientFilter } from '../../src/domain/clients/store.js';
+import { type ClientRow } from '../../src/domain/rows.js';
 
 const TENANT = 'ten_anchors';
 const TYPES = ['spa', 'native', 'regular_web', null] as const;

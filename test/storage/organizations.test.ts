@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { isUniqueViolation, migrateToLatest, openDatabase, type DatabaseHandle, type Db, type Dialect } from '../../src/storage/database.js';
+import { migrateToLatest, openDatabase, type DatabaseHandle, type Db, type Dialect } from '../../src/storage/database.js';
 import type { ClientGrantRow, OrganizationRow } from '../../src/domain/rows.js';
 import { newPrefixedId, randomString } from '../../src/platform/crypto/ids.js';
 import { KyselyTenantStore } from '../../src/storage/kysely/tenants.js';
@@ -23,6 +23,7 @@ import { KyselyClientGrantStore } from '../../src/storage/kysely/client-grants.j
 import { KyselyOrganizationStore } from '../../src/storage/kysely/organizations.js';
 import { createTestDatabase, postgresAvailable, POSTGRES_ADMIN_URL, type TestDatabase } from '../helpers/postgres.js';
 import { at, LOWER, resourceServerRow, T0, tenantRow } from '../helpers/rows.js';
+import { isUniqueViolation } from '../../src/platform/database-errors.js';
 
 
 

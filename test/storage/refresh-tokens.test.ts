@@ -6,12 +6,13 @@
  */
 import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { isUniqueViolation, type Db } from '../../src/storage/database.js';
+import { type Db } from '../../src/storage/database.js';
 import { newPrefixedId, randomString } from '../../src/platform/crypto/ids.js';
 import { KyselyRefreshTokenStore } from '../../src/storage/kysely/refresh-tokens.js';
 import { fullUserId, newUserIdPart } from '../../src/domain/users/model.js';
 import { forEachDatabase } from '../helpers/databases.js';
 import { newRefreshToken, secretHash } from '../../src/domain/secrets.js';
+import { isUniqueViolation } from '../../src/platform/database-errors.js';
 
 const T0 = '2024-01-01T00:00:00.000Z';
 const at = (s: number) => new Date(Date.parse(T0) + s * 1000).toISOString();

@@ -8,7 +8,7 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { isUniqueViolation, type Db } from '../../src/storage/database.js';
+import { type Db } from '../../src/storage/database.js';
 import { randomString } from '../../src/platform/crypto/ids.js';
 import { KyselyTenantStore } from '../../src/storage/kysely/tenants.js';
 import { GROUP_ID_ALPHABET, newGroupId } from '../../src/domain/groups/model.js';
@@ -18,6 +18,7 @@ import { KyselyRoleStore } from '../../src/storage/kysely/roles.js';
 import { forEachDatabase } from '../helpers/databases.js';
 import { at, byCodepoint, groupRow, roleRow, T0, tenantRow } from '../helpers/rows.js';
 import { type GroupFilter } from '../../src/domain/groups/store.js';
+import { isUniqueViolation } from '../../src/platform/database-errors.js';
 
 
 

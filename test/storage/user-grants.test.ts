@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import type { Db } from '../../src/storage/database.js';
 import { newClientId, newPrefixedId, randomString } from '../../src/platform/crypto/ids.js';
 import { KyselyClientStore } from '../../src/storage/kysely/clients.js';
-import { KyselyUserGrantStore } from '../../src/storage/kysely/consent-grants.js';
+import { KyselyConsentGrantStore } from '../../src/storage/kysely/consent-grants.js';
 import { fullUserId, newUserIdPart } from '../../src/domain/users/model.js';
 import { forEachDatabase } from '../helpers/databases.js';
 
@@ -21,11 +21,11 @@ const USERINFO = 'https://tenant.example.test/userinfo';
 
 await forEachDatabase('user-grant storage', (database) => {
   let db: Db;
-  let grants: KyselyUserGrantStore;
+  let grants: KyselyConsentGrantStore;
   let clients: KyselyClientStore;
   before(() => {
     db = database();
-    grants = new KyselyUserGrantStore(db);
+    grants = new KyselyConsentGrantStore(db);
     clients = new KyselyClientStore(db);
   });
 

@@ -2,10 +2,11 @@
  * The user store's contract and the password login step, against SQLite and
  * PostgreSQL (a fresh database, dropped afterwards), on migrated schemas.
  */
+import { KyselyConnectionStore } from '../../src/storage/kysely/connections.js';
 import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import bcrypt from 'bcryptjs';
-import { isUniqueViolation, type Db } from '../../src/storage/database.js';
+import { type Db } from '../../src/storage/database.js';
 import { newPrefixedId, randomString } from '../../src/platform/crypto/ids.js';
 import { verifyPassword } from '../../src/platform/passwords/hashing.js';
 import { findConnectionByName } from '../../src/domain/users/connections.js';
@@ -13,6 +14,7 @@ import { verifyUserPassword } from '../../src/domain/users/login.js';
 import { KyselyUserStore } from '../../src/storage/kysely/users.js';
 import { forEachDatabase } from '../helpers/databases.js';
 import { at, T0, userRow } from '../helpers/rows.js';
+import { isUniqueViolation } from '../../src/platform/database-errors.js';
 
 
 
@@ -37,9 +39,9 @@ await forEachDatabase('user storage', (database) => {
 
   it('finds a connection by exact name, with parsed options', async () => {
     const { tenantId, connectionId } = await tenantWithConnection('{"requires_username":true}');
-    const found = await findConnectionByName(db, tenantId, 'Username-Password-Authentication');
+    const found = await findConnectionByName(new KyselyConnectionStore(db), tenantId, 'Username-Password-Authentication');
     assert.deepEqual(found, { id: connectionId, name: 'Username-Password-Authentication', strategy: 'auth0', options: { requires_username: true } });
-    assert.equal(await findConnectionByName(db, tenantId, 'username-password-authentication'), undefined);
+    assert.equal(await findConnectionByName(new KyselyConnectionStore(db), tenantId, 'username-password-authentication'), undefined);
   });
 
   it('inserts, gets with the connection name, updates, deletes', async () => {

@@ -25,15 +25,11 @@
  */
 import type { IssuanceClient } from '../../domain/issuance/lookups.js';
 import type { ConnectionRow } from '../../domain/connections/model.js';
-import { KyselyConnectionStore } from '../../storage/kysely/connections.js';
-import type { AppContext } from '../../app/context.js';
 import { FormTokens } from '../../platform/crypto/form-tokens.js';
-import { KyselyUserGrantStore } from '../../storage/kysely/consent-grants.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { userinfoAudience } from '../../domain/tokens/userinfo-token.js';
 import { verifyUserPassword } from '../../domain/users/login.js';
 import type { UserRow } from '../../domain/users/model.js';
-import { KyselyUserStore } from '../../storage/kysely/users.js';
 import type { LoginAttemptKey } from '../../domain/brute-force.js';
 import { DbConnectionsError, PasswordStrengthError } from '../dbconnections/errors.js';
 import type { DbConnectionsService } from '../dbconnections/service.js';
@@ -43,9 +39,7 @@ import { readCookie, SESSION_COOKIE, SESSION_LIFETIME_SECONDS, sessionCookie } f
 import type { AuthorizeRequest } from './request.js';
 import { type SessionRow } from '../../domain/rows.js';
 import { newSecret, secretHash } from '../../domain/secrets.js';
-import { KyselySessionStore } from '../../storage/kysely/sessions.js';
-import { KyselyAuthorizationRequestStore } from '../../storage/kysely/authorize-transactions.js';
-import { KyselyAuthorizationCodeStore } from '../../storage/kysely/authorization-codes.js';
+import type { AppContext } from '../../domain/context.js';
 
 /** Seconds an authorization request waits for its login. */
 export const TRANSACTION_LIFETIME_SECONDS = 600;
@@ -115,7 +109,7 @@ export class AuthorizeService {
   async session(tenant: Tenant, cookieHeader: string | undefined): Promise<SessionRow | undefined> {
     const value = readCookie(cookieHeader, SESSION_COOKIE);
     if (!value || value.length > 100) return undefined;
-    return new KyselySessionStore(this.ctx.database.db).findActive(tenant.id, secretHash(value), iso(this.ctx.now()));
+    return this.ctx.stores.sessions.findActive(tenant.id, secretHash(value), iso(this.ctx.now()));
   }
 
   /** The session's login when it may answer this request without a new one (see the file comment). */
@@ -124,7 +118,7 @@ export class AuthorizeService {
     const session = await this.session(tenant, cookieHeader);
     if (!session) return undefined;
     if (request.max_age !== undefined && Math.floor(this.ctx.now() / 1000) - session.auth_time > request.max_age) return undefined;
-    const user = await new KyselyUserStore(this.ctx.database.db).get(tenant.id, session.user_id);
+    const user = await this.ctx.stores.users.get(tenant.id, session.user_id);
     if (!user || user.blocked === 1) return undefined;
     const enabled = await this.enabledConnections(tenant, client);
     const allowed = request.connection === undefined ? enabled : enabled.filter((c) => c.name === request.connection);
@@ -140,7 +134,7 @@ export class AuthorizeService {
   async startTransaction(tenant: Tenant, request: AuthorizeRequest, browser: string): Promise<string> {
     const id = newSecret();
     const now = this.ctx.now();
-    await new KyselyAuthorizationRequestStore(this.ctx.database.db).insert({
+    await this.ctx.stores.authorizeTransactions.insert({
       tenant_id: tenant.id,
       id_hash: secretHash(id),
       client_id: request.client_id,
@@ -159,7 +153,7 @@ export class AuthorizeService {
    */
   async transaction(tenant: Tenant, id: string | undefined, browser: string | undefined): Promise<Transaction | undefined> {
     if (id === undefined || id.length === 0 || id.length > 100 || browser === undefined) return undefined;
-    const row = await new KyselyAuthorizationRequestStore(this.ctx.database.db).findUsable(tenant.id, secretHash(id), iso(this.ctx.now()));
+    const row = await this.ctx.stores.authorizeTransactions.findUsable(tenant.id, secretHash(id), iso(this.ctx.now()));
     if (!row || row.browser_hash !== secretHash(browser)) return undefined;
     const client = await this.client(tenant, row.client_id);
     return client && { id, request: JSON.parse(row.params) as AuthorizeRequest, client };
@@ -167,7 +161,7 @@ export class AuthorizeService {
 
   /** Spends the transaction: of two concurrent submissions only one gets true. */
   consumeTransaction(tenant: Tenant, id: string): Promise<boolean> {
-    return new KyselyAuthorizationRequestStore(this.ctx.database.db).consume(tenant.id, secretHash(id), iso(this.ctx.now()));
+    return this.ctx.stores.authorizeTransactions.consume(tenant.id, secretHash(id), iso(this.ctx.now()));
   }
 
   private get csrf(): FormTokens {
@@ -184,7 +178,7 @@ export class AuthorizeService {
   }
 
   private async enabledConnections(tenant: Tenant, client: IssuanceClient): Promise<ConnectionRow[]> {
-    return (await new KyselyConnectionStore(this.ctx.database.db).enabledForClient(tenant.id, client.row.client_id)).filter((c) => c.strategy === DATABASE_STRATEGY);
+    return (await this.ctx.stores.connections.enabledForClient(tenant.id, client.row.client_id)).filter((c) => c.strategy === DATABASE_STRATEGY);
   }
 
   /** The `connection` parameter's database connection, else the client's only one; undefined when neither. */
@@ -224,7 +218,7 @@ export class AuthorizeService {
     if (await this.ctx.bruteForce.isBlocked(attempt)) {
       return refused('Your account has been blocked after multiple consecutive login attempts.');
     }
-    const users = new KyselyUserStore(this.ctx.database.db);
+    const users = this.ctx.stores.users;
     const user = await verifyUserPassword(users, tenant.id, connection.id, identifier, password);
     if (!user) {
       await this.ctx.bruteForce.recordFailure(attempt);
@@ -264,7 +258,7 @@ export class AuthorizeService {
       }
       throw error;
     }
-    const user = await new KyselyUserStore(this.ctx.database.db).get(tenant.id, userId);
+    const user = await this.ctx.stores.users.get(tenant.id, userId);
     if (!user) return { kind: 'invalid_transaction' };
     return this.authenticated(tenant, transaction, user);
   }
@@ -288,7 +282,7 @@ export class AuthorizeService {
   /** last_login and logins_count, as the password grant records them. */
   private async recordLogin(tenant: Tenant, user: UserRow): Promise<void> {
     const now = iso(this.ctx.now());
-    await new KyselyUserStore(this.ctx.database.db).update(tenant.id, user.user_id, { last_login: now, logins_count: user.logins_count + 1 });
+    await this.ctx.stores.users.update(tenant.id, user.user_id, { last_login: now, logins_count: user.logins_count + 1 });
   }
 
   private async createSession(tenant: Tenant, user: UserRow): Promise<{ session: SessionRow; cookie: string }> {
@@ -303,7 +297,7 @@ export class AuthorizeService {
       expires_at: iso(now + SESSION_LIFETIME_SECONDS * 1000),
       revoked_at: null,
     };
-    await new KyselySessionStore(this.ctx.database.db).insert(session);
+    await this.ctx.stores.sessions.insert(session);
     return { session, cookie: sessionCookie(value) };
   }
 
@@ -312,7 +306,7 @@ export class AuthorizeService {
     if (client.browser.firstParty && request.prompt !== 'consent' && (await this.firstPartySkipsConsent(tenant, request))) return undefined;
     const wanted = await this.wantedConsent(tenant, client, request, userId);
     if (request.prompt === 'consent') return wanted;
-    const granted = await new KyselyUserGrantStore(this.ctx.database.db).scopesFor(tenant.id, userId, client.row.client_id, wanted.audience);
+    const granted = await this.ctx.stores.consentGrants.scopesFor(tenant.id, userId, client.row.client_id, wanted.audience);
     return granted !== undefined && wanted.scopes.every((s) => granted.includes(s)) ? undefined : wanted;
   }
 
@@ -346,14 +340,14 @@ export class AuthorizeService {
   }
 
   async recordConsent(tenant: Tenant, client: IssuanceClient, userId: string, consent: ConsentRequest): Promise<void> {
-    await new KyselyUserGrantStore(this.ctx.database.db).grant(tenant.id, userId, client.row.client_id, consent.audience, consent.scopes, iso(this.ctx.now()));
+    await this.ctx.stores.consentGrants.grant(tenant.id, userId, client.row.client_id, consent.audience, consent.scopes, iso(this.ctx.now()));
   }
 
   /** The user of the session that may consent to this transaction. */
   async sessionUser(tenant: Tenant, cookieHeader: string | undefined): Promise<Authenticated | undefined> {
     const session = await this.session(tenant, cookieHeader);
     if (!session) return undefined;
-    const user = await new KyselyUserStore(this.ctx.database.db).get(tenant.id, session.user_id);
+    const user = await this.ctx.stores.users.get(tenant.id, session.user_id);
     return user && user.blocked !== 1 ? { user, session } : undefined;
   }
 
@@ -391,7 +385,7 @@ export class AuthorizeService {
   /** A new code for the request, bound to the user and session; only its hash is stored. */
   private async issueCode(tenant: Tenant, request: AuthorizeRequest, userId: string, session: SessionRow): Promise<string> {
     const code = newSecret();
-    await new KyselyAuthorizationCodeStore(this.ctx.database.db).insert({
+    await this.ctx.stores.authorizationCodes.insert({
       tenant_id: tenant.id,
       code_hash: secretHash(code),
       client_id: request.client_id,

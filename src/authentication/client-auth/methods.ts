@@ -9,10 +9,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { IssuanceClient } from '../../domain/issuance/lookups.js';
-import type { AppContext } from '../../app/context.js';
 import { oauthErrors } from '../../platform/http/errors.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { Params } from '../params.js';
+import type { AppContext } from '../../domain/context.js';
 
 export type ClientAuthMethodName = 'client_secret_basic' | 'client_secret_post' | 'none';
 

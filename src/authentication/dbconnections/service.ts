@@ -3,24 +3,23 @@
  * verification email, and password reset by emailed ticket. Storage goes
  * through the user, connection and ticket stores; mail through the mailer.
  */
+import type { ConnectionStore } from '../../domain/connections/store.js';
+import type { UserStore } from '../../domain/users/store.js';
 import { changePassword } from '../../domain/users/password-change.js';
 import type { RateLimitSetting } from '../../platform/config.js';
-import type { AppContext } from '../../app/context.js';
-import { KyselyConnectionStore } from '../../storage/kysely/connections.js';
 import { FormTokens } from '../../platform/crypto/form-tokens.js';
-import { isUniqueViolation, type Db } from '../../storage/database.js';
 import { hashPassword } from '../../platform/passwords/hashing.js';
 import type { RateLimitDecision } from '../../platform/rate-limit/rate-limiter.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
-import { KyselyTicketStore } from '../../storage/kysely/tickets.js';
 import { UserMail } from '../../domain/tickets/user-mail.js';
 import { userIdPart, type UserRow } from '../../domain/users/model.js';
 import { newDatabaseUserRow } from '../../domain/users/new-user.js';
-import { KyselyUserStore } from '../../storage/kysely/users.js';
 import { dbConnectionsErrors, PasswordStrengthError } from './errors.js';
 import { checkPassword, type ConnectionPasswordOptions, type PolicyResult } from './password-policy.js';
 import { secretHash } from '../../domain/secrets.js';
 import { type TicketKind } from '../../domain/tickets/store.js';
+import { isUniqueViolation } from '../../platform/database-errors.js';
+import type { AppContext } from '../../domain/context.js';
 
 const DATABASE_STRATEGY = 'auth0';
 
@@ -110,17 +109,15 @@ function parseOptions(json: string): ConnectionOptions {
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export class DbConnectionsService {
-  readonly #db: Db;
-  readonly #users: KyselyUserStore;
-  readonly #connections: KyselyConnectionStore;
+  readonly #users: UserStore;
+  readonly #connections: ConnectionStore;
   readonly #csrf = new Map<TicketKind, FormTokens>();
   readonly #mail: UserMail;
 
   constructor(private readonly ctx: AppContext) {
-    this.#db = ctx.database.db;
     this.#mail = new UserMail(ctx);
-    this.#users = new KyselyUserStore(this.#db);
-    this.#connections = new KyselyConnectionStore(this.#db);
+    this.#users = ctx.stores.users;
+    this.#connections = ctx.stores.connections;
   }
 
   /**
@@ -201,7 +198,7 @@ export class DbConnectionsService {
    * mail scanner that fetches the link leaves it working.
    */
   async verificationForm(tenant: Tenant, ticket: string): Promise<VerifyFormState> {
-    const row = await new KyselyTicketStore(this.#db).findUsable(tenant.id, secretHash(ticket), 'email_verification', iso(this.ctx.now()));
+    const row = await this.ctx.stores.tickets.findUsable(tenant.id, secretHash(ticket), 'email_verification', iso(this.ctx.now()));
     const user = row && (await this.#users.get(tenant.id, row.user_id));
     if (!user) return { usable: false };
     return { usable: true, email: user.email ?? '', csrf: this.csrfToken(tenant, ticket, 'email_verification') };
@@ -214,10 +211,9 @@ export class DbConnectionsService {
   async verifyEmail(tenant: Tenant, ticket: string, csrf: string | undefined): Promise<VerifyOutcome> {
     if (!this.csrfMatches(tenant, ticket, csrf, 'email_verification')) return { kind: 'bad_csrf' };
     const now = iso(this.ctx.now());
-    const email = await this.#db.transaction().execute(async (trx) => {
-      const userId = await new KyselyTicketStore(trx).consume(tenant.id, secretHash(ticket), 'email_verification', now);
+    const email = await this.ctx.unitOfWork.transaction(async ({ tickets, users }) => {
+      const userId = await tickets.consume(tenant.id, secretHash(ticket), 'email_verification', now);
       if (userId === undefined) return undefined;
-      const users = new KyselyUserStore(trx);
       if (!(await users.update(tenant.id, userId, { email_verified: 1, updated_at: now }))) return undefined;
       return (await users.get(tenant.id, userId))?.email ?? '';
     });
@@ -250,7 +246,7 @@ export class DbConnectionsService {
   }
 
   private async resetTarget(tenant: Tenant, ticket: string): Promise<{ user: UserRow; options: ConnectionOptions } | undefined> {
-    const row = await new KyselyTicketStore(this.#db).findUsable(tenant.id, secretHash(ticket), 'password_reset', iso(this.ctx.now()));
+    const row = await this.ctx.stores.tickets.findUsable(tenant.id, secretHash(ticket), 'password_reset', iso(this.ctx.now()));
     if (!row) return undefined;
     const user = await this.#users.get(tenant.id, row.user_id);
     if (!user) return undefined;
@@ -282,11 +278,11 @@ export class DbConnectionsService {
 
     const password_hash = await hashPassword(password);
     const now = iso(this.ctx.now());
-    const done = await this.#db.transaction().execute(async (trx) => {
-      const userId = await new KyselyTicketStore(trx).consume(tenant.id, secretHash(ticket), 'password_reset', now);
+    const done = await this.ctx.unitOfWork.transaction(async ({ tickets }, joined) => {
+      const userId = await tickets.consume(tenant.id, secretHash(ticket), 'password_reset', now);
       if (userId !== target.user.user_id) return false;
       // The reset link proves control of the mailbox, as a verification link does.
-      return changePassword(trx, tenant.id, userId, { password_hash, last_password_reset: now, email_verified: 1, updated_at: now }, now);
+      return changePassword(joined, tenant.id, userId, { password_hash, last_password_reset: now, email_verified: 1, updated_at: now }, now);
     });
     return done ? { kind: 'done', email } : { kind: 'invalid_ticket' };
   }

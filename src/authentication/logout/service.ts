@@ -15,7 +15,6 @@
  */
 import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import type { IssuanceClient } from '../../domain/issuance/lookups.js';
-import type { AppContext } from '../../app/context.js';
 import { FormTokens } from '../../platform/crypto/form-tokens.js';
 import { SIGNING_ALG } from '../../domain/keys/keyring.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
@@ -23,7 +22,7 @@ import { readCookie, SESSION_COOKIE } from '../authorize/cookies.js';
 import { callbackMatches } from '../authorize/request.js';
 import { type SessionRow } from '../../domain/rows.js';
 import { secretHash } from '../../domain/secrets.js';
-import { KyselySessionStore } from '../../storage/kysely/sessions.js';
+import type { AppContext } from '../../domain/context.js';
 
 /** A failure shown as a page, never a redirect (the target is not trusted). */
 export class LogoutPageError extends Error {}
@@ -111,12 +110,12 @@ export class LogoutService {
   async session(tenant: Tenant, cookieHeader: string | undefined): Promise<SessionRow | undefined> {
     const value = readCookie(cookieHeader, SESSION_COOKIE);
     if (!value || value.length > 100) return undefined;
-    return new KyselySessionStore(this.ctx.database.db).findActive(tenant.id, secretHash(value), new Date(this.ctx.now()).toISOString());
+    return this.ctx.stores.sessions.findActive(tenant.id, secretHash(value), new Date(this.ctx.now()).toISOString());
   }
 
   /** Revokes the session; a session already gone is not an error. */
   async endSession(tenant: Tenant, session: SessionRow | undefined): Promise<void> {
     if (!session) return;
-    await new KyselySessionStore(this.ctx.database.db).revoke(tenant.id, session.id_hash, new Date(this.ctx.now()).toISOString());
+    await this.ctx.stores.sessions.revoke(tenant.id, session.id_hash, new Date(this.ctx.now()).toISOString());
   }
 }

@@ -5,7 +5,6 @@
  * use the grant, run the grant. Stack traces read like RFC 6749 §3.2.
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import type { AppContext } from '../../app/context.js';
 import { oauthErrors } from '../../platform/http/errors.js';
 import { authenticateClient, type AuthenticatedClient } from '../client-auth/methods.js';
 import { readParams, requireParams, type Params } from '../params.js';
@@ -14,6 +13,7 @@ import { authorizationCode } from './grants/authorization-code.js';
 import { clientCredentials } from './grants/client-credentials.js';
 import { password, passwordRealm } from './grants/password.js';
 import { refreshToken } from './grants/refresh-token.js';
+import type { AppContext } from '../../domain/context.js';
 
 /** Grant handlers by `grant_type`. */
 const GRANTS: ReadonlyMap<string, GrantHandler> = new Map([authorizationCode, clientCredentials, password, passwordRealm, refreshToken].map((g) => [g.grantType, g]));

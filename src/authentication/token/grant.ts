@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../../app/context.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { AuthenticatedClient } from '../client-auth/methods.js';
 import type { Params } from '../params.js';
+import type { AppContext } from '../../domain/context.js';
 
 /** The token endpoint's success body (RFC 6749 §5.1), members in the service's order. */
 export interface TokenResponse {

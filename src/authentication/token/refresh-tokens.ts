@@ -14,11 +14,11 @@
  */
 import type { IssuanceApi, IssuanceClient } from '../../domain/issuance/lookups.js';
 import { REFRESH_TOKEN_DEFAULT } from '../../domain/clients/model.js';
-import type { AppContext } from '../../app/context.js';
 import { newPrefixedId } from '../../platform/crypto/ids.js';
-import { KyselyRefreshTokenStore, type RefreshTokenRow } from '../../storage/kysely/refresh-tokens.js';
+import type { RefreshTokenRow } from '../../domain/rows.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { newRefreshToken, secretHash } from '../../domain/secrets.js';
+import type { AppContext } from '../../domain/context.js';
 
 export const OFFLINE_ACCESS = 'offline_access';
 export const REFRESH_TOKEN_GRANT = 'refresh_token';
@@ -82,7 +82,7 @@ export async function issueRefreshToken(ctx: AppContext, request: RefreshTokenIs
   const nowMs = ctx.now();
   const settings = refreshTokenSettings(request.client);
   const token = newRefreshToken();
-  await new KyselyRefreshTokenStore(ctx.database.db).insert({
+  await ctx.stores.refreshTokens.insert({
     tenant_id: request.tenant.id,
     id_hash: secretHash(token),
     family_id: request.family?.id ?? newPrefixedId('rtf', 24),

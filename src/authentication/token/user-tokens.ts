@@ -20,7 +20,6 @@
  * (./refresh-tokens.ts); otherwise it is dropped.
  */
 import type { IssuanceApi, IssuanceClient } from '../../domain/issuance/lookups.js';
-import type { AppContext } from '../../app/context.js';
 import { oauthErrors } from '../../platform/http/errors.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { issueAccessToken } from '../../domain/tokens/access-token.js';
@@ -30,6 +29,7 @@ import type { UserRow } from '../../domain/users/model.js';
 import type { TokenResponse } from './grant.js';
 import { CURRENT_USER_SCOPE_SET, CURRENT_USER_SCOPES } from '../../domain/management-api/current-user.js';
 import { issueRefreshToken, OFFLINE_ACCESS, offlineAccessAllowed } from './refresh-tokens.js';
+import type { AppContext } from '../../domain/context.js';
 
 /** The OIDC scopes Gatehouse grants: those whose claims it can give (OIDC Core §5.4). */
 export const OIDC_SCOPES: ReadonlySet<string> = new Set(['openid', 'profile', 'email']);
@@ -113,7 +113,7 @@ async function userApiScopes(ctx: AppContext, request: GrantRequest, api: Issuan
   }
   const authz = api.row.token_dialect.endsWith('_authz');
   if (api.row.enforce_policies !== 1 && !authz) return { scopes };
-  const held = new Set((await ctx.permissions.effectivePermissions(tenant.id, request.userId, api.row.identifier)).filter((p) => api.scopeSet.has(p)));
+  const held = new Set((await ctx.stores.rbac.effectivePermissions(tenant.id, request.userId, api.row.identifier)).filter((p) => api.scopeSet.has(p)));
   if (api.row.enforce_policies === 1) scopes = scopes.filter((s) => held.has(s));
   return authz ? { scopes, permissions: api.scopes.filter((s) => held.has(s)) } : { scopes };
 }

@@ -1,5 +1,5 @@
 import type { RouteOptions } from 'fastify';
-import type { AppContext } from '../../app/context.js';
+import type { AppContext } from '../../domain/context.js';
 
 /**
  * GET /.well-known/jwks.json: the tenant's public signing keys, each with

@@ -3,7 +3,7 @@
  * defaults a new client gets, and which fields each Management API scope may
  * read (spec, Authentication part, item 3).
  */
-import type { ClientRow } from '../../storage/kysely/clients.js';
+import type { ClientRow } from '../rows.js';
 
 /** The JSON kept in `clients.config`: every member except client_id, client_secret, tenant and global. */
 export type ClientConfig = Record<string, unknown>;

@@ -2,7 +2,7 @@
  * Storage of clients, as the Management API and token issuance need it.
  * Implemented by src/storage/kysely/clients.ts; the composition root builds one.
  */
-import type { ClientRow } from '../../storage/schema.js';
+import type { ClientRow } from '../rows.js';
 
 /** The list filters of GET /clients. */
 export interface ClientFilter {
@@ -50,4 +50,16 @@ export interface ClientStore {
    * grant allowing any organization, read from the grants' index.
    */
   idsWithAnyOrganizationGrant(tenantId: string, after: string | undefined, limit: number): Promise<string[]>;
+}
+
+/**
+ * Where deep offset pages of a tenant's clients start: the client_id at every
+ * 1,000th position per filter, cached and dropped on client writes
+ * (src/storage/kysely/client-offset-anchors.ts).
+ */
+export interface ClientOffsetAnchors {
+  /** The anchor at or before `offset` (undefined for the first block) and the remaining offset from there. */
+  start(tenantId: string, filter: ClientFilter, offset: number): Promise<{ from?: string; offset: number }>;
+  /** Drops the tenant's anchors (its clients changed). */
+  invalidateTenant(tenantId: string): void;
 }

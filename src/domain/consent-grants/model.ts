@@ -6,9 +6,9 @@
 import { newPrefixedId } from '../../platform/crypto/ids.js';
 import type { ConsentGrantRow } from '../rows.js';
 
-export type UserGrantRow = ConsentGrantRow;
+export type { ConsentGrantRow } from '../rows.js';
 
-export interface UserGrant {
+export interface ConsentGrant {
   id: string;
   clientID: string;
   user_id: string;
@@ -17,14 +17,14 @@ export interface UserGrant {
 }
 
 /** `cgr_` + 16 alphanumerics. */
-export function newUserGrantId(): string {
+export function newConsentGrantId(): string {
   return newPrefixedId('cgr', 16);
 }
 
-export function grantScopes(row: Pick<UserGrantRow, 'scope'>): string[] {
+export function grantScopes(row: Pick<ConsentGrantRow, 'scope'>): string[] {
   return JSON.parse(row.scope) as string[];
 }
 
-export function userGrantFromRow(row: UserGrantRow): UserGrant {
+export function consentGrantFromRow(row: ConsentGrantRow): ConsentGrant {
   return { id: row.id, clientID: row.client_id, user_id: row.user_id, audience: row.audience, scope: grantScopes(row) };
 }

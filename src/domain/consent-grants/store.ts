@@ -2,16 +2,16 @@
  * Storage of users' consent grants (what a user let a client have for an API).
  * Implemented by src/storage/kysely/consent-grants.ts; the composition root builds one.
  */
-import type { UserGrantRow } from './model.js';
+import type { ConsentGrantRow } from './model.js';
 
 /** The list filters of GET /grants; each is an exact match. */
-export interface UserGrantFilter {
+export interface ConsentGrantFilter {
   user_id?: string;
   client_id?: string;
   audience?: string;
 }
 
-export interface UserGrantStore {
+export interface ConsentGrantStore {
   /** The scopes the user granted the client for the audience, or undefined when there is no grant. */
   scopesFor(tenantId: string, userId: string, clientId: string, audience: string): Promise<string[] | undefined>;
   /**
@@ -22,9 +22,9 @@ export interface UserGrantStore {
    * concurrency. Returns the resulting row. Fails with a foreign-key violation
    * for an unknown user or client.
    */
-  grant(tenantId: string, userId: string, clientId: string, audience: string, scopes: readonly string[], now: string): Promise<UserGrantRow>;
+  grant(tenantId: string, userId: string, clientId: string, audience: string, scopes: readonly string[], now: string): Promise<ConsentGrantRow>;
   /** A page (`page` from 0) of the grants matching the filter, in id order, and how many match in all. */
-  list(tenantId: string, filter: UserGrantFilter, page: { page: number; perPage: number }): Promise<{ rows: UserGrantRow[]; total: number }>;
+  list(tenantId: string, filter: ConsentGrantFilter, page: { page: number; perPage: number }): Promise<{ rows: ConsentGrantRow[]; total: number }>;
   /** Deletes the grant; false when the tenant has none with that id. */
   delete(tenantId: string, id: string): Promise<boolean>;
   /** Deletes every grant of the user; returns how many there were. */

@@ -5,8 +5,10 @@
  * intersected with the API's.
  */
 import type { ClientGrantRow } from '../client-grants/model.js';
-import type { ClientRow } from '../../storage/kysely/clients.js';
-import type { AppContext } from '../../app/context.js';
+import type { ClientRow } from '../rows.js';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Stores } from '../stores.js';
 import type { ResourceServerRow, ResourceServerScope } from '../resource-servers/model.js';
 import { clientSecretContext } from '../tenants/service.js';
 import { TenantCache } from '../../platform/cache/tenant-cache.js';
@@ -104,15 +106,20 @@ export interface IssuanceGrant {
   allowedScope: string;
 }
 
-type Ctx = Pick<AppContext, 'clients' | 'resourceServers' | 'clientGrants' | 'box' | 'now'>;
+/** What the lookups read through: the three stores, the box that opens client secrets, the clock of the cache. */
+interface Deps {
+  stores: Pick<Stores, 'clients' | 'resourceServers' | 'clientGrants'>;
+  box: SecretBox;
+  clock: Clock;
+}
 
 export class IssuanceLookups {
   readonly #clients: TenantCache<IssuanceClient | undefined>;
   readonly #apis: TenantCache<IssuanceApi | undefined>;
   readonly #grants: TenantCache<IssuanceGrant | undefined>;
 
-  constructor(private readonly ctx: Ctx) {
-    const now = () => ctx.now();
+  constructor(private readonly deps: Deps) {
+    const now = () => deps.clock.now();
     this.#clients = new TenantCache(ISSUANCE_CACHE_TTL_MS, now);
     this.#apis = new TenantCache(ISSUANCE_CACHE_TTL_MS, now);
     this.#grants = new TenantCache(ISSUANCE_CACHE_TTL_MS, now);
@@ -126,11 +133,11 @@ export class IssuanceLookups {
 
   client(tenantId: string, clientId: string): Promise<IssuanceClient | undefined> {
     return this.#clients.get(tenantId, clientId, async () => {
-      const row = await this.ctx.clients.get(tenantId, clientId);
+      const row = await this.deps.stores.clients.get(tenantId, clientId);
       if (!row) return undefined;
       return {
         row,
-        secret: row.client_secret_enc === null ? undefined : this.ctx.box.openString(row.client_secret_enc, clientSecretContext(tenantId, clientId)),
+        secret: row.client_secret_enc === null ? undefined : this.deps.box.openString(row.client_secret_enc, clientSecretContext(tenantId, clientId)),
         grantTypes: new Set(JSON.parse(row.grant_types) as string[]),
         authenticationMethods:
           row.client_authentication_methods === null ? [] : Object.keys(JSON.parse(row.client_authentication_methods) as object),
@@ -141,7 +148,7 @@ export class IssuanceLookups {
 
   resourceServer(tenantId: string, identifier: string): Promise<IssuanceApi | undefined> {
     return this.#apis.get(tenantId, identifier, async () => {
-      const row = await this.ctx.resourceServers.getByIdentifier(tenantId, identifier);
+      const row = await this.deps.stores.resourceServers.getByIdentifier(tenantId, identifier);
       if (!row) return undefined;
       const scopes = (JSON.parse(row.scopes) as ResourceServerScope[]).map((s) => s.value);
       return { row, scopes, scopeSet: new Set(scopes), policies: subjectPolicies(row.options) };
@@ -154,7 +161,7 @@ export class IssuanceLookups {
    */
   grant(tenantId: string, clientId: string, api: IssuanceApi, subjectType: 'client' | 'user' = 'client'): Promise<IssuanceGrant | undefined> {
     return this.#grants.get(tenantId, `${subjectType}\u0000${clientId}\u0000${api.row.identifier}`, async () => {
-      const row = await this.ctx.clientGrants.findForClient(tenantId, clientId, api.row.identifier, subjectType);
+      const row = await this.deps.stores.clientGrants.findForClient(tenantId, clientId, api.row.identifier, subjectType);
       if (!row) return undefined;
       const defined = new Set(api.scopes);
       const allowed = row.allow_all_scopes === 1 ? [...api.scopes] : (JSON.parse(row.scope) as string[]).filter((s) => defined.has(s));

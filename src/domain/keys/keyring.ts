@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { clientSigningKey, createSigningCertificate, x5tOf } from '../../platform/crypto/certificates.js';
 import { newKeyId } from '../../platform/crypto/ids.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
-import type { SigningKeyRow } from '../../storage/kysely/signing-keys.js';
+import type { SigningKeyRow } from '../rows.js';
 import type { SigningKeyStore } from './store.js';
 
 const generateKeyPairAsync = promisify(generateKeyPair);

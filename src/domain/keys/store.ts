@@ -2,7 +2,7 @@
  * Storage of the tenants' signing keys (private keys sealed).
  * Implemented by src/storage/kysely/signing-keys.ts; the composition root builds one.
  */
-import type { SigningKeyRow } from '../../storage/schema.js';
+import type { SigningKeyRow } from '../rows.js';
 
 /** Storage of tenant signing keys. The private part arrives here already sealed. */
 export interface SigningKeyStore {

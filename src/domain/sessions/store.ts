@@ -2,7 +2,7 @@
  * Storage of SSO sessions (only the cookie value's hash).
  * Implemented by src/storage/kysely/sessions.ts; the composition root builds one.
  */
-import type { SessionRow } from '../../storage/schema.js';
+import type { SessionRow } from '../rows.js';
 
 export interface SessionStore {
   /** Stores a new session. Fails with a unique violation on a taken hash, with a foreign-key violation on an unknown user. */

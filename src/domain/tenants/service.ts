@@ -9,7 +9,6 @@
 import { isValidDomain } from '../../platform/config.js';
 import { newClientId, newClientSecret, newPrefixedId, randomString } from '../../platform/crypto/ids.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
-import { isUniqueViolation } from '../../storage/database.js';
 import type { ClientRow } from '../rows.js';
 import { columnsFromConfig, newClientConfig, type ClientConfig } from '../clients/model.js';
 import type { Keyring } from '../keys/keyring.js';
@@ -17,6 +16,7 @@ import { MANAGEMENT_SCOPES } from '../management-api/scopes.js';
 import { DEFAULT_TOKEN_LIFETIME, DEFAULT_TOKEN_LIFETIME_FOR_WEB } from '../resource-servers/model.js';
 import { managementAudience, tenantFromRow, type Tenant, type TenantSettings } from './tenant.js';
 import type { TenantStore } from './store.js';
+import { isUniqueViolation } from '../../platform/database-errors.js';
 
 export function clientSecretContext(tenantId: string, clientId: string): string {
   return `client_secret:${tenantId}:${clientId}`;

@@ -2,7 +2,7 @@
  * Storage of tenants, created with everything a new tenant starts with.
  * Implemented by src/storage/kysely/tenants.ts; the composition root builds one.
  */
-import type { ClientGrantRow, ClientRow, ResourceServerRow, SigningKeyRow, TenantRow } from '../../storage/schema.js';
+import type { ClientGrantRow, ClientRow, ResourceServerRow, SigningKeyRow, TenantRow } from '../rows.js';
 
 export interface TenantBundle {
   tenant: TenantRow;

@@ -10,13 +10,12 @@
  * server must not hold the request, nor make known addresses answer slower);
  * failures are logged without the message, which carries a live link.
  */
-import type { AppContext } from '../../app/context.js';
-import { mailerFor, type MailMessage } from '../../platform/mail/index.js';
+import type { MailMessage } from '../../platform/mail/index.js';
 import type { Tenant } from '../tenants/tenant.js';
 import type { UserRow } from '../users/model.js';
-import { KyselyTicketStore } from '../../storage/kysely/tickets.js';
 import { newSecret, secretHash } from '../secrets.js';
 import { type TicketKind } from './store.js';
+import type { AppContext } from '../context.js';
 
 export const TICKET_LIFETIME_MS: Record<TicketKind, number> = {
   email_verification: 5 * 24 * 3600_000,
@@ -26,12 +25,12 @@ export const TICKET_LIFETIME_MS: Record<TicketKind, number> = {
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export class UserMail {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: Pick<AppContext, 'stores' | 'mailer' | 'logger' | 'now'>) {}
 
   private async issueTicket(tenant: Tenant, userId: string, kind: TicketKind): Promise<string> {
     const ticket = newSecret();
     const now = this.ctx.now();
-    await new KyselyTicketStore(this.ctx.database.db).insert({
+    await this.ctx.stores.tickets.insert({
       tenant_id: tenant.id,
       id_hash: secretHash(ticket),
       kind,
@@ -43,7 +42,7 @@ export class UserMail {
   }
 
   private dispatch(tenant: Tenant, message: MailMessage, purpose: string): void {
-    mailerFor(this.ctx)
+    this.ctx.mailer
       .send(tenant.domain, message)
       .catch((err: unknown) => this.ctx.logger.error({ err, tenant: tenant.name, purpose }, 'sending mail failed'));
   }

@@ -9,10 +9,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { SignJWT, type JWTPayload } from 'jose';
-import type { AppContext } from '../../app/context.js';
 import { SIGNING_ALG } from '../keys/keyring.js';
 import { signingSecretContext, type ResourceServerRow } from '../resource-servers/model.js';
 import type { Tenant } from '../tenants/tenant.js';
+import type { AppContext } from '../context.js';
 
 export interface AccessTokenRequest {
   tenant: Tenant;

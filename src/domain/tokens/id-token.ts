@@ -9,10 +9,10 @@
 import { createHash } from 'node:crypto';
 import { SignJWT, type JWTPayload } from 'jose';
 import type { IssuanceClient } from '../issuance/lookups.js';
-import type { AppContext } from '../../app/context.js';
 import { SIGNING_ALG } from '../keys/keyring.js';
 import type { Tenant } from '../tenants/tenant.js';
 import type { UserRow } from '../users/model.js';
+import type { AppContext } from '../context.js';
 
 export const DEFAULT_ID_TOKEN_LIFETIME = 36_000;
 

@@ -7,9 +7,9 @@
  * /userinfo verifies it like any other token carrying that audience.
  */
 import { SignJWT } from 'jose';
-import type { AppContext } from '../../app/context.js';
 import { SIGNING_ALG } from '../keys/keyring.js';
 import type { Tenant } from '../tenants/tenant.js';
+import type { AppContext } from '../context.js';
 
 /** The service's lifetime for tokens without an API (the custom API default as well). */
 export const USERINFO_TOKEN_LIFETIME = 86_400;

@@ -2,8 +2,7 @@
  * The little of connections that users need: a tenant's connection by name,
  * with its options parsed. Reads through the connection store.
  */
-import { KyselyConnectionStore } from '../../storage/kysely/connections.js';
-import type { Db } from '../../storage/database.js';
+import type { ConnectionStore } from '../connections/store.js';
 
 export interface UserConnection {
   id: string;
@@ -14,8 +13,8 @@ export interface UserConnection {
 }
 
 /** The connection named `name` in the tenant, or undefined. Names are compared exactly, as the service does. */
-export async function findConnectionByName(db: Db, tenantId: string, name: string): Promise<UserConnection | undefined> {
-  const row = await new KyselyConnectionStore(db).getByName(tenantId, name);
+export async function findConnectionByName(connections: Pick<ConnectionStore, 'getByName'>, tenantId: string, name: string): Promise<UserConnection | undefined> {
+  const row = await connections.getByName(tenantId, name);
   if (!row) return undefined;
   let options: UserConnection['options'] = {};
   try {

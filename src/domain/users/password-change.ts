@@ -6,23 +6,25 @@
  * transaction as the new hash is written. Access tokens already issued stay
  * valid until they expire (they are not looked up).
  */
-import type { Db } from '../../storage/database.js';
-import { KyselyRefreshTokenStore } from '../../storage/kysely/refresh-tokens.js';
-import { KyselyUserStore } from '../../storage/kysely/users.js';
-import { KyselySessionStore } from '../../storage/kysely/sessions.js';
-import { type UserChanges } from './store.js';
+import type { UnitOfWork } from '../stores.js';
+import type { UserChanges } from './store.js';
 
 /**
  * Writes the changes, which include a new `password_hash`, and revokes the
- * user's sessions and refresh tokens, in one transaction; false (nothing
- * written) when the user does not exist. `db` may already be a transaction.
+ * user's sessions and refresh tokens, in one transaction (joining the caller's
+ * when it runs inside one); false (nothing written) when the user does not exist.
  */
-export async function changePassword(db: Db, tenantId: string, userId: string, changes: UserChanges & { password_hash: string }, now: string): Promise<boolean> {
-  const apply = async (trx: Db) => {
-    if (!(await new KyselyUserStore(trx).update(tenantId, userId, changes))) return false;
-    await new KyselySessionStore(trx).revokeForUser(tenantId, userId, now);
-    await new KyselyRefreshTokenStore(trx).revokeForUser(tenantId, userId, now);
+export function changePassword(
+  unitOfWork: UnitOfWork,
+  tenantId: string,
+  userId: string,
+  changes: UserChanges & { password_hash: string },
+  now: string,
+): Promise<boolean> {
+  return unitOfWork.transaction(async (stores) => {
+    if (!(await stores.users.update(tenantId, userId, changes))) return false;
+    await stores.sessions.revokeForUser(tenantId, userId, now);
+    await stores.refreshTokens.revokeForUser(tenantId, userId, now);
     return true;
-  };
-  return db.isTransaction ? apply(db) : db.transaction().execute(apply);
+  });
 }

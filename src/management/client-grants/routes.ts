@@ -1,4 +1,3 @@
-import type { AppContext } from '../../app/context.js';
 import type { ManagementRoute } from '../route.js';
 import { createClientGrant } from './create.js';
 import { deleteClientGrant } from './delete.js';
@@ -6,6 +5,7 @@ import { getClientGrant } from './get.js';
 import { listClientGrants } from './list.js';
 import { ClientGrantService } from './service.js';
 import { updateClientGrant } from './update.js';
+import type { AppContext } from '../../domain/context.js';
 
 /** /api/v2/client-grants */
 export function clientGrantRoutes(ctx: AppContext): ManagementRoute[] {

@@ -1,7 +1,5 @@
 /** Business rules of client grants, behind the Management API routes. */
-import type { AppContext } from '../../app/context.js';
 import { newPrefixedId } from '../../platform/crypto/ids.js';
-import { isUniqueViolation } from '../../storage/database.js';
 import { managementErrors } from '../../platform/http/errors.js';
 import { clientGrantFromRow, type ClientGrant, type ClientGrantRow } from '../../domain/client-grants/model.js';
 import type { ResourceServerScope } from '../../domain/resource-servers/model.js';
@@ -9,6 +7,8 @@ import type { Tenant } from '../../domain/tenants/tenant.js';
 import { sealCheckpoint, type Paging } from '../paging.js';
 import type { CreateClientGrantBody, UpdateClientGrantBody } from './schema.js';
 import type { ClientGrantFilter } from '../../domain/client-grants/store.js';
+import { isUniqueViolation } from '../../platform/database-errors.js';
+import type { AppContext } from '../../domain/context.js';
 
 const notFound = () => managementErrors.notFound('The grant does not exist.', 'inexistent_client_grant');
 
@@ -23,7 +23,7 @@ export class ClientGrantService {
   async list(tenant: Tenant, filter: ClientGrantFilter, paging: Paging): Promise<ClientGrantList> {
     if (paging.kind === 'checkpoint') {
       // One row past the page tells whether there is a next page.
-      const { rows } = await this.ctx.clientGrants.list(tenant.id, filter, {
+      const { rows } = await this.ctx.stores.clientGrants.list(tenant.id, filter, {
         kind: 'keyset',
         ...(paging.after !== undefined && { after: paging.after }),
         limit: paging.take + 1,
@@ -33,7 +33,7 @@ export class ClientGrantService {
       if (rows.length > paging.take) result.next = sealCheckpoint(this.ctx.box, checkpointScope(tenant), page.at(-1)!.id, this.ctx.now());
       return result;
     }
-    const { rows, total } = await this.ctx.clientGrants.list(tenant.id, filter, {
+    const { rows, total } = await this.ctx.stores.clientGrants.list(tenant.id, filter, {
       kind: 'offset',
       offset: paging.page * paging.perPage,
       limit: paging.perPage,
@@ -45,7 +45,7 @@ export class ClientGrantService {
   }
 
   async get(tenant: Tenant, id: string): Promise<ClientGrant> {
-    const row = await this.ctx.clientGrants.get(tenant.id, id);
+    const row = await this.ctx.stores.clientGrants.get(tenant.id, id);
     if (!row) throw notFound();
     return clientGrantFromRow(row);
   }
@@ -58,10 +58,10 @@ export class ClientGrantService {
           : 'client_id and default_for cannot be used together.',
       );
     }
-    if (body.client_id !== undefined && !(await this.ctx.clients.get(tenant.id, body.client_id))) {
+    if (body.client_id !== undefined && !(await this.ctx.stores.clients.get(tenant.id, body.client_id))) {
       throw managementErrors.notFound('Client not found', 'inexistent_client');
     }
-    const resourceServer = await this.ctx.resourceServers.getByIdentifier(tenant.id, body.audience);
+    const resourceServer = await this.ctx.stores.resourceServers.getByIdentifier(tenant.id, body.audience);
     if (!resourceServer) throw managementErrors.notFound('Resource server not found', 'inexistent_resource_server');
     const scope = body.scope ?? [];
     this.#checkScopes(scope, resourceServer.scopes);
@@ -84,7 +84,7 @@ export class ClientGrantService {
       created_at: new Date(this.ctx.now()).toISOString(),
     };
     try {
-      await this.ctx.clientGrants.insert(row);
+      await this.ctx.stores.clientGrants.insert(row);
     } catch (error) {
       if (isUniqueViolation(error)) throw managementErrors.conflict('A client grant for this client and audience already exists.');
       throw error;
@@ -94,12 +94,12 @@ export class ClientGrantService {
   }
 
   async update(tenant: Tenant, id: string, body: UpdateClientGrantBody): Promise<ClientGrant> {
-    const row = await this.ctx.clientGrants.get(tenant.id, id);
+    const row = await this.ctx.stores.clientGrants.get(tenant.id, id);
     if (!row) throw managementErrors.notFound('The client grant does not exist.', 'inexistent_client_grant');
     const changes: Partial<ClientGrantRow> = {};
     if (body.scope !== undefined) {
       const scope = body.scope ?? [];
-      const resourceServer = await this.ctx.resourceServers.getByIdentifier(tenant.id, row.audience);
+      const resourceServer = await this.ctx.stores.resourceServers.getByIdentifier(tenant.id, row.audience);
       this.#checkScopes(scope, resourceServer?.scopes ?? '[]');
       changes.scope = JSON.stringify(scope);
     }
@@ -114,20 +114,20 @@ export class ClientGrantService {
       throw managementErrors.invalidBody('allow_any_organization can only be enabled when organization_usage is allow or require.');
     }
     // Only allow/require grants may be linked to organizations; keep that true after the change.
-    if (changes.organization_usage === 'deny' && row.organization_usage !== 'deny' && (await this.ctx.clientGrants.hasOrganizations(tenant.id, id))) {
+    if (changes.organization_usage === 'deny' && row.organization_usage !== 'deny' && (await this.ctx.stores.clientGrants.hasOrganizations(tenant.id, id))) {
       throw managementErrors.invalidBody(
         'organization_usage cannot be set to deny while the client grant is associated with organizations; remove the associations first.',
       );
     }
     if (Object.keys(changes).length) {
-      await this.ctx.clientGrants.update(tenant.id, id, changes);
+      await this.ctx.stores.clientGrants.update(tenant.id, id, changes);
       this.ctx.invalidation.invalidate(tenant.id);
     }
     return clientGrantFromRow(next);
   }
 
   async delete(tenant: Tenant, id: string): Promise<void> {
-    if (!(await this.ctx.clientGrants.delete(tenant.id, id))) throw notFound();
+    if (!(await this.ctx.stores.clientGrants.delete(tenant.id, id))) throw notFound();
     this.ctx.invalidation.invalidate(tenant.id);
   }
 

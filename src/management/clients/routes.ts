@@ -1,4 +1,3 @@
-import type { AppContext } from '../../app/context.js';
 import type { ManagementRoute } from '../route.js';
 import { createClient } from './create.js';
 import { deleteClient } from './delete.js';
@@ -7,6 +6,7 @@ import { listClients } from './list.js';
 import { rotateClientSecret } from './rotate-secret.js';
 import { ClientService } from './service.js';
 import { updateClient } from './update.js';
+import type { AppContext } from '../../domain/context.js';
 
 /** /api/v2/clients */
 export function clientRoutes(ctx: AppContext): ManagementRoute[] {

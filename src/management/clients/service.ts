@@ -1,5 +1,4 @@
 /** Business rules of clients (applications), behind the Management API routes. */
-import type { AppContext } from '../../app/context.js';
 import { newClientId, newClientSecret } from '../../platform/crypto/ids.js';
 import { ManagementError, managementErrors } from '../../platform/http/errors.js';
 import {
@@ -10,17 +9,16 @@ import {
   type ClientConfig,
   type FieldAccess,
 } from '../../domain/clients/model.js';
-import type { ClientRow } from '../../storage/kysely/clients.js';
-import { OffsetAnchors } from '../../storage/kysely/client-offset-anchors.js';
+import type { ClientRow } from '../../domain/rows.js';
 import type { TenantKeys } from '../../domain/keys/keyring.js';
-import { KyselyOrganizationStore } from '../../storage/kysely/organizations.js';
 import { clientSecretContext } from '../../domain/tenants/service.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { ManagementPrincipal } from '../auth.js';
 import { sealCheckpoint, type Paging } from '../paging.js';
 import { describeClientProperty, type ClientBody } from './schema.js';
 import { type OrganizationStore } from '../../domain/organizations/store.js';
-import type { ClientFilter, ListedClient } from '../../domain/clients/store.js';
+import type { ClientFilter, ClientOffsetAnchors, ListedClient } from '../../domain/clients/store.js';
+import type { AppContext } from '../../domain/context.js';
 
 export const notFound = () => managementErrors.notFound('The client does not exist', 'inexistent_client');
 
@@ -70,12 +68,11 @@ export class ClientService {
   private readonly organizations: OrganizationStore;
 
   /** Deep offset pages start from cached anchors instead of walking every skipped row. */
-  private readonly anchors: OffsetAnchors;
+  private readonly anchors: ClientOffsetAnchors;
 
   constructor(private readonly ctx: AppContext) {
-    this.organizations = new KyselyOrganizationStore(ctx.database.db);
-    this.anchors = new OffsetAnchors(ctx.database.db, () => ctx.now());
-    ctx.invalidation.onInvalidate((tenantId) => this.anchors.invalidateTenant(tenantId));
+    this.organizations = ctx.stores.organizations;
+    this.anchors = ctx.stores.clientAnchors;
   }
 
   /** The client as the Management API shows it, limited to what `access` may read and `selection` asks for. */
@@ -104,7 +101,7 @@ export class ClientService {
   }
 
   async find(tenant: Tenant, clientId: string): Promise<ClientRow> {
-    const row = await this.ctx.clients.get(tenant.id, clientId);
+    const row = await this.ctx.stores.clients.get(tenant.id, clientId);
     if (!row) throw notFound();
     return row;
   }
@@ -125,7 +122,7 @@ export class ClientService {
       updated_at: now,
       config: JSON.stringify(config),
     };
-    await this.ctx.clients.insert(row);
+    await this.ctx.stores.clients.insert(row);
     this.ctx.invalidation.invalidate(tenant.id);
     return this.present(tenant, row, { config: true, credentials: true });
   }
@@ -146,7 +143,7 @@ export class ClientService {
     if (typeof body.client_secret === 'string') {
       changes.client_secret_enc = this.ctx.box.seal(body.client_secret, clientSecretContext(tenant.id, clientId));
     }
-    await this.ctx.clients.update(tenant.id, clientId, changes);
+    await this.ctx.stores.clients.update(tenant.id, clientId, changes);
     this.ctx.invalidation.invalidate(tenant.id);
     // The updated client comes back whole, as on create; credentials only to tokens that may handle them.
     const credentials = ['update:client_keys', 'read:client_keys', 'read:client_credentials'].some((x) => principal.scopes.has(x));
@@ -159,7 +156,7 @@ export class ClientService {
       client_secret_enc: this.ctx.box.seal(newClientSecret(), clientSecretContext(tenant.id, clientId)),
       updated_at: new Date(this.ctx.now()).toISOString(),
     };
-    await this.ctx.clients.update(tenant.id, clientId, changes);
+    await this.ctx.stores.clients.update(tenant.id, clientId, changes);
     this.ctx.invalidation.invalidate(tenant.id);
     return this.present(tenant, { ...row, ...changes }, { config: true, credentials: true });
   }
@@ -167,7 +164,7 @@ export class ClientService {
   async delete(tenant: Tenant, clientId: string): Promise<void> {
     const row = await this.find(tenant, clientId);
     if (row.global === 1) throw managementErrors.badRequest('The global client cannot be deleted.', 'operation_not_supported');
-    await this.ctx.clients.delete(tenant.id, clientId);
+    await this.ctx.stores.clients.delete(tenant.id, clientId);
     this.ctx.invalidation.invalidate(tenant.id);
   }
 
@@ -197,14 +194,14 @@ export class ClientService {
         const ids =
           query.kind === 'organization'
             ? await this.organizations.clientIdsWithGrantForOrganization(tenant.id, query.organizationId, paging.after, limit)
-            : await this.ctx.clients.idsWithAnyOrganizationGrant(tenant.id, paging.after, limit);
+            : await this.ctx.stores.clients.idsWithAnyOrganizationGrant(tenant.id, paging.after, limit);
         const pageIds = ids.slice(0, paging.take);
-        page = pageIds.length ? await this.ctx.clients.list(tenant.id, { clientIds: pageIds }, { kind: 'keyset', limit: pageIds.length }, withSecret) : [];
+        page = pageIds.length ? await this.ctx.stores.clients.list(tenant.id, { clientIds: pageIds }, { kind: 'keyset', limit: pageIds.length }, withSecret) : [];
         more = ids.length > paging.take;
         lastKey = pageIds.at(-1);
       } else {
         const after = paging.after === undefined ? {} : { after: paging.after };
-        const rows = await this.ctx.clients.list(tenant.id, filter, { kind: 'keyset', ...after, limit }, withSecret);
+        const rows = await this.ctx.stores.clients.list(tenant.id, filter, { kind: 'keyset', ...after, limit }, withSecret);
         page = rows.slice(0, paging.take);
         more = rows.length > paging.take;
         lastKey = page.at(-1)?.client_id;
@@ -217,11 +214,11 @@ export class ClientService {
     let rows: ListedClient[] = [];
     if (paging.perPage > 0) {
       const start = await this.anchors.start(tenant.id, filter, paging.page * paging.perPage);
-      rows = await this.ctx.clients.list(tenant.id, filter, { kind: 'offset', limit: paging.perPage, ...start }, withSecret);
+      rows = await this.ctx.stores.clients.list(tenant.id, filter, { kind: 'offset', limit: paging.perPage, ...start }, withSecret);
     }
     const clients = await present(rows);
     if (!paging.includeTotals) return clients;
-    return { total: await this.ctx.clients.count(tenant.id, filter), start: paging.page * paging.perPage, limit: paging.perPage, clients };
+    return { total: await this.ctx.stores.clients.count(tenant.id, filter), start: paging.page * paging.perPage, limit: paging.perPage, clients };
   }
 }
 

@@ -1,4 +1,3 @@
-import type { AppContext } from '../../app/context.js';
 import type { ManagementRoute } from '../route.js';
 import { listConnectionClients } from './clients/list.js';
 import { updateConnectionClients } from './clients/update.js';
@@ -8,6 +7,7 @@ import { getConnection } from './get.js';
 import { listConnections } from './list.js';
 import { ConnectionService } from './service.js';
 import { updateConnection } from './update.js';
+import type { AppContext } from '../../domain/context.js';
 
 /** /api/v2/connections and /api/v2/connections/{id}/clients */
 export function connectionRoutes(ctx: AppContext): ManagementRoute[] {

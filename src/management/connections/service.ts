@@ -3,15 +3,14 @@
  * database connections (strategy `auth0`) are implemented; any other strategy
  * of the document's enum is refused with 400 `operation_not_supported`.
  */
-import type { AppContext } from '../../app/context.js';
 import { connectionFromRow, newConnectionId, SUPPORTED_STRATEGIES, type Connection, type ConnectionRow } from '../../domain/connections/model.js';
-import { KyselyConnectionStore } from '../../storage/kysely/connections.js';
-import { isUniqueViolation } from '../../storage/database.js';
 import { managementErrors } from '../../platform/http/errors.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { sealCheckpoint, type Paging } from '../paging.js';
 import type { CreateConnectionBody, UpdateConnectionBody, UpdateEnabledClientsBody } from './schema.js';
 import { type ConnectionChanges, type ConnectionFilter, type ConnectionStore } from '../../domain/connections/store.js';
+import { isUniqueViolation } from '../../platform/database-errors.js';
+import type { AppContext } from '../../domain/context.js';
 
 /** management-api-wire-notes §2. */
 export const connectionNotFound = () => managementErrors.notFound('The connection does not exist', 'inexistent_connection');
@@ -51,7 +50,7 @@ export class ConnectionService {
   readonly connections: ConnectionStore;
 
   constructor(private readonly ctx: AppContext) {
-    this.connections = new KyselyConnectionStore(ctx.database.db);
+    this.connections = ctx.stores.connections;
   }
 
   async list(tenant: Tenant, filter: ConnectionFilter, paging: Paging, selection?: FieldSelection): Promise<ConnectionList> {

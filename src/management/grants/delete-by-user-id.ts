@@ -1,12 +1,12 @@
 import type { ManagementRouteFactory } from '../route.js';
 import { DeleteByUserQuery } from './schema.js';
-import type { UserGrantService } from './service.js';
+import type { ConsentGrantService } from './service.js';
 
 /**
  * DELETE /api/v2/grants?user_id= → 204: revokes every grant of the user.
  * user_id is required; without it the query validation error is a 400.
  */
-export const deleteUserGrantsByUserId: ManagementRouteFactory<UserGrantService> = (_ctx, grants) => ({
+export const deleteUserGrantsByUserId: ManagementRouteFactory<ConsentGrantService> = (_ctx, grants) => ({
   method: 'DELETE',
   url: '/grants',
   config: { scopes: ['delete:grants'] },

@@ -1,9 +1,9 @@
 import type { ManagementRouteFactory } from '../route.js';
 import { IdParams } from './schema.js';
-import type { UserGrantService } from './service.js';
+import type { ConsentGrantService } from './service.js';
 
 /** DELETE /api/v2/grants/{id} → 204, also for an id the tenant does not have (see service.ts). */
-export const deleteUserGrant: ManagementRouteFactory<UserGrantService> = (_ctx, grants) => ({
+export const deleteUserGrant: ManagementRouteFactory<ConsentGrantService> = (_ctx, grants) => ({
   method: 'DELETE',
   url: '/grants/:id',
   config: { scopes: ['delete:grants'] },

@@ -1,6 +1,6 @@
 import type { ManagementRouteFactory } from '../route.js';
 import { ListQuery, ListResponse } from './schema.js';
-import type { UserGrantService } from './service.js';
+import type { ConsentGrantService } from './service.js';
 
 /**
  * GET /api/v2/grants: an array, or `{start, limit, total, grants}` with
@@ -8,7 +8,7 @@ import type { UserGrantService } from './service.js';
  * in id order. Without per_page a page holds 50, as the service caps
  * unpaginated lists (management-api-wire-notes §1 "Defaults").
  */
-export const listUserGrants: ManagementRouteFactory<UserGrantService> = (_ctx, grants) => ({
+export const listUserGrants: ManagementRouteFactory<ConsentGrantService> = (_ctx, grants) => ({
   method: 'GET',
   url: '/grants',
   config: { scopes: ['read:grants'] },

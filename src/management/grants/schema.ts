@@ -1,5 +1,5 @@
 /**
- * User-grant schemas, from the service's OpenAPI document (`UserGrant`,
+ * User-grant schemas, from the service's OpenAPI document (`ConsentGrant`,
  * `ListUserGrantsOffsetPaginatedResponseContent` and the query parameters of
  * GET and DELETE /grants). Descriptions appear in validation messages, so they
  * carry no trailing period (the service's messages end with `(<description>).`).

@@ -8,24 +8,23 @@
  * document gives them no 404 (nor any 400), and revocation is idempotent, as
  * it is for tokens (RFC 7009 §2.2).
  */
-import type { AppContext } from '../../app/context.js';
-import { userGrantFromRow, type UserGrant } from '../../domain/consent-grants/model.js';
-import { KyselyUserGrantStore } from '../../storage/kysely/consent-grants.js';
+import { consentGrantFromRow, type ConsentGrant } from '../../domain/consent-grants/model.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
-import { type UserGrantFilter, type UserGrantStore } from '../../domain/consent-grants/store.js';
+import { type ConsentGrantFilter, type ConsentGrantStore } from '../../domain/consent-grants/store.js';
+import type { AppContext } from '../../domain/context.js';
 
-export type UserGrantList = UserGrant[] | { start: number; limit: number; total: number; grants: UserGrant[] };
+export type ConsentGrantList = ConsentGrant[] | { start: number; limit: number; total: number; grants: ConsentGrant[] };
 
-export class UserGrantService {
-  readonly #grants: UserGrantStore;
+export class ConsentGrantService {
+  readonly #grants: ConsentGrantStore;
 
   constructor(ctx: AppContext) {
-    this.#grants = new KyselyUserGrantStore(ctx.database.db);
+    this.#grants = ctx.stores.consentGrants;
   }
 
-  async list(tenant: Tenant, filter: UserGrantFilter, query: { page: number; perPage: number; includeTotals: boolean }): Promise<UserGrantList> {
+  async list(tenant: Tenant, filter: ConsentGrantFilter, query: { page: number; perPage: number; includeTotals: boolean }): Promise<ConsentGrantList> {
     const { rows, total } = await this.#grants.list(tenant.id, filter, { page: query.page, perPage: query.perPage });
-    const grants = rows.map(userGrantFromRow);
+    const grants = rows.map(consentGrantFromRow);
     return query.includeTotals ? { start: query.page * query.perPage, limit: query.perPage, total, grants } : grants;
   }
 

@@ -1,4 +1,3 @@
-import type { AppContext } from '../../app/context.js';
 import { RbacService } from '../rbac/service.js';
 import type { ManagementRoute } from '../route.js';
 import { createGroup } from './create.js';
@@ -12,6 +11,7 @@ import { assignGroupRoles } from './roles/create.js';
 import { deleteGroupRoles } from './roles/delete.js';
 import { listGroupRoles } from './roles/list.js';
 import { GroupService } from './service.js';
+import type { AppContext } from '../../domain/context.js';
 
 /** /api/v2/groups, /api/v2/groups/{id}/roles and /api/v2/groups/{id}/members */
 export function groupRoutes(ctx: AppContext): ManagementRoute[] {

@@ -4,10 +4,7 @@
  * Token issuance reads groups' roles per token, uncached, so writes leave the
  * issuance caches alone. A group's members are RbacService's.
  */
-import type { AppContext } from '../../app/context.js';
-import { isUniqueViolation } from '../../storage/database.js';
 import { groupFromRow, newGroupId, type Group, type GroupRow } from '../../domain/groups/model.js';
-import { KyselyGroupStore } from '../../storage/kysely/groups.js';
 import { managementErrors } from '../../platform/http/errors.js';
 import { roleFromRow, type Role } from '../../domain/roles/model.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
@@ -17,6 +14,8 @@ import { checkpointPage, pagedList, type CheckpointList, type OffsetList } from 
 import type { Paging } from '../paging.js';
 import type { CreateGroupBody } from './schema.js';
 import { type GroupFilter, type GroupStore } from '../../domain/groups/store.js';
+import { isUniqueViolation } from '../../platform/database-errors.js';
+import type { AppContext } from '../../domain/context.js';
 
 /** The document's 404 text; the errorCode is Gatehouse's, after the service's `inexistent_*` family. */
 export const groupNotFound = () => managementErrors.notFound('Group not found.', 'inexistent_group');
@@ -36,7 +35,7 @@ export class GroupService {
   readonly groups: GroupStore;
 
   constructor(private readonly ctx: AppContext) {
-    this.groups = new KyselyGroupStore(ctx.database.db);
+    this.groups = ctx.stores.groups;
   }
 
   /**

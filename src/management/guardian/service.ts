@@ -15,7 +15,6 @@
  * never come back from a GET: the p12 is never returned at all, the AWS secret
  * key only in the response to the request that sent it (wire notes §4).
  */
-import type { AppContext } from '../../app/context.js';
 import {
   apnsP12Context,
   snsAccessKeyIdContext,
@@ -36,6 +35,7 @@ import {
   type SnsUpdateResponse,
 } from './schema.js';
 import type { GuardianPushStore } from '../../domain/guardian/store.js';
+import type { AppContext } from '../../domain/context.js';
 
 /** Standard base64 (RFC 4648 §4), padding optional. */
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;

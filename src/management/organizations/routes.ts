@@ -1,5 +1,3 @@
-import type { AppContext } from '../../app/context.js';
-import { KyselyOrganizationStore } from '../../storage/kysely/organizations.js';
 import type { ManagementRoute } from '../route.js';
 import { createOrganizationClientGrant } from './client-grants/create.js';
 import { deleteOrganizationClientGrant } from './client-grants/delete.js';
@@ -11,10 +9,11 @@ import { getOrganization } from './get.js';
 import { listOrganizations } from './list.js';
 import { OrganizationService } from './service.js';
 import { updateOrganization } from './update.js';
+import type { AppContext } from '../../domain/context.js';
 
 /** /api/v2/organizations and /api/v2/organizations/{id}/client-grants */
 export function organizationRoutes(ctx: AppContext): ManagementRoute[] {
-  const store = new KyselyOrganizationStore(ctx.database.db);
+  const store = ctx.stores.organizations;
   const organizations = new OrganizationService(ctx, store);
   const clientGrants = new OrganizationClientGrantService(ctx, store);
   const organizationOperations = [listOrganizations, createOrganization, getOrganization, updateOrganization, deleteOrganization];

@@ -1,13 +1,13 @@
 /** Business rules of organizations, behind the Management API routes. */
-import type { AppContext } from '../../app/context.js';
 import { newPrefixedId } from '../../platform/crypto/ids.js';
-import { isUniqueViolation } from '../../storage/database.js';
 import { ManagementError, managementErrors } from '../../platform/http/errors.js';
 import { organizationFromRow, type Organization, type OrganizationRow } from '../../domain/organizations/model.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { sealCheckpoint, type Paging } from '../paging.js';
 import { DESCRIPTIONS, type Branding, type CreateOrganizationBody, type UpdateOrganizationBody } from './schema.js';
 import type { OrganizationChanges, OrganizationSortField, OrganizationStore } from '../../domain/organizations/store.js';
+import { isUniqueViolation } from '../../platform/database-errors.js';
+import type { AppContext } from '../../domain/context.js';
 
 export const notFound = () => managementErrors.notFound('The organization does not exist.', 'inexistent_organization');
 const nameTaken = () => managementErrors.conflict('An organization with this name already exists.');

@@ -19,16 +19,12 @@
  * Effective permissions are read per token by the token endpoint, not
  * cached, so these writes need no cache invalidation.
  */
-import type { AppContext } from '../../app/context.js';
 import { groupFromRow, type Group, type GroupRow } from '../../domain/groups/model.js';
-import { KyselyGroupStore } from '../../storage/kysely/groups.js';
 import { managementErrors } from '../../platform/http/errors.js';
-import { KyselyRbacStore, type LinkResult } from '../../storage/kysely/rbac.js';
+import type { AssignResult as LinkResult } from '../../domain/assignments.js';
 import { scopeDescriptions } from '../../domain/resource-servers/model.js';
 import { roleFromRow, type Role, type RoleRow } from '../../domain/roles/model.js';
-import { KyselyRoleStore } from '../../storage/kysely/roles.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
-import { KyselyUserStore } from '../../storage/kysely/users.js';
 import { selectFields, type FieldSelection } from '../fields.js';
 import { groupNotFound } from '../groups/service.js';
 import { checkpointPage, checkpointPaging, offsetList, offsetPaging, offsetWindow, pagedList, type CheckpointList, type OffsetList } from '../lists.js';
@@ -39,6 +35,7 @@ import { type UserStore } from '../../domain/users/store.js';
 import { type RoleStore } from '../../domain/roles/store.js';
 import { type PermissionAssignResult, type PermissionDetail, type PermissionRef, type RbacStore, type RoleWithSources } from '../../domain/rbac/store.js';
 import { type GroupStore } from '../../domain/groups/store.js';
+import type { AppContext } from '../../domain/context.js';
 
 /**
  * An identifier that is not an API of the tenant. The wording is the service's
@@ -153,10 +150,10 @@ export class RbacService {
   private readonly groups: GroupStore;
 
   constructor(private readonly ctx: AppContext) {
-    this.rbac = new KyselyRbacStore(ctx.database.db);
-    this.roles = new KyselyRoleStore(ctx.database.db);
-    this.users = new KyselyUserStore(ctx.database.db);
-    this.groups = new KyselyGroupStore(ctx.database.db);
+    this.rbac = ctx.stores.rbac;
+    this.roles = ctx.stores.roles;
+    this.users = ctx.stores.users;
+    this.groups = ctx.stores.groups;
   }
 
   private now(): string {
@@ -332,7 +329,7 @@ export class RbacService {
     const scope = checkpointScopes.effectivePermissions(tenant, userId, identifier);
     const page = checkpointPaging(this.ctx, query, scope);
     await this.requireUser(tenant, userId);
-    const api = await this.ctx.resourceServers.getByIdentifier(tenant.id, identifier);
+    const api = await this.ctx.stores.resourceServers.getByIdentifier(tenant.id, identifier);
     const scopes = scopeDescriptions(api?.scopes ?? '[]');
     return checkpointPage(
       this.ctx,

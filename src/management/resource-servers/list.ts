@@ -38,7 +38,7 @@ export const listResourceServers: ManagementRouteFactory<ResourceServerService> 
     const query = request.query as Static<typeof Query>;
     const page = query.page ?? 0;
     const perPage = query.per_page ?? 50;
-    const result = await ctx.resourceServers.list(request.tenant.id, {
+    const result = await ctx.stores.resourceServers.list(request.tenant.id, {
       offset: page * perPage,
       limit: perPage,
       ...(query.identifiers && { identifiers: query.identifiers }),

@@ -1,4 +1,3 @@
-import type { AppContext } from '../../app/context.js';
 import type { ManagementRoute } from '../route.js';
 import { createResourceServer } from './create.js';
 import { deleteResourceServer } from './delete.js';
@@ -6,6 +5,7 @@ import { getResourceServer } from './get.js';
 import { listResourceServers } from './list.js';
 import { ResourceServerService } from './service.js';
 import { updateResourceServer } from './update.js';
+import type { AppContext } from '../../domain/context.js';
 
 /** /api/v2/resource-servers */
 export function resourceServerRoutes(ctx: AppContext): ManagementRoute[] {

@@ -1,8 +1,6 @@
 /** Business rules of resource servers (APIs), behind the Management API routes. */
 import { randomBytes } from 'node:crypto';
-import type { AppContext } from '../../app/context.js';
 import { randomString } from '../../platform/crypto/ids.js';
-import { isUniqueViolation } from '../../storage/database.js';
 import { managementErrors } from '../../platform/http/errors.js';
 import {
   DEFAULT_TOKEN_LIFETIME,
@@ -15,6 +13,8 @@ import {
 } from '../../domain/resource-servers/model.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { CreateResourceServerBody, UpdateResourceServerBody } from './schema.js';
+import { isUniqueViolation } from '../../platform/database-errors.js';
+import type { AppContext } from '../../domain/context.js';
 
 const notFound = () => managementErrors.notFound('The resource server does not exist', 'inexistent_resource_server');
 const conflict = () => managementErrors.conflict('A resource server with the same identifier already exists.');
@@ -47,8 +47,8 @@ export class ResourceServerService {
   /** By id, or by identifier (the service accepts either in the path). */
   async find(tenant: Tenant, idOrIdentifier: string): Promise<ResourceServerRow> {
     const row =
-      (await this.ctx.resourceServers.get(tenant.id, idOrIdentifier)) ??
-      (await this.ctx.resourceServers.getByIdentifier(tenant.id, idOrIdentifier));
+      (await this.ctx.stores.resourceServers.get(tenant.id, idOrIdentifier)) ??
+      (await this.ctx.stores.resourceServers.getByIdentifier(tenant.id, idOrIdentifier));
     if (!row) throw notFound();
     return row;
   }
@@ -83,7 +83,7 @@ export class ResourceServerService {
       updated_at: now,
     };
     try {
-      await this.ctx.resourceServers.insert(row);
+      await this.ctx.stores.resourceServers.insert(row);
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict();
       throw error;
@@ -116,7 +116,7 @@ export class ResourceServerService {
     const options = JSON.parse(row.options) as Record<string, unknown>;
     for (const member of OPTION_MEMBERS) if (body[member] !== undefined) options[member] = body[member];
     changes.options = JSON.stringify(options);
-    await this.ctx.resourceServers.update(tenant.id, row.id, changes);
+    await this.ctx.stores.resourceServers.update(tenant.id, row.id, changes);
     this.ctx.invalidation.invalidate(tenant.id);
     return this.toApi(tenant, { ...row, ...changes });
   }
@@ -124,7 +124,7 @@ export class ResourceServerService {
   async delete(tenant: Tenant, idOrIdentifier: string): Promise<void> {
     const row = await this.find(tenant, idOrIdentifier);
     if (row.is_system) throw managementErrors.badRequest('System resource servers cannot be deleted.', 'operation_not_supported');
-    await this.ctx.resourceServers.delete(tenant.id, row.id);
+    await this.ctx.stores.resourceServers.delete(tenant.id, row.id);
     this.ctx.invalidation.invalidate(tenant.id);
   }
 }

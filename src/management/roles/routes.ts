@@ -1,4 +1,3 @@
-import type { AppContext } from '../../app/context.js';
 import { RbacService } from '../rbac/service.js';
 import type { ManagementRoute } from '../route.js';
 import { createRole } from './create.js';
@@ -15,6 +14,7 @@ import { RoleService } from './service.js';
 import { updateRole } from './update.js';
 import { assignRoleUsers } from './users/create.js';
 import { listRoleUsers } from './users/list.js';
+import type { AppContext } from '../../domain/context.js';
 
 /** /api/v2/roles, and a role's permissions, users and groups. */
 export function roleRoutes(ctx: AppContext): ManagementRoute[] {

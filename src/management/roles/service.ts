@@ -4,14 +4,13 @@
  * Token issuance reads roles' permissions per token, uncached, so writes leave
  * the issuance caches alone.
  */
-import type { AppContext } from '../../app/context.js';
-import { isUniqueViolation } from '../../storage/database.js';
 import { managementErrors } from '../../platform/http/errors.js';
 import { newRoleId, roleFromRow, type Role, type RoleRow } from '../../domain/roles/model.js';
-import { KyselyRoleStore } from '../../storage/kysely/roles.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { CreateRoleBody, UpdateRoleBody } from './schema.js';
 import { type RoleStore } from '../../domain/roles/store.js';
+import { isUniqueViolation } from '../../platform/database-errors.js';
+import type { AppContext } from '../../domain/context.js';
 
 /** The service's own words, recorded without an errorCode (management-api-wire-notes §2). */
 export const roleNotFound = () => managementErrors.notFound('The role does not exist.');
@@ -23,7 +22,7 @@ export class RoleService {
   readonly roles: RoleStore;
 
   constructor(private readonly ctx: AppContext) {
-    this.roles = new KyselyRoleStore(ctx.database.db);
+    this.roles = ctx.stores.roles;
   }
 
   async list(tenant: Tenant, query: { page: number; perPage: number; includeTotals: boolean; nameFilter?: string }): Promise<RoleList> {

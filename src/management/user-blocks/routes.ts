@@ -1,10 +1,10 @@
-import type { AppContext } from '../../app/context.js';
 import type { ManagementRoute } from '../route.js';
 import { deleteUserBlocksByIdentifier } from './delete.js';
 import { deleteUserBlocks } from './delete-by-id.js';
 import { listUserBlocks } from './get.js';
 import { listUserBlocksByIdentifier } from './list.js';
 import { UserBlockService } from './service.js';
+import type { AppContext } from '../../domain/context.js';
 
 /**
  * /api/v2/user-blocks: by identifier (`?identifier=`) and by user_id

@@ -10,11 +10,10 @@
  * API's (OpenAPI note on both DELETE operations).
  */
 import type { BruteForceProtection, UserBlock } from '../../domain/brute-force.js';
-import type { AppContext } from '../../app/context.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
-import { KyselyUserStore } from '../../storage/kysely/users.js';
 import { userNotFound } from '../users/service.js';
 import { type UserStore, type UserWithConnection } from '../../domain/users/store.js';
+import type { AppContext } from '../../domain/context.js';
 
 /** The identifiers logins of this user are counted under. */
 function loginIdentifiers(user: UserWithConnection): string[] {
@@ -28,7 +27,7 @@ export class UserBlockService {
 
   constructor(ctx: AppContext) {
     this.#blocks = ctx.bruteForce;
-    this.#users = new KyselyUserStore(ctx.database.db);
+    this.#users = ctx.stores.users;
   }
 
   byIdentifier(tenant: Tenant, identifier: string): Promise<UserBlock[]> {

@@ -1,4 +1,3 @@
-import type { AppContext } from '../../app/context.js';
 import { RbacService } from '../rbac/service.js';
 import type { ManagementRoute } from '../route.js';
 import { listUsersByEmail } from '../users-by-email/list.js';
@@ -19,6 +18,7 @@ import { deleteUserRoles } from './roles/delete.js';
 import { listUserRoles } from './roles/list.js';
 import { UserService } from './service.js';
 import { updateUser } from './update.js';
+import type { AppContext } from '../../domain/context.js';
 
 /** /api/v2/users, /api/v2/users-by-email, and a user's roles, permissions and groups. */
 export function userRoutes(ctx: AppContext): ManagementRoute[] {

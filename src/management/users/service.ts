@@ -3,8 +3,6 @@
  * routes. Passwords are hashed here (argon2id, src/platform/passwords/hashing.ts) and
  * never leave this module: the response shape has no member for the hash.
  */
-import type { AppContext } from '../../app/context.js';
-import { isUniqueViolation } from '../../storage/database.js';
 import { managementErrors } from '../../platform/http/errors.js';
 import { hashPassword } from '../../platform/passwords/hashing.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
@@ -13,10 +11,11 @@ import { newDatabaseUserRow } from '../../domain/users/new-user.js';
 import { changePassword } from '../../domain/users/password-change.js';
 import { UserMail } from '../../domain/tickets/user-mail.js';
 import { fullUserId, userFromRow, type User, type UserRow } from '../../domain/users/model.js';
-import { KyselyUserStore } from '../../storage/kysely/users.js';
 import { selectFields, type FieldSelection } from '../fields.js';
 import type { CreateUserBody, UpdateUserBody } from './schema.js';
 import { type UserChanges, type UserStore, type UserWithConnection } from '../../domain/users/store.js';
+import { isUniqueViolation } from '../../platform/database-errors.js';
+import type { AppContext } from '../../domain/context.js';
 
 /** management-api-wire-notes §2. */
 export const userNotFound = () => managementErrors.notFound('The user does not exist.', 'inexistent_user');
@@ -107,7 +106,7 @@ export class UserService {
   private readonly mail: UserMail;
 
   constructor(private readonly ctx: AppContext) {
-    this.users = new KyselyUserStore(ctx.database.db);
+    this.users = ctx.stores.users;
     this.mail = new UserMail(ctx);
   }
 
@@ -141,7 +140,7 @@ export class UserService {
   }
 
   async create(tenant: Tenant, body: CreateUserBody): Promise<User> {
-    const connection = await findConnectionByName(this.ctx.database.db, tenant.id, body.connection);
+    const connection = await findConnectionByName(this.ctx.stores.connections, tenant.id, body.connection);
     if (!connection) throw connectionNotFound();
     if (connection.strategy !== DATABASE_STRATEGY) {
       throw refused('Connection does not support user creation through the API. It must either be a database or passwordless connection.');
@@ -219,7 +218,7 @@ export class UserService {
       updated =
         password_hash === undefined || password_hash === null
           ? await this.users.update(tenant.id, userId, changes)
-          : await changePassword(this.ctx.database.db, tenant.id, userId, { ...changes, password_hash }, now);
+          : await changePassword(this.ctx.unitOfWork, tenant.id, userId, { ...changes, password_hash }, now);
     } catch (error) {
       if (isUniqueViolation(error)) throw userExists();
       throw error;
@@ -241,10 +240,10 @@ export class UserService {
    */
   private async checkTargets(tenant: Tenant, row: UserWithConnection, body: UpdateUserBody): Promise<void> {
     if (body.connection !== undefined && body.connection !== row.connection_name) {
-      if (!(await findConnectionByName(this.ctx.database.db, tenant.id, body.connection))) throw connectionNotFound();
+      if (!(await findConnectionByName(this.ctx.stores.connections, tenant.id, body.connection))) throw connectionNotFound();
       throw refused(`The user does not belong to the connection ${body.connection}.`);
     }
-    if (body.client_id !== undefined && !(await this.ctx.clients.get(tenant.id, body.client_id))) {
+    if (body.client_id !== undefined && !(await this.ctx.stores.clients.get(tenant.id, body.client_id))) {
       throw managementErrors.badRequest('The client does not exist', 'inexistent_client');
     }
     if (body.verify_phone_number === true) throw refused('verify_phone_number is only valid for users of SMS connections.');
@@ -292,7 +291,7 @@ export class UserService {
   }
 
   private async connectionOf(tenant: Tenant, row: UserWithConnection) {
-    const connection = await findConnectionByName(this.ctx.database.db, tenant.id, row.connection_name);
+    const connection = await findConnectionByName(this.ctx.stores.connections, tenant.id, row.connection_name);
     if (!connection) throw connectionNotFound();
     return connection;
   }

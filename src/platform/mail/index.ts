@@ -5,11 +5,10 @@
  *   from `GATEHOUSE_MAIL_FROM` (default `no-reply@<tenant domain>`, without the port);
  * - unset: the local outbox, `<data dir>/outbox.jsonl`.
  *
- * Both settings come from the configuration (src/platform/config.ts); `mailTransportFor`
- * keeps one transport per application context, without a global singleton.
+ * Both settings come from the configuration (src/platform/config.ts); the
+ * composition root builds one Mailer per process.
  */
 import type { Config } from '../config.js';
-import type { AppContext } from '../../app/context.js';
 import { OutboxTransport, type OutboxEntry } from './outbox.js';
 import { SmtpTransport } from './smtp.js';
 import type { MailMessage, MailTransport } from './transport.js';
@@ -63,20 +62,7 @@ export class Mailer {
   }
 }
 
-const mailers = new WeakMap<AppContext, Mailer>();
-
-/** The context's mailer, created on first use from the environment. */
-export function mailerFor(ctx: Pick<AppContext, 'config' | 'now'> & object): Mailer {
-  const key = ctx as AppContext;
-  let mailer = mailers.get(key);
-  if (!mailer) {
-    mailer = new Mailer(ctx.config.mail, ctx.config.dataDir, ctx.now);
-    mailers.set(key, mailer);
-  }
-  return mailer;
-}
-
-/** The messages the context's local outbox holds in memory (empty when SMTP is in use). */
-export function readOutbox(ctx: Pick<AppContext, 'config' | 'now'> & object): OutboxEntry[] {
-  return mailerFor(ctx).outbox?.messages() ?? [];
+/** The messages a mailer's local outbox holds in memory (empty when SMTP is in use). */
+export function readOutbox(ctx: { mailer: Mailer }): OutboxEntry[] {
+  return ctx.mailer.outbox?.messages() ?? [];
 }

@@ -13,6 +13,7 @@
  */
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
+import type { Clock } from '../clock.js';
 import type { RateLimitSetting } from '../config.js';
 
 export interface RateLimitDecision {
@@ -28,16 +29,19 @@ export interface RateLimitDecision {
 export class RateLimiter {
   readonly #limiters = new Map<string, RateLimiterAbstract>();
 
-  constructor(private readonly redis?: Redis) {}
+  constructor(
+    private readonly redis: Redis | undefined,
+    private readonly clock: Clock,
+  ) {}
 
   /** Takes one request from the bucket `key` sized by `setting`. */
   async consume(bucketClass: string, key: string, setting: RateLimitSetting): Promise<RateLimitDecision> {
     const limiter = this.#limiter(bucketClass, setting);
     try {
       const res = await limiter.consume(key, 1);
-      return decision(true, setting.burst, res);
+      return decision(true, setting.burst, res, this.clock.now());
     } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) return decision(false, setting.burst, rejection);
+      if (rejection instanceof RateLimiterRes) return decision(false, setting.burst, rejection, this.clock.now());
       throw rejection;
     }
   }
@@ -57,13 +61,13 @@ export class RateLimiter {
   }
 }
 
-function decision(allowed: boolean, limit: number, res: RateLimiterRes): RateLimitDecision {
+function decision(allowed: boolean, limit: number, res: RateLimiterRes, now: number): RateLimitDecision {
   const ms = Math.max(0, res.msBeforeNext);
   return {
     allowed,
     limit,
     remaining: Math.max(0, res.remainingPoints),
-    resetAt: Math.ceil((Date.now() + ms) / 1000),
+    resetAt: Math.ceil((now + ms) / 1000),
     retryAfter: Math.max(1, Math.ceil(ms / 1000)),
   };
 }

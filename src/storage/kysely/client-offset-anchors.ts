@@ -13,11 +13,11 @@ import { sql } from 'kysely';
 import { ISSUANCE_CACHE_TTL_MS } from '../../domain/issuance/lookups.js';
 import { TenantCache } from '../../platform/cache/tenant-cache.js';
 import type { Db } from '../database.js';
-import type { ClientFilter } from '../../domain/clients/store.js';
+import type { ClientFilter, ClientOffsetAnchors } from '../../domain/clients/store.js';
 
 export const ANCHOR_SPACING = 1000;
 
-export class OffsetAnchors {
+export class OffsetAnchors implements ClientOffsetAnchors {
   readonly #cache: TenantCache<string[]>;
 
   constructor(

@@ -1,14 +1,13 @@
-import { sql, type Transaction } from 'kysely';
-import type { Db } from '../database.js';
-import type { ClientRow, Database } from '../schema.js';
+import { sql } from 'kysely';
+import { atomically, type Db } from '../database.js';
+import type { ClientRow } from '../schema.js';
 import type { ClientFilter, ClientPageQuery, ListedClient, ClientStore } from '../../domain/clients/store.js';
 
-export type { ClientRow } from '../../domain/rows.js';
 
 type Counted = Pick<ClientRow, 'global' | 'is_first_party' | 'app_type'>;
 
 /** Adds `delta` to the count of clients like `client` (within the caller's transaction). */
-async function adjustCount(trx: Transaction<Database>, tenantId: string, client: Counted, delta: number): Promise<void> {
+async function adjustCount(trx: Db, tenantId: string, client: Counted, delta: number): Promise<void> {
   await trx
     .insertInto('client_counts')
     .values({ tenant_id: tenantId, global: client.global, is_first_party: client.is_first_party, app_type: client.app_type ?? '', n: delta })
@@ -19,7 +18,7 @@ async function adjustCount(trx: Transaction<Database>, tenantId: string, client:
 }
 
 /** Inserts clients and counts them, inside the caller's transaction (tenant creation uses it too). */
-export async function insertClients(trx: Transaction<Database>, rows: readonly ClientRow[]): Promise<void> {
+export async function insertClients(trx: Db, rows: readonly ClientRow[]): Promise<void> {
   if (!rows.length) return;
   await trx.insertInto('clients').values([...rows]).execute();
   // One count update per kind of client, not per client.
@@ -46,11 +45,11 @@ export class KyselyClientStore implements ClientStore {
   }
 
   async insert(row: ClientRow): Promise<void> {
-    await this.db.transaction().execute((trx) => insertClients(trx, [row]));
+    await atomically(this.db, (trx) => insertClients(trx, [row]));
   }
 
   async update(tenantId: string, clientId: string, changes: Partial<ClientRow>): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
+    return atomically(this.db, async (trx) => {
       const before = await trx
         .selectFrom('clients')
         .select(['global', 'is_first_party', 'app_type'])
@@ -69,7 +68,7 @@ export class KyselyClientStore implements ClientStore {
   }
 
   async delete(tenantId: string, clientId: string): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
+    return atomically(this.db, async (trx) => {
       const before = await trx
         .selectFrom('clients')
         .select(['global', 'is_first_party', 'app_type'])

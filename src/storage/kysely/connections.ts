@@ -3,7 +3,7 @@
  * (`connection_clients`). The login code reads connections through
  * `getByName` and `enabledForClient`; the Management API through the rest.
  */
-import type { Db } from '../database.js';
+import { atomically, type Db } from '../database.js';
 import type { ConnectionRow } from '../../domain/connections/model.js';
 import type { ConnectionPage, ConnectionFilter, ConnectionChanges, ConnectionStore } from '../../domain/connections/store.js';
 
@@ -36,7 +36,7 @@ export class KyselyConnectionStore implements ConnectionStore {
   }
 
   insert(row: ConnectionRow, enabledClients: readonly string[]): Promise<void> {
-    return this.db.transaction().execute(async (trx) => {
+    return atomically(this.db, async (trx) => {
       await trx.insertInto('connections').values(row).execute();
       if (enabledClients.length > 0) {
         await trx
@@ -48,7 +48,7 @@ export class KyselyConnectionStore implements ConnectionStore {
   }
 
   update(tenantId: string, id: string, changes: ConnectionChanges, enabledClients?: readonly string[]): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
+    return atomically(this.db, async (trx) => {
       const exists = await trx.selectFrom('connections').select('id').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
       if (!exists) return false;
       if (Object.keys(changes).length > 0) {
@@ -85,7 +85,7 @@ export class KyselyConnectionStore implements ConnectionStore {
   }
 
   setClientStatus(tenantId: string, connectionId: string, changes: readonly { client_id: string; status: boolean }[]): Promise<void> {
-    return this.db.transaction().execute(async (trx) => {
+    return atomically(this.db, async (trx) => {
       // The last entry for a client wins, as if the changes were applied in order.
       const final = new Map(changes.map((c) => [c.client_id, c.status]));
       const off = [...final].filter(([, on]) => !on).map(([id]) => id);

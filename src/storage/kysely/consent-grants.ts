@@ -12,17 +12,17 @@
  * SQLite and PostgreSQL alike.
  */
 import type { Db } from '../database.js';
-import { grantScopes, newUserGrantId, type UserGrantRow } from '../../domain/consent-grants/model.js';
-import type { UserGrantFilter, UserGrantStore } from '../../domain/consent-grants/store.js';
+import { grantScopes, newConsentGrantId, type ConsentGrantRow } from '../../domain/consent-grants/model.js';
+import type { ConsentGrantFilter, ConsentGrantStore } from '../../domain/consent-grants/store.js';
 
-export type { UserGrantRow } from '../../domain/consent-grants/model.js';
+export type { ConsentGrantRow } from '../../domain/consent-grants/model.js';
 
 /** `granted` followed by the members of `added` it lacks, each once. */
 function union(granted: readonly string[], added: readonly string[]): string[] {
   return [...new Set([...granted, ...added])];
 }
 
-export class KyselyUserGrantStore implements UserGrantStore {
+export class KyselyConsentGrantStore implements ConsentGrantStore {
   constructor(private readonly db: Db) {}
 
   async scopesFor(tenantId: string, userId: string, clientId: string, audience: string): Promise<string[] | undefined> {
@@ -37,7 +37,7 @@ export class KyselyUserGrantStore implements UserGrantStore {
     audience: string,
     scopes: readonly string[],
     now: string,
-  ): Promise<UserGrantRow> {
+  ): Promise<ConsentGrantRow> {
     for (;;) {
       const current = await this.#byKey(tenantId, userId, clientId, audience).selectAll().executeTakeFirst();
       const done = current ? await this.#addScopes(current, scopes, now) : await this.#create(tenantId, userId, clientId, audience, scopes, now);
@@ -52,7 +52,7 @@ export class KyselyUserGrantStore implements UserGrantStore {
       .insertInto('user_grants')
       .values({
         tenant_id: tenantId,
-        id: newUserGrantId(),
+        id: newConsentGrantId(),
         user_id: userId,
         client_id: clientId,
         audience,
@@ -66,7 +66,7 @@ export class KyselyUserGrantStore implements UserGrantStore {
   }
 
   /** Writes the union of the row's scopes and `scopes` if the row still has the scopes read; undefined when it changed. */
-  async #addScopes(current: UserGrantRow, scopes: readonly string[], now: string): Promise<UserGrantRow | undefined> {
+  async #addScopes(current: ConsentGrantRow, scopes: readonly string[], now: string): Promise<ConsentGrantRow | undefined> {
     const granted = grantScopes(current);
     const merged = union(granted, scopes);
     if (merged.length === granted.length) return current;
@@ -91,9 +91,9 @@ export class KyselyUserGrantStore implements UserGrantStore {
 
   async list(
     tenantId: string,
-    filter: UserGrantFilter,
+    filter: ConsentGrantFilter,
     page: { page: number; perPage: number },
-  ): Promise<{ rows: UserGrantRow[]; total: number }> {
+  ): Promise<{ rows: ConsentGrantRow[]; total: number }> {
     let base = this.db.selectFrom('user_grants').where('tenant_id', '=', tenantId);
     if (filter.user_id !== undefined) base = base.where('user_id', '=', filter.user_id);
     if (filter.client_id !== undefined) base = base.where('client_id', '=', filter.client_id);

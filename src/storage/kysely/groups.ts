@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../database.js';
+import { atomically, type Db } from '../database.js';
 import { assignLinks, removeLinks, type Link } from '../links.js';
 import type { RoleRow } from '../../domain/roles/model.js';
 import { likeContains } from './roles.js';
@@ -43,7 +43,7 @@ export class KyselyGroupStore implements GroupStore {
   }
 
   delete(tenantId: string, id: string): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
+    return atomically(this.db, async (trx) => {
       for (const table of ['group_members', 'group_roles'] as const) {
         await trx.deleteFrom(table).where('tenant_id', '=', tenantId).where('group_id', '=', id).execute();
       }

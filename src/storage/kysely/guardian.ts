@@ -1,6 +1,4 @@
-import type { Transaction } from 'kysely';
-import type { Db } from '../database.js';
-import type { Database } from '../schema.js';
+import { atomically, type Db } from '../database.js';
 import {
   DEFAULT_PUSH_PROVIDER,
   type ApnsSettings,
@@ -84,7 +82,7 @@ export class KyselyGuardianPushStore implements GuardianPushStore {
   }
 
   mergeApns(tenantId: string, changes: ApnsSettings, updatedAt: string): Promise<ApnsSettings> {
-    return this.db.transaction().execute(async (trx) => {
+    return atomically(this.db, async (trx) => {
       const current = codecs.apns.fromColumns(await this.lock(trx, tenantId, updatedAt)) ?? {};
       const columns = codecs.apns.toColumns({ ...current, ...given(changes) });
       await trx.updateTable(TABLE).set(columns).where('tenant_id', '=', tenantId).execute();
@@ -99,7 +97,7 @@ export class KyselyGuardianPushStore implements GuardianPushStore {
   }
 
   mergeSns(tenantId: string, changes: SnsSettings, updatedAt: string): Promise<SnsSettings> {
-    return this.db.transaction().execute(async (trx) => {
+    return atomically(this.db, async (trx) => {
       const current = codecs.sns.fromColumns(await this.lock(trx, tenantId, updatedAt)) ?? {};
       const columns = codecs.sns.toColumns({ ...current, ...given(changes) });
       await trx.updateTable(TABLE).set(columns).where('tenant_id', '=', tenantId).execute();
@@ -128,7 +126,7 @@ export class KyselyGuardianPushStore implements GuardianPushStore {
    * PostgreSQL locks the row until commit, SQLite takes the database's write
    * lock at the first write of the transaction.
    */
-  private lock(trx: Transaction<Database>, tenantId: string, updatedAt: string): Promise<GuardianPushRow> {
+  private lock(trx: Db, tenantId: string, updatedAt: string): Promise<GuardianPushRow> {
     return trx
       .insertInto(TABLE)
       .values({ ...NEW_ROW, tenant_id: tenantId, updated_at: updatedAt })

@@ -1,8 +1,9 @@
 import { PostgresAdapter, sql, type RawBuilder } from 'kysely';
 import type { ClientGrantRow } from '../../domain/client-grants/model.js';
-import { isForeignKeyViolation, isUniqueViolation, type Db } from '../database.js';
+import { type Db } from '../database.js';
 import type { OrganizationRow } from '../../domain/organizations/model.js';
 import type { OrganizationPageQuery, OrganizationClientGrantFilter, LinkResult, OrganizationChanges, OrganizationStore } from '../../domain/organizations/store.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../platform/database-errors.js';
 
 export class KyselyOrganizationStore implements OrganizationStore {
   readonly #postgres: boolean;

@@ -17,15 +17,14 @@
  * text order, which is stable but may differ between the two.
  */
 import { sql, type SelectQueryBuilder, type StringReference } from 'kysely';
-import type { Db } from '../database.js';
-import { isForeignKeyViolation } from '../database.js';
+import { atomically, type Db } from '../database.js';
 import { assignLinks, chunks, removeLinks, rowExists, type Link, type LinkResult, type Side } from '../links.js';
 import type { GroupRow } from '../../domain/groups/model.js';
 import { scopeDescriptions } from '../../domain/resource-servers/model.js';
 import type { RoleRow } from '../../domain/roles/model.js';
 import type { PermissionRef, PermissionDetail, UserPermission, RoleUserRow, UserGroupRow, GroupMemberRow, RoleWithSources, EffectivePermission, PageQuery, Page, PermissionAssignResult, RbacStore } from '../../domain/rbac/store.js';
+import { isForeignKeyViolation } from '../../platform/database-errors.js';
 
-export type { LinkResult } from '../links.js';
 
 const USER_ROLES_BY_USER: Link = { table: 'user_roles', owner: { side: 'user', column: 'user_id' }, item: { side: 'role', column: 'role_id' } };
 const USER_ROLES_BY_ROLE: Link = { table: 'user_roles', owner: { side: 'role', column: 'role_id' }, item: { side: 'user', column: 'user_id' } };
@@ -286,7 +285,7 @@ export class KyselyRbacStore implements RbacStore {
       return { status: 'assigned' };
     };
     try {
-      return await this.db.transaction().execute(async (trx) => {
+      return await atomically(this.db, async (trx) => {
         const checked = await check(trx);
         if (checked.status !== 'assigned') return checked;
         for (const chunk of chunks(wanted)) {
@@ -308,7 +307,7 @@ export class KyselyRbacStore implements RbacStore {
   }
 
   private removePermissions(table: PermissionTable, tenantId: string, ownerId: string, permissions: readonly PermissionRef[]): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
+    return atomically(this.db, async (trx) => {
       if (!(await rowExists(trx, table.side, tenantId, ownerId))) return false;
       for (const chunk of chunks(distinctPermissions(permissions))) {
         await trx

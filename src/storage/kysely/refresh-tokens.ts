@@ -8,7 +8,6 @@ import type { Db } from '../database.js';
 import type { RefreshTokenRow } from '../schema.js';
 import type { RefreshTokenStore } from '../../domain/refresh-tokens/store.js';
 
-export type { RefreshTokenRow } from '../../domain/rows.js';
 
 export class KyselyRefreshTokenStore implements RefreshTokenStore {
   /** `db` may be a transaction. */

@@ -1,4 +1,4 @@
-import type { Db } from '../database.js';
+import { atomically, type Db } from '../database.js';
 import type { ResourceServerRow } from '../../domain/resource-servers/model.js';
 import type { ResourceServerPage, ResourceServerStore } from '../../domain/resource-servers/store.js';
 
@@ -50,7 +50,7 @@ export class KyselyResourceServerStore implements ResourceServerStore {
   }
 
   async delete(tenantId: string, id: string): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
+    return atomically(this.db, async (trx) => {
       const row = await trx
         .selectFrom('resource_servers')
         .select('identifier')

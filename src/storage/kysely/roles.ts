@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../database.js';
+import { atomically, type Db } from '../database.js';
 import type { RoleRow } from '../../domain/roles/model.js';
 import type { RolePageQuery, RoleStore } from '../../domain/roles/store.js';
 
@@ -38,7 +38,7 @@ export class KyselyRoleStore implements RoleStore {
   }
 
   delete(tenantId: string, id: string): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
+    return atomically(this.db, async (trx) => {
       // The foreign keys of migrations 0004 and 0011 cascade as well; deleting here keeps
       // the store's contract independent of them.
       for (const table of ['role_permissions', 'user_roles', 'group_roles'] as const) {

@@ -2,7 +2,6 @@ import type { Db } from '../database.js';
 import type { SigningKeyRow } from '../schema.js';
 import type { SigningKeyStore } from '../../domain/keys/store.js';
 
-export type { SigningKeyRow } from '../../domain/rows.js';
 
 export class KyselySigningKeyStore implements SigningKeyStore {
   constructor(private readonly db: Db) {}

@@ -1,5 +1,5 @@
 import { insertClients } from './clients.js';
-import type { Db } from '../database.js';
+import { atomically, type Db } from '../database.js';
 import type { TenantRow } from '../schema.js';
 import type { TenantBundle, TenantStore } from '../../domain/tenants/store.js';
 
@@ -7,7 +7,7 @@ export class KyselyTenantStore implements TenantStore {
   constructor(private readonly db: Db) {}
 
   async create(bundle: TenantBundle): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await atomically(this.db, async (trx) => {
       await trx.insertInto('tenants').values(bundle.tenant).execute();
       if (bundle.signingKeys.length) await trx.insertInto('signing_keys').values(bundle.signingKeys).execute();
       await insertClients(trx, bundle.clients);

@@ -1,4 +1,4 @@
-import type { Db } from '../database.js';
+import { atomically, type Db } from '../database.js';
 import type { UserRow } from '../../domain/users/model.js';
 import type { UserWithConnection, UserPageQuery, UserChanges, UserStore } from '../../domain/users/store.js';
 
@@ -78,7 +78,7 @@ export class KyselyUserStore implements UserStore {
   }
 
   delete(tenantId: string, userId: string): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
+    return atomically(this.db, async (trx) => {
       // The foreign keys of migration 0011 cascade as well; deleting here keeps the
       // store's contract independent of them.
       for (const table of ['user_roles', 'user_permissions', 'group_members'] as const) {

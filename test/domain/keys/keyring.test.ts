@@ -4,8 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { SecretBox } from '../../../src/platform/crypto/secret-box.js';
 import { Keyring } from '../../../src/domain/keys/keyring.js';
-import type { SigningKeyRow } from '../../../src/storage/kysely/signing-keys.js';
 import type { SigningKeyStore } from '../../../src/domain/keys/store.js';
+import type { SigningKeyRow } from '../../../src/domain/rows.js';
 
 class CountingStore implements SigningKeyStore {
   rows: SigningKeyRow[] = [];

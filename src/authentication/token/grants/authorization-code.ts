@@ -14,13 +14,10 @@
  * stay valid until they expire.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { AppContext } from '../../../app/context.js';
 import { newPrefixedId } from '../../../platform/crypto/ids.js';
 import { oauthErrors } from '../../../platform/http/errors.js';
-import { KyselyRefreshTokenStore } from '../../../storage/kysely/refresh-tokens.js';
 import type { Tenant } from '../../../domain/tenants/tenant.js';
 import type { UserRow } from '../../../domain/users/model.js';
-import { KyselyUserStore } from '../../../storage/kysely/users.js';
 import type { AuthenticatedClient } from '../../client-auth/methods.js';
 import { AUTHORIZATION_CODE_GRANT } from '../../authorize/request.js';
 import { requireParams, type Params } from '../../params.js';
@@ -29,7 +26,7 @@ import { absoluteExpiry, issueRefreshToken, OFFLINE_ACCESS, refreshTokenSettings
 import { issueUserTokens } from '../user-tokens.js';
 import { type AuthorizationCodeRow } from '../../../domain/rows.js';
 import { secretHash } from '../../../domain/secrets.js';
-import { KyselyAuthorizationCodeStore } from '../../../storage/kysely/authorization-codes.js';
+import type { AppContext } from '../../../domain/context.js';
 
 const invalidCode = () => oauthErrors.invalidGrant('Invalid authorization code');
 const failedVerifier = () => oauthErrors.invalidGrant('Failed to verify code verifier');
@@ -41,7 +38,7 @@ const nowIso = (ctx: AppContext) => new Date(ctx.now()).toISOString();
 
 /** The code when it is the client's and not expired; a used one is a replay (revokes what it issued). */
 async function findCode(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient, params: Params): Promise<AuthorizationCodeRow> {
-  const row = await new KyselyAuthorizationCodeStore(ctx.database.db).find(tenant.id, secretHash(params.code!));
+  const row = await ctx.stores.authorizationCodes.find(tenant.id, secretHash(params.code!));
   if (!row || row.client_id !== client.client.row.client_id) throw invalidCode();
   if (row.used_at !== null) {
     await revokeIssued(ctx, tenant, row);
@@ -52,7 +49,7 @@ async function findCode(ctx: AppContext, tenant: Tenant, client: AuthenticatedCl
 }
 
 async function revokeIssued(ctx: AppContext, tenant: Tenant, row: AuthorizationCodeRow): Promise<void> {
-  if (row.refresh_family_id !== null) await new KyselyRefreshTokenStore(ctx.database.db).revokeFamily(tenant.id, row.refresh_family_id, nowIso(ctx));
+  if (row.refresh_family_id !== null) await ctx.stores.refreshTokens.revokeFamily(tenant.id, row.refresh_family_id, nowIso(ctx));
 }
 
 /** RFC 6749 §4.1.3: the same redirect_uri when one was sent to /authorize. */
@@ -81,11 +78,11 @@ function verifyCodeVerifier(row: AuthorizationCodeRow, params: Params): void {
 
 /** One use: of two concurrent exchanges only one gets past this step. */
 async function consumeCode(ctx: AppContext, tenant: Tenant, row: AuthorizationCodeRow, refreshFamilyId: string): Promise<void> {
-  if (!(await new KyselyAuthorizationCodeStore(ctx.database.db).consume(tenant.id, row.code_hash, nowIso(ctx), refreshFamilyId))) throw invalidCode();
+  if (!(await ctx.stores.authorizationCodes.consume(tenant.id, row.code_hash, nowIso(ctx), refreshFamilyId))) throw invalidCode();
 }
 
 async function requireActiveUser(ctx: AppContext, tenant: Tenant, row: AuthorizationCodeRow): Promise<UserRow> {
-  const user = await new KyselyUserStore(ctx.database.db).get(tenant.id, row.user_id);
+  const user = await ctx.stores.users.get(tenant.id, row.user_id);
   if (!user) throw invalidCode();
   if (user.blocked === 1) throw oauthErrors.invalidGrant('user is blocked');
   return user;

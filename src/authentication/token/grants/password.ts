@@ -23,16 +23,14 @@ import type { AuthenticatedClient } from '../../client-auth/methods.js';
 import type { LoginAttemptKey } from '../../../domain/brute-force.js';
 import { endUserIp } from '../../end-user-ip.js';
 import type { ConnectionRow } from '../../../domain/connections/model.js';
-import { KyselyConnectionStore } from '../../../storage/kysely/connections.js';
-import type { AppContext } from '../../../app/context.js';
 import { oauthErrors } from '../../../platform/http/errors.js';
 import type { Tenant } from '../../../domain/tenants/tenant.js';
 import { verifyUserPassword } from '../../../domain/users/login.js';
 import type { UserRow } from '../../../domain/users/model.js';
-import { KyselyUserStore } from '../../../storage/kysely/users.js';
 import { requireParams, type Params } from '../../params.js';
 import type { GrantContext, GrantHandler, TokenResponse } from '../grant.js';
 import { issueUserTokens } from '../user-tokens.js';
+import type { AppContext } from '../../../domain/context.js';
 
 export const PASSWORD_REALM_GRANT = 'http://auth0.com/oauth/grant-type/password-realm';
 
@@ -55,7 +53,7 @@ async function connectionFromRealm(ctx: AppContext, tenant: Tenant, client: Auth
 async function defaultConnection(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient): Promise<ConnectionRow> {
   const named = tenant.settings.default_directory;
   if (named) return requireEnabledConnection(ctx, tenant, client, named);
-  const enabled = (await new KyselyConnectionStore(ctx.database.db).enabledForClient(tenant.id, client.client.row.client_id)).filter(
+  const enabled = (await ctx.stores.connections.enabledForClient(tenant.id, client.client.row.client_id)).filter(
     (c) => c.strategy === DATABASE_STRATEGY,
   );
   if (enabled.length === 1) return enabled[0]!;
@@ -67,7 +65,7 @@ async function defaultConnection(ctx: AppContext, tenant: Tenant, client: Authen
 }
 
 async function requireEnabledConnection(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient, name: string): Promise<ConnectionRow> {
-  const store = new KyselyConnectionStore(ctx.database.db);
+  const store = ctx.stores.connections;
   const connection = (await store.enabledForClient(tenant.id, client.client.row.client_id)).find((c) => c.name === name);
   if (!connection) {
     if (!(await store.getByName(tenant.id, name))) throw oauthErrors.invalidRequest(`Connection does not exist: ${name}`);
@@ -86,7 +84,7 @@ async function refuseBruteForced(ctx: AppContext, attempt: LoginAttemptKey): Pro
 
 /** Unknown user, user without password and wrong password answer alike; each failure is counted. */
 async function verifyCredentials(ctx: AppContext, attempt: LoginAttemptKey, connection: ConnectionRow, params: Params): Promise<UserRow> {
-  const user = await verifyUserPassword(new KyselyUserStore(ctx.database.db), attempt.tenantId, connection.id, params.username!, params.password!);
+  const user = await verifyUserPassword(ctx.stores.users, attempt.tenantId, connection.id, params.username!, params.password!);
   if (!user) {
     await ctx.bruteForce.recordFailure(attempt);
     throw wrongCredentials();
@@ -107,7 +105,7 @@ function refuseBlockedUser(user: UserRow): void {
 async function recordLogin(ctx: AppContext, tenant: Tenant, user: UserRow): Promise<UserRow> {
   const now = new Date(ctx.now()).toISOString();
   const changes = { last_login: now, logins_count: user.logins_count + 1 };
-  await new KyselyUserStore(ctx.database.db).update(tenant.id, user.user_id, changes);
+  await ctx.stores.users.update(tenant.id, user.user_id, changes);
   return { ...user, ...changes };
 }
 

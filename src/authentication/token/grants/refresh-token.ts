@@ -20,17 +20,16 @@
  * meanwhile) leaves the presented token rotated without a successor.
  */
 import type { AuthenticatedClient } from '../../client-auth/methods.js';
-import type { AppContext } from '../../../app/context.js';
 import { oauthErrors } from '../../../platform/http/errors.js';
-import { KyselyRefreshTokenStore, type RefreshTokenRow } from '../../../storage/kysely/refresh-tokens.js';
+import type { RefreshTokenRow } from '../../../domain/rows.js';
 import type { Tenant } from '../../../domain/tenants/tenant.js';
 import type { UserRow } from '../../../domain/users/model.js';
-import { KyselyUserStore } from '../../../storage/kysely/users.js';
 import { requireParams, type Params } from '../../params.js';
 import type { GrantContext, GrantHandler, TokenResponse } from '../grant.js';
 import { idleExpiry, isExpired, issueRefreshToken, REFRESH_TOKEN_GRANT, refreshTokenSettings, type RefreshTokenSettings } from '../refresh-tokens.js';
 import { issueUserTokens } from '../user-tokens.js';
 import { secretHash } from '../../../domain/secrets.js';
+import type { AppContext } from '../../../domain/context.js';
 
 const unknownToken = () => oauthErrors.invalidGrant('Unknown or invalid refresh token.');
 
@@ -38,14 +37,14 @@ const nowIso = (ctx: AppContext) => new Date(ctx.now()).toISOString();
 
 /** The presented token when it is the client's, not revoked and not expired. */
 async function findToken(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient, params: Params): Promise<RefreshTokenRow> {
-  const row = await new KyselyRefreshTokenStore(ctx.database.db).find(tenant.id, secretHash(params.refresh_token!));
+  const row = await ctx.stores.refreshTokens.find(tenant.id, secretHash(params.refresh_token!));
   if (!row || row.client_id !== client.client.row.client_id || row.revoked_at !== null || isExpired(row, nowIso(ctx))) throw unknownToken();
   return row;
 }
 
 /** A deleted user's tokens are gone with the user (cascade); the check also covers a race with the deletion. */
 async function requireActiveUser(ctx: AppContext, tenant: Tenant, row: RefreshTokenRow): Promise<UserRow> {
-  const user = await new KyselyUserStore(ctx.database.db).get(tenant.id, row.user_id);
+  const user = await ctx.stores.users.get(tenant.id, row.user_id);
   if (!user) throw unknownToken();
   if (user.blocked === 1) throw oauthErrors.invalidGrant('user is blocked');
   return user;
@@ -67,12 +66,12 @@ type Successor = { id: string; expiresAt: string | null } | undefined;
 /** A rotated token presented again: accepted within the leeway, otherwise the family is revoked. */
 async function reuse(ctx: AppContext, tenant: Tenant, row: RefreshTokenRow, settings: RefreshTokenSettings): Promise<Successor> {
   if (ctx.now() < Date.parse(row.rotated_at!) + settings.leeway * 1000) return { id: row.family_id, expiresAt: row.expires_at };
-  await new KyselyRefreshTokenStore(ctx.database.db).revokeFamily(tenant.id, row.family_id, nowIso(ctx));
+  await ctx.stores.refreshTokens.revokeFamily(tenant.id, row.family_id, nowIso(ctx));
   throw unknownToken();
 }
 
 async function useToken(ctx: AppContext, tenant: Tenant, row: RefreshTokenRow, settings: RefreshTokenSettings): Promise<Successor> {
-  const store = new KyselyRefreshTokenStore(ctx.database.db);
+  const store = ctx.stores.refreshTokens;
   const now = nowIso(ctx);
   if (row.rotated_at !== null) return reuse(ctx, tenant, row, settings);
   if (settings.rotation_type !== 'rotating') {

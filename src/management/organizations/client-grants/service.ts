@@ -1,9 +1,9 @@
 /** Business rules of the client grants linked to an organization, behind the Management API routes. */
 import { clientGrantFromRow, type ClientGrantRow } from '../../../domain/client-grants/model.js';
-import type { AppContext } from '../../../app/context.js';
 import { managementErrors } from '../../../platform/http/errors.js';
 import type { Tenant } from '../../../domain/tenants/tenant.js';
 import type { OrganizationClientGrantFilter, OrganizationStore } from '../../../domain/organizations/store.js';
+import type { AppContext } from '../../../domain/context.js';
 
 /** The service's quota (its OpenAPI document, POST /organizations/{id}/client-grants, 409). */
 export const MAX_CLIENT_GRANTS_PER_ORGANIZATION = 100;
@@ -66,7 +66,7 @@ export class OrganizationClientGrantService {
    */
   async associate(tenant: Tenant, organizationId: string, grantId: string): Promise<OrganizationClientGrant> {
     await this.#requireOrganization(tenant, organizationId);
-    const grant = await this.ctx.clientGrants.get(tenant.id, grantId);
+    const grant = await this.ctx.stores.clientGrants.get(tenant.id, grantId);
     if (!grant) throw grantNotFound();
     const usage = grant.organization_usage ?? 'deny';
     if (usage !== 'allow' && usage !== 'require') {

@@ -1,0 +1,53 @@
+/**
+ * What the two surfaces work with: the configuration, the one clock, the
+ * stores (as the domain declares them) and the unit of work, and the shared
+ * services. The composition root (src/app/context.ts) builds one per process;
+ * nothing else builds any of it.
+ */
+import type { Logger } from 'pino';
+import type { InvalidationBus } from '../platform/cache/invalidation.js';
+import type { Clock } from '../platform/clock.js';
+import type { Config } from '../platform/config.js';
+import type { FormTokens } from '../platform/crypto/form-tokens.js';
+import type { SecretBox } from '../platform/crypto/secret-box.js';
+import type { Mailer } from '../platform/mail/index.js';
+import type { RateLimiter } from '../platform/rate-limit/rate-limiter.js';
+import type { BruteForceProtection } from './brute-force.js';
+import type { IssuanceLookups } from './issuance/lookups.js';
+import type { Keyring } from './keys/keyring.js';
+import type { Stores, UnitOfWork } from './stores.js';
+import type { TenantService } from './tenants/service.js';
+
+export interface AppContext {
+  config: Config;
+  logger: Logger;
+  /** The one clock. */
+  clock: Clock;
+  /** `clock.now()`: milliseconds since the epoch. */
+  now(): number;
+  /** Every store, built once (src/domain/stores.ts). */
+  stores: Stores;
+  /** All-or-nothing work on the stores. */
+  unitOfWork: UnitOfWork;
+  /** Seals and opens secrets at rest under the master key. */
+  box: SecretBox;
+  /**
+   * CSRF tokens of one kind of form (HMAC under a key derived from the master
+   * key, which is read once at start and never again: a key file removed
+   * later changes nothing, and nothing makes a new key behind the process's back).
+   */
+  formTokens(purpose: string): FormTokens;
+  keyring: Keyring;
+  tenants: TenantService;
+  /** Cached reads of the token endpoint's hot path (clients, APIs, client grants). */
+  lookups: IssuanceLookups;
+  /** Call `invalidation.invalidate(tenantId)` after any write to a tenant's configuration. */
+  invalidation: InvalidationBus;
+  rateLimiter: RateLimiter;
+  /** Failed-login counters and blocks of database-connection users (shared through Redis when configured). */
+  bruteForce: BruteForceProtection;
+  /** Mail to users (SMTP or the local outbox). */
+  mailer: Mailer;
+  /** Resolves when the database answers; rejects otherwise (GET /health). */
+  checkDatabase(): Promise<void>;
+}

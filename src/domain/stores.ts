@@ -1,0 +1,60 @@
+/**
+ * Every store Gatehouse uses, as the interfaces the domain declares for them
+ * (domain/<entity>/store.ts). The composition root (src/app/context.ts) builds
+ * one set on the database (src/storage/kysely/index.ts) and hands it to the
+ * services; nothing else constructs a store.
+ *
+ * Work that must be all-or-nothing runs through the unit of work: the stores
+ * it is given write in one transaction, committed when the work resolves and
+ * rolled back when it throws.
+ */
+import type { AuthorizationCodeStore } from './authorization-codes/store.js';
+import type { AuthorizationRequestStore } from './authorize-transactions/store.js';
+import type { ClientGrantStore } from './client-grants/store.js';
+import type { ClientOffsetAnchors, ClientStore } from './clients/store.js';
+import type { ConnectionStore } from './connections/store.js';
+import type { ConsentGrantStore } from './consent-grants/store.js';
+import type { GroupStore } from './groups/store.js';
+import type { GuardianPushStore } from './guardian/store.js';
+import type { SigningKeyStore } from './keys/store.js';
+import type { OrganizationStore } from './organizations/store.js';
+import type { RbacStore } from './rbac/store.js';
+import type { RefreshTokenStore } from './refresh-tokens/store.js';
+import type { ResourceServerStore } from './resource-servers/store.js';
+import type { RoleStore } from './roles/store.js';
+import type { SessionStore } from './sessions/store.js';
+import type { TenantStore } from './tenants/store.js';
+import type { TicketStore } from './tickets/store.js';
+import type { UserStore } from './users/store.js';
+
+export interface Stores {
+  tenants: TenantStore;
+  signingKeys: SigningKeyStore;
+  clients: ClientStore;
+  /** Cached starting points of deep offset pages of clients (dropped on client writes). */
+  clientAnchors: ClientOffsetAnchors;
+  resourceServers: ResourceServerStore;
+  clientGrants: ClientGrantStore;
+  organizations: OrganizationStore;
+  roles: RoleStore;
+  groups: GroupStore;
+  rbac: RbacStore;
+  guardian: GuardianPushStore;
+  connections: ConnectionStore;
+  users: UserStore;
+  consentGrants: ConsentGrantStore;
+  tickets: TicketStore;
+  refreshTokens: RefreshTokenStore;
+  sessions: SessionStore;
+  authorizeTransactions: AuthorizationRequestStore;
+  authorizationCodes: AuthorizationCodeStore;
+}
+
+export interface UnitOfWork {
+  /**
+   * Runs `work` with stores bound to one transaction. `joined` runs further
+   * work in that same transaction (a helper that is all-or-nothing itself,
+   * called from inside one); the outer unit of work would wait for it.
+   */
+  transaction<T>(work: (stores: Stores, joined: UnitOfWork) => Promise<T>): Promise<T>;
+}

@@ -1,0 +1,68 @@
+/**
+ * The Kysely implementation of every store (src/domain/stores.ts), built on
+ * one database handle or transaction, and the unit of work that runs work
+ * on stores bound to one transaction. Only the composition root calls these.
+ */
+import type { Stores, UnitOfWork } from '../../domain/stores.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Db } from '../database.js';
+import { KyselyAuthorizationCodeStore } from './authorization-codes.js';
+import { KyselyAuthorizationRequestStore } from './authorize-transactions.js';
+import { KyselyClientGrantStore } from './client-grants.js';
+import { OffsetAnchors } from './client-offset-anchors.js';
+import { KyselyClientStore } from './clients.js';
+import { KyselyConnectionStore } from './connections.js';
+import { KyselyConsentGrantStore } from './consent-grants.js';
+import { KyselyGroupStore } from './groups.js';
+import { KyselyGuardianPushStore } from './guardian.js';
+import { KyselyOrganizationStore } from './organizations.js';
+import { KyselyRbacStore } from './rbac.js';
+import { KyselyRefreshTokenStore } from './refresh-tokens.js';
+import { KyselyResourceServerStore } from './resource-servers.js';
+import { KyselyRoleStore } from './roles.js';
+import { KyselySessionStore } from './sessions.js';
+import { KyselySigningKeyStore } from './signing-keys.js';
+import { KyselyTenantStore } from './tenants.js';
+import { KyselyTicketStore } from './tickets.js';
+import { KyselyUserStore } from './users.js';
+
+/** Every store on `db` (the database or a transaction); `clientAnchors` is shared, as its cache must be. */
+function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
+  return {
+    tenants: new KyselyTenantStore(db),
+    signingKeys: new KyselySigningKeyStore(db),
+    clients: new KyselyClientStore(db),
+    clientAnchors,
+    resourceServers: new KyselyResourceServerStore(db),
+    clientGrants: new KyselyClientGrantStore(db),
+    organizations: new KyselyOrganizationStore(db),
+    roles: new KyselyRoleStore(db),
+    groups: new KyselyGroupStore(db),
+    rbac: new KyselyRbacStore(db),
+    guardian: new KyselyGuardianPushStore(db),
+    connections: new KyselyConnectionStore(db),
+    users: new KyselyUserStore(db),
+    consentGrants: new KyselyConsentGrantStore(db),
+    tickets: new KyselyTicketStore(db),
+    refreshTokens: new KyselyRefreshTokenStore(db),
+    sessions: new KyselySessionStore(db),
+    authorizeTransactions: new KyselyAuthorizationRequestStore(db),
+    authorizationCodes: new KyselyAuthorizationCodeStore(db),
+  };
+}
+
+/** The stores of the database, and its unit of work. */
+export function kyselyStores(db: Db, clock: Clock): { stores: Stores; unitOfWork: UnitOfWork } {
+  const clientAnchors = new OffsetAnchors(db, () => clock.now());
+  /** The unit of work on `trx`: every call runs in that same transaction. */
+  const joined = (trx: Db): UnitOfWork => {
+    const unit: UnitOfWork = { transaction: (work) => work(storesOn(trx, clientAnchors), unit) };
+    return unit;
+  };
+  return {
+    stores: storesOn(db, clientAnchors),
+    unitOfWork: {
+      transaction: (work) => db.transaction().execute((trx) => work(storesOn(trx, clientAnchors), joined(trx))),
+    },
+  };
+}
