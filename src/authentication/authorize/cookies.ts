@@ -27,8 +27,6 @@ export const SESSION_COOKIE = '__Host-gh_session';
 export const BROWSER_COOKIE = '__Host-gh_browser';
 /** Every cookie Gatehouse sets. */
 export const GATEHOUSE_COOKIES: readonly string[] = [SESSION_COOKIE, BROWSER_COOKIE];
-/** Seconds a login session lasts (the service's default absolute session lifetime is longer; three days is its idle default). */
-export const SESSION_LIFETIME_SECONDS = 3 * 24 * 3600;
 
 /**
  * The value of one cookie in a Cookie header (RFC 6265 §5.4), or undefined.
@@ -63,8 +61,9 @@ export async function refuseDuplicatedCookies(request: FastifyRequest): Promise<
   if (name !== undefined) throw oauthErrors.invalidRequest(`The cookie ${name} was sent more than once`);
 }
 
-export function sessionCookie(value: string): string {
-  return `${SESSION_COOKIE}=${value}; Path=/; Max-Age=${SESSION_LIFETIME_SECONDS}; Secure; HttpOnly; SameSite=None`;
+/** The session cookie, kept by the browser as long as the session lasts (src/domain/lifetimes.ts `session`). */
+export function sessionCookie(value: string, maxAgeSeconds: number): string {
+  return `${SESSION_COOKIE}=${value}; Path=/; Max-Age=${maxAgeSeconds}; Secure; HttpOnly; SameSite=None`;
 }
 
 /** Removes the session cookie: the same attributes, an empty value, Max-Age=0 (RFC 6265 §5.3 step 3). */

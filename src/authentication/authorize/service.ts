@@ -35,16 +35,13 @@ import { DbConnectionsError, PasswordStrengthError } from '../dbconnections/erro
 import type { DbConnectionsService } from '../dbconnections/service.js';
 import { ruleSentences } from '../dbconnections/password-policy.js';
 import { issueFrontChannelTokens, scopesToGrant } from '../token/user-tokens.js';
-import { readCookie, SESSION_COOKIE, SESSION_LIFETIME_SECONDS, sessionCookie } from './cookies.js';
+import { lifetimeOf } from '../../domain/lifetimes.js';
+import { readCookie, SESSION_COOKIE, sessionCookie } from './cookies.js';
 import type { AuthorizeRequest } from './request.js';
 import { type SessionRow } from '../../domain/rows.js';
 import { newSecret, secretHash } from '../../domain/secrets.js';
 import type { AppContext } from '../../domain/context.js';
 
-/** Seconds an authorization request waits for its login. */
-export const TRANSACTION_LIFETIME_SECONDS = 600;
-/** Seconds an authorization code may be exchanged. */
-export const CODE_LIFETIME_SECONDS = 60;
 
 const DATABASE_STRATEGY = 'auth0';
 
@@ -140,7 +137,7 @@ export class AuthorizeService {
       client_id: request.client_id,
       params: JSON.stringify(request),
       created_at: iso(now),
-      expires_at: iso(now + TRANSACTION_LIFETIME_SECONDS * 1000),
+      expires_at: iso(now + lifetimeOf(tenant, 'authorize_transaction') * 1000),
       browser_hash: secretHash(browser),
     });
     return id;
@@ -294,11 +291,11 @@ export class AuthorizeService {
       user_id: user.user_id,
       auth_time: Math.floor(now / 1000),
       created_at: iso(now),
-      expires_at: iso(now + SESSION_LIFETIME_SECONDS * 1000),
+      expires_at: iso(now + lifetimeOf(tenant, 'session') * 1000),
       revoked_at: null,
     };
     await this.ctx.stores.sessions.insert(session);
-    return { session, cookie: sessionCookie(value) };
+    return { session, cookie: sessionCookie(value, lifetimeOf(tenant, 'session')) };
   }
 
   /** What consent the request still needs from the user; undefined when none. Throws the token layer's OAuthError for an unknown audience. */
@@ -398,7 +395,7 @@ export class AuthorizeService {
       code_challenge_method: request.code_challenge_method ?? null,
       session_id: session.id_hash,
       auth_time: session.auth_time,
-      expires_at: iso(this.ctx.now() + CODE_LIFETIME_SECONDS * 1000),
+      expires_at: iso(this.ctx.now() + lifetimeOf(tenant, 'authorization_code') * 1000),
     });
     return code;
   }

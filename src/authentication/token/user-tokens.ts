@@ -20,6 +20,7 @@
  * (./refresh-tokens.ts); otherwise it is dropped.
  */
 import type { IssuanceApi, IssuanceClient } from '../../domain/issuance/lookups.js';
+import { lifetimeOf } from '../../domain/lifetimes.js';
 import { oauthErrors } from '../../platform/http/errors.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { issueAccessToken } from '../../domain/tokens/access-token.js';
@@ -199,8 +200,6 @@ export async function issueUserTokens(ctx: AppContext, request: UserTokenRequest
   return { ...body, expires_in: expiresIn, token_type: 'Bearer' } as TokenResponse;
 }
 
-/** Seconds a /userinfo-only access token from an implicit or hybrid response lives (wire notes §4). */
-export const FRONT_CHANNEL_USERINFO_TOKEN_LIFETIME = 7200;
 
 /**
  * The tokens of an implicit or hybrid authorization response (OIDC Core
@@ -218,7 +217,7 @@ export async function issueFrontChannelTokens(
   const response: Record<string, string> = {};
   let accessToken: string | undefined;
   if (wanted.accessToken) {
-    const issued = await issueAccess(ctx, request, grant, FRONT_CHANNEL_USERINFO_TOKEN_LIFETIME);
+    const issued = await issueAccess(ctx, request, grant, lifetimeOf(request.tenant, 'front_channel_userinfo_token'));
     accessToken = issued.token;
     Object.assign(response, { access_token: issued.token, token_type: 'Bearer', expires_in: String(issued.expiresIn) });
     if (grant.granted.length > 0) response.scope = grant.granted.join(' ');

@@ -16,6 +16,8 @@ export interface TenantSettings {
   default_directory?: string;
   /** The tenant's Allowed Logout URLs: where /v2/logout and /oidc/logout may return to when no client is named. */
   allowed_logout_urls?: string[];
+  /** Overrides of the default lifetimes, in seconds (src/domain/lifetimes.ts). */
+  lifetimes?: Partial<Record<string, number>>;
   /** Overrides of the process-wide rate limits. */
   rate_limits?: Partial<Record<RateLimitClass, RateLimitSetting>>;
 }

@@ -15,11 +15,13 @@ import type { Tenant } from '../tenants/tenant.js';
 import type { UserRow } from '../users/model.js';
 import { newSecret, secretHash } from '../secrets.js';
 import { type TicketKind } from './store.js';
+import { lifetimeOf, type LifetimeName } from '../lifetimes.js';
 import type { AppContext } from '../context.js';
 
-export const TICKET_LIFETIME_MS: Record<TicketKind, number> = {
-  email_verification: 5 * 24 * 3600_000,
-  password_reset: 3600_000,
+/** The lifetime of each kind of ticket (src/domain/lifetimes.ts). */
+const TICKET_LIFETIME: Record<TicketKind, LifetimeName> = {
+  email_verification: 'email_verification_ticket',
+  password_reset: 'password_reset_ticket',
 };
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -36,7 +38,7 @@ export class UserMail {
       kind,
       user_id: userId,
       created_at: iso(now),
-      expires_at: iso(now + TICKET_LIFETIME_MS[kind]),
+      expires_at: iso(now + lifetimeOf(tenant, TICKET_LIFETIME[kind]) * 1000),
     });
     return ticket;
   }

@@ -8,11 +8,9 @@
  */
 import { SignJWT } from 'jose';
 import { SIGNING_ALG } from '../keys/keyring.js';
+import { lifetimeOf } from '../lifetimes.js';
 import type { Tenant } from '../tenants/tenant.js';
 import type { AppContext } from '../context.js';
-
-/** The service's lifetime for tokens without an API (the custom API default as well). */
-export const USERINFO_TOKEN_LIFETIME = 86_400;
 
 /** `https://{domain}/userinfo`: the userinfo endpoint's audience. */
 export function userinfoAudience(tenant: Pick<Tenant, 'issuer'>): string {
@@ -26,7 +24,7 @@ export interface UserinfoTokenRequest {
   /** Granted OIDC scopes, space-separated; the claim is omitted when empty. */
   scope: string;
   grantType?: string;
-  /** Seconds; USERINFO_TOKEN_LIFETIME unless given. */
+  /** Seconds; the tenant's `userinfo_token` lifetime (src/domain/lifetimes.ts) unless given. */
   lifetime?: number;
 }
 
@@ -35,17 +33,18 @@ export async function issueUserinfoAccessToken(
   request: UserinfoTokenRequest,
 ): Promise<{ token: string; expiresIn: number }> {
   const iat = Math.floor(ctx.now() / 1000);
+  const lifetime = request.lifetime ?? lifetimeOf(request.tenant, 'userinfo_token');
   const payload: Record<string, unknown> = {
     iss: request.tenant.issuer,
     sub: request.userId,
     aud: userinfoAudience(request.tenant),
     iat,
-    exp: iat + (request.lifetime ?? USERINFO_TOKEN_LIFETIME),
+    exp: iat + lifetime,
   };
   if (request.scope) payload.scope = request.scope;
   if (request.grantType) payload.gty = request.grantType;
   payload.azp = request.clientId;
   const { signing } = await ctx.keyring.keys(request.tenant.id);
   const token = await new SignJWT(payload).setProtectedHeader({ alg: SIGNING_ALG, typ: 'JWT', kid: signing.kid }).sign(signing.privateKey);
-  return { token, expiresIn: request.lifetime ?? USERINFO_TOKEN_LIFETIME };
+  return { token, expiresIn: lifetime };
 }

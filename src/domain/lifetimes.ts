@@ -1,0 +1,72 @@
+/**
+ * Every lifetime Gatehouse gives what it issues, in one place (the habit of
+ * node-oidc-provider's `defaults.js`): the value, what it is, and what it
+ * affects. A tenant may override any of them in its settings
+ * (`lifetimes: { name: seconds }`); `lifetimeOf` reads the override first.
+ *
+ * Lifetimes that belong to a configured object are not here: an API's access
+ * tokens (`token_lifetime` of the resource server, default
+ * DEFAULT_TOKEN_LIFETIME in ./resource-servers/model.ts), a client's ID
+ * tokens (`jwt_configuration.lifetime_in_seconds`) and refresh tokens (the
+ * client's `refresh_token` settings).
+ */
+import type { Tenant } from './tenants/tenant.js';
+
+export interface LifetimeDefault {
+  /** Seconds. */
+  seconds: number;
+  description: string;
+  /** What a change of it affects. */
+  affects: string;
+}
+
+export const LIFETIMES = {
+  authorize_transaction: {
+    seconds: 600,
+    description: 'How long an /authorize request waits for its login, signup or consent.',
+    affects: 'The hosted pages: after it, they show "This login has expired" and the application must start again.',
+  },
+  authorization_code: {
+    seconds: 60,
+    description: 'How long an authorization code may be exchanged (RFC 6749 §4.1.2 recommends at most 10 minutes).',
+    affects: 'POST /oauth/token with grant_type=authorization_code.',
+  },
+  session: {
+    seconds: 3 * 24 * 3600,
+    description: 'How long a login session (the __Host-gh_session cookie) lasts from the login.',
+    affects: 'Single sign-on: /authorize without a new login, prompt=none, silent authentication.',
+  },
+  email_verification_ticket: {
+    seconds: 5 * 24 * 3600,
+    description: 'How long an emailed email verification link works.',
+    affects: 'The /verify-email page.',
+  },
+  password_reset_ticket: {
+    seconds: 3600,
+    description: 'How long an emailed password reset link works.',
+    affects: 'The /reset-password page.',
+  },
+  userinfo_token: {
+    seconds: 86_400,
+    description: 'Access tokens for /userinfo alone (no API audience) from the token endpoint (wire notes §4, §6).',
+    affects: 'GET|POST /userinfo with such a token.',
+  },
+  front_channel_userinfo_token: {
+    seconds: 7200,
+    description: 'Access tokens for /userinfo alone returned by the implicit and hybrid flows (wire notes §4).',
+    affects: 'GET|POST /userinfo with such a token.',
+  },
+  checkpoint: {
+    seconds: 24 * 3600,
+    description: 'How long a checkpoint paging `next` value of the Management API stays usable (spec, Limits).',
+    affects: 'Management API lists paged with from/take.',
+  },
+} as const satisfies Record<string, LifetimeDefault>;
+
+export type LifetimeName = keyof typeof LIFETIMES;
+
+/** The tenant's lifetime `name` in seconds: its override when it has one, else the default above. */
+export function lifetimeOf(tenant: Pick<Tenant, 'settings'> | undefined, name: LifetimeName): number {
+  const override = tenant?.settings.lifetimes?.[name];
+  return typeof override === 'number' && Number.isInteger(override) && override > 0 ? override : LIFETIMES[name].seconds;
+}
