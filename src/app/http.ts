@@ -6,6 +6,7 @@
 import type { ServerOptions } from 'node:http';
 import formbody from '@fastify/formbody';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import type { AuthenticationRegistries } from '../authentication/registries.js';
 import { authenticationRoutes } from '../authentication/routes.js';
 import { openApiRoute, registerOpenApi } from '../management/openapi.js';
 import { managementPlugin } from '../management/plugin.js';
@@ -35,6 +36,8 @@ declare module 'fastify' {
 
 export interface AppOptions {
   https?: { key: string | Buffer; cert: string | Buffer } | null;
+  /** The Authentication API's grants, client-authentication methods, response types and modes (default: all of Gatehouse's). */
+  registries?: AuthenticationRegistries;
 }
 
 /**
@@ -152,7 +155,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await registerOpenApi(app);
   await app.register(managementPlugin(ctx), { prefix: '/api/v2' });
   app.route(openApiRoute(app));
-  await app.register(authenticationRoutes(ctx));
+  await app.register(authenticationRoutes(ctx, options.registries));
 
   app.setNotFoundHandler(async (request) => {
     throw surfaceOf(request.url) === 'management'

@@ -13,7 +13,7 @@
  */
 import { isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
-import type { AuthenticatedClient } from './client-auth/methods.js';
+import type { AuthenticatedClient } from './client-auth/method.js';
 
 export const END_USER_IP_HEADERS = ['auth0-forwarded-for', 'service-forwarded-for'] as const;
 

@@ -14,8 +14,10 @@
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Tenant } from '../domain/tenants/tenant.js';
-import { authenticateClient, type AuthenticatedClient } from './client-auth/methods.js';
-import { readParams, requireParams, type Params } from './params.js';
+import { authenticateClient, clientAuthenticationParameters } from './client-auth/authenticate.js';
+import type { AuthenticatedClient } from './client-auth/method.js';
+import type { AuthenticationRegistries } from './registries.js';
+import { pick, readBody, requireParams, type Params } from './params.js';
 import { secretHash } from '../domain/secrets.js';
 import type { AppContext } from '../domain/context.js';
 
@@ -26,13 +28,14 @@ async function revokeRefreshToken(ctx: AppContext, tenant: Tenant, client: Authe
   await store.revokeFamily(tenant.id, row.family_id, new Date(ctx.now()).toISOString());
 }
 
-export function revokeEndpoint(ctx: AppContext): RouteOptions {
+export function revokeEndpoint(ctx: AppContext, registries: AuthenticationRegistries): RouteOptions {
+  const parameters = [...clientAuthenticationParameters(registries.clientAuthMethods), 'token', 'token_type_hint'];
   return {
     method: 'POST',
     url: '/oauth/revoke',
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      const params = readParams(request);
-      const client = await authenticateClient(ctx, request.tenant, request, params);
+      const params = pick(readBody(request), parameters);
+      const client = await authenticateClient(registries.clientAuthMethods, ctx, request.tenant, request, params);
       requireParams(params, 'token');
       await revokeRefreshToken(ctx, request.tenant, client, params);
       // An empty body with `application/json`, as the service answers; a Buffer keeps Fastify from adding a charset.

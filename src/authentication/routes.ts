@@ -22,15 +22,25 @@ import { userinfoEndpoint } from './userinfo.js';
 import { jwksEndpoint } from './well-known/jwks.js';
 import { openidConfigurationEndpoint } from './well-known/openid-configuration.js';
 import type { AppContext } from '../domain/context.js';
+import { defaultRegistries, type AuthenticationRegistries } from './registries.js';
 
-export function authenticationRoutes(ctx: AppContext): FastifyPluginAsync {
+/** The Authentication API, built from the registries (default: ./registries.ts `defaultRegistries()`). */
+export function authenticationRoutes(ctx: AppContext, registries: AuthenticationRegistries = defaultRegistries()): FastifyPluginAsync {
   return async (app) => {
     app.addHook('onRequest', refuseDuplicatedCookies);
     // Before any handler looks anything up (./parameter-limits.ts).
     app.addHook('preValidation', parameterLimitsHook);
     app.addHook('preHandler', corsHook(ctx));
     for (const route of preflightRoutes()) app.route(route);
-    for (const route of [openidConfigurationEndpoint(), jwksEndpoint(ctx), tokenEndpoint(ctx), revokeEndpoint(ctx), userinfoEndpoint(ctx)]) app.route(route);
+    for (const route of [
+      openidConfigurationEndpoint(registries),
+      jwksEndpoint(ctx),
+      tokenEndpoint(ctx, registries),
+      revokeEndpoint(ctx, registries),
+      userinfoEndpoint(ctx),
+    ]) {
+      app.route(route);
+    }
     const dbconnections = new DbConnectionsService(ctx);
     for (const route of [
       signupEndpoint(dbconnections),

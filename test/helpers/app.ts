@@ -10,6 +10,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from '../../src/platform/config.js';
 import { createContext, createLogger, ensureDefaultTenant, type AdminCredentials } from '../../src/app/context.js';
 import { buildApp } from '../../src/app/http.js';
+import type { AuthenticationRegistries } from '../../src/authentication/registries.js';
 import type { Tenant } from '../../src/domain/tenants/tenant.js';
 import { createTestDatabase, type TestDatabase } from './postgres.js';
 import type { RuntimeContext } from '../../src/app/context.js';
@@ -33,6 +34,8 @@ export interface TestApp {
 export interface TestAppOptions {
   postgres?: boolean;
   env?: Record<string, string>;
+  /** The Authentication API's registries (tests that add a grant, method, mode or step). */
+  registries?: AuthenticationRegistries;
 }
 
 export function tempDir(prefix = 'gatehouse-test-'): string {
@@ -56,7 +59,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const ctx = await createContext(config, createLogger(config));
   const { tenant, credentials } = await ensureDefaultTenant(ctx);
   if (!credentials) throw new Error('expected a fresh tenant');
-  const app = await buildApp(ctx);
+  const app = await buildApp(ctx, options.registries ? { registries: options.registries } : {});
   await app.ready();
 
   const testApp: TestApp = {

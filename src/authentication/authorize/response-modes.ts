@@ -13,6 +13,8 @@ import type { ResponseModeName } from './request.js';
 export type AuthorizationResponse = Readonly<Record<string, string | undefined>>;
 
 export interface ResponseMode {
+  /** The `response_mode` value, as discovery lists it. */
+  readonly name: ResponseModeName;
   send(reply: FastifyReply, redirectTarget: string, response: AuthorizationResponse): FastifyReply;
 }
 
@@ -27,6 +29,7 @@ function entries(response: AuthorizationResponse): [string, string][] {
  * read as part of the fragment.
  */
 const query: ResponseMode = {
+  name: 'query',
   send(reply, redirectTarget, response) {
     const search = new URLSearchParams(entries(response)).toString();
     const hash = redirectTarget.indexOf('#');
@@ -43,6 +46,7 @@ const query: ResponseMode = {
  * fragment the callback had is replaced (RFC 6749 §3.1.2).
  */
 const fragment: ResponseMode = {
+  name: 'fragment',
   send(reply, redirectTarget, response) {
     const hash = redirectTarget.indexOf('#');
     const base = hash === -1 ? redirectTarget : redirectTarget.slice(0, hash);
@@ -66,6 +70,7 @@ function scriptJson(value: unknown): string {
  * client's Allowed Web Origins; the page may be framed by it alone.
  */
 const webMessage: ResponseMode = {
+  name: 'web_message',
   send(reply, redirectTarget, response) {
     const origin = new URL(redirectTarget).origin;
     const message = { type: 'authorization_response', response: Object.fromEntries(entries(response)) };
@@ -92,6 +97,7 @@ const SUBMIT_SCRIPT_HASH = scriptHash(SUBMIT_SCRIPT);
  * lets the form post only to the target's origin.
  */
 const formPost: ResponseMode = {
+  name: 'form_post',
   send(reply, redirectTarget, response) {
     // A custom scheme (native apps) has an opaque origin: the scheme is the narrowest source then.
     const origin = cspSourceOf(redirectTarget) ?? "'none'";

@@ -1,27 +1,35 @@
 /**
  * POST /oauth/token as a pipeline of named steps, in the manner of
- * node-oidc-provider's actions: read the parameters, require `grant_type`,
- * pick the grant handler, authenticate the client, check that the client may
- * use the grant, run the grant. Stack traces read like RFC 6749 §3.2.
+ * node-oidc-provider's actions: read the body, require `grant_type`, select
+ * the grant handler, pick the parameters it declares (with client
+ * authentication's), authenticate the client, check that the client may use
+ * the grant, run the grant, answer. Stack traces read like RFC 6749 §3.2.
+ * The grants and client-authentication methods are the registry's
+ * (../registries.ts).
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { oauthErrors } from '../../platform/http/errors.js';
-import { authenticateClient, type AuthenticatedClient } from '../client-auth/methods.js';
-import { readParams, requireParams, type Params } from '../params.js';
-import type { GrantHandler } from './grant.js';
-import { authorizationCode } from './grants/authorization-code.js';
-import { clientCredentials } from './grants/client-credentials.js';
-import { password, passwordRealm } from './grants/password.js';
-import { refreshToken } from './grants/refresh-token.js';
 import type { AppContext } from '../../domain/context.js';
+import { oauthErrors } from '../../platform/http/errors.js';
+import { authenticateClient, clientAuthenticationParameters } from '../client-auth/authenticate.js';
+import type { AuthenticatedClient } from '../client-auth/method.js';
+import { pick, readBody, requireParams, type Params, type RawParams } from '../params.js';
+import type { AuthenticationRegistries } from '../registries.js';
+import type { GrantHandler, TokenResponse } from './grant.js';
 
-/** Grant handlers by `grant_type`. */
-const GRANTS: ReadonlyMap<string, GrantHandler> = new Map([authorizationCode, clientCredentials, password, passwordRealm, refreshToken].map((g) => [g.grantType, g]));
+function readGrantType(raw: RawParams): string {
+  const { grant_type } = pick(raw, ['grant_type']);
+  requireParams({ grant_type: grant_type ?? '' }, 'grant_type');
+  return grant_type!;
+}
 
-function selectGrant(params: Params): GrantHandler {
-  const handler = GRANTS.get(params.grant_type!);
-  if (!handler) throw oauthErrors.unsupportedGrantType(params.grant_type!);
+function selectGrant(grants: ReadonlyMap<string, GrantHandler>, grantType: string): GrantHandler {
+  const handler = grants.get(grantType);
+  if (!handler) throw oauthErrors.unsupportedGrantType(grantType);
   return handler;
+}
+
+function pickGrantParameters(raw: RawParams, handler: GrantHandler, authentication: readonly string[]): Params {
+  return pick(raw, ['grant_type', ...authentication, ...handler.parameters]);
 }
 
 function checkClientMayUseGrant(handler: GrantHandler, client: AuthenticatedClient): void {
@@ -33,23 +41,28 @@ function checkClientMayUseGrant(handler: GrantHandler, client: AuthenticatedClie
   }
 }
 
-export function tokenEndpoint(ctx: AppContext): RouteOptions {
+function sendTokens(reply: FastifyReply, response: TokenResponse): FastifyReply {
+  return reply
+    .header('Cache-Control', 'no-store')
+    .header('Pragma', 'no-cache')
+    // The service answers `application/json` without a charset here; a Buffer keeps Fastify from adding one.
+    .header('Content-Type', 'application/json')
+    .send(Buffer.from(JSON.stringify(response)));
+}
+
+export function tokenEndpoint(ctx: AppContext, registries: AuthenticationRegistries): RouteOptions {
+  const grants: ReadonlyMap<string, GrantHandler> = new Map(registries.grants.map((g) => [g.grantType, g]));
+  const authentication = clientAuthenticationParameters(registries.clientAuthMethods);
   return {
     method: 'POST',
     url: '/oauth/token',
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      const params = readParams(request);
-      requireParams(params, 'grant_type');
-      const handler = selectGrant(params);
-      const client = await authenticateClient(ctx, request.tenant, request, params);
+      const raw = readBody(request);
+      const handler = selectGrant(grants, readGrantType(raw));
+      const params = pickGrantParameters(raw, handler, authentication);
+      const client = await authenticateClient(registries.clientAuthMethods, ctx, request.tenant, request, params);
       checkClientMayUseGrant(handler, client);
-      const response = await handler.handle({ ctx, tenant: request.tenant, request, params, client });
-      return reply
-        .header('Cache-Control', 'no-store')
-        .header('Pragma', 'no-cache')
-        // The service answers `application/json` without a charset here; a Buffer keeps Fastify from adding one.
-        .header('Content-Type', 'application/json')
-        .send(Buffer.from(JSON.stringify(response)));
+      return sendTokens(reply, await handler.handle({ ctx, tenant: request.tenant, request, params, client }));
     },
   };
 }

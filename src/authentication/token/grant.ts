@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Tenant } from '../../domain/tenants/tenant.js';
-import type { AuthenticatedClient } from '../client-auth/methods.js';
+import type { AuthenticatedClient } from '../client-auth/method.js';
 import type { Params } from '../params.js';
 import type { AppContext } from '../../domain/context.js';
 
@@ -22,9 +22,19 @@ export interface GrantContext {
   client: AuthenticatedClient;
 }
 
-/** One grant type of POST /oauth/token. */
+/**
+ * One grant type of POST /oauth/token, in its own module under ./grants/ and
+ * listed in the registry (../registries.ts), from which discovery's
+ * `grant_types_supported` is derived.
+ */
 export interface GrantHandler {
   grantType: string;
+  /**
+   * The body parameters the grant reads besides `grant_type` and client
+   * authentication's: only these reach `handle`, each at most once (a
+   * repeated one is refused); any other parameter is ignored.
+   */
+  parameters: readonly string[];
   /** Whether the client must have authenticated with a credential (not client_id alone). */
   requiresConfidentialClient: boolean;
   handle(grant: GrantContext): Promise<TokenResponse>;

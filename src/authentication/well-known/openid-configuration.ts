@@ -1,14 +1,24 @@
-import type { RouteOptions } from 'fastify';
-import type { Tenant } from '../../domain/tenants/tenant.js';
-import { RESPONSE_TYPES } from '../authorize/request.js';
-
 /**
  * GET /.well-known/openid-configuration (OpenID Connect Discovery 1.0 §3),
- * members in the order the service serves them, listing only what this
- * server implements.
+ * members in the order the service serves them. Everything this server
+ * supports is derived from the registries (../registries.ts) and the modules
+ * that define scopes and claims, so the document cannot claim what is not
+ * there nor miss what is.
  */
-export function discoveryDocument(tenant: Tenant): Record<string, unknown> {
+import type { RouteOptions } from 'fastify';
+import type { Tenant } from '../../domain/tenants/tenant.js';
+import { SIGNING_ALG } from '../../domain/keys/keyring.js';
+import { SUPPORTED_CLAIMS } from '../../domain/tokens/id-token.js';
+import type { AuthenticationRegistries } from '../registries.js';
+import { OIDC_SCOPES } from '../token/user-tokens.js';
+import { OFFLINE_ACCESS } from '../token/refresh-tokens.js';
+
+/** Response types that return tokens from /authorize need the `implicit` grant (OAuth 2.0 Multiple Response Type Encoding Practices §3). */
+const IMPLICIT = 'implicit';
+
+export function discoveryDocument(tenant: Tenant, registries: AuthenticationRegistries): Record<string, unknown> {
   const base = tenant.issuer;
+  const implicit = registries.responseTypes.some((t) => t.split(' ').some((part) => part === 'token' || part === 'id_token'));
   return {
     issuer: base,
     authorization_endpoint: `${base}authorize`,
@@ -17,24 +27,24 @@ export function discoveryDocument(tenant: Tenant): Record<string, unknown> {
     jwks_uri: `${base}.well-known/jwks.json`,
     revocation_endpoint: `${base}oauth/revoke`,
     end_session_endpoint: `${base}oidc/logout`,
-    scopes_supported: ['openid', 'profile', 'email', 'offline_access'],
-    grant_types_supported: ['authorization_code', 'implicit', 'client_credentials', 'password', 'http://auth0.com/oauth/grant-type/password-realm', 'refresh_token'],
-    response_types_supported: [...RESPONSE_TYPES],
-    response_modes_supported: ['query', 'fragment', 'form_post', 'web_message'],
+    scopes_supported: [...OIDC_SCOPES, OFFLINE_ACCESS],
+    grant_types_supported: [...registries.grants.map((g) => g.grantType), ...(implicit ? [IMPLICIT] : [])],
+    response_types_supported: [...registries.responseTypes],
+    response_modes_supported: registries.responseModes.map((m) => m.name),
     code_challenge_methods_supported: ['S256'],
     subject_types_supported: ['public'],
-    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
-    claims_supported: ['aud', 'email', 'email_verified', 'exp', 'family_name', 'given_name', 'iat', 'iss', 'name', 'nickname', 'picture', 'sub', 'updated_at'],
-    id_token_signing_alg_values_supported: ['RS256'],
+    token_endpoint_auth_methods_supported: registries.clientAuthMethods.filter((m) => m.advertised).map((m) => m.name),
+    claims_supported: [...SUPPORTED_CLAIMS],
+    id_token_signing_alg_values_supported: [SIGNING_ALG],
     request_uri_parameter_supported: false,
     request_parameter_supported: false,
   };
 }
 
-export function openidConfigurationEndpoint(): RouteOptions {
+export function openidConfigurationEndpoint(registries: AuthenticationRegistries): RouteOptions {
   return {
     method: 'GET',
     url: '/.well-known/openid-configuration',
-    handler: async (request, reply) => reply.header('Cache-Control', 'public, max-age=300').send(discoveryDocument(request.tenant)),
+    handler: async (request, reply) => reply.header('Cache-Control', 'public, max-age=300').send(discoveryDocument(request.tenant, registries)),
   };
 }

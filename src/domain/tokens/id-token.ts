@@ -59,6 +59,18 @@ export function idTokenLifetime(client: IssuanceClient): number {
  * family_name when set; `email` gives email and email_verified. Shared by
  * ID tokens and /userinfo. `updated_at` is an ISO string as the service sends it.
  */
+/** The standard claims each OpenID Connect scope releases (OIDC Core §5.4), as userClaims gives them. */
+export const SCOPE_CLAIMS: Readonly<Record<string, readonly string[]>> = {
+  profile: ['name', 'family_name', 'given_name', 'nickname', 'picture', 'updated_at'],
+  email: ['email', 'email_verified'],
+};
+
+/** The claims of every ID token (OIDC Core §2) that discovery lists. */
+const REGISTERED_CLAIMS = ['aud', 'auth_time', 'exp', 'iat', 'iss', 'sub'];
+
+/** Discovery's `claims_supported`: the registered claims and every scope's. */
+export const SUPPORTED_CLAIMS: readonly string[] = [...new Set([...REGISTERED_CLAIMS, ...Object.values(SCOPE_CLAIMS).flat()])].sort();
+
 export function userClaims(user: UserRow, scopes: ReadonlySet<string>): Record<string, unknown> {
   const claims: Record<string, unknown> = {};
   if (scopes.has('profile')) {

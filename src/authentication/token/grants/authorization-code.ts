@@ -18,7 +18,7 @@ import { newPrefixedId } from '../../../platform/crypto/ids.js';
 import { oauthErrors } from '../../../platform/http/errors.js';
 import type { Tenant } from '../../../domain/tenants/tenant.js';
 import type { UserRow } from '../../../domain/users/model.js';
-import type { AuthenticatedClient } from '../../client-auth/methods.js';
+import type { AuthenticatedClient } from '../../client-auth/method.js';
 import { AUTHORIZATION_CODE_GRANT } from '../../authorize/request.js';
 import { requireParams, type Params } from '../../params.js';
 import type { GrantContext, GrantHandler, TokenResponse } from '../grant.js';
@@ -90,6 +90,7 @@ async function requireActiveUser(ctx: AppContext, tenant: Tenant, row: Authoriza
 
 export const authorizationCode: GrantHandler = {
   grantType: AUTHORIZATION_CODE_GRANT,
+  parameters: ['code', 'redirect_uri', 'code_verifier'],
   // Public clients exchange codes with client_id and PKCE (required of them at /authorize).
   requiresConfidentialClient: false,
 

@@ -10,6 +10,7 @@ import type { GrantContext, GrantHandler, TokenResponse } from '../grant.js';
 
 export const clientCredentials: GrantHandler = {
   grantType: 'client_credentials',
+  parameters: ['audience', 'scope'],
   requiresConfidentialClient: true,
 
   async handle({ ctx, tenant, params, client }: GrantContext): Promise<TokenResponse> {

@@ -19,7 +19,7 @@
  * kind of identifier was sent.
  */
 import type { FastifyRequest } from 'fastify';
-import type { AuthenticatedClient } from '../../client-auth/methods.js';
+import type { AuthenticatedClient } from '../../client-auth/method.js';
 import type { LoginAttemptKey } from '../../../domain/brute-force.js';
 import { endUserIp } from '../../end-user-ip.js';
 import type { ConnectionRow } from '../../../domain/connections/model.js';
@@ -113,9 +113,10 @@ function loginAttempt(tenant: Tenant, connection: ConnectionRow, request: Fastif
   return { tenantId: tenant.id, connection: connection.name, identifier: params.username!, ip: endUserIp(request, client) };
 }
 
-function passwordGrant(grantType: string, resolveConnection: ConnectionResolver): GrantHandler {
+function passwordGrant(grantType: string, parameters: readonly string[], resolveConnection: ConnectionResolver): GrantHandler {
   return {
     grantType,
+    parameters,
     // Public clients (token_endpoint_auth_method none) may log users in with client_id alone.
     requiresConfidentialClient: false,
 
@@ -139,6 +140,6 @@ function passwordGrant(grantType: string, resolveConnection: ConnectionResolver)
   };
 }
 
-export const password: GrantHandler = passwordGrant('password', (ctx, tenant, client) => defaultConnection(ctx, tenant, client));
+export const password: GrantHandler = passwordGrant('password', ['username', 'password', 'audience', 'scope'], (ctx, tenant, client) => defaultConnection(ctx, tenant, client));
 
-export const passwordRealm: GrantHandler = passwordGrant(PASSWORD_REALM_GRANT, connectionFromRealm);
+export const passwordRealm: GrantHandler = passwordGrant(PASSWORD_REALM_GRANT, ['username', 'password', 'realm', 'audience', 'scope'], connectionFromRealm);

@@ -19,7 +19,7 @@
  * Not transactional: a failure after the rotation (e.g. the API was deleted
  * meanwhile) leaves the presented token rotated without a successor.
  */
-import type { AuthenticatedClient } from '../../client-auth/methods.js';
+import type { AuthenticatedClient } from '../../client-auth/method.js';
 import { oauthErrors } from '../../../platform/http/errors.js';
 import type { RefreshTokenRow } from '../../../domain/rows.js';
 import type { Tenant } from '../../../domain/tenants/tenant.js';
@@ -87,6 +87,7 @@ async function useToken(ctx: AppContext, tenant: Tenant, row: RefreshTokenRow, s
 
 export const refreshToken: GrantHandler = {
   grantType: REFRESH_TOKEN_GRANT,
+  parameters: ['refresh_token', 'scope'],
   // Public clients (client_id only) refresh too; the token is bound to the client.
   requiresConfidentialClient: false,
 

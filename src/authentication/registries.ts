@@ -1,0 +1,38 @@
+/**
+ * What the Authentication API is made of, as lists: the grant types of the
+ * token endpoint, the client-authentication methods, the response types and
+ * response modes of /authorize. The endpoints are built from these lists and
+ * discovery (./well-known/openid-configuration.ts) is derived from them, so
+ * a new grant, method or mode is one module and one line here.
+ */
+import { RESPONSE_MODES, type ResponseMode } from './authorize/response-modes.js';
+import { RESPONSE_TYPES } from './authorize/request.js';
+import { clientSecretBasic } from './client-auth/client-secret-basic.js';
+import { clientSecretPost } from './client-auth/client-secret-post.js';
+import type { ClientAuthMethod } from './client-auth/method.js';
+import { none } from './client-auth/none.js';
+import type { GrantHandler } from './token/grant.js';
+import { authorizationCode } from './token/grants/authorization-code.js';
+import { clientCredentials } from './token/grants/client-credentials.js';
+import { password, passwordRealm } from './token/grants/password.js';
+import { refreshToken } from './token/grants/refresh-token.js';
+
+export interface AuthenticationRegistries {
+  /** The token endpoint's grant types, one handler each. */
+  grants: readonly GrantHandler[];
+  /** Client authentication, in order of precedence: explicit credentials first, `none` last. */
+  clientAuthMethods: readonly ClientAuthMethod[];
+  /** /authorize response types, each as its parts sorted and joined by a space. */
+  responseTypes: readonly string[];
+  /** /authorize response modes. */
+  responseModes: readonly ResponseMode[];
+}
+
+export function defaultRegistries(): AuthenticationRegistries {
+  return {
+    grants: [authorizationCode, clientCredentials, password, passwordRealm, refreshToken],
+    clientAuthMethods: [clientSecretBasic, clientSecretPost, none],
+    responseTypes: RESPONSE_TYPES,
+    responseModes: Object.values(RESPONSE_MODES),
+  };
+}
