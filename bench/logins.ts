@@ -69,7 +69,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { SESSION_COOKIE } from '../src/authentication/authorize/cookies.js';
+import { SESSION_COOKIE } from '../src/authentication/cookies.js';
 import {
   BenchError,
   ROOT,

@@ -1,16 +1,20 @@
 /**
  * What the Authentication API is made of, as lists: the grant types of the
  * token endpoint, the client-authentication methods, the response types and
- * response modes of /authorize. The endpoints are built from these lists and
- * discovery (./well-known/openid-configuration.ts) is derived from them, so
- * a new grant, method or mode is one module and one line here.
+ * response modes of /authorize, and the interaction steps of a browser
+ * login. The endpoints are built from these lists and discovery
+ * (./well-known/openid-configuration.ts) is derived from them, so a new
+ * grant, method, mode or step is one module and one line here.
  */
-import { RESPONSE_MODES, type ResponseMode } from './authorize/response-modes.js';
+import { RESPONSE_MODE_LIST, type ResponseMode } from './authorize/response-modes/index.js';
 import { RESPONSE_TYPES } from './authorize/request.js';
 import { clientSecretBasic } from './client-auth/client-secret-basic.js';
 import { clientSecretPost } from './client-auth/client-secret-post.js';
 import type { ClientAuthMethod } from './client-auth/method.js';
 import { none } from './client-auth/none.js';
+import type { InteractionStep } from './interaction/step.js';
+import { consentStep } from './interaction/steps/consent.js';
+import { loginStep } from './interaction/steps/login.js';
 import type { GrantHandler } from './token/grant.js';
 import { authorizationCode } from './token/grants/authorization-code.js';
 import { clientCredentials } from './token/grants/client-credentials.js';
@@ -26,6 +30,8 @@ export interface AuthenticationRegistries {
   responseTypes: readonly string[];
   /** /authorize response modes. */
   responseModes: readonly ResponseMode[];
+  /** The interaction steps of a browser login, in order (./interaction/step.ts). */
+  interactionSteps: readonly InteractionStep[];
 }
 
 export function defaultRegistries(): AuthenticationRegistries {
@@ -33,6 +39,7 @@ export function defaultRegistries(): AuthenticationRegistries {
     grants: [authorizationCode, clientCredentials, password, passwordRealm, refreshToken],
     clientAuthMethods: [clientSecretBasic, clientSecretPost, none],
     responseTypes: RESPONSE_TYPES,
-    responseModes: Object.values(RESPONSE_MODES),
+    responseModes: RESPONSE_MODE_LIST,
+    interactionSteps: [loginStep, consentStep],
   };
 }

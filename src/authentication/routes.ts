@@ -2,11 +2,11 @@
  * The Authentication API route table (tenant root), registered from this one list.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { authorizeEndpoint } from './authorize/authorize.js';
-import { consentForm, consentSubmit } from './authorize/consent.js';
-import { forgotPasswordForm, forgotPasswordSubmit, loginForm, loginSubmit, signupForm, signupSubmit } from './authorize/login.js';
-import { refuseDuplicatedCookies } from './authorize/cookies.js';
-import { AuthorizeService } from './authorize/service.js';
+import { authorizeEndpoint } from './authorize/endpoint.js';
+import { refuseDuplicatedCookies } from './cookies.js';
+import { Sessions } from './interaction/sessions.js';
+import type { InteractionDeps } from './interaction/step.js';
+import { Transactions } from './interaction/transactions.js';
 import { corsHook, preflightRoutes } from './cors.js';
 import { changePasswordEndpoint } from './dbconnections/change-password.js';
 import { DbConnectionsService } from './dbconnections/service.js';
@@ -51,20 +51,15 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
     ]) {
       app.route(route);
     }
-    const authorize = new AuthorizeService(ctx, dbconnections);
-    for (const route of [
-      authorizeEndpoint(authorize),
-      loginForm(authorize),
-      loginSubmit(authorize),
-      signupForm(authorize),
-      signupSubmit(authorize),
-      forgotPasswordForm(authorize),
-      forgotPasswordSubmit(authorize),
-      consentForm(authorize),
-      consentSubmit(authorize),
-    ]) {
-      app.route(route);
-    }
+    const interaction: InteractionDeps = {
+      ctx,
+      sessions: new Sessions(ctx),
+      transactions: new Transactions(ctx),
+      dbconnections,
+      steps: registries.interactionSteps,
+    };
+    app.route(authorizeEndpoint(interaction));
+    for (const step of registries.interactionSteps) for (const route of step.routes(interaction)) app.route(route);
     const logout = new LogoutService(ctx);
     for (const route of [v2LogoutEndpoint(logout), oidcLogoutEndpoint(logout)]) app.route(route);
   };

@@ -23,19 +23,14 @@ import { userClaims } from '../domain/tokens/id-token.js';
 import { userinfoAudience } from '../domain/tokens/userinfo-token.js';
 import type { UserRow } from '../domain/users/model.js';
 import type { AppContext } from '../domain/context.js';
+import { BearerRefusal } from './errors.js';
 
-/** A refusal of the endpoint; `description` undefined means no token was presented. */
-class UserinfoRefusal extends Error {
-  constructor(readonly description?: string) {
-    super(description ?? 'missing token');
-  }
-}
 
 function readBearerToken(request: FastifyRequest): string {
   const header = request.headers.authorization;
   if (header !== undefined) {
     const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
-    if (!match) throw new UserinfoRefusal('Bad authorization header');
+    if (!match) throw new BearerRefusal('Bad authorization header');
     return match[1]!;
   }
   const body = request.body;
@@ -43,7 +38,7 @@ function readBearerToken(request: FastifyRequest): string {
     const token = (body as Record<string, unknown>).access_token;
     if (typeof token === 'string' && token !== '') return token;
   }
-  throw new UserinfoRefusal();
+  throw new BearerRefusal();
 }
 
 async function verifyUserinfoToken(ctx: AppContext, tenant: Tenant, token: string): Promise<JWTPayload> {
@@ -52,26 +47,26 @@ async function verifyUserinfoToken(ctx: AppContext, tenant: Tenant, token: strin
       token,
       async (header) => {
         const key = header.kid === undefined ? undefined : await ctx.keyring.verificationKey(tenant.id, header.kid);
-        if (!key) throw new UserinfoRefusal('Invalid token');
+        if (!key) throw new BearerRefusal('Invalid token');
         return key;
       },
       // Every token the tenant issues expires: one without `exp` (or `sub`) is no token of this endpoint.
       { algorithms: [SIGNING_ALG], issuer: tenant.issuer, audience: userinfoAudience(tenant), requiredClaims: ['exp', 'sub'], currentDate: new Date(ctx.now()) },
     );
-    if (typeof payload.sub !== 'string') throw new UserinfoRefusal('Invalid token');
+    if (typeof payload.sub !== 'string') throw new BearerRefusal('Invalid token');
     return payload;
   } catch (err) {
-    if (err instanceof UserinfoRefusal) throw err;
-    if (err instanceof joseErrors.JWTExpired) throw new UserinfoRefusal('The token has expired');
-    if (err instanceof joseErrors.JWTClaimValidationFailed && err.claim === 'aud') throw new UserinfoRefusal('Invalid audience');
-    throw new UserinfoRefusal('Invalid token');
+    if (err instanceof BearerRefusal) throw err;
+    if (err instanceof joseErrors.JWTExpired) throw new BearerRefusal('The token has expired');
+    if (err instanceof joseErrors.JWTClaimValidationFailed && err.claim === 'aud') throw new BearerRefusal('Invalid audience');
+    throw new BearerRefusal('Invalid token');
   }
 }
 
 async function loadUser(ctx: AppContext, tenant: Tenant, payload: JWTPayload): Promise<UserRow> {
   const user = await ctx.stores.users.get(tenant.id, payload.sub!);
-  if (!user) throw new UserinfoRefusal('The user does not exist');
-  if (user.blocked === 1) throw new UserinfoRefusal('user is blocked');
+  if (!user) throw new BearerRefusal('The user does not exist');
+  if (user.blocked === 1) throw new BearerRefusal('user is blocked');
   return user;
 }
 
@@ -80,32 +75,19 @@ function claimsFor(user: UserRow, payload: JWTPayload): Record<string, unknown> 
   return { sub: user.user_id, ...userClaims(user, scopes) };
 }
 
-function refuse(reply: FastifyReply, refusal: UserinfoRefusal): FastifyReply {
-  const challenge =
-    refusal.description === undefined
-      ? 'Bearer realm="Users"'
-      : `Bearer realm="Users", error="invalid_token", error_description="${refusal.description.replace(/["\\]/g, '')}"`;
-  return reply.code(401).header('WWW-Authenticate', challenge).header('Content-Type', 'text/plain').send('Unauthorized');
-}
-
 export function userinfoEndpoint(ctx: AppContext): RouteOptions {
   return {
     method: ['GET', 'POST'],
     url: '/userinfo',
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      try {
-        const token = readBearerToken(request);
-        const payload = await verifyUserinfoToken(ctx, request.tenant, token);
-        const user = await loadUser(ctx, request.tenant, payload);
-        return reply
-          .header('Cache-Control', 'no-store')
-          // Exactly `application/json`, as the token endpoint answers; a Buffer keeps Fastify from adding a charset.
-          .header('Content-Type', 'application/json')
-          .send(Buffer.from(JSON.stringify(claimsFor(user, payload))));
-      } catch (err) {
-        if (err instanceof UserinfoRefusal) return refuse(reply, err);
-        throw err;
-      }
+      const token = readBearerToken(request);
+      const payload = await verifyUserinfoToken(ctx, request.tenant, token);
+      const user = await loadUser(ctx, request.tenant, payload);
+      return reply
+        .header('Cache-Control', 'no-store')
+        // Exactly `application/json`, as the token endpoint answers; a Buffer keeps Fastify from adding a charset.
+        .header('Content-Type', 'application/json')
+        .send(Buffer.from(JSON.stringify(claimsFor(user, payload))));
     },
   };
 }

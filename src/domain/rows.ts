@@ -264,6 +264,10 @@ export interface AuthorizationRequestRow {
   used_at: string | null;
   /** base64url SHA-256 of the starting browser's `__Host-gh_browser` cookie (migration 0012); null for older rows. */
   browser_hash: string | null;
+  /** JSON array of the interaction steps completed in this request (migration 0013). */
+  completed_steps: string;
+  /** `id_hash` of the session this request's login step started (migration 0013); null until then. */
+  session_hash: string | null;
 }
 
 /** Authorization codes (migration 0009); only the code's SHA-256 is stored. */

@@ -19,3 +19,8 @@ export class ProcessClock implements Clock {
     this.#offset += ms;
   }
 }
+
+/** An instant (milliseconds since the epoch) as the ISO-8601 UTC text every table stores. */
+export function isoAt(ms: number): string {
+  return new Date(ms).toISOString();
+}

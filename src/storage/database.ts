@@ -19,6 +19,7 @@ import * as m0009 from './migrations/0009_authorization.js';
 import * as m0010 from './migrations/0010_user_grants.js';
 import * as m0011 from './migrations/0011_rbac.js';
 import * as m0012 from './migrations/0012_hardening.js';
+import * as m0013 from './migrations/0013_interaction_steps.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -53,6 +54,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0010_user_grants': m0010,
   '0011_rbac': m0011,
   '0012_hardening': m0012,
+  '0013_interaction_steps': m0013,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { GATEHOUSE_COOKIES } from '../../src/authentication/authorize/cookies.js';
+import { GATEHOUSE_COOKIES } from '../../src/authentication/cookies.js';
 import { createTestApp, DOMAIN, type TestApp } from '../helpers/app.js';
 import { Browser, hidden, pkce } from '../helpers/browser.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';

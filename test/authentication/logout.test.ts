@@ -9,7 +9,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { decodeJwt, SignJWT } from 'jose';
 import type { LightMyRequestResponse } from 'fastify';
-import { SESSION_COOKIE } from '../../src/authentication/authorize/cookies.js';
+import { SESSION_COOKIE } from '../../src/authentication/cookies.js';
 import { Browser } from '../helpers/browser.js';
 import { createTestApp, DOMAIN, tokenRequest, type TestApp } from '../helpers/app.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { MAX_FAILURES } from '../../src/domain/brute-force.js';
-import { BROWSER_COOKIE } from '../../src/authentication/authorize/cookies.js';
+import { BROWSER_COOKIE } from '../../src/authentication/cookies.js';
 import { createTestApp, DOMAIN, tokenRequest, type TestApp } from '../helpers/app.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
 

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { SESSION_COOKIE } from '../../src/authentication/authorize/cookies.js';
+import { SESSION_COOKIE } from '../../src/authentication/cookies.js';
 import { readOutbox } from '../../src/platform/mail/index.js';
 import { createTestApp, DOMAIN, tokenRequest, type TestApp } from '../helpers/app.js';
 import { authorizeUrl, Browser, hidden, pkce, redirectParams } from '../helpers/browser.js';

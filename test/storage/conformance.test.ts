@@ -189,6 +189,7 @@ await forEachDatabase('storage conformance', (database, expectedDialect) => {
       '0010_user_grants',
       '0011_rbac',
       '0012_hardening',
+      '0013_interaction_steps',
     ];
 
     it('creates every table', async () => {

@@ -47,8 +47,8 @@ describe('purgeExpired', () => {
     await db
       .insertInto('authorization_requests')
       .values([
-        { tenant_id, id_hash: 'r-old', client_id: clientId, params: '{}', created_at: longAgo, expires_at: longAgo, used_at: null },
-        { tenant_id, id_hash: 'r-live', client_id: clientId, params: '{}', created_at: recently, expires_at: later, used_at: null },
+        { tenant_id, id_hash: 'r-old', client_id: clientId, params: '{}', created_at: longAgo, expires_at: longAgo, used_at: null, completed_steps: '[]' },
+        { tenant_id, id_hash: 'r-live', client_id: clientId, params: '{}', created_at: recently, expires_at: later, used_at: null, completed_steps: '[]' },
       ])
       .execute();
     const code = (code_hash: string, expires_at: string) => ({

@@ -19,12 +19,14 @@
  */
 import type { IssuanceClient } from '../../domain/issuance/lookups.js';
 import { DNS_LABEL, escapeRegExp, originAllowed, originOf } from '../../domain/clients/origins.js';
+import { AuthorizationErrorResponse, pageErrors, type AuthorizationErrorCode } from '../errors.js';
+import type { ResponseModeName } from './response-target.js';
 
 export const AUTHORIZATION_CODE_GRANT = 'authorization_code';
 export const IMPLICIT_GRANT = 'implicit';
 
 export type ResponseTypePart = 'code' | 'token' | 'id_token';
-export type ResponseModeName = 'query' | 'fragment' | 'form_post' | 'web_message';
+export type { ResponseModeName } from './response-target.js';
 
 const RESPONSE_MODE_NAMES: ReadonlySet<string> = new Set<ResponseModeName>(['query', 'fragment', 'form_post', 'web_message']);
 
@@ -56,13 +58,10 @@ export interface AuthorizeRequest {
   screen_hint?: string;
 }
 
-/** A failure to be shown as a page: the redirect_uri cannot be trusted. */
-export class AuthorizePageError extends Error {}
-
-/** A failure to be sent to the (trusted) redirect_uri (RFC 6749 §4.1.2.1). */
-export class AuthorizeRedirectError extends Error {
+/** A failure to be sent to the (trusted) redirect_uri (RFC 6749 §4.1.2.1); validateAuthorizeRequest makes it the response. */
+class AuthorizeRedirectError extends Error {
   constructor(
-    readonly error: string,
+    readonly error: AuthorizationErrorCode,
     readonly description: string,
   ) {
     super(description);
@@ -100,15 +99,15 @@ export function parseResponseType(value: string | undefined): ResponseTypePart[]
 
 const returnsTokens = (parts: readonly string[]) => parts.includes('token') || parts.includes('id_token');
 
-/** Stage 1: the redirect target, or an AuthorizePageError. */
+/** Stage 1: the redirect target; else the error page (PageError). */
 export function resolveRedirectTarget(client: IssuanceClient, redirectUri: string | undefined): string {
   const { callbacks } = client.browser;
   if (redirectUri === undefined) {
-    if (callbacks.length === 0 || callbacks[0]!.includes('*')) throw new AuthorizePageError('No redirect_uri was sent and the client has no usable callback URL.');
+    if (callbacks.length === 0 || callbacks[0]!.includes('*')) throw pageErrors.authorize('No redirect_uri was sent and the client has no usable callback URL.');
     return callbacks[0]!;
   }
   if (!callbacks.some((c) => callbackMatches(c, redirectUri))) {
-    throw new AuthorizePageError('Callback URL mismatch. The provided redirect_uri is not in the list of allowed callback URLs.');
+    throw pageErrors.authorize('Callback URL mismatch. The provided redirect_uri is not in the list of allowed callback URLs.');
   }
   return redirectUri;
 }
@@ -135,7 +134,7 @@ export function checkWebMessageOrigin(client: IssuanceClient, params: Readonly<R
   if (params.response_mode !== 'web_message') return;
   const origin = originOf(redirectTarget);
   if (origin === undefined || !originAllowed(client.browser.webOrigins, origin)) {
-    throw new AuthorizePageError(`The origin of the redirect_uri is not in the list of allowed web origins (web_message response mode): ${origin ?? redirectTarget}`);
+    throw pageErrors.authorize(`The origin of the redirect_uri is not in the list of allowed web origins (web_message response mode): ${origin ?? redirectTarget}`);
   }
 }
 
@@ -192,12 +191,21 @@ function checkMaxAge(value: string | undefined): number | undefined {
   return Number(value);
 }
 
-/** Stage 2: the rest of the request, once the redirect target is trusted. */
-export function validateAuthorizeRequest(
-  client: IssuanceClient,
-  params: Readonly<Record<string, string>>,
-  redirectTarget: string,
-): AuthorizeRequest {
+/**
+ * Stage 2: the rest of the request, once the redirect target is trusted;
+ * a failure is the AuthorizationErrorResponse to that target.
+ */
+export function validateAuthorizeRequest(client: IssuanceClient, params: Readonly<Record<string, string>>, redirectTarget: string): AuthorizeRequest {
+  try {
+    return validated(client, params, redirectTarget);
+  } catch (error) {
+    if (!(error instanceof AuthorizeRedirectError)) throw error;
+    const failed = { redirect_target: redirectTarget, response_mode: responseModeOf(params), ...(params.state !== undefined && { state: params.state }) };
+    throw new AuthorizationErrorResponse(error.error, error.description, failed);
+  }
+}
+
+function validated(client: IssuanceClient, params: Readonly<Record<string, string>>, redirectTarget: string): AuthorizeRequest {
   if (params.response_mode !== undefined && !RESPONSE_MODE_NAMES.has(params.response_mode)) {
     throw new AuthorizeRedirectError('invalid_request', `Unsupported response_mode: ${params.response_mode}`);
   }

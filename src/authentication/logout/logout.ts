@@ -19,10 +19,11 @@
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { IssuanceClient } from '../../domain/issuance/lookups.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
-import { clearedSessionCookie } from '../authorize/cookies.js';
+import { clearedSessionCookie } from '../cookies.js';
+import { pageErrors } from '../errors.js';
 import { cspSourceOf, sendPage } from '../pages/html.js';
-import { confirmLogoutPage, loggedOutPage, logoutErrorPage } from '../pages/logout.js';
-import { LogoutPageError, logoutUrlAllowed, type IdTokenHint, type LogoutService } from './service.js';
+import { confirmLogoutPage, loggedOutPage } from '../pages/logout.js';
+import { logoutUrlAllowed, type IdTokenHint, type LogoutService } from './service.js';
 import type { SessionRow } from '../../domain/rows.js';
 
 const MAX_PARAM = 4096;
@@ -33,7 +34,7 @@ function readParams(source: unknown): Record<string, string> {
   if (source === null || typeof source !== 'object') return params;
   for (const [name, value] of Object.entries(source as Record<string, unknown>)) {
     if (typeof value === 'string' && value.length <= MAX_PARAM) params[name] = value;
-    else if (value !== undefined) throw new LogoutPageError(`Parameter ${name} is not valid.`);
+    else if (value !== undefined) throw pageErrors.logout(`Parameter ${name} is not valid.`);
   }
   return params;
 }
@@ -49,7 +50,7 @@ function resolveReturn(service: LogoutService, tenant: Tenant, client: IssuanceC
     return first !== undefined && !first.includes('*') && URL.canParse(first) ? first : undefined;
   }
   if (!logoutUrlAllowed(allowed, returnTo)) {
-    throw new LogoutPageError(`The "${name}" querystring parameter "${returnTo}" is not defined as a valid URL in "Allowed Logout URLs".`);
+    throw pageErrors.logout(`The "${name}" querystring parameter "${returnTo}" is not defined as a valid URL in "Allowed Logout URLs".`);
   }
   return returnTo;
 }
@@ -57,7 +58,7 @@ function resolveReturn(service: LogoutService, tenant: Tenant, client: IssuanceC
 async function namedClient(service: LogoutService, tenant: Tenant, clientId: string | undefined): Promise<IssuanceClient | undefined> {
   if (clientId === undefined) return undefined;
   const client = await service.client(tenant, clientId);
-  if (!client) throw new LogoutPageError('Unknown client.');
+  if (!client) throw pageErrors.logout('Unknown client.');
   return client;
 }
 
@@ -74,24 +75,14 @@ async function finish(service: LogoutService, request: FastifyRequest, reply: Fa
   return reply.code(302).header('Location', target).header('Cache-Control', 'no-store').send();
 }
 
-function refuse(reply: FastifyReply, error: unknown): FastifyReply {
-  if (error instanceof LogoutPageError) return sendPage(reply, 400, logoutErrorPage(error.message));
-  throw error;
-}
-
 export function v2LogoutEndpoint(service: LogoutService): RouteOptions {
   return {
     method: 'GET',
     url: '/v2/logout',
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      let target: string | undefined;
-      try {
-        const params = readParams(request.query);
-        const client = await namedClient(service, request.tenant, params.client_id);
-        target = resolveReturn(service, request.tenant, client, params.returnTo, 'returnTo');
-      } catch (error) {
-        return refuse(reply, error);
-      }
+      const params = readParams(request.query);
+      const client = await namedClient(service, request.tenant, params.client_id);
+      const target = resolveReturn(service, request.tenant, client, params.returnTo, 'returnTo');
       return finish(service, request, reply, target);
     },
   };
@@ -102,33 +93,26 @@ export function oidcLogoutEndpoint(service: LogoutService): RouteOptions {
     method: ['GET', 'POST'],
     url: '/oidc/logout',
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      let target: string | undefined;
-      let params: Record<string, string>;
       let hint: IdTokenHint | undefined;
-      let client: IssuanceClient | undefined;
-      try {
-        params = readParams(request.method === 'POST' ? request.body : request.query);
-        if (params.id_token_hint !== undefined) {
-          hint = await service.verifyIdTokenHint(request.tenant, params.id_token_hint);
-          if (params.client_id !== undefined && params.client_id !== hint.clientId) {
-            throw new LogoutPageError('The client_id does not match the audience of the id_token_hint.');
-          }
-          if (params.logout_hint !== undefined && hint.sid !== undefined && params.logout_hint !== hint.sid) {
-            throw new LogoutPageError('The logout_hint does not match the session of the id_token_hint.');
-          }
+      const params = readParams(request.method === 'POST' ? request.body : request.query);
+      if (params.id_token_hint !== undefined) {
+        hint = await service.verifyIdTokenHint(request.tenant, params.id_token_hint);
+        if (params.client_id !== undefined && params.client_id !== hint.clientId) {
+          throw pageErrors.logout('The client_id does not match the audience of the id_token_hint.');
         }
-        const clientId = hint?.clientId ?? params.client_id;
-        client = await namedClient(service, request.tenant, clientId);
-        // The first-URL fallback applies only to a client named by client_id, as the service documents it.
-        const uri = params.post_logout_redirect_uri;
-        target = uri === undefined && params.client_id === undefined ? undefined : resolveReturn(service, request.tenant, client, uri, 'post_logout_redirect_uri');
-        if (target !== undefined && params.state !== undefined) {
-          const url = new URL(target);
-          url.searchParams.set('state', params.state);
-          target = url.href;
+        if (params.logout_hint !== undefined && hint.sid !== undefined && params.logout_hint !== hint.sid) {
+          throw pageErrors.logout('The logout_hint does not match the session of the id_token_hint.');
         }
-      } catch (error) {
-        return refuse(reply, error);
+      }
+      const clientId = hint?.clientId ?? params.client_id;
+      const client = await namedClient(service, request.tenant, clientId);
+      // The first-URL fallback applies only to a client named by client_id, as the service documents it.
+      const uri = params.post_logout_redirect_uri;
+      let target = uri === undefined && params.client_id === undefined ? undefined : resolveReturn(service, request.tenant, client, uri, 'post_logout_redirect_uri');
+      if (target !== undefined && params.state !== undefined) {
+        const url = new URL(target);
+        url.searchParams.set('state', params.state);
+        target = url.href;
       }
       // RP-Initiated Logout 1.0 §2: the OP asks the user unless an id_token_hint names this very
       // session (its user, and its sid when the hint has one); a hint of another user or an older

@@ -18,14 +18,13 @@ import type { IssuanceClient } from '../../domain/issuance/lookups.js';
 import { FormTokens } from '../../platform/crypto/form-tokens.js';
 import { SIGNING_ALG } from '../../domain/keys/keyring.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
-import { readCookie, SESSION_COOKIE } from '../authorize/cookies.js';
+import { readCookie, SESSION_COOKIE } from '../cookies.js';
+import { pageErrors } from '../errors.js';
 import { callbackMatches } from '../authorize/request.js';
 import { type SessionRow } from '../../domain/rows.js';
 import { secretHash } from '../../domain/secrets.js';
 import type { AppContext } from '../../domain/context.js';
 
-/** A failure shown as a page, never a redirect (the target is not trusted). */
-export class LogoutPageError extends Error {}
 
 /** What a verified `id_token_hint` tells: the client (its `aud`), and `sid`/`sub` when present. */
 export interface IdTokenHint {
@@ -78,7 +77,7 @@ export class LogoutService {
     return client ? [...client.browser.allowedLogoutUrls] : stringList(tenant.settings.allowed_logout_urls);
   }
 
-  /** The verified hint, or a LogoutPageError. */
+  /** The verified hint; else the logout error page (PageError). */
   async verifyIdTokenHint(tenant: Tenant, token: string): Promise<IdTokenHint> {
     let payload: JWTPayload;
     try {
@@ -86,7 +85,7 @@ export class LogoutService {
         token,
         async (header) => {
           const key = header.kid === undefined ? undefined : await this.ctx.keyring.verificationKey(tenant.id, header.kid);
-          if (!key) throw new LogoutPageError('Invalid id_token_hint.');
+          if (!key) throw pageErrors.logout('Invalid id_token_hint.');
           return key;
         },
         { algorithms: [SIGNING_ALG], issuer: tenant.issuer, currentDate: new Date(this.ctx.now()) },
@@ -94,11 +93,11 @@ export class LogoutService {
     } catch (error) {
       // jose checks the signature, then iss, before exp: an expired token here is otherwise valid.
       if (error instanceof joseErrors.JWTExpired && error.claim === 'exp') payload = error.payload;
-      else throw new LogoutPageError('Invalid id_token_hint.');
+      else throw pageErrors.logout('Invalid id_token_hint.');
     }
     const aud = Array.isArray(payload.aud) && payload.aud.length === 1 ? payload.aud[0] : payload.aud;
     // An expired hint is accepted (it only names the session), one that never expires is not an ID token of ours.
-    if (typeof aud !== 'string' || typeof payload.exp !== 'number') throw new LogoutPageError('Invalid id_token_hint.');
+    if (typeof aud !== 'string' || typeof payload.exp !== 'number') throw pageErrors.logout('Invalid id_token_hint.');
     return {
       clientId: aud,
       ...(typeof payload.sid === 'string' && { sid: payload.sid }),

@@ -6,12 +6,18 @@ import type { AuthorizationRequestRow } from '../rows.js';
 
 export interface AuthorizationRequestStore {
   /** Stores a new request. Fails with a unique violation on a taken hash. */
-  insert(row: Omit<AuthorizationRequestRow, 'used_at'>): Promise<void>;
+  insert(row: Omit<AuthorizationRequestRow, 'used_at' | 'completed_steps' | 'session_hash'>): Promise<void>;
   /** The request when usable at `now` (ISO): not used and not expired; undefined otherwise. Does not consume it. */
   findUsable(tenantId: string, idHash: string, now: string): Promise<AuthorizationRequestRow | undefined>;
   /**
    * Marks the request used at `now` if it is still usable, in one conditional
    * UPDATE, so of two concurrent calls exactly one gets true.
    */
+  /**
+   * Records the steps completed so far (and, once the login step is, its
+   * session) while the request is still usable at `now`; false when it no
+   * longer is.
+   */
+  recordSteps(tenantId: string, idHash: string, now: string, completed: readonly string[], sessionHash: string | null): Promise<boolean>;
   consume(tenantId: string, idHash: string, now: string): Promise<boolean>;
 }

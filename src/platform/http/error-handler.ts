@@ -86,5 +86,5 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   }
   for (const [name, value] of Object.entries(http.headers)) reply.header(name, value);
   if (surface === 'authentication') reply.header('Cache-Control', 'no-store');
-  return reply.code(http.statusCode).type('application/json; charset=utf-8').send(http.body());
+  return http.respond(reply);
 }

@@ -9,6 +9,7 @@
  * exactly one place, `errorHandler` in `./error-handler.ts`.
  */
 import { STATUS_CODES } from 'node:http';
+import type { FastifyReply } from 'fastify';
 
 export abstract class HttpError extends Error {
   readonly headers: Record<string, string> = {};
@@ -25,6 +26,15 @@ export abstract class HttpError extends Error {
   withHeader(name: string, value: string): this {
     this.headers[name] = value;
     return this;
+  }
+
+  /**
+   * Writes the answer (called by the one error handler, after the headers
+   * above): by default the JSON of `body()`. A family answered otherwise (a
+   * hosted page, an authorization response sent back to the client) overrides it.
+   */
+  respond(reply: FastifyReply): FastifyReply {
+    return reply.code(this.statusCode).type('application/json; charset=utf-8').send(this.body());
   }
 }
 
@@ -86,7 +96,12 @@ export type OAuthErrorCode =
   | 'too_many_requests'
   | 'not_found'
   | 'unauthorized'
-  | 'too_many_attempts';
+  | 'too_many_attempts'
+  // Authorization error responses (RFC 6749 §4.1.2.1, OIDC Core §3.1.2.6), sent to the client's redirect target.
+  | 'unsupported_response_type'
+  | 'login_required'
+  | 'consent_required'
+  | 'interaction_required';
 
 export class OAuthError extends HttpError {
   constructor(

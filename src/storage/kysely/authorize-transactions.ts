@@ -6,11 +6,13 @@ import type { Db } from '../database.js';
 import type { AuthorizationRequestRow } from '../schema.js';
 import type { AuthorizationRequestStore } from '../../domain/authorize-transactions/store.js';
 
+type Changes = Partial<Pick<AuthorizationRequestRow, 'used_at' | 'completed_steps' | 'session_hash'>>;
+
 export class KyselyAuthorizationRequestStore implements AuthorizationRequestStore {
   constructor(private readonly db: Db) {}
 
-  async insert(row: Omit<AuthorizationRequestRow, 'used_at'>): Promise<void> {
-    await this.db.insertInto('authorization_requests').values({ ...row, used_at: null }).execute();
+  async insert(row: Omit<AuthorizationRequestRow, 'used_at' | 'completed_steps' | 'session_hash'>): Promise<void> {
+    await this.db.insertInto('authorization_requests').values({ ...row, used_at: null, completed_steps: '[]', session_hash: null }).execute();
   }
 
   findUsable(tenantId: string, idHash: string, now: string): Promise<AuthorizationRequestRow | undefined> {
@@ -24,10 +26,19 @@ export class KyselyAuthorizationRequestStore implements AuthorizationRequestStor
       .executeTakeFirst();
   }
 
-  async consume(tenantId: string, idHash: string, now: string): Promise<boolean> {
+  recordSteps(tenantId: string, idHash: string, now: string, completed: readonly string[], sessionHash: string | null): Promise<boolean> {
+    return this.updateUsable(tenantId, idHash, now, { completed_steps: JSON.stringify(completed), session_hash: sessionHash });
+  }
+
+  consume(tenantId: string, idHash: string, now: string): Promise<boolean> {
+    return this.updateUsable(tenantId, idHash, now, { used_at: now });
+  }
+
+  /** One conditional UPDATE of a request still usable at `now`; true when it was. */
+  private async updateUsable(tenantId: string, idHash: string, now: string, changes: Changes): Promise<boolean> {
     const result = await this.db
       .updateTable('authorization_requests')
-      .set({ used_at: now })
+      .set(changes)
       .where('tenant_id', '=', tenantId)
       .where('id_hash', '=', idHash)
       .where('used_at', 'is', null)

@@ -19,9 +19,9 @@
  *   with the attacker's token) does not verify. SameSite=Lax: only the
  *   pages' own same-origin posts need it.
  */
-import type { FastifyRequest } from 'fastify';
-import { oauthErrors } from '../../platform/http/errors.js';
-import { newSecret } from '../../domain/secrets.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { oauthErrors } from '../platform/http/errors.js';
+import { newSecret } from '../domain/secrets.js';
 
 export const SESSION_COOKIE = '__Host-gh_session';
 export const BROWSER_COOKIE = '__Host-gh_browser';
@@ -69,6 +69,20 @@ export function sessionCookie(value: string, maxAgeSeconds: number): string {
 /** Removes the session cookie: the same attributes, an empty value, Max-Age=0 (RFC 6265 §5.3 step 3). */
 export function clearedSessionCookie(): string {
   return `${SESSION_COOKIE}=; Path=/; Max-Age=0; Secure; HttpOnly; SameSite=None`;
+}
+
+/** Adds a Set-Cookie header to the reply, keeping the ones already set. */
+export function appendCookie(reply: FastifyReply, cookie: string): void {
+  const existing = reply.getHeader('set-cookie');
+  const list = existing === undefined ? [] : Array.isArray(existing) ? existing.map(String) : [String(existing)];
+  reply.header('Set-Cookie', [...list, cookie]);
+}
+
+/** The browser's binding value, setting its cookie when the browser had none (or a malformed one). */
+export function bindBrowser(request: FastifyRequest, reply: FastifyReply): string {
+  const binding = browserBinding(request.headers.cookie);
+  if (binding.setCookie) appendCookie(reply, binding.setCookie);
+  return binding.value;
 }
 
 /** The browser's binding value, and the Set-Cookie to send when it had none (or a malformed one). */

@@ -1,0 +1,53 @@
+/**
+ * GET /authorize (RFC 6749 §4.1.1, §4.2.1; OIDC Core §3; authentication-api-
+ * wire-notes §4) as a pipeline: read the query, find the client, resolve the
+ * redirect target (failures: a page, never a redirect), validate the rest
+ * (failures: an error response to the redirect target, ./request.ts), check
+ * the audience, then hand the request to the interaction steps
+ * (../interaction/policy.ts) with the browser's usable login, if any.
+ */
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { bindBrowser } from '../cookies.js';
+import { AuthorizationErrorResponse, pageErrors } from '../errors.js';
+import { runInteraction } from '../interaction/policy.js';
+import type { InteractionDeps } from '../interaction/step.js';
+import { readQuery } from '../params.js';
+import { checkWebMessageOrigin, resolveRedirectTarget, validateAuthorizeRequest } from './request.js';
+
+/** Query parameters as single strings; a repeated or structured parameter is refused (RFC 6749 §3.1) with the error page. */
+function authorizeParams(request: FastifyRequest): Record<string, string> {
+  const raw = readQuery(request);
+  const refused = [...raw.repeated, ...raw.malformed][0];
+  if (refused !== undefined) throw pageErrors.authorize(`Parameter ${refused} must not be repeated.`);
+  return { ...raw.values };
+}
+
+export function authorizeEndpoint(deps: InteractionDeps): RouteOptions {
+  return {
+    method: 'GET',
+    url: '/authorize',
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      const { tenant } = request;
+      const params = authorizeParams(request);
+      if (!params.client_id) throw pageErrors.authorize('Missing required parameter: client_id');
+      const client = await deps.ctx.lookups.client(tenant.id, params.client_id);
+      if (!client) throw pageErrors.authorize('Unknown client.');
+      const redirectTarget = resolveRedirectTarget(client, params.redirect_uri);
+      checkWebMessageOrigin(client, params, redirectTarget);
+
+      const authorize = validateAuthorizeRequest(client, params, redirectTarget);
+      if (authorize.audience !== undefined && !(await deps.ctx.lookups.resourceServer(tenant.id, authorize.audience))) {
+        throw new AuthorizationErrorResponse('access_denied', `Service not enabled within domain: ${authorize.audience}`, authorize);
+      }
+      const authenticated = await deps.sessions.usable(tenant, client, authorize, request.headers.cookie);
+      return runInteraction(deps, reply, {
+        tenant,
+        client,
+        request: authorize,
+        browser: bindBrowser(request, reply),
+        completed: [],
+        ...(authenticated && { authenticated }),
+      });
+    },
+  };
+}

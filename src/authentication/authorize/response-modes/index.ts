@@ -1,0 +1,28 @@
+/**
+ * The response modes of /authorize, one module each, and sending a response
+ * through the one a request chose. Successes and errors alike go back
+ * through it. Adding a mode: a module and a line in RESPONSE_MODE_LIST (the
+ * registry, src/authentication/registries.ts, and discovery follow).
+ */
+import type { FastifyReply } from 'fastify';
+import type { ResponseModeName, ResponseTarget } from '../response-target.js';
+import { formPost } from './form-post.js';
+import { fragment } from './fragment.js';
+import type { AuthorizationResponse, ResponseMode } from './mode.js';
+import { query } from './query.js';
+import { webMessage } from './web-message.js';
+
+export type { AuthorizationResponse, ResponseMode } from './mode.js';
+
+export const RESPONSE_MODE_LIST: readonly ResponseMode[] = [query, fragment, formPost, webMessage];
+
+const BY_NAME: ReadonlyMap<ResponseModeName, ResponseMode> = new Map(RESPONSE_MODE_LIST.map((m) => [m.name, m]));
+
+/** Sends the authorization response (a code, tokens, or an error) through the request's response mode, with its `state`. */
+export function sendAuthorizationResponse(
+  reply: FastifyReply,
+  request: ResponseTarget,
+  response: AuthorizationResponse,
+): FastifyReply {
+  return BY_NAME.get(request.response_mode)!.send(reply, request.redirect_target, { ...response, state: request.state });
+}

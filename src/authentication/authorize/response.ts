@@ -1,0 +1,69 @@
+/**
+ * The parameters of a successful authorization response for a logged-in
+ * user: a code when the response type has `code` (single use, bound to the
+ * client, redirect_uri, PKCE challenge, user and session; only its hash is
+ * stored), tokens when it has `token` or `id_token`
+ * (../token/user-tokens.ts issueFrontChannelTokens).
+ */
+import type { AppContext } from '../../domain/context.js';
+import type { IssuanceClient } from '../../domain/issuance/lookups.js';
+import { lifetimeOf } from '../../domain/lifetimes.js';
+import type { SessionRow } from '../../domain/rows.js';
+import { newSecret, secretHash } from '../../domain/secrets.js';
+import type { Tenant } from '../../domain/tenants/tenant.js';
+import { isoAt } from '../../platform/clock.js';
+import type { Authenticated } from '../interaction/sessions.js';
+import { issueFrontChannelTokens } from '../token/user-tokens.js';
+import type { AuthorizeRequest } from './request.js';
+
+async function issueCode(ctx: AppContext, tenant: Tenant, request: AuthorizeRequest, userId: string, session: SessionRow): Promise<string> {
+  const code = newSecret();
+  await ctx.stores.authorizationCodes.insert({
+    tenant_id: tenant.id,
+    code_hash: secretHash(code),
+    client_id: request.client_id,
+    user_id: userId,
+    redirect_uri: request.redirect_uri ?? null,
+    scope: request.scope ?? null,
+    audience: request.audience ?? null,
+    nonce: request.nonce ?? null,
+    code_challenge: request.code_challenge ?? null,
+    code_challenge_method: request.code_challenge_method ?? null,
+    session_id: session.id_hash,
+    auth_time: session.auth_time,
+    expires_at: isoAt(ctx.now() + lifetimeOf(tenant, 'authorization_code') * 1000),
+  });
+  return code;
+}
+
+export async function authorizationResponse(
+  ctx: AppContext,
+  tenant: Tenant,
+  client: IssuanceClient,
+  request: AuthorizeRequest,
+  { user, session }: Authenticated,
+): Promise<Record<string, string>> {
+  const parts = new Set(request.response_type);
+  const response: Record<string, string> = {};
+  if (parts.has('code')) response.code = await issueCode(ctx, tenant, request, user.user_id, session);
+  if (parts.has('token') || parts.has('id_token')) {
+    Object.assign(
+      response,
+      await issueFrontChannelTokens(
+        ctx,
+        {
+          tenant,
+          client,
+          user,
+          audience: request.audience,
+          scope: request.scope,
+          ...(request.nonce !== undefined && { nonce: request.nonce }),
+          authTime: session.auth_time,
+          sid: session.id_hash,
+        },
+        { accessToken: parts.has('token'), idToken: parts.has('id_token'), ...(response.code !== undefined && { code: response.code }) },
+      ),
+    );
+  }
+  return response;
+}

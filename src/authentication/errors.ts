@@ -1,0 +1,98 @@
+/**
+ * The Authentication API's answers that are not JSON, as error families on
+ * the platform's HttpError, so every refusal still goes through the one error
+ * handler (src/platform/http/error-handler.ts):
+ *
+ * - PageError: a hosted page (HTML, the pages' CSP), for a failure that must
+ *   not redirect: the redirect target is not trusted yet, the login's
+ *   transaction is gone, a form did not verify, a form to show again with its
+ *   error;
+ * - AuthorizationErrorResponse: an authorization error (RFC 6749 §4.1.2.1,
+ *   OIDC Core §3.1.2.6) sent back to the client's trusted redirect target
+ *   through the request's response mode;
+ * - BearerRefusal: a resource's 401 with `WWW-Authenticate: Bearer …` and the
+ *   service's plain `Unauthorized` body (/userinfo, wire notes §1.4).
+ */
+import type { FastifyReply } from 'fastify';
+import { HttpError, type OAuthErrorCode } from '../platform/http/errors.js';
+import type { ResponseTarget } from './authorize/response-target.js';
+import { sendAuthorizationResponse } from './authorize/response-modes/index.js';
+import { authorizeErrorPage, invalidLoginPage, refusedLoginPage } from './pages/authorize.js';
+import { sendPage, type Html } from './pages/html.js';
+import { logoutErrorPage } from './pages/logout.js';
+
+export class PageError extends HttpError {
+  constructor(
+    statusCode: number,
+    readonly content: Html,
+    /** Origins the page's forms may be redirected to (see sendPage). */
+    readonly formRedirects: readonly string[] = [],
+  ) {
+    super(statusCode, `page ${statusCode}`);
+    this.name = 'PageError';
+  }
+
+  body(): Record<string, unknown> {
+    return {};
+  }
+
+  override respond(reply: FastifyReply): FastifyReply {
+    return sendPage(reply, this.statusCode, this.content, this.formRedirects);
+  }
+}
+
+export const pageErrors = {
+  /** The client or redirect_uri of /authorize cannot be trusted: a page, never a redirect. */
+  authorize: (message: string) => new PageError(400, authorizeErrorPage(message)),
+  /** The login's transaction is unknown, expired, spent, or another browser's. */
+  expiredTransaction: () => new PageError(400, invalidLoginPage()),
+  /** A form post whose CSRF token does not verify. */
+  refusedForm: () => new PageError(403, refusedLoginPage()),
+  /** A logout whose return URL or hint cannot be trusted. */
+  logout: (message: string) => new PageError(400, logoutErrorPage(message)),
+};
+
+/** The `error` values of authorization responses. */
+export type AuthorizationErrorCode = Extract<
+  OAuthErrorCode,
+  'invalid_request' | 'unauthorized_client' | 'access_denied' | 'unsupported_response_type' | 'invalid_scope' | 'server_error' | 'login_required' | 'consent_required' | 'interaction_required'
+>;
+
+export class AuthorizationErrorResponse extends HttpError {
+  constructor(
+    readonly error: AuthorizationErrorCode,
+    readonly description: string,
+    readonly request: ResponseTarget,
+  ) {
+    super(302, `${error}: ${description}`);
+    this.name = 'AuthorizationErrorResponse';
+  }
+
+  body(): Record<string, unknown> {
+    return { error: this.error, error_description: this.description };
+  }
+
+  override respond(reply: FastifyReply): FastifyReply {
+    return sendAuthorizationResponse(reply, this.request, { error: this.error, error_description: this.description });
+  }
+}
+
+export class BearerRefusal extends HttpError {
+  /** `description` undefined: no token was presented (RFC 6750 §3.1: a challenge without an error code). */
+  constructor(readonly description?: string) {
+    super(401, description ?? 'missing token');
+    this.name = 'BearerRefusal';
+  }
+
+  body(): Record<string, unknown> {
+    return {};
+  }
+
+  override respond(reply: FastifyReply): FastifyReply {
+    const challenge =
+      this.description === undefined
+        ? 'Bearer realm="Users"'
+        : `Bearer realm="Users", error="invalid_token", error_description="${this.description.replace(/["\\]/g, '')}"`;
+    return reply.code(401).header('WWW-Authenticate', challenge).header('Content-Type', 'text/plain').send('Unauthorized');
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * Runs the interaction steps (./step.ts) of an authorization request, in
+ * their order: the first that has something to do sends the browser to its
+ * page (keeping the request as a transaction bound to this browser), or,
+ * under `prompt=none`, its error to the client; when none has, the
+ * transaction is spent and the authorization response sent through the
+ * request's response mode.
+ *
+ * The pages of the steps load their interaction here (`stepPage`): the
+ * transaction of the page's `state`, usable only from the browser that
+ * started it, and the login it is answered for. Once a step completed with a
+ * logged-in user, the transaction keeps that session and later pages accept
+ * only it: a page cannot be finished with another login than the one the
+ * request went through (`prompt=login`, `max_age`). A page that is not the
+ * request's current step (the back button, a bookmarked page) runs the
+ * policy again, which leads to the current one.
+ *
+ * An unknown audience, found while working out scopes, is the token layer's
+ * OAuthError; it goes back to the client as an authorization error.
+ */
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { OAuthError } from '../../platform/http/errors.js';
+import { authorizationResponse } from '../authorize/response.js';
+import { sendAuthorizationResponse } from '../authorize/response-modes/index.js';
+import { bindBrowser, BROWSER_COOKIE, readCookie } from '../cookies.js';
+import { AuthorizationErrorResponse, pageErrors, type AuthorizationErrorCode } from '../errors.js';
+import type { Interaction, InteractionDeps, InteractionStep } from './step.js';
+
+const MAX_FIELD = 1024;
+
+/** A string field of a page's query or form, at most 1 KiB; undefined otherwise. */
+export function field(source: unknown, name: string): string | undefined {
+  const value = (source as Record<string, unknown> | null | undefined)?.[name];
+  return typeof value === 'string' && value.length <= MAX_FIELD ? value : undefined;
+}
+
+/** 302 to one of the hosted pages of a transaction. */
+function redirectToPage(reply: FastifyReply, path: string, transactionId: string): FastifyReply {
+  return reply.code(302).header('Location', `${path}?state=${encodeURIComponent(transactionId)}`).header('Cache-Control', 'no-store').send();
+}
+
+/** The token layer's refusal (an unknown audience) as the authorization error it is for this request. */
+function asAuthorizationError(error: unknown, interaction: Interaction): unknown {
+  return error instanceof OAuthError ? new AuthorizationErrorResponse(error.error as AuthorizationErrorCode, error.description, interaction.request) : error;
+}
+
+async function firstNeeded(deps: InteractionDeps, interaction: Interaction): Promise<InteractionStep | undefined> {
+  try {
+    for (const step of deps.steps) {
+      if (!interaction.completed.includes(step.name) && (await step.needed(deps, interaction))) return step;
+    }
+    return undefined;
+  } catch (error) {
+    throw asAuthorizationError(error, interaction);
+  }
+}
+
+export async function runInteraction(deps: InteractionDeps, reply: FastifyReply, interaction: Interaction): Promise<FastifyReply> {
+  const { ctx, transactions } = deps;
+  const { tenant, request } = interaction;
+  try {
+    const step = await firstNeeded(deps, interaction);
+    if (step) {
+      if (request.prompt === 'none') throw new AuthorizationErrorResponse(step.promptNone.error, step.promptNone.description, request);
+      const id = interaction.transactionId ?? (await transactions.start(tenant, request, interaction.browser));
+      return redirectToPage(reply, step.page(interaction), id);
+    }
+    if (!interaction.authenticated) throw new Error('the interaction steps ended without a logged-in user');
+    if (interaction.transactionId !== undefined && !(await transactions.consume(tenant, interaction.transactionId))) throw pageErrors.expiredTransaction();
+    return sendAuthorizationResponse(reply, request, await authorizationResponse(ctx, tenant, interaction.client, request, interaction.authenticated));
+  } catch (error) {
+    throw asAuthorizationError(error, interaction);
+  }
+}
+
+/** The step `name` is done: kept on the transaction (with the login it was done as), then the policy goes on. */
+export async function completeStep(deps: InteractionDeps, reply: FastifyReply, interaction: Interaction, name: string): Promise<FastifyReply> {
+  const completed = [...interaction.completed, name];
+  if (interaction.transactionId !== undefined) {
+    const recorded = await deps.transactions.record(interaction.tenant, interaction.transactionId, completed, interaction.authenticated?.session.id_hash);
+    if (!recorded) throw pageErrors.expiredTransaction();
+  }
+  return runInteraction(deps, reply, { ...interaction, completed });
+}
+
+/**
+ * The interaction of a step's page: its transaction (else the expired-login
+ * page) and its login. A form post's CSRF token is checked first (else the
+ * refused page). When the step is not the request's current one the policy
+ * answers instead (`{ reply }`).
+ */
+export async function stepPage(
+  deps: InteractionDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  step: string,
+): Promise<{ interaction: Interaction } | { reply: FastifyReply }> {
+  const { tenant } = request;
+  const form = request.method === 'POST';
+  const state = field(form ? request.body : request.query, 'state');
+  if (!state) throw pageErrors.expiredTransaction();
+  const browser = form ? readCookie(request.headers.cookie, BROWSER_COOKIE) : bindBrowser(request, reply);
+  if (form && !deps.transactions.csrfMatches(tenant, state, browser, field(request.body, 'csrf_token'))) throw pageErrors.refusedForm();
+  const transaction = await deps.transactions.find(tenant, state, browser);
+  if (!transaction || browser === undefined) throw pageErrors.expiredTransaction();
+
+  let authenticated;
+  if (transaction.sessionHash !== undefined) {
+    authenticated = await deps.sessions.user(tenant, request.headers.cookie);
+    if (authenticated?.session.id_hash !== transaction.sessionHash) throw pageErrors.expiredTransaction();
+  } else {
+    authenticated = await deps.sessions.usable(tenant, transaction.client, transaction.request, request.headers.cookie);
+  }
+  const interaction: Interaction = {
+    tenant,
+    client: transaction.client,
+    request: transaction.request,
+    browser,
+    transactionId: transaction.id,
+    completed: transaction.completed,
+    ...(authenticated && { authenticated }),
+  };
+  const current = await firstNeeded(deps, interaction);
+  if (current?.name !== step) return { reply: await runInteraction(deps, reply, interaction) };
+  return { interaction };
+}
+
+/** The CSRF token of the transaction's forms, for this browser. */
+export function csrfToken(deps: InteractionDeps, interaction: Interaction): string {
+  return deps.transactions.csrfToken(interaction.tenant, interaction.transactionId!, interaction.browser);
+}
+
+/** A route of step `step`'s page: `handle` runs only when the request is at that step (see stepPage). */
+export function stepRoute(
+  deps: InteractionDeps,
+  step: string,
+  method: 'GET' | 'POST',
+  url: string,
+  handle: (interaction: Interaction, request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>,
+): RouteOptions {
+  return {
+    method,
+    url,
+    handler: async (request, reply) => {
+      const page = await stepPage(deps, request, reply, step);
+      return 'reply' in page ? page.reply : handle(page.interaction, request, reply);
+    },
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * Login sessions (SSO): the `__Host-gh_session` cookie's session, whether it
+ * may answer an authorization request without a new login, and starting one.
+ *
+ * A session is used for a request unless `prompt=login`, the client has
+ * `sso_disabled`, the login is older than `max_age` (OIDC Core §3.1.2.1), or
+ * the session's user is blocked, gone, or of a connection not enabled for
+ * the client (or not the one the request names).
+ */
+import type { FastifyReply } from 'fastify';
+import type { ConnectionRow } from '../../domain/connections/model.js';
+import type { AppContext } from '../../domain/context.js';
+import type { IssuanceClient } from '../../domain/issuance/lookups.js';
+import { lifetimeOf } from '../../domain/lifetimes.js';
+import type { SessionRow, UserRow } from '../../domain/rows.js';
+import { newSecret, secretHash } from '../../domain/secrets.js';
+import type { Tenant } from '../../domain/tenants/tenant.js';
+import { isoAt } from '../../platform/clock.js';
+import type { AuthorizeRequest } from '../authorize/request.js';
+import { appendCookie, readCookie, SESSION_COOKIE, sessionCookie } from '../cookies.js';
+
+/** A logged-in user and the session that carries the login. */
+export interface Authenticated {
+  user: UserRow;
+  session: SessionRow;
+}
+
+const DATABASE_STRATEGY = 'auth0';
+
+export class Sessions {
+  constructor(private readonly ctx: AppContext) {}
+
+  /** The active session of the session cookie in this Cookie header, if any. */
+  async current(tenant: Tenant, cookieHeader: string | undefined): Promise<SessionRow | undefined> {
+    const value = readCookie(cookieHeader, SESSION_COOKIE);
+    if (!value || value.length > 100) return undefined;
+    return this.ctx.stores.sessions.findActive(tenant.id, secretHash(value), isoAt(this.ctx.now()));
+  }
+
+  /** The session's user, while not blocked: who is logged in in this browser. */
+  async user(tenant: Tenant, cookieHeader: string | undefined): Promise<Authenticated | undefined> {
+    const session = await this.current(tenant, cookieHeader);
+    if (!session) return undefined;
+    const user = await this.ctx.stores.users.get(tenant.id, session.user_id);
+    return user && user.blocked !== 1 ? { user, session } : undefined;
+  }
+
+  /** The session's login when it may answer this request without a new one (see the file comment). */
+  async usable(tenant: Tenant, client: IssuanceClient, request: AuthorizeRequest, cookieHeader: string | undefined): Promise<Authenticated | undefined> {
+    if (request.prompt === 'login' || client.browser.ssoDisabled) return undefined;
+    const authenticated = await this.user(tenant, cookieHeader);
+    if (!authenticated) return undefined;
+    if (request.max_age !== undefined && Math.floor(this.ctx.now() / 1000) - authenticated.session.auth_time > request.max_age) return undefined;
+    const enabled = await this.enabledConnections(tenant, client);
+    const allowed = request.connection === undefined ? enabled : enabled.filter((c) => c.name === request.connection);
+    return allowed.some((c) => c.id === authenticated.user.connection_id) ? authenticated : undefined;
+  }
+
+  /** The database connections enabled for the client. */
+  async enabledConnections(tenant: Tenant, client: IssuanceClient): Promise<ConnectionRow[]> {
+    return (await this.ctx.stores.connections.enabledForClient(tenant.id, client.row.client_id)).filter((c) => c.strategy === DATABASE_STRATEGY);
+  }
+
+  /** Records the login (last_login, logins_count, as the password grant does), starts a session and sets its cookie. */
+  async start(tenant: Tenant, user: UserRow, reply: FastifyReply): Promise<Authenticated> {
+    const now = this.ctx.now();
+    await this.ctx.stores.users.update(tenant.id, user.user_id, { last_login: isoAt(now), logins_count: user.logins_count + 1 });
+    const value = newSecret();
+    const lifetime = lifetimeOf(tenant, 'session');
+    const session: SessionRow = {
+      tenant_id: tenant.id,
+      id_hash: secretHash(value),
+      user_id: user.user_id,
+      auth_time: Math.floor(now / 1000),
+      created_at: isoAt(now),
+      expires_at: isoAt(now + lifetime * 1000),
+      revoked_at: null,
+    };
+    await this.ctx.stores.sessions.insert(session);
+    appendCookie(reply, sessionCookie(value, lifetime));
+    return { user, session };
+  }
+}

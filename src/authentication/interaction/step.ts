@@ -1,0 +1,59 @@
+/**
+ * Login as an ordered list of interaction steps, in the manner of
+ * node-oidc-provider's interaction policy: /authorize validates and keeps the
+ * request, then each step in turn decides whether it has something to do for
+ * this request (log in; later MFA, choose an organization; consent). The
+ * first one that has sends the browser to its page (or, under
+ * `prompt=none`, the step's error back to the client); when the user
+ * completes it, the policy runs again from the top. When no step has
+ * anything left to do, the authorization response is sent.
+ *
+ * A step is one module (./steps/) and one line in the list (../registries.ts);
+ * its pages are its own routes.
+ */
+import type { RouteOptions } from 'fastify';
+import type { AppContext } from '../../domain/context.js';
+import type { IssuanceClient } from '../../domain/issuance/lookups.js';
+import type { Tenant } from '../../domain/tenants/tenant.js';
+import type { AuthorizeRequest } from '../authorize/request.js';
+import type { DbConnectionsService } from '../dbconnections/service.js';
+import type { AuthorizationErrorCode } from '../errors.js';
+import type { Authenticated, Sessions } from './sessions.js';
+import type { Transactions } from './transactions.js';
+
+/** One authorization request on its way through the steps. */
+export interface Interaction {
+  tenant: Tenant;
+  client: IssuanceClient;
+  request: AuthorizeRequest;
+  /** This browser's binding value (`__Host-gh_browser`). */
+  browser: string;
+  /** The transaction id, once the request is kept server-side (undefined at /authorize). */
+  transactionId?: string;
+  /** The logged-in user this request is answered for, when there is one. */
+  authenticated?: Authenticated;
+  /** Steps the user completed during this request: they are not asked again. */
+  completed: readonly string[];
+}
+
+/** What the steps work with. */
+export interface InteractionDeps {
+  ctx: AppContext;
+  sessions: Sessions;
+  transactions: Transactions;
+  dbconnections: DbConnectionsService;
+  /** The steps, in order (../registries.ts `interactionSteps`). */
+  steps: readonly InteractionStep[];
+}
+
+export interface InteractionStep {
+  readonly name: string;
+  /** The page the browser is sent to when the step has something to do (the policy adds `?state=`, the transaction). */
+  page(interaction: Interaction): string;
+  /** The authorization error when the step has something to do under `prompt=none` (OIDC Core §3.1.2.6). */
+  readonly promptNone: { error: AuthorizationErrorCode; description: string };
+  /** Whether the step has something to do for this interaction (asked only while it is not completed). */
+  needed(deps: InteractionDeps, interaction: Interaction): Promise<boolean>;
+  /** The step's pages. */
+  routes(deps: InteractionDeps): RouteOptions[];
+}

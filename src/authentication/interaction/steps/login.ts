@@ -1,0 +1,181 @@
+/**
+ * The login step: needed while no login answers the request (no usable
+ * session, see ../sessions.ts). Its pages are the login, signup and
+ * forgot-password forms of the request's database connection (the
+ * `connection` parameter's, else the client's only one); `screen_hint=signup`
+ * opens on signup. Under `prompt=none`: `login_required`.
+ *
+ * - Login: brute-force protection (src/domain/brute-force.ts), the password,
+ *   a blocked user; a failure shows the form again with the error tied to
+ *   its fields, never saying whether the account exists.
+ * - Signup: the user is created as /dbconnections/signup creates one
+ *   (password policy, uniqueness), then logged in.
+ * - Forgot password: the reset mail, as /dbconnections/change_password sends
+ *   it; the page says the same whether or not the account exists.
+ *
+ * A login or signup starts a session (its cookie) and completes the step.
+ */
+import type { FastifyReply, RouteOptions } from 'fastify';
+import type { ConnectionRow } from '../../../domain/connections/model.js';
+import type { LoginAttemptKey } from '../../../domain/brute-force.js';
+import { verifyUserPassword } from '../../../domain/users/login.js';
+import type { UserRow } from '../../../domain/rows.js';
+import { DbConnectionsError, PasswordStrengthError } from '../../dbconnections/errors.js';
+import { ruleSentences } from '../../dbconnections/password-policy.js';
+import { PageError } from '../../errors.js';
+import { forgotPasswordPage, forgotPasswordSentPage, loginPage, signupPage, type FormError } from '../../pages/authorize.js';
+import { cspSourceOf, sendPage, type Html } from '../../pages/html.js';
+import { completeStep, csrfToken, field, stepRoute } from '../policy.js';
+import type { Interaction, InteractionDeps, InteractionStep } from '../step.js';
+
+const NAME = 'login';
+
+/** Where a successful post of the transaction's forms is redirected: the application's callback. */
+export function formRedirects(interaction: Interaction): string[] {
+  const source = cspSourceOf(interaction.request.redirect_target);
+  return source === undefined ? [] : [source];
+}
+
+/** The page state every form of a transaction carries. */
+export function transactionView(deps: InteractionDeps, interaction: Interaction) {
+  return { clientName: interaction.client.row.name, state: interaction.transactionId!, csrf: csrfToken(deps, interaction) };
+}
+
+/** The request's database connection: the `connection` parameter's, else the client's only one. */
+async function loginConnection(deps: InteractionDeps, interaction: Interaction): Promise<ConnectionRow | undefined> {
+  const enabled = await deps.sessions.enabledConnections(interaction.tenant, interaction.client);
+  const name = interaction.request.connection;
+  if (name !== undefined) return enabled.find((c) => c.name === name);
+  return enabled.length === 1 ? enabled[0] : undefined;
+}
+
+/** What the pages need of the connection: usernames, and whether signup is open. */
+function connectionSettings(connection: ConnectionRow | undefined): { usernames: boolean; signup: boolean } {
+  let options: { requires_username?: unknown; disable_signup?: unknown } = {};
+  try {
+    options = connection ? (JSON.parse(connection.options) as typeof options) : {};
+  } catch {
+    // A damaged options column reads as no options.
+  }
+  return { usernames: options.requires_username === true, signup: connection !== undefined && options.disable_signup !== true };
+}
+
+/** A refused form: the page again, 400, with its error. */
+const refusedForm = (content: Html, interaction: Interaction) => new PageError(400, content, formRedirects(interaction));
+
+async function loggedIn(deps: InteractionDeps, reply: FastifyReply, interaction: Interaction, user: UserRow): Promise<FastifyReply> {
+  const authenticated = await deps.sessions.start(interaction.tenant, user, reply);
+  return completeStep(deps, reply, { ...interaction, authenticated }, NAME);
+}
+
+function loginRoutes(deps: InteractionDeps): RouteOptions[] {
+  const loginView = async (interaction: Interaction, identifier: string | undefined, error?: FormError) => {
+    const settings = connectionSettings(await loginConnection(deps, interaction));
+    return loginPage({ ...transactionView(deps, interaction), ...settings, ...(identifier !== undefined && { identifier }), ...(error && { error }) });
+  };
+  return [
+    stepRoute(deps, NAME, 'GET', '/login', async (interaction, _request, reply) => {
+      return sendPage(reply, 200, await loginView(interaction, interaction.request.login_hint), formRedirects(interaction));
+    }),
+    stepRoute(deps, NAME, 'POST', '/login', async (interaction, request, reply) => {
+      const { ctx } = deps;
+      // `username` is the page's field; `email` is accepted from scripted clients of the earlier form.
+      const identifier = field(request.body, 'username') ?? field(request.body, 'email') ?? '';
+      const password = field(request.body, 'password') ?? '';
+      const refuse = async (message: string) => refusedForm(await loginView(interaction, identifier, { message }), interaction);
+
+      const connection = await loginConnection(deps, interaction);
+      if (!connection) throw await refuse('No database connection is available to log in to this application.');
+      const attempt: LoginAttemptKey = { tenantId: interaction.tenant.id, connection: connection.name, identifier, ip: request.ip };
+      if (await ctx.bruteForce.isBlocked(attempt)) throw await refuse('Your account has been blocked after multiple consecutive login attempts.');
+      const user = await verifyUserPassword(ctx.stores.users, interaction.tenant.id, connection.id, identifier, password);
+      if (!user) {
+        await ctx.bruteForce.recordFailure(attempt);
+        throw await refuse('Wrong email or password.');
+      }
+      await ctx.bruteForce.recordSuccess(attempt);
+      if (user.blocked === 1) throw await refuse('This user is blocked.');
+      return loggedIn(deps, reply, interaction, user);
+    }),
+  ];
+}
+
+/** The error a refused signup shows, tied to its field. */
+function signupError(error: unknown): FormError | undefined {
+  if (error instanceof PasswordStrengthError) {
+    const unmet = ruleSentences(error.result)
+      .filter((rule) => !rule.verified)
+      .map((rule) => (rule.items.length > 0 ? `${rule.text} ${rule.items.map((i) => i.message).join(', ')}.` : `${rule.text}.`));
+    return { field: 'password', message: `Your password is too weak. ${unmet.join(' ')}`.trim() };
+  }
+  if (error instanceof DbConnectionsError) {
+    const message = error.code === 'user_exists' ? 'An account with this email or username already exists. Log in instead.' : error.description;
+    return { field: error.code === 'invalid_parameter' ? 'username' : 'email', message };
+  }
+  return undefined;
+}
+
+function signupRoutes(deps: InteractionDeps): RouteOptions[] {
+  const signupView = async (interaction: Interaction, fields: { email?: string; username?: string }, error?: FormError) => {
+    const { usernames } = connectionSettings(await loginConnection(deps, interaction));
+    return signupPage({ ...transactionView(deps, interaction), usernames, ...fields, ...(error && { error }) });
+  };
+  return [
+    stepRoute(deps, NAME, 'GET', '/signup', async (interaction, _request, reply) => {
+      const hint = interaction.request.login_hint;
+      return sendPage(reply, 200, await signupView(interaction, hint !== undefined ? { email: hint } : {}), formRedirects(interaction));
+    }),
+    stepRoute(deps, NAME, 'POST', '/signup', async (interaction, request, reply) => {
+      const email = field(request.body, 'email') ?? '';
+      const username = field(request.body, 'username') || undefined;
+      const fields = { email, ...(username !== undefined && { username }) };
+      const refuse = async (error: FormError) => refusedForm(await signupView(interaction, fields, error), interaction);
+
+      const connection = await loginConnection(deps, interaction);
+      if (!connection) throw await refuse({ message: 'No database connection is available to sign up to this application.' });
+      let userId: string;
+      try {
+        const created = await deps.dbconnections.signup(interaction.tenant, {
+          client_id: interaction.client.row.client_id,
+          connection: connection.name,
+          email,
+          password: field(request.body, 'password') ?? '',
+          ...(username !== undefined && { username }),
+        });
+        userId = `auth0|${created._id}`;
+      } catch (error) {
+        const refusal = signupError(error);
+        if (refusal) throw await refuse(refusal);
+        throw error;
+      }
+      const user = await deps.ctx.stores.users.get(interaction.tenant.id, userId);
+      if (!user) throw refusedForm(await signupView(interaction, fields, { message: 'The account could not be created.' }), interaction);
+      return loggedIn(deps, reply, interaction, user);
+    }),
+  ];
+}
+
+function forgotPasswordRoutes(deps: InteractionDeps): RouteOptions[] {
+  return [
+    stepRoute(deps, NAME, 'GET', '/forgot-password', async (interaction, _request, reply) => {
+      return sendPage(reply, 200, forgotPasswordPage(transactionView(deps, interaction)));
+    }),
+    stepRoute(deps, NAME, 'POST', '/forgot-password', async (interaction, request, reply) => {
+      const email = field(request.body, 'email') ?? '';
+      const connection = await loginConnection(deps, interaction);
+      if (!connection) {
+        throw new PageError(400, forgotPasswordPage({ ...transactionView(deps, interaction), email, error: { message: 'No database connection is available for this application.' } }));
+      }
+      await deps.dbconnections.changePassword(interaction.tenant, { client_id: interaction.client.row.client_id, email, connection: connection.name });
+      return sendPage(reply, 200, forgotPasswordSentPage(interaction.transactionId!));
+    }),
+  ];
+}
+
+export const loginStep: InteractionStep = {
+  name: NAME,
+  page: (interaction) => (interaction.request.screen_hint === 'signup' ? '/signup' : '/login'),
+  promptNone: { error: 'login_required', description: 'Login required' },
+  needed: async (_deps, interaction) => interaction.authenticated === undefined,
+  routes: (deps) => [...loginRoutes(deps), ...signupRoutes(deps), ...forgotPasswordRoutes(deps)],
+};

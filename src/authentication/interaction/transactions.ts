@@ -1,0 +1,99 @@
+/**
+ * The transactions of the hosted pages: an /authorize request kept
+ * server-side while the user logs in, signs up or consents.
+ *
+ * - It is stored under the SHA-256 of a random transaction id, which is what
+ *   the pages carry as `state`; it lives the tenant's `authorize_transaction`
+ *   lifetime, is bound to the browser that started it (the hash of its
+ *   `__Host-gh_browser` value), and is consumed by the response it leads to,
+ *   so a page cannot be replayed into a second code nor completed from
+ *   another browser.
+ * - The pages' CSRF token is an HMAC, under a key derived from the master
+ *   key, of the transaction id's hash and this browser's binding: no storage,
+ *   bound to the transaction and the browser (defeats login CSRF).
+ */
+import type { AppContext } from '../../domain/context.js';
+import type { IssuanceClient } from '../../domain/issuance/lookups.js';
+import { lifetimeOf } from '../../domain/lifetimes.js';
+import { newSecret, secretHash } from '../../domain/secrets.js';
+import type { Tenant } from '../../domain/tenants/tenant.js';
+import type { FormTokens } from '../../platform/crypto/form-tokens.js';
+import { isoAt } from '../../platform/clock.js';
+import type { AuthorizeRequest } from '../authorize/request.js';
+
+/** A waiting authorization request and its client. */
+export interface Transaction {
+  id: string;
+  request: AuthorizeRequest;
+  client: IssuanceClient;
+  /** The interaction steps completed in this request. */
+  completed: string[];
+  /** The session the request is answered for, once a step completed with one (`id_hash`). */
+  sessionHash?: string;
+}
+
+function stepNames(column: string): string[] {
+  try {
+    const value: unknown = JSON.parse(column);
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+const MAX_ID_LENGTH = 100;
+
+export class Transactions {
+  #csrf: FormTokens | undefined;
+
+  constructor(private readonly ctx: AppContext) {}
+
+  /** Keeps the request for the browser that made it; returns the transaction id the pages carry as `state`. */
+  async start(tenant: Tenant, request: AuthorizeRequest, browser: string): Promise<string> {
+    const id = newSecret();
+    const now = this.ctx.now();
+    await this.ctx.stores.authorizeTransactions.insert({
+      tenant_id: tenant.id,
+      id_hash: secretHash(id),
+      client_id: request.client_id,
+      params: JSON.stringify(request),
+      created_at: isoAt(now),
+      expires_at: isoAt(now + lifetimeOf(tenant, 'authorize_transaction') * 1000),
+      browser_hash: secretHash(browser),
+    });
+    return id;
+  }
+
+  /** The waiting request and its client, when the transaction is usable from this browser. */
+  async find(tenant: Tenant, id: string | undefined, browser: string | undefined): Promise<Transaction | undefined> {
+    if (id === undefined || id.length === 0 || id.length > MAX_ID_LENGTH || browser === undefined) return undefined;
+    const row = await this.ctx.stores.authorizeTransactions.findUsable(tenant.id, secretHash(id), isoAt(this.ctx.now()));
+    if (!row || row.browser_hash !== secretHash(browser)) return undefined;
+    const client = await this.ctx.lookups.client(tenant.id, row.client_id);
+    if (!client) return undefined;
+    return { id, request: JSON.parse(row.params) as AuthorizeRequest, client, completed: stepNames(row.completed_steps), ...(row.session_hash !== null && { sessionHash: row.session_hash }) };
+  }
+
+  /** Records the steps completed and the session answered for; false when the transaction is no longer usable. */
+  record(tenant: Tenant, id: string, completed: readonly string[], sessionHash: string | undefined): Promise<boolean> {
+    return this.ctx.stores.authorizeTransactions.recordSteps(tenant.id, secretHash(id), isoAt(this.ctx.now()), completed, sessionHash ?? null);
+  }
+
+  /** Spends the transaction: of two concurrent submissions only one gets true. */
+  consume(tenant: Tenant, id: string): Promise<boolean> {
+    return this.ctx.stores.authorizeTransactions.consume(tenant.id, secretHash(id), isoAt(this.ctx.now()));
+  }
+
+  private get csrf(): FormTokens {
+    this.#csrf ??= this.ctx.formTokens('gatehouse login csrf');
+    return this.#csrf;
+  }
+
+  csrfToken(tenant: Tenant, transactionId: string, browser: string): string {
+    return this.csrf.token(tenant.id, secretHash(transactionId), browser);
+  }
+
+  csrfMatches(tenant: Tenant, transactionId: string, browser: string | undefined, given: string | undefined): boolean {
+    return browser !== undefined && this.csrf.matches(given, tenant.id, secretHash(transactionId), browser);
+  }
+}
