@@ -44,6 +44,8 @@ export class PageError extends HttpError {
 export const pageErrors = {
   /** The client or redirect_uri of /authorize cannot be trusted: a page, never a redirect. */
   authorize: (message: string) => new PageError(400, authorizeErrorPage(message)),
+  /** A hosted page's query or form that cannot be read (a repeated or structured parameter). */
+  invalidParameter: (message: string) => new PageError(400, authorizeErrorPage(message)),
   /** The login's transaction is unknown, expired, spent, or another browser's. */
   expiredTransaction: () => new PageError(400, invalidLoginPage()),
   /** A form post whose CSRF token does not verify. */

@@ -13,6 +13,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { oauthErrors } from '../platform/http/errors.js';
+import { pageErrors } from './errors.js';
 
 export type Params = Readonly<Record<string, string>>;
 
@@ -62,12 +63,16 @@ export function readQueryOrBody(request: FastifyRequest): RawParams {
   return request.method === 'POST' ? readBody(request) : readQuery(request);
 }
 
-/** The parameters `names`, each at most once; the others are ignored. */
-export function pick(raw: RawParams, names: Iterable<string>): Params {
+/**
+ * The parameters `names`, each at most once; the others are ignored. A
+ * repeated or structured one is refused with `refuse(message)`: the JSON
+ * `invalid_request` by default, a page for the hosted pages.
+ */
+export function pick(raw: RawParams, names: Iterable<string>, refuse: (message: string) => Error = oauthErrors.invalidRequest): Params {
   const params: Record<string, string> = {};
   for (const name of names) {
-    if (raw.malformed.has(name)) throw oauthErrors.invalidRequest(`Parameter ${name} must be a string`);
-    if (raw.repeated.has(name)) throw oauthErrors.invalidRequest(`Parameter ${name} must not be repeated`);
+    if (raw.malformed.has(name)) throw refuse(`Parameter ${name} must be a string`);
+    if (raw.repeated.has(name)) throw refuse(`Parameter ${name} must not be repeated`);
     const value = raw.values[name];
     if (value !== undefined) params[name] = value;
   }
@@ -78,4 +83,12 @@ export function requireParams(params: Params, ...names: string[]): void {
   for (const name of names) {
     if (!params[name]) throw oauthErrors.invalidRequest(`Missing required parameter: ${name}`);
   }
+}
+
+/**
+ * The parameters `names` of a hosted page's query (GET) or form (POST); a
+ * repeated or structured one gets an error page (default: the generic one).
+ */
+export function pageParams(request: FastifyRequest, names: readonly string[], refuse: (message: string) => Error = pageErrors.invalidParameter): Params {
+  return pick(readQueryOrBody(request), names, refuse);
 }

@@ -9,11 +9,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { completeStep, csrfToken, field, stepPage } from '../../src/authentication/interaction/policy.js';
+import { completeStep, csrfToken, stepPage } from '../../src/authentication/interaction/policy.js';
+import { pageParams } from '../../src/authentication/params.js';
 import type { InteractionStep } from '../../src/authentication/interaction/step.js';
 import { html, page, sendPage } from '../../src/authentication/pages/html.js';
 import { defaultRegistries } from '../../src/authentication/registries.js';
-import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createTestApp, DOMAIN, type TestApp } from '../helpers/app.js';
 import { authorizeUrl, Browser, hidden, redirectParams } from '../helpers/browser.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
 
@@ -52,7 +53,7 @@ const termsStep: InteractionStep = {
       handler: async (request, reply) => {
         const found = await stepPage(deps, request, reply, 'terms');
         if ('reply' in found) return found.reply;
-        if (field(request.body, 'accept') !== 'yes') return sendPage(reply, 400, page('Terms', html`<p>Not accepted</p>`));
+        if (pageParams(request, ['accept']).accept !== 'yes') return sendPage(reply, 400, page('Terms', html`<p>Not accepted</p>`));
         accepted.add(found.interaction.authenticated!.user.user_id);
         return completeStep(deps, reply, found.interaction, 'terms');
       },
@@ -116,6 +117,20 @@ describe('interaction steps: an added step runs in order, and the order holds', 
     assert.equal(res.statusCode, 403);
     const page = await browser.get(`/terms?state=${state}`);
     assert.equal(page.statusCode, 200, 'still waiting at the step');
+  });
+
+  it('a page parameter sent twice gets the error page and completes nothing', async () => {
+    await newUser('terms8@example.com');
+    const browser = new Browser(t);
+    const start = await browser.get(url());
+    const page = await browser.get(start.headers.location as string);
+    const state = hidden(page.body, 'state');
+    const form = `state=${state}&state=${state}&csrf_token=${hidden(page.body, 'csrf_token')}&username=terms8%40example.com&password=${encodeURIComponent(PASSWORD)}`;
+    const res = await t.app.inject({ method: 'POST', url: '/login', headers: { host: DOMAIN, 'content-type': 'application/x-www-form-urlencoded', cookie: browser.jar.header() }, payload: form });
+    assert.equal(res.statusCode, 400);
+    assert.match(res.body, /Parameter state must not be repeated/);
+    assert.equal(browser.jar.has('__Host-gh_session'), false);
+    assert.equal((await browser.get(`/terms?state=${state}`)).headers.location, `/login?state=${state}`, 'still at the login');
   });
 
   it('the back button to a completed step leads to the current one, without a new login', async () => {

@@ -58,15 +58,8 @@ export interface AuthorizeRequest {
   screen_hint?: string;
 }
 
-/** A failure to be sent to the (trusted) redirect_uri (RFC 6749 §4.1.2.1); validateAuthorizeRequest makes it the response. */
-class AuthorizeRedirectError extends Error {
-  constructor(
-    readonly error: AuthorizationErrorCode,
-    readonly description: string,
-  ) {
-    super(description);
-  }
-}
+/** Makes the authorization error sent to the (trusted) redirect target (RFC 6749 §4.1.2.1). */
+type Refuse = (error: AuthorizationErrorCode, description: string) => AuthorizationErrorResponse;
 
 /** RFC 7636 §4.2: 43 to 128 characters of [A-Z a-z 0-9 - . _ ~]; an S256 challenge is exactly 43. */
 const CODE_CHALLENGE = /^[A-Za-z0-9\-._~]{43,128}$/;
@@ -138,56 +131,56 @@ export function checkWebMessageOrigin(client: IssuanceClient, params: Readonly<R
   }
 }
 
-function checkResponseType(client: IssuanceClient, params: Readonly<Record<string, string>>): ResponseTypePart[] {
-  if (!params.response_type) throw new AuthorizeRedirectError('invalid_request', 'Missing required parameter: response_type');
+function checkResponseType(client: IssuanceClient, params: Readonly<Record<string, string>>, refuse: Refuse): ResponseTypePart[] {
+  if (!params.response_type) throw refuse('invalid_request', 'Missing required parameter: response_type');
   const parts = parseResponseType(params.response_type);
-  if (!parts) throw new AuthorizeRedirectError('unsupported_response_type', `Unsupported response type: ${params.response_type}`);
+  if (!parts) throw refuse('unsupported_response_type', `Unsupported response type: ${params.response_type}`);
   if (parts.includes('code') && !client.grantTypes.has(AUTHORIZATION_CODE_GRANT)) {
-    throw new AuthorizeRedirectError('unauthorized_client', `Grant type '${AUTHORIZATION_CODE_GRANT}' not allowed for the client.`);
+    throw refuse('unauthorized_client', `Grant type '${AUTHORIZATION_CODE_GRANT}' not allowed for the client.`);
   }
   if (returnsTokens(parts)) {
     if (!client.browser.firstParty) {
-      throw new AuthorizeRedirectError('unsupported_response_type', `Unsupported response type for third party clients: ${params.response_type}`);
+      throw refuse('unsupported_response_type', `Unsupported response type for third party clients: ${params.response_type}`);
     }
     if (!client.grantTypes.has(IMPLICIT_GRANT)) {
-      throw new AuthorizeRedirectError('unauthorized_client', `Grant type '${IMPLICIT_GRANT}' not allowed for the client.`);
+      throw refuse('unauthorized_client', `Grant type '${IMPLICIT_GRANT}' not allowed for the client.`);
     }
     if (params.response_mode === 'query') {
-      throw new AuthorizeRedirectError('invalid_request', `Unsupported response_mode query for response_type ${params.response_type}: tokens are never sent in a query string`);
+      throw refuse('invalid_request', `Unsupported response_mode query for response_type ${params.response_type}: tokens are never sent in a query string`);
     }
   }
   if (parts.includes('id_token') && !params.nonce) {
-    throw new AuthorizeRedirectError('invalid_request', 'Missing required parameter: nonce (required for response types containing id_token)');
+    throw refuse('invalid_request', 'Missing required parameter: nonce (required for response types containing id_token)');
   }
   return parts;
 }
 
 /** PKCE (RFC 7636), S256 only, required of public clients that ask for a code (RFC 9700 §2.1.1). */
-function checkPkce(client: IssuanceClient, params: Readonly<Record<string, string>>, parts: readonly ResponseTypePart[]): void {
+function checkPkce(client: IssuanceClient, params: Readonly<Record<string, string>>, parts: readonly ResponseTypePart[], refuse: Refuse): void {
   const challenge = params.code_challenge;
   if (challenge !== undefined) {
     // RFC 7636 §4.2 lets `plain` be the default; Gatehouse, as the service documents, supports only S256.
     if (params.code_challenge_method !== 'S256') {
-      throw new AuthorizeRedirectError('invalid_request', 'Unsupported code_challenge_method: only S256 is supported');
+      throw refuse('invalid_request', 'Unsupported code_challenge_method: only S256 is supported');
     }
-    if (!CODE_CHALLENGE.test(challenge)) throw new AuthorizeRedirectError('invalid_request', 'Invalid code_challenge');
+    if (!CODE_CHALLENGE.test(challenge)) throw refuse('invalid_request', 'Invalid code_challenge');
   } else if (params.code_challenge_method !== undefined) {
-    throw new AuthorizeRedirectError('invalid_request', 'Missing required parameter: code_challenge');
+    throw refuse('invalid_request', 'Missing required parameter: code_challenge');
   } else if (parts.includes('code') && client.row.token_endpoint_auth_method === 'none') {
-    throw new AuthorizeRedirectError('invalid_request', 'Public clients must send a code_challenge (PKCE, S256)');
+    throw refuse('invalid_request', 'Public clients must send a code_challenge (PKCE, S256)');
   }
 }
 
-function checkPrompt(value: string | undefined): AuthorizeRequest['prompt'] {
+function checkPrompt(value: string | undefined, refuse: Refuse): AuthorizeRequest['prompt'] {
   if (value === undefined || value === '') return undefined;
   if (value === 'none' || value === 'login' || value === 'consent') return value;
-  throw new AuthorizeRedirectError('invalid_request', `Unsupported prompt: ${value}`);
+  throw refuse('invalid_request', `Unsupported prompt: ${value}`);
 }
 
 /** OIDC Core §3.1.2.1: a non-negative number of seconds. */
-function checkMaxAge(value: string | undefined): number | undefined {
+function checkMaxAge(value: string | undefined, refuse: Refuse): number | undefined {
   if (value === undefined || value === '') return undefined;
-  if (!/^\d{1,10}$/.test(value)) throw new AuthorizeRedirectError('invalid_request', 'max_age must be a non-negative integer (seconds)');
+  if (!/^\d{1,10}$/.test(value)) throw refuse('invalid_request', 'max_age must be a non-negative integer (seconds)');
   return Number(value);
 }
 
@@ -196,25 +189,17 @@ function checkMaxAge(value: string | undefined): number | undefined {
  * a failure is the AuthorizationErrorResponse to that target.
  */
 export function validateAuthorizeRequest(client: IssuanceClient, params: Readonly<Record<string, string>>, redirectTarget: string): AuthorizeRequest {
-  try {
-    return validated(client, params, redirectTarget);
-  } catch (error) {
-    if (!(error instanceof AuthorizeRedirectError)) throw error;
-    const failed = { redirect_target: redirectTarget, response_mode: responseModeOf(params), ...(params.state !== undefined && { state: params.state }) };
-    throw new AuthorizationErrorResponse(error.error, error.description, failed);
-  }
-}
-
-function validated(client: IssuanceClient, params: Readonly<Record<string, string>>, redirectTarget: string): AuthorizeRequest {
+  const target = { redirect_target: redirectTarget, response_mode: responseModeOf(params), ...(params.state !== undefined && { state: params.state }) };
+  const refuse: Refuse = (error, description) => new AuthorizationErrorResponse(error, description, target);
   if (params.response_mode !== undefined && !RESPONSE_MODE_NAMES.has(params.response_mode)) {
-    throw new AuthorizeRedirectError('invalid_request', `Unsupported response_mode: ${params.response_mode}`);
+    throw refuse('invalid_request', `Unsupported response_mode: ${params.response_mode}`);
   }
-  const responseType = checkResponseType(client, params);
-  checkPkce(client, params, responseType);
-  const prompt = checkPrompt(params.prompt);
-  const maxAge = checkMaxAge(params.max_age);
+  const responseType = checkResponseType(client, params, refuse);
+  checkPkce(client, params, responseType, refuse);
+  const prompt = checkPrompt(params.prompt, refuse);
+  const maxAge = checkMaxAge(params.max_age, refuse);
   if (params.screen_hint !== undefined && !client.browser.firstParty) {
-    throw new AuthorizeRedirectError('invalid_request', 'screen_hint is not allowed for third party clients');
+    throw refuse('invalid_request', 'screen_hint is not allowed for third party clients');
   }
 
   const request: AuthorizeRequest = {

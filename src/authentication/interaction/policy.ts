@@ -24,15 +24,9 @@ import { authorizationResponse } from '../authorize/response.js';
 import { sendAuthorizationResponse } from '../authorize/response-modes/index.js';
 import { bindBrowser, BROWSER_COOKIE, readCookie } from '../cookies.js';
 import { AuthorizationErrorResponse, pageErrors, type AuthorizationErrorCode } from '../errors.js';
+import { pageParams } from '../params.js';
 import type { Interaction, InteractionDeps, InteractionStep } from './step.js';
 
-const MAX_FIELD = 1024;
-
-/** A string field of a page's query or form, at most 1 KiB; undefined otherwise. */
-export function field(source: unknown, name: string): string | undefined {
-  const value = (source as Record<string, unknown> | null | undefined)?.[name];
-  return typeof value === 'string' && value.length <= MAX_FIELD ? value : undefined;
-}
 
 /** 302 to one of the hosted pages of a transaction. */
 function redirectToPage(reply: FastifyReply, path: string, transactionId: string): FastifyReply {
@@ -97,10 +91,10 @@ export async function stepPage(
 ): Promise<{ interaction: Interaction } | { reply: FastifyReply }> {
   const { tenant } = request;
   const form = request.method === 'POST';
-  const state = field(form ? request.body : request.query, 'state');
+  const { state, csrf_token: csrf } = pageParams(request, ['state', 'csrf_token']);
   if (!state) throw pageErrors.expiredTransaction();
   const browser = form ? readCookie(request.headers.cookie, BROWSER_COOKIE) : bindBrowser(request, reply);
-  if (form && !deps.transactions.csrfMatches(tenant, state, browser, field(request.body, 'csrf_token'))) throw pageErrors.refusedForm();
+  if (form && !deps.transactions.csrfMatches(tenant, state, browser, csrf)) throw pageErrors.refusedForm();
   const transaction = await deps.transactions.find(tenant, state, browser);
   if (!transaction || browser === undefined) throw pageErrors.expiredTransaction();
 

@@ -21,23 +21,14 @@ import type { IssuanceClient } from '../../domain/issuance/lookups.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { clearedSessionCookie } from '../cookies.js';
 import { pageErrors } from '../errors.js';
+import { pageParams } from '../params.js';
 import { cspSourceOf, sendPage } from '../pages/html.js';
 import { confirmLogoutPage, loggedOutPage } from '../pages/logout.js';
 import { logoutUrlAllowed, type IdTokenHint, type LogoutService } from './service.js';
 import type { SessionRow } from '../../domain/rows.js';
 
-const MAX_PARAM = 4096;
-
-/** Parameters as single strings; a repeated or oversized one is refused. */
-function readParams(source: unknown): Record<string, string> {
-  const params: Record<string, string> = {};
-  if (source === null || typeof source !== 'object') return params;
-  for (const [name, value] of Object.entries(source as Record<string, unknown>)) {
-    if (typeof value === 'string' && value.length <= MAX_PARAM) params[name] = value;
-    else if (value !== undefined) throw pageErrors.logout(`Parameter ${name} is not valid.`);
-  }
-  return params;
-}
+const V2_LOGOUT_PARAMS = ['returnTo', 'client_id', 'federated'];
+const OIDC_LOGOUT_PARAMS = ['id_token_hint', 'logout_hint', 'client_id', 'post_logout_redirect_uri', 'state', 'ui_locales', 'confirm', 'csrf_token'];
 
 /**
  * Where to go after logout: `returnTo` when allowed, else (no returnTo, a
@@ -80,7 +71,7 @@ export function v2LogoutEndpoint(service: LogoutService): RouteOptions {
     method: 'GET',
     url: '/v2/logout',
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      const params = readParams(request.query);
+      const params = pageParams(request, V2_LOGOUT_PARAMS, pageErrors.logout);
       const client = await namedClient(service, request.tenant, params.client_id);
       const target = resolveReturn(service, request.tenant, client, params.returnTo, 'returnTo');
       return finish(service, request, reply, target);
@@ -94,7 +85,7 @@ export function oidcLogoutEndpoint(service: LogoutService): RouteOptions {
     url: '/oidc/logout',
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       let hint: IdTokenHint | undefined;
-      const params = readParams(request.method === 'POST' ? request.body : request.query);
+      const params = pageParams(request, OIDC_LOGOUT_PARAMS, pageErrors.logout);
       if (params.id_token_hint !== undefined) {
         hint = await service.verifyIdTokenHint(request.tenant, params.id_token_hint);
         if (params.client_id !== undefined && params.client_id !== hint.clientId) {

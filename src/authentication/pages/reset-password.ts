@@ -13,6 +13,7 @@
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { ruleSentences, type PolicyResult } from '../dbconnections/password-policy.js';
 import type { DbConnectionsService } from '../dbconnections/service.js';
+import { pageParams } from '../params.js';
 import { html, page, sendPage, type Html } from './html.js';
 
 const MAX_TICKET = 200;
@@ -54,10 +55,7 @@ ${policyList(policy, error?.showRules === true)}
   );
 }
 
-function field(source: unknown, name: string): string | undefined {
-  const value = (source as Record<string, unknown> | null | undefined)?.[name];
-  return typeof value === 'string' ? value : undefined;
-}
+const PARAMS = ['ticket', 'csrf_token', 'password', 'password_confirmation'];
 
 function validTicket(ticket: string | undefined): ticket is string {
   return ticket !== undefined && ticket.length > 0 && ticket.length <= MAX_TICKET;
@@ -68,7 +66,7 @@ export function resetPasswordForm(service: DbConnectionsService): RouteOptions {
     method: 'GET',
     url: '/reset-password',
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      const ticket = field(request.query, 'ticket');
+      const ticket = pageParams(request, PARAMS).ticket;
       if (!validTicket(ticket)) return sendPage(reply, 400, invalidLinkPage());
       const state = await service.resetForm(request.tenant, ticket);
       if (!state.usable) return sendPage(reply, 400, invalidLinkPage());
@@ -82,15 +80,16 @@ export function resetPasswordSubmit(service: DbConnectionsService): RouteOptions
     method: 'POST',
     url: '/reset-password',
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      const ticket = field(request.body, 'ticket');
-      const password = field(request.body, 'password') ?? '';
+      const params = pageParams(request, PARAMS);
+      const ticket = params.ticket;
+      const password = params.password ?? '';
       if (!validTicket(ticket) || password.length > 1024) return sendPage(reply, 400, invalidLinkPage());
       const outcome = await service.resetPassword(
         request.tenant,
         ticket,
-        field(request.body, 'csrf_token'),
+        params.csrf_token,
         password,
-        field(request.body, 'password_confirmation'),
+        params.password_confirmation,
       );
       const csrf = () => service.csrfToken(request.tenant, ticket);
       switch (outcome.kind) {

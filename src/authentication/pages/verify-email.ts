@@ -14,14 +14,12 @@
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { DbConnectionsService } from '../dbconnections/service.js';
+import { pageParams } from '../params.js';
 import { html, page, sendPage, type Html } from './html.js';
 
 const MAX_TICKET = 200;
 
-function field(source: unknown, name: string): string | undefined {
-  const value = (source as Record<string, unknown> | null | undefined)?.[name];
-  return typeof value === 'string' ? value : undefined;
-}
+const PARAMS = ['ticket', 'csrf_token'];
 
 function validTicket(ticket: string | undefined): ticket is string {
   return ticket !== undefined && ticket.length > 0 && ticket.length <= MAX_TICKET;
@@ -49,7 +47,7 @@ function confirmPage(ticket: string, email: string, csrf: string): Html {
 
 /** GET: the confirmation form while the ticket is usable; nothing is consumed. */
 async function showForm(service: DbConnectionsService, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const ticket = field(request.query, 'ticket');
+  const ticket = pageParams(request, PARAMS).ticket;
   if (!validTicket(ticket)) return sendPage(reply, 400, invalidLinkPage());
   const state = await service.verificationForm(request.tenant, ticket);
   if (!state.usable) return sendPage(reply, 400, invalidLinkPage());
@@ -58,9 +56,10 @@ async function showForm(service: DbConnectionsService, request: FastifyRequest, 
 
 /** POST: CSRF, then the ticket is consumed and the address verified. */
 async function confirm(service: DbConnectionsService, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const ticket = field(request.body, 'ticket');
+  const params = pageParams(request, PARAMS);
+  const ticket = params.ticket;
   if (!validTicket(ticket)) return sendPage(reply, 400, invalidLinkPage());
-  const outcome = await service.verifyEmail(request.tenant, ticket, field(request.body, 'csrf_token'));
+  const outcome = await service.verifyEmail(request.tenant, ticket, params.csrf_token);
   switch (outcome.kind) {
     case 'done':
       return sendPage(reply, 200, page('Email verified', html`<h1>Email verified</h1><p class="ok">Thank you. The address <strong>${outcome.email}</strong> is verified.</p>`));

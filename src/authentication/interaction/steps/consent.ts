@@ -22,7 +22,8 @@ import { AuthorizationErrorResponse, pageErrors } from '../../errors.js';
 import { consentPage } from '../../pages/authorize.js';
 import { sendPage } from '../../pages/html.js';
 import { scopesToGrant } from '../../token/user-tokens.js';
-import { completeStep, field, stepRoute } from '../policy.js';
+import { pageParams } from '../../params.js';
+import { completeStep, stepRoute } from '../policy.js';
 import type { Interaction, InteractionDeps, InteractionStep } from '../step.js';
 import { formRedirects, transactionView } from './login.js';
 
@@ -83,7 +84,7 @@ function routes(deps: InteractionDeps): RouteOptions[] {
     }),
     stepRoute(deps, NAME, 'POST', '/consent', async (interaction, request, reply) => {
       const { tenant, client } = interaction;
-      if (field(request.body, 'decision') !== 'accept') {
+      if (pageParams(request, ['decision']).decision !== 'accept') {
         if (!(await deps.transactions.consume(tenant, interaction.transactionId!))) throw pageErrors.expiredTransaction();
         throw new AuthorizationErrorResponse('access_denied', 'User did not authorize the request', interaction.request);
       }

@@ -25,7 +25,8 @@ import { ruleSentences } from '../../dbconnections/password-policy.js';
 import { PageError } from '../../errors.js';
 import { forgotPasswordPage, forgotPasswordSentPage, loginPage, signupPage, type FormError } from '../../pages/authorize.js';
 import { cspSourceOf, sendPage, type Html } from '../../pages/html.js';
-import { completeStep, csrfToken, field, stepRoute } from '../policy.js';
+import { pageParams } from '../../params.js';
+import { completeStep, csrfToken, stepRoute } from '../policy.js';
 import type { Interaction, InteractionDeps, InteractionStep } from '../step.js';
 
 const NAME = 'login';
@@ -79,9 +80,10 @@ function loginRoutes(deps: InteractionDeps): RouteOptions[] {
     }),
     stepRoute(deps, NAME, 'POST', '/login', async (interaction, request, reply) => {
       const { ctx } = deps;
+      const params = pageParams(request, ['username', 'email', 'password']);
       // `username` is the page's field; `email` is accepted from scripted clients of the earlier form.
-      const identifier = field(request.body, 'username') ?? field(request.body, 'email') ?? '';
-      const password = field(request.body, 'password') ?? '';
+      const identifier = params.username ?? params.email ?? '';
+      const password = params.password ?? '';
       const refuse = async (message: string) => refusedForm(await loginView(interaction, identifier, { message }), interaction);
 
       const connection = await loginConnection(deps, interaction);
@@ -126,8 +128,9 @@ function signupRoutes(deps: InteractionDeps): RouteOptions[] {
       return sendPage(reply, 200, await signupView(interaction, hint !== undefined ? { email: hint } : {}), formRedirects(interaction));
     }),
     stepRoute(deps, NAME, 'POST', '/signup', async (interaction, request, reply) => {
-      const email = field(request.body, 'email') ?? '';
-      const username = field(request.body, 'username') || undefined;
+      const params = pageParams(request, ['email', 'username', 'password']);
+      const email = params.email ?? '';
+      const username = params.username || undefined;
       const fields = { email, ...(username !== undefined && { username }) };
       const refuse = async (error: FormError) => refusedForm(await signupView(interaction, fields, error), interaction);
 
@@ -139,7 +142,7 @@ function signupRoutes(deps: InteractionDeps): RouteOptions[] {
           client_id: interaction.client.row.client_id,
           connection: connection.name,
           email,
-          password: field(request.body, 'password') ?? '',
+          password: params.password ?? '',
           ...(username !== undefined && { username }),
         });
         userId = `auth0|${created._id}`;
@@ -161,7 +164,7 @@ function forgotPasswordRoutes(deps: InteractionDeps): RouteOptions[] {
       return sendPage(reply, 200, forgotPasswordPage(transactionView(deps, interaction)));
     }),
     stepRoute(deps, NAME, 'POST', '/forgot-password', async (interaction, request, reply) => {
-      const email = field(request.body, 'email') ?? '';
+      const email = pageParams(request, ['email']).email ?? '';
       const connection = await loginConnection(deps, interaction);
       if (!connection) {
         throw new PageError(400, forgotPasswordPage({ ...transactionView(deps, interaction), email, error: { message: 'No database connection is available for this application.' } }));
