@@ -20,12 +20,13 @@ import type { AuthenticationRegistries } from './registries.js';
 import { pick, readBody, requireParams, type Params } from './params.js';
 import { secretHash } from '../domain/secrets.js';
 import type { AppContext } from '../domain/context.js';
+import { isoAt } from '../platform/clock.js';
 
 async function revokeRefreshToken(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient, params: Params): Promise<void> {
   const store = ctx.stores.refreshTokens;
   const row = await store.find(tenant.id, secretHash(params.token!));
   if (!row || row.client_id !== client.client.row.client_id) return;
-  await store.revokeFamily(tenant.id, row.family_id, new Date(ctx.now()).toISOString());
+  await store.revokeFamily(tenant.id, row.family_id, isoAt(ctx.now()));
 }
 
 export function revokeEndpoint(ctx: AppContext, registries: AuthenticationRegistries): RouteOptions {

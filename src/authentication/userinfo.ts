@@ -24,6 +24,7 @@ import { userinfoAudience } from '../domain/tokens/userinfo-token.js';
 import type { UserRow } from '../domain/users/model.js';
 import type { AppContext } from '../domain/context.js';
 import { BearerRefusal } from './errors.js';
+import { requireActiveUser } from '../domain/users/active-user.js';
 
 
 function readBearerToken(request: FastifyRequest): string {
@@ -63,12 +64,7 @@ async function verifyUserinfoToken(ctx: AppContext, tenant: Tenant, token: strin
   }
 }
 
-async function loadUser(ctx: AppContext, tenant: Tenant, payload: JWTPayload): Promise<UserRow> {
-  const user = await ctx.stores.users.get(tenant.id, payload.sub!);
-  if (!user) throw new BearerRefusal('The user does not exist');
-  if (user.blocked === 1) throw new BearerRefusal('user is blocked');
-  return user;
-}
+const userRefusals = { missing: () => new BearerRefusal('The user does not exist'), blocked: () => new BearerRefusal('user is blocked') };
 
 function claimsFor(user: UserRow, payload: JWTPayload): Record<string, unknown> {
   const scopes = new Set(typeof payload.scope === 'string' ? payload.scope.split(' ') : []);
@@ -82,7 +78,7 @@ export function userinfoEndpoint(ctx: AppContext): RouteOptions {
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const token = readBearerToken(request);
       const payload = await verifyUserinfoToken(ctx, request.tenant, token);
-      const user = await loadUser(ctx, request.tenant, payload);
+      const user = await requireActiveUser(ctx.stores.users, request.tenant.id, payload.sub!, userRefusals);
       return reply
         .header('Cache-Control', 'no-store')
         // Exactly `application/json`, as the token endpoint answers; a Buffer keeps Fastify from adding a charset.

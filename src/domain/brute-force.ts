@@ -152,7 +152,7 @@ export class BruteForceProtection {
   readonly #limiter: RateLimiterAbstract;
   readonly #index: BlockIndex;
 
-  constructor(redis: Redis | undefined, now: () => number = Date.now) {
+  constructor(redis: Redis | undefined, now: () => number) {
     const options = { points: MAX_FAILURES, duration: FAILURE_WINDOW_SECONDS, keyPrefix: 'gatehouse:bf' };
     this.#limiter = redis
       ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options) })

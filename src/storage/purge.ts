@@ -7,6 +7,7 @@
  * of a live family are kept: reuse detection needs them.
  */
 import type { Db } from './database.js';
+import { isoAt } from '../platform/clock.js';
 
 export const PURGE_GRACE_MS = 24 * 60 * 60 * 1000;
 export const PURGE_INTERVAL_MS = 60 * 60 * 1000;
@@ -20,7 +21,7 @@ export interface PurgeResult {
 }
 
 export async function purgeExpired(db: Db, now: number): Promise<PurgeResult> {
-  const cutoff = new Date(now - PURGE_GRACE_MS).toISOString();
+  const cutoff = isoAt(now - PURGE_GRACE_MS);
   const count = (r: { numDeletedRows: bigint }) => Number(r.numDeletedRows);
   return {
     tickets: count(await db.deleteFrom('tickets').where('expires_at', '<', cutoff).executeTakeFirst()),

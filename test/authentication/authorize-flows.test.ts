@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import type { LightMyRequestResponse } from 'fastify';
 import { readOutbox } from '../../src/platform/mail/index.js';
-import { createTestApp, DOMAIN, tokenRequest, type TestApp } from '../helpers/app.js';
+import { createTestApp, DOMAIN, tokenRequest, withClockAdvanced, type TestApp } from '../helpers/app.js';
 import { hidden, Jar, pkce } from '../helpers/browser.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
 
@@ -199,16 +199,12 @@ describe('/authorize: response types, modes, hosted pages, consent, CORS', () =>
       await loginThrough(jar, authorizeUrl(spa, pk));
       const fresh = await get(authorizeUrl(spa, { ...pk, max_age: '3600' }), jar);
       assert.match(fresh.headers.location as string, /^https:\/\/app\.example\.com\/callback\?code=/);
-      const realNow = t.ctx.now;
-      t.ctx.now = () => realNow() + 120_000;
-      try {
+      await withClockAdvanced(t, 120_000, async () => {
         const stale = await get(authorizeUrl(spa, { ...pk, max_age: '60' }), jar);
         assert.match(stale.headers.location as string, /^\/login\?state=/);
         const none = await get(authorizeUrl(spa, { ...pk, max_age: '60', prompt: 'none' }), jar);
         assert.equal(new URL(none.headers.location as string).searchParams.get('error'), 'login_required');
-      } finally {
-        t.ctx.now = realNow;
-      }
+      });
       const bad = await get(authorizeUrl(spa, { ...pk, max_age: '-1' }), jar);
       assert.equal(new URL(bad.headers.location as string).searchParams.get('error'), 'invalid_request');
     });

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createLocalJWKSet, decodeJwt, jwtVerify, type JSONWebKeySet } from 'jose';
-import { createTestApp, DOMAIN, tokenRequest, type TestApp } from '../helpers/app.js';
+import { createTestApp, DOMAIN, tokenRequest, withClockAdvanced, type TestApp } from '../helpers/app.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
 
 const API = 'https://api.example.com/';
@@ -84,14 +84,8 @@ describe('refresh tokens: POST /oauth/token grant_type=refresh_token and POST /o
   }
 
   /** Runs `fn` with the clock moved `seconds` forward. */
-  async function later<T>(seconds: number, fn: () => Promise<T>): Promise<T> {
-    const realNow = t.ctx.now;
-    t.ctx.now = () => realNow() + seconds * 1000;
-    try {
-      return await fn();
-    } finally {
-      t.ctx.now = realNow;
-    }
+  function later<T>(seconds: number, fn: () => Promise<T>): Promise<T> {
+    return withClockAdvanced(t, seconds * 1000, fn);
   }
 
   before(async () => {

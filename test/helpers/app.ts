@@ -107,6 +107,16 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
 }
 
 /** POST /oauth/token with a JSON body (or a form when `form` is set). */
+/** Runs `fn` with the app's one clock moved `ms` forward, then moves it back: a test crosses an expiry without sleeping. */
+export async function withClockAdvanced<T>(t: TestApp, ms: number, fn: () => Promise<T>): Promise<T> {
+  t.ctx.clock.advance(ms);
+  try {
+    return await fn();
+  } finally {
+    t.ctx.clock.advance(-ms);
+  }
+}
+
 export function tokenRequest(
   app: FastifyInstance,
   body: Record<string, string> | string,

@@ -20,6 +20,7 @@ import { secretHash } from '../../domain/secrets.js';
 import { type TicketKind } from '../../domain/tickets/store.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
 import type { AppContext } from '../../domain/context.js';
+import { isoAt } from '../../platform/clock.js';
 
 const DATABASE_STRATEGY = 'auth0';
 
@@ -106,7 +107,6 @@ function parseOptions(json: string): ConnectionOptions {
   return {};
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
 
 export class DbConnectionsService {
   readonly #users: UserStore;
@@ -147,7 +147,7 @@ export class DbConnectionsService {
     const policy = checkPassword(connection.options, input.password);
     if (!policy.verified) throw new PasswordStrengthError(policy);
 
-    const row = await newDatabaseUserRow({ tenantId: tenant.id, connectionId: connection.id, ...input, now: iso(this.ctx.now()) });
+    const row = await newDatabaseUserRow({ tenantId: tenant.id, connectionId: connection.id, ...input, now: isoAt(this.ctx.now()) });
     try {
       await this.#users.insert(row);
     } catch (error) {
@@ -198,7 +198,7 @@ export class DbConnectionsService {
    * mail scanner that fetches the link leaves it working.
    */
   async verificationForm(tenant: Tenant, ticket: string): Promise<VerifyFormState> {
-    const row = await this.ctx.stores.tickets.findUsable(tenant.id, secretHash(ticket), 'email_verification', iso(this.ctx.now()));
+    const row = await this.ctx.stores.tickets.findUsable(tenant.id, secretHash(ticket), 'email_verification', isoAt(this.ctx.now()));
     const user = row && (await this.#users.get(tenant.id, row.user_id));
     if (!user) return { usable: false };
     return { usable: true, email: user.email ?? '', csrf: this.csrfToken(tenant, ticket, 'email_verification') };
@@ -210,7 +210,7 @@ export class DbConnectionsService {
    */
   async verifyEmail(tenant: Tenant, ticket: string, csrf: string | undefined): Promise<VerifyOutcome> {
     if (!this.csrfMatches(tenant, ticket, csrf, 'email_verification')) return { kind: 'bad_csrf' };
-    const now = iso(this.ctx.now());
+    const now = isoAt(this.ctx.now());
     const email = await this.ctx.unitOfWork.transaction(async ({ tickets, users }) => {
       const userId = await tickets.consume(tenant.id, secretHash(ticket), 'email_verification', now);
       if (userId === undefined) return undefined;
@@ -246,7 +246,7 @@ export class DbConnectionsService {
   }
 
   private async resetTarget(tenant: Tenant, ticket: string): Promise<{ user: UserRow; options: ConnectionOptions } | undefined> {
-    const row = await this.ctx.stores.tickets.findUsable(tenant.id, secretHash(ticket), 'password_reset', iso(this.ctx.now()));
+    const row = await this.ctx.stores.tickets.findUsable(tenant.id, secretHash(ticket), 'password_reset', isoAt(this.ctx.now()));
     if (!row) return undefined;
     const user = await this.#users.get(tenant.id, row.user_id);
     if (!user) return undefined;
@@ -277,7 +277,7 @@ export class DbConnectionsService {
     if (!policy.verified) return { kind: 'weak', email, policy };
 
     const password_hash = await hashPassword(password);
-    const now = iso(this.ctx.now());
+    const now = isoAt(this.ctx.now());
     const done = await this.ctx.unitOfWork.transaction(async ({ tickets }, joined) => {
       const userId = await tickets.consume(tenant.id, secretHash(ticket), 'password_reset', now);
       if (userId !== target.user.user_id) return false;

@@ -18,6 +18,7 @@ import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isoAt } from '../../platform/clock.js';
 import type { AuthorizeRequest } from '../authorize/request.js';
 import { appendCookie, readCookie, SESSION_COOKIE, sessionCookie } from '../cookies.js';
+import { isActive } from '../../domain/users/active-user.js';
 
 /** A logged-in user and the session that carries the login. */
 export interface Authenticated {
@@ -42,7 +43,7 @@ export class Sessions {
     const session = await this.current(tenant, cookieHeader);
     if (!session) return undefined;
     const user = await this.ctx.stores.users.get(tenant.id, session.user_id);
-    return user && user.blocked !== 1 ? { user, session } : undefined;
+    return isActive(user) ? { user, session } : undefined;
   }
 
   /** The session's login when it may answer this request without a new one (see the file comment). */

@@ -24,6 +24,7 @@ import { callbackMatches } from '../authorize/request.js';
 import { type SessionRow } from '../../domain/rows.js';
 import { secretHash } from '../../domain/secrets.js';
 import type { AppContext } from '../../domain/context.js';
+import { isoAt } from '../../platform/clock.js';
 
 
 /** What a verified `id_token_hint` tells: the client (its `aud`), and `sid`/`sub` when present. */
@@ -109,12 +110,12 @@ export class LogoutService {
   async session(tenant: Tenant, cookieHeader: string | undefined): Promise<SessionRow | undefined> {
     const value = readCookie(cookieHeader, SESSION_COOKIE);
     if (!value || value.length > 100) return undefined;
-    return this.ctx.stores.sessions.findActive(tenant.id, secretHash(value), new Date(this.ctx.now()).toISOString());
+    return this.ctx.stores.sessions.findActive(tenant.id, secretHash(value), isoAt(this.ctx.now()));
   }
 
   /** Revokes the session; a session already gone is not an error. */
   async endSession(tenant: Tenant, session: SessionRow | undefined): Promise<void> {
     if (!session) return;
-    await this.ctx.stores.sessions.revoke(tenant.id, session.id_hash, new Date(this.ctx.now()).toISOString());
+    await this.ctx.stores.sessions.revoke(tenant.id, session.id_hash, isoAt(this.ctx.now()));
   }
 }

@@ -19,6 +19,7 @@ import type { RefreshTokenRow } from '../../domain/rows.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { newRefreshToken, secretHash } from '../../domain/secrets.js';
 import type { AppContext } from '../../domain/context.js';
+import { isoAt } from '../../platform/clock.js';
 
 export const OFFLINE_ACCESS = 'offline_access';
 export const REFRESH_TOKEN_GRANT = 'refresh_token';
@@ -46,18 +47,17 @@ export function offlineAccessAllowed(client: IssuanceClient, api: IssuanceApi | 
   return client.grantTypes.has(REFRESH_TOKEN_GRANT) && (api === undefined || api.row.allow_offline_access === 1);
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The absolute expiry of a new family, or null. */
 export function absoluteExpiry(settings: RefreshTokenSettings, nowMs: number): string | null {
   if (settings.expiration_type !== 'expiring' || settings.infinite_token_lifetime) return null;
-  return iso(nowMs + settings.token_lifetime * 1000);
+  return isoAt(nowMs + settings.token_lifetime * 1000);
 }
 
 /** The idle expiry of a token used (or issued) at `nowMs`, or null. */
 export function idleExpiry(settings: RefreshTokenSettings, nowMs: number): string | null {
   if (settings.expiration_type !== 'expiring' || settings.infinite_idle_token_lifetime) return null;
-  return iso(nowMs + settings.idle_token_lifetime * 1000);
+  return isoAt(nowMs + settings.idle_token_lifetime * 1000);
 }
 
 /** Whether the token is past either expiry at `now` (ISO); expiry instants are exclusive. */
@@ -90,10 +90,10 @@ export async function issueRefreshToken(ctx: AppContext, request: RefreshTokenIs
     user_id: request.userId,
     audience: request.audience ?? null,
     scope: request.scope,
-    created_at: iso(nowMs),
+    created_at: isoAt(nowMs),
     expires_at: request.family ? request.family.expiresAt : absoluteExpiry(settings, nowMs),
     idle_expires_at: idleExpiry(settings, nowMs),
-    last_used_at: iso(nowMs),
+    last_used_at: isoAt(nowMs),
   });
   return token;
 }

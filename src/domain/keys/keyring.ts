@@ -11,6 +11,7 @@ import { newKeyId } from '../../platform/crypto/ids.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import type { SigningKeyRow } from '../rows.js';
 import type { SigningKeyStore } from './store.js';
+import { isoAt } from '../../platform/clock.js';
 
 const generateKeyPairAsync = promisify(generateKeyPair);
 
@@ -53,7 +54,7 @@ export class Keyring {
   constructor(
     private readonly store: SigningKeyStore,
     private readonly box: SecretBox,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number,
   ) {}
 
   /**
@@ -72,7 +73,7 @@ export class Keyring {
       public_jwk: JSON.stringify({ kty: 'RSA', n: jwk.n, e: jwk.e }),
       cert_der: certDer.toString('base64'),
       status: 'current',
-      created_at: new Date(this.now()).toISOString(),
+      created_at: isoAt(this.now()),
     };
   }
 

@@ -17,6 +17,7 @@ import { DEFAULT_TOKEN_LIFETIME, DEFAULT_TOKEN_LIFETIME_FOR_WEB } from '../resou
 import { managementAudience, tenantFromRow, type Tenant, type TenantSettings } from './tenant.js';
 import type { TenantStore } from './store.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
+import { isoAt } from '../../platform/clock.js';
 
 export function clientSecretContext(tenantId: string, clientId: string): string {
   return `client_secret:${tenantId}:${clientId}`;
@@ -58,7 +59,7 @@ export class TenantService {
     private readonly store: TenantStore,
     private readonly keyring: Keyring,
     private readonly box: SecretBox,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number,
   ) {}
 
   async create(input: CreateTenantInput): Promise<CreatedTenant> {
@@ -72,7 +73,7 @@ export class TenantService {
     if (await this.store.getByName(name)) throw new TenantError(`a tenant named "${name}" exists; choose another with --name`);
 
     const tenantId = newPrefixedId('ten');
-    const createdAt = new Date(this.now()).toISOString();
+    const createdAt = isoAt(this.now());
     const adminClientId = input.adminClientId ?? newClientId();
     const adminClientSecret = input.adminClientSecret ?? newClientSecret();
     const globalClientId = newClientId();

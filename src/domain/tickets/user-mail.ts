@@ -17,6 +17,7 @@ import { newSecret, secretHash } from '../secrets.js';
 import { type TicketKind } from './store.js';
 import { lifetimeOf, type LifetimeName } from '../lifetimes.js';
 import type { AppContext } from '../context.js';
+import { isoAt } from '../../platform/clock.js';
 
 /** The lifetime of each kind of ticket (src/domain/lifetimes.ts). */
 const TICKET_LIFETIME: Record<TicketKind, LifetimeName> = {
@@ -24,7 +25,6 @@ const TICKET_LIFETIME: Record<TicketKind, LifetimeName> = {
   password_reset: 'password_reset_ticket',
 };
 
-const iso = (ms: number) => new Date(ms).toISOString();
 
 export class UserMail {
   constructor(private readonly ctx: Pick<AppContext, 'stores' | 'mailer' | 'logger' | 'now'>) {}
@@ -37,8 +37,8 @@ export class UserMail {
       id_hash: secretHash(ticket),
       kind,
       user_id: userId,
-      created_at: iso(now),
-      expires_at: iso(now + lifetimeOf(tenant, TICKET_LIFETIME[kind]) * 1000),
+      created_at: isoAt(now),
+      expires_at: isoAt(now + lifetimeOf(tenant, TICKET_LIFETIME[kind]) * 1000),
     });
     return ticket;
   }

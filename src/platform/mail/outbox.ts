@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { MailMessage, MailTransport } from './transport.js';
+import { isoAt } from '../clock.js';
 
 export interface OutboxEntry extends MailMessage {
   /** ISO time the message was written. */
@@ -18,13 +19,13 @@ export class OutboxTransport implements MailTransport {
 
   constructor(
     dataDir: string,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number,
   ) {
     this.file = path.join(dataDir, 'outbox.jsonl');
   }
 
   async send(message: MailMessage): Promise<void> {
-    const entry: OutboxEntry = { sent_at: new Date(this.now()).toISOString(), ...message };
+    const entry: OutboxEntry = { sent_at: isoAt(this.now()), ...message };
     // Kept in memory before the first await, so a message handed over without
     // waiting (as the endpoints do) is readable as soon as `send` was called.
     this.#messages.push(entry);

@@ -16,18 +16,27 @@ describe('rate limits', () => {
 
   const jwks = (host = DOMAIN) => t.app.inject({ method: 'GET', url: '/.well-known/jwks.json', headers: { host } });
 
+  /**
+   * A tenant of its own, nothing drawn from its buckets yet, with an
+   * Authentication API bucket of 3 refilling every 30 s: no window boundary
+   * falls inside the case, so nothing waits for one.
+   */
+  async function freshTenant(domain: string) {
+    const { tenant } = await t.ctx.tenants.create({ domain });
+    await t.ctx.tenants.updateSettings(tenant, { ...tenant.settings, rate_limits: { authentication: { burst: 3, perSecond: 0.1 } } });
+  }
+
   it('sends X-RateLimit-* on every response and 429s the Authentication API past the burst', async () => {
-    // The token request above used one of the three.
-    await new Promise((r) => setTimeout(r, 1100));
+    await freshTenant('burst.test');
     const start = Math.floor(Date.now() / 1000);
     const responses = [];
-    for (let i = 0; i < 4; i++) responses.push(await jwks());
+    for (let i = 0; i < 4; i++) responses.push(await jwks('burst.test'));
     assert.deepEqual(responses.map((r) => r.statusCode), [200, 200, 200, 429]);
     assert.deepEqual(responses.map((r) => r.headers['x-ratelimit-remaining']), ['2', '1', '0', '0']);
     for (const r of responses) {
       assert.equal(r.headers['x-ratelimit-limit'], '3');
       const reset = Number(r.headers['x-ratelimit-reset']);
-      assert.ok(reset >= start && reset <= start + 3, `reset ${reset} is Unix seconds near ${start}`);
+      assert.ok(reset >= start && reset <= start + 31, `reset ${reset} is Unix seconds near ${start} + 30`);
     }
     const limited = responses[3]!;
     assert.deepEqual(limited.json(), {
@@ -82,8 +91,10 @@ describe('processes sharing Redis', async () => {
     const ctxB = await createContext(a.config, createLogger(a.config));
     const b = await buildApp(ctxB);
     try {
-      await new Promise((r) => setTimeout(r, 1100));
-      const hit = (app: typeof b) => app.inject({ method: 'GET', url: '/.well-known/jwks.json', headers: { host: DOMAIN } });
+      // A tenant of its own (nothing drawn yet), its bucket refilling every 30 s: no window boundary inside the case.
+      const { tenant } = await a.ctx.tenants.create({ domain: 'shared.test' });
+      await a.ctx.tenants.updateSettings(tenant, { ...tenant.settings, rate_limits: { authentication: { burst: 3, perSecond: 0.1 } } });
+      const hit = (app: typeof b) => app.inject({ method: 'GET', url: '/.well-known/jwks.json', headers: { host: 'shared.test' } });
       const statuses = [(await hit(a.app)).statusCode, (await hit(b)).statusCode, (await hit(a.app)).statusCode, (await hit(b)).statusCode];
       assert.deepEqual(statuses, [200, 200, 200, 429]);
     } finally {

@@ -28,6 +28,7 @@ import { cspSourceOf, sendPage, type Html } from '../../pages/html.js';
 import { pageParams } from '../../params.js';
 import { completeStep, csrfToken, stepRoute } from '../policy.js';
 import type { Interaction, InteractionDeps, InteractionStep } from '../step.js';
+import { isActive } from '../../../domain/users/active-user.js';
 
 const NAME = 'login';
 
@@ -96,7 +97,7 @@ function loginRoutes(deps: InteractionDeps): RouteOptions[] {
         throw await refuse('Wrong email or password.');
       }
       await ctx.bruteForce.recordSuccess(attempt);
-      if (user.blocked === 1) throw await refuse('This user is blocked.');
+      if (!isActive(user)) throw await refuse('This user is blocked.');
       return loggedIn(deps, reply, interaction, user);
     }),
   ];

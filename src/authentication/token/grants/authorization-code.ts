@@ -17,7 +17,6 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { newPrefixedId } from '../../../platform/crypto/ids.js';
 import { oauthErrors } from '../../../platform/http/errors.js';
 import type { Tenant } from '../../../domain/tenants/tenant.js';
-import type { UserRow } from '../../../domain/users/model.js';
 import type { AuthenticatedClient } from '../../client-auth/method.js';
 import { AUTHORIZATION_CODE_GRANT } from '../../authorize/request.js';
 import { requireParams, type Params } from '../../params.js';
@@ -27,6 +26,8 @@ import { issueUserTokens } from '../user-tokens.js';
 import { type AuthorizationCodeRow } from '../../../domain/rows.js';
 import { secretHash } from '../../../domain/secrets.js';
 import type { AppContext } from '../../../domain/context.js';
+import { isoAt } from '../../../platform/clock.js';
+import { requireActiveUser } from '../../../domain/users/active-user.js';
 
 const invalidCode = () => oauthErrors.invalidGrant('Invalid authorization code');
 const failedVerifier = () => oauthErrors.invalidGrant('Failed to verify code verifier');
@@ -34,7 +35,6 @@ const failedVerifier = () => oauthErrors.invalidGrant('Failed to verify code ver
 /** RFC 7636 §4.1: 43 to 128 unreserved characters. */
 const CODE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 
-const nowIso = (ctx: AppContext) => new Date(ctx.now()).toISOString();
 
 /** The code when it is the client's and not expired; a used one is a replay (revokes what it issued). */
 async function findCode(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient, params: Params): Promise<AuthorizationCodeRow> {
@@ -44,12 +44,12 @@ async function findCode(ctx: AppContext, tenant: Tenant, client: AuthenticatedCl
     await revokeIssued(ctx, tenant, row);
     throw invalidCode();
   }
-  if (row.expires_at <= nowIso(ctx)) throw invalidCode();
+  if (row.expires_at <= isoAt(ctx.now())) throw invalidCode();
   return row;
 }
 
 async function revokeIssued(ctx: AppContext, tenant: Tenant, row: AuthorizationCodeRow): Promise<void> {
-  if (row.refresh_family_id !== null) await ctx.stores.refreshTokens.revokeFamily(tenant.id, row.refresh_family_id, nowIso(ctx));
+  if (row.refresh_family_id !== null) await ctx.stores.refreshTokens.revokeFamily(tenant.id, row.refresh_family_id, isoAt(ctx.now()));
 }
 
 /** RFC 6749 §4.1.3: the same redirect_uri when one was sent to /authorize. */
@@ -78,15 +78,10 @@ function verifyCodeVerifier(row: AuthorizationCodeRow, params: Params): void {
 
 /** One use: of two concurrent exchanges only one gets past this step. */
 async function consumeCode(ctx: AppContext, tenant: Tenant, row: AuthorizationCodeRow, refreshFamilyId: string): Promise<void> {
-  if (!(await ctx.stores.authorizationCodes.consume(tenant.id, row.code_hash, nowIso(ctx), refreshFamilyId))) throw invalidCode();
+  if (!(await ctx.stores.authorizationCodes.consume(tenant.id, row.code_hash, isoAt(ctx.now()), refreshFamilyId))) throw invalidCode();
 }
 
-async function requireActiveUser(ctx: AppContext, tenant: Tenant, row: AuthorizationCodeRow): Promise<UserRow> {
-  const user = await ctx.stores.users.get(tenant.id, row.user_id);
-  if (!user) throw invalidCode();
-  if (user.blocked === 1) throw oauthErrors.invalidGrant('user is blocked');
-  return user;
-}
+const userRefusals = { missing: invalidCode, blocked: () => oauthErrors.invalidGrant('user is blocked') };
 
 export const authorizationCode: GrantHandler = {
   grantType: AUTHORIZATION_CODE_GRANT,
@@ -101,7 +96,7 @@ export const authorizationCode: GrantHandler = {
     verifyCodeVerifier(row, params);
     const familyId = newPrefixedId('rtf', 24);
     await consumeCode(ctx, tenant, row, familyId);
-    const user = await requireActiveUser(ctx, tenant, row);
+    const user = await requireActiveUser(ctx.stores.users, tenant.id, row.user_id, userRefusals);
     return issueUserTokens(ctx, {
       tenant,
       client: client.client,

@@ -31,6 +31,8 @@ import { requireParams, type Params } from '../../params.js';
 import type { GrantContext, GrantHandler, TokenResponse } from '../grant.js';
 import { issueUserTokens } from '../user-tokens.js';
 import type { AppContext } from '../../../domain/context.js';
+import { isoAt } from '../../../platform/clock.js';
+import { isActive } from '../../../domain/users/active-user.js';
 
 export const PASSWORD_REALM_GRANT = 'http://auth0.com/oauth/grant-type/password-realm';
 
@@ -95,7 +97,7 @@ async function verifyCredentials(ctx: AppContext, attempt: LoginAttemptKey, conn
 }
 
 function refuseBlockedUser(user: UserRow): void {
-  if (user.blocked === 1) throw oauthErrors.userBlocked();
+  if (!isActive(user)) throw oauthErrors.userBlocked();
 }
 
 /**
@@ -103,7 +105,7 @@ function refuseBlockedUser(user: UserRow): void {
  * read-modify-write: two logins of one user at the same instant may count once.
  */
 async function recordLogin(ctx: AppContext, tenant: Tenant, user: UserRow): Promise<UserRow> {
-  const now = new Date(ctx.now()).toISOString();
+  const now = isoAt(ctx.now());
   const changes = { last_login: now, logins_count: user.logins_count + 1 };
   await ctx.stores.users.update(tenant.id, user.user_id, changes);
   return { ...user, ...changes };

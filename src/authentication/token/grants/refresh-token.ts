@@ -23,32 +23,27 @@ import type { AuthenticatedClient } from '../../client-auth/method.js';
 import { oauthErrors } from '../../../platform/http/errors.js';
 import type { RefreshTokenRow } from '../../../domain/rows.js';
 import type { Tenant } from '../../../domain/tenants/tenant.js';
-import type { UserRow } from '../../../domain/users/model.js';
 import { requireParams, type Params } from '../../params.js';
 import type { GrantContext, GrantHandler, TokenResponse } from '../grant.js';
 import { idleExpiry, isExpired, issueRefreshToken, REFRESH_TOKEN_GRANT, refreshTokenSettings, type RefreshTokenSettings } from '../refresh-tokens.js';
 import { issueUserTokens } from '../user-tokens.js';
 import { secretHash } from '../../../domain/secrets.js';
 import type { AppContext } from '../../../domain/context.js';
+import { isoAt } from '../../../platform/clock.js';
+import { requireActiveUser } from '../../../domain/users/active-user.js';
 
 const unknownToken = () => oauthErrors.invalidGrant('Unknown or invalid refresh token.');
 
-const nowIso = (ctx: AppContext) => new Date(ctx.now()).toISOString();
 
 /** The presented token when it is the client's, not revoked and not expired. */
 async function findToken(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient, params: Params): Promise<RefreshTokenRow> {
   const row = await ctx.stores.refreshTokens.find(tenant.id, secretHash(params.refresh_token!));
-  if (!row || row.client_id !== client.client.row.client_id || row.revoked_at !== null || isExpired(row, nowIso(ctx))) throw unknownToken();
+  if (!row || row.client_id !== client.client.row.client_id || row.revoked_at !== null || isExpired(row, isoAt(ctx.now()))) throw unknownToken();
   return row;
 }
 
 /** A deleted user's tokens are gone with the user (cascade); the check also covers a race with the deletion. */
-async function requireActiveUser(ctx: AppContext, tenant: Tenant, row: RefreshTokenRow): Promise<UserRow> {
-  const user = await ctx.stores.users.get(tenant.id, row.user_id);
-  if (!user) throw unknownToken();
-  if (user.blocked === 1) throw oauthErrors.invalidGrant('user is blocked');
-  return user;
-}
+const userRefusals = { missing: unknownToken, blocked: () => oauthErrors.invalidGrant('user is blocked') };
 
 /** RFC 6749 §6: the requested scope "MUST NOT include any scope not originally granted"; absent, the original scope. */
 function narrowScope(row: RefreshTokenRow, params: Params): string {
@@ -66,13 +61,13 @@ type Successor = { id: string; expiresAt: string | null } | undefined;
 /** A rotated token presented again: accepted within the leeway, otherwise the family is revoked. */
 async function reuse(ctx: AppContext, tenant: Tenant, row: RefreshTokenRow, settings: RefreshTokenSettings): Promise<Successor> {
   if (ctx.now() < Date.parse(row.rotated_at!) + settings.leeway * 1000) return { id: row.family_id, expiresAt: row.expires_at };
-  await ctx.stores.refreshTokens.revokeFamily(tenant.id, row.family_id, nowIso(ctx));
+  await ctx.stores.refreshTokens.revokeFamily(tenant.id, row.family_id, isoAt(ctx.now()));
   throw unknownToken();
 }
 
 async function useToken(ctx: AppContext, tenant: Tenant, row: RefreshTokenRow, settings: RefreshTokenSettings): Promise<Successor> {
   const store = ctx.stores.refreshTokens;
-  const now = nowIso(ctx);
+  const now = isoAt(ctx.now());
   if (row.rotated_at !== null) return reuse(ctx, tenant, row, settings);
   if (settings.rotation_type !== 'rotating') {
     if (!(await store.touch(tenant.id, row.id_hash, now, idleExpiry(settings, ctx.now())))) throw unknownToken();
@@ -94,7 +89,7 @@ export const refreshToken: GrantHandler = {
   async handle({ ctx, tenant, params, client }: GrantContext): Promise<TokenResponse> {
     requireParams(params, 'refresh_token');
     const row = await findToken(ctx, tenant, client, params);
-    const user = await requireActiveUser(ctx, tenant, row);
+    const user = await requireActiveUser(ctx.stores.users, tenant.id, row.user_id, userRefusals);
     const scope = narrowScope(row, params);
     const successor = await useToken(ctx, tenant, row, refreshTokenSettings(client.client));
     return issueUserTokens(ctx, {
