@@ -16,15 +16,14 @@
  * gets the challenge without an error code (RFC 6750 §3.1).
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
-import { SIGNING_ALG } from '../domain/keys/keyring.js';
+import { type JWTPayload } from 'jose';
 import type { Tenant } from '../domain/tenants/tenant.js';
 import { userClaims } from '../domain/tokens/id-token.js';
-import { userinfoAudience } from '../domain/tokens/userinfo-token.js';
 import type { UserRow } from '../domain/users/model.js';
 import type { AppContext } from '../domain/context.js';
 import { BearerRefusal } from './errors.js';
 import { requireActiveUser } from '../domain/users/active-user.js';
+import { verifyTenantJwt } from '../domain/tokens/verify.js';
 
 
 function readBearerToken(request: FastifyRequest): string {
@@ -42,26 +41,13 @@ function readBearerToken(request: FastifyRequest): string {
   throw new BearerRefusal();
 }
 
+const REFUSALS = { invalid: 'Invalid token', expired: 'The token has expired', audience: 'Invalid audience' } as const;
+
 async function verifyUserinfoToken(ctx: AppContext, tenant: Tenant, token: string): Promise<JWTPayload> {
-  try {
-    const { payload } = await jwtVerify(
-      token,
-      async (header) => {
-        const key = header.kid === undefined ? undefined : await ctx.keyring.verificationKey(tenant.id, header.kid);
-        if (!key) throw new BearerRefusal('Invalid token');
-        return key;
-      },
-      // Every token the tenant issues expires: one without `exp` (or `sub`) is no token of this endpoint.
-      { algorithms: [SIGNING_ALG], issuer: tenant.issuer, audience: userinfoAudience(tenant), requiredClaims: ['exp', 'sub'], currentDate: new Date(ctx.now()) },
-    );
-    if (typeof payload.sub !== 'string') throw new BearerRefusal('Invalid token');
-    return payload;
-  } catch (err) {
-    if (err instanceof BearerRefusal) throw err;
-    if (err instanceof joseErrors.JWTExpired) throw new BearerRefusal('The token has expired');
-    if (err instanceof joseErrors.JWTClaimValidationFailed && err.claim === 'aud') throw new BearerRefusal('Invalid audience');
-    throw new BearerRefusal('Invalid token');
-  }
+  // Every token the tenant issues expires: one without `exp` (or `sub`) is no token of this endpoint.
+  const verified = await verifyTenantJwt(ctx, tenant, token, 'userinfo');
+  if (!verified.ok) throw new BearerRefusal(REFUSALS[verified.failure]);
+  return verified.payload;
 }
 
 const userRefusals = { missing: () => new BearerRefusal('The user does not exist'), blocked: () => new BearerRefusal('user is blocked') };

@@ -9,13 +9,11 @@
  * format"; anything that fails verification → 401 "Invalid token"; an expired
  * token → 401 "Expired token received for JSON Web Token validation".
  */
-import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
 import type { FastifyRequest } from 'fastify';
 import { managementErrors } from '../platform/http/errors.js';
-import { SIGNING_ALG } from '../domain/keys/keyring.js';
 import { CURRENT_USER_SCOPE_SET, isCurrentUserScope } from '../domain/management-api/current-user.js';
-import { managementAudience } from '../domain/tenants/tenant.js';
 import type { AppContext } from '../domain/context.js';
+import { verifyTenantJwt } from '../domain/tokens/verify.js';
 
 export interface ManagementPrincipal {
   /**
@@ -51,9 +49,6 @@ declare module 'fastify' {
   }
 }
 
-/** Tolerated clock difference between Gatehouse processes, seconds. */
-const CLOCK_TOLERANCE = 5;
-
 function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (!header) return undefined;
@@ -66,43 +61,21 @@ export async function authenticateManagement(ctx: AppContext, request: FastifyRe
   if (token === undefined) throw managementErrors.missingAuthentication();
   if (token.split('.').length !== 3) throw managementErrors.badAuthorizationHeader();
 
-  let kid: string | undefined;
-  try {
-    const header = decodeProtectedHeader(token);
-    if (header.alg !== SIGNING_ALG || typeof header.kid !== 'string') throw managementErrors.invalidToken();
-    kid = header.kid;
-  } catch {
-    throw managementErrors.invalidToken();
-  }
-  const tenant = request.tenant;
-  const key = await ctx.keyring.verificationKey(tenant.id, kid);
-  if (!key) throw managementErrors.invalidToken();
-
-  try {
-    const { payload } = await jwtVerify(token, key, {
-      algorithms: [SIGNING_ALG],
-      issuer: tenant.issuer,
-      audience: managementAudience(tenant),
-      requiredClaims: ['exp', 'sub'],
-      clockTolerance: CLOCK_TOLERANCE,
-      currentDate: new Date(ctx.now()),
-    });
-    const scope = typeof payload.scope === 'string' ? payload.scope : '';
-    const sub = String(payload.sub);
-    const clientId = typeof payload.azp === 'string' ? payload.azp : undefined;
-    // Machine tokens are the client_credentials grant's: `sub` is `{azp}@clients` (wire notes §6).
-    const kind = payload.gty === 'client-credentials' && clientId !== undefined && sub === `${clientId}@clients` ? 'client' : 'user';
-    const granted = scope.split(' ').filter(Boolean);
-    return {
-      kind,
-      sub,
-      clientId,
-      scopes: new Set(kind === 'user' ? granted.filter((s) => CURRENT_USER_SCOPE_SET.has(s)) : granted.filter((s) => !isCurrentUserScope(s))),
-    };
-  } catch (error) {
-    if (error instanceof joseErrors.JWTExpired) throw managementErrors.expiredToken();
-    throw managementErrors.invalidToken();
-  }
+  const verified = await verifyTenantJwt(ctx, request.tenant, token, 'management');
+  if (!verified.ok) throw verified.failure === 'expired' ? managementErrors.expiredToken() : managementErrors.invalidToken();
+  const { payload } = verified;
+  const scope = typeof payload.scope === 'string' ? payload.scope : '';
+  const sub = String(payload.sub);
+  const clientId = typeof payload.azp === 'string' ? payload.azp : undefined;
+  // Machine tokens are the client_credentials grant's: `sub` is `{azp}@clients` (wire notes §6).
+  const kind = payload.gty === 'client-credentials' && clientId !== undefined && sub === `${clientId}@clients` ? 'client' : 'user';
+  const granted = scope.split(' ').filter(Boolean);
+  return {
+    kind,
+    sub,
+    clientId,
+    scopes: new Set(kind === 'user' ? granted.filter((s) => CURRENT_USER_SCOPE_SET.has(s)) : granted.filter((s) => !isCurrentUserScope(s))),
+  };
 }
 
 /** 403 unless the principal holds at least one of `anyOf`. */

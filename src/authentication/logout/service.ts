@@ -13,10 +13,8 @@
  * - Ending the session revokes the `__Host-gh_session` cookie's session in the store;
  *   the cookie itself is cleared by the caller.
  */
-import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import type { IssuanceClient } from '../../domain/issuance/lookups.js';
 import { FormTokens } from '../../platform/crypto/form-tokens.js';
-import { SIGNING_ALG } from '../../domain/keys/keyring.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { readCookie, SESSION_COOKIE } from '../cookies.js';
 import { pageErrors } from '../errors.js';
@@ -25,6 +23,7 @@ import { type SessionRow } from '../../domain/rows.js';
 import { secretHash } from '../../domain/secrets.js';
 import type { AppContext } from '../../domain/context.js';
 import { isoAt } from '../../platform/clock.js';
+import { verifyTenantJwt } from '../../domain/tokens/verify.js';
 
 
 /** What a verified `id_token_hint` tells: the client (its `aud`), and `sid`/`sub` when present. */
@@ -80,25 +79,12 @@ export class LogoutService {
 
   /** The verified hint; else the logout error page (PageError). */
   async verifyIdTokenHint(tenant: Tenant, token: string): Promise<IdTokenHint> {
-    let payload: JWTPayload;
-    try {
-      ({ payload } = await jwtVerify(
-        token,
-        async (header) => {
-          const key = header.kid === undefined ? undefined : await this.ctx.keyring.verificationKey(tenant.id, header.kid);
-          if (!key) throw pageErrors.logout('Invalid id_token_hint.');
-          return key;
-        },
-        { algorithms: [SIGNING_ALG], issuer: tenant.issuer, currentDate: new Date(this.ctx.now()) },
-      ));
-    } catch (error) {
-      // jose checks the signature, then iss, before exp: an expired token here is otherwise valid.
-      if (error instanceof joseErrors.JWTExpired && error.claim === 'exp') payload = error.payload;
-      else throw pageErrors.logout('Invalid id_token_hint.');
-    }
-    const aud = Array.isArray(payload.aud) && payload.aud.length === 1 ? payload.aud[0] : payload.aud;
     // An expired hint is accepted (it only names the session), one that never expires is not an ID token of ours.
-    if (typeof aud !== 'string' || typeof payload.exp !== 'number') throw pageErrors.logout('Invalid id_token_hint.');
+    const verified = await verifyTenantJwt(this.ctx, tenant, token, 'id_token_hint');
+    if (!verified.ok) throw pageErrors.logout('Invalid id_token_hint.');
+    const { payload } = verified;
+    const aud = Array.isArray(payload.aud) && payload.aud.length === 1 ? payload.aud[0] : payload.aud;
+    if (typeof aud !== 'string') throw pageErrors.logout('Invalid id_token_hint.');
     return {
       clientId: aud,
       ...(typeof payload.sid === 'string' && { sid: payload.sid }),
