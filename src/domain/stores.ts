@@ -10,6 +10,7 @@
  */
 import type { AuthorizationCodeStore } from './authorization-codes/store.js';
 import type { AuthorizationRequestStore } from './authorize-transactions/store.js';
+import type { ClientCredentialStore } from './client-credentials/store.js';
 import type { ClientGrantStore } from './client-grants/store.js';
 import type { ClientOffsetAnchors, ClientStore } from './clients/store.js';
 import type { ConnectionStore } from './connections/store.js';
@@ -17,6 +18,7 @@ import type { ConsentGrantStore } from './consent-grants/store.js';
 import type { GroupStore } from './groups/store.js';
 import type { GuardianPushStore } from './guardian/store.js';
 import type { SigningKeyStore } from './keys/store.js';
+import type { OneTimeUseStore } from './one-time-use/store.js';
 import type { OrganizationStore } from './organizations/store.js';
 import type { RbacStore } from './rbac/store.js';
 import type { RefreshTokenStore } from './refresh-tokens/store.js';
@@ -48,6 +50,8 @@ export interface Stores {
   sessions: SessionStore;
   authorizeTransactions: AuthorizationRequestStore;
   authorizationCodes: AuthorizationCodeStore;
+  clientCredentials: ClientCredentialStore;
+  oneTimeUses: OneTimeUseStore;
 }
 
 export interface UnitOfWork {

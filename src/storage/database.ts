@@ -20,6 +20,7 @@ import * as m0010 from './migrations/0010_user_grants.js';
 import * as m0011 from './migrations/0011_rbac.js';
 import * as m0012 from './migrations/0012_hardening.js';
 import * as m0013 from './migrations/0013_interaction_steps.js';
+import * as m0014 from './migrations/0014_client_credentials.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -55,6 +56,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011_rbac': m0011,
   '0012_hardening': m0012,
   '0013_interaction_steps': m0013,
+  '0014_client_credentials': m0014,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

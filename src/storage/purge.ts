@@ -18,6 +18,7 @@ export interface PurgeResult {
   authorization_codes: number;
   sessions: number;
   refresh_tokens: number;
+  one_time_uses: number;
 }
 
 export async function purgeExpired(db: Db, now: number): Promise<PurgeResult> {
@@ -39,5 +40,6 @@ export async function purgeExpired(db: Db, now: number): Promise<PurgeResult> {
         .where((eb) => eb.or([eb('expires_at', '<', cutoff), eb('revoked_at', '<', cutoff)]))
         .executeTakeFirst(),
     ),
+    one_time_uses: count(await db.deleteFrom('one_time_uses').where('expires_at', '<', cutoff).executeTakeFirst()),
   };
 }

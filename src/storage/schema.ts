@@ -8,6 +8,7 @@ import type {
   AuthorizationCodeRow,
   AuthorizationRequestRow,
   ClientCountRow,
+  ClientCredentialRow,
   ClientGrantRow,
   ClientRow,
   ConnectionClientRow,
@@ -18,6 +19,7 @@ import type {
   GroupRow,
   GuardianPushNotificationRow,
   OrganizationClientGrantRow,
+  OneTimeUseRow,
   OrganizationRow,
   RefreshTokenRow,
   ResourceServerRow,
@@ -35,6 +37,7 @@ export type {
   AuthorizationCodeRow,
   AuthorizationRequestRow,
   ClientCountRow,
+  ClientCredentialRow,
   ClientGrantRow,
   ClientRow,
   ConnectionClientRow,
@@ -45,6 +48,7 @@ export type {
   GroupRow,
   GuardianPushNotificationRow,
   OrganizationClientGrantRow,
+  OneTimeUseRow,
   OrganizationRow,
   RefreshTokenRow,
   ResourceServerRow,
@@ -80,6 +84,8 @@ export interface Database {
   sessions: SessionRow;
   authorization_requests: AuthorizationRequestRow;
   authorization_codes: AuthorizationCodeRow;
+  client_credentials: ClientCredentialRow;
+  one_time_uses: OneTimeUseRow;
   user_grants: ConsentGrantRow;
   role_permissions: RolePermissionRow;
   user_roles: UserRoleRow;

@@ -106,7 +106,6 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   return testApp;
 }
 
-/** POST /oauth/token with a JSON body (or a form when `form` is set). */
 /** Runs `fn` with the app's one clock moved `ms` forward, then moves it back: a test crosses an expiry without sleeping. */
 export async function withClockAdvanced<T>(t: TestApp, ms: number, fn: () => Promise<T>): Promise<T> {
   t.ctx.clock.advance(ms);
@@ -117,6 +116,7 @@ export async function withClockAdvanced<T>(t: TestApp, ms: number, fn: () => Pro
   }
 }
 
+/** POST /oauth/token with a JSON body (or a form when `form` is set). */
 export function tokenRequest(
   app: FastifyInstance,
   body: Record<string, string> | string,

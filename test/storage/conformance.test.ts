@@ -190,6 +190,7 @@ await forEachDatabase('storage conformance', (database, expectedDialect) => {
       '0011_rbac',
       '0012_hardening',
       '0013_interaction_steps',
+      '0014_client_credentials',
     ];
 
     it('creates every table', async () => {

@@ -49,7 +49,7 @@ function detectCredentials(methods: readonly ClientAuthMethod[], request: Fastif
 
 function checkClientIdAgrees(credentials: PresentedCredentials, params: Params): void {
   if (params.client_id !== undefined && params.client_id !== credentials.clientId) {
-    throw oauthErrors.invalidRequest('client_id does not match the client of the Authorization header');
+    throw oauthErrors.invalidRequest('client_id does not match the client the credentials are for');
   }
 }
 

@@ -18,6 +18,8 @@ export interface PresentedCredentials {
   clientId: string;
   /** The client secret, for the secret methods. */
   secret?: string;
+  /** The client assertion (JWT), for private_key_jwt. */
+  assertion?: string;
 }
 
 export interface ClientAuthMethod {
@@ -29,6 +31,8 @@ export interface ClientAuthMethod {
   readonly confidential: boolean;
   /** Whether discovery lists it in `token_endpoint_auth_methods_supported` (the service does not list `none`). */
   readonly advertised: boolean;
+  /** The JWS algorithms of its assertions (`token_endpoint_auth_signing_alg_values_supported`), for methods that sign. */
+  readonly signingAlgs?: readonly string[];
   /** The method's credentials in the request, if it carries them; a malformed one is an error. */
   detect(request: FastifyRequest, params: Params): PresentedCredentials | undefined;
   /** Checks the credentials against the client; throws the OAuth error of a failed authentication. */

@@ -18,6 +18,7 @@ const IMPLICIT = 'implicit';
 
 export function discoveryDocument(tenant: Tenant, registries: AuthenticationRegistries): Record<string, unknown> {
   const base = tenant.issuer;
+  const assertionAlgs = [...new Set(registries.clientAuthMethods.flatMap((m) => (m.advertised ? (m.signingAlgs ?? []) : [])))];
   const implicit = registries.responseTypes.some((t) => t.split(' ').some((part) => part === 'token' || part === 'id_token'));
   return {
     issuer: base,
@@ -34,6 +35,7 @@ export function discoveryDocument(tenant: Tenant, registries: AuthenticationRegi
     code_challenge_methods_supported: ['S256'],
     subject_types_supported: ['public'],
     token_endpoint_auth_methods_supported: registries.clientAuthMethods.filter((m) => m.advertised).map((m) => m.name),
+    ...(assertionAlgs.length > 0 && { token_endpoint_auth_signing_alg_values_supported: assertionAlgs }),
     claims_supported: [...SUPPORTED_CLAIMS],
     id_token_signing_alg_values_supported: [SIGNING_ALG],
     request_uri_parameter_supported: false,

@@ -12,6 +12,7 @@ import type { Stores } from '../stores.js';
 import type { ResourceServerRow, ResourceServerScope } from '../resource-servers/model.js';
 import { clientSecretContext } from '../tenants/service.js';
 import { TenantCache } from '../../platform/cache/tenant-cache.js';
+import { methodCredentialIds, parseCredential, type RegisteredCredential } from '../client-credentials/registered.js';
 
 /** Seconds a cached entry may be used before it is read again (other processes' writes, without Redis). */
 export const ISSUANCE_CACHE_TTL_MS = 10_000;
@@ -23,6 +24,8 @@ export interface IssuanceClient {
   grantTypes: ReadonlySet<string>;
   /** Registered `client_authentication_methods` (private_key_jwt, mTLS). */
   authenticationMethods: readonly string[];
+  /** The credentials each registered method names, parsed (../client-credentials/registered.ts). */
+  credentials: ReadonlyMap<string, readonly RegisteredCredential[]>;
   /** The settings the browser flows read, parsed once from the client's configuration. */
   browser: ClientBrowserSettings;
 }
@@ -108,7 +111,7 @@ export interface IssuanceGrant {
 
 /** What the lookups read through: the three stores, the box that opens client secrets, the clock of the cache. */
 interface Deps {
-  stores: Pick<Stores, 'clients' | 'resourceServers' | 'clientGrants'>;
+  stores: Pick<Stores, 'clients' | 'resourceServers' | 'clientGrants' | 'clientCredentials'>;
   box: SecretBox;
   clock: Clock;
 }
@@ -135,15 +138,29 @@ export class IssuanceLookups {
     return this.#clients.get(tenantId, clientId, async () => {
       const row = await this.deps.stores.clients.get(tenantId, clientId);
       if (!row) return undefined;
+      const methods = methodCredentialIds(row.client_authentication_methods);
       return {
         row,
         secret: row.client_secret_enc === null ? undefined : this.deps.box.openString(row.client_secret_enc, clientSecretContext(tenantId, clientId)),
         grantTypes: new Set(JSON.parse(row.grant_types) as string[]),
-        authenticationMethods:
-          row.client_authentication_methods === null ? [] : Object.keys(JSON.parse(row.client_authentication_methods) as object),
+        authenticationMethods: [...methods.keys()],
+        credentials: await this.#credentials(tenantId, clientId, methods),
         browser: browserSettings(row),
       };
     });
+  }
+
+  /** The credentials each method names (none read for a client that registered no method). */
+  async #credentials(tenantId: string, clientId: string, methods: ReadonlyMap<string, readonly string[]>): Promise<Map<string, RegisteredCredential[]>> {
+    const byMethod = new Map<string, RegisteredCredential[]>();
+    if (methods.size === 0) return byMethod;
+    const parsed = new Map<string, RegisteredCredential>();
+    for (const row of await this.deps.stores.clientCredentials.list(tenantId, clientId)) {
+      const credential = parseCredential(row);
+      if (credential) parsed.set(row.id, credential);
+    }
+    for (const [method, ids] of methods) byMethod.set(method, ids.map((id) => parsed.get(id)).filter((c): c is RegisteredCredential => c !== undefined));
+    return byMethod;
   }
 
   resourceServer(tenantId: string, identifier: string): Promise<IssuanceApi | undefined> {

@@ -8,6 +8,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../database.js';
 import { KyselyAuthorizationCodeStore } from './authorization-codes.js';
 import { KyselyAuthorizationRequestStore } from './authorize-transactions.js';
+import { KyselyClientCredentialStore } from './client-credentials.js';
 import { KyselyClientGrantStore } from './client-grants.js';
 import { OffsetAnchors } from './client-offset-anchors.js';
 import { KyselyClientStore } from './clients.js';
@@ -15,6 +16,7 @@ import { KyselyConnectionStore } from './connections.js';
 import { KyselyConsentGrantStore } from './consent-grants.js';
 import { KyselyGroupStore } from './groups.js';
 import { KyselyGuardianPushStore } from './guardian.js';
+import { KyselyOneTimeUseStore } from './one-time-uses.js';
 import { KyselyOrganizationStore } from './organizations.js';
 import { KyselyRbacStore } from './rbac.js';
 import { KyselyRefreshTokenStore } from './refresh-tokens.js';
@@ -48,6 +50,8 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     sessions: new KyselySessionStore(db),
     authorizeTransactions: new KyselyAuthorizationRequestStore(db),
     authorizationCodes: new KyselyAuthorizationCodeStore(db),
+    clientCredentials: new KyselyClientCredentialStore(db),
+    oneTimeUses: new KyselyOneTimeUseStore(db),
   };
 }
 

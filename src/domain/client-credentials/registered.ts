@@ -1,0 +1,69 @@
+/**
+ * A client's credentials as client authentication uses them, parsed once
+ * (the issuance cache keeps them): each registered method
+ * (`client_authentication_methods`: `private_key_jwt`, `tls_client_auth`,
+ * `self_signed_tls_client_auth`, `signed_request_object`) with the
+ * credentials it names, public keys as KeyObjects.
+ */
+import { createHash, createPublicKey, type KeyObject, type X509Certificate } from 'node:crypto';
+import type { ClientCredentialRow } from '../rows.js';
+
+export interface RegisteredCredential {
+  id: string;
+  kid: string;
+  credentialType: ClientCredentialRow['credential_type'];
+  /** The `alg` a signature with this key must use (public_key). */
+  alg?: string;
+  key?: KeyObject;
+  /** base64url SHA-256 of the certificate's DER (x509_cert, and a public_key given as a certificate). */
+  thumbprint?: string;
+  subjectDn?: string;
+  /** Milliseconds since the epoch; undefined: never. */
+  expiresAt?: number;
+}
+
+/** `client_authentication_methods` as stored: each method and the ids of the credentials it uses. */
+export function methodCredentialIds(column: string | null): Map<string, string[]> {
+  const methods = new Map<string, string[]>();
+  if (column === null) return methods;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(column);
+  } catch {
+    return methods;
+  }
+  if (parsed === null || typeof parsed !== 'object') return methods;
+  for (const [method, value] of Object.entries(parsed as Record<string, unknown>)) {
+    const list = (value as { credentials?: unknown } | null)?.credentials;
+    const ids = Array.isArray(list) ? list.map((c) => (c as { id?: unknown } | null)?.id).filter((id): id is string => typeof id === 'string') : [];
+    methods.set(method, ids);
+  }
+  return methods;
+}
+
+/** The SHA-256 thumbprint of a certificate, base64url (RFC 8705 §3.1 `x5t#S256`). */
+export function certificateThumbprint(certificate: X509Certificate): string {
+  return createHash('sha256').update(certificate.raw).digest('base64url');
+}
+
+/** A stored credential, parsed; undefined when its PEM no longer parses (it then authenticates nothing). */
+export function parseCredential(row: ClientCredentialRow): RegisteredCredential | undefined {
+  const base: RegisteredCredential = {
+    id: row.id,
+    kid: row.kid,
+    credentialType: row.credential_type,
+    ...(row.alg !== null && { alg: row.alg }),
+    ...(row.thumbprint_sha256 !== null && { thumbprint: row.thumbprint_sha256 }),
+    ...(row.subject_dn !== null && { subjectDn: row.subject_dn }),
+    ...(row.expires_at !== null && { expiresAt: Date.parse(row.expires_at) }),
+  };
+  if (row.pem === null) return base;
+  try {
+    return { ...base, key: createPublicKey(row.pem) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the credential may be used at `now` (ms). */
+export const usableAt = (credential: RegisteredCredential, now: number) => credential.expiresAt === undefined || credential.expiresAt > now;
