@@ -70,8 +70,16 @@ describe('purgeExpired', () => {
       ])
       .execute();
 
+    await db
+      .insertInto('one_time_uses')
+      .values([
+        { tenant_id, purpose: 'client_assertion:x', key_hash: 'j-old', expires_at: longAgo },
+        { tenant_id, purpose: 'client_assertion:x', key_hash: 'j-live', expires_at: later },
+      ])
+      .execute();
+
     const removed = await purgeExpired(db, now);
-    assert.deepEqual(removed, { tickets: 1, authorization_requests: 1, authorization_codes: 1, sessions: 2, refresh_tokens: 2 });
+    assert.deepEqual(removed, { tickets: 1, authorization_requests: 1, authorization_codes: 1, sessions: 2, refresh_tokens: 2, one_time_uses: 1 });
 
     const ids = async (table: 'tickets' | 'sessions' | 'authorization_requests' | 'refresh_tokens') =>
       (await db.selectFrom(table).select('id_hash').where('tenant_id', '=', tenant_id).execute()).map((r) => r.id_hash).sort();
@@ -81,5 +89,7 @@ describe('purgeExpired', () => {
     assert.deepEqual(await ids('refresh_tokens'), ['rt-live', 'rt-rotated'], 'a rotated token of a live family stays for reuse detection');
     const codes = (await db.selectFrom('authorization_codes').select('code_hash').where('tenant_id', '=', tenant_id).execute()).map((r) => r.code_hash);
     assert.deepEqual(codes, ['c-recent'], 'a code expired minutes ago stays so a late replay is still recognised');
+    const uses = (await db.selectFrom('one_time_uses').select('key_hash').where('tenant_id', '=', tenant_id).execute()).map((r) => r.key_hash);
+    assert.deepEqual(uses, ['j-live']);
   });
 });
