@@ -5,8 +5,6 @@
  */
 import assert from 'node:assert/strict';
 import { randomString } from '../../src/platform/crypto/ids.js';
-import { KyselyGroupStore } from '../../src/storage/kysely/groups.js';
-import { KyselyUserStore } from '../../src/storage/kysely/users.js';
 import type { TestApp } from './app.js';
 import { connectionRow, groupRow, userRow } from './rows.js';
 
@@ -38,8 +36,7 @@ export function permissionNotFound(identifier: string, name: string): Record<str
 
 /** Builders for one test app's tenant. */
 export function rbacFixtures(t: TestApp) {
-  const users = new KyselyUserStore(t.ctx.database.db);
-  const groups = new KyselyGroupStore(t.ctx.database.db);
+  const { users, groups } = t.ctx.stores;
   let connectionId: string | undefined;
 
   return {

@@ -10,19 +10,22 @@ import assert from 'node:assert/strict';
 import { type Db } from '../../src/storage/database.js';
 import { newPrefixedId, randomString } from '../../src/platform/crypto/ids.js';
 import { fullUserId, newUserIdPart } from '../../src/domain/users/model.js';
-import { forEachDatabase } from '../helpers/databases.js';
+import type { Stores } from '../../src/domain/stores.js';
+import { forEachStoreFactory } from '../helpers/databases.js';
 import { newSecret, secretHash } from '../../src/domain/secrets.js';
-import { KyselySessionStore } from '../../src/storage/kysely/sessions.js';
-import { KyselyAuthorizationRequestStore } from '../../src/storage/kysely/authorize-transactions.js';
-import { KyselyAuthorizationCodeStore } from '../../src/storage/kysely/authorization-codes.js';
 
 const T0 = '2024-01-01T00:00:00.000Z';
 const at = (s: number) => new Date(Date.parse(T0) + s * 1000).toISOString();
 
-await forEachDatabase('authorization storage', (database) => {
+await forEachStoreFactory('authorization storage', (h) => {
+  // Tenants and users are seeded, and a user removed, in SQL.
   let db: Db;
+  let codes: Stores['authorizationCodes'];
+  let sessions: Stores['sessions'];
+  let requests: Stores['authorizeTransactions'];
   before(() => {
-    db = database();
+    db = h.db();
+    ({ authorizationCodes: codes, sessions, authorizeTransactions: requests } = h.stores());
   });
 
   /** A tenant with one connection and one user, per case. */
@@ -44,7 +47,7 @@ await forEachDatabase('authorization storage', (database) => {
 
   async function newCode(tenantId: string, userId: string, expiresIn = 60): Promise<string> {
     const hash = secretHash(newSecret());
-    await new KyselyAuthorizationCodeStore(db).insert({
+    await codes.insert({
       tenant_id: tenantId, code_hash: hash, client_id: 'client', user_id: userId, redirect_uri: 'https://app.example.com/cb', scope: 'openid',
       audience: null, nonce: 'n', code_challenge: null, code_challenge_method: null, session_id: 'sid', auth_time: 1, expires_at: at(expiresIn),
     });
@@ -53,7 +56,6 @@ await forEachDatabase('authorization storage', (database) => {
 
   it('codes: found in any state, consumed exactly once (also concurrently), recording the refresh family', async () => {
     const { tenantId, userId } = await tenantWithUser();
-    const codes = new KyselyAuthorizationCodeStore(db);
     const hash = await newCode(tenantId, userId);
     assert.equal((await codes.find(tenantId, hash))?.used_at, null);
     const results = await Promise.all([codes.consume(tenantId, hash, at(1), 'rtf_a'), codes.consume(tenantId, hash, at(1), 'rtf_b')]);
@@ -68,7 +70,6 @@ await forEachDatabase('authorization storage', (database) => {
 
   it('codes: an expired code is not consumed; codes go with their user', async () => {
     const { tenantId, userId } = await tenantWithUser();
-    const codes = new KyselyAuthorizationCodeStore(db);
     const hash = await newCode(tenantId, userId, 60);
     assert.equal(await codes.consume(tenantId, hash, at(60), 'rtf_x'), false);
     await db.deleteFrom('users').where('tenant_id', '=', tenantId).where('user_id', '=', userId).execute();
@@ -77,7 +78,6 @@ await forEachDatabase('authorization storage', (database) => {
 
   it('sessions: active until expiry or revocation', async () => {
     const { tenantId, userId } = await tenantWithUser();
-    const sessions = new KyselySessionStore(db);
     const hash = secretHash(newSecret());
     await sessions.insert({ tenant_id: tenantId, id_hash: hash, user_id: userId, auth_time: 1704067200, created_at: T0, expires_at: at(3600) });
     assert.equal((await sessions.findActive(tenantId, hash, at(10)))?.user_id, userId);
@@ -90,7 +90,6 @@ await forEachDatabase('authorization storage', (database) => {
 
   it('authorization requests: usable until expiry, consumed exactly once', async () => {
     const { tenantId } = await tenantWithUser();
-    const requests = new KyselyAuthorizationRequestStore(db);
     const hash = secretHash(newSecret());
     await requests.insert({ tenant_id: tenantId, id_hash: hash, client_id: 'client', params: '{"a":1}', created_at: T0, expires_at: at(600), browser_hash: null });
     assert.equal((await requests.findUsable(tenantId, hash, at(10)))?.params, '{"a":1}');

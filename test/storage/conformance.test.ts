@@ -13,12 +13,8 @@ import { sql } from 'kysely';
 import { migrateToLatest, type Db } from '../../src/storage/database.js';
 import type { ClientGrantRow, Database, ClientRow, ResourceServerRow, SigningKeyRow, TenantRow } from '../../src/storage/schema.js';
 import { newPrefixedId, randomString } from '../../src/platform/crypto/ids.js';
-import { KyselyTenantStore } from '../../src/storage/kysely/tenants.js';
-import { KyselySigningKeyStore } from '../../src/storage/kysely/signing-keys.js';
-import { KyselyClientStore } from '../../src/storage/kysely/clients.js';
-import { KyselyResourceServerStore } from '../../src/storage/kysely/resource-servers.js';
-import { KyselyClientGrantStore } from '../../src/storage/kysely/client-grants.js';
-import { forEachDatabase } from '../helpers/databases.js';
+import type { Stores } from '../../src/domain/stores.js';
+import { forEachStoreFactory } from '../helpers/databases.js';
 import { at, LOWER, resourceServerRow, T0, tenantRow } from '../helpers/rows.js';
 import { type ClientGrantFilter } from '../../src/domain/client-grants/store.js';
 import { type TenantBundle } from '../../src/domain/tenants/store.js';
@@ -124,21 +120,20 @@ const ids = (rows: { id: string }[]): string[] => rows.map((r) => r.id);
 // ---------------------------------------------------------------------------
 
 
-await forEachDatabase('storage conformance', (database, expectedDialect) => {
+await forEachStoreFactory('storage conformance', (h) => {
+  // The SQL database itself for what only the SQL implementations have: the
+  // migrations, row counts behind the stores (atomicity, cascades) and a
+  // trigger that makes a delete fail halfway.
   let db: Db;
-  let tenants: KyselyTenantStore;
-  let keys: KyselySigningKeyStore;
-  let clients: KyselyClientStore;
-  let resourceServers: KyselyResourceServerStore;
-  let grants: KyselyClientGrantStore;
+  let tenants: Stores['tenants'];
+  let keys: Stores['signingKeys'];
+  let clients: Stores['clients'];
+  let resourceServers: Stores['resourceServers'];
+  let grants: Stores['clientGrants'];
 
   before(() => {
-    db = database();
-    tenants = new KyselyTenantStore(db);
-    keys = new KyselySigningKeyStore(db);
-    clients = new KyselyClientStore(db);
-    resourceServers = new KyselyResourceServerStore(db);
-    grants = new KyselyClientGrantStore(db);
+    db = h.db();
+    ({ tenants, signingKeys: keys, clients, resourceServers, clientGrants: grants } = h.stores());
   });
 
   /** A fresh, empty tenant for one case. */
@@ -651,7 +646,7 @@ await forEachDatabase('storage conformance', (database, expectedDialect) => {
       await grants.insert(grant);
 
       // A trigger makes the second statement of the delete (the resource server row) fail.
-      if (expectedDialect === 'sqlite') {
+      if (h.dialect() === 'sqlite') {
         await sql`CREATE TRIGGER rs_delete_guard BEFORE DELETE ON resource_servers WHEN old.id = ${sql.lit(guardedId)} BEGIN SELECT RAISE(ABORT, 'guarded'); END`.execute(db);
       } else {
         await sql`CREATE FUNCTION rs_delete_guard() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF OLD.id = ${sql.lit(guardedId)} THEN RAISE EXCEPTION 'guarded'; END IF; RETURN OLD; END $$`.execute(db);
@@ -661,7 +656,7 @@ await forEachDatabase('storage conformance', (database, expectedDialect) => {
         const error = await rejection(resourceServers.delete(tenantId, rs.id));
         assert.match(String(error), /guarded/);
       } finally {
-        if (expectedDialect === 'sqlite') {
+        if (h.dialect() === 'sqlite') {
           await sql`DROP TRIGGER rs_delete_guard`.execute(db);
         } else {
           await sql`DROP TRIGGER rs_delete_guard ON resource_servers`.execute(db);

@@ -8,10 +8,9 @@ import assert from 'node:assert/strict';
 import { type Db } from '../../src/storage/database.js';
 import type { ClientRow } from '../../src/domain/rows.js';
 import { randomString } from '../../src/platform/crypto/ids.js';
-import { KyselyTenantStore } from '../../src/storage/kysely/tenants.js';
 import { newConnectionId } from '../../src/domain/connections/model.js';
-import { KyselyConnectionStore } from '../../src/storage/kysely/connections.js';
-import { forEachDatabase } from '../helpers/databases.js';
+import type { Stores } from '../../src/domain/stores.js';
+import { forEachStoreFactory } from '../helpers/databases.js';
 import { byCodepoint, connectionRow, T0, tenantRow } from '../helpers/rows.js';
 import { isUniqueViolation } from '../../src/platform/database-errors.js';
 
@@ -29,15 +28,15 @@ function clientRow(tenantId: string): ClientRow {
 const ids = (rows: { id: string }[]): string[] => rows.map((r) => r.id);
 
 
-await forEachDatabase('connection storage', (database) => {
+await forEachStoreFactory('connection storage', (h) => {
+  // Clients and a user are seeded, and the link and user tables read, in SQL.
   let db: Db;
-  let tenants: KyselyTenantStore;
-  let connections: KyselyConnectionStore;
+  let tenants: Stores['tenants'];
+  let connections: Stores['connections'];
 
   before(() => {
-    db = database();
-    tenants = new KyselyTenantStore(db);
-    connections = new KyselyConnectionStore(db);
+    db = h.db();
+    ({ tenants, connections } = h.stores());
   });
 
   async function newTenant(clientCount = 0): Promise<{ tenantId: string; clientIds: string[] }> {

@@ -4,47 +4,27 @@
  * documented contract of GuardianPushStore on the migrated schema, in
  * tenants of its own.
  */
-import { after, before, describe, it } from 'node:test';
+import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { migrateToLatest, openDatabase, type DatabaseHandle, type Db, type Dialect } from '../../src/storage/database.js';
+import { type Db } from '../../src/storage/database.js';
 import { newPrefixedId, randomString } from '../../src/platform/crypto/ids.js';
 import type { GuardianPushRow, SnsSettings } from '../../src/domain/guardian/model.js';
-import { KyselyGuardianPushStore } from '../../src/storage/kysely/guardian.js';
-import pg from 'pg';
-import { createTestDatabase, postgresAvailable, POSTGRES_ADMIN_URL } from '../helpers/postgres.js';
+import type { Stores } from '../../src/domain/stores.js';
+import { forEachStoreFactory } from '../helpers/databases.js';
 
 const T0 = '2024-01-01T00:00:00.000Z';
 const T1 = '2024-01-01T00:00:01.000Z';
 const T2 = '2024-01-01T00:00:02.000Z';
 
-interface Opened {
-  handle: DatabaseHandle;
-  dispose(): Promise<void>;
-}
-
-function guardianConformance(expectedDialect: Dialect, open: () => Promise<Opened>): void {
-  let opened: Opened | undefined;
+await forEachStoreFactory('guardian push-notification store', (h) => {
+  // Tenants are seeded and deleted, and the settings row read column by
+  // column (the sealed secrets have columns of their own), in SQL.
   let db: Db;
-  let store: KyselyGuardianPushStore;
+  let store: Stores['guardian'];
 
-  before(async () => {
-    opened = await open();
-    assert.equal(opened.handle.dialect, expectedDialect);
-    db = opened.handle.db;
-    await migrateToLatest(db);
-    store = new KyselyGuardianPushStore(db);
-  });
-
-  after(async () => {
-    if (!opened) return;
-    try {
-      await opened.handle.close();
-    } finally {
-      await opened.dispose();
-    }
+  before(() => {
+    db = h.db();
+    store = h.stores().guardian;
   });
 
   async function newTenant(): Promise<string> {
@@ -227,54 +207,4 @@ function guardianConformance(expectedDialect: Dialect, open: () => Promise<Opene
     await db.deleteFrom('tenants').where('id', '=', tenant).execute();
     assert.equal(await row(tenant), undefined);
   });
-}
-
-/**
- * pg's Pool.end() resolves once it has asked its clients to end, not once
- * their sockets are closed; the concurrent cases open several connections, and
- * DROP DATABASE … WITH (FORCE) would terminate the ones still closing, which
- * surfaces as an uncaught "terminating connection" error. Wait for them.
- */
-async function waitUntilDisconnected(databaseUrl: string): Promise<void> {
-  const name = new URL(databaseUrl).pathname.slice(1);
-  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-  await admin.connect();
-  try {
-    for (let attempt = 0; attempt < 100; attempt++) {
-      const { rows } = await admin.query<{ n: string }>('select count(*) as n from pg_stat_activity where datname = $1', [name]);
-      if (Number(rows[0]?.n) === 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  } finally {
-    await admin.end();
-  }
-}
-
-// Before any suite is declared: under CI=true an unreachable PostgreSQL throws here and fails the file.
-const postgresReachable = await postgresAvailable();
-
-describe('guardian push-notification store: SQLite', () => {
-  guardianConformance('sqlite', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-guardian-'));
-    const handle = openDatabase({ sqliteFile: path.join(dir, 'gatehouse.db') });
-    return { handle, dispose: async () => fs.rmSync(dir, { recursive: true, force: true }) };
-  });
 });
-
-describe(
-  'guardian push-notification store: PostgreSQL',
-  { skip: postgresReachable ? false : `PostgreSQL is not reachable at ${POSTGRES_ADMIN_URL} (set GATEHOUSE_TEST_POSTGRES_URL; CI=true requires it)` },
-  () => {
-    guardianConformance('postgres', async () => {
-      const database = await createTestDatabase();
-      const handle = openDatabase({ databaseUrl: database.url, sqliteFile: ':memory:' });
-      return {
-        handle,
-        dispose: async () => {
-          await waitUntilDisconnected(database.url);
-          await database.drop();
-        },
-      };
-    });
-  },
-);

@@ -3,17 +3,13 @@
  * on SQLite and PostgreSQL, before and after clients come and go.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { OffsetAnchors } from '../../src/storage/kysely/client-offset-anchors.js';
-import { insertClients, KyselyClientStore } from '../../src/storage/kysely/clients.js';
+import { before, it } from 'node:test';
 import { randomString } from '../../src/platform/crypto/ids.js';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
-import { tempDir } from '../helpers/app.js';
-import { createTestDatabase, postgresAvailable, type TestDatabase } from '../helpers/postgres.js';
+import { forEachStoreFactory } from '../helpers/databases.js';
+import { tenantRow } from '../helpers/rows.js';
 import { type ClientFilter } from '../../src/domain/clients/store.js';
 import { type ClientRow } from '../../src/domain/rows.js';
+import type { Stores } from '../../src/domain/stores.js';
 
 const TENANT = 'ten_anchors';
 const TYPES = ['spa', 'native', 'regular_web', null] as const;
@@ -39,68 +35,47 @@ function row(i: number): ClientRow {
   };
 }
 
-const available = await postgresAvailable();
+await forEachStoreFactory('offset anchors', (h) => {
+  let store: Stores['clients'];
+  let anchors: Stores['clientAnchors'];
 
-for (const dialect of ['sqlite', 'postgres'] as const) {
-  const skip = dialect === 'postgres' && !available ? 'PostgreSQL is not reachable (set GATEHOUSE_TEST_POSTGRES_URL)' : false;
-  describe(`offset anchors: ${dialect}`, { skip }, () => {
-    let handle: DatabaseHandle;
-    let pgDb: TestDatabase | undefined;
-    let dir: string | undefined;
-    let store: KyselyClientStore;
-    let anchors: OffsetAnchors;
-
-    before(async () => {
-      if (dialect === 'postgres') {
-        pgDb = await createTestDatabase();
-        handle = openDatabase({ databaseUrl: pgDb.url, sqliteFile: '' });
-      } else {
-        dir = tempDir('gatehouse-anchors-');
-        handle = openDatabase({ sqliteFile: path.join(dir, 'db.sqlite') });
-      }
-      await migrateToLatest(handle.db);
-      await handle.db.insertInto('tenants').values({ id: TENANT, name: 'anchors', domain: 'anchors.test', settings: '{}', created_at: '' }).execute();
-      const rows = Array.from({ length: 2600 }, (_, i) => row(i));
-      await handle.db.transaction().execute(async (trx) => {
-        for (let i = 0; i < rows.length; i += 500) await insertClients(trx, rows.slice(i, i + 500));
-      });
-      store = new KyselyClientStore(handle.db);
-      anchors = new OffsetAnchors(handle.db, Date.now);
-    });
-    after(async () => {
-      await handle.close();
-      await pgDb?.drop();
-      if (dir) fs.rmSync(dir, { recursive: true, force: true });
-    });
-
-    async function compare(filter: ClientFilter, offset: number, limit = 50): Promise<void> {
-      const plain = await store.list(TENANT, filter, { kind: 'offset', offset, limit }, false);
-      const start = await anchors.start(TENANT, filter, offset);
-      const anchored = await store.list(TENANT, filter, { kind: 'offset', limit, ...start }, false);
-      assert.deepEqual(
-        anchored.map((r) => r.client_id),
-        plain.map((r) => r.client_id),
-        `filter ${JSON.stringify(filter)} offset ${offset}`,
-      );
-    }
-
-    const OFFSETS = [0, 50, 999, 1000, 1001, 1975, 2000, 2580, 2600, 5000];
-
-    it('match plain OFFSET pages, with and without filters', async () => {
-      for (const filter of [{}, { appTypes: ['spa'] }, { appTypes: ['spa', 'native'] }, { isFirstParty: true }] as ClientFilter[]) {
-        for (const offset of OFFSETS) await compare(filter, offset);
-      }
-      const deep = await anchors.start(TENANT, {}, 2050);
-      assert.equal(deep.offset, 50, 'a page 2,050 deep is read 50 rows past the anchor at 2,000');
-      assert.ok(deep.from);
-    });
-
-    it('match again after clients are deleted and added, once invalidated', async () => {
-      const some = await store.list(TENANT, {}, { kind: 'offset', offset: 100, limit: 30 }, false);
-      for (const c of some) await store.delete(TENANT, c.client_id);
-      for (let i = 0; i < 40; i++) await store.insert(row(10_000 + i));
-      anchors.invalidateTenant(TENANT);
-      for (const offset of OFFSETS) await compare({}, offset);
+  before(async () => {
+    ({ clients: store, clientAnchors: anchors } = h.stores());
+    const rows = Array.from({ length: 2600 }, (_, i) => row(i));
+    await h.unitOfWork().transaction(async (stores) => {
+      const tenant = tenantRow({ id: TENANT, name: 'anchors', domain: 'anchors.test' });
+      await stores.tenants.create({ tenant, signingKeys: [], clients: [], resourceServers: [], clientGrants: [] });
+      for (const client of rows) await stores.clients.insert(client);
     });
   });
-}
+
+  async function compare(filter: ClientFilter, offset: number, limit = 50): Promise<void> {
+    const plain = await store.list(TENANT, filter, { kind: 'offset', offset, limit }, false);
+    const start = await anchors.start(TENANT, filter, offset);
+    const anchored = await store.list(TENANT, filter, { kind: 'offset', limit, ...start }, false);
+    assert.deepEqual(
+      anchored.map((r) => r.client_id),
+      plain.map((r) => r.client_id),
+      `filter ${JSON.stringify(filter)} offset ${offset}`,
+    );
+  }
+
+  const OFFSETS = [0, 50, 999, 1000, 1001, 1975, 2000, 2580, 2600, 5000];
+
+  it('match plain OFFSET pages, with and without filters', async () => {
+    for (const filter of [{}, { appTypes: ['spa'] }, { appTypes: ['spa', 'native'] }, { isFirstParty: true }] as ClientFilter[]) {
+      for (const offset of OFFSETS) await compare(filter, offset);
+    }
+    const deep = await anchors.start(TENANT, {}, 2050);
+    assert.equal(deep.offset, 50, 'a page 2,050 deep is read 50 rows past the anchor at 2,000');
+    assert.ok(deep.from);
+  });
+
+  it('match again after clients are deleted and added, once invalidated', async () => {
+    const some = await store.list(TENANT, {}, { kind: 'offset', offset: 100, limit: 30 }, false);
+    for (const c of some) await store.delete(TENANT, c.client_id);
+    for (let i = 0; i < 40; i++) await store.insert(row(10_000 + i));
+    anchors.invalidateTenant(TENANT);
+    for (const offset of OFFSETS) await compare({}, offset);
+  });
+});

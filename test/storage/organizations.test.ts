@@ -7,21 +7,16 @@
  * server has ICU), so the byte-wise orderings the store promises are checked
  * where the database's own ordering differs ('B' < 'a' byte-wise, not there).
  */
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { migrateToLatest, openDatabase, type DatabaseHandle, type Db, type Dialect } from '../../src/storage/database.js';
+import { type Db } from '../../src/storage/database.js';
 import type { ClientGrantRow, OrganizationRow } from '../../src/domain/rows.js';
+import type { Stores } from '../../src/domain/stores.js';
 import { newPrefixedId, randomString } from '../../src/platform/crypto/ids.js';
-import { KyselyTenantStore } from '../../src/storage/kysely/tenants.js';
-import { KyselyResourceServerStore } from '../../src/storage/kysely/resource-servers.js';
-import { KyselyClientGrantStore } from '../../src/storage/kysely/client-grants.js';
-import { KyselyOrganizationStore } from '../../src/storage/kysely/organizations.js';
-import { createTestDatabase, postgresAvailable, POSTGRES_ADMIN_URL, type TestDatabase } from '../helpers/postgres.js';
+import { forEachStoreFactory, kyselyPostgres, kyselySqlite } from '../helpers/databases.js';
+import { createTestDatabase, POSTGRES_ADMIN_URL, type TestDatabase } from '../helpers/postgres.js';
 import { at, LOWER, resourceServerRow, T0, tenantRow } from '../helpers/rows.js';
 import { isUniqueViolation } from '../../src/platform/database-errors.js';
 
@@ -78,37 +73,17 @@ async function expectUniqueViolation(promise: Promise<unknown>): Promise<void> {
 const byteWise = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
 const ids = (rows: { id: string }[]): string[] => rows.map((r) => r.id);
 
-interface Opened {
-  handle: DatabaseHandle;
-  dispose(): Promise<void>;
-}
-
-function suite(expectedDialect: Dialect, open: () => Promise<Opened>): void {
-  let opened: Opened | undefined;
+await forEachStoreFactory('organization storage', (h) => {
+  // The link table is read and a tenant deleted in SQL.
   let db: Db;
-  let tenants: KyselyTenantStore;
-  let organizations: KyselyOrganizationStore;
-  let grants: KyselyClientGrantStore;
-  let resourceServers: KyselyResourceServerStore;
+  let tenants: Stores['tenants'];
+  let organizations: Stores['organizations'];
+  let grants: Stores['clientGrants'];
+  let resourceServers: Stores['resourceServers'];
 
-  before(async () => {
-    opened = await open();
-    assert.equal(opened.handle.dialect, expectedDialect);
-    db = opened.handle.db;
-    await migrateToLatest(db);
-    tenants = new KyselyTenantStore(db);
-    organizations = new KyselyOrganizationStore(db);
-    grants = new KyselyClientGrantStore(db);
-    resourceServers = new KyselyResourceServerStore(db);
-  });
-
-  after(async () => {
-    if (!opened) return;
-    try {
-      await opened.handle.close();
-    } finally {
-      await opened.dispose();
-    }
+  before(() => {
+    db = h.db();
+    ({ tenants, organizations, clientGrants: grants, resourceServers } = h.stores());
   });
 
   async function newTenant(): Promise<string> {
@@ -357,7 +332,7 @@ function suite(expectedDialect: Dialect, open: () => Promise<Opened>): void {
       assert.deepEqual(await organizations.clientIdsWithGrantForOrganization(a, 'org_unknown', undefined, 10), []);
     });
   });
-}
+}, [kyselySqlite(), kyselyPostgres(createCollatedDatabase)]);
 
 // ---------------------------------------------------------------------------
 // Dialects
@@ -391,25 +366,3 @@ async function createCollatedDatabase(): Promise<TestDatabase> {
     },
   };
 }
-
-const postgresReachable = await postgresAvailable();
-
-describe('organization storage: SQLite', () => {
-  suite('sqlite', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-organizations-'));
-    const handle = openDatabase({ sqliteFile: path.join(dir, 'gatehouse.db') });
-    return { handle, dispose: async () => fs.rmSync(dir, { recursive: true, force: true }) };
-  });
-});
-
-describe(
-  'organization storage: PostgreSQL',
-  { skip: postgresReachable ? false : `PostgreSQL is not reachable at ${POSTGRES_ADMIN_URL} (set GATEHOUSE_TEST_POSTGRES_URL; CI=true requires it)` },
-  () => {
-    suite('postgres', async () => {
-      const database = await createCollatedDatabase();
-      const handle = openDatabase({ databaseUrl: database.url, sqliteFile: ':memory:' });
-      return { handle, dispose: () => database.drop() };
-    });
-  },
-);

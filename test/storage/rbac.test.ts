@@ -10,33 +10,27 @@ import type { Kysely } from 'kysely';
 import { randomString } from '../../src/platform/crypto/ids.js';
 import type { Db } from '../../src/storage/database.js';
 import { addGroupMemberScopes } from '../../src/storage/migrations/0011_rbac.js';
-import { KyselyGroupStore } from '../../src/storage/kysely/groups.js';
-import { KyselyRbacStore } from '../../src/storage/kysely/rbac.js';
-import { KyselyResourceServerStore } from '../../src/storage/kysely/resource-servers.js';
 import { newRoleId } from '../../src/domain/roles/model.js';
-import { KyselyRoleStore } from '../../src/storage/kysely/roles.js';
-import { KyselyUserStore } from '../../src/storage/kysely/users.js';
-import { forEachDatabase } from '../helpers/databases.js';
+import type { Stores } from '../../src/domain/stores.js';
+import { forEachStoreFactory } from '../helpers/databases.js';
 import { at, byCodepoint, connectionRow, groupRow, resourceServerRow, roleRow, T0, tenantRow, userRow } from '../helpers/rows.js';
 import { type PermissionRef } from '../../src/domain/rbac/store.js';
 
 const perm = (resource_server_identifier: string, permission_name: string): PermissionRef => ({ resource_server_identifier, permission_name });
 
-await forEachDatabase('RBAC storage', (database) => {
+await forEachStoreFactory('RBAC storage', (h) => {
+  // In SQL: tenants and connections are seeded, the RBAC tables counted and
+  // their foreign keys checked, and migration 0011's scope backfill run again.
   let db: Db;
-  let rbac: KyselyRbacStore;
-  let roles: KyselyRoleStore;
-  let groups: KyselyGroupStore;
-  let users: KyselyUserStore;
-  let apis: KyselyResourceServerStore;
+  let rbac: Stores['rbac'];
+  let roles: Stores['roles'];
+  let groups: Stores['groups'];
+  let users: Stores['users'];
+  let apis: Stores['resourceServers'];
 
   before(() => {
-    db = database();
-    rbac = new KyselyRbacStore(db);
-    roles = new KyselyRoleStore(db);
-    groups = new KyselyGroupStore(db);
-    users = new KyselyUserStore(db);
-    apis = new KyselyResourceServerStore(db);
+    db = h.db();
+    ({ rbac, roles, groups, users, resourceServers: apis } = h.stores());
   });
 
   /** A tenant with one database connection, and helpers to add rows to it. */

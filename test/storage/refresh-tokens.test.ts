@@ -8,21 +8,22 @@ import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { type Db } from '../../src/storage/database.js';
 import { newPrefixedId, randomString } from '../../src/platform/crypto/ids.js';
-import { KyselyRefreshTokenStore } from '../../src/storage/kysely/refresh-tokens.js';
 import { fullUserId, newUserIdPart } from '../../src/domain/users/model.js';
-import { forEachDatabase } from '../helpers/databases.js';
+import type { Stores } from '../../src/domain/stores.js';
+import { forEachStoreFactory } from '../helpers/databases.js';
 import { newRefreshToken, secretHash } from '../../src/domain/secrets.js';
 import { isUniqueViolation } from '../../src/platform/database-errors.js';
 
 const T0 = '2024-01-01T00:00:00.000Z';
 const at = (s: number) => new Date(Date.parse(T0) + s * 1000).toISOString();
 
-await forEachDatabase('refresh-token storage', (database) => {
+await forEachStoreFactory('refresh-token storage', (h) => {
+  // Tenants and users are seeded, a user removed and its tokens counted, in SQL.
   let db: Db;
-  let tokens: KyselyRefreshTokenStore;
+  let tokens: Stores['refreshTokens'];
   before(() => {
-    db = database();
-    tokens = new KyselyRefreshTokenStore(db);
+    db = h.db();
+    tokens = h.stores().refreshTokens;
   });
 
   /** A tenant with one connection and one user, per case. */

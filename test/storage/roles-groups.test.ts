@@ -10,12 +10,10 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { type Db } from '../../src/storage/database.js';
 import { randomString } from '../../src/platform/crypto/ids.js';
-import { KyselyTenantStore } from '../../src/storage/kysely/tenants.js';
 import { GROUP_ID_ALPHABET, newGroupId } from '../../src/domain/groups/model.js';
-import { KyselyGroupStore } from '../../src/storage/kysely/groups.js';
 import { newRoleId } from '../../src/domain/roles/model.js';
-import { KyselyRoleStore } from '../../src/storage/kysely/roles.js';
-import { forEachDatabase } from '../helpers/databases.js';
+import type { Stores } from '../../src/domain/stores.js';
+import { forEachStoreFactory } from '../helpers/databases.js';
 import { at, byCodepoint, groupRow, roleRow, T0, tenantRow } from '../helpers/rows.js';
 import { type GroupFilter } from '../../src/domain/groups/store.js';
 import { isUniqueViolation } from '../../src/platform/database-errors.js';
@@ -42,17 +40,17 @@ async function expectUniqueViolation(promise: Promise<unknown>): Promise<void> {
 const ids = (rows: { id: string }[]): string[] => rows.map((r) => r.id);
 
 
-await forEachDatabase('role and group storage', (database) => {
+await forEachStoreFactory('role and group storage', (h) => {
+  // The assignment table is read, many roles seeded, a foreign key and the
+  // tenant cascade checked, in SQL.
   let db: Db;
-  let tenants: KyselyTenantStore;
-  let roles: KyselyRoleStore;
-  let groups: KyselyGroupStore;
+  let tenants: Stores['tenants'];
+  let roles: Stores['roles'];
+  let groups: Stores['groups'];
 
   before(() => {
-    db = database();
-    tenants = new KyselyTenantStore(db);
-    roles = new KyselyRoleStore(db);
-    groups = new KyselyGroupStore(db);
+    db = h.db();
+    ({ tenants, roles, groups } = h.stores());
   });
 
   async function newTenant(): Promise<string> {

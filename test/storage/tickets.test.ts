@@ -8,21 +8,22 @@ import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { type Db } from '../../src/storage/database.js';
 import { newPrefixedId, randomString } from '../../src/platform/crypto/ids.js';
-import { KyselyTicketStore } from '../../src/storage/kysely/tickets.js';
 import { fullUserId, newUserIdPart } from '../../src/domain/users/model.js';
-import { forEachDatabase } from '../helpers/databases.js';
+import type { Stores } from '../../src/domain/stores.js';
+import { forEachStoreFactory } from '../helpers/databases.js';
 import { newSecret, secretHash } from '../../src/domain/secrets.js';
 import { isUniqueViolation } from '../../src/platform/database-errors.js';
 
 const T0 = '2024-01-01T00:00:00.000Z';
 const at = (s: number) => new Date(Date.parse(T0) + s * 1000).toISOString();
 
-await forEachDatabase('ticket storage', (database) => {
+await forEachStoreFactory('ticket storage', (h) => {
+  // Tenants and users are seeded, a user removed and tickets read, in SQL.
   let db: Db;
-  let tickets: KyselyTicketStore;
+  let tickets: Stores['tickets'];
   before(() => {
-    db = database();
-    tickets = new KyselyTicketStore(db);
+    db = h.db();
+    tickets = h.stores().tickets;
   });
 
   /** A tenant with one connection and one user, per case. */
@@ -89,8 +90,8 @@ await forEachDatabase('ticket storage', (database) => {
     const { tenantId, userId } = await tenantWithUser();
     const hash = await issue(tenantId, userId);
     await assert.rejects(
-      db.transaction().execute(async (trx) => {
-        assert.equal(await new KyselyTicketStore(trx).consume(tenantId, hash, 'password_reset', at(5)), userId);
+      h.unitOfWork().transaction(async (stores) => {
+        assert.equal(await stores.tickets.consume(tenantId, hash, 'password_reset', at(5)), userId);
         throw new Error('abort');
       }),
       /abort/,

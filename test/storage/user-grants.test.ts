@@ -9,24 +9,23 @@ import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Db } from '../../src/storage/database.js';
 import { newClientId, newPrefixedId, randomString } from '../../src/platform/crypto/ids.js';
-import { KyselyClientStore } from '../../src/storage/kysely/clients.js';
-import { KyselyConsentGrantStore } from '../../src/storage/kysely/consent-grants.js';
 import { fullUserId, newUserIdPart } from '../../src/domain/users/model.js';
-import { forEachDatabase } from '../helpers/databases.js';
+import type { Stores } from '../../src/domain/stores.js';
+import { forEachStoreFactory } from '../helpers/databases.js';
 
 const T0 = '2024-01-01T00:00:00.000Z';
 const at = (s: number) => new Date(Date.parse(T0) + s * 1000).toISOString();
 const API = 'https://api.example.test/';
 const USERINFO = 'https://tenant.example.test/userinfo';
 
-await forEachDatabase('user-grant storage', (database) => {
+await forEachStoreFactory('user-grant storage', (h) => {
+  // Tenants and users are seeded, a user removed and grants counted, in SQL.
   let db: Db;
-  let grants: KyselyConsentGrantStore;
-  let clients: KyselyClientStore;
+  let grants: Stores['consentGrants'];
+  let clients: Stores['clients'];
   before(() => {
-    db = database();
-    grants = new KyselyConsentGrantStore(db);
-    clients = new KyselyClientStore(db);
+    db = h.db();
+    ({ consentGrants: grants, clients } = h.stores());
   });
 
   /** A tenant with one connection, `users` users and `clientCount` clients, per case. */

@@ -2,7 +2,6 @@
  * The user store's contract and the password login step, against SQLite and
  * PostgreSQL (a fresh database, dropped afterwards), on migrated schemas.
  */
-import { KyselyConnectionStore } from '../../src/storage/kysely/connections.js';
 import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import bcrypt from 'bcryptjs';
@@ -11,20 +10,22 @@ import { newPrefixedId, randomString } from '../../src/platform/crypto/ids.js';
 import { verifyPassword } from '../../src/platform/passwords/hashing.js';
 import { findConnectionByName } from '../../src/domain/users/connections.js';
 import { verifyUserPassword } from '../../src/domain/users/login.js';
-import { KyselyUserStore } from '../../src/storage/kysely/users.js';
-import { forEachDatabase } from '../helpers/databases.js';
+import type { Stores } from '../../src/domain/stores.js';
+import { forEachStoreFactory } from '../helpers/databases.js';
 import { at, T0, userRow } from '../helpers/rows.js';
 import { isUniqueViolation } from '../../src/platform/database-errors.js';
 
 
 
-await forEachDatabase('user storage', (database) => {
+await forEachStoreFactory('user storage', (h) => {
+  // Tenants and connections are seeded in SQL.
   let db: Db;
-  let users: KyselyUserStore;
+  let users: Stores['users'];
+  let connections: Stores['connections'];
 
   before(() => {
-    db = database();
-    users = new KyselyUserStore(db);
+    db = h.db();
+    ({ users, connections } = h.stores());
   });
 
   /** A tenant with one `auth0` connection, per case. */
@@ -39,9 +40,9 @@ await forEachDatabase('user storage', (database) => {
 
   it('finds a connection by exact name, with parsed options', async () => {
     const { tenantId, connectionId } = await tenantWithConnection('{"requires_username":true}');
-    const found = await findConnectionByName(new KyselyConnectionStore(db), tenantId, 'Username-Password-Authentication');
+    const found = await findConnectionByName(connections, tenantId, 'Username-Password-Authentication');
     assert.deepEqual(found, { id: connectionId, name: 'Username-Password-Authentication', strategy: 'auth0', options: { requires_username: true } });
-    assert.equal(await findConnectionByName(new KyselyConnectionStore(db), tenantId, 'username-password-authentication'), undefined);
+    assert.equal(await findConnectionByName(connections, tenantId, 'username-password-authentication'), undefined);
   });
 
   it('inserts, gets with the connection name, updates, deletes', async () => {
