@@ -1,6 +1,6 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { fieldAccess } from '../../domain/clients/model.js';
-import type { ManagementRouteFactory } from '../route.js';
+import { managementRoute, type ManagementRouteFactory } from '../route.js';
 import { ListClientsQuery } from './list.js';
 import { ClientIdParams } from './schema.js';
 import { unreadableFields, type ClientService, type FieldSelection } from './service.js';
@@ -11,14 +11,14 @@ const Query = Type.Object(
 );
 
 /** GET /api/v2/clients/{id}: the client, with the fields the token may read. */
-export const getClient: ManagementRouteFactory<ClientService> = (_ctx, clients) => ({
+export const getClient: ManagementRouteFactory<ClientService> = (_ctx, clients) => managementRoute({
   method: 'GET',
   url: '/clients/:id',
   config: { scopes: ['read:clients', 'read:client_keys', 'read:client_credentials', 'read:client_summary'] },
   schema: { params: ClientIdParams, querystring: Query },
   handler: async (request) => {
-    const { id } = request.params as { id: string };
-    const query = request.query as Static<typeof Query>;
+    const { id } = request.params;
+    const query = request.query;
     const access = fieldAccess(request.principal!.scopes);
     const fields = query.fields?.split(',').map((f) => f.trim()).filter(Boolean) ?? [];
     const selection: FieldSelection = fields.length

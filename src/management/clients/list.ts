@@ -8,7 +8,7 @@ import type { FastifyRequest } from 'fastify';
 import { ManagementError } from '../../platform/http/errors.js';
 import { fieldAccess } from '../../domain/clients/model.js';
 import { CheckpointPagingQuery, MAX_PER_PAGE, OffsetPagingQuery, parsePaging } from '../paging.js';
-import type { ManagementRouteFactory } from '../route.js';
+import { isRecord, managementRoute, type ManagementRouteFactory } from '../route.js';
 import { CLIENT_FIELDS, CLIENT_APP_TYPES } from './fields.js';
 import { checkpointScope, unreadableFields, type ClientQuery, type ClientService, type FieldSelection } from './service.js';
 import type { ClientFilter } from '../../domain/clients/store.js';
@@ -103,17 +103,18 @@ function parseQ(query: Query): ClientQuery | undefined {
   return parsed;
 }
 
-export const listClients: ManagementRouteFactory<ClientService> = (ctx, clients) => ({
+export const listClients: ManagementRouteFactory<ClientService> = (ctx, clients) => managementRoute({
   method: 'GET',
   url: '/clients',
   config: {
     scopes: ['read:clients', 'read:client_keys', 'read:client_credentials', 'read:client_summary'],
+    // onRequest, before validation: the query is whatever was parsed.
     extraRateLimitClass: (request: FastifyRequest) =>
-      (request.query as Record<string, unknown> | undefined)?.q !== undefined ? 'management_clients_query' : undefined,
+      isRecord(request.query) && request.query.q !== undefined ? 'management_clients_query' : undefined,
   },
   schema: { querystring: ListClientsQuery },
   handler: async (request) => {
-    const query = request.query as Query;
+    const query = request.query;
     const access = fieldAccess(request.principal!.scopes);
     const selection = parseSelection(query);
     if (selection.mode === 'include') {

@@ -20,6 +20,7 @@
  * Rules that relate two fields (`post_login_prompt` needs `oidc_conformant`)
  * are checked in the service.
  */
+import { Type } from '@sinclair/typebox';
 import { FREE_OBJECT_MAX_BYTES, maxJsonBytes } from '../../platform/http/schema-types.js';
 import oas from './oas-schemas.generated.json' with { type: 'json' };
 
@@ -90,9 +91,9 @@ function applySpecRules(schema: Schema): Schema {
   return schema;
 }
 
-export const CreateClientBody: Schema = applySpecRules(clone(generated.schemas.CreateClientRequestContent!));
+const createBody: Schema = applySpecRules(clone(generated.schemas.CreateClientRequestContent!));
 
-export const UpdateClientBody: Schema = (() => {
+const updateBody: Schema = (() => {
   const schema = applySpecRules(clone(generated.schemas.UpdateClientRequestContent!));
   delete schema.properties.third_party_security_mode;
   return schema;
@@ -100,13 +101,13 @@ export const UpdateClientBody: Schema = (() => {
 
 export type ClientBody = Record<string, unknown> & { name?: string };
 
+/** The generated schemas, typed for the routes (the members are checked by the schema, not by TypeScript). */
+export const CreateClientBody = Type.Unsafe<ClientBody>(createBody);
+export const UpdateClientBody = Type.Unsafe<ClientBody>(updateBody);
+
 /** The description of a top-level client member, for messages the service builds itself. */
 export function describeClientProperty(property: string): string | undefined {
-  return CreateClientBody.properties[property]?.description as string | undefined;
+  return createBody.properties[property]?.description as string | undefined;
 }
 
-export const ClientIdParams = {
-  type: 'object',
-  properties: { id: { type: 'string', minLength: 1, description: 'ID of the client.' } },
-  required: ['id'],
-} as const;
+export const ClientIdParams = Type.Object({ id: Type.String({ minLength: 1, description: 'ID of the client.' }) });
