@@ -2,8 +2,8 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest, HTTPMethods, RouteGenericInterface, RouteOptions } from 'fastify';
 import type { AppContext } from '../domain/context.js';
 
-/** A Management API operation: a Fastify route whose config names the scopes it accepts. */
-export type ManagementRoute = RouteOptions & { config: { scopes: readonly string[] } };
+/** A Management API operation: a Fastify route whose config names the scopes it accepts, with its schemas. */
+export type ManagementRoute = RouteOptions & { config: { scopes: readonly string[] }; schema: ManagementSchema };
 
 /** One operation, built from the context and its area's service. */
 export type ManagementRouteFactory<S> = (ctx: AppContext, service: S) => ManagementRoute;
@@ -20,15 +20,16 @@ export interface ManagementSchema {
   querystring?: TSchema;
   body?: TSchema;
   consumes?: readonly string[];
-  response?: { [status: number]: TSchema };
+  response: { [status: number]: TSchema };
 }
 
 type StaticOf<T> = T extends TSchema ? Static<T> : unknown;
 
+/** The type of each success status's body, by status (Fastify checks `reply.code(N).send(body)` against the N). */
+type RepliesOf<S extends ManagementSchema> = { [K in keyof S['response']]: StaticOf<S['response'][K]> };
+
 /** What the reply may carry: any of the response schemas' types. */
-export type ReplyOf<S extends ManagementSchema> = S['response'] extends object
-  ? { [K in keyof S['response']]: StaticOf<S['response'][K]> }[keyof S['response']]
-  : unknown;
+export type ReplyOf<S extends ManagementSchema> = RepliesOf<S>[keyof S['response']];
 
 /**
  * Fastify's route generic, filled from the schemas (what
@@ -41,7 +42,7 @@ export interface RouteTypes<S extends ManagementSchema> extends RouteGenericInte
   Params: StaticOf<S['params']>;
   Querystring: StaticOf<S['querystring']>;
   Body: StaticOf<S['body']>;
-  Reply: ReplyOf<S>;
+  Reply: RepliesOf<S>;
 }
 
 export type ManagementRequest<S extends ManagementSchema> = FastifyRequest<RouteTypes<S>>;
@@ -69,6 +70,21 @@ export interface ManagementRouteDefinition<S extends ManagementSchema> {
  */
 export function managementRoute<const S extends ManagementSchema>(definition: ManagementRouteDefinition<S>): ManagementRoute {
   return definition as unknown as ManagementRoute;
+}
+
+/**
+ * Sends `body` serialised with `schema` instead of the route's declared
+ * response schema, for a response whose shape is chosen per request (the
+ * client fields a token may read, the shape of a list page): what `schema`
+ * does not declare is not sent. `schema` narrows a declared one, which still
+ * types `body` and documents the operation. Serialised here, in the handler,
+ * so that an error on the way is answered by the error handler like any
+ * other; Fastify compiles each schema once per route.
+ */
+export function sendSerialized(reply: FastifyReply, schema: TSchema, body: object): FastifyReply {
+  const serialize = reply.compileSerializationSchema(schema);
+  // Fastify types the payload as an object with string keys; its serializers take arrays as well.
+  return reply.type('application/json; charset=utf-8').send(serialize(body as Record<string, unknown>));
 }
 
 /**

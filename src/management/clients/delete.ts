@@ -1,4 +1,4 @@
-import { managementRoute, type ManagementRouteFactory } from '../route.js';
+import { managementRoute, NoContent, type ManagementRouteFactory } from '../route.js';
 import { ClientIdParams } from './schema.js';
 import type { ClientService } from './service.js';
 
@@ -7,7 +7,7 @@ export const deleteClient: ManagementRouteFactory<ClientService> = (_ctx, client
   method: 'DELETE',
   url: '/clients/:id',
   config: { scopes: ['delete:clients'] },
-  schema: { params: ClientIdParams },
+  schema: { params: ClientIdParams, response: { 204: NoContent } },
   handler: async (request, reply) => {
     await clients.delete(request.tenant, request.params.id);
     return reply.code(204).send();
