@@ -238,6 +238,14 @@ describe('client responses are serialised by their schemas', () => {
       assert.deepEqual((got.json() as Json).client_authentication_methods, body.client_authentication_methods);
     });
 
+    it("members are written in the order of the service's raw list responses (wire notes §5)", async () => {
+      const [client] = (await t.management('GET', '/api/v2/clients?per_page=1')).json() as Json[];
+      const recorded = ['tenant', 'global', 'is_token_endpoint_ip_header_trusted', 'name', 'description', 'organization_usage', 'is_first_party'];
+      assert.deepEqual(Object.keys(client!).slice(0, recorded.length), recorded);
+      const keys = Object.keys(client!);
+      assert.ok(keys.indexOf('signing_keys') < keys.indexOf('client_id') && keys.indexOf('client_id') < keys.indexOf('client_secret'));
+    });
+
     it('a member updated to null is answered as null, not as "" or {}', async () => {
       const nullable = Object.entries((UpdateClientBody as unknown as { properties: Record<string, { type?: unknown }> }).properties)
         .filter(([, member]) => Array.isArray(member.type) && member.type.includes('null'))

@@ -209,8 +209,22 @@ function admit(response: Node, request: Node): void {
  * - unions of plain types as lists of types (`collapsePlainUnion`);
  * - `signing_keys` items closed to `cert`, `pkcs7` and `subject` (the
  *   document leaves them open): they are the tenant's public certificates,
- *   and no private part of a key can be serialised with them.
+ *   and no private part of a key can be serialised with them;
+ * - members in the order of the service's list responses (WIRE_ORDER), then
+ *   the others in the document's order: fast-json-stringify writes members in
+ *   the schema's order.
  */
+/**
+ * The key order of a client in the service's raw list responses
+ * (management-api-wire-notes §5, go-auth0 recordings; `cross_origin_auth` and
+ * `callback_url_template` are left out, the document does not declare them).
+ */
+const WIRE_ORDER = [
+  'tenant', 'global', 'is_token_endpoint_ip_header_trusted', 'name', 'description', 'organization_usage', 'default_organization',
+  'is_first_party', 'sso_disabled', 'oidc_conformant', 'refresh_token', 'signing_keys', 'client_id', 'client_secret',
+  'jwt_configuration', 'grant_types', 'custom_login_page_on',
+];
+
 const clientResponse: Schema = (() => {
   const schema = clone(generated.schemas.Client!) as Schema & Node;
   renameVendorOinClientId(schema);
@@ -229,6 +243,8 @@ const clientResponse: Schema = (() => {
   const signingKey = (schema.properties.signing_keys as Node).items!;
   signingKey.additionalProperties = false;
   schema.additionalProperties = false;
+  const order = [...WIRE_ORDER.filter((key) => key in schema.properties), ...Object.keys(schema.properties).filter((key) => !WIRE_ORDER.includes(key))];
+  schema.properties = Object.fromEntries(order.map((key) => [key, schema.properties[key]!]));
   return schema;
 })();
 
@@ -237,7 +253,7 @@ export type ClientResponseBody = Record<string, unknown>;
 
 export const ClientResponse = Type.Unsafe<ClientResponseBody>(clientResponse);
 
-/** The members of the response Client, in the document's order. */
+/** The members of the response Client, in the order they are written. */
 export const CLIENT_RESPONSE_FIELDS: readonly string[] = Object.keys(clientResponse.properties);
 
 /**
