@@ -81,10 +81,13 @@ export function managementRoute<const S extends ManagementSchema>(definition: Ma
  * so that an error on the way is answered by the error handler like any
  * other; Fastify compiles each schema once per route.
  */
-export function sendSerialized(reply: FastifyReply, schema: TSchema, body: object): FastifyReply {
-  const serialize = reply.compileSerializationSchema(schema);
+export function sendSerialized<S extends ManagementSchema>(reply: ManagementReply<S>, schema: TSchema, body: ReplyOf<S>): ManagementReply<S> {
+  // The body is typed by the route's declared schema; what goes out is the string `schema` makes of it.
+  const raw: FastifyReply = reply;
+  const serialize = raw.compileSerializationSchema(schema);
   // Fastify types the payload as an object with string keys; its serializers take arrays as well.
-  return reply.type('application/json; charset=utf-8').send(serialize(body as Record<string, unknown>));
+  raw.type('application/json; charset=utf-8').send(serialize(body as Record<string, unknown>));
+  return reply;
 }
 
 /**
