@@ -1,8 +1,12 @@
 #!/usr/bin/env node
 /**
- * Extracts request-body schemas from the service's published OpenAPI document
+ * Extracts the client schemas from the service's published OpenAPI document
  * (../shared/reference/auth0-management-api.oas.json by default) into
- * src/management/clients/oas-schemas.generated.json, with every $ref resolved.
+ * src/management/clients/oas-schemas.generated.json, with every $ref resolved:
+ * the two request bodies and `Client`, the object every client operation
+ * answers with (`GetClientResponseContent`, `CreateClientResponseContent`,
+ * `UpdateClientResponseContent` and `RotateClientSecretResponseContent` are
+ * the same schema, and the three shapes of the list hold it; checked below).
  * The project then layers the specification's own rules on top of them in
  * src/management/clients/schema.ts. Run again when the OpenAPI document changes:
  *
@@ -36,7 +40,19 @@ function resolve(node, stack) {
   return out;
 }
 
-const NAMES = ['CreateClientRequestContent', 'UpdateClientRequestContent'];
+const NAMES = ['CreateClientRequestContent', 'UpdateClientRequestContent', 'Client'];
+
+// The responses of the client operations must all be `Client`, or the project would need more than one response schema.
+const CLIENT_RESPONSES = ['GetClientResponseContent', 'CreateClientResponseContent', 'UpdateClientResponseContent', 'RotateClientSecretResponseContent'];
+for (const name of CLIENT_RESPONSES) {
+  if (JSON.stringify(resolve(schemas[name], [name])) !== JSON.stringify(resolve(schemas.Client, ['Client']))) {
+    throw new Error(`${name} is no longer the Client schema: src/management/clients/schema.ts needs a response schema of its own for it`);
+  }
+}
+const listItems = oas.paths['/clients'].get.responses['200'].content['application/json'].schema.oneOf.map((shape) =>
+  (shape.items ?? schemas[shape.$ref.split('/').pop()].properties.clients.items).$ref,
+);
+if (!listItems.every((ref) => ref === '#/components/schemas/Client')) throw new Error('GET /clients no longer lists Client objects');
 const out = { source: path.basename(source), schemas: Object.fromEntries(NAMES.map((n) => [n, resolve(schemas[n], [n])])) };
 const target = path.join(root, 'src/management/clients/oas-schemas.generated.json');
 fs.mkdirSync(path.dirname(target), { recursive: true });

@@ -1,7 +1,7 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { StringEnum } from '../../platform/http/schema-types.js';
 import { CheckpointPagingQuery, OffsetPagingQuery, parsePaging } from '../paging.js';
-import type { ManagementRouteFactory } from '../route.js';
+import { managementRoute, type ManagementRouteFactory } from '../route.js';
 import { ClientGrantResponse } from './schema.js';
 import { checkpointScope, type ClientGrantService } from './service.js';
 
@@ -22,7 +22,7 @@ const Query = Type.Object(
 );
 
 /** GET /api/v2/client-grants: offset or checkpoint paging. */
-export const listClientGrants: ManagementRouteFactory<ClientGrantService> = (ctx, clientGrants) => ({
+export const listClientGrants: ManagementRouteFactory<ClientGrantService> = (ctx, clientGrants) => managementRoute({
   method: 'GET',
   url: '/client-grants',
   config: { scopes: ['read:client_grants'] },
@@ -37,7 +37,7 @@ export const listClientGrants: ManagementRouteFactory<ClientGrantService> = (ctx
     },
   },
   handler: async (request) => {
-    const query = request.query as Static<typeof Query>;
+    const query = request.query;
     const { audience, client_id, allow_any_organization, subject_type, default_for } = query;
     return clientGrants.list(
       request.tenant,

@@ -1,8 +1,9 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { fieldAccess } from '../../domain/clients/model.js';
-import type { ManagementRouteFactory } from '../route.js';
+import { managementRoute, sendSerialized, type ManagementRouteFactory } from '../route.js';
+import { clientSchemas } from './fields.js';
 import { ListClientsQuery } from './list.js';
-import { ClientIdParams } from './schema.js';
+import { ClientIdParams, ClientResponse } from './schema.js';
 import { unreadableFields, type ClientService, type FieldSelection } from './service.js';
 
 const Query = Type.Object(
@@ -10,15 +11,15 @@ const Query = Type.Object(
   { additionalProperties: true },
 );
 
-/** GET /api/v2/clients/{id}: the client, with the fields the token may read. */
-export const getClient: ManagementRouteFactory<ClientService> = (_ctx, clients) => ({
+/** GET /api/v2/clients/{id}: the client, serialised with the fields the token may read. */
+export const getClient: ManagementRouteFactory<ClientService> = (_ctx, clients) => managementRoute({
   method: 'GET',
   url: '/clients/:id',
   config: { scopes: ['read:clients', 'read:client_keys', 'read:client_credentials', 'read:client_summary'] },
-  schema: { params: ClientIdParams, querystring: Query },
-  handler: async (request) => {
-    const { id } = request.params as { id: string };
-    const query = request.query as Static<typeof Query>;
+  schema: { params: ClientIdParams, querystring: Query, response: { 200: ClientResponse } },
+  handler: async (request, reply) => {
+    const { id } = request.params;
+    const query = request.query;
     const access = fieldAccess(request.principal!.scopes);
     const fields = query.fields?.split(',').map((f) => f.trim()).filter(Boolean) ?? [];
     const selection: FieldSelection = fields.length
@@ -28,6 +29,7 @@ export const getClient: ManagementRouteFactory<ClientService> = (_ctx, clients) 
       const denied = unreadableFields(fields, access);
       if (denied) throw denied;
     }
-    return clients.present(request.tenant, await clients.find(request.tenant, id), access, selection);
+    const client = await clients.present(request.tenant, await clients.find(request.tenant, id), access, selection);
+    return sendSerialized(reply, clientSchemas(access).client, client);
   },
 });

@@ -8,8 +8,9 @@ import type { FastifyRequest } from 'fastify';
 import { ManagementError } from '../../platform/http/errors.js';
 import { fieldAccess } from '../../domain/clients/model.js';
 import { CheckpointPagingQuery, MAX_PER_PAGE, OffsetPagingQuery, parsePaging } from '../paging.js';
-import type { ManagementRouteFactory } from '../route.js';
-import { CLIENT_FIELDS, CLIENT_APP_TYPES } from './fields.js';
+import { isRecord, managementRoute, sendSerialized, type ManagementRouteFactory } from '../route.js';
+import { CLIENT_APP_TYPES, CLIENT_FIELDS, clientSchemas } from './fields.js';
+import { ClientListResponse } from './schema.js';
 import { checkpointScope, unreadableFields, type ClientQuery, type ClientService, type FieldSelection } from './service.js';
 import type { ClientFilter } from '../../domain/clients/store.js';
 
@@ -103,17 +104,18 @@ function parseQ(query: Query): ClientQuery | undefined {
   return parsed;
 }
 
-export const listClients: ManagementRouteFactory<ClientService> = (ctx, clients) => ({
+export const listClients: ManagementRouteFactory<ClientService> = (ctx, clients) => managementRoute({
   method: 'GET',
   url: '/clients',
   config: {
     scopes: ['read:clients', 'read:client_keys', 'read:client_credentials', 'read:client_summary'],
+    // onRequest, before validation: the query is whatever was parsed.
     extraRateLimitClass: (request: FastifyRequest) =>
-      (request.query as Record<string, unknown> | undefined)?.q !== undefined ? 'management_clients_query' : undefined,
+      isRecord(request.query) && request.query.q !== undefined ? 'management_clients_query' : undefined,
   },
-  schema: { querystring: ListClientsQuery },
-  handler: async (request) => {
-    const query = request.query as Query;
+  schema: { querystring: ListClientsQuery, response: { 200: ClientListResponse } },
+  handler: async (request, reply) => {
+    const query = request.query;
     const access = fieldAccess(request.principal!.scopes);
     const selection = parseSelection(query);
     if (selection.mode === 'include') {
@@ -123,6 +125,10 @@ export const listClients: ManagementRouteFactory<ClientService> = (ctx, clients)
     const q = parseQ(query);
     const filter = q ? {} : parseFilter(query);
     const paging = parsePaging(query, ctx.box, checkpointScope(request.tenant), ctx.now());
-    return clients.list(request.tenant, filter, paging, q, access, selection);
+    const list = await clients.list(request.tenant, filter, paging, q, access, selection);
+    // The one shape this page has, with the fields the token may read: no union for the serializer to try.
+    const schemas = clientSchemas(access);
+    const shape = paging.kind === 'checkpoint' ? schemas.checkpoint : paging.includeTotals ? schemas.offset : schemas.array;
+    return sendSerialized(reply, shape, list);
   },
 });

@@ -15,7 +15,7 @@ import { clientSecretContext } from '../../domain/tenants/service.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { ManagementPrincipal } from '../auth.js';
 import { sealCheckpoint, type Paging } from '../paging.js';
-import { describeClientProperty, type ClientBody } from './schema.js';
+import { CLIENT_RESPONSE_FIELDS, describeClientProperty, type ClientBody, type ClientResponseBody } from './schema.js';
 import { type OrganizationStore } from '../../domain/organizations/store.js';
 import type { ClientFilter, ClientOffsetAnchors, ListedClient } from '../../domain/clients/store.js';
 import type { AppContext } from '../../domain/context.js';
@@ -25,14 +25,26 @@ export const notFound = () => managementErrors.notFound('The client does not exi
 /** Which fields a response carries: all readable ones, only some, or all but some. */
 export type FieldSelection = { mode: 'all' } | { mode: 'include' | 'exclude'; fields: ReadonlySet<string> };
 
+/** Create and rotate-secret answer with the whole client, its new secret included. */
+export const FULL_ACCESS: FieldAccess = { config: true, credentials: true };
+
+/** PATCH answers with the whole client, as create does; its credentials only to tokens that may handle them. */
+export function updateResponseAccess(scopes: ReadonlySet<string>): FieldAccess {
+  return { config: true, credentials: ['update:client_keys', 'read:client_keys', 'read:client_credentials'].some((scope) => scopes.has(scope)) };
+}
+
+function selected(field: string, selection: FieldSelection): boolean {
+  return selection.mode === 'all' || (selection.mode === 'include' ? selection.fields.has(field) : !selection.fields.has(field));
+}
+
 export type ClientQuery =
   | { kind: 'organization'; organizationId: string }
   | { kind: 'any_organization' };
 
 export type ClientList =
-  | Record<string, unknown>[]
-  | { total: number; start: number; limit: number; clients: Record<string, unknown>[] }
-  | { clients: Record<string, unknown>[]; next?: string };
+  | ClientResponseBody[]
+  | { total: number; start: number; limit: number; clients: ClientResponseBody[] }
+  | { clients: ClientResponseBody[]; next?: string };
 
 function invalidBody(property: string, message: string): ManagementError {
   const description = describeClientProperty(property);
@@ -75,28 +87,47 @@ export class ClientService {
     this.anchors = ctx.stores.clientAnchors;
   }
 
-  /** The client as the Management API shows it, limited to what `access` may read and `selection` asks for. */
+  /**
+   * The client as the Management API shows it, limited to what `access` may
+   * read and `selection` asks for: the members the response Client declares
+   * (./schema.ts), taken from the stored configuration, never a stored member
+   * it does not declare. The route's serializer applies the scope limit again
+   * (./fields.ts, clientSchemas), whatever this object holds.
+   */
   async present(
     tenant: Tenant,
     client: ListedClient,
     access: FieldAccess,
     selection: FieldSelection = { mode: 'all' },
     signingKeys?: TenantKeys['clientSigningKeys'],
-  ): Promise<Record<string, unknown>> {
-    const wanted = (field: string) =>
-      canRead(field, access) &&
-      (selection.mode === 'all' || (selection.mode === 'include' ? selection.fields.has(field) : !selection.fields.has(field)));
-    const out: Record<string, unknown> = {};
-    if (wanted('tenant')) out.tenant = tenant.name;
-    if (wanted('global')) out.global = client.global === 1;
+  ): Promise<ClientResponseBody> {
     const config = JSON.parse(client.config) as ClientConfig;
-    for (const [key, value] of Object.entries(config)) if (wanted(key)) out[key] = value;
-    if (wanted('client_id')) out.client_id = client.client_id;
-    // The secret is unsealed only when the response carries it.
-    if (wanted('client_secret') && client.client_secret_enc) {
-      out.client_secret = this.ctx.box.openString(client.client_secret_enc, clientSecretContext(tenant.id, client.client_id));
+    const out: ClientResponseBody = {};
+    for (const field of CLIENT_RESPONSE_FIELDS) {
+      if (!canRead(field, access) || !selected(field, selection)) continue;
+      switch (field) {
+        case 'tenant':
+          out.tenant = tenant.name;
+          break;
+        case 'global':
+          out.global = client.global === 1;
+          break;
+        case 'client_id':
+          out.client_id = client.client_id;
+          break;
+        case 'client_secret':
+          // The secret is unsealed only when the response carries it.
+          if (client.client_secret_enc) {
+            out.client_secret = this.ctx.box.openString(client.client_secret_enc, clientSecretContext(tenant.id, client.client_id));
+          }
+          break;
+        case 'signing_keys':
+          out.signing_keys = signingKeys ?? (await this.ctx.keyring.keys(tenant.id)).clientSigningKeys;
+          break;
+        default:
+          if (config[field] !== undefined) out[field] = config[field];
+      }
     }
-    if (wanted('signing_keys')) out.signing_keys = signingKeys ?? (await this.ctx.keyring.keys(tenant.id)).clientSigningKeys;
     return out;
   }
 
@@ -106,7 +137,7 @@ export class ClientService {
     return row;
   }
 
-  async create(tenant: Tenant, body: ClientBody, principal: ManagementPrincipal): Promise<Record<string, unknown>> {
+  async create(tenant: Tenant, body: ClientBody, principal: ManagementPrincipal): Promise<ClientResponseBody> {
     requireWriteScopes(body, principal, true);
     const config = newClientConfig(body);
     checkConsistency(config);
@@ -124,10 +155,11 @@ export class ClientService {
     };
     await this.ctx.stores.clients.insert(row);
     this.ctx.invalidation.invalidate(tenant.id);
-    return this.present(tenant, row, { config: true, credentials: true });
+    return this.present(tenant, row, FULL_ACCESS);
   }
 
-  async update(tenant: Tenant, clientId: string, body: ClientBody, principal: ManagementPrincipal): Promise<Record<string, unknown>> {
+  /** Updates the client; answers with it as `access` (updateResponseAccess) may read it. */
+  async update(tenant: Tenant, clientId: string, body: ClientBody, principal: ManagementPrincipal, access: FieldAccess): Promise<ClientResponseBody> {
     requireWriteScopes(body, principal, false);
     const row = await this.find(tenant, clientId);
     const config = JSON.parse(row.config) as ClientConfig;
@@ -145,12 +177,10 @@ export class ClientService {
     }
     await this.ctx.stores.clients.update(tenant.id, clientId, changes);
     this.ctx.invalidation.invalidate(tenant.id);
-    // The updated client comes back whole, as on create; credentials only to tokens that may handle them.
-    const credentials = ['update:client_keys', 'read:client_keys', 'read:client_credentials'].some((x) => principal.scopes.has(x));
-    return this.present(tenant, { ...row, ...changes }, { config: true, credentials });
+    return this.present(tenant, { ...row, ...changes }, access);
   }
 
-  async rotateSecret(tenant: Tenant, clientId: string): Promise<Record<string, unknown>> {
+  async rotateSecret(tenant: Tenant, clientId: string): Promise<ClientResponseBody> {
     const row = await this.find(tenant, clientId);
     const changes = {
       client_secret_enc: this.ctx.box.seal(newClientSecret(), clientSecretContext(tenant.id, clientId)),
@@ -158,7 +188,7 @@ export class ClientService {
     };
     await this.ctx.stores.clients.update(tenant.id, clientId, changes);
     this.ctx.invalidation.invalidate(tenant.id);
-    return this.present(tenant, { ...row, ...changes }, { config: true, credentials: true });
+    return this.present(tenant, { ...row, ...changes }, FULL_ACCESS);
   }
 
   async delete(tenant: Tenant, clientId: string): Promise<void> {
@@ -177,8 +207,7 @@ export class ClientService {
     access: FieldAccess,
     selection: FieldSelection,
   ): Promise<ClientList> {
-    const withSecret =
-      access.credentials && (selection.mode === 'all' ? true : selection.mode === 'include' ? selection.fields.has('client_secret') : !selection.fields.has('client_secret'));
+    const withSecret = access.credentials && selected('client_secret', selection);
     // The tenant's signing certificates are the same for every client of the page.
     const signingKeys = access.credentials ? (await this.ctx.keyring.keys(tenant.id)).clientSigningKeys : undefined;
     const present = (rows: ListedClient[]) => Promise.all(rows.map((row) => this.present(tenant, row, access, selection, signingKeys)));
@@ -206,7 +235,7 @@ export class ClientService {
         more = rows.length > paging.take;
         lastKey = page.at(-1)?.client_id;
       }
-      const result: { clients: Record<string, unknown>[]; next?: string } = { clients: await present(page) };
+      const result: { clients: ClientResponseBody[]; next?: string } = { clients: await present(page) };
       if (more && lastKey !== undefined) result.next = sealCheckpoint(this.ctx.box, checkpointScope(tenant), lastKey, this.ctx.now());
       return result;
     }

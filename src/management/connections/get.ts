@@ -1,5 +1,5 @@
-import { Type, type Static } from '@sinclair/typebox';
-import type { ManagementRouteFactory } from '../route.js';
+import { Type } from '@sinclair/typebox';
+import { managementRoute, type ManagementRouteFactory } from '../route.js';
 import { fieldSelection, type ConnectionService } from './service.js';
 import { ConnectionResponse, FieldsQuery, IdParams } from './schema.js';
 
@@ -9,13 +9,13 @@ const Query = Type.Object(
 );
 
 /** GET /api/v2/connections/{id} */
-export const getConnection: ManagementRouteFactory<ConnectionService> = (_ctx, connections) => ({
+export const getConnection: ManagementRouteFactory<ConnectionService> = (_ctx, connections) => managementRoute({
   method: 'GET',
   url: '/connections/:id',
   config: { scopes: ['read:connections'] },
   schema: { params: IdParams, querystring: Query, response: { 200: ConnectionResponse } },
   handler: async (request) => {
-    const query = request.query as Static<typeof Query>;
-    return connections.get(request.tenant, (request.params as IdParams).id, fieldSelection(query.fields, query.include_fields));
+    const query = request.query;
+    return connections.get(request.tenant, request.params.id, fieldSelection(query.fields, query.include_fields));
   },
 });

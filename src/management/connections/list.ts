@@ -1,7 +1,7 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { StringEnum } from '../../platform/http/schema-types.js';
 import { CheckpointPagingQuery, MAX_PER_PAGE, OffsetPagingQuery, parsePaging } from '../paging.js';
-import type { ManagementRouteFactory } from '../route.js';
+import { managementRoute, type ManagementRouteFactory } from '../route.js';
 import { checkpointScope, fieldSelection, type ConnectionService } from './service.js';
 import { ConnectionForList, FieldsQuery, STRATEGIES } from './schema.js';
 
@@ -26,7 +26,7 @@ const Query = Type.Object(
 );
 
 /** GET /api/v2/connections: an array, `{total, start, limit, connections}`, or `{connections, next?}` (checkpoint). */
-export const listConnections: ManagementRouteFactory<ConnectionService> = (ctx, connections) => ({
+export const listConnections: ManagementRouteFactory<ConnectionService> = (ctx, connections) => managementRoute({
   method: 'GET',
   url: '/connections',
   config: { scopes: ['read:connections'] },
@@ -41,7 +41,7 @@ export const listConnections: ManagementRouteFactory<ConnectionService> = (ctx, 
     },
   },
   handler: async (request) => {
-    const query = request.query as Static<typeof Query>;
+    const query = request.query;
     return connections.list(
       request.tenant,
       { ...(query.strategy !== undefined && { strategies: query.strategy }), ...(query.name !== undefined && { name: query.name }) },

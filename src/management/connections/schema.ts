@@ -198,7 +198,6 @@ export const ConnectionResponse = Type.Partial(
 export const ConnectionForList = Type.Partial(Type.Object(responseProperties, { additionalProperties: false }));
 
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, description: 'The id of the connection' }) });
-export type IdParams = Static<typeof IdParams>;
 
 export const FieldsQuery = {
   fields: Type.String({

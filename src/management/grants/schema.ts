@@ -4,7 +4,7 @@
  * GET and DELETE /grants). Descriptions appear in validation messages, so they
  * carry no trailing period (the service's messages end with `(<description>).`).
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { OffsetPagingQuery } from '../paging.js';
 
 export const UserGrantResponse = Type.Object(
@@ -30,7 +30,6 @@ export const ListQuery = Type.Object(
   },
   { additionalProperties: true },
 );
-export type ListQuery = Static<typeof ListQuery>;
 
 /** Key order as the document lists it: start, limit, total, grants (no `length`, unlike the users list). */
 export const ListResponse = Type.Union([
@@ -45,7 +44,5 @@ export const DeleteByUserQuery = Type.Object(
   { user_id: Type.String({ description: 'user_id of the grant to delete' }) },
   { additionalProperties: true },
 );
-export type DeleteByUserQuery = Static<typeof DeleteByUserQuery>;
 
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, description: 'ID of the grant to delete' }) });
-export type IdParams = Static<typeof IdParams>;

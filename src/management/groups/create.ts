@@ -1,4 +1,4 @@
-import { BODY_CONTENT_TYPES, type ManagementRouteFactory } from '../route.js';
+import { BODY_CONTENT_TYPES, managementRoute, type ManagementRouteFactory } from '../route.js';
 import { CreateGroupBody, GroupResponse } from './schema.js';
 import type { GroupService } from './service.js';
 
@@ -11,13 +11,13 @@ import type { GroupService } from './service.js';
  * Scope: `create:groups`, which Gatehouse adds to the service's scope list for
  * this operation (the `*:group_roles` scopes govern assignments only).
  */
-export const createGroup: ManagementRouteFactory<GroupService> = (_ctx, groups) => ({
+export const createGroup: ManagementRouteFactory<GroupService> = (_ctx, groups) => managementRoute({
   method: 'POST',
   url: '/groups',
   config: { scopes: ['create:groups'] },
   schema: { consumes: [...BODY_CONTENT_TYPES], body: CreateGroupBody, response: { 201: GroupResponse } },
   handler: async (request, reply) => {
-    const created = await groups.create(request.tenant, request.body as CreateGroupBody);
+    const created = await groups.create(request.tenant, request.body);
     return reply.code(201).send(created);
   },
 });

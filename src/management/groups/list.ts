@@ -1,8 +1,8 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { fieldSelection, FieldsQuery } from '../fields.js';
 import { CheckpointQuery, OffsetQuery, pagedListResponse } from '../lists.js';
 import { parsePaging } from '../paging.js';
-import type { ManagementRouteFactory } from '../route.js';
+import { managementRoute, type ManagementRouteFactory } from '../route.js';
 import { GroupResponse } from './schema.js';
 import { checkpointScope, type GroupService } from './service.js';
 
@@ -21,13 +21,13 @@ const Query = Type.Object(
 );
 
 /** GET /api/v2/groups: offset or checkpoint paging (see GroupService.list). */
-export const listGroups: ManagementRouteFactory<GroupService> = (ctx, groups) => ({
+export const listGroups: ManagementRouteFactory<GroupService> = (ctx, groups) => managementRoute({
   method: 'GET',
   url: '/groups',
   config: { scopes: ['read:groups'] },
   schema: { querystring: Query, response: { 200: pagedListResponse('groups', GroupResponse) } },
   handler: async (request) => {
-    const query = request.query as Static<typeof Query>;
+    const query = request.query;
     const { connection_id, name, external_id, search } = query;
     return groups.list(
       request.tenant,

@@ -16,7 +16,6 @@ import { NO_CONTROL_CHARACTERS } from '../strings.js';
 export const GroupIdParams = Type.Object({
   id: Type.String({ minLength: 18, maxLength: 26, pattern: NO_CONTROL_CHARACTERS, description: 'Unique identifier for the group (service-generated)' }),
 });
-export type GroupIdParams = Static<typeof GroupIdParams>;
 
 const name = Type.String({
   minLength: 1,

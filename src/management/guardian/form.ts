@@ -7,6 +7,7 @@
  */
 import type { TObject } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
+import { isRecord } from '../route.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 
@@ -26,8 +27,8 @@ export function coerceFormBooleans(body: TObject): (request: FastifyRequest) => 
     .map(([name]) => name);
   return async function coerceFormBooleans(request) {
     if (!isForm(request)) return;
-    const fields = request.body as Record<string, unknown> | null | undefined;
-    if (fields === null || typeof fields !== 'object') return;
+    const fields = request.body;
+    if (!isRecord(fields)) return;
     for (const name of booleans) {
       if (fields[name] === 'true') fields[name] = true;
       else if (fields[name] === 'false') fields[name] = false;

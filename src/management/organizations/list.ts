@@ -1,6 +1,6 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { CheckpointPagingQuery, OffsetPagingQuery, parsePaging } from '../paging.js';
-import type { ManagementRouteFactory } from '../route.js';
+import { managementRoute, type ManagementRouteFactory } from '../route.js';
 import { OrganizationResponse } from './schema.js';
 import { checkpointScope, type OrganizationService, type OrganizationSort } from './service.js';
 import type { OrganizationSortField } from '../../domain/organizations/store.js';
@@ -32,7 +32,7 @@ function parseSort(sort: string | undefined): OrganizationSort | undefined {
 }
 
 /** GET /api/v2/organizations: offset or checkpoint paging. */
-export const listOrganizations: ManagementRouteFactory<OrganizationService> = (ctx, organizations) => ({
+export const listOrganizations: ManagementRouteFactory<OrganizationService> = (ctx, organizations) => managementRoute({
   method: 'GET',
   url: '/organizations',
   config: { scopes: ['read:organizations', 'read:organizations_summary'] },
@@ -48,7 +48,7 @@ export const listOrganizations: ManagementRouteFactory<OrganizationService> = (c
     },
   },
   handler: async (request) => {
-    const query = request.query as Static<typeof Query>;
+    const query = request.query;
     return organizations.list(request.tenant, parsePaging(query, ctx.box, checkpointScope(request.tenant), ctx.now()), parseSort(query.sort));
   },
 });

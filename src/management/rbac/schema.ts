@@ -46,7 +46,6 @@ export const RolePermissionsBody = permissionsBody('array of resource_server_ide
 export const CreateUserPermissionsBody = permissionsBody('List of permissions to add to this user');
 /** DELETE /users/{id}/permissions (`DeleteUserPermissionsRequestContent`). */
 export const DeleteUserPermissionsBody = permissionsBody('List of permissions to remove from this user');
-export type PermissionsBody = Static<typeof RolePermissionsBody>;
 
 const RoleIdItem = Type.String({ minLength: 1, maxLength: 64, pattern: NO_CONTROL_CHARACTERS });
 
@@ -58,7 +57,6 @@ function userRolesBody(description: string) {
 export const AssignUserRolesBody = userRolesBody('List of roles IDs to associated with the user');
 /** DELETE /users/{id}/roles (`DeleteUserRolesRequestContent`). */
 export const DeleteUserRolesBody = userRolesBody('List of roles IDs to remove from the user');
-export type UserRolesBody = Static<typeof AssignUserRolesBody>;
 
 const UserIdItem = Type.String({ minLength: 1, maxLength: 512, pattern: NO_CONTROL_CHARACTERS });
 
@@ -84,7 +82,6 @@ function roleGroupsBody(description: string) {
 export const AssignRoleGroupsBody = roleGroupsBody('Array of group IDs to assign to the role');
 /** DELETE /roles/{id}/groups (`DeleteRoleGroupsRequestContent`). */
 export const DeleteRoleGroupsBody = roleGroupsBody('Array of group IDs to remove from the role');
-export type RoleGroupsBody = Static<typeof AssignRoleGroupsBody>;
 
 function groupMembersBody(description: string) {
   return Type.Object({ members: Type.Array(UserIdItem, { minItems: 1, maxItems: MAX_ITEMS, description }) }, { additionalProperties: false });
@@ -94,7 +91,6 @@ function groupMembersBody(description: string) {
 export const AddGroupMembersBody = groupMembersBody('Array of user IDs to add to the group');
 /** Gatehouse's DELETE /groups/{id}/members: user ids. */
 export const RemoveGroupMembersBody = groupMembersBody('Array of user IDs to remove from the group');
-export type GroupMembersBody = Static<typeof AddGroupMembersBody>;
 
 // --- responses ---
 

@@ -1,6 +1,6 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { OffsetPagingQuery } from '../paging.js';
-import type { ManagementRouteFactory } from '../route.js';
+import { managementRoute, type ManagementRouteFactory } from '../route.js';
 import type { ResourceServerService } from './service.js';
 import { ResourceServerResponse } from './schema.js';
 
@@ -16,7 +16,7 @@ const Query = Type.Object(
 );
 
 /** GET /api/v2/resource-servers */
-export const listResourceServers: ManagementRouteFactory<ResourceServerService> = (ctx, resourceServers) => ({
+export const listResourceServers: ManagementRouteFactory<ResourceServerService> = (ctx, resourceServers) => managementRoute({
   method: 'GET',
   url: '/resource-servers',
   config: { scopes: ['read:resource_servers'] },
@@ -35,7 +35,7 @@ export const listResourceServers: ManagementRouteFactory<ResourceServerService> 
     },
   },
   handler: async (request) => {
-    const query = request.query as Static<typeof Query>;
+    const query = request.query;
     const page = query.page ?? 0;
     const perPage = query.per_page ?? 50;
     const result = await ctx.stores.resourceServers.list(request.tenant.id, {

@@ -1,7 +1,7 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { offsetPaging } from '../lists.js';
 import { OffsetPagingQuery } from '../paging.js';
-import type { ManagementRouteFactory } from '../route.js';
+import { managementRoute, type ManagementRouteFactory } from '../route.js';
 import type { RoleService } from './service.js';
 import { RoleResponse } from './schema.js';
 
@@ -17,7 +17,7 @@ const Query = Type.Object(
 );
 
 /** GET /api/v2/roles: an array, or `{roles, start, limit, total}` with include_totals. */
-export const listRoles: ManagementRouteFactory<RoleService> = (_ctx, roles) => ({
+export const listRoles: ManagementRouteFactory<RoleService> = (_ctx, roles) => managementRoute({
   method: 'GET',
   url: '/roles',
   config: { scopes: ['read:roles'] },
@@ -34,7 +34,7 @@ export const listRoles: ManagementRouteFactory<RoleService> = (_ctx, roles) => (
     },
   },
   handler: async (request) => {
-    const query = request.query as Static<typeof Query>;
+    const query = request.query;
     return roles.list(request.tenant, {
       ...offsetPaging(query),
       // An empty filter filters nothing.

@@ -39,6 +39,3 @@ export const RoleResponse = Type.Object(
 export function roleIdParams(description: string) {
   return Type.Object({ id: Type.String({ minLength: 1, pattern: NO_CONTROL_CHARACTERS, description }) });
 }
-export interface RoleIdParams {
-  id: string;
-}

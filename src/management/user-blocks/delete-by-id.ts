@@ -1,5 +1,5 @@
-import type { ManagementRouteFactory } from '../route.js';
-import { userBlocksParams, type UserBlocksParams } from './schema.js';
+import { managementRoute, NoContent, type ManagementRouteFactory } from '../route.js';
+import { userBlocksParams } from './schema.js';
 import type { UserBlockService } from './service.js';
 
 /**
@@ -7,13 +7,13 @@ import type { UserBlockService } from './service.js';
  * blocks (not an administrator's `blocked` flag); 404 `inexistent_user` for
  * an unknown user.
  */
-export const deleteUserBlocks: ManagementRouteFactory<UserBlockService> = (_ctx, blocks) => ({
+export const deleteUserBlocks: ManagementRouteFactory<UserBlockService> = (_ctx, blocks) => managementRoute({
   method: 'DELETE',
   url: '/user-blocks/:id',
   config: { scopes: ['update:users'] },
-  schema: { params: userBlocksParams('The user_id of the user to update.') },
+  schema: { params: userBlocksParams('The user_id of the user to update.'), response: { 204: NoContent } },
   handler: async (request, reply) => {
-    await blocks.unblockUserId(request.tenant, (request.params as UserBlocksParams).id);
+    await blocks.unblockUserId(request.tenant, request.params.id);
     return reply.code(204).send();
   },
 });

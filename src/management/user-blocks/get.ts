@@ -1,5 +1,5 @@
-import type { ManagementRouteFactory } from '../route.js';
-import { ListUserBlocksResponse, userBlocksParams, UserBlocksQuery, type UserBlocksParams } from './schema.js';
+import { managementRoute, type ManagementRouteFactory } from '../route.js';
+import { ListUserBlocksResponse, userBlocksParams, UserBlocksQuery } from './schema.js';
 import type { UserBlockService } from './service.js';
 
 /**
@@ -7,10 +7,10 @@ import type { UserBlockService } from './service.js';
  * the brute-force blocks of the user's email and username in the user's
  * connection, from every IP; 404 `inexistent_user` for an unknown user.
  */
-export const listUserBlocks: ManagementRouteFactory<UserBlockService> = (_ctx, blocks) => ({
+export const listUserBlocks: ManagementRouteFactory<UserBlockService> = (_ctx, blocks) => managementRoute({
   method: 'GET',
   url: '/user-blocks/:id',
   config: { scopes: ['read:users'] },
   schema: { params: userBlocksParams('user_id of the user blocks to retrieve.'), querystring: UserBlocksQuery, response: { 200: ListUserBlocksResponse } },
-  handler: async (request) => ({ blocked_for: await blocks.byUserId(request.tenant, (request.params as UserBlocksParams).id) }),
+  handler: async (request) => ({ blocked_for: await blocks.byUserId(request.tenant, request.params.id) }),
 });

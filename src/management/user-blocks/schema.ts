@@ -3,7 +3,7 @@
  * (`ListUserBlocksByIdentifierResponseContent`, `ListUserBlocksResponseContent`,
  * `UserBlockIdentifier`).
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 
 export const IdentifierQuery = Type.Object(
   {
@@ -11,7 +11,6 @@ export const IdentifierQuery = Type.Object(
   },
   { additionalProperties: true },
 );
-export type IdentifierQuery = Static<typeof IdentifierQuery>;
 
 /**
  * Accepted and ignored: Gatehouse's brute-force protection is always on and
@@ -28,15 +27,11 @@ export const ListQuery = Type.Object(
   },
   { additionalProperties: true },
 );
-export type ListQuery = Static<typeof ListQuery>;
 
 export const UserBlocksQuery = Type.Object({ consider_brute_force_enablement: considerBruteForceEnablement }, { additionalProperties: true });
 
 export function userBlocksParams(description: string) {
   return Type.Object({ id: Type.String({ minLength: 1, description }) });
-}
-export interface UserBlocksParams {
-  id: string;
 }
 
 export const UserBlockIdentifier = Type.Object({

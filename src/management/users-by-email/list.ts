@@ -1,6 +1,6 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { fieldSelection } from '../fields.js';
-import type { ManagementRouteFactory } from '../route.js';
+import { managementRoute, type ManagementRouteFactory } from '../route.js';
 import { UserResponse } from '../users/schema.js';
 import type { UserService } from '../users/service.js';
 
@@ -32,13 +32,13 @@ const Query = Type.Object(
 const Item = Type.Partial(UserResponse);
 
 /** GET /api/v2/users-by-email?email= → the users with that email, one per connection at most (an array, no paging). */
-export const listUsersByEmail: ManagementRouteFactory<UserService> = (_ctx, users) => ({
+export const listUsersByEmail: ManagementRouteFactory<UserService> = (_ctx, users) => managementRoute({
   method: 'GET',
   url: '/users-by-email',
   config: { scopes: ['read:users'] },
   schema: { querystring: Query, response: { 200: Type.Array(Item) } },
   handler: async (request) => {
-    const query = request.query as Static<typeof Query>;
+    const query = request.query;
     return users.listByEmail(request.tenant, query.email, fieldSelection(query));
   },
 });

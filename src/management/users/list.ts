@@ -1,8 +1,8 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { managementErrors } from '../../platform/http/errors.js';
 import { offsetPaging } from '../lists.js';
 import { checkOffsetWindow, OffsetPagingQuery, USERS_OFFSET_LIMIT } from '../paging.js';
-import type { ManagementRouteFactory } from '../route.js';
+import { managementRoute, type ManagementRouteFactory } from '../route.js';
 import type { UserService } from './service.js';
 import { UserResponse } from './schema.js';
 
@@ -25,7 +25,7 @@ const Query = Type.Object(
 );
 
 /** GET /api/v2/users: an array, or `{start, limit, length, users, total}` with include_totals. */
-export const listUsers: ManagementRouteFactory<UserService> = (_ctx, users) => ({
+export const listUsers: ManagementRouteFactory<UserService> = (_ctx, users) => managementRoute({
   method: 'GET',
   url: '/users',
   config: { scopes: ['read:users'] },
@@ -42,7 +42,7 @@ export const listUsers: ManagementRouteFactory<UserService> = (_ctx, users) => (
     },
   },
   handler: async (request) => {
-    const query = request.query as Static<typeof Query>;
+    const query = request.query;
     if (query.q !== undefined || query.search_engine !== undefined) {
       throw managementErrors.badRequest('User search (q, search_engine) is not supported by this server.', 'operation_not_supported');
     }

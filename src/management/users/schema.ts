@@ -136,6 +136,3 @@ export const UserResponse = Type.Object(
 export function userIdParams(description: string) {
   return Type.Object({ id: Type.String({ minLength: 1, pattern: NO_CONTROL_CHARACTERS, description }) });
 }
-export interface UserIdParams {
-  id: string;
-}

@@ -1,7 +1,7 @@
 import type { ManagementPrincipal } from '../auth.js';
-import { BODY_CONTENT_TYPES, type ManagementRouteFactory } from '../route.js';
+import { BODY_CONTENT_TYPES, managementRoute, type ManagementRouteFactory } from '../route.js';
 import type { UserService, UserUpdateAccess } from './service.js';
-import { UpdateUserBody, UserResponse, userIdParams, type UserIdParams } from './schema.js';
+import { UpdateUserBody, UserResponse, userIdParams } from './schema.js';
 
 const Params = userIdParams('ID of the user to update');
 
@@ -22,7 +22,7 @@ function updateAccess(principal: ManagementPrincipal): UserUpdateAccess {
  * alone may change app_metadata and user_metadata only; an end user's token
  * only its own user_metadata, as its `*:current_user_metadata` scopes allow.
  */
-export const updateUser: ManagementRouteFactory<UserService> = (_ctx, users) => ({
+export const updateUser: ManagementRouteFactory<UserService> = (_ctx, users) => managementRoute({
   method: 'PATCH',
   url: '/users/:id',
   config: {
@@ -33,8 +33,8 @@ export const updateUser: ManagementRouteFactory<UserService> = (_ctx, users) => 
   handler: async (request) =>
     users.update(
       request.tenant,
-      (request.params as UserIdParams).id,
-      request.body as UpdateUserBody,
+      request.params.id,
+      request.body,
       updateAccess(request.principal!),
     ),
 });

@@ -1,6 +1,6 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { parsePaging } from '../../paging.js';
-import type { ManagementRouteFactory } from '../../route.js';
+import { managementRoute, type ManagementRouteFactory } from '../../route.js';
 import { clientsCheckpointScope, type ConnectionService } from '../service.js';
 import { EnabledClientsResponse, IdParams } from '../schema.js';
 
@@ -14,14 +14,14 @@ const Query = Type.Object(
 );
 
 /** GET /api/v2/connections/{id}/clients → `{clients: [{client_id}], next?}` */
-export const listConnectionClients: ManagementRouteFactory<ConnectionService> = (ctx, connections) => ({
+export const listConnectionClients: ManagementRouteFactory<ConnectionService> = (ctx, connections) => managementRoute({
   method: 'GET',
   url: '/connections/:id/clients',
   config: { scopes: ['read:connections'] },
   schema: { params: IdParams, querystring: Query, response: { 200: EnabledClientsResponse } },
   handler: async (request) => {
-    const { id } = request.params as IdParams;
-    const query = request.query as Static<typeof Query>;
+    const { id } = request.params;
+    const query = request.query;
     // `take` is always set so that parsePaging answers with a checkpoint.
     const paging = parsePaging({ ...query, take: query.take ?? 50 }, ctx.box, clientsCheckpointScope(request.tenant, id), ctx.now());
     if (paging.kind !== 'checkpoint') throw new Error('unreachable: checkpoint paging expected');

@@ -1,5 +1,5 @@
-import { BODY_CONTENT_TYPES, formListAsArray, type ManagementRouteFactory } from '../../route.js';
-import { AddGroupMembersBody, type GroupMembersBody } from '../../rbac/schema.js';
+import { BODY_CONTENT_TYPES, formListAsArray, managementRoute, NoContent, type ManagementRouteFactory } from '../../route.js';
+import { AddGroupMembersBody } from '../../rbac/schema.js';
 import type { RbacService } from '../../rbac/service.js';
 import { GroupIdParams } from '../schema.js';
 
@@ -10,14 +10,14 @@ import { GroupIdParams } from '../schema.js';
  * must exist, all are added or none; members already in the group stay.
  * Scope `create:group_members`, Gatehouse's own.
  */
-export const addGroupMembers: ManagementRouteFactory<RbacService> = (_ctx, rbac) => ({
+export const addGroupMembers: ManagementRouteFactory<RbacService> = (_ctx, rbac) => managementRoute({
   method: 'POST',
   url: '/groups/:id/members',
   config: { scopes: ['create:group_members'] },
-  schema: { consumes: [...BODY_CONTENT_TYPES], params: GroupIdParams, body: AddGroupMembersBody },
+  schema: { consumes: [...BODY_CONTENT_TYPES], params: GroupIdParams, body: AddGroupMembersBody, response: { 204: NoContent } },
   preValidation: formListAsArray('members'),
   handler: async (request, reply) => {
-    await rbac.addGroupMembers(request.tenant, (request.params as GroupIdParams).id, (request.body as GroupMembersBody).members);
+    await rbac.addGroupMembers(request.tenant, request.params.id, request.body.members);
     return reply.code(204).send();
   },
 });

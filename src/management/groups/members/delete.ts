@@ -1,5 +1,5 @@
-import { BODY_CONTENT_TYPES, formListAsArray, type ManagementRouteFactory } from '../../route.js';
-import { RemoveGroupMembersBody, type GroupMembersBody } from '../../rbac/schema.js';
+import { BODY_CONTENT_TYPES, formListAsArray, managementRoute, NoContent, type ManagementRouteFactory } from '../../route.js';
+import { RemoveGroupMembersBody } from '../../rbac/schema.js';
 import type { RbacService } from '../../rbac/service.js';
 import { GroupIdParams } from '../schema.js';
 
@@ -8,14 +8,14 @@ import { GroupIdParams } from '../schema.js';
  * body `{members: [user id, …]}` (1 to 100); users who are not members are
  * skipped. Scope `delete:group_members`, Gatehouse's own.
  */
-export const removeGroupMembers: ManagementRouteFactory<RbacService> = (_ctx, rbac) => ({
+export const removeGroupMembers: ManagementRouteFactory<RbacService> = (_ctx, rbac) => managementRoute({
   method: 'DELETE',
   url: '/groups/:id/members',
   config: { scopes: ['delete:group_members'] },
-  schema: { consumes: [...BODY_CONTENT_TYPES], params: GroupIdParams, body: RemoveGroupMembersBody },
+  schema: { consumes: [...BODY_CONTENT_TYPES], params: GroupIdParams, body: RemoveGroupMembersBody, response: { 204: NoContent } },
   preValidation: formListAsArray('members'),
   handler: async (request, reply) => {
-    await rbac.removeGroupMembers(request.tenant, (request.params as GroupIdParams).id, (request.body as GroupMembersBody).members);
+    await rbac.removeGroupMembers(request.tenant, request.params.id, request.body.members);
     return reply.code(204).send();
   },
 });

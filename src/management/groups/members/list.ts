@@ -1,9 +1,9 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { fieldSelection, FieldsQuery } from '../../fields.js';
 import { CheckpointQuery, checkpointListResponse } from '../../lists.js';
 import { GroupMemberResponse } from '../../rbac/schema.js';
 import type { RbacService } from '../../rbac/service.js';
-import type { ManagementRouteFactory } from '../../route.js';
+import { managementRoute, type ManagementRouteFactory } from '../../route.js';
 import { GroupIdParams } from '../schema.js';
 
 const Query = Type.Object({ ...FieldsQuery, ...CheckpointQuery }, { additionalProperties: true });
@@ -14,13 +14,13 @@ const Query = Type.Object({ ...FieldsQuery, ...CheckpointQuery }, { additionalPr
  * the group's (connection, organization or tenant). Checkpoint paging, 50 by
  * default; `fields` trims items.
  */
-export const listGroupMembers: ManagementRouteFactory<RbacService> = (_ctx, rbac) => ({
+export const listGroupMembers: ManagementRouteFactory<RbacService> = (_ctx, rbac) => managementRoute({
   method: 'GET',
   url: '/groups/:id/members',
   config: { scopes: ['read:group_members'] },
   schema: { params: GroupIdParams, querystring: Query, response: { 200: checkpointListResponse('members', GroupMemberResponse) } },
   handler: async (request) => {
-    const query = request.query as Static<typeof Query>;
-    return rbac.listGroupMembers(request.tenant, (request.params as GroupIdParams).id, query, fieldSelection(query));
+    const query = request.query;
+    return rbac.listGroupMembers(request.tenant, request.params.id, query, fieldSelection(query));
   },
 });

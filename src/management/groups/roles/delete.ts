@@ -1,7 +1,7 @@
-import { BODY_CONTENT_TYPES, type ManagementRouteFactory } from '../../route.js';
+import { BODY_CONTENT_TYPES, managementRoute, NoContent, type ManagementRouteFactory } from '../../route.js';
 import { GroupIdParams } from '../schema.js';
 import type { GroupService } from '../service.js';
-import { DeleteGroupRolesBody, formRolesAsArray, type GroupRolesBody } from './schema.js';
+import { DeleteGroupRolesBody, formRolesAsArray } from './schema.js';
 
 /**
  * DELETE /api/v2/groups/{id}/roles → 204 (spec, operation 2). The path id is
@@ -10,15 +10,15 @@ import { DeleteGroupRolesBody, formRolesAsArray, type GroupRolesBody } from './s
  * group must exist (404 "Group not found."). Removal is atomic and idempotent
  * (see GroupService.removeRoles).
  */
-export const deleteGroupRoles: ManagementRouteFactory<GroupService> = (_ctx, groups) => ({
+export const deleteGroupRoles: ManagementRouteFactory<GroupService> = (_ctx, groups) => managementRoute({
   method: 'DELETE',
   url: '/groups/:id/roles',
   config: { scopes: ['delete:group_roles'] },
-  schema: { consumes: [...BODY_CONTENT_TYPES], params: GroupIdParams, body: DeleteGroupRolesBody },
+  schema: { consumes: [...BODY_CONTENT_TYPES], params: GroupIdParams, body: DeleteGroupRolesBody, response: { 204: NoContent } },
   preValidation: formRolesAsArray,
   handler: async (request, reply) => {
-    const { id } = request.params as GroupIdParams;
-    await groups.removeRoles(request.tenant, id, (request.body as GroupRolesBody).roles);
+    const { id } = request.params;
+    await groups.removeRoles(request.tenant, id, request.body.roles);
     return reply.code(204).send();
   },
 });

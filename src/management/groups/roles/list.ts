@@ -1,6 +1,6 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { CheckpointQuery, checkpointListResponse, checkpointPaging } from '../../lists.js';
-import type { ManagementRouteFactory } from '../../route.js';
+import { managementRoute, type ManagementRouteFactory } from '../../route.js';
 import { RoleResponse } from '../../roles/schema.js';
 import { GroupIdParams } from '../schema.js';
 import { groupRolesCheckpointScope, type GroupService } from '../service.js';
@@ -9,14 +9,14 @@ import { groupRolesCheckpointScope, type GroupService } from '../service.js';
 const Query = Type.Object(CheckpointQuery, { additionalProperties: true });
 
 /** GET /api/v2/groups/{id}/roles → `{roles, next?}` (checkpoint paging, 50 by default). */
-export const listGroupRoles: ManagementRouteFactory<GroupService> = (ctx, groups) => ({
+export const listGroupRoles: ManagementRouteFactory<GroupService> = (ctx, groups) => managementRoute({
   method: 'GET',
   url: '/groups/:id/roles',
   config: { scopes: ['read:group_roles'] },
   schema: { params: GroupIdParams, querystring: Query, response: { 200: checkpointListResponse('roles', RoleResponse) } },
   handler: async (request) => {
-    const { id } = request.params as GroupIdParams;
-    const paging = checkpointPaging(ctx, request.query as Static<typeof Query>, groupRolesCheckpointScope(request.tenant, id));
+    const { id } = request.params;
+    const paging = checkpointPaging(ctx, request.query, groupRolesCheckpointScope(request.tenant, id));
     return groups.listRoles(request.tenant, id, paging);
   },
 });

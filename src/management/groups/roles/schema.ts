@@ -3,7 +3,7 @@
  * `DeleteGroupRolesRequestContent`; spec "Group role removal request"): `roles`,
  * at least one role id, nothing else.
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { formListAsArray } from '../../route.js';
 
 function rolesBody(description: string) {
@@ -20,7 +20,6 @@ function rolesBody(description: string) {
 
 export const AssignGroupRolesBody = rolesBody('Array of role IDs to assign to the group');
 export const DeleteGroupRolesBody = rolesBody('Array of role IDs to remove from the group');
-export type GroupRolesBody = Static<typeof AssignGroupRolesBody>;
 
 /** preValidation: a form body's lone `roles=a` is a one-item list. */
 export const formRolesAsArray = formListAsArray('roles');

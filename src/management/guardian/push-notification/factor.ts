@@ -1,4 +1,4 @@
-import { BODY_CONTENT_TYPES, type ManagementRouteFactory } from '../../route.js';
+import { BODY_CONTENT_TYPES, managementRoute, type ManagementRouteFactory } from '../../route.js';
 import { coerceFormBooleans } from '../form.js';
 import type { GuardianPushService } from '../service.js';
 import { FactorBody, FactorResponse } from '../schema.js';
@@ -8,11 +8,11 @@ import { FactorBody, FactorResponse } from '../schema.js';
  * The OpenAPI document has this as `PUT /guardian/factors/{name}`; only the
  * push-notification factor is stored so far, so the path is registered as is.
  */
-export const setPushNotificationFactor: ManagementRouteFactory<GuardianPushService> = (_ctx, guardian) => ({
+export const setPushNotificationFactor: ManagementRouteFactory<GuardianPushService> = (_ctx, guardian) => managementRoute({
   method: 'PUT',
   url: '/guardian/factors/push-notification',
   config: { scopes: ['update:guardian_factors'] },
   schema: { consumes: [...BODY_CONTENT_TYPES], body: FactorBody, response: { 200: FactorResponse } },
   preValidation: coerceFormBooleans(FactorBody),
-  handler: async (request) => guardian.setEnabled(request.tenant, (request.body as FactorBody).enabled),
+  handler: async (request) => guardian.setEnabled(request.tenant, request.body.enabled),
 });

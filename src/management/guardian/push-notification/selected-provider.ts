@@ -1,11 +1,11 @@
-import { BODY_CONTENT_TYPES, type ManagementRouteFactory } from '../../route.js';
+import { BODY_CONTENT_TYPES, managementRoute, type ManagementRouteFactory } from '../../route.js';
 import type { GuardianPushService } from '../service.js';
 import { SelectedProviderBody, SelectedProviderResponse } from '../schema.js';
 
 const url = '/guardian/factors/push-notification/selected-provider';
 
 /** GET /api/v2/guardian/factors/push-notification/selected-provider → 200 `{provider}` (`guardian` until set). */
-export const getSelectedProvider: ManagementRouteFactory<GuardianPushService> = (_ctx, guardian) => ({
+export const getSelectedProvider: ManagementRouteFactory<GuardianPushService> = (_ctx, guardian) => managementRoute({
   method: 'GET',
   url,
   config: { scopes: ['read:guardian_factors'] },
@@ -14,10 +14,10 @@ export const getSelectedProvider: ManagementRouteFactory<GuardianPushService> = 
 });
 
 /** PUT …/selected-provider `{provider}` → 200 `{provider}`. */
-export const setSelectedProvider: ManagementRouteFactory<GuardianPushService> = (_ctx, guardian) => ({
+export const setSelectedProvider: ManagementRouteFactory<GuardianPushService> = (_ctx, guardian) => managementRoute({
   method: 'PUT',
   url,
   config: { scopes: ['update:guardian_factors'] },
   schema: { consumes: [...BODY_CONTENT_TYPES], body: SelectedProviderBody, response: { 200: SelectedProviderResponse } },
-  handler: async (request) => guardian.setSelectedProvider(request.tenant, (request.body as SelectedProviderBody).provider),
+  handler: async (request) => guardian.setSelectedProvider(request.tenant, request.body.provider),
 });

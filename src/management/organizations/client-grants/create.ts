@@ -1,10 +1,9 @@
-import type { Static } from '@sinclair/typebox';
-import { BODY_CONTENT_TYPES, type ManagementRouteFactory } from '../../route.js';
+import { BODY_CONTENT_TYPES, managementRoute, type ManagementRouteFactory } from '../../route.js';
 import { AssociateClientGrantBody, OrganizationClientGrantResponse, OrganizationIdParams } from './schema.js';
 import type { OrganizationClientGrantService } from './service.js';
 
 /** POST /api/v2/organizations/{id}/client-grants → 201 with the grant */
-export const createOrganizationClientGrant: ManagementRouteFactory<OrganizationClientGrantService> = (_ctx, clientGrants) => ({
+export const createOrganizationClientGrant: ManagementRouteFactory<OrganizationClientGrantService> = (_ctx, clientGrants) => managementRoute({
   method: 'POST',
   url: '/organizations/:id/client-grants',
   config: { scopes: ['create:organization_client_grants'] },
@@ -15,8 +14,8 @@ export const createOrganizationClientGrant: ManagementRouteFactory<OrganizationC
     response: { 201: OrganizationClientGrantResponse },
   },
   handler: async (request, reply) => {
-    const { id } = request.params as Static<typeof OrganizationIdParams>;
-    const { grant_id } = request.body as AssociateClientGrantBody;
+    const { id } = request.params;
+    const { grant_id } = request.body;
     return reply.code(201).send(await clientGrants.associate(request.tenant, id, grant_id));
   },
 });

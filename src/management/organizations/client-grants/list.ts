@@ -1,6 +1,6 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { OffsetPagingQuery } from '../../paging.js';
-import type { ManagementRouteFactory } from '../../route.js';
+import { managementRoute, type ManagementRouteFactory } from '../../route.js';
 import { OrganizationClientGrantResponse, OrganizationIdParams } from './schema.js';
 import type { OrganizationClientGrantService } from './service.js';
 
@@ -19,7 +19,7 @@ const Query = Type.Object(
 );
 
 /** GET /api/v2/organizations/{id}/client-grants: offset paging. */
-export const listOrganizationClientGrants: ManagementRouteFactory<OrganizationClientGrantService> = (_ctx, clientGrants) => ({
+export const listOrganizationClientGrants: ManagementRouteFactory<OrganizationClientGrantService> = (_ctx, clientGrants) => managementRoute({
   method: 'GET',
   url: '/organizations/:id/client-grants',
   config: { scopes: ['read:organization_client_grants'] },
@@ -40,8 +40,8 @@ export const listOrganizationClientGrants: ManagementRouteFactory<OrganizationCl
     },
   },
   handler: async (request) => {
-    const { id } = request.params as Static<typeof OrganizationIdParams>;
-    const query = request.query as Static<typeof Query>;
+    const { id } = request.params;
+    const query = request.query;
     const { audience, client_id, grant_ids } = query;
     return clientGrants.list(
       request.tenant,

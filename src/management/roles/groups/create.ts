@@ -1,19 +1,19 @@
-import { BODY_CONTENT_TYPES, formListAsArray, type ManagementRouteFactory } from '../../route.js';
-import { AssignRoleGroupsBody, type RoleGroupsBody } from '../../rbac/schema.js';
+import { BODY_CONTENT_TYPES, formListAsArray, managementRoute, NoContent, type ManagementRouteFactory } from '../../route.js';
+import { AssignRoleGroupsBody } from '../../rbac/schema.js';
 import type { RbacService } from '../../rbac/service.js';
-import { roleIdParams, type RoleIdParams } from '../schema.js';
+import { roleIdParams } from '../schema.js';
 
 const Params = roleIdParams('Unique identifier for the role (service-generated)');
 
 /** POST /api/v2/roles/{id}/groups → 204; every listed group must exist, all are assigned or none. */
-export const assignRoleGroups: ManagementRouteFactory<RbacService> = (_ctx, rbac) => ({
+export const assignRoleGroups: ManagementRouteFactory<RbacService> = (_ctx, rbac) => managementRoute({
   method: 'POST',
   url: '/roles/:id/groups',
   config: { scopes: ['create:group_roles'] },
-  schema: { consumes: [...BODY_CONTENT_TYPES], params: Params, body: AssignRoleGroupsBody },
+  schema: { consumes: [...BODY_CONTENT_TYPES], params: Params, body: AssignRoleGroupsBody, response: { 204: NoContent } },
   preValidation: formListAsArray('groups'),
   handler: async (request, reply) => {
-    await rbac.assignRoleGroups(request.tenant, (request.params as RoleIdParams).id, (request.body as RoleGroupsBody).groups);
+    await rbac.assignRoleGroups(request.tenant, request.params.id, request.body.groups);
     return reply.code(204).send();
   },
 });

@@ -1,19 +1,19 @@
-import { BODY_CONTENT_TYPES, formListAsArray, type ManagementRouteFactory } from '../../route.js';
-import { DeleteRoleGroupsBody, type RoleGroupsBody } from '../../rbac/schema.js';
+import { BODY_CONTENT_TYPES, formListAsArray, managementRoute, NoContent, type ManagementRouteFactory } from '../../route.js';
+import { DeleteRoleGroupsBody } from '../../rbac/schema.js';
 import type { RbacService } from '../../rbac/service.js';
-import { roleIdParams, type RoleIdParams } from '../schema.js';
+import { roleIdParams } from '../schema.js';
 
 const Params = roleIdParams('Unique identifier for the role (service-generated)');
 
 /** DELETE /api/v2/roles/{id}/groups → 204; groups the role is not assigned to are skipped. */
-export const deleteRoleGroups: ManagementRouteFactory<RbacService> = (_ctx, rbac) => ({
+export const deleteRoleGroups: ManagementRouteFactory<RbacService> = (_ctx, rbac) => managementRoute({
   method: 'DELETE',
   url: '/roles/:id/groups',
   config: { scopes: ['delete:group_roles'] },
-  schema: { consumes: [...BODY_CONTENT_TYPES], params: Params, body: DeleteRoleGroupsBody },
+  schema: { consumes: [...BODY_CONTENT_TYPES], params: Params, body: DeleteRoleGroupsBody, response: { 204: NoContent } },
   preValidation: formListAsArray('groups'),
   handler: async (request, reply) => {
-    await rbac.removeRoleGroups(request.tenant, (request.params as RoleIdParams).id, (request.body as RoleGroupsBody).groups);
+    await rbac.removeRoleGroups(request.tenant, request.params.id, request.body.groups);
     return reply.code(204).send();
   },
 });

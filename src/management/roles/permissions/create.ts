@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { BODY_CONTENT_TYPES, type ManagementRouteFactory } from '../../route.js';
-import { RolePermissionsBody, type PermissionsBody } from '../../rbac/schema.js';
+import { BODY_CONTENT_TYPES, managementRoute, type ManagementRouteFactory } from '../../route.js';
+import { RolePermissionsBody } from '../../rbac/schema.js';
 import type { RbacService } from '../../rbac/service.js';
-import { roleIdParams, type RoleIdParams } from '../schema.js';
+import { roleIdParams } from '../schema.js';
 
 const Params = roleIdParams('ID of the role to add permissions to');
 
@@ -11,7 +11,7 @@ const Params = roleIdParams('ID of the role to add permissions to');
  * TestRoleManager_Permissions). Every permission must name an API of the
  * tenant and one of its scopes; all are added or none (RbacService).
  */
-export const addRolePermissions: ManagementRouteFactory<RbacService> = (_ctx, rbac) => ({
+export const addRolePermissions: ManagementRouteFactory<RbacService> = (_ctx, rbac) => managementRoute({
   method: 'POST',
   url: '/roles/:id/permissions',
   config: { scopes: ['update:roles'] },
@@ -22,7 +22,7 @@ export const addRolePermissions: ManagementRouteFactory<RbacService> = (_ctx, rb
     response: { 201: Type.Object({}, { additionalProperties: false }) },
   },
   handler: async (request, reply) => {
-    await rbac.addRolePermissions(request.tenant, (request.params as RoleIdParams).id, (request.body as PermissionsBody).permissions);
+    await rbac.addRolePermissions(request.tenant, request.params.id, request.body.permissions);
     return reply.code(201).send({});
   },
 });

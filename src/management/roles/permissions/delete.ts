@@ -1,7 +1,7 @@
-import { BODY_CONTENT_TYPES, type ManagementRouteFactory } from '../../route.js';
-import { RolePermissionsBody, type PermissionsBody } from '../../rbac/schema.js';
+import { BODY_CONTENT_TYPES, managementRoute, NoContent, type ManagementRouteFactory } from '../../route.js';
+import { RolePermissionsBody } from '../../rbac/schema.js';
 import type { RbacService } from '../../rbac/service.js';
-import { roleIdParams, type RoleIdParams } from '../schema.js';
+import { roleIdParams } from '../schema.js';
 
 const Params = roleIdParams('ID of the role to remove permissions from');
 
@@ -11,13 +11,13 @@ const Params = roleIdParams('ID of the role to remove permissions from');
  * TestRoleManager_Permissions, terraform TestAccDataSourceRole); SDKs accept
  * either. Permissions the role does not have are skipped.
  */
-export const deleteRolePermissions: ManagementRouteFactory<RbacService> = (_ctx, rbac) => ({
+export const deleteRolePermissions: ManagementRouteFactory<RbacService> = (_ctx, rbac) => managementRoute({
   method: 'DELETE',
   url: '/roles/:id/permissions',
   config: { scopes: ['update:roles'] },
-  schema: { consumes: [...BODY_CONTENT_TYPES], params: Params, body: RolePermissionsBody },
+  schema: { consumes: [...BODY_CONTENT_TYPES], params: Params, body: RolePermissionsBody, response: { 204: NoContent } },
   handler: async (request, reply) => {
-    await rbac.removeRolePermissions(request.tenant, (request.params as RoleIdParams).id, (request.body as PermissionsBody).permissions);
+    await rbac.removeRolePermissions(request.tenant, request.params.id, request.body.permissions);
     return reply.code(204).send();
   },
 });

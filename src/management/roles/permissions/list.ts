@@ -1,9 +1,9 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { OffsetQuery, offsetListResponse } from '../../lists.js';
 import { PermissionResponse } from '../../rbac/schema.js';
 import type { RbacService } from '../../rbac/service.js';
-import type { ManagementRouteFactory } from '../../route.js';
-import { roleIdParams, type RoleIdParams } from '../schema.js';
+import { managementRoute, type ManagementRouteFactory } from '../../route.js';
+import { roleIdParams } from '../schema.js';
 
 const Params = roleIdParams('ID of the role to list granted permissions');
 const Query = Type.Object(OffsetQuery, { additionalProperties: true });
@@ -13,10 +13,10 @@ const Query = Type.Object(OffsetQuery, { additionalProperties: true });
  * limit, total}` with include_totals (offset paging only, as the document
  * offers), by API identifier then permission name.
  */
-export const listRolePermissions: ManagementRouteFactory<RbacService> = (_ctx, rbac) => ({
+export const listRolePermissions: ManagementRouteFactory<RbacService> = (_ctx, rbac) => managementRoute({
   method: 'GET',
   url: '/roles/:id/permissions',
   config: { scopes: ['read:roles'] },
   schema: { params: Params, querystring: Query, response: { 200: offsetListResponse('permissions', PermissionResponse) } },
-  handler: async (request) => rbac.listRolePermissions(request.tenant, (request.params as RoleIdParams).id, request.query as Static<typeof Query>),
+  handler: async (request) => rbac.listRolePermissions(request.tenant, request.params.id, request.query),
 });

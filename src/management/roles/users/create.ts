@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { BODY_CONTENT_TYPES, formListAsArray, type ManagementRouteFactory } from '../../route.js';
+import { BODY_CONTENT_TYPES, formListAsArray, managementRoute, type ManagementRouteFactory } from '../../route.js';
 import { AssignRoleUsersBody } from '../../rbac/schema.js';
 import type { RbacService } from '../../rbac/service.js';
-import { roleIdParams, type RoleIdParams } from '../schema.js';
+import { roleIdParams } from '../schema.js';
 
 const Params = roleIdParams('ID of the role to assign users to');
 
@@ -11,7 +11,7 @@ const Params = roleIdParams('ID of the role to assign users to');
  * TestRoleManager_Users; management-api-wire-notes §3). Every listed user must
  * exist; all are assigned or none.
  */
-export const assignRoleUsers: ManagementRouteFactory<RbacService> = (_ctx, rbac) => ({
+export const assignRoleUsers: ManagementRouteFactory<RbacService> = (_ctx, rbac) => managementRoute({
   method: 'POST',
   url: '/roles/:id/users',
   config: { scopes: ['update:roles', 'create:role_members'] },
@@ -23,7 +23,7 @@ export const assignRoleUsers: ManagementRouteFactory<RbacService> = (_ctx, rbac)
   },
   preValidation: formListAsArray('users'),
   handler: async (request) => {
-    await rbac.assignRoleUsers(request.tenant, (request.params as RoleIdParams).id, (request.body as AssignRoleUsersBody).users);
+    await rbac.assignRoleUsers(request.tenant, request.params.id, request.body.users);
     return {};
   },
 });

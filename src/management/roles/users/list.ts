@@ -1,10 +1,10 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { CheckpointQuery, OffsetQuery, pagedListResponse } from '../../lists.js';
 import { RoleUserResponse } from '../../rbac/schema.js';
 import { requireRoleMembersScope } from '../../rbac/scopes.js';
 import type { RbacService } from '../../rbac/service.js';
-import type { ManagementRouteFactory } from '../../route.js';
-import { roleIdParams, type RoleIdParams } from '../schema.js';
+import { managementRoute, type ManagementRouteFactory } from '../../route.js';
+import { roleIdParams } from '../schema.js';
 
 const Params = roleIdParams('ID of the role to retrieve a list of users associated with');
 const Query = Type.Object({ ...OffsetQuery, ...CheckpointQuery }, { additionalProperties: true });
@@ -16,11 +16,11 @@ const Query = Type.Object({ ...OffsetQuery, ...CheckpointQuery }, { additionalPr
  * `include_totals=true&take=50` → `{users, next?}`, as recorded by go-auth0
  * TestRoleManager_UsersCheckpointPagination).
  */
-export const listRoleUsers: ManagementRouteFactory<RbacService> = (_ctx, rbac) => ({
+export const listRoleUsers: ManagementRouteFactory<RbacService> = (_ctx, rbac) => managementRoute({
   method: 'GET',
   url: '/roles/:id/users',
   config: { scopes: ['read:users', 'read:roles', 'read:role_members'] },
   onRequest: requireRoleMembersScope,
   schema: { params: Params, querystring: Query, response: { 200: pagedListResponse('users', RoleUserResponse) } },
-  handler: async (request) => rbac.listRoleUsers(request.tenant, (request.params as RoleIdParams).id, request.query as Static<typeof Query>),
+  handler: async (request) => rbac.listRoleUsers(request.tenant, request.params.id, request.query),
 });

@@ -1,10 +1,10 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { CheckpointQuery, checkpointListResponse } from '../../lists.js';
 import { EffectivePermissionResponse } from '../../rbac/schema.js';
 import type { RbacService } from '../../rbac/service.js';
-import type { ManagementRouteFactory } from '../../route.js';
+import { managementRoute, type ManagementRouteFactory } from '../../route.js';
 import { NO_CONTROL_CHARACTERS } from '../../strings.js';
-import { userIdParams, type UserIdParams } from '../schema.js';
+import { userIdParams } from '../schema.js';
 
 const Params = userIdParams('ID of the user to retrieve the permissions for');
 
@@ -24,13 +24,13 @@ const Query = Type.Object({ resource_server_identifier: ResourceServerIdentifier
  * `sources` (`direct`, `roles`: the user's roles and the user's groups'
  * roles), by permission name (checkpoint paging, 50 by default).
  */
-export const listEffectivePermissions: ManagementRouteFactory<RbacService> = (_ctx, rbac) => ({
+export const listEffectivePermissions: ManagementRouteFactory<RbacService> = (_ctx, rbac) => managementRoute({
   method: 'GET',
   url: '/users/:id/effective-permissions',
   config: { scopes: ['read:user_effective_permissions'] },
   schema: { params: Params, querystring: Query, response: { 200: checkpointListResponse('permissions', EffectivePermissionResponse) } },
   handler: async (request) => {
-    const query = request.query as Static<typeof Query>;
-    return rbac.listEffectivePermissions(request.tenant, (request.params as UserIdParams).id, query.resource_server_identifier, query);
+    const query = request.query;
+    return rbac.listEffectivePermissions(request.tenant, request.params.id, query.resource_server_identifier, query);
   },
 });

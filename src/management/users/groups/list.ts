@@ -1,10 +1,10 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { fieldSelection, FieldsQuery } from '../../fields.js';
 import { UserGroupResponse } from '../../groups/schema.js';
 import { CheckpointQuery, OffsetQuery, pagedListResponse } from '../../lists.js';
 import type { RbacService } from '../../rbac/service.js';
-import type { ManagementRouteFactory } from '../../route.js';
-import { userIdParams, type UserIdParams } from '../schema.js';
+import { managementRoute, type ManagementRouteFactory } from '../../route.js';
+import { userIdParams } from '../schema.js';
 
 const Params = userIdParams('ID of the user to list groups for');
 const Query = Type.Object({ ...FieldsQuery, ...OffsetQuery, ...CheckpointQuery }, { additionalProperties: true });
@@ -14,13 +14,13 @@ const Query = Type.Object({ ...FieldsQuery, ...OffsetQuery, ...CheckpointQuery }
  * `membership_created_at`, by group id. Offset paging, or checkpoint paging
  * when `from` or `take` is given (what the SDK sends); `fields` trims items.
  */
-export const listUserGroups: ManagementRouteFactory<RbacService> = (_ctx, rbac) => ({
+export const listUserGroups: ManagementRouteFactory<RbacService> = (_ctx, rbac) => managementRoute({
   method: 'GET',
   url: '/users/:id/groups',
   config: { scopes: ['read:groups'] },
   schema: { params: Params, querystring: Query, response: { 200: pagedListResponse('groups', UserGroupResponse) } },
   handler: async (request) => {
-    const query = request.query as Static<typeof Query>;
-    return rbac.listUserGroups(request.tenant, (request.params as UserIdParams).id, query, fieldSelection(query));
+    const query = request.query;
+    return rbac.listUserGroups(request.tenant, request.params.id, query, fieldSelection(query));
   },
 });

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { BODY_CONTENT_TYPES, type ManagementRouteFactory } from '../../route.js';
-import { CreateUserPermissionsBody, type PermissionsBody } from '../../rbac/schema.js';
+import { BODY_CONTENT_TYPES, managementRoute, type ManagementRouteFactory } from '../../route.js';
+import { CreateUserPermissionsBody } from '../../rbac/schema.js';
 import type { RbacService } from '../../rbac/service.js';
-import { userIdParams, type UserIdParams } from '../schema.js';
+import { userIdParams } from '../schema.js';
 
 const Params = userIdParams('ID of the user to assign permissions to');
 
@@ -11,7 +11,7 @@ const Params = userIdParams('ID of the user to assign permissions to');
  * TestUserManager_Permissions). Every permission must name an API of the
  * tenant and one of its scopes; all are added or none.
  */
-export const addUserPermissions: ManagementRouteFactory<RbacService> = (_ctx, rbac) => ({
+export const addUserPermissions: ManagementRouteFactory<RbacService> = (_ctx, rbac) => managementRoute({
   method: 'POST',
   url: '/users/:id/permissions',
   config: { scopes: ['update:users'] },
@@ -22,7 +22,7 @@ export const addUserPermissions: ManagementRouteFactory<RbacService> = (_ctx, rb
     response: { 201: Type.Object({}, { additionalProperties: false }) },
   },
   handler: async (request, reply) => {
-    await rbac.addUserPermissions(request.tenant, (request.params as UserIdParams).id, (request.body as PermissionsBody).permissions);
+    await rbac.addUserPermissions(request.tenant, request.params.id, request.body.permissions);
     return reply.code(201).send({});
   },
 });

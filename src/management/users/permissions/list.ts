@@ -1,9 +1,9 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { OffsetQuery, offsetListResponse } from '../../lists.js';
 import { UserPermissionResponse } from '../../rbac/schema.js';
 import type { RbacService } from '../../rbac/service.js';
-import type { ManagementRouteFactory } from '../../route.js';
-import { userIdParams, type UserIdParams } from '../schema.js';
+import { managementRoute, type ManagementRouteFactory } from '../../route.js';
+import { userIdParams } from '../schema.js';
 
 const Params = userIdParams('ID of the user to retrieve the permissions for');
 const Query = Type.Object(OffsetQuery, { additionalProperties: true });
@@ -13,10 +13,10 @@ const Query = Type.Object(OffsetQuery, { additionalProperties: true });
  * limit, total}` with include_totals: direct permissions and those of the
  * user's own roles, each with its `sources` (RbacService.listUserPermissions).
  */
-export const listUserPermissions: ManagementRouteFactory<RbacService> = (_ctx, rbac) => ({
+export const listUserPermissions: ManagementRouteFactory<RbacService> = (_ctx, rbac) => managementRoute({
   method: 'GET',
   url: '/users/:id/permissions',
   config: { scopes: ['read:users'] },
   schema: { params: Params, querystring: Query, response: { 200: offsetListResponse('permissions', UserPermissionResponse) } },
-  handler: async (request) => rbac.listUserPermissions(request.tenant, (request.params as UserIdParams).id, request.query as Static<typeof Query>),
+  handler: async (request) => rbac.listUserPermissions(request.tenant, request.params.id, request.query),
 });

@@ -1,10 +1,10 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { OffsetQuery, offsetListResponse } from '../../lists.js';
 import { requireRoleMembersScope } from '../../rbac/scopes.js';
 import type { RbacService } from '../../rbac/service.js';
 import { RoleResponse } from '../../roles/schema.js';
-import type { ManagementRouteFactory } from '../../route.js';
-import { userIdParams, type UserIdParams } from '../schema.js';
+import { managementRoute, type ManagementRouteFactory } from '../../route.js';
+import { userIdParams } from '../schema.js';
 
 const Params = userIdParams('ID of the user to list roles for');
 const Query = Type.Object(OffsetQuery, { additionalProperties: true });
@@ -14,11 +14,11 @@ const Query = Type.Object(OffsetQuery, { additionalProperties: true });
  * with include_totals (recorded: go-auth0 TestUserManager_Roles): the roles
  * assigned to the user directly, by role id.
  */
-export const listUserRoles: ManagementRouteFactory<RbacService> = (_ctx, rbac) => ({
+export const listUserRoles: ManagementRouteFactory<RbacService> = (_ctx, rbac) => managementRoute({
   method: 'GET',
   url: '/users/:id/roles',
   config: { scopes: ['read:users', 'read:roles', 'read:role_members'] },
   onRequest: requireRoleMembersScope,
   schema: { params: Params, querystring: Query, response: { 200: offsetListResponse('roles', RoleResponse) } },
-  handler: async (request) => rbac.listUserRoles(request.tenant, (request.params as UserIdParams).id, request.query as Static<typeof Query>),
+  handler: async (request) => rbac.listUserRoles(request.tenant, request.params.id, request.query),
 });

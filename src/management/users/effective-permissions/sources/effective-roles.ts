@@ -1,10 +1,10 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { CheckpointQuery, checkpointListResponse } from '../../../lists.js';
 import { RoleWithSourcesResponse } from '../../../rbac/schema.js';
 import type { RbacService } from '../../../rbac/service.js';
-import type { ManagementRouteFactory } from '../../../route.js';
+import { managementRoute, type ManagementRouteFactory } from '../../../route.js';
 import { NO_CONTROL_CHARACTERS } from '../../../strings.js';
-import { userIdParams, type UserIdParams } from '../../schema.js';
+import { userIdParams } from '../../schema.js';
 import { ResourceServerIdentifierQuery } from '../list.js';
 
 const Params = userIdParams('ID of the user to retrieve the permissions for');
@@ -22,14 +22,14 @@ const Query = Type.Object(
  * `{roles, next?}`: the roles that give the user the permission, each with
  * `sources` (`direct`, `groups`), by role id.
  */
-export const listEffectivePermissionRoles: ManagementRouteFactory<RbacService> = (_ctx, rbac) => ({
+export const listEffectivePermissionRoles: ManagementRouteFactory<RbacService> = (_ctx, rbac) => managementRoute({
   method: 'GET',
   url: '/users/:id/effective-permissions/sources/effective-roles',
   config: { scopes: ['read:user_permission_source_roles'] },
   schema: { params: Params, querystring: Query, response: { 200: checkpointListResponse('roles', RoleWithSourcesResponse) } },
   handler: async (request) => {
-    const query = request.query as Static<typeof Query>;
+    const query = request.query;
     const permission = { resource_server_identifier: query.resource_server_identifier, permission_name: query.permission_name };
-    return rbac.listEffectivePermissionRoles(request.tenant, (request.params as UserIdParams).id, permission, query);
+    return rbac.listEffectivePermissionRoles(request.tenant, request.params.id, permission, query);
   },
 });

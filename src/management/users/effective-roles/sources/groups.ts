@@ -1,10 +1,10 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { GroupResponse } from '../../../groups/schema.js';
 import { CheckpointQuery, checkpointListResponse } from '../../../lists.js';
 import type { RbacService } from '../../../rbac/service.js';
-import type { ManagementRouteFactory } from '../../../route.js';
+import { managementRoute, type ManagementRouteFactory } from '../../../route.js';
 import { NO_CONTROL_CHARACTERS } from '../../../strings.js';
-import { userIdParams, type UserIdParams } from '../../schema.js';
+import { userIdParams } from '../../schema.js';
 
 const Params = userIdParams('ID of the user to list role source groups for');
 const Query = Type.Object(
@@ -16,13 +16,13 @@ const Query = Type.Object(
 );
 
 /** GET /api/v2/users/{id}/effective-roles/sources/groups?role_id= → `{groups, next?}`: the user's groups that have the role, by group id. */
-export const listRoleSourceGroups: ManagementRouteFactory<RbacService> = (_ctx, rbac) => ({
+export const listRoleSourceGroups: ManagementRouteFactory<RbacService> = (_ctx, rbac) => managementRoute({
   method: 'GET',
   url: '/users/:id/effective-roles/sources/groups',
   config: { scopes: ['read:user_role_source_groups'] },
   schema: { params: Params, querystring: Query, response: { 200: checkpointListResponse('groups', GroupResponse) } },
   handler: async (request) => {
-    const query = request.query as Static<typeof Query>;
-    return rbac.listRoleSourceGroups(request.tenant, (request.params as UserIdParams).id, query.role_id, query);
+    const query = request.query;
+    return rbac.listRoleSourceGroups(request.tenant, request.params.id, query.role_id, query);
   },
 });
