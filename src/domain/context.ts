@@ -24,7 +24,7 @@ export interface AppContext {
   /** The one clock. */
   clock: Clock;
   /** `clock.now()`: milliseconds since the epoch. */
-  now(): number;
+  readonly now: () => number;
   /** Every store, built once (src/domain/stores.ts). */
   stores: Stores;
   /** All-or-nothing work on the stores. */

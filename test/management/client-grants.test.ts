@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CHECKPOINT_TTL_MS } from '../../src/management/paging.js';
-import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createTestApp, withClockAdvanced, type TestApp } from '../helpers/app.js';
 import { insertClient } from '../helpers/fixtures.js';
 
 interface Grant {
@@ -134,10 +134,8 @@ describe('/api/v2/client-grants', () => {
     assert.equal(forged.statusCode, 400);
     assert.equal((forged.json() as { errorCode: string }).errorCode, 'invalid_query_string');
 
-    const realNow = t.ctx.now;
-    t.ctx.now = () => realNow() + CHECKPOINT_TTL_MS + 60_000;
-    try {
-      const expired = await t.management('GET', `/api/v2/client-grants?take=1&from=${encodeURIComponent(first.next)}`);
+    await withClockAdvanced(t, CHECKPOINT_TTL_MS + 60_000, async () => {
+      const expired = await t.management('GET', `/api/v2/client-grants?take=1&from=${encodeURIComponent(first.next!)}`);
       assert.equal(expired.statusCode, 400);
       assert.deepEqual(expired.json(), {
         statusCode: 400,
@@ -145,9 +143,7 @@ describe('/api/v2/client-grants', () => {
         message: "Query validation error: 'Invalid or expired checkpoint' on property from (Optional Id from which to start selection).",
         errorCode: 'invalid_query_string',
       });
-    } finally {
-      t.ctx.now = realNow;
-    }
+    });
   });
 
   it('take is 1..100', async () => {

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CHECKPOINT_TTL_MS } from '../../src/management/paging.js';
-import { createTestApp, DOMAIN, type TestApp } from '../helpers/app.js';
+import { createTestApp, DOMAIN, withClockAdvanced, type TestApp } from '../helpers/app.js';
 import { insertClient } from '../helpers/fixtures.js';
 
 type Json = Record<string, unknown>;
@@ -421,17 +421,14 @@ describe('GET /api/v2/clients', () => {
       assert.deepEqual(forged.json(), invalid);
       // A token is fetched at each shifted time (the list's own token would have expired too).
       const later = (query: string) => t.management('GET', `/api/v2/clients${query}`);
-      const realNow = t.ctx.now;
-      t.ctx.now = () => realNow() + CHECKPOINT_TTL_MS - 60_000;
-      try {
+      await withClockAdvanced(t, CHECKPOINT_TTL_MS - 60_000, async () => {
         assert.equal((await later(`?take=1&from=${encodeURIComponent(first.next)}`)).statusCode, 200, 'still valid just under 24 hours');
-        t.ctx.now = () => realNow() + CHECKPOINT_TTL_MS + 60_000;
+      });
+      await withClockAdvanced(t, CHECKPOINT_TTL_MS + 60_000, async () => {
         const expired = await later(`?take=1&from=${encodeURIComponent(first.next)}`);
         assert.equal(expired.statusCode, 400);
         assert.deepEqual(expired.json(), invalid);
-      } finally {
-        t.ctx.now = realNow;
-      }
+      });
     });
 
     it('checkpoint: every surviving client is visited exactly once while clients are created and deleted between pages', async () => {

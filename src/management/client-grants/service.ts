@@ -9,6 +9,7 @@ import type { CreateClientGrantBody, UpdateClientGrantBody } from './schema.js';
 import type { ClientGrantFilter } from '../../domain/client-grants/store.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
 import type { AppContext } from '../../domain/context.js';
+import { isoAt } from '../../platform/clock.js';
 
 const notFound = () => managementErrors.notFound('The grant does not exist.', 'inexistent_client_grant');
 
@@ -81,7 +82,7 @@ export class ClientGrantService {
       authorization_details_types: JSON.stringify(body.authorization_details_types ?? []),
       allow_all_scopes: body.allow_all_scopes === undefined ? null : body.allow_all_scopes ? 1 : 0,
       default_for: body.default_for ?? null,
-      created_at: new Date(this.ctx.now()).toISOString(),
+      created_at: isoAt(this.ctx.now()),
     };
     try {
       await this.ctx.stores.clientGrants.insert(row);

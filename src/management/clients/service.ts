@@ -19,6 +19,7 @@ import { CLIENT_RESPONSE_FIELDS, describeClientProperty, type ClientBody, type C
 import { type OrganizationStore } from '../../domain/organizations/store.js';
 import type { ClientFilter, ClientOffsetAnchors, ListedClient } from '../../domain/clients/store.js';
 import type { AppContext } from '../../domain/context.js';
+import { isoAt } from '../../platform/clock.js';
 
 export const notFound = () => managementErrors.notFound('The client does not exist', 'inexistent_client');
 
@@ -142,7 +143,7 @@ export class ClientService {
     const config = newClientConfig(body);
     checkConsistency(config);
     const clientId = newClientId();
-    const now = new Date(this.ctx.now()).toISOString();
+    const now = isoAt(this.ctx.now());
     const row: ClientRow = {
       tenant_id: tenant.id,
       client_id: clientId,
@@ -170,7 +171,7 @@ export class ClientService {
     const changes: Partial<ClientRow> = {
       ...columnsFromConfig(config),
       config: JSON.stringify(config),
-      updated_at: new Date(this.ctx.now()).toISOString(),
+      updated_at: isoAt(this.ctx.now()),
     };
     if (typeof body.client_secret === 'string') {
       changes.client_secret_enc = this.ctx.box.seal(body.client_secret, clientSecretContext(tenant.id, clientId));
@@ -184,7 +185,7 @@ export class ClientService {
     const row = await this.find(tenant, clientId);
     const changes = {
       client_secret_enc: this.ctx.box.seal(newClientSecret(), clientSecretContext(tenant.id, clientId)),
-      updated_at: new Date(this.ctx.now()).toISOString(),
+      updated_at: isoAt(this.ctx.now()),
     };
     await this.ctx.stores.clients.update(tenant.id, clientId, changes);
     this.ctx.invalidation.invalidate(tenant.id);

@@ -11,6 +11,7 @@ import type { CreateConnectionBody, UpdateConnectionBody, UpdateEnabledClientsBo
 import { type ConnectionChanges, type ConnectionFilter, type ConnectionStore } from '../../domain/connections/store.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
 import type { AppContext } from '../../domain/context.js';
+import { isoAt } from '../../platform/clock.js';
 
 /** management-api-wire-notes §2. */
 export const connectionNotFound = () => managementErrors.notFound('The connection does not exist', 'inexistent_connection');
@@ -98,7 +99,7 @@ export class ConnectionService {
     }
     const enabledClients = [...new Set(body.enabled_clients ?? [])];
     await this.requireClients(tenant, enabledClients);
-    const now = new Date(this.ctx.now()).toISOString();
+    const now = isoAt(this.ctx.now());
     const row: ConnectionRow = {
       tenant_id: tenant.id,
       id: newConnectionId(),
@@ -129,7 +130,7 @@ export class ConnectionService {
    */
   async update(tenant: Tenant, id: string, body: UpdateConnectionBody): Promise<Connection> {
     const row = await this.find(tenant, id);
-    const changes: ConnectionChanges = { updated_at: new Date(this.ctx.now()).toISOString() };
+    const changes: ConnectionChanges = { updated_at: isoAt(this.ctx.now()) };
     if (body.display_name !== undefined) changes.display_name = body.display_name;
     if (body.options !== undefined) changes.options = JSON.stringify(body.options ?? {});
     if (body.is_domain_connection !== undefined) changes.is_domain_connection = body.is_domain_connection ? 1 : 0;

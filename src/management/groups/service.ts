@@ -16,6 +16,7 @@ import type { CreateGroupBody } from './schema.js';
 import { type GroupFilter, type GroupStore } from '../../domain/groups/store.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
 import type { AppContext } from '../../domain/context.js';
+import { isoAt } from '../../platform/clock.js';
 
 /** The document's 404 text; the errorCode is Gatehouse's, after the service's `inexistent_*` family. */
 export const groupNotFound = () => managementErrors.notFound('Group not found.', 'inexistent_group');
@@ -58,7 +59,7 @@ export class GroupService {
 
   /** Gatehouse's POST /groups: a tenant group (no connection, no organization). */
   async create(tenant: Tenant, body: CreateGroupBody): Promise<Group> {
-    const now = new Date(this.ctx.now()).toISOString();
+    const now = isoAt(this.ctx.now());
     const row: GroupRow = {
       tenant_id: tenant.id,
       id: newGroupId(),
@@ -105,7 +106,7 @@ export class GroupService {
    * /roles/{id}/groups); roles already assigned are not an error.
    */
   async assignRoles(tenant: Tenant, groupId: string, roleIds: readonly string[]): Promise<void> {
-    const result = await this.groups.assignRoles(tenant.id, groupId, roleIds, new Date(this.ctx.now()).toISOString());
+    const result = await this.groups.assignRoles(tenant.id, groupId, roleIds, isoAt(this.ctx.now()));
     if (result.status === 'group_not_found') throw groupNotFound();
     if (result.status === 'role_not_found') throw roleNotFound();
   }

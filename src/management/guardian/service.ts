@@ -36,6 +36,7 @@ import {
 } from './schema.js';
 import type { GuardianPushStore } from '../../domain/guardian/store.js';
 import type { AppContext } from '../../domain/context.js';
+import { isoAt } from '../../platform/clock.js';
 
 /** Standard base64 (RFC 4648 §4), padding optional. */
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
@@ -62,7 +63,7 @@ export function decodeP12(value: string): Buffer {
   return der;
 }
 
-const now = (ctx: AppContext): string => new Date(ctx.now()).toISOString();
+const now = (ctx: AppContext): string => isoAt(ctx.now());
 
 export class GuardianPushService {
   constructor(

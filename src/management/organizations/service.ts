@@ -8,6 +8,7 @@ import { DESCRIPTIONS, type Branding, type CreateOrganizationBody, type UpdateOr
 import type { OrganizationChanges, OrganizationSortField, OrganizationStore } from '../../domain/organizations/store.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
 import type { AppContext } from '../../domain/context.js';
+import { isoAt } from '../../platform/clock.js';
 
 export const notFound = () => managementErrors.notFound('The organization does not exist.', 'inexistent_organization');
 const nameTaken = () => managementErrors.conflict('An organization with this name already exists.');
@@ -119,7 +120,7 @@ export class OrganizationService {
       display_name: body.display_name ?? null,
       branding: body.branding ? JSON.stringify(body.branding) : null,
       metadata: metadataJson(body.metadata ?? {}),
-      created_at: new Date(this.ctx.now()).toISOString(),
+      created_at: isoAt(this.ctx.now()),
     };
     try {
       await this.organizations.insert(row);

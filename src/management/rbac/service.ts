@@ -36,6 +36,7 @@ import { type RoleStore } from '../../domain/roles/store.js';
 import { type PermissionAssignResult, type PermissionDetail, type PermissionRef, type RbacStore, type RoleWithSources } from '../../domain/rbac/store.js';
 import { type GroupStore } from '../../domain/groups/store.js';
 import type { AppContext } from '../../domain/context.js';
+import { isoAt } from '../../platform/clock.js';
 
 /**
  * An identifier that is not an API of the tenant. The wording is the service's
@@ -157,7 +158,7 @@ export class RbacService {
   }
 
   private now(): string {
-    return new Date(this.ctx.now()).toISOString();
+    return isoAt(this.ctx.now());
   }
 
   /** Offset or checkpoint paging, checkpoints opened for `scope` (an invalid `from` is a 400). */

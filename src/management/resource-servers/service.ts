@@ -15,6 +15,7 @@ import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { CreateResourceServerBody, UpdateResourceServerBody } from './schema.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
 import type { AppContext } from '../../domain/context.js';
+import { isoAt } from '../../platform/clock.js';
 
 const notFound = () => managementErrors.notFound('The resource server does not exist', 'inexistent_resource_server');
 const conflict = () => managementErrors.conflict('A resource server with the same identifier already exists.');
@@ -58,7 +59,7 @@ export class ResourceServerService {
       throw managementErrors.invalidBody('The selected identifier is reserved.');
     }
     const id = randomString(24, '0123456789abcdef');
-    const now = new Date(this.ctx.now()).toISOString();
+    const now = isoAt(this.ctx.now());
     const signingAlg = body.signing_alg ?? 'RS256';
     const secret = body.signing_secret ?? (signingAlg === 'HS256' ? randomBytes(32).toString('base64url') : undefined);
     const options: Record<string, unknown> = {};
@@ -95,7 +96,7 @@ export class ResourceServerService {
   async update(tenant: Tenant, idOrIdentifier: string, body: UpdateResourceServerBody): Promise<ResourceServer> {
     const row = await this.find(tenant, idOrIdentifier);
     if (row.is_system) throw managementErrors.badRequest('System resource servers cannot be patched.', 'operation_not_supported');
-    const changes: Partial<ResourceServerRow> = { updated_at: new Date(this.ctx.now()).toISOString() };
+    const changes: Partial<ResourceServerRow> = { updated_at: isoAt(this.ctx.now()) };
     if (body.name !== undefined) changes.name = body.name;
     if (body.scopes !== undefined) changes.scopes = JSON.stringify(body.scopes);
     if (body.signing_alg !== undefined) changes.signing_alg = body.signing_alg;

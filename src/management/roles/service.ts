@@ -11,6 +11,7 @@ import type { CreateRoleBody, UpdateRoleBody } from './schema.js';
 import { type RoleStore } from '../../domain/roles/store.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
 import type { AppContext } from '../../domain/context.js';
+import { isoAt } from '../../platform/clock.js';
 
 /** The service's own words, recorded without an errorCode (management-api-wire-notes §2). */
 export const roleNotFound = () => managementErrors.notFound('The role does not exist.');
@@ -50,7 +51,7 @@ export class RoleService {
       id: newRoleId(),
       name: body.name,
       description: body.description ?? null,
-      created_at: new Date(this.ctx.now()).toISOString(),
+      created_at: isoAt(this.ctx.now()),
     };
     try {
       await this.roles.insert(row);

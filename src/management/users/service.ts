@@ -16,6 +16,7 @@ import type { CreateUserBody, UpdateUserBody } from './schema.js';
 import { type UserChanges, type UserStore, type UserWithConnection } from '../../domain/users/store.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
 import type { AppContext } from '../../domain/context.js';
+import { isoAt } from '../../platform/clock.js';
 
 /** management-api-wire-notes §2. */
 export const userNotFound = () => managementErrors.notFound('The user does not exist.', 'inexistent_user');
@@ -162,7 +163,7 @@ export class UserService {
       name: body.name,
       nickname: body.nickname,
       picture: body.picture,
-      now: new Date(this.ctx.now()).toISOString(),
+      now: isoAt(this.ctx.now()),
     });
     // What the Management API may set beyond a signup.
     const row: UserRow = {
@@ -209,7 +210,7 @@ export class UserService {
       requireMetadataScopes(JSON.parse(row.user_metadata) as Record<string, unknown>, body.user_metadata, access);
     }
     const changes = await this.changesFor(tenant, row, body);
-    const now = new Date(this.ctx.now()).toISOString();
+    const now = isoAt(this.ctx.now());
     changes.updated_at = now;
     let updated: boolean;
     try {
@@ -270,7 +271,7 @@ export class UserService {
     if (body.password !== undefined) {
       if (body.password === null) throw payloadMissing('password');
       changes.password_hash = await hashPassword(body.password);
-      changes.last_password_reset = new Date(this.ctx.now()).toISOString();
+      changes.last_password_reset = isoAt(this.ctx.now());
     }
     if (body.phone_number !== undefined) changes.phone_number = body.phone_number;
     if (body.phone_verified !== undefined) changes.phone_verified = body.phone_verified ? 1 : 0;

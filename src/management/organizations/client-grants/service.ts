@@ -4,6 +4,7 @@ import { managementErrors } from '../../../platform/http/errors.js';
 import type { Tenant } from '../../../domain/tenants/tenant.js';
 import type { OrganizationClientGrantFilter, OrganizationStore } from '../../../domain/organizations/store.js';
 import type { AppContext } from '../../../domain/context.js';
+import { isoAt } from '../../../platform/clock.js';
 
 /** The service's quota (its OpenAPI document, POST /organizations/{id}/client-grants, 409). */
 export const MAX_CLIENT_GRANTS_PER_ORGANIZATION = 100;
@@ -81,7 +82,7 @@ export class OrganizationClientGrantService {
         `Quota exceeded; cannot add more than ${MAX_CLIENT_GRANTS_PER_ORGANIZATION} client grants to a single organization`,
       );
     }
-    const result = await this.organizations.linkClientGrant(tenant.id, organizationId, grantId, new Date(this.ctx.now()).toISOString());
+    const result = await this.organizations.linkClientGrant(tenant.id, organizationId, grantId, isoAt(this.ctx.now()));
     if (result === 'already_linked') throw managementErrors.conflict('The client grant has already been added to this organization.');
     if (result === 'missing') {
       // Deleted since it was read above.
