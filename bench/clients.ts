@@ -276,7 +276,7 @@ async function seedTenant(ctx: RuntimeContext, tenant: Tenant, total: number, se
             client_secret_enc: ctx.box.seal(newClientSecret(), clientSecretContext(tenant.id, clientId)),
             created_at: at,
             updated_at: at,
-            config: JSON.stringify(config),
+            config,
           });
         }
         await insertClients(trx, rows);

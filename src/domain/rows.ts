@@ -1,15 +1,40 @@
 /**
- * Rows of every table, as the stores read and write them (src/storage/schema.ts
- * maps tables to them for Kysely). Booleans are stored as
- * integers (0/1) and JSON as text so that SQLite and PostgreSQL hold the same
- * values; timestamps are ISO-8601 text in UTC, which sorts correctly.
+ * Rows of every table, as the stores read and write them. Booleans are
+ * integers (0/1) and timestamps ISO-8601 text in UTC, which sorts correctly.
+ * JSON columns are typed values here: the stores parse them on the way out
+ * and serialise them on the way in (src/storage/json-columns.ts), so
+ * nothing above storage parses JSON text.
  */
+import type { TenantSettings } from './tenants/settings.js';
+
+/** A JSON object of a row. */
+export type JsonObject = Record<string, unknown>;
+
+/** A client's configuration members other than its own columns, as the Management API returns them. */
+export type ClientConfig = JsonObject;
+
+/** `client_authentication_methods`: each method and the credentials it uses. */
+export type ClientAuthenticationMethods = Record<string, { credentials?: { id: string }[] } | null | undefined>;
+
+/** A scope an API defines. */
+export interface ResourceServerScope {
+  value: string;
+  description?: string;
+}
+
+/** `OrganizationBranding` of the service's OpenAPI document. */
+export interface OrganizationBranding {
+  logo_url?: string;
+  colors?: { primary: string; page_background: string };
+}
+
+/** A public JWK (RSA: kty, n, e). */
+export type PublicJwk = { kty: string; n: string; e: string } & JsonObject;
 export interface TenantRow {
   id: string;
   name: string;
   domain: string;
-  /** JSON: TenantSettings (default audience, rate limits). */
-  settings: string;
+  settings: TenantSettings;
   created_at: string;
 }
 
@@ -18,8 +43,7 @@ export interface SigningKeyRow {
   kid: string;
   /** PKCS#8 PEM sealed with the master key (context `signing_key:<kid>`). */
   private_key_enc: string;
-  /** JSON: the public JWK (kty, n, e). */
-  public_jwk: string;
+  public_jwk: PublicJwk;
   /** Base64 DER of the self-signed certificate published as `x5c`. */
   cert_der: string;
   /** `current` signs; `previous` only verifies. */
@@ -36,17 +60,15 @@ export interface ClientRow {
   is_first_party: number;
   global: number;
   token_endpoint_auth_method: string;
-  /** JSON object or null. */
-  client_authentication_methods: string | null;
-  /** JSON array of grant type strings. */
-  grant_types: string;
+  client_authentication_methods: ClientAuthenticationMethods | null;
+  grant_types: string[];
   /** Sealed with the master key (context `client_secret:<tenant_id>:<client_id>`). */
   client_secret_enc: string | null;
   created_at: string;
   updated_at: string;
   external_client_id: string | null;
-  /** JSON: every other member of the client as the Management API returns it. */
-  config: string;
+  /** Every other member of the client as the Management API returns it. */
+  config: ClientConfig;
 }
 
 export interface ClientCountRow {
@@ -63,10 +85,8 @@ export interface OrganizationRow {
   id: string;
   name: string;
   display_name: string | null;
-  /** JSON object or null. */
-  branding: string | null;
-  /** JSON object of string values. */
-  metadata: string;
+  branding: OrganizationBranding | null;
+  metadata: Record<string, string>;
   created_at: string;
 }
 
@@ -124,8 +144,7 @@ export interface ResourceServerRow {
   identifier: string;
   name: string;
   is_system: number;
-  /** JSON array of {value, description}. */
-  scopes: string;
+  scopes: ResourceServerScope[];
   signing_alg: string;
   signing_secret_enc: string | null;
   token_lifetime: number;
@@ -134,8 +153,8 @@ export interface ResourceServerRow {
   skip_consent_for_verifiable_first_party_clients: number;
   enforce_policies: number;
   token_dialect: string;
-  /** JSON object with the remaining, rarely used members (token_encryption, proof_of_possession, …). */
-  options: string;
+  /** The remaining, rarely used members (token_encryption, proof_of_possession, …). */
+  options: JsonObject;
   created_at: string;
   updated_at: string;
 }
@@ -145,15 +164,13 @@ export interface ClientGrantRow {
   id: string;
   client_id: string | null;
   audience: string;
-  /** JSON array of scope strings. */
-  scope: string;
+  scope: string[];
   organization_usage: string | null;
   allow_any_organization: number | null;
   is_system: number;
   /** `client` (machine-to-machine) or `user`. */
   subject_type: string;
-  /** JSON array of strings. */
-  authorization_details_types: string;
+  authorization_details_types: string[];
   allow_all_scopes: number | null;
   default_for: string | null;
   created_at: string;
@@ -165,13 +182,10 @@ export interface ConnectionRow {
   name: string;
   display_name: string | null;
   strategy: string;
-  /** JSON object. */
-  options: string;
+  options: JsonObject;
   is_domain_connection: number;
-  /** JSON array of strings. */
-  realms: string;
-  /** JSON object of string values. */
-  metadata: string;
+  realms: string[];
+  metadata: Record<string, string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -203,9 +217,8 @@ export interface UserRow {
   family_name: string | null;
   nickname: string | null;
   picture: string | null;
-  /** JSON objects. */
-  app_metadata: string;
-  user_metadata: string;
+  app_metadata: JsonObject;
+  user_metadata: JsonObject;
   created_at: string;
   updated_at: string;
   last_login: string | null;
@@ -253,19 +266,20 @@ export interface SessionRow {
   revoked_at: string | null;
 }
 
-/** /authorize requests waiting for a login (migration 0009); `params` is JSON. */
+/** /authorize requests waiting for a login (migration 0009). */
 export interface AuthorizationRequestRow {
   tenant_id: string;
   id_hash: string;
   client_id: string;
-  params: string;
+  /** The validated request (the Authentication API's AuthorizeRequest). */
+  params: JsonObject;
   created_at: string;
   expires_at: string;
   used_at: string | null;
   /** base64url SHA-256 of the starting browser's `__Host-gh_browser` cookie (migration 0012); null for older rows. */
   browser_hash: string | null;
-  /** JSON array of the interaction steps completed in this request (migration 0013). */
-  completed_steps: string;
+  /** The interaction steps completed in this request (migration 0013). */
+  completed_steps: string[];
   /** `id_hash` of the session this request's login step started (migration 0013); null until then. */
   session_hash: string | null;
 }
@@ -319,14 +333,14 @@ export interface AuthorizationCodeRow {
   refresh_family_id: string | null;
 }
 
-/** Users' consent grants (migration 0010): one per user, client and audience; `scope` is a JSON array. */
+/** Users' consent grants (migration 0010): one per user, client and audience. */
 export interface ConsentGrantRow {
   tenant_id: string;
   id: string;
   user_id: string;
   client_id: string;
   audience: string;
-  scope: string;
+  scope: string[];
   created_at: string;
   updated_at: string;
 }

@@ -1,38 +1,30 @@
 /**
  * The database as Kysely sees it: each table and the row type the domain
- * declares for it (src/domain/rows.ts). Booleans are stored as integers (0/1)
- * and JSON as text so that SQLite and PostgreSQL hold the same values;
+ * declares for it (src/domain/rows.ts), with JSON columns as the text the
+ * database holds (./json-columns.ts). Booleans are stored as integers (0/1);
  * timestamps are ISO-8601 text in UTC, which sorts correctly.
  */
 import type {
   AuthorizationCodeRow,
-  AuthorizationRequestRow,
   ClientCountRow,
   ClientCredentialRow,
-  ClientGrantRow,
-  ClientRow,
   ConnectionClientRow,
-  ConnectionRow,
-  ConsentGrantRow,
   GroupMembershipRow,
   GroupRoleRow,
   GroupRow,
   GuardianPushNotificationRow,
   OrganizationClientGrantRow,
   OneTimeUseRow,
-  OrganizationRow,
   RefreshTokenRow,
-  ResourceServerRow,
   RolePermissionRow,
   RoleRow,
   SessionRow,
-  SigningKeyRow,
-  TenantRow,
   TicketRow,
   UserPermissionRow,
   UserRoleRow,
-  UserRow,
 } from '../domain/rows.js';
+import type { Stored } from './json-columns.js';
+
 export type {
   AuthorizationCodeRow,
   AuthorizationRequestRow,
@@ -64,29 +56,29 @@ export type {
 } from '../domain/rows.js';
 
 export interface Database {
-  tenants: TenantRow;
-  signing_keys: SigningKeyRow;
-  clients: ClientRow;
-  resource_servers: ResourceServerRow;
-  client_grants: ClientGrantRow;
+  tenants: Stored<'tenants'>;
+  signing_keys: Stored<'signing_keys'>;
+  clients: Stored<'clients'>;
+  resource_servers: Stored<'resource_servers'>;
+  client_grants: Stored<'client_grants'>;
   client_counts: ClientCountRow;
-  organizations: OrganizationRow;
+  organizations: Stored<'organizations'>;
   organization_client_grants: OrganizationClientGrantRow;
   roles: RoleRow;
   groups: GroupRow;
   group_roles: GroupRoleRow;
   guardian_push_notification: GuardianPushNotificationRow;
-  connections: ConnectionRow;
+  connections: Stored<'connections'>;
   connection_clients: ConnectionClientRow;
-  users: UserRow;
+  users: Stored<'users'>;
   tickets: TicketRow;
   refresh_tokens: RefreshTokenRow;
   sessions: SessionRow;
-  authorization_requests: AuthorizationRequestRow;
+  authorization_requests: Stored<'authorization_requests'>;
   authorization_codes: AuthorizationCodeRow;
   client_credentials: ClientCredentialRow;
   one_time_uses: OneTimeUseRow;
-  user_grants: ConsentGrantRow;
+  user_grants: Stored<'user_grants'>;
   role_permissions: RolePermissionRow;
   user_roles: UserRoleRow;
   user_permissions: UserPermissionRow;

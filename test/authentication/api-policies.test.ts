@@ -38,8 +38,8 @@ describe('API settings and the tokens issued for it', () => {
     t = await createTestApp();
     app = await insertClient(t, {
       app_type: 'regular_web',
-      grant_types: JSON.stringify([PASSWORD_REALM, 'authorization_code', 'refresh_token']),
-      config: JSON.stringify({ callbacks: [CALLBACK] }),
+      grant_types: [PASSWORD_REALM, 'authorization_code', 'refresh_token'],
+      config: { callbacks: [CALLBACK] },
     });
     machine = await insertClient(t);
     const conn = await t.management('POST', '/api/v2/connections', { body: { name: REALM, strategy: 'auth0', enabled_clients: [app.client_id] } });

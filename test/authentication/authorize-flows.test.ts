@@ -70,17 +70,17 @@ describe('/authorize: response types, modes, hosted pages, consent, CORS', () =>
 
   before(async () => {
     t = await createTestApp();
-    const config = (extra: Record<string, unknown> = {}) => JSON.stringify({ callbacks: [CALLBACK], web_origins: [APP_ORIGIN], ...extra });
+    const config = (extra: Record<string, unknown> = {}) => ({ callbacks: [CALLBACK], web_origins: [APP_ORIGIN], ...extra });
     spa = await insertClient(t, {
       name: 'The SPA',
-      grant_types: JSON.stringify(['authorization_code', 'refresh_token']),
+      grant_types: ['authorization_code', 'refresh_token'],
       token_endpoint_auth_method: 'none',
       client_secret_enc: null,
       config: config({ allowed_origins: ['https://*.partner.example'] }),
     });
-    implicit = await insertClient(t, { grant_types: JSON.stringify(['implicit', 'authorization_code']), config: config() });
-    thirdParty = await insertClient(t, { name: 'Partner <App>', is_first_party: 0, grant_types: JSON.stringify(['authorization_code']), config: config() });
-    noSso = await insertClient(t, { grant_types: JSON.stringify(['authorization_code']), config: config({ sso_disabled: true }) });
+    implicit = await insertClient(t, { grant_types: ['implicit', 'authorization_code'], config: config() });
+    thirdParty = await insertClient(t, { name: 'Partner <App>', is_first_party: 0, grant_types: ['authorization_code'], config: config() });
+    noSso = await insertClient(t, { grant_types: ['authorization_code'], config: config({ sso_disabled: true }) });
     const api = await t.management('POST', '/api/v2/resource-servers', {
       body: { identifier: API, name: 'Calendar API', scopes: [{ value: 'read:events', description: 'Read your <events>' }] },
     });
@@ -183,7 +183,7 @@ describe('/authorize: response types, modes, hosted pages, consent, CORS', () =>
     });
 
     it('a redirect origin outside the Allowed Web Origins: an error page, nothing posted', async () => {
-      const other = await insertClient(t, { grant_types: JSON.stringify(['authorization_code']), config: JSON.stringify({ callbacks: [CALLBACK], web_origins: ['https://elsewhere.example'] }) });
+      const other = await insertClient(t, { grant_types: ['authorization_code'], config: { callbacks: [CALLBACK], web_origins: ['https://elsewhere.example'] } });
       const refused = await get(authorizeUrl(other, { response_type: 'code', response_mode: 'web_message' }));
       assert.equal(refused.statusCode, 400);
       assert.equal(refused.headers.location, undefined);

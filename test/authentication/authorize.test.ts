@@ -83,16 +83,16 @@ describe('authorization code flow: /authorize, /login, authorization_code grant'
 
   before(async () => {
     t = await createTestApp();
-    const grants = JSON.stringify(['authorization_code', 'refresh_token']);
+    const grants = ['authorization_code', 'refresh_token'];
     spa = await insertClient(t, {
       name: 'My SPA',
       grant_types: grants,
       token_endpoint_auth_method: 'none',
       client_secret_enc: null,
-      config: JSON.stringify({ callbacks: [CALLBACK, 'https://*.example.org/cb'] }),
+      config: { callbacks: [CALLBACK, 'https://*.example.org/cb'] },
     });
-    web = await insertClient(t, { grant_types: grants, config: JSON.stringify({ callbacks: [CALLBACK] }) });
-    evil = await insertClient(t, { name: '<script>alert(1)</script>', grant_types: grants, config: JSON.stringify({ callbacks: [CALLBACK] }) });
+    web = await insertClient(t, { grant_types: grants, config: { callbacks: [CALLBACK] } });
+    evil = await insertClient(t, { name: '<script>alert(1)</script>', grant_types: grants, config: { callbacks: [CALLBACK] } });
     const conn = await t.management('POST', '/api/v2/connections', {
       body: { name: REALM, strategy: 'auth0', enabled_clients: [spa.client_id, web.client_id, evil.client_id] },
     });
@@ -203,8 +203,8 @@ describe('authorization code flow: /authorize, /login, authorization_code grant'
     const pkceParams = { code_challenge: challenge, code_challenge_method: 'S256' };
     // A callback stored before registration refused `*` outside the first label is no pattern, and not a literal either.
     const legacy = await insertClient(t, {
-      grant_types: JSON.stringify(['authorization_code']),
-      config: JSON.stringify({ callbacks: ['https://a.*.example.net/cb'] }),
+      grant_types: ['authorization_code'],
+      config: { callbacks: ['https://a.*.example.net/cb'] },
     });
     for (const [client, uri] of [
       [spa, 'https://*.example.org/cb'],
@@ -224,7 +224,7 @@ describe('authorization code flow: /authorize, /login, authorization_code grant'
   it('query response mode: the parameters go before a fragment the callback has', async () => {
     // Registration refuses fragments now; a callback stored earlier may still have one.
     const callback = 'https://app.example.com/cb?tab=1#section';
-    const client = await insertClient(t, { grant_types: JSON.stringify(['authorization_code']), config: JSON.stringify({ callbacks: [callback] }) });
+    const client = await insertClient(t, { grant_types: ['authorization_code'], config: { callbacks: [callback] } });
     const res = await get(authorizeUrl(client, { redirect_uri: callback, prompt: 'none' }));
     assert.equal(res.statusCode, 302, res.body);
     assert.equal(res.headers.location, 'https://app.example.com/cb?tab=1&error=login_required&error_description=Login+required&state=xyz#section');

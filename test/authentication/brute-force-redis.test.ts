@@ -55,7 +55,7 @@ describe('brute-force blocks and processes', async () => {
   async function setUp(env: Record<string, string>): Promise<{ t: TestApp; client: TestClient }> {
     const t = await createTestApp({ env });
     await redisReady(t.ctx);
-    const client = await insertClient(t, { grant_types: JSON.stringify([PASSWORD_REALM]) });
+    const client = await insertClient(t, { grant_types: [PASSWORD_REALM] });
     const connection = await t.management('POST', '/api/v2/connections', { body: { name: REALM, strategy: 'auth0', enabled_clients: [client.client_id] } });
     assert.equal(connection.statusCode, 201, connection.body);
     const user = await t.management('POST', '/api/v2/users', { body: { connection: REALM, email: 'bob@example.com', password: PASSWORD } });

@@ -22,10 +22,10 @@ describe('cookies of the hosted pages', () => {
   before(async () => {
     t = await createTestApp();
     client = await insertClient(t, {
-      grant_types: JSON.stringify(['authorization_code']),
+      grant_types: ['authorization_code'],
       token_endpoint_auth_method: 'none',
       client_secret_enc: null,
-      config: JSON.stringify({ callbacks: [CALLBACK] }),
+      config: { callbacks: [CALLBACK] },
     });
     const conn = await t.management('POST', '/api/v2/connections', { body: { name: REALM, strategy: 'auth0', enabled_clients: [client.client_id] } });
     assert.equal(conn.statusCode, 201, conn.body);

@@ -29,7 +29,7 @@ describe('database connection endpoints', () => {
     const now = new Date().toISOString();
     const id = newConnectionId();
     await new KyselyConnectionStore(t.ctx.database.db).insert(
-      { tenant_id: t.tenant.id, id, name, display_name: null, strategy: 'auth0', options: JSON.stringify(options), is_domain_connection: 0, realms: '[]', metadata: '{}', created_at: now, updated_at: now },
+      { tenant_id: t.tenant.id, id, name, display_name: null, strategy: 'auth0', options: options, is_domain_connection: 0, realms: [], metadata: {}, created_at: now, updated_at: now },
       clients,
     );
     connections[name] = id;

@@ -24,15 +24,15 @@ interface Setup {
 
 async function setup(env: Record<string, string> = {}): Promise<Setup> {
   const t = await createTestApp({ env });
-  const grants = JSON.stringify([PASSWORD_REALM]);
-  const trusted = await insertClient(t, { grant_types: grants, config: JSON.stringify({ is_token_endpoint_ip_header_trusted: true }) });
+  const grants = [PASSWORD_REALM];
+  const trusted = await insertClient(t, { grant_types: grants, config: { is_token_endpoint_ip_header_trusted: true } });
   const untrusted = await insertClient(t, { grant_types: grants });
   const spa = await insertClient(t, {
     grant_types: grants,
     token_endpoint_auth_method: 'none',
     client_secret_enc: null,
     // Even a public client flagged as trusting the header is not believed: it has no secret to prove it is the client.
-    config: JSON.stringify({ is_token_endpoint_ip_header_trusted: true }),
+    config: { is_token_endpoint_ip_header_trusted: true },
   });
   const conn = await t.management('POST', '/api/v2/connections', {
     body: { name: REALM, strategy: 'auth0', enabled_clients: [trusted.client_id, untrusted.client_id, spa.client_id] },

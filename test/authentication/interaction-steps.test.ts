@@ -87,7 +87,7 @@ describe('interaction steps: an added step runs in order, and the order holds', 
     const defaults = defaultRegistries();
     const [login, ...rest] = defaults.interactionSteps;
     t = await createTestApp({ registries: { ...defaults, interactionSteps: [login!, termsStep, ...rest] } });
-    app = await insertClient(t, { grant_types: JSON.stringify(['authorization_code']), config: JSON.stringify({ callbacks: [CALLBACK] }) });
+    app = await insertClient(t, { grant_types: ['authorization_code'], config: { callbacks: [CALLBACK] } });
     const conn = await t.management('POST', '/api/v2/connections', { body: { name: REALM, strategy: 'auth0', enabled_clients: [app.client_id] } });
     assert.equal(conn.statusCode, 201, conn.body);
   });

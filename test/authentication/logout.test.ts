@@ -71,12 +71,12 @@ describe('logout: /v2/logout and /oidc/logout', () => {
 
   before(async () => {
     t = await createTestApp();
-    const grants = JSON.stringify(['authorization_code', 'refresh_token']);
+    const grants = ['authorization_code', 'refresh_token'];
     app = await insertClient(t, {
       grant_types: grants,
-      config: JSON.stringify({ callbacks: [CALLBACK], allowed_logout_urls: [LOGOUT_URL, 'https://*.example.org/bye'] }),
+      config: { callbacks: [CALLBACK], allowed_logout_urls: [LOGOUT_URL, 'https://*.example.org/bye'] },
     });
-    other = await insertClient(t, { grant_types: grants, config: JSON.stringify({ callbacks: [CALLBACK], allowed_logout_urls: [OTHER_LOGOUT_URL] }) });
+    other = await insertClient(t, { grant_types: grants, config: { callbacks: [CALLBACK], allowed_logout_urls: [OTHER_LOGOUT_URL] } });
     const conn = await t.management('POST', '/api/v2/connections', { body: { name: REALM, strategy: 'auth0', enabled_clients: [app.client_id, other.client_id] } });
     assert.equal(conn.statusCode, 201, conn.body);
     const user = await t.management('POST', '/api/v2/users', { body: { connection: REALM, email: 'alice@example.com', password: PASSWORD } });

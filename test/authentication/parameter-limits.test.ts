@@ -62,8 +62,8 @@ describe('Authentication API parameter limits', () => {
 
   before(async () => {
     t = await createTestApp();
-    app = await insertClient(t, { grant_types: JSON.stringify([PASSWORD_REALM]) });
-    web = await insertClient(t, { grant_types: JSON.stringify(['authorization_code']), config: JSON.stringify({ callbacks: [CALLBACK] }) });
+    app = await insertClient(t, { grant_types: [PASSWORD_REALM] });
+    web = await insertClient(t, { grant_types: ['authorization_code'], config: { callbacks: [CALLBACK] } });
     const conn = await t.management('POST', '/api/v2/connections', { body: { name: REALM, strategy: 'auth0', enabled_clients: [app.client_id, web.client_id] } });
     assert.equal(conn.statusCode, 201, conn.body);
   });

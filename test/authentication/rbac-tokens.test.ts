@@ -63,7 +63,7 @@ describe('RBAC: user tokens for APIs that enforce policies', () => {
 
   before(async () => {
     t = await createTestApp();
-    app = await insertClient(t, { grant_types: JSON.stringify([PASSWORD_REALM, 'refresh_token']) });
+    app = await insertClient(t, { grant_types: [PASSWORD_REALM, 'refresh_token'] });
     await ok('POST', '/api/v2/connections', { name: REALM, strategy: 'auth0', enabled_clients: [app.client_id] });
     userId = (await ok<{ user_id: string }>('POST', '/api/v2/users', { connection: REALM, email: 'rosa@example.com', password: PASSWORD, verify_email: false })).user_id;
     groupId = (await ok<{ id: string }>('POST', '/api/v2/groups', { name: 'engineers' })).id;

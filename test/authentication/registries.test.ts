@@ -54,7 +54,7 @@ describe('registries: what is listed is served and advertised', () => {
         responseModes: [...defaults.responseModes, { ...defaults.responseModes[0]!, name: 'query.example' as never }],
       },
     });
-    client = await insertClient(t, { grant_types: JSON.stringify([FAKE_GRANT]) });
+    client = await insertClient(t, { grant_types: [FAKE_GRANT] });
   });
   after(() => t.close());
 
@@ -78,7 +78,7 @@ describe('registries: what is listed is served and advertised', () => {
   });
 
   it('the added client-authentication method authenticates the clients registered for it, and only those', async () => {
-    const keyed = await insertClient(t, { grant_types: JSON.stringify([FAKE_GRANT]), client_authentication_methods: JSON.stringify({ example_header_key: {} }) });
+    const keyed = await insertClient(t, { grant_types: [FAKE_GRANT], client_authentication_methods: { example_header_key: {} } });
     const ok = await tokenRequest(t.app, { grant_type: FAKE_GRANT, client_id: keyed.client_id, thing: 'y' }, { headers: { 'x-example-key': keyed.client_secret } });
     assert.equal(ok.statusCode, 200, ok.body);
     const wrongKey = await tokenRequest(t.app, { grant_type: FAKE_GRANT, client_id: keyed.client_id, thing: 'y' }, { headers: { 'x-example-key': 'nope' } });

@@ -221,7 +221,7 @@ describe('POST /oauth/token client_credentials', () => {
     });
 
     it('refuses a client whose grant_types lack client_credentials: 403 unauthorized_client', async () => {
-      const web = await insertClient(t, { grant_types: JSON.stringify(['authorization_code']) });
+      const web = await insertClient(t, { grant_types: ['authorization_code'] });
       const res = await tokenRequest(t.app, body(web));
       assert.equal(res.statusCode, 403);
       assert.deepEqual(res.json(), {
@@ -231,7 +231,7 @@ describe('POST /oauth/token client_credentials', () => {
     });
 
     it('refuses a secret from a client registered for private_key_jwt: 401 invalid_client', async () => {
-      const pkj = await insertClient(t, { client_authentication_methods: JSON.stringify({ private_key_jwt: { credentials: [] } }) });
+      const pkj = await insertClient(t, { client_authentication_methods: { private_key_jwt: { credentials: [] } } });
       const res = await tokenRequest(t.app, body(pkj));
       assert.equal(res.statusCode, 401);
       assert.deepEqual(res.json(), {

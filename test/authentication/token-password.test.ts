@@ -56,10 +56,10 @@ describe('POST /oauth/token password and password-realm', () => {
       body: { identifier: API, name: 'Example API', scopes: [{ value: 'read:things' }, { value: 'write:things' }], token_lifetime: 3600 },
     });
     assert.equal(api.statusCode, 201, api.body);
-    const grants = JSON.stringify(['password', PASSWORD_REALM]);
-    app = await insertClient(t, { grant_types: grants, config: JSON.stringify({ jwt_configuration: { lifetime_in_seconds: 600 } }) });
+    const grants = ['password', PASSWORD_REALM];
+    app = await insertClient(t, { grant_types: grants, config: { jwt_configuration: { lifetime_in_seconds: 600 } } });
     spa = await insertClient(t, { grant_types: grants, token_endpoint_auth_method: 'none', client_secret_enc: null });
-    noPassword = await insertClient(t, { grant_types: JSON.stringify(['client_credentials']) });
+    noPassword = await insertClient(t, { grant_types: ['client_credentials'] });
     for (const [name, clients] of [[REALM, [app.client_id, spa.client_id, noPassword.client_id]], [OTHER, [spa.client_id]]] as const) {
       const res = await t.management('POST', '/api/v2/connections', { body: { name, strategy: 'auth0', enabled_clients: clients } });
       assert.equal(res.statusCode, 201, res.body);
@@ -215,7 +215,7 @@ describe('POST /oauth/token password and password-realm', () => {
   });
 
   it('logs in with the username or the email on a requires_username connection, case-insensitively; failures answer alike', async () => {
-    const client = await insertClient(t, { grant_types: JSON.stringify(['password', PASSWORD_REALM]) });
+    const client = await insertClient(t, { grant_types: ['password', PASSWORD_REALM] });
     const created = await t.management('POST', '/api/v2/connections', {
       body: { name: 'with-username', strategy: 'auth0', options: { requires_username: true }, enabled_clients: [client.client_id] },
     });

@@ -32,7 +32,7 @@ describe('refresh tokens: POST /oauth/token grant_type=refresh_token and POST /o
   let jwks: ReturnType<typeof createLocalJWKSet>;
 
   const rotating = (leeway: number) =>
-    JSON.stringify({ refresh_token: { rotation_type: 'rotating', expiration_type: 'expiring', leeway, token_lifetime: 86400, infinite_token_lifetime: false, idle_token_lifetime: 3600, infinite_idle_token_lifetime: false } });
+    ({ refresh_token: { rotation_type: 'rotating', expiration_type: 'expiring', leeway, token_lifetime: 86400, infinite_token_lifetime: false, idle_token_lifetime: 3600, infinite_idle_token_lifetime: false } });
 
   /** Logs bob in with password-realm; the client secret is left out for public clients. */
   async function login(client: TestClient, extra: Record<string, string> = {}, username = 'bob@example.com'): Promise<Json> {
@@ -96,9 +96,9 @@ describe('refresh tokens: POST /oauth/token grant_type=refresh_token and POST /o
       });
       assert.equal(res.statusCode, 201, res.body);
     }
-    const withRefresh = JSON.stringify([PASSWORD_REALM, 'refresh_token']);
+    const withRefresh = [PASSWORD_REALM, 'refresh_token'];
     web = await insertClient(t, { grant_types: withRefresh });
-    noRefresh = await insertClient(t, { grant_types: JSON.stringify([PASSWORD_REALM]) });
+    noRefresh = await insertClient(t, { grant_types: [PASSWORD_REALM] });
     const publicClient = { grant_types: withRefresh, token_endpoint_auth_method: 'none', client_secret_enc: null };
     spa = await insertClient(t, { ...publicClient, config: rotating(0) });
     lenient = await insertClient(t, { ...publicClient, config: rotating(60) });

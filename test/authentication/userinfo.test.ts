@@ -45,7 +45,7 @@ describe('GET|POST /userinfo', () => {
   before(async () => {
     t = await createTestApp();
     assert.equal((await t.management('POST', '/api/v2/resource-servers', { body: { identifier: API, scopes: [{ value: 'read:things' }] } })).statusCode, 201);
-    client = await insertClient(t, { grant_types: JSON.stringify([PASSWORD_REALM]) });
+    client = await insertClient(t, { grant_types: [PASSWORD_REALM] });
     assert.equal((await t.management('POST', '/api/v2/connections', { body: { name: REALM, strategy: 'auth0', enabled_clients: [client.client_id] } })).statusCode, 201);
     const user = await t.management('POST', '/api/v2/users', {
       body: { connection: REALM, email: 'alice@example.com', password: PASSWORD, name: 'Alice', nickname: 'ali', picture: 'https://example.com/a.png', email_verified: true },

@@ -29,12 +29,12 @@ export async function insertClient(t: TestApp, fields: Partial<ClientRow> = {}):
     global: 0,
     token_endpoint_auth_method: 'client_secret_post',
     client_authentication_methods: null,
-    grant_types: JSON.stringify(['client_credentials']),
+    grant_types: ['client_credentials'],
     client_secret_enc: t.ctx.box.seal(client_secret, clientSecretContext(t.tenant.id, client_id)),
     created_at: now,
     updated_at: now,
     external_client_id: null,
-    config: '{}',
+    config: {},
     ...fields,
   };
   const config = newClientConfig({
@@ -42,11 +42,11 @@ export async function insertClient(t: TestApp, fields: Partial<ClientRow> = {}):
     description: row.description,
     is_first_party: row.is_first_party === 1,
     token_endpoint_auth_method: row.token_endpoint_auth_method,
-    grant_types: JSON.parse(row.grant_types) as string[],
+    grant_types: row.grant_types,
     ...(row.app_type !== null && { app_type: row.app_type }),
-    ...(row.client_authentication_methods !== null && { client_authentication_methods: JSON.parse(row.client_authentication_methods) as object }),
+    ...(row.client_authentication_methods !== null && { client_authentication_methods: row.client_authentication_methods }),
   });
-  await t.ctx.stores.clients.insert({ ...row, config: fields.config ?? JSON.stringify(config) });
+  await t.ctx.stores.clients.insert({ ...row, config: fields.config ?? config });
   t.ctx.invalidation.invalidate(t.tenant.id);
   return { client_id, client_secret };
 }

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { randomString } from '../../src/platform/crypto/ids.js';
 import type { TestApp } from './app.js';
 import { connectionRow, groupRow, userRow } from './rows.js';
+import { toStored } from '../../src/storage/json-columns.js';
 
 export interface Role {
   id: string;
@@ -44,7 +45,7 @@ export function rbacFixtures(t: TestApp) {
     async user(overrides: Parameters<typeof userRow>[2] = {}): Promise<string> {
       if (connectionId === undefined) {
         const connection = connectionRow(t.tenant.id);
-        await t.ctx.database.db.insertInto('connections').values(connection).execute();
+        await t.ctx.database.db.insertInto('connections').values(toStored('connections', connection)).execute();
         connectionId = connection.id;
       }
       const row = userRow(t.tenant.id, connectionId, { created_at: new Date().toISOString(), ...overrides });

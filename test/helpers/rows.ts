@@ -22,7 +22,7 @@ export const byCodepoint = (a: string, b: string): number => (a < b ? -1 : a > b
 
 export function tenantRow(overrides: Partial<TenantRow> = {}): TenantRow {
   const name = `t-${randomString(12, LOWER)}`;
-  return { id: newPrefixedId('ten'), name, domain: `${name}.example.test`, settings: '{}', created_at: T0, ...overrides };
+  return { id: newPrefixedId('ten'), name, domain: `${name}.example.test`, settings: { admin_client_id: 'none' }, created_at: T0, ...overrides };
 }
 
 export function roleRow(tenantId: string, overrides: Partial<RoleRow> = {}): RoleRow {
@@ -52,7 +52,7 @@ export function resourceServerRow(tenantId: string, overrides: Partial<ResourceS
     identifier: `https://api.example.test/${id}`,
     name: 'API',
     is_system: 0,
-    scopes: '[]',
+    scopes: [],
     signing_alg: 'RS256',
     signing_secret_enc: null,
     token_lifetime: 86_400,
@@ -61,7 +61,7 @@ export function resourceServerRow(tenantId: string, overrides: Partial<ResourceS
     skip_consent_for_verifiable_first_party_clients: 0,
     enforce_policies: 0,
     token_dialect: 'access_token',
-    options: '{}',
+    options: {},
     created_at: T0,
     updated_at: T0,
     ...overrides,
@@ -76,10 +76,10 @@ export function connectionRow(tenantId: string, overrides: Partial<ConnectionRow
     name,
     display_name: null,
     strategy: 'auth0',
-    options: '{}',
+    options: {},
     is_domain_connection: 0,
-    realms: JSON.stringify([name]),
-    metadata: '{}',
+    realms: [name],
+    metadata: {},
     created_at: T0,
     updated_at: T0,
     ...overrides,
@@ -106,8 +106,8 @@ export function userRow(tenantId: string, connectionId: string, overrides: Parti
     family_name: null,
     nickname: null,
     picture: null,
-    app_metadata: '{}',
-    user_metadata: '{}',
+    app_metadata: {},
+    user_metadata: {},
     created_at: T0,
     updated_at: T0,
     last_login: null,

@@ -47,7 +47,7 @@ async function seedClients(t: TestApp, n: number, prefix: string): Promise<strin
   const created: string[] = [];
   for (let i = 0; i < n; i++) {
     const name = `${prefix} ${i}`;
-    const client = await insertClient(t, { name, config: JSON.stringify({ name, description: '', app_type: 'non_interactive' }) });
+    const client = await insertClient(t, { name, config: { name, description: '', app_type: 'non_interactive' } });
     created.push(client.client_id);
   }
   return created;
@@ -85,7 +85,7 @@ describe('GET /api/v2/clients', () => {
       }
       // A client registered through a client-ID metadata document (not creatable through the API).
       const config = { name: 'Metadata document', description: '', app_type: 'regular_web', is_first_party: false, external_client_id: CIMD, external_metadata_type: 'cimd' };
-      const cimd = await insertClient(t, { name: config.name, app_type: 'regular_web', is_first_party: 0, external_client_id: CIMD, config: JSON.stringify(config) });
+      const cimd = await insertClient(t, { name: config.name, app_type: 'regular_web', is_first_party: 0, external_client_id: CIMD, config: config });
       seeded.cimd = { client_id: cimd.client_id };
       all = (await t.management('GET', '/api/v2/clients?per_page=100', { token })).json() as Json[];
       assert.equal(all.length, 8, 'the seeded clients, the admin client and the global client');

@@ -52,8 +52,8 @@ describe('Management API tokens of end users', () => {
       app_type: 'spa',
       token_endpoint_auth_method: 'none',
       client_secret_enc: null,
-      grant_types: JSON.stringify(['password', 'http://auth0.com/oauth/grant-type/password-realm', 'authorization_code', 'implicit', 'refresh_token']),
-      config: JSON.stringify({ callbacks: [CALLBACK] }),
+      grant_types: ['password', 'http://auth0.com/oauth/grant-type/password-realm', 'authorization_code', 'implicit', 'refresh_token'],
+      config: { callbacks: [CALLBACK] },
     });
     const conn = await t.management('POST', '/api/v2/connections', { body: { name: REALM, strategy: 'auth0', enabled_clients: [app.client_id] } });
     assert.equal(conn.statusCode, 201, conn.body);

@@ -42,7 +42,7 @@ describe('/api/v2/user-blocks', () => {
 
   before(async () => {
     t = await createTestApp();
-    client = await insertClient(t, { grant_types: JSON.stringify([PASSWORD_REALM]) });
+    client = await insertClient(t, { grant_types: [PASSWORD_REALM] });
     for (const [name, options] of [[REALM, {}], [OTHER, {}], [WITH_USERNAME, { requires_username: true }]] as const) {
       const res = await t.management('POST', '/api/v2/connections', { body: { name, strategy: 'auth0', options, enabled_clients: [client.client_id] } });
       assert.equal(res.statusCode, 201, res.body);

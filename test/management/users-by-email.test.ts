@@ -5,6 +5,7 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { KyselyUserStore } from '../../src/storage/kysely/users.js';
 import { badRequest, enc, forbidden, rbacFixtures } from '../helpers/rbac-fixtures.js';
 import { connectionRow, userRow } from '../helpers/rows.js';
+import { toStored } from '../../src/storage/json-columns.js';
 
 describe('/api/v2/users-by-email', () => {
   let t: TestApp;
@@ -44,7 +45,7 @@ describe('/api/v2/users-by-email', () => {
   it('lists the user of each connection that has the email, in creation order', async () => {
     const first = await make.user({ email: 'shared@example.com', email_lower: 'shared@example.com', created_at: '2024-01-01T00:00:00.000Z' });
     const connection = connectionRow(t.tenant.id);
-    await t.ctx.database.db.insertInto('connections').values(connection).execute();
+    await t.ctx.database.db.insertInto('connections').values(toStored('connections', connection)).execute();
     const second = userRow(t.tenant.id, connection.id, { email: 'Shared@Example.com', email_lower: 'shared@example.com', created_at: '2024-01-02T00:00:00.000Z' });
     await new KyselyUserStore(t.ctx.database.db).insert(second);
     const res = await t.management('GET', '/api/v2/users-by-email?email=shared%40example.com&fields=user_id,email,identities');

@@ -68,8 +68,8 @@ describe('a password reset ends sessions and refresh tokens; the whole update bo
       app_type: 'spa',
       token_endpoint_auth_method: 'none',
       client_secret_enc: null,
-      grant_types: JSON.stringify(['authorization_code', 'refresh_token']),
-      config: JSON.stringify({ callbacks: [CALLBACK] }),
+      grant_types: ['authorization_code', 'refresh_token'],
+      config: { callbacks: [CALLBACK] },
     });
     const conn = await t.management('POST', '/api/v2/connections', { body: { name: REALM, strategy: 'auth0', enabled_clients: [app.client_id] } });
     assert.equal(conn.statusCode, 201, conn.body);

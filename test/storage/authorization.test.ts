@@ -91,8 +91,8 @@ await forEachStoreFactory('authorization storage', (h) => {
   it('authorization requests: usable until expiry, consumed exactly once', async () => {
     const { tenantId } = await tenantWithUser();
     const hash = secretHash(newSecret());
-    await requests.insert({ tenant_id: tenantId, id_hash: hash, client_id: 'client', params: '{"a":1}', created_at: T0, expires_at: at(600), browser_hash: null });
-    assert.equal((await requests.findUsable(tenantId, hash, at(10)))?.params, '{"a":1}');
+    await requests.insert({ tenant_id: tenantId, id_hash: hash, client_id: 'client', params: { a: 1 }, created_at: T0, expires_at: at(600), browser_hash: null });
+    assert.deepEqual((await requests.findUsable(tenantId, hash, at(10)))?.params, { a: 1 });
     assert.equal(await requests.findUsable(tenantId, hash, at(600)), undefined, 'expired');
     const results = await Promise.all([requests.consume(tenantId, hash, at(20)), requests.consume(tenantId, hash, at(20))]);
     assert.equal(results.filter(Boolean).length, 1);

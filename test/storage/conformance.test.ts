@@ -32,7 +32,7 @@ function signingKeyRow(tenantId: string, overrides: Partial<SigningKeyRow> = {})
     tenant_id: tenantId,
     kid: randomString(22),
     private_key_enc: `sealed:${randomString(16)}`,
-    public_jwk: JSON.stringify({ kty: 'RSA', n: randomString(16), e: 'AQAB' }),
+    public_jwk: { kty: 'RSA', n: randomString(16), e: 'AQAB' },
     cert_der: randomString(32),
     status: 'current',
     created_at: T0,
@@ -51,12 +51,12 @@ function clientRow(tenantId: string, overrides: Partial<ClientRow> = {}): Client
     global: 0,
     token_endpoint_auth_method: 'client_secret_post',
     client_authentication_methods: null,
-    grant_types: '[]',
+    grant_types: [],
     client_secret_enc: null,
     created_at: T0,
     updated_at: T0,
     external_client_id: null,
-    config: '{}',
+    config: {},
     ...overrides,
   };
 }
@@ -68,12 +68,12 @@ function clientGrantRow(tenantId: string, overrides: Partial<ClientGrantRow> = {
     id: newPrefixedId('cgr'),
     client_id: randomString(32),
     audience: 'https://api.example.test/',
-    scope: '[]',
+    scope: [],
     organization_usage: null,
     allow_any_organization: null,
     is_system: 0,
     subject_type: 'client',
-    authorization_details_types: '[]',
+    authorization_details_types: [],
     allow_all_scopes: null,
     default_for: null,
     created_at: T0,
@@ -219,7 +219,7 @@ await forEachStoreFactory('storage conformance', (h) => {
       const key = signingKeyRow(tenant.id);
       const client = clientRow(tenant.id, { app_type: 'non_interactive', client_secret_enc: 'sealed' });
       const rs = resourceServerRow(tenant.id, { is_system: 1 });
-      const grant = clientGrantRow(tenant.id, { client_id: client.client_id, audience: rs.identifier, scope: '["read:x"]' });
+      const grant = clientGrantRow(tenant.id, { client_id: client.client_id, audience: rs.identifier, scope: ['read:x'] });
       await tenants.create({ tenant, signingKeys: [key], clients: [client], resourceServers: [rs], clientGrants: [grant] });
 
       assert.deepEqual(await tenants.getByName(tenant.name), tenant);
@@ -299,7 +299,7 @@ await forEachStoreFactory('storage conformance', (h) => {
     });
 
     it('create fails with a unique violation for a taken name or domain and leaves the existing tenant alone', async () => {
-      const existing = tenantRow({ settings: '{"a":1}' });
+      const existing = tenantRow({ settings: { admin_client_id: 'a' } });
       await tenants.create(emptyBundle(existing));
 
       const sameName = tenantRow({ name: existing.name });
@@ -347,16 +347,16 @@ await forEachStoreFactory('storage conformance', (h) => {
     });
 
     it('updateSettings replaces the settings of that tenant only; false when unknown', async () => {
-      const a = tenantRow({ settings: '{"admin_client_id":"x"}' });
-      const b = tenantRow({ settings: '{"admin_client_id":"y"}' });
+      const a = tenantRow({ settings: { admin_client_id: 'x' } });
+      const b = tenantRow({ settings: { admin_client_id: 'y' } });
       await tenants.create(emptyBundle(a));
       await tenants.create(emptyBundle(b));
 
-      assert.equal(await tenants.updateSettings(a.id, '{"admin_client_id":"z","default_audience":"aud"}'), true);
-      assert.deepEqual(await tenants.getByName(a.name), { ...a, settings: '{"admin_client_id":"z","default_audience":"aud"}' });
+      assert.equal(await tenants.updateSettings(a.id, { admin_client_id: 'z', default_audience: 'aud' }), true);
+      assert.deepEqual(await tenants.getByName(a.name), { ...a, settings: { admin_client_id: 'z', default_audience: 'aud' } });
       assert.deepEqual(await tenants.getByName(b.name), b);
 
-      assert.equal(await tenants.updateSettings('ten_does_not_exist', '{}'), false);
+      assert.equal(await tenants.updateSettings('ten_does_not_exist', { admin_client_id: 'none' }), false);
       assert.deepEqual(await tenants.getByName(b.name), b);
     });
   });
@@ -413,8 +413,8 @@ await forEachStoreFactory('storage conformance', (h) => {
         is_first_party: 0,
         global: 1,
         token_endpoint_auth_method: 'private_key_jwt',
-        client_authentication_methods: '{"private_key_jwt":{"credentials":[]}}',
-        grant_types: '["client_credentials"]',
+        client_authentication_methods: { private_key_jwt: { credentials: [] } },
+        grant_types: ['client_credentials'],
         client_secret_enc: 'sealed-secret',
         created_at: at(1),
         updated_at: at(2),
@@ -458,14 +458,14 @@ await forEachStoreFactory('storage conformance', (h) => {
       const a = await newTenant();
       const b = await newTenant();
       const rs = resourceServerRow(a, {
-        scopes: '[{"value":"read:x","description":"Read X"}]',
+        scopes: [{ value: 'read:x', description: 'Read X' }],
         signing_alg: 'HS256',
         signing_secret_enc: 'sealed-secret',
         allow_offline_access: 1,
         skip_consent_for_verifiable_first_party_clients: 1,
         enforce_policies: 1,
         token_dialect: 'access_token_authz',
-        options: '{"token_encryption":null}',
+        options: { token_encryption: null },
         created_at: at(1),
         updated_at: at(2),
       });
@@ -593,7 +593,7 @@ await forEachStoreFactory('storage conformance', (h) => {
       await resourceServers.insert(untouched);
       await resourceServers.insert(inB);
 
-      const changes = { name: 'Renamed', scopes: '[{"value":"write:x"}]', token_lifetime: 60, updated_at: at(99) };
+      const changes = { name: 'Renamed', scopes: [{ value: 'write:x' }], token_lifetime: 60, updated_at: at(99) };
       assert.equal(await resourceServers.update(a, rs.id, changes), true);
       assert.deepEqual(await resourceServers.get(a, rs.id), { ...rs, ...changes });
       assert.deepEqual(await resourceServers.get(a, untouched.id), untouched);
@@ -677,12 +677,12 @@ await forEachStoreFactory('storage conformance', (h) => {
       const b = await newTenant();
       const sparse = clientGrantRow(a, { client_id: null, default_for: 'third_party_clients' });
       const full = clientGrantRow(a, {
-        scope: '["read:x","write:x"]',
+        scope: ['read:x', 'write:x'],
         organization_usage: 'allow',
         allow_any_organization: 1,
         is_system: 1,
         subject_type: 'user',
-        authorization_details_types: '["payment"]',
+        authorization_details_types: ['payment'],
         allow_all_scopes: 0,
         created_at: at(7),
       });
@@ -698,9 +698,9 @@ await forEachStoreFactory('storage conformance', (h) => {
     it('insert fails with a unique violation for a second grant of one client, audience and subject type', async () => {
       const a = await newTenant();
       const b = await newTenant();
-      const first = clientGrantRow(a, { scope: '["a"]' });
+      const first = clientGrantRow(a, { scope: ['a'] });
       await grants.insert(first);
-      await expectUniqueViolation(grants.insert(clientGrantRow(a, { client_id: first.client_id, audience: first.audience, scope: '["b"]' })));
+      await expectUniqueViolation(grants.insert(clientGrantRow(a, { client_id: first.client_id, audience: first.audience, scope: ['b'] })));
 
       const user = clientGrantRow(a, { client_id: first.client_id, audience: first.audience, subject_type: 'user' });
       await grants.insert(user);
@@ -961,13 +961,13 @@ await forEachStoreFactory('storage conformance', (h) => {
       await grants.insert(grant);
       await grants.insert(inB);
 
-      const changes = { scope: '["read:y"]', organization_usage: 'allow', allow_any_organization: 1, allow_all_scopes: null };
+      const changes = { scope: ['read:y'], organization_usage: 'allow', allow_any_organization: 1, allow_all_scopes: null };
       assert.equal(await grants.update(a, grant.id, changes), true);
       assert.deepEqual(await grants.get(a, grant.id), { ...grant, ...changes });
       assert.deepEqual(await grants.get(b, grant.id), inB);
 
-      assert.equal(await grants.update(a, 'cgr_unknown', { scope: '[]' }), false);
-      assert.equal(await grants.update('ten_unknown', grant.id, { scope: '[]' }), false);
+      assert.equal(await grants.update(a, 'cgr_unknown', { scope: [] }), false);
+      assert.equal(await grants.update('ten_unknown', grant.id, { scope: [] }), false);
       assert.deepEqual(await grants.get(a, grant.id), { ...grant, ...changes });
     });
 

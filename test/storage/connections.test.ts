@@ -13,14 +13,15 @@ import type { Stores } from '../../src/domain/stores.js';
 import { forEachStoreFactory } from '../helpers/databases.js';
 import { byCodepoint, connectionRow, T0, tenantRow } from '../helpers/rows.js';
 import { isUniqueViolation } from '../../src/platform/database-errors.js';
+import { toStored } from '../../src/storage/json-columns.js';
 
 
 
 function clientRow(tenantId: string): ClientRow {
   return {
     tenant_id: tenantId, client_id: randomString(32), name: 'App', description: '', app_type: null, is_first_party: 1, global: 0,
-    token_endpoint_auth_method: 'client_secret_post', client_authentication_methods: null, grant_types: '[]', client_secret_enc: null,
-    created_at: T0, updated_at: T0, external_client_id: null, config: '{}',
+    token_endpoint_auth_method: 'client_secret_post', client_authentication_methods: null, grant_types: [], client_secret_enc: null,
+    created_at: T0, updated_at: T0, external_client_id: null, config: {},
   };
 }
 
@@ -43,7 +44,7 @@ await forEachStoreFactory('connection storage', (h) => {
     const tenant = tenantRow();
     await tenants.create({ tenant, signingKeys: [], clients: [], resourceServers: [], clientGrants: [] });
     const clients = Array.from({ length: clientCount }, () => clientRow(tenant.id));
-    if (clients.length > 0) await db.insertInto('clients').values(clients).execute();
+    if (clients.length > 0) await db.insertInto('clients').values(clients.map((c) => toStored('clients', c))).execute();
     return { tenantId: tenant.id, clientIds: clients.map((c) => c.client_id).sort(byCodepoint) };
   }
 
@@ -88,8 +89,8 @@ await forEachStoreFactory('connection storage', (h) => {
     const { tenantId, clientIds } = await newTenant(3);
     const row = connectionRow(tenantId);
     await connections.insert(row, clientIds.slice(0, 2));
-    assert.equal(await connections.update(tenantId, row.id, { options: '{"passwordPolicy":"good"}' }, [clientIds[2]!]), true);
-    assert.equal((await connections.get(tenantId, row.id))?.options, '{"passwordPolicy":"good"}');
+    assert.equal(await connections.update(tenantId, row.id, { options: { passwordPolicy: 'good' } }, [clientIds[2]!]), true);
+    assert.deepEqual((await connections.get(tenantId, row.id))?.options, { passwordPolicy: 'good' });
     assert.deepEqual(await connections.enabledClients(tenantId, row.id), [clientIds[2]]);
     assert.equal(await connections.update(tenantId, row.id, {}), true);
     assert.deepEqual(await connections.enabledClients(tenantId, row.id), [clientIds[2]]);

@@ -26,12 +26,12 @@ function row(i: number): ClientRow {
     global: 0,
     token_endpoint_auth_method: 'none',
     client_authentication_methods: null,
-    grant_types: '[]',
+    grant_types: [],
     client_secret_enc: null,
     created_at: now,
     updated_at: now,
     external_client_id: null,
-    config: '{}',
+    config: {},
   };
 }
 

@@ -30,7 +30,7 @@ function organizationRow(tenantId: string, overrides: Partial<OrganizationRow> =
     name: `org-${randomString(12, LOWER)}`,
     display_name: null,
     branding: null,
-    metadata: '{}',
+    metadata: {},
     created_at: T0,
     ...overrides,
   };
@@ -42,12 +42,12 @@ function clientGrantRow(tenantId: string, overrides: Partial<ClientGrantRow> = {
     id: newPrefixedId('cgr'),
     client_id: randomString(32),
     audience: 'https://api.example.test/',
-    scope: '[]',
+    scope: [],
     organization_usage: 'allow',
     allow_any_organization: 0,
     is_system: 0,
     subject_type: 'client',
-    authorization_details_types: '[]',
+    authorization_details_types: [],
     allow_all_scopes: null,
     default_for: null,
     created_at: T0,
@@ -113,7 +113,7 @@ await forEachStoreFactory('organization storage', (h) => {
     it('insert then get returns the row; unknown ids and other tenants find nothing', async () => {
       const a = await newTenant();
       const b = await newTenant();
-      const row = organizationRow(a, { display_name: 'Acme', branding: '{"logo_url":"https://x.test/l.png"}', metadata: '{"k":"v"}' });
+      const row = organizationRow(a, { display_name: 'Acme', branding: { logo_url: 'https://x.test/l.png' }, metadata: { k: 'v' } });
       await organizations.insert(row);
       assert.deepEqual(await organizations.get(a, row.id), row);
       assert.equal(await organizations.get(a, 'org_unknown'), undefined);
@@ -137,7 +137,7 @@ await forEachStoreFactory('organization storage', (h) => {
       const a = await newTenant();
       const row = organizationRow(a, { display_name: 'Before' });
       await organizations.insert(row);
-      const changes = { name: 'renamed', display_name: null, metadata: '{"a":"b"}' };
+      const changes = { name: 'renamed', display_name: null, metadata: { a: 'b' } };
       assert.equal(await organizations.update(a, row.id, changes), true);
       assert.deepEqual(await organizations.get(a, row.id), { ...row, ...changes });
       assert.equal(await organizations.update(a, row.id, {}), true, 'no change, but it exists');

@@ -15,6 +15,7 @@ import type { Stores } from '../../src/domain/stores.js';
 import { forEachStoreFactory } from '../helpers/databases.js';
 import { at, byCodepoint, connectionRow, groupRow, resourceServerRow, roleRow, T0, tenantRow, userRow } from '../helpers/rows.js';
 import { type PermissionRef } from '../../src/domain/rbac/store.js';
+import { toStored } from '../../src/storage/json-columns.js';
 
 const perm = (resource_server_identifier: string, permission_name: string): PermissionRef => ({ resource_server_identifier, permission_name });
 
@@ -36,9 +37,9 @@ await forEachStoreFactory('RBAC storage', (h) => {
   /** A tenant with one database connection, and helpers to add rows to it. */
   async function tenant() {
     const t = tenantRow();
-    await db.insertInto('tenants').values(t).execute();
+    await db.insertInto('tenants').values(toStored('tenants', t)).execute();
     const connection = connectionRow(t.id);
-    await db.insertInto('connections').values(connection).execute();
+    await db.insertInto('connections').values(toStored('connections', connection)).execute();
     return {
       id: t.id,
       async user(overrides: Parameters<typeof userRow>[2] = {}): Promise<string> {
@@ -61,7 +62,7 @@ await forEachStoreFactory('RBAC storage', (h) => {
         const row = resourceServerRow(t.id, {
           identifier,
           name,
-          scopes: JSON.stringify(scopes.map(([value, description]) => ({ value, ...(description !== undefined && { description }) }))),
+          scopes: scopes.map(([value, description]) => ({ value, ...(description !== undefined && { description }) })),
         });
         await apis.insert(row);
         return { id: row.id, identifier };
@@ -183,7 +184,7 @@ await forEachStoreFactory('RBAC storage', (h) => {
       assert.deepEqual(await rbac.listRolePermissions(t.id, newRoleId(), { offset: 0, limit: 10, withTotal: true }), { rows: [], total: 0 });
 
       // A scope removed from the API leaves the permission in place, without a description.
-      await apis.update(t.id, a.id, { scopes: JSON.stringify([{ value: 'write', description: 'Write things' }]) });
+      await apis.update(t.id, a.id, { scopes: [{ value: 'write', description: 'Write things' }] });
       const after = await rbac.listRolePermissions(t.id, role, { offset: 0, limit: 1, withTotal: false });
       assert.deepEqual(after.rows, [{ ...all.rows[0]!, description: undefined }]);
     });
@@ -368,13 +369,13 @@ await forEachStoreFactory('RBAC storage', (h) => {
     it("adds Gatehouse's group-member scopes to existing tenants' Management API and to their admin grant only", async () => {
       const adminClientId = randomString(32);
       const otherClientId = randomString(32);
-      const row = tenantRow({ settings: JSON.stringify({ admin_client_id: adminClientId }) });
-      await db.insertInto('tenants').values(row).execute();
+      const row = tenantRow({ settings: { admin_client_id: adminClientId } });
+      await db.insertInto('tenants').values(toStored('tenants', row)).execute();
       const audience = `https://${row.domain}/api/v2/`;
       const before = ['read:groups', 'create:groups', 'delete:groups'];
       await db
         .insertInto('resource_servers')
-        .values(resourceServerRow(row.id, { identifier: audience, is_system: 1, scopes: JSON.stringify(before.map((value) => ({ value, description: value }))) }))
+        .values(toStored('resource_servers', resourceServerRow(row.id, { identifier: audience, is_system: 1, scopes: before.map((value) => ({ value, description: value })) })))
         .execute();
       const grant = (id: string, clientId: string, scope: string[]) => ({
         tenant_id: row.id, id, client_id: clientId, audience, scope: JSON.stringify(scope), organization_usage: null, allow_any_organization: null,

@@ -51,8 +51,8 @@ await forEachStoreFactory('user-grant storage', (h) => {
       const clientId = newClientId();
       await clients.insert({
         tenant_id: tenantId, client_id: clientId, name: `client ${i}`, description: '', app_type: 'regular_web', is_first_party: 0, global: 0,
-        token_endpoint_auth_method: 'client_secret_post', client_authentication_methods: null, grant_types: '["authorization_code"]',
-        client_secret_enc: null, created_at: T0, updated_at: T0, external_client_id: null, config: '{}',
+        token_endpoint_auth_method: 'client_secret_post', client_authentication_methods: null, grant_types: ['authorization_code'],
+        client_secret_enc: null, created_at: T0, updated_at: T0, external_client_id: null, config: {},
       });
       clientIds.push(clientId);
     }
@@ -70,7 +70,7 @@ await forEachStoreFactory('user-grant storage', (h) => {
     assert.match(row.id, /^cgr_[A-Za-z0-9]{16}$/);
     assert.deepEqual(
       { ...row, id: undefined },
-      { tenant_id: tenantId, id: undefined, user_id: user, client_id: client, audience: API, scope: '["read:a","read:b"]', created_at: at(1), updated_at: at(1) },
+      { tenant_id: tenantId, id: undefined, user_id: user, client_id: client, audience: API, scope: ['read:a', 'read:b'], created_at: at(1), updated_at: at(1) },
     );
     assert.deepEqual(await grants.scopesFor(tenantId, user!, client!, API), ['read:a', 'read:b']);
     assert.equal(await grants.scopesFor(tenantId, user!, client!, USERINFO), undefined, 'another audience has no grant');
@@ -88,7 +88,7 @@ await forEachStoreFactory('user-grant storage', (h) => {
     assert.equal(merged.id, first.id);
     assert.equal(merged.created_at, at(1));
     assert.equal(merged.updated_at, at(2));
-    assert.equal(merged.scope, '["openid","profile","email"]');
+    assert.deepEqual(merged.scope, ['openid', 'profile', 'email']);
     assert.deepEqual(await grants.scopesFor(tenantId, user!, client!, USERINFO), ['openid', 'profile', 'email']);
 
     const unchanged = await grants.grant(tenantId, user!, client!, USERINFO, ['email', 'openid'], at(3));

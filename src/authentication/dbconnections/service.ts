@@ -97,15 +97,6 @@ export type ResetOutcome =
   | { kind: 'mismatch'; email: string; policy: PolicyResult }
   | { kind: 'weak'; email: string; policy: PolicyResult };
 
-function parseOptions(json: string): ConnectionOptions {
-  try {
-    const value: unknown = JSON.parse(json);
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as ConnectionOptions;
-  } catch {
-    // A damaged options column reads as no options.
-  }
-  return {};
-}
 
 
 export class DbConnectionsService {
@@ -133,7 +124,7 @@ export class DbConnectionsService {
       const enabled = await this.#connections.enabledForClient(tenant.id, clientId);
       if (!enabled.some((c) => c.id === row.id)) throw dbConnectionsErrors.connectionNotEnabled();
     }
-    return { id: row.id, name: row.name, options: parseOptions(row.options) };
+    return { id: row.id, name: row.name, options: row.options as ConnectionOptions };
   }
 
   async signup(tenant: Tenant, input: SignupInput): Promise<SignupResponse> {
@@ -251,7 +242,7 @@ export class DbConnectionsService {
     const user = await this.#users.get(tenant.id, row.user_id);
     if (!user) return undefined;
     const connection = await this.#connections.get(tenant.id, user.connection_id);
-    return { user, options: connection ? parseOptions(connection.options) : {} };
+    return { user, options: connection ? (connection.options as ConnectionOptions) : {} };
   }
 
   async resetForm(tenant: Tenant, ticket: string): Promise<ResetFormState> {

@@ -32,15 +32,6 @@ export interface Transaction {
   sessionHash?: string;
 }
 
-function stepNames(column: string): string[] {
-  try {
-    const value: unknown = JSON.parse(column);
-    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-
 const MAX_ID_LENGTH = 100;
 
 export class Transactions {
@@ -56,7 +47,7 @@ export class Transactions {
       tenant_id: tenant.id,
       id_hash: secretHash(id),
       client_id: request.client_id,
-      params: JSON.stringify(request),
+      params: { ...request },
       created_at: isoAt(now),
       expires_at: isoAt(now + lifetimeOf(tenant, 'authorize_transaction') * 1000),
       browser_hash: secretHash(browser),
@@ -71,7 +62,8 @@ export class Transactions {
     if (!row || row.browser_hash !== secretHash(browser)) return undefined;
     const client = await this.ctx.lookups.client(tenant.id, row.client_id);
     if (!client) return undefined;
-    return { id, request: JSON.parse(row.params) as AuthorizeRequest, client, completed: stepNames(row.completed_steps), ...(row.session_hash !== null && { sessionHash: row.session_hash }) };
+    // The params are the AuthorizeRequest `start` stored.
+    return { id, request: row.params as unknown as AuthorizeRequest, client, completed: row.completed_steps, ...(row.session_hash !== null && { sessionHash: row.session_hash }) };
   }
 
   /** Records the steps completed and the session answered for; false when the transaction is no longer usable. */

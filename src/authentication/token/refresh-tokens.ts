@@ -38,7 +38,7 @@ export interface RefreshTokenSettings {
 
 /** The client's settings over the defaults of a new client. Not cached: read from the cached row per use. */
 export function refreshTokenSettings(client: IssuanceClient): RefreshTokenSettings {
-  const config = JSON.parse(client.row.config) as { refresh_token?: Partial<RefreshTokenSettings> | null };
+  const config = client.row.config as { refresh_token?: Partial<RefreshTokenSettings> | null };
   return { ...(REFRESH_TOKEN_DEFAULT as RefreshTokenSettings), ...(config.refresh_token ?? {}) };
 }
 

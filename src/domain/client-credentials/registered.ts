@@ -6,7 +6,7 @@
  * credentials it names, public keys as KeyObjects.
  */
 import { createHash, createPublicKey, type KeyObject, type X509Certificate } from 'node:crypto';
-import type { ClientCredentialRow } from '../rows.js';
+import type { ClientAuthenticationMethods, ClientCredentialRow } from '../rows.js';
 
 export interface RegisteredCredential {
   id: string;
@@ -23,18 +23,11 @@ export interface RegisteredCredential {
 }
 
 /** `client_authentication_methods` as stored: each method and the ids of the credentials it uses. */
-export function methodCredentialIds(column: string | null): Map<string, string[]> {
+export function methodCredentialIds(column: ClientAuthenticationMethods | null): Map<string, string[]> {
   const methods = new Map<string, string[]>();
-  if (column === null) return methods;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(column);
-  } catch {
-    return methods;
-  }
-  if (parsed === null || typeof parsed !== 'object') return methods;
-  for (const [method, value] of Object.entries(parsed as Record<string, unknown>)) {
-    const list = (value as { credentials?: unknown } | null)?.credentials;
+  if (column === null || typeof column !== 'object') return methods;
+  for (const [method, value] of Object.entries(column)) {
+    const list: unknown = value?.credentials;
     const ids = Array.isArray(list) ? list.map((c) => (c as { id?: unknown } | null)?.id).filter((id): id is string => typeof id === 'string') : [];
     methods.set(method, ids);
   }

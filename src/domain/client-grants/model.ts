@@ -18,13 +18,13 @@ export interface ClientGrant {
 }
 
 export function clientGrantFromRow(row: ClientGrantRow): ClientGrant {
-  const grant: ClientGrant = { id: row.id, audience: row.audience, scope: JSON.parse(row.scope) as string[], is_system: row.is_system === 1 };
+  const grant: ClientGrant = { id: row.id, audience: row.audience, scope: [...row.scope], is_system: row.is_system === 1 };
   if (row.client_id !== null) grant.client_id = row.client_id;
   if (row.organization_usage !== null) grant.organization_usage = row.organization_usage;
   if (row.allow_any_organization !== null) grant.allow_any_organization = row.allow_any_organization === 1;
   grant.subject_type = row.subject_type;
-  const types = JSON.parse(row.authorization_details_types) as string[];
-  if (types.length) grant.authorization_details_types = types;
+  const types = row.authorization_details_types;
+  if (types.length) grant.authorization_details_types = [...types];
   if (row.allow_all_scopes !== null) grant.allow_all_scopes = row.allow_all_scopes === 1;
   if (row.default_for !== null) grant.default_for = row.default_for;
   return grant;

@@ -3,10 +3,10 @@
  * defaults a new client gets, and which fields each Management API scope may
  * read (spec, Authentication part, item 3).
  */
-import type { ClientRow } from '../rows.js';
+import type { ClientAuthenticationMethods, ClientConfig, ClientRow } from '../rows.js';
 
-/** The JSON kept in `clients.config`: every member except client_id, client_secret, tenant and global. */
-export type ClientConfig = Record<string, unknown>;
+/** `clients.config`: every member except client_id, client_secret, tenant and global. */
+export type { ClientConfig } from '../rows.js';
 
 /** Visible with any of the list's scopes. */
 export const SUMMARY_FIELDS: ReadonlySet<string> = new Set(['client_id', 'app_type', 'name', 'description']);
@@ -121,8 +121,8 @@ export function columnsFromConfig(
     app_type: typeof config.app_type === 'string' ? config.app_type : null,
     is_first_party: config.is_first_party === true ? 1 : 0,
     token_endpoint_auth_method: String(config.token_endpoint_auth_method ?? 'none'),
-    client_authentication_methods: methods && typeof methods === 'object' ? JSON.stringify(methods) : null,
-    grant_types: JSON.stringify(Array.isArray(config.grant_types) ? config.grant_types : []),
+    client_authentication_methods: methods && typeof methods === 'object' ? (methods as ClientAuthenticationMethods) : null,
+    grant_types: Array.isArray(config.grant_types) ? (config.grant_types as string[]).filter((g) => typeof g === 'string') : [],
     external_client_id: typeof config.external_client_id === 'string' && config.external_client_id !== '' ? config.external_client_id : null,
   };
 }

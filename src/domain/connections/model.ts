@@ -35,12 +35,12 @@ export function connectionFromRow(row: ConnectionRow, enabledClients?: readonly 
     id: row.id,
     name: row.name,
     strategy: row.strategy,
-    options: JSON.parse(row.options) as Record<string, unknown>,
+    options: row.options,
     is_domain_connection: row.is_domain_connection === 1,
-    realms: JSON.parse(row.realms) as string[],
+    realms: [...row.realms],
   };
   if (row.display_name !== null) connection.display_name = row.display_name;
-  const metadata = JSON.parse(row.metadata) as Record<string, string | null>;
+  const metadata = row.metadata;
   if (Object.keys(metadata).length > 0) connection.metadata = metadata;
   if (enabledClients !== undefined) connection.enabled_clients = [...enabledClients];
   return connection;

@@ -21,10 +21,6 @@ export function newConsentGrantId(): string {
   return newPrefixedId('cgr', 16);
 }
 
-export function grantScopes(row: Pick<ConsentGrantRow, 'scope'>): string[] {
-  return JSON.parse(row.scope) as string[];
-}
-
 export function consentGrantFromRow(row: ConsentGrantRow): ConsentGrant {
-  return { id: row.id, clientID: row.client_id, user_id: row.user_id, audience: row.audience, scope: grantScopes(row) };
+  return { id: row.id, clientID: row.client_id, user_id: row.user_id, audience: row.audience, scope: [...row.scope] };
 }

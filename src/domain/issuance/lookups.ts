@@ -5,11 +5,11 @@
  * intersected with the API's.
  */
 import type { ClientGrantRow } from '../client-grants/model.js';
-import type { ClientRow } from '../rows.js';
+import type { ClientRow, JsonObject } from '../rows.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Stores } from '../stores.js';
-import type { ResourceServerRow, ResourceServerScope } from '../resource-servers/model.js';
+import type { ResourceServerRow } from '../resource-servers/model.js';
 import { clientSecretContext } from '../tenants/service.js';
 import { TenantCache } from '../../platform/cache/tenant-cache.js';
 import { methodCredentialIds, parseCredential, type RegisteredCredential } from '../client-credentials/registered.js';
@@ -45,15 +45,9 @@ function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
-/** The browser-flow settings of a client row; a damaged configuration reads as none. */
+/** The browser-flow settings of a client row; members of the wrong type read as unset. */
 export function browserSettings(row: Pick<ClientRow, 'config' | 'is_first_party'>): ClientBrowserSettings {
-  let config: Record<string, unknown> = {};
-  try {
-    const parsed: unknown = JSON.parse(row.config);
-    if (parsed !== null && typeof parsed === 'object') config = parsed as Record<string, unknown>;
-  } catch {
-    // none
-  }
+  const config = row.config;
   return {
     callbacks: strings(config.callbacks),
     allowedOrigins: strings(config.allowed_origins),
@@ -85,13 +79,8 @@ export interface IssuanceApi {
 }
 
 /** The API's subject policies from its `options` column; absent or unknown values read as the defaults. */
-function subjectPolicies(options: string): SubjectPolicies {
-  let authorization: { user?: { policy?: unknown }; client?: { policy?: unknown } } | undefined;
-  try {
-    authorization = (JSON.parse(options) as { subject_type_authorization?: typeof authorization }).subject_type_authorization;
-  } catch {
-    // A damaged options column reads as no options.
-  }
+function subjectPolicies(options: JsonObject): SubjectPolicies {
+  const authorization = options.subject_type_authorization as { user?: { policy?: unknown }; client?: { policy?: unknown } } | undefined;
   const user = authorization?.user?.policy;
   const client = authorization?.client?.policy;
   return {
@@ -142,7 +131,7 @@ export class IssuanceLookups {
       return {
         row,
         secret: row.client_secret_enc === null ? undefined : this.deps.box.openString(row.client_secret_enc, clientSecretContext(tenantId, clientId)),
-        grantTypes: new Set(JSON.parse(row.grant_types) as string[]),
+        grantTypes: new Set(row.grant_types),
         authenticationMethods: [...methods.keys()],
         credentials: await this.#credentials(tenantId, clientId, methods),
         browser: browserSettings(row),
@@ -167,7 +156,7 @@ export class IssuanceLookups {
     return this.#apis.get(tenantId, identifier, async () => {
       const row = await this.deps.stores.resourceServers.getByIdentifier(tenantId, identifier);
       if (!row) return undefined;
-      const scopes = (JSON.parse(row.scopes) as ResourceServerScope[]).map((s) => s.value);
+      const scopes = row.scopes.map((s) => s.value);
       return { row, scopes, scopeSet: new Set(scopes), policies: subjectPolicies(row.options) };
     });
   }
@@ -181,7 +170,7 @@ export class IssuanceLookups {
       const row = await this.deps.stores.clientGrants.findForClient(tenantId, clientId, api.row.identifier, subjectType);
       if (!row) return undefined;
       const defined = new Set(api.scopes);
-      const allowed = row.allow_all_scopes === 1 ? [...api.scopes] : (JSON.parse(row.scope) as string[]).filter((s) => defined.has(s));
+      const allowed = row.allow_all_scopes === 1 ? [...api.scopes] : row.scope.filter((s) => defined.has(s));
       return { row, allowed, allowedSet: new Set(allowed), allowedScope: allowed.join(' ') };
     });
   }

@@ -70,7 +70,7 @@ export class Keyring {
       tenant_id: tenantId,
       kid,
       private_key_enc: this.box.seal(privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, sealContext(tenantId, kid)),
-      public_jwk: JSON.stringify({ kty: 'RSA', n: jwk.n, e: jwk.e }),
+      public_jwk: { kty: 'RSA', n: jwk.n, e: jwk.e },
       cert_der: certDer.toString('base64'),
       status: 'current',
       created_at: isoAt(this.now()),
@@ -120,7 +120,7 @@ export class Keyring {
     const jwks: PublicJwk[] = [];
     const clientSigningKeys = [];
     for (const row of rows) {
-      const jwk = JSON.parse(row.public_jwk) as { n: string; e: string };
+      const jwk = row.public_jwk;
       verification.set(row.kid, createPublicKey({ key: { kty: 'RSA', n: jwk.n, e: jwk.e }, format: 'jwk' }));
       const der = Buffer.from(row.cert_der, 'base64');
       jwks.push({ kty: 'RSA', use: 'sig', n: jwk.n, e: jwk.e, kid: row.kid, x5t: x5tOf(der), x5c: [row.cert_der], alg: SIGNING_ALG });

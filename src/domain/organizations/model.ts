@@ -1,12 +1,6 @@
-import type { OrganizationRow } from '../rows.js';
+import type { OrganizationBranding, OrganizationRow } from '../rows.js';
 
-export type { OrganizationRow } from '../rows.js';
-
-/** `OrganizationBranding` of the service's OpenAPI document. */
-export interface OrganizationBranding {
-  logo_url?: string;
-  colors?: { primary: string; page_background: string };
-}
+export type { OrganizationBranding, OrganizationRow } from '../rows.js';
 
 /**
  * An organization as the Management API returns it (`Organization`). Unset
@@ -24,8 +18,8 @@ export interface Organization {
 export function organizationFromRow(row: OrganizationRow): Organization {
   const organization: Organization = { id: row.id, name: row.name };
   if (row.display_name !== null) organization.display_name = row.display_name;
-  if (row.branding !== null) organization.branding = JSON.parse(row.branding) as OrganizationBranding;
-  const metadata = JSON.parse(row.metadata) as Record<string, string>;
+  if (row.branding !== null) organization.branding = row.branding;
+  const metadata = row.metadata;
   if (Object.keys(metadata).length) organization.metadata = metadata;
   return organization;
 }

@@ -1,10 +1,7 @@
 
-export type { ResourceServerRow } from '../rows.js';
+import type { ResourceServerScope } from '../rows.js';
 
-export interface ResourceServerScope {
-  value: string;
-  description?: string;
-}
+export type { ResourceServerRow, ResourceServerScope } from '../rows.js';
 
 /** Members kept in the `options` JSON column: set rarely, read only by the Management API. */
 export const OPTION_MEMBERS = [
@@ -44,18 +41,12 @@ export function signingSecretContext(tenantId: string, id: string): string {
   return `resource_server_signing_secret:${tenantId}:${id}`;
 }
 
-/** The scope descriptions of an API, from its `scopes` JSON; a damaged column reads as no scopes. */
-export function scopeDescriptions(scopesJson: string): Map<string, string | undefined> {
+/** The scope descriptions of an API, from its `scopes` column; anything but a list of scopes reads as no scopes. */
+export function scopeDescriptions(scopes: unknown): Map<string, string | undefined> {
   const out = new Map<string, string | undefined>();
-  try {
-    const scopes: unknown = JSON.parse(scopesJson);
-    if (Array.isArray(scopes)) {
-      for (const scope of scopes as ResourceServerScope[]) {
-        if (typeof scope?.value === 'string') out.set(scope.value, typeof scope.description === 'string' ? scope.description : undefined);
-      }
-    }
-  } catch {
-    // none
+  if (!Array.isArray(scopes)) return out;
+  for (const scope of scopes as Partial<ResourceServerScope>[]) {
+    if (typeof scope?.value === 'string') out.set(scope.value, typeof scope.description === 'string' ? scope.description : undefined);
   }
   return out;
 }

@@ -90,13 +90,13 @@ export class TenantService {
         client_secret_enc: this.box.seal(secret, clientSecretContext(tenantId, clientId)),
         created_at: createdAt,
         updated_at: createdAt,
-        config: JSON.stringify(config),
+        config,
       };
     };
 
     try {
       await this.store.create({
-        tenant: { id: tenantId, name, domain, settings: JSON.stringify(settings), created_at: createdAt },
+        tenant: { id: tenantId, name, domain, settings, created_at: createdAt },
         signingKeys: [await this.keyring.generate(tenantId, domain)],
         clients: [
           // The legacy tenant-wide client (spec: `global`, "All Applications").
@@ -118,7 +118,7 @@ export class TenantService {
             identifier: audience,
             name: 'Management API',
             is_system: 1,
-            scopes: JSON.stringify(MANAGEMENT_SCOPES.map((value) => ({ value, description: describeScope(value) }))),
+            scopes: MANAGEMENT_SCOPES.map((value) => ({ value, description: describeScope(value) })),
             signing_alg: 'RS256',
             signing_secret_enc: null,
             token_lifetime: DEFAULT_TOKEN_LIFETIME,
@@ -127,7 +127,7 @@ export class TenantService {
             skip_consent_for_verifiable_first_party_clients: 1,
             enforce_policies: 0,
             token_dialect: 'access_token',
-            options: '{}',
+            options: {},
             created_at: createdAt,
             updated_at: createdAt,
           },
@@ -138,12 +138,12 @@ export class TenantService {
             id: newPrefixedId('cgr'),
             client_id: adminClientId,
             audience,
-            scope: JSON.stringify(MANAGEMENT_SCOPES),
+            scope: [...MANAGEMENT_SCOPES],
             organization_usage: 'deny',
             allow_any_organization: 0,
             is_system: 0,
             subject_type: 'client',
-            authorization_details_types: '[]',
+            authorization_details_types: [],
             allow_all_scopes: null,
             default_for: null,
             created_at: createdAt,
@@ -183,7 +183,7 @@ export class TenantService {
 
   /** Writes the settings; the caller invalidates the tenant so every process rereads them. */
   async updateSettings(tenant: Tenant, settings: TenantSettings): Promise<void> {
-    await this.store.updateSettings(tenant.id, JSON.stringify(settings));
+    await this.store.updateSettings(tenant.id, settings);
     this.forget(tenant.id);
   }
 

@@ -3,6 +3,7 @@
  * Implemented by src/storage/kysely/tenants.ts; the composition root builds one.
  */
 import type { ClientGrantRow, ClientRow, ResourceServerRow, SigningKeyRow, TenantRow } from '../rows.js';
+import type { TenantSettings } from './settings.js';
 
 export interface TenantBundle {
   tenant: TenantRow;
@@ -22,5 +23,5 @@ export interface TenantStore {
   /** Every tenant, by creation time. */
   list(): Promise<TenantRow[]>;
   /** Replaces the settings JSON; false when the tenant does not exist. */
-  updateSettings(id: string, settings: string): Promise<boolean>;
+  updateSettings(id: string, settings: TenantSettings): Promise<boolean>;
 }

@@ -1,26 +1,7 @@
-import type { RateLimitSetting } from '../../platform/config.js';
 import type { TenantRow } from '../rows.js';
+import type { TenantSettings } from './settings.js';
 
-export type RateLimitClass = 'management' | 'authentication' | 'management_clients_query';
-
-/** Per-tenant settings, stored as JSON in `tenants.settings`. */
-export interface TenantSettings {
-  /** client_id of the bootstrap admin client. */
-  admin_client_id: string;
-  /** Audience used by token requests that name none (the service's "default audience"). */
-  default_audience?: string;
-  /**
-   * Name of the connection `grant_type=password` logs in against (the service's
-   * `default_directory`); without it, the single database connection enabled for the client.
-   */
-  default_directory?: string;
-  /** The tenant's Allowed Logout URLs: where /v2/logout and /oidc/logout may return to when no client is named. */
-  allowed_logout_urls?: string[];
-  /** Overrides of the default lifetimes, in seconds (src/domain/lifetimes.ts). */
-  lifetimes?: Partial<Record<string, number>>;
-  /** Overrides of the process-wide rate limits. */
-  rate_limits?: Partial<Record<RateLimitClass, RateLimitSetting>>;
-}
+export type { RateLimitClass, TenantSettings } from './settings.js';
 
 export interface Tenant {
   id: string;
@@ -38,7 +19,7 @@ export function tenantFromRow(row: TenantRow): Tenant {
     name: row.name,
     domain: row.domain,
     issuer: `https://${row.domain}/`,
-    settings: JSON.parse(row.settings) as TenantSettings,
+    settings: row.settings,
     createdAt: row.created_at,
   };
 }

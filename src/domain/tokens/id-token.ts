@@ -43,13 +43,9 @@ export function halfHash(value: string): string {
 
 /** The client's ID token lifetime in seconds (`jwt_configuration.lifetime_in_seconds`). */
 export function idTokenLifetime(client: IssuanceClient): number {
-  try {
-    const config = JSON.parse(client.row.config) as { jwt_configuration?: { lifetime_in_seconds?: unknown } };
-    const lifetime = config.jwt_configuration?.lifetime_in_seconds;
-    if (typeof lifetime === 'number' && Number.isInteger(lifetime) && lifetime > 0) return lifetime;
-  } catch {
-    // An unreadable configuration gets the default.
-  }
+  const jwt = client.row.config.jwt_configuration as { lifetime_in_seconds?: unknown } | null | undefined;
+  const lifetime = jwt?.lifetime_in_seconds;
+  if (typeof lifetime === 'number' && Number.isInteger(lifetime) && lifetime > 0) return lifetime;
   return DEFAULT_ID_TOKEN_LIFETIME;
 }
 

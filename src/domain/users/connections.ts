@@ -16,12 +16,6 @@ export interface UserConnection {
 export async function findConnectionByName(connections: Pick<ConnectionStore, 'getByName'>, tenantId: string, name: string): Promise<UserConnection | undefined> {
   const row = await connections.getByName(tenantId, name);
   if (!row) return undefined;
-  let options: UserConnection['options'] = {};
-  try {
-    const parsed: unknown = JSON.parse(row.options);
-    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) options = parsed as UserConnection['options'];
-  } catch {
-    // A damaged options column reads as no options.
-  }
+  const options = (row.options !== null && typeof row.options === 'object' && !Array.isArray(row.options) ? row.options : {}) as UserConnection['options'];
   return { id: row.id, name: row.name, strategy: row.strategy, options };
 }

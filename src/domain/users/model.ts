@@ -58,8 +58,7 @@ export function userIdPart(userId: string): string {
   return userId.slice(AUTH0_PROVIDER.length + 1);
 }
 
-function parseObject(json: string): Record<string, unknown> {
-  const value: unknown = JSON.parse(json);
+function objectOf(value: unknown): Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
@@ -74,8 +73,8 @@ export function userFromRow(row: UserRow, connectionName: string): User {
     created_at: row.created_at,
     updated_at: row.updated_at,
     identities: [{ connection: connectionName, user_id: userIdPart(row.user_id), provider: AUTH0_PROVIDER, isSocial: false }],
-    app_metadata: parseObject(row.app_metadata),
-    user_metadata: parseObject(row.user_metadata),
+    app_metadata: objectOf(row.app_metadata),
+    user_metadata: objectOf(row.user_metadata),
     logins_count: row.logins_count,
     blocked: row.blocked === 1,
   };

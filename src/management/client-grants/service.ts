@@ -74,12 +74,12 @@ export class ClientGrantService {
       id: newPrefixedId('cgr'),
       client_id: body.client_id ?? null,
       audience: body.audience,
-      scope: JSON.stringify(scope),
+      scope,
       organization_usage: body.organization_usage ?? 'deny',
       allow_any_organization: body.allow_any_organization ? 1 : 0,
       is_system: 0,
       subject_type: body.subject_type ?? 'client',
-      authorization_details_types: JSON.stringify(body.authorization_details_types ?? []),
+      authorization_details_types: body.authorization_details_types ?? [],
       allow_all_scopes: body.allow_all_scopes === undefined ? null : body.allow_all_scopes ? 1 : 0,
       default_for: body.default_for ?? null,
       created_at: isoAt(this.ctx.now()),
@@ -101,13 +101,13 @@ export class ClientGrantService {
     if (body.scope !== undefined) {
       const scope = body.scope ?? [];
       const resourceServer = await this.ctx.stores.resourceServers.getByIdentifier(tenant.id, row.audience);
-      this.#checkScopes(scope, resourceServer?.scopes ?? '[]');
-      changes.scope = JSON.stringify(scope);
+      this.#checkScopes(scope, resourceServer?.scopes ?? []);
+      changes.scope = scope;
     }
     if (body.organization_usage !== undefined) changes.organization_usage = body.organization_usage ?? 'deny';
     if (body.allow_any_organization !== undefined) changes.allow_any_organization = body.allow_any_organization ? 1 : 0;
     if (body.authorization_details_types !== undefined) {
-      changes.authorization_details_types = JSON.stringify(body.authorization_details_types);
+      changes.authorization_details_types = body.authorization_details_types;
     }
     if (body.allow_all_scopes !== undefined) changes.allow_all_scopes = body.allow_all_scopes === null ? null : body.allow_all_scopes ? 1 : 0;
     const next = { ...row, ...changes };
@@ -133,8 +133,8 @@ export class ClientGrantService {
   }
 
   /** Every granted scope must be defined by the resource server. */
-  #checkScopes(scope: string[], definedJson: string): void {
-    const defined = new Set((JSON.parse(definedJson) as ResourceServerScope[]).map((s) => s.value));
+  #checkScopes(scope: string[], scopes: readonly ResourceServerScope[]): void {
+    const defined = new Set(scopes.map((s) => s.value));
     const unknown = scope.filter((s) => !defined.has(s));
     if (unknown.length) {
       throw managementErrors.invalidBody(`Scopes not defined by the resource server: ${unknown.join(', ')}`);

@@ -102,7 +102,7 @@ export class ClientService {
     selection: FieldSelection = { mode: 'all' },
     signingKeys?: TenantKeys['clientSigningKeys'],
   ): Promise<ClientResponseBody> {
-    const config = JSON.parse(client.config) as ClientConfig;
+    const config: ClientConfig = { ...client.config };
     const out: ClientResponseBody = {};
     for (const field of CLIENT_RESPONSE_FIELDS) {
       if (!canRead(field, access) || !selected(field, selection)) continue;
@@ -152,7 +152,7 @@ export class ClientService {
       client_secret_enc: this.ctx.box.seal(newClientSecret(), clientSecretContext(tenant.id, clientId)),
       created_at: now,
       updated_at: now,
-      config: JSON.stringify(config),
+      config,
     };
     await this.ctx.stores.clients.insert(row);
     this.ctx.invalidation.invalidate(tenant.id);
@@ -163,14 +163,14 @@ export class ClientService {
   async update(tenant: Tenant, clientId: string, body: ClientBody, principal: ManagementPrincipal, access: FieldAccess): Promise<ClientResponseBody> {
     requireWriteScopes(body, principal, false);
     const row = await this.find(tenant, clientId);
-    const config = JSON.parse(row.config) as ClientConfig;
+    const config: ClientConfig = { ...row.config };
     for (const [key, value] of Object.entries(body)) {
       if (key !== 'client_secret') config[key] = value;
     }
     checkConsistency(config);
     const changes: Partial<ClientRow> = {
       ...columnsFromConfig(config),
-      config: JSON.stringify(config),
+      config,
       updated_at: isoAt(this.ctx.now()),
     };
     if (typeof body.client_secret === 'string') {

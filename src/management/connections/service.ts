@@ -106,11 +106,11 @@ export class ConnectionService {
       name: body.name,
       display_name: body.display_name ?? null,
       strategy: body.strategy,
-      options: JSON.stringify(body.options ?? {}),
+      options: body.options ?? {},
       is_domain_connection: body.is_domain_connection ? 1 : 0,
       // "If the array is empty or the property is not specified, the connection name will be added as realm."
-      realms: JSON.stringify(body.realms?.length ? body.realms : [body.name]),
-      metadata: JSON.stringify(body.metadata ?? {}),
+      realms: body.realms?.length ? body.realms : [body.name],
+      metadata: body.metadata ?? {},
       created_at: now,
       updated_at: now,
     };
@@ -132,10 +132,10 @@ export class ConnectionService {
     const row = await this.find(tenant, id);
     const changes: ConnectionChanges = { updated_at: isoAt(this.ctx.now()) };
     if (body.display_name !== undefined) changes.display_name = body.display_name;
-    if (body.options !== undefined) changes.options = JSON.stringify(body.options ?? {});
+    if (body.options !== undefined) changes.options = body.options ?? {};
     if (body.is_domain_connection !== undefined) changes.is_domain_connection = body.is_domain_connection ? 1 : 0;
-    if (body.realms !== undefined) changes.realms = JSON.stringify(body.realms.length > 0 ? body.realms : [row.name]);
-    if (body.metadata !== undefined) changes.metadata = JSON.stringify(body.metadata);
+    if (body.realms !== undefined) changes.realms = body.realms.length > 0 ? body.realms : [row.name];
+    if (body.metadata !== undefined) changes.metadata = body.metadata;
     let enabledClients: string[] | undefined;
     if (body.enabled_clients !== undefined) {
       enabledClients = [...new Set(body.enabled_clients ?? [])];

@@ -51,8 +51,8 @@ function checkBranding(branding: Branding): void {
 }
 
 /** Metadata as stored: a null value removes the key. */
-function metadataJson(metadata: Record<string, string | null>): string {
-  return JSON.stringify(Object.fromEntries(Object.entries(metadata).filter(([, value]) => value !== null)));
+function metadataWithoutNulls(metadata: Record<string, string | null>): Record<string, string> {
+  return Object.fromEntries(Object.entries(metadata).filter((entry): entry is [string, string] => entry[1] !== null));
 }
 
 const unsupported = (message: string) => managementErrors.badRequest(message, 'operation_not_supported');
@@ -118,8 +118,8 @@ export class OrganizationService {
       id: newPrefixedId('org'),
       name: body.name,
       display_name: body.display_name ?? null,
-      branding: body.branding ? JSON.stringify(body.branding) : null,
-      metadata: metadataJson(body.metadata ?? {}),
+      branding: body.branding ?? null,
+      metadata: metadataWithoutNulls(body.metadata ?? {}),
       created_at: isoAt(this.ctx.now()),
     };
     try {
@@ -145,9 +145,9 @@ export class OrganizationService {
     if (body.display_name !== undefined) changes.display_name = body.display_name;
     if (body.branding !== undefined) {
       checkBranding(body.branding);
-      changes.branding = JSON.stringify(body.branding);
+      changes.branding = body.branding;
     }
-    if (body.metadata !== undefined) changes.metadata = metadataJson(body.metadata);
+    if (body.metadata !== undefined) changes.metadata = metadataWithoutNulls(body.metadata);
     if (Object.keys(changes).length) {
       let updated: boolean;
       try {

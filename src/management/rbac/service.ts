@@ -331,7 +331,7 @@ export class RbacService {
     const page = checkpointPaging(this.ctx, query, scope);
     await this.requireUser(tenant, userId);
     const api = await this.ctx.stores.resourceServers.getByIdentifier(tenant.id, identifier);
-    const scopes = scopeDescriptions(api?.scopes ?? '[]');
+    const scopes = scopeDescriptions(api?.scopes ?? []);
     return checkpointPage(
       this.ctx,
       scope,

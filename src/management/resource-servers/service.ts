@@ -9,7 +9,6 @@ import {
   signingSecretContext,
   type ResourceServer,
   type ResourceServerRow,
-  type ResourceServerScope,
 } from '../../domain/resource-servers/model.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { CreateResourceServerBody, UpdateResourceServerBody } from './schema.js';
@@ -31,7 +30,7 @@ export class ResourceServerService {
       name: row.name,
       is_system: row.is_system === 1,
       identifier: row.identifier,
-      scopes: JSON.parse(row.scopes) as ResourceServerScope[],
+      scopes: row.scopes,
       signing_alg: row.signing_alg,
       allow_offline_access: row.allow_offline_access === 1,
       skip_consent_for_verifiable_first_party_clients: row.skip_consent_for_verifiable_first_party_clients === 1,
@@ -41,7 +40,7 @@ export class ResourceServerService {
       token_dialect: row.token_dialect,
     };
     if (row.signing_secret_enc) api.signing_secret = this.ctx.box.openString(row.signing_secret_enc, signingSecretContext(tenant.id, row.id));
-    Object.assign(api, JSON.parse(row.options) as Record<string, unknown>);
+    Object.assign(api, row.options);
     return api;
   }
 
@@ -70,7 +69,7 @@ export class ResourceServerService {
       identifier: body.identifier,
       name: body.name ?? body.identifier,
       is_system: 0,
-      scopes: JSON.stringify(body.scopes ?? []),
+      scopes: body.scopes ?? [],
       signing_alg: signingAlg,
       signing_secret_enc: secret === undefined ? null : this.ctx.box.seal(secret, signingSecretContext(tenant.id, id)),
       token_lifetime: body.token_lifetime ?? DEFAULT_TOKEN_LIFETIME,
@@ -79,7 +78,7 @@ export class ResourceServerService {
       skip_consent_for_verifiable_first_party_clients: bool(body.skip_consent_for_verifiable_first_party_clients, true),
       enforce_policies: bool(body.enforce_policies, false),
       token_dialect: body.token_dialect ?? 'access_token',
-      options: JSON.stringify(options),
+      options,
       created_at: now,
       updated_at: now,
     };
@@ -98,7 +97,7 @@ export class ResourceServerService {
     if (row.is_system) throw managementErrors.badRequest('System resource servers cannot be patched.', 'operation_not_supported');
     const changes: Partial<ResourceServerRow> = { updated_at: isoAt(this.ctx.now()) };
     if (body.name !== undefined) changes.name = body.name;
-    if (body.scopes !== undefined) changes.scopes = JSON.stringify(body.scopes);
+    if (body.scopes !== undefined) changes.scopes = body.scopes;
     if (body.signing_alg !== undefined) changes.signing_alg = body.signing_alg;
     const secret =
       body.signing_secret ??
@@ -114,9 +113,9 @@ export class ResourceServerService {
     }
     if (body.enforce_policies !== undefined) changes.enforce_policies = body.enforce_policies ? 1 : 0;
     if (body.token_dialect !== undefined) changes.token_dialect = body.token_dialect;
-    const options = JSON.parse(row.options) as Record<string, unknown>;
+    const options = { ...row.options };
     for (const member of OPTION_MEMBERS) if (body[member] !== undefined) options[member] = body[member];
-    changes.options = JSON.stringify(options);
+    changes.options = options;
     await this.ctx.stores.resourceServers.update(tenant.id, row.id, changes);
     this.ctx.invalidation.invalidate(tenant.id);
     return this.toApi(tenant, { ...row, ...changes });

@@ -173,8 +173,8 @@ export class UserService {
       email_verified: body.email_verified === true ? 1 : 0,
       phone_number: body.phone_number ?? null,
       blocked: body.blocked === true ? 1 : 0,
-      app_metadata: JSON.stringify(withoutNulls(body.app_metadata)),
-      user_metadata: JSON.stringify(withoutNulls(body.user_metadata)),
+      app_metadata: withoutNulls(body.app_metadata),
+      user_metadata: withoutNulls(body.user_metadata),
     };
     try {
       await this.users.insert(row);
@@ -207,7 +207,7 @@ export class UserService {
     if (!row) throw userNotFound();
     await this.checkTargets(tenant, row, body);
     if (access.kind === 'current_user' && body.user_metadata !== undefined) {
-      requireMetadataScopes(JSON.parse(row.user_metadata) as Record<string, unknown>, body.user_metadata, access);
+      requireMetadataScopes(row.user_metadata, body.user_metadata, access);
     }
     const changes = await this.changesFor(tenant, row, body);
     const now = isoAt(this.ctx.now());
@@ -281,10 +281,11 @@ export class UserService {
     for (const key of ['app_metadata', 'user_metadata'] as const) {
       const patch = body[key];
       if (patch === undefined) continue;
-      const merged = JSON.stringify(mergeMetadata(JSON.parse(row[key]) as Record<string, unknown>, patch));
+      const merged = mergeMetadata(row[key], patch);
       // Merging keeps members across requests, so the stored object is bounded, not only each body.
-      if (Buffer.byteLength(merged) > MAX_STORED_METADATA_BYTES) {
-        throw refused(`Payload validation error: 'Object is too large (${Buffer.byteLength(merged)} bytes once merged), maximum ${MAX_STORED_METADATA_BYTES}' on property ${key}.`);
+      const size = Buffer.byteLength(JSON.stringify(merged));
+      if (size > MAX_STORED_METADATA_BYTES) {
+        throw refused(`Payload validation error: 'Object is too large (${size} bytes once merged), maximum ${MAX_STORED_METADATA_BYTES}' on property ${key}.`);
       }
       changes[key] = merged;
     }

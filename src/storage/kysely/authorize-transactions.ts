@@ -5,6 +5,7 @@
 import type { Db } from '../database.js';
 import type { AuthorizationRequestRow } from '../schema.js';
 import type { AuthorizationRequestStore } from '../../domain/authorize-transactions/store.js';
+import { parsedRow, toStored } from '../json-columns.js';
 
 type Changes = Partial<Pick<AuthorizationRequestRow, 'used_at' | 'completed_steps' | 'session_hash'>>;
 
@@ -12,22 +13,25 @@ export class KyselyAuthorizationRequestStore implements AuthorizationRequestStor
   constructor(private readonly db: Db) {}
 
   async insert(row: Omit<AuthorizationRequestRow, 'used_at' | 'completed_steps' | 'session_hash'>): Promise<void> {
-    await this.db.insertInto('authorization_requests').values({ ...row, used_at: null, completed_steps: '[]', session_hash: null }).execute();
+    await this.db.insertInto('authorization_requests').values(toStored('authorization_requests', { ...row, used_at: null, completed_steps: [], session_hash: null })).execute();
   }
 
   findUsable(tenantId: string, idHash: string, now: string): Promise<AuthorizationRequestRow | undefined> {
-    return this.db
-      .selectFrom('authorization_requests')
-      .selectAll()
-      .where('tenant_id', '=', tenantId)
-      .where('id_hash', '=', idHash)
-      .where('used_at', 'is', null)
-      .where('expires_at', '>', now)
-      .executeTakeFirst();
+    return parsedRow(
+      'authorization_requests',
+      this.db
+        .selectFrom('authorization_requests')
+        .selectAll()
+        .where('tenant_id', '=', tenantId)
+        .where('id_hash', '=', idHash)
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', now)
+        .executeTakeFirst(),
+    );
   }
 
   recordSteps(tenantId: string, idHash: string, now: string, completed: readonly string[], sessionHash: string | null): Promise<boolean> {
-    return this.updateUsable(tenantId, idHash, now, { completed_steps: JSON.stringify(completed), session_hash: sessionHash });
+    return this.updateUsable(tenantId, idHash, now, { completed_steps: [...completed], session_hash: sessionHash });
   }
 
   consume(tenantId: string, idHash: string, now: string): Promise<boolean> {
@@ -38,7 +42,7 @@ export class KyselyAuthorizationRequestStore implements AuthorizationRequestStor
   private async updateUsable(tenantId: string, idHash: string, now: string, changes: Changes): Promise<boolean> {
     const result = await this.db
       .updateTable('authorization_requests')
-      .set(changes)
+      .set(toStored('authorization_requests', changes))
       .where('tenant_id', '=', tenantId)
       .where('id_hash', '=', idHash)
       .where('used_at', 'is', null)

@@ -1,23 +1,27 @@
 import type { Db } from '../database.js';
 import type { ClientGrantRow } from '../../domain/client-grants/model.js';
 import type { ClientGrantFilter, ClientGrantPageQuery, ClientGrantStore } from '../../domain/client-grants/store.js';
+import { parsedRow, parsedRows, toStored } from '../json-columns.js';
 
 export class KyselyClientGrantStore implements ClientGrantStore {
   constructor(private readonly db: Db) {}
 
   get(tenantId: string, id: string): Promise<ClientGrantRow | undefined> {
-    return this.db.selectFrom('client_grants').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    return parsedRow('client_grants', this.db.selectFrom('client_grants').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst());
   }
 
   findForClient(tenantId: string, clientId: string, audience: string, subjectType: 'client' | 'user' = 'client'): Promise<ClientGrantRow | undefined> {
-    return this.db
-      .selectFrom('client_grants')
-      .selectAll()
-      .where('tenant_id', '=', tenantId)
-      .where('client_id', '=', clientId)
-      .where('audience', '=', audience)
-      .where('subject_type', '=', subjectType)
-      .executeTakeFirst();
+    return parsedRow(
+      'client_grants',
+      this.db
+        .selectFrom('client_grants')
+        .selectAll()
+        .where('tenant_id', '=', tenantId)
+        .where('client_id', '=', clientId)
+        .where('audience', '=', audience)
+        .where('subject_type', '=', subjectType)
+        .executeTakeFirst(),
+    );
   }
 
   async list(
@@ -38,16 +42,16 @@ export class KyselyClientGrantStore implements ClientGrantStore {
 
     if (page.kind === 'keyset') {
       const q = page.after === undefined ? base : base.where('id', '>', page.after);
-      return { rows: await q.selectAll().orderBy('id').limit(page.limit).execute() };
+      return { rows: await parsedRows('client_grants', q.selectAll().orderBy('id').limit(page.limit).execute()) };
     }
-    const rows = await base.selectAll().orderBy('id').offset(page.offset).limit(page.limit).execute();
+    const rows = await parsedRows('client_grants', base.selectAll().orderBy('id').offset(page.offset).limit(page.limit).execute());
     if (!page.withTotal) return { rows };
     const count = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
     return { rows, total: Number(count.n) };
   }
 
   async insert(row: ClientGrantRow): Promise<void> {
-    await this.db.insertInto('client_grants').values(row).execute();
+    await this.db.insertInto('client_grants').values(toStored('client_grants', row)).execute();
   }
 
   async hasOrganizations(tenantId: string, id: string): Promise<boolean> {
@@ -62,7 +66,7 @@ export class KyselyClientGrantStore implements ClientGrantStore {
   }
 
   async update(tenantId: string, id: string, changes: Partial<ClientGrantRow>): Promise<boolean> {
-    const result = await this.db.updateTable('client_grants').set(changes).where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    const result = await this.db.updateTable('client_grants').set(toStored('client_grants', changes)).where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 

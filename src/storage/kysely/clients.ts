@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { atomically, type Db } from '../database.js';
 import type { ClientRow } from '../schema.js';
 import type { ClientFilter, ClientPageQuery, ListedClient, ClientStore } from '../../domain/clients/store.js';
-
+import { parsedRow, parsedRows, toStored } from '../json-columns.js';
 
 type Counted = Pick<ClientRow, 'global' | 'is_first_party' | 'app_type'>;
 
@@ -20,7 +20,7 @@ async function adjustCount(trx: Db, tenantId: string, client: Counted, delta: nu
 /** Inserts clients and counts them, inside the caller's transaction (tenant creation uses it too). */
 export async function insertClients(trx: Db, rows: readonly ClientRow[]): Promise<void> {
   if (!rows.length) return;
-  await trx.insertInto('clients').values([...rows]).execute();
+  await trx.insertInto('clients').values(rows.map((row) => toStored('clients', row))).execute();
   // One count update per kind of client, not per client.
   const groups = new Map<string, { tenantId: string; client: Counted; n: number }>();
   for (const row of rows) {
@@ -36,12 +36,7 @@ export class KyselyClientStore implements ClientStore {
   constructor(private readonly db: Db) {}
 
   async get(tenantId: string, clientId: string): Promise<ClientRow | undefined> {
-    return this.db
-      .selectFrom('clients')
-      .selectAll()
-      .where('tenant_id', '=', tenantId)
-      .where('client_id', '=', clientId)
-      .executeTakeFirst();
+    return parsedRow('clients', this.db.selectFrom('clients').selectAll().where('tenant_id', '=', tenantId).where('client_id', '=', clientId).executeTakeFirst());
   }
 
   async insert(row: ClientRow): Promise<void> {
@@ -57,7 +52,7 @@ export class KyselyClientStore implements ClientStore {
         .where('client_id', '=', clientId)
         .executeTakeFirst();
       if (!before) return false;
-      await trx.updateTable('clients').set(changes).where('tenant_id', '=', tenantId).where('client_id', '=', clientId).execute();
+      await trx.updateTable('clients').set(toStored('clients', changes)).where('tenant_id', '=', tenantId).where('client_id', '=', clientId).execute();
       const after = { ...before, ...changes };
       if (after.global !== before.global || after.is_first_party !== before.is_first_party || after.app_type !== before.app_type) {
         await adjustCount(trx, tenantId, before, -1);
@@ -103,15 +98,12 @@ export class KyselyClientStore implements ClientStore {
     if (page.kind === 'offset' && page.offset > 0) {
       // Deferred join: skip the first rows on the index alone, then read only the page's rows.
       const ids = query.select('client_id').orderBy('client_id').limit(page.limit).offset(page.offset);
-      return this.db
-        .selectFrom('clients')
-        .select([...columns])
-        .where('tenant_id', '=', tenantId)
-        .where('client_id', 'in', ids)
-        .orderBy('client_id')
-        .execute();
+      return parsedRows(
+        'clients',
+        this.db.selectFrom('clients').select([...columns]).where('tenant_id', '=', tenantId).where('client_id', 'in', ids).orderBy('client_id').execute(),
+      );
     }
-    return query.select([...columns]).orderBy('client_id').limit(page.limit).execute();
+    return parsedRows('clients', query.select([...columns]).orderBy('client_id').limit(page.limit).execute());
   }
 
   async idsWithAnyOrganizationGrant(tenantId: string, after: string | undefined, limit: number): Promise<string[]> {

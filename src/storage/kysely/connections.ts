@@ -6,16 +6,17 @@
 import { atomically, type Db } from '../database.js';
 import type { ConnectionRow } from '../../domain/connections/model.js';
 import type { ConnectionPage, ConnectionFilter, ConnectionChanges, ConnectionStore } from '../../domain/connections/store.js';
+import { parsedRow, parsedRows, toStored } from '../json-columns.js';
 
 export class KyselyConnectionStore implements ConnectionStore {
   constructor(private readonly db: Db) {}
 
   get(tenantId: string, id: string): Promise<ConnectionRow | undefined> {
-    return this.db.selectFrom('connections').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    return parsedRow('connections', this.db.selectFrom('connections').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst());
   }
 
   getByName(tenantId: string, name: string): Promise<ConnectionRow | undefined> {
-    return this.db.selectFrom('connections').selectAll().where('tenant_id', '=', tenantId).where('name', '=', name).executeTakeFirst();
+    return parsedRow('connections', this.db.selectFrom('connections').selectAll().where('tenant_id', '=', tenantId).where('name', '=', name).executeTakeFirst());
   }
 
   async list(tenantId: string, filter: ConnectionFilter, page: ConnectionPage): Promise<{ rows: ConnectionRow[]; total?: number }> {
@@ -27,9 +28,9 @@ export class KyselyConnectionStore implements ConnectionStore {
     if (filter.name !== undefined) base = base.where('name', '=', filter.name);
     if (page.kind === 'keyset') {
       const keyed = page.after === undefined ? base : base.where('id', '>', page.after);
-      return { rows: await keyed.selectAll().orderBy('id').limit(page.limit).execute() };
+      return { rows: await parsedRows('connections', keyed.selectAll().orderBy('id').limit(page.limit).execute()) };
     }
-    const rows = await base.selectAll().orderBy('id').offset(page.offset).limit(page.limit).execute();
+    const rows = await parsedRows('connections', base.selectAll().orderBy('id').offset(page.offset).limit(page.limit).execute());
     if (!page.withTotal) return { rows };
     const count = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
     return { rows, total: Number(count.n) };
@@ -37,7 +38,7 @@ export class KyselyConnectionStore implements ConnectionStore {
 
   insert(row: ConnectionRow, enabledClients: readonly string[]): Promise<void> {
     return atomically(this.db, async (trx) => {
-      await trx.insertInto('connections').values(row).execute();
+      await trx.insertInto('connections').values(toStored('connections', row)).execute();
       if (enabledClients.length > 0) {
         await trx
           .insertInto('connection_clients')
@@ -52,7 +53,7 @@ export class KyselyConnectionStore implements ConnectionStore {
       const exists = await trx.selectFrom('connections').select('id').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
       if (!exists) return false;
       if (Object.keys(changes).length > 0) {
-        await trx.updateTable('connections').set(changes).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+        await trx.updateTable('connections').set(toStored('connections', changes)).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
       }
       if (enabledClients !== undefined) {
         await trx.deleteFrom('connection_clients').where('tenant_id', '=', tenantId).where('connection_id', '=', id).execute();
@@ -107,16 +108,19 @@ export class KyselyConnectionStore implements ConnectionStore {
   }
 
   enabledForClient(tenantId: string, clientId: string): Promise<ConnectionRow[]> {
-    return this.db
-      .selectFrom('connections')
-      .innerJoin('connection_clients', (join) =>
-        join.onRef('connection_clients.tenant_id', '=', 'connections.tenant_id').onRef('connection_clients.connection_id', '=', 'connections.id'),
-      )
-      .selectAll('connections')
-      .where('connections.tenant_id', '=', tenantId)
-      .where('connection_clients.client_id', '=', clientId)
-      .orderBy('connections.name')
-      .execute();
+    return parsedRows(
+      'connections',
+      this.db
+        .selectFrom('connections')
+        .innerJoin('connection_clients', (join) =>
+          join.onRef('connection_clients.tenant_id', '=', 'connections.tenant_id').onRef('connection_clients.connection_id', '=', 'connections.id'),
+        )
+        .selectAll('connections')
+        .where('connections.tenant_id', '=', tenantId)
+        .where('connection_clients.client_id', '=', clientId)
+        .orderBy('connections.name')
+        .execute(),
+    );
   }
 
   async existingClients(tenantId: string, clientIds: readonly string[]): Promise<Set<string>> {

@@ -12,7 +12,8 @@
  * SQLite and PostgreSQL alike.
  */
 import type { Db } from '../database.js';
-import { grantScopes, newConsentGrantId, type ConsentGrantRow } from '../../domain/consent-grants/model.js';
+import { newConsentGrantId, type ConsentGrantRow } from '../../domain/consent-grants/model.js';
+import { fromStored, parsedRow, parsedRows } from '../json-columns.js';
 import type { ConsentGrantFilter, ConsentGrantStore } from '../../domain/consent-grants/store.js';
 
 export type { ConsentGrantRow } from '../../domain/consent-grants/model.js';
@@ -26,8 +27,8 @@ export class KyselyConsentGrantStore implements ConsentGrantStore {
   constructor(private readonly db: Db) {}
 
   async scopesFor(tenantId: string, userId: string, clientId: string, audience: string): Promise<string[] | undefined> {
-    const row = await this.#byKey(tenantId, userId, clientId, audience).select('scope').executeTakeFirst();
-    return row && grantScopes(row);
+    const row = await parsedRow('user_grants', this.#byKey(tenantId, userId, clientId, audience).select('scope').executeTakeFirst());
+    return row?.scope;
   }
 
   async grant(
@@ -39,7 +40,7 @@ export class KyselyConsentGrantStore implements ConsentGrantStore {
     now: string,
   ): Promise<ConsentGrantRow> {
     for (;;) {
-      const current = await this.#byKey(tenantId, userId, clientId, audience).selectAll().executeTakeFirst();
+      const current = await parsedRow('user_grants', this.#byKey(tenantId, userId, clientId, audience).selectAll().executeTakeFirst());
       const done = current ? await this.#addScopes(current, scopes, now) : await this.#create(tenantId, userId, clientId, audience, scopes, now);
       if (done) return done;
       // A concurrent grant created or changed the row since it was read: merge into what it wrote.
@@ -47,8 +48,10 @@ export class KyselyConsentGrantStore implements ConsentGrantStore {
   }
 
   /** Inserts the grant unless one exists for the key; undefined when it does. */
-  #create(tenantId: string, userId: string, clientId: string, audience: string, scopes: readonly string[], now: string) {
-    return this.db
+  #create(tenantId: string, userId: string, clientId: string, audience: string, scopes: readonly string[], now: string): Promise<ConsentGrantRow | undefined> {
+    return parsedRow(
+      'user_grants',
+      this.db
       .insertInto('user_grants')
       .values({
         tenant_id: tenantId,
@@ -62,22 +65,24 @@ export class KyselyConsentGrantStore implements ConsentGrantStore {
       })
       .onConflict((oc) => oc.columns(['tenant_id', 'user_id', 'client_id', 'audience']).doNothing())
       .returningAll()
-      .executeTakeFirst();
+      .executeTakeFirst(),
+    );
   }
 
   /** Writes the union of the row's scopes and `scopes` if the row still has the scopes read; undefined when it changed. */
   async #addScopes(current: ConsentGrantRow, scopes: readonly string[], now: string): Promise<ConsentGrantRow | undefined> {
-    const granted = grantScopes(current);
-    const merged = union(granted, scopes);
-    if (merged.length === granted.length) return current;
-    return this.db
+    const merged = union(current.scope, scopes);
+    if (merged.length === current.scope.length) return current;
+    const updated = await this.db
       .updateTable('user_grants')
       .set({ scope: JSON.stringify(merged), updated_at: now })
       .where('tenant_id', '=', current.tenant_id)
       .where('id', '=', current.id)
-      .where('scope', '=', current.scope)
+      // Compare-and-set on the text as stored: the scopes are written by JSON.stringify of a string array, which parsing and writing again reproduces.
+      .where('scope', '=', JSON.stringify(current.scope))
       .returningAll()
       .executeTakeFirst();
+    return updated && fromStored('user_grants', updated);
   }
 
   #byKey(tenantId: string, userId: string, clientId: string, audience: string) {
@@ -98,12 +103,7 @@ export class KyselyConsentGrantStore implements ConsentGrantStore {
     if (filter.user_id !== undefined) base = base.where('user_id', '=', filter.user_id);
     if (filter.client_id !== undefined) base = base.where('client_id', '=', filter.client_id);
     if (filter.audience !== undefined) base = base.where('audience', '=', filter.audience);
-    const rows = await base
-      .selectAll()
-      .orderBy('id')
-      .offset(page.page * page.perPage)
-      .limit(page.perPage)
-      .execute();
+    const rows = await parsedRows('user_grants', base.selectAll().orderBy('id').offset(page.page * page.perPage).limit(page.perPage).execute());
     const count = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
     return { rows, total: Number(count.n) };
   }

@@ -4,6 +4,7 @@ import { type Db } from '../database.js';
 import type { OrganizationRow } from '../../domain/organizations/model.js';
 import type { OrganizationPageQuery, OrganizationClientGrantFilter, LinkResult, OrganizationChanges, OrganizationStore } from '../../domain/organizations/store.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/database-errors.js';
+import { parsedRow, parsedRows, toStored } from '../json-columns.js';
 
 export class KyselyOrganizationStore implements OrganizationStore {
   readonly #postgres: boolean;
@@ -13,14 +14,14 @@ export class KyselyOrganizationStore implements OrganizationStore {
   }
 
   get(tenantId: string, id: string): Promise<OrganizationRow | undefined> {
-    return this.db.selectFrom('organizations').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    return parsedRow('organizations', this.db.selectFrom('organizations').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst());
   }
 
   async list(tenantId: string, page: OrganizationPageQuery): Promise<{ rows: OrganizationRow[]; total?: number }> {
     const base = this.db.selectFrom('organizations').where('tenant_id', '=', tenantId);
     if (page.kind === 'keyset') {
       const q = page.after === undefined ? base : base.where('id', '>', page.after);
-      return { rows: await q.selectAll().orderBy('id').limit(page.limit).execute() };
+      return { rows: await parsedRows('organizations', q.selectAll().orderBy('id').limit(page.limit).execute()) };
     }
     let q = base.selectAll();
     if (page.sort) {
@@ -30,21 +31,21 @@ export class KyselyOrganizationStore implements OrganizationStore {
     } else {
       q = q.orderBy('id');
     }
-    const rows = await q.offset(page.offset).limit(page.limit).execute();
+    const rows = await parsedRows('organizations', q.offset(page.offset).limit(page.limit).execute());
     if (!page.withTotal) return { rows };
     const count = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
     return { rows, total: Number(count.n) };
   }
 
   async insert(row: OrganizationRow): Promise<void> {
-    await this.db.insertInto('organizations').values(row).execute();
+    await this.db.insertInto('organizations').values(toStored('organizations', row)).execute();
   }
 
   async update(tenantId: string, id: string, changes: OrganizationChanges): Promise<boolean> {
     if (!Object.keys(changes).length) return (await this.get(tenantId, id)) !== undefined;
     const result = await this.db
       .updateTable('organizations')
-      .set(changes)
+      .set(toStored('organizations', changes))
       .where('tenant_id', '=', tenantId)
       .where('id', '=', id)
       .executeTakeFirst();
@@ -101,7 +102,7 @@ export class KyselyOrganizationStore implements OrganizationStore {
     if (filter.audience !== undefined) base = base.where('cg.audience', '=', filter.audience);
     if (filter.client_id !== undefined) base = base.where('cg.client_id', '=', filter.client_id);
     if (filter.grant_ids !== undefined) base = base.where('ocg.grant_id', 'in', filter.grant_ids.length ? filter.grant_ids : ['']);
-    const rows = await base.selectAll('cg').orderBy('ocg.grant_id').offset(page.offset).limit(page.limit).execute();
+    const rows = await parsedRows('client_grants', base.selectAll('cg').orderBy('ocg.grant_id').offset(page.offset).limit(page.limit).execute());
     if (!page.withTotal) return { rows };
     const count = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
     return { rows, total: Number(count.n) };

@@ -20,6 +20,7 @@ import { sql, type SelectQueryBuilder, type StringReference } from 'kysely';
 import { atomically, type Db } from '../database.js';
 import { assignLinks, chunks, removeLinks, rowExists, type Link, type LinkResult, type Side } from '../links.js';
 import type { GroupRow } from '../../domain/groups/model.js';
+import { fromStored } from '../json-columns.js';
 import { scopeDescriptions } from '../../domain/resource-servers/model.js';
 import type { RoleRow } from '../../domain/roles/model.js';
 import type { PermissionRef, PermissionDetail, UserPermission, RoleUserRow, UserGroupRow, GroupMemberRow, RoleWithSources, EffectivePermission, PageQuery, Page, PermissionAssignResult, RbacStore } from '../../domain/rbac/store.js';
@@ -52,7 +53,7 @@ function withDescriptions<R extends PermissionRef & { resource_server_name: stri
   const parsed = new Map<string, Map<string, string | undefined>>();
   return rows.map(({ scopes, ...row }) => {
     let descriptions = parsed.get(row.resource_server_identifier);
-    if (!descriptions) parsed.set(row.resource_server_identifier, (descriptions = scopeDescriptions(scopes)));
+    if (!descriptions) parsed.set(row.resource_server_identifier, (descriptions = scopeDescriptions(fromStored('resource_servers', { scopes }).scopes)));
     return { ...row, description: descriptions.get(row.permission_name) };
   });
 }
@@ -273,7 +274,7 @@ export class KyselyRbacStore implements RbacStore {
           .where('tenant_id', '=', tenantId)
           .where('identifier', 'in', chunk)
           .execute();
-        for (const api of apis) scopesOf.set(api.identifier, scopeDescriptions(api.scopes));
+        for (const api of apis) scopesOf.set(api.identifier, scopeDescriptions(fromStored('resource_servers', api).scopes));
       }
       for (const p of wanted) {
         const scopes = scopesOf.get(p.resource_server_identifier);

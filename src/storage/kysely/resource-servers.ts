@@ -1,26 +1,20 @@
 import { atomically, type Db } from '../database.js';
 import type { ResourceServerRow } from '../../domain/resource-servers/model.js';
 import type { ResourceServerPage, ResourceServerStore } from '../../domain/resource-servers/store.js';
+import { parsedRow, parsedRows, toStored } from '../json-columns.js';
 
 export class KyselyResourceServerStore implements ResourceServerStore {
   constructor(private readonly db: Db) {}
 
   get(tenantId: string, id: string): Promise<ResourceServerRow | undefined> {
-    return this.db
-      .selectFrom('resource_servers')
-      .selectAll()
-      .where('tenant_id', '=', tenantId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    return parsedRow('resource_servers', this.db.selectFrom('resource_servers').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst());
   }
 
   getByIdentifier(tenantId: string, identifier: string): Promise<ResourceServerRow | undefined> {
-    return this.db
-      .selectFrom('resource_servers')
-      .selectAll()
-      .where('tenant_id', '=', tenantId)
-      .where('identifier', '=', identifier)
-      .executeTakeFirst();
+    return parsedRow(
+      'resource_servers',
+      this.db.selectFrom('resource_servers').selectAll().where('tenant_id', '=', tenantId).where('identifier', '=', identifier).executeTakeFirst(),
+    );
   }
 
   async list(
@@ -29,20 +23,20 @@ export class KyselyResourceServerStore implements ResourceServerStore {
   ): Promise<ResourceServerPage> {
     let base = this.db.selectFrom('resource_servers').where('tenant_id', '=', tenantId);
     if (query.identifiers?.length) base = base.where('identifier', 'in', query.identifiers);
-    const rows = await base.selectAll().orderBy('created_at').orderBy('id').offset(query.offset).limit(query.limit).execute();
+    const rows = await parsedRows('resource_servers', base.selectAll().orderBy('created_at').orderBy('id').offset(query.offset).limit(query.limit).execute());
     if (!query.withTotal) return { rows };
     const count = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
     return { rows, total: Number(count.n) };
   }
 
   async insert(row: ResourceServerRow): Promise<void> {
-    await this.db.insertInto('resource_servers').values(row).execute();
+    await this.db.insertInto('resource_servers').values(toStored('resource_servers', row)).execute();
   }
 
   async update(tenantId: string, id: string, changes: Partial<ResourceServerRow>): Promise<boolean> {
     const result = await this.db
       .updateTable('resource_servers')
-      .set(changes)
+      .set(toStored('resource_servers', changes))
       .where('tenant_id', '=', tenantId)
       .where('id', '=', id)
       .executeTakeFirst();

@@ -1,6 +1,8 @@
 import { insertClients } from './clients.js';
 import { atomically, type Db } from '../database.js';
 import type { TenantRow } from '../schema.js';
+import type { TenantSettings } from '../../domain/tenants/settings.js';
+import { parsedRow, parsedRows, toStored } from '../json-columns.js';
 import type { TenantBundle, TenantStore } from '../../domain/tenants/store.js';
 
 export class KyselyTenantStore implements TenantStore {
@@ -8,28 +10,28 @@ export class KyselyTenantStore implements TenantStore {
 
   async create(bundle: TenantBundle): Promise<void> {
     await atomically(this.db, async (trx) => {
-      await trx.insertInto('tenants').values(bundle.tenant).execute();
-      if (bundle.signingKeys.length) await trx.insertInto('signing_keys').values(bundle.signingKeys).execute();
+      await trx.insertInto('tenants').values(toStored('tenants', bundle.tenant)).execute();
+      if (bundle.signingKeys.length) await trx.insertInto('signing_keys').values(bundle.signingKeys.map((k) => toStored('signing_keys', k))).execute();
       await insertClients(trx, bundle.clients);
-      if (bundle.resourceServers.length) await trx.insertInto('resource_servers').values(bundle.resourceServers).execute();
-      if (bundle.clientGrants.length) await trx.insertInto('client_grants').values(bundle.clientGrants).execute();
+      if (bundle.resourceServers.length) await trx.insertInto('resource_servers').values(bundle.resourceServers.map((r) => toStored('resource_servers', r))).execute();
+      if (bundle.clientGrants.length) await trx.insertInto('client_grants').values(bundle.clientGrants.map((g) => toStored('client_grants', g))).execute();
     });
   }
 
   async getByDomain(domain: string): Promise<TenantRow | undefined> {
-    return this.db.selectFrom('tenants').selectAll().where('domain', '=', domain).executeTakeFirst();
+    return parsedRow('tenants', this.db.selectFrom('tenants').selectAll().where('domain', '=', domain).executeTakeFirst());
   }
 
   async getByName(name: string): Promise<TenantRow | undefined> {
-    return this.db.selectFrom('tenants').selectAll().where('name', '=', name).executeTakeFirst();
+    return parsedRow('tenants', this.db.selectFrom('tenants').selectAll().where('name', '=', name).executeTakeFirst());
   }
 
   async list(): Promise<TenantRow[]> {
-    return this.db.selectFrom('tenants').selectAll().orderBy('created_at').orderBy('id').execute();
+    return parsedRows('tenants', this.db.selectFrom('tenants').selectAll().orderBy('created_at').orderBy('id').execute());
   }
 
-  async updateSettings(id: string, settings: string): Promise<boolean> {
-    const result = await this.db.updateTable('tenants').set({ settings }).where('id', '=', id).executeTakeFirst();
+  async updateSettings(id: string, settings: TenantSettings): Promise<boolean> {
+    const result = await this.db.updateTable('tenants').set(toStored('tenants', { settings })).where('id', '=', id).executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 }

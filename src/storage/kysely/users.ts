@@ -1,6 +1,7 @@
 import { atomically, type Db } from '../database.js';
 import type { UserRow } from '../../domain/users/model.js';
 import type { UserWithConnection, UserPageQuery, UserChanges, UserStore } from '../../domain/users/store.js';
+import { parsedRow, parsedRows, toStored } from '../json-columns.js';
 
 export class KyselyUserStore implements UserStore {
   constructor(private readonly db: Db) {}
@@ -16,17 +17,14 @@ export class KyselyUserStore implements UserStore {
   }
 
   get(tenantId: string, userId: string): Promise<UserWithConnection | undefined> {
-    return this.withConnection().where('users.tenant_id', '=', tenantId).where('users.user_id', '=', userId).executeTakeFirst();
+    return parsedRow('users', this.withConnection().where('users.tenant_id', '=', tenantId).where('users.user_id', '=', userId).executeTakeFirst());
   }
 
   async list(tenantId: string, query: UserPageQuery): Promise<{ rows: UserWithConnection[]; total?: number }> {
-    const rows = await this.withConnection()
-      .where('users.tenant_id', '=', tenantId)
-      .orderBy('users.created_at')
-      .orderBy('users.user_id')
-      .offset(query.offset)
-      .limit(query.limit)
-      .execute();
+    const rows = await parsedRows(
+      'users',
+      this.withConnection().where('users.tenant_id', '=', tenantId).orderBy('users.created_at').orderBy('users.user_id').offset(query.offset).limit(query.limit).execute(),
+    );
     if (!query.withTotal) return { rows };
     const count = await this.db
       .selectFrom('users')
@@ -37,43 +35,41 @@ export class KyselyUserStore implements UserStore {
   }
 
   findByEmail(tenantId: string, connectionId: string, emailLower: string): Promise<UserRow | undefined> {
-    return this.db
-      .selectFrom('users')
-      .selectAll()
-      .where('tenant_id', '=', tenantId)
-      .where('connection_id', '=', connectionId)
-      .where('email_lower', '=', emailLower)
-      .executeTakeFirst();
+    return parsedRow(
+      'users',
+      this.db.selectFrom('users').selectAll().where('tenant_id', '=', tenantId).where('connection_id', '=', connectionId).where('email_lower', '=', emailLower).executeTakeFirst(),
+    );
   }
 
   listByEmail(tenantId: string, emailLower: string): Promise<UserWithConnection[]> {
-    return this.withConnection()
-      .where('users.tenant_id', '=', tenantId)
-      .where('users.email_lower', '=', emailLower)
-      .orderBy('users.created_at')
-      .orderBy('users.user_id')
-      .execute();
+    return parsedRows(
+      'users',
+      this.withConnection().where('users.tenant_id', '=', tenantId).where('users.email_lower', '=', emailLower).orderBy('users.created_at').orderBy('users.user_id').execute(),
+    );
   }
 
   async findByLoginIdentifier(tenantId: string, connectionId: string, identifierLower: string): Promise<UserRow | undefined> {
     // At most two rows: each unique index matches at most one.
-    const rows = await this.db
-      .selectFrom('users')
-      .selectAll()
-      .where('tenant_id', '=', tenantId)
-      .where('connection_id', '=', connectionId)
-      .where((eb) => eb.or([eb('email_lower', '=', identifierLower), eb('username_lower', '=', identifierLower)]))
-      .execute();
+    const rows = await parsedRows(
+      'users',
+      this.db
+        .selectFrom('users')
+        .selectAll()
+        .where('tenant_id', '=', tenantId)
+        .where('connection_id', '=', connectionId)
+        .where((eb) => eb.or([eb('email_lower', '=', identifierLower), eb('username_lower', '=', identifierLower)]))
+        .execute(),
+    );
     return rows.find((row) => row.email_lower === identifierLower) ?? rows[0];
   }
 
   async insert(row: UserRow): Promise<void> {
-    await this.db.insertInto('users').values(row).execute();
+    await this.db.insertInto('users').values(toStored('users', row)).execute();
   }
 
   async update(tenantId: string, userId: string, changes: UserChanges): Promise<boolean> {
     if (Object.keys(changes).length === 0) return (await this.get(tenantId, userId)) !== undefined;
-    const result = await this.db.updateTable('users').set(changes).where('tenant_id', '=', tenantId).where('user_id', '=', userId).executeTakeFirst();
+    const result = await this.db.updateTable('users').set(toStored('users', changes)).where('tenant_id', '=', tenantId).where('user_id', '=', userId).executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 

@@ -34,7 +34,7 @@ describe('private_key_jwt client authentication', () => {
     const base = await insertClient(t, {
       client_secret_enc: null,
       token_endpoint_auth_method: 'private_key_jwt' as never,
-      client_authentication_methods: JSON.stringify({ private_key_jwt: { credentials: [{ id: credentialId }] } }),
+      client_authentication_methods: { private_key_jwt: { credentials: [{ id: credentialId }] } },
     });
     const kid = `kid-${credentialId}`;
     const now = new Date().toISOString();

@@ -69,7 +69,7 @@ function routes(deps: InteractionDeps): RouteOptions[] {
       const wanted = await wantedConsent(deps, interaction);
       const api = wanted.apiAudience === undefined ? undefined : await deps.ctx.lookups.resourceServer(interaction.tenant.id, wanted.apiAudience);
       const described = new Map<string, string>(Object.entries(OIDC_SCOPE_DESCRIPTIONS));
-      if (api) for (const s of JSON.parse(api.row.scopes) as { value: string; description?: string }[]) described.set(s.value, s.description ?? '');
+      if (api) for (const s of api.row.scopes) described.set(s.value, s.description ?? '');
       return sendPage(
         reply,
         200,

@@ -53,12 +53,7 @@ async function loginConnection(deps: InteractionDeps, interaction: Interaction):
 
 /** What the pages need of the connection: usernames, and whether signup is open. */
 function connectionSettings(connection: ConnectionRow | undefined): { usernames: boolean; signup: boolean } {
-  let options: { requires_username?: unknown; disable_signup?: unknown } = {};
-  try {
-    options = connection ? (JSON.parse(connection.options) as typeof options) : {};
-  } catch {
-    // A damaged options column reads as no options.
-  }
+  const options = connection?.options ?? {};
   return { usernames: options.requires_username === true, signup: connection !== undefined && options.disable_signup !== true };
 }
 

@@ -1,0 +1,88 @@
+/**
+ * The tables' JSON columns, and the one place they are parsed and
+ * serialised. The domain's rows (src/domain/rows.ts) carry typed values; the
+ * database holds JSON text (the same in SQLite and PostgreSQL). The stores
+ * read through `fromStored` and write through `toStored`, for whole rows and
+ * for the columns a query selects or changes.
+ */
+import type {
+  AuthorizationRequestRow,
+  ClientGrantRow,
+  ClientRow,
+  ConnectionRow,
+  ConsentGrantRow,
+  OrganizationRow,
+  ResourceServerRow,
+  SigningKeyRow,
+  TenantRow,
+  UserRow,
+} from '../domain/rows.js';
+
+export const JSON_COLUMNS = {
+  tenants: ['settings'],
+  signing_keys: ['public_jwk'],
+  clients: ['client_authentication_methods', 'grant_types', 'config'],
+  organizations: ['branding', 'metadata'],
+  resource_servers: ['scopes', 'options'],
+  client_grants: ['scope', 'authorization_details_types'],
+  connections: ['options', 'realms', 'metadata'],
+  users: ['app_metadata', 'user_metadata'],
+  user_grants: ['scope'],
+  authorization_requests: ['params', 'completed_steps'],
+} as const;
+
+/** The domain row of each table with JSON columns. */
+export interface JsonTableRows {
+  tenants: TenantRow;
+  signing_keys: SigningKeyRow;
+  clients: ClientRow;
+  organizations: OrganizationRow;
+  resource_servers: ResourceServerRow;
+  client_grants: ClientGrantRow;
+  connections: ConnectionRow;
+  users: UserRow;
+  user_grants: ConsentGrantRow;
+  authorization_requests: AuthorizationRequestRow;
+}
+
+export type JsonTable = keyof typeof JSON_COLUMNS;
+type JsonColumn<T extends JsonTable> = (typeof JSON_COLUMNS)[T][number];
+
+/** A table's row as the database holds it: its JSON columns as text. */
+export type Stored<T extends JsonTable> = {
+  [K in keyof JsonTableRows[T]]: K extends JsonColumn<T> ? (null extends JsonTableRows[T][K] ? string | null : string) : JsonTableRows[T][K];
+};
+
+type Parsed<T extends JsonTable, R> = { [K in keyof R]: K extends JsonColumn<T> & keyof JsonTableRows[T] ? JsonTableRows[T][K] : R[K] };
+type Serialised<T extends JsonTable, R> = { [K in keyof R]: K extends JsonColumn<T> & keyof Stored<T> ? Stored<T>[K] : R[K] };
+
+/** A row, or the columns of it a query selected, with its JSON columns parsed. */
+export function fromStored<T extends JsonTable, R extends object>(table: T, row: R): Parsed<T, R> {
+  const out: Record<string, unknown> = { ...(row as Record<string, unknown>) };
+  for (const column of JSON_COLUMNS[table]) {
+    const value = out[column];
+    if (typeof value === 'string') out[column] = JSON.parse(value);
+  }
+  return out as Parsed<T, R>;
+}
+
+/** A row, or the columns of it a write sets, with its JSON columns serialised. */
+export function toStored<T extends JsonTable, R extends object>(table: T, row: R): Serialised<T, R> {
+  const out: Record<string, unknown> = { ...(row as Record<string, unknown>) };
+  for (const column of JSON_COLUMNS[table]) {
+    const value = out[column];
+    if (value !== undefined && value !== null) out[column] = JSON.stringify(value);
+  }
+  return out as Serialised<T, R>;
+}
+
+/** The row a query reads, if any, parsed. */
+export async function parsedRow<T extends JsonTable, R extends object>(table: T, query: Promise<R | undefined>): Promise<Parsed<T, R> | undefined> {
+  const row = await query;
+  return row === undefined ? undefined : fromStored(table, row);
+}
+
+/** The rows a query reads, parsed. */
+export async function parsedRows<T extends JsonTable, R extends object>(table: T, query: Promise<R[]>): Promise<Parsed<T, R>[]> {
+  return (await query).map((row) => fromStored(table, row));
+}
