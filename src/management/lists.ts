@@ -11,6 +11,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { CheckpointPagingQuery, OffsetPagingQuery, parsePaging, sealCheckpoint, type Paging } from './paging.js';
 import type { AppContext } from '../domain/context.js';
+import type { KeysetWindow, OffsetWindow, Page, PageQuery } from '../domain/paging.js';
 
 /** Query properties of offset paging, for a route's querystring schema. */
 export const OffsetQuery = {
@@ -62,7 +63,7 @@ export function offsetPaging(query: { page?: number; per_page?: number; include_
   return { page: query.page ?? 0, perPage: query.per_page ?? 50, includeTotals: query.include_totals === true };
 }
 
-export function offsetWindow(page: OffsetPage): { offset: number; limit: number; withTotal: boolean } {
+export function offsetWindow(page: OffsetPage): OffsetWindow {
   return { offset: page.page * page.perPage, limit: page.perPage, withTotal: page.includeTotals };
 }
 
@@ -99,11 +100,9 @@ export function checkpointPaging(ctx: AppContext, query: { from?: string; take?:
   return paging;
 }
 
-/** A page as stores take it: an offset window, or a keyset page after a key (ascending). */
-export type StorePage = { kind: 'offset'; offset: number; limit: number; withTotal: boolean } | { kind: 'keyset'; after?: string; limit: number };
 
 /** The keyset page that tells whether a checkpoint page has a next one: one row past it. */
-export function keysetWindow(page: { after: string | undefined; take: number }): { after?: string; limit: number } {
+export function keysetWindow(page: { after: string | undefined; take: number }): KeysetWindow {
   return { ...(page.after !== undefined && { after: page.after }), limit: page.take + 1 };
 }
 
@@ -113,7 +112,7 @@ export async function checkpointPage<K extends string, R, T>(
   scope: string,
   key: K,
   page: { after: string | undefined; take: number },
-  fetch: (window: { after?: string; limit: number }) => Promise<R[]>,
+  fetch: (window: KeysetWindow) => Promise<R[]>,
   keyOf: (row: R) => string,
   toApi: (row: R) => T,
 ): Promise<CheckpointList<K, T>> {
@@ -126,7 +125,7 @@ export async function pagedList<K extends string, R, T>(
   scope: string,
   key: K,
   paging: Paging,
-  fetch: (page: StorePage) => Promise<{ rows: R[]; total?: number }>,
+  fetch: (page: PageQuery) => Promise<Page<R>>,
   keyOf: (row: R) => string,
   toApi: (row: R) => T,
 ): Promise<OffsetList<K, T> | CheckpointList<K, T>> {

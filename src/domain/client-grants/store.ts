@@ -3,6 +3,7 @@
  * Implemented by src/storage/kysely/client-grants.ts; the composition root builds one.
  */
 import type { ClientGrantRow } from './model.js';
+import type { Page, PageQuery } from '../paging.js';
 
 export interface ClientGrantFilter {
   audience?: string;
@@ -11,11 +12,6 @@ export interface ClientGrantFilter {
   subject_type?: string;
   default_for?: string;
 }
-
-export type ClientGrantPageQuery =
-  | { kind: 'offset'; offset: number; limit: number; withTotal: boolean }
-  /** Keyset page: ids greater than `after`, ascending. */
-  | { kind: 'keyset'; after?: string; limit: number };
 
 /** Storage of client grants. */
 export interface ClientGrantStore {
@@ -26,7 +22,7 @@ export interface ClientGrantStore {
    */
   findForClient(tenantId: string, clientId: string, audience: string, subjectType?: 'client' | 'user'): Promise<ClientGrantRow | undefined>;
   /** A page of grants matching the filter, ordered by id. */
-  list(tenantId: string, filter: ClientGrantFilter, page: ClientGrantPageQuery): Promise<{ rows: ClientGrantRow[]; total?: number }>;
+  list(tenantId: string, filter: ClientGrantFilter, page: PageQuery): Promise<Page<ClientGrantRow>>;
   /** Fails with a unique violation for a second grant of one client, audience and subject type. */
   insert(row: ClientGrantRow): Promise<void>;
   update(tenantId: string, id: string, changes: Partial<ClientGrantRow>): Promise<boolean>;

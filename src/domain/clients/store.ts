@@ -3,6 +3,7 @@
  * Implemented by src/storage/kysely/clients.ts; the composition root builds one.
  */
 import type { ClientRow } from '../rows.js';
+import type { KeysetWindow, OffsetWindow } from '../paging.js';
 
 /** The list filters of GET /clients. */
 export interface ClientFilter {
@@ -17,9 +18,9 @@ export interface ClientFilter {
 
 export type ClientPageQuery =
   /** Offset page; with `from`, counted from that client_id (inclusive) instead of the start. */
-  | { kind: 'offset'; offset: number; limit: number; from?: string }
+  | ({ kind: 'offset'; from?: string } & Omit<OffsetWindow, 'withTotal'>)
   /** Keyset page: client_ids greater than `after`, ascending. */
-  | { kind: 'keyset'; after?: string; limit: number };
+  | ({ kind: 'keyset' } & KeysetWindow);
 
 /** A listed client: what a list response needs, the sealed secret only when asked for. */
 export type ListedClient = Pick<ClientRow, 'client_id' | 'global' | 'config'> & { client_secret_enc?: string | null };

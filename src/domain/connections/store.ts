@@ -3,11 +3,7 @@
  * Implemented by src/storage/kysely/connections.ts; the composition root builds one.
  */
 import type { ConnectionRow } from './model.js';
-
-export type ConnectionPage =
-  | { kind: 'offset'; offset: number; limit: number; withTotal: boolean }
-  /** Rows whose id sorts after `after` (byte-wise), at most `limit`. */
-  | { kind: 'keyset'; after?: string; limit: number };
+import type { KeysetWindow, Page, PageQuery } from '../paging.js';
 
 export interface ConnectionFilter {
   /** Any of these strategies. */
@@ -24,7 +20,7 @@ export interface ConnectionStore {
   /** Names are unique per tenant and compared exactly (case-sensitively), as the service does. */
   getByName(tenantId: string, name: string): Promise<ConnectionRow | undefined>;
   /** A page ordered by id (byte-wise on both databases); `withTotal` also counts every match. */
-  list(tenantId: string, filter: ConnectionFilter, page: ConnectionPage): Promise<{ rows: ConnectionRow[]; total?: number }>;
+  list(tenantId: string, filter: ConnectionFilter, page: PageQuery): Promise<Page<ConnectionRow>>;
   /**
    * Inserts the connection and enables it for `enabledClients`, atomically. Fails with a
    * unique violation on a taken name, and with a foreign-key violation on a client that
@@ -39,7 +35,7 @@ export interface ConnectionStore {
   /** Deletes the connection; its users and client links go with it (cascading foreign keys). False when it does not exist. */
   delete(tenantId: string, id: string): Promise<boolean>;
   /** Ids of the clients the connection is enabled for, ordered by client_id; keyset-paged when `page` is given. */
-  enabledClients(tenantId: string, connectionId: string, page?: { after?: string; limit: number }): Promise<string[]>;
+  enabledClients(tenantId: string, connectionId: string, page?: KeysetWindow): Promise<string[]>;
   /** Enables (`status: true`) or disables each client for the connection, atomically; idempotent per client. */
   setClientStatus(tenantId: string, connectionId: string, changes: readonly { client_id: string; status: boolean }[]): Promise<void>;
   /** The connections enabled for a client, ordered by name: what its login page offers. */

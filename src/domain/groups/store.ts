@@ -4,6 +4,7 @@
  */
 import type { RoleRow } from '../roles/model.js';
 import type { GroupRow } from './model.js';
+import type { KeysetWindow, Page, PageQuery } from '../paging.js';
 
 export interface GroupFilter {
   connection_id?: string;
@@ -15,11 +16,6 @@ export interface GroupFilter {
   search?: string;
 }
 
-export type GroupPageQuery =
-  | { kind: 'offset'; offset: number; limit: number; withTotal: boolean }
-  /** Keyset page: ids greater than `after`, ascending. */
-  | { kind: 'keyset'; after?: string; limit: number };
-
 /** What `assignRoles` did. */
 export type AssignRolesResult = { status: 'assigned' } | { status: 'group_not_found' } | { status: 'role_not_found'; roleId: string };
 
@@ -27,7 +23,7 @@ export type AssignRolesResult = { status: 'assigned' } | { status: 'group_not_fo
 export interface GroupStore {
   get(tenantId: string, id: string): Promise<GroupRow | undefined>;
   /** A page of groups matching the filter, ordered by id (byte-wise on both databases). */
-  list(tenantId: string, filter: GroupFilter, page: GroupPageQuery): Promise<{ rows: GroupRow[]; total?: number }>;
+  list(tenantId: string, filter: GroupFilter, page: PageQuery): Promise<Page<GroupRow>>;
   /**
    * Fails with a unique violation when the id is taken, or when the name is taken
    * within the group's connection, organization, or (for tenant groups) tenant.
@@ -36,7 +32,7 @@ export interface GroupStore {
   /** Deletes the group with its members and its role assignments, atomically; false when the group does not exist. */
   delete(tenantId: string, id: string): Promise<boolean>;
   /** The roles assigned to a group, by role id ascending, after `after` (exclusive). Empty for an unknown group. */
-  listRoles(tenantId: string, groupId: string, page: { after?: string; limit: number }): Promise<RoleRow[]>;
+  listRoles(tenantId: string, groupId: string, page: KeysetWindow): Promise<RoleRow[]>;
   /**
    * Assigns every listed role to the group, or none (one transaction): nothing
    * is written when the group does not exist or any listed role does not exist

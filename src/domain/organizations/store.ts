@@ -4,15 +4,16 @@
  */
 import type { ClientGrantRow } from '../client-grants/model.js';
 import type { OrganizationRow } from './model.js';
+import type { KeysetWindow, OffsetWindow, Page } from '../paging.js';
 
 /** The fields GET /organizations may sort an offset page by (`sort=name:1`). */
 export type OrganizationSortField = 'name' | 'display_name' | 'created_at';
 
 export type OrganizationPageQuery =
   /** Ordered by id, or by `sort` then id; a missing display name sorts after every other. */
-  | { kind: 'offset'; offset: number; limit: number; withTotal: boolean; sort?: { field: OrganizationSortField; descending: boolean } }
+  | ({ kind: 'offset'; sort?: { field: OrganizationSortField; descending: boolean } } & OffsetWindow)
   /** Keyset page: ids greater than `after`, ascending. */
-  | { kind: 'keyset'; after?: string; limit: number };
+  | ({ kind: 'keyset' } & KeysetWindow);
 
 export interface OrganizationClientGrantFilter {
   audience?: string;
@@ -35,7 +36,7 @@ export interface OrganizationStore {
   /** The organization, or undefined when the tenant has none with that id. */
   get(tenantId: string, id: string): Promise<OrganizationRow | undefined>;
   /** A page of the tenant's organizations; `total` counts them all when an offset page asks for it. */
-  list(tenantId: string, page: OrganizationPageQuery): Promise<{ rows: OrganizationRow[]; total?: number }>;
+  list(tenantId: string, page: OrganizationPageQuery): Promise<Page<OrganizationRow>>;
   /** Fails with a unique violation when the tenant already has an organization of that name. */
   insert(row: OrganizationRow): Promise<void>;
   /**
@@ -60,8 +61,8 @@ export interface OrganizationStore {
     tenantId: string,
     organizationId: string,
     filter: OrganizationClientGrantFilter,
-    page: { offset: number; limit: number; withTotal: boolean },
-  ): Promise<{ rows: ClientGrantRow[]; total?: number }>;
+    page: OffsetWindow,
+  ): Promise<Page<ClientGrantRow>>;
   /**
    * For GET /clients?q=client_grant.organization_id:{id}: the distinct
    * client_ids (ascending byte-wise, greater than `after`, at most `limit`) of

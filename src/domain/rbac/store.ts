@@ -5,6 +5,7 @@
 import type { AssignResult as LinkResult } from '../assignments.js';
 import type { GroupRow } from '../groups/model.js';
 import type { RoleRow } from '../roles/model.js';
+import type { KeysetWindow, OffsetWindow, Page, PageQuery } from '../paging.js';
 
 /** A permission as assignments name it. */
 export interface PermissionRef {
@@ -58,14 +59,6 @@ export interface EffectivePermission {
 }
 
 /** Offset pages (`withTotal` also counts every row), or keyset pages: keys greater than `after`, ascending. */
-export type PageQuery = { kind: 'offset'; offset: number; limit: number; withTotal: boolean } | { kind: 'keyset'; after?: string; limit: number };
-
-export interface Page<T> {
-  rows: T[];
-  /** With `withTotal` only. */
-  total?: number;
-}
-
 /** What adding permissions did. */
 export type PermissionAssignResult =
   | { status: 'assigned' }
@@ -89,7 +82,7 @@ export interface RbacStore {
   effectivePermissions(tenantId: string, userId: string, resourceServerIdentifier: string): Promise<string[]>;
 
   /** A role's permissions, by API identifier then permission name. */
-  listRolePermissions(tenantId: string, roleId: string, page: { offset: number; limit: number; withTotal: boolean }): Promise<Page<PermissionDetail>>;
+  listRolePermissions(tenantId: string, roleId: string, page: OffsetWindow): Promise<Page<PermissionDetail>>;
   /**
    * Adds every listed permission to the role, or none (one transaction).
    * Nothing is written, and the first failure in list order is reported, when
@@ -112,14 +105,14 @@ export interface RbacStore {
   assignRoleUsers(tenantId: string, roleId: string, userIds: readonly string[], createdAt: string): Promise<LinkResult>;
 
   /** The groups a role is assigned to, by group id. */
-  listRoleGroups(tenantId: string, roleId: string, page: { after?: string; limit: number }): Promise<GroupRow[]>;
+  listRoleGroups(tenantId: string, roleId: string, page: KeysetWindow): Promise<GroupRow[]>;
   /** Assigns the role to every listed group, or to none: as `assignLinks` (owner: the role; items: groups). */
   assignRoleGroups(tenantId: string, roleId: string, groupIds: readonly string[], createdAt: string): Promise<LinkResult>;
   /** Unassigns the role from the listed groups: as `removeLinks` (false when the role does not exist). */
   removeRoleGroups(tenantId: string, roleId: string, groupIds: readonly string[]): Promise<boolean>;
 
   /** The roles assigned to a user directly, by role id. */
-  listUserRoles(tenantId: string, userId: string, page: { offset: number; limit: number; withTotal: boolean }): Promise<Page<RoleRow>>;
+  listUserRoles(tenantId: string, userId: string, page: OffsetWindow): Promise<Page<RoleRow>>;
   /** Assigns every listed role to the user, or none: as `assignLinks` (owner: the user; items: roles). */
   assignUserRoles(tenantId: string, userId: string, roleIds: readonly string[], createdAt: string): Promise<LinkResult>;
   /** Unassigns the listed roles from the user: as `removeLinks` (false when the user does not exist). */
@@ -131,14 +124,14 @@ export interface RbacStore {
    * `listEffectivePermissions` adds), each once with its sources, by API
    * identifier then permission name.
    */
-  listUserPermissions(tenantId: string, userId: string, page: { offset: number; limit: number; withTotal: boolean }): Promise<Page<UserPermission>>;
+  listUserPermissions(tenantId: string, userId: string, page: OffsetWindow): Promise<Page<UserPermission>>;
   /** As `addRolePermissions`, for a user's direct permissions. */
   addUserPermissions(tenantId: string, userId: string, permissions: readonly PermissionRef[], createdAt: string): Promise<PermissionAssignResult>;
   /** As `removeRolePermissions`, for a user's direct permissions. */
   removeUserPermissions(tenantId: string, userId: string, permissions: readonly PermissionRef[]): Promise<boolean>;
 
   /** `effectivePermissions` with each permission's sources, a keyset page by permission name. */
-  listEffectivePermissions(tenantId: string, userId: string, resourceServerIdentifier: string, page: { after?: string; limit: number }): Promise<EffectivePermission[]>;
+  listEffectivePermissions(tenantId: string, userId: string, resourceServerIdentifier: string, page: KeysetWindow): Promise<EffectivePermission[]>;
   /**
    * The roles through which the user holds the permission (assigned to the
    * user directly, through groups, or both), a keyset page by role id.
@@ -147,17 +140,17 @@ export interface RbacStore {
     tenantId: string,
     userId: string,
     permission: PermissionRef,
-    page: { after?: string; limit: number },
+    page: KeysetWindow,
   ): Promise<RoleWithSources[]>;
   /** Every role the user holds, directly or through groups, a keyset page by role id. */
-  listEffectiveRoles(tenantId: string, userId: string, page: { after?: string; limit: number }): Promise<RoleWithSources[]>;
+  listEffectiveRoles(tenantId: string, userId: string, page: KeysetWindow): Promise<RoleWithSources[]>;
   /** The groups of the user that have the role, a keyset page by group id. */
-  listRoleSourceGroups(tenantId: string, userId: string, roleId: string, page: { after?: string; limit: number }): Promise<GroupRow[]>;
+  listRoleSourceGroups(tenantId: string, userId: string, roleId: string, page: KeysetWindow): Promise<GroupRow[]>;
 
   /** The groups the user is a member of, by group id. */
   listUserGroups(tenantId: string, userId: string, page: PageQuery): Promise<Page<UserGroupRow>>;
   /** A group's members, a keyset page by user_id. */
-  listGroupMembers(tenantId: string, groupId: string, page: { after?: string; limit: number }): Promise<GroupMemberRow[]>;
+  listGroupMembers(tenantId: string, groupId: string, page: KeysetWindow): Promise<GroupMemberRow[]>;
   /** Adds every listed user to the group, or none: as `assignLinks` (owner: the group; items: users). */
   addGroupMembers(tenantId: string, groupId: string, userIds: readonly string[], createdAt: string): Promise<LinkResult>;
   /** Removes the listed users from the group: as `removeLinks` (false when the group does not exist). */

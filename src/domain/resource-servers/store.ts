@@ -3,11 +3,7 @@
  * Implemented by src/storage/kysely/resource-servers.ts; the composition root builds one.
  */
 import type { ResourceServerRow } from './model.js';
-
-export interface ResourceServerPage {
-  rows: ResourceServerRow[];
-  total?: number;
-}
+import type { OffsetWindow, Page } from '../paging.js';
 
 /** Storage of resource servers (APIs). */
 export interface ResourceServerStore {
@@ -20,8 +16,8 @@ export interface ResourceServerStore {
    */
   list(
     tenantId: string,
-    query: { offset: number; limit: number; identifiers?: string[]; withTotal: boolean },
-  ): Promise<ResourceServerPage>;
+    query: OffsetWindow & { identifiers?: string[] },
+  ): Promise<Page<ResourceServerRow>>;
   /** Fails with a unique violation when the identifier is taken. */
   insert(row: ResourceServerRow): Promise<void>;
   /** Applies the changed columns; false when the row does not exist. */

@@ -3,13 +3,11 @@
  * Implemented by src/storage/kysely/roles.ts; the composition root builds one.
  */
 import type { RoleRow } from './model.js';
+import type { OffsetWindow, Page } from '../paging.js';
 
-export interface RolePageQuery {
-  offset: number;
-  limit: number;
+export interface RolePageQuery extends OffsetWindow {
   /** Case-insensitive substring of the name (ASCII case folding). */
   nameFilter?: string;
-  withTotal: boolean;
 }
 
 /** Storage of roles. */
@@ -19,7 +17,7 @@ export interface RoleStore {
    * A page ordered by id (byte-wise on both databases, as groups and client grants are:
    * stable, unlike creation times, which tie within a millisecond); `withTotal` also counts every match.
    */
-  list(tenantId: string, query: RolePageQuery): Promise<{ rows: RoleRow[]; total?: number }>;
+  list(tenantId: string, query: RolePageQuery): Promise<Page<RoleRow>>;
   /** Fails with a unique violation when the tenant has a role of that name. */
   insert(row: RoleRow): Promise<void>;
   /** Applies the changed columns; false when the role does not exist. Fails with a unique violation on a taken name. */

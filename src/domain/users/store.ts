@@ -3,15 +3,10 @@
  * Implemented by src/storage/kysely/users.ts; the composition root builds one.
  */
 import type { UserRow } from './model.js';
+import type { OffsetWindow, Page } from '../paging.js';
 
 /** A row with the name of its connection, which every API shape of a user carries. */
 export type UserWithConnection = UserRow & { connection_name: string };
-
-export interface UserPageQuery {
-  offset: number;
-  limit: number;
-  withTotal: boolean;
-}
 
 /** The columns an update may change (identity, tenant and creation time never change). */
 export type UserChanges = Partial<Omit<UserRow, 'tenant_id' | 'user_id' | 'connection_id' | 'created_at'>>;
@@ -24,7 +19,7 @@ export interface UserStore {
    * A page ordered by creation time, then user_id (the `users_created_idx` index),
    * so pages are stable; `withTotal` also counts the tenant's users.
    */
-  list(tenantId: string, query: UserPageQuery): Promise<{ rows: UserWithConnection[]; total?: number }>;
+  list(tenantId: string, query: OffsetWindow): Promise<Page<UserWithConnection>>;
   /**
    * The user of the connection whose lower-cased email is `emailLower`, the login
    * lookup (`users_email_uq`).

@@ -4,7 +4,8 @@ import { managementErrors } from '../../platform/http/errors.js';
 import { clientGrantFromRow, type ClientGrant, type ClientGrantRow } from '../../domain/client-grants/model.js';
 import type { ResourceServerScope } from '../../domain/resource-servers/model.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
-import { sealCheckpoint, type Paging } from '../paging.js';
+import type { Paging } from '../paging.js';
+import { pagedList, type CheckpointList, type OffsetList } from '../lists.js';
 import type { CreateClientGrantBody, UpdateClientGrantBody } from './schema.js';
 import type { ClientGrantFilter } from '../../domain/client-grants/store.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
@@ -13,36 +14,13 @@ import { isoAt } from '../../platform/clock.js';
 
 const notFound = () => managementErrors.notFound('The grant does not exist.', 'inexistent_client_grant');
 
-export type ClientGrantList =
-  | ClientGrant[]
-  | { total: number; start: number; limit: number; client_grants: ClientGrant[] }
-  | { client_grants: ClientGrant[]; next?: string };
+export type ClientGrantList = OffsetList<'client_grants', ClientGrant> | CheckpointList<'client_grants', ClientGrant>;
 
 export class ClientGrantService {
   constructor(private readonly ctx: AppContext) {}
 
-  async list(tenant: Tenant, filter: ClientGrantFilter, paging: Paging): Promise<ClientGrantList> {
-    if (paging.kind === 'checkpoint') {
-      // One row past the page tells whether there is a next page.
-      const { rows } = await this.ctx.stores.clientGrants.list(tenant.id, filter, {
-        kind: 'keyset',
-        ...(paging.after !== undefined && { after: paging.after }),
-        limit: paging.take + 1,
-      });
-      const page = rows.slice(0, paging.take);
-      const result: { client_grants: ClientGrant[]; next?: string } = { client_grants: page.map(clientGrantFromRow) };
-      if (rows.length > paging.take) result.next = sealCheckpoint(this.ctx.box, checkpointScope(tenant), page.at(-1)!.id, this.ctx.now());
-      return result;
-    }
-    const { rows, total } = await this.ctx.stores.clientGrants.list(tenant.id, filter, {
-      kind: 'offset',
-      offset: paging.page * paging.perPage,
-      limit: paging.perPage,
-      withTotal: paging.includeTotals,
-    });
-    const grants = rows.map(clientGrantFromRow);
-    if (!paging.includeTotals) return grants;
-    return { total: total ?? 0, start: paging.page * paging.perPage, limit: paging.perPage, client_grants: grants };
+  list(tenant: Tenant, filter: ClientGrantFilter, paging: Paging): Promise<ClientGrantList> {
+    return pagedList(this.ctx, checkpointScope(tenant), 'client_grants', paging, (page) => this.ctx.stores.clientGrants.list(tenant.id, filter, page), (row) => row.id, clientGrantFromRow);
   }
 
   async get(tenant: Tenant, id: string): Promise<ClientGrant> {

@@ -6,7 +6,8 @@
 import { connectionFromRow, newConnectionId, SUPPORTED_STRATEGIES, type Connection, type ConnectionRow } from '../../domain/connections/model.js';
 import { managementErrors } from '../../platform/http/errors.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
-import { sealCheckpoint, type Paging } from '../paging.js';
+import type { Paging } from '../paging.js';
+import { checkpointPage, pagedList, type CheckpointList, type OffsetList } from '../lists.js';
 import type { CreateConnectionBody, UpdateConnectionBody, UpdateEnabledClientsBody } from './schema.js';
 import { type ConnectionChanges, type ConnectionFilter, type ConnectionStore } from '../../domain/connections/store.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
@@ -18,10 +19,7 @@ export const connectionNotFound = () => managementErrors.notFound('The connectio
 const clientNotFound = () => managementErrors.notFound('The client does not exist', 'inexistent_client');
 const conflict = () => managementErrors.conflict('A connection with the same name already exists');
 
-export type ConnectionList =
-  | Partial<Connection>[]
-  | { total: number; start: number; limit: number; connections: Partial<Connection>[] }
-  | { connections: Partial<Connection>[]; next?: string };
+export type ConnectionList = OffsetList<'connections', Partial<Connection>> | CheckpointList<'connections', Partial<Connection>>;
 
 /** `fields` / `include_fields`: which members are returned; unknown names select nothing. */
 export interface FieldSelection {
@@ -54,29 +52,9 @@ export class ConnectionService {
     this.connections = ctx.stores.connections;
   }
 
-  async list(tenant: Tenant, filter: ConnectionFilter, paging: Paging, selection?: FieldSelection): Promise<ConnectionList> {
+  list(tenant: Tenant, filter: ConnectionFilter, paging: Paging, selection?: FieldSelection): Promise<ConnectionList> {
     const toApi = (row: ConnectionRow) => select(connectionFromRow(row), selection);
-    if (paging.kind === 'checkpoint') {
-      // One row past the page tells whether there is a next page.
-      const { rows } = await this.connections.list(tenant.id, filter, {
-        kind: 'keyset',
-        ...(paging.after !== undefined && { after: paging.after }),
-        limit: paging.take + 1,
-      });
-      const page = rows.slice(0, paging.take);
-      const result: { connections: Partial<Connection>[]; next?: string } = { connections: page.map(toApi) };
-      if (rows.length > paging.take) result.next = sealCheckpoint(this.ctx.box, checkpointScope(tenant), page.at(-1)!.id, this.ctx.now());
-      return result;
-    }
-    const start = paging.page * paging.perPage;
-    const { rows, total } = await this.connections.list(tenant.id, filter, {
-      kind: 'offset',
-      offset: start,
-      limit: paging.perPage,
-      withTotal: paging.includeTotals,
-    });
-    const connections = rows.map(toApi);
-    return paging.includeTotals ? { total: total ?? 0, start, limit: paging.perPage, connections } : connections;
+    return pagedList(this.ctx, checkpointScope(tenant), 'connections', paging, (page) => this.connections.list(tenant.id, filter, page), (row) => row.id, toApi);
   }
 
   async find(tenant: Tenant, id: string): Promise<ConnectionRow> {
@@ -152,16 +130,17 @@ export class ConnectionService {
     this.ctx.invalidation.invalidate(tenant.id);
   }
 
-  async enabledClients(tenant: Tenant, id: string, paging: { after: string | undefined; take: number }): Promise<{ clients: { client_id: string }[]; next?: string }> {
+  async enabledClients(tenant: Tenant, id: string, paging: { after: string | undefined; take: number }): Promise<CheckpointList<'clients', { client_id: string }>> {
     await this.find(tenant, id);
-    const ids = await this.connections.enabledClients(tenant.id, id, {
-      ...(paging.after !== undefined && { after: paging.after }),
-      limit: paging.take + 1,
-    });
-    const page = ids.slice(0, paging.take);
-    const result: { clients: { client_id: string }[]; next?: string } = { clients: page.map((client_id) => ({ client_id })) };
-    if (ids.length > paging.take) result.next = sealCheckpoint(this.ctx.box, clientsCheckpointScope(tenant, id), page.at(-1)!, this.ctx.now());
-    return result;
+    return checkpointPage(
+      this.ctx,
+      clientsCheckpointScope(tenant, id),
+      'clients',
+      paging,
+      (window) => this.connections.enabledClients(tenant.id, id, window),
+      (clientId) => clientId,
+      (client_id) => ({ client_id }),
+    );
   }
 
   async setClientStatus(tenant: Tenant, id: string, body: UpdateEnabledClientsBody): Promise<void> {

@@ -3,7 +3,9 @@ import { newPrefixedId } from '../../platform/crypto/ids.js';
 import { ManagementError, managementErrors } from '../../platform/http/errors.js';
 import { organizationFromRow, type Organization, type OrganizationRow } from '../../domain/organizations/model.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
-import { sealCheckpoint, type Paging } from '../paging.js';
+import type { Paging } from '../paging.js';
+import { pagedList, type CheckpointList, type OffsetList } from '../lists.js';
+import type { PageQuery } from '../../domain/paging.js';
 import { DESCRIPTIONS, type Branding, type CreateOrganizationBody, type UpdateOrganizationBody } from './schema.js';
 import type { OrganizationChanges, OrganizationSortField, OrganizationStore } from '../../domain/organizations/store.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
@@ -57,10 +59,7 @@ function metadataWithoutNulls(metadata: Record<string, string | null>): Record<s
 
 const unsupported = (message: string) => managementErrors.badRequest(message, 'operation_not_supported');
 
-export type OrganizationList =
-  | Organization[]
-  | { organizations: Organization[]; start: number; limit: number; total: number }
-  | { organizations: Organization[]; next?: string };
+export type OrganizationList = OffsetList<'organizations', Organization> | CheckpointList<'organizations', Organization>;
 
 export interface OrganizationSort {
   field: OrganizationSortField;
@@ -74,30 +73,9 @@ export class OrganizationService {
   ) {}
 
   /** Checkpoint pages follow ids and ignore `sort`; offset pages honour it. */
-  async list(tenant: Tenant, paging: Paging, sort: OrganizationSort | undefined): Promise<OrganizationList> {
-    if (paging.kind === 'checkpoint') {
-      // One row past the page tells whether there is a next page.
-      const { rows } = await this.organizations.list(tenant.id, {
-        kind: 'keyset',
-        ...(paging.after !== undefined && { after: paging.after }),
-        limit: paging.take + 1,
-      });
-      const page = rows.slice(0, paging.take);
-      const result: { organizations: Organization[]; next?: string } = { organizations: page.map(organizationFromRow) };
-      if (rows.length > paging.take) result.next = sealCheckpoint(this.ctx.box, checkpointScope(tenant), page.at(-1)!.id, this.ctx.now());
-      return result;
-    }
-    const start = paging.page * paging.perPage;
-    const { rows, total } = await this.organizations.list(tenant.id, {
-      kind: 'offset',
-      offset: start,
-      limit: paging.perPage,
-      withTotal: paging.includeTotals,
-      ...(sort && { sort }),
-    });
-    const organizations = rows.map(organizationFromRow);
-    if (!paging.includeTotals) return organizations;
-    return { organizations, start, limit: paging.perPage, total: total ?? 0 };
+  list(tenant: Tenant, paging: Paging, sort: OrganizationSort | undefined): Promise<OrganizationList> {
+    const fetch = (page: PageQuery) => this.organizations.list(tenant.id, page.kind === 'offset' && sort ? { ...page, sort } : page);
+    return pagedList(this.ctx, checkpointScope(tenant), 'organizations', paging, fetch, (row) => row.id, organizationFromRow);
   }
 
   async get(tenant: Tenant, id: string): Promise<Organization> {

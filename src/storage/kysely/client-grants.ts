@@ -1,7 +1,9 @@
 import type { Db } from '../database.js';
 import type { ClientGrantRow } from '../../domain/client-grants/model.js';
-import type { ClientGrantFilter, ClientGrantPageQuery, ClientGrantStore } from '../../domain/client-grants/store.js';
-import { parsedRow, parsedRows, toStored } from '../json-columns.js';
+import type { ClientGrantFilter, ClientGrantStore } from '../../domain/client-grants/store.js';
+import { parsedRow, toStored } from '../json-columns.js';
+import { fetchPage, parsedPage } from '../paging.js';
+import type { Page, PageQuery } from '../../domain/paging.js';
 
 export class KyselyClientGrantStore implements ClientGrantStore {
   constructor(private readonly db: Db) {}
@@ -27,8 +29,8 @@ export class KyselyClientGrantStore implements ClientGrantStore {
   async list(
     tenantId: string,
     filter: ClientGrantFilter,
-    page: ClientGrantPageQuery,
-  ): Promise<{ rows: ClientGrantRow[]; total?: number }> {
+    page: PageQuery,
+  ): Promise<Page<ClientGrantRow>> {
     let base = this.db.selectFrom('client_grants').where('tenant_id', '=', tenantId);
     if (filter.audience !== undefined) base = base.where('audience', '=', filter.audience);
     if (filter.client_id !== undefined) base = base.where('client_id', '=', filter.client_id);
@@ -40,14 +42,7 @@ export class KyselyClientGrantStore implements ClientGrantStore {
     if (filter.subject_type !== undefined) base = base.where('subject_type', '=', filter.subject_type);
     if (filter.default_for !== undefined) base = base.where('default_for', '=', filter.default_for);
 
-    if (page.kind === 'keyset') {
-      const q = page.after === undefined ? base : base.where('id', '>', page.after);
-      return { rows: await parsedRows('client_grants', q.selectAll().orderBy('id').limit(page.limit).execute()) };
-    }
-    const rows = await parsedRows('client_grants', base.selectAll().orderBy('id').offset(page.offset).limit(page.limit).execute());
-    if (!page.withTotal) return { rows };
-    const count = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
-    return { rows, total: Number(count.n) };
+    return parsedPage('client_grants', fetchPage(base, (q) => q.selectAll(), 'id', page));
   }
 
   async insert(row: ClientGrantRow): Promise<void> {

@@ -5,8 +5,10 @@
  */
 import { atomically, type Db } from '../database.js';
 import type { ConnectionRow } from '../../domain/connections/model.js';
-import type { ConnectionPage, ConnectionFilter, ConnectionChanges, ConnectionStore } from '../../domain/connections/store.js';
+import type { ConnectionFilter, ConnectionChanges, ConnectionStore } from '../../domain/connections/store.js';
 import { parsedRow, parsedRows, toStored } from '../json-columns.js';
+import { fetchPage, parsedPage } from '../paging.js';
+import type { KeysetWindow, Page, PageQuery } from '../../domain/paging.js';
 
 export class KyselyConnectionStore implements ConnectionStore {
   constructor(private readonly db: Db) {}
@@ -19,21 +21,14 @@ export class KyselyConnectionStore implements ConnectionStore {
     return parsedRow('connections', this.db.selectFrom('connections').selectAll().where('tenant_id', '=', tenantId).where('name', '=', name).executeTakeFirst());
   }
 
-  async list(tenantId: string, filter: ConnectionFilter, page: ConnectionPage): Promise<{ rows: ConnectionRow[]; total?: number }> {
+  async list(tenantId: string, filter: ConnectionFilter, page: PageQuery): Promise<Page<ConnectionRow>> {
     let base = this.db.selectFrom('connections').where('tenant_id', '=', tenantId);
     if (filter.strategies !== undefined) {
       if (filter.strategies.length === 0) return page.kind === 'offset' && page.withTotal ? { rows: [], total: 0 } : { rows: [] };
       base = base.where('strategy', 'in', [...filter.strategies]);
     }
     if (filter.name !== undefined) base = base.where('name', '=', filter.name);
-    if (page.kind === 'keyset') {
-      const keyed = page.after === undefined ? base : base.where('id', '>', page.after);
-      return { rows: await parsedRows('connections', keyed.selectAll().orderBy('id').limit(page.limit).execute()) };
-    }
-    const rows = await parsedRows('connections', base.selectAll().orderBy('id').offset(page.offset).limit(page.limit).execute());
-    if (!page.withTotal) return { rows };
-    const count = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
-    return { rows, total: Number(count.n) };
+    return parsedPage('connections', fetchPage(base, (q) => q.selectAll(), 'id', page));
   }
 
   insert(row: ConnectionRow, enabledClients: readonly string[]): Promise<void> {
@@ -73,7 +68,7 @@ export class KyselyConnectionStore implements ConnectionStore {
     return Number(result.numDeletedRows) > 0;
   }
 
-  async enabledClients(tenantId: string, connectionId: string, page?: { after?: string; limit: number }): Promise<string[]> {
+  async enabledClients(tenantId: string, connectionId: string, page?: KeysetWindow): Promise<string[]> {
     let query = this.db
       .selectFrom('connection_clients')
       .select('client_id')

@@ -13,7 +13,8 @@
  */
 import type { Db } from '../database.js';
 import { newConsentGrantId, type ConsentGrantRow } from '../../domain/consent-grants/model.js';
-import { fromStored, parsedRow, parsedRows } from '../json-columns.js';
+import { fromStored, parsedRow } from '../json-columns.js';
+import { fetchPage, parsedPage } from '../paging.js';
 import type { ConsentGrantFilter, ConsentGrantStore } from '../../domain/consent-grants/store.js';
 
 export type { ConsentGrantRow } from '../../domain/consent-grants/model.js';
@@ -103,9 +104,8 @@ export class KyselyConsentGrantStore implements ConsentGrantStore {
     if (filter.user_id !== undefined) base = base.where('user_id', '=', filter.user_id);
     if (filter.client_id !== undefined) base = base.where('client_id', '=', filter.client_id);
     if (filter.audience !== undefined) base = base.where('audience', '=', filter.audience);
-    const rows = await parsedRows('user_grants', base.selectAll().orderBy('id').offset(page.page * page.perPage).limit(page.perPage).execute());
-    const count = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
-    return { rows, total: Number(count.n) };
+    const { rows, total } = await parsedPage('user_grants', fetchPage(base, (q) => q.selectAll(), 'id', { kind: 'offset', offset: page.page * page.perPage, limit: page.perPage, withTotal: true }));
+    return { rows, total: total ?? 0 };
   }
 
   async delete(tenantId: string, id: string): Promise<boolean> {

@@ -1,10 +1,12 @@
 import { sql } from 'kysely';
+import { fetchPage } from '../paging.js';
+import type { KeysetWindow, Page, PageQuery } from '../../domain/paging.js';
 import { atomically, type Db } from '../database.js';
 import { assignLinks, removeLinks, type Link } from '../links.js';
 import type { RoleRow } from '../../domain/roles/model.js';
 import { likeContains } from './roles.js';
 import type { GroupRow } from '../../domain/groups/model.js';
-import type { GroupFilter, GroupPageQuery, AssignRolesResult, GroupStore } from '../../domain/groups/store.js';
+import type { GroupFilter, AssignRolesResult, GroupStore } from '../../domain/groups/store.js';
 
 /** group_roles, written from the group's side. */
 const GROUP_ROLES: Link = { table: 'group_roles', owner: { side: 'group', column: 'group_id' }, item: { side: 'role', column: 'role_id' } };
@@ -16,7 +18,7 @@ export class KyselyGroupStore implements GroupStore {
     return this.db.selectFrom('groups').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
   }
 
-  async list(tenantId: string, filter: GroupFilter, page: GroupPageQuery): Promise<{ rows: GroupRow[]; total?: number }> {
+  async list(tenantId: string, filter: GroupFilter, page: PageQuery): Promise<Page<GroupRow>> {
     let base = this.db.selectFrom('groups').where('tenant_id', '=', tenantId);
     if (filter.connection_id !== undefined) base = base.where('connection_id', '=', filter.connection_id);
     if (filter.name !== undefined) base = base.where('name', '=', filter.name);
@@ -28,14 +30,7 @@ export class KyselyGroupStore implements GroupStore {
         sql<boolean>`(lower(name) like lower(${pattern}) escape '\\' or lower(external_id) like lower(${pattern}) escape '\\')`,
       );
     }
-    if (page.kind === 'keyset') {
-      const q = page.after === undefined ? base : base.where('id', '>', page.after);
-      return { rows: await q.selectAll().orderBy('id').limit(page.limit).execute() };
-    }
-    const rows = await base.selectAll().orderBy('id').offset(page.offset).limit(page.limit).execute();
-    if (!page.withTotal) return { rows };
-    const count = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
-    return { rows, total: Number(count.n) };
+    return fetchPage(base, (q) => q.selectAll(), 'id', page);
   }
 
   async insert(row: GroupRow): Promise<void> {
@@ -52,7 +47,7 @@ export class KyselyGroupStore implements GroupStore {
     });
   }
 
-  listRoles(tenantId: string, groupId: string, page: { after?: string; limit: number }): Promise<RoleRow[]> {
+  listRoles(tenantId: string, groupId: string, page: KeysetWindow): Promise<RoleRow[]> {
     let q = this.db
       .selectFrom('group_roles')
       .innerJoin('roles', (join) => join.onRef('roles.tenant_id', '=', 'group_roles.tenant_id').onRef('roles.id', '=', 'group_roles.role_id'))

@@ -4,7 +4,9 @@ import { type Db } from '../database.js';
 import type { OrganizationRow } from '../../domain/organizations/model.js';
 import type { OrganizationPageQuery, OrganizationClientGrantFilter, LinkResult, OrganizationChanges, OrganizationStore } from '../../domain/organizations/store.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/database-errors.js';
-import { parsedRow, parsedRows, toStored } from '../json-columns.js';
+import { parsedRow, toStored } from '../json-columns.js';
+import { fetchPage, parsedPage } from '../paging.js';
+import type { OffsetWindow, Page } from '../../domain/paging.js';
 
 export class KyselyOrganizationStore implements OrganizationStore {
   readonly #postgres: boolean;
@@ -17,24 +19,18 @@ export class KyselyOrganizationStore implements OrganizationStore {
     return parsedRow('organizations', this.db.selectFrom('organizations').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst());
   }
 
-  async list(tenantId: string, page: OrganizationPageQuery): Promise<{ rows: OrganizationRow[]; total?: number }> {
+  async list(tenantId: string, page: OrganizationPageQuery): Promise<Page<OrganizationRow>> {
     const base = this.db.selectFrom('organizations').where('tenant_id', '=', tenantId);
-    if (page.kind === 'keyset') {
-      const q = page.after === undefined ? base : base.where('id', '>', page.after);
-      return { rows: await parsedRows('organizations', q.selectAll().orderBy('id').limit(page.limit).execute()) };
-    }
-    let q = base.selectAll();
-    if (page.sort) {
-      const { field, descending } = page.sort;
+    const sort = page.kind === 'offset' ? page.sort : undefined;
+    const select = (q: typeof base) => q.selectAll();
+    const rows = fetchPage(base, select, 'id', page, {
       // PostgreSQL's default null placement, spelled out so that SQLite agrees.
-      q = q.orderBy(field, (ob) => (descending ? ob.desc().nullsFirst() : ob.asc().nullsLast())).orderBy('id', descending ? 'desc' : 'asc');
-    } else {
-      q = q.orderBy('id');
-    }
-    const rows = await parsedRows('organizations', q.offset(page.offset).limit(page.limit).execute());
-    if (!page.withTotal) return { rows };
-    const count = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
-    return { rows, total: Number(count.n) };
+      ...(sort && {
+        order: (q: ReturnType<typeof select>) =>
+          q.orderBy(sort.field, (ob) => (sort.descending ? ob.desc().nullsFirst() : ob.asc().nullsLast())).orderBy('id', sort.descending ? 'desc' : 'asc'),
+      }),
+    });
+    return parsedPage('organizations', rows);
   }
 
   async insert(row: OrganizationRow): Promise<void> {
@@ -96,16 +92,13 @@ export class KyselyOrganizationStore implements OrganizationStore {
     tenantId: string,
     organizationId: string,
     filter: OrganizationClientGrantFilter,
-    page: { offset: number; limit: number; withTotal: boolean },
-  ): Promise<{ rows: ClientGrantRow[]; total?: number }> {
+    page: OffsetWindow,
+  ): Promise<Page<ClientGrantRow>> {
     let base = this.#linkedGrants(tenantId, organizationId);
     if (filter.audience !== undefined) base = base.where('cg.audience', '=', filter.audience);
     if (filter.client_id !== undefined) base = base.where('cg.client_id', '=', filter.client_id);
     if (filter.grant_ids !== undefined) base = base.where('ocg.grant_id', 'in', filter.grant_ids.length ? filter.grant_ids : ['']);
-    const rows = await parsedRows('client_grants', base.selectAll('cg').orderBy('ocg.grant_id').offset(page.offset).limit(page.limit).execute());
-    if (!page.withTotal) return { rows };
-    const count = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
-    return { rows, total: Number(count.n) };
+    return parsedPage('client_grants', fetchPage(base, (q) => q.selectAll('cg'), 'ocg.grant_id', { kind: 'offset', ...page }));
   }
 
   async clientIdsWithGrantForOrganization(

@@ -16,14 +16,16 @@
  * have the "C" collation on PostgreSQL); API identifiers in each database's
  * text order, which is stable but may differ between the two.
  */
-import { sql, type SelectQueryBuilder, type StringReference } from 'kysely';
+import { sql } from 'kysely';
 import { atomically, type Db } from '../database.js';
 import { assignLinks, chunks, removeLinks, rowExists, type Link, type LinkResult, type Side } from '../links.js';
 import type { GroupRow } from '../../domain/groups/model.js';
 import { fromStored } from '../json-columns.js';
+import { countRows, fetchPage } from '../paging.js';
+import type { KeysetWindow, OffsetWindow, Page, PageQuery } from '../../domain/paging.js';
 import { scopeDescriptions } from '../../domain/resource-servers/model.js';
 import type { RoleRow } from '../../domain/roles/model.js';
-import type { PermissionRef, PermissionDetail, UserPermission, RoleUserRow, UserGroupRow, GroupMemberRow, RoleWithSources, EffectivePermission, PageQuery, Page, PermissionAssignResult, RbacStore } from '../../domain/rbac/store.js';
+import type { PermissionRef, PermissionDetail, UserPermission, RoleUserRow, UserGroupRow, GroupMemberRow, RoleWithSources, EffectivePermission, PermissionAssignResult, RbacStore } from '../../domain/rbac/store.js';
 import { isForeignKeyViolation } from '../../platform/database-errors.js';
 
 
@@ -64,28 +66,6 @@ function distinctPermissions(permissions: readonly PermissionRef[]): PermissionR
   const seen = new Map<string, PermissionRef>();
   for (const p of permissions) seen.set(pairKey(p), { resource_server_identifier: p.resource_server_identifier, permission_name: p.permission_name });
   return [...seen.values()];
-}
-
-/** Applies an offset or keyset page to a query ordered by its key; counts with `count` when asked. */
-async function fetchPage<DB, TB extends keyof DB, O>(
-  query: SelectQueryBuilder<DB, TB, O>,
-  key: StringReference<DB, TB>,
-  page: PageQuery,
-  count: () => Promise<number>,
-): Promise<Page<O>> {
-  let q = query.orderBy(key);
-  if (page.kind === 'keyset') {
-    if (page.after !== undefined) q = q.where(key, '>', page.after as never);
-  } else {
-    q = q.offset(page.offset);
-  }
-  const rows = await q.limit(page.limit).execute();
-  return page.kind === 'offset' && page.withTotal ? { rows, total: await count() } : { rows };
-}
-
-/** `select count(*) as n …` as a number (PostgreSQL returns counts as strings). */
-async function counted(query: { executeTakeFirstOrThrow(): Promise<{ n: string | number | bigint }> }): Promise<number> {
-  return Number((await query.executeTakeFirstOrThrow()).n);
 }
 
 export class KyselyRbacStore implements RbacStore {
@@ -145,7 +125,7 @@ export class KyselyRbacStore implements RbacStore {
     tenantId: string,
     userId: string,
     resourceServerIdentifier: string,
-    page: { after?: string; limit: number },
+    page: KeysetWindow,
   ): Promise<EffectivePermission[]> {
     const { direct, viaRoles, viaGroups } = this.permissionSources(tenantId, userId, resourceServerIdentifier);
     const sources = direct
@@ -175,7 +155,7 @@ export class KyselyRbacStore implements RbacStore {
     tenantId: string,
     userId: string,
     permission: PermissionRef | undefined,
-    page: { after?: string; limit: number },
+    page: KeysetWindow,
   ): Promise<RoleWithSources[]> {
     // The user's roles first, grouped by id (a handful of rows), then each role by its key.
     let held = this.db
@@ -210,15 +190,15 @@ export class KyselyRbacStore implements RbacStore {
     return rows.map(({ direct, via_groups, ...role }) => ({ role, direct: Number(direct) === 1, viaGroups: Number(via_groups) === 1 }));
   }
 
-  listEffectiveRoles(tenantId: string, userId: string, page: { after?: string; limit: number }): Promise<RoleWithSources[]> {
+  listEffectiveRoles(tenantId: string, userId: string, page: KeysetWindow): Promise<RoleWithSources[]> {
     return this.rolesWithSources(tenantId, userId, undefined, page);
   }
 
-  listEffectivePermissionRoles(tenantId: string, userId: string, permission: PermissionRef, page: { after?: string; limit: number }): Promise<RoleWithSources[]> {
+  listEffectivePermissionRoles(tenantId: string, userId: string, permission: PermissionRef, page: KeysetWindow): Promise<RoleWithSources[]> {
     return this.rolesWithSources(tenantId, userId, permission, page);
   }
 
-  async listRoleSourceGroups(tenantId: string, userId: string, roleId: string, page: { after?: string; limit: number }): Promise<GroupRow[]> {
+  async listRoleSourceGroups(tenantId: string, userId: string, roleId: string, page: KeysetWindow): Promise<GroupRow[]> {
     let q = this.db
       .selectFrom('group_members as gm')
       .innerJoin('group_roles as gr', (j) => j.onRef('gr.tenant_id', '=', 'gm.tenant_id').onRef('gr.group_id', '=', 'gm.group_id'))
@@ -233,7 +213,7 @@ export class KyselyRbacStore implements RbacStore {
 
   // --- permissions of roles and users ---
 
-  private async listPermissions(table: PermissionTable, tenantId: string, ownerId: string, page: { offset: number; limit: number; withTotal: boolean }) {
+  private async listPermissions(table: PermissionTable, tenantId: string, ownerId: string, page: OffsetWindow) {
     const base = this.db
       .selectFrom(fromPermissions(table))
       .where('p.tenant_id', '=', tenantId)
@@ -248,10 +228,10 @@ export class KyselyRbacStore implements RbacStore {
       .execute();
     const details = withDescriptions(rows);
     if (!page.withTotal) return { rows: details };
-    return { rows: details, total: await counted(base.select((eb) => eb.fn.countAll<string | number>().as('n'))) };
+    return { rows: details, total: await countRows(base) };
   }
 
-  listRolePermissions(tenantId: string, roleId: string, page: { offset: number; limit: number; withTotal: boolean }): Promise<Page<PermissionDetail>> {
+  listRolePermissions(tenantId: string, roleId: string, page: OffsetWindow): Promise<Page<PermissionDetail>> {
     return this.listPermissions(ROLE_PERMISSIONS, tenantId, roleId, page);
   }
 
@@ -360,7 +340,7 @@ export class KyselyRbacStore implements RbacStore {
       .whereRef('rp.role_id', '=', 'ur.role_id');
   }
 
-  async listUserPermissions(tenantId: string, userId: string, page: { offset: number; limit: number; withTotal: boolean }): Promise<Page<UserPermission>> {
+  async listUserPermissions(tenantId: string, userId: string, page: OffsetWindow): Promise<Page<UserPermission>> {
     // The user's direct permissions and those of the roles assigned to the user directly, each pair once.
     const pairs = this.db
       .selectFrom('user_permissions')
@@ -404,18 +384,19 @@ export class KyselyRbacStore implements RbacStore {
     }
     const permissions = withDescriptions(rows).map((p) => ({ ...p, direct: direct.has(pairKey(p)), roles: roles.get(pairKey(p)) ?? [] }));
     if (!page.withTotal) return { rows: permissions };
-    return { rows: permissions, total: await counted(this.db.selectFrom(pairs.as('p')).select((eb) => eb.fn.countAll<string | number>().as('n'))) };
+    return { rows: permissions, total: await countRows(this.db.selectFrom(pairs.as('p'))) };
   }
 
   // --- users' roles, roles' users and groups ---
 
-  listUserRoles(tenantId: string, userId: string, page: { offset: number; limit: number; withTotal: boolean }): Promise<Page<RoleRow>> {
+  listUserRoles(tenantId: string, userId: string, page: OffsetWindow): Promise<Page<RoleRow>> {
     const base = this.db.selectFrom('user_roles as ur').where('ur.tenant_id', '=', tenantId).where('ur.user_id', '=', userId);
     return fetchPage(
-      base.innerJoin('roles as r', (j) => j.onRef('r.tenant_id', '=', 'ur.tenant_id').onRef('r.id', '=', 'ur.role_id')).select([...ROLE_COLUMNS]),
+      base.innerJoin('roles as r', (j) => j.onRef('r.tenant_id', '=', 'ur.tenant_id').onRef('r.id', '=', 'ur.role_id')),
+      (q) => q.select([...ROLE_COLUMNS]),
       'ur.role_id',
       { kind: 'offset', ...page },
-      () => counted(base.select((eb) => eb.fn.countAll<string | number>().as('n'))),
+      { count: () => countRows(base) },
     );
   }
 
@@ -430,12 +411,11 @@ export class KyselyRbacStore implements RbacStore {
   listRoleUsers(tenantId: string, roleId: string, page: PageQuery): Promise<Page<RoleUserRow>> {
     const base = this.db.selectFrom('user_roles as ur').where('ur.tenant_id', '=', tenantId).where('ur.role_id', '=', roleId);
     return fetchPage(
-      base
-        .innerJoin('users as u', (j) => j.onRef('u.tenant_id', '=', 'ur.tenant_id').onRef('u.user_id', '=', 'ur.user_id'))
-        .select(['u.user_id', 'u.email', 'u.picture', 'u.name']),
+      base.innerJoin('users as u', (j) => j.onRef('u.tenant_id', '=', 'ur.tenant_id').onRef('u.user_id', '=', 'ur.user_id')),
+      (q) => q.select(['u.user_id', 'u.email', 'u.picture', 'u.name']),
       'ur.user_id',
       page,
-      () => counted(base.select((eb) => eb.fn.countAll<string | number>().as('n'))),
+      { count: () => countRows(base) },
     );
   }
 
@@ -443,17 +423,16 @@ export class KyselyRbacStore implements RbacStore {
     return assignLinks(this.db, USER_ROLES_BY_ROLE, tenantId, roleId, userIds, createdAt);
   }
 
-  async listRoleGroups(tenantId: string, roleId: string, page: { after?: string; limit: number }): Promise<GroupRow[]> {
+  async listRoleGroups(tenantId: string, roleId: string, page: KeysetWindow): Promise<GroupRow[]> {
     const { rows } = await fetchPage(
       this.db
         .selectFrom('group_roles as gr')
         .innerJoin('groups as g', (j) => j.onRef('g.tenant_id', '=', 'gr.tenant_id').onRef('g.id', '=', 'gr.group_id'))
-        .selectAll('g')
         .where('gr.tenant_id', '=', tenantId)
         .where('gr.role_id', '=', roleId),
+      (q) => q.selectAll('g'),
       'gr.group_id',
       { kind: 'keyset', ...page },
-      async () => 0,
     );
     return rows;
   }
@@ -471,22 +450,20 @@ export class KyselyRbacStore implements RbacStore {
   listUserGroups(tenantId: string, userId: string, page: PageQuery): Promise<Page<UserGroupRow>> {
     const base = this.db.selectFrom('group_members as gm').where('gm.tenant_id', '=', tenantId).where('gm.user_id', '=', userId);
     return fetchPage(
-      base
-        .innerJoin('groups as g', (j) => j.onRef('g.tenant_id', '=', 'gm.tenant_id').onRef('g.id', '=', 'gm.group_id'))
-        .selectAll('g')
-        .select('gm.created_at as membership_created_at'),
+      base.innerJoin('groups as g', (j) => j.onRef('g.tenant_id', '=', 'gm.tenant_id').onRef('g.id', '=', 'gm.group_id')),
+      (q) => q.selectAll('g').select('gm.created_at as membership_created_at'),
       'gm.group_id',
       page,
-      () => counted(base.select((eb) => eb.fn.countAll<string | number>().as('n'))),
+      { count: () => countRows(base) },
     );
   }
 
-  async listGroupMembers(tenantId: string, groupId: string, page: { after?: string; limit: number }): Promise<GroupMemberRow[]> {
+  async listGroupMembers(tenantId: string, groupId: string, page: KeysetWindow): Promise<GroupMemberRow[]> {
     const { rows } = await fetchPage(
-      this.db.selectFrom('group_members as gm').select(['gm.user_id', 'gm.created_at']).where('gm.tenant_id', '=', tenantId).where('gm.group_id', '=', groupId),
+      this.db.selectFrom('group_members as gm').where('gm.tenant_id', '=', tenantId).where('gm.group_id', '=', groupId),
+      (q) => q.select(['gm.user_id', 'gm.created_at']),
       'gm.user_id',
       { kind: 'keyset', ...page },
-      async () => 0,
     );
     return rows;
   }

@@ -1,7 +1,9 @@
 import { atomically, type Db } from '../database.js';
 import type { ResourceServerRow } from '../../domain/resource-servers/model.js';
-import type { ResourceServerPage, ResourceServerStore } from '../../domain/resource-servers/store.js';
-import { parsedRow, parsedRows, toStored } from '../json-columns.js';
+import type { ResourceServerStore } from '../../domain/resource-servers/store.js';
+import { parsedRow, toStored } from '../json-columns.js';
+import { fetchPage, parsedPage } from '../paging.js';
+import type { OffsetWindow, Page } from '../../domain/paging.js';
 
 export class KyselyResourceServerStore implements ResourceServerStore {
   constructor(private readonly db: Db) {}
@@ -19,14 +21,11 @@ export class KyselyResourceServerStore implements ResourceServerStore {
 
   async list(
     tenantId: string,
-    query: { offset: number; limit: number; identifiers?: string[]; withTotal: boolean },
-  ): Promise<ResourceServerPage> {
+    query: OffsetWindow & { identifiers?: string[] },
+  ): Promise<Page<ResourceServerRow>> {
     let base = this.db.selectFrom('resource_servers').where('tenant_id', '=', tenantId);
     if (query.identifiers?.length) base = base.where('identifier', 'in', query.identifiers);
-    const rows = await parsedRows('resource_servers', base.selectAll().orderBy('created_at').orderBy('id').offset(query.offset).limit(query.limit).execute());
-    if (!query.withTotal) return { rows };
-    const count = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
-    return { rows, total: Number(count.n) };
+    return parsedPage('resource_servers', fetchPage(base, (q) => q.selectAll(), 'id', { kind: 'offset', ...query }, { order: (q) => q.orderBy('created_at').orderBy('id') }));
   }
 
   async insert(row: ResourceServerRow): Promise<void> {

@@ -1,4 +1,6 @@
 import { sql } from 'kysely';
+import { fetchPage } from '../paging.js';
+import type { Page } from '../../domain/paging.js';
 import { atomically, type Db } from '../database.js';
 import type { RoleRow } from '../../domain/roles/model.js';
 import type { RolePageQuery, RoleStore } from '../../domain/roles/store.js';
@@ -15,16 +17,13 @@ export class KyselyRoleStore implements RoleStore {
     return this.db.selectFrom('roles').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
   }
 
-  async list(tenantId: string, query: RolePageQuery): Promise<{ rows: RoleRow[]; total?: number }> {
+  async list(tenantId: string, query: RolePageQuery): Promise<Page<RoleRow>> {
     let base = this.db.selectFrom('roles').where('tenant_id', '=', tenantId);
     if (query.nameFilter !== undefined) {
       // lower() on both sides: LIKE is case-insensitive on SQLite but not on PostgreSQL.
       base = base.where(sql<boolean>`lower(name) like lower(${likeContains(query.nameFilter)}) escape '\\'`);
     }
-    const rows = await base.selectAll().orderBy('id').offset(query.offset).limit(query.limit).execute();
-    if (!query.withTotal) return { rows };
-    const count = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
-    return { rows, total: Number(count.n) };
+    return fetchPage(base, (q) => q.selectAll(), 'id', { kind: 'offset', ...query });
   }
 
   async insert(row: RoleRow): Promise<void> {

@@ -1,7 +1,9 @@
 import { atomically, type Db } from '../database.js';
 import type { UserRow } from '../../domain/users/model.js';
-import type { UserWithConnection, UserPageQuery, UserChanges, UserStore } from '../../domain/users/store.js';
+import type { UserWithConnection, UserChanges, UserStore } from '../../domain/users/store.js';
 import { parsedRow, parsedRows, toStored } from '../json-columns.js';
+import { countRows, fetchPage, parsedPage } from '../paging.js';
+import type { OffsetWindow, Page } from '../../domain/paging.js';
 
 export class KyselyUserStore implements UserStore {
   constructor(private readonly db: Db) {}
@@ -20,18 +22,12 @@ export class KyselyUserStore implements UserStore {
     return parsedRow('users', this.withConnection().where('users.tenant_id', '=', tenantId).where('users.user_id', '=', userId).executeTakeFirst());
   }
 
-  async list(tenantId: string, query: UserPageQuery): Promise<{ rows: UserWithConnection[]; total?: number }> {
-    const rows = await parsedRows(
-      'users',
-      this.withConnection().where('users.tenant_id', '=', tenantId).orderBy('users.created_at').orderBy('users.user_id').offset(query.offset).limit(query.limit).execute(),
-    );
-    if (!query.withTotal) return { rows };
-    const count = await this.db
-      .selectFrom('users')
-      .where('tenant_id', '=', tenantId)
-      .select((eb) => eb.fn.countAll<string | number>().as('n'))
-      .executeTakeFirstOrThrow();
-    return { rows, total: Number(count.n) };
+  async list(tenantId: string, query: OffsetWindow): Promise<Page<UserWithConnection>> {
+    const page = fetchPage(this.withConnection().where('users.tenant_id', '=', tenantId), (q) => q, 'users.user_id', { kind: 'offset', ...query }, {
+      order: (q) => q.orderBy('users.created_at').orderBy('users.user_id'),
+      count: () => countRows(this.db.selectFrom('users').where('tenant_id', '=', tenantId)),
+    });
+    return parsedPage('users', page);
   }
 
   findByEmail(tenantId: string, connectionId: string, emailLower: string): Promise<UserRow | undefined> {
