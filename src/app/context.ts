@@ -25,6 +25,7 @@ import { SecretBox } from '../platform/crypto/secret-box.js';
 import { Mailer } from '../platform/mail/index.js';
 import { RateLimiter } from '../platform/rate-limit/rate-limiter.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../storage/database.js';
+import { invalidatingStores } from './configuration-writes.js';
 import { kyselyStores } from '../storage/kysely/index.js';
 
 /** The context of a running process: the surfaces' AppContext, plus what only the process itself touches. */
@@ -72,13 +73,15 @@ export async function createContext(config: Config, logger: Logger = createLogge
   const masterKey = loadMasterKey(config.masterKey, config.dataDir);
   const box = new SecretBox(masterKey);
   const formTokens = new Map<string, FormTokens>();
-  const { stores, unitOfWork } = kyselyStores(database.db, clock);
-  const keyring = new Keyring(stores.signingKeys, box, () => clock.now());
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
     : undefined;
   redis?.on('error', (err) => logger.warn({ err }, 'redis error; rate limits fall back to in-process buckets'));
   const invalidation = new InvalidationBus(redis, logger);
+  const kysely = kyselyStores(database.db, clock);
+  // Configuration writes invalidate the tenant's cached copies once committed (src/app/configuration-writes.ts).
+  const { stores, unitOfWork } = invalidatingStores(kysely.stores, kysely.unitOfWork, (tenantId) => invalidation.invalidate(tenantId));
+  const keyring = new Keyring(stores.signingKeys, box, () => clock.now());
   const tenants = new TenantService(stores.tenants, keyring, box, () => clock.now());
   const lookups = new IssuanceLookups({ stores, box, clock });
   const mailer = new Mailer(config.mail, config.dataDir, () => clock.now());

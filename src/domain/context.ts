@@ -41,7 +41,10 @@ export interface AppContext {
   tenants: TenantService;
   /** Cached reads of the token endpoint's hot path (clients, APIs, client grants). */
   lookups: IssuanceLookups;
-  /** Call `invalidation.invalidate(tenantId)` after any write to a tenant's configuration. */
+  /**
+   * Tells every process a tenant's cached configuration changed. The stores' configuration writes call it
+   * themselves once committed (src/app/configuration-writes.ts); only a write that bypasses the stores needs it.
+   */
   invalidation: InvalidationBus;
   rateLimiter: RateLimiter;
   /** Failed-login counters and blocks of database-connection users (shared through Redis when configured). */

@@ -47,6 +47,5 @@ export async function insertClient(t: TestApp, fields: Partial<ClientRow> = {}):
     ...(row.client_authentication_methods !== null && { client_authentication_methods: row.client_authentication_methods }),
   });
   await t.ctx.stores.clients.insert({ ...row, config: fields.config ?? config });
-  t.ctx.invalidation.invalidate(t.tenant.id);
   return { client_id, client_secret };
 }

@@ -68,7 +68,6 @@ export class ClientGrantService {
       if (isUniqueViolation(error)) throw managementErrors.conflict('A client grant for this client and audience already exists.');
       throw error;
     }
-    this.ctx.invalidation.invalidate(tenant.id);
     return clientGrantFromRow(row);
   }
 
@@ -100,14 +99,12 @@ export class ClientGrantService {
     }
     if (Object.keys(changes).length) {
       await this.ctx.stores.clientGrants.update(tenant.id, id, changes);
-      this.ctx.invalidation.invalidate(tenant.id);
     }
     return clientGrantFromRow(next);
   }
 
   async delete(tenant: Tenant, id: string): Promise<void> {
     if (!(await this.ctx.stores.clientGrants.delete(tenant.id, id))) throw notFound();
-    this.ctx.invalidation.invalidate(tenant.id);
   }
 
   /** Every granted scope must be defined by the resource server. */

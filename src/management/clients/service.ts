@@ -155,7 +155,6 @@ export class ClientService {
       config,
     };
     await this.ctx.stores.clients.insert(row);
-    this.ctx.invalidation.invalidate(tenant.id);
     return this.present(tenant, row, FULL_ACCESS);
   }
 
@@ -177,7 +176,6 @@ export class ClientService {
       changes.client_secret_enc = this.ctx.box.seal(body.client_secret, clientSecretContext(tenant.id, clientId));
     }
     await this.ctx.stores.clients.update(tenant.id, clientId, changes);
-    this.ctx.invalidation.invalidate(tenant.id);
     return this.present(tenant, { ...row, ...changes }, access);
   }
 
@@ -188,7 +186,6 @@ export class ClientService {
       updated_at: isoAt(this.ctx.now()),
     };
     await this.ctx.stores.clients.update(tenant.id, clientId, changes);
-    this.ctx.invalidation.invalidate(tenant.id);
     return this.present(tenant, { ...row, ...changes }, FULL_ACCESS);
   }
 
@@ -196,7 +193,6 @@ export class ClientService {
     const row = await this.find(tenant, clientId);
     if (row.global === 1) throw managementErrors.badRequest('The global client cannot be deleted.', 'operation_not_supported');
     await this.ctx.stores.clients.delete(tenant.id, clientId);
-    this.ctx.invalidation.invalidate(tenant.id);
   }
 
   /** A page of clients, in the paging style the request chose. */

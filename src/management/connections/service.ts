@@ -98,7 +98,6 @@ export class ConnectionService {
       if (isUniqueViolation(error)) throw conflict();
       throw error;
     }
-    this.ctx.invalidation.invalidate(tenant.id);
     return connectionFromRow(row, await this.connections.enabledClients(tenant.id, row.id));
   }
 
@@ -120,14 +119,12 @@ export class ConnectionService {
       await this.requireClients(tenant, enabledClients);
     }
     if (!(await this.connections.update(tenant.id, id, changes, enabledClients))) throw connectionNotFound();
-    this.ctx.invalidation.invalidate(tenant.id);
     return connectionFromRow({ ...row, ...changes }, await this.connections.enabledClients(tenant.id, id));
   }
 
   /** The connection's users and client links go with it (cascading foreign keys). */
   async delete(tenant: Tenant, id: string): Promise<void> {
     if (!(await this.connections.delete(tenant.id, id))) throw connectionNotFound();
-    this.ctx.invalidation.invalidate(tenant.id);
   }
 
   async enabledClients(tenant: Tenant, id: string, paging: { after: string | undefined; take: number }): Promise<CheckpointList<'clients', { client_id: string }>> {
@@ -148,7 +145,6 @@ export class ConnectionService {
     // Disabling a client that does not exist changes nothing, but is refused like enabling one.
     await this.requireClients(tenant, body.map((c) => c.client_id));
     await this.connections.setClientStatus(tenant.id, id, body);
-    this.ctx.invalidation.invalidate(tenant.id);
   }
 
   private async requireClients(tenant: Tenant, clientIds: readonly string[]): Promise<void> {

@@ -85,14 +85,12 @@ export class GuardianPushService {
   /** PUT: replaces the APNs configuration; absent members are cleared. */
   async putApns(tenant: Tenant, body: ApnsBody): Promise<ApnsUpdateResponse> {
     const stored = await this.store.replaceApns(tenant.id, this.sealApns(tenant, body), now(this.ctx));
-    this.ctx.invalidation.invalidate(tenant.id);
     return this.apnsToApi(stored);
   }
 
   /** PATCH: changes the members given; `null` clears. */
   async patchApns(tenant: Tenant, body: ApnsBody): Promise<ApnsUpdateResponse> {
     const stored = await this.store.mergeApns(tenant.id, this.sealApns(tenant, body), now(this.ctx));
-    this.ctx.invalidation.invalidate(tenant.id);
     return this.apnsToApi(stored);
   }
 
@@ -136,7 +134,6 @@ export class GuardianPushService {
    */
   async putSns(tenant: Tenant, body: SnsBody): Promise<SnsUpdateResponse> {
     const stored = await this.store.replaceSns(tenant.id, this.sealSns(tenant, body), now(this.ctx));
-    this.ctx.invalidation.invalidate(tenant.id);
     return this.snsUpdateToApi(tenant, stored, body);
   }
 
@@ -151,7 +148,6 @@ export class GuardianPushService {
    */
   async patchSns(tenant: Tenant, body: SnsBody): Promise<SnsUpdateResponse> {
     const stored = await this.store.mergeSns(tenant.id, this.sealSns(tenant, body), now(this.ctx));
-    this.ctx.invalidation.invalidate(tenant.id);
     return this.snsUpdateToApi(tenant, stored, body);
   }
 
@@ -212,13 +208,11 @@ export class GuardianPushService {
   /** Selecting a provider does not require it to be configured: neither the spec nor the OpenAPI document states such a rule. */
   async setSelectedProvider(tenant: Tenant, provider: PushProvider): Promise<{ provider: PushProvider }> {
     await this.store.setSelectedProvider(tenant.id, provider, now(this.ctx));
-    this.ctx.invalidation.invalidate(tenant.id);
     return { provider };
   }
 
   async setEnabled(tenant: Tenant, enabled: boolean): Promise<{ enabled: boolean }> {
     await this.store.setEnabled(tenant.id, enabled, now(this.ctx));
-    this.ctx.invalidation.invalidate(tenant.id);
     return { enabled };
   }
 }

@@ -106,7 +106,6 @@ export class OrganizationService {
       if (isUniqueViolation(error)) throw nameTaken();
       throw error;
     }
-    this.ctx.invalidation.invalidate(tenant.id);
     return organizationFromRow(row);
   }
 
@@ -135,7 +134,6 @@ export class OrganizationService {
         throw error;
       }
       if (!updated) throw notFound();
-      this.ctx.invalidation.invalidate(tenant.id);
     }
     return organizationFromRow({ ...row, ...changes });
   }
@@ -143,7 +141,6 @@ export class OrganizationService {
   /** Its client grant links go with it; the grants themselves stay. */
   async delete(tenant: Tenant, id: string): Promise<void> {
     if (!(await this.organizations.delete(tenant.id, id))) throw notFound();
-    this.ctx.invalidation.invalidate(tenant.id);
   }
 }
 

@@ -88,7 +88,6 @@ export class ResourceServerService {
       if (isUniqueViolation(error)) throw conflict();
       throw error;
     }
-    this.ctx.invalidation.invalidate(tenant.id);
     return this.toApi(tenant, row);
   }
 
@@ -117,7 +116,6 @@ export class ResourceServerService {
     for (const member of OPTION_MEMBERS) if (body[member] !== undefined) options[member] = body[member];
     changes.options = options;
     await this.ctx.stores.resourceServers.update(tenant.id, row.id, changes);
-    this.ctx.invalidation.invalidate(tenant.id);
     return this.toApi(tenant, { ...row, ...changes });
   }
 
@@ -125,6 +123,5 @@ export class ResourceServerService {
     const row = await this.find(tenant, idOrIdentifier);
     if (row.is_system) throw managementErrors.badRequest('System resource servers cannot be deleted.', 'operation_not_supported');
     await this.ctx.stores.resourceServers.delete(tenant.id, row.id);
-    this.ctx.invalidation.invalidate(tenant.id);
   }
 }

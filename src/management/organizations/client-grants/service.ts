@@ -89,14 +89,13 @@ export class OrganizationClientGrantService {
       await this.#requireOrganization(tenant, organizationId);
       throw grantNotFound();
     }
-    this.ctx.invalidation.invalidate(tenant.id);
     return toOrganizationClientGrant(grant);
   }
 
   /** Unlinking a grant that is not linked succeeds too: the document's only 404 is for the organization. */
   async remove(tenant: Tenant, organizationId: string, grantId: string): Promise<void> {
     await this.#requireOrganization(tenant, organizationId);
-    if (await this.organizations.unlinkClientGrant(tenant.id, organizationId, grantId)) this.ctx.invalidation.invalidate(tenant.id);
+    await this.organizations.unlinkClientGrant(tenant.id, organizationId, grantId);
   }
 
   async #requireOrganization(tenant: Tenant, organizationId: string): Promise<void> {
