@@ -4,6 +4,7 @@
  * module lists its operations (one file per operation) and builds its service.
  */
 import { clientGrantRoutes } from './client-grants/routes.js';
+import { clientCredentialRoutes } from './clients/credentials/routes.js';
 import { clientRoutes } from './clients/routes.js';
 import { connectionRoutes } from './connections/routes.js';
 import { consentGrantRoutes } from './grants/routes.js';
@@ -20,6 +21,7 @@ import type { AppContext } from '../domain/context.js';
 export function managementRoutes(ctx: AppContext): ManagementRoute[] {
   return [
     ...clientRoutes(ctx),
+    ...clientCredentialRoutes(ctx),
     ...resourceServerRoutes(ctx),
     ...clientGrantRoutes(ctx),
     ...organizationRoutes(ctx),

@@ -10,6 +10,7 @@
  * a changed description shows up as a failing test.
  */
 import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
 import type { LightMyRequestResponse } from 'fastify';
@@ -134,7 +135,8 @@ const EXPRESS = {
   admin_login_domain: 'login.example.com',
 };
 
-const PEM = '-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA\n-----END PUBLIC KEY-----';
+/** A real RSA public key: inline credentials are parsed and stored. */
+const PEM = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
 
 describe('/api/v2/clients', () => {
   let t: TestApp;
@@ -708,7 +710,12 @@ describe('/api/v2/clients', () => {
         payloadError('Expected type boolean but found type string', 'signed_request_object.required', D.signed_request_object_required),
       );
       await accepts({ signed_request_object: { required: true, credentials: [] } });
-      await accepts({ signed_request_object: { required: false, credentials: [{ credential_type: 'public_key', pem: PEM }] } });
+      // Inline credentials of a new client are registered and answered as references.
+      const created = (await post({ name: 'x', signed_request_object: { required: false, credentials: [{ credential_type: 'public_key', pem: PEM }] } })).json() as Json;
+      const jar = created.signed_request_object as { required: boolean; credentials: { id: string }[] };
+      assert.equal(jar.required, false);
+      assert.match(jar.credentials[0]!.id, /^cred_/);
+      assert.deepEqual(Object.keys(jar.credentials[0]!), ['id']);
     }));
 
     it('token_vault_privileged_access: credentials required (min 0 items), ip_allowlist', rule(async () => {

@@ -20,8 +20,10 @@ import { type OrganizationStore } from '../../domain/organizations/store.js';
 import type { ClientFilter, ClientOffsetAnchors, ListedClient } from '../../domain/clients/store.js';
 import type { AppContext } from '../../domain/context.js';
 import { isoAt } from '../../platform/clock.js';
+import { resolveCredentialReferences } from './credentials/service.js';
+import { notFound } from './errors.js';
 
-export const notFound = () => managementErrors.notFound('The client does not exist', 'inexistent_client');
+export { notFound };
 
 /** Which fields a response carries: all readable ones, only some, or all but some. */
 export type FieldSelection = { mode: 'all' } | { mode: 'include' | 'exclude'; fields: ReadonlySet<string> };
@@ -67,6 +69,11 @@ function requireWriteScopes(body: ClientBody, principal: ManagementPrincipal, cr
     const others = Object.keys(body).filter((k) => !['client_secret', 'encryption_key', 'client_authentication_methods'].includes(k));
     if (others.length) need(['update:clients', 'update:client_keys']);
   }
+}
+
+/** Whether a client configuration names credentials (inline or by id). */
+function referencesCredentials(config: ClientConfig): boolean {
+  return (config.client_authentication_methods ?? null) !== null || (config.signed_request_object as { credentials?: unknown } | undefined)?.credentials !== undefined;
 }
 
 /** Rules that relate members to each other, checked on the client as it will be stored. */
@@ -154,8 +161,20 @@ export class ClientService {
       updated_at: now,
       config,
     };
-    await this.ctx.stores.clients.insert(row);
-    return this.present(tenant, row, FULL_ACCESS);
+    if (!referencesCredentials(config)) {
+      await this.ctx.stores.clients.insert(row);
+      return this.present(tenant, row, FULL_ACCESS);
+    }
+    // Inline credentials are created with the client, in one transaction: the client first (they reference it).
+    const stored = await this.ctx.unitOfWork.transaction(async (stores) => {
+      const { client_authentication_methods: _methods, signed_request_object: _jar, ...bare } = config;
+      await stores.clients.insert({ ...row, ...columnsFromConfig(bare), config: bare });
+      await resolveCredentialReferences(stores, tenant, clientId, config, now);
+      const changes = { ...columnsFromConfig(config), config };
+      await stores.clients.update(tenant.id, clientId, changes);
+      return { ...row, ...changes };
+    });
+    return this.present(tenant, stored, FULL_ACCESS);
   }
 
   /** Updates the client; answers with it as `access` (updateResponseAccess) may read it. */
@@ -167,6 +186,9 @@ export class ClientService {
       if (key !== 'client_secret') config[key] = value;
     }
     checkConsistency(config);
+    if (body.client_authentication_methods !== undefined || body.signed_request_object !== undefined) {
+      await resolveCredentialReferences(this.ctx.stores, tenant, clientId, config, isoAt(this.ctx.now()));
+    }
     const changes: Partial<ClientRow> = {
       ...columnsFromConfig(config),
       config,

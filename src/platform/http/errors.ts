@@ -55,6 +55,8 @@ export type ManagementErrorCode =
   | 'inexistent_grant'
   | 'inexistent_user'
   | 'inexistent_connection'
+  | 'inexistent_credential'
+  | 'credential_in_use'
   | 'user_exists'
   | 'conflict'
   | 'operation_not_supported'
