@@ -16,6 +16,7 @@ import { LogoutService } from './logout/service.js';
 import { resetPasswordForm, resetPasswordSubmit } from './pages/reset-password.js';
 import { verifyEmailPage } from './pages/verify-email.js';
 import { parameterLimitsHook } from './parameter-limits.js';
+import { parEndpoint } from './par.js';
 import { revokeEndpoint } from './revoke.js';
 import { tokenEndpoint } from './token/endpoint.js';
 import { userinfoEndpoint } from './userinfo.js';
@@ -37,6 +38,7 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
       jwksEndpoint(ctx),
       tokenEndpoint(ctx, registries),
       revokeEndpoint(ctx, registries),
+      parEndpoint(ctx, registries),
       userinfoEndpoint(ctx),
     ]) {
       app.route(route);

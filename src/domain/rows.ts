@@ -284,6 +284,19 @@ export interface AuthorizationRequestRow {
   session_hash: string | null;
 }
 
+/** A pushed authorization request (RFC 9126; migration 0015). */
+export interface PushedAuthorizationRequestRow {
+  tenant_id: string;
+  /** SHA-256 of the request_uri's secret part. */
+  id_hash: string;
+  client_id: string;
+  /** The /authorize parameters as pushed. */
+  params: Record<string, string>;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 /** A client's registered public key or certificate (migration 0014). */
 export interface ClientCredentialRow {
   tenant_id: string;

@@ -20,6 +20,7 @@ import type { GuardianPushStore } from './guardian/store.js';
 import type { SigningKeyStore } from './keys/store.js';
 import type { OneTimeUseStore } from './one-time-use/store.js';
 import type { OrganizationStore } from './organizations/store.js';
+import type { PushedRequestStore } from './pushed-requests/store.js';
 import type { RbacStore } from './rbac/store.js';
 import type { RefreshTokenStore } from './refresh-tokens/store.js';
 import type { ResourceServerStore } from './resource-servers/store.js';
@@ -52,6 +53,7 @@ export interface Stores {
   authorizationCodes: AuthorizationCodeStore;
   clientCredentials: ClientCredentialStore;
   oneTimeUses: OneTimeUseStore;
+  pushedRequests: PushedRequestStore;
 }
 
 export interface UnitOfWork {

@@ -12,6 +12,7 @@ import type {
   ConnectionRow,
   ConsentGrantRow,
   OrganizationRow,
+  PushedAuthorizationRequestRow,
   ResourceServerRow,
   SigningKeyRow,
   TenantRow,
@@ -29,6 +30,7 @@ export const JSON_COLUMNS = {
   users: ['app_metadata', 'user_metadata'],
   user_grants: ['scope'],
   authorization_requests: ['params', 'completed_steps'],
+  pushed_authorization_requests: ['params'],
 } as const;
 
 /** The domain row of each table with JSON columns. */
@@ -43,6 +45,7 @@ export interface JsonTableRows {
   users: UserRow;
   user_grants: ConsentGrantRow;
   authorization_requests: AuthorizationRequestRow;
+  pushed_authorization_requests: PushedAuthorizationRequestRow;
 }
 
 export type JsonTable = keyof typeof JSON_COLUMNS;

@@ -19,6 +19,7 @@ export interface PurgeResult {
   sessions: number;
   refresh_tokens: number;
   one_time_uses: number;
+  pushed_authorization_requests: number;
 }
 
 export async function purgeExpired(db: Db, now: number): Promise<PurgeResult> {
@@ -41,5 +42,6 @@ export async function purgeExpired(db: Db, now: number): Promise<PurgeResult> {
         .executeTakeFirst(),
     ),
     one_time_uses: count(await db.deleteFrom('one_time_uses').where('expires_at', '<', cutoff).executeTakeFirst()),
+    pushed_authorization_requests: count(await db.deleteFrom('pushed_authorization_requests').where('expires_at', '<', cutoff).executeTakeFirst()),
   };
 }

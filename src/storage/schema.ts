@@ -75,6 +75,7 @@ export interface Database {
   refresh_tokens: RefreshTokenRow;
   sessions: SessionRow;
   authorization_requests: Stored<'authorization_requests'>;
+  pushed_authorization_requests: Stored<'pushed_authorization_requests'>;
   authorization_codes: AuthorizationCodeRow;
   client_credentials: ClientCredentialRow;
   one_time_uses: OneTimeUseRow;

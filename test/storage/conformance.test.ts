@@ -170,6 +170,9 @@ await forEachStoreFactory('storage conformance', (h) => {
       'user_roles',
       'user_permissions',
       'group_members',
+      'client_credentials',
+      'one_time_uses',
+      'pushed_authorization_requests',
     ];
     const MIGRATIONS = [
       '0001_foundation',
@@ -186,6 +189,7 @@ await forEachStoreFactory('storage conformance', (h) => {
       '0012_hardening',
       '0013_interaction_steps',
       '0014_client_credentials',
+      '0015_pushed_authorization_requests',
     ];
 
     it('creates every table', async () => {

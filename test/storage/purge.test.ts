@@ -78,8 +78,16 @@ describe('purgeExpired', () => {
       ])
       .execute();
 
+    await db
+      .insertInto('pushed_authorization_requests')
+      .values([
+        { tenant_id, id_hash: 'p-old', client_id: clientId, params: '{}', created_at: longAgo, expires_at: longAgo, used_at: null },
+        { tenant_id, id_hash: 'p-live', client_id: clientId, params: '{}', created_at: longAgo, expires_at: later, used_at: null },
+      ])
+      .execute();
+
     const removed = await purgeExpired(db, now);
-    assert.deepEqual(removed, { tickets: 1, authorization_requests: 1, authorization_codes: 1, sessions: 2, refresh_tokens: 2, one_time_uses: 1 });
+    assert.deepEqual(removed, { tickets: 1, authorization_requests: 1, authorization_codes: 1, sessions: 2, refresh_tokens: 2, one_time_uses: 1, pushed_authorization_requests: 1 });
 
     const ids = async (table: 'tickets' | 'sessions' | 'authorization_requests' | 'refresh_tokens') =>
       (await db.selectFrom(table).select('id_hash').where('tenant_id', '=', tenant_id).execute()).map((r) => r.id_hash).sort();
@@ -91,5 +99,7 @@ describe('purgeExpired', () => {
     assert.deepEqual(codes, ['c-recent'], 'a code expired minutes ago stays so a late replay is still recognised');
     const uses = (await db.selectFrom('one_time_uses').select('key_hash').where('tenant_id', '=', tenant_id).execute()).map((r) => r.key_hash);
     assert.deepEqual(uses, ['j-live']);
+    const pushed = (await db.selectFrom('pushed_authorization_requests').select('id_hash').where('tenant_id', '=', tenant_id).execute()).map((r) => r.id_hash);
+    assert.deepEqual(pushed, ['p-live']);
   });
 });

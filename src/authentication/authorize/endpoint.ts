@@ -1,7 +1,8 @@
 /**
  * GET /authorize (RFC 6749 §4.1.1, §4.2.1; OIDC Core §3; authentication-api-
  * wire-notes §4) as a pipeline: read the query, find the client, resolve the
- * redirect target (failures: a page, never a redirect), validate the rest
+ * redirect target (failures: a page, never a redirect), take a pushed
+ * request's parameters for a request_uri (./pushed.ts), validate the rest
  * (failures: an error response to the redirect target, ./request.ts), check
  * the audience, then hand the request to the interaction steps
  * (../interaction/policy.ts) with the browser's usable login, if any.
@@ -12,6 +13,7 @@ import { AuthorizationErrorResponse, pageErrors } from '../errors.js';
 import { runInteraction } from '../interaction/policy.js';
 import type { InteractionDeps } from '../interaction/step.js';
 import { readQuery } from '../params.js';
+import { pushedOrQueryParameters } from './pushed.js';
 import { checkWebMessageOrigin, resolveRedirectTarget, validateAuthorizeRequest } from './request.js';
 
 /** Query parameters as single strings; a repeated or structured parameter is refused (RFC 6749 §3.1) with the error page. */
@@ -28,10 +30,11 @@ export function authorizeEndpoint(deps: InteractionDeps): RouteOptions {
     url: '/authorize',
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const { tenant } = request;
-      const params = authorizeParams(request);
+      let params = authorizeParams(request);
       if (!params.client_id) throw pageErrors.authorize('Missing required parameter: client_id');
       const client = await deps.ctx.lookups.client(tenant.id, params.client_id);
       if (!client) throw pageErrors.authorize('Unknown client.');
+      params = await pushedOrQueryParameters(deps.ctx, tenant, client, params);
       const redirectTarget = resolveRedirectTarget(client, params.redirect_uri);
       checkWebMessageOrigin(client, params, redirectTarget);
 

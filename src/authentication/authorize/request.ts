@@ -92,15 +92,18 @@ export function parseResponseType(value: string | undefined): ResponseTypePart[]
 
 const returnsTokens = (parts: readonly string[]) => parts.includes('token') || parts.includes('id_token');
 
+/** How stage 1 refuses: the error page at /authorize, a JSON error at /oauth/par. */
+export type RefuseUntrusted = (message: string) => Error;
+
 /** Stage 1: the redirect target; else the error page (PageError). */
-export function resolveRedirectTarget(client: IssuanceClient, redirectUri: string | undefined): string {
+export function resolveRedirectTarget(client: IssuanceClient, redirectUri: string | undefined, refuse: RefuseUntrusted = pageErrors.authorize): string {
   const { callbacks } = client.browser;
   if (redirectUri === undefined) {
-    if (callbacks.length === 0 || callbacks[0]!.includes('*')) throw pageErrors.authorize('No redirect_uri was sent and the client has no usable callback URL.');
+    if (callbacks.length === 0 || callbacks[0]!.includes('*')) throw refuse('No redirect_uri was sent and the client has no usable callback URL.');
     return callbacks[0]!;
   }
   if (!callbacks.some((c) => callbackMatches(c, redirectUri))) {
-    throw pageErrors.authorize('Callback URL mismatch. The provided redirect_uri is not in the list of allowed callback URLs.');
+    throw refuse('Callback URL mismatch. The provided redirect_uri is not in the list of allowed callback URLs.');
   }
   return redirectUri;
 }
@@ -123,11 +126,16 @@ export function responseModeOf(params: Readonly<Record<string, string>>): Respon
  * target's origin from a page framed or opened by it, so that origin must be
  * one of the client's Allowed Web Origins (wire notes §4).
  */
-export function checkWebMessageOrigin(client: IssuanceClient, params: Readonly<Record<string, string>>, redirectTarget: string): void {
+export function checkWebMessageOrigin(
+  client: IssuanceClient,
+  params: Readonly<Record<string, string>>,
+  redirectTarget: string,
+  refuse: RefuseUntrusted = pageErrors.authorize,
+): void {
   if (params.response_mode !== 'web_message') return;
   const origin = originOf(redirectTarget);
   if (origin === undefined || !originAllowed(client.browser.webOrigins, origin)) {
-    throw pageErrors.authorize(`The origin of the redirect_uri is not in the list of allowed web origins (web_message response mode): ${origin ?? redirectTarget}`);
+    throw refuse(`The origin of the redirect_uri is not in the list of allowed web origins (web_message response mode): ${origin ?? redirectTarget}`);
   }
 }
 

@@ -11,7 +11,7 @@
  *   with (so `none` and HMAC never verify); `kid`, when present, names the key;
  * - signature: by one of the client's registered, unexpired keys;
  * - claims: `iss` = `sub` = the client_id; `aud` the issuer `https://{domain}/`
- *   (the token endpoint URL is accepted too); `exp` required and at most
+ *   (the token and PAR endpoint URLs are accepted too, RFC 9126 §2); `exp` required and at most
  *   5 minutes ahead; `iat` and `nbf` optional, 10 s of clock skew;
  * - `jti` required and used once (src/domain/one-time-use: a replay is refused
  *   in every process on the database) until the assertion expires.
@@ -97,7 +97,7 @@ export const privateKeyJwt: ClientAuthMethod = {
           algorithms: [alg],
           issuer: clientId,
           subject: clientId,
-          audience: [tenant.issuer, `${tenant.issuer}oauth/token`],
+          audience: [tenant.issuer, `${tenant.issuer}oauth/token`, `${tenant.issuer}oauth/par`],
           requiredClaims: ['exp', 'jti'],
           clockTolerance: CLOCK_SKEW_SECONDS,
           currentDate: new Date(now),

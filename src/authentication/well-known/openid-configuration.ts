@@ -40,6 +40,9 @@ export function discoveryDocument(tenant: Tenant, registries: AuthenticationRegi
     id_token_signing_alg_values_supported: [SIGNING_ALG],
     request_uri_parameter_supported: false,
     request_parameter_supported: false,
+    // RFC 9126 §5: pushing is offered to every client; clients with require_pushed_authorization_requests must.
+    pushed_authorization_request_endpoint: `${base}oauth/par`,
+    require_pushed_authorization_requests: false,
   };
 }
 

@@ -18,6 +18,7 @@ import { KyselyGroupStore } from './groups.js';
 import { KyselyGuardianPushStore } from './guardian.js';
 import { KyselyOneTimeUseStore } from './one-time-uses.js';
 import { KyselyOrganizationStore } from './organizations.js';
+import { KyselyPushedRequestStore } from './pushed-requests.js';
 import { KyselyRbacStore } from './rbac.js';
 import { KyselyRefreshTokenStore } from './refresh-tokens.js';
 import { KyselyResourceServerStore } from './resource-servers.js';
@@ -52,6 +53,7 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     authorizationCodes: new KyselyAuthorizationCodeStore(db),
     clientCredentials: new KyselyClientCredentialStore(db),
     oneTimeUses: new KyselyOneTimeUseStore(db),
+    pushedRequests: new KyselyPushedRequestStore(db),
   };
 }
 

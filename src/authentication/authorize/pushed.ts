@@ -1,0 +1,32 @@
+/**
+ * Pushed authorization requests (RFC 9126) as /authorize reads them: with
+ * `request_uri`, the request is the one the client pushed to /oauth/par,
+ * used once, and nothing of the query but `client_id` counts (§4); a client
+ * with `require_pushed_authorization_requests` may not send a plain request.
+ * A request_uri that is unknown, spent, expired or another client's is the
+ * error page: nothing about the request is trusted, so nothing is redirected.
+ */
+import type { AppContext } from '../../domain/context.js';
+import type { IssuanceClient } from '../../domain/issuance/lookups.js';
+import { secretHash } from '../../domain/secrets.js';
+import type { Tenant } from '../../domain/tenants/tenant.js';
+import { isoAt } from '../../platform/clock.js';
+import { pageErrors } from '../errors.js';
+
+export const REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';
+
+/** Whether the client must push its authorization requests. */
+export const requiresPushedRequests = (client: IssuanceClient) => client.row.config.require_pushed_authorization_requests === true;
+
+/** The parameters /authorize works with: the pushed ones for a request_uri, else the query. */
+export async function pushedOrQueryParameters(ctx: AppContext, tenant: Tenant, client: IssuanceClient, query: Record<string, string>): Promise<Record<string, string>> {
+  const requestUri = query.request_uri;
+  if (requestUri === undefined) {
+    if (requiresPushedRequests(client)) throw pageErrors.authorize('This client must use pushed authorization requests (request_uri from /oauth/par).');
+    return query;
+  }
+  if (!requestUri.startsWith(REQUEST_URI_PREFIX)) throw pageErrors.authorize('Invalid request_uri.');
+  const pushed = await ctx.stores.pushedRequests.consume(tenant.id, secretHash(requestUri.slice(REQUEST_URI_PREFIX.length)), client.row.client_id, isoAt(ctx.now()));
+  if (!pushed) throw pageErrors.authorize('The request_uri is unknown, expired or already used.');
+  return { ...pushed, client_id: client.row.client_id };
+}
