@@ -79,9 +79,22 @@ export class AuthorizationErrorResponse extends HttpError {
   }
 }
 
+/** How a refused resource request is challenged: the DPoP scheme and its errors (RFC 9449 §7.1) besides Bearer's. */
+export interface ChallengeOptions {
+  scheme?: 'Bearer' | 'DPoP';
+  error?: 'invalid_token' | 'invalid_dpop_proof' | 'use_dpop_nonce';
+  /** `DPoP-Nonce` to send with the challenge. */
+  nonce?: string;
+  /** The DPoP scheme's `algs` parameter. */
+  algs?: readonly string[];
+}
+
 export class BearerRefusal extends HttpError {
   /** `description` undefined: no token was presented (RFC 6750 §3.1: a challenge without an error code). */
-  constructor(readonly description?: string) {
+  constructor(
+    readonly description?: string,
+    readonly challenge: ChallengeOptions = {},
+  ) {
     super(401, description ?? 'missing token');
     this.name = 'BearerRefusal';
   }
@@ -91,10 +104,11 @@ export class BearerRefusal extends HttpError {
   }
 
   override respond(reply: FastifyReply): FastifyReply {
-    const challenge =
-      this.description === undefined
-        ? 'Bearer realm="Users"'
-        : `Bearer realm="Users", error="invalid_token", error_description="${this.description.replace(/["\\]/g, '')}"`;
-    return reply.code(401).header('WWW-Authenticate', challenge).header('Content-Type', 'text/plain').send('Unauthorized');
+    const { scheme = 'Bearer', error = 'invalid_token', nonce, algs } = this.challenge;
+    const parts = [`${scheme} realm="Users"`];
+    if (this.description !== undefined) parts.push(`error="${error}"`, `error_description="${this.description.replace(/["\\]/g, '')}"`);
+    if (algs) parts.push(`algs="${algs.join(' ')}"`);
+    if (nonce !== undefined) reply.header('DPoP-Nonce', nonce);
+    return reply.code(401).header('WWW-Authenticate', parts.join(', ')).header('Content-Type', 'text/plain').send('Unauthorized');
   }
 }

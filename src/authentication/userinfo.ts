@@ -1,7 +1,8 @@
 /**
  * GET|POST /userinfo (OpenID Connect Core §5.3; authentication-api-wire-notes
- * §8) as a pipeline of named steps: read the bearer token, verify it, load the
- * user, answer the claims its scopes allow.
+ * §8) as a pipeline of named steps: read the access token, verify it, check
+ * its sender constraint (DPoP, RFC 9449 §7), load the user, answer the claims
+ * its scopes allow.
  *
  * The token may come in the Authorization header, or for POST in the
  * `access_token` body member (RFC 6750 §2.2). It must be an RS256 JWT signed
@@ -24,19 +25,26 @@ import type { AppContext } from '../domain/context.js';
 import { BearerRefusal } from './errors.js';
 import { requireActiveUser } from '../domain/users/active-user.js';
 import { verifyTenantJwt } from '../domain/tokens/verify.js';
+import { confirmationOf } from '../domain/tokens/confirmation.js';
+import { currentNonce, dpopHeader, DPOP_ALGS, DpopRefusal, verifyDpopProof, withNonce } from './sender-constraint/dpop.js';
 
 
-function readBearerToken(request: FastifyRequest): string {
+interface PresentedToken {
+  token: string;
+  scheme: 'Bearer' | 'DPoP';
+}
+
+function readAccessToken(request: FastifyRequest): PresentedToken {
   const header = request.headers.authorization;
   if (header !== undefined) {
-    const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
+    const match = /^(Bearer|DPoP) +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
     if (!match) throw new BearerRefusal('Bad authorization header');
-    return match[1]!;
+    return { token: match[2]!, scheme: match[1]!.toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer' };
   }
   const body = request.body;
   if (request.method === 'POST' && body !== null && typeof body === 'object' && !Array.isArray(body)) {
     const token = (body as Record<string, unknown>).access_token;
-    if (typeof token === 'string' && token !== '') return token;
+    if (typeof token === 'string' && token !== '') return { token, scheme: 'Bearer' };
   }
   throw new BearerRefusal();
 }
@@ -48,6 +56,38 @@ async function verifyUserinfoToken(ctx: AppContext, tenant: Tenant, token: strin
   const verified = await verifyTenantJwt(ctx, tenant, token, 'userinfo');
   if (!verified.ok) throw new BearerRefusal(REFUSALS[verified.failure]);
   return verified.payload;
+}
+
+/**
+ * A DPoP-bound token (`cnf.jkt`) is accepted only with the DPoP scheme and a
+ * proof by that key for this request, bound to the token by `ath`; a bearer
+ * token is not accepted under the DPoP scheme (RFC 9449 §7).
+ */
+async function checkSenderConstraint(
+  ctx: AppContext,
+  tenant: Tenant,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  presented: PresentedToken,
+  payload: JWTPayload,
+): Promise<void> {
+  const bound = confirmationOf(payload)?.jkt;
+  if (bound === undefined) {
+    if (presented.scheme === 'DPoP') throw new BearerRefusal('The token is not bound to a DPoP key', { scheme: 'DPoP' });
+    return;
+  }
+  const dpop = { scheme: 'DPoP' as const, algs: DPOP_ALGS };
+  if (presented.scheme !== 'DPoP') throw new BearerRefusal('The token is bound to a DPoP key: present it with the DPoP scheme and a proof', dpop);
+  try {
+    const proof = dpopHeader(request);
+    if (proof === undefined) throw new BearerRefusal('A DPoP proof is required', dpop);
+    const jkt = await verifyDpopProof(ctx, tenant, request, proof, { htu: `${tenant.issuer}userinfo`, accessToken: presented.token });
+    if (jkt !== bound) throw new BearerRefusal('The DPoP proof is not by the key the token is bound to', { ...dpop, error: 'invalid_dpop_proof' });
+    withNonce(ctx, tenant, reply);
+  } catch (error) {
+    if (error instanceof DpopRefusal) throw new BearerRefusal(error.description, { ...dpop, error: error.error, nonce: currentNonce(ctx, tenant) });
+    throw error;
+  }
 }
 
 const userRefusals = { missing: () => new BearerRefusal('The user does not exist'), blocked: () => new BearerRefusal('user is blocked') };
@@ -62,8 +102,9 @@ export function userinfoEndpoint(ctx: AppContext): RouteOptions {
     method: ['GET', 'POST'],
     url: '/userinfo',
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      const token = readBearerToken(request);
-      const payload = await verifyUserinfoToken(ctx, request.tenant, token);
+      const presented = readAccessToken(request);
+      const payload = await verifyUserinfoToken(ctx, request.tenant, presented.token);
+      await checkSenderConstraint(ctx, request.tenant, request, reply, presented, payload);
       const user = await requireActiveUser(ctx.stores.users, request.tenant.id, payload.sub!, userRefusals);
       return reply
         .header('Cache-Control', 'no-store')

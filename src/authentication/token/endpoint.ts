@@ -3,7 +3,7 @@
  * node-oidc-provider's actions: read the body, require `grant_type`, select
  * the grant handler, pick the parameters it declares (with client
  * authentication's), authenticate the client, check that the client may use
- * the grant, run the grant, answer. Stack traces read like RFC 6749 §3.2.
+ * the grant, check a proof of possession (DPoP), run the grant, answer. Stack traces read like RFC 6749 §3.2.
  * The grants and client-authentication methods are the registry's
  * (../registries.ts).
  */
@@ -15,6 +15,7 @@ import type { AuthenticatedClient } from '../client-auth/method.js';
 import { pick, readBody, requireParams, type Params, type RawParams } from '../params.js';
 import type { AuthenticationRegistries } from '../registries.js';
 import type { GrantHandler, TokenResponse } from './grant.js';
+import { proofOfPossession } from '../sender-constraint/token-proof.js';
 
 function readGrantType(raw: RawParams): string {
   const { grant_type } = pick(raw, ['grant_type']);
@@ -62,7 +63,8 @@ export function tokenEndpoint(ctx: AppContext, registries: AuthenticationRegistr
       const params = pickGrantParameters(raw, handler, authentication);
       const client = await authenticateClient(registries.clientAuthMethods, ctx, request.tenant, request, params);
       checkClientMayUseGrant(handler, client);
-      return sendTokens(reply, await handler.handle({ ctx, tenant: request.tenant, request, params, client }));
+      const confirmation = await proofOfPossession(ctx, request.tenant, request, reply, client.client, `${request.tenant.issuer}oauth/token`);
+      return sendTokens(reply, await handler.handle({ ctx, tenant: request.tenant, request, params, client, ...(confirmation && { confirmation }) }));
     },
   };
 }

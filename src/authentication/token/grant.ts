@@ -3,6 +3,7 @@ import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { AuthenticatedClient } from '../client-auth/method.js';
 import type { Params } from '../params.js';
 import type { AppContext } from '../../domain/context.js';
+import type { Confirmation, TokenType } from '../../domain/tokens/confirmation.js';
 
 /** The token endpoint's success body (RFC 6749 §5.1), members in the service's order. */
 export interface TokenResponse {
@@ -11,7 +12,7 @@ export interface TokenResponse {
   id_token?: string;
   scope?: string;
   expires_in: number;
-  token_type: 'Bearer';
+  token_type: TokenType;
 }
 
 export interface GrantContext {
@@ -20,6 +21,8 @@ export interface GrantContext {
   request: FastifyRequest;
   params: Params;
   client: AuthenticatedClient;
+  /** The key the client proved possession of (DPoP), which the access token must be bound to. */
+  confirmation?: Confirmation;
 }
 
 /**

@@ -31,6 +31,7 @@ import type { TokenResponse } from './grant.js';
 import { CURRENT_USER_SCOPE_SET, CURRENT_USER_SCOPES } from '../../domain/management-api/current-user.js';
 import { issueRefreshToken, OFFLINE_ACCESS, offlineAccessAllowed } from './refresh-tokens.js';
 import type { AppContext } from '../../domain/context.js';
+import { tokenTypeOf, type Confirmation } from '../../domain/tokens/confirmation.js';
 
 /** The OIDC scopes Gatehouse grants: those whose claims it can give (OIDC Core §5.4). */
 export const OIDC_SCOPES: ReadonlySet<string> = new Set(['openid', 'profile', 'email']);
@@ -55,6 +56,8 @@ export interface UserTokenRequest {
    * when `offline_access` is granted.
    */
   refreshToken?: (granted: { audience: string | undefined; scope: string }) => Promise<string | undefined>;
+  /** The DPoP key the access token is bound to. */
+  confirmation?: Confirmation;
 }
 
 /**
@@ -154,6 +157,7 @@ async function issueAccess(ctx: AppContext, request: UserTokenRequest, grant: Re
       ...(request.grantType !== undefined && { grantType: request.grantType }),
       ...(grant.oidc.includes('openid') && { extraAudiences: [userinfoAudience(tenant)] }),
       ...(grant.permissions !== undefined && { permissions: grant.permissions }),
+      ...(request.confirmation && { confirmation: request.confirmation }),
     });
   }
   return issueUserinfoAccessToken(ctx, {
@@ -163,6 +167,7 @@ async function issueAccess(ctx: AppContext, request: UserTokenRequest, grant: Re
     scope,
     ...(request.grantType !== undefined && { grantType: request.grantType }),
     ...(userinfoLifetime !== undefined && { lifetime: userinfoLifetime }),
+    ...(request.confirmation && { confirmation: request.confirmation }),
   });
 }
 
@@ -197,7 +202,7 @@ export async function issueUserTokens(ctx: AppContext, request: UserTokenRequest
   // at_hash is optional at the token endpoint (OIDC Core §3.1.3.6); the service leaves it out of password-grant ID tokens.
   if (granted.includes('openid')) body.id_token = await idToken(ctx, request, granted);
   if (granted.length > 0) body.scope = granted.join(' ');
-  return { ...body, expires_in: expiresIn, token_type: 'Bearer' } as TokenResponse;
+  return { ...body, expires_in: expiresIn, token_type: tokenTypeOf(request.confirmation) } as TokenResponse;
 }
 
 

@@ -10,6 +10,7 @@ import type { Tenant } from '../../domain/tenants/tenant.js';
 import { SIGNING_ALG } from '../../domain/keys/keyring.js';
 import { SUPPORTED_CLAIMS } from '../../domain/tokens/id-token.js';
 import type { AuthenticationRegistries } from '../registries.js';
+import { DPOP_ALGS } from '../sender-constraint/dpop.js';
 import { OIDC_SCOPES } from '../token/user-tokens.js';
 import { OFFLINE_ACCESS } from '../token/refresh-tokens.js';
 
@@ -43,6 +44,7 @@ export function discoveryDocument(tenant: Tenant, registries: AuthenticationRegi
     // RFC 9126 §5: pushing is offered to every client; clients with require_pushed_authorization_requests must.
     pushed_authorization_request_endpoint: `${base}oauth/par`,
     require_pushed_authorization_requests: false,
+    dpop_signing_alg_values_supported: [...DPOP_ALGS],
   };
 }
 

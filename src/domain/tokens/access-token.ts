@@ -13,6 +13,7 @@ import { SIGNING_ALG } from '../keys/keyring.js';
 import { signingSecretContext, type ResourceServerRow } from '../resource-servers/model.js';
 import type { Tenant } from '../tenants/tenant.js';
 import type { AppContext } from '../context.js';
+import type { Confirmation } from './confirmation.js';
 
 export interface AccessTokenRequest {
   tenant: Tenant;
@@ -28,6 +29,8 @@ export interface AccessTokenRequest {
   extraAudiences?: readonly string[];
   /** The `permissions` claim of the `*_authz` dialects (RBAC). */
   permissions?: readonly string[];
+  /** The `cnf` claim of a sender-constrained token (RFC 7800; DPoP's `jkt`, RFC 9449 §6). */
+  confirmation?: Confirmation;
 }
 
 export interface IssuedAccessToken {
@@ -52,6 +55,7 @@ export async function issueAccessToken(ctx: AppContext, request: AccessTokenRequ
   if (request.grantType) payload.gty = request.grantType;
   if (!rfc9068) payload.azp = request.clientId;
   if (request.permissions !== undefined && resourceServer.token_dialect.endsWith('_authz')) payload.permissions = [...request.permissions];
+  if (request.confirmation) payload.cnf = { ...request.confirmation };
 
   const typ = rfc9068 ? 'at+jwt' : 'JWT';
   let token: string;

@@ -11,6 +11,7 @@ import { SIGNING_ALG } from '../keys/keyring.js';
 import { lifetimeOf } from '../lifetimes.js';
 import type { Tenant } from '../tenants/tenant.js';
 import type { AppContext } from '../context.js';
+import type { Confirmation } from './confirmation.js';
 
 /** `https://{domain}/userinfo`: the userinfo endpoint's audience. */
 export function userinfoAudience(tenant: Pick<Tenant, 'issuer'>): string {
@@ -26,6 +27,8 @@ export interface UserinfoTokenRequest {
   grantType?: string;
   /** Seconds; the tenant's `userinfo_token` lifetime (src/domain/lifetimes.ts) unless given. */
   lifetime?: number;
+  /** `cnf` of a sender-constrained token (DPoP). */
+  confirmation?: Confirmation;
 }
 
 export async function issueUserinfoAccessToken(
@@ -44,6 +47,7 @@ export async function issueUserinfoAccessToken(
   if (request.scope) payload.scope = request.scope;
   if (request.grantType) payload.gty = request.grantType;
   payload.azp = request.clientId;
+  if (request.confirmation) payload.cnf = { ...request.confirmation };
   const { signing } = await ctx.keyring.keys(request.tenant.id);
   const token = await new SignJWT(payload).setProtectedHeader({ alg: SIGNING_ALG, typ: 'JWT', kid: signing.kid }).sign(signing.privateKey);
   return { token, expiresIn: lifetime };

@@ -99,6 +99,9 @@ export type OAuthErrorCode =
   | 'not_found'
   | 'unauthorized'
   | 'too_many_attempts'
+  // DPoP (RFC 9449 §7.1, §8).
+  | 'invalid_dpop_proof'
+  | 'use_dpop_nonce'
   // Authorization error responses (RFC 6749 §4.1.2.1, OIDC Core §3.1.2.6), sent to the client's redirect target.
   | 'unsupported_response_type'
   | 'login_required'

@@ -89,7 +89,7 @@ export const authorizationCode: GrantHandler = {
   // Public clients exchange codes with client_id and PKCE (required of them at /authorize).
   requiresConfidentialClient: false,
 
-  async handle({ ctx, tenant, params, client }: GrantContext): Promise<TokenResponse> {
+  async handle({ ctx, tenant, params, client, confirmation }: GrantContext): Promise<TokenResponse> {
     requireParams(params, 'code');
     const row = await findCode(ctx, tenant, client, params);
     checkRedirectUri(row, params);
@@ -106,6 +106,7 @@ export const authorizationCode: GrantHandler = {
       ...(row.nonce !== null && { nonce: row.nonce }),
       authTime: row.auth_time,
       sid: row.session_id,
+      ...(confirmation && { confirmation: confirmation }),
       // A new family whose id the code recorded, so a replay of the code can revoke it.
       refreshToken: async (granted) =>
         granted.scope.split(' ').includes(OFFLINE_ACCESS)

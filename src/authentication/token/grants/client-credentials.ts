@@ -7,13 +7,14 @@
 import { oauthErrors } from '../../../platform/http/errors.js';
 import { issueAccessToken } from '../../../domain/tokens/access-token.js';
 import type { GrantContext, GrantHandler, TokenResponse } from '../grant.js';
+import { tokenTypeOf } from '../../../domain/tokens/confirmation.js';
 
 export const clientCredentials: GrantHandler = {
   grantType: 'client_credentials',
   parameters: ['audience', 'scope'],
   requiresConfidentialClient: true,
 
-  async handle({ ctx, tenant, params, client }: GrantContext): Promise<TokenResponse> {
+  async handle({ ctx, tenant, params, client, confirmation }: GrantContext): Promise<TokenResponse> {
     const audience = params.audience ?? tenant.settings.default_audience;
     if (!audience) {
       throw oauthErrors.accessDenied('No audience parameter was provided, and no default audience has been configured');
@@ -43,8 +44,10 @@ export const clientCredentials: GrantHandler = {
       grantType: 'client-credentials',
       // `*_authz` dialects: a machine's permissions are the scopes it was granted.
       permissions: scope === '' ? [] : scope.split(' '),
+      ...(confirmation && { confirmation: confirmation }),
     });
-    if (scope) return { access_token: token, scope, expires_in: expiresIn, token_type: 'Bearer' };
-    return { access_token: token, expires_in: expiresIn, token_type: 'Bearer' };
+    const token_type = tokenTypeOf(confirmation);
+    if (scope) return { access_token: token, scope, expires_in: expiresIn, token_type };
+    return { access_token: token, expires_in: expiresIn, token_type };
   },
 };

@@ -122,7 +122,7 @@ function passwordGrant(grantType: string, parameters: readonly string[], resolve
     // Public clients (token_endpoint_auth_method none) may log users in with client_id alone.
     requiresConfidentialClient: false,
 
-    async handle({ ctx, tenant, request, params, client }: GrantContext): Promise<TokenResponse> {
+    async handle({ ctx, tenant, request, params, client, confirmation }: GrantContext): Promise<TokenResponse> {
       requireParams(params, 'username', 'password');
       const connection = await resolveConnection(ctx, tenant, client, params);
       const attempt = loginAttempt(tenant, connection, request, client, params);
@@ -137,6 +137,7 @@ function passwordGrant(grantType: string, parameters: readonly string[], resolve
         audience: params.audience,
         scope: params.scope,
         grantType: GTY,
+        ...(confirmation && { confirmation: confirmation }),
       });
     },
   };

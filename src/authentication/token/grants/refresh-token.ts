@@ -86,7 +86,7 @@ export const refreshToken: GrantHandler = {
   // Public clients (client_id only) refresh too; the token is bound to the client.
   requiresConfidentialClient: false,
 
-  async handle({ ctx, tenant, params, client }: GrantContext): Promise<TokenResponse> {
+  async handle({ ctx, tenant, params, client, confirmation }: GrantContext): Promise<TokenResponse> {
     requireParams(params, 'refresh_token');
     const row = await findToken(ctx, tenant, client, params);
     const user = await requireActiveUser(ctx.stores.users, tenant.id, row.user_id, userRefusals);
@@ -100,6 +100,7 @@ export const refreshToken: GrantHandler = {
       audience: row.audience ?? '',
       scope,
       grantType: REFRESH_TOKEN_GRANT,
+      ...(confirmation && { confirmation }),
       // RFC 6749 §6: the new refresh token has the scope of the one it replaces, not the narrowed one.
       refreshToken: async () =>
         successor &&

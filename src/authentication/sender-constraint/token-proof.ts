@@ -1,0 +1,44 @@
+/**
+ * Proof of possession at the endpoints that issue tokens or bind requests
+ * (/oauth/token, /oauth/par): a DPoP proof, when sent, is checked and its
+ * key bound (RFC 9449 §5, §10); a client with `require_proof_of_possession`
+ * must send one. Refusals are the endpoint's JSON errors
+ * (`invalid_dpop_proof`, `use_dpop_nonce`), with the nonce to use in
+ * `DPoP-Nonce`.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../domain/context.js';
+import type { IssuanceClient } from '../../domain/issuance/lookups.js';
+import type { Tenant } from '../../domain/tenants/tenant.js';
+import type { Confirmation } from '../../domain/tokens/confirmation.js';
+import { OAuthError, oauthErrors } from '../../platform/http/errors.js';
+import { dpopHeader, DpopRefusal, verifyDpopProof, withNonce } from './dpop.js';
+
+/** Whether the client's tokens must be sender-constrained (the service's `require_proof_of_possession`). */
+export const requiresProofOfPossession = (client: IssuanceClient) => client.row.config.require_proof_of_possession === true;
+
+/** The key the request proved possession of, if any; `endpoint` is the URL its `htu` must name. */
+export async function proofOfPossession(
+  ctx: AppContext,
+  tenant: Tenant,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  client: IssuanceClient,
+  endpoint: string,
+): Promise<Confirmation | undefined> {
+  try {
+    const proof = dpopHeader(request);
+    if (proof === undefined) {
+      if (requiresProofOfPossession(client)) throw oauthErrors.invalidRequest('This client requires sender-constrained tokens: send a DPoP proof');
+      return undefined;
+    }
+    withNonce(ctx, tenant, reply);
+    return { jkt: await verifyDpopProof(ctx, tenant, request, proof, { htu: endpoint }) };
+  } catch (error) {
+    if (error instanceof DpopRefusal) {
+      withNonce(ctx, tenant, reply);
+      throw new OAuthError(400, error.error, error.description);
+    }
+    throw error;
+  }
+}
