@@ -6,7 +6,8 @@
  * `par_request_expiry` seconds (default 30, at most 600). The request is
  * validated now, as /authorize would, and refused as JSON: `redirect_uri`
  * against the callbacks, the response type, mode, scope and PKCE. A
- * `request_uri` cannot itself be pushed (§2.1).
+ * `request_uri` cannot itself be pushed (§2.1). A DPoP proof binds the
+ * request's code to its key (`dpop_jkt`, RFC 9449 §10.1).
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { AppContext } from '../domain/context.js';
@@ -16,6 +17,7 @@ import { OAuthError, oauthErrors } from '../platform/http/errors.js';
 import { checkWebMessageOrigin, resolveRedirectTarget, validateAuthorizeRequest } from './authorize/request.js';
 import { REQUEST_URI_PREFIX } from './authorize/pushed.js';
 import { authenticateClient, clientAuthenticationParameters } from './client-auth/authenticate.js';
+import { proofOfPossession } from './sender-constraint/token-proof.js';
 import { AuthorizationErrorResponse } from './errors.js';
 import { readBody } from './params.js';
 import type { AuthenticationRegistries } from './registries.js';
@@ -43,6 +45,15 @@ export function parEndpoint(ctx: AppContext, registries: AuthenticationRegistrie
       for (const [name, value] of Object.entries(raw.values)) if (!authentication.has(name) || name === 'client_id') params[name] = value;
       if (params.request_uri !== undefined) throw oauthErrors.invalidRequest('request_uri cannot be pushed.');
       params.client_id = client.client.row.client_id;
+      // A DPoP proof binds the code to its key (RFC 9449 §10.1); a dpop_jkt sent beside it must name the same key.
+      const confirmation = await proofOfPossession(ctx, request.tenant, request, reply, client.client, `${request.tenant.issuer}oauth/par`, {
+        // The tokens are constrained at the token endpoint; pushing without a proof leaves the code unbound.
+        enforceClientRequirement: false,
+      });
+      if (confirmation?.jkt !== undefined) {
+        if (params.dpop_jkt !== undefined && params.dpop_jkt !== confirmation.jkt) throw new OAuthError(400, 'invalid_dpop_proof', 'dpop_jkt does not match the DPoP proof');
+        params.dpop_jkt = confirmation.jkt;
+      }
 
       const target = resolveRedirectTarget(client.client, params.redirect_uri, oauthErrors.invalidRequest);
       checkWebMessageOrigin(client.client, params, target, oauthErrors.invalidRequest);

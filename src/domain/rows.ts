@@ -252,6 +252,8 @@ export interface RefreshTokenRow {
   last_used_at: string;
   rotated_at: string | null;
   revoked_at: string | null;
+  /** The DPoP key (JWK thumbprint) a public client's token is bound to (migration 0016); null: unbound. */
+  dpop_jkt?: string | null;
 }
 
 /** Login sessions (migration 0009); only the cookie value's SHA-256 is stored. */
@@ -344,6 +346,8 @@ export interface AuthorizationCodeRow {
   expires_at: string;
   used_at: string | null;
   refresh_family_id: string | null;
+  /** The DPoP key the code must be redeemed with (migration 0016); null: unbound. */
+  dpop_jkt?: string | null;
 }
 
 /** Users' consent grants (migration 0010): one per user, client and audience. */

@@ -10,6 +10,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { calculateJwkThumbprint, decodeJwt, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { createTestApp, DOMAIN, tokenRequest, type TestApp } from '../helpers/app.js';
+import { Browser, pkce, redirectParams } from '../helpers/browser.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
 
 const ISSUER = `https://${DOMAIN}/`;
@@ -19,6 +20,7 @@ const API = 'https://dpop.api.test/';
 const REALM = 'Username-Password-Authentication';
 const PASSWORD_REALM = 'http://auth0.com/oauth/grant-type/password-realm';
 const PASSWORD = 'Correct horse battery staple 1';
+const CALLBACK = 'https://spa.example.com/callback';
 
 interface Key {
   privateKey: CryptoKey;
@@ -66,7 +68,12 @@ describe('DPoP', () => {
     for (const c of [machine, strict]) {
       assert.equal((await t.management('POST', '/api/v2/client-grants', { body: { client_id: c.client_id, audience: API, scope: ['read:x'] } })).statusCode, 201);
     }
-    spa = await insertClient(t, { grant_types: [PASSWORD_REALM], token_endpoint_auth_method: 'none', client_secret_enc: null });
+    spa = await insertClient(t, {
+      grant_types: [PASSWORD_REALM, 'refresh_token', 'authorization_code'],
+      token_endpoint_auth_method: 'none',
+      client_secret_enc: null,
+      config: { callbacks: [CALLBACK] },
+    });
     assert.equal((await t.management('POST', '/api/v2/connections', { body: { name: REALM, strategy: 'auth0', enabled_clients: [spa.client_id] } })).statusCode, 201);
     assert.equal((await t.management('POST', '/api/v2/users', { body: { connection: REALM, email: 'dpop@example.com', password: PASSWORD } })).statusCode, 201);
     key = await newKey();
@@ -186,6 +193,64 @@ describe('DPoP', () => {
       assert.equal((await userinfo(`Bearer ${bearer}`)).statusCode, 200);
       assert.equal((await userinfo(`DPoP ${bearer}`, await resourceProof(key, bearer))).statusCode, 401);
     });
+  });
+
+  it("a public client's refresh token is bound to its key, and its successors too", async () => {
+    const login = await tokenRequest(
+      t.app,
+      { grant_type: PASSWORD_REALM, client_id: spa.client_id, username: 'dpop@example.com', password: PASSWORD, realm: REALM, scope: 'openid offline_access' },
+      { form: true, headers: { dpop: await proof(key) } },
+    );
+    assert.equal(login.statusCode, 200, login.body);
+    const refresh = (login.json() as { refresh_token: string }).refresh_token;
+    assert.ok(refresh);
+    const refreshWith = (token: string, dpop?: string) =>
+      tokenRequest(t.app, { grant_type: 'refresh_token', client_id: spa.client_id, refresh_token: token }, { form: true, ...(dpop !== undefined && { headers: { dpop } }) });
+
+    // invalid_grant is the service's 403.
+    const without = await refreshWith(refresh);
+    assert.equal(without.statusCode, 403, without.body);
+    assert.equal((without.json() as { error: string }).error, 'invalid_grant');
+    const otherKey = await refreshWith(refresh, await proof(await newKey()));
+    assert.equal(otherKey.statusCode, 403, otherKey.body);
+
+    const ok = await refreshWith(refresh, await proof(key));
+    assert.equal(ok.statusCode, 200, ok.body);
+    assert.equal((ok.json() as { token_type: string }).token_type, 'DPoP');
+    const next = (ok.json() as { refresh_token?: string }).refresh_token ?? refresh;
+    assert.equal((await refreshWith(next)).statusCode, 403, 'the successor (or the same token) stays bound');
+  });
+
+  it('a code pushed with a DPoP proof is redeemed only with a proof by that key', async () => {
+    const verifier = pkce();
+    const pushed = await t.app.inject({
+      method: 'POST',
+      url: '/oauth/par',
+      headers: { host: DOMAIN, 'content-type': 'application/x-www-form-urlencoded', dpop: await proof(key, { htu: `${ISSUER}oauth/par` }) },
+      payload: new URLSearchParams({ client_id: spa.client_id, response_type: 'code', redirect_uri: CALLBACK, scope: 'openid', state: 'st', code_challenge: verifier.challenge, code_challenge_method: 'S256' }).toString(),
+    });
+    assert.equal(pushed.statusCode, 201, pushed.body);
+    const requestUri = (pushed.json() as { request_uri: string }).request_uri;
+    const done = await new Browser(t).login(`/authorize?client_id=${spa.client_id}&request_uri=${encodeURIComponent(requestUri)}`, 'dpop@example.com', PASSWORD);
+    const code = redirectParams(done, CALLBACK).get('code')!;
+    assert.ok(code, done.headers.location as string);
+    const exchange = (dpop?: string) =>
+      tokenRequest(t.app, { grant_type: 'authorization_code', client_id: spa.client_id, code, redirect_uri: CALLBACK, code_verifier: verifier.verifier }, { form: true, ...(dpop !== undefined && { headers: { dpop } }) });
+    const unbound = await exchange();
+    assert.equal(unbound.statusCode, 403, unbound.body);
+    assert.match((unbound.json() as { error_description: string }).error_description, /bound to a DPoP key/);
+    const ok = await exchange(await proof(key));
+    assert.equal(ok.statusCode, 200, ok.body);
+    assert.deepEqual(decodeJwt((ok.json() as { access_token: string }).access_token).cnf, { jkt: key.jkt });
+
+    const mismatch = await t.app.inject({
+      method: 'POST',
+      url: '/oauth/par',
+      headers: { host: DOMAIN, 'content-type': 'application/x-www-form-urlencoded', dpop: await proof(key, { htu: `${ISSUER}oauth/par` }) },
+      payload: new URLSearchParams({ client_id: spa.client_id, response_type: 'code', redirect_uri: CALLBACK, code_challenge: verifier.challenge, code_challenge_method: 'S256', dpop_jkt: (await newKey()).jkt }).toString(),
+    });
+    assert.equal(mismatch.statusCode, 400, mismatch.body);
+    assert.equal((mismatch.json() as { error: string }).error, 'invalid_dpop_proof');
   });
 
   it('discovery lists the DPoP algorithms', async () => {

@@ -190,6 +190,7 @@ await forEachStoreFactory('storage conformance', (h) => {
       '0013_interaction_steps',
       '0014_client_credentials',
       '0015_pushed_authorization_requests',
+      '0016_dpop_binding',
     ];
 
     it('creates every table', async () => {

@@ -56,10 +56,15 @@ export interface AuthorizeRequest {
   connection?: string;
   login_hint?: string;
   screen_hint?: string;
+  /** The DPoP key the code is bound to (RFC 9449 §10): its JWK thumbprint. */
+  dpop_jkt?: string;
 }
 
 /** Makes the authorization error sent to the (trusted) redirect target (RFC 6749 §4.1.2.1). */
 type Refuse = (error: AuthorizationErrorCode, description: string) => AuthorizationErrorResponse;
+
+/** A base64url SHA-256 JWK thumbprint (RFC 7638), as `dpop_jkt` carries. */
+const JWK_THUMBPRINT = /^[A-Za-z0-9_-]{43}$/;
 
 /** RFC 7636 §4.2: 43 to 128 characters of [A-Z a-z 0-9 - . _ ~]; an S256 challenge is exactly 43. */
 const CODE_CHALLENGE = /^[A-Za-z0-9\-._~]{43,128}$/;
@@ -209,6 +214,7 @@ export function validateAuthorizeRequest(client: IssuanceClient, params: Readonl
   if (params.screen_hint !== undefined && !client.browser.firstParty) {
     throw refuse('invalid_request', 'screen_hint is not allowed for third party clients');
   }
+  if (params.dpop_jkt !== undefined && !JWK_THUMBPRINT.test(params.dpop_jkt)) throw refuse('invalid_request', 'dpop_jkt must be a base64url SHA-256 JWK thumbprint');
 
   const request: AuthorizeRequest = {
     client_id: client.row.client_id,
@@ -217,7 +223,7 @@ export function validateAuthorizeRequest(client: IssuanceClient, params: Readonl
     response_mode: responseModeOf(params),
   };
   if (params.redirect_uri !== undefined) request.redirect_uri = params.redirect_uri;
-  for (const name of ['state', 'nonce', 'scope', 'audience', 'connection', 'login_hint', 'screen_hint'] as const) {
+  for (const name of ['state', 'nonce', 'scope', 'audience', 'connection', 'login_hint', 'screen_hint', 'dpop_jkt'] as const) {
     const value = params[name];
     if (value !== undefined && value !== '') request[name] = value;
   }

@@ -32,6 +32,7 @@ async function issueCode(ctx: AppContext, tenant: Tenant, request: AuthorizeRequ
     session_id: session.id_hash,
     auth_time: session.auth_time,
     expires_at: isoAt(ctx.now() + lifetimeOf(tenant, 'authorization_code') * 1000),
+    dpop_jkt: request.dpop_jkt ?? null,
   });
   return code;
 }

@@ -25,11 +25,12 @@ export async function proofOfPossession(
   reply: FastifyReply,
   client: IssuanceClient,
   endpoint: string,
+  options: { enforceClientRequirement: boolean } = { enforceClientRequirement: true },
 ): Promise<Confirmation | undefined> {
   try {
     const proof = dpopHeader(request);
     if (proof === undefined) {
-      if (requiresProofOfPossession(client)) throw oauthErrors.invalidRequest('This client requires sender-constrained tokens: send a DPoP proof');
+      if (options.enforceClientRequirement && requiresProofOfPossession(client)) throw oauthErrors.invalidRequest('This client requires sender-constrained tokens: send a DPoP proof');
       return undefined;
     }
     withNonce(ctx, tenant, reply);

@@ -20,6 +20,7 @@ import type { Tenant } from '../../domain/tenants/tenant.js';
 import { newRefreshToken, secretHash } from '../../domain/secrets.js';
 import type { AppContext } from '../../domain/context.js';
 import { isoAt } from '../../platform/clock.js';
+import type { Confirmation } from '../../domain/tokens/confirmation.js';
 
 export const OFFLINE_ACCESS = 'offline_access';
 export const REFRESH_TOKEN_GRANT = 'refresh_token';
@@ -65,6 +66,9 @@ export function isExpired(row: Pick<RefreshTokenRow, 'expires_at' | 'idle_expire
   return (row.expires_at !== null && row.expires_at <= now) || (row.idle_expires_at !== null && row.idle_expires_at <= now);
 }
 
+/** A client without credentials (client_id only): its refresh tokens are bound to a DPoP key when it proves one. */
+export const isPublicClient = (client: IssuanceClient) => client.authenticationMethods.length === 0 && client.row.token_endpoint_auth_method === 'none';
+
 export interface RefreshTokenIssue {
   tenant: Tenant;
   client: IssuanceClient;
@@ -75,6 +79,10 @@ export interface RefreshTokenIssue {
   scope: string;
   /** The family of a rotated predecessor, with its absolute expiry; a new family when absent. */
   family?: { id: string; expiresAt: string | null };
+  /** The DPoP key the client proved; a public client's token is bound to it (RFC 9449 §5). */
+  confirmation?: Confirmation;
+  /** A rotated predecessor's binding, which its successor keeps (instead of `confirmation`'s). */
+  boundTo?: string | null;
 }
 
 /** Stores a new refresh token (only its hash) and returns the token. */
@@ -94,6 +102,7 @@ export async function issueRefreshToken(ctx: AppContext, request: RefreshTokenIs
     expires_at: request.family ? request.family.expiresAt : absoluteExpiry(settings, nowMs),
     idle_expires_at: idleExpiry(settings, nowMs),
     last_used_at: isoAt(nowMs),
+    dpop_jkt: request.boundTo !== undefined ? request.boundTo : isPublicClient(request.client) ? (request.confirmation?.jkt ?? null) : null,
   });
   return token;
 }

@@ -193,7 +193,7 @@ export async function issueUserTokens(ctx: AppContext, request: UserTokenRequest
   const refreshToken = request.refreshToken
     ? await request.refreshToken(issued)
     : granted.includes(OFFLINE_ACCESS)
-      ? await issueRefreshToken(ctx, { tenant: request.tenant, client: request.client, userId: request.user.user_id, ...issued })
+      ? await issueRefreshToken(ctx, { tenant: request.tenant, client: request.client, userId: request.user.user_id, ...issued, ...(request.confirmation && { confirmation: request.confirmation }) })
       : undefined;
 
   // Members in the service's order: access_token, refresh_token, id_token, scope, expires_in, token_type.

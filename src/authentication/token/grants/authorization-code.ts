@@ -94,6 +94,7 @@ export const authorizationCode: GrantHandler = {
     const row = await findCode(ctx, tenant, client, params);
     checkRedirectUri(row, params);
     verifyCodeVerifier(row, params);
+    if (row.dpop_jkt && row.dpop_jkt !== confirmation?.jkt) throw oauthErrors.invalidGrant('The authorization code is bound to a DPoP key: send a DPoP proof by that key');
     const familyId = newPrefixedId('rtf', 24);
     await consumeCode(ctx, tenant, row, familyId);
     const user = await requireActiveUser(ctx.stores.users, tenant.id, row.user_id, userRefusals);
@@ -116,6 +117,7 @@ export const authorizationCode: GrantHandler = {
               userId: user.user_id,
               ...granted,
               family: { id: familyId, expiresAt: absoluteExpiry(refreshTokenSettings(client.client), ctx.now()) },
+              ...(confirmation && { confirmation }),
             })
           : undefined,
     });

@@ -89,6 +89,8 @@ export const refreshToken: GrantHandler = {
   async handle({ ctx, tenant, params, client, confirmation }: GrantContext): Promise<TokenResponse> {
     requireParams(params, 'refresh_token');
     const row = await findToken(ctx, tenant, client, params);
+    // Checked before the token is used, so a request without the key spends nothing.
+    if (row.dpop_jkt && row.dpop_jkt !== confirmation?.jkt) throw oauthErrors.invalidGrant('The refresh token is bound to a DPoP key: send a DPoP proof by that key');
     const user = await requireActiveUser(ctx.stores.users, tenant.id, row.user_id, userRefusals);
     const scope = narrowScope(row, params);
     const successor = await useToken(ctx, tenant, row, refreshTokenSettings(client.client));
@@ -104,7 +106,7 @@ export const refreshToken: GrantHandler = {
       // RFC 6749 §6: the new refresh token has the scope of the one it replaces, not the narrowed one.
       refreshToken: async () =>
         successor &&
-        issueRefreshToken(ctx, { tenant, client: client.client, userId: user.user_id, audience: row.audience ?? undefined, scope: row.scope, family: successor }),
+        issueRefreshToken(ctx, { tenant, client: client.client, userId: user.user_id, audience: row.audience ?? undefined, scope: row.scope, family: successor, boundTo: row.dpop_jkt ?? null }),
     });
   },
 };
