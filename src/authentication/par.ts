@@ -6,7 +6,8 @@
  * `par_request_expiry` seconds (default 30, at most 600). The request is
  * validated now, as /authorize would, and refused as JSON: `redirect_uri`
  * against the callbacks, the response type, mode, scope and PKCE. A
- * `request_uri` cannot itself be pushed (§2.1). A DPoP proof binds the
+ * `request_uri` cannot itself be pushed (§2.1); a signed request object
+ * (`request`, RFC 9101) is verified here and its members pushed. A DPoP proof binds the
  * request's code to its key (`dpop_jkt`, RFC 9449 §10.1).
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
@@ -16,6 +17,7 @@ import { isoAt } from '../platform/clock.js';
 import { OAuthError, oauthErrors } from '../platform/http/errors.js';
 import { checkWebMessageOrigin, resolveRedirectTarget, validateAuthorizeRequest } from './authorize/request.js';
 import { REQUEST_URI_PREFIX } from './authorize/pushed.js';
+import { RequestObjectRefusal, withRequestObject } from './authorize/request-object.js';
 import { authenticateClient, clientAuthenticationParameters } from './client-auth/authenticate.js';
 import { proofOfPossession } from './sender-constraint/token-proof.js';
 import { AuthorizationErrorResponse } from './errors.js';
@@ -41,10 +43,16 @@ export function parEndpoint(ctx: AppContext, registries: AuthenticationRegistrie
       const refused = [...raw.repeated, ...raw.malformed][0];
       if (refused !== undefined) throw oauthErrors.invalidRequest(`Parameter ${refused} must not be repeated.`);
       const client = await authenticateClient(registries.clientAuthMethods, ctx, request.tenant, request, raw.values);
-      const params: Record<string, string> = {};
+      let params: Record<string, string> = {};
       for (const [name, value] of Object.entries(raw.values)) if (!authentication.has(name) || name === 'client_id') params[name] = value;
       if (params.request_uri !== undefined) throw oauthErrors.invalidRequest('request_uri cannot be pushed.');
       params.client_id = client.client.row.client_id;
+      try {
+        params = await withRequestObject(ctx, request.tenant, client.client, params);
+      } catch (error) {
+        if (error instanceof RequestObjectRefusal) throw new OAuthError(400, 'invalid_request_object', error.description);
+        throw error;
+      }
       // A DPoP proof binds the code to its key (RFC 9449 §10.1); a dpop_jkt sent beside it must name the same key.
       const confirmation = await proofOfPossession(ctx, request.tenant, request, reply, client.client, `${request.tenant.issuer}oauth/par`, {
         // The tokens are constrained at the token endpoint; pushing without a proof leaves the code unbound.
@@ -70,7 +78,7 @@ export function parEndpoint(ctx: AppContext, registries: AuthenticationRegistrie
       await ctx.stores.pushedRequests.insert({
         tenant_id: request.tenant.id,
         id_hash: secretHash(secret),
-        client_id: params.client_id,
+        client_id: client.client.row.client_id,
         params,
         created_at: isoAt(now),
         expires_at: isoAt(now + expiresIn * 1000),

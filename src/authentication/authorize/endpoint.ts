@@ -1,8 +1,9 @@
 /**
  * GET /authorize (RFC 6749 §4.1.1, §4.2.1; OIDC Core §3; authentication-api-
  * wire-notes §4) as a pipeline: read the query, find the client, resolve the
- * redirect target (failures: a page, never a redirect), take a pushed
- * request's parameters for a request_uri (./pushed.ts), validate the rest
+ * take a pushed request's parameters for a request_uri (./pushed.ts) or a
+ * signed request object's (./request-object.ts), resolve the redirect target
+ * (failures: a page, never a redirect), validate the rest
  * (failures: an error response to the redirect target, ./request.ts), check
  * the audience, then hand the request to the interaction steps
  * (../interaction/policy.ts) with the browser's usable login, if any.
@@ -13,7 +14,11 @@ import { AuthorizationErrorResponse, pageErrors } from '../errors.js';
 import { runInteraction } from '../interaction/policy.js';
 import type { InteractionDeps } from '../interaction/step.js';
 import { readQuery } from '../params.js';
-import { pushedOrQueryParameters } from './pushed.js';
+import type { AppContext } from '../../domain/context.js';
+import type { IssuanceClient } from '../../domain/issuance/lookups.js';
+import type { Tenant } from '../../domain/tenants/tenant.js';
+import { pushedParameters, requiresPushedRequests } from './pushed.js';
+import { RequestObjectRefusal, withRequestObject } from './request-object.js';
 import { checkWebMessageOrigin, resolveRedirectTarget, validateAuthorizeRequest } from './request.js';
 
 /** Query parameters as single strings; a repeated or structured parameter is refused (RFC 6749 §3.1) with the error page. */
@@ -22,6 +27,25 @@ function authorizeParams(request: FastifyRequest): Record<string, string> {
   const refused = [...raw.repeated, ...raw.malformed][0];
   if (refused !== undefined) throw pageErrors.authorize(`Parameter ${refused} must not be repeated.`);
   return { ...raw.values };
+}
+
+/**
+ * The request's parameters: a pushed request's for a request_uri (./pushed.ts,
+ * verified when pushed), else the query with a signed request object's
+ * members over it (./request-object.ts).
+ */
+async function requestParameters(ctx: AppContext, tenant: Tenant, client: IssuanceClient, query: Record<string, string>): Promise<Record<string, string>> {
+  if (query.request_uri !== undefined) {
+    if (query.request !== undefined) throw pageErrors.authorize('request and request_uri cannot be sent together.');
+    return pushedParameters(ctx, tenant, client, query.request_uri);
+  }
+  if (requiresPushedRequests(client)) throw pageErrors.authorize('This client must use pushed authorization requests (request_uri from /oauth/par).');
+  try {
+    return await withRequestObject(ctx, tenant, client, query);
+  } catch (error) {
+    if (error instanceof RequestObjectRefusal) throw pageErrors.authorize(`Invalid request object: ${error.description}`);
+    throw error;
+  }
 }
 
 export function authorizeEndpoint(deps: InteractionDeps): RouteOptions {
@@ -34,7 +58,7 @@ export function authorizeEndpoint(deps: InteractionDeps): RouteOptions {
       if (!params.client_id) throw pageErrors.authorize('Missing required parameter: client_id');
       const client = await deps.ctx.lookups.client(tenant.id, params.client_id);
       if (!client) throw pageErrors.authorize('Unknown client.');
-      params = await pushedOrQueryParameters(deps.ctx, tenant, client, params);
+      params = await requestParameters(deps.ctx, tenant, client, params);
       const redirectTarget = resolveRedirectTarget(client, params.redirect_uri);
       checkWebMessageOrigin(client, params, redirectTarget);
 

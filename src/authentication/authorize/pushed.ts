@@ -18,13 +18,8 @@ export const REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';
 /** Whether the client must push its authorization requests. */
 export const requiresPushedRequests = (client: IssuanceClient) => client.row.config.require_pushed_authorization_requests === true;
 
-/** The parameters /authorize works with: the pushed ones for a request_uri, else the query. */
-export async function pushedOrQueryParameters(ctx: AppContext, tenant: Tenant, client: IssuanceClient, query: Record<string, string>): Promise<Record<string, string>> {
-  const requestUri = query.request_uri;
-  if (requestUri === undefined) {
-    if (requiresPushedRequests(client)) throw pageErrors.authorize('This client must use pushed authorization requests (request_uri from /oauth/par).');
-    return query;
-  }
+/** The pushed parameters a request_uri names (used once), for their client. */
+export async function pushedParameters(ctx: AppContext, tenant: Tenant, client: IssuanceClient, requestUri: string): Promise<Record<string, string>> {
   if (!requestUri.startsWith(REQUEST_URI_PREFIX)) throw pageErrors.authorize('Invalid request_uri.');
   const pushed = await ctx.stores.pushedRequests.consume(tenant.id, secretHash(requestUri.slice(REQUEST_URI_PREFIX.length)), client.row.client_id, isoAt(ctx.now()));
   if (!pushed) throw pageErrors.authorize('The request_uri is unknown, expired or already used.');

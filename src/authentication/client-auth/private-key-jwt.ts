@@ -17,7 +17,7 @@
  *   in every process on the database) until the assertion expires.
  */
 import { decodeJwt, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
-import { usableAt, type RegisteredCredential } from '../../domain/client-credentials/registered.js';
+import { candidateKeys, type RegisteredCredential } from '../../domain/client-credentials/registered.js';
 import { secretHash } from '../../domain/secrets.js';
 import { isoAt } from '../../platform/clock.js';
 import { oauthErrors } from '../../platform/http/errors.js';
@@ -49,14 +49,12 @@ function claimedClient(assertion: string): string {
 }
 
 /** The registered keys the assertion may be signed with: unexpired, its `alg`, and its `kid` when it names one. */
-function candidateKeys(credentials: readonly RegisteredCredential[], alg: string, kid: string | undefined, now: number): RegisteredCredential[] {
-  const usable = credentials.filter((c) => c.key !== undefined && usableAt(c, now));
-  if (usable.length === 0) throw refuse('The client has no usable credential for private_key_jwt');
-  const named = kid === undefined ? usable : usable.filter((c) => c.kid === kid);
-  if (named.length === 0) throw refuse(`No credential of the client has the kid ${kid}`);
-  const matching = named.filter((c) => (c.alg ?? 'RS256') === alg);
-  if (matching.length === 0) throw refuse(`The client_assertion alg ${alg} is not the one its credential was registered with`);
-  return matching;
+function assertionKeys(credentials: readonly RegisteredCredential[], alg: string, kid: string | undefined, now: number): RegisteredCredential[] {
+  const keys = candidateKeys(credentials, alg, kid, now);
+  if (keys === 'no_usable_key') throw refuse('The client has no usable credential for private_key_jwt');
+  if (keys === 'unknown_kid') throw refuse(`No credential of the client has the kid ${kid}`);
+  if (keys === 'wrong_alg') throw refuse(`The client_assertion alg ${alg} is not the one its credential was registered with`);
+  return keys;
 }
 
 export const privateKeyJwt: ClientAuthMethod = {
@@ -86,7 +84,7 @@ export const privateKeyJwt: ClientAuthMethod = {
       throw refuse(`client_assertion alg must be one of ${ASSERTION_SIGNING_ALGS.join(', ')}`);
     }
     const now = ctx.now();
-    const keys = candidateKeys(client.credentials.get(NAME) ?? [], alg, typeof header.kid === 'string' ? header.kid : undefined, now);
+    const keys = assertionKeys(client.credentials.get(NAME) ?? [], alg, typeof header.kid === 'string' ? header.kid : undefined, now);
     const clientId = client.row.client_id;
 
     let payload: JWTPayload | undefined;

@@ -11,6 +11,7 @@ import { SIGNING_ALG } from '../../domain/keys/keyring.js';
 import { SUPPORTED_CLAIMS } from '../../domain/tokens/id-token.js';
 import type { AuthenticationRegistries } from '../registries.js';
 import { DPOP_ALGS } from '../sender-constraint/dpop.js';
+import { REQUEST_OBJECT_ALGS } from '../authorize/request-object.js';
 import { OIDC_SCOPES } from '../token/user-tokens.js';
 import { OFFLINE_ACCESS } from '../token/refresh-tokens.js';
 
@@ -40,7 +41,8 @@ export function discoveryDocument(tenant: Tenant, registries: AuthenticationRegi
     claims_supported: [...SUPPORTED_CLAIMS],
     id_token_signing_alg_values_supported: [SIGNING_ALG],
     request_uri_parameter_supported: false,
-    request_parameter_supported: false,
+    request_parameter_supported: true,
+    request_object_signing_alg_values_supported: [...REQUEST_OBJECT_ALGS],
     // RFC 9126 §5: pushing is offered to every client; clients with require_pushed_authorization_requests must.
     pushed_authorization_request_endpoint: `${base}oauth/par`,
     require_pushed_authorization_requests: false,

@@ -60,3 +60,23 @@ export function parseCredential(row: ClientCredentialRow): RegisteredCredential 
 
 /** Whether the credential may be used at `now` (ms). */
 export const usableAt = (credential: RegisteredCredential, now: number) => credential.expiresAt === undefined || credential.expiresAt > now;
+
+/** The credential ids of a client's `signed_request_object.credentials` (JAR keys). */
+export function requestObjectCredentialIds(config: Record<string, unknown>): string[] {
+  const jar = config.signed_request_object as { credentials?: unknown } | null | undefined;
+  const list = jar?.credentials;
+  return Array.isArray(list) ? list.map((c) => (c as { id?: unknown } | null)?.id).filter((id): id is string => typeof id === 'string') : [];
+}
+
+/** Why no registered key may verify a JWT: none usable, none with its `kid`, none registered for its `alg`. */
+export type KeyProblem = 'no_usable_key' | 'unknown_kid' | 'wrong_alg';
+
+/** The registered keys a JWT with this header may be signed with at `now` (ms): unexpired, its `kid` when it names one, its `alg`. */
+export function candidateKeys(credentials: readonly RegisteredCredential[], alg: string, kid: string | undefined, now: number): RegisteredCredential[] | KeyProblem {
+  const usable = credentials.filter((c) => c.key !== undefined && usableAt(c, now));
+  if (usable.length === 0) return 'no_usable_key';
+  const named = kid === undefined ? usable : usable.filter((c) => c.kid === kid);
+  if (named.length === 0) return 'unknown_kid';
+  const matching = named.filter((c) => (c.alg ?? 'RS256') === alg);
+  return matching.length === 0 ? 'wrong_alg' : matching;
+}

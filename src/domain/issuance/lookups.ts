@@ -12,7 +12,10 @@ import type { Stores } from '../stores.js';
 import type { ResourceServerRow } from '../resource-servers/model.js';
 import { clientSecretContext } from '../tenants/service.js';
 import { TenantCache } from '../../platform/cache/tenant-cache.js';
-import { methodCredentialIds, parseCredential, type RegisteredCredential } from '../client-credentials/registered.js';
+import { methodCredentialIds, parseCredential, requestObjectCredentialIds, type RegisteredCredential } from '../client-credentials/registered.js';
+
+/** The key of `IssuanceClient.credentials` under which the client's request-object (JAR) keys are. */
+export const REQUEST_OBJECT_CREDENTIALS = 'signed_request_object';
 
 /** Seconds a cached entry may be used before it is read again (other processes' writes, without Redis). */
 export const ISSUANCE_CACHE_TTL_MS = 10_000;
@@ -24,7 +27,7 @@ export interface IssuanceClient {
   grantTypes: ReadonlySet<string>;
   /** Registered `client_authentication_methods` (private_key_jwt, mTLS). */
   authenticationMethods: readonly string[];
-  /** The credentials each registered method names, parsed (../client-credentials/registered.ts). */
+  /** The credentials each registered method names, and the request-object keys (REQUEST_OBJECT_CREDENTIALS), parsed (../client-credentials/registered.ts). */
   credentials: ReadonlyMap<string, readonly RegisteredCredential[]>;
   /** The settings the browser flows read, parsed once from the client's configuration. */
   browser: ClientBrowserSettings;
@@ -128,12 +131,14 @@ export class IssuanceLookups {
       const row = await this.deps.stores.clients.get(tenantId, clientId);
       if (!row) return undefined;
       const methods = methodCredentialIds(row.client_authentication_methods);
+      const requestObjectKeys = requestObjectCredentialIds(row.config);
+      const credentialIds = requestObjectKeys.length ? new Map([...methods, [REQUEST_OBJECT_CREDENTIALS, requestObjectKeys]]) : methods;
       return {
         row,
         secret: row.client_secret_enc === null ? undefined : this.deps.box.openString(row.client_secret_enc, clientSecretContext(tenantId, clientId)),
         grantTypes: new Set(row.grant_types),
         authenticationMethods: [...methods.keys()],
-        credentials: await this.#credentials(tenantId, clientId, methods),
+        credentials: await this.#credentials(tenantId, clientId, credentialIds),
         browser: browserSettings(row),
       };
     });

@@ -102,6 +102,8 @@ export type OAuthErrorCode =
   // DPoP (RFC 9449 §7.1, §8).
   | 'invalid_dpop_proof'
   | 'use_dpop_nonce'
+  // JAR (RFC 9101 §6.2).
+  | 'invalid_request_object'
   // Authorization error responses (RFC 6749 §4.1.2.1, OIDC Core §3.1.2.6), sent to the client's redirect target.
   | 'unsupported_response_type'
   | 'login_required'
