@@ -298,7 +298,7 @@ describe('/authorize: response types, modes, hosted pages, consent, CORS', () =>
       assert.ok(page.body.includes('Calendar API'));
       const accepted = await post('/consent', { state: hidden(page.body, 'state'), csrf_token: hidden(page.body, 'csrf_token'), decision: 'accept' }, jar);
       assert.equal(accepted.statusCode, 302, accepted.body);
-      assert.match(accepted.headers.location as string, /^https:\/\/app\.example\.com\/callback\?code=.*&state=st$/);
+      assert.match(accepted.headers.location as string, /^https:\/\/app\.example\.com\/callback\?code=.*&state=st&iss=https%3A%2F%2Ftenant\.test%2F$/);
 
       const grants = (await t.management('GET', `/api/v2/grants?client_id=${thirdParty.client_id}`)).json() as { audience: string; scope: string[] }[];
       assert.equal(grants.length, 1);

@@ -218,7 +218,7 @@ describe('authorization code flow: /authorize, /login, authorization_code grant'
     }
     const concrete = await get(authorizeUrl(spa, { redirect_uri: 'https://shop.example.org/cb', ...pkceParams, prompt: 'none' }));
     assert.equal(concrete.statusCode, 302);
-    assert.equal(concrete.headers.location, 'https://shop.example.org/cb?error=login_required&error_description=Login+required&state=xyz');
+    assert.equal(concrete.headers.location, 'https://shop.example.org/cb?error=login_required&error_description=Login+required&state=xyz&iss=https%3A%2F%2Ftenant.test%2F');
   });
 
   it('query response mode: the parameters go before a fragment the callback has', async () => {
@@ -227,7 +227,7 @@ describe('authorization code flow: /authorize, /login, authorization_code grant'
     const client = await insertClient(t, { grant_types: ['authorization_code'], config: { callbacks: [callback] } });
     const res = await get(authorizeUrl(client, { redirect_uri: callback, prompt: 'none' }));
     assert.equal(res.statusCode, 302, res.body);
-    assert.equal(res.headers.location, 'https://app.example.com/cb?tab=1&error=login_required&error_description=Login+required&state=xyz#section');
+    assert.equal(res.headers.location, 'https://app.example.com/cb?tab=1&error=login_required&error_description=Login+required&state=xyz&iss=https%3A%2F%2Ftenant.test%2F#section');
   });
 
   it('errors after the redirect_uri is trusted go to it: response_type, plain PKCE, public client without PKCE', async () => {

@@ -175,4 +175,35 @@ describe('openid-client: private_key_jwt, PAR, JAR and DPoP', () => {
       return true;
     });
   });
+
+  test('a FAPI 2 client (fapi2_sp_pkj_mtls): a plain /authorize is refused; PAR + PKCE + private_key_jwt + DPoP succeeds', async () => {
+    const token = await managementToken(server);
+    const key = await rsaKeyPair();
+    const created = await management(token, 'POST', '/clients', {
+      name: 'FAPI 2 client',
+      app_type: 'regular_web',
+      is_first_party: true,
+      callbacks: [callback],
+      grant_types: ['authorization_code'],
+      compliance_level: 'fapi2_sp_pkj_mtls',
+      client_authentication_methods: { private_key_jwt: { credentials: [{ credential_type: 'public_key', pem: key.pem, alg: 'RS256' }] } },
+    });
+    const fapiId = created.client_id as string;
+    const connections = (await (await fetchWithCa(`${server.baseUrl}/api/v2/connections?name=fapi-users`, { headers: { authorization: `Bearer ${token}` } })).json()) as { id: string }[];
+    await management(token, 'PATCH', `/connections/${connections[0]!.id}/clients`, [{ client_id: fapiId, status: true }]);
+    const fapi = await client.discovery(issuer, fapiId, {}, client.PrivateKeyJwt(key.privateKey), { [client.customFetch]: fetchWithCa });
+
+    const { parameters, checks } = await codeFlowParameters();
+    const plain = await new ScriptedBrowser(issuer.origin, ca).navigate(client.buildAuthorizationUrl(fapi, parameters));
+    assert.equal(plain.last.status, 400);
+    assert.match(plain.last.text, /pushed authorization requests/);
+
+    const dpop = client.getDPoPHandle(fapi, await client.randomDPoPKeyPair('ES256'));
+    const url = await client.buildAuthorizationUrlWithPAR(fapi, parameters, { DPoP: dpop });
+    const redirected = await logIn(url);
+    assert.equal(redirected.searchParams.get('iss'), issuer.href, 'RFC 9207 iss in the response');
+    const tokens = await client.authorizationCodeGrant(fapi, redirected, checks, undefined, { DPoP: dpop });
+    assert.equal(tokens.token_type, 'dpop');
+    assert.ok((decodeJwt(tokens.access_token).cnf as { jkt?: string }).jkt);
+  });
 });

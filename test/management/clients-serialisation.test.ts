@@ -13,6 +13,7 @@
  *   response schema.
  */
 import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { canRead, CREDENTIAL_FIELDS, SUMMARY_FIELDS } from '../../src/domain/clients/model.js';
@@ -213,7 +214,7 @@ describe('client responses are serialised by their schemas', () => {
         mobile: { android: { app_package_name: 'com.example.app', sha256_cert_fingerprints: ['AB:CD'] }, ios: { team_id: 'T', app_bundle_identifier: 'b' } },
         refresh_token: { rotation_type: 'rotating', expiration_type: 'expiring', leeway: 5, token_lifetime: 100, policies: [{ audience: 'https://api', scope: ['read'] }] },
         session_transfer: { can_create_session_transfer_token: true, allowed_authentication_methods: ['cookie'], enforce_device_binding: 'asn' },
-        client_authentication_methods: { private_key_jwt: { credentials: [{ credential_type: 'public_key', name: 'key 1', pem: '-----BEGIN PUBLIC KEY-----\nAA\n-----END PUBLIC KEY-----' }] } },
+        client_authentication_methods: { private_key_jwt: { credentials: [{ credential_type: 'public_key', name: 'key 1', pem: generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }).toString() }] } },
         signed_request_object: { required: true, credentials: [] },
         token_vault_privileged_access: { credentials: [], ip_allowlist: ['10.0.0.0/8'] },
         token_exchange: { allow_any_profile_of_type: ['on_behalf_of_token_exchange'] },
@@ -235,7 +236,11 @@ describe('client responses are serialised by their schemas', () => {
       assert.ok(!('oidc_backchannel_logout' in (got.json() as Json)));
       for (const key of Object.keys(body)) if (key !== 'oidc_backchannel_logout') assert.ok(key in expected, key);
       assert.deepEqual((got.json() as Json).addons, body.addons);
-      assert.deepEqual((got.json() as Json).client_authentication_methods, body.client_authentication_methods);
+      // Inline credentials are registered and answered as references.
+      const methods = (got.json() as Json).client_authentication_methods as { private_key_jwt: { credentials: { id: string }[] } };
+      assert.equal(methods.private_key_jwt.credentials.length, 1);
+      assert.match(methods.private_key_jwt.credentials[0]!.id, /^cred_/);
+      assert.deepEqual(Object.keys(methods.private_key_jwt.credentials[0]!), ['id']);
     });
 
     it("members are written in the order of the service's raw list responses (wire notes §5)", async () => {

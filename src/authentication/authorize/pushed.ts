@@ -8,6 +8,7 @@
  */
 import type { AppContext } from '../../domain/context.js';
 import type { IssuanceClient } from '../../domain/issuance/lookups.js';
+import { complianceProfile } from '../../domain/clients/compliance.js';
 import { secretHash } from '../../domain/secrets.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isoAt } from '../../platform/clock.js';
@@ -15,8 +16,9 @@ import { pageErrors } from '../errors.js';
 
 export const REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';
 
-/** Whether the client must push its authorization requests. */
-export const requiresPushedRequests = (client: IssuanceClient) => client.row.config.require_pushed_authorization_requests === true;
+/** Whether the client must push its authorization requests (its own setting, or its compliance level). */
+export const requiresPushedRequests = (client: IssuanceClient) =>
+  client.row.config.require_pushed_authorization_requests === true || complianceProfile(client.row) !== undefined;
 
 /** The pushed parameters a request_uri names (used once), for their client. */
 export async function pushedParameters(ctx: AppContext, tenant: Tenant, client: IssuanceClient, requestUri: string): Promise<Record<string, string>> {

@@ -17,7 +17,8 @@
  * §3.2.2.1). Third-party clients may not use the implicit types nor
  * `screen_hint` (wire notes §4).
  */
-import type { IssuanceClient } from '../../domain/issuance/lookups.js';
+import { isPublicClient, type IssuanceClient } from '../../domain/issuance/lookups.js';
+import { complianceProfile } from '../../domain/clients/compliance.js';
 import { DNS_LABEL, escapeRegExp, originAllowed, originOf } from '../../domain/clients/origins.js';
 import { AuthorizationErrorResponse, pageErrors, type AuthorizationErrorCode } from '../errors.js';
 import type { ResponseModeName } from './response-target.js';
@@ -169,6 +170,14 @@ function checkResponseType(client: IssuanceClient, params: Readonly<Record<strin
 }
 
 /** PKCE (RFC 7636), S256 only, required of public clients that ask for a code (RFC 9700 §2.1.1). */
+/** A client with a compliance level (FAPI) asks only for a code, with PKCE. */
+function checkComplianceProfile(client: IssuanceClient, params: Readonly<Record<string, string>>, parts: readonly ResponseTypePart[], refuse: Refuse): void {
+  const profile = complianceProfile(client.row);
+  if (!profile) return;
+  if (parts.length !== 1 || parts[0] !== 'code') throw refuse('invalid_request', `The client's compliance level (${profile.level}) allows only response_type=code`);
+  if (params.code_challenge === undefined) throw refuse('invalid_request', `The client's compliance level (${profile.level}) requires PKCE (code_challenge, S256)`);
+}
+
 function checkPkce(client: IssuanceClient, params: Readonly<Record<string, string>>, parts: readonly ResponseTypePart[], refuse: Refuse): void {
   const challenge = params.code_challenge;
   if (challenge !== undefined) {
@@ -179,7 +188,7 @@ function checkPkce(client: IssuanceClient, params: Readonly<Record<string, strin
     if (!CODE_CHALLENGE.test(challenge)) throw refuse('invalid_request', 'Invalid code_challenge');
   } else if (params.code_challenge_method !== undefined) {
     throw refuse('invalid_request', 'Missing required parameter: code_challenge');
-  } else if (parts.includes('code') && client.row.token_endpoint_auth_method === 'none') {
+  } else if (parts.includes('code') && isPublicClient(client)) {
     throw refuse('invalid_request', 'Public clients must send a code_challenge (PKCE, S256)');
   }
 }
@@ -209,6 +218,7 @@ export function validateAuthorizeRequest(client: IssuanceClient, params: Readonl
   }
   const responseType = checkResponseType(client, params, refuse);
   checkPkce(client, params, responseType, refuse);
+  checkComplianceProfile(client, params, responseType, refuse);
   const prompt = checkPrompt(params.prompt, refuse);
   const maxAge = checkMaxAge(params.max_age, refuse);
   if (params.screen_hint !== undefined && !client.browser.firstParty) {

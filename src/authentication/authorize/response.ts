@@ -8,6 +8,7 @@
 import type { AppContext } from '../../domain/context.js';
 import type { IssuanceClient } from '../../domain/issuance/lookups.js';
 import { lifetimeOf } from '../../domain/lifetimes.js';
+import { CODE_LIFETIME_SECONDS, complianceProfile } from '../../domain/clients/compliance.js';
 import type { SessionRow } from '../../domain/rows.js';
 import { newSecret, secretHash } from '../../domain/secrets.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
@@ -16,7 +17,13 @@ import type { Authenticated } from '../interaction/sessions.js';
 import { issueFrontChannelTokens } from '../token/user-tokens.js';
 import type { AuthorizeRequest } from './request.js';
 
-async function issueCode(ctx: AppContext, tenant: Tenant, request: AuthorizeRequest, userId: string, session: SessionRow): Promise<string> {
+/** The tenant's code lifetime, at most CODE_LIFETIME_SECONDS for a client with a compliance level (FAPI). */
+function codeLifetime(tenant: Tenant, client: IssuanceClient): number {
+  const lifetime = lifetimeOf(tenant, 'authorization_code');
+  return complianceProfile(client.row) ? Math.min(lifetime, CODE_LIFETIME_SECONDS) : lifetime;
+}
+
+async function issueCode(ctx: AppContext, tenant: Tenant, client: IssuanceClient, request: AuthorizeRequest, userId: string, session: SessionRow): Promise<string> {
   const code = newSecret();
   await ctx.stores.authorizationCodes.insert({
     tenant_id: tenant.id,
@@ -31,7 +38,7 @@ async function issueCode(ctx: AppContext, tenant: Tenant, request: AuthorizeRequ
     code_challenge_method: request.code_challenge_method ?? null,
     session_id: session.id_hash,
     auth_time: session.auth_time,
-    expires_at: isoAt(ctx.now() + lifetimeOf(tenant, 'authorization_code') * 1000),
+    expires_at: isoAt(ctx.now() + codeLifetime(tenant, client) * 1000),
     dpop_jkt: request.dpop_jkt ?? null,
   });
   return code;
@@ -46,7 +53,7 @@ export async function authorizationResponse(
 ): Promise<Record<string, string>> {
   const parts = new Set(request.response_type);
   const response: Record<string, string> = {};
-  if (parts.has('code')) response.code = await issueCode(ctx, tenant, request, user.user_id, session);
+  if (parts.has('code')) response.code = await issueCode(ctx, tenant, client, request, user.user_id, session);
   if (parts.has('token') || parts.has('id_token')) {
     Object.assign(
       response,

@@ -7,7 +7,7 @@
  * 2. checkClientIdAgrees: a `client_id` parameter must name the same client;
  * 3. loadClient: an unknown client is a failed authentication;
  * 4. checkMethodRegistered: the client must be registered for the method
- *    presented: the methods of its `client_authentication_methods` when it
+ *    presented, and its compliance level (FAPI) must allow it: the methods of its `client_authentication_methods` when it
  *    has them (private_key_jwt, mTLS), `none` for a public client, else
  *    either secret method (the service accepts a confidential client's secret
  *    in the Basic header or the body, whatever its `token_endpoint_auth_method`);
@@ -21,6 +21,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../domain/context.js';
 import type { IssuanceClient } from '../../domain/issuance/lookups.js';
+import { complianceProfile } from '../../domain/clients/compliance.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { oauthErrors } from '../../platform/http/errors.js';
 import type { Params } from '../params.js';
@@ -67,6 +68,10 @@ export function registeredMethods(client: IssuanceClient): readonly string[] {
 }
 
 function checkMethodRegistered(client: IssuanceClient, method: ClientAuthMethod): void {
+  const profile = complianceProfile(client.row);
+  if (profile && !profile.authMethods.includes(method.name)) {
+    throw oauthErrors.invalidClient(`The client's compliance level (${profile.level}) requires ${profile.authMethods.join(' or ')}; ${method.name} is not allowed`);
+  }
   const registered = registeredMethods(client);
   if (registered.includes(method.name)) return;
   // A public client sending a secret, or a confidential one sending none: a failed authentication.

@@ -9,13 +9,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../domain/context.js';
 import type { IssuanceClient } from '../../domain/issuance/lookups.js';
+import { complianceProfile } from '../../domain/clients/compliance.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { Confirmation } from '../../domain/tokens/confirmation.js';
 import { OAuthError, oauthErrors } from '../../platform/http/errors.js';
 import { dpopHeader, DpopRefusal, verifyDpopProof, withNonce } from './dpop.js';
 
-/** Whether the client's tokens must be sender-constrained (the service's `require_proof_of_possession`). */
-export const requiresProofOfPossession = (client: IssuanceClient) => client.row.config.require_proof_of_possession === true;
+/** Whether the client's tokens must be sender-constrained (the service's `require_proof_of_possession`, or a compliance level). */
+export const requiresProofOfPossession = (client: IssuanceClient) =>
+  client.row.config.require_proof_of_possession === true || complianceProfile(client.row) !== undefined;
 
 /** The key the request proved possession of, if any; `endpoint` is the URL its `htu` must name. */
 export async function proofOfPossession(

@@ -12,7 +12,7 @@
  *   use; `infinite_token_lifetime` / `infinite_idle_token_lifetime` take
  *   precedence over the numbers, as the Management API documents.
  */
-import type { IssuanceApi, IssuanceClient } from '../../domain/issuance/lookups.js';
+import { isPublicClient, type IssuanceApi, type IssuanceClient } from '../../domain/issuance/lookups.js';
 import { REFRESH_TOKEN_DEFAULT } from '../../domain/clients/model.js';
 import { newPrefixedId } from '../../platform/crypto/ids.js';
 import type { RefreshTokenRow } from '../../domain/rows.js';
@@ -65,9 +65,6 @@ export function idleExpiry(settings: RefreshTokenSettings, nowMs: number): strin
 export function isExpired(row: Pick<RefreshTokenRow, 'expires_at' | 'idle_expires_at'>, now: string): boolean {
   return (row.expires_at !== null && row.expires_at <= now) || (row.idle_expires_at !== null && row.idle_expires_at <= now);
 }
-
-/** A client without credentials (client_id only): its refresh tokens are bound to a DPoP key when it proves one. */
-export const isPublicClient = (client: IssuanceClient) => client.authenticationMethods.length === 0 && client.row.token_endpoint_auth_method === 'none';
 
 export interface RefreshTokenIssue {
   tenant: Tenant;

@@ -47,6 +47,7 @@ export function discoveryDocument(tenant: Tenant, registries: AuthenticationRegi
     pushed_authorization_request_endpoint: `${base}oauth/par`,
     require_pushed_authorization_requests: false,
     dpop_signing_alg_values_supported: [...DPOP_ALGS],
+    authorization_response_iss_parameter_supported: true,
   };
 }
 

@@ -17,6 +17,9 @@ import { methodCredentialIds, parseCredential, requestObjectCredentialIds, type 
 /** The key of `IssuanceClient.credentials` under which the client's request-object (JAR) keys are. */
 export const REQUEST_OBJECT_CREDENTIALS = 'signed_request_object';
 
+/** A client without credentials (client_id only): PKCE is required of it, and its refresh tokens are bound to a DPoP key it proves. */
+export const isPublicClient = (client: IssuanceClient) => client.authenticationMethods.length === 0 && client.row.token_endpoint_auth_method === 'none';
+
 /** Seconds a cached entry may be used before it is read again (other processes' writes, without Redis). */
 export const ISSUANCE_CACHE_TTL_MS = 10_000;
 

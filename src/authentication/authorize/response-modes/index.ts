@@ -18,11 +18,16 @@ export const RESPONSE_MODE_LIST: readonly ResponseMode[] = [query, fragment, for
 
 const BY_NAME: ReadonlyMap<ResponseModeName, ResponseMode> = new Map(RESPONSE_MODE_LIST.map((m) => [m.name, m]));
 
-/** Sends the authorization response (a code, tokens, or an error) through the request's response mode, with its `state`. */
+/**
+ * Sends the authorization response (a code, tokens, or an error) through the
+ * request's response mode, with its `state` and the tenant's issuer as `iss`
+ * (RFC 9207: the client can tell which server answered; discovery says so).
+ */
 export function sendAuthorizationResponse(
   reply: FastifyReply,
   request: ResponseTarget,
   response: AuthorizationResponse,
 ): FastifyReply {
-  return BY_NAME.get(request.response_mode)!.send(reply, request.redirect_target, { ...response, state: request.state });
+  const iss = (reply.request.tenant as { issuer?: string } | null)?.issuer;
+  return BY_NAME.get(request.response_mode)!.send(reply, request.redirect_target, { ...response, state: request.state, ...(iss !== undefined && { iss }) });
 }
