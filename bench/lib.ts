@@ -214,7 +214,7 @@ export interface AcOptions {
   servername?: string;
   tlsOptions?: { ca: Buffer };
   /** Per-request set-up: autocannon rebuilds the request through `setupRequest` before each send. */
-  requests?: { setupRequest: (request: { body?: string }) => { body?: string } }[];
+  requests?: { setupRequest: (request: { body?: string; headers?: Record<string, string> }) => { body?: string; headers?: Record<string, string> } }[];
 }
 
 /** `response` events carry (client, statusCode, resBytes, responseTime in ms, fractional). */
@@ -779,6 +779,12 @@ export interface LoadCase {
   body?: string;
   /** Bodies sent in turn, one per request, instead of `body` (e.g. one per user); shared by every connection. */
   bodies?: readonly string[];
+  /**
+   * Single-use requests (a signed assertion or DPoP proof each), sent in turn and never again:
+   * `next()` gives the next body and extra headers. Made before the measurement, so signing them
+   * is not the load generator's work while it runs.
+   */
+  singleUse?: { next(): { body: string; headers?: Record<string, string> } };
   /** Content-Type of the body (default application/json). */
   contentType?: string;
   /** Further request headers (e.g. authorization). */
@@ -844,7 +850,7 @@ export function runAutocannon(
 ): Promise<AcResult> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { host: hostHeader(c.endpoint), ...c.headers };
-    if (c.body !== undefined || c.bodies !== undefined) headers['content-type'] = c.contentType ?? 'application/json';
+    if (c.body !== undefined || c.bodies !== undefined || c.singleUse !== undefined) headers['content-type'] = c.contentType ?? 'application/json';
     const options: AcOptions = {
       url: `${c.endpoint.scheme}://localhost:${c.endpoint.port}${c.path}`,
       method: c.method,
@@ -862,6 +868,16 @@ export function runAutocannon(
     }
     if (c.body !== undefined) options.body = c.body;
     if (c.bodies !== undefined) options.requests = [{ setupRequest: (request) => ({ ...request, body: nextBody(c.bodies!) }) }];
+    if (c.singleUse !== undefined) {
+      options.requests = [
+        {
+          setupRequest: (request) => {
+            const next = c.singleUse!.next();
+            return { ...request, body: next.body, headers: { ...request.headers, ...next.headers } };
+          },
+        },
+      ];
+    }
     const instance = autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
     if (onResponse) {
       instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => onResponse(status, ms));
