@@ -21,6 +21,7 @@ export const CONFIGURATION_WRITES = {
   clientGrants: ['insert', 'update', 'delete'],
   connections: ['insert', 'update', 'delete', 'setClientStatus'],
   organizations: ['insert', 'update', 'delete', 'linkClientGrant', 'unlinkClientGrant'],
+  customDomains: ['insert', 'update', 'delete'],
   guardian: ['setEnabled', 'setSelectedProvider', 'replaceApns', 'mergeApns', 'replaceSns', 'mergeSns'],
 } as const satisfies Writes;
 

@@ -82,7 +82,7 @@ export async function createContext(config: Config, logger: Logger = createLogge
   // Configuration writes invalidate the tenant's cached copies once committed (src/app/configuration-writes.ts).
   const { stores, unitOfWork } = invalidatingStores(kysely.stores, kysely.unitOfWork, (tenantId) => invalidation.invalidate(tenantId));
   const keyring = new Keyring(stores.signingKeys, box, () => clock.now());
-  const tenants = new TenantService(stores.tenants, keyring, box, () => clock.now());
+  const tenants = new TenantService(stores.tenants, keyring, box, () => clock.now(), stores.customDomains);
   const lookups = new IssuanceLookups({ stores, box, clock });
   const mailer = new Mailer(config.mail, config.dataDir, () => clock.now());
   invalidation.onInvalidate((tenantId) => {

@@ -13,6 +13,7 @@ import { clientSecretPost } from './client-auth/client-secret-post.js';
 import type { ClientAuthMethod } from './client-auth/method.js';
 import { none } from './client-auth/none.js';
 import { privateKeyJwt } from './client-auth/private-key-jwt.js';
+import { selfSignedTlsClientAuth, tlsClientAuth } from './client-auth/tls-client-auth.js';
 import type { InteractionStep } from './interaction/step.js';
 import { consentStep } from './interaction/steps/consent.js';
 import { loginStep } from './interaction/steps/login.js';
@@ -38,7 +39,7 @@ export interface AuthenticationRegistries {
 export function defaultRegistries(): AuthenticationRegistries {
   return {
     grants: [authorizationCode, clientCredentials, password, passwordRealm, refreshToken],
-    clientAuthMethods: [clientSecretBasic, clientSecretPost, privateKeyJwt, none],
+    clientAuthMethods: [clientSecretBasic, clientSecretPost, privateKeyJwt, tlsClientAuth, selfSignedTlsClientAuth, none],
     responseTypes: RESPONSE_TYPES,
     responseModes: RESPONSE_MODE_LIST,
     interactionSteps: [loginStep, consentStep],

@@ -17,6 +17,7 @@ import { resetPasswordForm, resetPasswordSubmit } from './pages/reset-password.j
 import { verifyEmailPage } from './pages/verify-email.js';
 import { parameterLimitsHook } from './parameter-limits.js';
 import { parEndpoint } from './par.js';
+import { readEdgeCertificate } from './sender-constraint/edge.js';
 import { revokeEndpoint } from './revoke.js';
 import { tokenEndpoint } from './token/endpoint.js';
 import { userinfoEndpoint } from './userinfo.js';
@@ -32,6 +33,8 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
     // Before any handler looks anything up (./parameter-limits.ts).
     app.addHook('preValidation', parameterLimitsHook);
     app.addHook('preHandler', corsHook(ctx));
+    // Client certificates the tenant's edge vouches for (mTLS; ./sender-constraint/edge.ts).
+    app.addHook('preHandler', async (request) => readEdgeCertificate(ctx, request));
     for (const route of preflightRoutes()) app.route(route);
     for (const route of [
       openidConfigurationEndpoint(registries),

@@ -71,7 +71,12 @@ async function checkSenderConstraint(
   presented: PresentedToken,
   payload: JWTPayload,
 ): Promise<void> {
-  const bound = confirmationOf(payload)?.jkt;
+  const confirmation = confirmationOf(payload);
+  const certificate = confirmation?.['x5t#S256'];
+  if (certificate !== undefined && request.edge?.thumbprint !== certificate) {
+    throw new BearerRefusal('The token is bound to a client certificate, which the request did not present through the edge');
+  }
+  const bound = confirmation?.jkt;
   if (bound === undefined) {
     if (presented.scheme === 'DPoP') throw new BearerRefusal('The token is not bound to a DPoP key', { scheme: 'DPoP' });
     return;

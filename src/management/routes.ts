@@ -6,6 +6,7 @@
 import { clientGrantRoutes } from './client-grants/routes.js';
 import { clientCredentialRoutes } from './clients/credentials/routes.js';
 import { clientRoutes } from './clients/routes.js';
+import { customDomainRoutes } from './custom-domains/routes.js';
 import { connectionRoutes } from './connections/routes.js';
 import { consentGrantRoutes } from './grants/routes.js';
 import { groupRoutes } from './groups/routes.js';
@@ -22,6 +23,7 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
   return [
     ...clientRoutes(ctx),
     ...clientCredentialRoutes(ctx),
+    ...customDomainRoutes(ctx),
     ...resourceServerRoutes(ctx),
     ...clientGrantRoutes(ctx),
     ...organizationRoutes(ctx),

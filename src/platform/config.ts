@@ -51,6 +51,8 @@ export interface Config {
   requestTimeoutMs: number;
   /** Connections one client address may hold open at once; further ones are closed on arrival. */
   maxConnectionsPerAddress: number;
+  /** DNS servers (`ip` or `ip:port`) that custom-domain verification asks for TXT records; undefined: the system's. */
+  dnsServers: string[] | undefined;
   rateLimits: {
     management: RateLimitSetting;
     authentication: RateLimitSetting;
@@ -121,6 +123,11 @@ export const SETTINGS: readonly Setting[] = [
     default: '256',
   },
   {
+    name: 'GATEHOUSE_DNS_SERVERS',
+    meaning: 'comma-separated DNS servers (ip or ip:port) asked for the TXT records that verify custom domains',
+    default: "the system's resolvers",
+  },
+  {
     name: 'GATEHOUSE_RATE_LIMIT_MANAGEMENT',
     meaning: 'Management API bucket per tenant, as burst/per-second',
     default: '50/16',
@@ -159,6 +166,20 @@ function isAddressOrCidr(value: string): boolean {
   if (family === 0 || rest.length > 0) return false;
   if (prefix === undefined) return true;
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+function parseDnsServers(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const servers = value.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const server of servers) {
+    const match = /^(?:\[([0-9a-fA-F:]+)\]|([0-9.]+))(?::(\d{1,5}))?$/.exec(server);
+    const ip = match?.[1] ?? match?.[2];
+    const port = match?.[3] === undefined ? 53 : Number(match[3]);
+    if (!ip || isIP(ip) === 0 || port < 1 || port > 65535) {
+      throw new ConfigError('GATEHOUSE_DNS_SERVERS', `"${server}" is not an IP address with an optional :port`);
+    }
+  }
+  return servers.length ? servers : undefined;
 }
 
 function parseTrustProxy(value: string | undefined): false | number | string[] {
@@ -292,6 +313,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mail: { smtpUrl, from: nonEmpty(env, 'GATEHOUSE_MAIL_FROM') },
     requestTimeoutMs: parseSeconds('GATEHOUSE_REQUEST_TIMEOUT', nonEmpty(env, 'GATEHOUSE_REQUEST_TIMEOUT'), 30),
     maxConnectionsPerAddress: parseCount('GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS', nonEmpty(env, 'GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS'), 256),
+    dnsServers: parseDnsServers(nonEmpty(env, 'GATEHOUSE_DNS_SERVERS')),
     rateLimits: {
       management: parseRateLimit('GATEHOUSE_RATE_LIMIT_MANAGEMENT', nonEmpty(env, 'GATEHOUSE_RATE_LIMIT_MANAGEMENT'), {
         burst: 50,

@@ -11,6 +11,7 @@ import type {
   ClientRow,
   ConnectionRow,
   ConsentGrantRow,
+  CustomDomainRow,
   OrganizationRow,
   PushedAuthorizationRequestRow,
   ResourceServerRow,
@@ -31,6 +32,7 @@ export const JSON_COLUMNS = {
   user_grants: ['scope'],
   authorization_requests: ['params', 'completed_steps'],
   pushed_authorization_requests: ['params'],
+  custom_domains: ['domain_metadata'],
 } as const;
 
 /** The domain row of each table with JSON columns. */
@@ -46,6 +48,7 @@ export interface JsonTableRows {
   user_grants: ConsentGrantRow;
   authorization_requests: AuthorizationRequestRow;
   pushed_authorization_requests: PushedAuthorizationRequestRow;
+  custom_domains: CustomDomainRow;
 }
 
 export type JsonTable = keyof typeof JSON_COLUMNS;

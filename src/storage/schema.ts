@@ -76,6 +76,7 @@ export interface Database {
   sessions: SessionRow;
   authorization_requests: Stored<'authorization_requests'>;
   pushed_authorization_requests: Stored<'pushed_authorization_requests'>;
+  custom_domains: Stored<'custom_domains'>;
   authorization_codes: AuthorizationCodeRow;
   client_credentials: ClientCredentialRow;
   one_time_uses: OneTimeUseRow;

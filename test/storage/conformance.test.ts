@@ -173,6 +173,7 @@ await forEachStoreFactory('storage conformance', (h) => {
       'client_credentials',
       'one_time_uses',
       'pushed_authorization_requests',
+      'custom_domains',
     ];
     const MIGRATIONS = [
       '0001_foundation',
@@ -191,6 +192,7 @@ await forEachStoreFactory('storage conformance', (h) => {
       '0014_client_credentials',
       '0015_pushed_authorization_requests',
       '0016_dpop_binding',
+      '0017_custom_domains',
     ];
 
     it('creates every table', async () => {

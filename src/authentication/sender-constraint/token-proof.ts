@@ -15,6 +15,8 @@ import type { Confirmation } from '../../domain/tokens/confirmation.js';
 import { OAuthError, oauthErrors } from '../../platform/http/errors.js';
 import { dpopHeader, DpopRefusal, verifyDpopProof, withNonce } from './dpop.js';
 
+const CERTIFICATE_METHODS: ReadonlySet<string> = new Set(['tls_client_auth', 'self_signed_tls_client_auth']);
+
 /** Whether the client's tokens must be sender-constrained (the service's `require_proof_of_possession`, or a compliance level). */
 export const requiresProofOfPossession = (client: IssuanceClient) =>
   client.row.config.require_proof_of_possession === true || complianceProfile(client.row) !== undefined;
@@ -27,12 +29,18 @@ export async function proofOfPossession(
   reply: FastifyReply,
   client: IssuanceClient,
   endpoint: string,
-  options: { enforceClientRequirement: boolean } = { enforceClientRequirement: true },
+  options: { enforceClientRequirement: boolean; authenticatedWith?: string } = { enforceClientRequirement: true },
 ): Promise<Confirmation | undefined> {
   try {
     const proof = dpopHeader(request);
     if (proof === undefined) {
-      if (options.enforceClientRequirement && requiresProofOfPossession(client)) throw oauthErrors.invalidRequest('This client requires sender-constrained tokens: send a DPoP proof');
+      // A client that authenticated with its certificate gets certificate-bound tokens when it must be sender-constrained (RFC 8705 §3).
+      if (request.edge && options.authenticatedWith && CERTIFICATE_METHODS.has(options.authenticatedWith) && requiresProofOfPossession(client)) {
+        return { 'x5t#S256': request.edge.thumbprint };
+      }
+      if (options.enforceClientRequirement && requiresProofOfPossession(client)) {
+        throw oauthErrors.invalidRequest('This client requires sender-constrained tokens: send a DPoP proof or authenticate with a client certificate');
+      }
       return undefined;
     }
     withNonce(ctx, tenant, reply);

@@ -63,7 +63,10 @@ export function tokenEndpoint(ctx: AppContext, registries: AuthenticationRegistr
       const params = pickGrantParameters(raw, handler, authentication);
       const client = await authenticateClient(registries.clientAuthMethods, ctx, request.tenant, request, params);
       checkClientMayUseGrant(handler, client);
-      const confirmation = await proofOfPossession(ctx, request.tenant, request, reply, client.client, `${request.tenant.issuer}oauth/token`);
+      const confirmation = await proofOfPossession(ctx, request.tenant, request, reply, client.client, `${request.tenant.issuer}oauth/token`, {
+        enforceClientRequirement: true,
+        authenticatedWith: client.method,
+      });
       return sendTokens(reply, await handler.handle({ ctx, tenant: request.tenant, request, params, client, ...(confirmation && { confirmation }) }));
     },
   };

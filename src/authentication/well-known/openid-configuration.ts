@@ -48,6 +48,16 @@ export function discoveryDocument(tenant: Tenant, registries: AuthenticationRegi
     require_pushed_authorization_requests: false,
     dpop_signing_alg_values_supported: [...DPOP_ALGS],
     authorization_response_iss_parameter_supported: true,
+    tls_client_certificate_bound_access_tokens: true,
+    // RFC 8705 §5: the edge that asks for client certificates answers on mtls.{custom domain}.
+    ...(tenant.customDomain !== undefined && {
+      mtls_endpoint_aliases: {
+        token_endpoint: `https://mtls.${tenant.customDomain}/oauth/token`,
+        revocation_endpoint: `https://mtls.${tenant.customDomain}/oauth/revoke`,
+        pushed_authorization_request_endpoint: `https://mtls.${tenant.customDomain}/oauth/par`,
+        userinfo_endpoint: `https://mtls.${tenant.customDomain}/userinfo`,
+      },
+    }),
   };
 }
 

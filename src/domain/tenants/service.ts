@@ -14,10 +14,11 @@ import { columnsFromConfig, newClientConfig, type ClientConfig } from '../client
 import type { Keyring } from '../keys/keyring.js';
 import { MANAGEMENT_SCOPES } from '../management-api/scopes.js';
 import { DEFAULT_TOKEN_LIFETIME, DEFAULT_TOKEN_LIFETIME_FOR_WEB } from '../resource-servers/model.js';
-import { managementAudience, tenantFromRow, type Tenant, type TenantSettings } from './tenant.js';
+import { managementAudience, tenantFromRow, throughCustomDomain, type Tenant, type TenantSettings } from './tenant.js';
 import type { TenantStore } from './store.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
 import { isoAt } from '../../platform/clock.js';
+import type { CustomDomainStore } from '../custom-domains/store.js';
 
 export function clientSecretContext(tenantId: string, clientId: string): string {
   return `client_secret:${tenantId}:${clientId}`;
@@ -60,6 +61,8 @@ export class TenantService {
     private readonly keyring: Keyring,
     private readonly box: SecretBox,
     private readonly now: () => number,
+    /** Custom domains: hosts that alias a tenant once verified. */
+    private readonly customDomains?: Pick<CustomDomainStore, 'findReady'>,
   ) {}
 
   async create(input: CreateTenantInput): Promise<CreatedTenant> {
@@ -162,8 +165,9 @@ export class TenantService {
   }
 
   /**
-   * The tenant serving `domain`, cached for 30 s (5 s for unknown domains) so
-   * that the hot path does not read the tenants table per request.
+   * The tenant serving `domain` (its own, or a ready custom domain of it),
+   * cached for 30 s (5 s for unknown domains) so that the hot path does not
+   * read the tenants table per request.
    */
   async byDomain(domain: string): Promise<Tenant | undefined> {
     const key = domain.toLowerCase();
@@ -171,7 +175,14 @@ export class TenantService {
     const now = this.now();
     if (cached && now - cached.at < (cached.tenant ? 30_000 : 5_000)) return cached.tenant;
     const row = await this.store.getByDomain(key);
-    const tenant = row ? tenantFromRow(row) : undefined;
+    let tenant = row ? tenantFromRow(row) : undefined;
+    if (!tenant && this.customDomains) {
+      // A ready custom domain, or its `mtls.` host where the edge asks for client certificates (RFC 8705 §5).
+      const host = key.startsWith('mtls.') ? key.slice('mtls.'.length) : key;
+      const custom = (await this.customDomains.findReady(key)) ?? (host !== key ? await this.customDomains.findReady(host) : undefined);
+      const owner = custom ? await this.store.getById(custom.tenant_id) : undefined;
+      if (owner && custom) tenant = throughCustomDomain(tenantFromRow(owner), custom.domain);
+    }
     if (this.#byDomain.size > 10_000) this.#byDomain.clear();
     this.#byDomain.set(key, { tenant, at: now });
     return tenant;
@@ -187,8 +198,12 @@ export class TenantService {
     this.forget(tenant.id);
   }
 
-  /** Drops the cached copy of a tenant (its settings changed here or in another process). */
+  /**
+   * Drops the cached copy of a tenant (its settings or custom domains changed
+   * here or in another process), and the hosts remembered as unknown, which
+   * may be its new custom domain.
+   */
   forget(tenantId: string): void {
-    for (const [domain, entry] of this.#byDomain) if (entry.tenant?.id === tenantId) this.#byDomain.delete(domain);
+    for (const [domain, entry] of this.#byDomain) if (entry.tenant === undefined || entry.tenant.id === tenantId) this.#byDomain.delete(domain);
   }
 }

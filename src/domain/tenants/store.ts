@@ -20,6 +20,7 @@ export interface TenantStore {
   /** The tenant serving this domain (host[:port], lower case), or undefined. */
   getByDomain(domain: string): Promise<TenantRow | undefined>;
   getByName(name: string): Promise<TenantRow | undefined>;
+  getById(id: string): Promise<TenantRow | undefined>;
   /** Every tenant, by creation time. */
   list(): Promise<TenantRow[]>;
   /** Replaces the settings JSON; false when the tenant does not exist. */

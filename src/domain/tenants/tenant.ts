@@ -7,8 +7,14 @@ export interface Tenant {
   id: string;
   name: string;
   domain: string;
-  /** `https://{domain}/`, with the trailing slash, as the service's issuer. */
+  /**
+   * `https://{domain}/`, with the trailing slash, as the service's issuer; for
+   * a request that came through one of the tenant's custom domains,
+   * `https://{custom domain}/` (discovery and tokens name the host used).
+   */
   issuer: string;
+  /** The custom domain the request came through, if it did. */
+  customDomain?: string;
   settings: TenantSettings;
   createdAt: string;
 }
@@ -22,6 +28,17 @@ export function tenantFromRow(row: TenantRow): Tenant {
     settings: row.settings,
     createdAt: row.created_at,
   };
+}
+
+/** The tenant as reached through one of its custom domains. */
+export function throughCustomDomain(tenant: Tenant, domain: string): Tenant {
+  return { ...tenant, issuer: `https://${domain}/`, customDomain: domain };
+}
+
+/** Every issuer the tenant's tokens may carry: the canonical one, and the custom domain's for a request through it. */
+export function acceptedIssuers(tenant: Tenant): string[] {
+  const canonical = `https://${tenant.domain}/`;
+  return tenant.issuer === canonical ? [canonical] : [tenant.issuer, canonical];
 }
 
 /** The identifier of the tenant's Management API resource server (its token audience). */

@@ -7,6 +7,8 @@
 export interface Confirmation {
   /** base64url SHA-256 JWK thumbprint of the DPoP key (RFC 9449 §6.1). */
   jkt?: string;
+  /** base64url SHA-256 of the client certificate's DER (RFC 8705 §3.1). */
+  'x5t#S256'?: string;
 }
 
 export type TokenType = 'Bearer' | 'DPoP';
@@ -20,6 +22,6 @@ export function tokenTypeOf(confirmation: Confirmation | undefined): TokenType {
 export function confirmationOf(payload: Record<string, unknown>): Confirmation | undefined {
   const cnf = payload.cnf;
   if (cnf === null || typeof cnf !== 'object' || Array.isArray(cnf)) return undefined;
-  const jkt = (cnf as Record<string, unknown>).jkt;
-  return typeof jkt === 'string' ? { jkt } : {};
+  const { jkt, 'x5t#S256': x5t } = cnf as Record<string, unknown>;
+  return { ...(typeof jkt === 'string' && { jkt }), ...(typeof x5t === 'string' && { 'x5t#S256': x5t }) };
 }

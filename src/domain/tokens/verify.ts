@@ -16,7 +16,7 @@
  */
 import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { SIGNING_ALG, type Keyring } from '../keys/keyring.js';
-import { managementAudience, type Tenant } from '../tenants/tenant.js';
+import { acceptedIssuers, managementAudience, type Tenant } from '../tenants/tenant.js';
 import { userinfoAudience } from './userinfo-token.js';
 
 export type TenantJwtPurpose = 'management' | 'userinfo' | 'id_token_hint';
@@ -58,7 +58,7 @@ export async function verifyTenantJwt(
       },
       {
         algorithms: [SIGNING_ALG],
-        issuer: tenant.issuer,
+        issuer: acceptedIssuers(tenant),
         ...(rules.audience && { audience: rules.audience(tenant) }),
         requiredClaims: rules.requiredClaims,
         clockTolerance: CLOCK_TOLERANCE_SECONDS,

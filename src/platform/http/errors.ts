@@ -57,6 +57,7 @@ export type ManagementErrorCode =
   | 'inexistent_connection'
   | 'inexistent_credential'
   | 'credential_in_use'
+  | 'inexistent_custom_domain'
   | 'user_exists'
   | 'conflict'
   | 'operation_not_supported'

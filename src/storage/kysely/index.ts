@@ -14,6 +14,7 @@ import { OffsetAnchors } from './client-offset-anchors.js';
 import { KyselyClientStore } from './clients.js';
 import { KyselyConnectionStore } from './connections.js';
 import { KyselyConsentGrantStore } from './consent-grants.js';
+import { KyselyCustomDomainStore } from './custom-domains.js';
 import { KyselyGroupStore } from './groups.js';
 import { KyselyGuardianPushStore } from './guardian.js';
 import { KyselyOneTimeUseStore } from './one-time-uses.js';
@@ -54,6 +55,7 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     clientCredentials: new KyselyClientCredentialStore(db),
     oneTimeUses: new KyselyOneTimeUseStore(db),
     pushedRequests: new KyselyPushedRequestStore(db),
+    customDomains: new KyselyCustomDomainStore(db),
   };
 }
 

@@ -22,6 +22,10 @@ export class KyselyTenantStore implements TenantStore {
     return parsedRow('tenants', this.db.selectFrom('tenants').selectAll().where('domain', '=', domain).executeTakeFirst());
   }
 
+  async getById(id: string): Promise<TenantRow | undefined> {
+    return parsedRow('tenants', this.db.selectFrom('tenants').selectAll().where('id', '=', id).executeTakeFirst());
+  }
+
   async getByName(name: string): Promise<TenantRow | undefined> {
     return parsedRow('tenants', this.db.selectFrom('tenants').selectAll().where('name', '=', name).executeTakeFirst());
   }

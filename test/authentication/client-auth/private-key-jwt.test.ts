@@ -97,7 +97,7 @@ describe('private_key_jwt client authentication', () => {
     assert.equal(tokenEndpointAud.statusCode, 200, 'the token endpoint URL is accepted as aud');
     assert.equal((await token(await assertion(ps256, {}, {}, 'PS256'))).statusCode, 200);
     const doc = (await t.app.inject({ method: 'GET', url: '/.well-known/openid-configuration', headers: { host: DOMAIN } })).json() as Record<string, unknown>;
-    assert.deepEqual(doc.token_endpoint_auth_methods_supported, ['client_secret_basic', 'client_secret_post', 'private_key_jwt']);
+    assert.deepEqual(doc.token_endpoint_auth_methods_supported, ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'tls_client_auth', 'self_signed_tls_client_auth']);
     assert.deepEqual(doc.token_endpoint_auth_signing_alg_values_supported, ['RS256', 'RS384', 'PS256']);
   });
 
