@@ -13,7 +13,7 @@ import { clientSecretPost } from './client-auth/client-secret-post.js';
 import type { ClientAuthMethod } from './client-auth/method.js';
 import { none } from './client-auth/none.js';
 import { privateKeyJwt } from './client-auth/private-key-jwt.js';
-import type { InteractionStep } from './interaction/step.js';
+import type { InteractionStep, ProtocolResponse } from './interaction/step.js';
 import { consentStep } from './interaction/steps/consent.js';
 import { loginStep } from './interaction/steps/login.js';
 import type { GrantHandler } from './token/grant.js';
@@ -21,6 +21,7 @@ import { authorizationCode } from './token/grants/authorization-code.js';
 import { clientCredentials } from './token/grants/client-credentials.js';
 import { password, passwordRealm } from './token/grants/password.js';
 import { refreshToken } from './token/grants/refresh-token.js';
+import { samlpResponse } from './samlp/response.js';
 
 export interface AuthenticationRegistries {
   /** The token endpoint's grant types, one handler each. */
@@ -33,6 +34,8 @@ export interface AuthenticationRegistries {
   responseModes: readonly ResponseMode[];
   /** The interaction steps of a browser login, in order (./interaction/step.ts). */
   interactionSteps: readonly InteractionStep[];
+  /** The answers of other protocols' requests carried through the steps (SAML). */
+  protocolResponses: readonly ProtocolResponse[];
 }
 
 export function defaultRegistries(): AuthenticationRegistries {
@@ -42,5 +45,6 @@ export function defaultRegistries(): AuthenticationRegistries {
     responseTypes: RESPONSE_TYPES,
     responseModes: RESPONSE_MODE_LIST,
     interactionSteps: [loginStep, consentStep],
+    protocolResponses: [samlpResponse],
   };
 }

@@ -56,6 +56,19 @@ export interface AuthorizeRequest {
   connection?: string;
   login_hint?: string;
   screen_hint?: string;
+  /**
+   * A request of another protocol (SAML) carried through the same steps:
+   * its module answers it instead of the authorization response
+   * (../interaction/step.ts ProtocolResponse, registries `protocolResponses`).
+   */
+  protocol?: ProtocolRequest;
+}
+
+/** What another protocol keeps of its request while the user logs in. */
+export interface ProtocolRequest {
+  /** The ProtocolResponse that answers it. */
+  name: string;
+  params: Readonly<Record<string, string>>;
 }
 
 /** Makes the authorization error sent to the (trusted) redirect target (RFC 6749 §4.1.2.1). */

@@ -20,6 +20,7 @@ import { type OrganizationStore } from '../../domain/organizations/store.js';
 import type { ClientFilter, ClientOffsetAnchors, ListedClient } from '../../domain/clients/store.js';
 import type { AppContext } from '../../domain/context.js';
 import { isoAt } from '../../platform/clock.js';
+import { samlpAddonProblem } from '../../domain/clients/samlp-addon.js';
 
 export const notFound = () => managementErrors.notFound('The client does not exist', 'inexistent_client');
 
@@ -74,6 +75,9 @@ function checkConsistency(config: ClientConfig): void {
   if (config.organization_require_behavior === 'post_login_prompt' && config.oidc_conformant !== true) {
     throw invalidBody('organization_require_behavior', 'post_login_prompt requires oidc_conformant to be true');
   }
+  const addons = config.addons as Record<string, unknown> | undefined;
+  const samlp = samlpAddonProblem(addons?.samlp);
+  if (samlp) throw managementErrors.invalidBody(`Payload validation error: '${samlp.message}' on property ${samlp.property}.`);
 }
 
 export class ClientService {

@@ -1,0 +1,178 @@
+/**
+ * The SAML messages the identity provider sends, built as DOM trees (every
+ * value set as an attribute or a text node, so the serialiser escapes it:
+ * no markup can be injected through a user's name or an SP's RelayState),
+ * then signed by ../../platform/xml/signatures.ts.
+ *
+ * - Response (SAML Core §3.3.3, Web Browser SSO profile §4.1.4.2): Issuer,
+ *   Status, one Assertion with the bearer SubjectConfirmation (Recipient,
+ *   NotOnOrAfter, InResponseTo), Conditions (NotBefore, NotOnOrAfter,
+ *   AudienceRestriction), the AuthnStatement with its SessionIndex and the
+ *   AttributeStatement. Signed on the Assertion, or on the Response with
+ *   `signResponse`.
+ * - A Response carrying only an error status (`NoPassive`).
+ * - LogoutRequest and LogoutResponse (SAML Core §3.7), signed.
+ */
+import { randomBytes } from 'node:crypto';
+import { DOMImplementation, XMLSerializer, type Document, type Element } from '@xmldom/xmldom';
+import type { SamlpSettings } from '../../domain/clients/samlp-addon.js';
+import { signEnveloped, type SigningKey } from '../../platform/xml/signatures.js';
+import type { Attributes, AttributeValue } from './attributes.js';
+import { ASSERTION_NS, PROTOCOL_NS } from './messages.js';
+
+const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
+const XS_NS = 'http://www.w3.org/2001/XMLSchema';
+const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
+const URI_NAME_FORMAT = 'urn:oasis:names:tc:SAML:2.0:attrname-format:uri';
+const BEARER = 'urn:oasis:names:tc:SAML:2.0:cm:bearer';
+export const STATUS = {
+  success: 'urn:oasis:names:tc:SAML:2.0:status:Success',
+  responder: 'urn:oasis:names:tc:SAML:2.0:status:Responder',
+  requester: 'urn:oasis:names:tc:SAML:2.0:status:Requester',
+  noPassive: 'urn:oasis:names:tc:SAML:2.0:status:NoPassive',
+} as const;
+
+/** `_` and 20 random bytes in hex: an NCName, unguessable. */
+export const newSamlId = (): string => `_${randomBytes(20).toString('hex')}`;
+
+const instant = (ms: number): string => new Date(ms).toISOString();
+
+class Builder {
+  readonly document: Document;
+  readonly root: Element;
+
+  constructor(localName: string) {
+    this.document = new DOMImplementation().createDocument(PROTOCOL_NS, `samlp:${localName}`, null);
+    this.root = this.document.documentElement!;
+  }
+
+  element(parent: Element, ns: string, qualifiedName: string, attributes: Record<string, string | undefined> = {}, text?: string): Element {
+    const element = this.document.createElementNS(ns, qualifiedName);
+    for (const [name, value] of Object.entries(attributes)) if (value !== undefined) element.setAttribute(name, value);
+    if (text !== undefined) element.appendChild(this.document.createTextNode(text));
+    parent.appendChild(element);
+    return element;
+  }
+
+  serialise(): string {
+    return new XMLSerializer().serializeToString(this.document);
+  }
+}
+
+/** The header of every protocol message: its attributes, then the Issuer. */
+function header(builder: Builder, attributes: Record<string, string | undefined>, issuer: string): void {
+  for (const [name, value] of Object.entries({ Version: '2.0', ...attributes })) if (value !== undefined) builder.root.setAttribute(name, value);
+  builder.element(builder.root, ASSERTION_NS, 'saml:Issuer', {}, issuer);
+}
+
+function status(builder: Builder, code: string, subCode?: string, message?: string): void {
+  const element = builder.element(builder.root, PROTOCOL_NS, 'samlp:Status');
+  const top = builder.element(element, PROTOCOL_NS, 'samlp:StatusCode', { Value: code });
+  if (subCode !== undefined) builder.element(top, PROTOCOL_NS, 'samlp:StatusCode', { Value: subCode });
+  if (message !== undefined) builder.element(element, PROTOCOL_NS, 'samlp:StatusMessage', {}, message);
+}
+
+function xsiType(value: AttributeValue, typed: boolean): string {
+  if (!typed) return 'xs:anyType';
+  if (typeof value === 'boolean') return 'xs:boolean';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'xs:integer' : 'xs:double';
+  return 'xs:string';
+}
+
+export interface LoginResponse {
+  issuer: string;
+  /** The ACS URL, where the browser posts the Response. */
+  acs: string;
+  inResponseTo?: string;
+  audience: string;
+  nameId: string;
+  sessionIndex: string;
+  /** Seconds since the epoch: when the user logged in. */
+  authnInstant: number;
+  now: number;
+  settings: SamlpSettings;
+  attributes: Attributes;
+}
+
+/** A signed samlp:Response for a logged-in user, as XML text. */
+export function loginResponse(input: LoginResponse, key: SigningKey): string {
+  const { settings, now } = input;
+  const builder = new Builder('Response');
+  const responseId = newSamlId();
+  const assertionId = newSamlId();
+  const notOnOrAfter = instant(now + settings.lifetimeInSeconds * 1000);
+  header(builder, { ID: responseId, InResponseTo: input.inResponseTo, IssueInstant: instant(now), Destination: settings.destination ?? input.acs }, input.issuer);
+  status(builder, STATUS.success);
+
+  const assertion = builder.element(builder.root, ASSERTION_NS, 'saml:Assertion', { Version: '2.0', ID: assertionId, IssueInstant: instant(now) });
+  builder.element(assertion, ASSERTION_NS, 'saml:Issuer', {}, input.issuer);
+  const subject = builder.element(assertion, ASSERTION_NS, 'saml:Subject');
+  builder.element(subject, ASSERTION_NS, 'saml:NameID', { Format: settings.nameIdentifierFormat }, input.nameId);
+  const confirmation = builder.element(subject, ASSERTION_NS, 'saml:SubjectConfirmation', { Method: BEARER });
+  builder.element(confirmation, ASSERTION_NS, 'saml:SubjectConfirmationData', {
+    NotOnOrAfter: notOnOrAfter,
+    Recipient: settings.recipient ?? input.acs,
+    InResponseTo: input.inResponseTo,
+  });
+  const conditions = builder.element(assertion, ASSERTION_NS, 'saml:Conditions', { NotBefore: instant(now), NotOnOrAfter: notOnOrAfter });
+  const restriction = builder.element(conditions, ASSERTION_NS, 'saml:AudienceRestriction');
+  builder.element(restriction, ASSERTION_NS, 'saml:Audience', {}, input.audience);
+  const authn = builder.element(assertion, ASSERTION_NS, 'saml:AuthnStatement', { AuthnInstant: instant(input.authnInstant * 1000), SessionIndex: input.sessionIndex });
+  const context = builder.element(authn, ASSERTION_NS, 'saml:AuthnContext');
+  builder.element(context, ASSERTION_NS, 'saml:AuthnContextClassRef', {}, settings.authnContextClassRef);
+
+  if (input.attributes.size > 0) {
+    const statement = builder.element(assertion, ASSERTION_NS, 'saml:AttributeStatement');
+    statement.setAttributeNS(XMLNS_NS, 'xmlns:xs', XS_NS);
+    statement.setAttributeNS(XMLNS_NS, 'xmlns:xsi', XSI_NS);
+    for (const [name, values] of input.attributes) {
+      const attribute = builder.element(statement, ASSERTION_NS, 'saml:Attribute', {
+        Name: name,
+        NameFormat: settings.includeAttributeNameFormat ? URI_NAME_FORMAT : undefined,
+      });
+      for (const value of values) {
+        const element = builder.element(attribute, ASSERTION_NS, 'saml:AttributeValue', {}, String(value));
+        element.setAttributeNS(XSI_NS, 'xsi:type', xsiType(value, settings.typedAttributes));
+      }
+    }
+  }
+  const algorithms = { signature: settings.signatureAlgorithm, digest: settings.digestAlgorithm };
+  return signEnveloped(builder.serialise(), settings.signResponse ? responseId : assertionId, key, algorithms);
+}
+
+/** A samlp:Response carrying only a status (no assertion), signed. */
+export function statusResponse(
+  input: { issuer: string; acs: string; inResponseTo?: string; now: number; code: string; subCode?: string; message?: string; settings: SamlpSettings },
+  key: SigningKey,
+): string {
+  const builder = new Builder('Response');
+  const id = newSamlId();
+  header(builder, { ID: id, InResponseTo: input.inResponseTo, IssueInstant: instant(input.now), Destination: input.acs }, input.issuer);
+  status(builder, input.code, input.subCode, input.message);
+  return signEnveloped(builder.serialise(), id, key, { signature: input.settings.signatureAlgorithm, digest: input.settings.digestAlgorithm });
+}
+
+/** A signed samlp:LogoutResponse (SAML Core §3.7.2). */
+export function logoutResponse(
+  input: { issuer: string; destination: string; inResponseTo: string; now: number; code: string; settings: SamlpSettings },
+  key: SigningKey,
+): string {
+  const builder = new Builder('LogoutResponse');
+  const id = newSamlId();
+  header(builder, { ID: id, InResponseTo: input.inResponseTo, IssueInstant: instant(input.now), Destination: input.destination }, input.issuer);
+  status(builder, input.code);
+  return signEnveloped(builder.serialise(), id, key, { signature: input.settings.signatureAlgorithm, digest: input.settings.digestAlgorithm });
+}
+
+/** A signed samlp:LogoutRequest (SAML Core §3.7.1): the IdP tells an SP the session ended. */
+export function logoutRequest(
+  input: { issuer: string; destination: string; nameId: string; nameIdFormat: string; sessionIndex: string; now: number; settings: SamlpSettings },
+  key: SigningKey,
+): string {
+  const builder = new Builder('LogoutRequest');
+  const id = newSamlId();
+  header(builder, { ID: id, IssueInstant: instant(input.now), Destination: input.destination }, input.issuer);
+  builder.element(builder.root, ASSERTION_NS, 'saml:NameID', { Format: input.nameIdFormat }, input.nameId);
+  builder.element(builder.root, PROTOCOL_NS, 'samlp:SessionIndex', {}, input.sessionIndex);
+  return signEnveloped(builder.serialise(), id, key, { signature: input.settings.signatureAlgorithm, digest: input.settings.digestAlgorithm });
+}
