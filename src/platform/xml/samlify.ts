@@ -14,7 +14,14 @@ export interface SamlifyEndpoint {
 
 export interface SamlifyEntity {
   getMetadata(): string;
-  entityMeta: { getEntityID(): string };
+  entityMeta: {
+    getEntityID(): string;
+    /** The certificate (base64 DER) of a use (`signing`, `encryption`); a list when the metadata has several. */
+    getX509Certificate(use: string): string | string[];
+    /** The location of a binding's endpoint (`redirect`, `post`). */
+    getSingleSignOnService(binding: string): string | object;
+    getSingleLogoutService(binding: string | undefined): string | object;
+  };
 }
 
 export interface Samlify {
