@@ -11,6 +11,8 @@
  *   and the SP accepts it and shows the mapped attributes;
  * - IdP-initiated: /samlp/{client_id} with the SSO session posts a Response
  *   without InResponseTo, which the SP accepts;
+ * - single logout: the SP's signed LogoutRequest ends the session, and the
+ *   SP accepts the signed LogoutResponse posted back to it;
  * - an SP whose ACS URL is not among the callbacks gets an error page, and
  *   its ACS receives nothing.
  */
@@ -19,7 +21,7 @@ import fs from 'node:fs';
 import type http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { SAML, ValidateInResponseTo } from '@node-saml/node-saml';
+import { SAML, ValidateInResponseTo, type Profile } from '@node-saml/node-saml';
 import type { Browser } from 'playwright-core';
 import { samlify } from '../../src/platform/xml/samlify.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
@@ -43,6 +45,8 @@ let spServer: LocalServer;
 let spKeys: KeyAndCertificate;
 let clientId: string;
 let saml: SAML;
+/** The profile of the SP's last login, for its LogoutRequest. */
+let lastProfile: Profile | undefined;
 /** Every SAMLResponse the ACS received, accepted or not. */
 const received: { accepted: boolean; relayState?: string }[] = [];
 
@@ -70,6 +74,7 @@ const serviceProvider: http.RequestListener = (req, res) => {
       try {
         const { profile } = await saml.validatePostResponseAsync({ SAMLResponse: form.get('SAMLResponse') ?? '' });
         received.push({ accepted: true, relayState: form.get('RelayState') ?? '' });
+        lastProfile = profile ?? undefined;
         const rows = Object.entries(profile ?? {})
           .filter(([, value]) => typeof value === 'string')
           .map(([name, value]) => `<dt>${escapeHtml(name)}</dt><dd>${escapeHtml(String(value))}</dd>`)
@@ -81,6 +86,18 @@ const serviceProvider: http.RequestListener = (req, res) => {
         res.writeHead(400, { 'content-type': 'text/plain' });
         return res.end(`refused: ${(error as Error).message}`);
       }
+    }
+    if (req.method === 'GET' && url.pathname === '/logout') {
+      res.writeHead(302, { location: await saml.getLogoutUrlAsync(lastProfile!, 'signed-out', {}) });
+      return res.end();
+    }
+    if (req.method === 'POST' && url.pathname === '/slo') {
+      const form = await readBody(req);
+      // node-saml checks a POSTed LogoutResponse's signature and issuer; its InResponseTo only under ifPresent.
+      const sloSaml = new SAML({ ...saml.options, validateInResponseTo: ValidateInResponseTo.ifPresent });
+      const result = await sloSaml.validatePostResponseAsync({ SAMLResponse: form.get('SAMLResponse') ?? '' });
+      res.writeHead(result.loggedOut ? 200 : 400, { 'content-type': 'text/html; charset=utf-8' });
+      return res.end(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Payroll</title></head><body><h1>Signed out of Payroll</h1><p>${escapeHtml(form.get('RelayState') ?? '')}</p></body></html>`);
     }
     res.writeHead(404);
     res.end();
@@ -105,7 +122,7 @@ before(async () => {
     name: 'Payroll',
     app_type: 'regular_web',
     callbacks: [acs],
-    addons: { samlp: { audience: SP_ENTITY, signingCert: spKeys.certificatePem, mappings: { 'user_metadata.department': DEPARTMENT_CLAIM } } },
+    addons: { samlp: { logout: { callback: `${spServer.origin}/slo` }, audience: SP_ENTITY, signingCert: spKeys.certificatePem, mappings: { 'user_metadata.department': DEPARTMENT_CLAIM } } },
   });
   clientId = created.client_id as string;
   await management('PATCH', `/connections/${connectionId}/clients`, [{ client_id: clientId, status: true }]);
@@ -118,6 +135,7 @@ before(async () => {
   saml = new SAML({
     callbackUrl: acs,
     entryPoint: String(idp.entityMeta.getSingleSignOnService('redirect')),
+    logoutUrl: String(idp.entityMeta.getSingleLogoutService('redirect')),
     idpIssuer: idp.entityMeta.getEntityID(),
     idpCert: certificate,
     issuer: SP_ENTITY,
@@ -159,6 +177,15 @@ describe('Gatehouse as SAML IdP, in Chromium', { skip }, () => {
       await page.getByRole('heading', { name: 'Signed in to Payroll' }).waitFor();
       await scenario.shot('idp-initiated');
       assert.deepEqual(received.at(-1), { accepted: true, relayState: 'from-idp' });
+
+      // Single logout from the SP: the session ends and the SP accepts the signed LogoutResponse.
+      await Promise.all([page.waitForURL(`${spServer.origin}/slo`), page.goto(`${spServer.origin}/logout`)]);
+      await page.getByRole('heading', { name: 'Signed out of Payroll' }).waitFor();
+      await page.getByText('signed-out').waitFor();
+      await scenario.shot('single logout');
+      const again = await page.goto(`${spServer.origin}/login`);
+      assert.equal(new URL(page.url()).pathname, '/login', 'the session is over: the login page again');
+      assert.equal(again?.status(), 200);
     });
   });
 

@@ -105,7 +105,7 @@ async function noPassive(deps: InteractionDeps, reply: FastifyReply, tenant: Ten
   const { signing } = await deps.ctx.keyring.keys(tenant.id);
   const xml = statusResponse(
     { issuer: samlIssuer(tenant, settings), acs: params.acs, inResponseTo: params.in_response_to!, now: deps.ctx.now(), code: STATUS.responder, subCode: STATUS.noPassive, settings },
-    { privateKeyPem: signing.privateKeyPem, certificatePem: signing.certificatePem },
+    signing,
   );
   return formPost.send(reply, params.acs, { SAMLResponse: Buffer.from(xml).toString('base64'), RelayState: params.relay_state });
 }

@@ -11,6 +11,7 @@ import { samlpSettings, type SamlpSettings } from '../../domain/clients/samlp-ad
 import type { AppContext } from '../../domain/context.js';
 import type { SessionRow, UserRow } from '../../domain/rows.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
+import { isoAt } from '../../platform/clock.js';
 import { formPost } from '../authorize/response-modes/form-post.js';
 import { pageErrors } from '../errors.js';
 import type { Interaction, InteractionDeps, ProtocolResponse } from '../interaction/step.js';
@@ -63,6 +64,17 @@ export async function samlResponseFor(
   const nameId = nameIdentifier(attributes, settings);
   if (nameId === undefined) throw pageErrors.authorize('No attribute named by the application\'s nameIdentifierProbes has a value for this user.');
   const { signing } = await ctx.keyring.keys(tenant.id);
+  const sessionIndex = sessionIndexOf(session, clientId);
+  // Single logout tells this SP, by the NameID and SessionIndex it was given (./logout.ts).
+  await ctx.stores.samlpSessions.record({
+    tenant_id: tenant.id,
+    session_hash: session.id_hash,
+    client_id: clientId,
+    name_id: nameId,
+    name_id_format: settings.nameIdentifierFormat,
+    session_index: sessionIndex,
+    created_at: isoAt(ctx.now()),
+  });
   const xml = loginResponse(
     {
       issuer: samlIssuer(tenant, settings),
@@ -70,13 +82,13 @@ export async function samlResponseFor(
       ...(params.in_response_to !== undefined && { inResponseTo: params.in_response_to }),
       audience: params.audience,
       nameId,
-      sessionIndex: sessionIndexOf(session, clientId),
+      sessionIndex,
       authnInstant: session.auth_time,
       now: ctx.now(),
       settings,
       attributes,
     },
-    { privateKeyPem: signing.privateKeyPem, certificatePem: signing.certificatePem },
+    signing,
   );
   return Buffer.from(xml, 'utf8').toString('base64');
 }

@@ -152,27 +152,37 @@ export function statusResponse(
   return signEnveloped(builder.serialise(), id, key, { signature: input.settings.signatureAlgorithm, digest: input.settings.digestAlgorithm });
 }
 
-/** A signed samlp:LogoutResponse (SAML Core §3.7.2). */
+/**
+ * Signs a protocol message for the HTTP-POST binding (enveloped signature);
+ * for HTTP-Redirect (`key` undefined) the message stays unsigned, as the
+ * signature then goes into the query (SAML Bindings §3.4.4.1).
+ */
+function finish(builder: Builder, id: string, key: SigningKey | undefined, settings: SamlpSettings): string {
+  const xml = builder.serialise();
+  return key === undefined ? xml : signEnveloped(xml, id, key, { signature: settings.signatureAlgorithm, digest: settings.digestAlgorithm });
+}
+
+/** A samlp:LogoutResponse (SAML Core §3.7.2), signed for HTTP-POST (see `finish`). */
 export function logoutResponse(
   input: { issuer: string; destination: string; inResponseTo: string; now: number; code: string; settings: SamlpSettings },
-  key: SigningKey,
+  key: SigningKey | undefined,
 ): string {
   const builder = new Builder('LogoutResponse');
   const id = newSamlId();
   header(builder, { ID: id, InResponseTo: input.inResponseTo, IssueInstant: instant(input.now), Destination: input.destination }, input.issuer);
   status(builder, input.code);
-  return signEnveloped(builder.serialise(), id, key, { signature: input.settings.signatureAlgorithm, digest: input.settings.digestAlgorithm });
+  return finish(builder, id, key, input.settings);
 }
 
-/** A signed samlp:LogoutRequest (SAML Core §3.7.1): the IdP tells an SP the session ended. */
+/** A samlp:LogoutRequest (SAML Core §3.7.1): the IdP tells an SP the session ended. Signed for HTTP-POST (see `finish`). */
 export function logoutRequest(
   input: { issuer: string; destination: string; nameId: string; nameIdFormat: string; sessionIndex: string; now: number; settings: SamlpSettings },
-  key: SigningKey,
+  key: SigningKey | undefined,
 ): string {
   const builder = new Builder('LogoutRequest');
   const id = newSamlId();
   header(builder, { ID: id, IssueInstant: instant(input.now), Destination: input.destination }, input.issuer);
   builder.element(builder.root, ASSERTION_NS, 'saml:NameID', { Format: input.nameIdFormat }, input.nameId);
   builder.element(builder.root, PROTOCOL_NS, 'samlp:SessionIndex', {}, input.sessionIndex);
-  return signEnveloped(builder.serialise(), id, key, { signature: input.settings.signatureAlgorithm, digest: input.settings.digestAlgorithm });
+  return finish(builder, id, key, input.settings);
 }

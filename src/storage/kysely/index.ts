@@ -22,6 +22,7 @@ import { KyselyRbacStore } from './rbac.js';
 import { KyselyRefreshTokenStore } from './refresh-tokens.js';
 import { KyselyResourceServerStore } from './resource-servers.js';
 import { KyselyRoleStore } from './roles.js';
+import { KyselySamlpSessionStore } from './samlp-sessions.js';
 import { KyselySessionStore } from './sessions.js';
 import { KyselySigningKeyStore } from './signing-keys.js';
 import { KyselyTenantStore } from './tenants.js';
@@ -52,6 +53,7 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     authorizationCodes: new KyselyAuthorizationCodeStore(db),
     clientCredentials: new KyselyClientCredentialStore(db),
     oneTimeUses: new KyselyOneTimeUseStore(db),
+    samlpSessions: new KyselySamlpSessionStore(db),
   };
 }
 
