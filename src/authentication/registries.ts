@@ -22,6 +22,7 @@ import { clientCredentials } from './token/grants/client-credentials.js';
 import { password, passwordRealm } from './token/grants/password.js';
 import { refreshToken } from './token/grants/refresh-token.js';
 import { samlpResponse } from './samlp/response.js';
+import { enterpriseLoginStep } from './samlp-connection/login.js';
 
 export interface AuthenticationRegistries {
   /** The token endpoint's grant types, one handler each. */
@@ -44,7 +45,7 @@ export function defaultRegistries(): AuthenticationRegistries {
     clientAuthMethods: [clientSecretBasic, clientSecretPost, privateKeyJwt, none],
     responseTypes: RESPONSE_TYPES,
     responseModes: RESPONSE_MODE_LIST,
-    interactionSteps: [loginStep, consentStep],
+    interactionSteps: [enterpriseLoginStep, loginStep, consentStep],
     protocolResponses: [samlpResponse],
   };
 }

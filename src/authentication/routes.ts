@@ -19,6 +19,7 @@ import { parameterLimitsHook } from './parameter-limits.js';
 import { revokeEndpoint } from './revoke.js';
 import { samlpEndpoints } from './samlp/endpoint.js';
 import { samlpLogoutEndpoints } from './samlp/logout.js';
+import { loginCallbackEndpoint, spMetadataEndpoint } from './samlp-connection/callback.js';
 import { cerEndpoint, pemEndpoint, samlpMetadataEndpoint } from './samlp/metadata.js';
 import { tokenEndpoint } from './token/endpoint.js';
 import { userinfoEndpoint } from './userinfo.js';
@@ -63,7 +64,9 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
       protocols: registries.protocolResponses,
     };
     app.route(authorizeEndpoint(interaction));
-    for (const route of [...samlpEndpoints(interaction), ...samlpLogoutEndpoints(interaction), samlpMetadataEndpoint(interaction), pemEndpoint(interaction), cerEndpoint(interaction)]) app.route(route);
+    for (const route of [...samlpEndpoints(interaction), ...samlpLogoutEndpoints(interaction), samlpMetadataEndpoint(interaction), pemEndpoint(interaction), cerEndpoint(interaction), loginCallbackEndpoint(interaction), spMetadataEndpoint(interaction)]) {
+      app.route(route);
+    }
     for (const step of registries.interactionSteps) for (const route of step.routes(interaction)) app.route(route);
     const logout = new LogoutService(ctx);
     for (const route of [v2LogoutEndpoint(logout), oidcLogoutEndpoint(logout)]) app.route(route);

@@ -21,13 +21,11 @@
  *   an empty page: there is nothing left to do.
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { deflateRawSync } from 'node:zlib';
-import { samlpSettings, HTTP_REDIRECT_BINDING, type SamlpSettings } from '../../domain/clients/samlp-addon.js';
+import { samlpSettings, HTTP_REDIRECT_BINDING } from '../../domain/clients/samlp-addon.js';
 import type { AppContext } from '../../domain/context.js';
 import type { SamlpParticipantRow, SessionRow } from '../../domain/rows.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isoAt } from '../../platform/clock.js';
-import { SIGNATURE_ALGORITHMS, signRedirect, type SigningKey } from '../../platform/xml/signatures.js';
 import { scriptHash } from '../authorize/response-modes/mode.js';
 import { clearedSessionCookie } from '../cookies.js';
 import { pageErrors } from '../errors.js';
@@ -37,18 +35,9 @@ import { pick, readQueryOrBody } from '../params.js';
 import { inboundMessage, samlpClient, ssoUrl } from './endpoint.js';
 import { readLogoutRequest, SamlRefusal, type LogoutRequest } from './messages.js';
 import { samlIssuer } from './response.js';
-import { logoutRequest, logoutResponse, STATUS } from './xml-messages.js';
+import { logoutRequest, logoutResponse, redirectUrl, STATUS } from './xml-messages.js';
 
 const PARAMETERS = ['SAMLRequest', 'SAMLResponse', 'RelayState', 'SigAlg', 'Signature'];
-
-/** `url` with a signed HTTP-Redirect message in its query (SAML Bindings §3.4.4.1). */
-function redirectUrl(url: string, name: 'SAMLRequest' | 'SAMLResponse', xml: string, relayState: string | undefined, key: SigningKey, settings: SamlpSettings): string {
-  let octets = `${name}=${encodeURIComponent(deflateRawSync(Buffer.from(xml, 'utf8')).toString('base64'))}`;
-  if (relayState !== undefined) octets += `&RelayState=${encodeURIComponent(relayState)}`;
-  octets += `&SigAlg=${encodeURIComponent(SIGNATURE_ALGORITHMS[settings.signatureAlgorithm])}`;
-  const signature = signRedirect(octets, key, settings.signatureAlgorithm);
-  return `${url}${url.includes('?') ? '&' : '?'}${octets}&Signature=${encodeURIComponent(signature)}`;
-}
 
 /**
  * The signed HTTP-Redirect LogoutRequests that tell the SPs `session`

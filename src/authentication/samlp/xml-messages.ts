@@ -16,7 +16,8 @@
 import { randomBytes } from 'node:crypto';
 import { DOMImplementation, XMLSerializer, type Document, type Element } from '@xmldom/xmldom';
 import type { SamlpSettings } from '../../domain/clients/samlp-addon.js';
-import { signEnveloped, type SigningKey } from '../../platform/xml/signatures.js';
+import { deflateRawSync } from 'node:zlib';
+import { SIGNATURE_ALGORITHMS, signEnveloped, signRedirect, type SigningKey } from '../../platform/xml/signatures.js';
 import type { Attributes, AttributeValue } from './attributes.js';
 import { ASSERTION_NS, PROTOCOL_NS } from './messages.js';
 
@@ -157,7 +158,9 @@ export function statusResponse(
  * for HTTP-Redirect (`key` undefined) the message stays unsigned, as the
  * signature then goes into the query (SAML Bindings §3.4.4.1).
  */
-function finish(builder: Builder, id: string, key: SigningKey | undefined, settings: SamlpSettings): string {
+type Algorithms = Pick<SamlpSettings, 'signatureAlgorithm' | 'digestAlgorithm'>;
+
+function finish(builder: Builder, id: string, key: SigningKey | undefined, settings: Algorithms): string {
   const xml = builder.serialise();
   return key === undefined ? xml : signEnveloped(xml, id, key, { signature: settings.signatureAlgorithm, digest: settings.digestAlgorithm });
 }
@@ -185,4 +188,26 @@ export function logoutRequest(
   builder.element(builder.root, ASSERTION_NS, 'saml:NameID', { Format: input.nameIdFormat }, input.nameId);
   builder.element(builder.root, PROTOCOL_NS, 'samlp:SessionIndex', {}, input.sessionIndex);
   return finish(builder, id, key, input.settings);
+}
+
+/** A samlp:AuthnRequest of Gatehouse as service provider (SAML Core §3.4.1). Signed for HTTP-POST when `key` is given (see `finish`). */
+export function authnRequest(
+  input: { id: string; issuer: string; destination: string; acs: string; now: number; settings: Algorithms },
+  key: SigningKey | undefined,
+): string {
+  const builder = new Builder('AuthnRequest');
+  header(builder, { ID: input.id, IssueInstant: instant(input.now), Destination: input.destination, AssertionConsumerServiceURL: input.acs, ProtocolBinding: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST' }, input.issuer);
+  builder.element(builder.root, PROTOCOL_NS, 'samlp:NameIDPolicy', { AllowCreate: 'true', Format: 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified' });
+  return finish(builder, input.id, key, input.settings);
+}
+
+/** `url` with a signed HTTP-Redirect message in its query (SAML Bindings §3.4.4.1: DEFLATE, base64, then the detached signature). */
+export function redirectUrl(url: string, name: 'SAMLRequest' | 'SAMLResponse', xml: string, relayState: string | undefined, key: SigningKey | undefined, settings: Algorithms): string {
+  let octets = `${name}=${encodeURIComponent(deflateRawSync(Buffer.from(xml, 'utf8')).toString('base64'))}`;
+  if (relayState !== undefined) octets += `&RelayState=${encodeURIComponent(relayState)}`;
+  if (key !== undefined) {
+    octets += `&SigAlg=${encodeURIComponent(SIGNATURE_ALGORITHMS[settings.signatureAlgorithm])}`;
+    octets += `&Signature=${encodeURIComponent(signRedirect(octets, key, settings.signatureAlgorithm))}`;
+  }
+  return `${url}${url.includes('?') ? '&' : '?'}${octets}`;
 }

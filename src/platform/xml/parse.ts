@@ -89,3 +89,20 @@ export function textOf(element: Element): string {
   }
   return text;
 }
+
+const COMMENT_NODE = 8;
+const PROCESSING_INSTRUCTION_NODE = 7;
+
+/**
+ * Whether a comment or processing instruction is anywhere below `node`.
+ * SAML messages carry none; exclusive c14n leaves comments out of the digest,
+ * so one inside a signed value (`user@corp.com<!---->.evil.com`) changes how
+ * a parser reads the value without breaking the signature.
+ */
+export function hasCommentsOrInstructions(node: Node): boolean {
+  for (let child = node.firstChild; child !== null; child = child.nextSibling) {
+    if (child.nodeType === COMMENT_NODE || child.nodeType === PROCESSING_INSTRUCTION_NODE) return true;
+    if (child.nodeType === ELEMENT_NODE && hasCommentsOrInstructions(child)) return true;
+  }
+  return false;
+}
