@@ -138,7 +138,7 @@ export function loginResponse(input: LoginResponse, key: SigningKey): string {
     }
   }
   const algorithms = { signature: settings.signatureAlgorithm, digest: settings.digestAlgorithm };
-  return signEnveloped(builder.serialise(), settings.signResponse ? responseId : assertionId, key, algorithms);
+  return signEnveloped(builder.serialise(), settings.signResponse ? ['Response'] : ['Response', 'Assertion'], key, algorithms);
 }
 
 /** A samlp:Response carrying only a status (no assertion), signed. */
@@ -150,7 +150,7 @@ export function statusResponse(
   const id = newSamlId();
   header(builder, { ID: id, InResponseTo: input.inResponseTo, IssueInstant: instant(input.now), Destination: input.acs }, input.issuer);
   status(builder, input.code, input.subCode, input.message);
-  return signEnveloped(builder.serialise(), id, key, { signature: input.settings.signatureAlgorithm, digest: input.settings.digestAlgorithm });
+  return signEnveloped(builder.serialise(), ['Response'], key, { signature: input.settings.signatureAlgorithm, digest: input.settings.digestAlgorithm });
 }
 
 /**
@@ -160,9 +160,9 @@ export function statusResponse(
  */
 type Algorithms = Pick<SamlpSettings, 'signatureAlgorithm' | 'digestAlgorithm'>;
 
-function finish(builder: Builder, id: string, key: SigningKey | undefined, settings: Algorithms): string {
+function finish(builder: Builder, key: SigningKey | undefined, settings: Algorithms): string {
   const xml = builder.serialise();
-  return key === undefined ? xml : signEnveloped(xml, id, key, { signature: settings.signatureAlgorithm, digest: settings.digestAlgorithm });
+  return key === undefined ? xml : signEnveloped(xml, [builder.root.localName!], key, { signature: settings.signatureAlgorithm, digest: settings.digestAlgorithm });
 }
 
 /** A samlp:LogoutResponse (SAML Core §3.7.2), signed for HTTP-POST (see `finish`). */
@@ -174,7 +174,7 @@ export function logoutResponse(
   const id = newSamlId();
   header(builder, { ID: id, InResponseTo: input.inResponseTo, IssueInstant: instant(input.now), Destination: input.destination }, input.issuer);
   status(builder, input.code);
-  return finish(builder, id, key, input.settings);
+  return finish(builder, key, input.settings);
 }
 
 /** A samlp:LogoutRequest (SAML Core §3.7.1): the IdP tells an SP the session ended. Signed for HTTP-POST (see `finish`). */
@@ -187,7 +187,7 @@ export function logoutRequest(
   header(builder, { ID: id, IssueInstant: instant(input.now), Destination: input.destination }, input.issuer);
   builder.element(builder.root, ASSERTION_NS, 'saml:NameID', { Format: input.nameIdFormat }, input.nameId);
   builder.element(builder.root, PROTOCOL_NS, 'samlp:SessionIndex', {}, input.sessionIndex);
-  return finish(builder, id, key, input.settings);
+  return finish(builder, key, input.settings);
 }
 
 /** A samlp:AuthnRequest of Gatehouse as service provider (SAML Core §3.4.1). Signed for HTTP-POST when `key` is given (see `finish`). */
@@ -198,7 +198,7 @@ export function authnRequest(
   const builder = new Builder('AuthnRequest');
   header(builder, { ID: input.id, IssueInstant: instant(input.now), Destination: input.destination, AssertionConsumerServiceURL: input.acs, ProtocolBinding: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST' }, input.issuer);
   builder.element(builder.root, PROTOCOL_NS, 'samlp:NameIDPolicy', { AllowCreate: 'true', Format: 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified' });
-  return finish(builder, input.id, key, input.settings);
+  return finish(builder, key, input.settings);
 }
 
 /** `url` with a signed HTTP-Redirect message in its query (SAML Bindings §3.4.4.1: DEFLATE, base64, then the detached signature). */

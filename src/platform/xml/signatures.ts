@@ -14,6 +14,7 @@
  */
 import { samlify } from './samlify.js';
 import { SignedXml } from './xml-crypto.js';
+import type { KeyObject } from 'node:crypto';
 import { toPem } from '../crypto/certificates.js';
 import { childrenNamed, parseXml, XmlRefusal, type Element } from './parse.js';
 
@@ -40,37 +41,53 @@ const ACCEPTED_SIGNATURE_URIS: ReadonlySet<string> = new Set(Object.values(SIGNA
 
 export interface SigningKey {
   privateKeyPem: string;
+  /** The same key parsed once: parsing the PEM again costs more than the signature itself. */
+  privateKey?: KeyObject;
   /** The certificate published with the key (PEM); it goes into the signature's KeyInfo. */
   certificatePem: string;
 }
 
 /**
- * Signs the element with attribute ID `id` of `xml` with an enveloped
- * signature (exclusive c14n), placed right after that element's Issuer as
- * SAML Core §5.4.1 and the schema require.
+ * The KeyInfo content of a certificate, as xml-crypto makes it, made once per
+ * certificate: xml-crypto would otherwise scan the PEM at every signature.
+ */
+const keyInfoContents = new Map<string, string | null>();
+function keyInfoContent(certificatePem: string): string | null {
+  let content = keyInfoContents.get(certificatePem);
+  if (content === undefined) {
+    content = SignedXml.getKeyInfoContent({ publicCert: certificatePem, prefix: 'ds' });
+    if (keyInfoContents.size > 100) keyInfoContents.clear();
+    keyInfoContents.set(certificatePem, content);
+  }
+  return content;
+}
+
+/** An absolute XPath to an element by the local names of it and its ancestors (no `//` walk of the document). */
+const absolutePath = (localNames: readonly string[]) => localNames.map((name) => `/*[local-name(.)='${name}']`).join('');
+
+/**
+ * Signs the element at `path` (the local names from the root down, e.g.
+ * `['Response', 'Assertion']`) of `xml` with an enveloped signature
+ * (exclusive c14n) referencing its ID, placed right after that element's
+ * Issuer as SAML Core §5.4.1 and the schema require.
  */
 export function signEnveloped(
   xml: string,
-  id: string,
+  path: readonly string[],
   key: SigningKey,
   algorithms: { signature: SignatureAlgorithmName; digest: DigestAlgorithmName },
 ): string {
-  if (!/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(id)) throw new Error('an ID to sign must be an NCName');
+  if (!path.every((name) => /^[A-Za-z][A-Za-z0-9]*$/.test(name))) throw new Error('a path to sign is made of element local names');
   const signed = new SignedXml({
-    privateKey: key.privateKeyPem,
+    privateKey: key.privateKey ?? key.privateKeyPem,
     publicCert: key.certificatePem,
     signatureAlgorithm: SIGNATURE_ALGORITHMS[algorithms.signature],
     canonicalizationAlgorithm: EXC_C14N,
+    getKeyInfoContent: () => keyInfoContent(key.certificatePem),
   });
-  signed.addReference({
-    xpath: `//*[@ID='${id}']`,
-    digestAlgorithm: DIGEST_ALGORITHMS[algorithms.digest],
-    transforms: [ENVELOPED, EXC_C14N],
-  });
-  signed.computeSignature(xml, {
-    prefix: 'ds',
-    location: { reference: `//*[@ID='${id}']/*[local-name(.)='Issuer']`, action: 'after' },
-  });
+  const target = absolutePath(path);
+  signed.addReference({ xpath: target, digestAlgorithm: DIGEST_ALGORITHMS[algorithms.digest], transforms: [ENVELOPED, EXC_C14N] });
+  signed.computeSignature(xml, { prefix: 'ds', location: { reference: `${target}/*[local-name(.)='Issuer']`, action: 'after' } });
   return signed.getSignedXml();
 }
 

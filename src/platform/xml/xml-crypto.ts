@@ -4,14 +4,16 @@
  * types (`Crypto`, `BufferSource`) for the whole program. The interface
  * below is the part of `SignedXml` (xml-crypto 6) that ./signatures.ts uses.
  */
+import type { KeyObject } from 'node:crypto';
 import { createRequire } from 'node:module';
 
 export interface SignedXmlOptions {
-  privateKey?: string;
+  privateKey?: string | KeyObject;
   publicCert?: string;
   signatureAlgorithm?: string;
   canonicalizationAlgorithm?: string;
   getCertFromKeyInfo?: (keyInfo?: unknown) => string | null;
+  getKeyInfoContent?: (args?: { publicCert?: string; prefix?: string | null }) => string | null;
 }
 
 export interface SignedXml {
@@ -25,6 +27,11 @@ export interface SignedXml {
   getSignedReferences(): string[];
 }
 
-const xmlCrypto = createRequire(import.meta.url)('xml-crypto') as { SignedXml: new (options?: SignedXmlOptions) => SignedXml };
+const xmlCrypto = createRequire(import.meta.url)('xml-crypto') as {
+  SignedXml: (new (options?: SignedXmlOptions) => SignedXml) & {
+    /** The KeyInfo content xml-crypto publishes for a certificate (X509Data). */
+    getKeyInfoContent(args: { publicCert?: string; prefix?: string | null }): string | null;
+  };
+};
 
 export const SignedXml = xmlCrypto.SignedXml;
