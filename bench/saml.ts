@@ -35,7 +35,6 @@
 import { randomBytes } from 'node:crypto';
 import dns from 'node:dns/promises';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -51,7 +50,6 @@ import {
   fmtInt,
   fmtRatio,
   freePort,
-  hostHeader,
   loadLogLevel,
   loadSettings,
   log,
@@ -70,8 +68,7 @@ import {
   startChild,
   startGatehouse,
   writeResults,
-  type Endpoint,
-  type Reply,
+  BenchBrowser as Browser,
 } from './lib.js';
 
 const { duration: DURATION, warmup: WARMUP, connections: CONNECTIONS, rounds: ROUNDS } = loadSettings({ duration: 5, connections: 8 });
@@ -111,47 +108,6 @@ async function signReference(cpus: string | undefined): Promise<number> {
 
 // ---------------------------------------------------------------------------
 // 2. Browsers with a session
-
-class Browser {
-  readonly #agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  readonly #cookies = new Map<string, string>();
-
-  constructor(private readonly endpoint: Endpoint) {}
-
-  request(method: 'GET' | 'POST', urlPath: string, form?: Record<string, string>): Promise<Reply> {
-    const body = form && new URLSearchParams(form).toString();
-    const headers: Record<string, string> = { host: hostHeader(this.endpoint) };
-    if (this.#cookies.size > 0) headers.cookie = [...this.#cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-    if (body !== undefined) {
-      headers['content-type'] = 'application/x-www-form-urlencoded';
-      headers['content-length'] = String(Buffer.byteLength(body));
-    }
-    return new Promise((resolve, reject) => {
-      const req = http.request({ host: 'localhost', port: this.endpoint.port, method, path: urlPath, headers, agent: this.#agent, timeout: 30_000 }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => {
-          for (const line of res.headers['set-cookie'] ?? []) {
-            const [pair] = line.split(';');
-            const eq = pair!.indexOf('=');
-            if (/Max-Age=0/i.test(line)) this.#cookies.delete(pair!.slice(0, eq));
-            else this.#cookies.set(pair!.slice(0, eq), pair!.slice(eq + 1));
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text });
-        });
-        res.on('error', reject);
-      });
-      req.on('timeout', () => req.destroy(new Error(`${method} ${urlPath}: no answer in 30 s`)));
-      req.on('error', reject);
-      req.end(body);
-    });
-  }
-
-  close(): void {
-    this.#agent.destroy();
-  }
-}
 
 const hidden = (body: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(body)?.[1];
 
