@@ -222,6 +222,30 @@ describe('SAML identity provider (samlp addon)', () => {
     });
   });
 
+  describe('assertion encryption', () => {
+    it('with encryptionCert the signed assertion is encrypted to the SP (AES-256-GCM, RSA-OAEP); node-saml decrypts and verifies it', async () => {
+      const encryptedApp = await createSamlApp({ encryptionCert: spKeys.certificatePem });
+      const serviceProvider = sp(encryptedApp, { decryptionPvk: spKeys.privateKeyPem });
+      const done = await new Browser(t).login(local(await serviceProvider.getAuthorizeUrlAsync('', undefined, {})), 'ada@example.com', PASSWORD);
+      const { fields } = postedForm(done.body);
+      const xml = samlXml(fields.SAMLResponse!);
+      assert.match(xml, /<saml:EncryptedAssertion/);
+      assert.ok(!xml.includes('ada@example.com'), 'nothing of the user in clear');
+      assert.ok(xml.includes('http://www.w3.org/2009/xmlenc11#aes256-gcm'));
+      const { profile } = await serviceProvider.validatePostResponseAsync({ SAMLResponse: fields.SAMLResponse! });
+      assert.equal(profile?.[`${CLAIMS}/emailaddress`], 'ada@example.com');
+      // Another SP's key cannot read it.
+      await assert.rejects(sp(encryptedApp, { decryptionPvk: otherKeys.privateKeyPem }).validatePostResponseAsync({ SAMLResponse: fields.SAMLResponse! }));
+    });
+
+    it('refuses encryptionPublicKey without encryptionCert', async () => {
+      const publicKey = new X509Certificate(spKeys.certificatePem).publicKey.export({ type: 'spki', format: 'pem' }) as string;
+      const res = await t.management('POST', '/api/v2/clients', { body: { name: 'Half', addons: { samlp: { encryptionPublicKey: publicKey } } } });
+      assert.equal(res.statusCode, 400, res.body);
+      assert.match(res.body, /needs encryptionCert/);
+    });
+  });
+
   describe('IdP-initiated SSO', () => {
     it('without SAMLRequest: after login, a Response without InResponseTo to the first callback', async () => {
       const browser = new Browser(t);

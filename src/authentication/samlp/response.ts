@@ -75,7 +75,7 @@ export async function samlResponseFor(
     session_index: sessionIndex,
     created_at: isoAt(ctx.now()),
   });
-  const xml = loginResponse(
+  const xml = await loginResponse(
     {
       issuer: samlIssuer(tenant, settings),
       acs: params.acs,

@@ -9,7 +9,8 @@
  *   NotOnOrAfter, InResponseTo), Conditions (NotBefore, NotOnOrAfter,
  *   AudienceRestriction), the AuthnStatement with its SessionIndex and the
  *   AttributeStatement. Signed on the Assertion, or on the Response with
- *   `signResponse`.
+ *   `signResponse`; the Assertion then encrypted to the SP's `encryptionCert`
+ *   when set (signed first).
  * - A Response carrying only an error status (`NoPassive`).
  * - LogoutRequest and LogoutResponse (SAML Core §3.7), signed.
  */
@@ -17,7 +18,9 @@ import { randomBytes } from 'node:crypto';
 import { DOMImplementation, XMLSerializer, type Document, type Element } from '@xmldom/xmldom';
 import type { SamlpSettings } from '../../domain/clients/samlp-addon.js';
 import { deflateRawSync } from 'node:zlib';
-import { SIGNATURE_ALGORITHMS, signEnveloped, signRedirect, type SigningKey } from '../../platform/xml/signatures.js';
+import { encryptElement } from '../../platform/xml/encryption.js';
+import { childrenNamed, parseXml } from '../../platform/xml/parse.js';
+import { certificatePem, SIGNATURE_ALGORITHMS, signEnveloped, signRedirect, type SigningKey } from '../../platform/xml/signatures.js';
 import type { Attributes, AttributeValue } from './attributes.js';
 import { ASSERTION_NS, PROTOCOL_NS } from './messages.js';
 
@@ -96,7 +99,7 @@ export interface LoginResponse {
 }
 
 /** A signed samlp:Response for a logged-in user, as XML text. */
-export function loginResponse(input: LoginResponse, key: SigningKey): string {
+export async function loginResponse(input: LoginResponse, key: SigningKey): Promise<string> {
   const { settings, now } = input;
   const builder = new Builder('Response');
   const responseId = newSamlId();
@@ -138,7 +141,23 @@ export function loginResponse(input: LoginResponse, key: SigningKey): string {
     }
   }
   const algorithms = { signature: settings.signatureAlgorithm, digest: settings.digestAlgorithm };
-  return signEnveloped(builder.serialise(), settings.signResponse ? ['Response'] : ['Response', 'Assertion'], key, algorithms);
+  if (settings.encryptionCert === undefined) {
+    return signEnveloped(builder.serialise(), settings.signResponse ? ['Response'] : ['Response', 'Assertion'], key, algorithms);
+  }
+  // Signed, then encrypted (the SP decrypts, then checks the signature); with signResponse the Response is signed last.
+  const assertionSigned = settings.signResponse ? builder.serialise() : signEnveloped(builder.serialise(), ['Response', 'Assertion'], key, algorithms);
+  const encrypted = await encryptAssertion(assertionSigned, certificatePem(settings.encryptionCert));
+  return settings.signResponse ? signEnveloped(encrypted, ['Response'], key, algorithms) : encrypted;
+}
+
+/** The Response with its Assertion replaced by an EncryptedAssertion to `certificate` (SAML Core §2.3.4). */
+async function encryptAssertion(xml: string, certificate: string): Promise<string> {
+  const document = parseXml(xml);
+  const assertion = childrenNamed(document.documentElement!, ASSERTION_NS, 'Assertion')[0]!;
+  const encrypted = await encryptElement(new XMLSerializer().serializeToString(assertion), certificate);
+  const wrapper = parseXml(`<saml:EncryptedAssertion xmlns:saml="${ASSERTION_NS}">${encrypted}</saml:EncryptedAssertion>`).documentElement!;
+  document.documentElement!.replaceChild(document.importNode(wrapper, true), assertion);
+  return new XMLSerializer().serializeToString(document);
 }
 
 /** A samlp:Response carrying only a status (no assertion), signed. */

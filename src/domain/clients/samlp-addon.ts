@@ -59,8 +59,9 @@ export interface SamlpSettings {
   includeAttributeNameFormat: boolean;
   /** The SP's certificate (PEM or base64 DER): its AuthnRequests and LogoutRequests must be signed with it. */
   signingCert?: string;
-  /** The SP's certificate or public key to encrypt assertions to. */
+  /** The SP's certificate: assertions are encrypted to it (AES-256-GCM, RSA-OAEP) when set. */
   encryptionCert?: string;
+  /** Accepted with `encryptionCert` (the service's dashboard sends both); the certificate's key is the one used. */
   encryptionPublicKey?: string;
   logout: { callback?: string; slo_enabled: boolean };
   /** The binding of the LogoutResponse (and of logout notifications) sent to `logout.callback`. */
@@ -196,6 +197,10 @@ export function samlpAddonProblem(addon: unknown): { property: string; message: 
     if (!rule) return { property: `addons.samlp.${key}`, message: 'is not a setting of the samlp addon' };
     const problem = rule(value);
     if (problem) return { property: `addons.samlp.${key}`, message: problem };
+  }
+  // Encryption needs the certificate (its KeyInfo names it); a key alone says nothing to encrypt to.
+  if (addon.encryptionPublicKey !== undefined && addon.encryptionCert === undefined) {
+    return { property: 'addons.samlp.encryptionPublicKey', message: 'needs encryptionCert: assertions are encrypted to the certificate' };
   }
   return undefined;
 }
