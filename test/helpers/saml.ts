@@ -79,6 +79,7 @@ export function externalIdp(keys: KeyAndCertificate, entityId = 'https://idp.exa
     wantAuthnRequestsSigned: true,
     nameIDFormat: ['urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress'],
     singleSignOnService: [{ Binding: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect', Location: ssoUrl }],
+    singleLogoutService: [{ Binding: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect', Location: `${ssoUrl}/logout` }],
     loginResponseTemplate: {
       context: (require('samlify') as { SamlLib: { defaultLoginResponseTemplate: { context: string } } }).SamlLib.defaultLoginResponseTemplate.context,
       attributes: [
