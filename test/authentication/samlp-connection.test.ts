@@ -176,6 +176,32 @@ describe('SAML enterprise connections (Gatehouse as SP)', () => {
     assert.equal((user.json() as { given_name: string }).given_name, 'Grace B.');
   });
 
+  it('home realm discovery: an email of a domain alias typed on the login page goes to the IdP; other emails log in with a password', async () => {
+    const db = await t.management('POST', '/api/v2/connections', { body: { name: 'portal-db', strategy: 'auth0', enabled_clients: [portal.client_id] } });
+    assert.equal(db.statusCode, 201, db.body);
+    const browser = new Browser(t);
+    const authorize = await browser.get(`/authorize?${new URLSearchParams({ client_id: portal.client_id, response_type: 'code', redirect_uri: CALLBACK, scope: 'openid email', state: 'hrd' })}`);
+    assert.equal(authorize.headers.location?.toString().startsWith('/login?state='), true, authorize.body);
+    const page = await browser.get(authorize.headers.location as string);
+    const { hidden } = await import('../helpers/browser.js');
+    const form = { state: hidden(page.body, 'state'), csrf_token: hidden(page.body, 'csrf_token') };
+
+    const other = await browser.post('/login', { ...form, username: 'someone@other.example', password: 'whatever it is' });
+    assert.equal(other.statusCode, 400);
+    assert.match(other.body, /Wrong email or password/);
+
+    const sent = await browser.post('/login', { ...form, username: 'Hopper@CORP.example.com', password: 'not read' });
+    assert.equal(sent.statusCode, 200, sent.body);
+    const location = /<a href="([^"]+)">Continue/.exec(sent.body)![1]!.replace(/&amp;/g, '&');
+    assert.ok(location.startsWith(`${idp.ssoUrl}?SAMLRequest=`), location);
+    const requestId = await idp.readRequest(spMetadata, location);
+    const SAMLResponse = await idp.respond(spMetadata, { inResponseTo: requestId, nameId: 'hopper@corp.example.com', email: 'hopper@corp.example.com' });
+    const posted = await callback({ SAMLResponse, RelayState: new URL(location).searchParams.get('RelayState')! });
+    assert.equal(posted.statusCode, 303, posted.body);
+    const claims = await idToken(await codeFrom(browser, posted.headers.location as string));
+    assert.equal(claims.sub, `samlp|${CONNECTION}|hopper@corp.example.com`);
+  });
+
   it('a Response signed as a whole (not its assertion) is accepted too', async () => {
     const SAMLResponse = await idp.respond(spMetadata, { nameId: 'ada@corp.example.com', email: 'ada@corp.example.com', signResponse: true });
     const xml = Buffer.from(SAMLResponse, 'base64').toString();

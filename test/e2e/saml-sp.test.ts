@@ -10,6 +10,8 @@
  *   in at the IdP, the IdP posts its signed Response to Gatehouse's ACS URL,
  *   and the application's callback receives a code that the token endpoint
  *   exchanges for an ID token of `samlp|{connection}|{NameID}`;
+ * - home realm discovery: an email of the IdP's domain typed on the hosted
+ *   login page leads to the IdP, and on to the application;
  * - IdP-initiated: the IdP posts an unsolicited Response to
  *   `/login/callback?connection=…`; the configured client gets a code and the
  *   token endpoint an ID token of the same user.
@@ -134,6 +136,7 @@ before(async () => {
       signInEndpoint: idp.ssoUrl,
       signingCert: idp.keys.certificatePem,
       signSAMLRequest: true,
+      domain_aliases: ['corp.example.com'],
       idpinitiated: { enabled: true, client_id: client.client_id, client_protocol: 'oidc', client_authorizequery: `redirect_uri=${callback}&scope=openid email profile` },
     },
   });
@@ -168,6 +171,22 @@ describe('Gatehouse as SAML SP of an external IdP, in Chromium', { skip }, () =>
       assert.equal(claims.sub, `samlp|${CONNECTION}|${NAME_ID}`);
       assert.equal(claims.email, NAME_ID);
       assert.equal(claims.aud, client.client_id);
+    });
+  });
+
+  test('home realm discovery: a corp.example.com email on the login page goes to the IdP, then back to the application', async () => {
+    await inScenario(browser!, 'saml home realm discovery', async (scenario) => {
+      const { page } = scenario;
+      await page.goto(`${server.baseUrl}/authorize?${new URLSearchParams({ client_id: client.client_id, response_type: 'code', redirect_uri: callback, scope: 'openid email', state: 'st-2' })}`);
+      assert.equal(new URL(page.url()).pathname, '/login');
+      await page.getByLabel('Email address', { exact: true }).fill(NAME_ID);
+      await page.getByLabel('Password', { exact: true }).fill('not used for this domain');
+      await Promise.all([page.waitForURL(`${idpServer.origin}/sso?**`), page.getByRole('button', { name: 'Log in' }).click()]);
+      await scenario.shot('at the idp');
+      await Promise.all([page.waitForURL(`${callback}?**`), page.getByRole('button', { name: 'Sign in as Grace' }).click()]);
+      const url = new URL(page.url());
+      assert.equal(url.searchParams.get('state'), 'st-2');
+      assert.equal((await idTokenFor(url.searchParams.get('code')!)).sub, `samlp|${CONNECTION}|${NAME_ID}`);
     });
   });
 

@@ -170,6 +170,7 @@ await forEachStoreFactory('storage conformance', (h) => {
       'user_roles',
       'user_permissions',
       'group_members',
+      'samlp_session_participants',
     ];
     const MIGRATIONS = [
       '0001_foundation',
@@ -186,6 +187,7 @@ await forEachStoreFactory('storage conformance', (h) => {
       '0012_hardening',
       '0013_interaction_steps',
       '0014_client_credentials',
+      '0030_samlp_sessions',
     ];
 
     it('creates every table', async () => {

@@ -37,6 +37,7 @@ import { isActive } from '../../domain/users/active-user.js';
 import { federatedProfile, upsertFederatedUser } from '../../domain/users/federated-user.js';
 import { HTTP_POST_BINDING } from '../../domain/clients/samlp-addon.js';
 import { isoAt } from '../../platform/clock.js';
+import { secretHash } from '../../domain/secrets.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
 import { samlify } from '../../platform/xml/samlify.js';
 import { certificateBase64 } from '../../platform/xml/signatures.js';
@@ -129,8 +130,12 @@ export function loginCallbackEndpoint(deps: InteractionDeps): RouteOptions {
         throw refused('The InResponseTo of the SAML response names no request of this login.');
       }
       await useOnce(ctx, tenant, login);
+      // Which step the login completes: the request named the connection, or home realm discovery chose it.
+      const waiting = await ctx.stores.authorizeTransactions.findUsable(tenant.id, secretHash(transactionId), isoAt(ctx.now()));
+      if (!waiting) throw pageErrors.expiredTransaction();
+      const step = (waiting.params as { connection?: string }).connection === connection.name ? 'enterprise' : 'login';
       const user = await provision(ctx, connection, settings, login);
-      const next = `/login/callback?${new URLSearchParams({ state: transactionId, login: sealLogin(ctx, tenant, transactionId, user.user_id) })}`;
+      const next = `/login/callback?${new URLSearchParams({ state: transactionId, login: sealLogin(ctx, tenant, transactionId, user.user_id, step) })}`;
       return reply.code(303).header('Location', next).header('Cache-Control', 'no-store').send();
     },
   };

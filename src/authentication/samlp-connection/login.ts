@@ -12,6 +12,10 @@
  *   Response is matched to the request that asked for it without storing
  *   anything: an `InResponseTo` that is not the ID of this transaction's
  *   request is unknown and refused (./callback.ts).
+ * - Home realm discovery: an email typed on the login page whose domain is
+ *   in the `domain_aliases` of a samlp connection enabled for the client
+ *   sends the browser to that IdP the same way (`homeRealm`, called by the
+ *   login step); the password field is then not read.
  * - The IdP posts its Response cross-site to `/login/callback`, where the
  *   browser-binding cookie (SameSite=Lax) does not come along; the verified
  *   login is sealed (AES-GCM under the master key, bound to the tenant and
@@ -30,8 +34,9 @@ import { isActive } from '../../domain/users/active-user.js';
 import { HTTP_POST_BINDING } from '../../domain/clients/samlp-addon.js';
 import { formPost } from '../authorize/response-modes/form-post.js';
 import { pageErrors } from '../errors.js';
-import { completeStep, stepRoute } from '../interaction/policy.js';
+import { completeStep, stepPage, stepRoute } from '../interaction/policy.js';
 import type { Interaction, InteractionDeps, InteractionStep } from '../interaction/step.js';
+import { html, page, sendPage } from '../pages/html.js';
 import { pageParams } from '../params.js';
 import { authnRequest, redirectUrl } from '../samlp/xml-messages.js';
 
@@ -49,16 +54,26 @@ export function authnRequestId(ctx: AppContext, tenant: Tenant, transactionId: s
 
 const hopContext = (tenant: Tenant, transactionId: string) => `samlp login:${tenant.id}:${secretHash(transactionId)}`;
 
-/** The sealed verified login of a transaction: the user to log in, for two minutes. */
-export function sealLogin(ctx: AppContext, tenant: Tenant, transactionId: string, userId: string): string {
-  return ctx.box.seal(JSON.stringify({ user_id: userId, exp: ctx.now() + HOP_LIFETIME_MS }), hopContext(tenant, transactionId));
+/** The step a login at an IdP completes: `enterprise` when the request named the connection, `login` after home realm discovery. */
+export type EnterpriseStepName = typeof NAME | 'login';
+
+interface SealedLogin {
+  user_id: string;
+  step: EnterpriseStepName;
+  exp: number;
 }
 
-function openLogin(ctx: AppContext, tenant: Tenant, transactionId: string, sealed: string | undefined): string | undefined {
+/** The sealed verified login of a transaction: the user to log in and the step it completes, for two minutes. */
+export function sealLogin(ctx: AppContext, tenant: Tenant, transactionId: string, userId: string, step: EnterpriseStepName): string {
+  const login: SealedLogin = { user_id: userId, step, exp: ctx.now() + HOP_LIFETIME_MS };
+  return ctx.box.seal(JSON.stringify(login), hopContext(tenant, transactionId));
+}
+
+function openLogin(ctx: AppContext, tenant: Tenant, transactionId: string, sealed: string | undefined): SealedLogin | undefined {
   if (!sealed || sealed.length > 2048) return undefined;
   try {
-    const login = JSON.parse(ctx.box.openString(sealed, hopContext(tenant, transactionId))) as { user_id: string; exp: number };
-    return login.exp > ctx.now() ? login.user_id : undefined;
+    const login = JSON.parse(ctx.box.openString(sealed, hopContext(tenant, transactionId))) as SealedLogin;
+    return login.exp > ctx.now() ? login : undefined;
   } catch {
     return undefined;
   }
@@ -72,11 +87,28 @@ async function requestedConnection(deps: InteractionDeps, interaction: Interacti
   return enabled.find((c) => c.strategy === SAMLP_STRATEGY && c.name === name);
 }
 
-async function sendAuthnRequest(deps: InteractionDeps, interaction: Interaction, reply: FastifyReply): Promise<FastifyReply> {
+/**
+ * Home realm discovery: the samlp connection enabled for the client whose
+ * `domain_aliases` hold the domain of the email typed on the login page.
+ */
+export async function homeRealm(deps: InteractionDeps, interaction: Interaction, identifier: string): Promise<ConnectionRow | undefined> {
+  const at = identifier.lastIndexOf('@');
+  if (at <= 0) return undefined;
+  const domain = identifier.slice(at + 1).toLowerCase();
+  const enabled = await deps.ctx.stores.connections.enabledForClient(interaction.tenant.id, interaction.client.row.client_id);
+  return enabled.find((c) => c.strategy === SAMLP_STRATEGY && samlpConnectionSettings(c.options).domain_aliases.some((d) => d.toLowerCase() === domain));
+}
+
+/** Sends the browser to the connection's IdP with an AuthnRequest for this transaction. */
+export async function sendAuthnRequest(
+  deps: InteractionDeps,
+  interaction: Interaction,
+  reply: FastifyReply,
+  connection: ConnectionRow,
+  options: { fromForm?: boolean } = {},
+): Promise<FastifyReply> {
   const { ctx } = deps;
   const { tenant } = interaction;
-  const connection = await requestedConnection(deps, interaction);
-  if (!connection) throw pageErrors.expiredTransaction();
   const settings = samlpConnectionSettings(connection.options);
   const transactionId = interaction.transactionId!;
   const input = {
@@ -93,20 +125,38 @@ async function sendAuthnRequest(deps: InteractionDeps, interaction: Interaction,
     return formPost.send(reply, settings.signInEndpoint, { SAMLRequest: Buffer.from(xml, 'utf8').toString('base64'), RelayState: transactionId });
   }
   const url = redirectUrl(settings.signInEndpoint, 'SAMLRequest', authnRequest(input, undefined), transactionId, key, settings);
+  if (options.fromForm) {
+    // The login form's CSP lets its post redirect only to this origin and the application's:
+    // a page moves on to the IdP instead (a refresh is a navigation, not a form redirect).
+    return sendPage(reply, 200, page('Continue to sign in', html`<meta http-equiv="refresh" content="0;url=${url}"><h1>Your organization signs you in</h1><p><a href="${url}">Continue to your organization's sign-in page</a></p>`));
+  }
   return reply.code(302).header('Location', url).header('Cache-Control', 'no-store').send();
 }
 
 function routes(deps: InteractionDeps): RouteOptions[] {
   return [
-    stepRoute(deps, NAME, 'GET', '/login/samlp', (interaction, _request, reply) => sendAuthnRequest(deps, interaction, reply)),
-    stepRoute(deps, NAME, 'GET', '/login/callback', async (interaction, request, reply) => {
-      const userId = openLogin(deps.ctx, interaction.tenant, interaction.transactionId!, pageParams(request, ['login']).login);
-      if (userId === undefined) throw pageErrors.expiredTransaction();
-      const user = await deps.ctx.stores.users.get(interaction.tenant.id, userId);
-      if (!isActive(user)) throw pageErrors.authorize('This user is blocked.');
-      const authenticated = await deps.sessions.start(interaction.tenant, user, reply);
-      return completeStep(deps, reply, { ...interaction, authenticated }, NAME);
+    stepRoute(deps, NAME, 'GET', '/login/samlp', async (interaction, _request, reply) => {
+      const connection = await requestedConnection(deps, interaction);
+      if (!connection) throw pageErrors.expiredTransaction();
+      return sendAuthnRequest(deps, interaction, reply, connection);
     }),
+    {
+      // The step it completes is the one the sealed login names (see EnterpriseStepName); stepPage checks it is the current one.
+      method: 'GET',
+      url: '/login/callback',
+      handler: async (request, reply) => {
+        const { state, login: sealed } = pageParams(request, ['state', 'login']);
+        const login = state === undefined ? undefined : openLogin(deps.ctx, request.tenant, state, sealed);
+        if (!login) throw pageErrors.expiredTransaction();
+        const page = await stepPage(deps, request, reply, login.step);
+        if ('reply' in page) return page.reply;
+        const { interaction } = page;
+        const user = await deps.ctx.stores.users.get(interaction.tenant.id, login.user_id);
+        if (!isActive(user)) throw pageErrors.authorize('This user is blocked.');
+        const authenticated = await deps.sessions.start(interaction.tenant, user, reply);
+        return completeStep(deps, reply, { ...interaction, authenticated }, login.step);
+      },
+    },
   ];
 }
 
