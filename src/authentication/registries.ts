@@ -23,6 +23,7 @@ import { password, passwordRealm } from './token/grants/password.js';
 import { refreshToken } from './token/grants/refresh-token.js';
 import { samlpResponse } from './samlp/response.js';
 import { enterpriseLoginStep } from './samlp-connection/login.js';
+import { wsfedResponse } from './wsfed/endpoint.js';
 
 export interface AuthenticationRegistries {
   /** The token endpoint's grant types, one handler each. */
@@ -46,6 +47,6 @@ export function defaultRegistries(): AuthenticationRegistries {
     responseTypes: RESPONSE_TYPES,
     responseModes: RESPONSE_MODE_LIST,
     interactionSteps: [enterpriseLoginStep, loginStep, consentStep],
-    protocolResponses: [samlpResponse],
+    protocolResponses: [samlpResponse, wsfedResponse],
   };
 }

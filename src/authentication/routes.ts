@@ -20,6 +20,7 @@ import { revokeEndpoint } from './revoke.js';
 import { samlpEndpoints } from './samlp/endpoint.js';
 import { samlpLogoutEndpoints } from './samlp/logout.js';
 import { loginCallbackEndpoint, spMetadataEndpoint } from './samlp-connection/callback.js';
+import { wsfedEndpoints } from './wsfed/endpoint.js';
 import { cerEndpoint, pemEndpoint, samlpMetadataEndpoint } from './samlp/metadata.js';
 import { tokenEndpoint } from './token/endpoint.js';
 import { userinfoEndpoint } from './userinfo.js';
@@ -64,7 +65,7 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
       protocols: registries.protocolResponses,
     };
     app.route(authorizeEndpoint(interaction));
-    for (const route of [...samlpEndpoints(interaction), ...samlpLogoutEndpoints(interaction), samlpMetadataEndpoint(interaction), pemEndpoint(interaction), cerEndpoint(interaction), loginCallbackEndpoint(interaction), spMetadataEndpoint(interaction)]) {
+    for (const route of [...samlpEndpoints(interaction), ...samlpLogoutEndpoints(interaction), samlpMetadataEndpoint(interaction), pemEndpoint(interaction), cerEndpoint(interaction), loginCallbackEndpoint(interaction), spMetadataEndpoint(interaction), ...wsfedEndpoints(interaction)]) {
       app.route(route);
     }
     for (const step of registries.interactionSteps) for (const route of step.routes(interaction)) app.route(route);

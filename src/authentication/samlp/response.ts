@@ -15,7 +15,7 @@ import { isoAt } from '../../platform/clock.js';
 import { formPost } from '../authorize/response-modes/form-post.js';
 import { pageErrors } from '../errors.js';
 import type { Interaction, InteractionDeps, ProtocolResponse } from '../interaction/step.js';
-import { nameIdentifier, samlAttributes, samlProfile } from './attributes.js';
+import { nameIdentifier, samlAttributes, samlProfile, type Attributes } from './attributes.js';
 import { loginResponse } from './xml-messages.js';
 
 export const SAMLP = 'samlp';
@@ -49,6 +49,14 @@ async function identityOf(ctx: AppContext, tenant: Tenant, user: UserRow) {
   return { provider: strategy, connection: connection?.name ?? '', isSocial: false };
 }
 
+/** The user's attributes and NameID for a client, per its settings (./attributes.ts). */
+export async function subjectOf(ctx: AppContext, tenant: Tenant, clientId: string, settings: SamlpSettings, user: UserRow): Promise<{ attributes: Attributes; nameId: string }> {
+  const attributes = samlAttributes(samlProfile(user, clientId, await identityOf(ctx, tenant, user)), settings);
+  const nameId = nameIdentifier(attributes, settings);
+  if (nameId === undefined) throw pageErrors.authorize("No attribute named by the application's nameIdentifierProbes has a value for this user.");
+  return { attributes, nameId };
+}
+
 /** The signed Response for `authenticated` to the SP of `params`, as base64. */
 export async function samlResponseFor(
   ctx: AppContext,
@@ -59,10 +67,7 @@ export async function samlResponseFor(
   user: UserRow,
   session: SessionRow,
 ): Promise<string> {
-  const profile = samlProfile(user, clientId, await identityOf(ctx, tenant, user));
-  const attributes = samlAttributes(profile, settings);
-  const nameId = nameIdentifier(attributes, settings);
-  if (nameId === undefined) throw pageErrors.authorize('No attribute named by the application\'s nameIdentifierProbes has a value for this user.');
+  const { attributes, nameId } = await subjectOf(ctx, tenant, clientId, settings, user);
   const { signing } = await ctx.keyring.keys(tenant.id);
   const sessionIndex = sessionIndexOf(session, clientId);
   // Single logout tells this SP, by the NameID and SessionIndex it was given (./logout.ts).

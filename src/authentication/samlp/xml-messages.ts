@@ -39,14 +39,16 @@ export const STATUS = {
 /** `_` and 20 random bytes in hex: an NCName, unguessable. */
 export const newSamlId = (): string => `_${randomBytes(20).toString('hex')}`;
 
-const instant = (ms: number): string => new Date(ms).toISOString();
+export const instant = (ms: number): string => new Date(ms).toISOString();
 
-class Builder {
+/** A document built node by node: values only ever become attribute values or text nodes. */
+export class Builder {
   readonly document: Document;
   readonly root: Element;
 
-  constructor(localName: string) {
-    this.document = new DOMImplementation().createDocument(PROTOCOL_NS, `samlp:${localName}`, null);
+  /** A SAML protocol message `samlp:{localName}`, or any root element given its namespace and qualified name. */
+  constructor(localName: string, ns = PROTOCOL_NS, qualifiedName = `samlp:${localName}`) {
+    this.document = new DOMImplementation().createDocument(ns, qualifiedName, null);
     this.root = this.document.documentElement!;
   }
 

@@ -68,14 +68,17 @@ const absolutePath = (localNames: readonly string[]) => localNames.map((name) =>
 /**
  * Signs the element at `path` (the local names from the root down, e.g.
  * `['Response', 'Assertion']`) of `xml` with an enveloped signature
- * (exclusive c14n) referencing its ID, placed right after that element's
- * Issuer as SAML Core §5.4.1 and the schema require.
+ * (exclusive c14n) referencing its ID. SAML 2.0 places the signature right
+ * after the element's Issuer (Core §5.4.1; the default); SAML 1.1 names the
+ * ID `AssertionID` and puts the signature last (`{ idAttribute, placement:
+ * 'last' }`).
  */
 export function signEnveloped(
   xml: string,
   path: readonly string[],
   key: SigningKey,
   algorithms: { signature: SignatureAlgorithmName; digest: DigestAlgorithmName },
+  options: { idAttribute?: string; placement?: 'after-issuer' | 'last' } = {},
 ): string {
   if (!path.every((name) => /^[A-Za-z][A-Za-z0-9]*$/.test(name))) throw new Error('a path to sign is made of element local names');
   const signed = new SignedXml({
@@ -84,10 +87,12 @@ export function signEnveloped(
     signatureAlgorithm: SIGNATURE_ALGORITHMS[algorithms.signature],
     canonicalizationAlgorithm: EXC_C14N,
     getKeyInfoContent: () => keyInfoContent(key.certificatePem),
+    ...(options.idAttribute !== undefined && { idAttribute: options.idAttribute }),
   });
   const target = absolutePath(path);
   signed.addReference({ xpath: target, digestAlgorithm: DIGEST_ALGORITHMS[algorithms.digest], transforms: [ENVELOPED, EXC_C14N] });
-  signed.computeSignature(xml, { prefix: 'ds', location: { reference: `${target}/*[local-name(.)='Issuer']`, action: 'after' } });
+  const location = options.placement === 'last' ? { reference: target, action: 'append' as const } : { reference: `${target}/*[local-name(.)='Issuer']`, action: 'after' as const };
+  signed.computeSignature(xml, { prefix: 'ds', location });
   return signed.getSignedXml();
 }
 

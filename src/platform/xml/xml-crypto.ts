@@ -8,6 +8,8 @@ import type { KeyObject } from 'node:crypto';
 import { createRequire } from 'node:module';
 
 export interface SignedXmlOptions {
+  /** An ID attribute name beyond `Id`, `ID` and `id` (SAML 1.1: `AssertionID`). */
+  idAttribute?: string;
   privateKey?: string | KeyObject;
   publicCert?: string;
   signatureAlgorithm?: string;
