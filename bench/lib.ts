@@ -1129,3 +1129,79 @@ export function logBusyWarning(busy: readonly { what: string; other: number; ste
       'Those numbers are understated and the ratios noisier; rerun on a quiet machine before comparing runs.',
   );
 }
+
+// ---------------------------------------------------------------------------
+// A browser of the flow benches
+
+/** How long a flow request may take before it counts as failed. */
+const BROWSER_TIMEOUT_MS = 30_000;
+
+/**
+ * One browser: its own keep-alive connection and cookie jar (every cookie the server sets is
+ * sent back, whatever its attributes: Gatehouse marks its `__Host-` cookies Secure, as it must
+ * behind a TLS-terminating proxy, and the bench speaks plain HTTP to it).
+ */
+export class BenchBrowser {
+  readonly #agent: http.Agent;
+  readonly #cookies = new Map<string, string>();
+
+  constructor(
+    private readonly endpoint: Endpoint,
+  ) {
+    this.#agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  }
+
+  /** The value of a cookie in the jar. */
+  cookie(name: string): string | undefined {
+    return this.#cookies.get(name);
+  }
+
+  /** Forgets every cookie: the next request is a new visitor's. */
+  clearCookies(): void {
+    this.#cookies.clear();
+  }
+
+  request(method: 'GET' | 'POST', urlPath: string, form?: Record<string, string>): Promise<Reply> {
+    const body = form && new URLSearchParams(form).toString();
+    const headers: Record<string, string> = { host: hostHeader(this.endpoint) };
+    if (this.#cookies.size > 0) headers.cookie = [...this.#cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    if (body !== undefined) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      headers['content-length'] = String(Buffer.byteLength(body));
+    }
+    return new Promise((resolve, reject) => {
+      const req = http.request(
+        { host: 'localhost', port: this.endpoint.port, method, path: urlPath, headers, agent: this.#agent, timeout: BROWSER_TIMEOUT_MS },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => {
+            this.#store(res.headers['set-cookie'] ?? []);
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text });
+          });
+          res.on('error', reject);
+        },
+      );
+      req.on('timeout', () => req.destroy(new Error(`${method} ${urlPath}: no answer in ${BROWSER_TIMEOUT_MS / 1000} s`)));
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  close(): void {
+    this.#agent.destroy();
+  }
+
+  /** Set-Cookie (RFC 6265 §5.2): name=value, and Max-Age=0 removes; the other attributes do not matter here. */
+  #store(setCookies: string[]): void {
+    for (const line of setCookies) {
+      const [pair = '', ...attributes] = line.split(';');
+      const eq = pair.indexOf('=');
+      if (eq <= 0) continue;
+      const name = pair.slice(0, eq).trim();
+      if (attributes.some((a) => a.trim().toLowerCase() === 'max-age=0')) this.#cookies.delete(name);
+      else this.#cookies.set(name, pair.slice(eq + 1).trim());
+    }
+  }
+}

@@ -43,6 +43,9 @@ const VALUE_BYTES: Readonly<Record<string, number>> = {
   access_token: TOKEN_VALUE_BYTES,
   id_token_hint: TOKEN_VALUE_BYTES,
   client_assertion: TOKEN_VALUE_BYTES,
+  // SAML messages (base64; a Response with a certificate and many attributes runs to tens of KiB).
+  SAMLRequest: 64 * 1024,
+  SAMLResponse: 256 * 1024,
 };
 
 /** The most bytes a value of parameter `name` may have. */

@@ -14,7 +14,7 @@ import type { ClientAuthMethod } from './client-auth/method.js';
 import { none } from './client-auth/none.js';
 import { privateKeyJwt } from './client-auth/private-key-jwt.js';
 import { selfSignedTlsClientAuth, tlsClientAuth } from './client-auth/tls-client-auth.js';
-import type { InteractionStep } from './interaction/step.js';
+import type { InteractionStep, ProtocolResponse } from './interaction/step.js';
 import { consentStep } from './interaction/steps/consent.js';
 import { loginStep } from './interaction/steps/login.js';
 import type { GrantHandler } from './token/grant.js';
@@ -22,6 +22,9 @@ import { authorizationCode } from './token/grants/authorization-code.js';
 import { clientCredentials } from './token/grants/client-credentials.js';
 import { password, passwordRealm } from './token/grants/password.js';
 import { refreshToken } from './token/grants/refresh-token.js';
+import { samlpResponse } from './samlp/response.js';
+import { enterpriseLoginStep } from './samlp-connection/login.js';
+import { wsfedResponse } from './wsfed/endpoint.js';
 
 export interface AuthenticationRegistries {
   /** The token endpoint's grant types, one handler each. */
@@ -34,6 +37,8 @@ export interface AuthenticationRegistries {
   responseModes: readonly ResponseMode[];
   /** The interaction steps of a browser login, in order (./interaction/step.ts). */
   interactionSteps: readonly InteractionStep[];
+  /** The answers of other protocols' requests carried through the steps (SAML). */
+  protocolResponses: readonly ProtocolResponse[];
 }
 
 export function defaultRegistries(): AuthenticationRegistries {
@@ -42,6 +47,7 @@ export function defaultRegistries(): AuthenticationRegistries {
     clientAuthMethods: [clientSecretBasic, clientSecretPost, privateKeyJwt, tlsClientAuth, selfSignedTlsClientAuth, none],
     responseTypes: RESPONSE_TYPES,
     responseModes: RESPONSE_MODE_LIST,
-    interactionSteps: [loginStep, consentStep],
+    interactionSteps: [enterpriseLoginStep, loginStep, consentStep],
+    protocolResponses: [samlpResponse, wsfedResponse],
   };
 }

@@ -19,6 +19,11 @@ import { parameterLimitsHook } from './parameter-limits.js';
 import { parEndpoint } from './par.js';
 import { readEdgeCertificate } from './sender-constraint/edge.js';
 import { revokeEndpoint } from './revoke.js';
+import { samlpEndpoints } from './samlp/endpoint.js';
+import { samlpLogoutEndpoints } from './samlp/logout.js';
+import { loginCallbackEndpoint, spMetadataEndpoint } from './samlp-connection/callback.js';
+import { wsfedEndpoints } from './wsfed/endpoint.js';
+import { cerEndpoint, pemEndpoint, samlpMetadataEndpoint } from './samlp/metadata.js';
 import { tokenEndpoint } from './token/endpoint.js';
 import { userinfoEndpoint } from './userinfo.js';
 import { jwksEndpoint } from './well-known/jwks.js';
@@ -62,8 +67,12 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
       transactions: new Transactions(ctx),
       dbconnections,
       steps: registries.interactionSteps,
+      protocols: registries.protocolResponses,
     };
     app.route(authorizeEndpoint(interaction));
+    for (const route of [...samlpEndpoints(interaction), ...samlpLogoutEndpoints(interaction), samlpMetadataEndpoint(interaction), pemEndpoint(interaction), cerEndpoint(interaction), loginCallbackEndpoint(interaction), spMetadataEndpoint(interaction), ...wsfedEndpoints(interaction)]) {
+      app.route(route);
+    }
     for (const step of registries.interactionSteps) for (const route of step.routes(interaction)) app.route(route);
     const logout = new LogoutService(ctx);
     for (const route of [v2LogoutEndpoint(logout), oidcLogoutEndpoint(logout)]) app.route(route);

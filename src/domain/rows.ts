@@ -268,6 +268,17 @@ export interface SessionRow {
   revoked_at: string | null;
 }
 
+/** A SAML service provider an SSO session answered (migration 0030). */
+export interface SamlpParticipantRow {
+  tenant_id: string;
+  session_hash: string;
+  client_id: string;
+  name_id: string;
+  name_id_format: string;
+  session_index: string;
+  created_at: string;
+}
+
 /** /authorize requests waiting for a login (migration 0009). */
 export interface AuthorizationRequestRow {
   tenant_id: string;

@@ -26,6 +26,7 @@ import type { RbacStore } from './rbac/store.js';
 import type { RefreshTokenStore } from './refresh-tokens/store.js';
 import type { ResourceServerStore } from './resource-servers/store.js';
 import type { RoleStore } from './roles/store.js';
+import type { SamlpSessionStore } from './samlp-sessions/store.js';
 import type { SessionStore } from './sessions/store.js';
 import type { TenantStore } from './tenants/store.js';
 import type { TicketStore } from './tickets/store.js';
@@ -56,6 +57,7 @@ export interface Stores {
   oneTimeUses: OneTimeUseStore;
   pushedRequests: PushedRequestStore;
   customDomains: CustomDomainStore;
+  samlpSessions: SamlpSessionStore;
 }
 
 export interface UnitOfWork {

@@ -18,6 +18,7 @@ import type {
   RefreshTokenRow,
   RolePermissionRow,
   RoleRow,
+  SamlpParticipantRow,
   SessionRow,
   TicketRow,
   UserPermissionRow,
@@ -46,6 +47,7 @@ export type {
   ResourceServerRow,
   RolePermissionRow,
   RoleRow,
+  SamlpParticipantRow,
   SessionRow,
   SigningKeyRow,
   TenantRow,
@@ -80,6 +82,7 @@ export interface Database {
   authorization_codes: AuthorizationCodeRow;
   client_credentials: ClientCredentialRow;
   one_time_uses: OneTimeUseRow;
+  samlp_session_participants: SamlpParticipantRow;
   user_grants: Stored<'user_grants'>;
   role_permissions: RolePermissionRow;
   user_roles: UserRoleRow;

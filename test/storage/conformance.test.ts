@@ -174,6 +174,7 @@ await forEachStoreFactory('storage conformance', (h) => {
       'one_time_uses',
       'pushed_authorization_requests',
       'custom_domains',
+      'samlp_session_participants',
     ];
     const MIGRATIONS = [
       '0001_foundation',
@@ -193,6 +194,7 @@ await forEachStoreFactory('storage conformance', (h) => {
       '0015_pushed_authorization_requests',
       '0016_dpop_binding',
       '0017_custom_domains',
+      '0030_samlp_sessions',
     ];
 
     it('creates every table', async () => {

@@ -9,9 +9,8 @@
  * (../interaction/policy.ts) with the browser's usable login, if any.
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { bindBrowser } from '../cookies.js';
 import { AuthorizationErrorResponse, pageErrors } from '../errors.js';
-import { runInteraction } from '../interaction/policy.js';
+import { startInteraction } from '../interaction/policy.js';
 import type { InteractionDeps } from '../interaction/step.js';
 import { readQuery } from '../params.js';
 import type { AppContext } from '../../domain/context.js';
@@ -67,14 +66,7 @@ export function authorizeEndpoint(deps: InteractionDeps): RouteOptions {
         throw new AuthorizationErrorResponse('access_denied', `Service not enabled within domain: ${authorize.audience}`, authorize);
       }
       const authenticated = await deps.sessions.usable(tenant, client, authorize, request.headers.cookie);
-      return runInteraction(deps, reply, {
-        tenant,
-        client,
-        request: authorize,
-        browser: bindBrowser(request, reply),
-        completed: [],
-        ...(authenticated && { authenticated }),
-      });
+      return startInteraction(deps, request, reply, client, authorize, authenticated);
     },
   };
 }

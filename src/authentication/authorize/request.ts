@@ -59,6 +59,19 @@ export interface AuthorizeRequest {
   screen_hint?: string;
   /** The DPoP key the code is bound to (RFC 9449 §10): its JWK thumbprint. */
   dpop_jkt?: string;
+  /**
+   * A request of another protocol (SAML) carried through the same steps:
+   * its module answers it instead of the authorization response
+   * (../interaction/step.ts ProtocolResponse, registries `protocolResponses`).
+   */
+  protocol?: ProtocolRequest;
+}
+
+/** What another protocol keeps of its request while the user logs in. */
+export interface ProtocolRequest {
+  /** The ProtocolResponse that answers it. */
+  name: string;
+  params: Readonly<Record<string, string>>;
 }
 
 /** Makes the authorization error sent to the (trusted) redirect target (RFC 6749 §4.1.2.1). */

@@ -25,7 +25,7 @@ import { sendAuthorizationResponse } from '../authorize/response-modes/index.js'
 import { bindBrowser, BROWSER_COOKIE, readCookie } from '../cookies.js';
 import { AuthorizationErrorResponse, pageErrors, type AuthorizationErrorCode } from '../errors.js';
 import { pageParams } from '../params.js';
-import type { Interaction, InteractionDeps, InteractionStep } from './step.js';
+import type { Interaction, InteractionDeps, InteractionStep, ProtocolResponse } from './step.js';
 
 
 /** 302 to one of the hosted pages of a transaction. */
@@ -38,9 +38,20 @@ function asAuthorizationError(error: unknown, interaction: Interaction): unknown
   return error instanceof OAuthError ? new AuthorizationErrorResponse(error.error as AuthorizationErrorCode, error.description, interaction.request) : error;
 }
 
+/** The module answering a request of another protocol; undefined for an authorization request. */
+function protocolOf(deps: InteractionDeps, interaction: Interaction): ProtocolResponse | undefined {
+  const name = interaction.request.protocol?.name;
+  if (name === undefined) return undefined;
+  const protocol = deps.protocols.find((p) => p.name === name);
+  if (!protocol) throw new Error(`no protocol response is registered for ${name}`);
+  return protocol;
+}
+
 async function firstNeeded(deps: InteractionDeps, interaction: Interaction): Promise<InteractionStep | undefined> {
   try {
+    const skipped = protocolOf(deps, interaction)?.skipsSteps ?? [];
     for (const step of deps.steps) {
+      if (skipped.includes(step.name)) continue;
       if (!interaction.completed.includes(step.name) && (await step.needed(deps, interaction))) return step;
     }
     return undefined;
@@ -61,10 +72,34 @@ export async function runInteraction(deps: InteractionDeps, reply: FastifyReply,
     }
     if (!interaction.authenticated) throw new Error('the interaction steps ended without a logged-in user');
     if (interaction.transactionId !== undefined && !(await transactions.consume(tenant, interaction.transactionId))) throw pageErrors.expiredTransaction();
+    const protocol = protocolOf(deps, interaction);
+    if (protocol) return await protocol.respond(deps, reply, interaction);
     return sendAuthorizationResponse(reply, request, await authorizationResponse(ctx, tenant, interaction.client, request, interaction.authenticated));
   } catch (error) {
     throw asAuthorizationError(error, interaction);
   }
+}
+
+/**
+ * Hands a request that its endpoint validated (/authorize, /samlp) to the
+ * steps, with the browser's usable login if any; no transaction yet.
+ */
+export function startInteraction(
+  deps: InteractionDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  client: Interaction['client'],
+  authorize: Interaction['request'],
+  authenticated: Interaction['authenticated'],
+): Promise<FastifyReply> {
+  return runInteraction(deps, reply, {
+    tenant: request.tenant,
+    client,
+    request: authorize,
+    browser: bindBrowser(request, reply),
+    completed: [],
+    ...(authenticated && { authenticated }),
+  });
 }
 
 /** The step `name` is done: kept on the transaction (with the login it was done as), then the policy goes on. */

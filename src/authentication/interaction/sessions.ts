@@ -27,6 +27,8 @@ export interface Authenticated {
 }
 
 const DATABASE_STRATEGY = 'auth0';
+/** The connections whose logins a session carries: database and SAML enterprise connections. */
+const SESSION_STRATEGIES: readonly string[] = [DATABASE_STRATEGY, 'samlp'];
 
 export class Sessions {
   constructor(private readonly ctx: AppContext) {}
@@ -52,7 +54,7 @@ export class Sessions {
     const authenticated = await this.user(tenant, cookieHeader);
     if (!authenticated) return undefined;
     if (request.max_age !== undefined && Math.floor(this.ctx.now() / 1000) - authenticated.session.auth_time > request.max_age) return undefined;
-    const enabled = await this.enabledConnections(tenant, client);
+    const enabled = (await this.ctx.stores.connections.enabledForClient(tenant.id, client.row.client_id)).filter((c) => SESSION_STRATEGIES.includes(c.strategy));
     const allowed = request.connection === undefined ? enabled : enabled.filter((c) => c.name === request.connection);
     return allowed.some((c) => c.id === authenticated.user.connection_id) ? authenticated : undefined;
   }

@@ -11,7 +11,7 @@
  * A step is one module (./steps/) and one line in the list (../registries.ts);
  * its pages are its own routes.
  */
-import type { RouteOptions } from 'fastify';
+import type { FastifyReply, RouteOptions } from 'fastify';
 import type { AppContext } from '../../domain/context.js';
 import type { IssuanceClient } from '../../domain/issuance/lookups.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
@@ -44,6 +44,22 @@ export interface InteractionDeps {
   dbconnections: DbConnectionsService;
   /** The steps, in order (../registries.ts `interactionSteps`). */
   steps: readonly InteractionStep[];
+  /** The answers of other protocols' requests (../registries.ts `protocolResponses`). */
+  protocols: readonly ProtocolResponse[];
+}
+
+/**
+ * How a request of another protocol (`AuthorizeRequest.protocol`, e.g. a
+ * SAML AuthnRequest) is answered once the steps are done, in place of the
+ * authorization response.
+ */
+export interface ProtocolResponse {
+  /** `AuthorizeRequest.protocol.name` of the requests it answers. */
+  readonly name: string;
+  /** Steps that do not apply to its requests (consent is about OAuth scopes). */
+  readonly skipsSteps: readonly string[];
+  /** Sends the answer for the logged-in user (`interaction.authenticated`); the transaction is already spent. */
+  respond(deps: InteractionDeps, reply: FastifyReply, interaction: Interaction): Promise<FastifyReply>;
 }
 
 export interface InteractionStep {

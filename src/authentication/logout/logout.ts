@@ -26,6 +26,7 @@ import { cspSourceOf, sendPage } from '../pages/html.js';
 import { confirmLogoutPage, loggedOutPage } from '../pages/logout.js';
 import { logoutUrlAllowed, type IdTokenHint, type LogoutService } from './service.js';
 import type { SessionRow } from '../../domain/rows.js';
+import { samlLogoutNotices, sendLogoutNotices } from '../samlp/logout.js';
 
 const V2_LOGOUT_PARAMS = ['returnTo', 'client_id', 'federated'];
 const OIDC_LOGOUT_PARAMS = ['id_token_hint', 'logout_hint', 'client_id', 'post_logout_redirect_uri', 'state', 'ui_locales', 'confirm', 'csrf_token'];
@@ -60,8 +61,12 @@ function hintNamesSession(hint: IdTokenHint | undefined, session: SessionRow): b
 
 /** Ends the cookie's session and answers: a redirect to `target`, or the logged-out page. */
 async function finish(service: LogoutService, request: FastifyRequest, reply: FastifyReply, target: string | undefined): Promise<FastifyReply> {
-  await service.endSession(request.tenant, await service.session(request.tenant, request.headers.cookie));
+  const session = await service.session(request.tenant, request.headers.cookie);
+  // SAML service providers with `logout.slo_enabled` the session answered are told first (../samlp/logout.ts).
+  const notices = await samlLogoutNotices(service.ctx, request.tenant, session);
+  await service.endSession(request.tenant, session);
   reply.header('Set-Cookie', clearedSessionCookie());
+  if (notices.length > 0) return sendLogoutNotices(reply, notices, target === undefined ? undefined : { url: target });
   if (target === undefined) return sendPage(reply, 200, loggedOutPage());
   return reply.code(302).header('Location', target).header('Cache-Control', 'no-store').send();
 }

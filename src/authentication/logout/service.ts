@@ -48,7 +48,7 @@ export function logoutUrlAllowed(allowed: readonly string[], url: string): boole
 export class LogoutService {
   #csrf: FormTokens | undefined;
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(readonly ctx: AppContext) {}
 
   /**
    * The logout confirmation form's CSRF token: an HMAC of the session's hash

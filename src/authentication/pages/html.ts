@@ -88,6 +88,11 @@ export function cspSourceOf(url: string): string | undefined {
  */
 export function sendPage(reply: FastifyReply, status: number, content: Html, formRedirects: readonly string[] = []): FastifyReply {
   const csp = formRedirects.length === 0 ? PAGE_CSP : PAGE_CSP.replace("form-action 'self'", `form-action 'self' ${formRedirects.join(' ')}`);
+  return sendHtml(reply, status, csp, content);
+}
+
+/** Sends HTML with the headers of every page (see sendPage) under its own Content-Security-Policy. */
+export function sendHtml(reply: FastifyReply, status: number, csp: string, content: Html): FastifyReply {
   return reply
     .code(status)
     .header('Content-Type', 'text/html; charset=utf-8')

@@ -6,7 +6,7 @@
  */
 import { createPrivateKey, createPublicKey, generateKeyPair, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
-import { clientSigningKey, createSigningCertificate, x5tOf } from '../../platform/crypto/certificates.js';
+import { clientSigningKey, createSigningCertificate, toPem, x5tOf } from '../../platform/crypto/certificates.js';
 import { newKeyId } from '../../platform/crypto/ids.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import type { SigningKeyRow } from '../rows.js';
@@ -34,7 +34,13 @@ export interface PublicJwk {
 
 export interface TenantKeys {
   /** The key that signs new tokens. */
-  signing: { kid: string; privateKey: KeyObject };
+  signing: {
+    kid: string;
+    privateKey: KeyObject;
+    /** The same key and its certificate as PEM, for the XML signatures of SAML (src/platform/xml/signatures.ts). */
+    privateKeyPem: string;
+    certificatePem: string;
+  };
   /** Public keys by kid, for verification. Algorithm is always RS256. */
   verification: Map<string, KeyObject>;
   /** `GET /.well-known/jwks.json` body, serialised once. */
@@ -128,7 +134,7 @@ export class Keyring {
     }
     const pem = this.box.openString(current.private_key_enc, sealContext(tenantId, current.kid));
     return {
-      signing: { kid: current.kid, privateKey: createPrivateKey(pem) },
+      signing: { kid: current.kid, privateKey: createPrivateKey(pem), privateKeyPem: pem, certificatePem: toPem(Buffer.from(current.cert_der, 'base64'), 'CERTIFICATE') },
       verification,
       jwksJson: JSON.stringify({ keys: jwks }),
       clientSigningKeys,

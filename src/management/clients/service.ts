@@ -22,6 +22,7 @@ import type { AppContext } from '../../domain/context.js';
 import { isoAt } from '../../platform/clock.js';
 import { resolveCredentialReferences } from './credentials/service.js';
 import { notFound } from './errors.js';
+import { samlpAddonProblem } from '../../domain/clients/samlp-addon.js';
 
 export { notFound };
 
@@ -81,6 +82,9 @@ function checkConsistency(config: ClientConfig): void {
   if (config.organization_require_behavior === 'post_login_prompt' && config.oidc_conformant !== true) {
     throw invalidBody('organization_require_behavior', 'post_login_prompt requires oidc_conformant to be true');
   }
+  const addons = config.addons as Record<string, unknown> | undefined;
+  const samlp = samlpAddonProblem(addons?.samlp);
+  if (samlp) throw managementErrors.invalidBody(`Payload validation error: '${samlp.message}' on property ${samlp.property}.`);
 }
 
 export class ClientService {

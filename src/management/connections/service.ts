@@ -13,6 +13,7 @@ import { type ConnectionChanges, type ConnectionFilter, type ConnectionStore } f
 import { isUniqueViolation } from '../../platform/database-errors.js';
 import type { AppContext } from '../../domain/context.js';
 import { isoAt } from '../../platform/clock.js';
+import { SAMLP_STRATEGY, samlpConnectionProblem } from '../../domain/connections/samlp-connection.js';
 
 /** management-api-wire-notes §2. */
 export const connectionNotFound = () => managementErrors.notFound('The connection does not exist', 'inexistent_connection');
@@ -45,6 +46,12 @@ export function clientsCheckpointScope(tenant: Tenant, connectionId: string): st
   return `${tenant.id}:connections:${connectionId}:clients`;
 }
 
+/** The options a strategy checks itself (samlp: ../../domain/connections/samlp-connection.ts). */
+function checkOptions(strategy: string, options: Record<string, unknown>): void {
+  const problem = strategy === SAMLP_STRATEGY ? samlpConnectionProblem(options) : undefined;
+  if (problem) throw managementErrors.invalidBody(`Payload validation error: '${problem.message}' on property ${problem.property}.`);
+}
+
 export class ConnectionService {
   readonly connections: ConnectionStore;
 
@@ -71,10 +78,11 @@ export class ConnectionService {
   async create(tenant: Tenant, body: CreateConnectionBody): Promise<Connection> {
     if (!SUPPORTED_STRATEGIES.includes(body.strategy)) {
       throw managementErrors.badRequest(
-        `The strategy ${body.strategy} is not supported; Gatehouse supports database connections (strategy auth0) only.`,
+        `The strategy ${body.strategy} is not supported; Gatehouse supports database connections (strategy auth0) and SAML connections (strategy samlp) only.`,
         'operation_not_supported',
       );
     }
+    checkOptions(body.strategy, body.options ?? {});
     const enabledClients = [...new Set(body.enabled_clients ?? [])];
     await this.requireClients(tenant, enabledClients);
     const now = isoAt(this.ctx.now());
@@ -109,7 +117,10 @@ export class ConnectionService {
     const row = await this.find(tenant, id);
     const changes: ConnectionChanges = { updated_at: isoAt(this.ctx.now()) };
     if (body.display_name !== undefined) changes.display_name = body.display_name;
-    if (body.options !== undefined) changes.options = body.options ?? {};
+    if (body.options !== undefined) {
+      changes.options = body.options ?? {};
+      checkOptions(row.strategy, changes.options);
+    }
     if (body.is_domain_connection !== undefined) changes.is_domain_connection = body.is_domain_connection ? 1 : 0;
     if (body.realms !== undefined) changes.realms = body.realms.length > 0 ? body.realms : [row.name];
     if (body.metadata !== undefined) changes.metadata = body.metadata;

@@ -24,6 +24,7 @@ import { KyselyRbacStore } from './rbac.js';
 import { KyselyRefreshTokenStore } from './refresh-tokens.js';
 import { KyselyResourceServerStore } from './resource-servers.js';
 import { KyselyRoleStore } from './roles.js';
+import { KyselySamlpSessionStore } from './samlp-sessions.js';
 import { KyselySessionStore } from './sessions.js';
 import { KyselySigningKeyStore } from './signing-keys.js';
 import { KyselyTenantStore } from './tenants.js';
@@ -56,6 +57,7 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     oneTimeUses: new KyselyOneTimeUseStore(db),
     pushedRequests: new KyselyPushedRequestStore(db),
     customDomains: new KyselyCustomDomainStore(db),
+    samlpSessions: new KyselySamlpSessionStore(db),
   };
 }
 

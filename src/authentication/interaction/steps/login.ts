@@ -29,6 +29,7 @@ import { pageParams } from '../../params.js';
 import { completeStep, csrfToken, stepRoute } from '../policy.js';
 import type { Interaction, InteractionDeps, InteractionStep } from '../step.js';
 import { isActive } from '../../../domain/users/active-user.js';
+import { homeRealm, sendAuthnRequest } from '../../samlp-connection/login.js';
 
 const NAME = 'login';
 
@@ -82,6 +83,9 @@ function loginRoutes(deps: InteractionDeps): RouteOptions[] {
       const password = params.password ?? '';
       const refuse = async (message: string) => refusedForm(await loginView(interaction, identifier, { message }), interaction);
 
+      // Home realm discovery: an email of an enterprise domain goes to its SAML IdP (../../samlp-connection/login.ts).
+      const realm = await homeRealm(deps, interaction, identifier);
+      if (realm) return sendAuthnRequest(deps, interaction, reply, realm, { fromForm: true });
       const connection = await loginConnection(deps, interaction);
       if (!connection) throw await refuse('No database connection is available to log in to this application.');
       const attempt: LoginAttemptKey = { tenantId: interaction.tenant.id, connection: connection.name, identifier, ip: request.ip };

@@ -1,0 +1,85 @@
+/**
+ * Users of SAML enterprise connections: `samlp|{connection}|{id}` (the id is
+ * the NameID, or the connection's `user_id_attribute`), with no password,
+ * their profile taken from the IdP's attributes through the connection's
+ * `fieldsMap` (over the default mapping of the WS-Federation claim URIs) and
+ * refreshed at every login, as the service does for enterprise users.
+ */
+import { CLAIMS } from '../clients/samlp-addon.js';
+import type { ConnectionRow } from '../connections/model.js';
+import type { UserRow } from '../rows.js';
+import type { UserStore } from './store.js';
+import { defaultPicture } from './new-user.js';
+
+/** Profile member → the attribute names it is read from, first with a value wins. */
+const DEFAULT_FIELDS_MAP: Readonly<Record<string, readonly string[]>> = {
+  email: [`${CLAIMS}/emailaddress`, 'email', 'mail'],
+  name: [`${CLAIMS}/name`, 'name', 'displayName'],
+  given_name: [`${CLAIMS}/givenname`, 'given_name', 'givenName'],
+  family_name: [`${CLAIMS}/surname`, 'family_name', 'sn'],
+  nickname: ['nickname'],
+  picture: ['picture'],
+  email_verified: ['email_verified'],
+};
+
+const PROFILE_MEMBERS = ['email', 'name', 'given_name', 'family_name', 'nickname', 'picture', 'email_verified'] as const;
+type Profile = Partial<Record<(typeof PROFILE_MEMBERS)[number], string>>;
+
+export function federatedProfile(attributes: ReadonlyMap<string, readonly string[]>, fieldsMap: Readonly<Record<string, string | readonly string[]>>): Profile {
+  const profile: Profile = {};
+  for (const member of PROFILE_MEMBERS) {
+    const names = fieldsMap[member] !== undefined ? [fieldsMap[member]].flat() : DEFAULT_FIELDS_MAP[member]!;
+    for (const name of names) {
+      const value = attributes.get(name)?.[0];
+      if (value !== undefined && value !== '' && value.length <= 512) {
+        profile[member] = value;
+        break;
+      }
+    }
+  }
+  return profile;
+}
+
+export const federatedUserId = (connection: Pick<ConnectionRow, 'name'>, id: string) => `samlp|${connection.name}|${id}`;
+
+/** Creates the user on a first login, else refreshes the profile; records the login on neither (the session start does). */
+export async function upsertFederatedUser(users: UserStore, connection: ConnectionRow, id: string, profile: Profile, now: string): Promise<UserRow> {
+  const userId = federatedUserId(connection, id);
+  const email = profile.email ?? null;
+  const fields = {
+    email,
+    email_lower: email?.toLowerCase() ?? null,
+    email_verified: profile.email_verified === 'true' ? 1 : 0,
+    name: profile.name ?? email ?? id,
+    given_name: profile.given_name ?? null,
+    family_name: profile.family_name ?? null,
+    nickname: profile.nickname ?? (email ? email.split('@')[0]! : id),
+    picture: profile.picture ?? (email ? defaultPicture(email.toLowerCase()) : null),
+  };
+  const existing = await users.get(connection.tenant_id, userId);
+  if (existing) {
+    await users.update(connection.tenant_id, userId, { ...fields, updated_at: now });
+    return { ...existing, ...fields, updated_at: now };
+  }
+  const row: UserRow = {
+    tenant_id: connection.tenant_id,
+    user_id: userId,
+    connection_id: connection.id,
+    ...fields,
+    username: null,
+    username_lower: null,
+    phone_number: null,
+    phone_verified: 0,
+    password_hash: null,
+    blocked: 0,
+    app_metadata: {},
+    user_metadata: {},
+    created_at: now,
+    updated_at: now,
+    last_login: null,
+    last_password_reset: null,
+    logins_count: 0,
+  };
+  await users.insert(row);
+  return row;
+}
