@@ -18,6 +18,7 @@ import type { ConsentGrantStore } from './consent-grants/store.js';
 import type { GroupStore } from './groups/store.js';
 import type { GuardianPushStore } from './guardian/store.js';
 import type { SigningKeyStore } from './keys/store.js';
+import type { MfaStore } from './mfa/store.js';
 import type { OneTimeUseStore } from './one-time-use/store.js';
 import type { OrganizationStore } from './organizations/store.js';
 import type { RbacStore } from './rbac/store.js';
@@ -52,6 +53,8 @@ export interface Stores {
   authorizationCodes: AuthorizationCodeStore;
   clientCredentials: ClientCredentialStore;
   oneTimeUses: OneTimeUseStore;
+  /** Multi-factor factors, policies, enrolments and challenges. */
+  mfa: MfaStore;
 }
 
 export interface UnitOfWork {

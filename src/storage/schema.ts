@@ -12,7 +12,12 @@ import type {
   GroupMembershipRow,
   GroupRoleRow,
   GroupRow,
+  GuardianFactorRow,
+  GuardianPolicyRow,
   GuardianPushNotificationRow,
+  MfaAuthenticatorRow,
+  MfaChallengeRow,
+  MfaFailureRow,
   OrganizationClientGrantRow,
   OneTimeUseRow,
   RefreshTokenRow,
@@ -78,6 +83,11 @@ export interface Database {
   authorization_codes: AuthorizationCodeRow;
   client_credentials: ClientCredentialRow;
   one_time_uses: OneTimeUseRow;
+  guardian_factors: GuardianFactorRow;
+  guardian_policies: GuardianPolicyRow;
+  mfa_authenticators: MfaAuthenticatorRow;
+  mfa_challenges: MfaChallengeRow;
+  mfa_failures: MfaFailureRow;
   user_grants: Stored<'user_grants'>;
   role_permissions: RolePermissionRow;
   user_roles: UserRoleRow;

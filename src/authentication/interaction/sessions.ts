@@ -76,6 +76,7 @@ export class Sessions {
       created_at: isoAt(now),
       expires_at: isoAt(now + lifetime * 1000),
       revoked_at: null,
+      amr: null,
     };
     await this.ctx.stores.sessions.insert(session);
     appendCookie(reply, sessionCookie(value, lifetime));

@@ -201,7 +201,7 @@ export class GuardianPushService {
   }
 
   // -------------------------------------------------------------------------
-  // Selected provider and the factor
+  // Selected provider
   // -------------------------------------------------------------------------
 
   async getSelectedProvider(tenant: Tenant): Promise<{ provider: PushProvider }> {
@@ -214,11 +214,5 @@ export class GuardianPushService {
     await this.store.setSelectedProvider(tenant.id, provider, now(this.ctx));
     this.ctx.invalidation.invalidate(tenant.id);
     return { provider };
-  }
-
-  async setEnabled(tenant: Tenant, enabled: boolean): Promise<{ enabled: boolean }> {
-    await this.store.setEnabled(tenant.id, enabled, now(this.ctx));
-    this.ctx.invalidation.invalidate(tenant.id);
-    return { enabled };
   }
 }

@@ -16,6 +16,7 @@ import { KyselyConnectionStore } from './connections.js';
 import { KyselyConsentGrantStore } from './consent-grants.js';
 import { KyselyGroupStore } from './groups.js';
 import { KyselyGuardianPushStore } from './guardian.js';
+import { KyselyMfaStore } from './mfa.js';
 import { KyselyOneTimeUseStore } from './one-time-uses.js';
 import { KyselyOrganizationStore } from './organizations.js';
 import { KyselyRbacStore } from './rbac.js';
@@ -52,6 +53,7 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     authorizationCodes: new KyselyAuthorizationCodeStore(db),
     clientCredentials: new KyselyClientCredentialStore(db),
     oneTimeUses: new KyselyOneTimeUseStore(db),
+    mfa: new KyselyMfaStore(db),
   };
 }
 
