@@ -14,7 +14,7 @@
  *   service's plain `Unauthorized` body (/userinfo, wire notes §1.4).
  */
 import type { FastifyReply } from 'fastify';
-import { HttpError, type OAuthErrorCode } from '../platform/http/errors.js';
+import { HttpError, OAuthError, type OAuthErrorCode } from '../platform/http/errors.js';
 import type { ResponseTarget } from './authorize/response-target.js';
 import { sendAuthorizationResponse } from './authorize/response-modes/index.js';
 import { authorizeErrorPage, invalidLoginPage, refusedLoginPage } from './pages/authorize.js';
@@ -96,5 +96,28 @@ export class BearerRefusal extends HttpError {
         ? 'Bearer realm="Users"'
         : `Bearer realm="Users", error="invalid_token", error_description="${this.description.replace(/["\\]/g, '')}"`;
     return reply.code(401).header('WWW-Authenticate', challenge).header('Content-Type', 'text/plain').send('Unauthorized');
+  }
+}
+
+/** One factor of `mfa_requirements` (wire notes §5.1). */
+export interface MfaRequirement {
+  type: string;
+}
+
+/**
+ * 403 `mfa_required` with the `mfa_token` that continues the login and what
+ * the user may use or must enrol (wire notes §5.1, §16 item 1: 403, not the
+ * OpenAPI example's 401).
+ */
+export class MfaRequiredError extends OAuthError {
+  constructor(
+    readonly mfaToken: string,
+    readonly requirements: { challenge: MfaRequirement[] } | { enroll: MfaRequirement[] },
+  ) {
+    super(403, 'mfa_required', 'Multifactor authentication required');
+  }
+
+  override body(): Record<string, unknown> {
+    return { ...super.body(), mfa_token: this.mfaToken, mfa_requirements: this.requirements };
   }
 }

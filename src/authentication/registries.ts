@@ -19,6 +19,9 @@ import { loginStep } from './interaction/steps/login.js';
 import type { GrantHandler } from './token/grant.js';
 import { authorizationCode } from './token/grants/authorization-code.js';
 import { clientCredentials } from './token/grants/client-credentials.js';
+import { mfaOob } from './token/grants/mfa-oob.js';
+import { mfaOtp } from './token/grants/mfa-otp.js';
+import { mfaRecoveryCode } from './token/grants/mfa-recovery-code.js';
 import { password, passwordRealm } from './token/grants/password.js';
 import { refreshToken } from './token/grants/refresh-token.js';
 
@@ -37,7 +40,7 @@ export interface AuthenticationRegistries {
 
 export function defaultRegistries(): AuthenticationRegistries {
   return {
-    grants: [authorizationCode, clientCredentials, password, passwordRealm, refreshToken],
+    grants: [authorizationCode, clientCredentials, password, passwordRealm, refreshToken, mfaOtp, mfaOob, mfaRecoveryCode],
     clientAuthMethods: [clientSecretBasic, clientSecretPost, privateKeyJwt, none],
     responseTypes: RESPONSE_TYPES,
     responseModes: RESPONSE_MODE_LIST,

@@ -13,6 +13,9 @@ import { DbConnectionsService } from './dbconnections/service.js';
 import { signupEndpoint } from './dbconnections/signup.js';
 import { oidcLogoutEndpoint, v2LogoutEndpoint } from './logout/logout.js';
 import { LogoutService } from './logout/service.js';
+import { associateEndpoint } from './mfa/associate.js';
+import { deleteAuthenticatorEndpoint, listAuthenticatorsEndpoint } from './mfa/authenticators.js';
+import { challengeEndpoint } from './mfa/challenge.js';
 import { resetPasswordForm, resetPasswordSubmit } from './pages/reset-password.js';
 import { verifyEmailPage } from './pages/verify-email.js';
 import { parameterLimitsHook } from './parameter-limits.js';
@@ -38,6 +41,10 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
       tokenEndpoint(ctx, registries),
       revokeEndpoint(ctx, registries),
       userinfoEndpoint(ctx),
+      associateEndpoint(ctx),
+      challengeEndpoint(ctx, registries),
+      listAuthenticatorsEndpoint(ctx),
+      deleteAuthenticatorEndpoint(ctx),
     ]) {
       app.route(route);
     }

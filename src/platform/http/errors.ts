@@ -97,6 +97,11 @@ export type OAuthErrorCode =
   | 'not_found'
   | 'unauthorized'
   | 'too_many_attempts'
+  // Multi-factor authentication (authentication-api-wire-notes §5.1, §13).
+  | 'mfa_required'
+  | 'expired_token'
+  | 'unsupported_challenge_type'
+  | 'association_required'
   // Authorization error responses (RFC 6749 §4.1.2.1, OIDC Core §3.1.2.6), sent to the client's redirect target.
   | 'unsupported_response_type'
   | 'login_required'

@@ -10,8 +10,9 @@
  *
  * Both are one pipeline of named steps: resolve the connection, check it is
  * enabled for the client, refuse a brute-forced (identifier, IP) pair,
- * verify the password, refuse a blocked user, record the login, issue the
- * tokens. Public clients (client_id only) may use them.
+ * verify the password, refuse a blocked user, ask for a second factor when
+ * MFA applies (../../mfa/required.ts: 403 `mfa_required`), record the login,
+ * issue the tokens. Public clients (client_id only) may use them.
  *
  * `username` carries the user's email or, on connections with
  * `requires_username`, their username: either logs in (case-insensitively).
@@ -33,6 +34,7 @@ import { issueUserTokens } from '../user-tokens.js';
 import type { AppContext } from '../../../domain/context.js';
 import { isoAt } from '../../../platform/clock.js';
 import { isActive } from '../../../domain/users/active-user.js';
+import { requireSecondFactor } from '../../mfa/required.js';
 
 export const PASSWORD_REALM_GRANT = 'http://auth0.com/oauth/grant-type/password-realm';
 
@@ -129,6 +131,7 @@ function passwordGrant(grantType: string, parameters: readonly string[], resolve
       await refuseBruteForced(ctx, attempt);
       const verified = await verifyCredentials(ctx, attempt, connection, params);
       refuseBlockedUser(verified);
+      await requireSecondFactor(ctx, tenant, client.client, verified, { audience: params.audience, scope: params.scope });
       const user = await recordLogin(ctx, tenant, verified);
       return issueUserTokens(ctx, {
         tenant,
