@@ -56,6 +56,8 @@ export interface AuthorizeRequest {
   connection?: string;
   login_hint?: string;
   screen_hint?: string;
+  /** Space-separated requested ACRs (OIDC Core §3.1.2.1); the multi-factor one forces MFA (interaction/steps/mfa.ts). */
+  acr_values?: string;
 }
 
 /** Makes the authorization error sent to the (trusted) redirect target (RFC 6749 §4.1.2.1). */
@@ -209,7 +211,7 @@ export function validateAuthorizeRequest(client: IssuanceClient, params: Readonl
     response_mode: responseModeOf(params),
   };
   if (params.redirect_uri !== undefined) request.redirect_uri = params.redirect_uri;
-  for (const name of ['state', 'nonce', 'scope', 'audience', 'connection', 'login_hint', 'screen_hint'] as const) {
+  for (const name of ['state', 'nonce', 'scope', 'audience', 'connection', 'login_hint', 'screen_hint', 'acr_values'] as const) {
     const value = params[name];
     if (value !== undefined && value !== '') request[name] = value;
   }

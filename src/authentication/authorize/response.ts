@@ -31,6 +31,7 @@ async function issueCode(ctx: AppContext, tenant: Tenant, request: AuthorizeRequ
     code_challenge_method: request.code_challenge_method ?? null,
     session_id: session.id_hash,
     auth_time: session.auth_time,
+    amr: session.amr,
     expires_at: isoAt(ctx.now() + lifetimeOf(tenant, 'authorization_code') * 1000),
   });
   return code;
@@ -60,6 +61,7 @@ export async function authorizationResponse(
           ...(request.nonce !== undefined && { nonce: request.nonce }),
           authTime: session.auth_time,
           sid: session.id_hash,
+          ...(session.amr !== null && { amr: session.amr.split(' ') }),
         },
         { accessToken: parts.has('token'), idToken: parts.has('id_token'), ...(response.code !== undefined && { code: response.code }) },
       ),

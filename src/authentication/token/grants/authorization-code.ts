@@ -106,6 +106,7 @@ export const authorizationCode: GrantHandler = {
       ...(row.nonce !== null && { nonce: row.nonce }),
       authTime: row.auth_time,
       sid: row.session_id,
+      ...(row.amr !== null && { amr: row.amr.split(' ') }),
       // A new family whose id the code recorded, so a replay of the code can revoke it.
       refreshToken: async (granted) =>
         granted.scope.split(' ').includes(OFFLINE_ACCESS)

@@ -1,0 +1,123 @@
+/**
+ * The hosted pages of the MFA step (../interaction/steps/mfa.ts): the
+ * challenge (a code from the authenticator app, a code sent by email, a
+ * recovery code), the OTP enrolment (the QR code as an inline SVG image and
+ * the secret as text, for apps that cannot scan) and the recovery code,
+ * shown once. Same rules as the other pages: no scripts, escaped values, one
+ * label per field, errors announced and tied to their field, every form
+ * carrying the transaction and its CSRF token.
+ */
+import { errorBlock, fieldState, hiddenFields, type FormError, type TransactionView } from './authorize.js';
+import { html, page, type Html } from './html.js';
+
+const link = (path: string, state: string, extra = '') => `${path}?state=${encodeURIComponent(state)}${extra}`;
+
+export interface MfaChallengeView extends TransactionView {
+  method: 'otp' | 'email' | 'recovery';
+  /** Whether the user has each kind of factor (for the links to the others). */
+  hasOtp: boolean;
+  hasEmail: boolean;
+  /** email: the challenge the code was sent for (absent until one was sent). */
+  oobCode?: string;
+  error?: FormError;
+}
+
+function codeField(name: string, label: string, error: FormError | undefined, pattern: string): Html {
+  return html`<label for="${name}">${label}</label>
+<input type="text" id="${name}" name="${name}" inputmode="${name === 'code' ? 'numeric' : 'text'}" autocomplete="one-time-code" pattern="${pattern}" required${fieldState(error, name)}>`;
+}
+
+function otherWays(view: MfaChallengeView): Html {
+  return html`<ul>
+${view.method !== 'otp' && view.hasOtp ? html`<li><a href="${link('/mfa', view.state)}">Use your authenticator app</a></li>` : ''}
+${view.method !== 'email' && view.hasEmail ? html`<li><a href="${link('/mfa', view.state, '&method=email')}">Get a code by email</a></li>` : ''}
+${view.method !== 'recovery' ? html`<li><a href="${link('/mfa', view.state, '&method=recovery')}">Use a recovery code</a></li>` : ''}
+</ul>`;
+}
+
+export function mfaChallengePage(view: MfaChallengeView): Html {
+  let body: Html;
+  if (view.method === 'recovery') {
+    body = html`<p>Enter the recovery code you saved when you set up two-step verification.</p>
+<form method="post" action="/mfa">
+${hiddenFields(view)}<input type="hidden" name="method" value="recovery">
+${codeField('recovery_code', 'Recovery code', view.error, '[A-Za-z0-9 \\-]{20,40}')}
+<button type="submit">Continue</button>
+</form>`;
+  } else if (view.method === 'email' && view.oobCode === undefined) {
+    body = html`<p>We will send a code to your email address.</p>
+<form method="post" action="/mfa/email">
+${hiddenFields(view)}
+<button type="submit">Email me a code</button>
+</form>`;
+  } else if (view.method === 'email') {
+    body = html`<p>We sent a code to your email address. Enter it to continue.</p>
+<form method="post" action="/mfa">
+${hiddenFields(view)}<input type="hidden" name="method" value="email"><input type="hidden" name="oob_code" value="${view.oobCode!}">
+${codeField('code', 'Code', view.error, '[0-9]{6}')}
+<button type="submit">Continue</button>
+</form>`;
+  } else {
+    body = html`<p>Enter the 6-digit code from your authenticator app.</p>
+<form method="post" action="/mfa">
+${hiddenFields(view)}<input type="hidden" name="method" value="otp">
+${codeField('code', 'Code', view.error, '[0-9]{6}')}
+<button type="submit">Continue</button>
+</form>`;
+  }
+  return page(
+    'Verify your identity',
+    html`<h1>Verify your identity</h1>
+<p>Two-step verification is on for <strong>${view.clientName}</strong>.</p>
+${errorBlock(view.error)}
+${body}
+${otherWays(view)}`,
+  );
+}
+
+export interface MfaEnrolView extends TransactionView {
+  /** The QR code of the otpauth:// URI, as SVG markup made by the QR library. */
+  qrSvg: Html;
+  secret: string;
+  error?: FormError;
+}
+
+export function mfaEnrolPage(view: MfaEnrolView): Html {
+  return page(
+    'Set up two-step verification',
+    html`<h1>Set up two-step verification</h1>
+<p><strong>${view.clientName}</strong> asks for a second step when you log in. Scan this code with an authenticator app (such as Google Authenticator or 1Password).</p>
+${errorBlock(view.error)}
+<div role="img" aria-label="QR code to scan with an authenticator app" style="width:200px">${view.qrSvg}</div>
+<p>Or enter this key in the app: <code id="secret">${view.secret}</code></p>
+<form method="post" action="/mfa">
+${hiddenFields(view)}<input type="hidden" name="method" value="otp">
+${codeField('code', 'Code from the app', view.error, '[0-9]{6}')}
+<button type="submit">Verify</button>
+</form>`,
+  );
+}
+
+export interface RecoveryCodeView {
+  clientName: string;
+  state: string;
+  code: string;
+}
+
+/** The recovery code, shown this once; "Continue" goes on with the login. */
+export function recoveryCodePage(view: RecoveryCodeView): Html {
+  return page(
+    'Your recovery code',
+    html`<h1>Save your recovery code</h1>
+<p>If you lose your device, this code lets you log in to <strong>${view.clientName}</strong>. It is shown only now, and works once.</p>
+<p><code id="recovery-code">${view.code}</code></p>
+<form method="get" action="/mfa">
+<input type="hidden" name="state" value="${view.state}">
+<button type="submit">I have saved it, continue</button>
+</form>`,
+  );
+}
+
+export function mfaUnavailablePage(): Html {
+  return page('Two-step verification', html`<h1>Two-step verification is required</h1><p class="error" role="alert">No second factor can be set up here. Contact the administrator of this application.</p>`);
+}
