@@ -95,7 +95,8 @@ async function passed(deps: InteractionDeps, reply: FastifyReply, interaction: I
   await deps.ctx.stores.sessions.setAmr(tenant.id, authenticated.session.id_hash, amr);
   const updated: Interaction = { ...interaction, authenticated: { ...authenticated, session: { ...authenticated.session, amr } } };
   if (recoveryCode !== undefined) {
-    return sendPage(reply, 200, recoveryCodePage({ clientName: interaction.client.row.name, state: interaction.transactionId!, code: recoveryCode }));
+    // Its "continue" form leads on to the application's callback: the page's CSP must let the form go there.
+    return sendPage(reply, 200, recoveryCodePage({ clientName: interaction.client.row.name, state: interaction.transactionId!, code: recoveryCode }), formRedirects(interaction));
   }
   return completeStep(deps, reply, updated, NAME);
 }
@@ -106,7 +107,7 @@ function routes(deps: InteractionDeps): RouteOptions[] {
     stepRoute(deps, NAME, 'GET', '/mfa', async (interaction, request, reply) => {
       if ((await factorsOf(deps, interaction)).length === 0) {
         const enrol = await enrolView(deps, interaction);
-        return sendPage(reply, enrol ? 200 : 400, enrol ?? mfaUnavailablePage());
+        return sendPage(reply, enrol ? 200 : 400, enrol ?? mfaUnavailablePage(), formRedirects(interaction));
       }
       const method = pageParams(request, ['method']).method;
       const chosen = method === 'email' || method === 'recovery' ? method : undefined;
