@@ -78,8 +78,13 @@ describe('purgeExpired', () => {
       ])
       .execute();
 
+    const challenge = (oob_hash: string, expires_at: string) => ({
+      tenant_id, oob_hash, authenticator_id: 'dev_x', user_id: userId, client_id: clientId, binding_hash: 'b', expires_at, used_at: null,
+    });
+    await db.insertInto('mfa_challenges').values([challenge('o-old', longAgo), challenge('o-live', later)]).execute();
+
     const removed = await purgeExpired(db, now);
-    assert.deepEqual(removed, { tickets: 1, authorization_requests: 1, authorization_codes: 1, sessions: 2, refresh_tokens: 2, one_time_uses: 1 });
+    assert.deepEqual(removed, { tickets: 1, authorization_requests: 1, authorization_codes: 1, sessions: 2, refresh_tokens: 2, one_time_uses: 1, mfa_challenges: 1 });
 
     const ids = async (table: 'tickets' | 'sessions' | 'authorization_requests' | 'refresh_tokens') =>
       (await db.selectFrom(table).select('id_hash').where('tenant_id', '=', tenant_id).execute()).map((r) => r.id_hash).sort();
@@ -91,5 +96,7 @@ describe('purgeExpired', () => {
     assert.deepEqual(codes, ['c-recent'], 'a code expired minutes ago stays so a late replay is still recognised');
     const uses = (await db.selectFrom('one_time_uses').select('key_hash').where('tenant_id', '=', tenant_id).execute()).map((r) => r.key_hash);
     assert.deepEqual(uses, ['j-live']);
+    const challenges = (await db.selectFrom('mfa_challenges').select('oob_hash').where('tenant_id', '=', tenant_id).execute()).map((r) => r.oob_hash);
+    assert.deepEqual(challenges, ['o-live']);
   });
 });
