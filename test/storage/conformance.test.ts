@@ -165,6 +165,11 @@ await forEachStoreFactory('storage conformance', (h) => {
       'sessions',
       'authorization_requests',
       'authorization_codes',
+      'guardian_factors',
+      'guardian_policies',
+      'mfa_authenticators',
+      'mfa_challenges',
+      'mfa_failures',
       'user_grants',
       'role_permissions',
       'user_roles',
@@ -186,6 +191,7 @@ await forEachStoreFactory('storage conformance', (h) => {
       '0012_hardening',
       '0013_interaction_steps',
       '0014_client_credentials',
+      '0020_mfa',
     ];
 
     it('creates every table', async () => {
