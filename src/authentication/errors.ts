@@ -121,3 +121,21 @@ export class MfaRequiredError extends OAuthError {
     return { ...super.body(), mfa_token: this.mfaToken, mfa_requirements: this.requirements };
   }
 }
+
+/** The dotted `error` codes of /passwordless/start (wire notes §1.4 family 3). */
+export type PasswordlessErrorCode = 'bad.connection' | 'bad.client_id' | 'bad.email' | 'bad.authParams' | 'bad.request' | 'bad.send';
+
+/** /passwordless/start's refusals: `{error: "bad.connection", error_description}`, 400. */
+export class PasswordlessError extends HttpError {
+  constructor(
+    readonly error: PasswordlessErrorCode,
+    readonly description: string,
+  ) {
+    super(400, `${error}: ${description}`);
+    this.name = 'PasswordlessError';
+  }
+
+  body(): Record<string, unknown> {
+    return { error: this.error, error_description: this.description };
+  }
+}

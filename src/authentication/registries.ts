@@ -24,6 +24,7 @@ import { mfaOob } from './token/grants/mfa-oob.js';
 import { mfaOtp } from './token/grants/mfa-otp.js';
 import { mfaRecoveryCode } from './token/grants/mfa-recovery-code.js';
 import { password, passwordRealm } from './token/grants/password.js';
+import { passwordlessOtp } from './token/grants/passwordless-otp.js';
 import { refreshToken } from './token/grants/refresh-token.js';
 
 export interface AuthenticationRegistries {
@@ -41,7 +42,7 @@ export interface AuthenticationRegistries {
 
 export function defaultRegistries(): AuthenticationRegistries {
   return {
-    grants: [authorizationCode, clientCredentials, password, passwordRealm, refreshToken, mfaOtp, mfaOob, mfaRecoveryCode],
+    grants: [authorizationCode, clientCredentials, password, passwordRealm, refreshToken, mfaOtp, mfaOob, mfaRecoveryCode, passwordlessOtp],
     clientAuthMethods: [clientSecretBasic, clientSecretPost, privateKeyJwt, none],
     responseTypes: RESPONSE_TYPES,
     responseModes: RESPONSE_MODE_LIST,

@@ -16,6 +16,8 @@ import { LogoutService } from './logout/service.js';
 import { associateEndpoint } from './mfa/associate.js';
 import { deleteAuthenticatorEndpoint, listAuthenticatorsEndpoint } from './mfa/authenticators.js';
 import { challengeEndpoint } from './mfa/challenge.js';
+import { passwordlessStartEndpoint } from './passwordless/start.js';
+import { verifyRedirectEndpoint } from './passwordless/verify-redirect.js';
 import { resetPasswordForm, resetPasswordSubmit } from './pages/reset-password.js';
 import { verifyEmailPage } from './pages/verify-email.js';
 import { parameterLimitsHook } from './parameter-limits.js';
@@ -45,6 +47,7 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
       challengeEndpoint(ctx, registries),
       listAuthenticatorsEndpoint(ctx),
       deleteAuthenticatorEndpoint(ctx),
+      passwordlessStartEndpoint(ctx, registries),
     ]) {
       app.route(route);
     }
@@ -66,6 +69,7 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
       steps: registries.interactionSteps,
     };
     app.route(authorizeEndpoint(interaction));
+    app.route(verifyRedirectEndpoint(interaction));
     for (const step of registries.interactionSteps) for (const route of step.routes(interaction)) app.route(route);
     const logout = new LogoutService(ctx);
     for (const route of [v2LogoutEndpoint(logout), oidcLogoutEndpoint(logout)]) app.route(route);

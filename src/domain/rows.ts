@@ -440,3 +440,17 @@ export interface MfaFailureRow {
   failures: number;
   window_started_at: string;
 }
+
+/** A passwordless login code (migration 0021): one live code per connection and recipient, as SHA-256. */
+export interface PasswordlessCodeRow {
+  tenant_id: string;
+  connection_id: string;
+  /** The lower-cased email address (or phone number) the code was sent to. */
+  recipient: string;
+  client_id: string;
+  code_hash: string;
+  failures: number;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}

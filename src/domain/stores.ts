@@ -19,6 +19,7 @@ import type { GroupStore } from './groups/store.js';
 import type { GuardianPushStore } from './guardian/store.js';
 import type { SigningKeyStore } from './keys/store.js';
 import type { MfaStore } from './mfa/store.js';
+import type { PasswordlessStore } from './passwordless/store.js';
 import type { OneTimeUseStore } from './one-time-use/store.js';
 import type { OrganizationStore } from './organizations/store.js';
 import type { RbacStore } from './rbac/store.js';
@@ -55,6 +56,8 @@ export interface Stores {
   oneTimeUses: OneTimeUseStore;
   /** Multi-factor factors, policies, enrolments and challenges. */
   mfa: MfaStore;
+  /** Passwordless login codes. */
+  passwordless: PasswordlessStore;
 }
 
 export interface UnitOfWork {

@@ -19,6 +19,7 @@ import type {
   MfaChallengeRow,
   MfaFailureRow,
   OrganizationClientGrantRow,
+  PasswordlessCodeRow,
   OneTimeUseRow,
   RefreshTokenRow,
   RolePermissionRow,
@@ -88,6 +89,7 @@ export interface Database {
   mfa_authenticators: MfaAuthenticatorRow;
   mfa_challenges: MfaChallengeRow;
   mfa_failures: MfaFailureRow;
+  passwordless_codes: PasswordlessCodeRow;
   user_grants: Stored<'user_grants'>;
   role_permissions: RolePermissionRow;
   user_roles: UserRoleRow;

@@ -170,6 +170,7 @@ await forEachStoreFactory('storage conformance', (h) => {
       'mfa_authenticators',
       'mfa_challenges',
       'mfa_failures',
+      'passwordless_codes',
       'user_grants',
       'role_permissions',
       'user_roles',
@@ -192,6 +193,7 @@ await forEachStoreFactory('storage conformance', (h) => {
       '0013_interaction_steps',
       '0014_client_credentials',
       '0020_mfa',
+      '0021_passwordless',
     ];
 
     it('creates every table', async () => {

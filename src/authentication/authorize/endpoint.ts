@@ -12,7 +12,9 @@ import { AuthorizationErrorResponse, pageErrors } from '../errors.js';
 import { runInteraction } from '../interaction/policy.js';
 import type { InteractionDeps } from '../interaction/step.js';
 import { readQuery } from '../params.js';
-import { checkWebMessageOrigin, resolveRedirectTarget, validateAuthorizeRequest } from './request.js';
+import type { AppContext } from '../../domain/context.js';
+import type { IssuanceClient } from '../../domain/issuance/lookups.js';
+import { checkWebMessageOrigin, resolveRedirectTarget, validateAuthorizeRequest, type AuthorizeRequest } from './request.js';
 
 /** Query parameters as single strings; a repeated or structured parameter is refused (RFC 6749 §3.1) with the error page. */
 function authorizeParams(request: FastifyRequest): Record<string, string> {
@@ -22,23 +24,35 @@ function authorizeParams(request: FastifyRequest): Record<string, string> {
   return { ...raw.values };
 }
 
+/**
+ * The validated authorization request of this query: the client, the
+ * trusted redirect target, the rest of the parameters, the audience. Also
+ * the first half of /passwordless/verify_redirect, whose query is an
+ * authorization request too.
+ */
+export async function readAuthorizeRequest(ctx: AppContext, request: FastifyRequest): Promise<{ params: Record<string, string>; client: IssuanceClient; authorize: AuthorizeRequest }> {
+  const { tenant } = request;
+  const params = authorizeParams(request);
+  if (!params.client_id) throw pageErrors.authorize('Missing required parameter: client_id');
+  const client = await ctx.lookups.client(tenant.id, params.client_id);
+  if (!client) throw pageErrors.authorize('Unknown client.');
+  const redirectTarget = resolveRedirectTarget(client, params.redirect_uri);
+  checkWebMessageOrigin(client, params, redirectTarget);
+
+  const authorize = validateAuthorizeRequest(client, params, redirectTarget);
+  if (authorize.audience !== undefined && !(await ctx.lookups.resourceServer(tenant.id, authorize.audience))) {
+    throw new AuthorizationErrorResponse('access_denied', `Service not enabled within domain: ${authorize.audience}`, authorize);
+  }
+  return { params, client, authorize };
+}
+
 export function authorizeEndpoint(deps: InteractionDeps): RouteOptions {
   return {
     method: 'GET',
     url: '/authorize',
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const { tenant } = request;
-      const params = authorizeParams(request);
-      if (!params.client_id) throw pageErrors.authorize('Missing required parameter: client_id');
-      const client = await deps.ctx.lookups.client(tenant.id, params.client_id);
-      if (!client) throw pageErrors.authorize('Unknown client.');
-      const redirectTarget = resolveRedirectTarget(client, params.redirect_uri);
-      checkWebMessageOrigin(client, params, redirectTarget);
-
-      const authorize = validateAuthorizeRequest(client, params, redirectTarget);
-      if (authorize.audience !== undefined && !(await deps.ctx.lookups.resourceServer(tenant.id, authorize.audience))) {
-        throw new AuthorizationErrorResponse('access_denied', `Service not enabled within domain: ${authorize.audience}`, authorize);
-      }
+      const { client, authorize } = await readAuthorizeRequest(deps.ctx, request);
       const authenticated = await deps.sessions.usable(tenant, client, authorize, request.headers.cookie);
       return runInteraction(deps, reply, {
         tenant,

@@ -52,7 +52,8 @@ export class Sessions {
     const authenticated = await this.user(tenant, cookieHeader);
     if (!authenticated) return undefined;
     if (request.max_age !== undefined && Math.floor(this.ctx.now() / 1000) - authenticated.session.auth_time > request.max_age) return undefined;
-    const enabled = await this.enabledConnections(tenant, client);
+    // Any connection enabled for the client: a passwordless (email) login's session answers too.
+    const enabled = await this.ctx.stores.connections.enabledForClient(tenant.id, client.row.client_id);
     const allowed = request.connection === undefined ? enabled : enabled.filter((c) => c.name === request.connection);
     return allowed.some((c) => c.id === authenticated.user.connection_id) ? authenticated : undefined;
   }

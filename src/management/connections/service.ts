@@ -3,6 +3,7 @@
  * database connections (strategy `auth0`) are implemented; any other strategy
  * of the document's enum is refused with 400 `operation_not_supported`.
  */
+import { EMAIL_STRATEGY, passwordlessOptionsProblem } from '../../domain/passwordless/options.js';
 import { connectionFromRow, newConnectionId, SUPPORTED_STRATEGIES, type Connection, type ConnectionRow } from '../../domain/connections/model.js';
 import { managementErrors } from '../../platform/http/errors.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
@@ -45,6 +46,14 @@ export function checkpointScope(tenant: Tenant): string {
 
 export function clientsCheckpointScope(tenant: Tenant, connectionId: string): string {
   return `${tenant.id}:connections:${connectionId}:clients`;
+}
+
+/** The options of a passwordless connection are checked (src/domain/passwordless/options.ts); others are free-form here. */
+function checkStrategyOptions(strategy: string, options: Record<string, unknown>): Record<string, unknown> {
+  if (strategy !== EMAIL_STRATEGY) return options;
+  const problem = passwordlessOptionsProblem(options);
+  if (problem) throw managementErrors.invalidBody(`Payload validation error: '${problem}' on property options.`);
+  return options;
 }
 
 export class ConnectionService {
@@ -93,10 +102,11 @@ export class ConnectionService {
   async create(tenant: Tenant, body: CreateConnectionBody): Promise<Connection> {
     if (!SUPPORTED_STRATEGIES.includes(body.strategy)) {
       throw managementErrors.badRequest(
-        `The strategy ${body.strategy} is not supported; Gatehouse supports database connections (strategy auth0) only.`,
+        `The strategy ${body.strategy} is not supported; Gatehouse supports database (auth0) and passwordless email (email) connections only.`,
         'operation_not_supported',
       );
     }
+    checkStrategyOptions(body.strategy, body.options ?? {});
     const enabledClients = [...new Set(body.enabled_clients ?? [])];
     await this.requireClients(tenant, enabledClients);
     const now = isoAt(this.ctx.now());
@@ -132,7 +142,7 @@ export class ConnectionService {
     const row = await this.find(tenant, id);
     const changes: ConnectionChanges = { updated_at: isoAt(this.ctx.now()) };
     if (body.display_name !== undefined) changes.display_name = body.display_name;
-    if (body.options !== undefined) changes.options = body.options ?? {};
+    if (body.options !== undefined) changes.options = checkStrategyOptions(row.strategy, body.options ?? {});
     if (body.is_domain_connection !== undefined) changes.is_domain_connection = body.is_domain_connection ? 1 : 0;
     if (body.realms !== undefined) changes.realms = body.realms.length > 0 ? body.realms : [row.name];
     if (body.metadata !== undefined) changes.metadata = body.metadata;

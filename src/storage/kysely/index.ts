@@ -18,6 +18,7 @@ import { KyselyGroupStore } from './groups.js';
 import { KyselyGuardianPushStore } from './guardian.js';
 import { KyselyMfaStore } from './mfa.js';
 import { KyselyOneTimeUseStore } from './one-time-uses.js';
+import { KyselyPasswordlessStore } from './passwordless.js';
 import { KyselyOrganizationStore } from './organizations.js';
 import { KyselyRbacStore } from './rbac.js';
 import { KyselyRefreshTokenStore } from './refresh-tokens.js';
@@ -54,6 +55,7 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     clientCredentials: new KyselyClientCredentialStore(db),
     oneTimeUses: new KyselyOneTimeUseStore(db),
     mfa: new KyselyMfaStore(db),
+    passwordless: new KyselyPasswordlessStore(db),
   };
 }
 

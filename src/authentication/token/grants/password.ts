@@ -26,13 +26,12 @@ import { endUserIp } from '../../end-user-ip.js';
 import type { ConnectionRow } from '../../../domain/connections/model.js';
 import { oauthErrors } from '../../../platform/http/errors.js';
 import type { Tenant } from '../../../domain/tenants/tenant.js';
-import { verifyUserPassword } from '../../../domain/users/login.js';
+import { recordLogin, verifyUserPassword } from '../../../domain/users/login.js';
 import type { UserRow } from '../../../domain/users/model.js';
 import { requireParams, type Params } from '../../params.js';
 import type { GrantContext, GrantHandler, TokenResponse } from '../grant.js';
 import { issueUserTokens } from '../user-tokens.js';
 import type { AppContext } from '../../../domain/context.js';
-import { isoAt } from '../../../platform/clock.js';
 import { isActive } from '../../../domain/users/active-user.js';
 import { requireSecondFactor } from '../../mfa/required.js';
 
@@ -102,17 +101,6 @@ function refuseBlockedUser(user: UserRow): void {
   if (!isActive(user)) throw oauthErrors.userBlocked();
 }
 
-/**
- * last_login and logins_count, as the Management API shows them. The count is
- * read-modify-write: two logins of one user at the same instant may count once.
- */
-async function recordLogin(ctx: AppContext, tenant: Tenant, user: UserRow): Promise<UserRow> {
-  const now = isoAt(ctx.now());
-  const changes = { last_login: now, logins_count: user.logins_count + 1 };
-  await ctx.stores.users.update(tenant.id, user.user_id, changes);
-  return { ...user, ...changes };
-}
-
 function loginAttempt(tenant: Tenant, connection: ConnectionRow, request: FastifyRequest, client: AuthenticatedClient, params: Params): LoginAttemptKey {
   return { tenantId: tenant.id, connection: connection.name, identifier: params.username!, ip: endUserIp(request, client) };
 }
@@ -132,7 +120,7 @@ function passwordGrant(grantType: string, parameters: readonly string[], resolve
       const verified = await verifyCredentials(ctx, attempt, connection, params);
       refuseBlockedUser(verified);
       await requireSecondFactor(ctx, tenant, client.client, verified, { audience: params.audience, scope: params.scope });
-      const user = await recordLogin(ctx, tenant, verified);
+      const user = await recordLogin(ctx.stores.users, ctx.now(), verified);
       return issueUserTokens(ctx, {
         tenant,
         client: client.client,
