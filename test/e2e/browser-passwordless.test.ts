@@ -1,0 +1,120 @@
+/**
+ * A passwordless email magic link in a real browser (Chromium) against the
+ * built server over HTTPS: the application starts the login with
+ * POST /passwordless/start (`send: "link"`), the link is read from the
+ * server's outbox file and opened in the browser, which lands on the
+ * application's callback with a code for the `email|…` user; the same link
+ * opened again lands there with `access_denied`. Screenshots under
+ * test-output/screenshots/<scenario>/.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { decodeJwt } from 'jose';
+import type { Browser } from 'playwright-core';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { chromiumSkipReason, inScenario, launchChromium, managementApi, startLocalServer, type LocalServer, type ManagementApi } from './support/chromium.js';
+import { cleanUp, httpsRequest, waitFor } from './support/https.js';
+
+const skip = chromiumSkipReason();
+let server: ServerProcess;
+let ca: Buffer;
+let callbackServer: LocalServer;
+let callback: string;
+let management: ManagementApi;
+let browser: Browser | undefined;
+let clientId: string;
+let clientSecret: string;
+
+before(async () => {
+  if (skip) return;
+  server = await startServerProcess();
+  browser = await launchChromium();
+  ca = fs.readFileSync(server.certFile);
+  callbackServer = await startLocalServer((req, res) => {
+    const query = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams;
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Callback</title></head><body><h1>${query.has('code') ? 'Signed in' : 'Not signed in'}</h1></body></html>`);
+  });
+  callback = `${callbackServer.origin}/callback`;
+  management = await managementApi(server);
+  const created = await management('POST', '/clients', {
+    name: 'Passwordless Browser App',
+    app_type: 'regular_web',
+    is_first_party: true,
+    token_endpoint_auth_method: 'client_secret_post',
+    callbacks: [callback],
+    grant_types: ['authorization_code'],
+  });
+  clientId = created.client_id as string;
+  clientSecret = created.client_secret as string;
+  await management('POST', '/connections', { name: 'email', strategy: 'email', enabled_clients: [clientId] });
+});
+
+after(async () => {
+  await browser?.close();
+  await callbackServer?.close();
+  await cleanUp(server ? [server] : [], server ? [server.dataDir] : []);
+});
+
+async function linkFor(email: string): Promise<string> {
+  const outbox = path.join(server.dataDir, 'outbox.jsonl');
+  let link: string | undefined;
+  await waitFor(() => {
+    if (!fs.existsSync(outbox)) return false;
+    const mails = fs.readFileSync(outbox, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { to: string; text: string });
+    link = /https:\/\/\S+\/passwordless\/verify_redirect\?\S+/.exec(mails.filter((m) => m.to === email).at(-1)?.text ?? '')?.[0];
+    return link !== undefined;
+  }, 10_000);
+  assert.ok(link, `a link mailed to ${email}`);
+  return link;
+}
+
+describe('passwordless magic link, in Chromium', { skip }, () => {
+  test('the mailed link logs the user in at the application; opened again it is refused', async () => {
+    const email = `link-${randomBytes(4).toString('hex')}@example.com`;
+    const state = randomBytes(12).toString('base64url');
+    const started = await httpsRequest(`${server.baseUrl}/passwordless/start`, {
+      ca,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_id: clientId,
+        client_secret: clientSecret,
+        connection: 'email',
+        email,
+        send: 'link',
+        authParams: { redirect_uri: callback, response_type: 'code', scope: 'openid email', state },
+      }),
+    });
+    assert.equal(started.status, 200, started.text);
+    const link = await linkFor(email);
+
+    await inScenario(browser!, 'passwordless magic link', async (scenario) => {
+      const { page } = scenario;
+      await page.goto(link);
+      const url = new URL(page.url());
+      assert.equal(`${url.origin}${url.pathname}`, callback, `on the callback, not ${page.url()}`);
+      assert.equal(url.searchParams.get('state'), state);
+      await scenario.shot('signed in by the link');
+      const res = await httpsRequest(`${server.baseUrl}/oauth/token`, {
+        ca,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ grant_type: 'authorization_code', client_id: clientId, client_secret: clientSecret, code: url.searchParams.get('code'), redirect_uri: callback }),
+      });
+      assert.equal(res.status, 200, res.text);
+      const claims = decodeJwt(res.json<{ id_token: string }>().id_token);
+      assert.equal(claims.email, email);
+      assert.match(claims.sub!, /^email\|/);
+
+      await page.goto(link);
+      const again = new URL(page.url());
+      assert.equal(again.searchParams.get('error'), 'access_denied');
+      assert.equal(again.searchParams.get('code'), null);
+      await scenario.shot('the link a second time');
+    });
+  });
+});
