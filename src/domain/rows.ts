@@ -454,3 +454,12 @@ export interface PasswordlessCodeRow {
   expires_at: string;
   used_at: string | null;
 }
+
+/** The SMS factor's Twilio provider and templates (migration 0022); JSON text columns. */
+export interface GuardianSmsRow {
+  tenant_id: string;
+  twilio: string | null;
+  twilio_auth_token_enc: string | null;
+  templates: string | null;
+  updated_at: string;
+}

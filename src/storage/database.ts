@@ -23,6 +23,7 @@ import * as m0013 from './migrations/0013_interaction_steps.js';
 import * as m0014 from './migrations/0014_client_credentials.js';
 import * as m0020 from './migrations/0020_mfa.js';
 import * as m0021 from './migrations/0021_passwordless.js';
+import * as m0022 from './migrations/0022_guardian_sms.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -61,6 +62,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0014_client_credentials': m0014,
   '0020_mfa': m0020,
   '0021_passwordless': m0021,
+  '0022_guardian_sms': m0022,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -15,6 +15,7 @@ import type {
   GuardianFactorRow,
   GuardianPolicyRow,
   GuardianPushNotificationRow,
+  GuardianSmsRow,
   MfaAuthenticatorRow,
   MfaChallengeRow,
   MfaFailureRow,
@@ -90,6 +91,7 @@ export interface Database {
   mfa_challenges: MfaChallengeRow;
   mfa_failures: MfaFailureRow;
   passwordless_codes: PasswordlessCodeRow;
+  guardian_sms: GuardianSmsRow;
   user_grants: Stored<'user_grants'>;
   role_permissions: RolePermissionRow;
   user_roles: UserRoleRow;

@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import type { LightMyRequestResponse } from 'fastify';
 import { MAX_CODE_TRIES } from '../../src/domain/passwordless/options.js';
-import { START_PER_RECIPIENT } from '../../src/authentication/passwordless/start.js';
+import { SENDS_PER_RECIPIENT } from '../../src/authentication/abuse-limits.js';
 import { createTestApp, DOMAIN, tokenRequest, withClockAdvanced, type TestApp } from '../helpers/app.js';
 import { Browser, redirectParams } from '../helpers/browser.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
@@ -124,8 +124,8 @@ describe('passwordless email', () => {
     assert.equal(withSecret.statusCode, 200, withSecret.body);
   });
 
-  it(`limits starts per address: ${START_PER_RECIPIENT.burst} an hour, then 429`, async () => {
-    for (let i = 0; i < START_PER_RECIPIENT.burst; i++) {
+  it(`limits starts per address: ${SENDS_PER_RECIPIENT.burst} an hour, then 429`, async () => {
+    for (let i = 0; i < SENDS_PER_RECIPIENT.burst; i++) {
       assert.equal((await start({ client_id: spa.client_id, connection: 'email', email: 'busy@example.com', send: 'code' })).statusCode, 200);
     }
     const limited = await start({ client_id: spa.client_id, connection: 'email', email: 'BUSY@example.com', send: 'code' });

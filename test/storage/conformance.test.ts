@@ -171,6 +171,7 @@ await forEachStoreFactory('storage conformance', (h) => {
       'mfa_challenges',
       'mfa_failures',
       'passwordless_codes',
+      'guardian_sms',
       'user_grants',
       'role_permissions',
       'user_roles',
@@ -194,6 +195,7 @@ await forEachStoreFactory('storage conformance', (h) => {
       '0014_client_credentials',
       '0020_mfa',
       '0021_passwordless',
+      '0022_guardian_sms',
     ];
 
     it('creates every table', async () => {

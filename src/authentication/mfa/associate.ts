@@ -5,8 +5,9 @@
  * - `authenticator_types: ["otp"]`: a new TOTP secret and its `otpauth://`
  *   URI (`barcode_uri`); confirmed by its first code (mfa-otp grant);
  * - `authenticator_types: ["oob"]`, `oob_channels: ["email"]` (`email`, else
- *   the user's): the binding code is mailed at once, and the answer's
- *   `oob_code` with it confirms the enrolment (mfa-oob grant).
+ *   the user's) or `["sms"]` (`phone_number`, E.164; limited per IP and per
+ *   number): the binding code is sent at once, and the answer's `oob_code`
+ *   with it confirms the enrolment (mfa-oob grant).
  *
  * The first enrolment also returns `recovery_codes` when that factor is on.
  * With the mfa_token itself a user may enrol only while they have no
@@ -15,17 +16,9 @@
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { AppContext } from '../../domain/context.js';
-import type { Authenticator } from '../../domain/mfa/model.js';
-import {
-  addOobAuthenticator,
-  firstRecoveryCode,
-  mfaSettings,
-  secondFactors,
-  startOobChallenge,
-  startTotpEnrolment,
-  usableAuthenticators,
-} from '../../domain/mfa/service.js';
+import { firstRecoveryCode, mfaSettings, secondFactors, startOobEnrolment, startTotpEnrolment, usableAuthenticators } from '../../domain/mfa/service.js';
 import { OAuthError, oauthErrors } from '../../platform/http/errors.js';
+import { takeSend } from '../abuse-limits.js';
 import { pick, readBody } from '../params.js';
 import { mfaCaller, requireScope, type MfaCaller } from './caller.js';
 import { bindingCodeSender } from './delivery.js';
@@ -42,6 +35,7 @@ function stringList(body: unknown, name: string): string[] {
 }
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
+const E164 = /^\+[1-9][0-9]{6,14}$/;
 
 async function refuseIfEnrolled(ctx: AppContext, request: FastifyRequest, caller: MfaCaller): Promise<void> {
   if (!caller.viaMfaToken) return;
@@ -79,18 +73,30 @@ export function associateEndpoint(ctx: AppContext): RouteOptions {
         return { authenticator_type: 'otp', secret, barcode_uri: barcodeUri, ...(recovery !== undefined && { recovery_codes: [recovery] }) };
       }
       if (types[0] !== 'oob') throw oauthErrors.invalidRequest(`Unsupported authenticator type: ${types[0]}`);
-      if (channels.length !== 1 || channels[0] !== 'email') throw oauthErrors.invalidRequest('oob_channels must be ["email"]: the other channels are not supported by this server');
-      if (!settings.factors.has('email')) throw factorDisabled('email');
-      const email = params.email ?? caller.user.email ?? '';
-      if (!EMAIL.test(email)) throw oauthErrors.invalidRequest('A valid email is required for the email channel');
-      const authenticator = (await addOobAuthenticator(ctx, tenant.id, caller.user.user_id, 'email', email)) as Authenticator;
-      const oobCode = await startOobChallenge(ctx, tenant, authenticator, caller.clientId, bindingCodeSender(ctx, tenant, authenticator));
+      const channel = channels.length === 1 ? channels[0] : undefined;
+      if (channel !== 'email' && channel !== 'sms') throw oauthErrors.invalidRequest('oob_channels must be ["email"] or ["sms"]: the other channels are not supported by this server');
+      let address: string;
+      if (channel === 'email') {
+        if (!settings.factors.has('email')) throw factorDisabled('email');
+        address = params.email ?? caller.user.email ?? '';
+        if (!EMAIL.test(address)) throw oauthErrors.invalidRequest('A valid email is required for the email channel');
+      } else {
+        if (!settings.factors.has('sms')) throw factorDisabled('sms');
+        address = params.phone_number ?? '';
+        if (!E164.test(address)) throw oauthErrors.invalidRequest('phone_number must be an E.164 number, such as +14155550100');
+        // Each text message costs money: limited per client IP and per number (../abuse-limits.ts).
+        await takeSend(ctx, tenant, 'mfa_sms_enrollment', request.ip, address);
+      }
+      const type = channel === 'email' ? 'email' : 'phone';
+      const oobCode = await startOobEnrolment(ctx, tenant, caller.user.user_id, caller.clientId, type, address, (authenticator) =>
+        bindingCodeSender(ctx, tenant, authenticator, 'enrollment'),
+      );
       const recovery = await firstRecoveryCode(ctx, tenant.id, caller.user.user_id);
       return {
         authenticator_type: 'oob',
         binding_method: 'prompt',
         ...(recovery !== undefined && { recovery_codes: [recovery] }),
-        oob_channel: 'email',
+        oob_channel: channel,
         oob_code: oobCode,
       };
     },

@@ -5,9 +5,9 @@
  *
  * - `challenge_type` a space-separated list of `otp` and `oob`;
  *   `authenticator_id` picks one (it must be the user's), else the first of
- *   a requested type; `oob_channel` narrows oob to `email`;
+ *   a requested type; `oob_channel` narrows oob to `email` or `sms`;
  * - otp: `{challenge_type: "otp"}`, the user types a code from their app;
- * - oob (email): the binding code is mailed, `{challenge_type: "oob",
+ * - oob (email, SMS): the binding code is sent, `{challenge_type: "oob",
  *   oob_code, binding_method: "prompt"}`.
  *
  * A user with no confirmed second factor: 400 `association_required`; no
@@ -50,7 +50,7 @@ export function challengeEndpoint(ctx: AppContext, registries: Pick<Authenticati
         if (kind === 'oob' && params.oob_channel !== undefined && params.oob_channel !== (a.type === 'phone' ? 'sms' : a.type)) return false;
         return params.authenticator_id === undefined || storedIdOf(params.authenticator_id) === a.id;
       });
-      const authenticator = candidates.find((a) => a.type === 'totp' || a.type === 'email');
+      const authenticator = candidates[0];
       if (!authenticator) {
         if (params.authenticator_id !== undefined && !enrolled.some((a) => authenticatorApiId(a) === params.authenticator_id || a.id === params.authenticator_id)) {
           throw oauthErrors.invalidRequest('Unknown authenticator_id');

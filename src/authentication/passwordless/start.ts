@@ -9,9 +9,9 @@
  * - refusals in the service's dotted shape: `bad.connection` (unknown, not
  *   email, or not enabled for the client), `bad.email`, `bad.send`,
  *   `bad.authParams`;
- * - limits (each code costs mailbox trust): per client IP 50 an hour (the
- *   service's figure, wire notes §1.5) and per address 10 an hour; past
- *   either, 429 `too_many_requests` with Retry-After.
+ * - limits (each code costs mailbox trust, ../abuse-limits.ts): per client
+ *   IP 50 an hour (the service's figure, wire notes §1.5) and per address 10
+ *   an hour; past either, 429 `too_many_requests` with Retry-After.
  *
  * The link goes to /passwordless/verify_redirect with the code and
  * `authParams` (`redirect_uri`, `response_type`, `scope`, `state`, `nonce`,
@@ -21,18 +21,13 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { AppContext } from '../../domain/context.js';
 import { startEmail } from '../../domain/passwordless/service.js';
-import type { Tenant } from '../../domain/tenants/tenant.js';
-import type { RateLimitSetting } from '../../platform/config.js';
-import { oauthErrors } from '../../platform/http/errors.js';
+import { takeSend } from '../abuse-limits.js';
 import { authenticateClient, clientAuthenticationParameters } from '../client-auth/authenticate.js';
 import { endUserIp } from '../end-user-ip.js';
 import { PasswordlessError } from '../errors.js';
 import { pick, readBody } from '../params.js';
 import type { AuthenticationRegistries } from '../registries.js';
 import { emailConnection } from './connection.js';
-
-export const START_PER_IP: RateLimitSetting = { burst: 50, perSecond: 50 / 3600 };
-export const START_PER_RECIPIENT: RateLimitSetting = { burst: 10, perSecond: 10 / 3600 };
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 /** authParams members carried by the link, as auth0.js sends them. */
@@ -49,16 +44,6 @@ function authParamsOf(body: unknown): Record<string, string> {
     params[name] = member;
   }
   return params;
-}
-
-async function takeStartRequest(ctx: AppContext, tenant: Tenant, ip: string, recipient: string): Promise<void> {
-  for (const [bucket, key, setting] of [
-    ['passwordless_start_ip', [tenant.id, ip], START_PER_IP],
-    ['passwordless_start_recipient', [tenant.id, recipient], START_PER_RECIPIENT],
-  ] as const) {
-    const decision = await ctx.rateLimiter.consume(bucket, key.map(encodeURIComponent).join(':'), setting);
-    if (!decision.allowed) throw oauthErrors.tooManyRequests().withHeader('Retry-After', String(decision.retryAfter));
-  }
 }
 
 export function passwordlessStartEndpoint(ctx: AppContext, registries: Pick<AuthenticationRegistries, 'clientAuthMethods'>): RouteOptions {
@@ -78,7 +63,7 @@ export function passwordlessStartEndpoint(ctx: AppContext, registries: Pick<Auth
       const send = params.send ?? 'link';
       if (send !== 'link' && send !== 'code') throw new PasswordlessError('bad.send', 'send must be "link" or "code"');
       const authParams = authParamsOf(request.body);
-      await takeStartRequest(ctx, tenant, endUserIp(request, client), email.toLowerCase());
+      await takeSend(ctx, tenant, 'passwordless_start', endUserIp(request, client), email);
 
       await startEmail(ctx, {
         tenant,

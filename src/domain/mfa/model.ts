@@ -74,3 +74,36 @@ export function maskedEmail(email: string): string {
 export function maskedPhone(phone: string): string {
   return `${'X'.repeat(Math.max(0, phone.length - 4))}${phone.slice(-4)}`;
 }
+
+/**
+ * The SMS factor's Twilio account as stored: `null` members were given as
+ * null, absent ones never given. The auth token is sealed under
+ * `twilioAuthTokenContext`.
+ */
+export interface TwilioSettings {
+  sid?: string | null;
+  from?: string | null;
+  messaging_service_sid?: string | null;
+  auth_token_enc?: string | null;
+}
+
+export interface SmsTemplates {
+  enrollment_message: string;
+  verification_message: string;
+}
+
+/** The service's default messages (its OpenAPI document's defaults). */
+export const DEFAULT_SMS_TEMPLATES: SmsTemplates = {
+  enrollment_message: '{{code}} is your verification code for {{tenant.friendly_name}}. Please enter this code to verify your enrollment.',
+  verification_message: '{{code}} is your verification code for {{tenant.friendly_name}}',
+};
+
+export interface SmsSettings {
+  /** null until configured. */
+  twilio: TwilioSettings | null;
+  templates: SmsTemplates;
+}
+
+export function twilioAuthTokenContext(tenantId: string): string {
+  return `guardian_twilio_auth_token:${tenantId}`;
+}

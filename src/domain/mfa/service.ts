@@ -122,14 +122,43 @@ export function totpIssuer(tenant: Tenant): string {
  * the secret and its `otpauth://` URI, once; only the sealed secret is kept.
  */
 export async function startTotpEnrolment(ctx: AppContext, tenant: Tenant, user: UserRow): Promise<{ authenticator: MfaAuthenticatorRow; secret: string; barcodeUri: string }> {
-  for (const row of await ctx.stores.mfa.authenticators(tenant.id, user.user_id)) {
-    if (row.type === 'totp' && row.confirmed === 0) await ctx.stores.mfa.deleteAuthenticator(tenant.id, user.user_id, row.id);
-  }
+  await dropPending(ctx, tenant.id, user.user_id, 'totp');
   const secret = newTotpSecret();
   const authenticator = newAuthenticator(ctx, tenant.id, user.user_id, 'totp');
   authenticator.secret_enc = ctx.box.seal(secret, totpSecretContext(tenant.id, authenticator.id));
   await ctx.stores.mfa.insertAuthenticator(authenticator);
   return { authenticator, secret, barcodeUri: totpUri(secret, totpIssuer(tenant), accountLabel(user)) };
+}
+
+/** Removes the user's unconfirmed enrolments of `type`: a new enrolment replaces an unfinished one. */
+async function dropPending(ctx: AppContext, tenantId: string, userId: string, type: AuthenticatorType): Promise<void> {
+  for (const row of await ctx.stores.mfa.authenticators(tenantId, userId)) {
+    if (row.type === type && row.confirmed === 0) await ctx.stores.mfa.deleteAuthenticator(tenantId, userId, row.id);
+  }
+}
+
+/**
+ * A new email or phone enrolment of the user (replacing an unfinished one of
+ * that type) whose first challenge is sent through `deliver`; should sending
+ * fail, the enrolment is removed again. Returns the challenge's oob_code.
+ */
+export async function startOobEnrolment(
+  ctx: AppContext,
+  tenant: Tenant,
+  userId: string,
+  clientId: string,
+  type: 'email' | 'phone',
+  address: string,
+  deliver: (authenticator: Authenticator) => (bindingCode: string) => Promise<void>,
+): Promise<string> {
+  await dropPending(ctx, tenant.id, userId, type);
+  const authenticator = (await addOobAuthenticator(ctx, tenant.id, userId, type, address)) as Authenticator;
+  try {
+    return await startOobChallenge(ctx, tenant, authenticator, clientId, deliver(authenticator));
+  } catch (error) {
+    await ctx.stores.mfa.deleteAuthenticator(tenant.id, userId, authenticator.id);
+    throw error;
+  }
 }
 
 /** A TOTP enrolment from a secret given by an administrator, confirmed at once (POST /users/{id}/authentication-methods). */

@@ -4,7 +4,7 @@
  * Implemented by src/storage/kysely/mfa.ts; the composition root builds one.
  */
 import type { MfaAuthenticatorRow, MfaChallengeRow } from '../rows.js';
-import type { FactorName, MfaPolicy } from './model.js';
+import type { FactorName, MfaPolicy, SmsSettings, SmsTemplates, TwilioSettings } from './model.js';
 
 export interface MfaStore {
   /** The factors the tenant enabled (absent ones are disabled). */
@@ -15,6 +15,13 @@ export interface MfaStore {
   policies(tenantId: string): Promise<MfaPolicy[]>;
   /** Replaces the tenant's policies. One statement. */
   setPolicies(tenantId: string, policies: readonly MfaPolicy[], now: string): Promise<void>;
+
+  /** The SMS factor's provider and templates (the default templates until set). */
+  smsSettings(tenantId: string): Promise<SmsSettings>;
+  /** Replaces the Twilio settings (absent members are cleared). One statement. */
+  setTwilio(tenantId: string, twilio: TwilioSettings, now: string): Promise<void>;
+  /** Replaces the SMS templates. One statement. */
+  setSmsTemplates(tenantId: string, templates: SmsTemplates, now: string): Promise<void>;
 
   /** The user's enrolments, oldest first. */
   authenticators(tenantId: string, userId: string): Promise<MfaAuthenticatorRow[]>;

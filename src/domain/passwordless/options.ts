@@ -14,7 +14,7 @@
  * `passwordlessOptionsProblem` is the Management API's check when such a
  * connection is created or updated.
  */
-import { renderTemplateProblem } from './templates.js';
+import { renderTemplateProblem } from '../templates.js';
 
 export const EMAIL_STRATEGY = 'email';
 

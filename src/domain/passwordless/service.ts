@@ -21,7 +21,7 @@ import type { Tenant } from '../tenants/tenant.js';
 import { newUserIdPart, type UserRow } from '../users/model.js';
 import { defaultPicture } from '../users/new-user.js';
 import { EMAIL_STRATEGY, MAX_CODE_TRIES, passwordlessSettings } from './options.js';
-import { renderHtml, renderLine } from './templates.js';
+import { renderHtml, renderLine } from '../templates.js';
 
 export interface EmailStart {
   tenant: Tenant;

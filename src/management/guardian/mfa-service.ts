@@ -11,13 +11,18 @@
  */
 import {
   authenticatorApiId,
+  twilioAuthTokenContext,
   FACTOR_NAMES,
   storedIdOf,
   SUPPORTED_FACTORS,
   type Authenticator,
   type FactorName,
   type MfaPolicy,
+  type SmsTemplates,
+  type TwilioSettings,
 } from '../../domain/mfa/model.js';
+import { renderTemplateProblem } from '../../domain/templates.js';
+import type { TwilioBody, TwilioReadResponse } from './sms/schema.js';
 import { addOobAuthenticator, addTotpAuthenticator, regenerateRecoveryCode, secondFactors } from '../../domain/mfa/service.js';
 import type { AppContext } from '../../domain/context.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
@@ -88,6 +93,38 @@ export class GuardianMfaService {
     await this.ctx.stores.mfa.setPolicies(tenant.id, policies, isoAt(this.ctx.now()));
     this.ctx.invalidation.invalidate(tenant.id);
     return policies;
+  }
+
+  /** GET …/sms/providers/twilio: the members set, never the auth token. */
+  async twilio(tenant: Tenant): Promise<TwilioReadResponse> {
+    const { twilio } = await this.ctx.stores.mfa.smsSettings(tenant.id);
+    if (!twilio) return {};
+    const { auth_token_enc: _token, ...readable } = twilio;
+    return readable;
+  }
+
+  /** PUT …/sms/providers/twilio: replaces the settings; the answer echoes the body (the auth token only because the caller sent it). */
+  async setTwilio(tenant: Tenant, body: TwilioBody): Promise<TwilioBody> {
+    const { auth_token, ...rest } = body;
+    const settings: TwilioSettings = { ...rest };
+    if (auth_token !== undefined) settings.auth_token_enc = auth_token === null ? null : this.ctx.box.seal(auth_token, twilioAuthTokenContext(tenant.id));
+    await this.ctx.stores.mfa.setTwilio(tenant.id, settings, isoAt(this.ctx.now()));
+    this.ctx.invalidation.invalidate(tenant.id);
+    return body;
+  }
+
+  async smsTemplates(tenant: Tenant): Promise<SmsTemplates> {
+    return (await this.ctx.stores.mfa.smsSettings(tenant.id)).templates;
+  }
+
+  async setSmsTemplates(tenant: Tenant, templates: SmsTemplates): Promise<SmsTemplates> {
+    for (const [name, template] of Object.entries(templates)) {
+      const problem = renderTemplateProblem(template);
+      if (problem) throw managementErrors.invalidBody(`Payload validation error: 'Not a valid Liquid template: ${problem}' on property ${name}.`);
+    }
+    await this.ctx.stores.mfa.setSmsTemplates(tenant.id, templates, isoAt(this.ctx.now()));
+    this.ctx.invalidation.invalidate(tenant.id);
+    return templates;
   }
 
   private async requireUser(tenant: Tenant, userId: string): Promise<void> {

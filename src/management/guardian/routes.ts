@@ -17,6 +17,8 @@ import { getApnsProvider, setApnsProvider, updateApnsProvider } from './push-not
 import { getSelectedProvider, setSelectedProvider } from './push-notification/selected-provider.js';
 import { getSnsProvider, setSnsProvider, updateSnsProvider } from './push-notification/sns.js';
 import { GuardianPushService } from './service.js';
+import { getSmsTemplates, setSmsTemplates } from './sms/templates.js';
+import { getTwilioProvider, setTwilioProvider } from './sms/twilio.js';
 import type { AppContext } from '../../domain/context.js';
 
 /**
@@ -46,6 +48,10 @@ export function guardianRoutes(ctx: AppContext): ManagementRoute[] {
       deleteAuthenticationMethods,
       deleteAuthenticationMethod,
       regenerateRecoveryCode,
+      getTwilioProvider,
+      setTwilioProvider,
+      getSmsTemplates,
+      setSmsTemplates,
     ].map((route) => route(ctx, mfa)),
   ];
 }

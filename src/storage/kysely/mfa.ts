@@ -4,7 +4,16 @@
  */
 import { atomically, type Db } from '../database.js';
 import type { MfaAuthenticatorRow, MfaChallengeRow } from '../../domain/rows.js';
-import { FACTOR_NAMES, MFA_POLICIES, type FactorName, type MfaPolicy } from '../../domain/mfa/model.js';
+import {
+  DEFAULT_SMS_TEMPLATES,
+  FACTOR_NAMES,
+  MFA_POLICIES,
+  type FactorName,
+  type MfaPolicy,
+  type SmsSettings,
+  type SmsTemplates,
+  type TwilioSettings,
+} from '../../domain/mfa/model.js';
 import type { MfaStore } from '../../domain/mfa/store.js';
 
 const FACTORS: ReadonlySet<string> = new Set(FACTOR_NAMES);
@@ -39,6 +48,35 @@ export class KyselyMfaStore implements MfaStore {
       .insertInto('guardian_policies')
       .values({ tenant_id: tenantId, policies: text, updated_at: now })
       .onConflict((oc) => oc.column('tenant_id').doUpdateSet({ policies: text, updated_at: now }))
+      .execute();
+  }
+
+  async smsSettings(tenantId: string): Promise<SmsSettings> {
+    const row = await this.db.selectFrom('guardian_sms').selectAll().where('tenant_id', '=', tenantId).executeTakeFirst();
+    if (!row) return { twilio: null, templates: DEFAULT_SMS_TEMPLATES };
+    let twilio: TwilioSettings | null = null;
+    if (row.twilio !== null) {
+      twilio = JSON.parse(row.twilio) as TwilioSettings;
+      if (row.twilio_auth_token_enc !== null) twilio.auth_token_enc = row.twilio_auth_token_enc;
+    }
+    return { twilio, templates: row.templates === null ? DEFAULT_SMS_TEMPLATES : (JSON.parse(row.templates) as SmsTemplates) };
+  }
+
+  async setTwilio(tenantId: string, { auth_token_enc, ...rest }: TwilioSettings, now: string): Promise<void> {
+    const columns = { twilio: JSON.stringify(rest), twilio_auth_token_enc: auth_token_enc ?? null, updated_at: now };
+    await this.db
+      .insertInto('guardian_sms')
+      .values({ tenant_id: tenantId, templates: null, ...columns })
+      .onConflict((oc) => oc.column('tenant_id').doUpdateSet(columns))
+      .execute();
+  }
+
+  async setSmsTemplates(tenantId: string, templates: SmsTemplates, now: string): Promise<void> {
+    const columns = { templates: JSON.stringify(templates), updated_at: now };
+    await this.db
+      .insertInto('guardian_sms')
+      .values({ tenant_id: tenantId, twilio: null, twilio_auth_token_enc: null, ...columns })
+      .onConflict((oc) => oc.column('tenant_id').doUpdateSet(columns))
       .execute();
   }
 

@@ -1,6 +1,6 @@
 /**
- * The tenant's passwordless email templates, rendered with liquidjs (the
- * service's `syntax: "liquid"`), never hand-written. Templates are tenant
+ * The tenant's message templates (passwordless email, MFA SMS), rendered
+ * with liquidjs (the service's `syntax: "liquid"`), never hand-written. Templates are tenant
  * configuration, so they are held to limits: no file access (`include` and
  * `render` find nothing), a bounded template size, render time and memory,
  * and values escaped for HTML in the body (the subject is plain text).
