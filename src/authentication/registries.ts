@@ -17,6 +17,7 @@ import type { InteractionStep } from './interaction/step.js';
 import { consentStep } from './interaction/steps/consent.js';
 import { loginStep } from './interaction/steps/login.js';
 import { mfaStep } from './interaction/steps/mfa.js';
+import { passwordlessStep } from './interaction/steps/passwordless.js';
 import type { GrantHandler } from './token/grant.js';
 import { authorizationCode } from './token/grants/authorization-code.js';
 import { clientCredentials } from './token/grants/client-credentials.js';
@@ -46,6 +47,6 @@ export function defaultRegistries(): AuthenticationRegistries {
     clientAuthMethods: [clientSecretBasic, clientSecretPost, privateKeyJwt, none],
     responseTypes: RESPONSE_TYPES,
     responseModes: RESPONSE_MODE_LIST,
-    interactionSteps: [loginStep, mfaStep, consentStep],
+    interactionSteps: [passwordlessStep, loginStep, mfaStep, consentStep],
   };
 }

@@ -14,7 +14,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { MAX_CODE_TRIES } from '../../src/domain/passwordless/options.js';
 import { SENDS_PER_RECIPIENT } from '../../src/authentication/abuse-limits.js';
 import { createTestApp, DOMAIN, tokenRequest, withClockAdvanced, type TestApp } from '../helpers/app.js';
-import { Browser, redirectParams } from '../helpers/browser.js';
+import { authorizeUrl, Browser, hidden, pkce, redirectParams } from '../helpers/browser.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
 
 const GRANT = 'http://auth0.com/oauth/grant-type/passwordless/otp';
@@ -168,6 +168,34 @@ describe('passwordless email', () => {
 
     const badTarget = await new Browser(t).get(`${url.pathname}${url.search.replace(encodeURIComponent(CALLBACK), encodeURIComponent('https://evil.example.com/cb'))}`);
     assert.equal(badTarget.statusCode, 400, 'an unregistered redirect_uri is a page, never a redirect');
+  });
+
+  it('the hosted login of a client whose only connection is email: the address, the mailed code (a wrong one first), the callback', async () => {
+    const browser = new Browser(t);
+    const { verifier, challenge } = pkce();
+    const start = await browser.get(authorizeUrl(spa.client_id, CALLBACK, { scope: 'openid email', code_challenge: challenge, prompt: 'login' }));
+    assert.equal(start.statusCode, 302, start.body);
+    const location = new URL(start.headers.location as string, 'https://x');
+    assert.equal(location.pathname, '/passwordless/login');
+    const page = await browser.get(start.headers.location as string);
+    assert.match(page.body, /Email me a code/);
+    const state = hidden(page.body, 'state');
+    const forged = await browser.post('/passwordless/login/start', { state, csrf_token: 'forged', email: 'hosted@example.com' });
+    assert.equal(forged.statusCode, 403, 'a forged form sends nothing');
+    const codePage = await browser.post('/passwordless/login/start', { state, csrf_token: hidden(page.body, 'csrf_token'), email: 'hosted@example.com' });
+    assert.equal(codePage.statusCode, 200, codePage.body);
+    const code = lastCodeFor('hosted@example.com');
+    const wrong = await browser.post('/passwordless/login/verify', { state, csrf_token: hidden(codePage.body, 'csrf_token'), email: 'hosted@example.com', code: String((Number(code) + 1) % 1_000_000).padStart(6, '0') });
+    assert.equal(wrong.statusCode, 400);
+    assert.match(wrong.body, /Wrong email or verification code/);
+    const done = await browser.post('/passwordless/login/verify', { state, csrf_token: hidden(wrong.body, 'csrf_token'), email: 'hosted@example.com', code });
+    const params = redirectParams(done, CALLBACK);
+    const tokens = await tokenRequest(t.app, { grant_type: 'authorization_code', client_id: spa.client_id, code: params.get('code')!, redirect_uri: CALLBACK, code_verifier: verifier });
+    assert.equal(tokens.statusCode, 200, tokens.body);
+    assert.equal(decodeJwt((tokens.json() as { id_token: string }).id_token).email, 'hosted@example.com');
+
+    const none = await new Browser(t).get(authorizeUrl(spa.client_id, CALLBACK, { prompt: 'none' }));
+    assert.equal(redirectParams(none, CALLBACK).get('error'), 'login_required');
   });
 
   it('disable_signup: an unknown address gets the same answer, no mail, and cannot log in; known users still can', async () => {
