@@ -118,6 +118,7 @@ describe('GET|POST /userinfo', () => {
       'http://auth0.com/oauth/grant-type/mfa-otp',
       'http://auth0.com/oauth/grant-type/mfa-oob',
       'http://auth0.com/oauth/grant-type/mfa-recovery-code',
+      'http://auth0.com/oauth/grant-type/passwordless/otp',
     ].sort());
     assert.equal(doc.revocation_endpoint, `https://${DOMAIN}/oauth/revoke`);
     assert.ok((doc.scopes_supported as string[]).includes('openid'));
