@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SENDS_PER_RECIPIENT } from '../../src/authentication/abuse-limits.js';
 import { createTestApp, DOMAIN, tokenRequest, type TestApp } from '../helpers/app.js';
+import { authorizeUrl, Browser, hidden, redirectParams } from '../helpers/browser.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
 import { startTwilioStandIn, type TwilioStandIn } from '../helpers/twilio-stand-in.js';
 
@@ -19,6 +20,7 @@ const PASSWORD = 'correct horse battery staple';
 const MFA_OOB = 'http://auth0.com/oauth/grant-type/mfa-oob';
 const SID = 'AC0123456789abcdef0123456789abcdef';
 const TOKEN = 'twilio-auth-token-0123456789';
+const CALLBACK = 'https://app.example.com/callback';
 
 describe('MFA by SMS through Twilio', () => {
   let t: TestApp;
@@ -85,6 +87,24 @@ describe('MFA by SMS through Twilio', () => {
     assert.match(verification.body, /^Log in with \d{6}$/);
     const login = await tokenRequest(t.app, { grant_type: MFA_OOB, client_id: app.client_id, client_secret: app.client_secret, mfa_token: next, oob_code: (challenge.json() as { oob_code: string }).oob_code, binding_code: codeOf(verification.body) });
     assert.equal(login.statusCode, 200, login.body);
+  });
+
+  it('the hosted challenge page texts a code to the enrolled phone, and the code logs in', async () => {
+    const web = await insertClient(t, { grant_types: ['authorization_code'], config: { callbacks: [CALLBACK] } });
+    await mgmt('PATCH', `/api/v2/connections/${(await t.ctx.stores.connections.getByName(t.tenant.id, REALM))!.id}`, { enabled_clients: [app.client_id, web.client_id] });
+    const browser = new Browser(t);
+    const done = await browser.login(authorizeUrl(web.client_id, CALLBACK), 'sms1@example.com', PASSWORD);
+    const page = await browser.get(done.headers.location as string);
+    assert.match(page.body, /Text me a code/);
+    const state = hidden(page.body, 'state');
+    const sent = await browser.post('/mfa/send', { state, csrf_token: hidden(page.body, 'csrf_token'), method: 'sms' });
+    assert.equal(sent.statusCode, 200, sent.body);
+    const sms = twilio.messages.at(-1)!;
+    assert.equal(sms.to, '+15557654321');
+    const wrong = await browser.post('/mfa', { state, csrf_token: hidden(sent.body, 'csrf_token'), method: 'sms', oob_code: hidden(sent.body, 'oob_code'), code: String((Number(codeOf(sms.body)) + 1) % 1_000_000).padStart(6, '0') });
+    assert.equal(wrong.statusCode, 400);
+    const ok = await browser.post('/mfa', { state, csrf_token: hidden(sent.body, 'csrf_token'), method: 'sms', oob_code: hidden(sent.body, 'oob_code'), code: codeOf(sms.body) });
+    assert.ok(redirectParams(ok, CALLBACK).get('code'), ok.body);
   });
 
   it('a provider that refuses the account: 502 server_error, and no enrolment is left usable', async () => {

@@ -127,9 +127,9 @@ describe('the MFA step of the hosted login', () => {
     await mgmt('POST', `/api/v2/users/${encodeURIComponent(userId)}/authentication-methods`, { type: 'email', email: 'hosted2@example.com' });
     const { browser, verifier, page, state } = await loginToMfa('hosted2@example.com');
     assert.match(page.body, /Email me a code/);
-    const forged = await browser.post('/mfa/email', { state, csrf_token: 'forged' });
+    const forged = await browser.post('/mfa/send', { state, csrf_token: 'forged', method: 'email' });
     assert.equal(forged.statusCode, 403);
-    const sent = await browser.post('/mfa/email', { state, csrf_token: hidden(page.body, 'csrf_token') });
+    const sent = await browser.post('/mfa/send', { state, csrf_token: hidden(page.body, 'csrf_token'), method: 'email' });
     assert.equal(sent.statusCode, 200, sent.body);
     const mail = t.ctx.mailer.outbox!.messages().at(-1)!;
     assert.equal(mail.to, 'hosted2@example.com');

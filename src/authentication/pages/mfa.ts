@@ -13,14 +13,20 @@ import { html, page, type Html } from './html.js';
 const link = (path: string, state: string, extra = '') => `${path}?state=${encodeURIComponent(state)}${extra}`;
 
 export interface MfaChallengeView extends TransactionView {
-  method: 'otp' | 'email' | 'recovery';
+  method: 'otp' | 'email' | 'sms' | 'recovery';
   /** Whether the user has each kind of factor (for the links to the others). */
   hasOtp: boolean;
   hasEmail: boolean;
-  /** email: the challenge the code was sent for (absent until one was sent). */
+  hasSms: boolean;
+  /** email, sms: the challenge the code was sent for (absent until one was sent). */
   oobCode?: string;
   error?: FormError;
 }
+
+const SENT_BY: Readonly<Record<'email' | 'sms', { offer: string; button: string; sent: string }>> = {
+  email: { offer: 'We will send a code to your email address.', button: 'Email me a code', sent: 'We sent a code to your email address. Enter it to continue.' },
+  sms: { offer: 'We will send a code to your phone by text message.', button: 'Text me a code', sent: 'We sent a code to your phone. Enter it to continue.' },
+};
 
 function codeField(name: string, label: string, error: FormError | undefined, pattern: string): Html {
   return html`<label for="${name}">${label}</label>
@@ -31,6 +37,7 @@ function otherWays(view: MfaChallengeView): Html {
   return html`<ul>
 ${view.method !== 'otp' && view.hasOtp ? html`<li><a href="${link('/mfa', view.state)}">Use your authenticator app</a></li>` : ''}
 ${view.method !== 'email' && view.hasEmail ? html`<li><a href="${link('/mfa', view.state, '&method=email')}">Get a code by email</a></li>` : ''}
+${view.method !== 'sms' && view.hasSms ? html`<li><a href="${link('/mfa', view.state, '&method=sms')}">Get a code by text message</a></li>` : ''}
 ${view.method !== 'recovery' ? html`<li><a href="${link('/mfa', view.state, '&method=recovery')}">Use a recovery code</a></li>` : ''}
 </ul>`;
 }
@@ -44,16 +51,16 @@ ${hiddenFields(view)}<input type="hidden" name="method" value="recovery">
 ${codeField('recovery_code', 'Recovery code', view.error, '[A-Za-z0-9 \\-]{20,40}')}
 <button type="submit">Continue</button>
 </form>`;
-  } else if (view.method === 'email' && view.oobCode === undefined) {
-    body = html`<p>We will send a code to your email address.</p>
-<form method="post" action="/mfa/email">
-${hiddenFields(view)}
-<button type="submit">Email me a code</button>
+  } else if ((view.method === 'email' || view.method === 'sms') && view.oobCode === undefined) {
+    body = html`<p>${SENT_BY[view.method].offer}</p>
+<form method="post" action="/mfa/send">
+${hiddenFields(view)}<input type="hidden" name="method" value="${view.method}">
+<button type="submit">${SENT_BY[view.method].button}</button>
 </form>`;
-  } else if (view.method === 'email') {
-    body = html`<p>We sent a code to your email address. Enter it to continue.</p>
+  } else if (view.method === 'email' || view.method === 'sms') {
+    body = html`<p>${SENT_BY[view.method].sent}</p>
 <form method="post" action="/mfa">
-${hiddenFields(view)}<input type="hidden" name="method" value="email"><input type="hidden" name="oob_code" value="${view.oobCode!}">
+${hiddenFields(view)}<input type="hidden" name="method" value="${view.method}"><input type="hidden" name="oob_code" value="${view.oobCode!}">
 ${codeField('code', 'Code', view.error, '[0-9]{6}')}
 <button type="submit">Continue</button>
 </form>`;

@@ -7,8 +7,9 @@
  * `interaction_required`.
  *
  * - A user with a confirmed factor is challenged (/mfa): a code from their
- *   authenticator app, a code sent by email, or a recovery code (then the
- *   next recovery code is shown once).
+ *   authenticator app, a code sent by email or text message (/mfa/send;
+ *   texts limited per IP and per number), or a recovery code (then the next
+ *   recovery code is shown once).
  * - A user without one enrols an authenticator app (/mfa: the QR code and
  *   the secret; the first code confirms it), then sees their recovery code
  *   once when that factor is on.
@@ -34,6 +35,8 @@ import {
   verifyTotp,
   type Verification,
 } from '../../../domain/mfa/service.js';
+import { OAuthError } from '../../../platform/http/errors.js';
+import { takeSend } from '../../abuse-limits.js';
 import { PageError } from '../../errors.js';
 import { bindingCodeSender } from '../../mfa/delivery.js';
 import type { FormError } from '../../pages/authorize.js';
@@ -70,12 +73,19 @@ async function factorsOf(deps: InteractionDeps, interaction: Interaction): Promi
 
 type Method = MfaChallengeView['method'];
 
+const TOO_MANY_SENT = 'Too many codes were sent. Wait a while, or use another way.';
+
+function methodOf(value: string | undefined): Method | undefined {
+  return value === 'otp' || value === 'email' || value === 'sms' || value === 'recovery' ? value : undefined;
+}
+
 async function challengeView(deps: InteractionDeps, interaction: Interaction, method: Method | undefined, extra: { oobCode?: string; error?: FormError } = {}) {
   const factors = await factorsOf(deps, interaction);
   const hasOtp = factors.some((a) => a.type === 'totp');
   const hasEmail = factors.some((a) => a.type === 'email');
-  const chosen: Method = method ?? (hasOtp ? 'otp' : hasEmail ? 'email' : 'recovery');
-  return mfaChallengePage({ ...transactionView(deps, interaction), method: chosen, hasOtp, hasEmail, ...extra });
+  const hasSms = factors.some((a) => a.type === 'phone');
+  const chosen: Method = method ?? (hasOtp ? 'otp' : hasEmail ? 'email' : hasSms ? 'sms' : 'recovery');
+  return mfaChallengePage({ ...transactionView(deps, interaction), method: chosen, hasOtp, hasEmail, hasSms, ...extra });
 }
 
 /** A new OTP enrolment and its page (each visit makes a new secret; the latest one is the one confirmed). */
@@ -109,16 +119,31 @@ function routes(deps: InteractionDeps): RouteOptions[] {
         const enrol = await enrolView(deps, interaction);
         return sendPage(reply, enrol ? 200 : 400, enrol ?? mfaUnavailablePage(), formRedirects(interaction));
       }
-      const method = pageParams(request, ['method']).method;
-      const chosen = method === 'email' || method === 'recovery' ? method : undefined;
+      const chosen = methodOf(pageParams(request, ['method']).method);
       return sendPage(reply, 200, await challengeView(deps, interaction, chosen), formRedirects(interaction));
     }),
 
-    stepRoute(deps, NAME, 'POST', '/mfa/email', async (interaction, _request, reply) => {
-      const email = (await factorsOf(deps, interaction)).find((a) => a.type === 'email');
-      if (!email) throw new PageError(400, await challengeView(deps, interaction, undefined, { error: { message: 'No email address is set up for this account.' } }));
-      const oobCode = await startOobChallenge(ctx, interaction.tenant, email, interaction.client.row.client_id, bindingCodeSender(ctx, interaction.tenant, email));
-      return sendPage(reply, 200, await challengeView(deps, interaction, 'email', { oobCode }), formRedirects(interaction));
+    stepRoute(deps, NAME, 'POST', '/mfa/send', async (interaction, request, reply) => {
+      const method = methodOf(pageParams(request, ['method']).method);
+      const type = method === 'sms' ? 'phone' : method === 'email' ? 'email' : undefined;
+      const factor = type && (await factorsOf(deps, interaction)).find((a) => a.type === type);
+      if (!factor) throw new PageError(400, await challengeView(deps, interaction, undefined, { error: { message: 'No such way to get a code is set up for this account.' } }), formRedirects(interaction));
+      if (type === 'phone') {
+        try {
+          // Each text message costs money: limited per client IP and per number (../../abuse-limits.ts).
+          await takeSend(ctx, interaction.tenant, 'mfa_sms_challenge', request.ip, factor.phone_number ?? '');
+        } catch {
+          throw new PageError(429, await challengeView(deps, interaction, method, { error: { message: TOO_MANY_SENT } }), formRedirects(interaction));
+        }
+      }
+      let oobCode: string;
+      try {
+        oobCode = await startOobChallenge(ctx, interaction.tenant, factor, interaction.client.row.client_id, bindingCodeSender(ctx, interaction.tenant, factor));
+      } catch (error) {
+        if (!(error instanceof OAuthError)) throw error;
+        throw new PageError(502, await challengeView(deps, interaction, method, { error: { message: 'The code could not be sent. Try another way, or try again later.' } }), formRedirects(interaction));
+      }
+      return sendPage(reply, 200, await challengeView(deps, interaction, method, { oobCode }), formRedirects(interaction));
     }),
 
     stepRoute(deps, NAME, 'POST', '/mfa', async (interaction, request, reply) => {
@@ -126,7 +151,7 @@ function routes(deps: InteractionDeps): RouteOptions[] {
       const userId = interaction.authenticated!.user.user_id;
       const params = pageParams(request, ['method', 'code', 'recovery_code', 'oob_code']);
       const enrolling = (await factorsOf(deps, interaction)).length === 0;
-      const method: Method = params.method === 'email' || params.method === 'recovery' ? params.method : 'otp';
+      const method: Method = methodOf(params.method) ?? 'otp';
 
       const refuse = async (outcome: 'wrong' | 'blocked', field: string) => {
         const error: FormError = { message: outcome === 'blocked' ? TOO_MANY : 'That code is not right. Try again.', field };
@@ -141,7 +166,7 @@ function routes(deps: InteractionDeps): RouteOptions[] {
         return passed(deps, reply, interaction, result.next);
       }
       let verified: Verification;
-      if (method === 'email') verified = await verifyOob(ctx, tenant.id, userId, interaction.client.row.client_id, params.oob_code ?? '', params.code ?? '');
+      if (method === 'email' || method === 'sms') verified = await verifyOob(ctx, tenant.id, userId, interaction.client.row.client_id, params.oob_code ?? '', params.code ?? '');
       else verified = await verifyTotp(ctx, tenant.id, userId, params.code ?? '');
       if (verified.outcome !== 'ok') throw await refuse(verified.outcome, 'code');
       return passed(deps, reply, interaction, enrolling ? await firstRecoveryCode(ctx, tenant.id, userId) : undefined);
