@@ -16,6 +16,7 @@ import { LogoutService } from './logout/service.js';
 import { associateEndpoint } from './mfa/associate.js';
 import { deleteAuthenticatorEndpoint, listAuthenticatorsEndpoint } from './mfa/authenticators.js';
 import { challengeEndpoint } from './mfa/challenge.js';
+import { enrollmentTicketPages } from './mfa/enroll-page.js';
 import { passwordlessStartEndpoint } from './passwordless/start.js';
 import { verifyRedirectEndpoint } from './passwordless/verify-redirect.js';
 import { resetPasswordForm, resetPasswordSubmit } from './pages/reset-password.js';
@@ -71,6 +72,7 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
     app.route(authorizeEndpoint(interaction));
     app.route(verifyRedirectEndpoint(interaction));
     for (const step of registries.interactionSteps) for (const route of step.routes(interaction)) app.route(route);
+    for (const route of enrollmentTicketPages(ctx)) app.route(route);
     const logout = new LogoutService(ctx);
     for (const route of [v2LogoutEndpoint(logout), oidcLogoutEndpoint(logout)]) app.route(route);
   };

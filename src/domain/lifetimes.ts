@@ -71,6 +71,11 @@ export const LIFETIMES = {
     description: 'Access tokens for the MFA API (https://{domain}/mfa/); the service fixes them at 10 minutes.',
     affects: 'GET/DELETE /mfa/authenticators and POST /mfa/associate with such a token.',
   },
+  mfa_enrollment_ticket: {
+    seconds: 5 * 24 * 3600,
+    description: 'How long an MFA enrollment ticket (POST /api/v2/guardian/enrollments/ticket) may be used.',
+    affects: 'The /guardian/enroll page of the ticket_url.',
+  },
   checkpoint: {
     seconds: 24 * 3600,
     description: 'How long a checkpoint paging `next` value of the Management API stays usable (spec, Limits).',

@@ -89,14 +89,19 @@ export interface MfaEnrolView extends TransactionView {
   error?: FormError;
 }
 
+/** The QR code (an image for screen readers too) and the secret as text, for apps that cannot scan. */
+function enrolment(view: { qrSvg: Html; secret: string }): Html {
+  return html`<div role="img" aria-label="QR code to scan with an authenticator app" style="width:200px">${view.qrSvg}</div>
+<p>Or enter this key in the app: <code id="secret">${view.secret}</code></p>`;
+}
+
 export function mfaEnrolPage(view: MfaEnrolView): Html {
   return page(
     'Set up two-step verification',
     html`<h1>Set up two-step verification</h1>
 <p><strong>${view.clientName}</strong> asks for a second step when you log in. Scan this code with an authenticator app (such as Google Authenticator or 1Password).</p>
 ${errorBlock(view.error)}
-<div role="img" aria-label="QR code to scan with an authenticator app" style="width:200px">${view.qrSvg}</div>
-<p>Or enter this key in the app: <code id="secret">${view.secret}</code></p>
+${enrolment(view)}
 <form method="post" action="/mfa">
 ${hiddenFields(view)}<input type="hidden" name="method" value="otp">
 ${codeField('code', 'Code from the app', view.error, '[0-9]{6}')}
@@ -127,4 +132,48 @@ export function recoveryCodePage(view: RecoveryCodeView): Html {
 
 export function mfaUnavailablePage(): Html {
   return page('Two-step verification', html`<h1>Two-step verification is required</h1><p class="error" role="alert">No second factor can be set up here. Contact the administrator of this application.</p>`);
+}
+
+// ---------------------------------------------------------------------------
+// The enrollment ticket's page (/guardian/enroll)
+
+export function invalidEnrollmentTicketPage(): Html {
+  return page(
+    'Link not valid',
+    html`<h1>This link is not valid</h1><p class="error" role="alert">The enrollment link is invalid, has expired, or was already used. Ask for a new one.</p>`,
+  );
+}
+
+export interface TicketEnrolView {
+  tenantName: string;
+  ticket: string;
+  csrf: string;
+  qrSvg: Html;
+  secret: string;
+  error?: FormError;
+}
+
+export function ticketEnrolPage(view: TicketEnrolView): Html {
+  return page(
+    'Set up two-step verification',
+    html`<h1>Set up two-step verification</h1>
+<p>Scan this code with an authenticator app to protect your <strong>${view.tenantName}</strong> account.</p>
+${errorBlock(view.error)}
+${enrolment(view)}
+<form method="post" action="/guardian/enroll">
+<input type="hidden" name="ticket" value="${view.ticket}">
+<input type="hidden" name="csrf_token" value="${view.csrf}">
+${codeField('code', 'Code from the app', view.error, '[0-9]{6}')}
+<button type="submit">Verify</button>
+</form>`,
+  );
+}
+
+export function ticketEnrolledPage(recoveryCode: string | undefined): Html {
+  return page(
+    'Two-step verification is on',
+    html`<h1>Two-step verification is on</h1>
+<p class="ok" role="status">Your authenticator app is set up. You will be asked for a code when you log in.</p>
+${recoveryCode === undefined ? '' : html`<p>If you lose your device, this recovery code lets you log in. It is shown only now, and works once:</p><p><code id="recovery-code">${recoveryCode}</code></p>`}`,
+  );
 }

@@ -132,3 +132,25 @@ export const RecoveryCodeResponse = Type.Object(
   { recovery_code: Type.Optional(Type.String({ description: 'New account recovery code.' })) },
   { additionalProperties: false },
 );
+
+export const EnrollmentTicketBody = Type.Object(
+  {
+    user_id: Type.String({ minLength: 1, maxLength: 300, pattern: NO_CONTROL_CHARACTERS, description: 'user_id for the enrollment ticket' }),
+    email: Type.Optional(Type.String({ format: 'email', maxLength: 320, description: 'alternate email to which the enrollment email will be sent' })),
+    send_mail: Type.Optional(Type.Boolean({ description: 'Send an email to the user to start the enrollment' })),
+    email_locale: Type.Optional(Type.String({ maxLength: 35, description: 'Locale of the enrollment email' })),
+    factor: Type.Optional(StringEnum(['push-notification', 'phone', 'email', 'otp', 'webauthn-roaming', 'webauthn-platform'] as const, { description: 'Which factor the user must enroll with' })),
+    allow_multiple_enrollments: Type.Optional(Type.Boolean({ description: 'Allows a user who has previously enrolled in MFA to enroll with additional factors' })),
+  },
+  { additionalProperties: false },
+);
+export type EnrollmentTicketBody = Static<typeof EnrollmentTicketBody>;
+
+export const EnrollmentTicketResponse = Type.Object(
+  {
+    ticket_id: Type.String({ description: 'The ticket_id used to identify the enrollment' }),
+    ticket_url: Type.String({ description: 'The url you can use to start enrollment' }),
+  },
+  { additionalProperties: false },
+);
+export type EnrollmentTicketResponse = Static<typeof EnrollmentTicketResponse>;

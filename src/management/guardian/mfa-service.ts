@@ -30,7 +30,10 @@ import { isoAt } from '../../platform/clock.js';
 import { managementErrors } from '../../platform/http/errors.js';
 import { offsetList, offsetPaging, type OffsetList } from '../lists.js';
 import { userNotFound } from '../users/service.js';
+import { issueEnrollmentTicket } from '../../domain/mfa/enrollment-ticket.js';
 import type {
+  EnrollmentTicketBody,
+  EnrollmentTicketResponse,
   CreateAuthenticationMethodBody,
   CreatedAuthenticationMethod,
   GuardianEnrollment,
@@ -223,6 +226,39 @@ export class GuardianMfaService {
   async deleteAuthenticationMethod(tenant: Tenant, userId: string, id: string): Promise<void> {
     await this.requireUser(tenant, userId);
     if (!(await this.ctx.stores.mfa.deleteAuthenticator(tenant.id, userId, storedIdOf(id)))) throw managementErrors.notFound('Authentication method not found.');
+  }
+
+  /**
+   * POST /guardian/enrollments/ticket: a ticket URL on which the user enrols
+   * an authenticator app (the only `factor` the ticket page offers), mailed
+   * to them with `send_mail`. A user who already has a second factor needs
+   * `allow_multiple_enrollments`.
+   */
+  async createEnrollmentTicket(tenant: Tenant, body: EnrollmentTicketBody): Promise<EnrollmentTicketResponse> {
+    const user = await this.ctx.stores.users.get(tenant.id, body.user_id);
+    if (!user) throw userNotFound();
+    if (body.factor !== undefined && body.factor !== 'otp') {
+      throw managementErrors.badRequest(`Enrollment tickets for the ${body.factor} factor are not supported by this server; use otp.`, 'operation_not_supported');
+    }
+    if (!(await this.ctx.stores.mfa.enabledFactors(tenant.id)).has('otp')) throw managementErrors.badRequest('The otp factor is not enabled.');
+    if (body.allow_multiple_enrollments !== true && secondFactors((await this.ctx.stores.mfa.authenticators(tenant.id, user.user_id)) as Authenticator[]).length > 0) {
+      throw managementErrors.badRequest('The user is already enrolled in multi-factor authentication; set allow_multiple_enrollments to enroll another factor.');
+    }
+    const to = body.email ?? user.email;
+    if (body.send_mail === true && !to) throw managementErrors.badRequest('The user has no email address to send the ticket to; give one in email.');
+    const { ticket, id } = issueEnrollmentTicket(this.ctx, tenant, user.user_id);
+    const url = `${tenant.issuer}guardian/enroll?ticket=${encodeURIComponent(ticket)}`;
+    if (body.send_mail === true) {
+      // Handed over without waiting; the message carries a live link, never logged.
+      this.ctx.mailer
+        .send(tenant.domain, {
+          to: to!,
+          subject: `Set up two-step verification for ${tenant.name}`,
+          text: `To set up two-step verification for your ${tenant.name} account, open this link:\n\n${url}\n\nIf you did not expect this message, ignore it.\n`,
+        })
+        .catch((err: unknown) => this.ctx.logger.error({ err, tenant: tenant.name, purpose: 'mfa_enrollment_ticket' }, 'sending mail failed'));
+    }
+    return { ticket_id: id, ticket_url: url };
   }
 
   /** POST /users/{id}/recovery-code-regeneration: 404 "Enrollment not found." for a user without a confirmed second factor. */

@@ -6,6 +6,7 @@ import { getAuthenticationMethod } from '../users/authentication-methods/get.js'
 import { listAuthenticationMethods } from '../users/authentication-methods/list.js';
 import { listUserEnrollments } from '../users/enrollments/list.js';
 import { regenerateRecoveryCode } from '../users/recovery-code-regeneration/create.js';
+import { createEnrollmentTicket } from './enrollments/create-ticket.js';
 import { deleteEnrollment } from './enrollments/delete.js';
 import { getEnrollment } from './enrollments/get.js';
 import { listFactors } from './factors/list.js';
@@ -41,6 +42,7 @@ export function guardianRoutes(ctx: AppContext): ManagementRoute[] {
       setPolicies,
       getEnrollment,
       deleteEnrollment,
+      createEnrollmentTicket,
       listUserEnrollments,
       listAuthenticationMethods,
       getAuthenticationMethod,
