@@ -80,6 +80,7 @@ export function associateEndpoint(ctx: AppContext): RouteOptions {
         if (!settings.factors.has('email')) throw factorDisabled('email');
         address = params.email ?? caller.user.email ?? '';
         if (!EMAIL.test(address)) throw oauthErrors.invalidRequest('A valid email is required for the email channel');
+        await takeSend(ctx, tenant, 'mfa_email_enrollment', request.ip, address);
       } else {
         if (!settings.factors.has('sms')) throw factorDisabled('sms');
         address = params.phone_number ?? '';

@@ -11,14 +11,17 @@
  *   oob_code, binding_method: "prompt"}`.
  *
  * A user with no confirmed second factor: 400 `association_required`; no
- * authenticator of a requested type: 400 `unsupported_challenge_type`.
+ * authenticator of a requested type: 400 `unsupported_challenge_type`. Codes
+ * sent are limited per client IP and per recipient (429).
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { AppContext } from '../../domain/context.js';
 import { authenticatorApiId, storedIdOf } from '../../domain/mfa/model.js';
 import { secondFactors, startOobChallenge, usableAuthenticators } from '../../domain/mfa/service.js';
 import { OAuthError, oauthErrors } from '../../platform/http/errors.js';
+import { takeSend } from '../abuse-limits.js';
 import { authenticateClient, clientAuthenticationParameters } from '../client-auth/authenticate.js';
+import { endUserIp } from '../end-user-ip.js';
 import { pick, readBody, requireParams } from '../params.js';
 import type { AuthenticationRegistries } from '../registries.js';
 import { openMfaLogin } from '../token/mfa-grant.js';
@@ -59,6 +62,8 @@ export function challengeEndpoint(ctx: AppContext, registries: Pick<Authenticati
       }
       reply.header('Cache-Control', 'no-store');
       if (authenticator.type === 'totp') return { challenge_type: 'otp' };
+      // Each code sent costs mailbox trust or money: limited per client IP and per recipient (../abuse-limits.ts).
+      await takeSend(ctx, tenant, 'mfa_challenge', endUserIp(request, client), authenticator.email ?? authenticator.phone_number ?? '');
       const oobCode = await startOobChallenge(ctx, tenant, authenticator, client.client.row.client_id, bindingCodeSender(ctx, tenant, authenticator));
       return { challenge_type: 'oob', oob_code: oobCode, binding_method: 'prompt' };
     },
