@@ -17,6 +17,8 @@ describe('loadConfig', () => {
     assert.equal(config.trustProxy, false, 'no proxy is trusted by default');
     assert.equal(config.requestTimeoutMs, 30_000);
     assert.equal(config.maxConnectionsPerAddress, 256);
+    assert.equal(config.sms.twilioUrl, 'https://api.twilio.com');
+    assert.equal(loadConfig({ GATEHOUSE_TWILIO_URL: 'http://127.0.0.1:8081' }).sms.twilioUrl, 'http://127.0.0.1:8081', 'http only to a loopback stand-in');
     assert.deepEqual(config.rateLimits, {
       management: { burst: 50, perSecond: 16 },
       authentication: { burst: 100, perSecond: 100 },
@@ -63,6 +65,10 @@ describe('loadConfig', () => {
     [{ GATEHOUSE_TRUST_PROXY: '10.0.0.0/33' }, 'GATEHOUSE_TRUST_PROXY'],
     [{ GATEHOUSE_TRUST_PROXY: '10.0.0.1,example.com' }, 'GATEHOUSE_TRUST_PROXY'],
     [{ GATEHOUSE_TRUST_PROXY: '99' }, 'GATEHOUSE_TRUST_PROXY'],
+    [{ GATEHOUSE_TWILIO_URL: 'http://twilio.example.com' }, 'GATEHOUSE_TWILIO_URL'],
+    [{ GATEHOUSE_TWILIO_URL: 'https://api.twilio.com/2010-04-01' }, 'GATEHOUSE_TWILIO_URL'],
+    [{ GATEHOUSE_TWILIO_URL: 'https://user:pass@api.twilio.com' }, 'GATEHOUSE_TWILIO_URL'],
+    [{ GATEHOUSE_TWILIO_URL: 'not a url' }, 'GATEHOUSE_TWILIO_URL'],
   ];
   for (const [env, variable] of bad) {
     it(`names ${variable} for ${JSON.stringify(env)}`, () => {

@@ -14,7 +14,7 @@
  *   service's plain `Unauthorized` body (/userinfo, wire notes §1.4).
  */
 import type { FastifyReply } from 'fastify';
-import { HttpError, type OAuthErrorCode } from '../platform/http/errors.js';
+import { HttpError, OAuthError, type OAuthErrorCode } from '../platform/http/errors.js';
 import type { ResponseTarget } from './authorize/response-target.js';
 import { sendAuthorizationResponse } from './authorize/response-modes/index.js';
 import { authorizeErrorPage, invalidLoginPage, refusedLoginPage } from './pages/authorize.js';
@@ -110,5 +110,46 @@ export class BearerRefusal extends HttpError {
     if (algs) parts.push(`algs="${algs.join(' ')}"`);
     if (nonce !== undefined) reply.header('DPoP-Nonce', nonce);
     return reply.code(401).header('WWW-Authenticate', parts.join(', ')).header('Content-Type', 'text/plain').send('Unauthorized');
+  }
+}
+
+/** One factor of `mfa_requirements` (wire notes §5.1). */
+export interface MfaRequirement {
+  type: string;
+}
+
+/**
+ * 403 `mfa_required` with the `mfa_token` that continues the login and what
+ * the user may use or must enrol (wire notes §5.1, §16 item 1: 403, not the
+ * OpenAPI example's 401).
+ */
+export class MfaRequiredError extends OAuthError {
+  constructor(
+    readonly mfaToken: string,
+    readonly requirements: { challenge: MfaRequirement[] } | { enroll: MfaRequirement[] },
+  ) {
+    super(403, 'mfa_required', 'Multifactor authentication required');
+  }
+
+  override body(): Record<string, unknown> {
+    return { ...super.body(), mfa_token: this.mfaToken, mfa_requirements: this.requirements };
+  }
+}
+
+/** The dotted `error` codes of /passwordless/start (wire notes §1.4 family 3). */
+export type PasswordlessErrorCode = 'bad.connection' | 'bad.client_id' | 'bad.email' | 'bad.authParams' | 'bad.request' | 'bad.send';
+
+/** /passwordless/start's refusals: `{error: "bad.connection", error_description}`, 400. */
+export class PasswordlessError extends HttpError {
+  constructor(
+    readonly error: PasswordlessErrorCode,
+    readonly description: string,
+  ) {
+    super(400, `${error}: ${description}`);
+    this.name = 'PasswordlessError';
+  }
+
+  body(): Record<string, unknown> {
+    return { error: this.error, error_description: this.description };
   }
 }

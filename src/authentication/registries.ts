@@ -17,10 +17,16 @@ import { selfSignedTlsClientAuth, tlsClientAuth } from './client-auth/tls-client
 import type { InteractionStep, ProtocolResponse } from './interaction/step.js';
 import { consentStep } from './interaction/steps/consent.js';
 import { loginStep } from './interaction/steps/login.js';
+import { mfaStep } from './interaction/steps/mfa.js';
+import { passwordlessStep } from './interaction/steps/passwordless.js';
 import type { GrantHandler } from './token/grant.js';
 import { authorizationCode } from './token/grants/authorization-code.js';
 import { clientCredentials } from './token/grants/client-credentials.js';
+import { mfaOob } from './token/grants/mfa-oob.js';
+import { mfaOtp } from './token/grants/mfa-otp.js';
+import { mfaRecoveryCode } from './token/grants/mfa-recovery-code.js';
 import { password, passwordRealm } from './token/grants/password.js';
+import { passwordlessOtp } from './token/grants/passwordless-otp.js';
 import { refreshToken } from './token/grants/refresh-token.js';
 import { samlpResponse } from './samlp/response.js';
 import { enterpriseLoginStep } from './samlp-connection/login.js';
@@ -43,11 +49,11 @@ export interface AuthenticationRegistries {
 
 export function defaultRegistries(): AuthenticationRegistries {
   return {
-    grants: [authorizationCode, clientCredentials, password, passwordRealm, refreshToken],
+    grants: [authorizationCode, clientCredentials, password, passwordRealm, refreshToken, mfaOtp, mfaOob, mfaRecoveryCode, passwordlessOtp],
     clientAuthMethods: [clientSecretBasic, clientSecretPost, privateKeyJwt, tlsClientAuth, selfSignedTlsClientAuth, none],
     responseTypes: RESPONSE_TYPES,
     responseModes: RESPONSE_MODE_LIST,
-    interactionSteps: [enterpriseLoginStep, loginStep, consentStep],
+    interactionSteps: [enterpriseLoginStep, passwordlessStep, loginStep, mfaStep, consentStep],
     protocolResponses: [samlpResponse, wsfedResponse],
   };
 }

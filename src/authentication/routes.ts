@@ -13,6 +13,12 @@ import { DbConnectionsService } from './dbconnections/service.js';
 import { signupEndpoint } from './dbconnections/signup.js';
 import { oidcLogoutEndpoint, v2LogoutEndpoint } from './logout/logout.js';
 import { LogoutService } from './logout/service.js';
+import { associateEndpoint } from './mfa/associate.js';
+import { deleteAuthenticatorEndpoint, listAuthenticatorsEndpoint } from './mfa/authenticators.js';
+import { challengeEndpoint } from './mfa/challenge.js';
+import { enrollmentTicketPages } from './mfa/enroll-page.js';
+import { passwordlessStartEndpoint } from './passwordless/start.js';
+import { verifyRedirectEndpoint } from './passwordless/verify-redirect.js';
 import { resetPasswordForm, resetPasswordSubmit } from './pages/reset-password.js';
 import { verifyEmailPage } from './pages/verify-email.js';
 import { parameterLimitsHook } from './parameter-limits.js';
@@ -48,6 +54,11 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
       revokeEndpoint(ctx, registries),
       parEndpoint(ctx, registries),
       userinfoEndpoint(ctx),
+      associateEndpoint(ctx),
+      challengeEndpoint(ctx, registries),
+      listAuthenticatorsEndpoint(ctx),
+      deleteAuthenticatorEndpoint(ctx),
+      passwordlessStartEndpoint(ctx, registries),
     ]) {
       app.route(route);
     }
@@ -73,7 +84,9 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
     for (const route of [...samlpEndpoints(interaction), ...samlpLogoutEndpoints(interaction), samlpMetadataEndpoint(interaction), pemEndpoint(interaction), cerEndpoint(interaction), loginCallbackEndpoint(interaction), spMetadataEndpoint(interaction), ...wsfedEndpoints(interaction)]) {
       app.route(route);
     }
+    app.route(verifyRedirectEndpoint(interaction));
     for (const step of registries.interactionSteps) for (const route of step.routes(interaction)) app.route(route);
+    for (const route of enrollmentTicketPages(ctx)) app.route(route);
     const logout = new LogoutService(ctx);
     for (const route of [v2LogoutEndpoint(logout), oidcLogoutEndpoint(logout)]) app.route(route);
   };

@@ -56,6 +56,26 @@ export const LIFETIMES = {
     description: 'Access tokens for /userinfo alone returned by the implicit and hybrid flows (wire notes §4).',
     affects: 'GET|POST /userinfo with such a token.',
   },
+  mfa_token: {
+    seconds: 600,
+    description: 'How long the mfa_token of an mfa_required answer may be used (the service: 10 minutes).',
+    affects: 'POST /mfa/associate, /mfa/challenge, /mfa/authenticators and the MFA grants of /oauth/token with that token.',
+  },
+  mfa_oob_code: {
+    seconds: 300,
+    description: 'How long the oob_code and binding code of an email or SMS challenge may be used.',
+    affects: 'The mfa-oob grant and the hosted MFA challenge page.',
+  },
+  mfa_api_token: {
+    seconds: 600,
+    description: 'Access tokens for the MFA API (https://{domain}/mfa/); the service fixes them at 10 minutes.',
+    affects: 'GET/DELETE /mfa/authenticators and POST /mfa/associate with such a token.',
+  },
+  mfa_enrollment_ticket: {
+    seconds: 5 * 24 * 3600,
+    description: 'How long an MFA enrollment ticket (POST /api/v2/guardian/enrollments/ticket) may be used.',
+    affects: 'The /guardian/enroll page of the ticket_url.',
+  },
   checkpoint: {
     seconds: 24 * 3600,
     description: 'How long a checkpoint paging `next` value of the Management API stays usable (spec, Limits).',

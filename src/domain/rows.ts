@@ -266,6 +266,8 @@ export interface SessionRow {
   created_at: string;
   expires_at: string;
   revoked_at: string | null;
+  /** The authentication methods of the login, space-separated (`mfa` once a second factor was used; migration 0020). */
+  amr: string | null;
 }
 
 /** A SAML service provider an SSO session answered (migration 0030). */
@@ -378,6 +380,8 @@ export interface AuthorizationCodeRow {
   refresh_family_id: string | null;
   /** The DPoP key the code must be redeemed with (migration 0016); null: unbound. */
   dpop_jkt?: string | null;
+  /** The session's `amr` when the code was issued (migration 0020). */
+  amr: string | null;
 }
 
 /** Users' consent grants (migration 0010): one per user, client and audience. */
@@ -426,3 +430,83 @@ export interface GroupMembershipRow {
   created_at: string;
 }
 
+
+/** Whether a multi-factor factor is enabled, per tenant (migration 0020). */
+export interface GuardianFactorRow {
+  tenant_id: string;
+  name: string;
+  enabled: number;
+  updated_at: string;
+}
+
+/** A tenant's MFA policies (migration 0020): JSON array text. */
+export interface GuardianPolicyRow {
+  tenant_id: string;
+  policies: string;
+  updated_at: string;
+}
+
+/** A user's MFA enrolment (migration 0020). */
+export interface MfaAuthenticatorRow {
+  tenant_id: string;
+  /** `dev_…`. */
+  id: string;
+  user_id: string;
+  /** `totp`, `recovery-code`, `email` or `phone`. */
+  type: string;
+  /** 0 until the first code proved the enrolment. */
+  confirmed: number;
+  name: string | null;
+  email: string | null;
+  phone_number: string | null;
+  /** TOTP: the base32 secret, sealed (src/domain/mfa/model.ts totpSecretContext). */
+  secret_enc: string | null;
+  /** Recovery code: its SHA-256. */
+  code_hash: string | null;
+  created_at: string;
+  enrolled_at: string | null;
+  last_auth_at: string | null;
+}
+
+/** An out-of-band challenge (migration 0020): the oob_code and its binding code, both as SHA-256. */
+export interface MfaChallengeRow {
+  tenant_id: string;
+  oob_hash: string;
+  authenticator_id: string;
+  user_id: string;
+  client_id: string;
+  binding_hash: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** Consecutive wrong second-factor codes of a user in a window (migration 0020). */
+export interface MfaFailureRow {
+  tenant_id: string;
+  user_id: string;
+  failures: number;
+  window_started_at: string;
+}
+
+/** A passwordless login code (migration 0021): one live code per connection and recipient, as SHA-256. */
+export interface PasswordlessCodeRow {
+  tenant_id: string;
+  connection_id: string;
+  /** The lower-cased email address (or phone number) the code was sent to. */
+  recipient: string;
+  client_id: string;
+  code_hash: string;
+  failures: number;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** The SMS factor's Twilio provider and templates (migration 0022); JSON text columns. */
+export interface GuardianSmsRow {
+  tenant_id: string;
+  twilio: string | null;
+  twilio_auth_token_enc: string | null;
+  templates: string | null;
+  updated_at: string;
+}

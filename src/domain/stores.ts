@@ -19,6 +19,8 @@ import type { CustomDomainStore } from './custom-domains/store.js';
 import type { GroupStore } from './groups/store.js';
 import type { GuardianPushStore } from './guardian/store.js';
 import type { SigningKeyStore } from './keys/store.js';
+import type { MfaStore } from './mfa/store.js';
+import type { PasswordlessStore } from './passwordless/store.js';
 import type { OneTimeUseStore } from './one-time-use/store.js';
 import type { OrganizationStore } from './organizations/store.js';
 import type { PushedRequestStore } from './pushed-requests/store.js';
@@ -58,6 +60,10 @@ export interface Stores {
   pushedRequests: PushedRequestStore;
   customDomains: CustomDomainStore;
   samlpSessions: SamlpSessionStore;
+  /** Multi-factor factors, policies, enrolments and challenges. */
+  mfa: MfaStore;
+  /** Passwordless login codes. */
+  passwordless: PasswordlessStore;
 }
 
 export interface UnitOfWork {

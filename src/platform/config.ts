@@ -44,6 +44,13 @@ export interface Config {
     /** Sender address; default `no-reply@<tenant domain>`. */
     from: string | undefined;
   };
+  sms: {
+    /**
+     * Base URL of Twilio's REST API (`/2010-04-01/Accounts/{sid}/Messages.json`
+     * is appended): https, or http to a loopback address (a local stand-in).
+     */
+    twilioUrl: string;
+  };
   /**
    * Milliseconds a client has to send a whole request (headers and body);
    * past it the connection is answered 408 and closed.
@@ -112,6 +119,11 @@ export const SETTINGS: readonly Setting[] = [
   },
   { name: 'GATEHOUSE_SMTP_URL', meaning: 'smtp:// or smtps:// URL of the mail server (verification and reset mail)', default: 'none: mail goes to <data dir>/outbox.jsonl' },
   { name: 'GATEHOUSE_MAIL_FROM', meaning: 'sender address of that mail', default: 'no-reply@<tenant domain>' },
+  {
+    name: 'GATEHOUSE_TWILIO_URL',
+    meaning: "base URL of Twilio's REST API for MFA text messages (https, or http to a loopback address for a local stand-in)",
+    default: 'https://api.twilio.com',
+  },
   {
     name: 'GATEHOUSE_REQUEST_TIMEOUT',
     meaning: 'seconds a client has to send a whole request, headers and body (slower ones get 408 and are closed)',
@@ -294,6 +306,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('GATEHOUSE_SMTP_URL', 'must be an smtp:// or smtps:// URL');
   }
 
+  const twilioUrl = parseServiceUrl('GATEHOUSE_TWILIO_URL', nonEmpty(env, 'GATEHOUSE_TWILIO_URL'), 'https://api.twilio.com');
+
   return {
     port,
     host: nonEmpty(env, 'HOST') ?? '::',
@@ -311,6 +325,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     trustProxy: parseTrustProxy(nonEmpty(env, 'GATEHOUSE_TRUST_PROXY')),
     mail: { smtpUrl, from: nonEmpty(env, 'GATEHOUSE_MAIL_FROM') },
+    sms: { twilioUrl },
     requestTimeoutMs: parseSeconds('GATEHOUSE_REQUEST_TIMEOUT', nonEmpty(env, 'GATEHOUSE_REQUEST_TIMEOUT'), 30),
     maxConnectionsPerAddress: parseCount('GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS', nonEmpty(env, 'GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS'), 256),
     dnsServers: parseDnsServers(nonEmpty(env, 'GATEHOUSE_DNS_SERVERS')),
@@ -361,4 +376,23 @@ export function helpText(): string {
     ...rows,
     '',
   ].join('\n');
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** The base URL of a remote service: https, or http only to a loopback address (a local stand-in); no path, query or credentials. */
+function parseServiceUrl(name: string, value: string | undefined, fallback: string): string {
+  if (value === undefined) return fallback;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(name, 'must be an https:// URL');
+  }
+  const loopback = LOOPBACK_HOSTS.has(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) throw new ConfigError(name, 'must be an https:// URL (http:// only to a loopback address)');
+  if (url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) {
+    throw new ConfigError(name, 'must be a base URL without credentials, path, query or fragment');
+  }
+  return url.origin;
 }

@@ -24,6 +24,9 @@ import * as m0014 from './migrations/0014_client_credentials.js';
 import * as m0015 from './migrations/0015_pushed_authorization_requests.js';
 import * as m0016 from './migrations/0016_dpop_binding.js';
 import * as m0017 from './migrations/0017_custom_domains.js';
+import * as m0020 from './migrations/0020_mfa.js';
+import * as m0021 from './migrations/0021_passwordless.js';
+import * as m0022 from './migrations/0022_guardian_sms.js';
 import * as m0030 from './migrations/0030_samlp_sessions.js';
 import type { Database } from './schema.js';
 
@@ -64,6 +67,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '0015_pushed_authorization_requests': m0015,
   '0016_dpop_binding': m0016,
   '0017_custom_domains': m0017,
+  '0020_mfa': m0020,
+  '0021_passwordless': m0021,
+  '0022_guardian_sms': m0022,
   '0030_samlp_sessions': m0030,
 };
 

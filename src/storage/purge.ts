@@ -1,6 +1,6 @@
 /**
  * Deletes short-lived protocol artefacts a day after they stopped mattering:
- * tickets, waiting authorization requests and codes once expired, sessions
+ * tickets, waiting authorization requests, codes, MFA challenges and passwordless codes once expired, sessions
  * once expired or revoked, refresh tokens once their absolute lifetime ended
  * or their family was revoked. The day of grace keeps a late replay of a code
  * recognisable (it still revokes what the code issued). Rotated refresh tokens
@@ -20,6 +20,8 @@ export interface PurgeResult {
   refresh_tokens: number;
   one_time_uses: number;
   pushed_authorization_requests: number;
+  mfa_challenges: number;
+  passwordless_codes: number;
 }
 
 export async function purgeExpired(db: Db, now: number): Promise<PurgeResult> {
@@ -43,5 +45,7 @@ export async function purgeExpired(db: Db, now: number): Promise<PurgeResult> {
     ),
     one_time_uses: count(await db.deleteFrom('one_time_uses').where('expires_at', '<', cutoff).executeTakeFirst()),
     pushed_authorization_requests: count(await db.deleteFrom('pushed_authorization_requests').where('expires_at', '<', cutoff).executeTakeFirst()),
+    mfa_challenges: count(await db.deleteFrom('mfa_challenges').where('expires_at', '<', cutoff).executeTakeFirst()),
+    passwordless_codes: count(await db.deleteFrom('passwordless_codes').where('expires_at', '<', cutoff).executeTakeFirst()),
   };
 }

@@ -12,8 +12,15 @@ import type {
   GroupMembershipRow,
   GroupRoleRow,
   GroupRow,
+  GuardianFactorRow,
+  GuardianPolicyRow,
   GuardianPushNotificationRow,
+  GuardianSmsRow,
+  MfaAuthenticatorRow,
+  MfaChallengeRow,
+  MfaFailureRow,
   OrganizationClientGrantRow,
+  PasswordlessCodeRow,
   OneTimeUseRow,
   RefreshTokenRow,
   RolePermissionRow,
@@ -83,6 +90,13 @@ export interface Database {
   client_credentials: ClientCredentialRow;
   one_time_uses: OneTimeUseRow;
   samlp_session_participants: SamlpParticipantRow;
+  guardian_factors: GuardianFactorRow;
+  guardian_policies: GuardianPolicyRow;
+  mfa_authenticators: MfaAuthenticatorRow;
+  mfa_challenges: MfaChallengeRow;
+  mfa_failures: MfaFailureRow;
+  passwordless_codes: PasswordlessCodeRow;
+  guardian_sms: GuardianSmsRow;
   user_grants: Stored<'user_grants'>;
   role_permissions: RolePermissionRow;
   user_roles: UserRoleRow;

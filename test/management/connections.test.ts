@@ -140,12 +140,12 @@ describe('/api/v2/connections', () => {
     assert.deepEqual(dup.json(), { statusCode: 409, error: 'Conflict', message: 'A connection with the same name already exists', errorCode: 'conflict' });
   });
 
-  it('refuses strategies other than auth0 and samlp with 400 operation_not_supported, and unknown ones as invalid_body', async () => {
+  it('refuses strategies other than auth0, samlp and email with 400 operation_not_supported, and unknown ones as invalid_body', async () => {
     const google = await t.management('POST', '/api/v2/connections', { body: { name: 'google', strategy: 'google-oauth2' } });
     assert.equal(google.statusCode, 400);
     assert.deepEqual(
       google.json(),
-      badRequest('The strategy google-oauth2 is not supported; Gatehouse supports database connections (strategy auth0) and SAML connections (strategy samlp) only.', 'operation_not_supported'),
+      badRequest('The strategy google-oauth2 is not supported; Gatehouse supports database (auth0), SAML (samlp) and passwordless email (email) connections only.', 'operation_not_supported'),
     );
     const unknown = await t.management('POST', '/api/v2/connections', { body: { name: 'x', strategy: 'nope' } });
     assert.deepEqual(

@@ -527,21 +527,26 @@ describe('/api/v2/guardian/factors/push-notification', () => {
   describe('the factor', () => {
     before(reset);
 
-    it('PUT {enabled} returns {enabled}, as JSON and as a form', async () => {
-      const on = await call('PUT', BASE, { enabled: true });
-      assert.equal(on.statusCode, 200, on.body);
-      assert.equal(on.body, '{"enabled":true}');
-      assert.equal((await storedRow())?.enabled, 1);
+    it('PUT {enabled:false} returns {enabled}, as JSON and as a form; enabling is refused until push delivery exists', async () => {
       const off = await form('PUT', BASE, { enabled: 'false' });
       assert.equal(off.statusCode, 200, off.body);
       assert.equal(off.body, '{"enabled":false}');
-      assert.equal((await storedRow())?.enabled, 0);
+      const on = await call('PUT', BASE, { enabled: true });
+      assert.equal(on.statusCode, 400, on.body);
+      assert.deepEqual(on.json(), {
+        statusCode: 400,
+        error: 'Bad Request',
+        message: 'The push-notification factor is not supported by this server and cannot be enabled.',
+        errorCode: 'operation_not_supported',
+      });
+      const factors = (await call('GET', '/api/v2/guardian/factors')).json() as { name: string; enabled: boolean }[];
+      assert.equal(factors.find((f) => f.name === 'push-notification')?.enabled, false);
     });
 
     it('keeps the provider configurations and selection', async () => {
       await call('PUT', SNS, { aws_region: 'us-east-1' });
       await call('PUT', SELECTED, { provider: 'sns' });
-      await call('PUT', BASE, { enabled: true });
+      await call('PUT', BASE, { enabled: false });
       assert.deepEqual((await call('GET', SNS)).json(), { aws_region: 'us-east-1' });
       assert.deepEqual((await call('GET', SELECTED)).json(), { provider: 'sns' });
     });

@@ -165,6 +165,13 @@ await forEachStoreFactory('storage conformance', (h) => {
       'sessions',
       'authorization_requests',
       'authorization_codes',
+      'guardian_factors',
+      'guardian_policies',
+      'mfa_authenticators',
+      'mfa_challenges',
+      'mfa_failures',
+      'passwordless_codes',
+      'guardian_sms',
       'user_grants',
       'role_permissions',
       'user_roles',
@@ -194,6 +201,9 @@ await forEachStoreFactory('storage conformance', (h) => {
       '0015_pushed_authorization_requests',
       '0016_dpop_binding',
       '0017_custom_domains',
+      '0020_mfa',
+      '0021_passwordless',
+      '0022_guardian_sms',
       '0030_samlp_sessions',
     ];
 

@@ -86,8 +86,29 @@ describe('purgeExpired', () => {
       ])
       .execute();
 
+    const challenge = (oob_hash: string, expires_at: string) => ({
+      tenant_id, oob_hash, authenticator_id: 'dev_x', user_id: userId, client_id: clientId, binding_hash: 'b', expires_at, used_at: null,
+    });
+    await db.insertInto('mfa_challenges').values([challenge('o-old', longAgo), challenge('o-live', later)]).execute();
+
+    const connectionId = (await t.ctx.stores.connections.getByName(tenant_id, 'purge-db'))!.id;
+    const passwordless = (recipient: string, expires_at: string) => ({
+      tenant_id, connection_id: connectionId, recipient, client_id: clientId, code_hash: 'h', failures: 0, created_at: longAgo, expires_at, used_at: null,
+    });
+    await db.insertInto('passwordless_codes').values([passwordless('old@example.com', longAgo), passwordless('live@example.com', later)]).execute();
+
     const removed = await purgeExpired(db, now);
-    assert.deepEqual(removed, { tickets: 1, authorization_requests: 1, authorization_codes: 1, sessions: 2, refresh_tokens: 2, one_time_uses: 1, pushed_authorization_requests: 1 });
+    assert.deepEqual(removed, {
+      tickets: 1,
+      authorization_requests: 1,
+      authorization_codes: 1,
+      sessions: 2,
+      refresh_tokens: 2,
+      one_time_uses: 1,
+      mfa_challenges: 1,
+      passwordless_codes: 1,
+      pushed_authorization_requests: 1,
+    });
 
     const ids = async (table: 'tickets' | 'sessions' | 'authorization_requests' | 'refresh_tokens') =>
       (await db.selectFrom(table).select('id_hash').where('tenant_id', '=', tenant_id).execute()).map((r) => r.id_hash).sort();
@@ -101,5 +122,9 @@ describe('purgeExpired', () => {
     assert.deepEqual(uses, ['j-live']);
     const pushed = (await db.selectFrom('pushed_authorization_requests').select('id_hash').where('tenant_id', '=', tenant_id).execute()).map((r) => r.id_hash);
     assert.deepEqual(pushed, ['p-live']);
+    const challenges = (await db.selectFrom('mfa_challenges').select('oob_hash').where('tenant_id', '=', tenant_id).execute()).map((r) => r.oob_hash);
+    assert.deepEqual(challenges, ['o-live']);
+    const codes2 = (await db.selectFrom('passwordless_codes').select('recipient').where('tenant_id', '=', tenant_id).execute()).map((r) => r.recipient);
+    assert.deepEqual(codes2, ['live@example.com']);
   });
 });

@@ -1,8 +1,8 @@
 /**
  * GET /authorize (RFC 6749 §4.1.1, §4.2.1; OIDC Core §3; authentication-api-
- * wire-notes §4) as a pipeline: read the query, find the client, resolve the
- * take a pushed request's parameters for a request_uri (./pushed.ts) or a
- * signed request object's (./request-object.ts), resolve the redirect target
+ * wire-notes §4) as a pipeline: read the query, find the client, take a
+ * pushed request's parameters for a request_uri (./pushed.ts) or a signed
+ * request object's (./request-object.ts), resolve the redirect target
  * (failures: a page, never a redirect), validate the rest
  * (failures: an error response to the redirect target, ./request.ts), check
  * the audience, then hand the request to the interaction steps
@@ -18,7 +18,7 @@ import type { IssuanceClient } from '../../domain/issuance/lookups.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { pushedParameters, requiresPushedRequests } from './pushed.js';
 import { RequestObjectRefusal, withRequestObject } from './request-object.js';
-import { checkWebMessageOrigin, resolveRedirectTarget, validateAuthorizeRequest } from './request.js';
+import { checkWebMessageOrigin, resolveRedirectTarget, validateAuthorizeRequest, type AuthorizeRequest } from './request.js';
 
 /** Query parameters as single strings; a repeated or structured parameter is refused (RFC 6749 §3.1) with the error page. */
 function authorizeParams(request: FastifyRequest): Record<string, string> {
@@ -47,24 +47,36 @@ async function requestParameters(ctx: AppContext, tenant: Tenant, client: Issuan
   }
 }
 
+/**
+ * The validated authorization request of this query: the client, the
+ * trusted redirect target, the rest of the parameters, the audience. Also
+ * the first half of /passwordless/verify_redirect, whose query is an
+ * authorization request too.
+ */
+export async function readAuthorizeRequest(ctx: AppContext, request: FastifyRequest): Promise<{ params: Record<string, string>; client: IssuanceClient; authorize: AuthorizeRequest }> {
+  const { tenant } = request;
+  let params = authorizeParams(request);
+  if (!params.client_id) throw pageErrors.authorize('Missing required parameter: client_id');
+  const client = await ctx.lookups.client(tenant.id, params.client_id);
+  if (!client) throw pageErrors.authorize('Unknown client.');
+  params = await requestParameters(ctx, tenant, client, params);
+  const redirectTarget = resolveRedirectTarget(client, params.redirect_uri);
+  checkWebMessageOrigin(client, params, redirectTarget);
+
+  const authorize = validateAuthorizeRequest(client, params, redirectTarget);
+  if (authorize.audience !== undefined && !(await ctx.lookups.resourceServer(tenant.id, authorize.audience))) {
+    throw new AuthorizationErrorResponse('access_denied', `Service not enabled within domain: ${authorize.audience}`, authorize);
+  }
+  return { params, client, authorize };
+}
+
 export function authorizeEndpoint(deps: InteractionDeps): RouteOptions {
   return {
     method: 'GET',
     url: '/authorize',
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const { tenant } = request;
-      let params = authorizeParams(request);
-      if (!params.client_id) throw pageErrors.authorize('Missing required parameter: client_id');
-      const client = await deps.ctx.lookups.client(tenant.id, params.client_id);
-      if (!client) throw pageErrors.authorize('Unknown client.');
-      params = await requestParameters(deps.ctx, tenant, client, params);
-      const redirectTarget = resolveRedirectTarget(client, params.redirect_uri);
-      checkWebMessageOrigin(client, params, redirectTarget);
-
-      const authorize = validateAuthorizeRequest(client, params, redirectTarget);
-      if (authorize.audience !== undefined && !(await deps.ctx.lookups.resourceServer(tenant.id, authorize.audience))) {
-        throw new AuthorizationErrorResponse('access_denied', `Service not enabled within domain: ${authorize.audience}`, authorize);
-      }
+      const { client, authorize } = await readAuthorizeRequest(deps.ctx, request);
       const authenticated = await deps.sessions.usable(tenant, client, authorize, request.headers.cookie);
       return startInteraction(deps, request, reply, client, authorize, authenticated);
     },

@@ -59,6 +59,8 @@ export interface AuthorizeRequest {
   screen_hint?: string;
   /** The DPoP key the code is bound to (RFC 9449 §10): its JWK thumbprint. */
   dpop_jkt?: string;
+  /** Space-separated requested ACRs (OIDC Core §3.1.2.1); the multi-factor one forces MFA (interaction/steps/mfa.ts). */
+  acr_values?: string;
   /**
    * A request of another protocol (SAML) carried through the same steps:
    * its module answers it instead of the authorization response
@@ -246,7 +248,7 @@ export function validateAuthorizeRequest(client: IssuanceClient, params: Readonl
     response_mode: responseModeOf(params),
   };
   if (params.redirect_uri !== undefined) request.redirect_uri = params.redirect_uri;
-  for (const name of ['state', 'nonce', 'scope', 'audience', 'connection', 'login_hint', 'screen_hint', 'dpop_jkt'] as const) {
+  for (const name of ['state', 'nonce', 'scope', 'audience', 'connection', 'login_hint', 'screen_hint', 'dpop_jkt', 'acr_values'] as const) {
     const value = params[name];
     if (value !== undefined && value !== '') request[name] = value;
   }

@@ -38,6 +38,7 @@ async function issueCode(ctx: AppContext, tenant: Tenant, client: IssuanceClient
     code_challenge_method: request.code_challenge_method ?? null,
     session_id: session.id_hash,
     auth_time: session.auth_time,
+    amr: session.amr,
     expires_at: isoAt(ctx.now() + codeLifetime(tenant, client) * 1000),
     dpop_jkt: request.dpop_jkt ?? null,
   });
@@ -68,6 +69,7 @@ export async function authorizationResponse(
           ...(request.nonce !== undefined && { nonce: request.nonce }),
           authTime: session.auth_time,
           sid: session.id_hash,
+          ...(session.amr !== null && { amr: session.amr.split(' ') }),
         },
         { accessToken: parts.has('token'), idToken: parts.has('id_token'), ...(response.code !== undefined && { code: response.code }) },
       ),

@@ -27,8 +27,8 @@ export interface Authenticated {
 }
 
 const DATABASE_STRATEGY = 'auth0';
-/** The connections whose logins a session carries: database and SAML enterprise connections. */
-const SESSION_STRATEGIES: readonly string[] = [DATABASE_STRATEGY, 'samlp'];
+/** The connections whose logins a session carries: database, SAML enterprise and passwordless connections. */
+const SESSION_STRATEGIES: readonly string[] = [DATABASE_STRATEGY, 'samlp', 'email', 'sms'];
 
 export class Sessions {
   constructor(private readonly ctx: AppContext) {}
@@ -78,6 +78,7 @@ export class Sessions {
       created_at: isoAt(now),
       expires_at: isoAt(now + lifetime * 1000),
       revoked_at: null,
+      amr: null,
     };
     await this.ctx.stores.sessions.insert(session);
     appendCookie(reply, sessionCookie(value, lifetime));

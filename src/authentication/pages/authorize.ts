@@ -34,17 +34,17 @@ export interface FormError {
   field?: string;
 }
 
-function hiddenFields(view: TransactionView): Html {
+export function hiddenFields(view: TransactionView): Html {
   return html`<input type="hidden" name="state" value="${view.state}">
 <input type="hidden" name="csrf_token" value="${view.csrf}">`;
 }
 
-function errorBlock(error: FormError | undefined): Html | '' {
+export function errorBlock(error: FormError | undefined): Html | '' {
   return error ? html`<p id="error" class="error" role="alert">${error.message}</p>` : '';
 }
 
 /** aria attributes of a field: invalid and described by the error when the error is about it (or about the whole form). */
-function fieldState(error: FormError | undefined, field: string): Html | '' {
+export function fieldState(error: FormError | undefined, field: string): Html | '' {
   return error && (error.field === undefined || error.field === field) ? html` aria-invalid="true" aria-describedby="error"` : '';
 }
 

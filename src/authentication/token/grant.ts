@@ -13,6 +13,8 @@ export interface TokenResponse {
   scope?: string;
   expires_in: number;
   token_type: TokenType;
+  /** The mfa-recovery-code grant's new recovery code (wire notes §5: "MFA recovery adds recovery_code"). */
+  recovery_code?: string;
 }
 
 export interface GrantContext {

@@ -50,6 +50,8 @@ export interface UserTokenRequest {
   /** The ID token's `auth_time` (seconds since the epoch) and `sid`, for grants that follow a login session. */
   authTime?: number;
   sid?: string;
+  /** The ID token's `amr` (`["mfa"]` after a second factor). */
+  amr?: readonly string[];
   /**
    * Produces the response's refresh token once the grant is known, whatever
    * the scope: the refresh_token grant's rotation. Absent: a new token family
@@ -180,6 +182,7 @@ function idToken(ctx: AppContext, request: UserTokenRequest, granted: readonly s
     ...(request.nonce !== undefined && { nonce: request.nonce }),
     ...(request.authTime !== undefined && { authTime: request.authTime }),
     ...(request.sid !== undefined && { sid: request.sid }),
+    ...(request.amr !== undefined && { amr: request.amr }),
     ...hashes,
   });
 }

@@ -12,4 +12,6 @@ export interface OneTimeUseStore {
    * one gets true.
    */
   use(tenantId: string, purpose: string, keyHash: string, expiresAt: string, now: string): Promise<boolean>;
+  /** Whether `keyHash` was used for `purpose` and its record is still live at `now`: a read, nothing recorded. */
+  used(tenantId: string, purpose: string, keyHash: string, now: string): Promise<boolean>;
 }

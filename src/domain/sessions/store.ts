@@ -6,7 +6,9 @@ import type { SessionRow } from '../rows.js';
 
 export interface SessionStore {
   /** Stores a new session. Fails with a unique violation on a taken hash, with a foreign-key violation on an unknown user. */
-  insert(row: Omit<SessionRow, 'revoked_at'>): Promise<void>;
+  insert(row: Omit<SessionRow, 'revoked_at' | 'amr'> & Partial<Pick<SessionRow, 'amr'>>): Promise<void>;
+  /** Sets the session's authentication methods (space-separated), e.g. `mfa` after a second factor. */
+  setAmr(tenantId: string, idHash: string, amr: string): Promise<void>;
   /** The session when it is active at `now` (ISO): not revoked and `expires_at` later than `now`; undefined otherwise. */
   findActive(tenantId: string, idHash: string, now: string): Promise<SessionRow | undefined>;
   /** Revokes the session at `now`; false when it is unknown or already revoked. */

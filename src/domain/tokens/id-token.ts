@@ -30,6 +30,8 @@ export interface IdTokenRequest {
   accessToken?: string;
   /** The authorization code, for `c_hash`. */
   code?: string;
+  /** Authentication methods references (`["mfa"]` once a second factor was used). */
+  amr?: readonly string[];
 }
 
 /**
@@ -98,6 +100,7 @@ export async function issueIdToken(ctx: AppContext, request: IdTokenRequest): Pr
   };
   if (request.authTime !== undefined) payload.auth_time = request.authTime;
   if (request.sid !== undefined) payload.sid = request.sid;
+  if (request.amr !== undefined && request.amr.length > 0) payload.amr = [...request.amr];
   if (request.accessToken !== undefined) payload.at_hash = halfHash(request.accessToken);
   if (request.code !== undefined) payload.c_hash = halfHash(request.code);
   if (request.nonce !== undefined) payload.nonce = request.nonce;

@@ -10,6 +10,7 @@
  *
  * - `management`: audience the tenant's Management API; `exp` and `sub` required;
  * - `userinfo`: audience the /userinfo audience; `exp` and `sub` required;
+ * - `mfa_api`: audience the MFA API (`https://{domain}/mfa/`); `exp` and `sub` required;
  * - `id_token_hint`: any single audience (the client it was issued to);
  *   `exp` required but an expired token is accepted, as the hint only names
  *   a session (RP-Initiated Logout 1.0 §2).
@@ -18,8 +19,9 @@ import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { SIGNING_ALG, type Keyring } from '../keys/keyring.js';
 import { acceptedIssuers, managementAudience, type Tenant } from '../tenants/tenant.js';
 import { userinfoAudience } from './userinfo-token.js';
+import { mfaAudience } from '../mfa/api-token.js';
 
-export type TenantJwtPurpose = 'management' | 'userinfo' | 'id_token_hint';
+export type TenantJwtPurpose = 'management' | 'userinfo' | 'id_token_hint' | 'mfa_api';
 
 /** Tolerated clock difference between Gatehouse processes, seconds. */
 export const CLOCK_TOLERANCE_SECONDS = 5;
@@ -34,6 +36,7 @@ const PURPOSES: Readonly<Record<TenantJwtPurpose, PurposeRules>> = {
   management: { audience: managementAudience, requiredClaims: ['exp', 'sub'], acceptExpired: false },
   userinfo: { audience: userinfoAudience, requiredClaims: ['exp', 'sub'], acceptExpired: false },
   id_token_hint: { requiredClaims: ['exp'], acceptExpired: true },
+  mfa_api: { audience: mfaAudience, requiredClaims: ['exp', 'sub'], acceptExpired: false },
 };
 
 /** Why a token was refused: `expired` and `audience` are told apart for the surfaces that say so. */

@@ -12,6 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hashPassword, verifyPassword } from '../../platform/passwords/hashing.js';
+import { isoAt } from '../../platform/clock.js';
 import type { UserRow } from './model.js';
 import type { UserStore } from './store.js';
 
@@ -49,4 +50,14 @@ let decoy: Promise<string> | undefined;
 function decoyHash(): Promise<string> {
   decoy ??= hashPassword(randomBytes(32).toString('base64url'));
   return decoy;
+}
+
+/**
+ * last_login and logins_count, as the Management API shows them. The count is
+ * read-modify-write: two logins of one user at the same instant may count once.
+ */
+export async function recordLogin(users: Pick<UserStore, 'update'>, now: number, user: UserRow): Promise<UserRow> {
+  const changes = { last_login: isoAt(now), logins_count: user.logins_count + 1 };
+  await users.update(user.tenant_id, user.user_id, changes);
+  return { ...user, ...changes };
 }

@@ -12,9 +12,10 @@ export type { UserRow } from '../rows.js';
 /** The identity of a database-connection user (`UserIdentitySchema`). */
 export interface UserIdentity {
   connection: string;
-  /** The id without the `auth0|` provider prefix. */
+  /** The id without the provider prefix (`auth0|`, `email|`). */
   user_id: string;
-  provider: 'auth0';
+  /** `auth0` for database users, `email` for passwordless ones: the user id's prefix. */
+  provider: string;
   isSocial: false;
 }
 
@@ -53,9 +54,15 @@ export function fullUserId(idPart: string): string {
   return `${AUTH0_PROVIDER}|${idPart}`;
 }
 
-/** The part after `auth0|` (the identity's user_id). */
+/** The part after the provider prefix, `auth0|` or `email|` (the identity's user_id). */
 export function userIdPart(userId: string): string {
-  return userId.slice(AUTH0_PROVIDER.length + 1);
+  return userId.slice(userId.indexOf('|') + 1);
+}
+
+/** The provider of a user id: its prefix (`auth0` for a database user). */
+export function providerOf(userId: string): string {
+  const bar = userId.indexOf('|');
+  return bar > 0 ? userId.slice(0, bar) : AUTH0_PROVIDER;
 }
 
 function objectOf(value: unknown): Record<string, unknown> {
@@ -72,7 +79,7 @@ export function userFromRow(row: UserRow, connectionName: string): User {
     email_verified: row.email_verified === 1,
     created_at: row.created_at,
     updated_at: row.updated_at,
-    identities: [{ connection: connectionName, user_id: userIdPart(row.user_id), provider: AUTH0_PROVIDER, isSocial: false }],
+    identities: [{ connection: connectionName, user_id: userIdPart(row.user_id), provider: providerOf(row.user_id), isSocial: false }],
     app_metadata: objectOf(row.app_metadata),
     user_metadata: objectOf(row.user_metadata),
     logins_count: row.logins_count,

@@ -51,6 +51,8 @@ export const CLIENT_GRANT_TYPES = [
   'urn:openid:params:grant-type:ciba',
   'urn:ietf:params:oauth:grant-type:device_code',
   'urn:auth0:params:oauth:grant-type:token-exchange:federated-connection-access-token',
+  // Not in the description's list, but the grant Dashboard calls "Passwordless OTP" (wire notes §5.1).
+  'http://auth0.com/oauth/grant-type/passwordless/otp',
 ] as const;
 
 const isObjectSchema = (member: Record<string, unknown>) => member.type === 'object' || (Array.isArray(member.type) && member.type.includes('object'));

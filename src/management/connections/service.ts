@@ -3,6 +3,7 @@
  * database connections (strategy `auth0`) are implemented; any other strategy
  * of the document's enum is refused with 400 `operation_not_supported`.
  */
+import { EMAIL_STRATEGY, passwordlessOptionsProblem } from '../../domain/passwordless/options.js';
 import { connectionFromRow, newConnectionId, SUPPORTED_STRATEGIES, type Connection, type ConnectionRow } from '../../domain/connections/model.js';
 import { managementErrors } from '../../platform/http/errors.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
@@ -46,10 +47,16 @@ export function clientsCheckpointScope(tenant: Tenant, connectionId: string): st
   return `${tenant.id}:connections:${connectionId}:clients`;
 }
 
-/** The options a strategy checks itself (samlp: ../../domain/connections/samlp-connection.ts). */
+/** The options a strategy checks itself (samlp: ../../domain/connections/samlp-connection.ts, email: ../../domain/passwordless/options.ts); others are free-form here. */
 function checkOptions(strategy: string, options: Record<string, unknown>): void {
-  const problem = strategy === SAMLP_STRATEGY ? samlpConnectionProblem(options) : undefined;
-  if (problem) throw managementErrors.invalidBody(`Payload validation error: '${problem.message}' on property ${problem.property}.`);
+  if (strategy === SAMLP_STRATEGY) {
+    const problem = samlpConnectionProblem(options);
+    if (problem) throw managementErrors.invalidBody(`Payload validation error: '${problem.message}' on property ${problem.property}.`);
+  }
+  if (strategy === EMAIL_STRATEGY) {
+    const problem = passwordlessOptionsProblem(options);
+    if (problem) throw managementErrors.invalidBody(`Payload validation error: '${problem}' on property options.`);
+  }
 }
 
 export class ConnectionService {
@@ -78,7 +85,7 @@ export class ConnectionService {
   async create(tenant: Tenant, body: CreateConnectionBody): Promise<Connection> {
     if (!SUPPORTED_STRATEGIES.includes(body.strategy)) {
       throw managementErrors.badRequest(
-        `The strategy ${body.strategy} is not supported; Gatehouse supports database connections (strategy auth0) and SAML connections (strategy samlp) only.`,
+        `The strategy ${body.strategy} is not supported; Gatehouse supports database (auth0), SAML (samlp) and passwordless email (email) connections only.`,
         'operation_not_supported',
       );
     }

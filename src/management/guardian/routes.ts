@@ -1,23 +1,59 @@
 import type { ManagementRoute } from '../route.js';
+import { createAuthenticationMethod } from '../users/authentication-methods/create.js';
+import { deleteAuthenticationMethods } from '../users/authentication-methods/delete-all.js';
+import { deleteAuthenticationMethod } from '../users/authentication-methods/delete.js';
+import { getAuthenticationMethod } from '../users/authentication-methods/get.js';
+import { listAuthenticationMethods } from '../users/authentication-methods/list.js';
+import { listUserEnrollments } from '../users/enrollments/list.js';
+import { regenerateRecoveryCode } from '../users/recovery-code-regeneration/create.js';
+import { createEnrollmentTicket } from './enrollments/create-ticket.js';
+import { deleteEnrollment } from './enrollments/delete.js';
+import { getEnrollment } from './enrollments/get.js';
+import { listFactors } from './factors/list.js';
+import { setFactor } from './factors/update.js';
+import { GuardianMfaService } from './mfa-service.js';
+import { getPolicies } from './policies/get.js';
+import { setPolicies } from './policies/set.js';
 import { getApnsProvider, setApnsProvider, updateApnsProvider } from './push-notification/apns.js';
-import { setPushNotificationFactor } from './push-notification/factor.js';
 import { getSelectedProvider, setSelectedProvider } from './push-notification/selected-provider.js';
 import { getSnsProvider, setSnsProvider, updateSnsProvider } from './push-notification/sns.js';
 import { GuardianPushService } from './service.js';
+import { getSmsTemplates, setSmsTemplates } from './sms/templates.js';
+import { getTwilioProvider, setTwilioProvider } from './sms/twilio.js';
 import type { AppContext } from '../../domain/context.js';
 
-/** /api/v2/guardian/factors/push-notification… */
+/**
+ * /api/v2/guardian/…: the factors, the MFA policy, enrolments and the
+ * push-notification providers; and users' MFA enrolments
+ * (/users/{id}/enrollments, /authentication-methods, /recovery-code-regeneration),
+ * which belong to this area's service.
+ */
 export function guardianRoutes(ctx: AppContext): ManagementRoute[] {
-  const service = new GuardianPushService(ctx, ctx.stores.guardian);
+  const push = new GuardianPushService(ctx, ctx.stores.guardian);
+  const mfa = new GuardianMfaService(ctx);
   return [
-    setPushNotificationFactor,
-    getSelectedProvider,
-    setSelectedProvider,
-    getApnsProvider,
-    setApnsProvider,
-    updateApnsProvider,
-    getSnsProvider,
-    setSnsProvider,
-    updateSnsProvider,
-  ].map((route) => route(ctx, service));
+    ...[getSelectedProvider, setSelectedProvider, getApnsProvider, setApnsProvider, updateApnsProvider, getSnsProvider, setSnsProvider, updateSnsProvider].map(
+      (route) => route(ctx, push),
+    ),
+    ...[
+      listFactors,
+      setFactor,
+      getPolicies,
+      setPolicies,
+      getEnrollment,
+      deleteEnrollment,
+      createEnrollmentTicket,
+      listUserEnrollments,
+      listAuthenticationMethods,
+      getAuthenticationMethod,
+      createAuthenticationMethod,
+      deleteAuthenticationMethods,
+      deleteAuthenticationMethod,
+      regenerateRecoveryCode,
+      getTwilioProvider,
+      setTwilioProvider,
+      getSmsTemplates,
+      setSmsTemplates,
+    ].map((route) => route(ctx, mfa)),
+  ];
 }

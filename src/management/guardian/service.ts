@@ -197,7 +197,7 @@ export class GuardianPushService {
   }
 
   // -------------------------------------------------------------------------
-  // Selected provider and the factor
+  // Selected provider
   // -------------------------------------------------------------------------
 
   async getSelectedProvider(tenant: Tenant): Promise<{ provider: PushProvider }> {
@@ -209,10 +209,5 @@ export class GuardianPushService {
   async setSelectedProvider(tenant: Tenant, provider: PushProvider): Promise<{ provider: PushProvider }> {
     await this.store.setSelectedProvider(tenant.id, provider, now(this.ctx));
     return { provider };
-  }
-
-  async setEnabled(tenant: Tenant, enabled: boolean): Promise<{ enabled: boolean }> {
-    await this.store.setEnabled(tenant.id, enabled, now(this.ctx));
-    return { enabled };
   }
 }

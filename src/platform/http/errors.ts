@@ -105,6 +105,11 @@ export type OAuthErrorCode =
   | 'use_dpop_nonce'
   // JAR (RFC 9101 §6.2).
   | 'invalid_request_object'
+  // Multi-factor authentication (authentication-api-wire-notes §5.1, §13).
+  | 'mfa_required'
+  | 'expired_token'
+  | 'unsupported_challenge_type'
+  | 'association_required'
   // Authorization error responses (RFC 6749 §4.1.2.1, OIDC Core §3.1.2.6), sent to the client's redirect target.
   | 'unsupported_response_type'
   | 'login_required'

@@ -17,7 +17,9 @@ import { KyselyConsentGrantStore } from './consent-grants.js';
 import { KyselyCustomDomainStore } from './custom-domains.js';
 import { KyselyGroupStore } from './groups.js';
 import { KyselyGuardianPushStore } from './guardian.js';
+import { KyselyMfaStore } from './mfa.js';
 import { KyselyOneTimeUseStore } from './one-time-uses.js';
+import { KyselyPasswordlessStore } from './passwordless.js';
 import { KyselyOrganizationStore } from './organizations.js';
 import { KyselyPushedRequestStore } from './pushed-requests.js';
 import { KyselyRbacStore } from './rbac.js';
@@ -58,6 +60,8 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     pushedRequests: new KyselyPushedRequestStore(db),
     customDomains: new KyselyCustomDomainStore(db),
     samlpSessions: new KyselySamlpSessionStore(db),
+    mfa: new KyselyMfaStore(db),
+    passwordless: new KyselyPasswordlessStore(db),
   };
 }
 

@@ -23,4 +23,16 @@ export class KyselyOneTimeUseStore implements OneTimeUseStore {
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
   }
+
+  async used(tenantId: string, purpose: string, keyHash: string, now: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('one_time_uses')
+      .select('key_hash')
+      .where('tenant_id', '=', tenantId)
+      .where('purpose', '=', purpose)
+      .where('key_hash', '=', keyHash)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
 }

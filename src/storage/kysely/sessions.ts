@@ -9,8 +9,12 @@ import type { SessionStore } from '../../domain/sessions/store.js';
 export class KyselySessionStore implements SessionStore {
   constructor(private readonly db: Db) {}
 
-  async insert(row: Omit<SessionRow, 'revoked_at'>): Promise<void> {
-    await this.db.insertInto('sessions').values({ ...row, revoked_at: null }).execute();
+  async insert(row: Omit<SessionRow, 'revoked_at' | 'amr'> & Partial<Pick<SessionRow, 'amr'>>): Promise<void> {
+    await this.db.insertInto('sessions').values({ amr: null, ...row, revoked_at: null }).execute();
+  }
+
+  async setAmr(tenantId: string, idHash: string, amr: string): Promise<void> {
+    await this.db.updateTable('sessions').set({ amr }).where('tenant_id', '=', tenantId).where('id_hash', '=', idHash).execute();
   }
 
   findActive(tenantId: string, idHash: string, now: string): Promise<SessionRow | undefined> {

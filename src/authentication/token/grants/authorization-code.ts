@@ -108,6 +108,7 @@ export const authorizationCode: GrantHandler = {
       authTime: row.auth_time,
       sid: row.session_id,
       ...(confirmation && { confirmation: confirmation }),
+      ...(row.amr !== null && { amr: row.amr.split(' ') }),
       // A new family whose id the code recorded, so a replay of the code can revoke it.
       refreshToken: async (granted) =>
         granted.scope.split(' ').includes(OFFLINE_ACCESS)

@@ -10,8 +10,9 @@
  *
  * Both are one pipeline of named steps: resolve the connection, check it is
  * enabled for the client, refuse a brute-forced (identifier, IP) pair,
- * verify the password, refuse a blocked user, record the login, issue the
- * tokens. Public clients (client_id only) may use them.
+ * verify the password, refuse a blocked user, ask for a second factor when
+ * MFA applies (../../mfa/required.ts: 403 `mfa_required`), record the login,
+ * issue the tokens. Public clients (client_id only) may use them.
  *
  * `username` carries the user's email or, on connections with
  * `requires_username`, their username: either logs in (case-insensitively).
@@ -25,14 +26,14 @@ import { endUserIp } from '../../end-user-ip.js';
 import type { ConnectionRow } from '../../../domain/connections/model.js';
 import { oauthErrors } from '../../../platform/http/errors.js';
 import type { Tenant } from '../../../domain/tenants/tenant.js';
-import { verifyUserPassword } from '../../../domain/users/login.js';
+import { recordLogin, verifyUserPassword } from '../../../domain/users/login.js';
 import type { UserRow } from '../../../domain/users/model.js';
 import { requireParams, type Params } from '../../params.js';
 import type { GrantContext, GrantHandler, TokenResponse } from '../grant.js';
 import { issueUserTokens } from '../user-tokens.js';
 import type { AppContext } from '../../../domain/context.js';
-import { isoAt } from '../../../platform/clock.js';
 import { isActive } from '../../../domain/users/active-user.js';
+import { requireSecondFactor } from '../../mfa/required.js';
 
 export const PASSWORD_REALM_GRANT = 'http://auth0.com/oauth/grant-type/password-realm';
 
@@ -100,17 +101,6 @@ function refuseBlockedUser(user: UserRow): void {
   if (!isActive(user)) throw oauthErrors.userBlocked();
 }
 
-/**
- * last_login and logins_count, as the Management API shows them. The count is
- * read-modify-write: two logins of one user at the same instant may count once.
- */
-async function recordLogin(ctx: AppContext, tenant: Tenant, user: UserRow): Promise<UserRow> {
-  const now = isoAt(ctx.now());
-  const changes = { last_login: now, logins_count: user.logins_count + 1 };
-  await ctx.stores.users.update(tenant.id, user.user_id, changes);
-  return { ...user, ...changes };
-}
-
 function loginAttempt(tenant: Tenant, connection: ConnectionRow, request: FastifyRequest, client: AuthenticatedClient, params: Params): LoginAttemptKey {
   return { tenantId: tenant.id, connection: connection.name, identifier: params.username!, ip: endUserIp(request, client) };
 }
@@ -129,7 +119,8 @@ function passwordGrant(grantType: string, parameters: readonly string[], resolve
       await refuseBruteForced(ctx, attempt);
       const verified = await verifyCredentials(ctx, attempt, connection, params);
       refuseBlockedUser(verified);
-      const user = await recordLogin(ctx, tenant, verified);
+      await requireSecondFactor(ctx, tenant, client.client, verified, { audience: params.audience, scope: params.scope });
+      const user = await recordLogin(ctx.stores.users, ctx.now(), verified);
       return issueUserTokens(ctx, {
         tenant,
         client: client.client,

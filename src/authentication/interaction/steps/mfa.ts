@@ -1,0 +1,183 @@
+/**
+ * The MFA step, after login: needed while the session's login has no
+ * second factor (`amr` without `mfa`) and the tenant's MFA policy requires
+ * one of the user, or the request forces it with
+ * `acr_values=http://schemas.openid.net/pape/policies/2007/06/multi-factor`
+ * (src/domain/mfa/service.ts `mfaRequired`). Under `prompt=none`:
+ * `interaction_required`.
+ *
+ * - A user with a confirmed factor is challenged (/mfa): a code from their
+ *   authenticator app, a code sent by email or text message (/mfa/send;
+ *   texts limited per IP and per number), or a recovery code (then the next
+ *   recovery code is shown once).
+ * - A user without one enrols an authenticator app (/mfa: the QR code and
+ *   the secret; the first code confirms it), then sees their recovery code
+ *   once when that factor is on.
+ *
+ * A right code records `mfa` on the session (ID tokens then carry
+ * `amr: ["mfa"]`, and later requests in this session are not asked again)
+ * and completes the step. Codes follow the domain's rules: single use, five
+ * wrong codes block the user's second factor for a while.
+ */
+import type { FastifyReply, RouteOptions } from 'fastify';
+import { toString as qrCode } from 'qrcode';
+import type { Authenticator } from '../../../domain/mfa/model.js';
+import {
+  firstRecoveryCode,
+  mfaRequired,
+  mfaSettings,
+  secondFactors,
+  startOobChallenge,
+  startTotpEnrolment,
+  usableAuthenticators,
+  useRecoveryCode,
+  verifyOob,
+  verifyTotp,
+  type Verification,
+} from '../../../domain/mfa/service.js';
+import { OAuthError } from '../../../platform/http/errors.js';
+import { takeSend } from '../../abuse-limits.js';
+import { PageError } from '../../errors.js';
+import { bindingCodeSender } from '../../mfa/delivery.js';
+import type { FormError } from '../../pages/authorize.js';
+import { Html, sendPage } from '../../pages/html.js';
+import { mfaChallengePage, mfaEnrolPage, mfaUnavailablePage, recoveryCodePage, type MfaChallengeView } from '../../pages/mfa.js';
+import { pageParams } from '../../params.js';
+import { completeStep, stepRoute } from '../policy.js';
+import type { Interaction, InteractionDeps, InteractionStep } from '../step.js';
+import { formRedirects, transactionView } from './login.js';
+
+const NAME = 'mfa';
+
+/** The ACR of `acr_values` that asks for a second factor (OpenID Provider Authentication Policy Extension 1.0). */
+export const MULTI_FACTOR_ACR = 'http://schemas.openid.net/pape/policies/2007/06/multi-factor';
+
+const MFA_AMR = 'mfa';
+
+const TOO_MANY = 'Too many wrong codes. Wait a few minutes before trying again.';
+
+function hasSecondFactor(interaction: Interaction): boolean {
+  return interaction.authenticated?.session.amr?.split(' ').includes(MFA_AMR) === true;
+}
+
+async function needed(deps: InteractionDeps, interaction: Interaction): Promise<boolean> {
+  const { authenticated, request } = interaction;
+  if (!authenticated || hasSecondFactor(interaction)) return false;
+  const forced = request.acr_values?.split(' ').includes(MULTI_FACTOR_ACR) === true;
+  return mfaRequired(deps.ctx, interaction.tenant.id, authenticated.user.user_id, forced);
+}
+
+async function factorsOf(deps: InteractionDeps, interaction: Interaction): Promise<Authenticator[]> {
+  return secondFactors(await usableAuthenticators(deps.ctx, interaction.tenant.id, interaction.authenticated!.user.user_id));
+}
+
+type Method = MfaChallengeView['method'];
+
+const TOO_MANY_SENT = 'Too many codes were sent. Wait a while, or use another way.';
+
+function methodOf(value: string | undefined): Method | undefined {
+  return value === 'otp' || value === 'email' || value === 'sms' || value === 'recovery' ? value : undefined;
+}
+
+async function challengeView(deps: InteractionDeps, interaction: Interaction, method: Method | undefined, extra: { oobCode?: string; error?: FormError } = {}) {
+  const factors = await factorsOf(deps, interaction);
+  const hasOtp = factors.some((a) => a.type === 'totp');
+  const hasEmail = factors.some((a) => a.type === 'email');
+  const hasSms = factors.some((a) => a.type === 'phone');
+  const chosen: Method = method ?? (hasOtp ? 'otp' : hasEmail ? 'email' : hasSms ? 'sms' : 'recovery');
+  return mfaChallengePage({ ...transactionView(deps, interaction), method: chosen, hasOtp, hasEmail, hasSms, ...extra });
+}
+
+/** A new OTP enrolment and its page (each visit makes a new secret; the latest one is the one confirmed). */
+async function enrolView(deps: InteractionDeps, interaction: Interaction, error?: FormError): Promise<Html | undefined> {
+  const settings = await mfaSettings(deps.ctx, interaction.tenant.id);
+  if (!settings.factors.has('otp')) return undefined;
+  const { secret, barcodeUri } = await startTotpEnrolment(deps.ctx, interaction.tenant, interaction.authenticated!.user);
+  const qrSvg = new Html(await qrCode(barcodeUri, { type: 'svg', margin: 1, width: 200 }));
+  return mfaEnrolPage({ ...transactionView(deps, interaction), qrSvg, secret, ...(error && { error }) });
+}
+
+/** The second factor was right: `mfa` on the session, the recovery code shown if there is one, else on with the login. */
+async function passed(deps: InteractionDeps, reply: FastifyReply, interaction: Interaction, recoveryCode: string | undefined): Promise<FastifyReply> {
+  const { tenant } = interaction;
+  const authenticated = interaction.authenticated!;
+  const amr = [...new Set([...(authenticated.session.amr?.split(' ') ?? []), MFA_AMR])].join(' ');
+  await deps.ctx.stores.sessions.setAmr(tenant.id, authenticated.session.id_hash, amr);
+  const updated: Interaction = { ...interaction, authenticated: { ...authenticated, session: { ...authenticated.session, amr } } };
+  if (recoveryCode !== undefined) {
+    // Its "continue" form leads on to the application's callback: the page's CSP must let the form go there.
+    return sendPage(reply, 200, recoveryCodePage({ clientName: interaction.client.row.name, state: interaction.transactionId!, code: recoveryCode }), formRedirects(interaction));
+  }
+  return completeStep(deps, reply, updated, NAME);
+}
+
+function routes(deps: InteractionDeps): RouteOptions[] {
+  const { ctx } = deps;
+  return [
+    stepRoute(deps, NAME, 'GET', '/mfa', async (interaction, request, reply) => {
+      if ((await factorsOf(deps, interaction)).length === 0) {
+        const enrol = await enrolView(deps, interaction);
+        return sendPage(reply, enrol ? 200 : 400, enrol ?? mfaUnavailablePage(), formRedirects(interaction));
+      }
+      const chosen = methodOf(pageParams(request, ['method']).method);
+      return sendPage(reply, 200, await challengeView(deps, interaction, chosen), formRedirects(interaction));
+    }),
+
+    stepRoute(deps, NAME, 'POST', '/mfa/send', async (interaction, request, reply) => {
+      const method = methodOf(pageParams(request, ['method']).method);
+      const type = method === 'sms' ? 'phone' : method === 'email' ? 'email' : undefined;
+      const factor = type && (await factorsOf(deps, interaction)).find((a) => a.type === type);
+      if (!factor) throw new PageError(400, await challengeView(deps, interaction, undefined, { error: { message: 'No such way to get a code is set up for this account.' } }), formRedirects(interaction));
+      if (type === 'phone') {
+        try {
+          // Each text message costs money: limited per client IP and per number (../../abuse-limits.ts).
+          await takeSend(ctx, interaction.tenant, 'mfa_sms_challenge', request.ip, factor.phone_number ?? '');
+        } catch {
+          throw new PageError(429, await challengeView(deps, interaction, method, { error: { message: TOO_MANY_SENT } }), formRedirects(interaction));
+        }
+      }
+      let oobCode: string;
+      try {
+        oobCode = await startOobChallenge(ctx, interaction.tenant, factor, interaction.client.row.client_id, bindingCodeSender(ctx, interaction.tenant, factor));
+      } catch (error) {
+        if (!(error instanceof OAuthError)) throw error;
+        throw new PageError(502, await challengeView(deps, interaction, method, { error: { message: 'The code could not be sent. Try another way, or try again later.' } }), formRedirects(interaction));
+      }
+      return sendPage(reply, 200, await challengeView(deps, interaction, method, { oobCode }), formRedirects(interaction));
+    }),
+
+    stepRoute(deps, NAME, 'POST', '/mfa', async (interaction, request, reply) => {
+      const { tenant } = interaction;
+      const userId = interaction.authenticated!.user.user_id;
+      const params = pageParams(request, ['method', 'code', 'recovery_code', 'oob_code']);
+      const enrolling = (await factorsOf(deps, interaction)).length === 0;
+      const method: Method = methodOf(params.method) ?? 'otp';
+
+      const refuse = async (outcome: 'wrong' | 'blocked', field: string) => {
+        const error: FormError = { message: outcome === 'blocked' ? TOO_MANY : 'That code is not right. Try again.', field };
+        const status = outcome === 'blocked' ? 429 : 400;
+        const content = enrolling ? await enrolView(deps, interaction, error) : await challengeView(deps, interaction, method, { ...(params.oob_code !== undefined && { oobCode: params.oob_code }), error });
+        return new PageError(status, content ?? mfaUnavailablePage(), formRedirects(interaction));
+      };
+
+      if (method === 'recovery') {
+        const result = await useRecoveryCode(ctx, tenant.id, userId, params.recovery_code ?? '');
+        if (result.outcome !== 'ok') throw await refuse(result.outcome, 'recovery_code');
+        return passed(deps, reply, interaction, result.next);
+      }
+      let verified: Verification;
+      if (method === 'email' || method === 'sms') verified = await verifyOob(ctx, tenant.id, userId, interaction.client.row.client_id, params.oob_code ?? '', params.code ?? '');
+      else verified = await verifyTotp(ctx, tenant.id, userId, params.code ?? '');
+      if (verified.outcome !== 'ok') throw await refuse(verified.outcome, 'code');
+      return passed(deps, reply, interaction, enrolling ? await firstRecoveryCode(ctx, tenant.id, userId) : undefined);
+    }),
+  ];
+}
+
+export const mfaStep: InteractionStep = {
+  name: NAME,
+  page: () => '/mfa',
+  promptNone: { error: 'interaction_required', description: 'Multifactor authentication required' },
+  needed,
+  routes,
+};

@@ -1,0 +1,71 @@
+/**
+ * POST /mfa/challenge (wire notes §13): the client (authenticated as at the
+ * token endpoint) asks to challenge one of the user's confirmed
+ * authenticators for the login of `mfa_token`:
+ *
+ * - `challenge_type` a space-separated list of `otp` and `oob`;
+ *   `authenticator_id` picks one (it must be the user's), else the first of
+ *   a requested type; `oob_channel` narrows oob to `email` or `sms`;
+ * - otp: `{challenge_type: "otp"}`, the user types a code from their app;
+ * - oob (email, SMS): the binding code is sent, `{challenge_type: "oob",
+ *   oob_code, binding_method: "prompt"}`.
+ *
+ * A user with no confirmed second factor: 400 `association_required`; no
+ * authenticator of a requested type: 400 `unsupported_challenge_type`. Codes
+ * sent are limited per client IP and per recipient (429).
+ */
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { AppContext } from '../../domain/context.js';
+import { authenticatorApiId, storedIdOf } from '../../domain/mfa/model.js';
+import { secondFactors, startOobChallenge, usableAuthenticators } from '../../domain/mfa/service.js';
+import { OAuthError, oauthErrors } from '../../platform/http/errors.js';
+import { takeSend } from '../abuse-limits.js';
+import { authenticateClient, clientAuthenticationParameters } from '../client-auth/authenticate.js';
+import { endUserIp } from '../end-user-ip.js';
+import { pick, readBody, requireParams } from '../params.js';
+import type { AuthenticationRegistries } from '../registries.js';
+import { openMfaLogin } from '../token/mfa-grant.js';
+import { bindingCodeSender } from './delivery.js';
+
+const CHALLENGE_TYPES = new Set(['otp', 'oob']);
+
+export function challengeEndpoint(ctx: AppContext, registries: Pick<AuthenticationRegistries, 'clientAuthMethods'>): RouteOptions {
+  const authentication = clientAuthenticationParameters(registries.clientAuthMethods);
+  return {
+    method: 'POST',
+    url: '/mfa/challenge',
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      const { tenant } = request;
+      const params = pick(readBody(request), [...authentication, 'mfa_token', 'challenge_type', 'authenticator_id', 'oob_channel']);
+      requireParams(params, 'mfa_token');
+      const client = await authenticateClient(registries.clientAuthMethods, ctx, tenant, request, params);
+      const { user } = await openMfaLogin(ctx, tenant, client, params.mfa_token!);
+
+      const wanted = (params.challenge_type ?? 'otp oob').split(' ').filter((t) => t !== '');
+      const unknown = wanted.find((t) => !CHALLENGE_TYPES.has(t));
+      if (unknown !== undefined || wanted.length === 0) throw new OAuthError(400, 'unsupported_challenge_type', `Unsupported challenge type: ${unknown ?? ''}`);
+      const enrolled = secondFactors(await usableAuthenticators(ctx, tenant.id, user.user_id));
+      if (enrolled.length === 0) throw new OAuthError(400, 'association_required', 'User is not enrolled. You can use /mfa/associate endpoint to enroll the first authenticator.');
+
+      const candidates = enrolled.filter((a) => {
+        const kind = a.type === 'totp' ? 'otp' : 'oob';
+        if (!wanted.includes(kind)) return false;
+        if (kind === 'oob' && params.oob_channel !== undefined && params.oob_channel !== (a.type === 'phone' ? 'sms' : a.type)) return false;
+        return params.authenticator_id === undefined || storedIdOf(params.authenticator_id) === a.id;
+      });
+      const authenticator = candidates[0];
+      if (!authenticator) {
+        if (params.authenticator_id !== undefined && !enrolled.some((a) => authenticatorApiId(a) === params.authenticator_id || a.id === params.authenticator_id)) {
+          throw oauthErrors.invalidRequest('Unknown authenticator_id');
+        }
+        throw new OAuthError(400, 'unsupported_challenge_type', 'User does not have an enrolled authenticator of the requested challenge type.');
+      }
+      reply.header('Cache-Control', 'no-store');
+      if (authenticator.type === 'totp') return { challenge_type: 'otp' };
+      // Each code sent costs mailbox trust or money: limited per client IP and per recipient (../abuse-limits.ts).
+      await takeSend(ctx, tenant, 'mfa_challenge', endUserIp(request, client), authenticator.email ?? authenticator.phone_number ?? '');
+      const oobCode = await startOobChallenge(ctx, tenant, authenticator, client.client.row.client_id, bindingCodeSender(ctx, tenant, authenticator));
+      return { challenge_type: 'oob', oob_code: oobCode, binding_method: 'prompt' };
+    },
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * Sending an out-of-band binding code to the user:
+ *
+ * - email through the mail transport (src/platform/mail), handed over
+ *   without waiting for delivery (a slow mail server must not hold the
+ *   request); a failure is logged without the message;
+ * - SMS through the tenant's Twilio provider (src/platform/sms/twilio.ts,
+ *   GATEHOUSE_TWILIO_URL), with the tenant's enrolment or verification
+ *   template (Liquid: `code`, `tenant.friendly_name`). Awaited: a provider
+ *   that refuses is the request's 502 `server_error`, and a tenant without a
+ *   configured provider gets 400 `invalid_request`, before anything is told
+ *   to the user.
+ *
+ * Messages carry a live code: never logged.
+ */
+import type { AppContext } from '../../domain/context.js';
+import { lifetimeOf } from '../../domain/lifetimes.js';
+import { twilioAuthTokenContext, type Authenticator } from '../../domain/mfa/model.js';
+import { totpIssuer } from '../../domain/mfa/service.js';
+import { renderLine } from '../../domain/templates.js';
+import type { Tenant } from '../../domain/tenants/tenant.js';
+import { OAuthError, oauthErrors } from '../../platform/http/errors.js';
+import { sendTwilioSms, SmsDeliveryError } from '../../platform/sms/twilio.js';
+
+export type DeliveryPurpose = 'enrollment' | 'verification';
+
+function sendMail(ctx: AppContext, tenant: Tenant, to: string, code: string): void {
+  const minutes = Math.round(lifetimeOf(tenant, 'mfa_oob_code') / 60);
+  ctx.mailer
+    .send(tenant.domain, {
+      to,
+      subject: `${tenant.name} verification code`,
+      text: `Your verification code is ${code}\n\nIt expires in ${minutes} minutes. If you did not try to log in, you can ignore this message.\n`,
+    })
+    .catch((err: unknown) => ctx.logger.error({ err, tenant: tenant.name, purpose: 'mfa_email' }, 'sending mail failed'));
+}
+
+async function sendSms(ctx: AppContext, tenant: Tenant, to: string, code: string, purpose: DeliveryPurpose): Promise<void> {
+  const { twilio, templates } = await ctx.stores.mfa.smsSettings(tenant.id);
+  if (!twilio?.sid || !twilio.auth_token_enc || !(twilio.from || twilio.messaging_service_sid)) {
+    throw oauthErrors.invalidRequest('Text messages cannot be sent: the SMS provider is not configured.');
+  }
+  const template = purpose === 'enrollment' ? templates.enrollment_message : templates.verification_message;
+  const body = await renderLine(template, { code, tenant: { friendly_name: totpIssuer(tenant) } });
+  try {
+    await sendTwilioSms(
+      ctx.config.sms.twilioUrl,
+      {
+        sid: twilio.sid,
+        authToken: ctx.box.openString(twilio.auth_token_enc, twilioAuthTokenContext(tenant.id)),
+        ...(twilio.from && { from: twilio.from }),
+        ...(twilio.messaging_service_sid && { messagingServiceSid: twilio.messaging_service_sid }),
+      },
+      to,
+      body,
+    );
+  } catch (error) {
+    if (!(error instanceof SmsDeliveryError)) throw error;
+    ctx.logger.error({ tenant: tenant.name, status: error.status, providerCode: error.providerCode }, 'sending a text message failed');
+    throw new OAuthError(502, 'server_error', 'The text message could not be sent.');
+  }
+}
+
+export function bindingCodeSender(ctx: AppContext, tenant: Tenant, authenticator: Authenticator, purpose: DeliveryPurpose = 'verification'): (code: string) => Promise<void> {
+  return async (code) => {
+    if (authenticator.type === 'email' && authenticator.email !== null) return sendMail(ctx, tenant, authenticator.email, code);
+    if (authenticator.type === 'phone' && authenticator.phone_number !== null) return sendSms(ctx, tenant, authenticator.phone_number, code, purpose);
+    throw oauthErrors.invalidRequest(`Codes cannot be sent to ${authenticator.type} authenticators.`);
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * The token endpoint's side of "this login needs a second factor": after a
+ * password grant verified the password, `requireSecondFactor` answers 403
+ * `mfa_required` (wire notes §5.1) with an `mfa_token` when the tenant's MFA
+ * policy requires one of this user (src/domain/mfa/service.ts
+ * `mfaRequired`), or when the grant asked for the MFA API's audience. The
+ * token is bound to the user and the client, lives `mfa_token` seconds, and
+ * carries the audience and scope asked, which the MFA grant then issues.
+ *
+ * `mfa_requirements` says what the user may answer with (`challenge`: their
+ * confirmed factors, the recovery code included) or, with none, what they
+ * may enrol (`enroll`: the enabled factors).
+ */
+import type { AppContext } from '../../domain/context.js';
+import type { IssuanceClient } from '../../domain/issuance/lookups.js';
+import { lifetimeOf } from '../../domain/lifetimes.js';
+import { mfaAudience } from '../../domain/mfa/api-token.js';
+import { sealMfaToken } from '../../domain/mfa/mfa-token.js';
+import type { Authenticator, FactorName } from '../../domain/mfa/model.js';
+import { mfaRequired, mfaSettings, usableAuthenticators } from '../../domain/mfa/service.js';
+import type { Tenant } from '../../domain/tenants/tenant.js';
+import type { UserRow } from '../../domain/users/model.js';
+import { MfaRequiredError, type MfaRequirement } from '../errors.js';
+
+/** `mfa_requirements` types (wire notes §5.1: otp, push-notification, phone, recovery-code; email). */
+const CHALLENGE_TYPE: Readonly<Record<Authenticator['type'], string>> = { totp: 'otp', email: 'email', phone: 'phone', 'recovery-code': 'recovery-code' };
+const ENROLL_TYPE: Partial<Record<FactorName, string>> = { otp: 'otp', email: 'email', sms: 'phone' };
+
+async function requirements(ctx: AppContext, tenant: Tenant, userId: string): Promise<{ challenge: MfaRequirement[] } | { enroll: MfaRequirement[] }> {
+  const settings = await mfaSettings(ctx, tenant.id);
+  const confirmed = (await usableAuthenticators(ctx, tenant.id, userId, settings)).filter((a) => a.confirmed === 1);
+  if (confirmed.some((a) => a.type !== 'recovery-code')) {
+    return { challenge: [...new Set(confirmed.map((a) => CHALLENGE_TYPE[a.type]))].map((type) => ({ type })) };
+  }
+  return { enroll: Object.entries(ENROLL_TYPE).filter(([factor]) => settings.factors.has(factor as FactorName)).map(([, type]) => ({ type: type! })) };
+}
+
+export async function requireSecondFactor(
+  ctx: AppContext,
+  tenant: Tenant,
+  client: IssuanceClient,
+  user: UserRow,
+  asked: { audience: string | undefined; scope: string | undefined },
+): Promise<void> {
+  const forMfaApi = asked.audience === mfaAudience(tenant);
+  if (!(await mfaRequired(ctx, tenant.id, user.user_id, forMfaApi))) return;
+  const token = sealMfaToken(
+    ctx,
+    tenant,
+    {
+      sub: user.user_id,
+      client_id: client.row.client_id,
+      ...(asked.audience !== undefined && { audience: asked.audience }),
+      ...(asked.scope !== undefined && { scope: asked.scope }),
+    },
+    lifetimeOf(tenant, 'mfa_token'),
+  );
+  throw new MfaRequiredError(token, await requirements(ctx, tenant, user.user_id));
+}

@@ -1,0 +1,47 @@
+/**
+ * The `mfa_token` of a login that needs a second factor (wire notes §5.1
+ * `mfa_required`): opaque to the client, sealed with the master key under a
+ * context naming the tenant and this one purpose, so it is no other token
+ * and no other tenant's. It carries the user, the client it was issued to,
+ * its expiry and what the first grant asked for (audience, scope), so the
+ * MFA grant issues what the password grant would have. A successful MFA
+ * grant spends it (one_time_uses, by its `jti`).
+ */
+import { randomBytes } from 'node:crypto';
+import type { AppContext } from '../context.js';
+import type { Tenant } from '../tenants/tenant.js';
+
+export interface MfaTokenClaims {
+  /** The user. */
+  sub: string;
+  /** The client it was issued to. */
+  client_id: string;
+  /** Expiry, ms since the epoch. */
+  exp: number;
+  jti: string;
+  audience?: string;
+  scope?: string;
+}
+
+export type OpenedMfaToken = { ok: true; claims: MfaTokenClaims } | { ok: false; failure: 'malformed' | 'expired' };
+
+function context(tenant: Tenant): string {
+  return `mfa_token:${tenant.id}`;
+}
+
+export function sealMfaToken(ctx: AppContext, tenant: Tenant, claims: Omit<MfaTokenClaims, 'jti' | 'exp'>, lifetimeSeconds: number): string {
+  const full: MfaTokenClaims = { ...claims, exp: ctx.now() + lifetimeSeconds * 1000, jti: randomBytes(16).toString('base64url') };
+  return ctx.box.seal(JSON.stringify(full), context(tenant));
+}
+
+export function openMfaToken(ctx: AppContext, tenant: Tenant, token: string): OpenedMfaToken {
+  let claims: MfaTokenClaims;
+  try {
+    claims = JSON.parse(ctx.box.openString(token, context(tenant))) as MfaTokenClaims;
+  } catch {
+    return { ok: false, failure: 'malformed' };
+  }
+  if (typeof claims.sub !== 'string' || typeof claims.client_id !== 'string' || typeof claims.exp !== 'number') return { ok: false, failure: 'malformed' };
+  if (claims.exp <= ctx.now()) return { ok: false, failure: 'expired' };
+  return { ok: true, claims };
+}

@@ -1,0 +1,70 @@
+/**
+ * Storage of multi-factor authentication: the tenant's factors and policies,
+ * users' enrolments, out-of-band challenges and the count of wrong codes.
+ * Implemented by src/storage/kysely/mfa.ts; the composition root builds one.
+ */
+import type { MfaAuthenticatorRow, MfaChallengeRow } from '../rows.js';
+import type { FactorName, MfaPolicy, SmsSettings, SmsTemplates, TwilioSettings } from './model.js';
+
+export interface MfaStore {
+  /** The factors the tenant enabled (absent ones are disabled). */
+  enabledFactors(tenantId: string): Promise<Set<FactorName>>;
+  /** Enables or disables one factor. One statement. */
+  setFactor(tenantId: string, name: FactorName, enabled: boolean, now: string): Promise<void>;
+  /** The tenant's policies; [] when never set. */
+  policies(tenantId: string): Promise<MfaPolicy[]>;
+  /** Replaces the tenant's policies. One statement. */
+  setPolicies(tenantId: string, policies: readonly MfaPolicy[], now: string): Promise<void>;
+
+  /** The SMS factor's provider and templates (the default templates until set). */
+  smsSettings(tenantId: string): Promise<SmsSettings>;
+  /** Replaces the Twilio settings (absent members are cleared). One statement. */
+  setTwilio(tenantId: string, twilio: TwilioSettings, now: string): Promise<void>;
+  /** Replaces the SMS templates. One statement. */
+  setSmsTemplates(tenantId: string, templates: SmsTemplates, now: string): Promise<void>;
+
+  /** The user's enrolments, oldest first. */
+  authenticators(tenantId: string, userId: string): Promise<MfaAuthenticatorRow[]>;
+  /** One enrolment by its stored id (`dev_…`), whoever it belongs to. */
+  authenticator(tenantId: string, id: string): Promise<MfaAuthenticatorRow | undefined>;
+  /** Stores a new enrolment; a foreign-key violation for an unknown user. */
+  insertAuthenticator(row: MfaAuthenticatorRow): Promise<void>;
+  /** Confirms an enrolment at `now` (first use); false when it is unknown or already confirmed. One conditional UPDATE. */
+  confirmAuthenticator(tenantId: string, id: string, now: string): Promise<boolean>;
+  /** Records a successful use at `now`. */
+  touchAuthenticator(tenantId: string, id: string, now: string): Promise<void>;
+  /** Deletes one of the user's enrolments; false when the user has no such enrolment. */
+  deleteAuthenticator(tenantId: string, userId: string, id: string): Promise<boolean>;
+  /** Deletes every enrolment of the user (their recovery code included); returns how many. */
+  deleteAuthenticators(tenantId: string, userId: string): Promise<number>;
+  /**
+   * Replaces the user's recovery code by `row` in one transaction: the old
+   * one (if any) no longer works once this returns.
+   */
+  replaceRecoveryCode(row: MfaAuthenticatorRow): Promise<void>;
+  /**
+   * Spends the user's recovery code whose hash is `codeHash` and stores
+   * `next` in its place, in one transaction; false (nothing changed) when the
+   * user has no recovery code with that hash. Of two concurrent calls with
+   * the same code at most one gets true.
+   */
+  spendRecoveryCode(tenantId: string, userId: string, codeHash: string, next: MfaAuthenticatorRow): Promise<boolean>;
+
+  /** Stores a new out-of-band challenge. */
+  insertChallenge(row: Omit<MfaChallengeRow, 'used_at'>): Promise<void>;
+  /** The challenge with this oob_code hash, used or not; undefined when unknown. */
+  challenge(tenantId: string, oobHash: string): Promise<MfaChallengeRow | undefined>;
+  /** Marks the challenge used if it is unused and unexpired at `now`; of two concurrent calls one gets true. */
+  spendChallenge(tenantId: string, oobHash: string, now: string): Promise<boolean>;
+
+  /**
+   * Counts one wrong code of the user and returns the count in the current
+   * window: a window that started at or before `windowStartedAfter` is over,
+   * and a new one starts at `now` with 1. One transaction.
+   */
+  recordFailure(tenantId: string, userId: string, now: string, windowStartedAfter: string): Promise<number>;
+  /** The user's count of wrong codes in the window that started after `windowStartedAfter`; 0 without one. */
+  failures(tenantId: string, userId: string, windowStartedAfter: string): Promise<number>;
+  /** A right code: the count starts again. */
+  clearFailures(tenantId: string, userId: string): Promise<void>;
+}

@@ -1,0 +1,132 @@
+/**
+ * Passwordless login by email (connections of strategy `email`): a code, or
+ * a link carrying it, is mailed; the code logs in once, before it expires,
+ * for the client it was sent for, and locks after MAX_CODE_TRIES wrong tries.
+ * A new code for the same address replaces the previous one. Codes are
+ * stored as SHA-256 only.
+ *
+ * Users of such a connection are `email|<24 hex>`, with a verified email and
+ * no password; the first successful login creates the user unless the
+ * connection has `disable_signup`. With `disable_signup`, a start for an
+ * unknown address answers as any other but sends nothing, so the answer does
+ * not tell which addresses have accounts, and no code exists to log in with.
+ */
+import { randomInt, timingSafeEqual } from 'node:crypto';
+import { isoAt } from '../../platform/clock.js';
+import { isUniqueViolation } from '../../platform/database-errors.js';
+import type { ConnectionRow } from '../connections/model.js';
+import type { AppContext } from '../context.js';
+import { secretHash } from '../secrets.js';
+import type { Tenant } from '../tenants/tenant.js';
+import { newUserIdPart, type UserRow } from '../users/model.js';
+import { defaultPicture } from '../users/new-user.js';
+import { EMAIL_STRATEGY, MAX_CODE_TRIES, passwordlessSettings } from './options.js';
+import { renderHtml, renderLine } from '../templates.js';
+
+export interface EmailStart {
+  tenant: Tenant;
+  connection: ConnectionRow;
+  client: { id: string; name: string };
+  email: string;
+  send: 'code' | 'link';
+  /** The magic link for a code (send=link). */
+  link?: (code: string) => string;
+}
+
+function newCode(length: number): string {
+  let code = '';
+  for (let i = 0; i < length; i++) code += String(randomInt(10));
+  return code;
+}
+
+/** Creates the recipient's code and mails it (or the link carrying it); sends nothing to an unknown address under disable_signup. */
+export async function startEmail(ctx: AppContext, start: EmailStart): Promise<void> {
+  const { tenant, connection } = start;
+  const settings = passwordlessSettings(connection.options);
+  const recipient = start.email.toLowerCase();
+  if (settings.disableSignup && !(await ctx.stores.users.findByEmail(tenant.id, connection.id, recipient))) return;
+  const code = newCode(settings.codeLength);
+  const now = ctx.now();
+  await ctx.stores.passwordless.replace({
+    tenant_id: tenant.id,
+    connection_id: connection.id,
+    recipient,
+    client_id: start.client.id,
+    code_hash: secretHash(code),
+    created_at: isoAt(now),
+    expires_at: isoAt(now + settings.lifetimeSeconds * 1000),
+  });
+  const link = start.send === 'link' && start.link ? start.link(code) : undefined;
+  const variables = {
+    code,
+    ...(link !== undefined && { link }),
+    send: start.send,
+    email: start.email,
+    application: { name: start.client.name },
+    connection: { name: connection.name },
+  };
+  const minutes = Math.max(1, Math.round(settings.lifetimeSeconds / 60));
+  const text = link !== undefined ? `Log in to ${start.client.name}: ${link}\n\nThe link expires in ${minutes} minutes.\n` : `Your verification code for ${start.client.name} is ${code}\n\nIt expires in ${minutes} minutes.\n`;
+  const message = { to: start.email, subject: await renderLine(settings.subject, variables), text, html: await renderHtml(settings.body, variables) };
+  // Handed over without waiting: a slow mail server must not hold the request. The message carries a live code: never logged.
+  ctx.mailer.send(tenant.domain, message).catch((err: unknown) => ctx.logger.error({ err, tenant: tenant.name, purpose: 'passwordless' }, 'sending mail failed'));
+}
+
+function sameHash(a: string, b: string): boolean {
+  return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+}
+
+/** Whether `code` logs the address in for `clientId` now; a right code is spent, a wrong one counted. */
+export async function verifyEmailCode(ctx: AppContext, tenant: Tenant, connection: ConnectionRow, clientId: string, email: string, code: string): Promise<boolean> {
+  const recipient = email.toLowerCase();
+  const row = await ctx.stores.passwordless.find(tenant.id, connection.id, recipient);
+  if (!row) return false;
+  if (row.client_id !== clientId || !sameHash(row.code_hash, secretHash(code))) {
+    await ctx.stores.passwordless.recordFailure(tenant.id, connection.id, recipient, row.code_hash);
+    return false;
+  }
+  return ctx.stores.passwordless.spend(tenant.id, connection.id, recipient, row.code_hash, isoAt(ctx.now()), MAX_CODE_TRIES);
+}
+
+/** The connection's user with this address, created at the first login unless signups are disabled (then undefined). */
+export async function passwordlessUser(ctx: AppContext, tenant: Tenant, connection: ConnectionRow, email: string): Promise<UserRow | undefined> {
+  const lower = email.toLowerCase();
+  const existing = await ctx.stores.users.findByEmail(tenant.id, connection.id, lower);
+  if (existing || passwordlessSettings(connection.options).disableSignup) return existing;
+  const now = isoAt(ctx.now());
+  const row: UserRow = {
+    tenant_id: tenant.id,
+    user_id: `${EMAIL_STRATEGY}|${newUserIdPart()}`,
+    connection_id: connection.id,
+    email,
+    email_lower: lower,
+    // Receiving the code proved the address.
+    email_verified: 1,
+    username: null,
+    username_lower: null,
+    phone_number: null,
+    phone_verified: 0,
+    password_hash: null,
+    blocked: 0,
+    name: email,
+    given_name: null,
+    family_name: null,
+    nickname: email.slice(0, email.lastIndexOf('@')),
+    picture: defaultPicture(lower),
+    app_metadata: {},
+    user_metadata: {},
+    created_at: now,
+    updated_at: now,
+    last_login: null,
+    last_password_reset: null,
+    logins_count: 0,
+  };
+  try {
+    await ctx.stores.users.insert(row);
+    return row;
+  } catch (error) {
+    // Two first logins at once: the other one created the user.
+    if (isUniqueViolation(error)) return ctx.stores.users.findByEmail(tenant.id, connection.id, lower);
+    throw error;
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * The tenant's message templates (passwordless email, MFA SMS), rendered
+ * with liquidjs (the service's `syntax: "liquid"`), never hand-written. Templates are tenant
+ * configuration, so they are held to limits: no file access (`include` and
+ * `render` find nothing), a bounded template size, render time and memory,
+ * and values escaped for HTML in the body (the subject is plain text).
+ */
+import { Liquid, type FS } from 'liquidjs';
+
+/** A file system with no files: `{% include %}` and `{% render %}` cannot read the server's disk. */
+const NO_FILES: FS = {
+  exists: async () => false,
+  existsSync: () => false,
+  readFile: async () => {
+    throw new Error('templates cannot include files');
+  },
+  readFileSync: () => {
+    throw new Error('templates cannot include files');
+  },
+  resolve: (_dir, file) => file,
+};
+
+const LIMITS = { fs: NO_FILES, root: [], parseLimit: 70_000, renderLimit: 500, memoryLimit: 10_000_000 };
+const html = new Liquid({ ...LIMITS, outputEscape: 'escape' });
+const text = new Liquid(LIMITS);
+
+/** Why `template` does not parse, or undefined. */
+export function renderTemplateProblem(template: string): string | undefined {
+  try {
+    text.parse(template);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message.split('\n')[0] : 'unreadable';
+  }
+}
+
+export function renderHtml(template: string, variables: Record<string, unknown>): Promise<string> {
+  return html.parseAndRender(template, variables);
+}
+
+/** Plain text, on one line (a subject or a sender). */
+export async function renderLine(template: string, variables: Record<string, unknown>): Promise<string> {
+  return (await text.parseAndRender(template, variables)).replace(/[\r\n]+/g, ' ').trim();
+}

@@ -1,0 +1,269 @@
+/**
+ * The Management API's side of multi-factor authentication: which factors
+ * are enabled, the MFA policy, and users' enrolments (listed, added by an
+ * administrator, removed, the recovery code regenerated). The rules of
+ * enrolment and verification are the domain's (src/domain/mfa/service.ts).
+ *
+ * Factors Gatehouse cannot use (`duo`, `webauthn-*`, and `push-notification`
+ * until push delivery exists) are listed, always disabled; enabling one is
+ * refused with 400 `operation_not_supported` rather than accepted and
+ * silently ignored.
+ */
+import {
+  authenticatorApiId,
+  twilioAuthTokenContext,
+  FACTOR_NAMES,
+  storedIdOf,
+  SUPPORTED_FACTORS,
+  type Authenticator,
+  type FactorName,
+  type MfaPolicy,
+  type SmsTemplates,
+  type TwilioSettings,
+} from '../../domain/mfa/model.js';
+import { renderTemplateProblem } from '../../domain/templates.js';
+import type { TwilioBody, TwilioReadResponse } from './sms/schema.js';
+import { addOobAuthenticator, addTotpAuthenticator, regenerateRecoveryCode, secondFactors } from '../../domain/mfa/service.js';
+import type { AppContext } from '../../domain/context.js';
+import type { Tenant } from '../../domain/tenants/tenant.js';
+import { isoAt } from '../../platform/clock.js';
+import { managementErrors } from '../../platform/http/errors.js';
+import { offsetList, offsetPaging, type OffsetList } from '../lists.js';
+import { userNotFound } from '../users/service.js';
+import { issueEnrollmentTicket } from '../../domain/mfa/enrollment-ticket.js';
+import type {
+  EnrollmentTicketBody,
+  EnrollmentTicketResponse,
+  CreateAuthenticationMethodBody,
+  CreatedAuthenticationMethod,
+  GuardianEnrollment,
+  GuardianFactor,
+  UserAuthenticationMethod,
+  UsersEnrollment,
+} from './mfa-schema.js';
+
+const enrollmentNotFound = () => managementErrors.notFound('Enrollment not found.');
+
+/** The Management API's type of each stored type (`AuthenticationMethodTypeEnum`). */
+function methodOf(row: Authenticator): UserAuthenticationMethod {
+  const method: UserAuthenticationMethod = { id: authenticatorApiId(row), type: row.type, confirmed: row.confirmed === 1, created_at: row.created_at };
+  if (row.name !== null) method.name = row.name;
+  if (row.type === 'phone') method.preferred_authentication_method = 'sms';
+  if (row.phone_number !== null) method.phone_number = row.phone_number;
+  if (row.email !== null) method.email = row.email;
+  if (row.enrolled_at !== null) method.enrolled_at = row.enrolled_at;
+  if (row.last_auth_at !== null) method.last_auth_at = row.last_auth_at;
+  return method;
+}
+
+/** Guardian enrolments are the authenticator app and phone ones (`auth_method` `authenticator`, `sms`). */
+function enrollmentOf(row: Authenticator): UsersEnrollment | undefined {
+  if (row.type !== 'totp' && row.type !== 'phone') return undefined;
+  const kind = row.type === 'totp' ? 'authenticator' : 'sms';
+  const enrollment: UsersEnrollment = { id: row.id, status: row.confirmed === 1 ? 'confirmed' : 'pending', type: kind };
+  if (row.phone_number !== null) {
+    enrollment.name = row.name ?? row.phone_number;
+    enrollment.phone_number = row.phone_number;
+  }
+  enrollment.auth_method = kind;
+  if (row.enrolled_at !== null) enrollment.enrolled_at = row.enrolled_at;
+  if (row.last_auth_at !== null) enrollment.last_auth = row.last_auth_at;
+  return enrollment;
+}
+
+export class GuardianMfaService {
+  constructor(private readonly ctx: AppContext) {}
+
+  async listFactors(tenant: Tenant): Promise<GuardianFactor[]> {
+    const enabled = await this.ctx.stores.mfa.enabledFactors(tenant.id);
+    return FACTOR_NAMES.map((name) => ({ enabled: enabled.has(name) && SUPPORTED_FACTORS.has(name), trial_expired: false, name }));
+  }
+
+  async setFactor(tenant: Tenant, name: FactorName, enabled: boolean): Promise<{ enabled: boolean }> {
+    if (enabled && !SUPPORTED_FACTORS.has(name)) {
+      throw managementErrors.badRequest(`The ${name} factor is not supported by this server and cannot be enabled.`, 'operation_not_supported');
+    }
+    await this.ctx.stores.mfa.setFactor(tenant.id, name, enabled, isoAt(this.ctx.now()));
+    this.ctx.invalidation.invalidate(tenant.id);
+    return { enabled };
+  }
+
+  policies(tenant: Tenant): Promise<MfaPolicy[]> {
+    return this.ctx.stores.mfa.policies(tenant.id);
+  }
+
+  async setPolicies(tenant: Tenant, policies: MfaPolicy[]): Promise<MfaPolicy[]> {
+    await this.ctx.stores.mfa.setPolicies(tenant.id, policies, isoAt(this.ctx.now()));
+    this.ctx.invalidation.invalidate(tenant.id);
+    return policies;
+  }
+
+  /** GET …/sms/providers/twilio: the members set, never the auth token. */
+  async twilio(tenant: Tenant): Promise<TwilioReadResponse> {
+    const { twilio } = await this.ctx.stores.mfa.smsSettings(tenant.id);
+    if (!twilio) return {};
+    const { auth_token_enc: _token, ...readable } = twilio;
+    return readable;
+  }
+
+  /** PUT …/sms/providers/twilio: replaces the settings; the answer echoes the body (the auth token only because the caller sent it). */
+  async setTwilio(tenant: Tenant, body: TwilioBody): Promise<TwilioBody> {
+    const { auth_token, ...rest } = body;
+    const settings: TwilioSettings = { ...rest };
+    if (auth_token !== undefined) settings.auth_token_enc = auth_token === null ? null : this.ctx.box.seal(auth_token, twilioAuthTokenContext(tenant.id));
+    await this.ctx.stores.mfa.setTwilio(tenant.id, settings, isoAt(this.ctx.now()));
+    this.ctx.invalidation.invalidate(tenant.id);
+    return body;
+  }
+
+  async smsTemplates(tenant: Tenant): Promise<SmsTemplates> {
+    return (await this.ctx.stores.mfa.smsSettings(tenant.id)).templates;
+  }
+
+  async setSmsTemplates(tenant: Tenant, templates: SmsTemplates): Promise<SmsTemplates> {
+    for (const [name, template] of Object.entries(templates)) {
+      const problem = renderTemplateProblem(template);
+      if (problem) throw managementErrors.invalidBody(`Payload validation error: 'Not a valid Liquid template: ${problem}' on property ${name}.`);
+    }
+    await this.ctx.stores.mfa.setSmsTemplates(tenant.id, templates, isoAt(this.ctx.now()));
+    this.ctx.invalidation.invalidate(tenant.id);
+    return templates;
+  }
+
+  private async requireUser(tenant: Tenant, userId: string): Promise<void> {
+    if (!(await this.ctx.stores.users.get(tenant.id, userId))) throw userNotFound();
+  }
+
+  private async authenticators(tenant: Tenant, userId: string): Promise<Authenticator[]> {
+    await this.requireUser(tenant, userId);
+    return (await this.ctx.stores.mfa.authenticators(tenant.id, userId)) as Authenticator[];
+  }
+
+  /** GET /users/{id}/enrollments: the confirmed authenticator-app and phone enrolments. */
+  async enrollments(tenant: Tenant, userId: string): Promise<UsersEnrollment[]> {
+    const rows = await this.authenticators(tenant, userId);
+    return rows.filter((r) => r.confirmed === 1).flatMap((r) => enrollmentOf(r) ?? []);
+  }
+
+  async enrollment(tenant: Tenant, id: string): Promise<GuardianEnrollment> {
+    const row = (await this.ctx.stores.mfa.authenticator(tenant.id, storedIdOf(id))) as Authenticator | undefined;
+    const enrollment = row && enrollmentOf(row);
+    if (!enrollment) throw enrollmentNotFound();
+    const { type: _type, auth_method: _method, ...rest } = enrollment;
+    return rest;
+  }
+
+  /** DELETE /guardian/enrollments/{id}: 204 whether or not it existed (the document gives no 404). */
+  async deleteEnrollment(tenant: Tenant, id: string): Promise<void> {
+    const row = await this.ctx.stores.mfa.authenticator(tenant.id, storedIdOf(id));
+    if (row) await this.ctx.stores.mfa.deleteAuthenticator(tenant.id, row.user_id, row.id);
+  }
+
+  async authenticationMethods(
+    tenant: Tenant,
+    userId: string,
+    query: { page?: number; per_page?: number; include_totals?: boolean },
+  ): Promise<OffsetList<'authenticators', UserAuthenticationMethod>> {
+    const page = offsetPaging(query);
+    const all = (await this.authenticators(tenant, userId)).map(methodOf);
+    const items = all.slice(page.page * page.perPage, (page.page + 1) * page.perPage);
+    return offsetList('authenticators', items, page, all.length);
+  }
+
+  async authenticationMethod(tenant: Tenant, userId: string, id: string): Promise<UserAuthenticationMethod> {
+    const row = (await this.authenticators(tenant, userId)).find((r) => r.id === storedIdOf(id));
+    if (!row) throw managementErrors.notFound('Authentication method not found.');
+    return methodOf(row);
+  }
+
+  /**
+   * POST /users/{id}/authentication-methods: an administrator's enrolment,
+   * confirmed at once (the administrator vouches for it). One of a kind per
+   * address: a second email or phone method with the same address is 409.
+   */
+  async createAuthenticationMethod(tenant: Tenant, userId: string, body: CreateAuthenticationMethodBody): Promise<CreatedAuthenticationMethod> {
+    const existing = await this.authenticators(tenant, userId);
+    const name = body.name ?? null;
+    const created = (row: { id: string; type: Authenticator['type'] }): CreatedAuthenticationMethod => ({
+      id: authenticatorApiId(row),
+      type: body.type,
+      ...(body.name !== undefined && { name: body.name }),
+      ...(body.phone_number !== undefined && { phone_number: body.phone_number }),
+      ...(body.email !== undefined && { email: body.email }),
+      ...(body.type === 'phone' && { preferred_authentication_method: body.preferred_authentication_method ?? 'sms' }),
+    });
+    const missing = (member: string) => managementErrors.invalidBody(`Payload validation error: 'Missing required property: ${member}' on property ${member}.`);
+    const duplicate = () => managementErrors.conflict('An authentication method of this type with this value already exists for the user.');
+    switch (body.type) {
+      case 'totp': {
+        if (body.totp_secret === undefined) throw missing('totp_secret');
+        const row = await addTotpAuthenticator(this.ctx, tenant, userId, body.totp_secret.replace(/=+$/, '').toUpperCase(), name);
+        return created({ id: row.id, type: 'totp' });
+      }
+      case 'email': {
+        if (body.email === undefined) throw missing('email');
+        if (existing.some((r) => r.type === 'email' && r.email?.toLowerCase() === body.email!.toLowerCase())) throw duplicate();
+        const row = await addOobAuthenticator(this.ctx, tenant.id, userId, 'email', body.email, { confirmed: true, name });
+        return created({ id: row.id, type: 'email' });
+      }
+      case 'phone': {
+        if (body.phone_number === undefined) throw missing('phone_number');
+        if (body.preferred_authentication_method === 'voice') throw managementErrors.badRequest('Voice calls are not supported by this server.', 'operation_not_supported');
+        if (existing.some((r) => r.type === 'phone' && r.phone_number === body.phone_number)) throw duplicate();
+        const row = await addOobAuthenticator(this.ctx, tenant.id, userId, 'phone', body.phone_number, { confirmed: true, name });
+        return created({ id: row.id, type: 'phone' });
+      }
+      default:
+        throw managementErrors.badRequest(`Authentication methods of type ${body.type} are not supported by this server.`, 'operation_not_supported');
+    }
+  }
+
+  async deleteAuthenticationMethods(tenant: Tenant, userId: string): Promise<void> {
+    await this.requireUser(tenant, userId);
+    await this.ctx.stores.mfa.deleteAuthenticators(tenant.id, userId);
+  }
+
+  async deleteAuthenticationMethod(tenant: Tenant, userId: string, id: string): Promise<void> {
+    await this.requireUser(tenant, userId);
+    if (!(await this.ctx.stores.mfa.deleteAuthenticator(tenant.id, userId, storedIdOf(id)))) throw managementErrors.notFound('Authentication method not found.');
+  }
+
+  /**
+   * POST /guardian/enrollments/ticket: a ticket URL on which the user enrols
+   * an authenticator app (the only `factor` the ticket page offers), mailed
+   * to them with `send_mail`. A user who already has a second factor needs
+   * `allow_multiple_enrollments`.
+   */
+  async createEnrollmentTicket(tenant: Tenant, body: EnrollmentTicketBody): Promise<EnrollmentTicketResponse> {
+    const user = await this.ctx.stores.users.get(tenant.id, body.user_id);
+    if (!user) throw userNotFound();
+    if (body.factor !== undefined && body.factor !== 'otp') {
+      throw managementErrors.badRequest(`Enrollment tickets for the ${body.factor} factor are not supported by this server; use otp.`, 'operation_not_supported');
+    }
+    if (!(await this.ctx.stores.mfa.enabledFactors(tenant.id)).has('otp')) throw managementErrors.badRequest('The otp factor is not enabled.');
+    if (body.allow_multiple_enrollments !== true && secondFactors((await this.ctx.stores.mfa.authenticators(tenant.id, user.user_id)) as Authenticator[]).length > 0) {
+      throw managementErrors.badRequest('The user is already enrolled in multi-factor authentication; set allow_multiple_enrollments to enroll another factor.');
+    }
+    const to = body.email ?? user.email;
+    if (body.send_mail === true && !to) throw managementErrors.badRequest('The user has no email address to send the ticket to; give one in email.');
+    const { ticket, id } = issueEnrollmentTicket(this.ctx, tenant, user.user_id);
+    const url = `${tenant.issuer}guardian/enroll?ticket=${encodeURIComponent(ticket)}`;
+    if (body.send_mail === true) {
+      // Handed over without waiting; the message carries a live link, never logged.
+      this.ctx.mailer
+        .send(tenant.domain, {
+          to: to!,
+          subject: `Set up two-step verification for ${tenant.name}`,
+          text: `To set up two-step verification for your ${tenant.name} account, open this link:\n\n${url}\n\nIf you did not expect this message, ignore it.\n`,
+        })
+        .catch((err: unknown) => this.ctx.logger.error({ err, tenant: tenant.name, purpose: 'mfa_enrollment_ticket' }, 'sending mail failed'));
+    }
+    return { ticket_id: id, ticket_url: url };
+  }
+
+  /** POST /users/{id}/recovery-code-regeneration: 404 "Enrollment not found." for a user without a confirmed second factor. */
+  async regenerateRecoveryCode(tenant: Tenant, userId: string): Promise<{ recovery_code: string }> {
+    if (secondFactors(await this.authenticators(tenant, userId)).length === 0) throw enrollmentNotFound();
+    return { recovery_code: await regenerateRecoveryCode(this.ctx, tenant.id, userId) };
+  }
+}

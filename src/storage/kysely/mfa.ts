@@ -1,0 +1,215 @@
+/**
+ * Multi-factor authentication (migration 0020): factors, policies,
+ * enrolments, out-of-band challenges and the count of wrong codes.
+ */
+import { atomically, type Db } from '../database.js';
+import type { MfaAuthenticatorRow, MfaChallengeRow } from '../../domain/rows.js';
+import {
+  DEFAULT_SMS_TEMPLATES,
+  FACTOR_NAMES,
+  MFA_POLICIES,
+  type FactorName,
+  type MfaPolicy,
+  type SmsSettings,
+  type SmsTemplates,
+  type TwilioSettings,
+} from '../../domain/mfa/model.js';
+import type { MfaStore } from '../../domain/mfa/store.js';
+
+const FACTORS: ReadonlySet<string> = new Set(FACTOR_NAMES);
+const POLICIES: ReadonlySet<string> = new Set(MFA_POLICIES);
+
+export class KyselyMfaStore implements MfaStore {
+  constructor(private readonly db: Db) {}
+
+  async enabledFactors(tenantId: string): Promise<Set<FactorName>> {
+    const rows = await this.db.selectFrom('guardian_factors').select('name').where('tenant_id', '=', tenantId).where('enabled', '=', 1).execute();
+    return new Set(rows.map((r) => r.name).filter((n): n is FactorName => FACTORS.has(n)));
+  }
+
+  async setFactor(tenantId: string, name: FactorName, enabled: boolean, now: string): Promise<void> {
+    const value = enabled ? 1 : 0;
+    await this.db
+      .insertInto('guardian_factors')
+      .values({ tenant_id: tenantId, name, enabled: value, updated_at: now })
+      .onConflict((oc) => oc.columns(['tenant_id', 'name']).doUpdateSet({ enabled: value, updated_at: now }))
+      .execute();
+  }
+
+  async policies(tenantId: string): Promise<MfaPolicy[]> {
+    const row = await this.db.selectFrom('guardian_policies').select('policies').where('tenant_id', '=', tenantId).executeTakeFirst();
+    if (!row) return [];
+    return (JSON.parse(row.policies) as string[]).filter((p): p is MfaPolicy => POLICIES.has(p));
+  }
+
+  async setPolicies(tenantId: string, policies: readonly MfaPolicy[], now: string): Promise<void> {
+    const text = JSON.stringify(policies);
+    await this.db
+      .insertInto('guardian_policies')
+      .values({ tenant_id: tenantId, policies: text, updated_at: now })
+      .onConflict((oc) => oc.column('tenant_id').doUpdateSet({ policies: text, updated_at: now }))
+      .execute();
+  }
+
+  async smsSettings(tenantId: string): Promise<SmsSettings> {
+    const row = await this.db.selectFrom('guardian_sms').selectAll().where('tenant_id', '=', tenantId).executeTakeFirst();
+    if (!row) return { twilio: null, templates: DEFAULT_SMS_TEMPLATES };
+    let twilio: TwilioSettings | null = null;
+    if (row.twilio !== null) {
+      twilio = JSON.parse(row.twilio) as TwilioSettings;
+      if (row.twilio_auth_token_enc !== null) twilio.auth_token_enc = row.twilio_auth_token_enc;
+    }
+    return { twilio, templates: row.templates === null ? DEFAULT_SMS_TEMPLATES : (JSON.parse(row.templates) as SmsTemplates) };
+  }
+
+  async setTwilio(tenantId: string, { auth_token_enc, ...rest }: TwilioSettings, now: string): Promise<void> {
+    const columns = { twilio: JSON.stringify(rest), twilio_auth_token_enc: auth_token_enc ?? null, updated_at: now };
+    await this.db
+      .insertInto('guardian_sms')
+      .values({ tenant_id: tenantId, templates: null, ...columns })
+      .onConflict((oc) => oc.column('tenant_id').doUpdateSet(columns))
+      .execute();
+  }
+
+  async setSmsTemplates(tenantId: string, templates: SmsTemplates, now: string): Promise<void> {
+    const columns = { templates: JSON.stringify(templates), updated_at: now };
+    await this.db
+      .insertInto('guardian_sms')
+      .values({ tenant_id: tenantId, twilio: null, twilio_auth_token_enc: null, ...columns })
+      .onConflict((oc) => oc.column('tenant_id').doUpdateSet(columns))
+      .execute();
+  }
+
+  authenticators(tenantId: string, userId: string): Promise<MfaAuthenticatorRow[]> {
+    return this.db
+      .selectFrom('mfa_authenticators')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('user_id', '=', userId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
+
+  authenticator(tenantId: string, id: string): Promise<MfaAuthenticatorRow | undefined> {
+    return this.db.selectFrom('mfa_authenticators').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+  }
+
+  async insertAuthenticator(row: MfaAuthenticatorRow): Promise<void> {
+    await this.db.insertInto('mfa_authenticators').values(row).execute();
+  }
+
+  async confirmAuthenticator(tenantId: string, id: string, now: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('mfa_authenticators')
+      .set({ confirmed: 1, enrolled_at: now, last_auth_at: now })
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .where('confirmed', '=', 0)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async touchAuthenticator(tenantId: string, id: string, now: string): Promise<void> {
+    await this.db.updateTable('mfa_authenticators').set({ last_auth_at: now }).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+  }
+
+  async deleteAuthenticator(tenantId: string, userId: string, id: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('mfa_authenticators')
+      .where('tenant_id', '=', tenantId)
+      .where('user_id', '=', userId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async deleteAuthenticators(tenantId: string, userId: string): Promise<number> {
+    const result = await this.db.deleteFrom('mfa_authenticators').where('tenant_id', '=', tenantId).where('user_id', '=', userId).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  replaceRecoveryCode(row: MfaAuthenticatorRow): Promise<void> {
+    return atomically(this.db, async (trx) => {
+      await trx
+        .deleteFrom('mfa_authenticators')
+        .where('tenant_id', '=', row.tenant_id)
+        .where('user_id', '=', row.user_id)
+        .where('type', '=', 'recovery-code')
+        .execute();
+      await trx.insertInto('mfa_authenticators').values(row).execute();
+    });
+  }
+
+  spendRecoveryCode(tenantId: string, userId: string, codeHash: string, next: MfaAuthenticatorRow): Promise<boolean> {
+    return atomically(this.db, async (trx) => {
+      const spent = await trx
+        .deleteFrom('mfa_authenticators')
+        .where('tenant_id', '=', tenantId)
+        .where('user_id', '=', userId)
+        .where('type', '=', 'recovery-code')
+        .where('code_hash', '=', codeHash)
+        .executeTakeFirst();
+      if (Number(spent.numDeletedRows) === 0) return false;
+      await trx.insertInto('mfa_authenticators').values(next).execute();
+      return true;
+    });
+  }
+
+  async insertChallenge(row: Omit<MfaChallengeRow, 'used_at'>): Promise<void> {
+    await this.db.insertInto('mfa_challenges').values({ ...row, used_at: null }).execute();
+  }
+
+  challenge(tenantId: string, oobHash: string): Promise<MfaChallengeRow | undefined> {
+    return this.db.selectFrom('mfa_challenges').selectAll().where('tenant_id', '=', tenantId).where('oob_hash', '=', oobHash).executeTakeFirst();
+  }
+
+  async spendChallenge(tenantId: string, oobHash: string, now: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('mfa_challenges')
+      .set({ used_at: now })
+      .where('tenant_id', '=', tenantId)
+      .where('oob_hash', '=', oobHash)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  recordFailure(tenantId: string, userId: string, now: string, windowStartedAfter: string): Promise<number> {
+    return atomically(this.db, async (trx) => {
+      // The upsert takes the row's write lock first (as the guardian store's merges do), then the count is read.
+      const row = await trx
+        .insertInto('mfa_failures')
+        .values({ tenant_id: tenantId, user_id: userId, failures: 1, window_started_at: now })
+        .onConflict((oc) =>
+          oc.columns(['tenant_id', 'user_id']).doUpdateSet((eb) => ({ failures: eb('mfa_failures.failures', '+', 1) })),
+        )
+        .returning(['failures', 'window_started_at'])
+        .executeTakeFirstOrThrow();
+      if (row.window_started_at > windowStartedAfter) return row.failures;
+      await trx
+        .updateTable('mfa_failures')
+        .set({ failures: 1, window_started_at: now })
+        .where('tenant_id', '=', tenantId)
+        .where('user_id', '=', userId)
+        .execute();
+      return 1;
+    });
+  }
+
+  async failures(tenantId: string, userId: string, windowStartedAfter: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('mfa_failures')
+      .select('failures')
+      .where('tenant_id', '=', tenantId)
+      .where('user_id', '=', userId)
+      .where('window_started_at', '>', windowStartedAfter)
+      .executeTakeFirst();
+    return row?.failures ?? 0;
+  }
+
+  async clearFailures(tenantId: string, userId: string): Promise<void> {
+    await this.db.deleteFrom('mfa_failures').where('tenant_id', '=', tenantId).where('user_id', '=', userId).execute();
+  }
+}
