@@ -1,7 +1,7 @@
 /**
  * Login throughput (`npm run bench:logins`): how close Gatehouse's password
  * logins come to the rate at which one core verifies argon2id hashes, the
- * cost every login must pay (src/passwords/hashing.ts), and what logins do to
+ * cost every login must pay (src/platform/passwords/hashing.ts), and what logins do to
  * client_credentials tokens served by the same process.
  *
  * Gatehouse (bin/gatehouse.cjs, as `npm start` runs it; plain HTTP, temporary
@@ -16,7 +16,7 @@
  * BENCH_ROUNDS rounds, in turn:
  *
  *   1. the reference: `verifyPassword` of Gatehouse's own built code
- *      (dist/passwords/hashing.js, so its parameters: argon2id, 19 MiB, t=2,
+ *      (dist/platform/passwords/hashing.js, so its parameters: argon2id, 19 MiB, t=2,
  *      p=1), awaited one after the other, in a child process pinned to the
  *      server's core with a threadpool of one thread: verifications per second
  *      of that core;
@@ -193,7 +193,7 @@ process.stdout.write(
 async function hashReference(seconds: number, cpus: string | undefined): Promise<HashReference> {
   const env = childEnv({
     UV_THREADPOOL_SIZE: '1',
-    BENCH_HASHING_MODULE: pathToFileURL(path.join(ROOT, 'dist', 'passwords', 'hashing.js')).href,
+    BENCH_HASHING_MODULE: pathToFileURL(path.join(ROOT, 'dist', 'platform', 'passwords', 'hashing.js')).href,
     BENCH_PASSWORD: PASSWORD,
     BENCH_SECONDS: String(seconds),
   });
@@ -601,7 +601,7 @@ const LINES: readonly { key: LineKey; label: string; target: 'hash' | 'kept' | '
 
 async function main(): Promise<number> {
   const pinning = setUpPinning();
-  const hashingJs = path.join(ROOT, 'dist', 'passwords', 'hashing.js');
+  const hashingJs = path.join(ROOT, 'dist', 'platform', 'passwords', 'hashing.js');
   if (!fs.existsSync(hashingJs)) throw new BenchError(`${hashingJs} is missing; run \`npm run build\` (npm run bench:logins does)`);
   const startedAt = new Date();
   logHeader(
