@@ -252,6 +252,8 @@ export interface RefreshTokenRow {
   last_used_at: string;
   rotated_at: string | null;
   revoked_at: string | null;
+  /** The organization the grant was for (migration 0040), kept by every refresh; null without one. */
+  organization_id: string | null;
 }
 
 /** Login sessions (migration 0009); only the cookie value's SHA-256 is stored. */
@@ -331,6 +333,8 @@ export interface AuthorizationCodeRow {
   expires_at: string;
   used_at: string | null;
   refresh_family_id: string | null;
+  /** The organization the login was for (migration 0040); null without one. */
+  organization_id: string | null;
 }
 
 /** Users' consent grants (migration 0010): one per user, client and audience. */
@@ -379,3 +383,55 @@ export interface GroupMembershipRow {
   created_at: string;
 }
 
+
+/** Members of organizations (migration 0040). */
+export interface OrganizationMemberRow {
+  tenant_id: string;
+  organization_id: string;
+  user_id: string;
+  created_at: string;
+}
+
+/** Roles organization members hold in that organization (migration 0040). */
+export interface OrganizationMemberRoleRow {
+  tenant_id: string;
+  organization_id: string;
+  user_id: string;
+  role_id: string;
+  created_at: string;
+}
+
+/** Connections enabled for organizations (migration 0040); booleans as 0/1. */
+export interface OrganizationConnectionRow {
+  tenant_id: string;
+  organization_id: string;
+  connection_id: string;
+  assign_membership_on_login: number;
+  show_as_button: number;
+  is_signup_enabled: number;
+  created_at: string;
+}
+
+/**
+ * Invitations to organizations (migration 0040): the ticket under its SHA-256
+ * (lookup) and sealed under the master key (the invitation URL is shown again).
+ */
+export interface OrganizationInvitationRow {
+  tenant_id: string;
+  /** `uinv_…` */
+  id: string;
+  organization_id: string;
+  ticket_hash: string;
+  ticket_enc: string;
+  inviter_name: string;
+  invitee_email: string;
+  client_id: string;
+  connection_id: string | null;
+  app_metadata: JsonObject;
+  user_metadata: JsonObject;
+  /** Role ids the invitee gets in the organization. */
+  roles: string[];
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}

@@ -21,6 +21,7 @@ import * as m0011 from './migrations/0011_rbac.js';
 import * as m0012 from './migrations/0012_hardening.js';
 import * as m0013 from './migrations/0013_interaction_steps.js';
 import * as m0014 from './migrations/0014_client_credentials.js';
+import * as m0040 from './migrations/0040_organization_members.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -57,6 +58,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0012_hardening': m0012,
   '0013_interaction_steps': m0013,
   '0014_client_credentials': m0014,
+  '0040_organization_members': m0040,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

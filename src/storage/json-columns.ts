@@ -11,6 +11,7 @@ import type {
   ClientRow,
   ConnectionRow,
   ConsentGrantRow,
+  OrganizationInvitationRow,
   OrganizationRow,
   ResourceServerRow,
   SigningKeyRow,
@@ -29,6 +30,7 @@ export const JSON_COLUMNS = {
   users: ['app_metadata', 'user_metadata'],
   user_grants: ['scope'],
   authorization_requests: ['params', 'completed_steps'],
+  organization_invitations: ['app_metadata', 'user_metadata', 'roles'],
 } as const;
 
 /** The domain row of each table with JSON columns. */
@@ -43,6 +45,7 @@ export interface JsonTableRows {
   users: UserRow;
   user_grants: ConsentGrantRow;
   authorization_requests: AuthorizationRequestRow;
+  organization_invitations: OrganizationInvitationRow;
 }
 
 export type JsonTable = keyof typeof JSON_COLUMNS;

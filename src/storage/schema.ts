@@ -14,6 +14,9 @@ import type {
   GroupRow,
   GuardianPushNotificationRow,
   OrganizationClientGrantRow,
+  OrganizationConnectionRow,
+  OrganizationMemberRoleRow,
+  OrganizationMemberRow,
   OneTimeUseRow,
   RefreshTokenRow,
   RolePermissionRow,
@@ -64,6 +67,10 @@ export interface Database {
   client_counts: ClientCountRow;
   organizations: Stored<'organizations'>;
   organization_client_grants: OrganizationClientGrantRow;
+  organization_members: OrganizationMemberRow;
+  organization_member_roles: OrganizationMemberRoleRow;
+  organization_connections: OrganizationConnectionRow;
+  organization_invitations: Stored<'organization_invitations'>;
   roles: RoleRow;
   groups: GroupRow;
   group_roles: GroupRoleRow;

@@ -8,8 +8,8 @@ import type { AuthorizationCodeStore } from '../../domain/authorization-codes/st
 export class KyselyAuthorizationCodeStore implements AuthorizationCodeStore {
   constructor(private readonly db: Db) {}
 
-  async insert(row: Omit<AuthorizationCodeRow, 'used_at' | 'refresh_family_id'>): Promise<void> {
-    await this.db.insertInto('authorization_codes').values({ ...row, used_at: null, refresh_family_id: null }).execute();
+  async insert(row: Omit<AuthorizationCodeRow, 'used_at' | 'refresh_family_id' | 'organization_id'> & { organization_id?: string | null }): Promise<void> {
+    await this.db.insertInto('authorization_codes').values({ ...row, organization_id: row.organization_id ?? null, used_at: null, refresh_family_id: null }).execute();
   }
 
   find(tenantId: string, codeHash: string): Promise<AuthorizationCodeRow | undefined> {

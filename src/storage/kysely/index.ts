@@ -17,6 +17,9 @@ import { KyselyConsentGrantStore } from './consent-grants.js';
 import { KyselyGroupStore } from './groups.js';
 import { KyselyGuardianPushStore } from './guardian.js';
 import { KyselyOneTimeUseStore } from './one-time-uses.js';
+import { KyselyOrganizationConnectionStore } from './organization-connections.js';
+import { KyselyOrganizationInvitationStore } from './organization-invitations.js';
+import { KyselyOrganizationMemberStore } from './organization-members.js';
 import { KyselyOrganizationStore } from './organizations.js';
 import { KyselyRbacStore } from './rbac.js';
 import { KyselyRefreshTokenStore } from './refresh-tokens.js';
@@ -38,6 +41,9 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     resourceServers: new KyselyResourceServerStore(db),
     clientGrants: new KyselyClientGrantStore(db),
     organizations: new KyselyOrganizationStore(db),
+    organizationMembers: new KyselyOrganizationMemberStore(db),
+    organizationConnections: new KyselyOrganizationConnectionStore(db),
+    organizationInvitations: new KyselyOrganizationInvitationStore(db),
     roles: new KyselyRoleStore(db),
     groups: new KyselyGroupStore(db),
     rbac: new KyselyRbacStore(db),
