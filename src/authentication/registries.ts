@@ -16,6 +16,7 @@ import { privateKeyJwt } from './client-auth/private-key-jwt.js';
 import type { InteractionStep } from './interaction/step.js';
 import { consentStep } from './interaction/steps/consent.js';
 import { loginStep } from './interaction/steps/login.js';
+import { organizationStep } from './interaction/steps/organization.js';
 import type { GrantHandler } from './token/grant.js';
 import { authorizationCode } from './token/grants/authorization-code.js';
 import { clientCredentials } from './token/grants/client-credentials.js';
@@ -41,6 +42,6 @@ export function defaultRegistries(): AuthenticationRegistries {
     clientAuthMethods: [clientSecretBasic, clientSecretPost, privateKeyJwt, none],
     responseTypes: RESPONSE_TYPES,
     responseModes: RESPONSE_MODE_LIST,
-    interactionSteps: [loginStep, consentStep],
+    interactionSteps: [organizationStep, loginStep, consentStep],
   };
 }

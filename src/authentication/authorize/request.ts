@@ -56,6 +56,10 @@ export interface AuthorizeRequest {
   connection?: string;
   login_hint?: string;
   screen_hint?: string;
+  /** The organization to log in to, by id or name (./interaction/steps/organization.ts). */
+  organization?: string;
+  /** An organization invitation's ticket (with `organization`). */
+  invitation?: string;
 }
 
 /** Makes the authorization error sent to the (trusted) redirect target (RFC 6749 §4.1.2.1). */
@@ -201,6 +205,9 @@ export function validateAuthorizeRequest(client: IssuanceClient, params: Readonl
   if (params.screen_hint !== undefined && !client.browser.firstParty) {
     throw refuse('invalid_request', 'screen_hint is not allowed for third party clients');
   }
+  if (params.invitation !== undefined && !client.browser.firstParty) {
+    throw refuse('invalid_request', 'invitation is not allowed for third party clients');
+  }
 
   const request: AuthorizeRequest = {
     client_id: client.row.client_id,
@@ -209,7 +216,7 @@ export function validateAuthorizeRequest(client: IssuanceClient, params: Readonl
     response_mode: responseModeOf(params),
   };
   if (params.redirect_uri !== undefined) request.redirect_uri = params.redirect_uri;
-  for (const name of ['state', 'nonce', 'scope', 'audience', 'connection', 'login_hint', 'screen_hint'] as const) {
+  for (const name of ['state', 'nonce', 'scope', 'audience', 'connection', 'login_hint', 'screen_hint', 'organization', 'invitation'] as const) {
     const value = params[name];
     if (value !== undefined && value !== '') request[name] = value;
   }

@@ -15,8 +15,17 @@ import { isoAt } from '../../platform/clock.js';
 import type { Authenticated } from '../interaction/sessions.js';
 import { issueFrontChannelTokens } from '../token/user-tokens.js';
 import type { AuthorizeRequest } from './request.js';
+import { findOrganization, type TokenOrganization } from '../../domain/organizations/login.js';
+import { AuthorizationErrorResponse } from '../errors.js';
 
-async function issueCode(ctx: AppContext, tenant: Tenant, request: AuthorizeRequest, userId: string, session: SessionRow): Promise<string> {
+async function issueCode(
+  ctx: AppContext,
+  tenant: Tenant,
+  request: AuthorizeRequest,
+  userId: string,
+  session: SessionRow,
+  organization: TokenOrganization | undefined,
+): Promise<string> {
   const code = newSecret();
   await ctx.stores.authorizationCodes.insert({
     tenant_id: tenant.id,
@@ -32,8 +41,20 @@ async function issueCode(ctx: AppContext, tenant: Tenant, request: AuthorizeRequ
     session_id: session.id_hash,
     auth_time: session.auth_time,
     expires_at: isoAt(ctx.now() + lifetimeOf(tenant, 'authorization_code') * 1000),
+    organization_id: organization?.id ?? null,
   });
   return code;
+}
+
+/**
+ * The organization the request logs in to (the organization step checked the
+ * membership); one deleted since is a refusal, never a token without it.
+ */
+async function requestOrganization(ctx: AppContext, tenant: Tenant, request: AuthorizeRequest): Promise<TokenOrganization | undefined> {
+  if (request.organization === undefined) return undefined;
+  const row = await findOrganization(ctx.stores, tenant.id, request.organization);
+  if (!row) throw new AuthorizationErrorResponse('invalid_request', `no organization found with the id or name ${request.organization}`, request);
+  return { id: row.id, name: row.name };
 }
 
 export async function authorizationResponse(
@@ -45,7 +66,8 @@ export async function authorizationResponse(
 ): Promise<Record<string, string>> {
   const parts = new Set(request.response_type);
   const response: Record<string, string> = {};
-  if (parts.has('code')) response.code = await issueCode(ctx, tenant, request, user.user_id, session);
+  const organization = await requestOrganization(ctx, tenant, request);
+  if (parts.has('code')) response.code = await issueCode(ctx, tenant, request, user.user_id, session, organization);
   if (parts.has('token') || parts.has('id_token')) {
     Object.assign(
       response,
@@ -60,6 +82,7 @@ export async function authorizationResponse(
           ...(request.nonce !== undefined && { nonce: request.nonce }),
           authTime: session.auth_time,
           sid: session.id_hash,
+          ...(organization && { organization }),
         },
         { accessToken: parts.has('token'), idToken: parts.has('id_token'), ...(response.code !== undefined && { code: response.code }) },
       ),

@@ -34,12 +34,12 @@ export interface FormError {
   field?: string;
 }
 
-function hiddenFields(view: TransactionView): Html {
+export function hiddenFields(view: TransactionView): Html {
   return html`<input type="hidden" name="state" value="${view.state}">
 <input type="hidden" name="csrf_token" value="${view.csrf}">`;
 }
 
-function errorBlock(error: FormError | undefined): Html | '' {
+export function errorBlock(error: FormError | undefined): Html | '' {
   return error ? html`<p id="error" class="error" role="alert">${error.message}</p>` : '';
 }
 

@@ -75,6 +75,8 @@ export interface RefreshTokenIssue {
   scope: string;
   /** The family of a rotated predecessor, with its absolute expiry; a new family when absent. */
   family?: { id: string; expiresAt: string | null };
+  /** The organization the grant is for; kept by every refresh. */
+  organizationId?: string;
 }
 
 /** Stores a new refresh token (only its hash) and returns the token. */
@@ -94,6 +96,7 @@ export async function issueRefreshToken(ctx: AppContext, request: RefreshTokenIs
     expires_at: request.family ? request.family.expiresAt : absoluteExpiry(settings, nowMs),
     idle_expires_at: idleExpiry(settings, nowMs),
     last_used_at: isoAt(nowMs),
+    organization_id: request.organizationId ?? null,
   });
   return token;
 }

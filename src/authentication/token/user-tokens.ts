@@ -31,6 +31,7 @@ import type { TokenResponse } from './grant.js';
 import { CURRENT_USER_SCOPE_SET, CURRENT_USER_SCOPES } from '../../domain/management-api/current-user.js';
 import { issueRefreshToken, OFFLINE_ACCESS, offlineAccessAllowed } from './refresh-tokens.js';
 import type { AppContext } from '../../domain/context.js';
+import type { TokenOrganization } from '../../domain/organizations/login.js';
 
 /** The OIDC scopes Gatehouse grants: those whose claims it can give (OIDC Core §5.4). */
 export const OIDC_SCOPES: ReadonlySet<string> = new Set(['openid', 'profile', 'email']);
@@ -49,6 +50,8 @@ export interface UserTokenRequest {
   /** The ID token's `auth_time` (seconds since the epoch) and `sid`, for grants that follow a login session. */
   authTime?: number;
   sid?: string;
+  /** The organization the grant is for: `org_id` (and `org_name`) in both tokens, kept by the refresh token. */
+  organization?: TokenOrganization;
   /**
    * Produces the response's refresh token once the grant is known, whatever
    * the scope: the refresh_token grant's rotation. Absent: a new token family
@@ -154,6 +157,7 @@ async function issueAccess(ctx: AppContext, request: UserTokenRequest, grant: Re
       ...(request.grantType !== undefined && { grantType: request.grantType }),
       ...(grant.oidc.includes('openid') && { extraAudiences: [userinfoAudience(tenant)] }),
       ...(grant.permissions !== undefined && { permissions: grant.permissions }),
+      ...(request.organization && { organization: request.organization }),
     });
   }
   return issueUserinfoAccessToken(ctx, {
@@ -175,6 +179,7 @@ function idToken(ctx: AppContext, request: UserTokenRequest, granted: readonly s
     ...(request.nonce !== undefined && { nonce: request.nonce }),
     ...(request.authTime !== undefined && { authTime: request.authTime }),
     ...(request.sid !== undefined && { sid: request.sid }),
+    ...(request.organization && { organization: request.organization }),
     ...hashes,
   });
 }
@@ -188,7 +193,13 @@ export async function issueUserTokens(ctx: AppContext, request: UserTokenRequest
   const refreshToken = request.refreshToken
     ? await request.refreshToken(issued)
     : granted.includes(OFFLINE_ACCESS)
-      ? await issueRefreshToken(ctx, { tenant: request.tenant, client: request.client, userId: request.user.user_id, ...issued })
+      ? await issueRefreshToken(ctx, {
+          tenant: request.tenant,
+          client: request.client,
+          userId: request.user.user_id,
+          ...issued,
+          ...(request.organization && { organizationId: request.organization.id }),
+        })
       : undefined;
 
   // Members in the service's order: access_token, refresh_token, id_token, scope, expires_in, token_type.

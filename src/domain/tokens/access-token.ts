@@ -13,6 +13,7 @@ import { SIGNING_ALG } from '../keys/keyring.js';
 import { signingSecretContext, type ResourceServerRow } from '../resource-servers/model.js';
 import type { Tenant } from '../tenants/tenant.js';
 import type { AppContext } from '../context.js';
+import { organizationClaims, type TokenOrganization } from '../organizations/login.js';
 
 export interface AccessTokenRequest {
   tenant: Tenant;
@@ -28,6 +29,8 @@ export interface AccessTokenRequest {
   extraAudiences?: readonly string[];
   /** The `permissions` claim of the `*_authz` dialects (RBAC). */
   permissions?: readonly string[];
+  /** The organization the grant is for: `org_id` (and `org_name`). */
+  organization?: TokenOrganization;
 }
 
 export interface IssuedAccessToken {
@@ -52,6 +55,7 @@ export async function issueAccessToken(ctx: AppContext, request: AccessTokenRequ
   if (request.grantType) payload.gty = request.grantType;
   if (!rfc9068) payload.azp = request.clientId;
   if (request.permissions !== undefined && resourceServer.token_dialect.endsWith('_authz')) payload.permissions = [...request.permissions];
+  Object.assign(payload, organizationClaims(tenant, request.organization));
 
   const typ = rfc9068 ? 'at+jwt' : 'JWT';
   let token: string;

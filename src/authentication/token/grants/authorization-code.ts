@@ -28,6 +28,7 @@ import { secretHash } from '../../../domain/secrets.js';
 import type { AppContext } from '../../../domain/context.js';
 import { isoAt } from '../../../platform/clock.js';
 import { requireActiveUser } from '../../../domain/users/active-user.js';
+import { grantOrganization } from '../organization.js';
 
 const invalidCode = () => oauthErrors.invalidGrant('Invalid authorization code');
 const failedVerifier = () => oauthErrors.invalidGrant('Failed to verify code verifier');
@@ -97,6 +98,7 @@ export const authorizationCode: GrantHandler = {
     const familyId = newPrefixedId('rtf', 24);
     await consumeCode(ctx, tenant, row, familyId);
     const user = await requireActiveUser(ctx.stores.users, tenant.id, row.user_id, userRefusals);
+    const organization = await grantOrganization(ctx, tenant, row.organization_id, user.user_id, invalidCode);
     return issueUserTokens(ctx, {
       tenant,
       client: client.client,
@@ -106,6 +108,7 @@ export const authorizationCode: GrantHandler = {
       ...(row.nonce !== null && { nonce: row.nonce }),
       authTime: row.auth_time,
       sid: row.session_id,
+      ...(organization && { organization }),
       // A new family whose id the code recorded, so a replay of the code can revoke it.
       refreshToken: async (granted) =>
         granted.scope.split(' ').includes(OFFLINE_ACCESS)
@@ -115,6 +118,7 @@ export const authorizationCode: GrantHandler = {
               userId: user.user_id,
               ...granted,
               family: { id: familyId, expiresAt: absoluteExpiry(refreshTokenSettings(client.client), ctx.now()) },
+              ...(organization && { organizationId: organization.id }),
             })
           : undefined,
     });

@@ -31,6 +31,7 @@ import { secretHash } from '../../../domain/secrets.js';
 import type { AppContext } from '../../../domain/context.js';
 import { isoAt } from '../../../platform/clock.js';
 import { requireActiveUser } from '../../../domain/users/active-user.js';
+import { grantOrganization } from '../organization.js';
 
 const unknownToken = () => oauthErrors.invalidGrant('Unknown or invalid refresh token.');
 
@@ -90,6 +91,7 @@ export const refreshToken: GrantHandler = {
     requireParams(params, 'refresh_token');
     const row = await findToken(ctx, tenant, client, params);
     const user = await requireActiveUser(ctx.stores.users, tenant.id, row.user_id, userRefusals);
+    const organization = await grantOrganization(ctx, tenant, row.organization_id, user.user_id, unknownToken);
     const scope = narrowScope(row, params);
     const successor = await useToken(ctx, tenant, row, refreshTokenSettings(client.client));
     return issueUserTokens(ctx, {
@@ -100,10 +102,19 @@ export const refreshToken: GrantHandler = {
       audience: row.audience ?? '',
       scope,
       grantType: REFRESH_TOKEN_GRANT,
+      ...(organization && { organization }),
       // RFC 6749 §6: the new refresh token has the scope of the one it replaces, not the narrowed one.
       refreshToken: async () =>
         successor &&
-        issueRefreshToken(ctx, { tenant, client: client.client, userId: user.user_id, audience: row.audience ?? undefined, scope: row.scope, family: successor }),
+        issueRefreshToken(ctx, {
+          tenant,
+          client: client.client,
+          userId: user.user_id,
+          audience: row.audience ?? undefined,
+          scope: row.scope,
+          family: successor,
+          ...(organization && { organizationId: organization.id }),
+        }),
     });
   },
 };
