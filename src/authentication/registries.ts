@@ -20,6 +20,7 @@ import { organizationStep } from './interaction/steps/organization.js';
 import type { GrantHandler } from './token/grant.js';
 import { authorizationCode } from './token/grants/authorization-code.js';
 import { clientCredentials } from './token/grants/client-credentials.js';
+import { deviceCode } from './token/grants/device-code.js';
 import { password, passwordRealm } from './token/grants/password.js';
 import { refreshToken } from './token/grants/refresh-token.js';
 
@@ -38,7 +39,7 @@ export interface AuthenticationRegistries {
 
 export function defaultRegistries(): AuthenticationRegistries {
   return {
-    grants: [authorizationCode, clientCredentials, password, passwordRealm, refreshToken],
+    grants: [authorizationCode, clientCredentials, password, passwordRealm, refreshToken, deviceCode],
     clientAuthMethods: [clientSecretBasic, clientSecretPost, privateKeyJwt, none],
     responseTypes: RESPONSE_TYPES,
     responseModes: RESPONSE_MODE_LIST,

@@ -3,6 +3,8 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { authorizeEndpoint } from './authorize/endpoint.js';
+import { activateRoutes } from './device/activate.js';
+import { deviceAuthorizationEndpoint } from './device/authorization-endpoint.js';
 import { refuseDuplicatedCookies } from './cookies.js';
 import { Sessions } from './interaction/sessions.js';
 import type { InteractionDeps } from './interaction/step.js';
@@ -38,6 +40,7 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
       tokenEndpoint(ctx, registries),
       revokeEndpoint(ctx, registries),
       userinfoEndpoint(ctx),
+      deviceAuthorizationEndpoint(ctx, registries),
     ]) {
       app.route(route);
     }
@@ -60,6 +63,7 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
     };
     app.route(authorizeEndpoint(interaction));
     for (const step of registries.interactionSteps) for (const route of step.routes(interaction)) app.route(route);
+    for (const route of activateRoutes(interaction)) app.route(route);
     const logout = new LogoutService(ctx);
     for (const route of [v2LogoutEndpoint(logout), oidcLogoutEndpoint(logout)]) app.route(route);
   };

@@ -56,6 +56,11 @@ export const LIFETIMES = {
     description: 'Access tokens for /userinfo alone returned by the implicit and hybrid flows (wire notes §4).',
     affects: 'GET|POST /userinfo with such a token.',
   },
+  device_code: {
+    seconds: 900,
+    description: 'How long a device authorization request (RFC 8628) waits for the user on /activate (wire notes §12: expires_in 900).',
+    affects: 'POST /oauth/device/code `expires_in`, the /activate pages and the device_code grant (`expired_token` after it).',
+  },
   checkpoint: {
     seconds: 24 * 3600,
     description: 'How long a checkpoint paging `next` value of the Management API stays usable (spec, Limits).',

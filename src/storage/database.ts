@@ -22,6 +22,7 @@ import * as m0012 from './migrations/0012_hardening.js';
 import * as m0013 from './migrations/0013_interaction_steps.js';
 import * as m0014 from './migrations/0014_client_credentials.js';
 import * as m0040 from './migrations/0040_organization_members.js';
+import * as m0041 from './migrations/0041_device_codes.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -59,6 +60,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0013_interaction_steps': m0013,
   '0014_client_credentials': m0014,
   '0040_organization_members': m0040,
+  '0041_device_codes': m0041,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

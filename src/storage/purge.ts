@@ -2,7 +2,7 @@
  * Deletes short-lived protocol artefacts a day after they stopped mattering:
  * tickets, waiting authorization requests and codes once expired, sessions
  * once expired or revoked, refresh tokens once their absolute lifetime ended
- * or their family was revoked. The day of grace keeps a late replay of a code
+ * or their family was revoked, device authorization requests once expired. The day of grace keeps a late replay of a code
  * recognisable (it still revokes what the code issued). Rotated refresh tokens
  * of a live family are kept: reuse detection needs them.
  */
@@ -19,6 +19,7 @@ export interface PurgeResult {
   sessions: number;
   refresh_tokens: number;
   one_time_uses: number;
+  device_codes: number;
 }
 
 export async function purgeExpired(db: Db, now: number): Promise<PurgeResult> {
@@ -41,5 +42,6 @@ export async function purgeExpired(db: Db, now: number): Promise<PurgeResult> {
         .executeTakeFirst(),
     ),
     one_time_uses: count(await db.deleteFrom('one_time_uses').where('expires_at', '<', cutoff).executeTakeFirst()),
+    device_codes: count(await db.deleteFrom('device_codes').where('expires_at', '<', cutoff).executeTakeFirst()),
   };
 }

@@ -9,6 +9,7 @@ import type {
   ClientCountRow,
   ClientCredentialRow,
   ConnectionClientRow,
+  DeviceCodeRow,
   GroupMembershipRow,
   GroupRoleRow,
   GroupRow,
@@ -85,6 +86,7 @@ export interface Database {
   authorization_codes: AuthorizationCodeRow;
   client_credentials: ClientCredentialRow;
   one_time_uses: OneTimeUseRow;
+  device_codes: DeviceCodeRow;
   user_grants: Stored<'user_grants'>;
   role_permissions: RolePermissionRow;
   user_roles: UserRoleRow;

@@ -40,6 +40,7 @@ export function discoveryDocument(tenant: Tenant, registries: AuthenticationRegi
     id_token_signing_alg_values_supported: [SIGNING_ALG],
     request_uri_parameter_supported: false,
     request_parameter_supported: false,
+    ...Object.assign({}, ...registries.grants.map((g) => g.discovery?.(base) ?? {})),
   };
 }
 

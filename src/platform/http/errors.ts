@@ -97,6 +97,10 @@ export type OAuthErrorCode =
   | 'not_found'
   | 'unauthorized'
   | 'too_many_attempts'
+  // Polling grants (RFC 8628 §3.5; OpenID CIBA §11).
+  | 'authorization_pending'
+  | 'slow_down'
+  | 'expired_token'
   // Authorization error responses (RFC 6749 §4.1.2.1, OIDC Core §3.1.2.6), sent to the client's redirect target.
   | 'unsupported_response_type'
   | 'login_required'

@@ -22,13 +22,11 @@ import { AUTHORIZATION_CODE_GRANT } from '../../authorize/request.js';
 import { requireParams, type Params } from '../../params.js';
 import type { GrantContext, GrantHandler, TokenResponse } from '../grant.js';
 import { absoluteExpiry, issueRefreshToken, OFFLINE_ACCESS, refreshTokenSettings } from '../refresh-tokens.js';
-import { issueUserTokens } from '../user-tokens.js';
+import { approvedLoginTokens } from '../approved-login.js';
 import { type AuthorizationCodeRow } from '../../../domain/rows.js';
 import { secretHash } from '../../../domain/secrets.js';
 import type { AppContext } from '../../../domain/context.js';
 import { isoAt } from '../../../platform/clock.js';
-import { requireActiveUser } from '../../../domain/users/active-user.js';
-import { grantOrganization } from '../organization.js';
 
 const invalidCode = () => oauthErrors.invalidGrant('Invalid authorization code');
 const failedVerifier = () => oauthErrors.invalidGrant('Failed to verify code verifier');
@@ -82,8 +80,6 @@ async function consumeCode(ctx: AppContext, tenant: Tenant, row: AuthorizationCo
   if (!(await ctx.stores.authorizationCodes.consume(tenant.id, row.code_hash, isoAt(ctx.now()), refreshFamilyId))) throw invalidCode();
 }
 
-const userRefusals = { missing: invalidCode, blocked: () => oauthErrors.invalidGrant('user is blocked') };
-
 export const authorizationCode: GrantHandler = {
   grantType: AUTHORIZATION_CODE_GRANT,
   parameters: ['code', 'redirect_uri', 'code_verifier'],
@@ -97,28 +93,18 @@ export const authorizationCode: GrantHandler = {
     verifyCodeVerifier(row, params);
     const familyId = newPrefixedId('rtf', 24);
     await consumeCode(ctx, tenant, row, familyId);
-    const user = await requireActiveUser(ctx.stores.users, tenant.id, row.user_id, userRefusals);
-    const organization = await grantOrganization(ctx, tenant, row.organization_id, user.user_id, invalidCode);
-    return issueUserTokens(ctx, {
-      tenant,
-      client: client.client,
-      user,
-      audience: row.audience ?? undefined,
-      scope: row.scope ?? undefined,
+    // A new family whose id the code recorded, so a replay of the code can revoke it.
+    return approvedLoginTokens(ctx, tenant, client, row, invalidCode, {
       ...(row.nonce !== null && { nonce: row.nonce }),
-      authTime: row.auth_time,
-      sid: row.session_id,
-      ...(organization && { organization }),
-      // A new family whose id the code recorded, so a replay of the code can revoke it.
-      refreshToken: async (granted) =>
+      refreshToken: async ({ organizationId, ...granted }) =>
         granted.scope.split(' ').includes(OFFLINE_ACCESS)
           ? issueRefreshToken(ctx, {
               tenant,
               client: client.client,
-              userId: user.user_id,
+              userId: row.user_id,
               ...granted,
               family: { id: familyId, expiresAt: absoluteExpiry(refreshTokenSettings(client.client), ctx.now()) },
-              ...(organization && { organizationId: organization.id }),
+              ...(organizationId !== undefined && { organizationId }),
             })
           : undefined,
     });
