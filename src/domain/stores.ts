@@ -15,6 +15,7 @@ import type { ClientGrantStore } from './client-grants/store.js';
 import type { ClientOffsetAnchors, ClientStore } from './clients/store.js';
 import type { ConnectionStore } from './connections/store.js';
 import type { ConsentGrantStore } from './consent-grants/store.js';
+import type { BackchannelLogoutStore } from './backchannel-logout/store.js';
 import type { DeviceCodeStore } from './device-codes/store.js';
 import type { GroupStore } from './groups/store.js';
 import type { GuardianPushStore } from './guardian/store.js';
@@ -60,6 +61,7 @@ export interface Stores {
   clientCredentials: ClientCredentialStore;
   oneTimeUses: OneTimeUseStore;
   deviceCodes: DeviceCodeStore;
+  backchannelLogout: BackchannelLogoutStore;
 }
 
 export interface UnitOfWork {

@@ -5,6 +5,7 @@
  * prints this table, and the README repeats it. A bad value stops start-up
  * with a message naming the variable.
  */
+import fs from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 
@@ -51,6 +52,8 @@ export interface Config {
   requestTimeoutMs: number;
   /** Connections one client address may hold open at once; further ones are closed on arrival. */
   maxConnectionsPerAddress: number;
+  /** PEM file of extra certificate authorities trusted for back-channel logout deliveries (relying parties on a private PKI). */
+  backchannelCaFile: string | undefined;
   rateLimits: {
     management: RateLimitSetting;
     authentication: RateLimitSetting;
@@ -119,6 +122,11 @@ export const SETTINGS: readonly Setting[] = [
     name: 'GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS',
     meaning: 'connections one client IP address may hold open at once; more are closed on arrival (behind a proxy, raise it or rely on the proxy)',
     default: '256',
+  },
+  {
+    name: 'GATEHOUSE_BACKCHANNEL_CA_FILE',
+    meaning: 'PEM file of extra certificate authorities trusted when posting back-channel logout tokens to relying parties (besides the system roots)',
+    default: 'none: the system roots only',
   },
   {
     name: 'GATEHOUSE_RATE_LIMIT_MANAGEMENT',
@@ -292,6 +300,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mail: { smtpUrl, from: nonEmpty(env, 'GATEHOUSE_MAIL_FROM') },
     requestTimeoutMs: parseSeconds('GATEHOUSE_REQUEST_TIMEOUT', nonEmpty(env, 'GATEHOUSE_REQUEST_TIMEOUT'), 30),
     maxConnectionsPerAddress: parseCount('GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS', nonEmpty(env, 'GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS'), 256),
+    backchannelCaFile: (() => {
+      const file = nonEmpty(env, 'GATEHOUSE_BACKCHANNEL_CA_FILE');
+      if (file !== undefined && !fs.existsSync(file)) throw new ConfigError('GATEHOUSE_BACKCHANNEL_CA_FILE', `no such file: ${file}`);
+      return file && path.resolve(file);
+    })(),
     rateLimits: {
       management: parseRateLimit('GATEHOUSE_RATE_LIMIT_MANAGEMENT', nonEmpty(env, 'GATEHOUSE_RATE_LIMIT_MANAGEMENT'), {
         burst: 50,

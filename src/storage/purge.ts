@@ -2,7 +2,8 @@
  * Deletes short-lived protocol artefacts a day after they stopped mattering:
  * tickets, waiting authorization requests and codes once expired, sessions
  * once expired or revoked, refresh tokens once their absolute lifetime ended
- * or their family was revoked, device authorization requests once expired. The day of grace keeps a late replay of a code
+ * or their family was revoked, device authorization requests once expired, back-channel logout
+ * deliveries once delivered or given up. The day of grace keeps a late replay of a code
  * recognisable (it still revokes what the code issued). Rotated refresh tokens
  * of a live family are kept: reuse detection needs them.
  */
@@ -20,6 +21,7 @@ export interface PurgeResult {
   refresh_tokens: number;
   one_time_uses: number;
   device_codes: number;
+  backchannel_logout_deliveries: number;
 }
 
 export async function purgeExpired(db: Db, now: number): Promise<PurgeResult> {
@@ -43,5 +45,11 @@ export async function purgeExpired(db: Db, now: number): Promise<PurgeResult> {
     ),
     one_time_uses: count(await db.deleteFrom('one_time_uses').where('expires_at', '<', cutoff).executeTakeFirst()),
     device_codes: count(await db.deleteFrom('device_codes').where('expires_at', '<', cutoff).executeTakeFirst()),
+    backchannel_logout_deliveries: count(
+      await db
+        .deleteFrom('backchannel_logout_deliveries')
+        .where((eb) => eb.or([eb('delivered_at', '<', cutoff), eb('gave_up_at', '<', cutoff)]))
+        .executeTakeFirst(),
+    ),
   };
 }

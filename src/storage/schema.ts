@@ -6,6 +6,8 @@
  */
 import type {
   AuthorizationCodeRow,
+  BackchannelLogoutDeliveryRow,
+  SessionClientRow,
   ClientCountRow,
   ClientCredentialRow,
   ConnectionClientRow,
@@ -81,7 +83,10 @@ export interface Database {
   users: Stored<'users'>;
   tickets: TicketRow;
   refresh_tokens: RefreshTokenRow;
-  sessions: SessionRow;
+  /** `logout_notified_at` (migration 0042): when the session's end was queued for back-channel logout. */
+  sessions: SessionRow & { logout_notified_at: string | null };
+  session_clients: SessionClientRow;
+  backchannel_logout_deliveries: BackchannelLogoutDeliveryRow;
   authorization_requests: Stored<'authorization_requests'>;
   authorization_codes: AuthorizationCodeRow;
   client_credentials: ClientCredentialRow;

@@ -98,6 +98,8 @@ describe('device authorization flow', () => {
     assert.ok(authorization.device_code.length >= 43);
     const discovery = (await t.app.inject({ method: 'GET', url: '/.well-known/openid-configuration', headers: { host: DOMAIN } })).json() as Record<string, unknown>;
     assert.equal(discovery.device_authorization_endpoint, `https://${DOMAIN}/oauth/device/code`);
+    assert.equal(discovery.backchannel_logout_supported, true);
+    assert.equal(discovery.backchannel_logout_session_supported, true);
     assert.ok((discovery.grant_types_supported as string[]).includes(GRANT));
   });
 

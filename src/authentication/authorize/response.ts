@@ -67,6 +67,8 @@ export async function authorizationResponse(
   const parts = new Set(request.response_type);
   const response: Record<string, string> = {};
   const organization = await requestOrganization(ctx, tenant, request);
+  // Who the session issued tokens to: told by back-channel logout when it ends.
+  await ctx.stores.backchannelLogout.recordClient(tenant.id, session.id_hash, client.row.client_id, isoAt(ctx.now()));
   if (parts.has('code')) response.code = await issueCode(ctx, tenant, request, user.user_id, session, organization);
   if (parts.has('token') || parts.has('id_token')) {
     Object.assign(
