@@ -21,6 +21,7 @@ import type { GrantHandler } from './token/grant.js';
 import { authorizationCode } from './token/grants/authorization-code.js';
 import { clientCredentials } from './token/grants/client-credentials.js';
 import { deviceCode } from './token/grants/device-code.js';
+import { ciba } from './token/grants/ciba.js';
 import { password, passwordRealm } from './token/grants/password.js';
 import { refreshToken } from './token/grants/refresh-token.js';
 
@@ -39,7 +40,7 @@ export interface AuthenticationRegistries {
 
 export function defaultRegistries(): AuthenticationRegistries {
   return {
-    grants: [authorizationCode, clientCredentials, password, passwordRealm, refreshToken, deviceCode],
+    grants: [authorizationCode, clientCredentials, password, passwordRealm, refreshToken, deviceCode, ciba],
     clientAuthMethods: [clientSecretBasic, clientSecretPost, privateKeyJwt, none],
     responseTypes: RESPONSE_TYPES,
     responseModes: RESPONSE_MODE_LIST,

@@ -4,6 +4,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { authorizeEndpoint } from './authorize/endpoint.js';
 import { activateRoutes } from './device/activate.js';
+import { backchannelAuthorizeEndpoint } from './ciba/authorize-endpoint.js';
+import { cibaApprovalRoutes } from './ciba/approve.js';
 import { deviceAuthorizationEndpoint } from './device/authorization-endpoint.js';
 import { refuseDuplicatedCookies } from './cookies.js';
 import { Sessions } from './interaction/sessions.js';
@@ -41,6 +43,8 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
       revokeEndpoint(ctx, registries),
       userinfoEndpoint(ctx),
       deviceAuthorizationEndpoint(ctx, registries),
+      backchannelAuthorizeEndpoint(ctx, registries),
+      ...cibaApprovalRoutes(ctx),
     ]) {
       app.route(route);
     }

@@ -490,3 +490,26 @@ export interface BackchannelLogoutDeliveryRow {
   gave_up_at: string | null;
   last_error: string | null;
 }
+
+/** CIBA requests (migration 0043); the auth_req_id and the approval ticket kept as their SHA-256. */
+export interface BackchannelAuthRequestRow {
+  tenant_id: string;
+  /** `bcr_…` */
+  id: string;
+  auth_req_id_hash: string;
+  ticket_hash: string;
+  client_id: string;
+  user_id: string;
+  scope: string;
+  audience: string | null;
+  binding_message: string;
+  status: 'pending' | 'approved' | 'denied';
+  /** Seconds between polls. */
+  interval: number;
+  created_at: string;
+  expires_at: string;
+  /** When the user approved or denied (the tokens' `auth_time`). */
+  decided_at: string | null;
+  last_polled_at: string | null;
+  used_at: string | null;
+}

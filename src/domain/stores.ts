@@ -15,6 +15,7 @@ import type { ClientGrantStore } from './client-grants/store.js';
 import type { ClientOffsetAnchors, ClientStore } from './clients/store.js';
 import type { ConnectionStore } from './connections/store.js';
 import type { ConsentGrantStore } from './consent-grants/store.js';
+import type { BackchannelAuthRequestStore } from './backchannel-authentication/store.js';
 import type { BackchannelLogoutStore } from './backchannel-logout/store.js';
 import type { DeviceCodeStore } from './device-codes/store.js';
 import type { GroupStore } from './groups/store.js';
@@ -62,6 +63,7 @@ export interface Stores {
   oneTimeUses: OneTimeUseStore;
   deviceCodes: DeviceCodeStore;
   backchannelLogout: BackchannelLogoutStore;
+  backchannelAuthRequests: BackchannelAuthRequestStore;
 }
 
 export interface UnitOfWork {

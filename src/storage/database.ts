@@ -24,6 +24,7 @@ import * as m0014 from './migrations/0014_client_credentials.js';
 import * as m0040 from './migrations/0040_organization_members.js';
 import * as m0041 from './migrations/0041_device_codes.js';
 import * as m0042 from './migrations/0042_backchannel_logout.js';
+import * as m0043 from './migrations/0043_backchannel_authentication.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -63,6 +64,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0040_organization_members': m0040,
   '0041_device_codes': m0041,
   '0042_backchannel_logout': m0042,
+  '0043_backchannel_authentication': m0043,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

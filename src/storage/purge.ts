@@ -2,7 +2,7 @@
  * Deletes short-lived protocol artefacts a day after they stopped mattering:
  * tickets, waiting authorization requests and codes once expired, sessions
  * once expired or revoked, refresh tokens once their absolute lifetime ended
- * or their family was revoked, device authorization requests once expired, back-channel logout
+ * or their family was revoked, device authorization and CIBA requests once expired, back-channel logout
  * deliveries once delivered or given up. The day of grace keeps a late replay of a code
  * recognisable (it still revokes what the code issued). Rotated refresh tokens
  * of a live family are kept: reuse detection needs them.
@@ -22,6 +22,7 @@ export interface PurgeResult {
   one_time_uses: number;
   device_codes: number;
   backchannel_logout_deliveries: number;
+  backchannel_auth_requests: number;
 }
 
 export async function purgeExpired(db: Db, now: number): Promise<PurgeResult> {
@@ -45,6 +46,7 @@ export async function purgeExpired(db: Db, now: number): Promise<PurgeResult> {
     ),
     one_time_uses: count(await db.deleteFrom('one_time_uses').where('expires_at', '<', cutoff).executeTakeFirst()),
     device_codes: count(await db.deleteFrom('device_codes').where('expires_at', '<', cutoff).executeTakeFirst()),
+    backchannel_auth_requests: count(await db.deleteFrom('backchannel_auth_requests').where('expires_at', '<', cutoff).executeTakeFirst()),
     backchannel_logout_deliveries: count(
       await db
         .deleteFrom('backchannel_logout_deliveries')

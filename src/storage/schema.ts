@@ -6,6 +6,7 @@
  */
 import type {
   AuthorizationCodeRow,
+  BackchannelAuthRequestRow,
   BackchannelLogoutDeliveryRow,
   SessionClientRow,
   ClientCountRow,
@@ -87,6 +88,7 @@ export interface Database {
   sessions: SessionRow & { logout_notified_at: string | null };
   session_clients: SessionClientRow;
   backchannel_logout_deliveries: BackchannelLogoutDeliveryRow;
+  backchannel_auth_requests: BackchannelAuthRequestRow;
   authorization_requests: Stored<'authorization_requests'>;
   authorization_codes: AuthorizationCodeRow;
   client_credentials: ClientCredentialRow;

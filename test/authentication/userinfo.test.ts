@@ -108,7 +108,7 @@ describe('GET|POST /userinfo', () => {
     const res = await t.app.inject({ method: 'GET', url: '/.well-known/openid-configuration', headers: { host: DOMAIN } });
     const doc = res.json() as Record<string, unknown>;
     assert.equal(doc.userinfo_endpoint, `https://${DOMAIN}/userinfo`);
-    assert.deepEqual((doc.grant_types_supported as string[]).slice().sort(), ['authorization_code', 'client_credentials', 'implicit', 'password', PASSWORD_REALM, 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code'].sort());
+    assert.deepEqual((doc.grant_types_supported as string[]).slice().sort(), ['authorization_code', 'client_credentials', 'implicit', 'password', PASSWORD_REALM, 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code', 'urn:openid:params:grant-type:ciba'].sort());
     assert.equal(doc.revocation_endpoint, `https://${DOMAIN}/oauth/revoke`);
     assert.ok((doc.scopes_supported as string[]).includes('openid'));
     assert.ok((doc.claims_supported as string[]).includes('email_verified'));

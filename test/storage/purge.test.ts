@@ -79,7 +79,7 @@ describe('purgeExpired', () => {
       .execute();
 
     const removed = await purgeExpired(db, now);
-    assert.deepEqual(removed, { tickets: 1, authorization_requests: 1, authorization_codes: 1, sessions: 2, refresh_tokens: 2, one_time_uses: 1, device_codes: 0, backchannel_logout_deliveries: 0 });
+    assert.deepEqual(removed, { tickets: 1, authorization_requests: 1, authorization_codes: 1, sessions: 2, refresh_tokens: 2, one_time_uses: 1, device_codes: 0, backchannel_logout_deliveries: 0, backchannel_auth_requests: 0 });
 
     const ids = async (table: 'tickets' | 'sessions' | 'authorization_requests' | 'refresh_tokens') =>
       (await db.selectFrom(table).select('id_hash').where('tenant_id', '=', tenant_id).execute()).map((r) => r.id_hash).sort();

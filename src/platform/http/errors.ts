@@ -101,6 +101,8 @@ export type OAuthErrorCode =
   | 'authorization_pending'
   | 'slow_down'
   | 'expired_token'
+  // CIBA's refusal of its login_hint (authentication-api-wire-notes §12).
+  | 'unknown_user_id'
   // Authorization error responses (RFC 6749 §4.1.2.1, OIDC Core §3.1.2.6), sent to the client's redirect target.
   | 'unsupported_response_type'
   | 'login_required'

@@ -1,6 +1,7 @@
 import type { DeviceApproval, DeviceCodeStore } from '../../domain/device-codes/store.js';
 import type { DeviceCodeRow } from '../../domain/rows.js';
 import type { Db } from '../database.js';
+import { consumeApproved, recordPoll } from './polled-requests.js';
 
 export class KyselyDeviceCodeStore implements DeviceCodeStore {
   constructor(private readonly db: Db) {}
@@ -21,15 +22,8 @@ export class KyselyDeviceCodeStore implements DeviceCodeStore {
     return this.db.selectFrom('device_codes').selectAll().where('tenant_id', '=', tenantId).where('user_code_hash', '=', userCodeHash).executeTakeFirst();
   }
 
-  async recordPoll(tenantId: string, id: string, now: string, notAfter: string): Promise<boolean> {
-    const result = await this.db
-      .updateTable('device_codes')
-      .set({ last_polled_at: now })
-      .where('tenant_id', '=', tenantId)
-      .where('id', '=', id)
-      .where((eb) => eb.or([eb('last_polled_at', 'is', null), eb('last_polled_at', '<=', notAfter)]))
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+  recordPoll(tenantId: string, id: string, now: string, notAfter: string): Promise<boolean> {
+    return recordPoll(this.db, 'device_codes', tenantId, id, now, notAfter);
   }
 
   approve(tenantId: string, id: string, now: string, approval: DeviceApproval): Promise<boolean> {
@@ -51,16 +45,8 @@ export class KyselyDeviceCodeStore implements DeviceCodeStore {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  async consume(tenantId: string, id: string, now: string): Promise<boolean> {
-    const result = await this.db
-      .updateTable('device_codes')
-      .set({ used_at: now })
-      .where('tenant_id', '=', tenantId)
-      .where('id', '=', id)
-      .where('status', '=', 'approved')
-      .where('used_at', 'is', null)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+  consume(tenantId: string, id: string, now: string): Promise<boolean> {
+    return consumeApproved(this.db, 'device_codes', tenantId, id, now);
   }
 
   async #decide(tenantId: string, id: string, now: string, changes: Partial<DeviceCodeRow>): Promise<boolean> {

@@ -14,6 +14,7 @@ import { OffsetAnchors } from './client-offset-anchors.js';
 import { KyselyClientStore } from './clients.js';
 import { KyselyConnectionStore } from './connections.js';
 import { KyselyConsentGrantStore } from './consent-grants.js';
+import { KyselyBackchannelAuthRequestStore } from './backchannel-auth-requests.js';
 import { KyselyBackchannelLogoutStore } from './backchannel-logout.js';
 import { KyselyDeviceCodeStore } from './device-codes.js';
 import { KyselyGroupStore } from './groups.js';
@@ -62,6 +63,7 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     oneTimeUses: new KyselyOneTimeUseStore(db),
     deviceCodes: new KyselyDeviceCodeStore(db),
     backchannelLogout: new KyselyBackchannelLogoutStore(db),
+    backchannelAuthRequests: new KyselyBackchannelAuthRequestStore(db),
   };
 }
 
