@@ -170,6 +170,14 @@ await forEachStoreFactory('storage conformance', (h) => {
       'user_roles',
       'user_permissions',
       'group_members',
+      'organization_members',
+      'organization_member_roles',
+      'organization_connections',
+      'organization_invitations',
+      'device_codes',
+      'session_clients',
+      'backchannel_logout_deliveries',
+      'backchannel_auth_requests',
     ];
     const MIGRATIONS = [
       '0001_foundation',
@@ -186,6 +194,10 @@ await forEachStoreFactory('storage conformance', (h) => {
       '0012_hardening',
       '0013_interaction_steps',
       '0014_client_credentials',
+      '0040_organization_members',
+      '0041_device_codes',
+      '0042_backchannel_logout',
+      '0043_backchannel_authentication',
     ];
 
     it('creates every table', async () => {
