@@ -76,7 +76,7 @@ async function rpWorld(t: TestApp, receiver: Receiver, initiators?: Record<strin
   await api('POST', '/api/v2/connections', { name: realm, strategy: 'auth0', enabled_clients: [clientId] });
   const email = `${realm}@example.com`;
   const user = await api('POST', '/api/v2/users', { connection: realm, email, password: PASSWORD });
-  return { api, clientId, clientSecret: client.client_secret as string, email, userId: user.user_id as string };
+  return { api, clientId, clientSecret: client.client_secret as string, email, realm, userId: user.user_id as string };
 }
 
 /** Logs in through /authorize and the code exchange; the browser (with its session) and the ID token's sid. */
@@ -210,6 +210,16 @@ describe('back-channel logout', () => {
       });
       const rows = await t.ctx.stores.backchannelLogout.forClient(t.tenant.id, expiring.clientId);
       assert.deepEqual(rows.map((r) => [r.initiator, r.sid]), [['session-expired', sid]]);
+    });
+
+    it('a new password is announced (password-changed) and ends the session', async () => {
+      const receiver = new Receiver(tls, await freePort());
+      const world = await rpWorld(t, receiver, { mode: 'custom', selected_initiators: ['password-changed'] });
+      const { sid } = await logIn(t, world);
+      await world.api('PATCH', `/api/v2/users/${encodeURIComponent(world.userId)}`, { password: 'Another horse battery staple 2', connection: world.realm });
+      const rows = await t.ctx.stores.backchannelLogout.forClient(t.tenant.id, world.clientId);
+      assert.deepEqual(rows.map((r) => [r.initiator, r.sid]), [['password-changed', sid]]);
+      assert.equal((await t.management('GET', `/api/v2/sessions/${encodeURIComponent(sid)}`)).statusCode, 404);
     });
 
     it('the Management API lists, gets and deletes sessions', async () => {

@@ -9,7 +9,8 @@
  *
  * Called where sessions end: /v2/logout and /oidc/logout (`rp-logout`), the
  * Management API's session deletions (`session-revoked`) and user deletion
- * (`account-deleted`), and the expiry sweep (`session-expired`).
+ * (`account-deleted`), a new password (`password-changed`), and the expiry
+ * sweep (`session-expired`).
  */
 import { newPrefixedId } from '../../platform/crypto/ids.js';
 import { isoAt } from '../../platform/clock.js';

@@ -220,7 +220,7 @@ export class UserService {
       updated =
         password_hash === undefined || password_hash === null
           ? await this.users.update(tenant.id, userId, changes)
-          : await changePassword(this.ctx.unitOfWork, tenant.id, userId, { ...changes, password_hash }, now);
+          : await changePassword(this.ctx.unitOfWork, tenant.id, userId, { ...changes, password_hash }, now, this.ctx.lookups);
     } catch (error) {
       if (isUniqueViolation(error)) throw userExists();
       throw error;
