@@ -10,6 +10,11 @@ import { createContext, ensureDefaultTenant } from './context.js';
 import { createTlsCertificate } from '../platform/crypto/certificates.js';
 import { buildApp } from './http.js';
 import { PURGE_INTERVAL_MS, purgeExpired } from '../storage/purge.js';
+import { BackchannelLogoutDelivery } from '../domain/backchannel-logout/delivery.js';
+import { httpsFormPoster } from '../platform/http/form-poster.js';
+
+/** How often the back-channel logout queue is worked. */
+const BACKCHANNEL_ROUND_MS = 1000;
 import { type AppContext } from '../domain/context.js';
 
 export interface TlsFiles {
@@ -78,6 +83,22 @@ export async function startServer(config: Config, print: (line: string) => void 
   }, PURGE_INTERVAL_MS);
   purge.unref();
 
+  // Back-channel logout: the durable queue is worked every second by every
+  // process (rows are claimed, never posted twice); what a stopped process
+  // left is taken up by the next round of any process.
+  const backchannel = new BackchannelLogoutDelivery(
+    ctx,
+    httpsFormPoster(config.backchannelCaFile ? { ca: fs.readFileSync(config.backchannelCaFile) } : {}),
+  );
+  let delivering: Promise<unknown> = Promise.resolve();
+  const deliver = setInterval(() => {
+    delivering = backchannel.runOnce().then(
+      (round) => (round.delivered || round.failed ? ctx.logger.debug({ round }, 'back-channel logout deliveries') : undefined),
+      (err: unknown) => ctx.logger.warn({ err }, 'back-channel logout deliveries failed'),
+    );
+  }, BACKCHANNEL_ROUND_MS);
+  deliver.unref();
+
   let stopping: Promise<void> | undefined;
   return {
     app,
@@ -88,6 +109,8 @@ export async function startServer(config: Config, print: (line: string) => void 
         // Fastify stops accepting, answers 503 to new requests on kept-alive
         // connections, and resolves once in-flight requests have finished.
         clearInterval(purge);
+        clearInterval(deliver);
+        await delivering;
         await app.close();
         await ctx.close();
       })();

@@ -25,6 +25,9 @@ import { clientCredentials } from './token/grants/client-credentials.js';
 import { mfaOob } from './token/grants/mfa-oob.js';
 import { mfaOtp } from './token/grants/mfa-otp.js';
 import { mfaRecoveryCode } from './token/grants/mfa-recovery-code.js';
+import { organizationStep } from './interaction/steps/organization.js';
+import { deviceCode } from './token/grants/device-code.js';
+import { ciba } from './token/grants/ciba.js';
 import { password, passwordRealm } from './token/grants/password.js';
 import { passwordlessOtp } from './token/grants/passwordless-otp.js';
 import { refreshToken } from './token/grants/refresh-token.js';
@@ -49,11 +52,11 @@ export interface AuthenticationRegistries {
 
 export function defaultRegistries(): AuthenticationRegistries {
   return {
-    grants: [authorizationCode, clientCredentials, password, passwordRealm, refreshToken, mfaOtp, mfaOob, mfaRecoveryCode, passwordlessOtp],
+    grants: [authorizationCode, clientCredentials, password, passwordRealm, refreshToken, mfaOtp, mfaOob, mfaRecoveryCode, passwordlessOtp, deviceCode, ciba],
     clientAuthMethods: [clientSecretBasic, clientSecretPost, privateKeyJwt, tlsClientAuth, selfSignedTlsClientAuth, none],
     responseTypes: RESPONSE_TYPES,
     responseModes: RESPONSE_MODE_LIST,
-    interactionSteps: [enterpriseLoginStep, passwordlessStep, loginStep, mfaStep, consentStep],
+    interactionSteps: [organizationStep, enterpriseLoginStep, passwordlessStep, loginStep, mfaStep, consentStep],
     protocolResponses: [samlpResponse, wsfedResponse],
   };
 }

@@ -3,6 +3,10 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { authorizeEndpoint } from './authorize/endpoint.js';
+import { activateRoutes } from './device/activate.js';
+import { backchannelAuthorizeEndpoint } from './ciba/authorize-endpoint.js';
+import { cibaApprovalRoutes } from './ciba/approve.js';
+import { deviceAuthorizationEndpoint } from './device/authorization-endpoint.js';
 import { refuseDuplicatedCookies } from './cookies.js';
 import { Sessions } from './interaction/sessions.js';
 import type { InteractionDeps } from './interaction/step.js';
@@ -59,6 +63,9 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
       listAuthenticatorsEndpoint(ctx),
       deleteAuthenticatorEndpoint(ctx),
       passwordlessStartEndpoint(ctx, registries),
+      deviceAuthorizationEndpoint(ctx, registries),
+      backchannelAuthorizeEndpoint(ctx, registries),
+      ...cibaApprovalRoutes(ctx),
     ]) {
       app.route(route);
     }
@@ -87,6 +94,7 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
     app.route(verifyRedirectEndpoint(interaction));
     for (const step of registries.interactionSteps) for (const route of step.routes(interaction)) app.route(route);
     for (const route of enrollmentTicketPages(ctx)) app.route(route);
+    for (const route of activateRoutes(interaction)) app.route(route);
     const logout = new LogoutService(ctx);
     for (const route of [v2LogoutEndpoint(logout), oidcLogoutEndpoint(logout)]) app.route(route);
   };

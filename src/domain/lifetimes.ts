@@ -76,6 +76,11 @@ export const LIFETIMES = {
     description: 'How long an MFA enrollment ticket (POST /api/v2/guardian/enrollments/ticket) may be used.',
     affects: 'The /guardian/enroll page of the ticket_url.',
   },
+  device_code: {
+    seconds: 900,
+    description: 'How long a device authorization request (RFC 8628) waits for the user on /activate (wire notes §12: expires_in 900).',
+    affects: 'POST /oauth/device/code `expires_in`, the /activate pages and the device_code grant (`expired_token` after it).',
+  },
   checkpoint: {
     seconds: 24 * 3600,
     description: 'How long a checkpoint paging `next` value of the Management API stays usable (spec, Limits).',

@@ -254,6 +254,8 @@ export interface RefreshTokenRow {
   revoked_at: string | null;
   /** The DPoP key (JWK thumbprint) a public client's token is bound to (migration 0016); null: unbound. */
   dpop_jkt?: string | null;
+  /** The organization the grant was for (migration 0040), kept by every refresh; null without one. */
+  organization_id: string | null;
 }
 
 /** Login sessions (migration 0009); only the cookie value's SHA-256 is stored. */
@@ -382,6 +384,8 @@ export interface AuthorizationCodeRow {
   dpop_jkt?: string | null;
   /** The session's `amr` when the code was issued (migration 0020). */
   amr: string | null;
+  /** The organization the login was for (migration 0040); null without one. */
+  organization_id: string | null;
 }
 
 /** Users' consent grants (migration 0010): one per user, client and audience. */
@@ -502,6 +506,58 @@ export interface PasswordlessCodeRow {
   used_at: string | null;
 }
 
+/** Members of organizations (migration 0040). */
+export interface OrganizationMemberRow {
+  tenant_id: string;
+  organization_id: string;
+  user_id: string;
+  created_at: string;
+}
+
+/** Roles organization members hold in that organization (migration 0040). */
+export interface OrganizationMemberRoleRow {
+  tenant_id: string;
+  organization_id: string;
+  user_id: string;
+  role_id: string;
+  created_at: string;
+}
+
+/** Connections enabled for organizations (migration 0040); booleans as 0/1. */
+export interface OrganizationConnectionRow {
+  tenant_id: string;
+  organization_id: string;
+  connection_id: string;
+  assign_membership_on_login: number;
+  show_as_button: number;
+  is_signup_enabled: number;
+  created_at: string;
+}
+
+/**
+ * Invitations to organizations (migration 0040): the ticket under its SHA-256
+ * (lookup) and sealed under the master key (the invitation URL is shown again).
+ */
+export interface OrganizationInvitationRow {
+  tenant_id: string;
+  /** `uinv_…` */
+  id: string;
+  organization_id: string;
+  ticket_hash: string;
+  ticket_enc: string;
+  inviter_name: string;
+  invitee_email: string;
+  client_id: string;
+  connection_id: string | null;
+  app_metadata: JsonObject;
+  user_metadata: JsonObject;
+  /** Role ids the invitee gets in the organization. */
+  roles: string[];
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 /** The SMS factor's Twilio provider and templates (migration 0022); JSON text columns. */
 export interface GuardianSmsRow {
   tenant_id: string;
@@ -509,4 +565,82 @@ export interface GuardianSmsRow {
   twilio_auth_token_enc: string | null;
   templates: string | null;
   updated_at: string;
+}
+
+/** Device authorization requests (migration 0041, RFC 8628); codes kept as their SHA-256. */
+export interface DeviceCodeRow {
+  tenant_id: string;
+  /** `dev_…`: the request's id, carried by the /activate pages (never a secret). */
+  id: string;
+  device_code_hash: string;
+  user_code_hash: string;
+  client_id: string;
+  scope: string | null;
+  audience: string | null;
+  status: 'pending' | 'approved' | 'denied';
+  /** Set on approval: the login that approved it. */
+  user_id: string | null;
+  session_id: string | null;
+  auth_time: number | null;
+  organization_id: string | null;
+  /** Seconds between polls. */
+  interval: number;
+  created_at: string;
+  expires_at: string;
+  last_polled_at: string | null;
+  expiry_reported: number;
+  used_at: string | null;
+}
+
+/** The clients an SSO session issued tokens to (migration 0042). */
+export interface SessionClientRow {
+  tenant_id: string;
+  /** The session's `id_hash` (the ID tokens' `sid`). */
+  session_id: string;
+  client_id: string;
+  created_at: string;
+}
+
+/** Why a session ended, in the service's words (`backchannel_logout_initiators`). */
+export type LogoutInitiator = 'rp-logout' | 'idp-logout' | 'password-changed' | 'session-expired' | 'session-revoked' | 'account-deleted';
+
+/** A queued back-channel logout notification (migration 0042). */
+export interface BackchannelLogoutDeliveryRow {
+  tenant_id: string;
+  /** `bcl_…` */
+  id: string;
+  client_id: string;
+  url: string;
+  sid: string;
+  sub: string;
+  initiator: LogoutInitiator;
+  attempts: number;
+  next_attempt_at: string;
+  created_at: string;
+  delivered_at: string | null;
+  gave_up_at: string | null;
+  last_error: string | null;
+}
+
+/** CIBA requests (migration 0043); the auth_req_id and the approval ticket kept as their SHA-256. */
+export interface BackchannelAuthRequestRow {
+  tenant_id: string;
+  /** `bcr_…` */
+  id: string;
+  auth_req_id_hash: string;
+  ticket_hash: string;
+  client_id: string;
+  user_id: string;
+  scope: string;
+  audience: string | null;
+  binding_message: string;
+  status: 'pending' | 'approved' | 'denied';
+  /** Seconds between polls. */
+  interval: number;
+  created_at: string;
+  expires_at: string;
+  /** When the user approved or denied (the tokens' `auth_time`). */
+  decided_at: string | null;
+  last_polled_at: string | null;
+  used_at: string | null;
 }

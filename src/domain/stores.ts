@@ -16,12 +16,18 @@ import type { ClientOffsetAnchors, ClientStore } from './clients/store.js';
 import type { ConnectionStore } from './connections/store.js';
 import type { ConsentGrantStore } from './consent-grants/store.js';
 import type { CustomDomainStore } from './custom-domains/store.js';
+import type { BackchannelAuthRequestStore } from './backchannel-authentication/store.js';
+import type { BackchannelLogoutStore } from './backchannel-logout/store.js';
+import type { DeviceCodeStore } from './device-codes/store.js';
 import type { GroupStore } from './groups/store.js';
 import type { GuardianPushStore } from './guardian/store.js';
 import type { SigningKeyStore } from './keys/store.js';
 import type { MfaStore } from './mfa/store.js';
 import type { PasswordlessStore } from './passwordless/store.js';
 import type { OneTimeUseStore } from './one-time-use/store.js';
+import type { OrganizationConnectionStore } from './organizations/connections-store.js';
+import type { OrganizationInvitationStore } from './organizations/invitations-store.js';
+import type { OrganizationMemberStore } from './organizations/members-store.js';
 import type { OrganizationStore } from './organizations/store.js';
 import type { PushedRequestStore } from './pushed-requests/store.js';
 import type { RbacStore } from './rbac/store.js';
@@ -43,6 +49,9 @@ export interface Stores {
   resourceServers: ResourceServerStore;
   clientGrants: ClientGrantStore;
   organizations: OrganizationStore;
+  organizationMembers: OrganizationMemberStore;
+  organizationConnections: OrganizationConnectionStore;
+  organizationInvitations: OrganizationInvitationStore;
   roles: RoleStore;
   groups: GroupStore;
   rbac: RbacStore;
@@ -64,6 +73,9 @@ export interface Stores {
   mfa: MfaStore;
   /** Passwordless login codes. */
   passwordless: PasswordlessStore;
+  deviceCodes: DeviceCodeStore;
+  backchannelLogout: BackchannelLogoutStore;
+  backchannelAuthRequests: BackchannelAuthRequestStore;
 }
 
 export interface UnitOfWork {

@@ -14,6 +14,7 @@ import { guardianRoutes } from './guardian/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { resourceServerRoutes } from './resource-servers/routes.js';
 import { roleRoutes } from './roles/routes.js';
+import { sessionRoutes } from './sessions/routes.js';
 import { userBlockRoutes } from './user-blocks/routes.js';
 import { userRoutes } from './users/routes.js';
 import type { ManagementRoute } from './route.js';
@@ -34,5 +35,6 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
     ...userRoutes(ctx),
     ...userBlockRoutes(ctx),
     ...consentGrantRoutes(ctx),
+    ...sessionRoutes(ctx),
   ];
 }

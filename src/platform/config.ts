@@ -5,6 +5,7 @@
  * prints this table, and the README repeats it. A bad value stops start-up
  * with a message naming the variable.
  */
+import fs from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 
@@ -60,6 +61,8 @@ export interface Config {
   maxConnectionsPerAddress: number;
   /** DNS servers (`ip` or `ip:port`) that custom-domain verification asks for TXT records; undefined: the system's. */
   dnsServers: string[] | undefined;
+  /** PEM file of extra certificate authorities trusted for back-channel logout deliveries (relying parties on a private PKI). */
+  backchannelCaFile: string | undefined;
   rateLimits: {
     management: RateLimitSetting;
     authentication: RateLimitSetting;
@@ -138,6 +141,11 @@ export const SETTINGS: readonly Setting[] = [
     name: 'GATEHOUSE_DNS_SERVERS',
     meaning: 'comma-separated DNS servers (ip or ip:port) asked for the TXT records that verify custom domains',
     default: "the system's resolvers",
+  },
+  {
+    name: 'GATEHOUSE_BACKCHANNEL_CA_FILE',
+    meaning: 'PEM file of extra certificate authorities trusted when posting back-channel logout tokens to relying parties (besides the system roots)',
+    default: 'none: the system roots only',
   },
   {
     name: 'GATEHOUSE_RATE_LIMIT_MANAGEMENT',
@@ -329,6 +337,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: parseSeconds('GATEHOUSE_REQUEST_TIMEOUT', nonEmpty(env, 'GATEHOUSE_REQUEST_TIMEOUT'), 30),
     maxConnectionsPerAddress: parseCount('GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS', nonEmpty(env, 'GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS'), 256),
     dnsServers: parseDnsServers(nonEmpty(env, 'GATEHOUSE_DNS_SERVERS')),
+    backchannelCaFile: (() => {
+      const file = nonEmpty(env, 'GATEHOUSE_BACKCHANNEL_CA_FILE');
+      if (file !== undefined && !fs.existsSync(file)) throw new ConfigError('GATEHOUSE_BACKCHANNEL_CA_FILE', `no such file: ${file}`);
+      return file && path.resolve(file);
+    })(),
     rateLimits: {
       management: parseRateLimit('GATEHOUSE_RATE_LIMIT_MANAGEMENT', nonEmpty(env, 'GATEHOUSE_RATE_LIMIT_MANAGEMENT'), {
         burst: 50,

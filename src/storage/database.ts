@@ -28,6 +28,10 @@ import * as m0020 from './migrations/0020_mfa.js';
 import * as m0021 from './migrations/0021_passwordless.js';
 import * as m0022 from './migrations/0022_guardian_sms.js';
 import * as m0030 from './migrations/0030_samlp_sessions.js';
+import * as m0040 from './migrations/0040_organization_members.js';
+import * as m0041 from './migrations/0041_device_codes.js';
+import * as m0042 from './migrations/0042_backchannel_logout.js';
+import * as m0043 from './migrations/0043_backchannel_authentication.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -71,6 +75,10 @@ const MIGRATIONS: Record<string, Migration> = {
   '0021_passwordless': m0021,
   '0022_guardian_sms': m0022,
   '0030_samlp_sessions': m0030,
+  '0040_organization_members': m0040,
+  '0041_device_codes': m0041,
+  '0042_backchannel_logout': m0042,
+  '0043_backchannel_authentication': m0043,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -12,6 +12,7 @@ import type {
   ConnectionRow,
   ConsentGrantRow,
   CustomDomainRow,
+  OrganizationInvitationRow,
   OrganizationRow,
   PushedAuthorizationRequestRow,
   ResourceServerRow,
@@ -33,6 +34,7 @@ export const JSON_COLUMNS = {
   authorization_requests: ['params', 'completed_steps'],
   pushed_authorization_requests: ['params'],
   custom_domains: ['domain_metadata'],
+  organization_invitations: ['app_metadata', 'user_metadata', 'roles'],
 } as const;
 
 /** The domain row of each table with JSON columns. */
@@ -49,6 +51,7 @@ export interface JsonTableRows {
   authorization_requests: AuthorizationRequestRow;
   pushed_authorization_requests: PushedAuthorizationRequestRow;
   custom_domains: CustomDomainRow;
+  organization_invitations: OrganizationInvitationRow;
 }
 
 export type JsonTable = keyof typeof JSON_COLUMNS;

@@ -15,12 +15,13 @@ const SIDES = {
   user: { table: 'users', key: 'user_id' },
   role: { table: 'roles', key: 'id' },
   group: { table: 'groups', key: 'id' },
+  organization: { table: 'organizations', key: 'id' },
 } as const;
 export type Side = keyof typeof SIDES;
 
 /** An assignment table, the side that owns the change (named in the path) and the side listed in the body. */
 export interface Link {
-  table: 'group_roles' | 'user_roles' | 'group_members';
+  table: 'group_roles' | 'user_roles' | 'group_members' | 'organization_members';
   owner: { side: Side; column: string };
   item: { side: Side; column: string };
 }

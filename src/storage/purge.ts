@@ -2,7 +2,8 @@
  * Deletes short-lived protocol artefacts a day after they stopped mattering:
  * tickets, waiting authorization requests, codes, MFA challenges and passwordless codes once expired, sessions
  * once expired or revoked, refresh tokens once their absolute lifetime ended
- * or their family was revoked. The day of grace keeps a late replay of a code
+ * or their family was revoked, device authorization and CIBA requests once expired, back-channel logout
+ * deliveries once delivered or given up. The day of grace keeps a late replay of a code
  * recognisable (it still revokes what the code issued). Rotated refresh tokens
  * of a live family are kept: reuse detection needs them.
  */
@@ -22,6 +23,9 @@ export interface PurgeResult {
   pushed_authorization_requests: number;
   mfa_challenges: number;
   passwordless_codes: number;
+  device_codes: number;
+  backchannel_logout_deliveries: number;
+  backchannel_auth_requests: number;
 }
 
 export async function purgeExpired(db: Db, now: number): Promise<PurgeResult> {
@@ -47,5 +51,13 @@ export async function purgeExpired(db: Db, now: number): Promise<PurgeResult> {
     pushed_authorization_requests: count(await db.deleteFrom('pushed_authorization_requests').where('expires_at', '<', cutoff).executeTakeFirst()),
     mfa_challenges: count(await db.deleteFrom('mfa_challenges').where('expires_at', '<', cutoff).executeTakeFirst()),
     passwordless_codes: count(await db.deleteFrom('passwordless_codes').where('expires_at', '<', cutoff).executeTakeFirst()),
+    device_codes: count(await db.deleteFrom('device_codes').where('expires_at', '<', cutoff).executeTakeFirst()),
+    backchannel_auth_requests: count(await db.deleteFrom('backchannel_auth_requests').where('expires_at', '<', cutoff).executeTakeFirst()),
+    backchannel_logout_deliveries: count(
+      await db
+        .deleteFrom('backchannel_logout_deliveries')
+        .where((eb) => eb.or([eb('delivered_at', '<', cutoff), eb('gave_up_at', '<', cutoff)]))
+        .executeTakeFirst(),
+    ),
   };
 }

@@ -6,9 +6,13 @@
  */
 import type {
   AuthorizationCodeRow,
+  BackchannelAuthRequestRow,
+  BackchannelLogoutDeliveryRow,
+  SessionClientRow,
   ClientCountRow,
   ClientCredentialRow,
   ConnectionClientRow,
+  DeviceCodeRow,
   GroupMembershipRow,
   GroupRoleRow,
   GroupRow,
@@ -21,6 +25,9 @@ import type {
   MfaFailureRow,
   OrganizationClientGrantRow,
   PasswordlessCodeRow,
+  OrganizationConnectionRow,
+  OrganizationMemberRoleRow,
+  OrganizationMemberRow,
   OneTimeUseRow,
   RefreshTokenRow,
   RolePermissionRow,
@@ -73,6 +80,10 @@ export interface Database {
   client_counts: ClientCountRow;
   organizations: Stored<'organizations'>;
   organization_client_grants: OrganizationClientGrantRow;
+  organization_members: OrganizationMemberRow;
+  organization_member_roles: OrganizationMemberRoleRow;
+  organization_connections: OrganizationConnectionRow;
+  organization_invitations: Stored<'organization_invitations'>;
   roles: RoleRow;
   groups: GroupRow;
   group_roles: GroupRoleRow;
@@ -82,7 +93,11 @@ export interface Database {
   users: Stored<'users'>;
   tickets: TicketRow;
   refresh_tokens: RefreshTokenRow;
-  sessions: SessionRow;
+  /** `logout_notified_at` (migration 0042): when the session's end was queued for back-channel logout. */
+  sessions: SessionRow & { logout_notified_at: string | null };
+  session_clients: SessionClientRow;
+  backchannel_logout_deliveries: BackchannelLogoutDeliveryRow;
+  backchannel_auth_requests: BackchannelAuthRequestRow;
   authorization_requests: Stored<'authorization_requests'>;
   pushed_authorization_requests: Stored<'pushed_authorization_requests'>;
   custom_domains: Stored<'custom_domains'>;
@@ -97,6 +112,7 @@ export interface Database {
   mfa_failures: MfaFailureRow;
   passwordless_codes: PasswordlessCodeRow;
   guardian_sms: GuardianSmsRow;
+  device_codes: DeviceCodeRow;
   user_grants: Stored<'user_grants'>;
   role_permissions: RolePermissionRow;
   user_roles: UserRoleRow;

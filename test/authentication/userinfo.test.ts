@@ -119,6 +119,8 @@ describe('GET|POST /userinfo', () => {
       'http://auth0.com/oauth/grant-type/mfa-oob',
       'http://auth0.com/oauth/grant-type/mfa-recovery-code',
       'http://auth0.com/oauth/grant-type/passwordless/otp',
+      'urn:ietf:params:oauth:grant-type:device_code',
+      'urn:openid:params:grant-type:ciba',
     ].sort());
     assert.equal(doc.revocation_endpoint, `https://${DOMAIN}/oauth/revoke`);
     assert.ok((doc.scopes_supported as string[]).includes('openid'));

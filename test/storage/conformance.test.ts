@@ -182,6 +182,14 @@ await forEachStoreFactory('storage conformance', (h) => {
       'pushed_authorization_requests',
       'custom_domains',
       'samlp_session_participants',
+      'organization_members',
+      'organization_member_roles',
+      'organization_connections',
+      'organization_invitations',
+      'device_codes',
+      'session_clients',
+      'backchannel_logout_deliveries',
+      'backchannel_auth_requests',
     ];
     const MIGRATIONS = [
       '0001_foundation',
@@ -205,6 +213,10 @@ await forEachStoreFactory('storage conformance', (h) => {
       '0021_passwordless',
       '0022_guardian_sms',
       '0030_samlp_sessions',
+      '0040_organization_members',
+      '0041_device_codes',
+      '0042_backchannel_logout',
+      '0043_backchannel_authentication',
     ];
 
     it('creates every table', async () => {

@@ -108,6 +108,9 @@ describe('purgeExpired', () => {
       mfa_challenges: 1,
       passwordless_codes: 1,
       pushed_authorization_requests: 1,
+      device_codes: 0,
+      backchannel_logout_deliveries: 0,
+      backchannel_auth_requests: 0,
     });
 
     const ids = async (table: 'tickets' | 'sessions' | 'authorization_requests' | 'refresh_tokens') =>

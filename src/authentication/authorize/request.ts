@@ -61,6 +61,10 @@ export interface AuthorizeRequest {
   dpop_jkt?: string;
   /** Space-separated requested ACRs (OIDC Core §3.1.2.1); the multi-factor one forces MFA (interaction/steps/mfa.ts). */
   acr_values?: string;
+  /** The organization to log in to, by id or name (./interaction/steps/organization.ts). */
+  organization?: string;
+  /** An organization invitation's ticket (with `organization`). */
+  invitation?: string;
   /**
    * A request of another protocol (SAML) carried through the same steps:
    * its module answers it instead of the authorization response
@@ -240,6 +244,9 @@ export function validateAuthorizeRequest(client: IssuanceClient, params: Readonl
     throw refuse('invalid_request', 'screen_hint is not allowed for third party clients');
   }
   if (params.dpop_jkt !== undefined && !JWK_THUMBPRINT.test(params.dpop_jkt)) throw refuse('invalid_request', 'dpop_jkt must be a base64url SHA-256 JWK thumbprint');
+  if (params.invitation !== undefined && !client.browser.firstParty) {
+    throw refuse('invalid_request', 'invitation is not allowed for third party clients');
+  }
 
   const request: AuthorizeRequest = {
     client_id: client.row.client_id,
@@ -248,7 +255,7 @@ export function validateAuthorizeRequest(client: IssuanceClient, params: Readonl
     response_mode: responseModeOf(params),
   };
   if (params.redirect_uri !== undefined) request.redirect_uri = params.redirect_uri;
-  for (const name of ['state', 'nonce', 'scope', 'audience', 'connection', 'login_hint', 'screen_hint', 'dpop_jkt', 'acr_values'] as const) {
+  for (const name of ['state', 'nonce', 'scope', 'audience', 'connection', 'login_hint', 'screen_hint', 'dpop_jkt', 'acr_values', 'organization', 'invitation'] as const) {
     const value = params[name];
     if (value !== undefined && value !== '') request[name] = value;
   }

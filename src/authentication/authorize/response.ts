@@ -16,6 +16,8 @@ import { isoAt } from '../../platform/clock.js';
 import type { Authenticated } from '../interaction/sessions.js';
 import { issueFrontChannelTokens } from '../token/user-tokens.js';
 import type { AuthorizeRequest } from './request.js';
+import { findOrganization, type TokenOrganization } from '../../domain/organizations/login.js';
+import { AuthorizationErrorResponse } from '../errors.js';
 
 /** The tenant's code lifetime, at most CODE_LIFETIME_SECONDS for a client with a compliance level (FAPI). */
 function codeLifetime(tenant: Tenant, client: IssuanceClient): number {
@@ -23,7 +25,15 @@ function codeLifetime(tenant: Tenant, client: IssuanceClient): number {
   return complianceProfile(client.row) ? Math.min(lifetime, CODE_LIFETIME_SECONDS) : lifetime;
 }
 
-async function issueCode(ctx: AppContext, tenant: Tenant, client: IssuanceClient, request: AuthorizeRequest, userId: string, session: SessionRow): Promise<string> {
+async function issueCode(
+  ctx: AppContext,
+  tenant: Tenant,
+  client: IssuanceClient,
+  request: AuthorizeRequest,
+  userId: string,
+  session: SessionRow,
+  organization: TokenOrganization | undefined,
+): Promise<string> {
   const code = newSecret();
   await ctx.stores.authorizationCodes.insert({
     tenant_id: tenant.id,
@@ -41,8 +51,20 @@ async function issueCode(ctx: AppContext, tenant: Tenant, client: IssuanceClient
     amr: session.amr,
     expires_at: isoAt(ctx.now() + codeLifetime(tenant, client) * 1000),
     dpop_jkt: request.dpop_jkt ?? null,
+    organization_id: organization?.id ?? null,
   });
   return code;
+}
+
+/**
+ * The organization the request logs in to (the organization step checked the
+ * membership); one deleted since is a refusal, never a token without it.
+ */
+async function requestOrganization(ctx: AppContext, tenant: Tenant, request: AuthorizeRequest): Promise<TokenOrganization | undefined> {
+  if (request.organization === undefined) return undefined;
+  const row = await findOrganization(ctx.stores, tenant.id, request.organization);
+  if (!row) throw new AuthorizationErrorResponse('invalid_request', `no organization found with the id or name ${request.organization}`, request);
+  return { id: row.id, name: row.name };
 }
 
 export async function authorizationResponse(
@@ -54,7 +76,10 @@ export async function authorizationResponse(
 ): Promise<Record<string, string>> {
   const parts = new Set(request.response_type);
   const response: Record<string, string> = {};
-  if (parts.has('code')) response.code = await issueCode(ctx, tenant, client, request, user.user_id, session);
+  const organization = await requestOrganization(ctx, tenant, request);
+  // Who the session issued tokens to: told by back-channel logout when it ends.
+  await ctx.stores.backchannelLogout.recordClient(tenant.id, session.id_hash, client.row.client_id, isoAt(ctx.now()));
+  if (parts.has('code')) response.code = await issueCode(ctx, tenant, client, request, user.user_id, session, organization);
   if (parts.has('token') || parts.has('id_token')) {
     Object.assign(
       response,
@@ -70,6 +95,7 @@ export async function authorizationResponse(
           authTime: session.auth_time,
           sid: session.id_hash,
           ...(session.amr !== null && { amr: session.amr.split(' ') }),
+          ...(organization && { organization }),
         },
         { accessToken: parts.has('token'), idToken: parts.has('id_token'), ...(response.code !== undefined && { code: response.code }) },
       ),

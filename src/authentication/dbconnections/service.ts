@@ -273,7 +273,7 @@ export class DbConnectionsService {
       const userId = await tickets.consume(tenant.id, secretHash(ticket), 'password_reset', now);
       if (userId !== target.user.user_id) return false;
       // The reset link proves control of the mailbox, as a verification link does.
-      return changePassword(joined, tenant.id, userId, { password_hash, last_password_reset: now, email_verified: 1, updated_at: now }, now);
+      return changePassword(joined, tenant.id, userId, { password_hash, last_password_reset: now, email_verified: 1, updated_at: now }, now, this.ctx.lookups);
     });
     return done ? { kind: 'done', email } : { kind: 'invalid_ticket' };
   }

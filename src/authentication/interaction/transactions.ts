@@ -71,6 +71,11 @@ export class Transactions {
     return this.ctx.stores.authorizeTransactions.recordSteps(tenant.id, secretHash(id), isoAt(this.ctx.now()), completed, sessionHash ?? null);
   }
 
+  /** Replaces the kept request (parameters a step's page completed); false when the transaction is no longer usable. */
+  recordRequest(tenant: Tenant, id: string, request: AuthorizeRequest): Promise<boolean> {
+    return this.ctx.stores.authorizeTransactions.recordRequest(tenant.id, secretHash(id), isoAt(this.ctx.now()), { ...request });
+  }
+
   /** Spends the transaction: of two concurrent submissions only one gets true. */
   consume(tenant: Tenant, id: string): Promise<boolean> {
     return this.ctx.stores.authorizeTransactions.consume(tenant.id, secretHash(id), isoAt(this.ctx.now()));

@@ -24,6 +24,7 @@ import { secretHash } from '../../domain/secrets.js';
 import type { AppContext } from '../../domain/context.js';
 import { isoAt } from '../../platform/clock.js';
 import { verifyTenantJwt } from '../../domain/tokens/verify.js';
+import { announceSessionsEnded } from '../../domain/backchannel-logout/announce.js';
 
 
 /** What a verified `id_token_hint` tells: the client (its `aud`), and `sid`/`sub` when present. */
@@ -99,9 +100,13 @@ export class LogoutService {
     return this.ctx.stores.sessions.findActive(tenant.id, secretHash(value), isoAt(this.ctx.now()));
   }
 
-  /** Revokes the session; a session already gone is not an error. */
+  /**
+   * Revokes the session and queues the back-channel logout of the clients it
+   * issued tokens to (`rp-logout`); a session already gone is not an error.
+   */
   async endSession(tenant: Tenant, session: SessionRow | undefined): Promise<void> {
     if (!session) return;
     await this.ctx.stores.sessions.revoke(tenant.id, session.id_hash, isoAt(this.ctx.now()));
+    await announceSessionsEnded(this.ctx, tenant.id, [session], 'rp-logout');
   }
 }

@@ -43,4 +43,6 @@ export interface GrantHandler {
   /** Whether the client must have authenticated with a credential (not client_id alone). */
   requiresConfidentialClient: boolean;
   handle(grant: GrantContext): Promise<TokenResponse>;
+  /** Discovery members the grant brings with it (its own endpoints), from the issuer URL (with its trailing slash). */
+  discovery?(issuer: string): Record<string, unknown>;
 }

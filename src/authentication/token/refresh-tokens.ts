@@ -80,6 +80,8 @@ export interface RefreshTokenIssue {
   confirmation?: Confirmation;
   /** A rotated predecessor's binding, which its successor keeps (instead of `confirmation`'s). */
   boundTo?: string | null;
+  /** The organization the grant is for; kept by every refresh. */
+  organizationId?: string;
 }
 
 /** Stores a new refresh token (only its hash) and returns the token. */
@@ -100,6 +102,7 @@ export async function issueRefreshToken(ctx: AppContext, request: RefreshTokenIs
     idle_expires_at: idleExpiry(settings, nowMs),
     last_used_at: isoAt(nowMs),
     dpop_jkt: request.boundTo !== undefined ? request.boundTo : isPublicClient(request.client) ? (request.confirmation?.jkt ?? null) : null,
+    organization_id: request.organizationId ?? null,
   });
   return token;
 }

@@ -32,6 +32,7 @@ import { CURRENT_USER_SCOPE_SET, CURRENT_USER_SCOPES } from '../../domain/manage
 import { issueRefreshToken, OFFLINE_ACCESS, offlineAccessAllowed } from './refresh-tokens.js';
 import type { AppContext } from '../../domain/context.js';
 import { tokenTypeOf, type Confirmation } from '../../domain/tokens/confirmation.js';
+import type { TokenOrganization } from '../../domain/organizations/login.js';
 
 /** The OIDC scopes Gatehouse grants: those whose claims it can give (OIDC Core §5.4). */
 export const OIDC_SCOPES: ReadonlySet<string> = new Set(['openid', 'profile', 'email']);
@@ -52,6 +53,8 @@ export interface UserTokenRequest {
   sid?: string;
   /** The ID token's `amr` (`["mfa"]` after a second factor). */
   amr?: readonly string[];
+  /** The organization the grant is for: `org_id` (and `org_name`) in both tokens, kept by the refresh token. */
+  organization?: TokenOrganization;
   /**
    * Produces the response's refresh token once the grant is known, whatever
    * the scope: the refresh_token grant's rotation. Absent: a new token family
@@ -160,6 +163,7 @@ async function issueAccess(ctx: AppContext, request: UserTokenRequest, grant: Re
       ...(grant.oidc.includes('openid') && { extraAudiences: [userinfoAudience(tenant)] }),
       ...(grant.permissions !== undefined && { permissions: grant.permissions }),
       ...(request.confirmation && { confirmation: request.confirmation }),
+      ...(request.organization && { organization: request.organization }),
     });
   }
   return issueUserinfoAccessToken(ctx, {
@@ -183,6 +187,7 @@ function idToken(ctx: AppContext, request: UserTokenRequest, granted: readonly s
     ...(request.authTime !== undefined && { authTime: request.authTime }),
     ...(request.sid !== undefined && { sid: request.sid }),
     ...(request.amr !== undefined && { amr: request.amr }),
+    ...(request.organization && { organization: request.organization }),
     ...hashes,
   });
 }
@@ -196,7 +201,14 @@ export async function issueUserTokens(ctx: AppContext, request: UserTokenRequest
   const refreshToken = request.refreshToken
     ? await request.refreshToken(issued)
     : granted.includes(OFFLINE_ACCESS)
-      ? await issueRefreshToken(ctx, { tenant: request.tenant, client: request.client, userId: request.user.user_id, ...issued, ...(request.confirmation && { confirmation: request.confirmation }) })
+      ? await issueRefreshToken(ctx, {
+          tenant: request.tenant,
+          client: request.client,
+          userId: request.user.user_id,
+          ...issued,
+          ...(request.confirmation && { confirmation: request.confirmation }),
+          ...(request.organization && { organizationId: request.organization.id }),
+        })
       : undefined;
 
   // Members in the service's order: access_token, refresh_token, id_token, scope, expires_in, token_type.

@@ -30,6 +30,9 @@ export function discoveryDocument(tenant: Tenant, registries: AuthenticationRegi
     jwks_uri: `${base}.well-known/jwks.json`,
     revocation_endpoint: `${base}oauth/revoke`,
     end_session_endpoint: `${base}oidc/logout`,
+    // OpenID Connect Back-Channel Logout 1.0 §2.1 (src/domain/backchannel-logout/): logout tokens carry `sid`.
+    backchannel_logout_supported: true,
+    backchannel_logout_session_supported: true,
     scopes_supported: [...OIDC_SCOPES, OFFLINE_ACCESS],
     grant_types_supported: [...registries.grants.map((g) => g.grantType), ...(implicit ? [IMPLICIT] : [])],
     response_types_supported: [...registries.responseTypes],
@@ -58,6 +61,7 @@ export function discoveryDocument(tenant: Tenant, registries: AuthenticationRegi
         userinfo_endpoint: `https://mtls.${tenant.customDomain}/userinfo`,
       },
     }),
+    ...Object.assign({}, ...registries.grants.map((g) => g.discovery?.(base) ?? {})),
   };
 }
 

@@ -6,7 +6,9 @@ import type { AuthorizationCodeRow } from '../rows.js';
 
 export interface AuthorizationCodeStore {
   /** Stores a new code. Fails with a unique violation on a taken hash, with a foreign-key violation on an unknown user. */
-  insert(row: Omit<AuthorizationCodeRow, 'used_at' | 'refresh_family_id' | 'amr'> & Partial<Pick<AuthorizationCodeRow, 'amr'>>): Promise<void>;
+  insert(
+    row: Omit<AuthorizationCodeRow, 'used_at' | 'refresh_family_id' | 'amr' | 'organization_id'> & Partial<Pick<AuthorizationCodeRow, 'amr'>> & { organization_id?: string | null },
+  ): Promise<void>;
   /** The code with this hash in the tenant, whatever its state (used, expired); undefined when unknown. */
   find(tenantId: string, codeHash: string): Promise<AuthorizationCodeRow | undefined>;
   /**

@@ -20,4 +20,6 @@ export interface AuthorizationRequestStore {
    */
   recordSteps(tenantId: string, idHash: string, now: string, completed: readonly string[], sessionHash: string | null): Promise<boolean>;
   consume(tenantId: string, idHash: string, now: string): Promise<boolean>;
+  /** Replaces the kept request (a step that completes its parameters, e.g. the organization chosen on a page); false when no longer usable. */
+  recordRequest(tenantId: string, idHash: string, now: string, params: AuthorizationRequestRow['params']): Promise<boolean>;
 }

@@ -35,6 +35,8 @@ export type OrganizationChanges = Partial<Pick<OrganizationRow, 'name' | 'displa
 export interface OrganizationStore {
   /** The organization, or undefined when the tenant has none with that id. */
   get(tenantId: string, id: string): Promise<OrganizationRow | undefined>;
+  /** The organization of that name (names are unique per tenant, compared exactly), or undefined. */
+  getByName(tenantId: string, name: string): Promise<OrganizationRow | undefined>;
   /** A page of the tenant's organizations; `total` counts them all when an offset page asks for it. */
   list(tenantId: string, page: OrganizationPageQuery): Promise<Page<OrganizationRow>>;
   /** Fails with a unique violation when the tenant already has an organization of that name. */

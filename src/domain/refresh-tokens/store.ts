@@ -6,7 +6,7 @@ import type { RefreshTokenRow } from '../rows.js';
 
 export interface RefreshTokenStore {
   /** Stores a new token. Fails with a unique violation on a taken hash, with a foreign-key violation on an unknown user. */
-  insert(row: Omit<RefreshTokenRow, 'rotated_at' | 'revoked_at'>): Promise<void>;
+  insert(row: Omit<RefreshTokenRow, 'rotated_at' | 'revoked_at' | 'organization_id'> & { organization_id?: string | null }): Promise<void>;
   /** The token with this hash in the tenant, whatever its state (rotated, revoked, expired); undefined when unknown. */
   find(tenantId: string, idHash: string): Promise<RefreshTokenRow | undefined>;
   /**

@@ -3,6 +3,7 @@
  * Implemented by src/storage/kysely/sessions.ts; the composition root builds one.
  */
 import type { SessionRow } from '../rows.js';
+import type { KeysetWindow } from '../paging.js';
 
 export interface SessionStore {
   /** Stores a new session. Fails with a unique violation on a taken hash, with a foreign-key violation on an unknown user. */
@@ -13,6 +14,8 @@ export interface SessionStore {
   findActive(tenantId: string, idHash: string, now: string): Promise<SessionRow | undefined>;
   /** Revokes the session at `now`; false when it is unknown or already revoked. */
   revoke(tenantId: string, idHash: string, now: string): Promise<boolean>;
+  /** The user's sessions active at `now`, by id (`id_hash`, byte-wise), after `page.after`, at most `page.limit`. */
+  activeForUser(tenantId: string, userId: string, now: string, page: KeysetWindow): Promise<SessionRow[]>;
   /** Revokes at `now` every session of the user not already revoked; returns how many were revoked. */
   revokeForUser(tenantId: string, userId: string, now: string): Promise<number>;
 }

@@ -20,4 +20,6 @@ export interface TenantSettings {
   lifetimes?: Partial<Record<string, number>>;
   /** Overrides of the process-wide rate limits. */
   rate_limits?: Partial<Record<RateLimitClass, RateLimitSetting>>;
+  /** Tokens of organization logins carry `org_name` beside `org_id`, and /authorize accepts organization names (the service's flag). */
+  allow_organization_name_in_authentication_api?: boolean;
 }

@@ -14,6 +14,7 @@ import { signingSecretContext, type ResourceServerRow } from '../resource-server
 import type { Tenant } from '../tenants/tenant.js';
 import type { AppContext } from '../context.js';
 import type { Confirmation } from './confirmation.js';
+import { organizationClaims, type TokenOrganization } from '../organizations/login.js';
 
 export interface AccessTokenRequest {
   tenant: Tenant;
@@ -31,6 +32,8 @@ export interface AccessTokenRequest {
   permissions?: readonly string[];
   /** The `cnf` claim of a sender-constrained token (RFC 7800; DPoP's `jkt`, RFC 9449 §6). */
   confirmation?: Confirmation;
+  /** The organization the grant is for: `org_id` (and `org_name`). */
+  organization?: TokenOrganization;
 }
 
 export interface IssuedAccessToken {
@@ -56,6 +59,7 @@ export async function issueAccessToken(ctx: AppContext, request: AccessTokenRequ
   if (!rfc9068) payload.azp = request.clientId;
   if (request.permissions !== undefined && resourceServer.token_dialect.endsWith('_authz')) payload.permissions = [...request.permissions];
   if (request.confirmation) payload.cnf = { ...request.confirmation };
+  Object.assign(payload, organizationClaims(tenant, request.organization));
 
   const typ = rfc9068 ? 'at+jwt' : 'JWT';
   let token: string;

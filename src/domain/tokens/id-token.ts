@@ -13,6 +13,7 @@ import { SIGNING_ALG } from '../keys/keyring.js';
 import type { Tenant } from '../tenants/tenant.js';
 import type { UserRow } from '../users/model.js';
 import type { AppContext } from '../context.js';
+import { organizationClaims, type TokenOrganization } from '../organizations/login.js';
 
 export const DEFAULT_ID_TOKEN_LIFETIME = 36_000;
 
@@ -32,6 +33,8 @@ export interface IdTokenRequest {
   code?: string;
   /** Authentication methods references (`["mfa"]` once a second factor was used). */
   amr?: readonly string[];
+  /** The organization the login was for: `org_id` (and `org_name`). */
+  organization?: TokenOrganization;
 }
 
 /**
@@ -104,6 +107,7 @@ export async function issueIdToken(ctx: AppContext, request: IdTokenRequest): Pr
   if (request.accessToken !== undefined) payload.at_hash = halfHash(request.accessToken);
   if (request.code !== undefined) payload.c_hash = halfHash(request.code);
   if (request.nonce !== undefined) payload.nonce = request.nonce;
+  Object.assign(payload, organizationClaims(tenant, request.organization));
 
   const { signing } = await ctx.keyring.keys(tenant.id);
   return new SignJWT(payload).setProtectedHeader({ alg: SIGNING_ALG, typ: 'JWT', kid: signing.kid }).sign(signing.privateKey);

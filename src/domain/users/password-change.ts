@@ -4,8 +4,11 @@
  * someone who knew the old one, so everything the old password opened goes
  * with it: the user's SSO sessions and refresh tokens are revoked in the same
  * transaction as the new hash is written. Access tokens already issued stay
- * valid until they expire (they are not looked up).
+ * valid until they expire (they are not looked up). The sessions' clients
+ * hear of it by back-channel logout (`password-changed`).
  */
+import { endUserSessions } from '../backchannel-logout/announce.js';
+import type { IssuanceLookups } from '../issuance/lookups.js';
 import type { UnitOfWork } from '../stores.js';
 import type { UserChanges } from './store.js';
 
@@ -20,10 +23,11 @@ export function changePassword(
   userId: string,
   changes: UserChanges & { password_hash: string },
   now: string,
+  lookups: Pick<IssuanceLookups, 'client'>,
 ): Promise<boolean> {
   return unitOfWork.transaction(async (stores) => {
     if (!(await stores.users.update(tenantId, userId, changes))) return false;
-    await stores.sessions.revokeForUser(tenantId, userId, now);
+    await endUserSessions({ stores, lookups, now: () => Date.parse(now) }, tenantId, userId, 'password-changed', { revoke: true });
     await stores.refreshTokens.revokeForUser(tenantId, userId, now);
     return true;
   });

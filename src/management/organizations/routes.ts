@@ -9,17 +9,48 @@ import { getOrganization } from './get.js';
 import { listOrganizations } from './list.js';
 import { OrganizationService } from './service.js';
 import { updateOrganization } from './update.js';
+import { getOrganizationByName } from './get-by-name.js';
+import { addOrganizationMembers } from './members/create.js';
+import { removeOrganizationMembers } from './members/delete.js';
+import { listOrganizationMembers } from './members/list.js';
+import { assignOrganizationMemberRoles } from './members/roles/create.js';
+import { removeOrganizationMemberRoles } from './members/roles/delete.js';
+import { listOrganizationMemberRoles } from './members/roles/list.js';
+import { OrganizationMemberService } from './members/service.js';
+import { addOrganizationConnection } from './enabled-connections/create.js';
+import { removeOrganizationConnection } from './enabled-connections/delete.js';
+import { getOrganizationConnection } from './enabled-connections/get.js';
+import { listOrganizationConnections } from './enabled-connections/list.js';
+import { OrganizationConnectionService } from './enabled-connections/service.js';
+import { updateOrganizationConnection } from './enabled-connections/update.js';
+import { createOrganizationInvitation } from './invitations/create.js';
+import { deleteOrganizationInvitation } from './invitations/delete.js';
+import { getOrganizationInvitation } from './invitations/get.js';
+import { listOrganizationInvitations } from './invitations/list.js';
+import { OrganizationInvitationService } from './invitations/service.js';
 import type { AppContext } from '../../domain/context.js';
 
-/** /api/v2/organizations and /api/v2/organizations/{id}/client-grants */
+/** /api/v2/organizations and its sub-resources: client grants, members and their roles, enabled connections, invitations. */
 export function organizationRoutes(ctx: AppContext): ManagementRoute[] {
   const store = ctx.stores.organizations;
   const organizations = new OrganizationService(ctx, store);
   const clientGrants = new OrganizationClientGrantService(ctx, store);
-  const organizationOperations = [listOrganizations, createOrganization, getOrganization, updateOrganization, deleteOrganization];
+  const members = new OrganizationMemberService(ctx);
+  const connections = new OrganizationConnectionService(ctx);
+  const invitations = new OrganizationInvitationService(ctx);
+  const organizationOperations = [listOrganizations, createOrganization, getOrganization, getOrganizationByName, updateOrganization, deleteOrganization];
   const clientGrantOperations = [listOrganizationClientGrants, createOrganizationClientGrant, deleteOrganizationClientGrant];
   return [
     ...organizationOperations.map((route) => route(ctx, organizations)),
     ...clientGrantOperations.map((route) => route(ctx, clientGrants)),
+    ...[listOrganizationMembers, addOrganizationMembers, removeOrganizationMembers, listOrganizationMemberRoles, assignOrganizationMemberRoles, removeOrganizationMemberRoles].map(
+      (route) => route(ctx, members),
+    ),
+    ...[listOrganizationConnections, addOrganizationConnection, getOrganizationConnection, updateOrganizationConnection, removeOrganizationConnection].map((route) =>
+      route(ctx, connections),
+    ),
+    ...[listOrganizationInvitations, createOrganizationInvitation, getOrganizationInvitation, deleteOrganizationInvitation].map((route) =>
+      route(ctx, invitations),
+    ),
   ];
 }

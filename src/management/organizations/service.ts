@@ -84,6 +84,12 @@ export class OrganizationService {
     return organizationFromRow(row);
   }
 
+  async getByName(tenant: Tenant, name: string): Promise<Organization> {
+    const row = await this.organizations.getByName(tenant.id, name);
+    if (!row) throw notFound();
+    return organizationFromRow(row);
+  }
+
   async create(tenant: Tenant, body: CreateOrganizationBody): Promise<Organization> {
     if (body.enabled_connections?.length) {
       throw unsupported('enabled_connections is not supported: there are no connections to enable.');

@@ -47,7 +47,7 @@ export const CreateUserPermissionsBody = permissionsBody('List of permissions to
 /** DELETE /users/{id}/permissions (`DeleteUserPermissionsRequestContent`). */
 export const DeleteUserPermissionsBody = permissionsBody('List of permissions to remove from this user');
 
-const RoleIdItem = Type.String({ minLength: 1, maxLength: 64, pattern: NO_CONTROL_CHARACTERS });
+export const RoleIdItem = Type.String({ minLength: 1, maxLength: 64, pattern: NO_CONTROL_CHARACTERS });
 
 function userRolesBody(description: string) {
   return Type.Object({ roles: Type.Array(RoleIdItem, { minItems: 1, maxItems: MAX_ITEMS, description }) }, { additionalProperties: false });
@@ -58,7 +58,7 @@ export const AssignUserRolesBody = userRolesBody('List of roles IDs to associate
 /** DELETE /users/{id}/roles (`DeleteUserRolesRequestContent`). */
 export const DeleteUserRolesBody = userRolesBody('List of roles IDs to remove from the user');
 
-const UserIdItem = Type.String({ minLength: 1, maxLength: 512, pattern: NO_CONTROL_CHARACTERS });
+export const UserIdItem = Type.String({ minLength: 1, maxLength: 512, pattern: NO_CONTROL_CHARACTERS });
 
 /** POST /roles/{id}/users (`AssignRoleUsersRequestContent`): the document sets no minItems, so `[]` is a valid no-op. */
 export const AssignRoleUsersBody = Type.Object(

@@ -18,6 +18,8 @@ import { deleteUserRoles } from './roles/delete.js';
 import { listUserRoles } from './roles/list.js';
 import { UserService } from './service.js';
 import { updateUser } from './update.js';
+import { listUserOrganizations } from './organizations/list.js';
+import { OrganizationMemberService } from '../organizations/members/service.js';
 import type { AppContext } from '../../domain/context.js';
 
 /** /api/v2/users, /api/v2/users-by-email, and a user's roles, permissions and groups. */
@@ -39,5 +41,6 @@ export function userRoutes(ctx: AppContext): ManagementRoute[] {
       listRoleSourceGroups,
       listUserGroups,
     ].map((route) => route(ctx, rbac)),
+    listUserOrganizations(ctx, new OrganizationMemberService(ctx)),
   ];
 }

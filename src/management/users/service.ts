@@ -17,6 +17,7 @@ import { type UserChanges, type UserStore, type UserWithConnection } from '../..
 import { isUniqueViolation } from '../../platform/database-errors.js';
 import type { AppContext } from '../../domain/context.js';
 import { isoAt } from '../../platform/clock.js';
+import { endUserSessions } from '../../domain/backchannel-logout/announce.js';
 
 /** management-api-wire-notes §2. */
 export const userNotFound = () => managementErrors.notFound('The user does not exist.', 'inexistent_user');
@@ -219,7 +220,7 @@ export class UserService {
       updated =
         password_hash === undefined || password_hash === null
           ? await this.users.update(tenant.id, userId, changes)
-          : await changePassword(this.ctx.unitOfWork, tenant.id, userId, { ...changes, password_hash }, now);
+          : await changePassword(this.ctx.unitOfWork, tenant.id, userId, { ...changes, password_hash }, now, this.ctx.lookups);
     } catch (error) {
       if (isUniqueViolation(error)) throw userExists();
       throw error;
@@ -302,7 +303,9 @@ export class UserService {
    * Idempotent: the document declares no 404 for DELETE /users/{id}, only 204.
    * The user's roles, permissions and group memberships go with the user.
    */
+  /** The user's sessions are announced ended (`account-deleted`) to back-channel logout, then the user goes, and the sessions with them. */
   async delete(tenant: Tenant, userId: string): Promise<void> {
+    await endUserSessions(this.ctx, tenant.id, userId, 'account-deleted', { revoke: false });
     await this.users.delete(tenant.id, userId);
   }
 }

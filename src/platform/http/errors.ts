@@ -110,6 +110,11 @@ export type OAuthErrorCode =
   | 'expired_token'
   | 'unsupported_challenge_type'
   | 'association_required'
+  // Polling grants (RFC 8628 §3.5; OpenID CIBA §11).
+  | 'authorization_pending'
+  | 'slow_down'
+  // CIBA's refusal of its login_hint (authentication-api-wire-notes §12).
+  | 'unknown_user_id'
   // Authorization error responses (RFC 6749 §4.1.2.1, OIDC Core §3.1.2.6), sent to the client's redirect target.
   | 'unsupported_response_type'
   | 'login_required'

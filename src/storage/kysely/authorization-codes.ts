@@ -8,8 +8,10 @@ import type { AuthorizationCodeStore } from '../../domain/authorization-codes/st
 export class KyselyAuthorizationCodeStore implements AuthorizationCodeStore {
   constructor(private readonly db: Db) {}
 
-  async insert(row: Omit<AuthorizationCodeRow, 'used_at' | 'refresh_family_id' | 'amr'> & Partial<Pick<AuthorizationCodeRow, 'amr'>>): Promise<void> {
-    await this.db.insertInto('authorization_codes').values({ amr: null, ...row, used_at: null, refresh_family_id: null }).execute();
+  async insert(
+    row: Omit<AuthorizationCodeRow, 'used_at' | 'refresh_family_id' | 'amr' | 'organization_id'> & Partial<Pick<AuthorizationCodeRow, 'amr'>> & { organization_id?: string | null },
+  ): Promise<void> {
+    await this.db.insertInto('authorization_codes').values({ amr: null, ...row, organization_id: row.organization_id ?? null, used_at: null, refresh_family_id: null }).execute();
   }
 
   find(tenantId: string, codeHash: string): Promise<AuthorizationCodeRow | undefined> {

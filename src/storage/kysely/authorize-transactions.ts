@@ -7,7 +7,7 @@ import type { AuthorizationRequestRow } from '../schema.js';
 import type { AuthorizationRequestStore } from '../../domain/authorize-transactions/store.js';
 import { parsedRow, toStored } from '../json-columns.js';
 
-type Changes = Partial<Pick<AuthorizationRequestRow, 'used_at' | 'completed_steps' | 'session_hash'>>;
+type Changes = Partial<Pick<AuthorizationRequestRow, 'used_at' | 'completed_steps' | 'session_hash' | 'params'>>;
 
 export class KyselyAuthorizationRequestStore implements AuthorizationRequestStore {
   constructor(private readonly db: Db) {}
@@ -36,6 +36,10 @@ export class KyselyAuthorizationRequestStore implements AuthorizationRequestStor
 
   consume(tenantId: string, idHash: string, now: string): Promise<boolean> {
     return this.updateUsable(tenantId, idHash, now, { used_at: now });
+  }
+
+  recordRequest(tenantId: string, idHash: string, now: string, params: AuthorizationRequestRow['params']): Promise<boolean> {
+    return this.updateUsable(tenantId, idHash, now, { params });
   }
 
   /** One conditional UPDATE of a request still usable at `now`; true when it was. */

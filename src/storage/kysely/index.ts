@@ -15,11 +15,17 @@ import { KyselyClientStore } from './clients.js';
 import { KyselyConnectionStore } from './connections.js';
 import { KyselyConsentGrantStore } from './consent-grants.js';
 import { KyselyCustomDomainStore } from './custom-domains.js';
+import { KyselyBackchannelAuthRequestStore } from './backchannel-auth-requests.js';
+import { KyselyBackchannelLogoutStore } from './backchannel-logout.js';
+import { KyselyDeviceCodeStore } from './device-codes.js';
 import { KyselyGroupStore } from './groups.js';
 import { KyselyGuardianPushStore } from './guardian.js';
 import { KyselyMfaStore } from './mfa.js';
 import { KyselyOneTimeUseStore } from './one-time-uses.js';
 import { KyselyPasswordlessStore } from './passwordless.js';
+import { KyselyOrganizationConnectionStore } from './organization-connections.js';
+import { KyselyOrganizationInvitationStore } from './organization-invitations.js';
+import { KyselyOrganizationMemberStore } from './organization-members.js';
 import { KyselyOrganizationStore } from './organizations.js';
 import { KyselyPushedRequestStore } from './pushed-requests.js';
 import { KyselyRbacStore } from './rbac.js';
@@ -43,6 +49,9 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     resourceServers: new KyselyResourceServerStore(db),
     clientGrants: new KyselyClientGrantStore(db),
     organizations: new KyselyOrganizationStore(db),
+    organizationMembers: new KyselyOrganizationMemberStore(db),
+    organizationConnections: new KyselyOrganizationConnectionStore(db),
+    organizationInvitations: new KyselyOrganizationInvitationStore(db),
     roles: new KyselyRoleStore(db),
     groups: new KyselyGroupStore(db),
     rbac: new KyselyRbacStore(db),
@@ -62,6 +71,9 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     samlpSessions: new KyselySamlpSessionStore(db),
     mfa: new KyselyMfaStore(db),
     passwordless: new KyselyPasswordlessStore(db),
+    deviceCodes: new KyselyDeviceCodeStore(db),
+    backchannelLogout: new KyselyBackchannelLogoutStore(db),
+    backchannelAuthRequests: new KyselyBackchannelAuthRequestStore(db),
   };
 }
 

@@ -19,6 +19,10 @@ export class KyselyOrganizationStore implements OrganizationStore {
     return parsedRow('organizations', this.db.selectFrom('organizations').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst());
   }
 
+  getByName(tenantId: string, name: string): Promise<OrganizationRow | undefined> {
+    return parsedRow('organizations', this.db.selectFrom('organizations').selectAll().where('tenant_id', '=', tenantId).where('name', '=', name).executeTakeFirst());
+  }
+
   async list(tenantId: string, page: OrganizationPageQuery): Promise<Page<OrganizationRow>> {
     const base = this.db.selectFrom('organizations').where('tenant_id', '=', tenantId);
     const sort = page.kind === 'offset' ? page.sort : undefined;

@@ -13,8 +13,8 @@ export class KyselyRefreshTokenStore implements RefreshTokenStore {
   /** `db` may be a transaction. */
   constructor(private readonly db: Db) {}
 
-  async insert(row: Omit<RefreshTokenRow, 'rotated_at' | 'revoked_at'>): Promise<void> {
-    await this.db.insertInto('refresh_tokens').values({ ...row, rotated_at: null, revoked_at: null }).execute();
+  async insert(row: Omit<RefreshTokenRow, 'rotated_at' | 'revoked_at' | 'organization_id'> & { organization_id?: string | null }): Promise<void> {
+    await this.db.insertInto('refresh_tokens').values({ ...row, organization_id: row.organization_id ?? null, rotated_at: null, revoked_at: null }).execute();
   }
 
   find(tenantId: string, idHash: string): Promise<RefreshTokenRow | undefined> {

@@ -5,6 +5,8 @@
 import type { Db } from '../database.js';
 import type { SessionRow } from '../schema.js';
 import type { SessionStore } from '../../domain/sessions/store.js';
+import type { KeysetWindow } from '../../domain/paging.js';
+import { fetchPage } from '../paging.js';
 
 export class KyselySessionStore implements SessionStore {
   constructor(private readonly db: Db) {}
@@ -37,6 +39,20 @@ export class KyselySessionStore implements SessionStore {
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
+  }
+
+  async activeForUser(tenantId: string, userId: string, now: string, page: KeysetWindow): Promise<SessionRow[]> {
+    const base = this.db
+      .selectFrom('sessions')
+      .where('tenant_id', '=', tenantId)
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now);
+    const { rows } = await fetchPage(base, (q) => q.select(['tenant_id', 'id_hash', 'user_id', 'auth_time', 'created_at', 'expires_at', 'revoked_at', 'amr']), 'id_hash', {
+      kind: 'keyset',
+      ...page,
+    });
+    return rows;
   }
 
   async revokeForUser(tenantId: string, userId: string, now: string): Promise<number> {

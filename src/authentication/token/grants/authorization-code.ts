@@ -22,12 +22,11 @@ import { AUTHORIZATION_CODE_GRANT } from '../../authorize/request.js';
 import { requireParams, type Params } from '../../params.js';
 import type { GrantContext, GrantHandler, TokenResponse } from '../grant.js';
 import { absoluteExpiry, issueRefreshToken, OFFLINE_ACCESS, refreshTokenSettings } from '../refresh-tokens.js';
-import { issueUserTokens } from '../user-tokens.js';
+import { approvedLoginTokens } from '../approved-login.js';
 import { type AuthorizationCodeRow } from '../../../domain/rows.js';
 import { secretHash } from '../../../domain/secrets.js';
 import type { AppContext } from '../../../domain/context.js';
 import { isoAt } from '../../../platform/clock.js';
-import { requireActiveUser } from '../../../domain/users/active-user.js';
 
 const invalidCode = () => oauthErrors.invalidGrant('Invalid authorization code');
 const failedVerifier = () => oauthErrors.invalidGrant('Failed to verify code verifier');
@@ -81,8 +80,6 @@ async function consumeCode(ctx: AppContext, tenant: Tenant, row: AuthorizationCo
   if (!(await ctx.stores.authorizationCodes.consume(tenant.id, row.code_hash, isoAt(ctx.now()), refreshFamilyId))) throw invalidCode();
 }
 
-const userRefusals = { missing: invalidCode, blocked: () => oauthErrors.invalidGrant('user is blocked') };
-
 export const authorizationCode: GrantHandler = {
   grantType: AUTHORIZATION_CODE_GRANT,
   parameters: ['code', 'redirect_uri', 'code_verifier'],
@@ -97,28 +94,21 @@ export const authorizationCode: GrantHandler = {
     if (row.dpop_jkt && row.dpop_jkt !== confirmation?.jkt) throw oauthErrors.invalidGrant('The authorization code is bound to a DPoP key: send a DPoP proof by that key');
     const familyId = newPrefixedId('rtf', 24);
     await consumeCode(ctx, tenant, row, familyId);
-    const user = await requireActiveUser(ctx.stores.users, tenant.id, row.user_id, userRefusals);
-    return issueUserTokens(ctx, {
-      tenant,
-      client: client.client,
-      user,
-      audience: row.audience ?? undefined,
-      scope: row.scope ?? undefined,
+    // A new family whose id the code recorded, so a replay of the code can revoke it.
+    return approvedLoginTokens(ctx, tenant, client, row, invalidCode, {
       ...(row.nonce !== null && { nonce: row.nonce }),
-      authTime: row.auth_time,
-      sid: row.session_id,
-      ...(confirmation && { confirmation: confirmation }),
+      ...(confirmation && { confirmation }),
       ...(row.amr !== null && { amr: row.amr.split(' ') }),
-      // A new family whose id the code recorded, so a replay of the code can revoke it.
-      refreshToken: async (granted) =>
+      refreshToken: async ({ organizationId, ...granted }) =>
         granted.scope.split(' ').includes(OFFLINE_ACCESS)
           ? issueRefreshToken(ctx, {
               tenant,
               client: client.client,
-              userId: user.user_id,
+              userId: row.user_id,
               ...granted,
               family: { id: familyId, expiresAt: absoluteExpiry(refreshTokenSettings(client.client), ctx.now()) },
               ...(confirmation && { confirmation }),
+              ...(organizationId !== undefined && { organizationId }),
             })
           : undefined,
     });

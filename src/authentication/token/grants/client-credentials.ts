@@ -2,16 +2,19 @@
  * `grant_type=client_credentials` (RFC 6749 §4.4) as the service implements it:
  * the audience selects the resource server (or the tenant's default audience),
  * the client needs a client grant for it, and the requested scopes are cut
- * down to that grant. Error texts: authentication-api-wire-notes §5.1.
+ * down to that grant; `organization` (or the client's default organization)
+ * as the grant's `organization_usage` allows (../client-credentials-organization.ts).
+ * Error texts: authentication-api-wire-notes §5.1.
  */
 import { oauthErrors } from '../../../platform/http/errors.js';
 import { issueAccessToken } from '../../../domain/tokens/access-token.js';
 import type { GrantContext, GrantHandler, TokenResponse } from '../grant.js';
 import { tokenTypeOf } from '../../../domain/tokens/confirmation.js';
+import { clientCredentialsOrganization } from '../client-credentials-organization.js';
 
 export const clientCredentials: GrantHandler = {
   grantType: 'client_credentials',
-  parameters: ['audience', 'scope'],
+  parameters: ['audience', 'scope', 'organization'],
   requiresConfidentialClient: true,
 
   async handle({ ctx, tenant, params, client, confirmation }: GrantContext): Promise<TokenResponse> {
@@ -35,6 +38,8 @@ export const clientCredentials: GrantHandler = {
     const requested = params.scope === undefined ? undefined : new Set(params.scope.split(' '));
     const scope = requested === undefined ? grant.allowedScope : grant.allowed.filter((s) => requested.has(s)).join(' ');
 
+    const organization = await clientCredentialsOrganization(ctx, tenant, client, grant, params.organization);
+
     const { token, expiresIn } = await issueAccessToken(ctx, {
       tenant,
       resourceServer: api.row,
@@ -45,6 +50,7 @@ export const clientCredentials: GrantHandler = {
       // `*_authz` dialects: a machine's permissions are the scopes it was granted.
       permissions: scope === '' ? [] : scope.split(' '),
       ...(confirmation && { confirmation: confirmation }),
+      ...(organization && { organization }),
     });
     const token_type = tokenTypeOf(confirmation);
     if (scope) return { access_token: token, scope, expires_in: expiresIn, token_type };

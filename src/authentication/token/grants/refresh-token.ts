@@ -31,6 +31,7 @@ import { secretHash } from '../../../domain/secrets.js';
 import type { AppContext } from '../../../domain/context.js';
 import { isoAt } from '../../../platform/clock.js';
 import { requireActiveUser } from '../../../domain/users/active-user.js';
+import { grantOrganization } from '../organization.js';
 
 const unknownToken = () => oauthErrors.invalidGrant('Unknown or invalid refresh token.');
 
@@ -92,6 +93,7 @@ export const refreshToken: GrantHandler = {
     // Checked before the token is used, so a request without the key spends nothing.
     if (row.dpop_jkt && row.dpop_jkt !== confirmation?.jkt) throw oauthErrors.invalidGrant('The refresh token is bound to a DPoP key: send a DPoP proof by that key');
     const user = await requireActiveUser(ctx.stores.users, tenant.id, row.user_id, userRefusals);
+    const organization = await grantOrganization(ctx, tenant, row.organization_id, user.user_id, unknownToken);
     const scope = narrowScope(row, params);
     const successor = await useToken(ctx, tenant, row, refreshTokenSettings(client.client));
     return issueUserTokens(ctx, {
@@ -103,10 +105,20 @@ export const refreshToken: GrantHandler = {
       scope,
       grantType: REFRESH_TOKEN_GRANT,
       ...(confirmation && { confirmation }),
+      ...(organization && { organization }),
       // RFC 6749 §6: the new refresh token has the scope of the one it replaces, not the narrowed one.
       refreshToken: async () =>
         successor &&
-        issueRefreshToken(ctx, { tenant, client: client.client, userId: user.user_id, audience: row.audience ?? undefined, scope: row.scope, family: successor, boundTo: row.dpop_jkt ?? null }),
+        issueRefreshToken(ctx, {
+          tenant,
+          client: client.client,
+          userId: user.user_id,
+          audience: row.audience ?? undefined,
+          scope: row.scope,
+          family: successor,
+          boundTo: row.dpop_jkt ?? null,
+          ...(organization && { organizationId: organization.id }),
+        }),
     });
   },
 };

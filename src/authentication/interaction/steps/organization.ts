@@ -1,0 +1,191 @@
+/**
+ * The organization step (issue: organizations in login; authentication-api-
+ * wire-notes §4 `organization`, `invitation`): which organization a login is
+ * for, and whether the user may log in to it. It comes before login in the
+ * list, and the policy asks it again after every step, so it decides both
+ * before the login (what the request may ask) and after it (membership).
+ *
+ * The client's `organization_usage`:
+ * - `deny` (the default): a request naming an organization is refused;
+ * - `allow`: a request may name one; without it the login is a plain one;
+ * - `require`: a request must end up with one, by its
+ *   `organization_require_behavior`: `no_prompt` refuses a request without
+ *   it, `pre_login_prompt` asks for the organization's name on a page before
+ *   the login, `post_login_prompt` lists the user's organizations after it.
+ *
+ * `organization` names one by id or by name. Once the user is known:
+ * - the user's connection must be enabled for the organization;
+ * - a member goes on; a non-member becomes one when the connection has
+ *   `assign_membership_on_login`, or through the request's `invitation`
+ *   (single use, unexpired, for this organization, sent to the user's email
+ *   address), which also gives the invited roles; anyone else is refused
+ *   with `access_denied`.
+ * Joining happens on the step's page (`GET /organization`, reached only
+ * through the policy's redirect with the transaction bound to this browser),
+ * which then completes the step. The chosen organization travels in the
+ * request to the tokens' `org_id` (../../authorize/response.ts).
+ *
+ * Refusals are the authorization errors the client receives; their wording
+ * is Gatehouse's where the service's is not recorded (README).
+ */
+import type { FastifyReply, RouteOptions } from 'fastify';
+import { findOrganization } from '../../../domain/organizations/login.js';
+import type { OrganizationInvitationRow, OrganizationRow } from '../../../domain/rows.js';
+import { secretHash } from '../../../domain/secrets.js';
+import { isoAt } from '../../../platform/clock.js';
+import { AuthorizationErrorResponse, pageErrors } from '../../errors.js';
+import { organizationChoicePage, organizationNamePage } from '../../pages/organization.js';
+import { sendPage } from '../../pages/html.js';
+import { pageParams } from '../../params.js';
+import { completeStep, runInteraction, stepRoute } from '../policy.js';
+import type { Interaction, InteractionDeps, InteractionStep } from '../step.js';
+import { transactionView } from './login.js';
+
+const NAME = 'organization';
+
+type Usage = 'deny' | 'allow' | 'require';
+type RequireBehavior = 'no_prompt' | 'pre_login_prompt' | 'post_login_prompt';
+
+function clientPolicy(interaction: Interaction): { usage: Usage; behavior: RequireBehavior } {
+  const config = interaction.client.row.config as { organization_usage?: Usage | null; organization_require_behavior?: RequireBehavior | null };
+  return { usage: config.organization_usage ?? 'deny', behavior: config.organization_require_behavior ?? 'no_prompt' };
+}
+
+const refusal = (interaction: Interaction, error: 'invalid_request' | 'access_denied', description: string) =>
+  new AuthorizationErrorResponse(error, description, interaction.request);
+
+/** The request's invitation when still usable for this organization. */
+async function usableInvitation(deps: InteractionDeps, interaction: Interaction, organization: OrganizationRow): Promise<OrganizationInvitationRow> {
+  const ticket = interaction.request.invitation!;
+  const row = ticket.length <= 100 ? await deps.ctx.stores.organizationInvitations.findByTicket(interaction.tenant.id, secretHash(ticket)) : undefined;
+  if (!row || row.organization_id !== organization.id || row.used_at !== null || row.expires_at <= isoAt(deps.ctx.now())) {
+    throw refusal(interaction, 'access_denied', 'the invitation is not valid: it was not found, has expired or was already used');
+  }
+  return row;
+}
+
+/** The organization the request names, or its refusal. */
+async function namedOrganization(deps: InteractionDeps, interaction: Interaction): Promise<OrganizationRow> {
+  const name = interaction.request.organization!;
+  const organization = await findOrganization(deps.ctx.stores, interaction.tenant.id, name);
+  if (!organization) throw refusal(interaction, 'invalid_request', `no organization found with the id or name ${name}`);
+  return organization;
+}
+
+/** What the logged-in user needs to log in to the organization: nothing, or to join it (the step's page). */
+async function membership(deps: InteractionDeps, interaction: Interaction, organization: OrganizationRow): Promise<'member' | 'join'> {
+  const { stores } = deps.ctx;
+  const { tenant } = interaction;
+  const user = interaction.authenticated!.user;
+  const enabled = await stores.organizationConnections.get(tenant.id, organization.id, user.connection_id);
+  if (!enabled) throw refusal(interaction, 'access_denied', `the connection of the user is not enabled for the organization ${organization.id}`);
+  if (interaction.request.invitation !== undefined) {
+    await usableInvitation(deps, interaction, organization);
+    return 'join';
+  }
+  if (await stores.organizationMembers.isMember(tenant.id, organization.id, user.user_id)) return 'member';
+  if (enabled.assign_membership_on_login === 1) return 'join';
+  throw refusal(interaction, 'access_denied', `user ${user.user_id} is not part of the ${organization.id} organization`);
+}
+
+async function needed(deps: InteractionDeps, interaction: Interaction): Promise<boolean> {
+  const { request, authenticated } = interaction;
+  const policy = clientPolicy(interaction);
+  if (request.organization === undefined) {
+    if (request.invitation !== undefined) throw refusal(interaction, 'invalid_request', 'parameter organization is required with invitation');
+    if (policy.usage !== 'require') return false;
+    if (policy.behavior === 'pre_login_prompt') return true;
+    if (policy.behavior === 'post_login_prompt') return authenticated !== undefined;
+    throw refusal(interaction, 'invalid_request', 'parameter organization is required for this client');
+  }
+  if (policy.usage === 'deny') throw refusal(interaction, 'invalid_request', 'parameter organization is not allowed for this client');
+  const organization = await namedOrganization(deps, interaction);
+  if (!authenticated) {
+    if (request.invitation !== undefined) await usableInvitation(deps, interaction, organization);
+    return false;
+  }
+  return (await membership(deps, interaction, organization)) === 'join';
+}
+
+/**
+ * Makes the user a member: through the invitation (consumed once, for the
+ * invitee's email address only, with its roles), or by the connection's
+ * `assign_membership_on_login`.
+ */
+async function join(deps: InteractionDeps, interaction: Interaction, organization: OrganizationRow): Promise<void> {
+  const { stores } = deps.ctx;
+  const { tenant } = interaction;
+  const user = interaction.authenticated!.user;
+  const now = isoAt(deps.ctx.now());
+  let roles: string[] = [];
+  if (interaction.request.invitation !== undefined) {
+    const invitation = await usableInvitation(deps, interaction, organization);
+    if ((user.email ?? '').toLowerCase() !== invitation.invitee_email.toLowerCase()) {
+      throw refusal(interaction, 'access_denied', 'the invitation was sent to another email address');
+    }
+    if (invitation.connection_id !== null && invitation.connection_id !== user.connection_id) {
+      throw refusal(interaction, 'access_denied', 'the invitation is for another connection');
+    }
+    if (!(await stores.organizationInvitations.consume(tenant.id, invitation.id, now))) {
+      throw refusal(interaction, 'access_denied', 'the invitation is not valid: it was not found, has expired or was already used');
+    }
+    roles = invitation.roles;
+  }
+  const added = await stores.organizationMembers.addMembers(tenant.id, organization.id, [user.user_id], now);
+  if (added.status !== 'assigned') throw refusal(interaction, 'access_denied', `the organization ${organization.id} no longer exists`);
+  // Roles deleted since the invitation was made are left out.
+  const existing = [];
+  for (const id of roles) if (await stores.roles.get(tenant.id, id)) existing.push(id);
+  if (existing.length) await stores.organizationMembers.assignMemberRoles(tenant.id, organization.id, user.user_id, existing, now);
+}
+
+/** The request with the organization chosen on the page, kept on the transaction; then the policy goes on. */
+async function choose(deps: InteractionDeps, reply: FastifyReply, interaction: Interaction, organization: OrganizationRow): Promise<FastifyReply> {
+  const request = { ...interaction.request, organization: organization.id };
+  if (!(await deps.transactions.recordRequest(interaction.tenant, interaction.transactionId!, request))) throw pageErrors.expiredTransaction();
+  return runInteraction(deps, reply, { ...interaction, request });
+}
+
+function routes(deps: InteractionDeps): RouteOptions[] {
+  const userOrganizations = async (interaction: Interaction) =>
+    (await deps.ctx.stores.organizationMembers.listUserOrganizations(interaction.tenant.id, interaction.authenticated!.user.user_id, { offset: 0, limit: 100, withTotal: false })).rows;
+  return [
+    stepRoute(deps, NAME, 'GET', '/organization', async (interaction, _request, reply) => {
+      if (interaction.request.organization !== undefined) {
+        await join(deps, interaction, await namedOrganization(deps, interaction));
+        return completeStep(deps, reply, interaction, NAME);
+      }
+      const view = transactionView(deps, interaction);
+      if (!interaction.authenticated) return sendPage(reply, 200, organizationNamePage(view));
+      const organizations = await userOrganizations(interaction);
+      if (organizations.length === 0) {
+        if (!(await deps.transactions.consume(interaction.tenant, interaction.transactionId!))) throw pageErrors.expiredTransaction();
+        throw refusal(interaction, 'access_denied', `user ${interaction.authenticated.user.user_id} is not part of any organization`);
+      }
+      return sendPage(reply, 200, organizationChoicePage({ ...view, organizations: organizations.map((o) => ({ id: o.id, label: o.display_name ?? o.name })) }));
+    }),
+    stepRoute(deps, NAME, 'POST', '/organization', async (interaction, request, reply) => {
+      const given = (pageParams(request, ['organization']).organization ?? '').trim();
+      if (!interaction.authenticated) {
+        const organization = given && given.length <= 50 ? await findOrganization(deps.ctx.stores, interaction.tenant.id, given) : undefined;
+        if (!organization) {
+          const view = organizationNamePage({ ...transactionView(deps, interaction), name: given, error: { message: 'No organization was found by that name.' } });
+          return sendPage(reply, 400, view);
+        }
+        return choose(deps, reply, interaction, organization);
+      }
+      // After login: one of the user's own organizations only.
+      const organization = (await userOrganizations(interaction)).find((o) => o.id === given);
+      if (!organization) return sendPage(reply, 400, organizationChoicePage({ ...transactionView(deps, interaction), organizations: [] }));
+      return choose(deps, reply, interaction, organization);
+    }),
+  ];
+}
+
+export const organizationStep: InteractionStep = {
+  name: NAME,
+  page: () => '/organization',
+  promptNone: { error: 'interaction_required', description: 'Organization selection or membership required' },
+  needed,
+  routes,
+};

@@ -1,0 +1,31 @@
+/**
+ * Schemas of SSO sessions in the Management API, from the service's OpenAPI
+ * document (`SessionResponseContent`, `GetSessionResponseContent`,
+ * `ListUserSessionsPaginatedResponseContent`): the members Gatehouse knows.
+ * A session's `id` is the `sid` of the ID tokens it issued.
+ */
+import { Type } from '@sinclair/typebox';
+import { NO_CONTROL_CHARACTERS } from '../strings.js';
+
+export const SessionResponse = Type.Object(
+  {
+    id: Type.String({ description: 'The ID of the session' }),
+    user_id: Type.String(),
+    created_at: Type.String(),
+    updated_at: Type.String(),
+    authenticated_at: Type.String(),
+    expires_at: Type.String(),
+    clients: Type.Array(Type.Object({ client_id: Type.String() }, { additionalProperties: false })),
+    authentication: Type.Object(
+      { methods: Type.Array(Type.Object({ name: Type.String(), timestamp: Type.String() }, { additionalProperties: false })) },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const SessionIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, pattern: NO_CONTROL_CHARACTERS, description: 'ID of the session' }) });
+
+export const UserIdParams = Type.Object({
+  user_id: Type.String({ minLength: 1, maxLength: 512, pattern: NO_CONTROL_CHARACTERS, description: 'ID of the user to get sessions for' }),
+});

@@ -1,0 +1,53 @@
+/**
+ * Outgoing form POSTs to relying parties (back-channel logout): HTTPS only,
+ * certificates verified against the system roots plus the configured extra
+ * authorities (`GATEHOUSE_BACKCHANNEL_CA_FILE`), no redirects followed, the
+ * answer's body read and dropped (at most 64 KiB), a deadline for the whole
+ * exchange. Resolves with the status; rejects when no answer came.
+ */
+import https from 'node:https';
+import tls from 'node:tls';
+
+export interface FormPosterOptions {
+  /** Extra trusted certificate authorities (PEM). */
+  ca?: string | Buffer;
+  timeoutMs?: number;
+}
+
+const MAX_BODY = 64 * 1024;
+
+export function httpsFormPoster(options: FormPosterOptions = {}): (url: string, body: string) => Promise<number> {
+  const ca = options.ca === undefined ? undefined : [...tls.rootCertificates, options.ca.toString()];
+  const timeoutMs = options.timeoutMs ?? 5000;
+  return (url, body) =>
+    new Promise<number>((resolve, reject) => {
+      if (!url.startsWith('https://')) {
+        reject(new Error('only https URLs are posted to'));
+        return;
+      }
+      const req = https.request(
+        url,
+        {
+          method: 'POST',
+          agent: false,
+          ...(ca && { ca }),
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)) },
+          timeout: timeoutMs,
+        },
+        (res) => {
+          let read = 0;
+          res.on('data', (chunk: Buffer) => {
+            read += chunk.length;
+            if (read > MAX_BODY) res.destroy();
+          });
+          res.on('close', () => resolve(res.statusCode ?? 0));
+          res.on('error', () => resolve(res.statusCode ?? 0));
+        },
+      );
+      const deadline = setTimeout(() => req.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      req.on('close', () => clearTimeout(deadline));
+      req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+      req.on('error', reject);
+      req.end(body);
+    });
+}
