@@ -19,9 +19,9 @@
  *
  * The result is the key's JWK thumbprint (`jkt`), which binds tokens (`cnf`).
  */
-import { createHash } from 'node:crypto';
+import { createHash, createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { calculateJwkThumbprint, decodeProtectedHeader, EmbeddedJWK, errors as joseErrors, jwtVerify, type JWK, type JWTPayload } from 'jose';
+import { calculateJwkThumbprint, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWK, type JWTPayload } from 'jose';
 import type { AppContext } from '../../domain/context.js';
 import { secretHash } from '../../domain/secrets.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
@@ -81,6 +81,30 @@ export interface ProofCheck {
   accessToken?: string;
 }
 
+interface ProofKey {
+  key: KeyObject;
+  jkt: string;
+}
+
+/**
+ * Keys of recent proofs, imported once: a client signs every proof with the
+ * same key, and importing a JWK costs more than verifying with it.
+ * Keyed by the JWK's public members; the oldest entry goes first.
+ */
+const proofKeys = new Map<string, ProofKey>();
+const MAX_PROOF_KEYS = 10_000;
+
+async function proofKey(jwk: JWK): Promise<ProofKey> {
+  const id = JSON.stringify([jwk.kty, jwk.crv, jwk.x, jwk.y, jwk.n, jwk.e]);
+  const cached = proofKeys.get(id);
+  if (cached) return cached;
+  const entry = { key: createPublicKey({ key: jwk as JsonWebKey, format: 'jwk' }), jkt: await calculateJwkThumbprint(jwk, 'sha256') };
+  if (entry.key.type !== 'public') throw new Error('not a public key');
+  if (proofKeys.size >= MAX_PROOF_KEYS) proofKeys.delete(proofKeys.keys().next().value!);
+  proofKeys.set(id, entry);
+  return entry;
+}
+
 /** Verifies the proof and answers its key's thumbprint (`jkt`). */
 export async function verifyDpopProof(ctx: AppContext, tenant: Tenant, request: FastifyRequest, proof: string, check: ProofCheck): Promise<string> {
   if (Buffer.byteLength(proof) > MAX_PROOF_BYTES) throw invalid(`The DPoP proof is larger than ${MAX_PROOF_BYTES} bytes`);
@@ -96,9 +120,15 @@ export async function verifyDpopProof(ctx: AppContext, tenant: Tenant, request: 
   if (!jwk || typeof jwk !== 'object') throw invalid('The DPoP proof header must carry its public jwk');
   if (PRIVATE_JWK_MEMBERS.some((member) => member in jwk)) throw invalid('The DPoP proof jwk must be a public key');
 
+  let key: ProofKey;
+  try {
+    key = await proofKey(jwk);
+  } catch {
+    throw invalid('The DPoP proof jwk is not a usable public key');
+  }
   let payload: JWTPayload;
   try {
-    ({ payload } = await jwtVerify(proof, EmbeddedJWK, { typ: 'dpop+jwt', algorithms: [...DPOP_ALGS], currentDate: new Date(ctx.now()) }));
+    ({ payload } = await jwtVerify(proof, key.key, { typ: 'dpop+jwt', algorithms: [header.alg], currentDate: new Date(ctx.now()) }));
   } catch (error) {
     throw invalid(error instanceof joseErrors.JOSEError ? `The DPoP proof does not verify: ${error.code}` : 'The DPoP proof does not verify');
   }
@@ -116,7 +146,7 @@ export async function verifyDpopProof(ctx: AppContext, tenant: Tenant, request: 
   }
   if (!nonceValid(ctx, tenant, payload.nonce)) throw new DpopRefusal('use_dpop_nonce', 'Authorization server requires nonce in DPoP proof');
 
-  const jkt = await calculateJwkThumbprint(jwk, 'sha256');
+  const jkt = key.jkt;
   const fresh = await ctx.stores.oneTimeUses.use(tenant.id, `dpop:${jkt}`, secretHash(payload.jti), isoAt((payload.iat + PROOF_WINDOW_SECONDS + CLOCK_SKEW_SECONDS) * 1000), isoAt(ctx.now()));
   if (!fresh) throw invalid('The DPoP proof was already used');
   return jkt;
