@@ -145,6 +145,7 @@ describe('MFA: mfa_required, the MFA API and the MFA grants', () => {
     assert.deepEqual(refusal(await otpGrant(second, otp)), { status: 403, error: 'invalid_grant', error_description: 'Invalid otp_code.' });
     nextStep();
     assert.deepEqual(refusal(await otpGrant(first, code(secret))), { status: 403, error: 'invalid_grant', error_description: 'The mfa_token was already used.' });
+    assert.equal((await mfaApi('GET', '/mfa/authenticators', first)).statusCode, 401, 'a spent mfa_token opens nothing, the MFA API included');
   });
 
   it('refuses an expired mfa_token, another client\'s, another user\'s and a forged one', async () => {

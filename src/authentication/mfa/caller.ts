@@ -47,7 +47,7 @@ const callerRefusals = { missing: () => unauthorized('Invalid token'), blocked: 
 export async function mfaCaller(ctx: AppContext, tenant: Tenant, request: FastifyRequest): Promise<MfaCaller> {
   const token = bearer(request);
   if (token.startsWith('v1.')) {
-    const opened = openMfaToken(ctx, tenant, token);
+    const opened = await openMfaToken(ctx, tenant, token);
     if (!opened.ok) throw opened.failure === 'expired' ? expired() : unauthorized('Invalid token');
     const user = await requireActiveUser(ctx.stores.users, tenant.id, opened.claims.sub, callerRefusals);
     return { user, clientId: opened.claims.client_id, viaMfaToken: true, scopes: new Set(['read:authenticators', 'enroll']) };

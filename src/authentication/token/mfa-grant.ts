@@ -16,7 +16,7 @@
  */
 import type { AppContext } from '../../domain/context.js';
 import { issueMfaApiToken, mfaApiScopes, mfaAudience } from '../../domain/mfa/api-token.js';
-import { openMfaToken, type MfaTokenClaims } from '../../domain/mfa/mfa-token.js';
+import { MFA_TOKEN_PURPOSE, openMfaToken, type MfaTokenClaims } from '../../domain/mfa/mfa-token.js';
 import { secretHash } from '../../domain/secrets.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { requireActiveUser } from '../../domain/users/active-user.js';
@@ -42,7 +42,7 @@ export interface MfaLogin {
 
 /** The login an `mfa_token` continues, for this client. */
 export async function openMfaLogin(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient, token: string): Promise<MfaLogin> {
-  const opened = openMfaToken(ctx, tenant, token);
+  const opened = await openMfaToken(ctx, tenant, token);
   if (!opened.ok) throw MFA_TOKEN_FAILURES[opened.failure]();
   const { claims } = opened;
   if (claims.client_id !== client.client.row.client_id) throw MFA_TOKEN_FAILURES.otherClient();
@@ -65,7 +65,7 @@ export function refuseFailedFactor(outcome: 'ok' | 'wrong' | 'blocked', wrongMes
 /** The second factor was right: the token is spent and the login's tokens issued. */
 export async function completeMfaLogin(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient, login: MfaLogin): Promise<TokenResponse> {
   const { claims, user } = login;
-  const fresh = await ctx.stores.oneTimeUses.use(tenant.id, 'mfa_token', secretHash(claims.jti), isoAt(claims.exp), isoAt(ctx.now()));
+  const fresh = await ctx.stores.oneTimeUses.use(tenant.id, MFA_TOKEN_PURPOSE, secretHash(claims.jti), isoAt(claims.exp), isoAt(ctx.now()));
   if (!fresh) throw MFA_TOKEN_FAILURES.spent();
   if (claims.audience === mfaAudience(tenant)) {
     const scopes = mfaApiScopes(claims.scope);

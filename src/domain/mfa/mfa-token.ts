@@ -5,9 +5,12 @@
  * and no other tenant's. It carries the user, the client it was issued to,
  * its expiry and what the first grant asked for (audience, scope), so the
  * MFA grant issues what the password grant would have. A successful MFA
- * grant spends it (one_time_uses, by its `jti`).
+ * grant spends it (one_time_uses, by its `jti`); a spent token opens nowhere
+ * (the MFA API included).
  */
 import { randomBytes } from 'node:crypto';
+import { isoAt } from '../../platform/clock.js';
+import { secretHash } from '../secrets.js';
 import type { AppContext } from '../context.js';
 import type { Tenant } from '../tenants/tenant.js';
 
@@ -23,7 +26,10 @@ export interface MfaTokenClaims {
   scope?: string;
 }
 
-export type OpenedMfaToken = { ok: true; claims: MfaTokenClaims } | { ok: false; failure: 'malformed' | 'expired' };
+export type OpenedMfaToken = { ok: true; claims: MfaTokenClaims } | { ok: false; failure: 'malformed' | 'expired' | 'spent' };
+
+/** The one_time_uses purpose under which a completed login spends its token. */
+export const MFA_TOKEN_PURPOSE = 'mfa_token';
 
 function context(tenant: Tenant): string {
   return `mfa_token:${tenant.id}`;
@@ -34,7 +40,8 @@ export function sealMfaToken(ctx: AppContext, tenant: Tenant, claims: Omit<MfaTo
   return ctx.box.seal(JSON.stringify(full), context(tenant));
 }
 
-export function openMfaToken(ctx: AppContext, tenant: Tenant, token: string): OpenedMfaToken {
+/** The token's claims while it opens, is unexpired and was not spent by a completed login. */
+export async function openMfaToken(ctx: AppContext, tenant: Tenant, token: string): Promise<OpenedMfaToken> {
   let claims: MfaTokenClaims;
   try {
     claims = JSON.parse(ctx.box.openString(token, context(tenant))) as MfaTokenClaims;
@@ -43,5 +50,6 @@ export function openMfaToken(ctx: AppContext, tenant: Tenant, token: string): Op
   }
   if (typeof claims.sub !== 'string' || typeof claims.client_id !== 'string' || typeof claims.exp !== 'number') return { ok: false, failure: 'malformed' };
   if (claims.exp <= ctx.now()) return { ok: false, failure: 'expired' };
+  if (await ctx.stores.oneTimeUses.used(tenant.id, MFA_TOKEN_PURPOSE, secretHash(claims.jti), isoAt(ctx.now()))) return { ok: false, failure: 'spent' };
   return { ok: true, claims };
 }
