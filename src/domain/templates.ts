@@ -20,7 +20,7 @@ const NO_FILES: FS = {
   resolve: (_dir, file) => file,
 };
 
-const LIMITS = { fs: NO_FILES, root: [], parseLimit: 70_000, renderLimit: 500, memoryLimit: 10_000_000 };
+const LIMITS = { fs: NO_FILES, root: [], relativeReference: false, parseLimit: 70_000, renderLimit: 500, memoryLimit: 10_000_000 };
 const html = new Liquid({ ...LIMITS, outputEscape: 'escape' });
 const text = new Liquid(LIMITS);
 
