@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
+import { calculateJwkThumbprint, createLocalJWKSet, decodeProtectedHeader, exportJWK, generateKeyPair, jwtVerify, SignJWT, type CryptoKey, type JSONWebKeySet, type JWK } from 'jose';
 import { createTestApp, DOMAIN, tokenRequest, withClockAdvanced, type TestApp } from '../helpers/app.js';
 import { Browser, pkce, redirectParams } from '../helpers/browser.js';
 
@@ -118,6 +118,28 @@ describe('compliance levels (FAPI)', () => {
     );
     assert.equal(late.statusCode, 403, late.body);
     assert.equal((late.json() as { error: string }).error, 'invalid_grant');
+  });
+
+  it('ID tokens of a FAPI client are signed PS256 with the key published for it; others stay RS256', async () => {
+    const verifier = pkce();
+    const pushed = await push({ response_type: 'code', redirect_uri: CALLBACK, scope: 'openid', code_challenge: verifier.challenge, code_challenge_method: 'S256', state: 's' });
+    const done = await new Browser(t).login(`/authorize?client_id=${clientId}&request_uri=${encodeURIComponent((pushed.json() as { request_uri: string }).request_uri)}`, 'fapi@example.com', PASSWORD);
+    const code = redirectParams(done, CALLBACK).get('code')!;
+    nonce = '';
+    const first = await tokenRequest(t.app, { grant_type: 'authorization_code', code, redirect_uri: CALLBACK, code_verifier: verifier.verifier, client_assertion_type: JWT_BEARER, client_assertion: await assertion() }, { form: true, headers: { dpop: await proof(`${ISSUER}oauth/token`) } });
+    nonce = first.headers['dpop-nonce'] as string;
+    const res = await tokenRequest(t.app, { grant_type: 'authorization_code', code, redirect_uri: CALLBACK, code_verifier: verifier.verifier, client_assertion_type: JWT_BEARER, client_assertion: await assertion() }, { form: true, headers: { dpop: await proof(`${ISSUER}oauth/token`) } });
+    assert.equal(res.statusCode, 200, res.body);
+    const idToken = (res.json() as { id_token: string }).id_token;
+    const header = decodeProtectedHeader(idToken);
+    assert.equal(header.alg, 'PS256');
+    assert.match(String(header.kid), /-ps256$/);
+    const jwks = createLocalJWKSet((await t.app.inject({ method: 'GET', url: '/.well-known/jwks.json', headers: { host: DOMAIN } })).json() as JSONWebKeySet);
+    const verified = await jwtVerify(idToken, jwks, { issuer: ISSUER, audience: clientId, algorithms: ['PS256'] });
+    assert.equal(verified.payload.iss, ISSUER);
+    await assert.rejects(jwtVerify(idToken, jwks, { algorithms: ['RS256'] }), 'not an RS256 token');
+    const doc = (await t.app.inject({ method: 'GET', url: '/.well-known/openid-configuration', headers: { host: DOMAIN } })).json() as Record<string, unknown>;
+    assert.deepEqual(doc.id_token_signing_alg_values_supported, ['RS256', 'PS256']);
   });
 
   it('discovery advertises the iss response parameter', async () => {

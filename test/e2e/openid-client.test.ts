@@ -81,15 +81,19 @@ describe('discovery', () => {
     assert.deepEqual(config.clientMetadata().client_id, clientId);
   });
 
-  test('the JWKS serves RS256 signing keys with kid', async () => {
+  test('the JWKS serves RS256 signing keys with kid, each again for PS256 (FAPI ID tokens)', async () => {
     const config = await discover();
     const response = await fetchWithCa(config.serverMetadata().jwks_uri!);
     assert.equal(response.status, 200);
     const jwks = (await response.json()) as { keys: { kid?: string; kty: string; alg?: string; use?: string; n?: string; e?: string; d?: string }[] };
     assert.ok(jwks.keys.length >= 1);
+    assert.deepEqual(
+      jwks.keys.filter((k) => k.alg === 'PS256').map((k) => k.kid),
+      jwks.keys.filter((k) => k.alg === 'RS256').map((k) => `${k.kid}-ps256`),
+    );
     for (const key of jwks.keys) {
       assert.equal(key.kty, 'RSA');
-      assert.equal(key.alg, 'RS256');
+      assert.ok(key.alg === 'RS256' || key.alg === 'PS256');
       assert.equal(key.use, 'sig');
       assert.ok(key.kid && key.n && key.e);
       assert.equal(key.d, undefined, 'no private key material in the JWKS');

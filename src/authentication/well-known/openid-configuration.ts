@@ -7,7 +7,7 @@
  */
 import type { RouteOptions } from 'fastify';
 import type { Tenant } from '../../domain/tenants/tenant.js';
-import { SIGNING_ALG } from '../../domain/keys/keyring.js';
+import { FAPI_SIGNING_ALG, SIGNING_ALG } from '../../domain/keys/keyring.js';
 import { SUPPORTED_CLAIMS } from '../../domain/tokens/id-token.js';
 import type { AuthenticationRegistries } from '../registries.js';
 import { DPOP_ALGS } from '../sender-constraint/dpop.js';
@@ -42,7 +42,7 @@ export function discoveryDocument(tenant: Tenant, registries: AuthenticationRegi
     token_endpoint_auth_methods_supported: registries.clientAuthMethods.filter((m) => m.advertised).map((m) => m.name),
     ...(assertionAlgs.length > 0 && { token_endpoint_auth_signing_alg_values_supported: assertionAlgs }),
     claims_supported: [...SUPPORTED_CLAIMS],
-    id_token_signing_alg_values_supported: [SIGNING_ALG],
+    id_token_signing_alg_values_supported: [SIGNING_ALG, FAPI_SIGNING_ALG],
     request_uri_parameter_supported: false,
     request_parameter_supported: true,
     request_object_signing_alg_values_supported: [...REQUEST_OBJECT_ALGS],

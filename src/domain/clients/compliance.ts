@@ -15,8 +15,7 @@
  * - `iss` in every authorization response (RFC 9207; Gatehouse sends it to
  *   every client).
  *
- * Signing ID tokens with PS256 or ES256, which the FAPI profiles ask for, is
- * not done yet: Gatehouse signs with RS256 for every client.
+ * - ID tokens signed PS256 (src/domain/keys/keyring.ts FAPI_SIGNING_ALG).
  */
 import type { ClientRow } from '../rows.js';
 

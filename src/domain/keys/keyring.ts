@@ -17,6 +17,18 @@ const generateKeyPairAsync = promisify(generateKeyPair);
 
 export const SIGNING_ALG = 'RS256';
 
+/**
+ * ID tokens of clients with a FAPI compliance level are signed PS256 (FAPI
+ * 1.0 Advanced §8.6, FAPI 2.0 §5.4: not RS256) with the same RSA keys, which
+ * the JWKS publishes a second time under `{kid}-ps256` with that `alg`, so
+ * that clients selecting keys by `alg` find them.
+ */
+export const FAPI_SIGNING_ALG = 'PS256';
+export const fapiKid = (kid: string) => `${kid}-ps256`;
+
+/** The alg a tenant token with this kid must carry. */
+export const algOfKid = (kid: string) => (kid.endsWith('-ps256') ? FAPI_SIGNING_ALG : SIGNING_ALG);
+
 /** How long a tenant's keys are cached before they are read again (other processes may rotate). */
 const CACHE_TTL_MS = 60_000;
 
@@ -29,7 +41,7 @@ export interface PublicJwk {
   kid: string;
   x5t: string;
   x5c: string[];
-  alg: typeof SIGNING_ALG;
+  alg: typeof SIGNING_ALG | typeof FAPI_SIGNING_ALG;
 }
 
 export interface TenantKeys {
@@ -127,9 +139,15 @@ export class Keyring {
     const clientSigningKeys = [];
     for (const row of rows) {
       const jwk = row.public_jwk;
-      verification.set(row.kid, createPublicKey({ key: { kty: 'RSA', n: jwk.n, e: jwk.e }, format: 'jwk' }));
+      const key = createPublicKey({ key: { kty: 'RSA', n: jwk.n, e: jwk.e }, format: 'jwk' });
+      verification.set(row.kid, key);
+      verification.set(fapiKid(row.kid), key);
       const der = Buffer.from(row.cert_der, 'base64');
-      jwks.push({ kty: 'RSA', use: 'sig', n: jwk.n, e: jwk.e, kid: row.kid, x5t: x5tOf(der), x5c: [row.cert_der], alg: SIGNING_ALG });
+      const x5t = x5tOf(der);
+      jwks.push(
+        { kty: 'RSA', use: 'sig', n: jwk.n, e: jwk.e, kid: row.kid, x5t, x5c: [row.cert_der], alg: SIGNING_ALG },
+        { kty: 'RSA', use: 'sig', n: jwk.n, e: jwk.e, kid: fapiKid(row.kid), x5t, x5c: [row.cert_der], alg: FAPI_SIGNING_ALG },
+      );
       clientSigningKeys.push(clientSigningKey(der));
     }
     const pem = this.box.openString(current.private_key_enc, sealContext(tenantId, current.kid));

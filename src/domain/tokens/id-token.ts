@@ -9,7 +9,8 @@
 import { createHash } from 'node:crypto';
 import { SignJWT, type JWTPayload } from 'jose';
 import type { IssuanceClient } from '../issuance/lookups.js';
-import { SIGNING_ALG } from '../keys/keyring.js';
+import { fapiKid, FAPI_SIGNING_ALG, SIGNING_ALG } from '../keys/keyring.js';
+import { complianceProfile } from '../clients/compliance.js';
 import type { Tenant } from '../tenants/tenant.js';
 import type { UserRow } from '../users/model.js';
 import type { AppContext } from '../context.js';
@@ -110,5 +111,8 @@ export async function issueIdToken(ctx: AppContext, request: IdTokenRequest): Pr
   Object.assign(payload, organizationClaims(tenant, request.organization));
 
   const { signing } = await ctx.keyring.keys(tenant.id);
-  return new SignJWT(payload).setProtectedHeader({ alg: SIGNING_ALG, typ: 'JWT', kid: signing.kid }).sign(signing.privateKey);
+  // FAPI levels: PS256 (see FAPI_SIGNING_ALG).
+  const fapi = complianceProfile(client.row) !== undefined;
+  const header = fapi ? { alg: FAPI_SIGNING_ALG, typ: 'JWT', kid: fapiKid(signing.kid) } : { alg: SIGNING_ALG, typ: 'JWT', kid: signing.kid };
+  return new SignJWT(payload).setProtectedHeader(header).sign(signing.privateKey);
 }

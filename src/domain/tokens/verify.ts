@@ -16,7 +16,7 @@
  *   a session (RP-Initiated Logout 1.0 §2).
  */
 import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
-import { SIGNING_ALG, type Keyring } from '../keys/keyring.js';
+import { algOfKid, FAPI_SIGNING_ALG, SIGNING_ALG, type Keyring } from '../keys/keyring.js';
 import { acceptedIssuers, managementAudience, type Tenant } from '../tenants/tenant.js';
 import { userinfoAudience } from './userinfo-token.js';
 import { mfaAudience } from '../mfa/api-token.js';
@@ -55,12 +55,12 @@ export async function verifyTenantJwt(
     const { payload } = await jwtVerify(
       token,
       async (header) => {
-        const key = header.alg === SIGNING_ALG && typeof header.kid === 'string' ? await deps.keyring.verificationKey(tenant.id, header.kid) : undefined;
+        const key = typeof header.kid === 'string' && header.alg === algOfKid(header.kid) ? await deps.keyring.verificationKey(tenant.id, header.kid) : undefined;
         if (!key) throw new joseErrors.JWSSignatureVerificationFailed();
         return key;
       },
       {
-        algorithms: [SIGNING_ALG],
+        algorithms: [SIGNING_ALG, FAPI_SIGNING_ALG],
         issuer: acceptedIssuers(tenant),
         ...(rules.audience && { audience: rules.audience(tenant) }),
         requiredClaims: rules.requiredClaims,

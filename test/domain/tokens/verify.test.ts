@@ -43,6 +43,15 @@ describe('verifyTenantJwt', () => {
     });
   });
 
+  it('a kid fixes its alg: the tenant key signs PS256 under `{kid}-ps256` and RS256 under its kid, never the other way', async () => {
+    const payload = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
+    const { signing } = await t.ctx.keyring.keys(t.tenant.id);
+    const sign = (alg: string, kid: string) => new SignJWT(payload).setProtectedHeader({ alg, kid }).sign(signing.privateKey);
+    assert.equal((await verifyTenantJwt(t.ctx, t.tenant, await sign('PS256', `${signing.kid}-ps256`), 'management')).ok, true);
+    assert.deepEqual(await verifyTenantJwt(t.ctx, t.tenant, await sign('RS256', `${signing.kid}-ps256`), 'management'), { ok: false, failure: 'invalid' });
+    assert.deepEqual(await verifyTenantJwt(t.ctx, t.tenant, await sign('PS256', signing.kid), 'management'), { ok: false, failure: 'invalid' });
+  });
+
   it('refuses a token signed by a key that is not the tenant’s, or of another tenant', async () => {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const payload = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
