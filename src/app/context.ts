@@ -23,6 +23,7 @@ import { FormTokens } from '../platform/crypto/form-tokens.js';
 import { loadMasterKey } from '../platform/crypto/master-key.js';
 import { SecretBox } from '../platform/crypto/secret-box.js';
 import { Mailer } from '../platform/mail/index.js';
+import { configureHashing } from '../platform/passwords/hashing.js';
 import { RateLimiter } from '../platform/rate-limit/rate-limiter.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../storage/database.js';
 import { invalidatingStores } from './configuration-writes.js';
@@ -63,6 +64,7 @@ export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
 
 export async function createContext(config: Config, logger: Logger = createLogger(config)): Promise<RuntimeContext> {
   fs.mkdirSync(config.dataDir, { recursive: true });
+  configureHashing(config.hashing);
   const database = openDatabase({
     databaseUrl: config.databaseUrl,
     sqliteFile: config.sqliteFile,

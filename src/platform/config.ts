@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import { isIP } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 
 export interface RateLimitSetting {
@@ -63,6 +64,13 @@ export interface Config {
   dnsServers: string[] | undefined;
   /** PEM file of extra certificate authorities trusted for back-channel logout deliveries (relying parties on a private PKI). */
   backchannelCaFile: string | undefined;
+  /** The password-hashing pool (src/platform/passwords/hashing.ts). */
+  hashing: {
+    /** Worker threads hashing at once. */
+    threads: number;
+    /** Hashes waiting for a thread beyond which logins are refused with 429 and Retry-After. */
+    queue: number;
+  };
   rateLimits: {
     management: RateLimitSetting;
     authentication: RateLimitSetting;
@@ -146,6 +154,16 @@ export const SETTINGS: readonly Setting[] = [
     name: 'GATEHOUSE_BACKCHANNEL_CA_FILE',
     meaning: 'PEM file of extra certificate authorities trusted when posting back-channel logout tokens to relying parties (besides the system roots)',
     default: 'none: the system roots only',
+  },
+  {
+    name: 'GATEHOUSE_HASH_THREADS',
+    meaning: 'worker threads hashing and verifying passwords, at lowered priority so token issuance keeps the CPU during a login flood',
+    default: 'one per core but one (at least 1)',
+  },
+  {
+    name: 'GATEHOUSE_HASH_QUEUE',
+    meaning: 'password hashes that may wait for a thread; beyond it logins get 429 too_many_requests with Retry-After: 1',
+    default: '64 per hashing thread',
   },
   {
     name: 'GATEHOUSE_RATE_LIMIT_MANAGEMENT',
@@ -341,6 +359,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       const file = nonEmpty(env, 'GATEHOUSE_BACKCHANNEL_CA_FILE');
       if (file !== undefined && !fs.existsSync(file)) throw new ConfigError('GATEHOUSE_BACKCHANNEL_CA_FILE', `no such file: ${file}`);
       return file && path.resolve(file);
+    })(),
+    hashing: (() => {
+      const threads = parseCount('GATEHOUSE_HASH_THREADS', nonEmpty(env, 'GATEHOUSE_HASH_THREADS'), Math.max(1, os.availableParallelism() - 1));
+      if (threads > 256) throw new ConfigError('GATEHOUSE_HASH_THREADS', `must be at most 256, got "${threads}"`);
+      return { threads, queue: parseCount('GATEHOUSE_HASH_QUEUE', nonEmpty(env, 'GATEHOUSE_HASH_QUEUE'), 64 * threads) };
     })(),
     rateLimits: {
       management: parseRateLimit('GATEHOUSE_RATE_LIMIT_MANAGEMENT', nonEmpty(env, 'GATEHOUSE_RATE_LIMIT_MANAGEMENT'), {

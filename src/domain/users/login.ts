@@ -48,7 +48,10 @@ let decoy: Promise<string> | undefined;
 
 /** A hash no password matches in practice, with the current parameters: the work an unknown identifier costs. */
 function decoyHash(): Promise<string> {
-  decoy ??= hashPassword(randomBytes(32).toString('base64url'));
+  decoy ??= hashPassword(randomBytes(32).toString('base64url')).catch((err: unknown) => {
+    decoy = undefined; // a refusal (the hashing queue full) is not kept: the next call tries again
+    throw err;
+  });
   return decoy;
 }
 

@@ -6,6 +6,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorObject } from 'ajv';
+import { HashingBusy } from '../passwords/hashing.js';
 import { HttpError, ManagementError, OAuthError } from './errors.js';
 import { VALIDATION_ERROR_CODE, validationMessage } from './validation.js';
 
@@ -50,6 +51,14 @@ function translate(error: FastifyError, surface: Surface): HttpError | undefined
     return surface === 'management'
       ? new ManagementError(error.statusCode, error.statusCode === 404 ? 'Not Found' : 'Bad Request')
       : new OAuthError(error.statusCode, 'invalid_request', error.message);
+  }
+  if (error instanceof HashingBusy) {
+    // Password hashing is saturated (platform/passwords/hashing.ts): refused at once, try again shortly.
+    const busy =
+      surface === 'management'
+        ? new ManagementError(429, 'Too many password operations in progress; retry shortly', 'too_many_requests')
+        : new OAuthError(429, 'too_many_requests', 'Too many logins in progress; retry shortly');
+    return busy.withHeader('Retry-After', '1');
   }
   return undefined;
 }

@@ -5,17 +5,23 @@
  *
  * Parameters (RFC 9106 §4; OWASP Password Storage Cheat Sheet, first argon2id
  * line: m=19 MiB, t=2, p=1): memoryCost 19456 KiB, timeCost 2, parallelism 1.
- * Measured on the development machine (Node 20, argon2 0.45): about 35 ms per
- * hash and 31 ms per verification. p=1 keeps one threadpool thread per login;
- * raising the cost means changing `ARGON2_PARAMETERS`, after which existing
+ * Raising the cost means changing `ARGON2_PARAMETERS`, after which existing
  * hashes report `needsRehash` and are upgraded at the next login.
  *
- * The `argon2` package runs hashing in the libuv threadpool, so neither hashing
- * nor verification blocks the event loop. bcryptjs's async API yields between
- * rounds (setImmediate), so verifying an imported hash does not block it either.
+ * Where the work runs: on a pool of worker threads of its own (piscina), not
+ * on libuv's threadpool and not on the event loop. The pool has
+ * `GATEHOUSE_HASH_THREADS` threads (default: one per core but one, at least
+ * one), started on first use and stopped when idle, each at a lower
+ * scheduling priority (nice +10 on Linux), so a flood of password logins takes
+ * the CPU only when token signing and the rest of the event loop leave it
+ * idle: logins slow down under load, token issuance does not. At most
+ * `GATEHOUSE_HASH_QUEUE` hashes wait for a thread; beyond that the request is
+ * refused at once (`HashingBusy`: 429 `too_many_requests` with `Retry-After`,
+ * see platform/http/error-handler.ts) instead of queueing without bound.
  */
-import argon2 from 'argon2';
-import bcrypt from 'bcryptjs';
+import os from 'node:os';
+import { Piscina } from 'piscina';
+import type { HashTask, VerifyTask } from './hash-worker.js';
 
 export const ARGON2_PARAMETERS = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
@@ -25,32 +31,112 @@ export interface VerifyResult {
   needsRehash: boolean;
 }
 
+export interface HashingPoolSettings {
+  /** Worker threads hashing at once. */
+  threads: number;
+  /** Hashes that may wait for a thread; more are refused with `HashingBusy`. */
+  queue: number;
+}
+
+/** The pool's queue is full: the caller answers 429 with Retry-After instead of waiting. */
+export class HashingBusy extends Error {
+  constructor() {
+    super('password hashing queue is full');
+    this.name = 'HashingBusy';
+  }
+}
+
+/** Scheduling priority added to each hashing thread (Linux: nice(2) of that thread only). */
+const NICE_INCREMENT = 10;
+
+export function defaultHashingSettings(): HashingPoolSettings {
+  const threads = Math.max(1, os.availableParallelism() - 1);
+  return { threads, queue: 64 * threads };
+}
+
+let settings: HashingPoolSettings = defaultHashingSettings();
+let pool: Piscina | undefined;
+
+/** Sets the pool's size and queue limit (from the configuration, at start-up); a running pool with other settings is replaced. */
+export function configureHashing(next: HashingPoolSettings): void {
+  if (next.threads === settings.threads && next.queue === settings.queue) return;
+  settings = { ...next };
+  const old = pool;
+  pool = undefined;
+  void old?.close();
+}
+
+/** Stops the pool's threads (process shutdown); the next hash starts it again. */
+export async function closeHashing(): Promise<void> {
+  const old = pool;
+  pool = undefined;
+  await old?.close();
+}
+
+/** The compiled worker beside this module; under tsx (tests) the TypeScript source. */
+function workerFile(): string {
+  const self = new URL(import.meta.url);
+  return new URL(self.pathname.endsWith('.ts') ? './hash-worker.ts' : './hash-worker.js', self).href;
+}
+
+function thePool(): Piscina {
+  pool ??= new Piscina({
+    filename: workerFile(),
+    minThreads: 0,
+    maxThreads: settings.threads,
+    maxQueue: settings.queue,
+    idleTimeout: 30_000,
+    niceIncrement: process.platform === 'linux' ? NICE_INCREMENT : 0,
+  });
+  return pool;
+}
+
+async function run<T>(task: HashTask | VerifyTask): Promise<T> {
+  const p = thePool();
+  if (p.queueSize >= settings.queue) throw new HashingBusy();
+  return (await p.run(task)) as T;
+}
+
 const BCRYPT = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
 const ARGON2ID = /^\$argon2id\$/;
+/** Longest hash string handed to a worker (argon2id PHC strings are ~100 characters). */
+const MAX_HASH_LENGTH = 512;
 
-/** An argon2id PHC string (`$argon2id$v=19$m=…,p=…,t=…$salt$hash`) with the current parameters and a random salt. */
+/** An argon2id PHC string (`$argon2id$v=19$m=…,t=…,p=…$salt$hash`) with the current parameters and a random salt. */
 export function hashPassword(password: string): Promise<string> {
-  return argon2.hash(password, { type: argon2.argon2id, ...ARGON2_PARAMETERS });
+  return run<string>({ op: 'hash', password, ...ARGON2_PARAMETERS });
+}
+
+/**
+ * Whether an argon2id PHC string was made with other parameters than
+ * `ARGON2_PARAMETERS` (or another version than 0x13).
+ */
+export function argon2NeedsRehash(hash: string): boolean {
+  const [, , version, params] = hash.split('$');
+  if (version !== 'v=19' || params === undefined) return true;
+  const values = new Map(params.split(',').map((pair) => pair.split('=') as [string, string]));
+  return (
+    Number(values.get('m')) !== ARGON2_PARAMETERS.memoryCost ||
+    Number(values.get('t')) !== ARGON2_PARAMETERS.timeCost ||
+    Number(values.get('p')) !== ARGON2_PARAMETERS.parallelism
+  );
 }
 
 /**
  * Checks `password` against a stored hash. Never throws on a malformed or
  * unknown hash: that is `{ok: false}`, so a damaged row cannot become a 500 or
- * a login. Other hash families (argon2i/d, scrypt, …) are refused.
+ * a login. Other hash families (argon2i/d, scrypt, …) are refused. Throws
+ * `HashingBusy` when the pool's queue is full.
  */
 export async function verifyPassword(hash: string, password: string): Promise<VerifyResult> {
-  try {
-    if (ARGON2ID.test(hash)) {
-      const ok = await argon2.verify(hash, password);
-      return { ok, needsRehash: ok && argon2.needsRehash(hash, ARGON2_PARAMETERS) };
-    }
-    if (BCRYPT.test(hash)) {
-      // bcryptjs reads `$2y$` (PHP's name for the same algorithm) only as `$2b$`; the computation is identical.
-      const ok = await bcrypt.compare(password, hash.replace(/^\$2y\$/, '$2b$'));
-      return { ok, needsRehash: ok };
-    }
-  } catch {
-    // Malformed parameters or encoding inside a recognised prefix.
+  if (hash.length > MAX_HASH_LENGTH) return { ok: false, needsRehash: false };
+  if (ARGON2ID.test(hash)) {
+    const ok = await run<boolean>({ op: 'verify', family: 'argon2id', hash, password });
+    return { ok, needsRehash: ok && argon2NeedsRehash(hash) };
+  }
+  if (BCRYPT.test(hash)) {
+    const ok = await run<boolean>({ op: 'verify', family: 'bcrypt', hash, password });
+    return { ok, needsRehash: ok };
   }
   return { ok: false, needsRehash: false };
 }

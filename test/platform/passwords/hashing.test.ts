@@ -2,17 +2,34 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import argon2 from 'argon2';
 import bcrypt from 'bcryptjs';
-import { ARGON2_PARAMETERS, hashPassword, verifyPassword } from '../../../src/platform/passwords/hashing.js';
+import {
+  ARGON2_PARAMETERS,
+  HashingBusy,
+  closeHashing,
+  configureHashing,
+  defaultHashingSettings,
+  hashPassword,
+  verifyPassword,
+} from '../../../src/platform/passwords/hashing.js';
 
 describe('password hashing', () => {
   it('hashes with argon2id and the documented parameters, salted', async () => {
     const a = await hashPassword('correct horse battery staple');
     const b = await hashPassword('correct horse battery staple');
     const { memoryCost: m, timeCost: t, parallelism: p } = ARGON2_PARAMETERS;
-    assert.match(a, new RegExp(`^\\$argon2id\\$v=19\\$m=${m},p=${p},t=${t}\\$`));
+    assert.match(a, new RegExp(`^\\$argon2id\\$v=19\\$m=${m},t=${t},p=${p}\\$`));
     assert.notEqual(a, b);
     assert.deepEqual(await verifyPassword(a, 'correct horse battery staple'), { ok: true, needsRehash: false });
     assert.deepEqual(await verifyPassword(a, 'wrong'), { ok: false, needsRehash: false });
+  });
+
+  it('verifies argon2id hashes made by the argon2 package (earlier Gatehouse versions, parameters in another order)', async () => {
+    const earlier = await argon2.hash('pw', { type: argon2.argon2id, ...ARGON2_PARAMETERS });
+    assert.match(earlier, /\$m=19456,p=1,t=2\$/);
+    assert.deepEqual(await verifyPassword(earlier, 'pw'), { ok: true, needsRehash: false });
+    assert.deepEqual(await verifyPassword(earlier, 'pW'), { ok: false, needsRehash: false });
+    // And the other way round: what Gatehouse writes now, the argon2 package reads.
+    assert.equal(await argon2.verify(await hashPassword('pw'), 'pw'), true);
   });
 
   it('reports argon2id hashes with outdated parameters as needing a rehash', async () => {
@@ -46,5 +63,28 @@ describe('password hashing', () => {
     ]) {
       assert.deepEqual(await verifyPassword(hash, 'pw'), { ok: false, needsRehash: false }, hash);
     }
+  });
+
+  it('refuses at once, with HashingBusy, what would wait beyond the queue limit; nothing accepted is dropped', async () => {
+    const hash = await hashPassword('pw');
+    configureHashing({ threads: 1, queue: 2 });
+    try {
+      const results = await Promise.allSettled(Array.from({ length: 8 }, () => verifyPassword(hash, 'pw')));
+      const refused = results.filter((r) => r.status === 'rejected');
+      const done = results.filter((r) => r.status === 'fulfilled');
+      assert.ok(refused.length >= 1, 'some were refused');
+      assert.ok(refused.every((r) => (r as PromiseRejectedResult).reason instanceof HashingBusy));
+      // One running and two queued at most: every accepted one completed, and correctly.
+      assert.ok(done.length >= 3, `${done.length} completed`);
+      assert.ok(done.every((r) => (r as PromiseFulfilledResult<{ ok: boolean }>).value.ok));
+    } finally {
+      configureHashing(defaultHashingSettings());
+    }
+  });
+
+  it('starts again after the pool was closed', async () => {
+    await closeHashing();
+    const hash = await hashPassword('again');
+    assert.equal((await verifyPassword(hash, 'again')).ok, true);
   });
 });
