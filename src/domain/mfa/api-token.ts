@@ -7,7 +7,7 @@
  * row stands for this API: it is the tenant's own, like the Management API,
  * but fixed.
  */
-import { SignJWT } from 'jose';
+import { signJwt } from '../../platform/crypto/jws.js';
 import type { AppContext } from '../context.js';
 import { SIGNING_ALG } from '../keys/keyring.js';
 import { lifetimeOf } from '../lifetimes.js';
@@ -35,16 +35,18 @@ export async function issueMfaApiToken(
   const iat = Math.floor(ctx.now() / 1000);
   const expiresIn = lifetimeOf(tenant, 'mfa_api_token');
   const { signing } = await ctx.keyring.keys(tenant.id);
-  const token = await new SignJWT({
-    iss: tenant.issuer,
-    sub: request.userId,
-    aud: mfaAudience(tenant),
-    iat,
-    exp: iat + expiresIn,
-    scope: request.scopes.join(' '),
-    azp: request.clientId,
-  })
-    .setProtectedHeader({ alg: SIGNING_ALG, typ: 'JWT', kid: signing.kid })
-    .sign(signing.privateKey);
+  const token = signJwt(
+    {
+      iss: tenant.issuer,
+      sub: request.userId,
+      aud: mfaAudience(tenant),
+      iat,
+      exp: iat + expiresIn,
+      scope: request.scopes.join(' '),
+      azp: request.clientId,
+    },
+    { alg: SIGNING_ALG, typ: 'JWT', kid: signing.kid },
+    signing.privateKey,
+  );
   return { token, expiresIn };
 }

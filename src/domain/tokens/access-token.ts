@@ -8,7 +8,8 @@
  * scopes for client tokens).
  */
 import { randomBytes } from 'node:crypto';
-import { SignJWT, type JWTPayload } from 'jose';
+import type { JWTPayload } from 'jose';
+import { signJwt } from '../../platform/crypto/jws.js';
 import { SIGNING_ALG } from '../keys/keyring.js';
 import { signingSecretContext, type ResourceServerRow } from '../resource-servers/model.js';
 import type { Tenant } from '../tenants/tenant.js';
@@ -65,10 +66,10 @@ export async function issueAccessToken(ctx: AppContext, request: AccessTokenRequ
   let token: string;
   if (resourceServer.signing_alg === 'HS256' && resourceServer.signing_secret_enc) {
     const secret = ctx.box.open(resourceServer.signing_secret_enc, signingSecretContext(tenant.id, resourceServer.id));
-    token = await new SignJWT(payload).setProtectedHeader({ alg: 'HS256', typ }).sign(secret);
+    token = signJwt(payload, { alg: 'HS256', typ }, secret);
   } else {
     const { signing } = await ctx.keyring.keys(tenant.id);
-    token = await new SignJWT(payload).setProtectedHeader({ alg: SIGNING_ALG, typ, kid: signing.kid }).sign(signing.privateKey);
+    token = signJwt(payload, { alg: SIGNING_ALG, typ, kid: signing.kid }, signing.privateKey);
   }
   return { token, expiresIn };
 }

@@ -7,7 +7,8 @@
  * SDKs validate a nonce whenever the payload has one.
  */
 import { createHash } from 'node:crypto';
-import { SignJWT, type JWTPayload } from 'jose';
+import type { JWTPayload } from 'jose';
+import { signJwt, type JwsHeader } from '../../platform/crypto/jws.js';
 import type { IssuanceClient } from '../issuance/lookups.js';
 import { fapiKid, FAPI_SIGNING_ALG, SIGNING_ALG } from '../keys/keyring.js';
 import { complianceProfile } from '../clients/compliance.js';
@@ -113,6 +114,6 @@ export async function issueIdToken(ctx: AppContext, request: IdTokenRequest): Pr
   const { signing } = await ctx.keyring.keys(tenant.id);
   // FAPI levels: PS256 (see FAPI_SIGNING_ALG).
   const fapi = complianceProfile(client.row) !== undefined;
-  const header = fapi ? { alg: FAPI_SIGNING_ALG, typ: 'JWT', kid: fapiKid(signing.kid) } : { alg: SIGNING_ALG, typ: 'JWT', kid: signing.kid };
-  return new SignJWT(payload).setProtectedHeader(header).sign(signing.privateKey);
+  const header: JwsHeader = fapi ? { alg: FAPI_SIGNING_ALG, typ: 'JWT', kid: fapiKid(signing.kid) } : { alg: SIGNING_ALG, typ: 'JWT', kid: signing.kid };
+  return signJwt(payload, header, signing.privateKey);
 }

@@ -7,7 +7,7 @@
  * ID tokens' `sid`). Never a `nonce` (§2.4).
  */
 import { randomBytes } from 'node:crypto';
-import { SignJWT } from 'jose';
+import { signJwt } from '../../platform/crypto/jws.js';
 import { SIGNING_ALG } from '../keys/keyring.js';
 import type { Tenant } from '../tenants/tenant.js';
 import type { AppContext } from '../context.js';
@@ -22,16 +22,18 @@ export async function issueLogoutToken(
 ): Promise<string> {
   const iat = Math.floor(ctx.now() / 1000);
   const { signing } = await ctx.keyring.keys(tenant.id);
-  return new SignJWT({
-    iss: tenant.issuer,
-    sub: request.sub,
-    aud: request.clientId,
-    iat,
-    exp: iat + LOGOUT_TOKEN_LIFETIME,
-    jti: randomBytes(16).toString('base64url'),
-    events: { [BACKCHANNEL_LOGOUT_EVENT]: {} },
-    sid: request.sid,
-  })
-    .setProtectedHeader({ alg: SIGNING_ALG, typ: 'logout+jwt', kid: signing.kid })
-    .sign(signing.privateKey);
+  return signJwt(
+    {
+      iss: tenant.issuer,
+      sub: request.sub,
+      aud: request.clientId,
+      iat,
+      exp: iat + LOGOUT_TOKEN_LIFETIME,
+      jti: randomBytes(16).toString('base64url'),
+      events: { [BACKCHANNEL_LOGOUT_EVENT]: {} },
+      sid: request.sid,
+    },
+    { alg: SIGNING_ALG, typ: 'logout+jwt', kid: signing.kid },
+    signing.privateKey,
+  );
 }

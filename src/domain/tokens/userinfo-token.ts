@@ -6,7 +6,7 @@
  * `https://{domain}/userinfo`, which clients must treat as opaque all the same.
  * /userinfo verifies it like any other token carrying that audience.
  */
-import { SignJWT } from 'jose';
+import { signJwt } from '../../platform/crypto/jws.js';
 import { SIGNING_ALG } from '../keys/keyring.js';
 import { lifetimeOf } from '../lifetimes.js';
 import type { Tenant } from '../tenants/tenant.js';
@@ -49,6 +49,6 @@ export async function issueUserinfoAccessToken(
   payload.azp = request.clientId;
   if (request.confirmation) payload.cnf = { ...request.confirmation };
   const { signing } = await ctx.keyring.keys(request.tenant.id);
-  const token = await new SignJWT(payload).setProtectedHeader({ alg: SIGNING_ALG, typ: 'JWT', kid: signing.kid }).sign(signing.privateKey);
+  const token = signJwt(payload, { alg: SIGNING_ALG, typ: 'JWT', kid: signing.kid }, signing.privateKey);
   return { token, expiresIn: lifetime };
 }
