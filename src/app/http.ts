@@ -17,7 +17,7 @@ import { errorHandler, surfaceOf } from '../platform/http/error-handler.js';
 import { ManagementError, OAuthError, managementErrors, oauthErrors } from '../platform/http/errors.js';
 import { registerJsonBodyParser } from '../platform/http/json-body.js';
 import { refuseNulCharacters } from '../platform/http/nul-characters.js';
-import { validatorCompiler } from '../platform/http/validation.js';
+import { lazySerializerFactory, validatorCompiler } from '../platform/http/validation.js';
 import type { AppContext } from '../domain/context.js';
 
 declare module 'fastify' {
@@ -75,6 +75,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     requestTimeout: limits.requestTimeoutMs,
     http: timeoutOptions(limits),
     clientErrorHandler,
+    // Response schemas are compiled on first use, like request schemas (platform/http/validation.ts).
+    schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory } },
   };
   // An HTTPS server takes the HTTP server's options among its own.
   if (options.https) serverOptions.https = { ...options.https, ...timeoutOptions(limits) };
