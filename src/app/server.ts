@@ -71,7 +71,11 @@ export async function startServer(config: Config, print: (line: string) => void 
   }
   const scheme = tls ? 'https' : 'http';
   const url = `${scheme}://${tenant.domain}`;
-  ctx.logger.info({ url, tenant: tenant.name, database: ctx.database.dialect, tls: tls?.certFile ?? 'off (GATEHOUSE_HTTP=1)' }, 'Gatehouse is listening');
+  // startMs: from the process's start (node's own boot included) to listening.
+  ctx.logger.info(
+    { url, tenant: tenant.name, database: ctx.database.dialect, tls: tls?.certFile ?? 'off (GATEHOUSE_HTTP=1)', startMs: Math.round(process.uptime() * 1000) },
+    'Gatehouse is listening',
+  );
 
   // Expired codes, sessions, tickets and refresh tokens go once an hour (every
   // process does it; the deletes are idempotent).
