@@ -91,6 +91,7 @@ export async function createContext(config: Config, logger: Logger = createLogge
     lookups.invalidateTenant(tenantId);
     stores.clientAnchors.invalidateTenant(tenantId);
     tenants.forget(tenantId);
+    keyring.invalidate(tenantId);
   });
   return {
     config,
