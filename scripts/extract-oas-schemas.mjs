@@ -8,7 +8,11 @@
  * `UpdateClientResponseContent` and `RotateClientSecretResponseContent` are
  * the same schema, and the three shapes of the list hold it; checked below).
  * The project then layers the specification's own rules on top of them in
- * src/management/clients/schema.ts. Run again when the OpenAPI document changes:
+ * src/management/clients/schema.ts. It also extracts the tenant settings
+ * request and response (`UpdateTenantSettingsRequestContent`,
+ * `GetTenantSettingsResponseContent`, which PATCH answers with too; checked
+ * below) into src/management/tenants/settings/oas-schemas.generated.json, used by
+ * src/management/tenants/settings/schema.ts. Run again when the OpenAPI document changes:
  *
  *   node scripts/extract-oas-schemas.mjs [path/to/management-api.oas.json]
  */
@@ -58,3 +62,16 @@ const target = path.join(root, 'src/management/clients/oas-schemas.generated.jso
 fs.mkdirSync(path.dirname(target), { recursive: true });
 fs.writeFileSync(target, JSON.stringify(out, null, 1) + '\n');
 console.log(`wrote ${path.relative(root, target)} (${NAMES.join(', ')})`);
+
+// Tenant settings: PATCH answers with the GET schema, or the project would need a second response schema.
+if (JSON.stringify(resolve(schemas.UpdateTenantSettingsResponseContent, ['U'])) !== JSON.stringify(resolve(schemas.GetTenantSettingsResponseContent, ['U']))) {
+  throw new Error('UpdateTenantSettingsResponseContent is no longer GetTenantSettingsResponseContent: src/management/tenants/settings/schema.ts needs a second response schema');
+}
+const TENANT_NAMES = ['UpdateTenantSettingsRequestContent', 'GetTenantSettingsResponseContent'];
+const tenantTarget = path.join(root, 'src/management/tenants/settings/oas-schemas.generated.json');
+fs.mkdirSync(path.dirname(tenantTarget), { recursive: true });
+fs.writeFileSync(
+  tenantTarget,
+  JSON.stringify({ source: path.basename(source), schemas: Object.fromEntries(TENANT_NAMES.map((n) => [n, resolve(schemas[n], [n])])) }, null, 1) + '\n',
+);
+console.log(`wrote ${path.relative(root, tenantTarget)} (${TENANT_NAMES.join(', ')})`);

@@ -1,6 +1,6 @@
 /**
- * Cache invalidation in one place. The issuance lookups, the tenant cache and
- * the client offset anchors keep copies of a tenant's configuration; every
+ * Cache invalidation in one place. The issuance lookups, the tenant cache, the
+ * keyring and the client offset anchors keep copies of a tenant's configuration; every
  * store write that changes it is listed here once, and the composition root
  * wraps those methods so that each invalidates the tenant (in this process
  * and, through Redis, in every other) once its data is committed: at once
@@ -15,6 +15,7 @@ type Writes = { [K in keyof Stores]?: readonly (keyof Stores[K] & string)[] };
 /** The store methods that change cached tenant configuration. Each takes the tenant id, or a row with `tenant_id`, first. */
 export const CONFIGURATION_WRITES = {
   tenants: ['updateSettings'],
+  signingKeys: ['insert', 'rotate', 'revoke'],
   clients: ['insert', 'update', 'delete'],
   clientCredentials: ['insert', 'updateExpiry', 'delete'],
   resourceServers: ['insert', 'update', 'delete'],

@@ -93,6 +93,7 @@ export async function createContext(config: Config, logger: Logger = createLogge
     lookups.invalidateTenant(tenantId);
     stores.clientAnchors.invalidateTenant(tenantId);
     tenants.forget(tenantId);
+    keyring.invalidate(tenantId);
   });
   return {
     config,

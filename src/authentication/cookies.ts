@@ -62,8 +62,10 @@ export async function refuseDuplicatedCookies(request: FastifyRequest): Promise<
 }
 
 /** The session cookie, kept by the browser as long as the session lasts (src/domain/lifetimes.ts `session`). */
-export function sessionCookie(value: string, maxAgeSeconds: number): string {
-  return `${SESSION_COOKIE}=${value}; Path=/; Max-Age=${maxAgeSeconds}; Secure; HttpOnly; SameSite=None`;
+export function sessionCookie(value: string, maxAgeSeconds: number | undefined): string {
+  // Without Max-Age the cookie ends with the browser (the tenant's non-persistent session cookies).
+  const maxAge = maxAgeSeconds === undefined ? '' : ` Max-Age=${maxAgeSeconds};`;
+  return `${SESSION_COOKIE}=${value}; Path=/;${maxAge} Secure; HttpOnly; SameSite=None`;
 }
 
 /** Removes the session cookie: the same attributes, an empty value, Max-Age=0 (RFC 6265 §5.3 step 3). */

@@ -46,10 +46,20 @@ export interface SigningKeyRow {
   public_jwk: PublicJwk;
   /** Base64 DER of the self-signed certificate published as `x5c`. */
   cert_der: string;
-  /** `current` signs; `previous` only verifies. */
-  status: string;
+  /**
+   * `next` is published and will sign after the next rotation; `current`
+   * signs; `previous` only verifies; `revoked` neither (migration 0061).
+   */
+  status: SigningKeyStatus;
   created_at: string;
+  /** When it became current; null while `next`. */
+  current_since: string | null;
+  /** When a rotation made it `previous`. */
+  current_until: string | null;
+  revoked_at: string | null;
 }
+
+export type SigningKeyStatus = 'next' | 'current' | 'previous' | 'revoked';
 
 export interface ClientRow {
   tenant_id: string;
@@ -270,6 +280,8 @@ export interface SessionRow {
   revoked_at: string | null;
   /** The authentication methods of the login, space-separated (`mfa` once a second factor was used; migration 0020). */
   amr: string | null;
+  /** When the session last answered a login (single sign-on); null until then (migration 0060). */
+  last_interacted_at: string | null;
 }
 
 /** A SAML service provider an SSO session answered (migration 0030). */

@@ -46,6 +46,8 @@ declare module 'fastify' {
      * operation refuses user tokens as it refuses a client token without the scope.
      */
     currentUser?: true;
+    /** The token needs every one of `scopes`, not one of them (the service's POST /keys/signing/rotate). */
+    allScopes?: true;
   }
 }
 
@@ -84,16 +86,18 @@ export function requireScope(principal: ManagementPrincipal, anyOf: readonly str
 }
 
 /**
- * Whether the principal may call the operation: a scope among `scopes`, and
+ * Whether the principal may call the operation: a scope among `scopes` (every
+ * one of them when the operation sets `allScopes`), and
  * for a user token an operation open to it (`currentUser`) on its own user id.
  * A user token on any other operation gets the same 403 as a client token
  * without the scope: its scopes are only `*:current_user*` ones.
  */
 export function authorizeOperation(
   principal: ManagementPrincipal,
-  config: { scopes: readonly string[]; currentUser?: true },
+  config: { scopes: readonly string[]; currentUser?: true; allScopes?: true },
   params: unknown,
 ): void {
+  if (config.allScopes && !config.scopes.every((scope) => principal.scopes.has(scope))) throw managementErrors.insufficientScopes(config.scopes);
   requireScope(principal, config.scopes);
   if (principal.kind !== 'user') return;
   if (!config.currentUser) throw managementErrors.insufficientScope(config.scopes);

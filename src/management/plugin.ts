@@ -12,11 +12,11 @@ import type { AppContext } from '../domain/context.js';
 export function managementPlugin(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
     app.addHook('onRequest', async (request) => {
-      const { scopes, currentUser } = request.routeOptions.config;
+      const { scopes, currentUser, allScopes } = request.routeOptions.config;
       // Unknown routes fall through to the 404 handler without authentication.
       if (scopes === undefined) return;
       request.principal = await authenticateManagement(ctx, request);
-      authorizeOperation(request.principal, { scopes, ...(currentUser && { currentUser }) }, request.params);
+      authorizeOperation(request.principal, { scopes, ...(currentUser && { currentUser }), ...(allScopes && { allScopes }) }, request.params);
     });
     for (const route of managementRoutes(ctx)) app.route(route);
   };

@@ -11,10 +11,12 @@ import { connectionRoutes } from './connections/routes.js';
 import { consentGrantRoutes } from './grants/routes.js';
 import { groupRoutes } from './groups/routes.js';
 import { guardianRoutes } from './guardian/routes.js';
+import { signingKeyRoutes } from './keys/signing/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { resourceServerRoutes } from './resource-servers/routes.js';
 import { roleRoutes } from './roles/routes.js';
 import { sessionRoutes } from './sessions/routes.js';
+import { tenantSettingsRoutes } from './tenants/settings/routes.js';
 import { userBlockRoutes } from './user-blocks/routes.js';
 import { userRoutes } from './users/routes.js';
 import type { ManagementRoute } from './route.js';
@@ -36,5 +38,7 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
     ...userBlockRoutes(ctx),
     ...consentGrantRoutes(ctx),
     ...sessionRoutes(ctx),
+    ...signingKeyRoutes(ctx),
+    ...tenantSettingsRoutes(ctx),
   ];
 }

@@ -33,6 +33,8 @@ import * as m0040 from './migrations/0040_organization_members.js';
 import * as m0041 from './migrations/0041_device_codes.js';
 import * as m0042 from './migrations/0042_backchannel_logout.js';
 import * as m0043 from './migrations/0043_backchannel_authentication.js';
+import * as m0060 from './migrations/0060_session_activity.js';
+import * as m0061 from './migrations/0061_signing_key_rotation.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -80,6 +82,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0041_device_codes': m0041,
   '0042_backchannel_logout': m0042,
   '0043_backchannel_authentication': m0043,
+  '0060_session_activity': m0060,
+  '0061_signing_key_rotation': m0061,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

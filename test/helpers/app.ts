@@ -106,6 +106,23 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   return testApp;
 }
 
+/**
+ * A second Gatehouse process on the test app's database and settings (its
+ * own context, caches and app), for what must reach every process (cache
+ * invalidation through Redis); closed after `fn`, the test app too.
+ */
+export async function withSecondProcess<T>(t: TestApp, fn: (other: FastifyInstance) => Promise<T>): Promise<T> {
+  const ctx = await createContext(t.config, createLogger(t.config));
+  const other = await buildApp(ctx);
+  try {
+    return await fn(other);
+  } finally {
+    await other.close();
+    await ctx.close();
+    await t.close();
+  }
+}
+
 /** Runs `fn` with the app's one clock moved `ms` forward, then moves it back: a test crosses an expiry without sleeping. */
 export async function withClockAdvanced<T>(t: TestApp, ms: number, fn: () => Promise<T>): Promise<T> {
   t.ctx.clock.advance(ms);

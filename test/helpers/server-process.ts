@@ -40,6 +40,7 @@ export interface StartOptions {
   dataDir?: string;
   port?: number;
   env?: Record<string, string>;
+  /** How long to wait for the server to listen (default 90 s: the first start makes the tenant, its TLS certificate and two RSA signing keys, on machines that may be busy). */
   timeoutMs?: number;
 }
 
@@ -61,7 +62,7 @@ export async function startServerProcess(options: StartOptions = {}): Promise<Se
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`server did not start in time:\n${output}`));
-    }, options.timeoutMs ?? 30_000);
+    }, options.timeoutMs ?? 90_000);
     const check = () => {
       if (output.includes('Gatehouse is listening')) {
         clearTimeout(timer);

@@ -1,7 +1,7 @@
 /** Cached token-endpoint reads are dropped in every process when configuration changes. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createTestApp, DOMAIN } from '../helpers/app.js';
+import { createTestApp, DOMAIN, withSecondProcess } from '../helpers/app.js';
 import { REDIS_URL, redisAvailable } from '../helpers/redis.js';
 
 describe('cache invalidation through Redis', async () => {
@@ -10,11 +10,7 @@ describe('cache invalidation through Redis', async () => {
 
   it('a grant deleted through one process stops tokens in another at once', { skip }, async () => {
     const a = await createTestApp({ env: { REDIS_URL } });
-    const { buildApp } = await import('../../src/app/http.js');
-    const { createContext, createLogger } = await import('../../src/app/context.js');
-    const ctxB = await createContext(a.config, createLogger(a.config));
-    const b = await buildApp(ctxB);
-    try {
+    await withSecondProcess(a, async (b) => {
       const token = () =>
         b.inject({
           method: 'POST',
@@ -32,10 +28,6 @@ describe('cache invalidation through Redis', async () => {
         status = (await token()).statusCode;
       }
       assert.equal(status, 403, 'process B refuses once the invalidation arrives, long before the cache TTL');
-    } finally {
-      await b.close();
-      await ctxB.close();
-      await a.close();
-    }
+    });
   });
 });

@@ -88,6 +88,20 @@ await forEachStoreFactory('authorization storage', (h) => {
     assert.equal(await sessions.findActive(tenantId, hash, at(30)), undefined, 'revoked');
   });
 
+  it('sessions: touch records the use and moves the end; a revoked session stays revoked', async () => {
+    const { tenantId, userId } = await tenantWithUser();
+    const hash = secretHash(newSecret());
+    await sessions.insert({ tenant_id: tenantId, id_hash: hash, user_id: userId, auth_time: 1704067200, created_at: T0, expires_at: at(3600) });
+    assert.equal((await sessions.findActive(tenantId, hash, at(10)))?.last_interacted_at, null);
+    await sessions.touch(tenantId, hash, at(100), at(7200));
+    const touched = await sessions.findActive(tenantId, hash, at(5000));
+    assert.equal(touched?.last_interacted_at, at(100));
+    assert.equal(touched?.expires_at, at(7200));
+    await sessions.revoke(tenantId, hash, at(200));
+    await sessions.touch(tenantId, hash, at(300), at(9000));
+    assert.equal(await sessions.findActive(tenantId, hash, at(400)), undefined, 'a touch does not bring a revoked session back');
+  });
+
   it('authorization requests: usable until expiry, consumed exactly once', async () => {
     const { tenantId } = await tenantWithUser();
     const hash = secretHash(newSecret());

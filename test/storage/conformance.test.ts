@@ -36,6 +36,9 @@ function signingKeyRow(tenantId: string, overrides: Partial<SigningKeyRow> = {})
     cert_der: randomString(32),
     status: 'current',
     created_at: T0,
+    current_since: T0,
+    current_until: null,
+    revoked_at: null,
     ...overrides,
   };
 }
@@ -217,6 +220,8 @@ await forEachStoreFactory('storage conformance', (h) => {
       '0041_device_codes',
       '0042_backchannel_logout',
       '0043_backchannel_authentication',
+      '0060_session_activity',
+      '0061_signing_key_rotation',
     ];
 
     it('creates every table', async () => {
@@ -402,6 +407,40 @@ await forEachStoreFactory('storage conformance', (h) => {
       for (const k of [newest, tieB, oldest, tieA]) await keys.insert(k);
 
       assert.deepEqual(await keys.listByTenant(tenantId), [oldest, tieA, tieB, newest]);
+    });
+
+    it('rotate: current to previous, next to current, a new next, atomically; false and nothing changed when another rotation came first', async () => {
+      const tenantId = await newTenant();
+      const current = signingKeyRow(tenantId, { kid: 'kid-cur', created_at: at(1) });
+      const next = signingKeyRow(tenantId, { kid: 'kid-next', status: 'next', current_since: null, created_at: at(2) });
+      await keys.insert(current);
+      await keys.insert(next);
+      const newNext = signingKeyRow(tenantId, { kid: 'kid-new', status: 'next', current_since: null, created_at: at(50) });
+      assert.equal(await keys.rotate(tenantId, { currentKid: current.kid, nextKid: next.kid, newNext, at: at(50) }), true);
+      assert.deepEqual(await keys.listByTenant(tenantId), [
+        { ...current, status: 'previous', current_until: at(50) },
+        { ...next, status: 'current', current_since: at(50) },
+        newNext,
+      ]);
+      const late = signingKeyRow(tenantId, { kid: 'kid-late', status: 'next', current_since: null, created_at: at(60) });
+      assert.equal(await keys.rotate(tenantId, { currentKid: current.kid, nextKid: next.kid, newNext: late, at: at(60) }), false);
+      assert.equal(await keys.get(tenantId, 'kid-late'), undefined, 'the losing rotation inserted nothing');
+      assert.equal((await keys.get(tenantId, next.kid))?.status, 'current');
+    });
+
+    it('revoke: only a previous key, once; get finds any key of the tenant', async () => {
+      const tenantId = await newTenant();
+      const previous = signingKeyRow(tenantId, { kid: 'kid-prev', status: 'previous', current_until: at(5) });
+      const current = signingKeyRow(tenantId, { kid: 'kid-cur' });
+      await keys.insert(previous);
+      await keys.insert(current);
+      assert.equal(await keys.revoke(tenantId, current.kid, at(10)), false);
+      assert.equal(await keys.revoke(tenantId, 'kid-unknown', at(10)), false);
+      assert.equal(await keys.revoke(tenantId, previous.kid, at(10)), true);
+      assert.equal(await keys.revoke(tenantId, previous.kid, at(11)), false);
+      assert.deepEqual(await keys.get(tenantId, previous.kid), { ...previous, status: 'revoked', revoked_at: at(10) });
+      assert.deepEqual(await keys.get(tenantId, current.kid), current);
+      assert.equal(await keys.get(await newTenant(), current.kid), undefined);
     });
 
     it('insert fails for an existing (tenant, kid) and keeps the first key', async () => {

@@ -6,12 +6,17 @@
  * `sso_disabled`, the login is older than `max_age` (OIDC Core §3.1.2.1), or
  * the session's user is blocked, gone, or of a connection not enabled for
  * the client (or not the one the request names).
+ *
+ * Its lifetimes are the tenant's (src/domain/sessions/policy.ts): checked
+ * with the settings of the moment each time the cookie is read, so a
+ * shortened lifetime ends sessions already running; each use for a login
+ * moves its idle end.
  */
 import type { FastifyReply } from 'fastify';
 import type { ConnectionRow } from '../../domain/connections/model.js';
 import type { AppContext } from '../../domain/context.js';
 import type { IssuanceClient } from '../../domain/issuance/lookups.js';
-import { lifetimeOf } from '../../domain/lifetimes.js';
+import { sessionEnd, sessionPolicy } from '../../domain/sessions/policy.js';
 import type { SessionRow, UserRow } from '../../domain/rows.js';
 import { newSecret, secretHash } from '../../domain/secrets.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
@@ -37,7 +42,11 @@ export class Sessions {
   async current(tenant: Tenant, cookieHeader: string | undefined): Promise<SessionRow | undefined> {
     const value = readCookie(cookieHeader, SESSION_COOKIE);
     if (!value || value.length > 100) return undefined;
-    return this.ctx.stores.sessions.findActive(tenant.id, secretHash(value), isoAt(this.ctx.now()));
+    const now = this.ctx.now();
+    const session = await this.ctx.stores.sessions.findActive(tenant.id, secretHash(value), isoAt(now));
+    if (!session) return undefined;
+    const lastUsed = Date.parse(session.last_interacted_at ?? session.created_at);
+    return now < sessionEnd(sessionPolicy(tenant), Date.parse(session.created_at), lastUsed) ? session : undefined;
   }
 
   /** The session's user, while not blocked: who is logged in in this browser. */
@@ -56,7 +65,16 @@ export class Sessions {
     if (request.max_age !== undefined && Math.floor(this.ctx.now() / 1000) - authenticated.session.auth_time > request.max_age) return undefined;
     const enabled = (await this.ctx.stores.connections.enabledForClient(tenant.id, client.row.client_id)).filter((c) => SESSION_STRATEGIES.includes(c.strategy));
     const allowed = request.connection === undefined ? enabled : enabled.filter((c) => c.name === request.connection);
-    return allowed.some((c) => c.id === authenticated.user.connection_id) ? authenticated : undefined;
+    if (!allowed.some((c) => c.id === authenticated.user.connection_id)) return undefined;
+    await this.#touch(tenant, authenticated.session);
+    return authenticated;
+  }
+
+  /** A use of the session for a login: its idle end moves (never past its absolute end). */
+  async #touch(tenant: Tenant, session: SessionRow): Promise<void> {
+    const now = this.ctx.now();
+    const end = sessionEnd(sessionPolicy(tenant), Date.parse(session.created_at), now);
+    await this.ctx.stores.sessions.touch(tenant.id, session.id_hash, isoAt(now), isoAt(end));
   }
 
   /** The database connections enabled for the client. */
@@ -69,19 +87,20 @@ export class Sessions {
     const now = this.ctx.now();
     await this.ctx.stores.users.update(tenant.id, user.user_id, { last_login: isoAt(now), logins_count: user.logins_count + 1 });
     const value = newSecret();
-    const lifetime = lifetimeOf(tenant, 'session');
+    const policy = sessionPolicy(tenant);
     const session: SessionRow = {
       tenant_id: tenant.id,
       id_hash: secretHash(value),
       user_id: user.user_id,
       auth_time: Math.floor(now / 1000),
       created_at: isoAt(now),
-      expires_at: isoAt(now + lifetime * 1000),
+      expires_at: isoAt(sessionEnd(policy, now, now)),
       revoked_at: null,
       amr: null,
+      last_interacted_at: null,
     };
     await this.ctx.stores.sessions.insert(session);
-    appendCookie(reply, sessionCookie(value, lifetime));
+    appendCookie(reply, sessionCookie(value, policy.persistent ? policy.absoluteSeconds : undefined));
     return { user, session };
   }
 }

@@ -1,15 +1,24 @@
 /**
- * Tenant signing keys: RS256, 2048-bit, created with the tenant, the private
- * part sealed at rest. The keyring caches each tenant's imported keys and its
- * serialised JWKS so the token endpoint and the JWKS endpoint do no per-request
- * key parsing or database work.
+ * Tenant signing keys: RS256, 2048-bit, the private part sealed at rest. As
+ * the service does, a tenant has a `current` key that signs and a `next` key,
+ * both made with the tenant and both published in the JWKS, so that relying
+ * parties know the next key before it signs anything. A rotation makes the
+ * next key current and the current one `previous` (still published, still
+ * verifying) and makes a new next key; revoking a previous key takes it out
+ * of the JWKS and of verification. Tenants made before rotation existed have
+ * no next key until their first rotation.
+ *
+ * The keyring caches each tenant's imported keys and its serialised JWKS so
+ * the token endpoint and the JWKS endpoint do no per-request key parsing or
+ * database work; rotations and revocations are configuration writes
+ * (src/app/configuration-writes.ts), so every process drops its copy.
  */
 import { createPrivateKey, createPublicKey, generateKeyPair, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 import { clientSigningKey, createSigningCertificate, toPem, x5tOf } from '../../platform/crypto/certificates.js';
 import { newKeyId } from '../../platform/crypto/ids.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
-import type { SigningKeyRow } from '../rows.js';
+import type { SigningKeyRow, SigningKeyStatus } from '../rows.js';
 import type { SigningKeyStore } from './store.js';
 import { isoAt } from '../../platform/clock.js';
 
@@ -57,7 +66,7 @@ export interface TenantKeys {
   verification: Map<string, KeyObject>;
   /** `GET /.well-known/jwks.json` body, serialised once. */
   jwksJson: string;
-  /** Clients' `signing_keys`: the certificate of each key, as the service shows them. */
+  /** Clients' `signing_keys`: the certificate of the current key, as the service shows it (its recordings show one). */
   clientSigningKeys: { cert: string; pkcs7: string; subject: string }[];
   loadedAt: number;
 }
@@ -79,7 +88,7 @@ export class Keyring {
    * A new key for the tenant, as a row ready to insert (the private part sealed).
    * Tenant creation inserts it in the same transaction as the tenant.
    */
-  async generate(tenantId: string, domain: string): Promise<SigningKeyRow> {
+  async generate(tenantId: string, domain: string, status: Extract<SigningKeyStatus, 'current' | 'next'> = 'current'): Promise<SigningKeyRow> {
     const { privateKey, publicKey } = await generateKeyPairAsync('rsa', { modulusLength: 2048, publicExponent: 0x10001 });
     const kid = newKeyId();
     const certDer = await createSigningCertificate(privateKey, publicKey, domain);
@@ -90,8 +99,11 @@ export class Keyring {
       private_key_enc: this.box.seal(privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, sealContext(tenantId, kid)),
       public_jwk: { kty: 'RSA', n: jwk.n, e: jwk.e },
       cert_der: certDer.toString('base64'),
-      status: 'current',
+      status,
       created_at: isoAt(this.now()),
+      current_since: status === 'current' ? isoAt(this.now()) : null,
+      current_until: null,
+      revoked_at: null,
     };
   }
 
@@ -136,8 +148,9 @@ export class Keyring {
     if (!current) throw new Error(`tenant ${tenantId} has no current signing key`);
     const verification = new Map<string, KeyObject>();
     const jwks: PublicJwk[] = [];
-    const clientSigningKeys = [];
-    for (const row of rows) {
+    // Published and verifying: the current key first (clients that take the first key find the signing one), then the next, then the previous ones, newest first.
+    const published = [current, ...rows.filter((r) => r.status === 'next'), ...rows.filter((r) => r.status === 'previous').reverse()];
+    for (const row of published) {
       const jwk = row.public_jwk;
       const key = createPublicKey({ key: { kty: 'RSA', n: jwk.n, e: jwk.e }, format: 'jwk' });
       verification.set(row.kid, key);
@@ -148,14 +161,13 @@ export class Keyring {
         { kty: 'RSA', use: 'sig', n: jwk.n, e: jwk.e, kid: row.kid, x5t, x5c: [row.cert_der], alg: SIGNING_ALG },
         { kty: 'RSA', use: 'sig', n: jwk.n, e: jwk.e, kid: fapiKid(row.kid), x5t, x5c: [row.cert_der], alg: FAPI_SIGNING_ALG },
       );
-      clientSigningKeys.push(clientSigningKey(der));
     }
     const pem = this.box.openString(current.private_key_enc, sealContext(tenantId, current.kid));
     return {
       signing: { kid: current.kid, privateKey: createPrivateKey(pem), privateKeyPem: pem, certificatePem: toPem(Buffer.from(current.cert_der, 'base64'), 'CERTIFICATE') },
       verification,
       jwksJson: JSON.stringify({ keys: jwks }),
-      clientSigningKeys,
+      clientSigningKeys: [clientSigningKey(Buffer.from(current.cert_der, 'base64'))],
       loadedAt: this.now(),
     };
   }

@@ -7,7 +7,13 @@ import type { KeysetWindow } from '../paging.js';
 
 export interface SessionStore {
   /** Stores a new session. Fails with a unique violation on a taken hash, with a foreign-key violation on an unknown user. */
-  insert(row: Omit<SessionRow, 'revoked_at' | 'amr'> & Partial<Pick<SessionRow, 'amr'>>): Promise<void>;
+  insert(row: Omit<SessionRow, 'revoked_at' | 'amr' | 'last_interacted_at'> & Partial<Pick<SessionRow, 'amr'>>): Promise<void>;
+  /**
+   * Records a use of the active session at `now` (ISO): `last_interacted_at`
+   * becomes `now` and `expires_at` the session's new end (idle lifetimes).
+   * Does nothing to a revoked session.
+   */
+  touch(tenantId: string, idHash: string, now: string, expiresAt: string): Promise<void>;
   /** Sets the session's authentication methods (space-separated), e.g. `mfa` after a second factor. */
   setAmr(tenantId: string, idHash: string, amr: string): Promise<void>;
   /** The session when it is active at `now` (ISO): not revoked and `expires_at` later than `now`; undefined otherwise. */

@@ -1,7 +1,7 @@
 /**
  * Tenant provisioning and resolution.
  *
- * A new tenant starts with: an RS256 signing key, the Management API resource
+ * A new tenant starts with: an RS256 signing key and the next one, the Management API resource
  * server (`https://{domain}/api/v2/`, every management scope), the legacy global
  * client "All Applications", and a bootstrap admin client granted every
  * management scope. All of it is written in one transaction.
@@ -100,7 +100,8 @@ export class TenantService {
     try {
       await this.store.create({
         tenant: { id: tenantId, name, domain, settings, created_at: createdAt },
-        signingKeys: [await this.keyring.generate(tenantId, domain)],
+        // The current key and the next one, published before it signs (src/domain/keys/keyring.ts).
+        signingKeys: [await this.keyring.generate(tenantId, domain, 'current'), await this.keyring.generate(tenantId, domain, 'next')],
         clients: [
           // The legacy tenant-wide client (spec: `global`, "All Applications").
           client(globalClientId, newClientSecret(), true, { name: 'All Applications', is_first_party: true }),

@@ -22,4 +22,29 @@ export interface TenantSettings {
   rate_limits?: Partial<Record<RateLimitClass, RateLimitSetting>>;
   /** Tokens of organization logins carry `org_name` beside `org_id`, and /authorize accepts organization names (the service's flag). */
   allow_organization_name_in_authentication_api?: boolean;
+  /**
+   * Session lifetimes in hours, as the Management API's tenant settings name
+   * them (fractional when set with the `_in_minutes` variants): absolute and
+   * idle, for persistent sessions and for ephemeral ones (`session_cookie.mode`
+   * `non-persistent`). Read with `sessionPolicy` (src/domain/sessions/policy.ts).
+   */
+  session_lifetime?: number;
+  idle_session_lifetime?: number;
+  ephemeral_session_lifetime?: number;
+  idle_ephemeral_session_lifetime?: number;
+  /** `persistent` (the default): the session cookie carries Max-Age; `non-persistent`: it ends with the browser. */
+  session_cookie?: { mode: 'persistent' | 'non-persistent' };
+  /** The locales the hosted pages may show, the first the default (the service's `enabled_locales`). */
+  enabled_locales?: string[];
+  /** The tenant's name, logo and support contacts as the hosted pages may show them. */
+  friendly_name?: string;
+  picture_url?: string;
+  support_email?: string;
+  support_url?: string;
+  /**
+   * Every other member of the Management API's tenant settings, stored as
+   * given and answered back, without effect on Gatehouse (the README lists
+   * them as stored-only).
+   */
+  stored_only?: Record<string, unknown>;
 }

@@ -24,6 +24,7 @@
 import { Type, type TSchema, type TUnsafe } from '@sinclair/typebox';
 import { FREE_OBJECT_MAX_BYTES, maxJsonBytes } from '../../platform/http/schema-types.js';
 import oas from './oas-schemas.generated.json' with { type: 'json' };
+import type { SchemaNode } from '../json-schema.js';
 
 type Schema = Record<string, unknown> & { properties: Record<string, Record<string, unknown>>; required?: string[] };
 
@@ -125,16 +126,7 @@ export const ClientIdParams = Type.Object({ id: Type.String({ minLength: 1, desc
 // ---------------------------------------------------------------------------
 
 /** A JSON Schema node of the generated document, as the response rules below read it. */
-type Node = Record<string, unknown> & {
-  type?: string | string[];
-  enum?: unknown[];
-  properties?: Record<string, Node>;
-  items?: Node;
-  additionalProperties?: boolean | Node;
-  required?: string[];
-  oneOf?: Node[];
-  anyOf?: Node[];
-};
+type Node = SchemaNode;
 
 const typesOf = (node: Node): string[] | undefined => (node.type === undefined ? undefined : [node.type].flat());
 

@@ -107,6 +107,16 @@ export function x5tOf(der: Buffer): string {
   return createHash('sha1').update(der).digest('base64url');
 }
 
+/**
+ * The SHA-1 digest of a DER certificate as the service's signing keys show it:
+ * `fingerprint` in upper-case hex pairs joined by colons, `thumbprint` the
+ * same hex without them.
+ */
+export function certificateDigests(der: Buffer): { fingerprint: string; thumbprint: string } {
+  const hex = createHash('sha1').update(der).digest('hex').toUpperCase();
+  return { fingerprint: (hex.match(/../g) ?? []).join(':'), thumbprint: hex };
+}
+
 export function toPem(der: Buffer, label: string): string {
   const lines = der.toString('base64').match(/.{1,64}/g) ?? [];
   return `-----BEGIN ${label}-----\n${lines.join('\n')}\n-----END ${label}-----\n`;

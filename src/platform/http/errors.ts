@@ -58,6 +58,7 @@ export type ManagementErrorCode =
   | 'inexistent_credential'
   | 'credential_in_use'
   | 'inexistent_custom_domain'
+  | 'inexistent_signing_key'
   | 'user_exists'
   | 'conflict'
   | 'operation_not_supported'
@@ -152,6 +153,9 @@ export const managementErrors = {
   expiredToken: () => managementErrors.invalidToken('Expired token received for JSON Web Token validation'),
   insufficientScope: (anyOf: readonly string[]) =>
     new ManagementError(403, `Insufficient scope, expected any of: ${anyOf.join(', ')}`, 'insufficient_scope'),
+  /** An operation that needs several scopes at once (POST /keys/signing/rotate: create and update). */
+  insufficientScopes: (allOf: readonly string[]) =>
+    new ManagementError(403, `Insufficient scope; expected ${allOf.join(' and ')}.`, 'insufficient_scope'),
   /**
    * A user token acting on another user: the service's 403 text (OpenAPI,
    * GET /users-by-email and the `*:current_user*` operations); its errorCode

@@ -98,6 +98,9 @@ export const SERVICE_FORMATS: Record<string, (value: string) => boolean> = {
   'connection-profile-id': (v) => ID.test(v),
   'user-attribute-profile-id': (v) => ID.test(v),
   'credential-id': (v) => ID.test(v),
+  'email-or-empty': (v) => v === '' || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v),
+  // An Authentication Context Class Reference (OIDC Core §2 `acr`): a URI or a plain token, no spaces.
+  acr: (v) => /^[\x21-\x7e]+$/.test(v),
   cidr: (v) => /^(\d{1,3}\.){3}\d{1,3}\/(\d|[12]\d|3[0-2])$/.test(v),
   ipv6_cidr: (v) => /^[0-9a-f:]+\/(\d{1,2}|1[01]\d|12[0-8])$/i.test(v),
 };

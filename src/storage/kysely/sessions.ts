@@ -11,8 +11,18 @@ import { fetchPage } from '../paging.js';
 export class KyselySessionStore implements SessionStore {
   constructor(private readonly db: Db) {}
 
-  async insert(row: Omit<SessionRow, 'revoked_at' | 'amr'> & Partial<Pick<SessionRow, 'amr'>>): Promise<void> {
-    await this.db.insertInto('sessions').values({ amr: null, ...row, revoked_at: null }).execute();
+  async insert(row: Omit<SessionRow, 'revoked_at' | 'amr' | 'last_interacted_at'> & Partial<Pick<SessionRow, 'amr'>>): Promise<void> {
+    await this.db.insertInto('sessions').values({ amr: null, ...row, revoked_at: null, last_interacted_at: null }).execute();
+  }
+
+  async touch(tenantId: string, idHash: string, now: string, expiresAt: string): Promise<void> {
+    await this.db
+      .updateTable('sessions')
+      .set({ last_interacted_at: now, expires_at: expiresAt })
+      .where('tenant_id', '=', tenantId)
+      .where('id_hash', '=', idHash)
+      .where('revoked_at', 'is', null)
+      .execute();
   }
 
   async setAmr(tenantId: string, idHash: string, amr: string): Promise<void> {
@@ -48,7 +58,7 @@ export class KyselySessionStore implements SessionStore {
       .where('user_id', '=', userId)
       .where('revoked_at', 'is', null)
       .where('expires_at', '>', now);
-    const { rows } = await fetchPage(base, (q) => q.select(['tenant_id', 'id_hash', 'user_id', 'auth_time', 'created_at', 'expires_at', 'revoked_at', 'amr']), 'id_hash', {
+    const { rows } = await fetchPage(base, (q) => q.select(['tenant_id', 'id_hash', 'user_id', 'auth_time', 'created_at', 'expires_at', 'revoked_at', 'amr', 'last_interacted_at']), 'id_hash', {
       kind: 'keyset',
       ...page,
     });

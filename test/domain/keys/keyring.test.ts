@@ -18,6 +18,15 @@ class CountingStore implements SigningKeyStore {
     await new Promise((r) => setTimeout(r, 5));
     return this.rows.filter((r) => r.tenant_id === tenantId);
   }
+  async get(tenantId: string, kid: string): Promise<SigningKeyRow | undefined> {
+    return this.rows.find((r) => r.tenant_id === tenantId && r.kid === kid);
+  }
+  async rotate(): Promise<boolean> {
+    throw new Error('rotation is tested on the real stores (test/storage/conformance.test.ts)');
+  }
+  async revoke(): Promise<boolean> {
+    throw new Error('revocation is tested on the real stores (test/storage/conformance.test.ts)');
+  }
 }
 
 describe('Keyring', () => {
