@@ -4,6 +4,7 @@
  */
 import type { UserRow } from './model.js';
 import type { OffsetWindow, Page } from '../paging.js';
+import type { UserSearch } from './search.js';
 
 /** A row with the name of its connection, which every API shape of a user carries. */
 export type UserWithConnection = UserRow & { connection_name: string };
@@ -20,6 +21,12 @@ export interface UserStore {
    * so pages are stable; `withTotal` also counts the tenant's users.
    */
   list(tenantId: string, query: OffsetWindow): Promise<Page<UserWithConnection>>;
+  /**
+   * The users matching `search.filter` (all without one), ordered by
+   * `search.sort` (creation time by default; users without the field last),
+   * then user_id in the same direction; `withTotal` also counts the matches.
+   */
+  search(tenantId: string, search: UserSearch): Promise<Page<UserWithConnection>>;
   /**
    * The user of the connection whose lower-cased email is `emailLower`, the login
    * lookup (`users_email_uq`).
