@@ -17,6 +17,7 @@ import { roleRoutes } from './roles/routes.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { userBlockRoutes } from './user-blocks/routes.js';
 import { userRoutes } from './users/routes.js';
+import { jobRoutes } from './jobs/routes.js';
 import type { ManagementRoute } from './route.js';
 import type { AppContext } from '../domain/context.js';
 
@@ -34,6 +35,7 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
     ...connectionRoutes(ctx),
     ...userRoutes(ctx),
     ...userBlockRoutes(ctx),
+    ...jobRoutes(ctx),
     ...consentGrantRoutes(ctx),
     ...sessionRoutes(ctx),
   ];

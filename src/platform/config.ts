@@ -64,6 +64,15 @@ export interface Config {
   dnsServers: string[] | undefined;
   /** PEM file of extra certificate authorities trusted for back-channel logout deliveries (relying parties on a private PKI). */
   backchannelCaFile: string | undefined;
+  /** Management API jobs (src/domain/jobs/runner.ts). */
+  jobs: {
+    /** How long a process holds a job between progress commits; a dead process's job is resumed after it. */
+    leaseMs: number;
+    /** Largest users file a user import takes (bytes). */
+    importMaxBytes: number;
+    /** Users a batch commits at once (with the job's progress). */
+    importBatch: number;
+  };
   /** The password-hashing pool (src/platform/passwords/hashing.ts). */
   hashing: {
     /** Worker threads hashing at once. */
@@ -154,6 +163,16 @@ export const SETTINGS: readonly Setting[] = [
     name: 'GATEHOUSE_BACKCHANNEL_CA_FILE',
     meaning: 'PEM file of extra certificate authorities trusted when posting back-channel logout tokens to relying parties (besides the system roots)',
     default: 'none: the system roots only',
+  },
+  {
+    name: 'GATEHOUSE_JOB_LEASE',
+    meaning: 'seconds a process holds a Management API job (user import/export) between progress commits; a job of a stopped process is resumed by another after it',
+    default: '60',
+  },
+  {
+    name: 'GATEHOUSE_USERS_IMPORT_MAX_BYTES',
+    meaning: 'largest users file POST /api/v2/jobs/users-imports takes (413 beyond)',
+    default: '67108864 (64 MiB)',
   },
   {
     name: 'GATEHOUSE_HASH_THREADS',
@@ -360,6 +379,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       if (file !== undefined && !fs.existsSync(file)) throw new ConfigError('GATEHOUSE_BACKCHANNEL_CA_FILE', `no such file: ${file}`);
       return file && path.resolve(file);
     })(),
+    jobs: {
+      leaseMs: parseSeconds('GATEHOUSE_JOB_LEASE', nonEmpty(env, 'GATEHOUSE_JOB_LEASE'), 60),
+      importMaxBytes: (() => {
+        const value = nonEmpty(env, 'GATEHOUSE_USERS_IMPORT_MAX_BYTES');
+        if (value === undefined) return 64 * 1024 * 1024;
+        if (!/^\d+$/.test(value) || Number(value) < 1024 || Number(value) > 1024 ** 3) {
+          throw new ConfigError('GATEHOUSE_USERS_IMPORT_MAX_BYTES', `must be a number of bytes from 1024 to 1073741824, got "${value}"`);
+        }
+        return Number(value);
+      })(),
+      importBatch: 500,
+    },
     hashing: (() => {
       const threads = parseCount('GATEHOUSE_HASH_THREADS', nonEmpty(env, 'GATEHOUSE_HASH_THREADS'), Math.max(1, os.availableParallelism() - 1));
       if (threads > 256) throw new ConfigError('GATEHOUSE_HASH_THREADS', `must be at most 256, got "${threads}"`);

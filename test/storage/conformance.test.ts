@@ -190,6 +190,9 @@ await forEachStoreFactory('storage conformance', (h) => {
       'session_clients',
       'backchannel_logout_deliveries',
       'backchannel_auth_requests',
+      'jobs',
+      'job_files',
+      'job_errors',
     ];
     const MIGRATIONS = [
       '0001_foundation',
@@ -217,6 +220,7 @@ await forEachStoreFactory('storage conformance', (h) => {
       '0041_device_codes',
       '0042_backchannel_logout',
       '0043_backchannel_authentication',
+      '0070_jobs',
     ];
 
     it('creates every table', async () => {

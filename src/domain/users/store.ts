@@ -50,6 +50,16 @@ export interface UserStore {
    * email or username (case-insensitively, through the `_lower` columns) in the connection.
    */
   insert(row: UserRow): Promise<void>;
+  /**
+   * Inserts the rows that take no taken user_id, email or username, skipping
+   * the others (ON CONFLICT DO NOTHING); the user_ids inserted.
+   */
+  insertMany(rows: UserRow[]): Promise<string[]>;
+  /**
+   * The users of the connection with one of these lower-cased emails or
+   * usernames, or (in the whole tenant) one of these user_ids.
+   */
+  findExisting(tenantId: string, connectionId: string, keys: { emailsLower: string[]; usernamesLower: string[]; userIds: string[] }): Promise<UserRow[]>;
   /** Applies the changed columns; false when the user does not exist. Fails with a unique violation as `insert` does. */
   update(tenantId: string, userId: string, changes: UserChanges): Promise<boolean>;
   /**

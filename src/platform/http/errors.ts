@@ -58,6 +58,7 @@ export type ManagementErrorCode =
   | 'inexistent_credential'
   | 'credential_in_use'
   | 'inexistent_custom_domain'
+  | 'inexistent_job'
   | 'user_exists'
   | 'conflict'
   | 'operation_not_supported'

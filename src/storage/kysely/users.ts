@@ -86,6 +86,38 @@ export class KyselyUserStore implements UserStore {
     await this.db.insertInto('users').values(toStored('users', row)).execute();
   }
 
+  async insertMany(rows: UserRow[]): Promise<string[]> {
+    if (rows.length === 0) return [];
+    const inserted = await this.db
+      .insertInto('users')
+      .values(rows.map((row) => toStored('users', row)))
+      .onConflict((oc) => oc.doNothing())
+      .returning('user_id')
+      .execute();
+    return inserted.map((row) => row.user_id);
+  }
+
+  async findExisting(tenantId: string, connectionId: string, keys: { emailsLower: string[]; usernamesLower: string[]; userIds: string[] }): Promise<UserRow[]> {
+    if (keys.emailsLower.length + keys.usernamesLower.length + keys.userIds.length === 0) return [];
+    return parsedRows(
+      'users',
+      this.db
+        .selectFrom('users')
+        .selectAll()
+        .where('tenant_id', '=', tenantId)
+        .where((eb) => {
+          const inConnection = [];
+          if (keys.emailsLower.length) inConnection.push(eb('email_lower', 'in', keys.emailsLower));
+          if (keys.usernamesLower.length) inConnection.push(eb('username_lower', 'in', keys.usernamesLower));
+          const any = [];
+          if (inConnection.length) any.push(eb.and([eb('connection_id', '=', connectionId), eb.or(inConnection)]));
+          if (keys.userIds.length) any.push(eb('user_id', 'in', keys.userIds));
+          return eb.or(any);
+        })
+        .execute(),
+    );
+  }
+
   async update(tenantId: string, userId: string, changes: UserChanges): Promise<boolean> {
     if (Object.keys(changes).length === 0) return (await this.get(tenantId, userId)) !== undefined;
     const result = await this.db.updateTable('users').set(toStored('users', changes)).where('tenant_id', '=', tenantId).where('user_id', '=', userId).executeTakeFirst();
