@@ -109,6 +109,9 @@ export class JobRunner {
       summary.inserted += counts.inserted;
       summary.updated += counts.updated;
       summary.failed += counts.failed;
+      // SQLite (better-sqlite3) answers synchronously: without this the whole import would
+      // run in microtasks and no request would be served until it ended.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     await this.finish(job, 'completed', summary, null);
   }

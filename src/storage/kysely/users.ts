@@ -98,24 +98,15 @@ export class KyselyUserStore implements UserStore {
   }
 
   async findExisting(tenantId: string, connectionId: string, keys: { emailsLower: string[]; usernamesLower: string[]; userIds: string[] }): Promise<UserRow[]> {
-    if (keys.emailsLower.length + keys.usernamesLower.length + keys.userIds.length === 0) return [];
-    return parsedRows(
-      'users',
-      this.db
-        .selectFrom('users')
-        .selectAll()
-        .where('tenant_id', '=', tenantId)
-        .where((eb) => {
-          const inConnection = [];
-          if (keys.emailsLower.length) inConnection.push(eb('email_lower', 'in', keys.emailsLower));
-          if (keys.usernamesLower.length) inConnection.push(eb('username_lower', 'in', keys.usernamesLower));
-          const any = [];
-          if (inConnection.length) any.push(eb.and([eb('connection_id', '=', connectionId), eb.or(inConnection)]));
-          if (keys.userIds.length) any.push(eb('user_id', 'in', keys.userIds));
-          return eb.or(any);
-        })
-        .execute(),
-    );
+    // One query per unique index (an OR of the three would scan the table).
+    const inConnection = this.db.selectFrom('users').selectAll().where('tenant_id', '=', tenantId).where('connection_id', '=', connectionId);
+    const found = [
+      ...(keys.emailsLower.length ? await inConnection.where('email_lower', 'in', keys.emailsLower).execute() : []),
+      ...(keys.usernamesLower.length ? await inConnection.where('username_lower', 'in', keys.usernamesLower).execute() : []),
+      ...(keys.userIds.length ? await this.db.selectFrom('users').selectAll().where('tenant_id', '=', tenantId).where('user_id', 'in', keys.userIds).execute() : []),
+    ];
+    const unique = new Map(found.map((row) => [row.user_id, row]));
+    return [...unique.values()].map((row) => fromStored('users', row));
   }
 
   async update(tenantId: string, userId: string, changes: UserChanges): Promise<boolean> {
