@@ -11,6 +11,10 @@ import { createTlsCertificate } from '../platform/crypto/certificates.js';
 import { buildApp } from './http.js';
 import { PURGE_INTERVAL_MS, purgeExpired } from '../storage/purge.js';
 import { BackchannelLogoutDelivery } from '../domain/backchannel-logout/delivery.js';
+import { JobRunner } from '../domain/jobs/runner.js';
+
+/** How often each process looks for a job to run. */
+const JOBS_ROUND_MS = 1000;
 import { httpsFormPoster } from '../platform/http/form-poster.js';
 
 /** How often the back-channel logout queue is worked. */
@@ -103,6 +107,22 @@ export async function startServer(config: Config, print: (line: string) => void 
   }, BACKCHANNEL_ROUND_MS);
   deliver.unref();
 
+  // Management API jobs (user imports and exports): every process works the
+  // durable queue; a job is claimed under a lease, and a job a stopped process
+  // left is resumed from its committed progress once the lease runs out.
+  const jobs = new JobRunner(ctx);
+  let running: Promise<unknown> = Promise.resolve();
+  let jobsBusy = false;
+  const runJobs = setInterval(() => {
+    if (jobsBusy) return;
+    jobsBusy = true;
+    running = jobs
+      .runOnce()
+      .catch((err: unknown) => ctx.logger.warn({ err }, 'running jobs failed'))
+      .finally(() => (jobsBusy = false));
+  }, JOBS_ROUND_MS);
+  runJobs.unref();
+
   let stopping: Promise<void> | undefined;
   return {
     app,
@@ -114,7 +134,10 @@ export async function startServer(config: Config, print: (line: string) => void 
         // connections, and resolves once in-flight requests have finished.
         clearInterval(purge);
         clearInterval(deliver);
+        clearInterval(runJobs);
+        jobs.stop();
         await delivering;
+        await running;
         await app.close();
         await ctx.close();
       })();

@@ -37,6 +37,7 @@ import { cerEndpoint, pemEndpoint, samlpMetadataEndpoint } from './samlp/metadat
 import { tokenEndpoint } from './token/endpoint.js';
 import { userinfoEndpoint } from './userinfo.js';
 import { jwksEndpoint } from './well-known/jwks.js';
+import { jobExportDownload } from './job-exports.js';
 import { openidConfigurationEndpoint } from './well-known/openid-configuration.js';
 import type { AppContext } from '../domain/context.js';
 import { defaultRegistries, type AuthenticationRegistries } from './registries.js';
@@ -66,6 +67,7 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
       deviceAuthorizationEndpoint(ctx, registries),
       backchannelAuthorizeEndpoint(ctx, registries),
       ...cibaApprovalRoutes(ctx),
+      jobExportDownload(ctx),
     ]) {
       app.route(route);
     }

@@ -46,6 +46,11 @@ export const LIFETIMES = {
     description: 'How long an emailed password reset link works.',
     affects: 'The /reset-password page.',
   },
+  export_link: {
+    seconds: 3600,
+    description: 'How long the download link of a users export (`location` of GET /api/v2/jobs/{id}) works from when it was handed out.',
+    affects: 'GET /jobs/exports/{id}/{file}: after it, 403; ask GET /jobs/{id} for a new link.',
+  },
   userinfo_token: {
     seconds: 86_400,
     description: 'Access tokens for /userinfo alone (no API audience) from the token endpoint (wire notes §4, §6).',

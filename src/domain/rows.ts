@@ -656,3 +656,52 @@ export interface BackchannelAuthRequestRow {
   last_polled_at: string | null;
   used_at: string | null;
 }
+
+export type JobType = 'users_import' | 'users_export' | 'verification_email';
+export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed';
+
+/** What a job counts (`summary` of GET /jobs/{id}). */
+export interface JobSummary {
+  failed: number;
+  updated: number;
+  inserted: number;
+  total: number;
+}
+
+/** A Management API job (migration 0070), the durable queue's row. */
+export interface JobRow {
+  tenant_id: string;
+  /** `job_` + 16 characters. */
+  id: string;
+  type: JobType;
+  status: JobStatus;
+  connection_id: string | null;
+  external_id: string | null;
+  params: JsonObject;
+  /** The next input item to process (imports), committed with each batch. */
+  progress: number;
+  summary: JobSummary;
+  status_details: string | null;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+}
+
+/** A user an import could not take (migration 0070). */
+export interface JobErrorRow {
+  tenant_id: string;
+  job_id: string;
+  item: number;
+  line: number;
+  user: JsonObject;
+  errors: { code: string; message: string; path: string }[];
+}
+
+export interface JobFileRow {
+  tenant_id: string;
+  job_id: string;
+  kind: 'input' | 'output';
+  content: string;
+}

@@ -39,6 +39,7 @@ import type { SessionStore } from './sessions/store.js';
 import type { TenantStore } from './tenants/store.js';
 import type { TicketStore } from './tickets/store.js';
 import type { UserStore } from './users/store.js';
+import type { JobStore } from './jobs/store.js';
 
 export interface Stores {
   tenants: TenantStore;
@@ -58,6 +59,7 @@ export interface Stores {
   guardian: GuardianPushStore;
   connections: ConnectionStore;
   users: UserStore;
+  jobs: JobStore;
   consentGrants: ConsentGrantStore;
   tickets: TicketStore;
   refreshTokens: RefreshTokenStore;

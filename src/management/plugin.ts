@@ -4,6 +4,7 @@
  * scopes its `config.scopes` lists; end users' tokens reach only the
  * operations on their own user that `config.currentUser` opens.
  */
+import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
 import { authenticateManagement, authorizeOperation } from './auth.js';
 import { managementRoutes } from './routes.js';
@@ -11,6 +12,8 @@ import type { AppContext } from '../domain/context.js';
 
 export function managementPlugin(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
+    // multipart/form-data for the user import's file (limits set per request, src/management/jobs/users-imports.ts).
+    await app.register(multipart, { limits: { files: 1, parts: 8, fieldSize: 1024 } });
     app.addHook('onRequest', async (request) => {
       const { scopes, currentUser, allScopes } = request.routeOptions.config;
       // Unknown routes fall through to the 404 handler without authentication.

@@ -66,6 +66,15 @@ export interface Config {
   backchannelCaFile: string | undefined;
   /** Worker processes sharing the port (src/app/cluster.ts); 1 runs the server in this process. */
   workers: number;
+  /** Management API jobs (src/domain/jobs/runner.ts). */
+  jobs: {
+    /** How long a process holds a job between progress commits; a dead process's job is resumed after it. */
+    leaseMs: number;
+    /** Largest users file a user import takes (bytes). */
+    importMaxBytes: number;
+    /** Users a batch commits at once (with the job's progress). */
+    importBatch: number;
+  };
   /** The password-hashing pool (src/platform/passwords/hashing.ts). */
   hashing: {
     /** Worker threads hashing at once. */
@@ -161,6 +170,16 @@ export const SETTINGS: readonly Setting[] = [
     name: 'GATEHOUSE_WORKERS',
     meaning: 'worker processes serving the port (node:cluster), or auto for one per core; each has its own caches and, without REDIS_URL, its own rate-limit buckets and brute-force counters',
     default: '1 (this process serves)',
+  },
+  {
+    name: 'GATEHOUSE_JOB_LEASE',
+    meaning: 'seconds a process holds a Management API job (user import/export) between progress commits; a job of a stopped process is resumed by another after it',
+    default: '60',
+  },
+  {
+    name: 'GATEHOUSE_USERS_IMPORT_MAX_BYTES',
+    meaning: 'largest users file POST /api/v2/jobs/users-imports takes (413 beyond)',
+    default: '67108864 (64 MiB)',
   },
   {
     name: 'GATEHOUSE_HASH_THREADS',
@@ -378,6 +397,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       return file && path.resolve(file);
     })(),
     workers,
+    jobs: {
+      leaseMs: parseSeconds('GATEHOUSE_JOB_LEASE', nonEmpty(env, 'GATEHOUSE_JOB_LEASE'), 60),
+      importMaxBytes: (() => {
+        const value = nonEmpty(env, 'GATEHOUSE_USERS_IMPORT_MAX_BYTES');
+        if (value === undefined) return 64 * 1024 * 1024;
+        if (!/^\d+$/.test(value) || Number(value) < 1024 || Number(value) > 1024 ** 3) {
+          throw new ConfigError('GATEHOUSE_USERS_IMPORT_MAX_BYTES', `must be a number of bytes from 1024 to 1073741824, got "${value}"`);
+        }
+        return Number(value);
+      })(),
+      importBatch: 500,
+    },
     hashing: (() => {
       // The cores but one, shared among the worker processes.
       const threads = parseCount('GATEHOUSE_HASH_THREADS', nonEmpty(env, 'GATEHOUSE_HASH_THREADS'), Math.max(1, Math.floor((os.availableParallelism() - 1) / workers)));

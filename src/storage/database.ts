@@ -35,6 +35,7 @@ import * as m0042 from './migrations/0042_backchannel_logout.js';
 import * as m0043 from './migrations/0043_backchannel_authentication.js';
 import * as m0060 from './migrations/0060_session_activity.js';
 import * as m0061 from './migrations/0061_signing_key_rotation.js';
+import * as m0070 from './migrations/0070_jobs.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -84,6 +85,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0043_backchannel_authentication': m0043,
   '0060_session_activity': m0060,
   '0061_signing_key_rotation': m0061,
+  '0070_jobs': m0070,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -13,6 +13,7 @@ import type {
   ClientCredentialRow,
   ConnectionClientRow,
   DeviceCodeRow,
+  JobFileRow,
   GroupMembershipRow,
   GroupRoleRow,
   GroupRow,
@@ -98,6 +99,9 @@ export interface Database {
   session_clients: SessionClientRow;
   backchannel_logout_deliveries: BackchannelLogoutDeliveryRow;
   backchannel_auth_requests: BackchannelAuthRequestRow;
+  jobs: Stored<'jobs'>;
+  job_files: JobFileRow;
+  job_errors: Stored<'job_errors'>;
   authorization_requests: Stored<'authorization_requests'>;
   pushed_authorization_requests: Stored<'pushed_authorization_requests'>;
   custom_domains: Stored<'custom_domains'>;

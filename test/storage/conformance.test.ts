@@ -193,6 +193,9 @@ await forEachStoreFactory('storage conformance', (h) => {
       'session_clients',
       'backchannel_logout_deliveries',
       'backchannel_auth_requests',
+      'jobs',
+      'job_files',
+      'job_errors',
     ];
     const MIGRATIONS = [
       '0001_foundation',
@@ -222,6 +225,7 @@ await forEachStoreFactory('storage conformance', (h) => {
       '0043_backchannel_authentication',
       '0060_session_activity',
       '0061_signing_key_rotation',
+      '0070_jobs',
     ];
 
     it('creates every table', async () => {

@@ -30,33 +30,55 @@ export function defaultPicture(emailLower: string): string {
   return `https://s.gravatar.com/avatar/${md5}?s=480&r=pg&d=${initials}`;
 }
 
-/** A new, unverified, unblocked user with an argon2id password hash and a fresh `auth0|<24 hex>` id. */
-export async function newDatabaseUserRow(input: NewUser): Promise<UserRow> {
-  const emailLower = input.email.toLowerCase();
+/**
+ * A new, unverified, unblocked user of a connection with no password and the
+ * service's defaults (name = email, nickname = the email's local part, a
+ * gravatar picture) and a fresh `auth0|<24 hex>` id: what each way of making a
+ * user starts from.
+ */
+export function baseUserRow(tenantId: string, connectionId: string, email: string, now: string): UserRow {
+  const emailLower = email.toLowerCase();
   return {
-    tenant_id: input.tenantId,
+    tenant_id: tenantId,
     user_id: fullUserId(newUserIdPart()),
-    connection_id: input.connectionId,
-    email: input.email,
+    connection_id: connectionId,
+    email,
     email_lower: emailLower,
     email_verified: 0,
-    username: input.username ?? null,
-    username_lower: input.username?.toLowerCase() ?? null,
+    username: null,
+    username_lower: null,
     phone_number: null,
     phone_verified: 0,
-    password_hash: await hashPassword(input.password),
+    password_hash: null,
     blocked: 0,
-    name: input.name ?? input.email,
-    given_name: input.given_name ?? null,
-    family_name: input.family_name ?? null,
-    nickname: input.nickname ?? input.email.slice(0, input.email.lastIndexOf('@')),
-    picture: input.picture ?? defaultPicture(emailLower),
+    name: email,
+    given_name: null,
+    family_name: null,
+    nickname: email.slice(0, email.lastIndexOf('@')),
+    picture: defaultPicture(emailLower),
     app_metadata: {},
-    user_metadata: input.user_metadata ?? {},
-    created_at: input.now,
-    updated_at: input.now,
+    user_metadata: {},
+    created_at: now,
+    updated_at: now,
     last_login: null,
     last_password_reset: null,
     logins_count: 0,
+  };
+}
+
+/** A new, unverified, unblocked user with an argon2id password hash and a fresh `auth0|<24 hex>` id. */
+export async function newDatabaseUserRow(input: NewUser): Promise<UserRow> {
+  const base = baseUserRow(input.tenantId, input.connectionId, input.email, input.now);
+  return {
+    ...base,
+    username: input.username ?? null,
+    username_lower: input.username?.toLowerCase() ?? null,
+    password_hash: await hashPassword(input.password),
+    name: input.name ?? base.name,
+    given_name: input.given_name ?? null,
+    family_name: input.family_name ?? null,
+    nickname: input.nickname ?? base.nickname,
+    picture: input.picture ?? base.picture,
+    user_metadata: input.user_metadata ?? {},
   };
 }

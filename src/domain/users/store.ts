@@ -4,6 +4,7 @@
  */
 import type { UserRow } from './model.js';
 import type { OffsetWindow, Page } from '../paging.js';
+import type { UserSearch } from './search.js';
 
 /** A row with the name of its connection, which every API shape of a user carries. */
 export type UserWithConnection = UserRow & { connection_name: string };
@@ -20,6 +21,12 @@ export interface UserStore {
    * so pages are stable; `withTotal` also counts the tenant's users.
    */
   list(tenantId: string, query: OffsetWindow): Promise<Page<UserWithConnection>>;
+  /**
+   * The users matching `search.filter` (all without one), ordered by
+   * `search.sort` (creation time by default; users without the field last),
+   * then user_id in the same direction; `withTotal` also counts the matches.
+   */
+  search(tenantId: string, search: UserSearch): Promise<Page<UserWithConnection>>;
   /**
    * The user of the connection whose lower-cased email is `emailLower`, the login
    * lookup (`users_email_uq`).
@@ -43,6 +50,16 @@ export interface UserStore {
    * email or username (case-insensitively, through the `_lower` columns) in the connection.
    */
   insert(row: UserRow): Promise<void>;
+  /**
+   * Inserts the rows that take no taken user_id, email or username, skipping
+   * the others (ON CONFLICT DO NOTHING); the user_ids inserted.
+   */
+  insertMany(rows: UserRow[]): Promise<string[]>;
+  /**
+   * The users of the connection with one of these lower-cased emails or
+   * usernames, or (in the whole tenant) one of these user_ids.
+   */
+  findExisting(tenantId: string, connectionId: string, keys: { emailsLower: string[]; usernamesLower: string[]; userIds: string[] }): Promise<UserRow[]>;
   /** Applies the changed columns; false when the user does not exist. Fails with a unique violation as `insert` does. */
   update(tenantId: string, userId: string, changes: UserChanges): Promise<boolean>;
   /**

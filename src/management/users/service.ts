@@ -14,6 +14,7 @@ import { fullUserId, userFromRow, type User, type UserRow } from '../../domain/u
 import { selectFields, type FieldSelection } from '../fields.js';
 import type { CreateUserBody, UpdateUserBody } from './schema.js';
 import { type UserChanges, type UserStore, type UserWithConnection } from '../../domain/users/store.js';
+import type { SearchNode, UserSearch } from '../../domain/users/search.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
 import type { AppContext } from '../../domain/context.js';
 import { isoAt } from '../../platform/clock.js';
@@ -47,6 +48,9 @@ export interface UserListQuery {
   page: number;
   perPage: number;
   includeTotals: boolean;
+  filter?: SearchNode;
+  sort?: UserSearch['sort'];
+  selection?: FieldSelection;
 }
 
 /**
@@ -61,7 +65,7 @@ export type UserUpdateAccess =
   | { kind: 'metadata' }
   | { kind: 'current_user'; create: boolean; update: boolean; delete: boolean };
 
-export type UserList = User[] | { start: number; limit: number; length: number; users: User[]; total: number };
+export type UserList = Partial<User>[] | { start: number; limit: number; length: number; users: Partial<User>[]; total: number };
 
 /**
  * Top-level merge as the service does for app_metadata/user_metadata on PATCH:
@@ -114,8 +118,14 @@ export class UserService {
 
   async list(tenant: Tenant, query: UserListQuery): Promise<UserList> {
     const start = query.page * query.perPage;
-    const { rows, total } = await this.users.list(tenant.id, { offset: start, limit: query.perPage, withTotal: query.includeTotals });
-    const users = rows.map((row) => userFromRow(row, row.connection_name));
+    const { rows, total } = await this.users.search(tenant.id, {
+      filter: query.filter,
+      sort: query.sort,
+      offset: start,
+      limit: query.perPage,
+      withTotal: query.includeTotals,
+    });
+    const users = rows.map((row) => selectFields(userFromRow(row, row.connection_name), query.selection));
     // The service's key order: start, limit, length, users, total.
     return query.includeTotals ? { start, limit: query.perPage, length: users.length, users, total: total ?? 0 } : users;
   }

@@ -59,6 +59,7 @@ export type ManagementErrorCode =
   | 'credential_in_use'
   | 'inexistent_custom_domain'
   | 'inexistent_signing_key'
+  | 'inexistent_job'
   | 'user_exists'
   | 'conflict'
   | 'operation_not_supported'

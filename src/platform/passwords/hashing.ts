@@ -23,6 +23,7 @@ import os from 'node:os';
 import type { Piscina } from 'piscina';
 import { lazyModule } from '../lazy.js';
 import type { HashTask, VerifyTask } from './hash-worker.js';
+import { hashFamily } from './imported-hashes.js';
 
 export const ARGON2_PARAMETERS = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
@@ -101,10 +102,7 @@ async function run<T>(task: HashTask | VerifyTask): Promise<T> {
   return (await p.run(task)) as T;
 }
 
-const BCRYPT = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
 const ARGON2ID = /^\$argon2id\$/;
-/** Longest hash string handed to a worker (argon2id PHC strings are ~100 characters). */
-const MAX_HASH_LENGTH = 512;
 
 /** An argon2id PHC string (`$argon2id$v=19$m=…,t=…,p=…$salt$hash`) with the current parameters and a random salt. */
 export function hashPassword(password: string): Promise<string> {
@@ -127,20 +125,18 @@ export function argon2NeedsRehash(hash: string): boolean {
 }
 
 /**
- * Checks `password` against a stored hash. Never throws on a malformed or
- * unknown hash: that is `{ok: false}`, so a damaged row cannot become a 500 or
- * a login. Other hash families (argon2i/d, scrypt, …) are refused. Throws
- * `HashingBusy` when the pool's queue is full.
+ * Checks `password` against a stored hash: argon2id, or one of the imported
+ * families of ./imported-hashes.ts (bcrypt, argon2i/d, pbkdf2, salted
+ * md5/sha1/sha256/sha512), which always report `needsRehash` on success so the
+ * caller replaces them with argon2id. Never throws on a malformed or unknown
+ * hash (over MAX_HASH_LENGTH characters included): that is `{ok: false}`, so a
+ * damaged row cannot become a 500 or a login. Throws `HashingBusy` when the
+ * pool's queue is full.
  */
 export async function verifyPassword(hash: string, password: string): Promise<VerifyResult> {
-  if (hash.length > MAX_HASH_LENGTH) return { ok: false, needsRehash: false };
-  if (ARGON2ID.test(hash)) {
-    const ok = await run<boolean>({ op: 'verify', family: 'argon2id', hash, password });
-    return { ok, needsRehash: ok && argon2NeedsRehash(hash) };
-  }
-  if (BCRYPT.test(hash)) {
-    const ok = await run<boolean>({ op: 'verify', family: 'bcrypt', hash, password });
-    return { ok, needsRehash: ok };
-  }
-  return { ok: false, needsRehash: false };
+  const family = hashFamily(hash);
+  if (family === undefined) return { ok: false, needsRehash: false };
+  const ok = await run<boolean>({ op: 'verify', family, hash, password });
+  if (family === 'argon2' && ARGON2ID.test(hash)) return { ok, needsRehash: ok && argon2NeedsRehash(hash) };
+  return { ok, needsRehash: ok };
 }

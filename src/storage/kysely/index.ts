@@ -38,6 +38,7 @@ import { KyselySigningKeyStore } from './signing-keys.js';
 import { KyselyTenantStore } from './tenants.js';
 import { KyselyTicketStore } from './tickets.js';
 import { KyselyUserStore } from './users.js';
+import { KyselyJobStore } from './jobs.js';
 
 /** Every store on `db` (the database or a transaction); `clientAnchors` is shared, as its cache must be. */
 function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
@@ -58,6 +59,7 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     guardian: new KyselyGuardianPushStore(db),
     connections: new KyselyConnectionStore(db),
     users: new KyselyUserStore(db),
+    jobs: new KyselyJobStore(db),
     consentGrants: new KyselyConsentGrantStore(db),
     tickets: new KyselyTicketStore(db),
     refreshTokens: new KyselyRefreshTokenStore(db),

@@ -1,0 +1,50 @@
+/**
+ * A user search (GET /api/v2/users `q`, search engine v3) once parsed: a tree
+ * of conditions on named user fields, which the store turns into a query of
+ * its database (src/storage/kysely/user-search.ts). Values are data, never SQL.
+ * The parser is src/management/users/search-query.ts.
+ */
+
+/** Plain columns of the users table a term may name. */
+export const USER_TEXT_FIELDS = ['email', 'name', 'nickname', 'given_name', 'family_name', 'username', 'phone_number'] as const;
+export type UserTextField = (typeof USER_TEXT_FIELDS)[number];
+
+export const USER_DATE_FIELDS = ['created_at', 'updated_at', 'last_login', 'last_password_reset'] as const;
+export type UserDateField = (typeof USER_DATE_FIELDS)[number];
+
+export const USER_FLAG_FIELDS = ['email_verified', 'blocked', 'phone_verified'] as const;
+export type UserFlagField = (typeof USER_FLAG_FIELDS)[number];
+
+/** What a term names. */
+export type SearchField =
+  | { kind: 'text'; column: UserTextField }
+  | { kind: 'user_id' }
+  | { kind: 'connection' }
+  | { kind: 'provider' }
+  | { kind: 'date'; column: UserDateField }
+  | { kind: 'flag'; column: UserFlagField }
+  | { kind: 'logins_count' }
+  /** A member of app_metadata or user_metadata, by its path of keys. */
+  | { kind: 'metadata'; column: 'app_metadata' | 'user_metadata'; path: string[] };
+
+export type SearchNode =
+  | { kind: 'and'; children: SearchNode[] }
+  | { kind: 'or'; children: SearchNode[] }
+  | { kind: 'not'; child: SearchNode }
+  /** Equal (`exact`), starting with (`prefix`, a trailing `*`), or present at all (`exists`, `field:*`). */
+  | { kind: 'term'; field: SearchField; match: 'exact' | 'prefix' | 'exists'; value: string }
+  /** Bounds are ISO 8601 instants (dates) or integers in decimal (logins_count); absent for `*`. */
+  | { kind: 'range'; field: SearchField; from?: string; to?: string; fromInclusive: boolean; toInclusive: boolean };
+
+export const USER_SORT_FIELDS = ['created_at', 'updated_at', 'last_login', 'email', 'name', 'nickname', 'given_name', 'family_name', 'username', 'user_id', 'logins_count'] as const;
+export type UserSortField = (typeof USER_SORT_FIELDS)[number];
+
+export interface UserSearch {
+  /** Undefined: every user of the tenant. */
+  filter?: SearchNode;
+  /** Default: creation time ascending; user_id always breaks ties. */
+  sort?: { field: UserSortField; descending: boolean };
+  offset: number;
+  limit: number;
+  withTotal: boolean;
+}

@@ -1,0 +1,116 @@
+/**
+ * A parsed user search (src/domain/users/search.ts) as a Kysely condition on
+ * `users` joined with `connections`, for SQLite and PostgreSQL alike. Every
+ * value is a bound parameter; JSON members are read with each dialect's JSON
+ * functions (SQLite `->` / `->>` with a bound path, PostgreSQL `#>` / `#>>`
+ * with a bound array of keys on the text column cast to jsonb).
+ *
+ * Text fields (email, name, …) compare case-insensitively (lower() on both
+ * sides), as the service's search does for them; user_id, connection and
+ * provider compare exactly. A trailing wildcard is a LIKE with the prefix's
+ * `%`, `_` and `\` escaped.
+ */
+import { PostgresAdapter, sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { SearchField, SearchNode } from '../../domain/users/search.js';
+import type { Db } from '../database.js';
+import type { Database } from '../schema.js';
+
+type Eb = ExpressionBuilder<Database, 'users' | 'connections'>;
+
+export function isPostgres(db: Db): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+function likePrefix(value: string): string {
+  return `${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** A member of a JSON column: as JSON text (`json: true`, for equality of any type) or as SQL text (strings). */
+function jsonMember(postgres: boolean, column: 'app_metadata' | 'user_metadata', path: string[], json: boolean) {
+  const ref = sql.ref(`users.${column}`);
+  if (postgres) return json ? sql<string>`((${ref})::jsonb #> ${path})::text` : sql<string>`((${ref})::jsonb #>> ${path})`;
+  const jsonPath = `$${path.map((key) => `."${key}"`).join('')}`;
+  return json ? sql<string>`(${ref} -> ${jsonPath})` : sql<string>`(${ref} ->> ${jsonPath})`;
+}
+
+/**
+ * The JSON texts a metadata member may have to equal `value`: the string
+ * itself, and when the value reads as a literal (true, false, null, a number)
+ * that literal too, so `app_metadata.vip:true` finds `true` and `"true"`.
+ */
+function jsonCandidates(value: string): string[] {
+  const candidates = [JSON.stringify(value)];
+  if (/^(true|false|null|-?\d+(\.\d+)?)$/.test(value)) candidates.push(value);
+  return candidates;
+}
+
+function termCondition(eb: Eb, postgres: boolean, node: Extract<SearchNode, { kind: 'term' }>): Expression<SqlBool> {
+  const { field, match, value } = node;
+  const lowerLike = (expr: Expression<unknown>) => sql<SqlBool>`lower(${expr}) like ${likePrefix(value.toLowerCase())} escape '\\'`;
+  switch (field.kind) {
+    case 'text': {
+      const column = field.column === 'email' ? 'users.email_lower' : (`users.${field.column}` as const);
+      if (match === 'exists') return eb(column, 'is not', null);
+      if (match === 'prefix') return lowerLike(eb.ref(column));
+      return field.column === 'email' ? eb('users.email_lower', '=', value.toLowerCase()) : eb(eb.fn('lower', [eb.ref(column)]), '=', value.toLowerCase());
+    }
+    case 'user_id':
+      if (match === 'exists') return sql<SqlBool>`1 = 1`;
+      if (match === 'prefix') return sql<SqlBool>`${eb.ref('users.user_id')} like ${likePrefix(value)} escape '\\'`;
+      return eb('users.user_id', '=', value);
+    case 'connection':
+      if (match === 'exists') return sql<SqlBool>`1 = 1`;
+      if (match === 'prefix') return sql<SqlBool>`${eb.ref('connections.name')} like ${likePrefix(value)} escape '\\'`;
+      return eb('connections.name', '=', value);
+    case 'provider':
+      // A user's provider is its user_id's prefix (auth0|…, email|…).
+      if (match === 'exists') return sql<SqlBool>`1 = 1`;
+      return sql<SqlBool>`${eb.ref('users.user_id')} like ${likePrefix(`${value}|`)} escape '\\'`;
+    case 'date':
+      if (match === 'exists') return eb(`users.${field.column}`, 'is not', null);
+      return eb(`users.${field.column}`, '=', value);
+    case 'flag':
+      if (match === 'exists') return sql<SqlBool>`1 = 1`;
+      return eb(`users.${field.column}`, '=', value === 'true' ? 1 : 0);
+    case 'logins_count':
+      if (match === 'exists') return sql<SqlBool>`1 = 1`;
+      return eb('users.logins_count', '=', Number(value));
+    case 'metadata': {
+      if (match === 'exists') return sql<SqlBool>`${jsonMember(postgres, field.column, field.path, true)} is not null`;
+      if (match === 'prefix') return lowerLike(jsonMember(postgres, field.column, field.path, false));
+      return eb(jsonMember(postgres, field.column, field.path, true), 'in', jsonCandidates(value));
+    }
+  }
+}
+
+function rangeCondition(eb: Eb, node: Extract<SearchNode, { kind: 'range' }>): Expression<SqlBool> {
+  const column = rangeColumn(node.field);
+  const conditions: Expression<SqlBool>[] = [eb(column, 'is not', null)];
+  const bound = (value: string) => (column === 'users.logins_count' ? Number(value) : value);
+  if (node.from !== undefined) conditions.push(eb(column, node.fromInclusive ? '>=' : '>', bound(node.from)));
+  if (node.to !== undefined) conditions.push(eb(column, node.toInclusive ? '<=' : '<', bound(node.to)));
+  return eb.and(conditions);
+}
+
+function rangeColumn(field: SearchField) {
+  if (field.kind === 'date') return `users.${field.column}` as const;
+  if (field.kind === 'logins_count') return 'users.logins_count' as const;
+  throw new Error(`no range on ${field.kind}`); // the parser refuses these
+}
+
+/** The condition of a search tree. */
+export function searchCondition(eb: Eb, postgres: boolean, node: SearchNode): Expression<SqlBool> {
+  switch (node.kind) {
+    case 'and':
+      return eb.and(node.children.map((child) => searchCondition(eb, postgres, child)));
+    case 'or':
+      return eb.or(node.children.map((child) => searchCondition(eb, postgres, child)));
+    case 'not':
+      // A missing field makes its comparison NULL: NOT of it must still match, as Lucene's NOT does.
+      return sql<SqlBool>`not coalesce(${searchCondition(eb, postgres, node.child)}, false)`;
+    case 'term':
+      return termCondition(eb, postgres, node);
+    case 'range':
+      return rangeCondition(eb, node);
+  }
+}
