@@ -73,10 +73,10 @@ export async function startServer(config: Config, print: (line: string) => void 
   const url = `${scheme}://${tenant.domain}`;
   ctx.logger.info({ url, tenant: tenant.name, database: ctx.database.dialect, tls: tls?.certFile ?? 'off (GATEHOUSE_HTTP=1)' }, 'Gatehouse is listening');
 
-  // Expired codes, sessions, tickets and refresh tokens go once an hour (every
+  // Expired codes, sessions, tickets, refresh tokens and old log events go once an hour (every
   // process does it; the deletes are idempotent).
   const purge = setInterval(() => {
-    purgeExpired(ctx.database.db, ctx.now()).then(
+    purgeExpired(ctx.database.db, ctx.now(), { logRetentionDays: config.tenantLogs.retentionDays }).then(
       (removed) => ctx.logger.debug({ removed }, 'purged expired artefacts'),
       (err: unknown) => ctx.logger.warn({ err }, 'purging expired artefacts failed'),
     );

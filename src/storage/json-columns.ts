@@ -12,6 +12,8 @@ import type {
   ConnectionRow,
   ConsentGrantRow,
   CustomDomainRow,
+  LogStreamRow,
+  TenantLogRow,
   OrganizationInvitationRow,
   OrganizationRow,
   PushedAuthorizationRequestRow,
@@ -35,6 +37,8 @@ export const JSON_COLUMNS = {
   pushed_authorization_requests: ['params'],
   custom_domains: ['domain_metadata'],
   organization_invitations: ['app_metadata', 'user_metadata', 'roles'],
+  tenant_logs: ['details'],
+  log_streams: ['filters', 'sink'],
 } as const;
 
 /** The domain row of each table with JSON columns. */
@@ -52,6 +56,8 @@ export interface JsonTableRows {
   pushed_authorization_requests: PushedAuthorizationRequestRow;
   custom_domains: CustomDomainRow;
   organization_invitations: OrganizationInvitationRow;
+  tenant_logs: TenantLogRow;
+  log_streams: LogStreamRow;
 }
 
 export type JsonTable = keyof typeof JSON_COLUMNS;

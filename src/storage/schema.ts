@@ -98,6 +98,8 @@ export interface Database {
   session_clients: SessionClientRow;
   backchannel_logout_deliveries: BackchannelLogoutDeliveryRow;
   backchannel_auth_requests: BackchannelAuthRequestRow;
+  tenant_logs: Stored<'tenant_logs'>;
+  log_streams: Stored<'log_streams'>;
   authorization_requests: Stored<'authorization_requests'>;
   pushed_authorization_requests: Stored<'pushed_authorization_requests'>;
   custom_domains: Stored<'custom_domains'>;

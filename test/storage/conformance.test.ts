@@ -190,6 +190,8 @@ await forEachStoreFactory('storage conformance', (h) => {
       'session_clients',
       'backchannel_logout_deliveries',
       'backchannel_auth_requests',
+      'tenant_logs',
+      'log_streams',
     ];
     const MIGRATIONS = [
       '0001_foundation',
@@ -217,6 +219,7 @@ await forEachStoreFactory('storage conformance', (h) => {
       '0041_device_codes',
       '0042_backchannel_logout',
       '0043_backchannel_authentication',
+      '0065_tenant_logs',
     ];
 
     it('creates every table', async () => {

@@ -58,6 +58,8 @@ export type ManagementErrorCode =
   | 'inexistent_credential'
   | 'credential_in_use'
   | 'inexistent_custom_domain'
+  | 'inexistent_log'
+  | 'inexistent_log_stream'
   | 'user_exists'
   | 'conflict'
   | 'operation_not_supported'
