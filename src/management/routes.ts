@@ -11,6 +11,7 @@ import { connectionRoutes } from './connections/routes.js';
 import { consentGrantRoutes } from './grants/routes.js';
 import { groupRoutes } from './groups/routes.js';
 import { guardianRoutes } from './guardian/routes.js';
+import { logStreamRoutes } from './log-streams/routes.js';
 import { logRoutes } from './logs/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { resourceServerRoutes } from './resource-servers/routes.js';
@@ -38,5 +39,6 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
     ...consentGrantRoutes(ctx),
     ...sessionRoutes(ctx),
     ...logRoutes(ctx),
+    ...logStreamRoutes(ctx),
   ];
 }

@@ -9,6 +9,7 @@
  * name says it carries one (passwords, client secrets and assertions,
  * tokens, codes, authorization headers), at any depth, before it is buffered.
  */
+import type { TenantLogRow } from '../rows.js';
 export const LOG_TYPES = {
   s: { description: 'Success Login', category: 'auth.login.success' },
   f: { description: 'Failed Login', category: 'auth.login.fail' },
@@ -102,4 +103,20 @@ export function cleanDetails(details: Record<string, unknown> | undefined): Reco
   const cleaned = clean(details, 0) as Record<string, unknown>;
   if (Object.keys(cleaned).length === 0) return null;
   return JSON.stringify(cleaned).length > MAX_DETAILS_LENGTH ? { truncated: true } : cleaned;
+}
+
+/** The members of an event as the service shows it (the Log schema), in its order. */
+export const LOG_FIELDS = [
+  'date', 'type', 'description', 'connection', 'connection_id', 'client_id', 'client_name', 'ip', 'hostname', 'user_id',
+  'user_name', 'audience', 'scope', 'strategy', 'strategy_type', 'log_id', 'details', 'user_agent',
+] as const;
+
+/** An event as the service shows it (GET /logs, log streams): members without a value left out. */
+export function logView(row: Pick<TenantLogRow, (typeof LOG_FIELDS)[number]>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const field of LOG_FIELDS) {
+    const value = row[field];
+    if (value !== null && value !== undefined) out[field] = value;
+  }
+  return out;
 }

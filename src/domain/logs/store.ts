@@ -27,10 +27,10 @@ export interface TenantLogStore {
   search(tenantId: string, search: LogSearch): Promise<{ rows: TenantLogRow[]; total?: number }>;
   /**
    * The tenant's events whose `log_id` sorts after `after`, in `log_id` order,
-   * at most `limit`; with `types`, only events of those types (checkpoint
-   * paging and the log streams' cursors).
+   * at most `limit`; with `types`, only events of those types; with `before`,
+   * only those whose `log_id` sorts before it (the log streams' cursors).
    */
-  after(tenantId: string, after: string, limit: number, types?: readonly string[]): Promise<TenantLogRow[]>;
+  after(tenantId: string, after: string, limit: number, types?: readonly string[], before?: string): Promise<TenantLogRow[]>;
   /** Deletes the events of every tenant dated before `date`; returns how many. */
   purgeBefore(date: string): Promise<number>;
 }

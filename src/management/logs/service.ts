@@ -13,6 +13,7 @@
  *   `include_totals` are ignored under checkpoint paging.
  */
 import type { AppContext } from '../../domain/context.js';
+import { logView } from '../../domain/logs/events.js';
 import { LOG_ID_PATTERN } from '../../domain/logs/log-id.js';
 import { LogQueryError, parseLogQuery, type LogFilter } from '../../domain/logs/query.js';
 import type { LogSearch } from '../../domain/logs/store.js';
@@ -22,19 +23,9 @@ import { managementErrors } from '../../platform/http/errors.js';
 import { fieldSelection, selectFields } from '../fields.js';
 import type { LogListQuery, LogListResponse, LogResponse, UserLogListQuery } from './schema.js';
 
-const LOG_FIELDS = [
-  'date', 'type', 'description', 'connection', 'connection_id', 'client_id', 'client_name', 'ip', 'hostname', 'user_id',
-  'user_name', 'audience', 'scope', 'strategy', 'strategy_type', 'log_id', 'details', 'user_agent',
-] as const;
-
 /** An event as the service shows it: members without a value left out. */
 export function logToApi(row: TenantLogRow): LogResponse {
-  const out: Record<string, unknown> = {};
-  for (const field of LOG_FIELDS) {
-    const value = row[field];
-    if (value !== null && value !== undefined) out[field] = value;
-  }
-  return out as LogResponse;
+  return logView(row) as LogResponse;
 }
 
 function invalidQuery(message: string): Error {

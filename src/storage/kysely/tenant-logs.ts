@@ -67,8 +67,9 @@ export class KyselyTenantLogStore implements TenantLogStore {
     };
   }
 
-  async after(tenantId: string, after: string, limit: number, types?: readonly string[]): Promise<TenantLogRow[]> {
+  async after(tenantId: string, after: string, limit: number, types?: readonly string[], before?: string): Promise<TenantLogRow[]> {
     let query = this.db.selectFrom('tenant_logs').selectAll().where('tenant_id', '=', tenantId).where('log_id', '>', after);
+    if (before !== undefined) query = query.where('log_id', '<', before);
     if (types !== undefined) {
       if (types.length === 0) return [];
       query = query.where('type', 'in', types);
