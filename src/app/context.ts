@@ -15,6 +15,7 @@ import { BruteForceProtection } from '../domain/brute-force.js';
 import type { AppContext } from '../domain/context.js';
 import { IssuanceLookups } from '../domain/issuance/lookups.js';
 import { Keyring } from '../domain/keys/keyring.js';
+import { BufferedTenantLogs, DISABLED_TENANT_LOGS } from '../domain/logs/tenant-logs.js';
 import { TenantService, clientSecretContext } from '../domain/tenants/service.js';
 import type { Tenant } from '../domain/tenants/tenant.js';
 import { InvalidationBus } from '../platform/cache/invalidation.js';
@@ -89,6 +90,9 @@ export async function createContext(config: Config, logger: Logger = createLogge
   const tenants = new TenantService(stores.tenants, keyring, box, () => clock.now(), stores.customDomains);
   const lookups = new IssuanceLookups({ stores, box, clock });
   const mailer = new Mailer(config.mail, config.dataDir, () => clock.now());
+  const tenantLogs = config.tenantLogs.enabled
+    ? new BufferedTenantLogs(stores.tenantLogs, () => clock.now(), logger, { maxBuffered: config.tenantLogs.maxBuffered })
+    : DISABLED_TENANT_LOGS;
   invalidation.onInvalidate((tenantId) => {
     lookups.invalidateTenant(tenantId);
     stores.clientAnchors.invalidateTenant(tenantId);
@@ -115,6 +119,7 @@ export async function createContext(config: Config, logger: Logger = createLogge
     rateLimiter: new RateLimiter(redis, clock),
     bruteForce: new BruteForceProtection(redis, () => clock.now()),
     mailer,
+    tenantLogs,
     async checkDatabase() {
       await sql`select 1`.execute(database.db);
     },
@@ -124,6 +129,8 @@ export async function createContext(config: Config, logger: Logger = createLogge
       invalidation.close();
       mailer.close();
       redis?.disconnect();
+      // Buffered log events are written before the database goes.
+      await tenantLogs.close().catch((err: unknown) => logger.warn({ err }, 'writing the last tenant log events failed'));
       await database.close();
     },
   };

@@ -12,10 +12,11 @@ import { buildApp } from './http.js';
 import { PURGE_INTERVAL_MS, purgeExpired } from '../storage/purge.js';
 import { BackchannelLogoutDelivery } from '../domain/backchannel-logout/delivery.js';
 import { JobRunner } from '../domain/jobs/runner.js';
+import { httpsFormPoster, httpsPoster } from '../platform/http/form-poster.js';
+import { LogStreamDelivery } from '../domain/log-streams/delivery.js';
 
 /** How often each process looks for a job to run. */
 const JOBS_ROUND_MS = 1000;
-import { httpsFormPoster } from '../platform/http/form-poster.js';
 
 /** How often the back-channel logout queue is worked. */
 const BACKCHANNEL_ROUND_MS = 1000;
@@ -46,6 +47,21 @@ export async function loadTls(config: Config): Promise<TlsFiles> {
     fs.writeFileSync(certFile, material.certPem, { mode: 0o644 });
   }
   return { cert: fs.readFileSync(certFile), key: fs.readFileSync(keyFile), certFile };
+}
+
+/** A worker's round every BACKCHANNEL_ROUND_MS (not keeping the process alive); `stop` waits for the round under way. */
+function everyRound<T>(run: () => Promise<T>, done: (result: T) => void, failed: (err: unknown) => void): { stop(): Promise<void> } {
+  let last: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    last = run().then(done, failed);
+  }, BACKCHANNEL_ROUND_MS);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await last;
+    },
+  };
 }
 
 export interface RunningServer {
@@ -81,10 +97,10 @@ export async function startServer(config: Config, print: (line: string) => void 
     'Gatehouse is listening',
   );
 
-  // Expired codes, sessions, tickets and refresh tokens go once an hour (every
+  // Expired codes, sessions, tickets, refresh tokens and old log events go once an hour (every
   // process does it; the deletes are idempotent).
   const purge = setInterval(() => {
-    purgeExpired(ctx.database.db, ctx.now()).then(
+    purgeExpired(ctx.database.db, ctx.now(), { logRetentionDays: config.tenantLogs.retentionDays }).then(
       (removed) => ctx.logger.debug({ removed }, 'purged expired artefacts'),
       (err: unknown) => ctx.logger.warn({ err }, 'purging expired artefacts failed'),
     );
@@ -98,14 +114,24 @@ export async function startServer(config: Config, print: (line: string) => void 
     ctx,
     httpsFormPoster(config.backchannelCaFile ? { ca: fs.readFileSync(config.backchannelCaFile) } : {}),
   );
-  let delivering: Promise<unknown> = Promise.resolve();
-  const deliver = setInterval(() => {
-    delivering = backchannel.runOnce().then(
-      (round) => (round.delivered || round.failed ? ctx.logger.debug({ round }, 'back-channel logout deliveries') : undefined),
-      (err: unknown) => ctx.logger.warn({ err }, 'back-channel logout deliveries failed'),
-    );
-  }, BACKCHANNEL_ROUND_MS);
-  deliver.unref();
+  const deliver = everyRound(
+    () => backchannel.runOnce(),
+    (round) => (round.delivered || round.failed ? ctx.logger.debug({ round }, 'back-channel logout deliveries') : undefined),
+    (err) => ctx.logger.warn({ err }, 'back-channel logout deliveries failed'),
+  );
+
+  // Log streams: every process works them every second; each stream is leased
+  // for a round, so one process sends a batch and the cursor in the database
+  // says where the next round starts.
+  const logStreams = new LogStreamDelivery(
+    ctx,
+    httpsPoster({ timeoutMs: 10_000, ...(config.tenantLogs.streamCaFile ? { ca: fs.readFileSync(config.tenantLogs.streamCaFile) } : {}) }),
+  );
+  const stream = everyRound(
+    () => logStreams.runOnce(),
+    (round) => (round.delivered || round.failed ? ctx.logger.debug({ round }, 'log stream deliveries') : undefined),
+    (err) => ctx.logger.warn({ err }, 'log stream deliveries failed'),
+  );
 
   // Management API jobs (user imports and exports): every process works the
   // durable queue; a job is claimed under a lease, and a job a stopped process
@@ -133,10 +159,10 @@ export async function startServer(config: Config, print: (line: string) => void 
         // Fastify stops accepting, answers 503 to new requests on kept-alive
         // connections, and resolves once in-flight requests have finished.
         clearInterval(purge);
-        clearInterval(deliver);
         clearInterval(runJobs);
         jobs.stop();
-        await delivering;
+        await deliver.stop();
+        await stream.stop();
         await running;
         await app.close();
         await ctx.close();

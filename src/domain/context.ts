@@ -15,6 +15,7 @@ import type { RateLimiter } from '../platform/rate-limit/rate-limiter.js';
 import type { BruteForceProtection } from './brute-force.js';
 import type { IssuanceLookups } from './issuance/lookups.js';
 import type { Keyring } from './keys/keyring.js';
+import type { TenantLogs } from './logs/tenant-logs.js';
 import type { Stores, UnitOfWork } from './stores.js';
 import type { TenantService } from './tenants/service.js';
 
@@ -51,6 +52,8 @@ export interface AppContext {
   bruteForce: BruteForceProtection;
   /** Mail to users (SMTP or the local outbox). */
   mailer: Mailer;
+  /** The tenant log: `record` an event where an outcome is decided; written in batches off the request path. */
+  tenantLogs: TenantLogs;
   /** Resolves when the database answers; rejects otherwise (GET /health). */
   checkDatabase(): Promise<void>;
 }

@@ -705,3 +705,66 @@ export interface JobFileRow {
   kind: 'input' | 'output';
   content: string;
 }
+
+/**
+ * Tenant log events (migration 0065), in the service's Log shape. `log_id`
+ * sorts as the events were recorded (src/domain/logs/log-id.ts); `date` is
+ * ISO-8601. `details` never holds a secret (src/domain/logs/events.ts).
+ */
+export interface TenantLogRow {
+  tenant_id: string;
+  log_id: string;
+  date: string;
+  type: string;
+  description: string | null;
+  client_id: string | null;
+  client_name: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  user_id: string | null;
+  user_name: string | null;
+  connection: string | null;
+  connection_id: string | null;
+  strategy: string | null;
+  strategy_type: string | null;
+  audience: string | null;
+  scope: string | null;
+  hostname: string | null;
+  details: Record<string, unknown> | null;
+}
+
+export type LogStreamStatus = 'active' | 'paused' | 'suspended';
+export type LogStreamContentFormat = 'JSONLINES' | 'JSONARRAY' | 'JSONOBJECT';
+
+/** The sink of an `http` log stream as stored; its Authorization header is sealed apart (`authorization_enc`). */
+export interface LogStreamHttpSink {
+  httpEndpoint: string;
+  httpContentType?: string;
+  httpContentFormat?: LogStreamContentFormat;
+}
+
+/**
+ * Log streams (migration 0065): each is a cursor over the tenant's log
+ * (`cursor`, the last `log_id` delivered) with its own retry schedule and a
+ * lease (`lease_owner`, `lease_until`) so one process sends a batch at a time.
+ */
+export interface LogStreamRow {
+  tenant_id: string;
+  /** `lst_…` */
+  id: string;
+  name: string;
+  type: 'http';
+  status: LogStreamStatus;
+  filters: { type: 'category'; name: string }[];
+  sink: LogStreamHttpSink;
+  /** The sealed `httpAuthorization`, never returned. */
+  authorization_enc: string | null;
+  cursor: string;
+  attempts: number;
+  next_attempt_at: string;
+  lease_owner: string | null;
+  lease_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}

@@ -18,6 +18,8 @@ import type { ConsentGrantStore } from './consent-grants/store.js';
 import type { CustomDomainStore } from './custom-domains/store.js';
 import type { BackchannelAuthRequestStore } from './backchannel-authentication/store.js';
 import type { BackchannelLogoutStore } from './backchannel-logout/store.js';
+import type { LogStreamStore } from './log-streams/store.js';
+import type { TenantLogStore } from './logs/store.js';
 import type { DeviceCodeStore } from './device-codes/store.js';
 import type { GroupStore } from './groups/store.js';
 import type { GuardianPushStore } from './guardian/store.js';
@@ -78,6 +80,9 @@ export interface Stores {
   deviceCodes: DeviceCodeStore;
   backchannelLogout: BackchannelLogoutStore;
   backchannelAuthRequests: BackchannelAuthRequestStore;
+  /** Tenant log events (written in batches by src/domain/logs/tenant-logs.ts). */
+  tenantLogs: TenantLogStore;
+  logStreams: LogStreamStore;
 }
 
 export interface UnitOfWork {

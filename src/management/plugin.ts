@@ -8,6 +8,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
 import { authenticateManagement, authorizeOperation } from './auth.js';
 import { managementRoutes } from './routes.js';
+import { logManagementOperation } from './tenant-log.js';
 import type { AppContext } from '../domain/context.js';
 
 export function managementPlugin(ctx: AppContext): FastifyPluginAsync {
@@ -21,6 +22,8 @@ export function managementPlugin(ctx: AppContext): FastifyPluginAsync {
       request.principal = await authenticateManagement(ctx, request);
       authorizeOperation(request.principal, { scopes, ...(currentUser && { currentUser }), ...(allScopes && { allScopes }) }, request.params);
     });
+    // Operations that change something go to the tenant log (sapi / fapi) once answered.
+    app.addHook('onResponse', async (request, reply) => logManagementOperation(ctx, request, reply));
     for (const route of managementRoutes(ctx)) app.route(route);
   };
 }

@@ -12,6 +12,8 @@ import { consentGrantRoutes } from './grants/routes.js';
 import { groupRoutes } from './groups/routes.js';
 import { guardianRoutes } from './guardian/routes.js';
 import { signingKeyRoutes } from './keys/signing/routes.js';
+import { logStreamRoutes } from './log-streams/routes.js';
+import { logRoutes } from './logs/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { resourceServerRoutes } from './resource-servers/routes.js';
 import { roleRoutes } from './roles/routes.js';
@@ -42,5 +44,7 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
     ...sessionRoutes(ctx),
     ...signingKeyRoutes(ctx),
     ...tenantSettingsRoutes(ctx),
+    ...logRoutes(ctx),
+    ...logStreamRoutes(ctx),
   ];
 }

@@ -75,6 +75,17 @@ export interface Config {
     /** Users a batch commits at once (with the job's progress). */
     importBatch: number;
   };
+  /** Tenant logs (src/domain/logs/) and log streams (src/domain/log-streams/). */
+  tenantLogs: {
+    /** Whether authentication events are recorded (GATEHOUSE_TENANT_LOGS=off turns them off). */
+    enabled: boolean;
+    /** Days an event is kept; the purge job deletes older ones. */
+    retentionDays: number;
+    /** Events held in memory while the database does not take them; beyond, the oldest are dropped with a warning. */
+    maxBuffered: number;
+    /** PEM file of extra certificate authorities trusted when posting to log stream endpoints. */
+    streamCaFile: string | undefined;
+  };
   /** The password-hashing pool (src/platform/passwords/hashing.ts). */
   hashing: {
     /** Worker threads hashing at once. */
@@ -180,6 +191,22 @@ export const SETTINGS: readonly Setting[] = [
     name: 'GATEHOUSE_USERS_IMPORT_MAX_BYTES',
     meaning: 'largest users file POST /api/v2/jobs/users-imports takes (413 beyond)',
     default: '67108864 (64 MiB)',
+  },
+  {
+    name: 'GATEHOUSE_TENANT_LOGS',
+    meaning: 'on = record authentication and Management API events in the tenant log (GET /api/v2/logs, log streams); off = record none',
+    default: 'on',
+  },
+  { name: 'GATEHOUSE_LOG_RETENTION_DAYS', meaning: 'days tenant log events are kept before the hourly purge deletes them (1 to 3650)', default: '30' },
+  {
+    name: 'GATEHOUSE_LOG_BUFFER',
+    meaning: 'tenant log events a process holds in memory while the database does not take them; beyond, the oldest are dropped and a warning logged',
+    default: '50000',
+  },
+  {
+    name: 'GATEHOUSE_LOG_STREAM_CA_FILE',
+    meaning: 'PEM file of extra certificate authorities trusted when posting tenant log events to log stream endpoints (besides the system roots)',
+    default: 'none: the system roots only',
   },
   {
     name: 'GATEHOUSE_HASH_THREADS',
@@ -409,6 +436,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       })(),
       importBatch: 500,
     },
+    tenantLogs: (() => {
+      const flag = (nonEmpty(env, 'GATEHOUSE_TENANT_LOGS') ?? 'on').toLowerCase();
+      if (!['on', 'off', '1', '0', 'true', 'false'].includes(flag)) throw new ConfigError('GATEHOUSE_TENANT_LOGS', `must be on or off, got "${flag}"`);
+      const retentionDays = parseCount('GATEHOUSE_LOG_RETENTION_DAYS', nonEmpty(env, 'GATEHOUSE_LOG_RETENTION_DAYS'), 30);
+      if (retentionDays > 3650) throw new ConfigError('GATEHOUSE_LOG_RETENTION_DAYS', `must be at most 3650, got "${retentionDays}"`);
+      const streamCaFile = nonEmpty(env, 'GATEHOUSE_LOG_STREAM_CA_FILE');
+      if (streamCaFile !== undefined && !fs.existsSync(streamCaFile)) throw new ConfigError('GATEHOUSE_LOG_STREAM_CA_FILE', `no such file: ${streamCaFile}`);
+      return {
+        enabled: ['on', '1', 'true'].includes(flag),
+        retentionDays,
+        maxBuffered: parseCount('GATEHOUSE_LOG_BUFFER', nonEmpty(env, 'GATEHOUSE_LOG_BUFFER'), 50_000),
+        streamCaFile: streamCaFile && path.resolve(streamCaFile),
+      };
+    })(),
     hashing: (() => {
       // The cores but one, shared among the worker processes.
       const threads = parseCount('GATEHOUSE_HASH_THREADS', nonEmpty(env, 'GATEHOUSE_HASH_THREADS'), Math.max(1, Math.floor((os.availableParallelism() - 1) / workers)));

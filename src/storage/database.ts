@@ -36,6 +36,7 @@ import * as m0043 from './migrations/0043_backchannel_authentication.js';
 import * as m0060 from './migrations/0060_session_activity.js';
 import * as m0061 from './migrations/0061_signing_key_rotation.js';
 import * as m0070 from './migrations/0070_jobs.js';
+import * as m0065 from './migrations/0065_tenant_logs.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -86,6 +87,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0060_session_activity': m0060,
   '0061_signing_key_rotation': m0061,
   '0070_jobs': m0070,
+  '0065_tenant_logs': m0065,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -14,6 +14,8 @@ import type {
   CustomDomainRow,
   JobErrorRow,
   JobRow,
+  LogStreamRow,
+  TenantLogRow,
   OrganizationInvitationRow,
   OrganizationRow,
   PushedAuthorizationRequestRow,
@@ -39,6 +41,8 @@ export const JSON_COLUMNS = {
   organization_invitations: ['app_metadata', 'user_metadata', 'roles'],
   jobs: ['params', 'summary'],
   job_errors: ['user', 'errors'],
+  tenant_logs: ['details'],
+  log_streams: ['filters', 'sink'],
 } as const;
 
 /** The domain row of each table with JSON columns. */
@@ -58,6 +62,8 @@ export interface JsonTableRows {
   organization_invitations: OrganizationInvitationRow;
   jobs: JobRow;
   job_errors: JobErrorRow;
+  tenant_logs: TenantLogRow;
+  log_streams: LogStreamRow;
 }
 
 export type JsonTable = keyof typeof JSON_COLUMNS;

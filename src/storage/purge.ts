@@ -3,7 +3,8 @@
  * tickets, waiting authorization requests, codes, MFA challenges and passwordless codes once expired, sessions
  * once expired or revoked, refresh tokens once their absolute lifetime ended
  * or their family was revoked, device authorization and CIBA requests once expired, back-channel logout
- * deliveries once delivered or given up. The day of grace keeps a late replay of a code
+ * deliveries once delivered or given up, tenant log events once older than the
+ * retention (GATEHOUSE_LOG_RETENTION_DAYS, default 30 days). The day of grace keeps a late replay of a code
  * recognisable (it still revokes what the code issued). Rotated refresh tokens
  * of a live family are kept: reuse detection needs them.
  */
@@ -12,6 +13,12 @@ import { isoAt } from '../platform/clock.js';
 
 export const PURGE_GRACE_MS = 24 * 60 * 60 * 1000;
 export const PURGE_INTERVAL_MS = 60 * 60 * 1000;
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface PurgeOptions {
+  /** Days tenant log events are kept (default 30). */
+  logRetentionDays?: number;
+}
 
 export interface PurgeResult {
   tickets: number;
@@ -26,9 +33,10 @@ export interface PurgeResult {
   device_codes: number;
   backchannel_logout_deliveries: number;
   backchannel_auth_requests: number;
+  tenant_logs: number;
 }
 
-export async function purgeExpired(db: Db, now: number): Promise<PurgeResult> {
+export async function purgeExpired(db: Db, now: number, options: PurgeOptions = {}): Promise<PurgeResult> {
   const cutoff = isoAt(now - PURGE_GRACE_MS);
   const count = (r: { numDeletedRows: bigint }) => Number(r.numDeletedRows);
   return {
@@ -59,5 +67,6 @@ export async function purgeExpired(db: Db, now: number): Promise<PurgeResult> {
         .where((eb) => eb.or([eb('delivered_at', '<', cutoff), eb('gave_up_at', '<', cutoff)]))
         .executeTakeFirst(),
     ),
+    tenant_logs: count(await db.deleteFrom('tenant_logs').where('date', '<', isoAt(now - (options.logRetentionDays ?? 30) * DAY_MS)).executeTakeFirst()),
   };
 }

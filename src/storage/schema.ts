@@ -102,6 +102,8 @@ export interface Database {
   jobs: Stored<'jobs'>;
   job_files: JobFileRow;
   job_errors: Stored<'job_errors'>;
+  tenant_logs: Stored<'tenant_logs'>;
+  log_streams: Stored<'log_streams'>;
   authorization_requests: Stored<'authorization_requests'>;
   pushed_authorization_requests: Stored<'pushed_authorization_requests'>;
   custom_domains: Stored<'custom_domains'>;

@@ -196,6 +196,8 @@ await forEachStoreFactory('storage conformance', (h) => {
       'jobs',
       'job_files',
       'job_errors',
+      'tenant_logs',
+      'log_streams',
     ];
     const MIGRATIONS = [
       '0001_foundation',
@@ -226,6 +228,7 @@ await forEachStoreFactory('storage conformance', (h) => {
       '0060_session_activity',
       '0061_signing_key_rotation',
       '0070_jobs',
+      '0065_tenant_logs',
     ];
 
     it('creates every table', async () => {

@@ -111,6 +111,7 @@ describe('purgeExpired', () => {
       device_codes: 0,
       backchannel_logout_deliveries: 0,
       backchannel_auth_requests: 0,
+      tenant_logs: 0,
     });
 
     const ids = async (table: 'tickets' | 'sessions' | 'authorization_requests' | 'refresh_tokens') =>
@@ -129,5 +130,20 @@ describe('purgeExpired', () => {
     assert.deepEqual(challenges, ['o-live']);
     const codes2 = (await db.selectFrom('passwordless_codes').select('recipient').where('tenant_id', '=', tenant_id).execute()).map((r) => r.recipient);
     assert.deepEqual(codes2, ['live@example.com']);
+  });
+
+  it('deletes tenant log events older than the retention, and no newer ones', async () => {
+    const db = t.ctx.database.db;
+    const DAY = 24 * 60 * 60 * 1000;
+    const { toLogRow } = await import('../../src/domain/logs/tenant-logs.js');
+    const rows = [40, 8, 1].map((days) => toLogRow(t.tenant.id, { type: 's', description: `${days} days ago` }, now - days * DAY));
+    await t.ctx.stores.tenantLogs.insertMany(rows);
+    const described = async () =>
+      (await db.selectFrom('tenant_logs').select('description').where('tenant_id', '=', t.tenant.id).where('type', '=', 's').orderBy('date').execute()).map((r) => r.description);
+
+    assert.equal((await purgeExpired(db, now)).tenant_logs, 1, 'the default retention is 30 days');
+    assert.deepEqual(await described(), ['8 days ago', '1 days ago']);
+    assert.equal((await purgeExpired(db, now, { logRetentionDays: 7 })).tenant_logs, 1);
+    assert.deepEqual(await described(), ['1 days ago']);
   });
 });

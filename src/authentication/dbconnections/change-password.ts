@@ -40,7 +40,7 @@ export function changePasswordEndpoint(service: DbConnectionsService): RouteOpti
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const input = readChangePasswordBody(request);
       applyPairLimit(reply, await service.takeChangePasswordRequest(request.tenant, request.ip, input.email));
-      await service.changePassword(request.tenant, input);
+      await service.changePassword(request.tenant, input, request);
       return reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(CHANGE_PASSWORD_ANSWER);
     },
   };

@@ -21,6 +21,9 @@ import { type TicketKind } from '../../domain/tickets/store.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
 import type { AppContext } from '../../domain/context.js';
 import { isoAt } from '../../platform/clock.js';
+import type { FastifyRequest } from 'fastify';
+import { logAuthenticationEvent } from '../tenant-log.js';
+import { DbConnectionsError } from './errors.js';
 
 const DATABASE_STRATEGY = 'auth0';
 
@@ -127,7 +130,21 @@ export class DbConnectionsService {
     return { id: row.id, name: row.name, options: row.options as ConnectionOptions };
   }
 
-  async signup(tenant: Tenant, input: SignupInput): Promise<SignupResponse> {
+  /** Signs the user up; with the request, the outcome goes to the tenant log (`ss`, `fs`). */
+  async signup(tenant: Tenant, input: SignupInput, request?: FastifyRequest): Promise<SignupResponse> {
+    const event = { client_id: input.client_id, connection: input.connection, user_name: input.email };
+    try {
+      const response = await this.#signup(tenant, input);
+      if (request) logAuthenticationEvent(this.ctx, request, { type: 'ss', ...event, user_id: `auth0|${response._id}` });
+      return response;
+    } catch (error) {
+      const description = error instanceof DbConnectionsError ? error.description : error instanceof PasswordStrengthError ? 'Password is too weak' : undefined;
+      if (request) logAuthenticationEvent(this.ctx, request, { type: 'fs', ...event, ...(description && { description }) });
+      throw error;
+    }
+  }
+
+  async #signup(tenant: Tenant, input: SignupInput): Promise<SignupResponse> {
     const connection = await this.connectionFor(tenant, input.client_id, input.connection);
     if (connection.options.disable_signup === true) throw dbConnectionsErrors.signupDisabled();
     const requiresUsername = connection.options.requires_username === true;
@@ -177,10 +194,13 @@ export class DbConnectionsService {
    * (no account enumeration). The client, when given, must exist and have the
    * connection enabled: those are configuration errors, not user data.
    */
-  async changePassword(tenant: Tenant, input: ChangePasswordInput): Promise<void> {
+  async changePassword(tenant: Tenant, input: ChangePasswordInput, request?: FastifyRequest): Promise<void> {
     const connection = await this.connectionFor(tenant, input.client_id, input.connection);
     const user = await this.#users.findByEmail(tenant.id, connection.id, input.email.toLowerCase());
     if (user) await this.#mail.sendPasswordReset(tenant, user);
+    if (user && request) {
+      logAuthenticationEvent(this.ctx, request, { type: 'scpr', client_id: input.client_id, connection: connection.name, connection_id: connection.id, user_id: user.user_id, user_name: user.email ?? undefined });
+    }
   }
 
   /**
@@ -258,7 +278,25 @@ export class DbConnectionsService {
    * both succeed. The user's sessions and refresh tokens end with it
    * (src/domain/users/password-change.ts).
    */
-  async resetPassword(tenant: Tenant, ticket: string, csrf: string | undefined, password: string, confirmation: string | undefined): Promise<ResetOutcome> {
+  async resetPassword(
+    tenant: Tenant,
+    ticket: string,
+    csrf: string | undefined,
+    password: string,
+    confirmation: string | undefined,
+    request?: FastifyRequest,
+  ): Promise<ResetOutcome> {
+    const outcome = await this.#resetPassword(tenant, ticket, csrf, password, confirmation);
+    // With the request, the outcome goes to the tenant log (`scp`, `fcp`); a forged form is no attempt.
+    if (request && outcome.kind !== 'bad_csrf') {
+      const done = outcome.kind === 'done';
+      const description = { done: undefined, invalid_ticket: 'The ticket is expired or was used', mismatch: 'The passwords do not match', weak: 'Password is too weak' }[outcome.kind];
+      logAuthenticationEvent(this.ctx, request, { type: done ? 'scp' : 'fcp', ...('email' in outcome && { user_name: outcome.email }), ...(description && { description }) });
+    }
+    return outcome;
+  }
+
+  async #resetPassword(tenant: Tenant, ticket: string, csrf: string | undefined, password: string, confirmation: string | undefined): Promise<ResetOutcome> {
     if (!this.csrfMatches(tenant, ticket, csrf, 'password_reset')) return { kind: 'bad_csrf' };
     const target = await this.resetTarget(tenant, ticket);
     if (!target) return { kind: 'invalid_ticket' };

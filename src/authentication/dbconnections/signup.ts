@@ -15,7 +15,7 @@ export function signupEndpoint(service: DbConnectionsService): RouteOptions {
     config: { ownParameterLimits: true },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const input = readSignupBody(request);
-      const user = await service.signup(request.tenant, input);
+      const user = await service.signup(request.tenant, input, request);
       return reply.header('Cache-Control', 'no-store').type('application/json; charset=utf-8').send(user);
     },
   };

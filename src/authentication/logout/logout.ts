@@ -16,6 +16,7 @@
  * does (wire notes §9, §16.9), unless it is a wildcard. `federated` is
  * accepted and ignored: there are no upstream identity providers.
  */
+import { logAuthenticationEvent } from '../tenant-log.js';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { IssuanceClient } from '../../domain/issuance/lookups.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
@@ -60,8 +61,9 @@ function hintNamesSession(hint: IdTokenHint | undefined, session: SessionRow): b
 }
 
 /** Ends the cookie's session and answers: a redirect to `target`, or the logged-out page. */
-async function finish(service: LogoutService, request: FastifyRequest, reply: FastifyReply, target: string | undefined): Promise<FastifyReply> {
+async function finish(service: LogoutService, request: FastifyRequest, reply: FastifyReply, target: string | undefined, client: IssuanceClient | undefined): Promise<FastifyReply> {
   const session = await service.session(request.tenant, request.headers.cookie);
+  logAuthenticationEvent(service.ctx, request, { type: 'slo', client_id: client?.row.client_id, client_name: client?.row.name, user_id: session?.user_id, ...(target !== undefined && { details: { return_to: target } }) });
   // SAML service providers with `logout.slo_enabled` the session answered are told first (../samlp/logout.ts).
   const notices = await samlLogoutNotices(service.ctx, request.tenant, session);
   await service.endSession(request.tenant, session);
@@ -79,7 +81,7 @@ export function v2LogoutEndpoint(service: LogoutService): RouteOptions {
       const params = pageParams(request, V2_LOGOUT_PARAMS, pageErrors.logout);
       const client = await namedClient(service, request.tenant, params.client_id);
       const target = resolveReturn(service, request.tenant, client, params.returnTo, 'returnTo');
-      return finish(service, request, reply, target);
+      return finish(service, request, reply, target, client);
     },
   };
 }
@@ -125,7 +127,7 @@ export function oidcLogoutEndpoint(service: LogoutService): RouteOptions {
           return sendPage(reply, 200, confirmLogoutPage(client?.row.name, { ...fields, confirm: 'yes', csrf_token: service.csrfToken(request.tenant, session) }), redirect === undefined ? [] : [redirect]);
         }
       }
-      return finish(service, request, reply, target);
+      return finish(service, request, reply, target, client);
     },
   };
 }

@@ -90,6 +90,7 @@ export function resetPasswordSubmit(service: DbConnectionsService): RouteOptions
         params.csrf_token,
         password,
         params.password_confirmation,
+        request,
       );
       const csrf = () => service.csrfToken(request.tenant, ticket);
       switch (outcome.kind) {

@@ -16,6 +16,7 @@ import { pick, readBody, requireParams, type Params, type RawParams } from '../p
 import type { AuthenticationRegistries } from '../registries.js';
 import type { GrantHandler, TokenResponse } from './grant.js';
 import { proofOfPossession } from '../sender-constraint/token-proof.js';
+import { logTokenExchange, type TokenExchange } from '../tenant-log.js';
 
 function readGrantType(raw: RawParams): string {
   const { grant_type } = pick(raw, ['grant_type']);
@@ -58,16 +59,25 @@ export function tokenEndpoint(ctx: AppContext, registries: AuthenticationRegistr
     method: 'POST',
     url: '/oauth/token',
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      const raw = readBody(request);
-      const handler = selectGrant(grants, readGrantType(raw));
-      const params = pickGrantParameters(raw, handler, authentication);
-      const client = await authenticateClient(registries.clientAuthMethods, ctx, request.tenant, request, params);
-      checkClientMayUseGrant(handler, client);
-      const confirmation = await proofOfPossession(ctx, request.tenant, request, reply, client.client, `${request.tenant.issuer}oauth/token`, {
-        enforceClientRequirement: true,
-        authenticatedWith: client.method,
-      });
-      return sendTokens(reply, await handler.handle({ ctx, tenant: request.tenant, request, params, client, ...(confirmation && { confirmation }) }));
+      // What is known of the exchange so far, for the tenant log's success or failure event.
+      const exchange: TokenExchange = {};
+      try {
+        const raw = readBody(request);
+        const handler = selectGrant(grants, (exchange.grantType = readGrantType(raw)));
+        const params = (exchange.params = pickGrantParameters(raw, handler, authentication));
+        const client = (exchange.client = await authenticateClient(registries.clientAuthMethods, ctx, request.tenant, request, params));
+        checkClientMayUseGrant(handler, client);
+        const confirmation = await proofOfPossession(ctx, request.tenant, request, reply, client.client, `${request.tenant.issuer}oauth/token`, {
+          enforceClientRequirement: true,
+          authenticatedWith: client.method,
+        });
+        const response = await handler.handle({ ctx, tenant: request.tenant, request, params, client, ...(confirmation && { confirmation }) });
+        logTokenExchange(ctx, request, exchange, { response });
+        return sendTokens(reply, response);
+      } catch (error) {
+        logTokenExchange(ctx, request, exchange, { error });
+        throw error;
+      }
     },
   };
 }

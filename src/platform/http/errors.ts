@@ -60,6 +60,8 @@ export type ManagementErrorCode =
   | 'inexistent_custom_domain'
   | 'inexistent_signing_key'
   | 'inexistent_job'
+  | 'inexistent_log'
+  | 'inexistent_log_stream'
   | 'user_exists'
   | 'conflict'
   | 'operation_not_supported'

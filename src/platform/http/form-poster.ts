@@ -1,7 +1,8 @@
 /**
- * Outgoing form POSTs to relying parties (back-channel logout): HTTPS only,
+ * Outgoing POSTs: forms to relying parties (back-channel logout) and log
+ * events to log stream endpoints. HTTPS only,
  * certificates verified against the system roots plus the configured extra
- * authorities (`GATEHOUSE_BACKCHANNEL_CA_FILE`), no redirects followed, the
+ * authorities (`GATEHOUSE_BACKCHANNEL_CA_FILE`, `GATEHOUSE_LOG_STREAM_CA_FILE`), no redirects followed, the
  * answer's body read and dropped (at most 64 KiB), a deadline for the whole
  * exchange. Resolves with the status; rejects when no answer came.
  */
@@ -17,9 +18,15 @@ export interface FormPosterOptions {
 const MAX_BODY = 64 * 1024;
 
 export function httpsFormPoster(options: FormPosterOptions = {}): (url: string, body: string) => Promise<number> {
+  const post = httpsPoster(options);
+  return (url, body) => post(url, body, { 'content-type': 'application/x-www-form-urlencoded' });
+}
+
+/** POSTs `body` with `headers` (the content type among them); resolves with the status, rejects when no answer came. */
+export function httpsPoster(options: FormPosterOptions = {}): (url: string, body: string, headers: Record<string, string>) => Promise<number> {
   const ca = options.ca === undefined ? undefined : [...tls.rootCertificates, options.ca.toString()];
   const timeoutMs = options.timeoutMs ?? 5000;
-  return (url, body) =>
+  return (url, body, headers) =>
     new Promise<number>((resolve, reject) => {
       if (!url.startsWith('https://')) {
         reject(new Error('only https URLs are posted to'));
@@ -31,7 +38,7 @@ export function httpsFormPoster(options: FormPosterOptions = {}): (url: string, 
           method: 'POST',
           agent: false,
           ...(ca && { ca }),
-          headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)) },
+          headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
           timeout: timeoutMs,
         },
         (res) => {

@@ -17,6 +17,8 @@ import { KyselyConsentGrantStore } from './consent-grants.js';
 import { KyselyCustomDomainStore } from './custom-domains.js';
 import { KyselyBackchannelAuthRequestStore } from './backchannel-auth-requests.js';
 import { KyselyBackchannelLogoutStore } from './backchannel-logout.js';
+import { KyselyLogStreamStore } from './log-streams.js';
+import { KyselyTenantLogStore } from './tenant-logs.js';
 import { KyselyDeviceCodeStore } from './device-codes.js';
 import { KyselyGroupStore } from './groups.js';
 import { KyselyGuardianPushStore } from './guardian.js';
@@ -76,6 +78,8 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     deviceCodes: new KyselyDeviceCodeStore(db),
     backchannelLogout: new KyselyBackchannelLogoutStore(db),
     backchannelAuthRequests: new KyselyBackchannelAuthRequestStore(db),
+    tenantLogs: new KyselyTenantLogStore(db),
+    logStreams: new KyselyLogStreamStore(db),
   };
 }
 

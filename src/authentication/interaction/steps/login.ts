@@ -19,6 +19,7 @@ import type { FastifyReply, RouteOptions } from 'fastify';
 import type { ConnectionRow } from '../../../domain/connections/model.js';
 import type { LoginAttemptKey } from '../../../domain/brute-force.js';
 import { verifyUserPassword } from '../../../domain/users/login.js';
+import { logPasswordLogin, type PasswordLoginOutcome } from '../../tenant-log.js';
 import type { UserRow } from '../../../domain/rows.js';
 import { DbConnectionsError, PasswordStrengthError } from '../../dbconnections/errors.js';
 import { ruleSentences } from '../../dbconnections/password-policy.js';
@@ -89,13 +90,19 @@ function loginRoutes(deps: InteractionDeps): RouteOptions[] {
       const connection = await loginConnection(deps, interaction);
       if (!connection) throw await refuse('No database connection is available to log in to this application.');
       const attempt: LoginAttemptKey = { tenantId: interaction.tenant.id, connection: connection.name, identifier, ip: request.ip };
-      if (await ctx.bruteForce.isBlocked(attempt)) throw await refuse('Your account has been blocked after multiple consecutive login attempts.');
+      const log = (outcome: PasswordLoginOutcome) => logPasswordLogin(ctx, request, { client: interaction.client.row, connection, identifier, outcome });
+      if (await ctx.bruteForce.isBlocked(attempt)) {
+        log('blocked_account');
+        throw await refuse('Your account has been blocked after multiple consecutive login attempts.');
+      }
       const user = await verifyUserPassword(ctx.stores.users, interaction.tenant.id, connection.id, identifier, password);
       if (!user) {
         await ctx.bruteForce.recordFailure(attempt);
+        log('wrong_credentials');
         throw await refuse('Wrong email or password.');
       }
       await ctx.bruteForce.recordSuccess(attempt);
+      log({ user, active: isActive(user) });
       if (!isActive(user)) throw await refuse('This user is blocked.');
       return loggedIn(deps, reply, interaction, user);
     }),
@@ -144,7 +151,7 @@ function signupRoutes(deps: InteractionDeps): RouteOptions[] {
           email,
           password: params.password ?? '',
           ...(username !== undefined && { username }),
-        });
+        }, request);
         userId = `auth0|${created._id}`;
       } catch (error) {
         const refusal = signupError(error);
@@ -169,7 +176,7 @@ function forgotPasswordRoutes(deps: InteractionDeps): RouteOptions[] {
       if (!connection) {
         throw new PageError(400, forgotPasswordPage({ ...transactionView(deps, interaction), email, error: { message: 'No database connection is available for this application.' } }));
       }
-      await deps.dbconnections.changePassword(interaction.tenant, { client_id: interaction.client.row.client_id, email, connection: connection.name });
+      await deps.dbconnections.changePassword(interaction.tenant, { client_id: interaction.client.row.client_id, email, connection: connection.name }, request);
       return sendPage(reply, 200, forgotPasswordSentPage(interaction.transactionId!));
     }),
   ];

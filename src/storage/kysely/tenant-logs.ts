@@ -1,0 +1,85 @@
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { LogFilter } from '../../domain/logs/query.js';
+import type { LogSearch, TenantLogStore } from '../../domain/logs/store.js';
+import type { TenantLogRow } from '../../domain/rows.js';
+import type { Db } from '../database.js';
+import type { Database } from '../schema.js';
+import { fromStored, toStored } from '../json-columns.js';
+import { chunks } from '../links.js';
+import { countRows } from '../paging.js';
+
+type Eb = ExpressionBuilder<Database, 'tenant_logs'>;
+
+/** The filter of a log search as a WHERE condition (fields are the parser's closed list). */
+function condition(eb: Eb, filter: LogFilter): Expression<SqlBool> {
+  switch (filter.kind) {
+    case 'and':
+      return eb.and(filter.items.map((item) => condition(eb, item)));
+    case 'or':
+      return eb.or(filter.items.map((item) => condition(eb, item)));
+    case 'not': {
+      const inner = condition(eb, filter.item);
+      return eb.not(inner);
+    }
+    case 'range': {
+      const parts: Expression<SqlBool>[] = [];
+      if (filter.from) parts.push(eb('date', filter.from.inclusive ? '>=' : '>', filter.from.value));
+      if (filter.to) parts.push(eb('date', filter.to.inclusive ? '<=' : '<', filter.to.value));
+      return eb.and(parts);
+    }
+    case 'term': {
+      const column = eb.ref(filter.field);
+      if (!filter.prefix) return eb(column, '=', filter.value);
+      if (filter.value === '') return eb(column, 'is not', null);
+      return eb(sql`substr(${column}, 1, ${filter.value.length})`, '=', filter.value);
+    }
+  }
+}
+
+export class KyselyTenantLogStore implements TenantLogStore {
+  constructor(private readonly db: Db) {}
+
+  async insertMany(rows: readonly TenantLogRow[]): Promise<void> {
+    for (const chunk of chunks(rows)) {
+      await this.db.insertInto('tenant_logs').values(chunk.map((row) => toStored('tenant_logs', row))).execute();
+    }
+  }
+
+  async get(tenantId: string, logId: string): Promise<TenantLogRow | undefined> {
+    const row = await this.db.selectFrom('tenant_logs').selectAll().where('tenant_id', '=', tenantId).where('log_id', '=', logId).executeTakeFirst();
+    return row && fromStored('tenant_logs', row);
+  }
+
+  async search(tenantId: string, search: LogSearch): Promise<{ rows: TenantLogRow[]; total?: number }> {
+    let base = this.db.selectFrom('tenant_logs').where('tenant_id', '=', tenantId);
+    if (search.userId !== undefined) base = base.where('user_id', '=', search.userId);
+    const filter = search.filter;
+    if (filter) base = base.where((eb) => condition(eb, filter));
+    const after = search.after;
+    const ordered =
+      after === undefined
+        ? base.selectAll().orderBy('date', search.order).orderBy('log_id', search.order)
+        : base.where('log_id', '>', after).selectAll().orderBy('log_id');
+    const rows = await ordered.offset(search.offset).limit(search.limit).execute();
+    return {
+      rows: rows.map((row) => fromStored('tenant_logs', row)),
+      ...(search.withTotal && { total: await countRows(base.selectAll()) }),
+    };
+  }
+
+  async after(tenantId: string, after: string, limit: number, types?: readonly string[], before?: string): Promise<TenantLogRow[]> {
+    let query = this.db.selectFrom('tenant_logs').selectAll().where('tenant_id', '=', tenantId).where('log_id', '>', after);
+    if (before !== undefined) query = query.where('log_id', '<', before);
+    if (types !== undefined) {
+      if (types.length === 0) return [];
+      query = query.where('type', 'in', types);
+    }
+    const rows = await query.orderBy('log_id').limit(limit).execute();
+    return rows.map((row) => fromStored('tenant_logs', row));
+  }
+
+  async purgeBefore(date: string): Promise<number> {
+    const result = await this.db.deleteFrom('tenant_logs').where('date', '<', date).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}
