@@ -534,6 +534,20 @@ export interface OrganizationConnectionRow {
   created_at: string;
 }
 
+/** Email domains by which the organization prompt finds an organization (migration 0055); booleans as 0/1. */
+export interface OrganizationDiscoveryDomainRow {
+  tenant_id: string;
+  /** `ordd_…` */
+  id: string;
+  organization_id: string;
+  /** Lower case. */
+  domain: string;
+  status: 'pending' | 'verified';
+  use_for_organization_discovery: number;
+  verification_txt: string;
+  created_at: string;
+}
+
 /**
  * Invitations to organizations (migration 0040): the ticket under its SHA-256
  * (lookup) and sealed under the master key (the invitation URL is shown again).

@@ -26,6 +26,7 @@ import type {
   OrganizationClientGrantRow,
   PasswordlessCodeRow,
   OrganizationConnectionRow,
+  OrganizationDiscoveryDomainRow,
   OrganizationMemberRoleRow,
   OrganizationMemberRow,
   OneTimeUseRow,
@@ -84,6 +85,7 @@ export interface Database {
   organization_member_roles: OrganizationMemberRoleRow;
   organization_connections: OrganizationConnectionRow;
   organization_invitations: Stored<'organization_invitations'>;
+  organization_discovery_domains: OrganizationDiscoveryDomainRow;
   roles: RoleRow;
   groups: GroupRow;
   group_roles: GroupRoleRow;

@@ -24,6 +24,7 @@ import { KyselyMfaStore } from './mfa.js';
 import { KyselyOneTimeUseStore } from './one-time-uses.js';
 import { KyselyPasswordlessStore } from './passwordless.js';
 import { KyselyOrganizationConnectionStore } from './organization-connections.js';
+import { KyselyOrganizationDiscoveryDomainStore } from './organization-discovery-domains.js';
 import { KyselyOrganizationInvitationStore } from './organization-invitations.js';
 import { KyselyOrganizationMemberStore } from './organization-members.js';
 import { KyselyOrganizationStore } from './organizations.js';
@@ -52,6 +53,7 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     organizationMembers: new KyselyOrganizationMemberStore(db),
     organizationConnections: new KyselyOrganizationConnectionStore(db),
     organizationInvitations: new KyselyOrganizationInvitationStore(db),
+    organizationDiscoveryDomains: new KyselyOrganizationDiscoveryDomainStore(db),
     roles: new KyselyRoleStore(db),
     groups: new KyselyGroupStore(db),
     rbac: new KyselyRbacStore(db),
