@@ -12,6 +12,7 @@ import type {
   ConnectionRow,
   ConsentGrantRow,
   CustomDomainRow,
+  EmailProviderRow,
   OrganizationInvitationRow,
   OrganizationRow,
   PushedAuthorizationRequestRow,
@@ -35,6 +36,7 @@ export const JSON_COLUMNS = {
   pushed_authorization_requests: ['params'],
   custom_domains: ['domain_metadata'],
   organization_invitations: ['app_metadata', 'user_metadata', 'roles'],
+  email_providers: ['settings'],
 } as const;
 
 /** The domain row of each table with JSON columns. */
@@ -52,6 +54,7 @@ export interface JsonTableRows {
   pushed_authorization_requests: PushedAuthorizationRequestRow;
   custom_domains: CustomDomainRow;
   organization_invitations: OrganizationInvitationRow;
+  email_providers: EmailProviderRow;
 }
 
 export type JsonTable = keyof typeof JSON_COLUMNS;

@@ -27,6 +27,7 @@ import type {
   PasswordlessCodeRow,
   OrganizationConnectionRow,
   OrganizationDiscoveryDomainRow,
+  EmailTemplateRow,
   OrganizationMemberRoleRow,
   OrganizationMemberRow,
   OneTimeUseRow,
@@ -86,6 +87,8 @@ export interface Database {
   organization_connections: OrganizationConnectionRow;
   organization_invitations: Stored<'organization_invitations'>;
   organization_discovery_domains: OrganizationDiscoveryDomainRow;
+  email_providers: Stored<'email_providers'>;
+  email_templates: EmailTemplateRow;
   roles: RoleRow;
   groups: GroupRow;
   group_roles: GroupRoleRow;

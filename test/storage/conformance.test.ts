@@ -191,6 +191,8 @@ await forEachStoreFactory('storage conformance', (h) => {
       'backchannel_logout_deliveries',
       'backchannel_auth_requests',
       'organization_discovery_domains',
+      'email_providers',
+      'email_templates',
     ];
     const MIGRATIONS = [
       '0001_foundation',
@@ -219,6 +221,7 @@ await forEachStoreFactory('storage conformance', (h) => {
       '0042_backchannel_logout',
       '0043_backchannel_authentication',
       '0055_organization_discovery_domains',
+      '0056_email_provider_templates',
     ];
 
     it('creates every table', async () => {

@@ -1,5 +1,6 @@
 /** A tenant's settings (the `tenants.settings` column). */
 import type { RateLimitSetting } from '../../platform/config.js';
+import type { StoredAttackProtection } from '../attack-protection/settings.js';
 
 export type RateLimitClass = 'management' | 'authentication' | 'management_clients_query';
 
@@ -22,4 +23,6 @@ export interface TenantSettings {
   rate_limits?: Partial<Record<RateLimitClass, RateLimitSetting>>;
   /** Tokens of organization logins carry `org_name` beside `org_id`, and /authorize accepts organization names (the service's flag). */
   allow_organization_name_in_authentication_api?: boolean;
+  /** What the Management API's /attack-protection/* set (only what was set; the defaults are in ../attack-protection/settings.ts). */
+  attack_protection?: StoredAttackProtection;
 }
