@@ -25,6 +25,7 @@ import { FormTokens } from '../platform/crypto/form-tokens.js';
 import { loadMasterKey } from '../platform/crypto/master-key.js';
 import { SecretBox } from '../platform/crypto/secret-box.js';
 import { Mailer } from '../platform/mail/index.js';
+import { openTenantSmtp } from '../domain/email/provider.js';
 import { configureHashing } from '../platform/passwords/hashing.js';
 import { RateLimiter } from '../platform/rate-limit/rate-limiter.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../storage/database.js';
@@ -93,6 +94,7 @@ export async function createContext(config: Config, logger: Logger = createLogge
   const tenantLogs = config.tenantLogs.enabled
     ? new BufferedTenantLogs(stores.tenantLogs, () => clock.now(), logger, { maxBuffered: config.tenantLogs.maxBuffered })
     : DISABLED_TENANT_LOGS;
+  mailer.useTenantServers((tenantId) => openTenantSmtp({ stores, box }, tenantId));
   invalidation.onInvalidate((tenantId) => {
     lookups.invalidateTenant(tenantId);
     stores.clientAnchors.invalidateTenant(tenantId);

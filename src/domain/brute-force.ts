@@ -1,14 +1,21 @@
 /**
  * Brute-force protection of database-connection logins (spec, Limits, rate
  * limiting item 3: "repeated login attempts are limited depending on user
- * account and IP address"), on rate-limiter-flexible as src/rate-limit does.
+ * account and IP address"), on rate-limiter-flexible as src/rate-limit does,
+ * under the tenant's settings (`/api/v2/attack-protection/brute-force-protection`,
+ * ./attack-protection/settings.ts), which every attempt carries:
  *
- * Failed password checks are counted per (tenant, connection, lower-cased
- * user identifier, IP) in a one-hour window from the first failure. Once
- * `MAX_FAILURES` have been counted, further attempts from that IP for that
- * identifier are refused without checking the password until the window ends
- * or the block is removed (a success before then resets the count; the
- * Management API's DELETE /user-blocks removes it).
+ * - `enabled` false: nothing is counted or refused;
+ * - an address in `allowlist` (IPs and CIDR blocks) is neither counted nor refused;
+ * - `mode`: failures counted per (tenant, connection, lower-cased identifier,
+ *   IP) (`count_per_identifier_and_ip`, the default) or per identifier from
+ *   any address (`count_per_identifier`);
+ * - `max_attempts` (1 to 100, default 10) failures in a one-hour window from
+ *   the first block further attempts without checking the password, when
+ *   `shields` has `block`, until the window ends or the block is removed (a
+ *   success before then resets the count; the Management API's DELETE
+ *   /user-blocks removes it). Reaching the limit is reported to the caller,
+ *   which tells the user when `shields` has `user_notification`.
  *
  * With Redis (ctx.redis) counters and the block index are shared by every
  * process; counters fall back to memory should Redis fail (the library's
@@ -23,11 +30,17 @@
  */
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { allowlisted, BRUTE_FORCE_DEFAULTS, type BruteForceSettings } from './attack-protection/settings.js';
 
-/** Consecutive failures that block the (identifier, IP) pair. */
-export const MAX_FAILURES = 10;
+/** Failures that block by default (`max_attempts`). */
+export const MAX_FAILURES = BRUTE_FORCE_DEFAULTS.max_attempts;
+
+/** The most `max_attempts` may be (the document's maximum); the limiter counts up to it. */
+const MAX_COUNTED = 100;
 /** Window in seconds, counted from the first failure. */
 export const FAILURE_WINDOW_SECONDS = 3600;
+/** The IP part of the counter's key in `count_per_identifier` mode: every address counts together. */
+const ANY_IP = '*';
 
 export interface LoginAttemptKey {
   tenantId: string;
@@ -36,6 +49,8 @@ export interface LoginAttemptKey {
   /** The username or email as sent; compared lower-cased. */
   identifier: string;
   ip: string;
+  /** The tenant's brute-force settings in effect. */
+  policy: BruteForceSettings;
 }
 
 /** One block, as GET /api/v2/user-blocks lists it (`UserBlockIdentifier`). */
@@ -45,26 +60,51 @@ export interface UserBlock {
   connection: string;
 }
 
-function limiterKey(key: LoginAttemptKey): string {
-  return [key.tenantId, key.connection, key.identifier.toLowerCase(), key.ip].map(encodeURIComponent).join(':');
+/** A block as the index keeps it: with the IP part of its counter's key (the address, or ANY_IP). */
+interface IndexedBlock extends UserBlock {
+  counted_ip?: string;
+}
+
+interface CounterKey {
+  tenantId: string;
+  connection: string;
+  identifier: string;
+  countedIp: string;
+}
+
+function limiterKey(key: CounterKey): string {
+  return [key.tenantId, key.connection, key.identifier.toLowerCase(), key.countedIp].map(encodeURIComponent).join(':');
+}
+
+function counterOf(key: LoginAttemptKey): CounterKey {
+  return { tenantId: key.tenantId, connection: key.connection, identifier: key.identifier, countedIp: key.policy.mode === 'count_per_identifier' ? ANY_IP : key.ip };
+}
+
+function counterOfBlock(tenantId: string, block: IndexedBlock): CounterKey {
+  return { tenantId, connection: block.connection, identifier: block.identifier, countedIp: block.counted_ip ?? block.ip };
+}
+
+/** Whether the attempt is counted at all: protection on, and the address not allowlisted. */
+function counts(key: LoginAttemptKey): boolean {
+  return key.policy.enabled && !allowlisted(key.policy.allowlist, key.ip);
 }
 
 /** Where the (tenant, identifier) → blocks index is kept. */
 interface BlockIndex {
-  add(tenantId: string, block: UserBlock): Promise<void>;
-  list(tenantId: string, identifier: string): Promise<UserBlock[]>;
-  remove(tenantId: string, identifier: string, blocks?: readonly UserBlock[]): Promise<void>;
+  add(tenantId: string, block: IndexedBlock): Promise<void>;
+  list(tenantId: string, identifier: string): Promise<IndexedBlock[]>;
+  remove(tenantId: string, identifier: string, blocks?: readonly IndexedBlock[]): Promise<void>;
 }
 
-const entryField = (block: UserBlock) => `${block.connection}\u0000${block.ip}`;
+const entryField = (block: IndexedBlock) => `${block.connection}\u0000${block.ip}`;
 
 /** In-process index; entries expire with the window so an unattended process does not grow without bound. */
 class MemoryBlockIndex implements BlockIndex {
-  readonly #entries = new Map<string, Map<string, { block: UserBlock; expiresAt: number }>>();
+  readonly #entries = new Map<string, Map<string, { block: IndexedBlock; expiresAt: number }>>();
 
   constructor(private readonly now: () => number) {}
 
-  async add(tenantId: string, block: UserBlock): Promise<void> {
+  async add(tenantId: string, block: IndexedBlock): Promise<void> {
     this.#sweep();
     const id = `${tenantId}\u0000${block.identifier}`;
     let entries = this.#entries.get(id);
@@ -72,13 +112,13 @@ class MemoryBlockIndex implements BlockIndex {
     entries.set(entryField(block), { block, expiresAt: this.now() + FAILURE_WINDOW_SECONDS * 1000 });
   }
 
-  async list(tenantId: string, identifier: string): Promise<UserBlock[]> {
+  async list(tenantId: string, identifier: string): Promise<IndexedBlock[]> {
     const entries = this.#entries.get(`${tenantId}\u0000${identifier}`);
     const now = this.now();
     return entries ? [...entries.values()].filter((e) => e.expiresAt > now).map((e) => e.block) : [];
   }
 
-  async remove(tenantId: string, identifier: string, blocks?: readonly UserBlock[]): Promise<void> {
+  async remove(tenantId: string, identifier: string, blocks?: readonly IndexedBlock[]): Promise<void> {
     const id = `${tenantId}\u0000${identifier}`;
     if (blocks === undefined) {
       this.#entries.delete(id);
@@ -106,17 +146,17 @@ class RedisBlockIndex implements BlockIndex {
     return `gatehouse:bf:blocks:${encodeURIComponent(tenantId)}:${encodeURIComponent(identifier)}`;
   }
 
-  async add(tenantId: string, block: UserBlock): Promise<void> {
+  async add(tenantId: string, block: IndexedBlock): Promise<void> {
     const key = this.#key(tenantId, block.identifier);
     await this.redis.multi().hset(key, entryField(block), JSON.stringify(block)).expire(key, FAILURE_WINDOW_SECONDS).exec();
   }
 
-  async list(tenantId: string, identifier: string): Promise<UserBlock[]> {
+  async list(tenantId: string, identifier: string): Promise<IndexedBlock[]> {
     const entries = await this.redis.hgetall(this.#key(tenantId, identifier));
-    return Object.values(entries).map((json) => JSON.parse(json) as UserBlock);
+    return Object.values(entries).map((json) => JSON.parse(json) as IndexedBlock);
   }
 
-  async remove(tenantId: string, identifier: string, blocks?: readonly UserBlock[]): Promise<void> {
+  async remove(tenantId: string, identifier: string, blocks?: readonly IndexedBlock[]): Promise<void> {
     const key = this.#key(tenantId, identifier);
     if (blocks === undefined) await this.redis.del(key);
     else if (blocks.length > 0) await this.redis.hdel(key, ...blocks.map(entryField));
@@ -130,19 +170,19 @@ class FallbackBlockIndex implements BlockIndex {
     private readonly fallback: BlockIndex,
   ) {}
 
-  async add(tenantId: string, block: UserBlock): Promise<void> {
+  async add(tenantId: string, block: IndexedBlock): Promise<void> {
     await this.fallback.add(tenantId, block);
     await this.primary.add(tenantId, block).catch(() => undefined);
   }
 
-  async list(tenantId: string, identifier: string): Promise<UserBlock[]> {
+  async list(tenantId: string, identifier: string): Promise<IndexedBlock[]> {
     const local = await this.fallback.list(tenantId, identifier);
     const shared = await this.primary.list(tenantId, identifier).catch(() => []);
     const all = new Map([...shared, ...local].map((b) => [entryField(b), b]));
     return [...all.values()];
   }
 
-  async remove(tenantId: string, identifier: string, blocks?: readonly UserBlock[]): Promise<void> {
+  async remove(tenantId: string, identifier: string, blocks?: readonly IndexedBlock[]): Promise<void> {
     await this.fallback.remove(tenantId, identifier, blocks);
     await this.primary.remove(tenantId, identifier, blocks).catch(() => undefined);
   }
@@ -153,7 +193,7 @@ export class BruteForceProtection {
   readonly #index: BlockIndex;
 
   constructor(redis: Redis | undefined, now: () => number) {
-    const options = { points: MAX_FAILURES, duration: FAILURE_WINDOW_SECONDS, keyPrefix: 'gatehouse:bf' };
+    const options = { points: MAX_COUNTED, duration: FAILURE_WINDOW_SECONDS, keyPrefix: 'gatehouse:bf' };
     this.#limiter = redis
       ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options) })
       : new RateLimiterMemory(options);
@@ -161,47 +201,61 @@ export class BruteForceProtection {
     this.#index = redis ? new FallbackBlockIndex(new RedisBlockIndex(redis), memory) : memory;
   }
 
-  /** True when the pair has used up its failures: the attempt is refused without checking the password. */
-  async isBlocked(key: LoginAttemptKey): Promise<boolean> {
-    const res = await this.#limiter.get(limiterKey(key));
-    return res !== null && res.consumedPoints >= MAX_FAILURES;
+  async #reached(counter: CounterKey, policy: BruteForceSettings): Promise<boolean> {
+    const res = await this.#limiter.get(limiterKey(counter));
+    return res !== null && res.consumedPoints >= policy.max_attempts;
   }
 
-  /** Counts a failed password check; the one that reaches the limit enters the block index. */
-  async recordFailure(key: LoginAttemptKey): Promise<void> {
+  /** True when the attempt's counter has used up its failures and the policy blocks: it is refused without checking the password. */
+  async isBlocked(key: LoginAttemptKey): Promise<boolean> {
+    if (!counts(key) || !key.policy.shields.includes('block')) return false;
+    return this.#reached(counterOf(key), key.policy);
+  }
+
+  /**
+   * Counts a failed password check; the one that reaches the limit enters
+   * the block index and answers true (the caller tells the user when the
+   * policy asks for it). Not counted when protection is off or the address
+   * is allowlisted.
+   */
+  async recordFailure(key: LoginAttemptKey): Promise<boolean> {
+    if (!counts(key)) return false;
+    const counter = counterOf(key);
     let consumed: number;
     try {
-      consumed = (await this.#limiter.consume(limiterKey(key), 1)).consumedPoints;
+      consumed = (await this.#limiter.consume(limiterKey(counter), 1)).consumedPoints;
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       consumed = rejection.consumedPoints;
     }
-    if (consumed >= MAX_FAILURES) {
-      await this.#index.add(key.tenantId, { identifier: key.identifier.toLowerCase(), ip: key.ip, connection: key.connection });
-    }
+    if (consumed < key.policy.max_attempts) return false;
+    await this.#index.add(key.tenantId, { identifier: key.identifier.toLowerCase(), ip: key.ip, connection: key.connection, counted_ip: counter.countedIp });
+    return consumed === key.policy.max_attempts;
   }
 
-  /** A successful login resets the pair's count. */
+  /** A successful login resets the attempt's count. */
   async recordSuccess(key: LoginAttemptKey): Promise<void> {
-    await this.#limiter.delete(limiterKey(key));
+    if (!counts(key)) return;
+    await this.#limiter.delete(limiterKey(counterOf(key)));
   }
 
   /**
-   * The pairs of the identifier that are blocked now, in every connection or
-   * only in `connection` (a name); stale index entries are dropped on the way.
+   * The pairs of the identifier that are blocked now under `policy`, in every
+   * connection or only in `connection` (a name); stale index entries are
+   * dropped on the way.
    */
-  async blocks(tenantId: string, identifier: string, connection?: string): Promise<UserBlock[]> {
+  async blocks(tenantId: string, identifier: string, policy: BruteForceSettings, connection?: string): Promise<UserBlock[]> {
     const id = identifier.toLowerCase();
     const indexed = await this.#index.list(tenantId, id);
     const blocked: UserBlock[] = [];
-    const stale: UserBlock[] = [];
+    const stale: IndexedBlock[] = [];
     for (const block of indexed) {
-      const still = await this.isBlocked({ tenantId, ...block });
+      const still = await this.#reached(counterOfBlock(tenantId, block), policy);
       if (!still) stale.push(block);
-      else if (connection === undefined || block.connection === connection) blocked.push(block);
+      else if (connection === undefined || block.connection === connection) blocked.push({ identifier: block.identifier, ip: block.ip, connection: block.connection });
     }
     if (stale.length > 0) await this.#index.remove(tenantId, id, stale);
-    return blocked;
+    return policy.enabled && policy.shields.includes('block') ? blocked : [];
   }
 
   /** Removes the identifier's blocks from every IP: in every connection, or only in `connection` (a name). */
@@ -209,7 +263,7 @@ export class BruteForceProtection {
     const id = identifier.toLowerCase();
     const indexed = await this.#index.list(tenantId, id);
     const targets = connection === undefined ? indexed : indexed.filter((block) => block.connection === connection);
-    for (const block of targets) await this.recordSuccess({ tenantId, ...block });
+    for (const block of targets) await this.#limiter.delete(limiterKey(counterOfBlock(tenantId, block)));
     await this.#index.remove(tenantId, id, connection === undefined ? undefined : targets);
   }
 }

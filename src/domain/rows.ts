@@ -546,6 +546,20 @@ export interface OrganizationConnectionRow {
   created_at: string;
 }
 
+/** Email domains by which the organization prompt finds an organization (migration 0055); booleans as 0/1. */
+export interface OrganizationDiscoveryDomainRow {
+  tenant_id: string;
+  /** `ordd_…` */
+  id: string;
+  organization_id: string;
+  /** Lower case. */
+  domain: string;
+  status: 'pending' | 'verified';
+  use_for_organization_discovery: number;
+  verification_txt: string;
+  created_at: string;
+}
+
 /**
  * Invitations to organizations (migration 0040): the ticket under its SHA-256
  * (lookup) and sealed under the master key (the invitation URL is shown again).
@@ -765,6 +779,35 @@ export interface LogStreamRow {
   lease_owner: string | null;
   lease_until: string | null;
   last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The tenant's mail provider (migration 0056): SMTP credentials sealed as one JSON object; booleans as 0/1. */
+export interface EmailProviderRow {
+  tenant_id: string;
+  name: string;
+  enabled: number;
+  default_from_address: string | null;
+  /** Sealed JSON of the credentials (smtp_host, smtp_port, smtp_user, smtp_pass). */
+  credentials_enc: string;
+  settings: JsonObject | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A tenant's email template (migration 0056); booleans as 0/1. */
+export interface EmailTemplateRow {
+  tenant_id: string;
+  template: string;
+  body: string | null;
+  from: string | null;
+  subject: string | null;
+  syntax: string | null;
+  result_url: string | null;
+  url_lifetime_in_seconds: number | null;
+  include_email_in_redirect: number;
+  enabled: number | null;
   created_at: string;
   updated_at: string;
 }

@@ -28,6 +28,8 @@ import type { MfaStore } from './mfa/store.js';
 import type { PasswordlessStore } from './passwordless/store.js';
 import type { OneTimeUseStore } from './one-time-use/store.js';
 import type { OrganizationConnectionStore } from './organizations/connections-store.js';
+import type { OrganizationDiscoveryDomainStore } from './organizations/discovery-domains-store.js';
+import type { EmailProviderStore, EmailTemplateStore } from './email/store.js';
 import type { OrganizationInvitationStore } from './organizations/invitations-store.js';
 import type { OrganizationMemberStore } from './organizations/members-store.js';
 import type { OrganizationStore } from './organizations/store.js';
@@ -55,6 +57,9 @@ export interface Stores {
   organizationMembers: OrganizationMemberStore;
   organizationConnections: OrganizationConnectionStore;
   organizationInvitations: OrganizationInvitationStore;
+  organizationDiscoveryDomains: OrganizationDiscoveryDomainStore;
+  emailProviders: EmailProviderStore;
+  emailTemplates: EmailTemplateStore;
   roles: RoleStore;
   groups: GroupStore;
   rbac: RbacStore;

@@ -3,10 +3,13 @@
  * this one list so the table can be read and grepped in one place. Each area
  * module lists its operations (one file per operation) and builds its service.
  */
+import { attackProtectionRoutes } from './attack-protection/routes.js';
 import { clientGrantRoutes } from './client-grants/routes.js';
 import { clientCredentialRoutes } from './clients/credentials/routes.js';
 import { clientRoutes } from './clients/routes.js';
 import { customDomainRoutes } from './custom-domains/routes.js';
+import { emailRoutes } from './emails/routes.js';
+import { emailTemplateRoutes } from './email-templates/routes.js';
 import { connectionRoutes } from './connections/routes.js';
 import { consentGrantRoutes } from './grants/routes.js';
 import { groupRoutes } from './groups/routes.js';
@@ -46,5 +49,8 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
     ...tenantSettingsRoutes(ctx),
     ...logRoutes(ctx),
     ...logStreamRoutes(ctx),
+    ...attackProtectionRoutes(ctx),
+    ...emailRoutes(ctx),
+    ...emailTemplateRoutes(ctx),
   ];
 }

@@ -45,6 +45,8 @@ export interface Config {
     smtpUrl: string | undefined;
     /** Sender address; default `no-reply@<tenant domain>`. */
     from: string | undefined;
+    /** PEM of extra certificate authorities trusted for tenants' own SMTP servers (`/api/v2/emails/provider`). */
+    tenantSmtpCa: string | undefined;
   };
   sms: {
     /**
@@ -206,6 +208,11 @@ export const SETTINGS: readonly Setting[] = [
   {
     name: 'GATEHOUSE_LOG_STREAM_CA_FILE',
     meaning: 'PEM file of extra certificate authorities trusted when posting tenant log events to log stream endpoints (besides the system roots)',
+    default: 'none: the system roots only',
+  },
+  {
+    name: 'GATEHOUSE_SMTP_CA_FILE',
+    meaning: "PEM file of extra certificate authorities trusted for the SMTP servers tenants configure (/api/v2/emails/provider), besides the system roots",
     default: 'none: the system roots only',
   },
   {
@@ -413,7 +420,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl,
     logLevel,
     trustProxy: parseTrustProxy(nonEmpty(env, 'GATEHOUSE_TRUST_PROXY')),
-    mail: { smtpUrl, from: nonEmpty(env, 'GATEHOUSE_MAIL_FROM') },
+    mail: {
+      smtpUrl,
+      from: nonEmpty(env, 'GATEHOUSE_MAIL_FROM'),
+      tenantSmtpCa: (() => {
+        const file = nonEmpty(env, 'GATEHOUSE_SMTP_CA_FILE');
+        if (file === undefined) return undefined;
+        if (!fs.existsSync(file)) throw new ConfigError('GATEHOUSE_SMTP_CA_FILE', `no such file: ${file}`);
+        return fs.readFileSync(file, 'utf8');
+      })(),
+    },
     sms: { twilioUrl },
     requestTimeoutMs: parseSeconds('GATEHOUSE_REQUEST_TIMEOUT', nonEmpty(env, 'GATEHOUSE_REQUEST_TIMEOUT'), 30),
     maxConnectionsPerAddress: parseCount('GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS', nonEmpty(env, 'GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS'), 256),

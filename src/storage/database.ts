@@ -37,6 +37,8 @@ import * as m0060 from './migrations/0060_session_activity.js';
 import * as m0061 from './migrations/0061_signing_key_rotation.js';
 import * as m0070 from './migrations/0070_jobs.js';
 import * as m0065 from './migrations/0065_tenant_logs.js';
+import * as m0055 from './migrations/0055_organization_discovery_domains.js';
+import * as m0056 from './migrations/0056_email_provider_templates.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -88,6 +90,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0061_signing_key_rotation': m0061,
   '0070_jobs': m0070,
   '0065_tenant_logs': m0065,
+  '0055_organization_discovery_domains': m0055,
+  '0056_email_provider_templates': m0056,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -16,6 +16,7 @@ import type {
   JobRow,
   LogStreamRow,
   TenantLogRow,
+  EmailProviderRow,
   OrganizationInvitationRow,
   OrganizationRow,
   PushedAuthorizationRequestRow,
@@ -43,6 +44,7 @@ export const JSON_COLUMNS = {
   job_errors: ['user', 'errors'],
   tenant_logs: ['details'],
   log_streams: ['filters', 'sink'],
+  email_providers: ['settings'],
 } as const;
 
 /** The domain row of each table with JSON columns. */
@@ -64,6 +66,7 @@ export interface JsonTableRows {
   job_errors: JobErrorRow;
   tenant_logs: TenantLogRow;
   log_streams: LogStreamRow;
+  email_providers: EmailProviderRow;
 }
 
 export type JsonTable = keyof typeof JSON_COLUMNS;

@@ -27,6 +27,8 @@ import type {
   OrganizationClientGrantRow,
   PasswordlessCodeRow,
   OrganizationConnectionRow,
+  OrganizationDiscoveryDomainRow,
+  EmailTemplateRow,
   OrganizationMemberRoleRow,
   OrganizationMemberRow,
   OneTimeUseRow,
@@ -85,6 +87,9 @@ export interface Database {
   organization_member_roles: OrganizationMemberRoleRow;
   organization_connections: OrganizationConnectionRow;
   organization_invitations: Stored<'organization_invitations'>;
+  organization_discovery_domains: OrganizationDiscoveryDomainRow;
+  email_providers: Stored<'email_providers'>;
+  email_templates: EmailTemplateRow;
   roles: RoleRow;
   groups: GroupRow;
   group_roles: GroupRoleRow;

@@ -5,6 +5,9 @@
  * membership, assign_membership_on_login, invitations, and org_id in the ID,
  * access and refreshed tokens. Refusals: a non-member, an organization on a
  * deny client, a missing one on a require client, a used or expired invitation.
+ * Discovery on the pre-login prompt by a verified email domain or by name, as
+ * the client's organization_discovery_methods allow. The SSO session across
+ * organizations (a membership check for each) and logout.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -22,7 +25,7 @@ describe('/authorize with organizations', () => {
   let t: TestApp;
   let jwks: ReturnType<typeof createLocalJWKSet>;
   let connectionId: string;
-  const clients: Record<'allow' | 'deny' | 'require' | 'pre' | 'post', string> = { allow: '', deny: '', require: '', pre: '', post: '' };
+  const clients: Record<'allow' | 'deny' | 'require' | 'pre' | 'post' | 'email' | 'both', string> = { allow: '', deny: '', require: '', pre: '', post: '', email: '', both: '' };
   const users: Record<string, string> = {};
   let acme: { id: string; name: string };
   let globex: { id: string; name: string };
@@ -100,6 +103,8 @@ describe('/authorize with organizations', () => {
     clients.require = await client({ organization_usage: 'require', organization_require_behavior: 'no_prompt' });
     clients.pre = await client({ organization_usage: 'require', organization_require_behavior: 'pre_login_prompt' });
     clients.post = await client({ organization_usage: 'require', organization_require_behavior: 'post_login_prompt', oidc_conformant: true });
+    clients.email = await client({ organization_usage: 'require', organization_require_behavior: 'pre_login_prompt', organization_discovery_methods: ['email'] });
+    clients.both = await client({ organization_usage: 'require', organization_require_behavior: 'pre_login_prompt', organization_discovery_methods: ['email', 'organization_name'] });
     const connection = await api('POST', '/api/v2/connections', { name: REALM, strategy: 'auth0', enabled_clients: Object.values(clients) });
     connectionId = connection.id as string;
     for (const name of ['member', 'outsider', 'invitee', 'late', 'joiner']) {
@@ -250,6 +255,107 @@ describe('/authorize with organizations', () => {
       assert.equal(params.get('error_description'), 'the invitation was sent to another email address');
       const isMember = (await t.management('GET', `/api/v2/users/${encodeURIComponent(users.outsider!)}/organizations`)).json() as unknown[];
       assert.deepEqual(isMember, []);
+    });
+  });
+
+  describe('organization discovery on the pre-login prompt', () => {
+    /** Starts a login on `clientId`, types `typed` on the organization prompt; the answer and what the login needs next. */
+    async function prompt(clientId: string, typed: string) {
+      const browser = new Browser(t);
+      const { verifier, challenge } = pkce();
+      const start = await browser.get(url(clientId, {}, challenge));
+      assert.match(start.headers.location as string, /^\/organization\?state=/);
+      const page = await browser.get(start.headers.location as string);
+      const answer = await browser.post('/organization', { state: hidden(page.body, 'state'), csrf_token: hidden(page.body, 'csrf_token'), organization: typed });
+      return { browser, verifier, page, answer };
+    }
+
+    before(async () => {
+      await api('POST', `/api/v2/organizations/${acme.id}/discovery-domains`, { domain: 'example.com', status: 'verified' });
+      await api('POST', `/api/v2/organizations/${globex.id}/discovery-domains`, { domain: 'pending.example' });
+    });
+
+    it('an email address of a verified domain leads to its organization, and the login page has the address', async () => {
+      const { browser, verifier, page, answer } = await prompt(clients.email, 'member@EXAMPLE.com');
+      assert.match(page.body, /Enter your email/);
+      assert.match(page.body, /type="email"/);
+      assert.equal(answer.statusCode, 302, answer.body);
+      const login = await browser.get(answer.headers.location as string);
+      assert.match(login.body, /value="member@EXAMPLE\.com"/, 'the address is the login hint');
+      const done = await follow(browser, await browser.post('/login', { state: hidden(login.body, 'state'), csrf_token: hidden(login.body, 'csrf_token'), username: 'member@example.com', password: PASSWORD }));
+      const params = redirectParams(done, CALLBACK);
+      assert.equal((await claims(clients.email, await exchange(clients.email, params.get('code')!, verifier))).id.org_id, acme.id);
+    });
+
+    it('refuses a domain that is only pending, an unknown domain, and a name when only email is enabled', async () => {
+      for (const [typed, message] of [
+        ['someone@pending.example', 'No organization was found for that email address.'],
+        ['someone@nowhere.example', 'No organization was found for that email address.'],
+        ['acme', 'Enter your email address.'],
+        ['@example.com', 'Enter a valid email address.'],
+      ] as const) {
+        const { answer } = await prompt(clients.email, typed);
+        assert.equal(answer.statusCode, 400, typed);
+        assert.ok(answer.body.includes(message), `${typed}: ${answer.body}`);
+      }
+    });
+
+    it('refuses an email address when the client allows discovery by name only (the default)', async () => {
+      const { page, answer } = await prompt(clients.pre, 'member@example.com');
+      assert.match(page.body, /Organization name/);
+      assert.equal(answer.statusCode, 400);
+      assert.ok(answer.body.includes('Enter the name of your organization, not an email address.'));
+    });
+
+    it('with both methods, a name or an email address is taken', async () => {
+      for (const typed of ['acme', 'member@example.com']) {
+        const { page, answer } = await prompt(clients.both, typed);
+        assert.match(page.body, /Organization name or email address/);
+        assert.equal(answer.statusCode, 302, `${typed}: ${answer.body}`);
+      }
+    });
+
+    it('a domain no longer used for discovery leads nowhere', async () => {
+      const domains = (await api('GET', `/api/v2/organizations/${acme.id}/discovery-domains`)) as { domains: { id: string }[] };
+      const id = domains.domains[0]!.id;
+      await api('PATCH', `/api/v2/organizations/${acme.id}/discovery-domains/${id}`, { use_for_organization_discovery: false });
+      try {
+        assert.equal((await prompt(clients.email, 'member@example.com')).answer.statusCode, 400);
+      } finally {
+        await api('PATCH', `/api/v2/organizations/${acme.id}/discovery-domains/${id}`, { use_for_organization_discovery: true });
+      }
+    });
+  });
+
+  describe('the SSO session across organizations, and logout', () => {
+    it('a session of one organization is used for another only after a membership check; the tokens name the new one', async () => {
+      const initech = await organization('initech');
+      const { browser } = await loginTo(clients.allow, 'member@example.com', { organization: acme.id });
+      // Not a member of initech: refused, with or without prompt=none, although the session is valid.
+      for (const extra of [{}, { prompt: 'none' }] as Record<string, string>[]) {
+        const refused = redirectParams(await browser.get(url(clients.allow, { organization: initech.id, ...extra }, pkce().challenge)), CALLBACK);
+        assert.equal(refused.get('error'), 'access_denied');
+        assert.match(refused.get('error_description')!, new RegExp(`is not part of the ${initech.id} organization`));
+      }
+      // A member now: the session answers without a login page, and the tokens carry initech.
+      await api('POST', `/api/v2/organizations/${initech.id}/members`, { members: [users.member] });
+      const { verifier, challenge } = pkce();
+      const silent = redirectParams(await browser.get(url(clients.allow, { organization: initech.id, prompt: 'none' }, challenge)), CALLBACK);
+      const { id, access } = await claims(clients.allow, await exchange(clients.allow, silent.get('code')!, verifier));
+      assert.equal(id.org_id, initech.id);
+      assert.equal(access.org_id, initech.id);
+    });
+
+    it('/v2/logout ends the session for every organization; an organization parameter changes nothing', async () => {
+      const { browser } = await loginTo(clients.allow, 'member@example.com', { organization: acme.id });
+      const before = redirectParams(await browser.get(url(clients.allow, { organization: acme.id, prompt: 'none' }, pkce().challenge)), CALLBACK);
+      assert.ok(before.get('code'), 'the session is live');
+      const out = await browser.get(`/v2/logout?organization=${acme.id}`);
+      assert.equal(out.statusCode, 200, out.body);
+      for (const organization of [acme.id, globex.id]) {
+        const after = redirectParams(await browser.get(url(clients.allow, { organization, prompt: 'none' }, pkce().challenge)), CALLBACK);
+        assert.equal(after.get('error'), 'login_required', organization);
+      }
     });
   });
 });

@@ -198,6 +198,9 @@ await forEachStoreFactory('storage conformance', (h) => {
       'job_errors',
       'tenant_logs',
       'log_streams',
+      'organization_discovery_domains',
+      'email_providers',
+      'email_templates',
     ];
     const MIGRATIONS = [
       '0001_foundation',
@@ -229,6 +232,8 @@ await forEachStoreFactory('storage conformance', (h) => {
       '0061_signing_key_rotation',
       '0070_jobs',
       '0065_tenant_logs',
+      '0055_organization_discovery_domains',
+      '0056_email_provider_templates',
     ];
 
     it('creates every table', async () => {

@@ -12,6 +12,7 @@
  * `guardian-push` is not available yet, so a client offering only it is
  * refused. Answer `{auth_req_id, expires_in, interval}`.
  */
+import { sendTenantMail, userVariables } from '../../domain/email/templates.js';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { AppContext } from '../../domain/context.js';
 import type { BackchannelAuthRequestRow, UserRow } from '../../domain/rows.js';
@@ -90,17 +91,23 @@ function checkChannels(client: AuthenticatedClient, user: UserRow): void {
   if (!user.email) throw oauthErrors.invalidRequest('The user has no email address to be asked on');
 }
 
-function mailApproval(ctx: AppContext, tenant: Tenant, user: UserRow, client: AuthenticatedClient, ticket: string, bindingMessage: string, expiresIn: number): void {
+/** The approval mail (the tenant's `async_approval` template when it has one). */
+function mailApproval(ctx: AppContext, tenant: Tenant, user: UserRow, client: AuthenticatedClient, ticket: string, bindingMessage: string, expiresIn: number): Promise<void> {
   const link = `${tenant.issuer}ciba/approve?ticket=${encodeURIComponent(ticket)}`;
-  ctx.mailer
-    .send(tenant.domain, {
-      to: user.email!,
-      subject: `${client.client.row.name} asks you to approve a sign-in`,
+  const name = client.client.row.name;
+  return sendTenantMail(
+    ctx,
+    tenant,
+    'async_approval',
+    user.email!,
+    {
+      subject: `${name} asks you to approve a sign-in`,
       text:
-        `${client.client.row.name} asks you to approve a sign-in with this message:\n\n    ${bindingMessage}\n\n` +
+        `${name} asks you to approve a sign-in with this message:\n\n    ${bindingMessage}\n\n` +
         `If you recognise it, open this link to approve or deny it:\n\n${link}\n\nThe link works once and expires in ${expiresIn} seconds.\n`,
-    })
-    .catch((err: unknown) => ctx.logger.error({ err, tenant: tenant.name, purpose: 'ciba' }, 'sending mail failed'));
+    },
+    { url: link, binding_message: bindingMessage, application: { name, clientID: client.client.row.client_id }, user: userVariables(user) },
+  );
 }
 
 export function backchannelAuthorizeEndpoint(ctx: AppContext, registries: AuthenticationRegistries): RouteOptions {
@@ -142,7 +149,7 @@ export function backchannelAuthorizeEndpoint(ctx: AppContext, registries: Authen
         used_at: null,
       };
       await ctx.stores.backchannelAuthRequests.insert(row);
-      mailApproval(ctx, tenant, user, client, ticket, bindingMessage, expiresIn);
+      await mailApproval(ctx, tenant, user, client, ticket, bindingMessage, expiresIn);
       return reply.header('Cache-Control', 'no-store').send({ auth_req_id: authReqId, expires_in: expiresIn, interval: CIBA_POLL_INTERVAL });
     },
   };

@@ -13,6 +13,7 @@
  *
  * Messages carry a live code: never logged.
  */
+import { sendTenantMail } from '../../domain/email/templates.js';
 import type { AppContext } from '../../domain/context.js';
 import { lifetimeOf } from '../../domain/lifetimes.js';
 import { twilioAuthTokenContext, type Authenticator } from '../../domain/mfa/model.js';
@@ -24,15 +25,20 @@ import { sendTwilioSms, SmsDeliveryError } from '../../platform/sms/twilio.js';
 
 export type DeliveryPurpose = 'enrollment' | 'verification';
 
-function sendMail(ctx: AppContext, tenant: Tenant, to: string, code: string): void {
+/** The code by email (the tenant's `mfa_oob_code` template when it has one). */
+function sendMail(ctx: AppContext, tenant: Tenant, to: string, code: string): Promise<void> {
   const minutes = Math.round(lifetimeOf(tenant, 'mfa_oob_code') / 60);
-  ctx.mailer
-    .send(tenant.domain, {
-      to,
+  return sendTenantMail(
+    ctx,
+    tenant,
+    'mfa_oob_code',
+    to,
+    {
       subject: `${tenant.name} verification code`,
       text: `Your verification code is ${code}\n\nIt expires in ${minutes} minutes. If you did not try to log in, you can ignore this message.\n`,
-    })
-    .catch((err: unknown) => ctx.logger.error({ err, tenant: tenant.name, purpose: 'mfa_email' }, 'sending mail failed'));
+    },
+    { code, user: { email: to } },
+  );
 }
 
 async function sendSms(ctx: AppContext, tenant: Tenant, to: string, code: string, purpose: DeliveryPurpose): Promise<void> {

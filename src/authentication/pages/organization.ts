@@ -1,21 +1,32 @@
 /**
- * The organization step's pages: the organization's name asked before login
+ * The organization step's pages: the organization's name (or an email
+ * address, by the client's discovery methods) asked before login
  * (`pre_login_prompt`), or the user's organizations to choose from after it
  * (`post_login_prompt`). Escaped templates, no scripts, as every hosted page.
  */
 import { errorBlock, hiddenFields, type FormError, type TransactionView } from './authorize.js';
 import { html, page, type Html } from './html.js';
 
-export function organizationNamePage(view: TransactionView & { name?: string; error?: FormError }): Html {
+/** What the prompt asks for, by the client's discovery methods. */
+function promptWording(methods: readonly string[]): { heading: string; label: string; type: string; autocomplete: string } {
+  const email = methods.includes('email');
+  const name = methods.includes('organization_name');
+  if (email && name) return { heading: 'Enter your organization or email', label: 'Organization name or email address', type: 'text', autocomplete: 'email' };
+  if (email) return { heading: 'Enter your email', label: 'Email address', type: 'email', autocomplete: 'email' };
+  return { heading: 'Enter your organization', label: 'Organization name', type: 'text', autocomplete: 'organization' };
+}
+
+export function organizationNamePage(view: TransactionView & { methods: readonly string[]; name?: string; error?: FormError }): Html {
+  const wording = promptWording(view.methods);
   return page(
     `Log in to ${view.clientName}`,
-    html`<h1>Enter your organization</h1>
-<p>Enter the name of your organization to continue to <strong>${view.clientName}</strong>.</p>
+    html`<h1>${wording.heading}</h1>
+<p>${wording.heading} to continue to <strong>${view.clientName}</strong>.</p>
 ${errorBlock(view.error)}
 <form method="post" action="/organization">
 ${hiddenFields(view)}
-<label for="organization">Organization name</label>
-<input type="text" id="organization" name="organization" value="${view.name ?? ''}" autocomplete="organization" required${view.error ? html` aria-invalid="true" aria-describedby="error"` : ''}>
+<label for="organization">${wording.label}</label>
+<input type="${wording.type}" id="organization" name="organization" value="${view.name ?? ''}" autocomplete="${wording.autocomplete}" required${view.error ? html` aria-invalid="true" aria-describedby="error"` : ''}>
 <button type="submit">Continue</button>
 </form>`,
   );

@@ -69,7 +69,8 @@ export async function startEmail(ctx: AppContext, start: EmailStart): Promise<vo
   const text = link !== undefined ? `Log in to ${start.client.name}: ${link}\n\nThe link expires in ${minutes} minutes.\n` : `Your verification code for ${start.client.name} is ${code}\n\nIt expires in ${minutes} minutes.\n`;
   const message = { to: start.email, subject: await renderLine(settings.subject, variables), text, html: await renderHtml(settings.body, variables) };
   // Handed over without waiting: a slow mail server must not hold the request. The message carries a live code: never logged.
-  ctx.mailer.send(tenant.domain, message).catch((err: unknown) => ctx.logger.error({ err, tenant: tenant.name, purpose: 'passwordless' }, 'sending mail failed'));
+  const transport = await ctx.mailer.transportForTenant(tenant);
+  transport.send(message).catch((err: unknown) => ctx.logger.error({ err, tenant: tenant.name, purpose: 'passwordless' }, 'sending mail failed'));
 }
 
 function sameHash(a: string, b: string): boolean {

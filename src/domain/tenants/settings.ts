@@ -1,5 +1,6 @@
 /** A tenant's settings (the `tenants.settings` column). */
 import type { RateLimitSetting } from '../../platform/config.js';
+import type { StoredAttackProtection } from '../attack-protection/settings.js';
 
 export type RateLimitClass = 'management' | 'authentication' | 'management_clients_query';
 
@@ -47,4 +48,6 @@ export interface TenantSettings {
    * them as stored-only).
    */
   stored_only?: Record<string, unknown>;
+  /** What the Management API's /attack-protection/* set (only what was set; the defaults are in ../attack-protection/settings.ts). */
+  attack_protection?: StoredAttackProtection;
 }

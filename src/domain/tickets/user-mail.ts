@@ -8,9 +8,11 @@
  * both are single use, and only their hash is stored (./store.ts).
  * Mail is handed to the mailer without waiting for delivery (a slow SMTP
  * server must not hold the request, nor make known addresses answer slower);
- * failures are logged without the message, which carries a live link.
+ * failures are logged without the message, which carries a live link. The
+ * tenant's `verify_email` and `reset_email` templates (../email/templates.ts)
+ * give the wording, and their `urlLifetimeInSeconds` the link's lifetime.
  */
-import type { MailMessage } from '../../platform/mail/index.js';
+import { sendTenantMail, storedTemplate, userVariables, type DefaultMail, type EmailTemplateName } from '../email/templates.js';
 import type { Tenant } from '../tenants/tenant.js';
 import type { UserRow } from '../users/model.js';
 import { newSecret, secretHash } from '../secrets.js';
@@ -26,55 +28,58 @@ const TICKET_LIFETIME: Record<TicketKind, LifetimeName> = {
 };
 
 
-export class UserMail {
-  constructor(private readonly ctx: Pick<AppContext, 'stores' | 'mailer' | 'logger' | 'now'>) {}
+/** The tenant's template for each kind of ticket mail. */
+const TICKET_TEMPLATE: Record<TicketKind, EmailTemplateName> = {
+  email_verification: 'verify_email',
+  password_reset: 'reset_email',
+};
 
-  private async issueTicket(tenant: Tenant, userId: string, kind: TicketKind): Promise<string> {
+type UserForMail = Pick<UserRow, 'user_id' | 'email'> & Partial<Pick<UserRow, 'name' | 'given_name' | 'family_name' | 'nickname' | 'picture' | 'email_verified' | 'user_metadata' | 'app_metadata'>>;
+
+export class UserMail {
+  constructor(private readonly ctx: Pick<AppContext, 'stores' | 'mailer' | 'logger' | 'now' | 'box'>) {}
+
+  /** A ticket living the template's `urlLifetimeInSeconds` when it sets one, else the lifetime of its kind. */
+  private async issueTicket(tenant: Tenant, userId: string, kind: TicketKind, lifetimeSeconds: number | null | undefined): Promise<string> {
     const ticket = newSecret();
     const now = this.ctx.now();
+    const lifetime = lifetimeSeconds || lifetimeOf(tenant, TICKET_LIFETIME[kind]);
     await this.ctx.stores.tickets.insert({
       tenant_id: tenant.id,
       id_hash: secretHash(ticket),
       kind,
       user_id: userId,
       created_at: isoAt(now),
-      expires_at: isoAt(now + lifetimeOf(tenant, TICKET_LIFETIME[kind]) * 1000),
+      expires_at: isoAt(now + lifetime * 1000),
     });
     return ticket;
   }
 
-  private dispatch(tenant: Tenant, message: MailMessage, purpose: string): void {
-    this.ctx.mailer
-      .send(tenant.domain, message)
-      .catch((err: unknown) => this.ctx.logger.error({ err, tenant: tenant.name, purpose }, 'sending mail failed'));
-  }
-
-  /** Mails the user a single-use link to `page` (a no-op for a user without an email). */
-  private async sendLink(tenant: Tenant, user: Pick<UserRow, 'user_id' | 'email'>, kind: TicketKind, page: string, subject: string, text: (link: string) => string): Promise<void> {
+  /** Mails the user a single-use link to `page` (a no-op for a user without an email, or when the tenant disabled the template). */
+  private async sendLink(tenant: Tenant, user: UserForMail, kind: TicketKind, page: string, fallback: (link: string) => DefaultMail): Promise<void> {
     if (!user.email) return;
-    const ticket = await this.issueTicket(tenant, user.user_id, kind);
+    const template = await storedTemplate(this.ctx, tenant, TICKET_TEMPLATE[kind]);
+    if (template?.enabled === 0) return;
+    const ticket = await this.issueTicket(tenant, user.user_id, kind, template?.url_lifetime_in_seconds);
     const link = `https://${tenant.domain}/${page}?ticket=${encodeURIComponent(ticket)}`;
-    this.dispatch(tenant, { to: user.email, subject, text: text(link) }, kind);
+    await sendTenantMail(this.ctx, tenant, TICKET_TEMPLATE[kind], user.email, fallback(link), { url: link, user: userVariables(user) }, template ?? null);
   }
 
   /** Mails the user a link to the verification page. */
-  sendVerification(tenant: Tenant, user: Pick<UserRow, 'user_id' | 'email'>): Promise<void> {
-    return this.sendLink(tenant, user, 'email_verification', 'verify-email', 'Verify your email', (link) =>
-      `Please verify your email address by opening this link:\n\n${link}\n\nThe link works once and expires in 5 days.\n`,
-    );
+  sendVerification(tenant: Tenant, user: UserForMail): Promise<void> {
+    return this.sendLink(tenant, user, 'email_verification', 'verify-email', (link) => ({
+      subject: 'Verify your email',
+      text: `Please verify your email address by opening this link:\n\n${link}\n\nThe link works once and expires in 5 days.\n`,
+    }));
   }
 
   /** Mails the user a link to the password reset page. */
-  sendPasswordReset(tenant: Tenant, user: Pick<UserRow, 'user_id' | 'email'>): Promise<void> {
-    return this.sendLink(
-      tenant,
-      user,
-      'password_reset',
-      'reset-password',
-      'Reset your password',
-      (link) =>
+  sendPasswordReset(tenant: Tenant, user: UserForMail): Promise<void> {
+    return this.sendLink(tenant, user, 'password_reset', 'reset-password', (link) => ({
+      subject: 'Reset your password',
+      text:
         `Someone asked to reset the password of your account. To choose a new password, open this link:\n\n${link}\n\n` +
         `The link works once and expires in 1 hour. If you did not ask for this, ignore this message.\n`,
-    );
+    }));
   }
 }

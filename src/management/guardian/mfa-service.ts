@@ -9,6 +9,7 @@
  * refused with 400 `operation_not_supported` rather than accepted and
  * silently ignored.
  */
+import { sendTenantMail, userVariables } from '../../domain/email/templates.js';
 import {
   authenticatorApiId,
   twilioAuthTokenContext,
@@ -250,13 +251,17 @@ export class GuardianMfaService {
     const url = `${tenant.issuer}guardian/enroll?ticket=${encodeURIComponent(ticket)}`;
     if (body.send_mail === true) {
       // Handed over without waiting; the message carries a live link, never logged.
-      this.ctx.mailer
-        .send(tenant.domain, {
-          to: to!,
+      await sendTenantMail(
+        this.ctx,
+        tenant,
+        'enrollment_email',
+        to!,
+        {
           subject: `Set up two-step verification for ${tenant.name}`,
           text: `To set up two-step verification for your ${tenant.name} account, open this link:\n\n${url}\n\nIf you did not expect this message, ignore it.\n`,
-        })
-        .catch((err: unknown) => this.ctx.logger.error({ err, tenant: tenant.name, purpose: 'mfa_enrollment_ticket' }, 'sending mail failed'));
+        },
+        { url, link: url, user: userVariables(user) },
+      );
     }
     return { ticket_id: id, ticket_url: url };
   }

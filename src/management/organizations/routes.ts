@@ -28,9 +28,16 @@ import { deleteOrganizationInvitation } from './invitations/delete.js';
 import { getOrganizationInvitation } from './invitations/get.js';
 import { listOrganizationInvitations } from './invitations/list.js';
 import { OrganizationInvitationService } from './invitations/service.js';
+import { createOrganizationDiscoveryDomain } from './discovery-domains/create.js';
+import { deleteOrganizationDiscoveryDomain } from './discovery-domains/delete.js';
+import { getOrganizationDiscoveryDomainByName } from './discovery-domains/get-by-name.js';
+import { getOrganizationDiscoveryDomain } from './discovery-domains/get.js';
+import { listOrganizationDiscoveryDomains } from './discovery-domains/list.js';
+import { OrganizationDiscoveryDomainService } from './discovery-domains/service.js';
+import { updateOrganizationDiscoveryDomain } from './discovery-domains/update.js';
 import type { AppContext } from '../../domain/context.js';
 
-/** /api/v2/organizations and its sub-resources: client grants, members and their roles, enabled connections, invitations. */
+/** /api/v2/organizations and its sub-resources: client grants, members and their roles, enabled connections, invitations, discovery domains. */
 export function organizationRoutes(ctx: AppContext): ManagementRoute[] {
   const store = ctx.stores.organizations;
   const organizations = new OrganizationService(ctx, store);
@@ -38,6 +45,7 @@ export function organizationRoutes(ctx: AppContext): ManagementRoute[] {
   const members = new OrganizationMemberService(ctx);
   const connections = new OrganizationConnectionService(ctx);
   const invitations = new OrganizationInvitationService(ctx);
+  const discoveryDomains = new OrganizationDiscoveryDomainService(ctx);
   const organizationOperations = [listOrganizations, createOrganization, getOrganization, getOrganizationByName, updateOrganization, deleteOrganization];
   const clientGrantOperations = [listOrganizationClientGrants, createOrganizationClientGrant, deleteOrganizationClientGrant];
   return [
@@ -52,5 +60,13 @@ export function organizationRoutes(ctx: AppContext): ManagementRoute[] {
     ...[listOrganizationInvitations, createOrganizationInvitation, getOrganizationInvitation, deleteOrganizationInvitation].map((route) =>
       route(ctx, invitations),
     ),
+    ...[
+      listOrganizationDiscoveryDomains,
+      createOrganizationDiscoveryDomain,
+      getOrganizationDiscoveryDomainByName,
+      getOrganizationDiscoveryDomain,
+      updateOrganizationDiscoveryDomain,
+      deleteOrganizationDiscoveryDomain,
+    ].map((route) => route(ctx, discoveryDomains)),
   ];
 }

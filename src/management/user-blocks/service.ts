@@ -14,6 +14,10 @@ import type { Tenant } from '../../domain/tenants/tenant.js';
 import { userNotFound } from '../users/service.js';
 import { type UserStore, type UserWithConnection } from '../../domain/users/store.js';
 import type { AppContext } from '../../domain/context.js';
+import { attackProtection } from '../../domain/attack-protection/settings.js';
+
+/** The tenant's brute-force settings, under which a block is in force. */
+const policyOf = (tenant: Tenant) => attackProtection(tenant.settings, 'brute_force_protection');
 
 /** The identifiers logins of this user are counted under. */
 function loginIdentifiers(user: UserWithConnection): string[] {
@@ -31,7 +35,7 @@ export class UserBlockService {
   }
 
   byIdentifier(tenant: Tenant, identifier: string): Promise<UserBlock[]> {
-    return this.#blocks.blocks(tenant.id, identifier);
+    return this.#blocks.blocks(tenant.id, identifier, policyOf(tenant));
   }
 
   unblockIdentifier(tenant: Tenant, identifier: string): Promise<void> {
@@ -42,7 +46,7 @@ export class UserBlockService {
   async byUserId(tenant: Tenant, userId: string): Promise<UserBlock[]> {
     const user = await this.#user(tenant, userId);
     const blocks: UserBlock[] = [];
-    for (const identifier of loginIdentifiers(user)) blocks.push(...(await this.#blocks.blocks(tenant.id, identifier, user.connection_name)));
+    for (const identifier of loginIdentifiers(user)) blocks.push(...(await this.#blocks.blocks(tenant.id, identifier, policyOf(tenant), user.connection_name)));
     return blocks;
   }
 

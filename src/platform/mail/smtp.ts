@@ -1,24 +1,26 @@
 /**
  * SMTP delivery through nodemailer, for `GATEHOUSE_SMTP_URL`
- * (`smtp://user:pass@host:587` with STARTTLS when offered, or `smtps://…:465`).
+ * (`smtp://user:pass@host:587` with STARTTLS when offered, or `smtps://…:465`)
+ * or a tenant's own server (`/api/v2/emails/provider`: see ./index.ts).
  */
 import nodemailer, { type Transporter } from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { MailMessage, MailTransport } from './transport.js';
 
 export class SmtpTransport implements MailTransport {
   readonly #transporter: Transporter;
 
   constructor(
-    url: string,
+    server: string | SMTPTransport.Options,
     private readonly from: string,
   ) {
     // No nodemailer logger: its debug output would include message bodies.
-    this.#transporter = nodemailer.createTransport(url);
+    this.#transporter = nodemailer.createTransport(server);
   }
 
   async send(message: MailMessage): Promise<void> {
     await this.#transporter.sendMail({
-      from: this.from,
+      from: message.from ?? this.from,
       to: message.to,
       subject: message.subject,
       text: message.text,

@@ -5,6 +5,8 @@
  */
 export interface MailMessage {
   to: string;
+  /** The sender, when not the transport's own (a tenant's template or provider names one). */
+  from?: string;
   subject: string;
   text: string;
   html?: string;

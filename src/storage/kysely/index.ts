@@ -26,6 +26,8 @@ import { KyselyMfaStore } from './mfa.js';
 import { KyselyOneTimeUseStore } from './one-time-uses.js';
 import { KyselyPasswordlessStore } from './passwordless.js';
 import { KyselyOrganizationConnectionStore } from './organization-connections.js';
+import { KyselyOrganizationDiscoveryDomainStore } from './organization-discovery-domains.js';
+import { KyselyEmailProviderStore, KyselyEmailTemplateStore } from './email.js';
 import { KyselyOrganizationInvitationStore } from './organization-invitations.js';
 import { KyselyOrganizationMemberStore } from './organization-members.js';
 import { KyselyOrganizationStore } from './organizations.js';
@@ -55,6 +57,9 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     organizationMembers: new KyselyOrganizationMemberStore(db),
     organizationConnections: new KyselyOrganizationConnectionStore(db),
     organizationInvitations: new KyselyOrganizationInvitationStore(db),
+    organizationDiscoveryDomains: new KyselyOrganizationDiscoveryDomainStore(db),
+    emailProviders: new KyselyEmailProviderStore(db),
+    emailTemplates: new KyselyEmailTemplateStore(db),
     roles: new KyselyRoleStore(db),
     groups: new KyselyGroupStore(db),
     rbac: new KyselyRbacStore(db),

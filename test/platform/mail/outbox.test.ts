@@ -74,7 +74,7 @@ describe('SMTP transport', () => {
       const settings = mailSettingsFromEnv({ GATEHOUSE_SMTP_URL: `smtp://127.0.0.1:${port}` });
       const mailer = new Mailer(settings, tempDir(), Date.now);
       assert.equal(mailer.outbox, undefined);
-      await mailer.send('tenant.test', { to: 'user@example.com', subject: 'Reset your password', text: 'https://tenant.test/reset-password?ticket=abc' });
+      await mailer.send({ id: 'ten_test', domain: 'tenant.test' }, { to: 'user@example.com', subject: 'Reset your password', text: 'https://tenant.test/reset-password?ticket=abc' });
       mailer.close();
       assert.equal(received.length, 1);
       assert.equal(received[0]!.from, 'no-reply@tenant.test');

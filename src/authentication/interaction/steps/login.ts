@@ -15,9 +15,9 @@
  *
  * A login or signup starts a session (its cookie) and completes the step.
  */
+import { loginAttempt, recordLoginFailure } from '../../../domain/attack-protection/login-failures.js';
 import type { FastifyReply, RouteOptions } from 'fastify';
 import type { ConnectionRow } from '../../../domain/connections/model.js';
-import type { LoginAttemptKey } from '../../../domain/brute-force.js';
 import { verifyUserPassword } from '../../../domain/users/login.js';
 import { logPasswordLogin, type PasswordLoginOutcome } from '../../tenant-log.js';
 import type { UserRow } from '../../../domain/rows.js';
@@ -89,7 +89,7 @@ function loginRoutes(deps: InteractionDeps): RouteOptions[] {
       if (realm) return sendAuthnRequest(deps, interaction, reply, realm, { fromForm: true });
       const connection = await loginConnection(deps, interaction);
       if (!connection) throw await refuse('No database connection is available to log in to this application.');
-      const attempt: LoginAttemptKey = { tenantId: interaction.tenant.id, connection: connection.name, identifier, ip: request.ip };
+      const attempt = loginAttempt(interaction.tenant, connection.name, identifier, request.ip);
       const log = (outcome: PasswordLoginOutcome) => logPasswordLogin(ctx, request, { client: interaction.client.row, connection, identifier, outcome });
       if (await ctx.bruteForce.isBlocked(attempt)) {
         log('blocked_account');
@@ -97,7 +97,7 @@ function loginRoutes(deps: InteractionDeps): RouteOptions[] {
       }
       const user = await verifyUserPassword(ctx.stores.users, interaction.tenant.id, connection.id, identifier, password);
       if (!user) {
-        await ctx.bruteForce.recordFailure(attempt);
+        await recordLoginFailure(ctx, interaction.tenant, connection.id, attempt);
         log('wrong_credentials');
         throw await refuse('Wrong email or password.');
       }

@@ -11,7 +11,9 @@
  * - `require`: a request must end up with one, by its
  *   `organization_require_behavior`: `no_prompt` refuses a request without
  *   it, `pre_login_prompt` asks for the organization's name on a page before
- *   the login, `post_login_prompt` lists the user's organizations after it.
+ *   the login (or an email address whose domain is verified for one, when
+ *   the client's `organization_discovery_methods` include `email`),
+ *   `post_login_prompt` lists the user's organizations after it.
  *
  * `organization` names one by id or by name. Once the user is known:
  * - the user's connection must be enabled for the organization;
@@ -45,6 +47,7 @@ const NAME = 'organization';
 
 type Usage = 'deny' | 'allow' | 'require';
 type RequireBehavior = 'no_prompt' | 'pre_login_prompt' | 'post_login_prompt';
+type DiscoveryMethod = 'email' | 'organization_name';
 
 function clientPolicy(interaction: Interaction): { usage: Usage; behavior: RequireBehavior } {
   const config = interaction.client.row.config as { organization_usage?: Usage | null; organization_require_behavior?: RequireBehavior | null };
@@ -139,11 +142,59 @@ async function join(deps: InteractionDeps, interaction: Interaction, organizatio
   if (existing.length) await stores.organizationMembers.assignMemberRoles(tenant.id, organization.id, user.user_id, existing, now);
 }
 
-/** The request with the organization chosen on the page, kept on the transaction; then the policy goes on. */
-async function choose(deps: InteractionDeps, reply: FastifyReply, interaction: Interaction, organization: OrganizationRow): Promise<FastifyReply> {
-  const request = { ...interaction.request, organization: organization.id };
+/**
+ * The request with the organization chosen on the page, kept on the
+ * transaction (with the email address it was discovered by as the login's
+ * `login_hint`); then the policy goes on.
+ */
+async function choose(deps: InteractionDeps, reply: FastifyReply, interaction: Interaction, organization: OrganizationRow, email?: string): Promise<FastifyReply> {
+  const request = { ...interaction.request, organization: organization.id, ...(email !== undefined && { login_hint: email }) };
   if (!(await deps.transactions.recordRequest(interaction.tenant, interaction.transactionId!, request))) throw pageErrors.expiredTransaction();
   return runInteraction(deps, reply, { ...interaction, request });
+}
+
+/**
+ * How the pre-login prompt may find the organization: the client's
+ * `organization_discovery_methods` (`email`, `organization_name`); without
+ * them, by name only (as before the setting existed).
+ */
+function discoveryMethods(interaction: Interaction): DiscoveryMethod[] {
+  const config = interaction.client.row.config as { organization_discovery_methods?: DiscoveryMethod[] | null };
+  const methods = (config.organization_discovery_methods ?? []).filter((m) => m === 'email' || m === 'organization_name');
+  return methods.length ? methods : ['organization_name'];
+}
+
+/** Longest email address the prompt looks up (RFC 5321: 64 + 1 + 255). */
+const MAX_EMAIL = 320;
+
+/**
+ * The organization for what the user typed on the pre-login prompt: an email
+ * address (it has an `@`) by its domain, which must be verified for one
+ * organization and used for discovery, when the client allows `email`; else
+ * an organization's name (or id) when it allows `organization_name`. The
+ * error is the page's message; it says as little about the tenant's
+ * organizations as the name lookup does.
+ */
+async function discover(
+  deps: InteractionDeps,
+  interaction: Interaction,
+  methods: DiscoveryMethod[],
+  given: string,
+): Promise<{ organization: OrganizationRow; email?: string } | { error: string }> {
+  const { stores } = deps.ctx;
+  const tenantId = interaction.tenant.id;
+  if (given.includes('@')) {
+    if (!methods.includes('email')) return { error: 'Enter the name of your organization, not an email address.' };
+    const at = given.lastIndexOf('@');
+    const domain = given.slice(at + 1).toLowerCase();
+    if (given.length > MAX_EMAIL || at === 0 || domain.length < 3) return { error: 'Enter a valid email address.' };
+    const verified = await stores.organizationDiscoveryDomains.findVerified(tenantId, domain);
+    const organization = verified && (await stores.organizations.get(tenantId, verified.organization_id));
+    return organization ? { organization, email: given } : { error: 'No organization was found for that email address.' };
+  }
+  if (!methods.includes('organization_name')) return { error: 'Enter your email address.' };
+  const organization = given && given.length <= 50 ? await findOrganization(stores, tenantId, given) : undefined;
+  return organization ? { organization } : { error: 'No organization was found by that name.' };
 }
 
 function routes(deps: InteractionDeps): RouteOptions[] {
@@ -156,7 +207,7 @@ function routes(deps: InteractionDeps): RouteOptions[] {
         return completeStep(deps, reply, interaction, NAME);
       }
       const view = transactionView(deps, interaction);
-      if (!interaction.authenticated) return sendPage(reply, 200, organizationNamePage(view));
+      if (!interaction.authenticated) return sendPage(reply, 200, organizationNamePage({ ...view, methods: discoveryMethods(interaction) }));
       const organizations = await userOrganizations(interaction);
       if (organizations.length === 0) {
         if (!(await deps.transactions.consume(interaction.tenant, interaction.transactionId!))) throw pageErrors.expiredTransaction();
@@ -167,12 +218,12 @@ function routes(deps: InteractionDeps): RouteOptions[] {
     stepRoute(deps, NAME, 'POST', '/organization', async (interaction, request, reply) => {
       const given = (pageParams(request, ['organization']).organization ?? '').trim();
       if (!interaction.authenticated) {
-        const organization = given && given.length <= 50 ? await findOrganization(deps.ctx.stores, interaction.tenant.id, given) : undefined;
-        if (!organization) {
-          const view = organizationNamePage({ ...transactionView(deps, interaction), name: given, error: { message: 'No organization was found by that name.' } });
-          return sendPage(reply, 400, view);
+        const methods = discoveryMethods(interaction);
+        const found = await discover(deps, interaction, methods, given);
+        if ('error' in found) {
+          return sendPage(reply, 400, organizationNamePage({ ...transactionView(deps, interaction), methods, name: given, error: { message: found.error } }));
         }
-        return choose(deps, reply, interaction, organization);
+        return choose(deps, reply, interaction, found.organization, found.email);
       }
       // After login: one of the user's own organizations only.
       const organization = (await userOrganizations(interaction)).find((o) => o.id === given);

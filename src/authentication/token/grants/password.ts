@@ -22,6 +22,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AuthenticatedClient } from '../../client-auth/method.js';
 import type { LoginAttemptKey } from '../../../domain/brute-force.js';
+import { loginAttempt, recordLoginFailure } from '../../../domain/attack-protection/login-failures.js';
 import { endUserIp } from '../../end-user-ip.js';
 import type { ConnectionRow } from '../../../domain/connections/model.js';
 import { oauthErrors } from '../../../platform/http/errors.js';
@@ -86,10 +87,10 @@ async function refuseBruteForced(ctx: AppContext, attempt: LoginAttemptKey): Pro
 }
 
 /** Unknown user, user without password and wrong password answer alike; each failure is counted. */
-async function verifyCredentials(ctx: AppContext, attempt: LoginAttemptKey, connection: ConnectionRow, params: Params): Promise<UserRow> {
+async function verifyCredentials(ctx: AppContext, tenant: Tenant, attempt: LoginAttemptKey, connection: ConnectionRow, params: Params): Promise<UserRow> {
   const user = await verifyUserPassword(ctx.stores.users, attempt.tenantId, connection.id, params.username!, params.password!);
   if (!user) {
-    await ctx.bruteForce.recordFailure(attempt);
+    await recordLoginFailure(ctx, tenant, connection.id, attempt);
     throw wrongCredentials();
   }
   // The password was right: the count of consecutive failures starts again.
@@ -101,8 +102,8 @@ function refuseBlockedUser(user: UserRow): void {
   if (!isActive(user)) throw oauthErrors.userBlocked();
 }
 
-function loginAttempt(tenant: Tenant, connection: ConnectionRow, request: FastifyRequest, client: AuthenticatedClient, params: Params): LoginAttemptKey {
-  return { tenantId: tenant.id, connection: connection.name, identifier: params.username!, ip: endUserIp(request, client) };
+function attemptOf(tenant: Tenant, connection: ConnectionRow, request: FastifyRequest, client: AuthenticatedClient, params: Params): LoginAttemptKey {
+  return loginAttempt(tenant, connection.name, params.username!, endUserIp(request, client));
 }
 
 function passwordGrant(grantType: string, parameters: readonly string[], resolveConnection: ConnectionResolver): GrantHandler {
@@ -115,9 +116,9 @@ function passwordGrant(grantType: string, parameters: readonly string[], resolve
     async handle({ ctx, tenant, request, params, client, confirmation }: GrantContext): Promise<TokenResponse> {
       requireParams(params, 'username', 'password');
       const connection = await resolveConnection(ctx, tenant, client, params);
-      const attempt = loginAttempt(tenant, connection, request, client, params);
+      const attempt = attemptOf(tenant, connection, request, client, params);
       await refuseBruteForced(ctx, attempt);
-      const verified = await verifyCredentials(ctx, attempt, connection, params);
+      const verified = await verifyCredentials(ctx, tenant, attempt, connection, params);
       refuseBlockedUser(verified);
       await requireSecondFactor(ctx, tenant, client.client, verified, { audience: params.audience, scope: params.scope });
       const user = await recordLogin(ctx.stores.users, ctx.now(), verified);

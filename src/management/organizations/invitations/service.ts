@@ -16,6 +16,7 @@
  * `send_invitation_email` is false; delivery is not awaited, and a failure is
  * logged without the message (it carries a live link).
  */
+import { sendTenantMail } from '../../../domain/email/templates.js';
 import type { AppContext } from '../../../domain/context.js';
 import type { OrganizationInvitationRow, OrganizationRow } from '../../../domain/rows.js';
 import { newSecret, secretHash } from '../../../domain/secrets.js';
@@ -131,22 +132,33 @@ export class OrganizationInvitationService {
     };
     await this.ctx.stores.organizationInvitations.insert(row);
     const invitation = await this.toApi(tenant, row, organization);
-    if (body.send_invitation_email !== false) this.mail(tenant, organization, invitation, client.row.name);
+    if (body.send_invitation_email !== false) await this.mail(tenant, organization, invitation, client.row);
     return invitation;
   }
 
-  private mail(tenant: Tenant, organization: OrganizationRow, invitation: Invitation, clientName: string): void {
+  /** The invitation mail (the tenant's `user_invitation` template when it has one). */
+  private mail(tenant: Tenant, organization: OrganizationRow, invitation: Invitation, client: { name: string; client_id: string }): Promise<void> {
     const orgName = organization.display_name ?? organization.name;
-    this.ctx.mailer
-      .send(tenant.domain, {
-        to: invitation.invitee.email,
+    return sendTenantMail(
+      this.ctx,
+      tenant,
+      'user_invitation',
+      invitation.invitee.email,
+      {
         subject: `You've been invited to join ${orgName}`,
         text:
-          `${invitation.inviter.name} has invited you to join ${orgName} on ${clientName}.\n\n` +
+          `${invitation.inviter.name} has invited you to join ${orgName} on ${client.name}.\n\n` +
           `To accept the invitation, open this link:\n\n${invitation.invitation_url}\n\n` +
           `The invitation works once and expires at ${invitation.expires_at}. If you were not expecting it, ignore this message.\n`,
-      })
-      .catch((err: unknown) => this.ctx.logger.error({ err, tenant: tenant.name, purpose: 'organization_invitation' }, 'sending mail failed'));
+      },
+      {
+        url: invitation.invitation_url,
+        inviter: { name: invitation.inviter.name },
+        organization: { id: organization.id, name: organization.name, display_name: organization.display_name ?? organization.name, metadata: organization.metadata },
+        application: { name: client.name, clientID: client.client_id },
+        user: { email: invitation.invitee.email },
+      },
+    );
   }
 
   async get(tenant: Tenant, organizationId: string, id: string, selection: FieldSelection): Promise<Partial<Invitation>> {

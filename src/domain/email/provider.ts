@@ -1,0 +1,41 @@
+/**
+ * The tenant's own mail provider (`/api/v2/emails/provider`) as the mail
+ * transport reads it: SMTP only, used when set and `enabled`. Its
+ * credentials are sealed under the master key (`ctx.box`) as one JSON object
+ * and opened only here and by the Management API's service (which never
+ * returns the password).
+ */
+import type { AppContext } from '../context.js';
+import type { TenantSmtpServer } from '../../platform/mail/index.js';
+
+/** The purpose the credentials are sealed under. */
+export const CREDENTIALS_SEAL = 'email provider credentials';
+
+export interface SmtpCredentials {
+  smtp_host: string;
+  smtp_port: number;
+  smtp_user?: string;
+  smtp_pass?: string;
+}
+
+export function openCredentials(ctx: Pick<AppContext, 'box'>, sealed: string): SmtpCredentials {
+  return JSON.parse(ctx.box.openString(sealed, CREDENTIALS_SEAL)) as SmtpCredentials;
+}
+
+export function sealCredentials(ctx: Pick<AppContext, 'box'>, credentials: SmtpCredentials): string {
+  return ctx.box.seal(JSON.stringify(credentials), CREDENTIALS_SEAL);
+}
+
+/** The tenant's SMTP server when its provider is set and enabled. */
+export async function openTenantSmtp(ctx: Pick<AppContext, 'stores' | 'box'>, tenantId: string): Promise<TenantSmtpServer | undefined> {
+  const row = await ctx.stores.emailProviders.get(tenantId);
+  if (!row || row.enabled !== 1 || row.name !== 'smtp') return undefined;
+  const credentials = openCredentials(ctx, row.credentials_enc);
+  return {
+    host: credentials.smtp_host,
+    port: credentials.smtp_port,
+    ...(credentials.smtp_user !== undefined && { user: credentials.smtp_user }),
+    ...(credentials.smtp_pass !== undefined && { pass: credentials.smtp_pass }),
+    ...(row.default_from_address !== null && { from: row.default_from_address }),
+  };
+}

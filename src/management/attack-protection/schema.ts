@@ -1,0 +1,82 @@
+/**
+ * Schemas of /api/v2/attack-protection/*, from the service's OpenAPI
+ * document (`GetBruteForceSettingsResponseContent`,
+ * `UpdateBruteForceSettingsRequestContent`, the suspicious IP throttling and
+ * breached password detection ones). Allowlists are bounded (100 entries of
+ * at most 50 characters: Gatehouse's limits, the document gives none) and
+ * checked as IP addresses or CIDR blocks by the service.
+ */
+import { Type, type TSchema } from '@sinclair/typebox';
+
+const literals = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
+const list = (item: TSchema) => Type.Array(item, { maxItems: 10, uniqueItems: true });
+const allowlist = Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 100, description: 'List of trusted IP addresses that will not have attack protection enforced against them.' });
+
+const bruteForce = {
+  enabled: Type.Boolean({ description: 'Whether or not brute force attack protections are active.' }),
+  shields: list(literals(['block', 'user_notification'] as const)),
+  allowlist,
+  mode: literals(['count_per_identifier_and_ip', 'count_per_identifier'] as const),
+  max_attempts: Type.Integer({ minimum: 1, maximum: 100, description: 'Maximum number of unsuccessful attempts.' }),
+};
+
+const stage = (maxAttempts: { minimum: number; maximum: number }, rate: { minimum: number; maximum: number }) =>
+  Type.Object({ max_attempts: Type.Integer(maxAttempts), rate: Type.Integer(rate) }, { additionalProperties: false });
+const partialStage = (maxAttempts: { minimum: number; maximum: number }, rate: { minimum: number; maximum: number }) =>
+  Type.Partial(stage(maxAttempts, rate), { additionalProperties: false });
+const PRE_LOGIN = [{ minimum: 1, maximum: 2500 }, { minimum: 34560, maximum: 86400000 }] as const;
+const PRE_REGISTRATION = [{ minimum: 1, maximum: 72000 }, { minimum: 1200, maximum: 86400000 }] as const;
+
+const suspiciousIp = {
+  enabled: Type.Boolean({ description: 'Whether or not suspicious IP throttling attack protections are active.' }),
+  shields: list(literals(['block', 'admin_notification'] as const)),
+  allowlist,
+};
+
+const registrationShields = list(literals(['block', 'admin_notification'] as const));
+const breached = {
+  enabled: Type.Boolean({ description: 'Whether or not breached password detection is active.' }),
+  shields: list(literals(['block', 'user_notification', 'admin_notification'] as const)),
+  admin_notification_frequency: list(literals(['immediately', 'daily', 'weekly', 'monthly'] as const)),
+  method: literals(['standard', 'enhanced'] as const),
+};
+const breachedStage = Type.Object(
+  {
+    'pre-user-registration': Type.Object({ shields: registrationShields }, { additionalProperties: false }),
+    'pre-change-password': Type.Object({ shields: registrationShields }, { additionalProperties: false }),
+  },
+  { additionalProperties: false },
+);
+
+export const BruteForceResponse = Type.Object(bruteForce, { additionalProperties: false });
+export const BruteForceBody = Type.Partial(Type.Object(bruteForce), { additionalProperties: false });
+
+export const SuspiciousIpResponse = Type.Object(
+  {
+    ...suspiciousIp,
+    stage: Type.Object({ 'pre-login': stage(...PRE_LOGIN), 'pre-user-registration': stage(...PRE_REGISTRATION) }, { additionalProperties: false }),
+  },
+  { additionalProperties: false },
+);
+export const SuspiciousIpBody = Type.Partial(
+  Type.Object({
+    ...suspiciousIp,
+    stage: Type.Partial(Type.Object({ 'pre-login': partialStage(...PRE_LOGIN), 'pre-user-registration': partialStage(...PRE_REGISTRATION) }), { additionalProperties: false }),
+  }),
+  { additionalProperties: false },
+);
+
+export const BreachedResponse = Type.Object({ ...breached, stage: breachedStage }, { additionalProperties: false });
+export const BreachedBody = Type.Partial(
+  Type.Object({
+    ...breached,
+    stage: Type.Partial(
+      Type.Object({
+        'pre-user-registration': Type.Object({ shields: registrationShields }, { additionalProperties: false }),
+        'pre-change-password': Type.Object({ shields: registrationShields }, { additionalProperties: false }),
+      }),
+      { additionalProperties: false },
+    ),
+  }),
+  { additionalProperties: false },
+);
