@@ -217,6 +217,7 @@ await forEachStoreFactory('storage conformance', (h) => {
       '0041_device_codes',
       '0042_backchannel_logout',
       '0043_backchannel_authentication',
+      '0075_management_api_name',
     ];
 
     it('creates every table', async () => {

@@ -28,9 +28,15 @@ import { deleteOrganizationInvitation } from './invitations/delete.js';
 import { getOrganizationInvitation } from './invitations/get.js';
 import { listOrganizationInvitations } from './invitations/list.js';
 import { OrganizationInvitationService } from './invitations/service.js';
+import { addOrganizationAllConnection } from './connections/create.js';
+import { removeOrganizationAllConnection } from './connections/delete.js';
+import { getOrganizationAllConnection } from './connections/get.js';
+import { listOrganizationAllConnections } from './connections/list.js';
+import { OrganizationAllConnectionService } from './connections/service.js';
+import { updateOrganizationAllConnection } from './connections/update.js';
 import type { AppContext } from '../../domain/context.js';
 
-/** /api/v2/organizations and its sub-resources: client grants, members and their roles, enabled connections, invitations. */
+/** /api/v2/organizations and its sub-resources: client grants, members and their roles, enabled connections (also as /connections), invitations. */
 export function organizationRoutes(ctx: AppContext): ManagementRoute[] {
   const store = ctx.stores.organizations;
   const organizations = new OrganizationService(ctx, store);
@@ -38,6 +44,7 @@ export function organizationRoutes(ctx: AppContext): ManagementRoute[] {
   const members = new OrganizationMemberService(ctx);
   const connections = new OrganizationConnectionService(ctx);
   const invitations = new OrganizationInvitationService(ctx);
+  const allConnections = new OrganizationAllConnectionService(connections);
   const organizationOperations = [listOrganizations, createOrganization, getOrganization, getOrganizationByName, updateOrganization, deleteOrganization];
   const clientGrantOperations = [listOrganizationClientGrants, createOrganizationClientGrant, deleteOrganizationClientGrant];
   return [
@@ -48,6 +55,9 @@ export function organizationRoutes(ctx: AppContext): ManagementRoute[] {
     ),
     ...[listOrganizationConnections, addOrganizationConnection, getOrganizationConnection, updateOrganizationConnection, removeOrganizationConnection].map((route) =>
       route(ctx, connections),
+    ),
+    ...[listOrganizationAllConnections, addOrganizationAllConnection, getOrganizationAllConnection, updateOrganizationAllConnection, removeOrganizationAllConnection].map(
+      (route) => route(ctx, allConnections),
     ),
     ...[listOrganizationInvitations, createOrganizationInvitation, getOrganizationInvitation, deleteOrganizationInvitation].map((route) =>
       route(ctx, invitations),
