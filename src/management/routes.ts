@@ -14,6 +14,7 @@ import { guardianRoutes } from './guardian/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { resourceServerRoutes } from './resource-servers/routes.js';
 import { roleRoutes } from './roles/routes.js';
+import { updateRiskAssessmentSettings } from './risk-assessments/update-settings.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { userBlockRoutes } from './user-blocks/routes.js';
 import { userRoutes } from './users/routes.js';
@@ -36,5 +37,6 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
     ...userBlockRoutes(ctx),
     ...consentGrantRoutes(ctx),
     ...sessionRoutes(ctx),
+    updateRiskAssessmentSettings(),
   ];
 }

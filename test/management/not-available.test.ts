@@ -107,3 +107,29 @@ describe('/api/v2: operations of the service Gatehouse does not implement', () =
     assert.equal(((await api('GET', '/api/v2/roles/rol_nope')).json() as { message: string }).message, 'The role does not exist.');
   });
 });
+
+describe('/api/v2/risk-assessments/settings: off in Gatehouse', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(() => t.close());
+
+  it('reading is not available; PATCH takes enabled: false (what deploy tools send back) and refuses turning it on', async () => {
+    const read = await t.management('GET', '/api/v2/risk-assessments/settings');
+    assert.equal(read.statusCode, 404);
+    assert.equal((read.json() as { errorCode: string }).errorCode, 'not_available_in_gatehouse');
+    const off = await t.management('PATCH', '/api/v2/risk-assessments/settings', { body: { enabled: false } });
+    assert.equal(off.statusCode, 200, off.body);
+    assert.deepEqual(off.json(), { enabled: false });
+    const on = await t.management('PATCH', '/api/v2/risk-assessments/settings', { body: { enabled: true } });
+    assert.equal(on.statusCode, 400);
+    assert.deepEqual(on.json(), {
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'Risk assessment is not available in Gatehouse: it can only be disabled.',
+      errorCode: 'not_available_in_gatehouse',
+    });
+    assert.equal((await t.management('PATCH', '/api/v2/risk-assessments/settings', { body: { enabled: false, extra: 1 } })).statusCode, 400);
+  });
+});
