@@ -7,6 +7,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
 import { authenticateManagement, authorizeOperation } from './auth.js';
+import { notAvailableRoute } from './not-available/route.js';
 import { managementRoutes } from './routes.js';
 import { logManagementOperation } from './tenant-log.js';
 import type { AppContext } from '../domain/context.js';
@@ -17,7 +18,7 @@ export function managementPlugin(ctx: AppContext): FastifyPluginAsync {
     await app.register(multipart, { limits: { files: 1, parts: 8, fieldSize: 1024 } });
     app.addHook('onRequest', async (request) => {
       const { scopes, currentUser, allScopes } = request.routeOptions.config;
-      // Unknown routes fall through to the 404 handler without authentication.
+      // Unknown routes fall through to the 404 handler without authentication; the catch-all (not-available/route.ts) authenticates the service's operations itself.
       if (scopes === undefined) return;
       request.principal = await authenticateManagement(ctx, request);
       authorizeOperation(request.principal, { scopes, ...(currentUser && { currentUser }), ...(allScopes && { allScopes }) }, request.params);
@@ -25,5 +26,7 @@ export function managementPlugin(ctx: AppContext): FastifyPluginAsync {
     // Operations that change something go to the tenant log (sapi / fapi) once answered.
     app.addHook('onResponse', async (request, reply) => logManagementOperation(ctx, request, reply));
     for (const route of managementRoutes(ctx)) app.route(route);
+    // Operations of the service that no route above implements (not-available/route.ts).
+    app.route(notAvailableRoute(ctx));
   };
 }

@@ -20,6 +20,7 @@ import { logRoutes } from './logs/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { resourceServerRoutes } from './resource-servers/routes.js';
 import { roleRoutes } from './roles/routes.js';
+import { updateRiskAssessmentSettings } from './risk-assessments/update-settings.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { tenantSettingsRoutes } from './tenants/settings/routes.js';
 import { userBlockRoutes } from './user-blocks/routes.js';
@@ -52,5 +53,6 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
     ...attackProtectionRoutes(ctx),
     ...emailRoutes(ctx),
     ...emailTemplateRoutes(ctx),
+    updateRiskAssessmentSettings(),
   ];
 }

@@ -39,6 +39,7 @@ import * as m0070 from './migrations/0070_jobs.js';
 import * as m0065 from './migrations/0065_tenant_logs.js';
 import * as m0055 from './migrations/0055_organization_discovery_domains.js';
 import * as m0056 from './migrations/0056_email_provider_templates.js';
+import * as m0075 from './migrations/0075_management_api_name.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -92,6 +93,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0065_tenant_logs': m0065,
   '0055_organization_discovery_domains': m0055,
   '0056_email_provider_templates': m0056,
+  '0075_management_api_name': m0075,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

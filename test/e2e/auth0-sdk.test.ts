@@ -101,7 +101,7 @@ describe('auth0 SDK ManagementClient with client credentials, certificate truste
     const managementApi = list.data.find((rs) => rs.identifier === `https://${server.domain}/api/v2/`);
     assert.ok(managementApi, `Management API missing from ${JSON.stringify(list.data.map((rs) => rs.identifier))}`);
     assert.equal(managementApi.is_system, true);
-    assert.equal(managementApi.name, 'Management API');
+    assert.equal(managementApi.name, 'Auth0 Management API');
     assert.ok(managementApi.scopes.some((s) => s.value === 'read:resource_servers'));
     // The SDK always sends include_totals=true, page=0, per_page=50.
     assert.equal(list.response.total, list.data.length);

@@ -797,6 +797,12 @@ describe('/api/v2/clients', () => {
       expectAccepted('POST /clients jwt_configuration', await post({ name: 'jwt', jwt_configuration: { scopes: {} } }), 201, {
         jwt_configuration: { lifetime_in_seconds: 36000, secret_encoded: true, scopes: {} },
       });
+      // An update without secret_encoded (deploy tools strip it) keeps the stored one; one that names it sets it.
+      const id = (res.json() as { client_id: string }).client_id;
+      const kept = await patch(id, { jwt_configuration: { lifetime_in_seconds: 120 } });
+      assert.deepEqual((kept.json() as { jwt_configuration: unknown }).jwt_configuration, { lifetime_in_seconds: 120, secret_encoded: true });
+      const set = await patch(id, { jwt_configuration: { lifetime_in_seconds: 120, secret_encoded: false } });
+      assert.deepEqual((set.json() as { jwt_configuration: unknown }).jwt_configuration, { lifetime_in_seconds: 120, secret_encoded: false });
     }));
 
     it('encryption_key and mobile: objects with other members allowed; encryption_key may be null', rule(async () => {

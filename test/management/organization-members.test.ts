@@ -134,6 +134,40 @@ describe('/api/v2/organizations: members, connections, invitations', () => {
     assert.equal((await api('GET', `${url}/${connectionId}`)).statusCode, 404);
   });
 
+  it('serves the same connections at /connections with is_enabled, and refuses disabling one', async () => {
+    const org = await organization('all-connections');
+    const created = await api('POST', '/api/v2/connections', { name: 'org-all-db', strategy: 'auth0' });
+    assert.equal(created.statusCode, 201, created.body);
+    const connectionId = (created.json() as { id: string }).id;
+    const url = `/api/v2/organizations/${org}/connections`;
+    const added = await api('POST', url, { connection_id: connectionId, assign_membership_on_login: true, is_enabled: true });
+    assert.equal(added.statusCode, 201, added.body);
+    const expected = {
+      assign_membership_on_login: true,
+      show_as_button: true,
+      is_signup_enabled: false,
+      is_enabled: true,
+      connection_id: connectionId,
+      connection: { name: 'org-all-db', strategy: 'auth0' },
+    };
+    assert.deepEqual(added.json(), expected);
+    // The same enabled connection, seen through the older path.
+    assert.equal((await api('GET', `/api/v2/organizations/${org}/enabled_connections/${connectionId}`)).statusCode, 200);
+    assert.deepEqual((await api('GET', `${url}?include_totals=true`)).json(), { connections: [expected], start: 0, limit: 50, total: 1 });
+    assert.deepEqual((await api('GET', url)).json(), [expected]);
+    assert.deepEqual((await api('GET', `${url}?is_enabled=false`)).json(), []);
+    const refused = await api('PATCH', `${url}/${connectionId}`, { is_enabled: false });
+    assert.equal(refused.statusCode, 400);
+    assert.equal((refused.json() as { errorCode: string }).errorCode, 'operation_not_supported');
+    assert.equal((await api('POST', url, { connection_id: connectionId, organization_access_level: 'full' })).statusCode, 400);
+    const patched = await api('PATCH', `${url}/${connectionId}`, { show_as_button: false });
+    assert.deepEqual(patched.json(), { ...expected, show_as_button: false });
+    assert.deepEqual((await api('GET', `${url}/${connectionId}`)).json(), { ...expected, show_as_button: false });
+    assert.equal((await api('DELETE', `${url}/${connectionId}`)).statusCode, 204);
+    assert.equal((await api('GET', `${url}/${connectionId}`)).statusCode, 404);
+    assert.equal((await api('GET', `/api/v2/organizations/org_missing/connections`)).statusCode, 404);
+  });
+
   it('creates an invitation, mails its URL, lists, gets and deletes it', async () => {
     const org = await organization('invites');
     const role = await fx.role('invited-role');

@@ -58,6 +58,21 @@ describe('/api/v2/resource-servers', () => {
     assert.equal(u.allow_offline_access, true);
     assert.equal(u.identifier, 'https://orders.example.com/');
 
+    // token_lifetime_for_web, sent back by deploy tools as it was read: taken up to token_lifetime.
+    const web = await t.management('PATCH', `/api/v2/resource-servers/${rs.id as string}`, { body: { token_lifetime_for_web: 300 } });
+    assert.equal((web.json() as Record<string, unknown>).token_lifetime_for_web, 300, web.body);
+    const above = await t.management('PATCH', `/api/v2/resource-servers/${rs.id as string}`, { body: { token_lifetime_for_web: 601 } });
+    assert.equal(above.statusCode, 400);
+    assert.deepEqual(above.json(), {
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'token_lifetime_for_web cannot be greater than token_lifetime.',
+      errorCode: 'invalid_body',
+    });
+    const forWeb = await t.management('POST', '/api/v2/resource-servers', { body: { identifier: 'https://web.example.com/', token_lifetime: 900, token_lifetime_for_web: 60 } });
+    assert.equal(forWeb.statusCode, 201, forWeb.body);
+    assert.equal((forWeb.json() as Record<string, unknown>).token_lifetime_for_web, 60);
+
     const deleted = await t.management('DELETE', `/api/v2/resource-servers/${rs.id as string}`);
     assert.equal(deleted.statusCode, 204);
     assert.equal(deleted.body, '');

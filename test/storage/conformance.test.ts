@@ -9,8 +9,9 @@
  */
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { migrateToLatest, type Db } from '../../src/storage/database.js';
+import * as managementApiName from '../../src/storage/migrations/0075_management_api_name.js';
 import type { ClientGrantRow, Database, ClientRow, ResourceServerRow, SigningKeyRow, TenantRow } from '../../src/storage/schema.js';
 import { newPrefixedId, randomString } from '../../src/platform/crypto/ids.js';
 import type { Stores } from '../../src/domain/stores.js';
@@ -234,6 +235,7 @@ await forEachStoreFactory('storage conformance', (h) => {
       '0065_tenant_logs',
       '0055_organization_discovery_domains',
       '0056_email_provider_templates',
+      '0075_management_api_name',
     ];
 
     it('creates every table', async () => {
@@ -258,6 +260,17 @@ await forEachStoreFactory('storage conformance', (h) => {
       const names = (await db.introspection.getTables()).map((t) => t.name);
       for (const table of TABLES) assert.ok(names.includes(table));
       assert.equal(await countRows(db, 'signing_keys', tenantId), 1);
+    });
+
+    it('0075 names a tenant\'s system API as the service does, and only that one', async () => {
+      const tenantId = await newTenant();
+      const system = resourceServerRow(tenantId, { is_system: 1, name: 'Management API' });
+      const own = resourceServerRow(tenantId, { name: 'Management API' });
+      await resourceServers.insert(system);
+      await resourceServers.insert(own);
+      await managementApiName.up(db as unknown as Kysely<unknown>);
+      assert.equal((await resourceServers.get(tenantId, system.id))?.name, 'Auth0 Management API');
+      assert.equal((await resourceServers.get(tenantId, own.id))?.name, 'Management API');
     });
   });
 

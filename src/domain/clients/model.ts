@@ -59,6 +59,20 @@ export const REFRESH_TOKEN_DEFAULT = {
 };
 
 /**
+ * `jwt_configuration.secret_encoded` is set when the client is created: an
+ * update whose `jwt_configuration` leaves it out keeps the stored value
+ * (auth0-deploy-cli strips it from every update as a field the service does
+ * not take there, and sends the rest of `jwt_configuration` back).
+ */
+export function keepSecretEncoded(stored: ClientConfig, updated: ClientConfig): void {
+  const before = stored.jwt_configuration as Record<string, unknown> | undefined;
+  const after = updated.jwt_configuration as Record<string, unknown> | undefined;
+  if (after && typeof after === 'object' && !('secret_encoded' in after) && before?.secret_encoded !== undefined) {
+    updated.jwt_configuration = { ...after, secret_encoded: before.secret_encoded };
+  }
+}
+
+/**
  * The configuration of a new client: the specification's defaults, then the
  * request's members over them. Where the specification states a default it is
  * used even where the OpenAPI document or the service's dashboard differ

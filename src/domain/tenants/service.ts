@@ -120,7 +120,7 @@ export class TenantService {
             tenant_id: tenantId,
             id: randomString(24, '0123456789abcdef'),
             identifier: audience,
-            name: 'Management API',
+            name: 'Auth0 Management API',
             is_system: 1,
             scopes: MANAGEMENT_SCOPES.map((value) => ({ value, description: describeScope(value) })),
             signing_alg: 'RS256',

@@ -4,6 +4,7 @@ import { ManagementError, managementErrors } from '../../platform/http/errors.js
 import {
   canRead,
   columnsFromConfig,
+  keepSecretEncoded,
   newClientConfig,
   scopesToRead,
   type ClientConfig,
@@ -189,6 +190,7 @@ export class ClientService {
     for (const [key, value] of Object.entries(body)) {
       if (key !== 'client_secret') config[key] = value;
     }
+    keepSecretEncoded(row.config, config);
     checkConsistency(config);
     if (body.client_authentication_methods !== undefined || body.signed_request_object !== undefined) {
       await resolveCredentialReferences(this.ctx.stores, tenant, clientId, config, isoAt(this.ctx.now()));

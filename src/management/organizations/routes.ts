@@ -35,9 +35,15 @@ import { getOrganizationDiscoveryDomain } from './discovery-domains/get.js';
 import { listOrganizationDiscoveryDomains } from './discovery-domains/list.js';
 import { OrganizationDiscoveryDomainService } from './discovery-domains/service.js';
 import { updateOrganizationDiscoveryDomain } from './discovery-domains/update.js';
+import { addOrganizationAllConnection } from './connections/create.js';
+import { removeOrganizationAllConnection } from './connections/delete.js';
+import { getOrganizationAllConnection } from './connections/get.js';
+import { listOrganizationAllConnections } from './connections/list.js';
+import { OrganizationAllConnectionService } from './connections/service.js';
+import { updateOrganizationAllConnection } from './connections/update.js';
 import type { AppContext } from '../../domain/context.js';
 
-/** /api/v2/organizations and its sub-resources: client grants, members and their roles, enabled connections, invitations, discovery domains. */
+/** /api/v2/organizations and its sub-resources: client grants, members and their roles, enabled connections (also as /connections), invitations, discovery domains. */
 export function organizationRoutes(ctx: AppContext): ManagementRoute[] {
   const store = ctx.stores.organizations;
   const organizations = new OrganizationService(ctx, store);
@@ -46,6 +52,7 @@ export function organizationRoutes(ctx: AppContext): ManagementRoute[] {
   const connections = new OrganizationConnectionService(ctx);
   const invitations = new OrganizationInvitationService(ctx);
   const discoveryDomains = new OrganizationDiscoveryDomainService(ctx);
+  const allConnections = new OrganizationAllConnectionService(connections);
   const organizationOperations = [listOrganizations, createOrganization, getOrganization, getOrganizationByName, updateOrganization, deleteOrganization];
   const clientGrantOperations = [listOrganizationClientGrants, createOrganizationClientGrant, deleteOrganizationClientGrant];
   return [
@@ -56,6 +63,9 @@ export function organizationRoutes(ctx: AppContext): ManagementRoute[] {
     ),
     ...[listOrganizationConnections, addOrganizationConnection, getOrganizationConnection, updateOrganizationConnection, removeOrganizationConnection].map((route) =>
       route(ctx, connections),
+    ),
+    ...[listOrganizationAllConnections, addOrganizationAllConnection, getOrganizationAllConnection, updateOrganizationAllConnection, removeOrganizationAllConnection].map(
+      (route) => route(ctx, allConnections),
     ),
     ...[listOrganizationInvitations, createOrganizationInvitation, getOrganizationInvitation, deleteOrganizationInvitation].map((route) =>
       route(ctx, invitations),

@@ -36,6 +36,13 @@ const writable = {
     maximum: 2592000,
     description: 'Expiration value (in seconds) for access tokens issued for this API from the token endpoint.',
   }),
+  // Not in the document's request bodies, but in every answer, and sent back
+  // by the service's own deploy tool on update: the service takes it.
+  token_lifetime_for_web: Type.Integer({
+    minimum: 0,
+    maximum: 2592000,
+    description: 'Expiration value (in seconds) for access tokens issued for this API via Implicit or Hybrid Flows. Cannot be greater than the `token_lifetime` value.',
+  }),
   token_dialect: StringEnum(['access_token', 'access_token_authz', 'rfc9068_profile', 'rfc9068_profile_authz'], {
     description: 'Dialect of issued access token.',
   }),
@@ -73,6 +80,7 @@ export interface UpdateResourceServerBody {
   signing_secret?: string;
   allow_offline_access?: boolean;
   token_lifetime?: number;
+  token_lifetime_for_web?: number;
   token_dialect?: 'access_token' | 'access_token_authz' | 'rfc9068_profile' | 'rfc9068_profile_authz';
   skip_consent_for_verifiable_first_party_clients?: boolean;
   enforce_policies?: boolean;

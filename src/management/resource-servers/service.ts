@@ -21,6 +21,15 @@ const conflict = () => managementErrors.conflict('A resource server with the sam
 
 const bool = (value: boolean | undefined, fallback: boolean): number => ((value ?? fallback) ? 1 : 0);
 
+/**
+ * `token_lifetime_for_web` is never above `token_lifetime` (the document's
+ * rule): one asked for above it is refused; a default or kept one follows it down.
+ */
+function webLifetime(tokenLifetime: number, asked: number | undefined, fallback: number): number {
+  if (asked !== undefined && asked > tokenLifetime) throw managementErrors.invalidBody('token_lifetime_for_web cannot be greater than token_lifetime.');
+  return Math.min(asked ?? fallback, tokenLifetime);
+}
+
 export class ResourceServerService {
   constructor(private readonly ctx: AppContext) {}
 
@@ -73,7 +82,7 @@ export class ResourceServerService {
       signing_alg: signingAlg,
       signing_secret_enc: secret === undefined ? null : this.ctx.box.seal(secret, signingSecretContext(tenant.id, id)),
       token_lifetime: body.token_lifetime ?? DEFAULT_TOKEN_LIFETIME,
-      token_lifetime_for_web: Math.min(body.token_lifetime ?? DEFAULT_TOKEN_LIFETIME_FOR_WEB, DEFAULT_TOKEN_LIFETIME_FOR_WEB),
+      token_lifetime_for_web: webLifetime(body.token_lifetime ?? DEFAULT_TOKEN_LIFETIME, body.token_lifetime_for_web, DEFAULT_TOKEN_LIFETIME_FOR_WEB),
       allow_offline_access: bool(body.allow_offline_access, false),
       skip_consent_for_verifiable_first_party_clients: bool(body.skip_consent_for_verifiable_first_party_clients, true),
       enforce_policies: bool(body.enforce_policies, false),
@@ -102,9 +111,9 @@ export class ResourceServerService {
       body.signing_secret ??
       (body.signing_alg === 'HS256' && row.signing_secret_enc === null ? randomBytes(32).toString('base64url') : undefined);
     if (secret !== undefined) changes.signing_secret_enc = this.ctx.box.seal(secret, signingSecretContext(tenant.id, row.id));
-    if (body.token_lifetime !== undefined) {
-      changes.token_lifetime = body.token_lifetime;
-      changes.token_lifetime_for_web = Math.min(body.token_lifetime, row.token_lifetime_for_web);
+    if (body.token_lifetime !== undefined) changes.token_lifetime = body.token_lifetime;
+    if (body.token_lifetime !== undefined || body.token_lifetime_for_web !== undefined) {
+      changes.token_lifetime_for_web = webLifetime(body.token_lifetime ?? row.token_lifetime, body.token_lifetime_for_web, row.token_lifetime_for_web);
     }
     if (body.allow_offline_access !== undefined) changes.allow_offline_access = body.allow_offline_access ? 1 : 0;
     if (body.skip_consent_for_verifiable_first_party_clients !== undefined) {

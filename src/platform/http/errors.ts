@@ -65,6 +65,7 @@ export type ManagementErrorCode =
   | 'user_exists'
   | 'conflict'
   | 'operation_not_supported'
+  | 'not_available_in_gatehouse'
   | 'too_many_requests';
 
 export class ManagementError extends HttpError {

@@ -13,5 +13,5 @@ export const listOrganizationConnections: ManagementRouteFactory<OrganizationCon
   url: '/organizations/:id/enabled_connections',
   config: { scopes: ['read:organization_connections'] },
   schema: { params: OrganizationIdParams, querystring: Query, response: { 200: offsetListResponse('enabled_connections', OrganizationConnectionResponse) } },
-  handler: async (request) => connections.list(request.tenant, request.params.id, request.query),
+  handler: async (request) => connections.list(request.tenant, request.params.id, request.query, 'enabled_connections'),
 });

@@ -48,11 +48,17 @@ const flag = (value: boolean | undefined): number | undefined => (value === unde
 export class OrganizationConnectionService {
   constructor(private readonly ctx: AppContext) {}
 
-  async list(tenant: Tenant, organizationId: string, query: { page?: number; per_page?: number; include_totals?: boolean }): Promise<OffsetList<'enabled_connections', OrganizationConnection>> {
+  /** A page of the organization's connections, under `key` with include_totals (`enabled_connections`, or `connections` for /organizations/{id}/connections). */
+  async list<K extends string>(
+    tenant: Tenant,
+    organizationId: string,
+    query: { page?: number; per_page?: number; include_totals?: boolean },
+    key: K,
+  ): Promise<OffsetList<K, OrganizationConnection>> {
     if (!(await this.ctx.stores.organizations.get(tenant.id, organizationId))) throw organizationNotFound();
     const page = offsetPaging(query);
     const { rows, total } = await this.ctx.stores.organizationConnections.list(tenant.id, organizationId, offsetWindow(page));
-    return offsetList('enabled_connections', rows.map(organizationConnectionFromRow), page, total);
+    return offsetList(key, rows.map(organizationConnectionFromRow), page, total);
   }
 
   async get(tenant: Tenant, organizationId: string, connectionId: string): Promise<OrganizationConnection> {

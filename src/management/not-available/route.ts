@@ -1,0 +1,74 @@
+/**
+ * The Management API's catch-all: every request under /api/v2 that no
+ * Gatehouse route takes. A path and method of the service's own Management API
+ * (its OpenAPI document's list, operations.ts) is authenticated and authorised
+ * like any operation, with the scopes the document gives it, then answered as
+ * answers.ts says (not available, or the empty list of a tenant that never
+ * used the feature). Anything else is the plain 404 of a path that exists
+ * nowhere, without authentication, as before.
+ *
+ * A wildcard route has the lowest precedence in Fastify's router, so an
+ * operation that an area implements is always answered by its own route. It
+ * answers in onRequest, before any body is read: a body sent to an operation
+ * Gatehouse lacks means nothing to it (and may be a multipart upload).
+ */
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { answerFor, notAvailable, type EmptyList } from './answers.js';
+import { serviceOperation } from './operations.js';
+import { authenticateManagement, authorizeOperation } from '../auth.js';
+import { MAX_PAGE, MAX_PER_PAGE } from '../paging.js';
+import { managementErrors } from '../../platform/http/errors.js';
+import type { AppContext } from '../../domain/context.js';
+
+const PREFIX = '/api/v2';
+
+export function notAvailableRoute(ctx: AppContext): RouteOptions {
+  return {
+    method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    url: '/*',
+    onRequest: async (request, reply) => {
+      const path = request.url.split('?')[0]!.slice(PREFIX.length);
+      const operation = serviceOperation(request.method, path);
+      if (operation === undefined) throw managementErrors.notFound();
+      const principal = await authenticateManagement(ctx, request);
+      authorizeOperation(principal, { scopes: operation.scopes }, undefined);
+      const answer = answerFor(operation);
+      if (answer.kind === 'not_available') throw notAvailable(operation, 404);
+      if (answer.kind === 'forbidden') throw notAvailable(operation, 403);
+      return sendEmptyList(request, reply, answer.list);
+    },
+    // Never reached: onRequest has answered.
+    handler: async () => {
+      throw managementErrors.notFound();
+    },
+  };
+}
+
+async function sendEmptyList(request: FastifyRequest, reply: FastifyReply, list: EmptyList): Promise<FastifyReply> {
+  const query = request.query as Record<string, unknown>;
+  const page = integerParameter(query, 'page', 0, 0, MAX_PAGE);
+  const perPage = integerParameter(query, 'per_page', 50, 1, MAX_PER_PAGE);
+  const body = (() => {
+    switch (list.paging) {
+      case 'array':
+        return [];
+      case 'none':
+        return { [list.key]: [] };
+      case 'page':
+        return { [list.key]: [], total: 0, page, per_page: perPage };
+      case 'offset':
+        return query.include_totals === 'true' ? { [list.key]: [], start: page * perPage, limit: perPage, total: 0 } : [];
+    }
+  })();
+  return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify(body));
+}
+
+/** A paging parameter as the service bounds it; absent means `fallback`. */
+function integerParameter(query: Record<string, unknown>, name: string, fallback: number, min: number, max: number): number {
+  const raw = query[name];
+  if (raw === undefined) return fallback;
+  if (typeof raw !== 'string' || !/^\d{1,7}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw managementErrors.badRequest(`Query validation error: 'Invalid value' on property ${name}.`, 'invalid_query_string');
+  }
+  return Number(raw);
+}
