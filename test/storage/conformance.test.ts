@@ -217,6 +217,7 @@ await forEachStoreFactory('storage conformance', (h) => {
       '0041_device_codes',
       '0042_backchannel_logout',
       '0043_backchannel_authentication',
+      '0050_mfa_push',
     ];
 
     it('creates every table', async () => {
