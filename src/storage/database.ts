@@ -33,6 +33,7 @@ import * as m0041 from './migrations/0041_device_codes.js';
 import * as m0042 from './migrations/0042_backchannel_logout.js';
 import * as m0043 from './migrations/0043_backchannel_authentication.js';
 import * as m0050 from './migrations/0050_mfa_push.js';
+import * as m0051 from './migrations/0051_sms_passwordless_users.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -81,6 +82,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0042_backchannel_logout': m0042,
   '0043_backchannel_authentication': m0043,
   '0050_mfa_push': m0050,
+  '0051_sms_passwordless_users': m0051,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

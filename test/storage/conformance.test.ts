@@ -218,6 +218,7 @@ await forEachStoreFactory('storage conformance', (h) => {
       '0042_backchannel_logout',
       '0043_backchannel_authentication',
       '0050_mfa_push',
+      '0051_sms_passwordless_users',
     ];
 
     it('creates every table', async () => {
