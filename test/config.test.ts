@@ -23,6 +23,9 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ GATEHOUSE_WORKERS: '3' }).hashing.threads, Math.max(1, Math.floor((os.availableParallelism() - 1) / 3)), 'hashing threads shared among workers');
     assert.equal(config.sms.twilioUrl, 'https://api.twilio.com');
     assert.equal(loadConfig({ GATEHOUSE_TWILIO_URL: 'http://127.0.0.1:8081' }).sms.twilioUrl, 'http://127.0.0.1:8081', 'http only to a loopback stand-in');
+    assert.deepEqual(config.push, { apnsUrl: undefined, snsEndpoint: undefined, caFile: undefined }, "push providers' own defaults (Apple's hosts by sandbox, the region's SNS endpoint)");
+    assert.equal(loadConfig({ GATEHOUSE_APNS_URL: 'https://127.0.0.1:8443' }).push.apnsUrl, 'https://127.0.0.1:8443');
+    assert.equal(loadConfig({ GATEHOUSE_SNS_ENDPOINT: 'http://localhost:9911' }).push.snsEndpoint, 'http://localhost:9911');
     assert.deepEqual(config.rateLimits, {
       management: { burst: 50, perSecond: 16 },
       authentication: { burst: 100, perSecond: 100 },
@@ -76,6 +79,11 @@ describe('loadConfig', () => {
     [{ GATEHOUSE_TWILIO_URL: 'https://api.twilio.com/2010-04-01' }, 'GATEHOUSE_TWILIO_URL'],
     [{ GATEHOUSE_TWILIO_URL: 'https://user:pass@api.twilio.com' }, 'GATEHOUSE_TWILIO_URL'],
     [{ GATEHOUSE_TWILIO_URL: 'not a url' }, 'GATEHOUSE_TWILIO_URL'],
+    [{ GATEHOUSE_APNS_URL: 'http://api.push.apple.com' }, 'GATEHOUSE_APNS_URL'],
+    [{ GATEHOUSE_APNS_URL: 'https://api.push.apple.com/3/device' }, 'GATEHOUSE_APNS_URL'],
+    [{ GATEHOUSE_SNS_ENDPOINT: 'http://sns.us-east-1.amazonaws.com' }, 'GATEHOUSE_SNS_ENDPOINT'],
+    [{ GATEHOUSE_SNS_ENDPOINT: 'nope' }, 'GATEHOUSE_SNS_ENDPOINT'],
+    [{ GATEHOUSE_PUSH_CA_FILE: '/nonexistent/ca.pem' }, 'GATEHOUSE_PUSH_CA_FILE'],
   ];
   for (const [env, variable] of bad) {
     it(`names ${variable} for ${JSON.stringify(env)}`, () => {

@@ -137,7 +137,7 @@ export class MfaRequiredError extends OAuthError {
 }
 
 /** The dotted `error` codes of /passwordless/start (wire notes §1.4 family 3). */
-export type PasswordlessErrorCode = 'bad.connection' | 'bad.client_id' | 'bad.email' | 'bad.authParams' | 'bad.request' | 'bad.send';
+export type PasswordlessErrorCode = 'bad.connection' | 'bad.client_id' | 'bad.email' | 'bad.phone_number' | 'bad.authParams' | 'bad.request' | 'bad.send' | 'sms_provider_error';
 
 /** /passwordless/start's refusals: `{error: "bad.connection", error_description}`, 400. */
 export class PasswordlessError extends HttpError {

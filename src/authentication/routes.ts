@@ -21,6 +21,9 @@ import { associateEndpoint } from './mfa/associate.js';
 import { deleteAuthenticatorEndpoint, listAuthenticatorsEndpoint } from './mfa/authenticators.js';
 import { challengeEndpoint } from './mfa/challenge.js';
 import { enrollmentTicketPages } from './mfa/enroll-page.js';
+import { deviceEnrollEndpoint } from './mfa/device/enroll.js';
+import { resolveTransactionEndpoint } from './mfa/device/resolve-transaction.js';
+import { deviceTransactionEndpoint } from './mfa/device/transaction.js';
 import { passwordlessStartEndpoint } from './passwordless/start.js';
 import { verifyRedirectEndpoint } from './passwordless/verify-redirect.js';
 import { resetPasswordForm, resetPasswordSubmit } from './pages/reset-password.js';
@@ -63,6 +66,9 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
       challengeEndpoint(ctx, registries),
       listAuthenticatorsEndpoint(ctx),
       deleteAuthenticatorEndpoint(ctx),
+      deviceEnrollEndpoint(ctx),
+      deviceTransactionEndpoint(ctx),
+      resolveTransactionEndpoint(ctx),
       passwordlessStartEndpoint(ctx, registries),
       deviceAuthorizationEndpoint(ctx, registries),
       backchannelAuthorizeEndpoint(ctx, registries),

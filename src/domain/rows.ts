@@ -482,6 +482,12 @@ export interface MfaAuthenticatorRow {
   created_at: string;
   enrolled_at: string | null;
   last_auth_at: string | null;
+  /** Push (migration 0050): `APNS` or `GCM`, once the device enrolled. */
+  push_service?: string | null;
+  /** Push: the device's push token, sealed (src/domain/mfa/model.ts pushTokenContext). */
+  push_token_enc?: string | null;
+  /** Push: the device's public key, a JWK as JSON. */
+  public_key?: string | null;
 }
 
 /** An out-of-band challenge (migration 0020): the oob_code and its binding code, both as SHA-256. */
@@ -494,6 +500,11 @@ export interface MfaChallengeRow {
   binding_hash: string;
   expires_at: string;
   used_at: string | null;
+  /** Push (migration 0050): `pending`, `approved` or `denied`; null for binding-code challenges. */
+  status?: string | null;
+  /** Push: SHA-256 of the transaction id the device names. */
+  transaction_hash?: string | null;
+  last_polled_at?: string | null;
 }
 
 /** Consecutive wrong second-factor codes of a user in a window (migration 0020). */

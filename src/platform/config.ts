@@ -55,6 +55,19 @@ export interface Config {
      */
     twilioUrl: string;
   };
+  /** Delivery of MFA push notifications (src/platform/push/). */
+  push: {
+    /**
+     * Base URL of APNs (`/3/device/{token}` is appended), overriding the
+     * default of each tenant's provider (Apple's production host, or its
+     * sandbox host when the provider's `sandbox` is true).
+     */
+    apnsUrl: string | undefined;
+    /** Endpoint of Amazon SNS, overriding the default of the provider's region. */
+    snsEndpoint: string | undefined;
+    /** PEM file of extra certificate authorities trusted for APNs and SNS (besides the system roots). */
+    caFile: string | undefined;
+  };
   /**
    * Milliseconds a client has to send a whole request (headers and body);
    * past it the connection is answered 408 and closed.
@@ -158,6 +171,21 @@ export const SETTINGS: readonly Setting[] = [
     name: 'GATEHOUSE_TWILIO_URL',
     meaning: "base URL of Twilio's REST API for MFA text messages (https, or http to a loopback address for a local stand-in)",
     default: 'https://api.twilio.com',
+  },
+  {
+    name: 'GATEHOUSE_APNS_URL',
+    meaning: 'base URL of Apple Push Notification service for MFA pushes (HTTP/2, the provider\'s p12 as client certificate); https, or http to a loopback address',
+    default: "https://api.push.apple.com, or https://api.sandbox.push.apple.com when the tenant's APNs provider has sandbox true",
+  },
+  {
+    name: 'GATEHOUSE_SNS_ENDPOINT',
+    meaning: 'endpoint of Amazon SNS for MFA pushes (CreatePlatformEndpoint, Publish); https, or http to a loopback address',
+    default: "the AWS endpoint of the SNS provider's region",
+  },
+  {
+    name: 'GATEHOUSE_PUSH_CA_FILE',
+    meaning: 'PEM file of extra certificate authorities trusted when connecting to APNs and SNS (besides the system roots)',
+    default: 'none: the system roots only',
   },
   {
     name: 'GATEHOUSE_REQUEST_TIMEOUT',
@@ -431,6 +459,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       })(),
     },
     sms: { twilioUrl },
+    push: {
+      apnsUrl: (() => {
+        const value = nonEmpty(env, 'GATEHOUSE_APNS_URL');
+        return value === undefined ? undefined : parseServiceUrl('GATEHOUSE_APNS_URL', value, '');
+      })(),
+      snsEndpoint: (() => {
+        const value = nonEmpty(env, 'GATEHOUSE_SNS_ENDPOINT');
+        return value === undefined ? undefined : parseServiceUrl('GATEHOUSE_SNS_ENDPOINT', value, '');
+      })(),
+      caFile: (() => {
+        const file = nonEmpty(env, 'GATEHOUSE_PUSH_CA_FILE');
+        if (file !== undefined && !fs.existsSync(file)) throw new ConfigError('GATEHOUSE_PUSH_CA_FILE', `no such file: ${file}`);
+        return file && path.resolve(file);
+      })(),
+    },
     requestTimeoutMs: parseSeconds('GATEHOUSE_REQUEST_TIMEOUT', nonEmpty(env, 'GATEHOUSE_REQUEST_TIMEOUT'), 30),
     maxConnectionsPerAddress: parseCount('GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS', nonEmpty(env, 'GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS'), 256),
     dnsServers: parseDnsServers(nonEmpty(env, 'GATEHOUSE_DNS_SERVERS')),

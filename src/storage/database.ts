@@ -40,6 +40,8 @@ import * as m0065 from './migrations/0065_tenant_logs.js';
 import * as m0055 from './migrations/0055_organization_discovery_domains.js';
 import * as m0056 from './migrations/0056_email_provider_templates.js';
 import * as m0075 from './migrations/0075_management_api_name.js';
+import * as m0050 from './migrations/0050_mfa_push.js';
+import * as m0051 from './migrations/0051_sms_passwordless_users.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -94,6 +96,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0055_organization_discovery_domains': m0055,
   '0056_email_provider_templates': m0056,
   '0075_management_api_name': m0075,
+  '0050_mfa_push': m0050,
+  '0051_sms_passwordless_users': m0051,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -527,20 +527,29 @@ describe('/api/v2/guardian/factors/push-notification', () => {
   describe('the factor', () => {
     before(reset);
 
-    it('PUT {enabled:false} returns {enabled}, as JSON and as a form; enabling is refused until push delivery exists', async () => {
+    it('PUT {enabled} returns {enabled}, as JSON and as a form; the factor is listed as set', async () => {
       const off = await form('PUT', BASE, { enabled: 'false' });
       assert.equal(off.statusCode, 200, off.body);
       assert.equal(off.body, '{"enabled":false}');
       const on = await call('PUT', BASE, { enabled: true });
+      assert.equal(on.statusCode, 200, on.body);
+      assert.equal(on.body, '{"enabled":true}');
+      let factors = (await call('GET', '/api/v2/guardian/factors')).json() as { name: string; enabled: boolean }[];
+      assert.equal(factors.find((f) => f.name === 'push-notification')?.enabled, true);
+      await call('PUT', BASE, { enabled: false });
+      factors = (await call('GET', '/api/v2/guardian/factors')).json() as { name: string; enabled: boolean }[];
+      assert.equal(factors.find((f) => f.name === 'push-notification')?.enabled, false);
+    });
+
+    it('enabling a factor this server cannot use is refused', async () => {
+      const on = await call('PUT', '/api/v2/guardian/factors/duo', { enabled: true });
       assert.equal(on.statusCode, 400, on.body);
       assert.deepEqual(on.json(), {
         statusCode: 400,
         error: 'Bad Request',
-        message: 'The push-notification factor is not supported by this server and cannot be enabled.',
+        message: 'The duo factor is not supported by this server and cannot be enabled.',
         errorCode: 'operation_not_supported',
       });
-      const factors = (await call('GET', '/api/v2/guardian/factors')).json() as { name: string; enabled: boolean }[];
-      assert.equal(factors.find((f) => f.name === 'push-notification')?.enabled, false);
     });
 
     it('keeps the provider configurations and selection', async () => {

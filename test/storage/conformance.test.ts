@@ -236,6 +236,8 @@ await forEachStoreFactory('storage conformance', (h) => {
       '0055_organization_discovery_domains',
       '0056_email_provider_templates',
       '0075_management_api_name',
+      '0050_mfa_push',
+      '0051_sms_passwordless_users',
     ];
 
     it('creates every table', async () => {

@@ -41,6 +41,9 @@ await forEachStoreFactory('MFA store', (h) => {
     created_at: T0,
     enrolled_at: null,
     last_auth_at: null,
+    push_service: null,
+    push_token_enc: null,
+    public_key: null,
     ...fields,
   });
 
@@ -97,6 +100,33 @@ await forEachStoreFactory('MFA store', (h) => {
     const both = await Promise.all([stores.mfa.spendChallenge(tenantId, 'o1', at(1)), stores.mfa.spendChallenge(tenantId, 'o1', at(1))]);
     assert.equal(both.filter(Boolean).length, 1);
     assert.equal(await stores.mfa.spendChallenge(tenantId, 'o2', at(300)), false, 'expired');
+  });
+
+  it('push: a device recorded once on an unconfirmed push enrolment; a transaction resolved once while live; polls paced', async () => {
+    const { tenantId, userId } = await tenantWithUser();
+    const push = authenticator(tenantId, userId, { type: 'push', secret_enc: null });
+    await stores.mfa.insertAuthenticator(push);
+    const device = { name: 'phone', push_service: 'APNS', push_token_enc: 'sealed-token', public_key: '{"kty":"EC"}' };
+    const both = await Promise.all([stores.mfa.setPushDevice(tenantId, push.id, device, at(1)), stores.mfa.setPushDevice(tenantId, push.id, { ...device, name: 'other' }, at(1))]);
+    assert.equal(both.filter(Boolean).length, 1, 'one device wins the enrolment');
+    const stored = await stores.mfa.authenticator(tenantId, push.id);
+    assert.equal(stored?.confirmed, 1);
+    assert.equal(stored?.push_token_enc, 'sealed-token');
+    const totp = authenticator(tenantId, userId);
+    await stores.mfa.insertAuthenticator(totp);
+    assert.equal(await stores.mfa.setPushDevice(tenantId, totp.id, device, at(1)), false, 'only push enrolments');
+
+    const challenge = { tenant_id: tenantId, oob_hash: 'p1', authenticator_id: push.id, user_id: userId, client_id: 'c', binding_hash: 'b', expires_at: at(300), status: 'pending', transaction_hash: 't1', last_polled_at: null };
+    await stores.mfa.insertChallenge(challenge);
+    await stores.mfa.insertChallenge({ ...challenge, oob_hash: 'p2', transaction_hash: 't2' });
+    assert.equal((await stores.mfa.challengeByTransaction(tenantId, 't1'))?.oob_hash, 'p1');
+    const answers = await Promise.all([stores.mfa.resolveChallenge(tenantId, 't1', 'approved', at(2)), stores.mfa.resolveChallenge(tenantId, 't1', 'denied', at(2))]);
+    assert.equal(answers.filter(Boolean).length, 1, 'answered once');
+    assert.equal(await stores.mfa.resolveChallenge(tenantId, 't2', 'approved', at(300)), false, 'not after expiry');
+
+    assert.equal(await stores.mfa.pollChallenge(tenantId, 'p1', at(10), at(5)), true, 'the first poll');
+    assert.equal(await stores.mfa.pollChallenge(tenantId, 'p1', at(12), at(7)), false, 'too soon after it');
+    assert.equal(await stores.mfa.pollChallenge(tenantId, 'p1', at(15), at(10)), true, 'an interval later');
   });
 
   it('failures: counted in a window, a new window after it, cleared by a success', async () => {

@@ -70,6 +70,18 @@ await forEachStoreFactory('user storage', (h) => {
     await users.insert(userRow(tenantId, connectionId));
   });
 
+  it('finds the sms| user of a phone number, one per number and connection; other users with that number are not theirs', async () => {
+    const { tenantId, connectionId } = await tenantWithConnection();
+    const other = userRow(tenantId, connectionId, { phone_number: '+15550100' });
+    await users.insert(other);
+    assert.equal(await users.findSmsUser(tenantId, connectionId, '+15550100'), undefined, 'a database user with the number');
+    const sms = userRow(tenantId, connectionId, { user_id: 'sms|0123456789abcdef01234567', email: null, email_lower: null, phone_number: '+15550100' });
+    await users.insert(sms);
+    assert.equal((await users.findSmsUser(tenantId, connectionId, '+15550100'))?.user_id, sms.user_id);
+    const twin = users.insert(userRow(tenantId, connectionId, { user_id: 'sms|76543210fedcba9876543210', email: null, email_lower: null, phone_number: '+15550100' }));
+    await assert.rejects(twin, (e) => isUniqueViolation(e));
+  });
+
   it('finds a login identifier by email or username, case-insensitively; an email wins over an equal username', async () => {
     const { tenantId, connectionId } = await tenantWithConnection('{"requires_username":true}');
     const ann = userRow(tenantId, connectionId, { email: 'Ann@X.test', email_lower: 'ann@x.test', username: 'Ann', username_lower: 'ann' });

@@ -4,6 +4,10 @@
  *
  * - `authenticator_types: ["otp"]`: a new TOTP secret and its `otpauth://`
  *   URI (`barcode_uri`); confirmed by its first code (mfa-otp grant);
+ * - `authenticator_types: ["oob"]`, `oob_channels: ["auth0"]` (push): a
+ *   `barcode_uri` whose QR code leads the device to its enrolment
+ *   (src/domain/mfa/push.ts), and the `oob_code` polled with the mfa-oob
+ *   grant until the device has enrolled;
  * - `authenticator_types: ["oob"]`, `oob_channels: ["email"]` (`email`, else
  *   the user's) or `["sms"]` (`phone_number`, E.164; limited per IP and per
  *   number): the binding code is sent at once, and the answer's `oob_code`
@@ -20,6 +24,7 @@ import { firstRecoveryCode, mfaSettings, secondFactors, startOobEnrolment, start
 import { OAuthError, oauthErrors } from '../../platform/http/errors.js';
 import { takeSend } from '../abuse-limits.js';
 import { pick, readBody } from '../params.js';
+import { startPushEnrolment } from '../../domain/mfa/push.js';
 import { mfaCaller, requireScope, type MfaCaller } from './caller.js';
 import { bindingCodeSender } from './delivery.js';
 
@@ -74,7 +79,14 @@ export function associateEndpoint(ctx: AppContext): RouteOptions {
       }
       if (types[0] !== 'oob') throw oauthErrors.invalidRequest(`Unsupported authenticator type: ${types[0]}`);
       const channel = channels.length === 1 ? channels[0] : undefined;
-      if (channel !== 'email' && channel !== 'sms') throw oauthErrors.invalidRequest('oob_channels must be ["email"] or ["sms"]: the other channels are not supported by this server');
+      if (channel === 'auth0') {
+        // Push: the QR code of barcode_uri leads the device to the enrolment (src/domain/mfa/push.ts).
+        if (!settings.factors.has('push-notification')) throw factorDisabled('push-notification');
+        const { oobCode, barcodeUri } = await startPushEnrolment(ctx, tenant, caller.user, caller.clientId);
+        const recovery = await firstRecoveryCode(ctx, tenant.id, caller.user.user_id);
+        return { authenticator_type: 'oob', barcode_uri: barcodeUri, ...(recovery !== undefined && { recovery_codes: [recovery] }), oob_channel: 'auth0', oob_code: oobCode };
+      }
+      if (channel !== 'email' && channel !== 'sms') throw oauthErrors.invalidRequest('oob_channels must be ["auth0"], ["email"] or ["sms"]: the other channels are not supported by this server');
       let address: string;
       if (channel === 'email') {
         if (!settings.factors.has('email')) throw factorDisabled('email');

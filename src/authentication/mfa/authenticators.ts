@@ -25,6 +25,8 @@ function listed(a: Authenticator): Record<string, unknown> {
       return { id, authenticator_type: 'oob', active, oob_channel: 'email', name: maskedEmail(a.email ?? '') };
     case 'phone':
       return { id, authenticator_type: 'oob', active, oob_channel: 'sms', name: maskedPhone(a.phone_number ?? '') };
+    case 'push':
+      return { id, authenticator_type: 'oob', active, oob_channel: 'auth0', ...(a.name !== null && { name: a.name }) };
   }
 }
 

@@ -8,7 +8,9 @@
  *   a requested type; `oob_channel` narrows oob to `email` or `sms`;
  * - otp: `{challenge_type: "otp"}`, the user types a code from their app;
  * - oob (email, SMS): the binding code is sent, `{challenge_type: "oob",
- *   oob_code, binding_method: "prompt"}`.
+ *   oob_code, binding_method: "prompt"}`;
+ * - oob (push, channel `auth0`): a transaction is pushed to the device,
+ *   `{challenge_type: "oob", oob_code}`, polled with the mfa-oob grant.
  *
  * A user with no confirmed second factor: 400 `association_required`; no
  * authenticator of a requested type: 400 `unsupported_challenge_type`. Codes
@@ -16,7 +18,8 @@
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { AppContext } from '../../domain/context.js';
-import { authenticatorApiId, storedIdOf } from '../../domain/mfa/model.js';
+import { authenticatorApiId, storedIdOf, type Authenticator } from '../../domain/mfa/model.js';
+import { startPushChallenge } from '../../domain/mfa/push.js';
 import { secondFactors, startOobChallenge, usableAuthenticators } from '../../domain/mfa/service.js';
 import { OAuthError, oauthErrors } from '../../platform/http/errors.js';
 import { takeSend } from '../abuse-limits.js';
@@ -26,8 +29,10 @@ import { pick, readBody, requireParams } from '../params.js';
 import type { AuthenticationRegistries } from '../registries.js';
 import { openMfaLogin } from '../token/mfa-grant.js';
 import { bindingCodeSender } from './delivery.js';
+import { pushSender } from './push-delivery.js';
 
 const CHALLENGE_TYPES = new Set(['otp', 'oob']);
+const OOB_CHANNEL: Readonly<Record<Authenticator['type'], string>> = { totp: 'otp', 'recovery-code': 'recovery-code', email: 'email', phone: 'sms', push: 'auth0' };
 
 export function challengeEndpoint(ctx: AppContext, registries: Pick<AuthenticationRegistries, 'clientAuthMethods'>): RouteOptions {
   const authentication = clientAuthenticationParameters(registries.clientAuthMethods);
@@ -50,7 +55,7 @@ export function challengeEndpoint(ctx: AppContext, registries: Pick<Authenticati
       const candidates = enrolled.filter((a) => {
         const kind = a.type === 'totp' ? 'otp' : 'oob';
         if (!wanted.includes(kind)) return false;
-        if (kind === 'oob' && params.oob_channel !== undefined && params.oob_channel !== (a.type === 'phone' ? 'sms' : a.type)) return false;
+        if (kind === 'oob' && params.oob_channel !== undefined && params.oob_channel !== OOB_CHANNEL[a.type]) return false;
         return params.authenticator_id === undefined || storedIdOf(params.authenticator_id) === a.id;
       });
       const authenticator = candidates[0];
@@ -62,8 +67,12 @@ export function challengeEndpoint(ctx: AppContext, registries: Pick<Authenticati
       }
       reply.header('Cache-Control', 'no-store');
       if (authenticator.type === 'totp') return { challenge_type: 'otp' };
-      // Each code sent costs mailbox trust or money: limited per client IP and per recipient (../abuse-limits.ts).
-      await takeSend(ctx, tenant, 'mfa_challenge', endUserIp(request, client), authenticator.email ?? authenticator.phone_number ?? '');
+      // Each code or notification sent costs mailbox trust, money or the user's patience: limited per client IP and per recipient (../abuse-limits.ts).
+      await takeSend(ctx, tenant, 'mfa_challenge', endUserIp(request, client), authenticator.email ?? authenticator.phone_number ?? authenticator.id);
+      if (authenticator.type === 'push') {
+        const oobCode = await startPushChallenge(ctx, tenant, authenticator, client.client.row.client_id, pushSender(ctx, tenant, authenticator, { clientName: client.client.row.name }));
+        return { challenge_type: 'oob', oob_code: oobCode };
+      }
       const oobCode = await startOobChallenge(ctx, tenant, authenticator, client.client.row.client_id, bindingCodeSender(ctx, tenant, authenticator));
       return { challenge_type: 'oob', oob_code: oobCode, binding_method: 'prompt' };
     },

@@ -41,21 +41,27 @@ function sendMail(ctx: AppContext, tenant: Tenant, to: string, code: string): Pr
   );
 }
 
-async function sendSms(ctx: AppContext, tenant: Tenant, to: string, code: string, purpose: DeliveryPurpose): Promise<void> {
-  const { twilio, templates } = await ctx.stores.mfa.smsSettings(tenant.id);
-  if (!twilio?.sid || !twilio.auth_token_enc || !(twilio.from || twilio.messaging_service_sid)) {
+/**
+ * A text message through the tenant's Twilio provider: from its number or
+ * messaging service unless `sender` chooses another on the same account.
+ * Not configured: 400 `invalid_request`; refused by Twilio: 502
+ * `server_error` (logged with Twilio's status and code, never the text).
+ */
+export async function sendTextMessage(ctx: AppContext, tenant: Tenant, to: string, body: string, sender: { from?: string; messagingServiceSid?: string } = {}): Promise<void> {
+  const { twilio } = await ctx.stores.mfa.smsSettings(tenant.id);
+  const from = sender.messagingServiceSid === undefined ? (sender.from ?? twilio?.from) : undefined;
+  const messagingServiceSid = sender.messagingServiceSid ?? (sender.from === undefined ? twilio?.messaging_service_sid : undefined);
+  if (!twilio?.sid || !twilio.auth_token_enc || !(from || messagingServiceSid)) {
     throw oauthErrors.invalidRequest('Text messages cannot be sent: the SMS provider is not configured.');
   }
-  const template = purpose === 'enrollment' ? templates.enrollment_message : templates.verification_message;
-  const body = await renderLine(template, { code, tenant: { friendly_name: totpIssuer(tenant) } });
   try {
     await sendTwilioSms(
       ctx.config.sms.twilioUrl,
       {
         sid: twilio.sid,
         authToken: ctx.box.openString(twilio.auth_token_enc, twilioAuthTokenContext(tenant.id)),
-        ...(twilio.from && { from: twilio.from }),
-        ...(twilio.messaging_service_sid && { messagingServiceSid: twilio.messaging_service_sid }),
+        ...(from && { from }),
+        ...(messagingServiceSid && { messagingServiceSid }),
       },
       to,
       body,
@@ -65,6 +71,12 @@ async function sendSms(ctx: AppContext, tenant: Tenant, to: string, code: string
     ctx.logger.error({ tenant: tenant.name, status: error.status, providerCode: error.providerCode }, 'sending a text message failed');
     throw new OAuthError(502, 'server_error', 'The text message could not be sent.');
   }
+}
+
+async function sendSms(ctx: AppContext, tenant: Tenant, to: string, code: string, purpose: DeliveryPurpose): Promise<void> {
+  const { templates } = await ctx.stores.mfa.smsSettings(tenant.id);
+  const template = purpose === 'enrollment' ? templates.enrollment_message : templates.verification_message;
+  await sendTextMessage(ctx, tenant, to, await renderLine(template, { code, tenant: { friendly_name: totpIssuer(tenant) } }));
 }
 
 export function bindingCodeSender(ctx: AppContext, tenant: Tenant, authenticator: Authenticator, purpose: DeliveryPurpose = 'verification'): (code: string) => Promise<void> {

@@ -23,8 +23,8 @@ import type { UserRow } from '../../domain/users/model.js';
 import { MfaRequiredError, type MfaRequirement } from '../errors.js';
 
 /** `mfa_requirements` types (wire notes §5.1: otp, push-notification, phone, recovery-code; email). */
-const CHALLENGE_TYPE: Readonly<Record<Authenticator['type'], string>> = { totp: 'otp', email: 'email', phone: 'phone', 'recovery-code': 'recovery-code' };
-const ENROLL_TYPE: Partial<Record<FactorName, string>> = { otp: 'otp', email: 'email', sms: 'phone' };
+const CHALLENGE_TYPE: Readonly<Record<Authenticator['type'], string>> = { totp: 'otp', email: 'email', phone: 'phone', push: 'push-notification', 'recovery-code': 'recovery-code' };
+const ENROLL_TYPE: Partial<Record<FactorName, string>> = { otp: 'otp', 'push-notification': 'push-notification', email: 'email', sms: 'phone' };
 
 async function requirements(ctx: AppContext, tenant: Tenant, userId: string): Promise<{ challenge: MfaRequirement[] } | { enroll: MfaRequirement[] }> {
   const settings = await mfaSettings(ctx, tenant.id);

@@ -46,15 +46,16 @@ input[type=password],input[type=email]{width:100%;padding:.5rem;font-size:1rem;b
 button{margin-top:1.25rem;padding:.6rem 1.2rem;font-size:1rem}
 .error{border:2px solid #b00020;padding:.5rem .75rem;color:#b00020}.ok{color:#1b5e20}`;
 
-/** A whole page: language, title, viewport, inline style. */
-export function page(title: string, body: Html): Html {
+/** A whole page: language, title, viewport, inline style; `refresh`: a path the page reloads to after that many seconds (no script needed). */
+export function page(title: string, body: Html, refresh?: { seconds: number; url: string }): Html {
   return html`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>${title}</title>
+${refresh ? html`<meta http-equiv="refresh" content="${`${refresh.seconds};url=${refresh.url}`}">
+` : ''}<title>${title}</title>
 <style>${new Html(STYLE)}</style>
 </head>
 <body>

@@ -13,12 +13,13 @@ import { html, page, type Html } from './html.js';
 const link = (path: string, state: string, extra = '') => `${path}?state=${encodeURIComponent(state)}${extra}`;
 
 export interface MfaChallengeView extends TransactionView {
-  method: 'otp' | 'email' | 'sms' | 'recovery';
+  method: 'otp' | 'push' | 'email' | 'sms' | 'recovery';
   /** Whether the user has each kind of factor (for the links to the others). */
   hasOtp: boolean;
+  hasPush: boolean;
   hasEmail: boolean;
   hasSms: boolean;
-  /** email, sms: the challenge the code was sent for (absent until one was sent). */
+  /** email, sms: the challenge the code was sent for; push: the transaction waited for (absent until one was sent). */
   oobCode?: string;
   error?: FormError;
 }
@@ -36,15 +37,34 @@ function codeField(name: string, label: string, error: FormError | undefined, pa
 function otherWays(view: MfaChallengeView): Html {
   return html`<ul>
 ${view.method !== 'otp' && view.hasOtp ? html`<li><a href="${link('/mfa', view.state)}">Use your authenticator app</a></li>` : ''}
+${view.method !== 'push' && view.hasPush ? html`<li><a href="${link('/mfa', view.state, '&method=push')}">Get a notification on your device</a></li>` : ''}
 ${view.method !== 'email' && view.hasEmail ? html`<li><a href="${link('/mfa', view.state, '&method=email')}">Get a code by email</a></li>` : ''}
 ${view.method !== 'sms' && view.hasSms ? html`<li><a href="${link('/mfa', view.state, '&method=sms')}">Get a code by text message</a></li>` : ''}
 ${view.method !== 'recovery' ? html`<li><a href="${link('/mfa', view.state, '&method=recovery')}">Use a recovery code</a></li>` : ''}
 </ul>`;
 }
 
+/** How often the push waiting page reloads itself, seconds. */
+const PUSH_REFRESH_SECONDS = 3;
+
 export function mfaChallengePage(view: MfaChallengeView): Html {
   let body: Html;
-  if (view.method === 'recovery') {
+  let refresh: { seconds: number; url: string } | undefined;
+  if (view.method === 'push' && view.oobCode === undefined) {
+    body = html`<p>We will send a notification to the device you set up. Approve it there to continue.</p>
+<form method="post" action="/mfa/send">
+${hiddenFields(view)}<input type="hidden" name="method" value="push">
+<button type="submit">Send a notification</button>
+</form>`;
+  } else if (view.method === 'push') {
+    // Waiting for the device: the page reloads itself (a meta refresh, the pages have no scripts) and the button does the same by hand.
+    refresh = view.error ? undefined : { seconds: PUSH_REFRESH_SECONDS, url: link('/mfa', view.state, `&method=push&oob_code=${encodeURIComponent(view.oobCode!)}`) };
+    body = html`<p id="push-waiting" role="status">We sent a notification to your device. Approve it there; this page goes on by itself.</p>
+<form method="post" action="/mfa">
+${hiddenFields(view)}<input type="hidden" name="method" value="push"><input type="hidden" name="oob_code" value="${view.oobCode!}">
+<button type="submit">I have approved it</button>
+</form>`;
+  } else if (view.method === 'recovery') {
     body = html`<p>Enter the recovery code you saved when you set up two-step verification.</p>
 <form method="post" action="/mfa">
 ${hiddenFields(view)}<input type="hidden" name="method" value="recovery">
@@ -79,6 +99,7 @@ ${codeField('code', 'Code', view.error, '[0-9]{6}')}
 ${errorBlock(view.error)}
 ${body}
 ${otherWays(view)}`,
+    refresh,
   );
 }
 

@@ -1,7 +1,10 @@
 /**
- * POST /passwordless/start (wire notes §11), email connections: sends a
- * code (`send: "code"`) or a magic link (`send: "link"`, the default) to
- * `email`. The client authenticates as at the token endpoint (a confidential
+ * POST /passwordless/start (wire notes §11): for an email connection sends
+ * a code (`send: "code"`) or a magic link (`send: "link"`, the default) to
+ * `email`; for an sms connection texts a code to `phone_number` through the
+ * tenant's Twilio provider (`{_id, phone_number, phone_verified}`;
+ * `bad.phone_number`, and `sms_provider_error` when the provider is not
+ * configured or refuses). The client authenticates as at the token endpoint (a confidential
  * client with its credentials, a public one with client_id alone). The 200
  * body is the service's `{_id, email, email_verified}` (`_id` names this
  * request), the same whether or not the address has an account.
@@ -20,16 +23,23 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { AppContext } from '../../domain/context.js';
-import { startEmail } from '../../domain/passwordless/service.js';
+import type { ConnectionRow } from '../../domain/connections/model.js';
+import { SMS_STRATEGY } from '../../domain/passwordless/options.js';
+import { startEmail, startSms } from '../../domain/passwordless/service.js';
+import { OAuthError } from '../../platform/http/errors.js';
+import type { AuthenticatedClient } from '../client-auth/method.js';
+import { sendTextMessage } from '../mfa/delivery.js';
 import { takeSend } from '../abuse-limits.js';
 import { authenticateClient, clientAuthenticationParameters } from '../client-auth/authenticate.js';
 import { endUserIp } from '../end-user-ip.js';
 import { PasswordlessError } from '../errors.js';
-import { pick, readBody } from '../params.js';
+import { pick, readBody, type Params } from '../params.js';
 import type { AuthenticationRegistries } from '../registries.js';
-import { emailConnection } from './connection.js';
+import { passwordlessConnection } from './connection.js';
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
+/** The service's pattern for phone numbers (wire notes §1.4), with a leading digit 1-9 and at least 7 digits. */
+const PHONE = /^\+[1-9][0-9]{6,14}$/;
 /** authParams members carried by the link, as auth0.js sends them. */
 const AUTH_PARAMS = ['redirect_uri', 'response_type', 'response_mode', 'scope', 'state', 'nonce', 'audience', 'code_challenge', 'code_challenge_method', 'prompt', 'max_age', 'acr_values'];
 
@@ -48,6 +58,31 @@ function authParamsOf(body: unknown): Record<string, string> {
 
 export function passwordlessStartEndpoint(ctx: AppContext, registries: Pick<AuthenticationRegistries, 'clientAuthMethods'>): RouteOptions {
   const authentication = clientAuthenticationParameters(registries.clientAuthMethods);
+
+  /** An sms connection: a code texted to `phone_number` (E.164) through the tenant's Twilio provider. */
+  const startBySms = async (request: FastifyRequest, reply: FastifyReply, client: AuthenticatedClient, connection: ConnectionRow, params: Params) => {
+    const { tenant } = request;
+    const phoneNumber = params.phone_number ?? '';
+    if (!PHONE.test(phoneNumber)) throw new PasswordlessError('bad.phone_number', 'String does not match pattern: ^\\+[0-9]{1,15}$');
+    if ((params.send ?? 'code') !== 'code') throw new PasswordlessError('bad.send', 'send must be "code" for sms connections');
+    authParamsOf(request.body);
+    // Each text costs money: limited per client IP and per number (../abuse-limits.ts).
+    await takeSend(ctx, tenant, 'passwordless_start', endUserIp(request, client), phoneNumber);
+    try {
+      await startSms(ctx, {
+        tenant,
+        connection,
+        client: { id: client.client.row.client_id, name: client.client.row.name },
+        phoneNumber,
+        send: (body, sender) => sendTextMessage(ctx, tenant, phoneNumber, body, sender),
+      });
+    } catch (error) {
+      if (!(error instanceof OAuthError)) throw error;
+      throw new PasswordlessError('sms_provider_error', error.statusCode === 502 ? 'The text message could not be sent.' : error.description);
+    }
+    return reply.header('Cache-Control', 'no-store').send({ _id: randomBytes(12).toString('hex'), phone_number: phoneNumber, phone_verified: true });
+  };
+
   return {
     method: 'POST',
     url: '/passwordless/start',
@@ -56,8 +91,9 @@ export function passwordlessStartEndpoint(ctx: AppContext, registries: Pick<Auth
       const params = pick(readBody(request), [...authentication, 'connection', 'email', 'phone_number', 'send'], (message) => new PasswordlessError('bad.request', message));
       if (!params.client_id) throw new PasswordlessError('bad.client_id', 'Missing required property: client_id');
       const client = await authenticateClient(registries.clientAuthMethods, ctx, tenant, request, params);
-      const connection = await emailConnection(ctx, tenant, client.client.row.client_id, params.connection);
-      if (!connection) throw new PasswordlessError('bad.connection', params.connection === 'sms' ? 'SMS connections are not supported by this server' : 'Connection does not exist');
+      const connection = await passwordlessConnection(ctx, tenant, client.client.row.client_id, params.connection);
+      if (!connection) throw new PasswordlessError('bad.connection', 'Connection does not exist');
+      if (connection.strategy === SMS_STRATEGY) return startBySms(request, reply, client, connection, params);
       const email = params.email ?? '';
       if (!EMAIL.test(email)) throw new PasswordlessError('bad.email', 'Invalid email address');
       const send = params.send ?? 'link';

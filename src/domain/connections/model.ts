@@ -10,7 +10,7 @@ import { newPrefixedId } from '../../platform/crypto/ids.js';
 export type { ConnectionRow } from '../rows.js';
 
 /** The strategies Gatehouse implements; the rest of the document's enum is refused with 400 operation_not_supported. */
-export const SUPPORTED_STRATEGIES: readonly string[] = ['auth0', 'samlp', 'email'];
+export const SUPPORTED_STRATEGIES: readonly string[] = ['auth0', 'samlp', 'email', 'sms'];
 
 export interface Connection {
   id: string;

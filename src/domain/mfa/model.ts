@@ -9,6 +9,7 @@
  * | `recovery-code` | `recovery-code|dev_…`           | `recovery-code`                   | (not listed)            |
  * | `email`         | `email|dev_…`, `oob` + `email`  | `email`                           | (not listed)            |
  * | `phone`         | `sms|dev_…`, `oob` + `sms`      | `phone`                           | `sms`                   |
+ * | `push`          | `push|dev_…`, `oob` + `auth0`   | `push`                            | `pn`                    |
  *
  * A TOTP secret is sealed with the master key under a context naming the
  * tenant and the enrolment, so a sealed value copied to another row does not
@@ -21,12 +22,12 @@ export const FACTOR_NAMES = ['push-notification', 'sms', 'email', 'duo', 'otp', 
 export type FactorName = (typeof FACTOR_NAMES)[number];
 
 /** The factors Gatehouse can use; the others may be listed (disabled) but not enabled. */
-export const SUPPORTED_FACTORS: ReadonlySet<FactorName> = new Set(['otp', 'email', 'sms', 'recovery-code']);
+export const SUPPORTED_FACTORS: ReadonlySet<FactorName> = new Set(['otp', 'email', 'sms', 'push-notification', 'recovery-code']);
 
 export const MFA_POLICIES = ['all-applications', 'confidence-score'] as const;
 export type MfaPolicy = (typeof MFA_POLICIES)[number];
 
-export type AuthenticatorType = 'totp' | 'recovery-code' | 'email' | 'phone';
+export type AuthenticatorType = 'totp' | 'recovery-code' | 'email' | 'phone' | 'push';
 
 export type Authenticator = MfaAuthenticatorRow & { type: AuthenticatorType };
 
@@ -36,6 +37,7 @@ export const FACTOR_OF: Readonly<Record<AuthenticatorType, FactorName>> = {
   'recovery-code': 'recovery-code',
   email: 'email',
   phone: 'sms',
+  push: 'push-notification',
 };
 
 /** The /mfa API's id prefix of each type (wire notes §13: `sms|dev_…`, `totp|dev_…`). */
@@ -44,6 +46,7 @@ const API_PREFIX: Readonly<Record<AuthenticatorType, string>> = {
   'recovery-code': 'recovery-code',
   email: 'email',
   phone: 'sms',
+  push: 'push',
 };
 
 /** `totp|dev_…` for the /mfa API and the authentication-methods of the Management API. */
@@ -106,4 +109,8 @@ export interface SmsSettings {
 
 export function twilioAuthTokenContext(tenantId: string): string {
   return `guardian_twilio_auth_token:${tenantId}`;
+}
+
+export function pushTokenContext(tenantId: string, authenticatorId: string): string {
+  return `mfa_push_token:${tenantId}:${authenticatorId}`;
 }

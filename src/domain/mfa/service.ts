@@ -37,7 +37,7 @@ export const MAX_CODE_FAILURES = 5;
 export const FAILURE_WINDOW_SECONDS = 900;
 
 /** The factors that can be a login's second factor (recovery codes only stand in for one). */
-const SECOND_FACTORS: readonly FactorName[] = ['otp', 'email', 'sms'];
+const SECOND_FACTORS: readonly FactorName[] = ['otp', 'email', 'sms', 'push-notification'];
 
 export interface MfaSettings {
   factors: Set<FactorName>;
@@ -77,7 +77,7 @@ export async function mfaRequired(ctx: AppContext, tenantId: string, userId: str
   return secondFactors(await usableAuthenticators(ctx, tenantId, userId, settings)).length > 0;
 }
 
-function newAuthenticator(ctx: AppContext, tenantId: string, userId: string, type: AuthenticatorType, fields: Partial<MfaAuthenticatorRow> = {}): MfaAuthenticatorRow {
+export function newAuthenticator(ctx: AppContext, tenantId: string, userId: string, type: AuthenticatorType, fields: Partial<MfaAuthenticatorRow> = {}): MfaAuthenticatorRow {
   return {
     tenant_id: tenantId,
     id: newPrefixedId('dev', 16),
@@ -131,7 +131,7 @@ export async function startTotpEnrolment(ctx: AppContext, tenant: Tenant, user: 
 }
 
 /** Removes the user's unconfirmed enrolments of `type`: a new enrolment replaces an unfinished one. */
-async function dropPending(ctx: AppContext, tenantId: string, userId: string, type: AuthenticatorType): Promise<void> {
+export async function dropPending(ctx: AppContext, tenantId: string, userId: string, type: AuthenticatorType): Promise<void> {
   for (const row of await ctx.stores.mfa.authenticators(tenantId, userId)) {
     if (row.type === type && row.confirmed === 0) await ctx.stores.mfa.deleteAuthenticator(tenantId, userId, row.id);
   }
@@ -219,24 +219,27 @@ function windowStart(ctx: AppContext): string {
   return isoAt(ctx.now() - FAILURE_WINDOW_SECONDS * 1000);
 }
 
-async function blocked(ctx: AppContext, tenantId: string, userId: string): Promise<boolean> {
+export async function blocked(ctx: AppContext, tenantId: string, userId: string): Promise<boolean> {
   return (await ctx.stores.mfa.failures(tenantId, userId, windowStart(ctx))) >= MAX_CODE_FAILURES;
 }
 
-async function wrong(ctx: AppContext, tenantId: string, userId: string): Promise<{ outcome: 'wrong' }> {
+export async function wrong(ctx: AppContext, tenantId: string, userId: string): Promise<{ outcome: 'wrong' }> {
   await ctx.stores.mfa.recordFailure(tenantId, userId, isoAt(ctx.now()), windowStart(ctx));
   return { outcome: 'wrong' };
 }
 
+/** The user's unconfirmed recovery code is confirmed with their first second factor. */
+export async function confirmRecoveryCode(ctx: AppContext, tenantId: string, userId: string, now: string): Promise<void> {
+  for (const row of await ctx.stores.mfa.authenticators(tenantId, userId)) {
+    if (row.type === 'recovery-code' && row.confirmed === 0) await ctx.stores.mfa.confirmAuthenticator(tenantId, row.id, now);
+  }
+}
+
 /** A right code: the enrolment is confirmed (with the user's recovery code) if it was not, its use recorded, the count of wrong codes cleared. */
-async function succeeded(ctx: AppContext, tenantId: string, authenticator: Authenticator): Promise<Verification> {
+export async function succeeded(ctx: AppContext, tenantId: string, authenticator: Authenticator): Promise<Verification> {
   const now = isoAt(ctx.now());
   const { mfa } = ctx.stores;
-  if (authenticator.confirmed === 0 && (await mfa.confirmAuthenticator(tenantId, authenticator.id, now))) {
-    for (const row of await mfa.authenticators(tenantId, authenticator.user_id)) {
-      if (row.type === 'recovery-code' && row.confirmed === 0) await mfa.confirmAuthenticator(tenantId, row.id, now);
-    }
-  }
+  if (authenticator.confirmed === 0 && (await mfa.confirmAuthenticator(tenantId, authenticator.id, now))) await confirmRecoveryCode(ctx, tenantId, authenticator.user_id, now);
   await mfa.touchAuthenticator(tenantId, authenticator.id, now);
   await mfa.clearFailures(tenantId, authenticator.user_id);
   return { outcome: 'ok', authenticator: { ...authenticator, confirmed: 1 } };

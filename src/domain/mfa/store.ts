@@ -6,6 +6,16 @@
 import type { MfaAuthenticatorRow, MfaChallengeRow } from '../rows.js';
 import type { FactorName, MfaPolicy, SmsSettings, SmsTemplates, TwilioSettings } from './model.js';
 
+/** What a push enrolment keeps of its device. */
+export interface PushDevice {
+  name: string | null;
+  push_service: string;
+  /** Sealed under pushTokenContext. */
+  push_token_enc: string;
+  /** The device's public JWK, as JSON. */
+  public_key: string;
+}
+
 export interface MfaStore {
   /** The factors the tenant enabled (absent ones are disabled). */
   enabledFactors(tenantId: string): Promise<Set<FactorName>>;
@@ -56,6 +66,22 @@ export interface MfaStore {
   challenge(tenantId: string, oobHash: string): Promise<MfaChallengeRow | undefined>;
   /** Marks the challenge used if it is unused and unexpired at `now`; of two concurrent calls one gets true. */
   spendChallenge(tenantId: string, oobHash: string, now: string): Promise<boolean>;
+
+  /**
+   * Records the device of an unconfirmed push enrolment that has none yet
+   * and confirms the enrolment at `now`; false (nothing changed) otherwise.
+   * One conditional UPDATE: of two devices answering one enrolment, one wins.
+   */
+  setPushDevice(tenantId: string, id: string, device: PushDevice, now: string): Promise<boolean>;
+  /** The push challenge (enrolment or login) whose transaction id hashes to `transactionHash`. */
+  challengeByTransaction(tenantId: string, transactionHash: string): Promise<MfaChallengeRow | undefined>;
+  /** Approves or denies a pending, unused, unexpired push challenge; false when it is none of these. One conditional UPDATE. */
+  resolveChallenge(tenantId: string, transactionHash: string, status: 'approved' | 'denied', now: string): Promise<boolean>;
+  /**
+   * Records a poll of the challenge at `now` unless the last one was after
+   * `lastPolledBefore` (then false: polled too fast). One conditional UPDATE.
+   */
+  pollChallenge(tenantId: string, oobHash: string, now: string, lastPolledBefore: string): Promise<boolean>;
 
   /**
    * Counts one wrong code of the user and returns the count in the current

@@ -1,12 +1,13 @@
 /**
- * Passwordless login by email (connections of strategy `email`): a code, or
- * a link carrying it, is mailed; the code logs in once, before it expires,
+ * Passwordless login by email (connections of strategy `email`: a code, or
+ * a link carrying it, is mailed) or text message (strategy `sms`: a code
+ * texted through the tenant's Twilio provider); the code logs in once, before it expires,
  * for the client it was sent for, and locks after MAX_CODE_TRIES wrong tries.
  * A new code for the same address replaces the previous one. Codes are
  * stored as SHA-256 only.
  *
  * Users of such a connection are `email|<24 hex>`, with a verified email and
- * no password; the first successful login creates the user unless the
+ * no password, or `sms|<24 hex>` with a verified phone number; the first successful login creates the user unless the
  * connection has `disable_signup`. With `disable_signup`, a start for an
  * unknown address answers as any other but sends nothing, so the answer does
  * not tell which addresses have accounts, and no code exists to log in with.
@@ -20,7 +21,7 @@ import { secretHash } from '../secrets.js';
 import type { Tenant } from '../tenants/tenant.js';
 import { newUserIdPart, type UserRow } from '../users/model.js';
 import { defaultPicture } from '../users/new-user.js';
-import { EMAIL_STRATEGY, MAX_CODE_TRIES, passwordlessSettings } from './options.js';
+import { EMAIL_STRATEGY, MAX_CODE_TRIES, passwordlessSettings, SMS_STRATEGY, type PasswordlessSettings } from './options.js';
 import { renderHtml, renderLine } from '../templates.js';
 
 export interface EmailStart {
@@ -39,23 +40,54 @@ function newCode(length: number): string {
   return code;
 }
 
-/** Creates the recipient's code and mails it (or the link carrying it); sends nothing to an unknown address under disable_signup. */
-export async function startEmail(ctx: AppContext, start: EmailStart): Promise<void> {
-  const { tenant, connection } = start;
-  const settings = passwordlessSettings(connection.options);
-  const recipient = start.email.toLowerCase();
-  if (settings.disableSignup && !(await ctx.stores.users.findByEmail(tenant.id, connection.id, recipient))) return;
+/** The recipient's new code, replacing an earlier one (kept as its hash). */
+async function newRecipientCode(ctx: AppContext, tenant: Tenant, connection: ConnectionRow, clientId: string, recipient: string, settings: PasswordlessSettings): Promise<string> {
   const code = newCode(settings.codeLength);
   const now = ctx.now();
   await ctx.stores.passwordless.replace({
     tenant_id: tenant.id,
     connection_id: connection.id,
     recipient,
-    client_id: start.client.id,
+    client_id: clientId,
     code_hash: secretHash(code),
     created_at: isoAt(now),
     expires_at: isoAt(now + settings.lifetimeSeconds * 1000),
   });
+  return code;
+}
+
+/** The existing user of the connection for this address or number. */
+function existingUser(ctx: AppContext, tenant: Tenant, connection: ConnectionRow, recipient: string): Promise<UserRow | undefined> {
+  return connection.strategy === SMS_STRATEGY ? ctx.stores.users.findSmsUser(tenant.id, connection.id, recipient) : ctx.stores.users.findByEmail(tenant.id, connection.id, recipient.toLowerCase());
+}
+
+export interface SmsStart {
+  tenant: Tenant;
+  connection: ConnectionRow;
+  client: { id: string; name: string };
+  /** E.164. */
+  phoneNumber: string;
+  /** Sends the text through the tenant's provider with the connection's sender. */
+  send: (body: string, sender: { from?: string; messagingServiceSid?: string }) => Promise<void>;
+}
+
+/** Creates the number's code and texts it with the connection's template; sends nothing to an unknown number under disable_signup. */
+export async function startSms(ctx: AppContext, start: SmsStart): Promise<void> {
+  const { tenant, connection } = start;
+  const settings = passwordlessSettings(connection.options);
+  if (settings.disableSignup && !(await existingUser(ctx, tenant, connection, start.phoneNumber))) return;
+  const code = await newRecipientCode(ctx, tenant, connection, start.client.id, start.phoneNumber, settings);
+  const body = await renderLine(settings.smsTemplate, { code, password: code, application: { name: start.client.name }, connection: { name: connection.name } });
+  await start.send(body, { ...(settings.smsFrom !== undefined && { from: settings.smsFrom }), ...(settings.messagingServiceSid !== undefined && { messagingServiceSid: settings.messagingServiceSid }) });
+}
+
+/** Creates the recipient's code and mails it (or the link carrying it); sends nothing to an unknown address under disable_signup. */
+export async function startEmail(ctx: AppContext, start: EmailStart): Promise<void> {
+  const { tenant, connection } = start;
+  const settings = passwordlessSettings(connection.options);
+  const recipient = start.email.toLowerCase();
+  if (settings.disableSignup && !(await existingUser(ctx, tenant, connection, recipient))) return;
+  const code = await newRecipientCode(ctx, tenant, connection, start.client.id, recipient, settings);
   const link = start.send === 'link' && start.link ? start.link(code) : undefined;
   const variables = {
     code,
@@ -77,7 +109,7 @@ function sameHash(a: string, b: string): boolean {
   return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 }
 
-/** Whether `code` logs the address in for `clientId` now; a right code is spent, a wrong one counted. */
+/** Whether `code` logs the address (or phone number) in for `clientId` now; a right code is spent, a wrong one counted. */
 export async function verifyEmailCode(ctx: AppContext, tenant: Tenant, connection: ConnectionRow, clientId: string, email: string, code: string): Promise<boolean> {
   const recipient = email.toLowerCase();
   const row = await ctx.stores.passwordless.find(tenant.id, connection.id, recipient);
@@ -89,12 +121,13 @@ export async function verifyEmailCode(ctx: AppContext, tenant: Tenant, connectio
   return ctx.stores.passwordless.spend(tenant.id, connection.id, recipient, row.code_hash, isoAt(ctx.now()), MAX_CODE_TRIES);
 }
 
-/** The connection's user with this address, created at the first login unless signups are disabled (then undefined). */
+/** The connection's user with this address (or phone number), created at the first login unless signups are disabled (then undefined). */
 export async function passwordlessUser(ctx: AppContext, tenant: Tenant, connection: ConnectionRow, email: string): Promise<UserRow | undefined> {
   const lower = email.toLowerCase();
-  const existing = await ctx.stores.users.findByEmail(tenant.id, connection.id, lower);
+  const existing = await existingUser(ctx, tenant, connection, email);
   if (existing || passwordlessSettings(connection.options).disableSignup) return existing;
   const now = isoAt(ctx.now());
+  const sms = connection.strategy === SMS_STRATEGY;
   const row: UserRow = {
     tenant_id: tenant.id,
     user_id: `${EMAIL_STRATEGY}|${newUserIdPart()}`,
@@ -121,13 +154,25 @@ export async function passwordlessUser(ctx: AppContext, tenant: Tenant, connecti
     last_login: null,
     last_password_reset: null,
     logins_count: 0,
+    ...(sms && {
+      // `sms|…` users have a verified number and no email (receiving the code proved the number).
+      user_id: `${SMS_STRATEGY}|${newUserIdPart()}`,
+      email: null,
+      email_lower: null,
+      email_verified: 0,
+      phone_number: email,
+      phone_verified: 1,
+      name: email,
+      nickname: email,
+      picture: defaultPicture(email),
+    }),
   };
   try {
     await ctx.stores.users.insert(row);
     return row;
   } catch (error) {
     // Two first logins at once: the other one created the user.
-    if (isUniqueViolation(error)) return ctx.stores.users.findByEmail(tenant.id, connection.id, lower);
+    if (isUniqueViolation(error)) return existingUser(ctx, tenant, connection, email);
     throw error;
   }
 }

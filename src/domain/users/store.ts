@@ -32,6 +32,8 @@ export interface UserStore {
    * lookup (`users_email_uq`).
    */
   findByEmail(tenantId: string, connectionId: string, emailLower: string): Promise<UserRow | undefined>;
+  /** The `sms|…` user of the connection with this phone number (E.164); undefined when none. */
+  findSmsUser(tenantId: string, connectionId: string, phoneNumber: string): Promise<UserRow | undefined>;
   /**
    * The users of every connection whose lower-cased email is `emailLower`
    * (users_email_lower_idx), with their connection's name, in creation order:

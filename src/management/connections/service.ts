@@ -3,7 +3,7 @@
  * database connections (strategy `auth0`) are implemented; any other strategy
  * of the document's enum is refused with 400 `operation_not_supported`.
  */
-import { EMAIL_STRATEGY, passwordlessOptionsProblem } from '../../domain/passwordless/options.js';
+import { PASSWORDLESS_STRATEGIES, passwordlessOptionsProblem } from '../../domain/passwordless/options.js';
 import { connectionFromRow, newConnectionId, SUPPORTED_STRATEGIES, type Connection, type ConnectionRow } from '../../domain/connections/model.js';
 import { managementErrors } from '../../platform/http/errors.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
@@ -47,14 +47,14 @@ export function clientsCheckpointScope(tenant: Tenant, connectionId: string): st
   return `${tenant.id}:connections:${connectionId}:clients`;
 }
 
-/** The options a strategy checks itself (samlp: ../../domain/connections/samlp-connection.ts, email: ../../domain/passwordless/options.ts); others are free-form here. */
+/** The options a strategy checks itself (samlp: ../../domain/connections/samlp-connection.ts, email and sms: ../../domain/passwordless/options.ts); others are free-form here. */
 function checkOptions(strategy: string, options: Record<string, unknown>): void {
   if (strategy === SAMLP_STRATEGY) {
     const problem = samlpConnectionProblem(options);
     if (problem) throw managementErrors.invalidBody(`Payload validation error: '${problem.message}' on property ${problem.property}.`);
   }
-  if (strategy === EMAIL_STRATEGY) {
-    const problem = passwordlessOptionsProblem(options);
+  if (PASSWORDLESS_STRATEGIES.has(strategy)) {
+    const problem = passwordlessOptionsProblem(options, strategy);
     if (problem) throw managementErrors.invalidBody(`Payload validation error: '${problem}' on property options.`);
   }
 }
@@ -85,7 +85,7 @@ export class ConnectionService {
   async create(tenant: Tenant, body: CreateConnectionBody): Promise<Connection> {
     if (!SUPPORTED_STRATEGIES.includes(body.strategy)) {
       throw managementErrors.badRequest(
-        `The strategy ${body.strategy} is not supported; Gatehouse supports database (auth0), SAML (samlp) and passwordless email (email) connections only.`,
+        `The strategy ${body.strategy} is not supported; Gatehouse supports database (auth0), SAML (samlp) and passwordless (email, sms) connections only.`,
         'operation_not_supported',
       );
     }

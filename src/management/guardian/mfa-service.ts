@@ -4,8 +4,7 @@
  * administrator, removed, the recovery code regenerated). The rules of
  * enrolment and verification are the domain's (src/domain/mfa/service.ts).
  *
- * Factors Gatehouse cannot use (`duo`, `webauthn-*`, and `push-notification`
- * until push delivery exists) are listed, always disabled; enabling one is
+ * Factors Gatehouse cannot use (`duo`, `webauthn-*`) are listed, always disabled; enabling one is
  * refused with 400 `operation_not_supported` rather than accepted and
  * silently ignored.
  */
@@ -57,11 +56,12 @@ function methodOf(row: Authenticator): UserAuthenticationMethod {
   return method;
 }
 
-/** Guardian enrolments are the authenticator app and phone ones (`auth_method` `authenticator`, `sms`). */
+/** Guardian enrolments are the authenticator app, phone and push ones (`auth_method` `authenticator`, `sms`, `guardian`; push's type is `pn`). */
 function enrollmentOf(row: Authenticator): UsersEnrollment | undefined {
-  if (row.type !== 'totp' && row.type !== 'phone') return undefined;
-  const kind = row.type === 'totp' ? 'authenticator' : 'sms';
-  const enrollment: UsersEnrollment = { id: row.id, status: row.confirmed === 1 ? 'confirmed' : 'pending', type: kind };
+  if (row.type !== 'totp' && row.type !== 'phone' && row.type !== 'push') return undefined;
+  const kind = row.type === 'totp' ? 'authenticator' : row.type === 'push' ? 'guardian' : 'sms';
+  const enrollment: UsersEnrollment = { id: row.id, status: row.confirmed === 1 ? 'confirmed' : 'pending', type: row.type === 'push' ? 'pn' : kind };
+  if (row.type === 'push' && row.name !== null) enrollment.name = row.name;
   if (row.phone_number !== null) {
     enrollment.name = row.name ?? row.phone_number;
     enrollment.phone_number = row.phone_number;

@@ -115,6 +115,8 @@ export type OAuthErrorCode =
   | 'expired_token'
   | 'unsupported_challenge_type'
   | 'association_required'
+  // The push device API (README "MFA by push notification").
+  | 'invalid_token'
   // Polling grants (RFC 8628 §3.5; OpenID CIBA §11).
   | 'authorization_pending'
   | 'slow_down'

@@ -14,7 +14,7 @@ import {
   type SmsTemplates,
   type TwilioSettings,
 } from '../../domain/mfa/model.js';
-import type { MfaStore } from '../../domain/mfa/store.js';
+import type { MfaStore, PushDevice } from '../../domain/mfa/store.js';
 
 const FACTORS: ReadonlySet<string> = new Set(FACTOR_NAMES);
 const POLICIES: ReadonlySet<string> = new Set(MFA_POLICIES);
@@ -172,6 +172,47 @@ export class KyselyMfaStore implements MfaStore {
       .where('oob_hash', '=', oobHash)
       .where('used_at', 'is', null)
       .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async setPushDevice(tenantId: string, id: string, device: PushDevice, now: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('mfa_authenticators')
+      .set({ ...device, confirmed: 1, enrolled_at: now, last_auth_at: now })
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .where('type', '=', 'push')
+      .where('confirmed', '=', 0)
+      .where('push_token_enc', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  challengeByTransaction(tenantId: string, transactionHash: string): Promise<MfaChallengeRow | undefined> {
+    return this.db.selectFrom('mfa_challenges').selectAll().where('tenant_id', '=', tenantId).where('transaction_hash', '=', transactionHash).executeTakeFirst();
+  }
+
+  async resolveChallenge(tenantId: string, transactionHash: string, status: 'approved' | 'denied', now: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('mfa_challenges')
+      .set({ status })
+      .where('tenant_id', '=', tenantId)
+      .where('transaction_hash', '=', transactionHash)
+      .where('status', '=', 'pending')
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async pollChallenge(tenantId: string, oobHash: string, now: string, lastPolledBefore: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('mfa_challenges')
+      .set({ last_polled_at: now })
+      .where('tenant_id', '=', tenantId)
+      .where('oob_hash', '=', oobHash)
+      .where((eb) => eb.or([eb('last_polled_at', 'is', null), eb('last_polled_at', '<=', lastPolledBefore)]))
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }

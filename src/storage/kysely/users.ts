@@ -60,6 +60,20 @@ export class KyselyUserStore implements UserStore {
     );
   }
 
+  findSmsUser(tenantId: string, connectionId: string, phoneNumber: string): Promise<UserRow | undefined> {
+    return parsedRow(
+      'users',
+      this.db
+        .selectFrom('users')
+        .selectAll()
+        .where('tenant_id', '=', tenantId)
+        .where('connection_id', '=', connectionId)
+        .where('phone_number', '=', phoneNumber)
+        .where('user_id', 'like', 'sms|%')
+        .executeTakeFirst(),
+    );
+  }
+
   listByEmail(tenantId: string, emailLower: string): Promise<UserWithConnection[]> {
     return parsedRows(
       'users',

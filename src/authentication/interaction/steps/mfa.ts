@@ -7,9 +7,11 @@
  * `interaction_required`.
  *
  * - A user with a confirmed factor is challenged (/mfa): a code from their
- *   authenticator app, a code sent by email or text message (/mfa/send;
- *   texts limited per IP and per number), or a recovery code (then the next
- *   recovery code is shown once).
+ *   authenticator app, a push notification to their enrolled device
+ *   (/mfa/send; the waiting page reloads itself to /mfa with the
+ *   transaction until the device answered), a code sent by email or text
+ *   message (/mfa/send; texts limited per IP and per number), or a recovery
+ *   code (then the next recovery code is shown once).
  * - A user without one enrols an authenticator app (/mfa: the QR code and
  *   the secret; the first code confirms it), then sees their recovery code
  *   once when that factor is on.
@@ -21,6 +23,7 @@
  */
 import type { FastifyReply, RouteOptions } from 'fastify';
 import type { Authenticator } from '../../../domain/mfa/model.js';
+import { pollPushChallenge, startPushChallenge } from '../../../domain/mfa/push.js';
 import {
   firstRecoveryCode,
   mfaRequired,
@@ -38,6 +41,7 @@ import { OAuthError } from '../../../platform/http/errors.js';
 import { takeSend } from '../../abuse-limits.js';
 import { PageError } from '../../errors.js';
 import { bindingCodeSender } from '../../mfa/delivery.js';
+import { pushSender } from '../../mfa/push-delivery.js';
 import type { FormError } from '../../pages/authorize.js';
 import { Html, sendPage } from '../../pages/html.js';
 import { mfaChallengePage, mfaEnrolPage, mfaUnavailablePage, recoveryCodePage, type MfaChallengeView } from '../../pages/mfa.js';
@@ -75,16 +79,17 @@ type Method = MfaChallengeView['method'];
 const TOO_MANY_SENT = 'Too many codes were sent. Wait a while, or use another way.';
 
 function methodOf(value: string | undefined): Method | undefined {
-  return value === 'otp' || value === 'email' || value === 'sms' || value === 'recovery' ? value : undefined;
+  return value === 'otp' || value === 'push' || value === 'email' || value === 'sms' || value === 'recovery' ? value : undefined;
 }
 
 async function challengeView(deps: InteractionDeps, interaction: Interaction, method: Method | undefined, extra: { oobCode?: string; error?: FormError } = {}) {
   const factors = await factorsOf(deps, interaction);
   const hasOtp = factors.some((a) => a.type === 'totp');
+  const hasPush = factors.some((a) => a.type === 'push');
   const hasEmail = factors.some((a) => a.type === 'email');
   const hasSms = factors.some((a) => a.type === 'phone');
-  const chosen: Method = method ?? (hasOtp ? 'otp' : hasEmail ? 'email' : hasSms ? 'sms' : 'recovery');
-  return mfaChallengePage({ ...transactionView(deps, interaction), method: chosen, hasOtp, hasEmail, hasSms, ...extra });
+  const chosen: Method = method ?? (hasOtp ? 'otp' : hasPush ? 'push' : hasEmail ? 'email' : hasSms ? 'sms' : 'recovery');
+  return mfaChallengePage({ ...transactionView(deps, interaction), method: chosen, hasOtp, hasPush, hasEmail, hasSms, ...extra });
 }
 
 /** A new OTP enrolment and its page (each visit makes a new secret; the latest one is the one confirmed). */
@@ -110,6 +115,27 @@ async function passed(deps: InteractionDeps, reply: FastifyReply, interaction: I
   return completeStep(deps, reply, updated, NAME);
 }
 
+/**
+ * The push transaction `oobCode` as the device left it: still waiting (the
+ * waiting page again), denied (the challenge page says so), or approved
+ * (the second factor passed). Not paced: the page reloads at its own rate.
+ */
+async function pushAnswer(deps: InteractionDeps, reply: FastifyReply, interaction: Interaction, oobCode: string): Promise<FastifyReply> {
+  const { tenant } = interaction;
+  const poll = await pollPushChallenge(deps.ctx, tenant.id, interaction.authenticated!.user.user_id, interaction.client.row.client_id, oobCode, false);
+  switch (poll.outcome) {
+    case 'ok':
+      return passed(deps, reply, interaction, undefined);
+    case 'pending':
+    case 'slow_down':
+      return sendPage(reply, 200, await challengeView(deps, interaction, 'push', { oobCode }), formRedirects(interaction));
+    default: {
+      const message = poll.outcome === 'denied' ? 'The login was denied on your device.' : poll.outcome === 'blocked' ? TOO_MANY : 'That notification is no longer valid. Send a new one.';
+      throw new PageError(poll.outcome === 'blocked' ? 429 : 400, await challengeView(deps, interaction, 'push', { error: { message } }), formRedirects(interaction));
+    }
+  }
+}
+
 function routes(deps: InteractionDeps): RouteOptions[] {
   const { ctx } = deps;
   return [
@@ -118,26 +144,33 @@ function routes(deps: InteractionDeps): RouteOptions[] {
         const enrol = await enrolView(deps, interaction);
         return sendPage(reply, enrol ? 200 : 400, enrol ?? mfaUnavailablePage(), formRedirects(interaction));
       }
-      const chosen = methodOf(pageParams(request, ['method']).method);
+      const params = pageParams(request, ['method', 'oob_code']);
+      const chosen = methodOf(params.method);
+      // The push waiting page reloads itself here with its transaction.
+      if (chosen === 'push' && params.oob_code !== undefined) return pushAnswer(deps, reply, interaction, params.oob_code);
       return sendPage(reply, 200, await challengeView(deps, interaction, chosen), formRedirects(interaction));
     }),
 
     stepRoute(deps, NAME, 'POST', '/mfa/send', async (interaction, request, reply) => {
       const method = methodOf(pageParams(request, ['method']).method);
-      const type = method === 'sms' ? 'phone' : method === 'email' ? 'email' : undefined;
+      const type = method === 'sms' ? 'phone' : method === 'email' ? 'email' : method === 'push' ? 'push' : undefined;
       const factor = type && (await factorsOf(deps, interaction)).find((a) => a.type === type);
       if (!factor) throw new PageError(400, await challengeView(deps, interaction, undefined, { error: { message: 'No such way to get a code is set up for this account.' } }), formRedirects(interaction));
-      if (type === 'phone') {
+      if (type === 'phone' || type === 'push') {
         try {
-          // Each text message costs money: limited per client IP and per number (../../abuse-limits.ts).
-          await takeSend(ctx, interaction.tenant, 'mfa_sms_challenge', request.ip, factor.phone_number ?? '');
+          // Each text message costs money, each notification the user's patience: limited per client IP and per number or device (../../abuse-limits.ts).
+          await takeSend(ctx, interaction.tenant, `mfa_${type === 'phone' ? 'sms' : 'push'}_challenge`, request.ip, factor.phone_number ?? factor.id);
         } catch {
           throw new PageError(429, await challengeView(deps, interaction, method, { error: { message: TOO_MANY_SENT } }), formRedirects(interaction));
         }
       }
       let oobCode: string;
       try {
-        oobCode = await startOobChallenge(ctx, interaction.tenant, factor, interaction.client.row.client_id, bindingCodeSender(ctx, interaction.tenant, factor));
+        const clientId = interaction.client.row.client_id;
+        oobCode =
+          factor.type === 'push'
+            ? await startPushChallenge(ctx, interaction.tenant, factor, clientId, pushSender(ctx, interaction.tenant, factor, { clientName: interaction.client.row.name }))
+            : await startOobChallenge(ctx, interaction.tenant, factor, clientId, bindingCodeSender(ctx, interaction.tenant, factor));
       } catch (error) {
         if (!(error instanceof OAuthError)) throw error;
         throw new PageError(502, await challengeView(deps, interaction, method, { error: { message: 'The code could not be sent. Try another way, or try again later.' } }), formRedirects(interaction));
@@ -159,6 +192,7 @@ function routes(deps: InteractionDeps): RouteOptions[] {
         return new PageError(status, content ?? mfaUnavailablePage(), formRedirects(interaction));
       };
 
+      if (method === 'push') return pushAnswer(deps, reply, interaction, params.oob_code ?? '');
       if (method === 'recovery') {
         const result = await useRecoveryCode(ctx, tenant.id, userId, params.recovery_code ?? '');
         if (result.outcome !== 'ok') throw await refuse(result.outcome, 'recovery_code');

@@ -1,10 +1,11 @@
 /**
  * `http://auth0.com/oauth/grant-type/passwordless/otp` (wire notes §5.1):
- * `realm` names the email connection (enabled for the client), `username`
- * the address, `otp` the code /passwordless/start sent to it for this
+ * `realm` names the email or sms connection (enabled for the client),
+ * `username` the address or phone number, `otp` the code /passwordless/start sent to it for this
  * client. A code logs in once, before it expires, and locks after a few
  * wrong tries; any failure is 403 `invalid_grant` "Wrong email or
- * verification code.". The first login creates the `email|…` user unless
+ * verification code." ("Wrong phone number or verification code." for
+ * sms). The first login creates the `email|…` or `sms|…` user unless
  * the connection has `disable_signup` (then the same refusal: the address
  * has no account, and no code was ever sent to it). MFA applies as after a
  * password.
@@ -14,14 +15,13 @@ import { isActive } from '../../../domain/users/active-user.js';
 import { recordLogin } from '../../../domain/users/login.js';
 import { oauthErrors } from '../../../platform/http/errors.js';
 import { requireSecondFactor } from '../../mfa/required.js';
-import { emailConnection } from '../../passwordless/connection.js';
+import { SMS_STRATEGY } from '../../../domain/passwordless/options.js';
+import { passwordlessConnection } from '../../passwordless/connection.js';
 import { requireParams } from '../../params.js';
 import type { GrantContext, GrantHandler, TokenResponse } from '../grant.js';
 import { issueUserTokens } from '../user-tokens.js';
 
 export const PASSWORDLESS_OTP_GRANT = 'http://auth0.com/oauth/grant-type/passwordless/otp';
-
-const wrongCode = () => oauthErrors.invalidGrant('Wrong email or verification code.');
 
 export const passwordlessOtp: GrantHandler = {
   grantType: PASSWORDLESS_OTP_GRANT,
@@ -32,10 +32,9 @@ export const passwordlessOtp: GrantHandler = {
   async handle({ ctx, tenant, params, client }: GrantContext): Promise<TokenResponse> {
     requireParams(params, 'realm', 'username', 'otp');
     const clientId = client.client.row.client_id;
-    const connection = await emailConnection(ctx, tenant, clientId, params.realm);
-    if (!connection) {
-      throw params.realm === 'sms' ? oauthErrors.invalidRequest('SMS connections are not supported by this server') : oauthErrors.invalidRequest(`Connection does not exist or is not enabled for the client: ${params.realm}`);
-    }
+    const connection = await passwordlessConnection(ctx, tenant, clientId, params.realm);
+    if (!connection) throw oauthErrors.invalidRequest(`Connection does not exist or is not enabled for the client: ${params.realm}`);
+    const wrongCode = () => oauthErrors.invalidGrant(connection.strategy === SMS_STRATEGY ? 'Wrong phone number or verification code.' : 'Wrong email or verification code.');
     if (!(await verifyEmailCode(ctx, tenant, connection, clientId, params.username!, params.otp!))) throw wrongCode();
     const found = await passwordlessUser(ctx, tenant, connection, params.username!);
     if (!found) throw wrongCode();

@@ -1,0 +1,30 @@
+/**
+ * What the endpoints of the push device API share (README "MFA by push
+ * notification"): reading the device's JWT from `Authorization: Bearer` and
+ * opening the transaction it names (src/domain/mfa/push.ts
+ * `deviceTransaction`). Refusals: 401 `invalid_token` (missing, unreadable,
+ * badly signed, another device's, wrong audience, expired), 404
+ * `not_found` (no such live transaction).
+ */
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../../domain/context.js';
+import { deviceTransaction, type DeviceTransaction } from '../../../domain/mfa/push.js';
+import { OAuthError } from '../../../platform/http/errors.js';
+
+export const invalidToken = (description = 'The device token is invalid.') => new OAuthError(401, 'invalid_token', description);
+
+/** The credential of `Authorization: <scheme> …`, bounded. */
+export function authorizationOf(request: FastifyRequest, scheme: RegExp): string | undefined {
+  const header = request.headers.authorization;
+  if (header === undefined || header.length > 8300) return undefined;
+  return scheme.exec(header)?.[1];
+}
+
+export async function deviceRequest(ctx: AppContext, request: FastifyRequest, audience: string): Promise<DeviceTransaction> {
+  const jwt = authorizationOf(request, /^Bearer +([A-Za-z0-9\-_.]+) *$/i);
+  if (jwt === undefined) throw invalidToken('Missing or bad authorization header');
+  const opened = await deviceTransaction(ctx, request.tenant, jwt, audience);
+  if (opened === 'not_found') throw new OAuthError(404, 'not_found', 'Transaction not found or expired.');
+  if (opened === 'invalid_token') throw invalidToken();
+  return opened;
+}
