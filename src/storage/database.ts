@@ -33,15 +33,15 @@ import * as m0040 from './migrations/0040_organization_members.js';
 import * as m0041 from './migrations/0041_device_codes.js';
 import * as m0042 from './migrations/0042_backchannel_logout.js';
 import * as m0043 from './migrations/0043_backchannel_authentication.js';
-import * as m0060 from './migrations/0060_session_activity.js';
-import * as m0061 from './migrations/0061_signing_key_rotation.js';
-import * as m0070 from './migrations/0070_jobs.js';
-import * as m0065 from './migrations/0065_tenant_logs.js';
-import * as m0055 from './migrations/0055_organization_discovery_domains.js';
-import * as m0056 from './migrations/0056_email_provider_templates.js';
-import * as m0075 from './migrations/0075_management_api_name.js';
 import * as m0050 from './migrations/0050_mfa_push.js';
 import * as m0051 from './migrations/0051_sms_passwordless_users.js';
+import * as m0055 from './migrations/0055_organization_discovery_domains.js';
+import * as m0056 from './migrations/0056_email_provider_templates.js';
+import * as m0060 from './migrations/0060_session_activity.js';
+import * as m0061 from './migrations/0061_signing_key_rotation.js';
+import * as m0065 from './migrations/0065_tenant_logs.js';
+import * as m0070 from './migrations/0070_jobs.js';
+import * as m0075 from './migrations/0075_management_api_name.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -89,15 +89,15 @@ const MIGRATIONS: Record<string, Migration> = {
   '0041_device_codes': m0041,
   '0042_backchannel_logout': m0042,
   '0043_backchannel_authentication': m0043,
-  '0060_session_activity': m0060,
-  '0061_signing_key_rotation': m0061,
-  '0070_jobs': m0070,
-  '0065_tenant_logs': m0065,
-  '0055_organization_discovery_domains': m0055,
-  '0056_email_provider_templates': m0056,
-  '0075_management_api_name': m0075,
   '0050_mfa_push': m0050,
   '0051_sms_passwordless_users': m0051,
+  '0055_organization_discovery_domains': m0055,
+  '0056_email_provider_templates': m0056,
+  '0060_session_activity': m0060,
+  '0061_signing_key_rotation': m0061,
+  '0065_tenant_logs': m0065,
+  '0070_jobs': m0070,
+  '0075_management_api_name': m0075,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

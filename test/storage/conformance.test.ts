@@ -229,15 +229,15 @@ await forEachStoreFactory('storage conformance', (h) => {
       '0041_device_codes',
       '0042_backchannel_logout',
       '0043_backchannel_authentication',
-      '0060_session_activity',
-      '0061_signing_key_rotation',
-      '0070_jobs',
-      '0065_tenant_logs',
-      '0055_organization_discovery_domains',
-      '0056_email_provider_templates',
-      '0075_management_api_name',
       '0050_mfa_push',
       '0051_sms_passwordless_users',
+      '0055_organization_discovery_domains',
+      '0056_email_provider_templates',
+      '0060_session_activity',
+      '0061_signing_key_rotation',
+      '0065_tenant_logs',
+      '0070_jobs',
+      '0075_management_api_name',
     ];
 
     it('creates every table', async () => {
