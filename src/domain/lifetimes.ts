@@ -33,7 +33,8 @@ export const LIFETIMES = {
   },
   session: {
     seconds: 3 * 24 * 3600,
-    description: 'How long a login session (the __Host-gh_session cookie) lasts from the login.',
+    description:
+      'How long a login session (the __Host-gh_session cookie) lasts from the login, unless the tenant settings set session_lifetime (src/domain/sessions/policy.ts, which adds the idle and ephemeral lifetimes).',
     affects: 'Single sign-on: /authorize without a new login, prompt=none, silent authentication.',
   },
   email_verification_ticket: {

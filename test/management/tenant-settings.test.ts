@@ -24,6 +24,7 @@ describe('/api/v2/tenants/settings', () => {
   let t: TestApp;
   let machine: TestClient;
   let web: TestClient;
+  let aliceId: string;
 
   const patch = (body: unknown, token?: string) => t.management('PATCH', '/api/v2/tenants/settings', { body, ...(token && { token }) });
   const get = async (query = '') => {
@@ -67,6 +68,7 @@ describe('/api/v2/tenants/settings', () => {
     for (const [connection, email] of [[REALM, 'alice@example.com'], [OTHER_DB, 'olga@example.com']] as const) {
       const user = await t.management('POST', '/api/v2/users', { body: { connection, email, password: PASSWORD } });
       assert.equal(user.statusCode, 201, user.body);
+      if (connection === REALM) aliceId = (user.json() as { user_id: string }).user_id;
     }
     const rs = await t.management('POST', '/api/v2/resource-servers', { body: { identifier: API, name: 'API', scopes: [{ value: 'read:things' }] } });
     assert.equal(rs.statusCode, 201, rs.body);
@@ -259,6 +261,16 @@ describe('/api/v2/tenants/settings', () => {
       // Used at +20 and +45 minutes (25 idle): still active; then idle from +45 to +80 (35): ended.
       assert.equal(await withClockAdvanced(t, 20 * MINUTE, () => sessionActive(cookie)), true);
       assert.equal(await withClockAdvanced(t, 45 * MINUTE, () => sessionActive(cookie)), true);
+      // The Management API shows the idle end the last use set, and the absolute end.
+      const listed = await t.management('GET', `/api/v2/users/${encodeURIComponent(aliceId)}/sessions`);
+      assert.equal(listed.statusCode, 200, listed.body);
+      const sessions = (listed.json() as { sessions: { created_at: string; last_interacted_at: string; idle_expires_at: string; expires_at: string }[] }).sessions;
+      // This case's login is the newest of alice's sessions.
+      const session = sessions.sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))[0]!;
+      const idleFor = Date.parse(session.last_interacted_at) - Date.parse(session.created_at);
+      assert.ok(idleFor >= 45 * MINUTE && idleFor < 46 * MINUTE, `last used at +45 minutes (the test's own run time aside), not ${idleFor} ms`);
+      assert.equal(Date.parse(session.idle_expires_at) - Date.parse(session.last_interacted_at), 30 * MINUTE);
+      assert.equal(Date.parse(session.expires_at) - Date.parse(session.created_at), 72 * 60 * MINUTE);
       assert.equal(await withClockAdvanced(t, 80 * MINUTE, () => sessionActive(cookie)), false);
     });
 

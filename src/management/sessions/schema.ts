@@ -14,7 +14,9 @@ export const SessionResponse = Type.Object(
     created_at: Type.String(),
     updated_at: Type.String(),
     authenticated_at: Type.String(),
+    idle_expires_at: Type.String({ description: 'When the session ends if it is not used before (the tenant\'s idle session lifetime)' }),
     expires_at: Type.String(),
+    last_interacted_at: Type.String({ description: 'When the session last answered a login' }),
     clients: Type.Array(Type.Object({ client_id: Type.String() }, { additionalProperties: false })),
     authentication: Type.Object(
       { methods: Type.Array(Type.Object({ name: Type.String(), timestamp: Type.String() }, { additionalProperties: false })) },

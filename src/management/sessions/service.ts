@@ -7,6 +7,7 @@
 import { announceSessionsEnded, endUserSessions } from '../../domain/backchannel-logout/announce.js';
 import type { AppContext } from '../../domain/context.js';
 import type { SessionRow } from '../../domain/rows.js';
+import { sessionPolicy } from '../../domain/sessions/policy.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isoAt } from '../../platform/clock.js';
 import { managementErrors } from '../../platform/http/errors.js';
@@ -19,7 +20,9 @@ export interface Session {
   created_at: string;
   updated_at: string;
   authenticated_at: string;
+  idle_expires_at: string;
   expires_at: string;
+  last_interacted_at: string;
   clients: { client_id: string }[];
   authentication: { methods: { name: string; timestamp: string }[] };
 }
@@ -31,15 +34,21 @@ export class SessionService {
 
   private async toApi(tenant: Tenant, rows: SessionRow[]): Promise<Session[]> {
     const clients = await this.ctx.stores.backchannelLogout.clientsOf(tenant.id, rows.map((r) => r.id_hash));
+    const policy = sessionPolicy(tenant);
     return rows.map((row) => {
       const authenticatedAt = isoAt(row.auth_time * 1000);
+      const lastInteractedAt = row.last_interacted_at ?? row.created_at;
+      const createdAt = Date.parse(row.created_at);
       return {
         id: row.id_hash,
         user_id: row.user_id,
         created_at: row.created_at,
-        updated_at: row.created_at,
+        updated_at: lastInteractedAt,
         authenticated_at: authenticatedAt,
-        expires_at: row.expires_at,
+        // The tenant's lifetimes of the moment (src/domain/sessions/policy.ts), as the SSO cookie is checked.
+        idle_expires_at: isoAt(Date.parse(lastInteractedAt) + policy.idleSeconds * 1000),
+        expires_at: isoAt(createdAt + policy.absoluteSeconds * 1000),
+        last_interacted_at: lastInteractedAt,
         clients: clients.filter((c) => c.session_id === row.id_hash).map((c) => ({ client_id: c.client_id })),
         // Gatehouse's logins are passwords: `pwd`, at the login.
         authentication: { methods: [{ name: 'pwd', timestamp: authenticatedAt }] },
