@@ -3,6 +3,7 @@
  * verification email, and password reset by emailed ticket. Storage goes
  * through the user, connection and ticket stores; mail through the mailer.
  */
+import { storedTemplate } from '../../domain/email/templates.js';
 import type { ConnectionStore } from '../../domain/connections/store.js';
 import type { UserStore } from '../../domain/users/store.js';
 import { changePassword } from '../../domain/users/password-change.js';
@@ -209,6 +210,22 @@ export class DbConnectionsService {
       return (await users.get(tenant.id, userId))?.email ?? '';
     });
     return email === undefined ? { kind: 'invalid_ticket' } : { kind: 'done', email };
+  }
+
+  /**
+   * Where the browser goes once the address is verified: the tenant's
+   * `verify_email` template's `resultUrl` (admin-registered), with the
+   * service's `success=true` and `message`, and the address when
+   * `includeEmailInRedirect`; undefined without one (the page says it).
+   */
+  async verificationResultUrl(tenant: Tenant, email: string): Promise<string | undefined> {
+    const template = await storedTemplate(this.ctx, tenant, 'verify_email');
+    if (!template?.result_url) return undefined;
+    const url = new URL(template.result_url);
+    url.searchParams.set('success', 'true');
+    url.searchParams.set('message', 'Your email was verified. You can continue using the application.');
+    if (template.include_email_in_redirect === 1) url.searchParams.set('email', email);
+    return url.href;
   }
 
   /**
