@@ -2,7 +2,8 @@
  * /api/v2/attack-protection/* through the real app and database: the
  * service's defaults and shapes, PATCH laying members over them, refusals
  * (bad allowlist entries, bounds, unknown members, scopes), and the
- * brute-force settings honoured by the password grant: max_attempts, mode,
+ * brute-force settings honoured by the password grant and the hosted login
+ * page: max_attempts, mode,
  * allowlist (IPs and CIDR blocks), enabled, and the shields (block, and
  * user_notification mailing the blocked_account template to the user).
  */
@@ -10,6 +11,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { readOutbox } from '../../src/platform/mail/index.js';
 import { createTestApp, DOMAIN, type TestApp } from '../helpers/app.js';
+import { Browser, hidden, pkce } from '../helpers/browser.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
 
 const REALM = 'Username-Password-Authentication';
@@ -19,6 +21,7 @@ const BRUTE_FORCE = '/api/v2/attack-protection/brute-force-protection';
 describe('/api/v2/attack-protection', () => {
   let t: TestApp;
   let client: TestClient;
+  let connectionId: string;
   const api = (method: string, url: string, body?: unknown) => t.management(method, url, { ...(body !== undefined && { body }) });
 
   async function user(email: string): Promise<void> {
@@ -50,6 +53,7 @@ describe('/api/v2/attack-protection', () => {
     client = await insertClient(t, { grant_types: ['password'] });
     const res = await api('POST', '/api/v2/connections', { name: REALM, strategy: 'auth0', enabled_clients: [client.client_id] });
     assert.equal(res.statusCode, 201, res.body);
+    connectionId = (res.json() as { id: string }).id;
     await t.ctx.tenants.updateSettings(t.tenant, { ...t.tenant.settings, default_directory: REALM });
   });
   after(() => t.close());
@@ -113,7 +117,7 @@ describe('/api/v2/attack-protection', () => {
     assert.equal((await t.management('GET', BRUTE_FORCE, { token: other })).statusCode, 403);
   });
 
-  describe('honoured by the password grant', () => {
+  describe('honoured by the password logins', () => {
     it('max_attempts; the block shield refuses even the right password; user_notification mails the blocked_account template once', async () => {
       await user('few@example.com');
       await settings({ max_attempts: 3 });
@@ -138,6 +142,32 @@ describe('/api/v2/attack-protection', () => {
       assert.equal(mails[0]!.from, undefined, 'the template\'s sender only through the tenant\'s own provider');
       const blocks = (await api('GET', `/api/v2/user-blocks?identifier=${encodeURIComponent('few@example.com')}`)).json() as { blocked_for: unknown[] };
       assert.equal(blocks.blocked_for.length, 1);
+    });
+
+    it('the hosted login page honours them too', async () => {
+      await user('page@example.com');
+      const spa = await api('POST', '/api/v2/clients', {
+        name: 'Page app',
+        app_type: 'spa',
+        is_first_party: true,
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code'],
+        callbacks: ['https://app.example.com/callback'],
+      });
+      const clientId = (spa.json() as { client_id: string }).client_id;
+      assert.equal((await api('PATCH', `/api/v2/connections/${connectionId}`, { enabled_clients: [client.client_id, clientId] })).statusCode, 200);
+      await settings({ max_attempts: 2 });
+      const browser = new Browser(t);
+      const { challenge } = pkce();
+      const start = await browser.get(
+        `/authorize?${new URLSearchParams({ client_id: clientId, redirect_uri: 'https://app.example.com/callback', response_type: 'code', code_challenge: challenge, code_challenge_method: 'S256', state: 's', scope: 'openid' })}`,
+      );
+      const page = await browser.get(start.headers.location as string);
+      const form = { state: hidden(page.body, 'state'), csrf_token: hidden(page.body, 'csrf_token'), username: 'page@example.com' };
+      for (let i = 0; i < 2; i++) assert.match((await browser.post('/login', { ...form, password: `wrong-${i}` })).body, /Wrong email or password/);
+      const refused = await browser.post('/login', { ...form, password: PASSWORD });
+      assert.match(refused.body, /Your account has been blocked after multiple consecutive login attempts/);
+      await settings({ max_attempts: 10 });
     });
 
     it('count_per_identifier: failures from any address add up and block every address', async () => {

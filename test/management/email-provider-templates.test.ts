@@ -4,7 +4,9 @@
  *
  * - templates: create (200), get, put, patch, their refusals; verify_email
  *   and reset_email rendered with liquidjs and the service's variables, the
- *   link living urlLifetimeInSeconds, a disabled template sending nothing;
+ *   link living urlLifetimeInSeconds, a disabled template sending nothing,
+ *   the verification page leading to the template's resultUrl and sending
+ *   the welcome_email template;
  * - the provider: smtp only, the password sealed at rest and never
  *   returned; once set and enabled the tenant's mail goes to its SMTP server
  *   (smtp-server on 127.0.0.1 as the stand-in, over STARTTLS with a
@@ -22,6 +24,7 @@ import { SMTPServer } from 'smtp-server';
 import { createTlsCertificate } from '../../src/platform/crypto/certificates.js';
 import { readOutbox } from '../../src/platform/mail/index.js';
 import { createTestApp, DOMAIN, tempDir, type TestApp } from '../helpers/app.js';
+import { hidden } from '../helpers/browser.js';
 
 const REALM = 'Username-Password-Authentication';
 const PASSWORD = 'correct horse battery staple';
@@ -199,6 +202,34 @@ describe('/api/v2/emails/provider and /api/v2/email-templates', () => {
       await createUser('silent@example.com');
       assert.equal(mailsTo('silent@example.com').length, 0);
       assert.equal((await api('PATCH', '/api/v2/email-templates/verify_email', { enabled: true })).statusCode, 200);
+    });
+  });
+
+  describe('the verification result', () => {
+    it('after the address is verified the browser goes to the template\'s resultUrl (with the address when includeEmailInRedirect), and the welcome_email template is sent', async () => {
+      const patched = await api('PATCH', '/api/v2/email-templates/verify_email', { resultUrl: 'https://app.example.com/verified?from=mail', includeEmailInRedirect: true });
+      assert.equal(patched.statusCode, 200, patched.body);
+      assert.equal((await api('PATCH', '/api/v2/email-templates/welcome_email', { enabled: true })).statusCode, 200);
+      await createUser('result@example.com');
+      const link = new URL(/href="([^"]+)"/.exec(mailsTo('result@example.com')[0]!.html!)![1]!.replaceAll('&amp;', '&'));
+      const form = await t.app.inject({ method: 'GET', url: `${link.pathname}${link.search}`, headers: { host: DOMAIN } });
+      assert.equal(form.statusCode, 200, form.body);
+      const done = await t.app.inject({
+        method: 'POST',
+        url: '/verify-email',
+        headers: { host: DOMAIN, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ ticket: link.searchParams.get('ticket')!, csrf_token: hidden(form.body, 'csrf_token') }).toString(),
+      });
+      assert.equal(done.statusCode, 302, done.body);
+      const target = new URL(done.headers.location as string);
+      assert.equal(`${target.origin}${target.pathname}`, 'https://app.example.com/verified');
+      assert.equal(target.searchParams.get('from'), 'mail');
+      assert.equal(target.searchParams.get('success'), 'true');
+      assert.equal(target.searchParams.get('email'), 'result@example.com');
+      const welcome = mailsTo('result@example.com').filter((m) => m.subject === 'Welcome');
+      assert.equal(welcome.length, 1, 'the enabled welcome_email template is sent once the address is verified');
+      assert.equal(welcome[0]!.html, '<p>Hi result@example.com</p>');
+      await api('PATCH', '/api/v2/email-templates/verify_email', { resultUrl: null, includeEmailInRedirect: false });
     });
   });
 

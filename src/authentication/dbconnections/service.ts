@@ -3,6 +3,7 @@
  * verification email, and password reset by emailed ticket. Storage goes
  * through the user, connection and ticket stores; mail through the mailer.
  */
+import { sendTenantMail, storedTemplate, userVariables } from '../../domain/email/templates.js';
 import type { ConnectionStore } from '../../domain/connections/store.js';
 import type { UserStore } from '../../domain/users/store.js';
 import { changePassword } from '../../domain/users/password-change.js';
@@ -222,13 +223,42 @@ export class DbConnectionsService {
   async verifyEmail(tenant: Tenant, ticket: string, csrf: string | undefined): Promise<VerifyOutcome> {
     if (!this.csrfMatches(tenant, ticket, csrf, 'email_verification')) return { kind: 'bad_csrf' };
     const now = isoAt(this.ctx.now());
-    const email = await this.ctx.unitOfWork.transaction(async ({ tickets, users }) => {
+    const user = await this.ctx.unitOfWork.transaction(async ({ tickets, users }) => {
       const userId = await tickets.consume(tenant.id, secretHash(ticket), 'email_verification', now);
       if (userId === undefined) return undefined;
       if (!(await users.update(tenant.id, userId, { email_verified: 1, updated_at: now }))) return undefined;
-      return (await users.get(tenant.id, userId))?.email ?? '';
+      return users.get(tenant.id, userId);
     });
-    return email === undefined ? { kind: 'invalid_ticket' } : { kind: 'done', email };
+    if (user === undefined) return { kind: 'invalid_ticket' };
+    await this.sendWelcome(tenant, user);
+    return { kind: 'done', email: user.email ?? '' };
+  }
+
+  /**
+   * The welcome mail, as the service sends it once an address is verified:
+   * only when the tenant has an enabled `welcome_email` template (Gatehouse
+   * has no wording of its own for it).
+   */
+  private async sendWelcome(tenant: Tenant, user: UserRow): Promise<void> {
+    const template = await storedTemplate(this.ctx, tenant, 'welcome_email');
+    if (!template || template.enabled === 0 || !user.email) return;
+    await sendTenantMail(this.ctx, tenant, 'welcome_email', user.email, { subject: 'Welcome', text: 'Welcome! Your email address is verified.\n' }, { user: userVariables(user) }, template);
+  }
+
+  /**
+   * Where the browser goes once the address is verified: the tenant's
+   * `verify_email` template's `resultUrl` (admin-registered), with the
+   * service's `success=true` and `message`, and the address when
+   * `includeEmailInRedirect`; undefined without one (the page says it).
+   */
+  async verificationResultUrl(tenant: Tenant, email: string): Promise<string | undefined> {
+    const template = await storedTemplate(this.ctx, tenant, 'verify_email');
+    if (!template?.result_url) return undefined;
+    const url = new URL(template.result_url);
+    url.searchParams.set('success', 'true');
+    url.searchParams.set('message', 'Your email was verified. You can continue using the application.');
+    if (template.include_email_in_redirect === 1) url.searchParams.set('email', email);
+    return url.href;
   }
 
   /**

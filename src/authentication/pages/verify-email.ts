@@ -6,7 +6,9 @@
  *   the single-use ticket (5 days);
  * - POST /verify-email (form: ticket, csrf_token): checks the CSRF token
  *   bound to the ticket (as the password reset form does), then consumes the
- *   ticket and marks the address verified in one transaction.
+ *   ticket and marks the address verified in one transaction; then the
+ *   browser goes to the tenant's `verify_email` template's `resultUrl` when
+ *   it has one, else sees the page.
  *
  * One route for both methods, as the link and its form are one page. No
  * scripts and no external assets (see PAGE_CSP); errors are announced to
@@ -61,8 +63,11 @@ async function confirm(service: DbConnectionsService, request: FastifyRequest, r
   if (!validTicket(ticket)) return sendPage(reply, 400, invalidLinkPage());
   const outcome = await service.verifyEmail(request.tenant, ticket, params.csrf_token);
   switch (outcome.kind) {
-    case 'done':
+    case 'done': {
+      const target = await service.verificationResultUrl(request.tenant, outcome.email);
+      if (target !== undefined) return reply.code(302).header('Location', target).header('Cache-Control', 'no-store').send();
       return sendPage(reply, 200, page('Email verified', html`<h1>Email verified</h1><p class="ok">Thank you. The address <strong>${outcome.email}</strong> is verified.</p>`));
+    }
     case 'bad_csrf':
       return sendPage(
         reply,
