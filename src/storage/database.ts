@@ -33,6 +33,7 @@ import * as m0041 from './migrations/0041_device_codes.js';
 import * as m0042 from './migrations/0042_backchannel_logout.js';
 import * as m0043 from './migrations/0043_backchannel_authentication.js';
 import * as m0070 from './migrations/0070_jobs.js';
+import * as m0071 from './migrations/0071_ticket_options.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -81,6 +82,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0042_backchannel_logout': m0042,
   '0043_backchannel_authentication': m0043,
   '0070_jobs': m0070,
+  '0071_ticket_options': m0071,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -221,6 +221,7 @@ await forEachStoreFactory('storage conformance', (h) => {
       '0042_backchannel_logout',
       '0043_backchannel_authentication',
       '0070_jobs',
+      '0071_ticket_options',
     ];
 
     it('creates every table', async () => {

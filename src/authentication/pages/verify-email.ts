@@ -62,6 +62,7 @@ async function confirm(service: DbConnectionsService, request: FastifyRequest, r
   const outcome = await service.verifyEmail(request.tenant, ticket, params.csrf_token);
   switch (outcome.kind) {
     case 'done':
+      if (outcome.redirect) return reply.redirect(outcome.redirect, 302);
       return sendPage(reply, 200, page('Email verified', html`<h1>Email verified</h1><p class="ok">Thank you. The address <strong>${outcome.email}</strong> is verified.</p>`));
     case 'bad_csrf':
       return sendPage(

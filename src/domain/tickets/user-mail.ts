@@ -25,11 +25,21 @@ const TICKET_LIFETIME: Record<TicketKind, LifetimeName> = {
   password_reset: 'password_reset_ticket',
 };
 
+/** The page of each kind of ticket (src/authentication/pages/). */
+const TICKET_PAGE: Record<TicketKind, string> = { email_verification: 'verify-email', password_reset: 'reset-password' };
+
+/** What a ticket of the Management API says beyond the defaults. */
+export interface TicketOptions {
+  ttlSeconds?: number | undefined;
+  resultUrl?: string | undefined;
+  markEmailVerified?: boolean | undefined;
+  includeEmail?: boolean | undefined;
+}
 
 export class UserMail {
   constructor(private readonly ctx: Pick<AppContext, 'stores' | 'mailer' | 'logger' | 'now'>) {}
 
-  private async issueTicket(tenant: Tenant, userId: string, kind: TicketKind): Promise<string> {
+  private async issueTicket(tenant: Tenant, userId: string, kind: TicketKind, options: TicketOptions = {}): Promise<string> {
     const ticket = newSecret();
     const now = this.ctx.now();
     await this.ctx.stores.tickets.insert({
@@ -38,9 +48,21 @@ export class UserMail {
       kind,
       user_id: userId,
       created_at: isoAt(now),
-      expires_at: isoAt(now + lifetimeOf(tenant, TICKET_LIFETIME[kind]) * 1000),
+      expires_at: isoAt(now + (options.ttlSeconds ?? lifetimeOf(tenant, TICKET_LIFETIME[kind])) * 1000),
+      result_url: options.resultUrl ?? null,
+      mark_email_verified: options.markEmailVerified === undefined ? null : options.markEmailVerified ? 1 : 0,
+      include_email: options.includeEmail ? 1 : null,
     });
     return ticket;
+  }
+
+  /**
+   * A ticket URL of the Management API (POST /tickets/password-change,
+   * /tickets/email-verification): the link of the page, nothing mailed.
+   */
+  async ticketUrl(tenant: Tenant, userId: string, kind: TicketKind, options: TicketOptions): Promise<string> {
+    const ticket = await this.issueTicket(tenant, userId, kind, options);
+    return `https://${tenant.domain}/${TICKET_PAGE[kind]}?ticket=${encodeURIComponent(ticket)}#`;
   }
 
   private dispatch(tenant: Tenant, message: MailMessage, purpose: string): void {
