@@ -245,6 +245,12 @@ export interface TicketRow {
   created_at: string;
   expires_at: string;
   used_at: string | null;
+  /** Tickets of the Management API (migration 0071): where the page sends the browser once the ticket is used. */
+  result_url?: string | null;
+  /** 1/0: a password change also verifies the address; NULL (emailed tickets): it does. */
+  mark_email_verified?: number | null;
+  /** 1: the address is added to result_url (`email=`). */
+  include_email?: number | null;
 }
 
 /** Refresh tokens (migration 0008); only the token's SHA-256 is stored. ISO 8601 UTC timestamps. */

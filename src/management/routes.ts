@@ -26,6 +26,7 @@ import { tenantSettingsRoutes } from './tenants/settings/routes.js';
 import { userBlockRoutes } from './user-blocks/routes.js';
 import { userRoutes } from './users/routes.js';
 import { jobRoutes } from './jobs/routes.js';
+import { ticketRoutes } from './tickets/routes.js';
 import type { ManagementRoute } from './route.js';
 import type { AppContext } from '../domain/context.js';
 
@@ -44,6 +45,7 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
     ...userRoutes(ctx),
     ...userBlockRoutes(ctx),
     ...jobRoutes(ctx),
+    ...ticketRoutes(ctx),
     ...consentGrantRoutes(ctx),
     ...sessionRoutes(ctx),
     ...signingKeyRoutes(ctx),

@@ -41,6 +41,7 @@ import * as m0060 from './migrations/0060_session_activity.js';
 import * as m0061 from './migrations/0061_signing_key_rotation.js';
 import * as m0065 from './migrations/0065_tenant_logs.js';
 import * as m0070 from './migrations/0070_jobs.js';
+import * as m0071 from './migrations/0071_ticket_options.js';
 import * as m0075 from './migrations/0075_management_api_name.js';
 import type { Database } from './schema.js';
 
@@ -97,6 +98,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0061_signing_key_rotation': m0061,
   '0065_tenant_logs': m0065,
   '0070_jobs': m0070,
+  '0071_ticket_options': m0071,
   '0075_management_api_name': m0075,
 };
 

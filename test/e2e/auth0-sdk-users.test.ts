@@ -1,5 +1,5 @@
 /**
- * User search and users by email driven by the official `auth0` SDK over real
+ * User search, users by email, an import job and a ticket driven by the official `auth0` SDK over real
  * HTTPS against the built server running as its own process
  * (test/e2e/clients/auth0-sdk-users.ts does the calls).
  */
@@ -42,6 +42,17 @@ describe('auth0 SDK: users.list with q (search engine v3) and users by email', (
     assert.equal(out.refused.statusCode, 400);
     assert.equal(out.refused.body.errorCode, 'invalid_query_string');
     assert.equal(out.refused.body.statusCode, 400);
+  });
+
+  it('jobs: an import uploaded by the SDK completes, its errors read back', () => {
+    assert.deepEqual(out.importJob.created, { type: 'users_import', status: 'pending', connection_id: out.importJob.created.connection_id });
+    assert.match(out.importJob.created.connection_id, /^con_/);
+    assert.deepEqual(out.importJob.done, { status: 'completed', summary: { failed: 1, updated: 0, inserted: 1, total: 2 } });
+    assert.deepEqual(out.importErrors, [{ email: 'bad', codes: ['INVALID_FORMAT'] }]);
+  });
+
+  it('tickets: a password change link to the hosted page', () => {
+    assert.match(out.ticket, new RegExp(`^https://${server.domain.replace(/[.]/g, '\\.')}/reset-password\\?ticket=`));
   });
 
   it('finds a user by email, whatever its case', () => {

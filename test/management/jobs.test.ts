@@ -16,6 +16,7 @@ import { JobRunner } from '../../src/domain/jobs/runner.js';
 import { createTestApp, DOMAIN, withClockAdvanced, type TestApp } from '../helpers/app.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
 import { multipartBody } from '../helpers/multipart.js';
+import { postgresAvailable } from '../helpers/postgres.js';
 
 const REALM = 'Username-Password-Authentication';
 const PASSWORD_REALM = 'http://auth0.com/oauth/grant-type/password-realm';
@@ -31,14 +32,16 @@ interface Job {
   status_details?: string;
 }
 
-describe('/api/v2/jobs', () => {
+const skipPostgres = await postgresAvailable().then((ok) => (ok ? false : 'PostgreSQL is not reachable'));
+
+for (const postgres of [false, true]) describe(`/api/v2/jobs (${postgres ? 'PostgreSQL' : 'SQLite'})`, { skip: postgres && skipPostgres }, () => {
   let t: TestApp;
   let client: TestClient;
   let connectionId: string;
   let runner: JobRunner;
 
   before(async () => {
-    t = await createTestApp({ env: { GATEHOUSE_USERS_IMPORT_MAX_BYTES: String(8 * 1024 * 1024) } });
+    t = await createTestApp({ postgres, env: { GATEHOUSE_USERS_IMPORT_MAX_BYTES: String(8 * 1024 * 1024) } });
     client = await insertClient(t, { grant_types: [PASSWORD_REALM] });
     const res = await t.management('POST', '/api/v2/connections', { body: { name: REALM, strategy: 'auth0', enabled_clients: [client.client_id] } });
     assert.equal(res.statusCode, 201, res.body);

@@ -237,6 +237,7 @@ await forEachStoreFactory('storage conformance', (h) => {
       '0061_signing_key_rotation',
       '0065_tenant_logs',
       '0070_jobs',
+      '0071_ticket_options',
       '0075_management_api_name',
     ];
 

@@ -19,6 +19,7 @@ import { dbConnectionsErrors, PasswordStrengthError } from './errors.js';
 import { checkPassword, type ConnectionPasswordOptions, type PolicyResult } from './password-policy.js';
 import { secretHash } from '../../domain/secrets.js';
 import { type TicketKind } from '../../domain/tickets/store.js';
+import type { TicketRow } from '../../domain/rows.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
 import type { AppContext } from '../../domain/context.js';
 import { isoAt } from '../../platform/clock.js';
@@ -83,7 +84,7 @@ export interface ChangePasswordInput {
 /** What GET /verify-email shows for a ticket. */
 export type VerifyFormState = { usable: true; email: string; csrf: string } | { usable: false };
 
-export type VerifyOutcome = { kind: 'done'; email: string } | { kind: 'invalid_ticket' } | { kind: 'bad_csrf' };
+export type VerifyOutcome = { kind: 'done'; email: string; redirect?: string } | { kind: 'invalid_ticket' } | { kind: 'bad_csrf' };
 
 /** HKDF `info` of each page's CSRF key, so a token made for one page never fits the other. */
 const CSRF_KEY_INFO: Record<TicketKind, string> = {
@@ -95,7 +96,7 @@ const CSRF_KEY_INFO: Record<TicketKind, string> = {
 export type ResetFormState = { usable: true; email: string; csrf: string; policy: PolicyResult } | { usable: false };
 
 export type ResetOutcome =
-  | { kind: 'done'; email: string }
+  | { kind: 'done'; email: string; redirect?: string }
   | { kind: 'invalid_ticket' }
   | { kind: 'bad_csrf' }
   | { kind: 'mismatch'; email: string; policy: PolicyResult }
@@ -223,15 +224,20 @@ export class DbConnectionsService {
   async verifyEmail(tenant: Tenant, ticket: string, csrf: string | undefined): Promise<VerifyOutcome> {
     if (!this.csrfMatches(tenant, ticket, csrf, 'email_verification')) return { kind: 'bad_csrf' };
     const now = isoAt(this.ctx.now());
-    const user = await this.ctx.unitOfWork.transaction(async ({ tickets, users }) => {
+    const done = await this.ctx.unitOfWork.transaction(async ({ tickets, users }) => {
+      const row = await tickets.findUsable(tenant.id, secretHash(ticket), 'email_verification', now);
       const userId = await tickets.consume(tenant.id, secretHash(ticket), 'email_verification', now);
-      if (userId === undefined) return undefined;
+      if (userId === undefined || row === undefined) return undefined;
       if (!(await users.update(tenant.id, userId, { email_verified: 1, updated_at: now }))) return undefined;
-      return users.get(tenant.id, userId);
+      const user = await users.get(tenant.id, userId);
+      return user && { user, row };
     });
-    if (user === undefined) return { kind: 'invalid_ticket' };
-    await this.sendWelcome(tenant, user);
-    return { kind: 'done', email: user.email ?? '' };
+    if (done === undefined) return { kind: 'invalid_ticket' };
+    await this.sendWelcome(tenant, done.user);
+    const email = done.user.email ?? '';
+    // A Management API ticket's result_url (POST /tickets/email-verification); else the page asks the template.
+    const redirect = resultRedirect(done.row, email, 'Your email was verified. You can continue using the application.');
+    return { kind: 'done', email, ...(redirect && { redirect }) };
   }
 
   /**
@@ -286,13 +292,13 @@ export class DbConnectionsService {
     return tokens;
   }
 
-  private async resetTarget(tenant: Tenant, ticket: string): Promise<{ user: UserRow; options: ConnectionOptions } | undefined> {
+  private async resetTarget(tenant: Tenant, ticket: string): Promise<{ user: UserRow; options: ConnectionOptions; ticket: TicketRow } | undefined> {
     const row = await this.ctx.stores.tickets.findUsable(tenant.id, secretHash(ticket), 'password_reset', isoAt(this.ctx.now()));
     if (!row) return undefined;
     const user = await this.#users.get(tenant.id, row.user_id);
     if (!user) return undefined;
     const connection = await this.#connections.get(tenant.id, user.connection_id);
-    return { user, options: connection ? (connection.options as ConnectionOptions) : {} };
+    return { user, options: connection ? (connection.options as ConnectionOptions) : {}, ticket: row };
   }
 
   async resetForm(tenant: Tenant, ticket: string): Promise<ResetFormState> {
@@ -340,9 +346,27 @@ export class DbConnectionsService {
     const done = await this.ctx.unitOfWork.transaction(async ({ tickets }, joined) => {
       const userId = await tickets.consume(tenant.id, secretHash(ticket), 'password_reset', now);
       if (userId !== target.user.user_id) return false;
-      // The reset link proves control of the mailbox, as a verification link does.
-      return changePassword(joined, tenant.id, userId, { password_hash, last_password_reset: now, email_verified: 1, updated_at: now }, now, this.ctx.lookups);
+      // An emailed reset link proves control of the mailbox, as a verification link does; a
+      // Management API ticket verifies the address only when made with mark_email_as_verified.
+      const verified = target.ticket.mark_email_verified === 0 ? {} : { email_verified: 1 };
+      return changePassword(joined, tenant.id, userId, { password_hash, last_password_reset: now, ...verified, updated_at: now }, now, this.ctx.lookups);
     });
-    return done ? { kind: 'done', email } : { kind: 'invalid_ticket' };
+    if (!done) return { kind: 'invalid_ticket' };
+    const redirect = resultRedirect(target.ticket, email, 'You can now login to the application with the new password.');
+    return { kind: 'done', email, ...(redirect && { redirect }) };
   }
+}
+
+/**
+ * Where a used Management API ticket sends the browser: its result_url with
+ * `success=true` and the service's message (and `email=` when the ticket was
+ * made with includeEmailInRedirect); undefined for an emailed ticket.
+ */
+function resultRedirect(row: TicketRow, email: string, message: string): string | undefined {
+  if (!row.result_url) return undefined;
+  const url = new URL(row.result_url);
+  if (row.include_email === 1) url.searchParams.set('email', email);
+  url.searchParams.set('success', 'true');
+  url.searchParams.set('message', message);
+  return url.href;
 }

@@ -95,6 +95,7 @@ export function resetPasswordSubmit(service: DbConnectionsService): RouteOptions
       const csrf = () => service.csrfToken(request.tenant, ticket);
       switch (outcome.kind) {
         case 'done':
+          if (outcome.redirect) return reply.redirect(outcome.redirect, 302);
           return sendPage(
             reply,
             200,

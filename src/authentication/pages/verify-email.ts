@@ -64,7 +64,8 @@ async function confirm(service: DbConnectionsService, request: FastifyRequest, r
   const outcome = await service.verifyEmail(request.tenant, ticket, params.csrf_token);
   switch (outcome.kind) {
     case 'done': {
-      const target = await service.verificationResultUrl(request.tenant, outcome.email);
+      // A Management API ticket's result_url first, else the tenant's verify_email template's resultUrl.
+      const target = outcome.redirect ?? (await service.verificationResultUrl(request.tenant, outcome.email));
       if (target !== undefined) return reply.code(302).header('Location', target).header('Cache-Control', 'no-store').send();
       return sendPage(reply, 200, page('Email verified', html`<h1>Email verified</h1><p class="ok">Thank you. The address <strong>${outcome.email}</strong> is verified.</p>`));
     }

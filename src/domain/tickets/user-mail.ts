@@ -27,6 +27,16 @@ const TICKET_LIFETIME: Record<TicketKind, LifetimeName> = {
   password_reset: 'password_reset_ticket',
 };
 
+/** The page of each kind of ticket (src/authentication/pages/). */
+const TICKET_PAGE: Record<TicketKind, string> = { email_verification: 'verify-email', password_reset: 'reset-password' };
+
+/** What a ticket of the Management API says beyond the defaults. */
+export interface TicketOptions {
+  ttlSeconds?: number | undefined;
+  resultUrl?: string | undefined;
+  markEmailVerified?: boolean | undefined;
+  includeEmail?: boolean | undefined;
+}
 
 /** The tenant's template for each kind of ticket mail. */
 const TICKET_TEMPLATE: Record<TicketKind, EmailTemplateName> = {
@@ -39,11 +49,14 @@ type UserForMail = Pick<UserRow, 'user_id' | 'email'> & Partial<Pick<UserRow, 'n
 export class UserMail {
   constructor(private readonly ctx: Pick<AppContext, 'stores' | 'mailer' | 'logger' | 'now' | 'box'>) {}
 
-  /** A ticket living the template's `urlLifetimeInSeconds` when it sets one, else the lifetime of its kind. */
-  private async issueTicket(tenant: Tenant, userId: string, kind: TicketKind, lifetimeSeconds: number | null | undefined): Promise<string> {
+  /**
+   * A ticket living `options.ttlSeconds` (a Management API ticket), else the
+   * template's `urlLifetimeInSeconds` when it sets one, else the lifetime of its kind.
+   */
+  private async issueTicket(tenant: Tenant, userId: string, kind: TicketKind, options: TicketOptions & { templateLifetime?: number | null | undefined } = {}): Promise<string> {
     const ticket = newSecret();
     const now = this.ctx.now();
-    const lifetime = lifetimeSeconds || lifetimeOf(tenant, TICKET_LIFETIME[kind]);
+    const lifetime = options.ttlSeconds ?? (options.templateLifetime || lifetimeOf(tenant, TICKET_LIFETIME[kind]));
     await this.ctx.stores.tickets.insert({
       tenant_id: tenant.id,
       id_hash: secretHash(ticket),
@@ -51,8 +64,20 @@ export class UserMail {
       user_id: userId,
       created_at: isoAt(now),
       expires_at: isoAt(now + lifetime * 1000),
+      result_url: options.resultUrl ?? null,
+      mark_email_verified: options.markEmailVerified === undefined ? null : options.markEmailVerified ? 1 : 0,
+      include_email: options.includeEmail ? 1 : null,
     });
     return ticket;
+  }
+
+  /**
+   * A ticket URL of the Management API (POST /tickets/password-change,
+   * /tickets/email-verification): the link of the page, nothing mailed.
+   */
+  async ticketUrl(tenant: Tenant, userId: string, kind: TicketKind, options: TicketOptions): Promise<string> {
+    const ticket = await this.issueTicket(tenant, userId, kind, options);
+    return `https://${tenant.domain}/${TICKET_PAGE[kind]}?ticket=${encodeURIComponent(ticket)}#`;
   }
 
   /** Mails the user a single-use link to `page` (a no-op for a user without an email, or when the tenant disabled the template). */
@@ -60,7 +85,7 @@ export class UserMail {
     if (!user.email) return;
     const template = await storedTemplate(this.ctx, tenant, TICKET_TEMPLATE[kind]);
     if (template?.enabled === 0) return;
-    const ticket = await this.issueTicket(tenant, user.user_id, kind, template?.url_lifetime_in_seconds);
+    const ticket = await this.issueTicket(tenant, user.user_id, kind, { templateLifetime: template?.url_lifetime_in_seconds });
     const link = `https://${tenant.domain}/${page}?ticket=${encodeURIComponent(ticket)}`;
     await sendTenantMail(this.ctx, tenant, TICKET_TEMPLATE[kind], user.email, fallback(link), { url: link, user: userVariables(user) }, template ?? null);
   }

@@ -1,8 +1,10 @@
 /**
  * Drives the official `auth0` SDK (v7) through user search: `users.list`
  * with `q` and `search_engine: 'v3'` (v4's `users.getAll`), its pages followed
- * to the end, `sort` and `fields`, a refused query, and
- * `users.listUsersByEmail`. Prints one JSON result;
+ * to the end, `sort` and `fields`, a refused query,
+ * `users.listUsersByEmail`, a users import uploaded with
+ * `jobs.usersImports.create` (multipart) and followed with `jobs.get` and
+ * `jobs.errors.get`, and `tickets.changePassword`. Prints one JSON result;
  * test/e2e/auth0-sdk-users.test.ts runs it with NODE_EXTRA_CA_CERTS.
  *
  * Usage: node --import tsx auth0-sdk-users.ts '{"domain":…,"clientId":…,"clientSecret":…}'
@@ -50,5 +52,22 @@ try {
 
 const byEmail = await management.users.listUsersByEmail({ email: 'anna@example.com' });
 out.byEmail = byEmail.map((u) => u.user_id);
+
+// Jobs: an import uploaded by the SDK (multipart), followed to completion, and its errors.
+const connectionId = (await management.connections.list({ name: CONNECTION })).data[0]!.id!;
+const file = JSON.stringify([{ email: 'sdk-import@example.com', password_hash: '$2b$04$C6UzMDM.H6dfI/f/IKxGhu7Qcno2V26Hoa7LQ4vnSXZjIjGkWTTe6' }, { email: 'bad' }]);
+const importJob = await management.jobs.usersImports.create({ users: new Blob([file], { type: 'application/json' }), connection_id: connectionId, upsert: false, send_completion_email: false });
+let job = await management.jobs.get(importJob.id!);
+for (let i = 0; i < 100 && job.status !== 'completed' && job.status !== 'failed'; i++) {
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  job = await management.jobs.get(importJob.id!);
+}
+out.importJob = { created: { type: importJob.type, status: importJob.status, connection_id: importJob.connection_id }, done: { status: job.status, summary: job.summary } };
+const errors = await management.jobs.errors.get(importJob.id!);
+out.importErrors = Array.isArray(errors) ? errors.map((e) => ({ email: (e.user as { email?: string } | undefined)?.email, codes: (e.errors ?? []).map((x) => x.code) })) : errors;
+
+// Tickets: a password change link through the hosted page.
+const ticket = await management.tickets.changePassword({ user_id: created['ann@example.com']!, result_url: 'https://app.example/done', ttl_sec: 600 });
+out.ticket = ticket.ticket;
 
 process.stdout.write(JSON.stringify(out));
