@@ -3,6 +3,7 @@
  * this one list so the table can be read and grepped in one place. Each area
  * module lists its operations (one file per operation) and builds its service.
  */
+import { brandingRoutes } from './branding/routes.js';
 import { clientGrantRoutes } from './client-grants/routes.js';
 import { clientCredentialRoutes } from './clients/credentials/routes.js';
 import { clientRoutes } from './clients/routes.js';
@@ -12,6 +13,7 @@ import { consentGrantRoutes } from './grants/routes.js';
 import { groupRoutes } from './groups/routes.js';
 import { guardianRoutes } from './guardian/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
+import { promptRoutes } from './prompts/routes.js';
 import { resourceServerRoutes } from './resource-servers/routes.js';
 import { roleRoutes } from './roles/routes.js';
 import { sessionRoutes } from './sessions/routes.js';
@@ -36,5 +38,7 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
     ...userBlockRoutes(ctx),
     ...consentGrantRoutes(ctx),
     ...sessionRoutes(ctx),
+    ...brandingRoutes(ctx),
+    ...promptRoutes(ctx),
   ];
 }

@@ -32,6 +32,7 @@ import * as m0040 from './migrations/0040_organization_members.js';
 import * as m0041 from './migrations/0041_device_codes.js';
 import * as m0042 from './migrations/0042_backchannel_logout.js';
 import * as m0043 from './migrations/0043_backchannel_authentication.js';
+import * as m0080 from './migrations/0080_ui_settings.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -79,6 +80,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0041_device_codes': m0041,
   '0042_backchannel_logout': m0042,
   '0043_backchannel_authentication': m0043,
+  '0080_ui_settings': m0080,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

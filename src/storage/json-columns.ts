@@ -18,6 +18,7 @@ import type {
   ResourceServerRow,
   SigningKeyRow,
   TenantRow,
+  UiSettingRow,
   UserRow,
 } from '../domain/rows.js';
 
@@ -35,6 +36,7 @@ export const JSON_COLUMNS = {
   pushed_authorization_requests: ['params'],
   custom_domains: ['domain_metadata'],
   organization_invitations: ['app_metadata', 'user_metadata', 'roles'],
+  ui_settings: ['value'],
 } as const;
 
 /** The domain row of each table with JSON columns. */
@@ -52,6 +54,7 @@ export interface JsonTableRows {
   pushed_authorization_requests: PushedAuthorizationRequestRow;
   custom_domains: CustomDomainRow;
   organization_invitations: OrganizationInvitationRow;
+  ui_settings: UiSettingRow;
 }
 
 export type JsonTable = keyof typeof JSON_COLUMNS;

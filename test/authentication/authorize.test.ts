@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import { createTestApp, DOMAIN, tokenRequest, type TestApp } from '../helpers/app.js';
 import { authorizeErrorPage } from '../../src/authentication/pages/authorize.js';
+import { pageUi, renderPage } from '../../src/authentication/pages/html.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
 import { secretHash } from '../../src/domain/secrets.js';
 
@@ -198,7 +199,7 @@ describe('authorization code flow: /authorize, /login, authorization_code grant'
   });
 
   it('a wildcard callback is never itself a redirect_uri: only concrete hosts match it', async () => {
-    const mismatch = authorizeErrorPage('Callback URL mismatch. The provided redirect_uri is not in the list of allowed callback URLs.').value;
+    const mismatch = renderPage(authorizeErrorPage('Callback URL mismatch. The provided redirect_uri is not in the list of allowed callback URLs.'), pageUi({ language: 'en', companyName: 'tenant' })).html.value;
     const { challenge } = pkce();
     const pkceParams = { code_challenge: challenge, code_challenge_method: 'S256' };
     // A callback stored before registration refused `*` outside the first label is no pattern, and not a literal either.

@@ -190,6 +190,7 @@ await forEachStoreFactory('storage conformance', (h) => {
       'session_clients',
       'backchannel_logout_deliveries',
       'backchannel_auth_requests',
+      'ui_settings',
     ];
     const MIGRATIONS = [
       '0001_foundation',
@@ -217,6 +218,7 @@ await forEachStoreFactory('storage conformance', (h) => {
       '0041_device_codes',
       '0042_backchannel_logout',
       '0043_backchannel_authentication',
+      '0080_ui_settings',
     ];
 
     it('creates every table', async () => {

@@ -18,6 +18,7 @@ import { KyselyCustomDomainStore } from './custom-domains.js';
 import { KyselyBackchannelAuthRequestStore } from './backchannel-auth-requests.js';
 import { KyselyBackchannelLogoutStore } from './backchannel-logout.js';
 import { KyselyDeviceCodeStore } from './device-codes.js';
+import { KyselyUiSettingsStore } from './ui-settings.js';
 import { KyselyGroupStore } from './groups.js';
 import { KyselyGuardianPushStore } from './guardian.js';
 import { KyselyMfaStore } from './mfa.js';
@@ -74,6 +75,7 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     deviceCodes: new KyselyDeviceCodeStore(db),
     backchannelLogout: new KyselyBackchannelLogoutStore(db),
     backchannelAuthRequests: new KyselyBackchannelAuthRequestStore(db),
+    uiSettings: new KyselyUiSettingsStore(db),
   };
 }
 

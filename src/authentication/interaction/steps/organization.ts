@@ -169,7 +169,7 @@ function routes(deps: InteractionDeps): RouteOptions[] {
       if (!interaction.authenticated) {
         const organization = given && given.length <= 50 ? await findOrganization(deps.ctx.stores, interaction.tenant.id, given) : undefined;
         if (!organization) {
-          const view = organizationNamePage({ ...transactionView(deps, interaction), name: given, error: { message: 'No organization was found by that name.' } });
+          const view = organizationNamePage({ ...transactionView(deps, interaction), name: given, error: { field: 'organization', message: (ui) => ui.text('organizations', 'organization-selection', 'no-organization') } });
           return sendPage(reply, 400, view);
         }
         return choose(deps, reply, interaction, organization);
