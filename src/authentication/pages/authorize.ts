@@ -63,18 +63,15 @@ export function fieldState(error: FormError | undefined, field: string, describe
 }
 
 /**
- * A password field with its "Show password" button: the button is hidden
- * until the page's one script reveals it (theme.ts REVEAL_SCRIPT), so without
- * scripts no control is shown that does nothing.
+ * A password field. There is no "show password" control: revealing a
+ * type=password field needs a script (CSS cannot change an input's type, and
+ * restyling a text field as a password one defeats password managers), and
+ * the hosted pages run none, so that injected markup can never find a
+ * script to ride on and the CSP has no script-src at all.
  */
-export function passwordField(
-  ui: PageUi,
-  field: { id: string; label: string; autocomplete: 'current-password' | 'new-password'; state: Html | '' },
-): Html {
-  const show = ui.text('common', 'common', 'showPasswordText');
+export function passwordField(field: { id: string; label: string; autocomplete: 'current-password' | 'new-password'; state: Html | '' }): Html {
   return html`<label for="${field.id}">${field.label}</label>
-<input type="password" id="${field.id}" name="${field.id}" autocomplete="${field.autocomplete}" required${field.state}>
-<button type="button" class="reveal" data-reveal="${field.id}" data-show="${show}" data-hide="${ui.text('common', 'common', 'hidePasswordText')}" aria-controls="${field.id}" aria-pressed="false" hidden>${show}</button>`;
+<input type="password" id="${field.id}" name="${field.id}" autocomplete="${field.autocomplete}" required${field.state}>`;
 }
 
 /**
@@ -131,11 +128,11 @@ ${errorBlock(ui, view.error)}
 ${hiddenFields(view)}
 <label for="username">${label}</label>
 <input type="${view.usernames ? 'text' : 'email'}" id="username" name="username" value="${view.identifier ?? ''}" autocomplete="username" required${fieldState(view.error, 'username')}>
-${identifierOnly ? '' : passwordField(ui, { id: 'password', label: ui.text('login', 'login', 'passwordLabel'), autocomplete: 'current-password', state: fieldState(view.error, 'password') })}
+${identifierOnly ? '' : passwordField({ id: 'password', label: ui.text('login', 'login', 'passwordLabel'), autocomplete: 'current-password', state: fieldState(view.error, 'password') })}
 <button type="submit">${identifierOnly ? ui.text('common', 'common', 'continueButtonText') : ui.text('login', 'login', 'buttonText')}</button>
 </form>
 ${loginLinks(ui, view)}`;
-  });
+  }, { clientName: view.clientName });
 }
 
 /** Identifier first, second step: the identifier shown (with a way back to change it), the password asked. */
@@ -147,10 +144,10 @@ ${errorBlock(ui, view.error)}
 ${hiddenFields(view)}
 <div class="identifier"><span id="identifier-label" class="visually-hidden">${identifierLabel(ui, view.usernames)}</span><strong aria-describedby="identifier-label">${view.identifier!}</strong> <a href="${link('/login', view.state)}">${ui.text('login-password', 'login-password', 'editIdentifierText')}</a></div>
 <input type="hidden" name="username" value="${view.identifier!}">
-${passwordField(ui, { id: 'password', label: ui.text('login', 'login', 'passwordLabel'), autocomplete: 'current-password', state: fieldState(view.error, 'password') })}
+${passwordField({ id: 'password', label: ui.text('login', 'login', 'passwordLabel'), autocomplete: 'current-password', state: fieldState(view.error, 'password') })}
 <button type="submit">${ui.text('login-password', 'login-password', 'buttonText')}</button>
 </form>
-${loginLinks(ui, view)}`);
+${loginLinks(ui, view)}`, { clientName: view.clientName });
 }
 
 export interface SignupView extends TransactionView {
@@ -180,7 +177,7 @@ ${
 <input type="text" id="username" name="username" value="${view.username ?? ''}" autocomplete="username" required${fieldState(view.error, 'username')}>
 `
     : ''
-}${passwordField(ui, {
+}${passwordField({
       id: 'password',
       label: ui.text('signup', 'signup', 'passwordLabel'),
       autocomplete: 'new-password',
@@ -190,6 +187,7 @@ ${view.policy && view.policy.rules.length > 0 ? html`<p id="policy-title">${ui.t
 <button type="submit">${ui.text('signup', 'signup', 'buttonText')}</button>
 </form>
 <div class="links"><p>${ui.text('signup', 'signup', 'loginActionText')} <a href="${link('/login', view.state)}">${ui.text('signup', 'signup', 'loginActionLinkText')}</a></p></div>`,
+    { clientName: view.clientName },
   );
 }
 
@@ -243,5 +241,6 @@ ${hiddenFields(view)}
 <button type="submit" name="decision" value="accept">${ui.text('consent', 'consent', 'acceptButtonText')}</button>
 <button type="submit" name="decision" value="deny" class="secondary">${ui.text('consent', 'consent', 'declineButtonText')}</button>
 </form>`,
+    vars,
   );
 }

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { Branding } from '../../domain/branding/branding.js';
 import { CATALOGS, type CustomTexts, type Language, type PromptName, type ScreenName, type TextKey } from '../../domain/branding/texts.js';
-import { BASE_STYLE, REVEAL_SCRIPT, tenantStyle } from './theme.js';
+import { BASE_STYLE, tenantStyle } from './theme.js';
 
 export class Html {
   constructor(readonly value: string) {}
@@ -107,6 +107,8 @@ export interface PageUi {
   text<P extends PromptName, S extends ScreenName<P>>(prompt: P, screen: S, key: TextKey<P, S>, vars?: Readonly<Record<string, string>>): string;
   /** The same as markup: the text escaped, its variables in bold. */
   rich<P extends PromptName, S extends ScreenName<P>>(prompt: P, screen: S, key: TextKey<P, S>, vars?: Readonly<Record<string, string>>): Html;
+  /** The same UI with variables every text of the page may use (`${clientName}` in a custom button text). */
+  withVars(vars: Readonly<Record<string, string>>): PageUi;
 }
 
 /** A value written once per language: the value, or how to make it from the page's UI. */
@@ -121,12 +123,14 @@ export class PageDocument {
   constructor(
     readonly title: Localized<string>,
     readonly body: Localized<Html>,
+    /** Variables any text of the page may use (the application's name), custom texts included. */
+    readonly vars: Readonly<Record<string, string>> = {},
   ) {}
 }
 
 /** A hosted page: rendered by sendPage in the design system, with the tenant's branding and the request's language. */
-export function page(title: Localized<string>, body: Localized<Html>): PageDocument {
-  return new PageDocument(title, body);
+export function page(title: Localized<string>, body: Localized<Html>, vars: Readonly<Record<string, string>> = {}): PageDocument {
+  return new PageDocument(title, body, vars);
 }
 
 const VARIABLE = /\$\{([A-Za-z]+)\}/g;
@@ -139,26 +143,29 @@ export function pageUi(options: {
   companyName?: string;
   support?: { url?: string; email?: string };
   identifierFirst?: boolean;
+  vars?: Readonly<Record<string, string>>;
 }): PageUi {
   const catalog = CATALOGS[options.language] as unknown as Record<string, Record<string, Record<string, string>>>;
   const english = CATALOGS.en as unknown as Record<string, Record<string, Record<string, string>>>;
   const raw = (prompt: string, screen: string, key: string): string =>
     options.custom?.[prompt]?.[screen]?.[key] ?? catalog[prompt]?.[screen]?.[key] ?? english[prompt]?.[screen]?.[key] ?? key;
   const companyName = options.companyName ?? '';
+  const pageVars: Readonly<Record<string, string>> = { companyName, ...options.vars };
   return {
     language: options.language,
     branding: options.branding ?? {},
     companyName,
     support: options.support ?? {},
     identifierFirst: options.identifierFirst ?? false,
-    text: (prompt, screen, key, vars = {}) => raw(prompt, screen, key).replace(VARIABLE, (whole, name: string) => vars[name] ?? (name === 'companyName' ? companyName : whole)),
+    withVars: (vars) => pageUi({ ...options, vars: { ...options.vars, ...vars } }),
+    text: (prompt, screen, key, vars = {}) => raw(prompt, screen, key).replace(VARIABLE, (whole, name: string) => vars[name] ?? pageVars[name] ?? whole),
     rich: (prompt, screen, key, vars = {}) => {
       const text = raw(prompt, screen, key);
       let out = '';
       let last = 0;
       for (const match of text.matchAll(VARIABLE)) {
         out += escapeHtml(text.slice(last, match.index));
-        const value = vars[match[1]!] ?? (match[1] === 'companyName' ? companyName : undefined);
+        const value = vars[match[1]!] ?? pageVars[match[1]!];
         out += value === undefined ? escapeHtml(match[0]) : `<strong>${escapeHtml(value)}</strong>`;
         last = match.index + match[0].length;
       }
@@ -182,7 +189,6 @@ declare module 'fastify' {
 export const cspHash = (content: string) => `'sha256-${createHash('sha256').update(content, 'utf8').digest('base64')}'`;
 
 const BASE_STYLE_HASH = cspHash(BASE_STYLE);
-const REVEAL_SCRIPT_HASH = cspHash(REVEAL_SCRIPT);
 
 function supportFooter(ui: PageUi): Html | '' {
   const { url, email } = ui.support;
@@ -192,7 +198,8 @@ function supportFooter(ui: PageUi): Html | '' {
 }
 
 /** A rendered hosted page and the CSP that lets exactly it load. */
-export function renderPage(content: PageDocument, ui: PageUi, formRedirects: readonly string[] = []): { html: Html; csp: string } {
+export function renderPage(content: PageDocument, tenantUi: PageUi, formRedirects: readonly string[] = []): { html: Html; csp: string } {
+  const ui = Object.keys(content.vars).length > 0 ? tenantUi.withVars(content.vars) : tenantUi;
   const { branding } = ui;
   const tenantCss = tenantStyle(branding);
   const images = [branding.logo_url, branding.favicon_url].map((u) => (u === undefined ? undefined : cspSourceOf(u))).filter((s): s is string => s !== undefined);
@@ -201,7 +208,6 @@ export function renderPage(content: PageDocument, ui: PageUi, formRedirects: rea
     "default-src 'none'",
     `form-action 'self'${formRedirects.length > 0 ? ` ${formRedirects.join(' ')}` : ''}`,
     `style-src ${BASE_STYLE_HASH} ${cspHash(tenantCss)}`,
-    `script-src ${REVEAL_SCRIPT_HASH}`,
     ...(images.length > 0 ? [`img-src ${[...new Set(images)].join(' ')}`] : []),
     ...(fonts.length > 0 ? [`font-src ${fonts.join(' ')}`] : []),
     "base-uri 'none'",
@@ -226,7 +232,6 @@ ${branding.favicon_url ? html`<link rel="icon" href="${branding.favicon_url}">` 
 ${localize(content.body, ui)}
 ${supportFooter(ui)}
 </main>
-<script>${new Html(REVEAL_SCRIPT)}</script>
 </body>
 </html>
 `;

@@ -119,7 +119,6 @@ button[type=submit],.button{display:block;width:100%;margin-top:1.5rem;padding:.
 button[type=submit]:hover{filter:brightness(1.08)}
 button.secondary{background:transparent;color:var(--link);border:1px solid var(--border);margin-top:.75rem}
 .choices button{margin-top:.75rem}
-.reveal{display:inline-block;margin-top:.5rem;padding:.25rem .5rem;background:transparent;color:var(--link);border:1px solid var(--border);font-size:.875rem}
 .error{border-left:4px solid var(--error);background:var(--error-bg);padding:.625rem .875rem;border-radius:.375rem;color:var(--text)}
 .ok{color:var(--text);border-left:4px solid var(--ok);background:var(--ok-bg);padding:.625rem .875rem;border-radius:.375rem}
 h1.ok{background:none;border:0;padding:0}
@@ -141,12 +140,3 @@ code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.9375rem;word-b
 footer{margin-top:1.5rem;padding-top:1rem;border-top:1px solid var(--border);text-align:center;font-size:.875rem;color:var(--muted)}
 @media (max-width:30rem){body{padding:0;align-items:stretch}main.card{max-width:none;border-radius:0;box-shadow:none;padding:2rem 1.25rem}}
 @media (forced-colors:active){button[type=submit]{border:2px solid ButtonText}}`;
-
-/**
- * The one script of the pages, allowed by its hash: it reveals the "Show
- * password" buttons (hidden without scripts, so no control is left that does
- * nothing) and switches their field between password and text. Nothing else
- * needs a script: forms, errors and the password checklist are server-side.
- */
-export const REVEAL_SCRIPT =
-  "for(const b of document.querySelectorAll('button[data-reveal]')){const f=document.getElementById(b.dataset.reveal);if(!f)continue;b.hidden=false;b.addEventListener('click',()=>{const show=f.type==='password';f.type=show?'text':'password';b.setAttribute('aria-pressed',String(show));b.textContent=show?b.dataset.hide:b.dataset.show;});}";

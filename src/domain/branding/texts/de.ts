@@ -4,8 +4,6 @@ import type { Catalog } from './catalog.js';
 export const de: Catalog = {
   common: {
     common: {
-      showPasswordText: 'Passwort anzeigen',
-      hidePasswordText: 'Passwort verbergen',
       supportText: 'Brauchen Sie Hilfe?',
       supportLinkText: 'Support kontaktieren',
       logoAltText: '${companyName}',

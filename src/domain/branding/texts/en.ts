@@ -7,8 +7,6 @@
 export const en = {
   common: {
     common: {
-      showPasswordText: 'Show password',
-      hidePasswordText: 'Hide password',
       supportText: 'Need help?',
       supportLinkText: 'Contact support',
       logoAltText: '${companyName}',

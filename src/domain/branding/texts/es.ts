@@ -4,8 +4,6 @@ import type { Catalog } from './catalog.js';
 export const es: Catalog = {
   common: {
     common: {
-      showPasswordText: 'Mostrar contraseña',
-      hidePasswordText: 'Ocultar contraseña',
       supportText: '¿Necesita ayuda?',
       supportLinkText: 'Contactar con soporte',
       logoAltText: '${companyName}',

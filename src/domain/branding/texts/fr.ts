@@ -4,8 +4,6 @@ import type { Catalog } from './catalog.js';
 export const fr: Catalog = {
   common: {
     common: {
-      showPasswordText: 'Afficher le mot de passe',
-      hidePasswordText: 'Masquer le mot de passe',
       supportText: "Besoin d'aide ?",
       supportLinkText: 'Contacter le support',
       logoAltText: '${companyName}',
