@@ -185,6 +185,7 @@ describe('hosted pages design system in Chromium', { skip }, () => {
       const app = await management('POST', '/clients', {
         name: 'Design Reports',
         app_type: 'regular_web',
+        is_first_party: true,
         callbacks: [`${callbackServer.origin}/callback`],
         grant_types: ['authorization_code'],
         token_endpoint_auth_method: 'client_secret_post',

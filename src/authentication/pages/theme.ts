@@ -124,6 +124,9 @@ button.secondary{background:transparent;color:var(--link);border:1px solid var(-
 h1.ok{background:none;border:0;padding:0}
 .links{text-align:center;font-size:.9375rem;margin-top:1.25rem}
 .links p{margin:.5rem 0}
+ul.links{list-style:none;padding:0}
+ul.links li{margin:.25rem 0}
+.links a,footer a{display:inline-block;padding:.25rem 0;min-height:24px}
 ul{padding-left:1.25rem}
 ul.checklist{list-style:none;padding:0;margin:.5rem 0 0;font-size:.9375rem}
 ul.checklist>li{padding-left:1.6rem;position:relative;margin:.25rem 0}
