@@ -2,7 +2,8 @@
  * The English texts of every screen Gatehouse renders, by prompt and screen
  * (the service's names where it has the screen). `${name}` is a variable the
  * page fills in (shown in bold in running text). The other languages hold the
- * same keys (test/domain/branding/texts.test.ts checks it).
+ * same keys and variables (the type checker and
+ * test/domain/branding/texts.test.ts check it).
  */
 export const en = {
   common: {
