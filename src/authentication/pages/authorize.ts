@@ -143,7 +143,7 @@ ${errorBlock(ui, view.error)}
 <form method="post" action="/login">
 ${hiddenFields(view)}
 <div class="identifier"><span id="identifier-label" class="visually-hidden">${identifierLabel(ui, view.usernames)}</span><strong aria-describedby="identifier-label">${view.identifier!}</strong> <a href="${link('/login', view.state)}">${ui.text('login-password', 'login-password', 'editIdentifierText')}</a></div>
-<input type="hidden" name="username" value="${view.identifier!}">
+<input type="${view.usernames ? 'text' : 'email'}" name="username" value="${view.identifier!}" autocomplete="username" readonly hidden>
 ${passwordField({ id: 'password', label: ui.text('login', 'login', 'passwordLabel'), autocomplete: 'current-password', state: fieldState(view.error, 'password') })}
 <button type="submit">${ui.text('login-password', 'login-password', 'buttonText')}</button>
 </form>
