@@ -18,13 +18,13 @@ import { HttpError, OAuthError, type OAuthErrorCode } from '../platform/http/err
 import type { ResponseTarget } from './authorize/response-target.js';
 import { sendAuthorizationResponse } from './authorize/response-modes/index.js';
 import { authorizeErrorPage, invalidLoginPage, refusedLoginPage } from './pages/authorize.js';
-import { sendPage, type Html } from './pages/html.js';
+import { sendPage, type PageDocument } from './pages/html.js';
 import { logoutErrorPage } from './pages/logout.js';
 
 export class PageError extends HttpError {
   constructor(
     statusCode: number,
-    readonly content: Html,
+    readonly content: PageDocument,
     /** Origins the page's forms may be redirected to (see sendPage). */
     readonly formRedirects: readonly string[] = [],
   ) {
@@ -36,7 +36,7 @@ export class PageError extends HttpError {
     return {};
   }
 
-  override respond(reply: FastifyReply): FastifyReply {
+  override respond(reply: FastifyReply): Promise<FastifyReply> {
     return sendPage(reply, this.statusCode, this.content, this.formRedirects);
   }
 }

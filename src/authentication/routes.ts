@@ -29,6 +29,7 @@ import { verifyRedirectEndpoint } from './passwordless/verify-redirect.js';
 import { resetPasswordForm, resetPasswordSubmit } from './pages/reset-password.js';
 import { verifyEmailPage } from './pages/verify-email.js';
 import { parameterLimitsHook } from './parameter-limits.js';
+import { pageUiHook } from './page-ui.js';
 import { parEndpoint } from './par.js';
 import { readEdgeCertificate } from './sender-constraint/edge.js';
 import { revokeEndpoint } from './revoke.js';
@@ -49,6 +50,8 @@ import { defaultRegistries, type AuthenticationRegistries } from './registries.j
 export function authenticationRoutes(ctx: AppContext, registries: AuthenticationRegistries = defaultRegistries()): FastifyPluginAsync {
   return async (app) => {
     app.addHook('onRequest', refuseDuplicatedCookies);
+    // The hosted pages' look and language, loaded when a page is sent (./page-ui.ts).
+    app.addHook('onRequest', pageUiHook(ctx));
     // Before any handler looks anything up (./parameter-limits.ts).
     app.addHook('preValidation', parameterLimitsHook);
     app.addHook('preHandler', corsHook(ctx));

@@ -828,3 +828,16 @@ export interface EmailTemplateRow {
   created_at: string;
   updated_at: string;
 }
+
+/** What a `ui_settings` row holds (src/domain/branding/). */
+export type UiSettingKind = 'branding' | 'prompts' | 'custom_text';
+
+/** One document of the hosted pages' look and texts (migration 0080). */
+export interface UiSettingRow {
+  tenant_id: string;
+  kind: UiSettingKind;
+  /** '' for branding and prompts; `<prompt>/<language>` for custom text. */
+  key: string;
+  value: Record<string, unknown>;
+  updated_at: string;
+}

@@ -8,6 +8,7 @@
  * it is given write in one transaction, committed when the work resolves and
  * rolled back when it throws.
  */
+import type { UiSettingsStore } from './branding/store.js';
 import type { AuthorizationCodeStore } from './authorization-codes/store.js';
 import type { AuthorizationRequestStore } from './authorize-transactions/store.js';
 import type { ClientCredentialStore } from './client-credentials/store.js';
@@ -88,6 +89,8 @@ export interface Stores {
   /** Tenant log events (written in batches by src/domain/logs/tenant-logs.ts). */
   tenantLogs: TenantLogStore;
   logStreams: LogStreamStore;
+  /** Branding, the prompts' settings and custom texts of the hosted pages. */
+  uiSettings: UiSettingsStore;
 }
 
 export interface UnitOfWork {

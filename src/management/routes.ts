@@ -4,6 +4,7 @@
  * module lists its operations (one file per operation) and builds its service.
  */
 import { attackProtectionRoutes } from './attack-protection/routes.js';
+import { brandingRoutes } from './branding/routes.js';
 import { clientGrantRoutes } from './client-grants/routes.js';
 import { clientCredentialRoutes } from './clients/credentials/routes.js';
 import { clientRoutes } from './clients/routes.js';
@@ -18,6 +19,7 @@ import { signingKeyRoutes } from './keys/signing/routes.js';
 import { logStreamRoutes } from './log-streams/routes.js';
 import { logRoutes } from './logs/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
+import { promptRoutes } from './prompts/routes.js';
 import { resourceServerRoutes } from './resource-servers/routes.js';
 import { roleRoutes } from './roles/routes.js';
 import { updateRiskAssessmentSettings } from './risk-assessments/update-settings.js';
@@ -56,5 +58,7 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
     ...emailRoutes(ctx),
     ...emailTemplateRoutes(ctx),
     updateRiskAssessmentSettings(),
+    ...brandingRoutes(ctx),
+    ...promptRoutes(ctx),
   ];
 }

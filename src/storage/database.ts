@@ -43,6 +43,7 @@ import * as m0065 from './migrations/0065_tenant_logs.js';
 import * as m0070 from './migrations/0070_jobs.js';
 import * as m0071 from './migrations/0071_ticket_options.js';
 import * as m0075 from './migrations/0075_management_api_name.js';
+import * as m0080 from './migrations/0080_ui_settings.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -100,6 +101,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0070_jobs': m0070,
   '0071_ticket_options': m0071,
   '0075_management_api_name': m0075,
+  '0080_ui_settings': m0080,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -23,6 +23,7 @@ import type {
   ResourceServerRow,
   SigningKeyRow,
   TenantRow,
+  UiSettingRow,
   UserRow,
 } from '../domain/rows.js';
 
@@ -45,6 +46,7 @@ export const JSON_COLUMNS = {
   tenant_logs: ['details'],
   log_streams: ['filters', 'sink'],
   email_providers: ['settings'],
+  ui_settings: ['value'],
 } as const;
 
 /** The domain row of each table with JSON columns. */
@@ -67,6 +69,7 @@ export interface JsonTableRows {
   tenant_logs: TenantLogRow;
   log_streams: LogStreamRow;
   email_providers: EmailProviderRow;
+  ui_settings: UiSettingRow;
 }
 
 export type JsonTable = keyof typeof JSON_COLUMNS;

@@ -112,6 +112,7 @@ export interface Database {
   authorization_requests: Stored<'authorization_requests'>;
   pushed_authorization_requests: Stored<'pushed_authorization_requests'>;
   custom_domains: Stored<'custom_domains'>;
+  ui_settings: Stored<'ui_settings'>;
   authorization_codes: AuthorizationCodeRow;
   client_credentials: ClientCredentialRow;
   one_time_uses: OneTimeUseRow;

@@ -231,7 +231,7 @@ describe('/authorize: response types, modes, hosted pages, consent, CORS', () =>
       const weak = await post('/signup', { ...form, password: 'short' }, jar);
       assert.equal(weak.statusCode, 400);
       assert.match(weak.body, /<p id="error" class="error" role="alert">Your password is too weak\. .*lower case letters \(a-z\), upper case letters/);
-      assert.match(weak.body, /id="password" name="password"[^>]*aria-invalid="true" aria-describedby="error"/);
+      assert.match(weak.body, /id="password" name="password"[^>]*aria-invalid="true" aria-describedby="error policy"/);
 
       const done = await post('/signup', { ...form, password: PASSWORD }, jar);
       assert.equal(done.statusCode, 302, /role="alert">([^<]*)/.exec(done.body)?.[1]);

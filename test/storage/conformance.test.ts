@@ -202,6 +202,7 @@ await forEachStoreFactory('storage conformance', (h) => {
       'organization_discovery_domains',
       'email_providers',
       'email_templates',
+      'ui_settings',
     ];
     const MIGRATIONS = [
       '0001_foundation',
@@ -239,6 +240,7 @@ await forEachStoreFactory('storage conformance', (h) => {
       '0070_jobs',
       '0071_ticket_options',
       '0075_management_api_name',
+      '0080_ui_settings',
     ];
 
     it('creates every table', async () => {

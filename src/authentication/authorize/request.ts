@@ -57,6 +57,8 @@ export interface AuthorizeRequest {
   connection?: string;
   login_hint?: string;
   screen_hint?: string;
+  /** The end-user's preferred languages, space-separated (OIDC Core §3.1.2.1): the hosted pages' language. */
+  ui_locales?: string;
   /** The DPoP key the code is bound to (RFC 9449 §10): its JWK thumbprint. */
   dpop_jkt?: string;
   /** Space-separated requested ACRs (OIDC Core §3.1.2.1); the multi-factor one forces MFA (interaction/steps/mfa.ts). */
@@ -255,7 +257,7 @@ export function validateAuthorizeRequest(client: IssuanceClient, params: Readonl
     response_mode: responseModeOf(params),
   };
   if (params.redirect_uri !== undefined) request.redirect_uri = params.redirect_uri;
-  for (const name of ['state', 'nonce', 'scope', 'audience', 'connection', 'login_hint', 'screen_hint', 'dpop_jkt', 'acr_values', 'organization', 'invitation'] as const) {
+  for (const name of ['state', 'nonce', 'scope', 'audience', 'connection', 'login_hint', 'screen_hint', 'dpop_jkt', 'acr_values', 'organization', 'invitation', 'ui_locales'] as const) {
     const value = params[name];
     if (value !== undefined && value !== '') request[name] = value;
   }

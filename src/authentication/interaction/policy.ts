@@ -140,6 +140,7 @@ export async function stepPage(
   } else {
     authenticated = await deps.sessions.usable(tenant, transaction.client, transaction.request, request.headers.cookie);
   }
+  if (transaction.request.ui_locales !== undefined) request.uiLocales = transaction.request.ui_locales;
   const interaction: Interaction = {
     tenant,
     client: transaction.client,

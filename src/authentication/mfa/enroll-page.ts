@@ -17,7 +17,7 @@ import { isActive } from '../../domain/users/active-user.js';
 import type { FormTokens } from '../../platform/crypto/form-tokens.js';
 import { PageError, pageErrors } from '../errors.js';
 import type { FormError } from '../pages/authorize.js';
-import { Html, sendPage } from '../pages/html.js';
+import { Html, sendPage, type PageDocument } from '../pages/html.js';
 import { invalidEnrollmentTicketPage, ticketEnrolledPage, ticketEnrolPage } from '../pages/mfa.js';
 import { pageParams } from '../params.js';
 
@@ -33,7 +33,7 @@ export function enrollmentTicketPages(ctx: AppContext): RouteOptions[] {
     return claims;
   };
 
-  const enrolPage = async (tenant: Tenant, claims: EnrollmentTicket, ticket: string, error?: FormError): Promise<Html> => {
+  const enrolPage = async (tenant: Tenant, claims: EnrollmentTicket, ticket: string, error?: FormError): Promise<PageDocument> => {
     const user = (await ctx.stores.users.get(tenant.id, claims.sub))!;
     const { secret, barcodeUri } = await startTotpEnrolment(ctx, tenant, user);
     const qrSvg = new Html(await (await import('qrcode')).toString(barcodeUri, { type: 'svg', margin: 1, width: 200 }));

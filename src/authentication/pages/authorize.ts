@@ -1,24 +1,36 @@
 /**
  * The hosted pages of /authorize: the error page shown when the
- * redirect_uri cannot be trusted, login, signup, forgot password and
- * consent. No scripts, no external assets (PAGE_CSP); every value is escaped
- * by the `html` helper. Each field has its label; an error is announced
- * (role="alert") and tied to the field it is about (aria-describedby,
- * aria-invalid); every form carries the transaction (`state`) and its CSRF
- * token.
+ * redirect_uri cannot be trusted, login (in one step, or identifier first
+ * then password), signup, forgot password and consent. Every value is
+ * escaped by the `html` helper, every text comes from the catalogue in the
+ * request's language (src/domain/branding/texts.ts). Each field has its
+ * label; an error is announced (role="alert") and tied to the field it is
+ * about (aria-describedby, aria-invalid); every form carries the
+ * transaction (`state`) and its CSRF token.
  */
-import { html, page, type Html } from './html.js';
+import type { PolicyResult } from '../dbconnections/password-policy.js';
+import { ruleSentences } from '../dbconnections/password-policy.js';
+import { html, localize, page, type Html, type Localized, type PageDocument, type PageUi } from './html.js';
 
-export function authorizeErrorPage(message: string): Html {
-  return page('Authorization error', html`<h1>Something went wrong</h1><p class="error" role="alert">${message}</p>`);
+export function authorizeErrorPage(message: string): PageDocument {
+  return page(
+    (ui) => ui.text('common', 'common', 'errorPageTitle'),
+    (ui) => html`<h1>${ui.text('common', 'common', 'errorTitle')}</h1><p class="error" role="alert">${message}</p>`,
+  );
 }
 
-export function invalidLoginPage(): Html {
-  return page('Login not valid', html`<h1>This login has expired</h1><p class="error" role="alert">This login page is no longer valid. Go back to the application and sign in again.</p>`);
+export function invalidLoginPage(): PageDocument {
+  return page(
+    (ui) => ui.text('common', 'common', 'expiredPageTitle'),
+    (ui) => html`<h1>${ui.text('common', 'common', 'expiredTitle')}</h1><p class="error" role="alert">${ui.text('common', 'common', 'expiredDescription')}</p>`,
+  );
 }
 
-export function refusedLoginPage(): Html {
-  return page('Request refused', html`<h1>Request refused</h1><p class="error" role="alert">This form could not be verified. Go back to the application and sign in again.</p>`);
+export function refusedLoginPage(): PageDocument {
+  return page(
+    (ui) => ui.text('common', 'common', 'refusedPageTitle'),
+    (ui) => html`<h1>${ui.text('common', 'common', 'refusedTitle')}</h1><p class="error" role="alert">${ui.text('common', 'common', 'refusedDescription')}</p>`,
+  );
 }
 
 /** What every page of a transaction shows and carries. */
@@ -30,7 +42,7 @@ export interface TransactionView {
 
 /** A form error and the field it is about (none: about the whole form). */
 export interface FormError {
-  message: string;
+  message: Localized<string>;
   field?: string;
 }
 
@@ -39,13 +51,42 @@ export function hiddenFields(view: TransactionView): Html {
 <input type="hidden" name="csrf_token" value="${view.csrf}">`;
 }
 
-export function errorBlock(error: FormError | undefined): Html | '' {
-  return error ? html`<p id="error" class="error" role="alert">${error.message}</p>` : '';
+export function errorBlock(ui: PageUi, error: FormError | undefined): Html | '' {
+  return error ? html`<p id="error" class="error" role="alert">${localize(error.message, ui)}</p>` : '';
 }
 
 /** aria attributes of a field: invalid and described by the error when the error is about it (or about the whole form). */
-export function fieldState(error: FormError | undefined, field: string): Html | '' {
-  return error && (error.field === undefined || error.field === field) ? html` aria-invalid="true" aria-describedby="error"` : '';
+export function fieldState(error: FormError | undefined, field: string, describedBy: readonly string[] = []): Html | '' {
+  const invalid = error !== undefined && (error.field === undefined || error.field === field);
+  const ids = [...(invalid ? ['error'] : []), ...describedBy];
+  return html`${invalid ? html` aria-invalid="true"` : ''}${ids.length > 0 ? html` aria-describedby="${ids.join(' ')}"` : ''}`;
+}
+
+/**
+ * A password field. There is no "show password" control: revealing a
+ * type=password field needs a script (CSS cannot change an input's type, and
+ * restyling a text field as a password one defeats password managers), and
+ * the hosted pages run none, so that injected markup can never find a
+ * script to ride on and the CSP has no script-src at all.
+ */
+export function passwordField(field: { id: string; label: string; autocomplete: 'current-password' | 'new-password'; state: Html | '' }): Html {
+  return html`<label for="${field.id}">${field.label}</label>
+<input type="password" id="${field.id}" name="${field.id}" autocomplete="${field.autocomplete}" required${field.state}>`;
+}
+
+/**
+ * The password policy as a checklist: each rule met or not after a submit
+ * (a mark, and the words: colour and shape alone say nothing to everyone),
+ * plain before.
+ */
+export function policyChecklist(ui: PageUi, policy: PolicyResult, showResult: boolean, id = 'policy'): Html {
+  return html`<ul id="${id}" class="checklist">${ruleSentences(policy).map((rule) => {
+    const state = showResult ? (rule.verified ? 'met' : 'unmet') : '';
+    const word = showResult ? ui.text('common', 'common', rule.verified ? 'ruleMet' : 'ruleNotMet') : '';
+    return html`<li${state ? html` class="${state}"` : ''}>${rule.text}${word ? ` (${word})` : ''}${
+      rule.items.length > 0 ? html`<ul>${rule.items.map((item) => html`<li>${item.message}</li>`)}</ul>` : ''
+    }</li>`;
+  })}</ul>`;
 }
 
 const link = (path: string, state: string) => `${path}?state=${encodeURIComponent(state)}`;
@@ -56,26 +97,57 @@ export interface LoginView extends TransactionView {
   identifier?: string;
   error?: FormError;
   signup: boolean;
+  /**
+   * Identifier first (the tenant's prompts setting): the step shown, the
+   * identifier alone or then the password; absent: both on one page.
+   */
+  identifierFirst?: 'identifier' | 'password';
 }
 
-export function loginPage(view: LoginView): Html {
-  const label = view.usernames ? 'Username or email address' : 'Email address';
-  return page(
-    `Log in to ${view.clientName}`,
-    html`<h1>Log in</h1>
-<p>Log in to continue to <strong>${view.clientName}</strong>.</p>
-${errorBlock(view.error)}
+function identifierLabel(ui: PageUi, usernames: boolean): string {
+  return ui.text('login', 'login', usernames ? 'usernameOrEmailLabel' : 'emailLabel');
+}
+
+function loginLinks(ui: PageUi, view: LoginView): Html {
+  return html`<div class="links">
+<p><a href="${link('/forgot-password', view.state)}">${ui.text('login', 'login', 'forgotPasswordText')}</a></p>
+${view.signup ? html`<p>${ui.text('login', 'login', 'signupActionText')} <a href="${link('/signup', view.state)}">${ui.text('login', 'login', 'signupActionLinkText')}</a></p>` : ''}
+</div>`;
+}
+
+export function loginPage(view: LoginView): PageDocument {
+  const title = (ui: PageUi) => ui.text('login', 'login', 'pageTitle', { clientName: view.clientName });
+  if (view.identifierFirst === 'password') return loginPasswordPage(view, title);
+  const identifierOnly = view.identifierFirst === 'identifier';
+  return page(title, (ui) => {
+    const label = identifierLabel(ui, view.usernames);
+    return html`<h1>${ui.text('login', 'login', 'title')}</h1>
+<p>${ui.rich('login', 'login', 'description', { clientName: view.clientName })}</p>
+${errorBlock(ui, view.error)}
 <form method="post" action="/login">
 ${hiddenFields(view)}
 <label for="username">${label}</label>
 <input type="${view.usernames ? 'text' : 'email'}" id="username" name="username" value="${view.identifier ?? ''}" autocomplete="username" required${fieldState(view.error, 'username')}>
-<label for="password">Password</label>
-<input type="password" id="password" name="password" autocomplete="current-password" required${fieldState(view.error, 'password')}>
-<button type="submit">Log in</button>
+${identifierOnly ? '' : passwordField({ id: 'password', label: ui.text('login', 'login', 'passwordLabel'), autocomplete: 'current-password', state: fieldState(view.error, 'password') })}
+<button type="submit">${identifierOnly ? ui.text('common', 'common', 'continueButtonText') : ui.text('login', 'login', 'buttonText')}</button>
 </form>
-<p><a href="${link('/forgot-password', view.state)}">Forgot your password?</a></p>
-${view.signup ? html`<p>No account yet? <a href="${link('/signup', view.state)}">Sign up</a></p>` : ''}`,
-  );
+${loginLinks(ui, view)}`;
+  }, { clientName: view.clientName });
+}
+
+/** Identifier first, second step: the identifier shown (with a way back to change it), the password asked. */
+function loginPasswordPage(view: LoginView, title: (ui: PageUi) => string): PageDocument {
+  return page(title, (ui) => html`<h1>${ui.text('login-password', 'login-password', 'title')}</h1>
+<p>${ui.rich('login-password', 'login-password', 'description', { clientName: view.clientName })}</p>
+${errorBlock(ui, view.error)}
+<form method="post" action="/login">
+${hiddenFields(view)}
+<div class="identifier"><span id="identifier-label" class="visually-hidden">${identifierLabel(ui, view.usernames)}</span><strong aria-describedby="identifier-label">${view.identifier!}</strong> <a href="${link('/login', view.state)}">${ui.text('login-password', 'login-password', 'editIdentifierText')}</a></div>
+<input type="${view.usernames ? 'text' : 'email'}" name="username" value="${view.identifier!}" autocomplete="username" readonly hidden>
+${passwordField({ id: 'password', label: ui.text('login', 'login', 'passwordLabel'), autocomplete: 'current-password', state: fieldState(view.error, 'password') })}
+<button type="submit">${ui.text('login-password', 'login-password', 'buttonText')}</button>
+</form>
+${loginLinks(ui, view)}`, { clientName: view.clientName });
 }
 
 export interface SignupView extends TransactionView {
@@ -83,29 +155,39 @@ export interface SignupView extends TransactionView {
   email?: string;
   username?: string;
   error?: FormError;
+  /** The connection's password policy, checked against the submitted password after a refused signup. */
+  policy?: PolicyResult;
+  /** Whether `policy` holds the result of a submitted password. */
+  policyChecked?: boolean;
 }
 
-export function signupPage(view: SignupView): Html {
+export function signupPage(view: SignupView): PageDocument {
   return page(
-    `Sign up to ${view.clientName}`,
-    html`<h1>Sign up</h1>
-<p>Create your account to continue to <strong>${view.clientName}</strong>.</p>
-${errorBlock(view.error)}
+    (ui) => ui.text('signup', 'signup', 'pageTitle', { clientName: view.clientName }),
+    (ui) => html`<h1>${ui.text('signup', 'signup', 'title')}</h1>
+<p>${ui.rich('signup', 'signup', 'description', { clientName: view.clientName })}</p>
+${errorBlock(ui, view.error)}
 <form method="post" action="/signup">
 ${hiddenFields(view)}
-<label for="email">Email address</label>
+<label for="email">${ui.text('signup', 'signup', 'emailLabel')}</label>
 <input type="email" id="email" name="email" value="${view.email ?? ''}" autocomplete="email" required${fieldState(view.error, 'email')}>
 ${
   view.usernames
-    ? html`<label for="username">Username</label>
+    ? html`<label for="username">${ui.text('signup', 'signup', 'usernameLabel')}</label>
 <input type="text" id="username" name="username" value="${view.username ?? ''}" autocomplete="username" required${fieldState(view.error, 'username')}>
 `
     : ''
-}<label for="password">Password</label>
-<input type="password" id="password" name="password" autocomplete="new-password" required${fieldState(view.error, 'password')}>
-<button type="submit">Sign up</button>
+}${passwordField({
+      id: 'password',
+      label: ui.text('signup', 'signup', 'passwordLabel'),
+      autocomplete: 'new-password',
+      state: fieldState(view.error, 'password', view.policy && view.policy.rules.length > 0 ? ['policy'] : []),
+    })}
+${view.policy && view.policy.rules.length > 0 ? html`<p id="policy-title">${ui.text('signup', 'signup', 'policyTitle')}</p>${policyChecklist(ui, view.policy, view.policyChecked === true)}` : ''}
+<button type="submit">${ui.text('signup', 'signup', 'buttonText')}</button>
 </form>
-<p>Already have an account? <a href="${link('/login', view.state)}">Log in</a></p>`,
+<div class="links"><p>${ui.text('signup', 'signup', 'loginActionText')} <a href="${link('/login', view.state)}">${ui.text('signup', 'signup', 'loginActionLinkText')}</a></p></div>`,
+    { clientName: view.clientName },
   );
 }
 
@@ -114,28 +196,28 @@ export interface ForgotPasswordView extends TransactionView {
   error?: FormError;
 }
 
-export function forgotPasswordPage(view: ForgotPasswordView): Html {
+export function forgotPasswordPage(view: ForgotPasswordView): PageDocument {
   return page(
-    'Forgot your password?',
-    html`<h1>Forgot your password?</h1>
-<p>Enter your email address and we will send you a link to choose a new password.</p>
-${errorBlock(view.error)}
+    (ui) => ui.text('reset-password', 'reset-password-request', 'pageTitle'),
+    (ui) => html`<h1>${ui.text('reset-password', 'reset-password-request', 'title')}</h1>
+<p>${ui.text('reset-password', 'reset-password-request', 'description')}</p>
+${errorBlock(ui, view.error)}
 <form method="post" action="/forgot-password">
 ${hiddenFields(view)}
-<label for="email">Email address</label>
+<label for="email">${ui.text('reset-password', 'reset-password-request', 'emailLabel')}</label>
 <input type="email" id="email" name="email" value="${view.email ?? ''}" autocomplete="email" required${fieldState(view.error, 'email')}>
-<button type="submit">Send the link</button>
+<button type="submit">${ui.text('reset-password', 'reset-password-request', 'buttonText')}</button>
 </form>
-<p><a href="${link('/login', view.state)}">Back to log in</a></p>`,
+<div class="links"><p><a href="${link('/login', view.state)}">${ui.text('reset-password', 'reset-password-request', 'backToLoginLinkText')}</a></p></div>`,
   );
 }
 
-export function forgotPasswordSentPage(state: string): Html {
+export function forgotPasswordSentPage(state: string): PageDocument {
   return page(
-    'Check your email',
-    html`<h1>Check your email</h1>
-<p class="ok" role="status">If an account exists for that address, we have sent it a link to choose a new password.</p>
-<p><a href="${link('/login', state)}">Back to log in</a></p>`,
+    (ui) => ui.text('reset-password', 'reset-password-email', 'pageTitle'),
+    (ui) => html`<h1>${ui.text('reset-password', 'reset-password-email', 'title')}</h1>
+<p class="ok" role="status">${ui.text('reset-password', 'reset-password-email', 'description')}</p>
+<div class="links"><p><a href="${link('/login', state)}">${ui.text('reset-password', 'reset-password-email', 'backToLoginLinkText')}</a></p></div>`,
   );
 }
 
@@ -146,17 +228,19 @@ export interface ConsentView extends TransactionView {
   scopes: { value: string; description: string }[];
 }
 
-export function consentPage(view: ConsentView): Html {
+export function consentPage(view: ConsentView): PageDocument {
+  const vars = { clientName: view.clientName, userName: view.userName, ...(view.apiName !== undefined && { apiName: view.apiName }) };
   return page(
-    `Authorize ${view.clientName}`,
-    html`<h1>Authorize ${view.clientName}</h1>
-<p>Hi <strong>${view.userName}</strong>, <strong>${view.clientName}</strong> is asking for access to your account${view.apiName ? html` and to <strong>${view.apiName}</strong>` : ''}:</p>
+    (ui) => ui.text('consent', 'consent', 'pageTitle', vars),
+    (ui) => html`<h1>${ui.text('consent', 'consent', 'title', vars)}</h1>
+<p>${ui.rich('consent', 'consent', view.apiName ? 'descriptionWithApi' : 'description', vars)}</p>
 <ul>
 ${view.scopes.map((s) => html`<li><strong>${s.value}</strong>${s.description ? html`: ${s.description}` : ''}</li>\n`)}</ul>
 <form method="post" action="/consent">
 ${hiddenFields(view)}
-<button type="submit" name="decision" value="accept">Accept</button>
-<button type="submit" name="decision" value="deny">Decline</button>
+<button type="submit" name="decision" value="accept">${ui.text('consent', 'consent', 'acceptButtonText')}</button>
+<button type="submit" name="decision" value="deny" class="secondary">${ui.text('consent', 'consent', 'declineButtonText')}</button>
 </form>`,
+    vars,
   );
 }

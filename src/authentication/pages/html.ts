@@ -3,7 +3,11 @@
  * interpolated value is escaped unless it is itself an `Html` fragment made by
  * this helper, so user data (an email with `<script>`) cannot become markup.
  */
+import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
+import type { Branding } from '../../domain/branding/branding.js';
+import { CATALOGS, type CustomTexts, type Language, type PromptName, type ScreenName, type TextKey } from '../../domain/branding/texts.js';
+import { BASE_STYLE, tenantStyle } from './theme.js';
 
 export class Html {
   constructor(readonly value: string) {}
@@ -34,29 +38,24 @@ export function html(strings: TemplateStringsArray, ...values: Value[]): Html {
   return new Html(out);
 }
 
-/**
- * The pages' policy: nothing external loads, forms post only to this origin,
- * inline styles only (no scripts at all).
- */
+/** The CSP of pages that are not hosted pages in the design system (form_post, web_message): inline styles only. */
 export const PAGE_CSP = "default-src 'none'; form-action 'self'; style-src 'unsafe-inline'";
 
-const STYLE = `body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;line-height:1.5;color:#1a1a1a}
-h1{font-size:1.4rem}label{display:block;margin-top:1rem;font-weight:600}
-input[type=password],input[type=email]{width:100%;padding:.5rem;font-size:1rem;box-sizing:border-box}
-button{margin-top:1.25rem;padding:.6rem 1.2rem;font-size:1rem}
-.error{border:2px solid #b00020;padding:.5rem .75rem;color:#b00020}.ok{color:#1b5e20}`;
+const BARE_STYLE = `body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;line-height:1.5}`;
 
-/** A whole page: language, title, viewport, inline style; `refresh`: a path the page reloads to after that many seconds (no script needed). */
-export function page(title: string, body: Html, refresh?: { seconds: number; url: string }): Html {
+/**
+ * A bare document for the pages that only carry a response onwards (form_post,
+ * web_message, the SAML logout chain): no branding, their own CSP.
+ */
+export function bareDocument(title: string, body: Html): Html {
   return html`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-${refresh ? html`<meta http-equiv="refresh" content="${`${refresh.seconds};url=${refresh.url}`}">
-` : ''}<title>${title}</title>
-<style>${new Html(STYLE)}</style>
+<title>${title}</title>
+<style>${new Html(BARE_STYLE)}</style>
 </head>
 <body>
 <main>
@@ -80,18 +79,6 @@ export function cspSourceOf(url: string): string | undefined {
   }
 }
 
-/**
- * Sends a page with the headers every page gets: the CSP above, no framing,
- * no caching (pages are per ticket), and no Referer (the URL holds a ticket).
- * `formRedirects` are the origins a form's post may be redirected to: browsers
- * apply `form-action` to the redirects that follow a submission (CSP Level 3
- * §6.3.1.3), and a login form's answer is a redirect to the application.
- */
-export function sendPage(reply: FastifyReply, status: number, content: Html, formRedirects: readonly string[] = []): FastifyReply {
-  const csp = formRedirects.length === 0 ? PAGE_CSP : PAGE_CSP.replace("form-action 'self'", `form-action 'self' ${formRedirects.join(' ')}`);
-  return sendHtml(reply, status, csp, content);
-}
-
 /** Sends HTML with the headers of every page (see sendPage) under its own Content-Security-Policy. */
 export function sendHtml(reply: FastifyReply, status: number, csp: string, content: Html): FastifyReply {
   return reply
@@ -103,4 +90,172 @@ export function sendHtml(reply: FastifyReply, status: number, csp: string, conte
     .header('Referrer-Policy', 'no-referrer')
     .header('Cache-Control', 'no-store')
     .send(content.value);
+}
+
+// ---------------------------------------------------------------------------
+// The hosted pages: one document, the tenant's look and language
+
+/** What a hosted page is rendered with: its language and texts, the tenant's branding, support contact and login settings. */
+export interface PageUi {
+  readonly language: Language;
+  readonly branding: Branding;
+  /** The name shown under the logo (the tenant's friendly name, else its name). */
+  readonly companyName: string;
+  readonly support: { url?: string; email?: string };
+  readonly identifierFirst: boolean;
+  /** A text of the catalogue (or the tenant's custom text), its variables filled in: plain text. */
+  text<P extends PromptName, S extends ScreenName<P>>(prompt: P, screen: S, key: TextKey<P, S>, vars?: Readonly<Record<string, string>>): string;
+  /** The same as markup: the text escaped, its variables in bold. */
+  rich<P extends PromptName, S extends ScreenName<P>>(prompt: P, screen: S, key: TextKey<P, S>, vars?: Readonly<Record<string, string>>): Html;
+  /** The same UI with variables every text of the page may use (`${clientName}` in a custom button text). */
+  withVars(vars: Readonly<Record<string, string>>): PageUi;
+}
+
+/** A value written once per language: the value, or how to make it from the page's UI. */
+export type Localized<T> = T | ((ui: PageUi) => T);
+
+export function localize<T>(value: Localized<T>, ui: PageUi): T {
+  return typeof value === 'function' ? (value as (ui: PageUi) => T)(ui) : value;
+}
+
+/** A hosted page before it is rendered: its title and body, in whatever language the request gets. */
+export class PageDocument {
+  constructor(
+    readonly title: Localized<string>,
+    readonly body: Localized<Html>,
+    /** Variables any text of the page may use (the application's name), custom texts included. */
+    readonly vars: Readonly<Record<string, string>> = {},
+    /** A path the page reloads to after that many seconds (a meta refresh: no script needed), e.g. while a push waits. */
+    readonly refresh?: { seconds: number; url: string },
+  ) {}
+}
+
+/** A hosted page: rendered by sendPage in the design system, with the tenant's branding and the request's language. */
+export function page(
+  title: Localized<string>,
+  body: Localized<Html>,
+  vars: Readonly<Record<string, string>> = {},
+  refresh?: { seconds: number; url: string },
+): PageDocument {
+  return new PageDocument(title, body, vars, refresh);
+}
+
+const VARIABLE = /\$\{([A-Za-z]+)\}/g;
+
+/** The page UI of a language, the tenant's custom texts (prompt → screen → key → text) over the catalogue. */
+export function pageUi(options: {
+  language: Language;
+  custom?: Readonly<Record<string, CustomTexts>>;
+  branding?: Branding;
+  companyName?: string;
+  support?: { url?: string; email?: string };
+  identifierFirst?: boolean;
+  vars?: Readonly<Record<string, string>>;
+}): PageUi {
+  const catalog = CATALOGS[options.language] as unknown as Record<string, Record<string, Record<string, string>>>;
+  const english = CATALOGS.en as unknown as Record<string, Record<string, Record<string, string>>>;
+  const raw = (prompt: string, screen: string, key: string): string =>
+    options.custom?.[prompt]?.[screen]?.[key] ?? catalog[prompt]?.[screen]?.[key] ?? english[prompt]?.[screen]?.[key] ?? key;
+  const companyName = options.companyName ?? '';
+  const pageVars: Readonly<Record<string, string>> = { companyName, ...options.vars };
+  return {
+    language: options.language,
+    branding: options.branding ?? {},
+    companyName,
+    support: options.support ?? {},
+    identifierFirst: options.identifierFirst ?? false,
+    withVars: (vars) => pageUi({ ...options, vars: { ...options.vars, ...vars } }),
+    text: (prompt, screen, key, vars = {}) => raw(prompt, screen, key).replace(VARIABLE, (whole, name: string) => vars[name] ?? pageVars[name] ?? whole),
+    rich: (prompt, screen, key, vars = {}) => {
+      const text = raw(prompt, screen, key);
+      let out = '';
+      let last = 0;
+      for (const match of text.matchAll(VARIABLE)) {
+        out += escapeHtml(text.slice(last, match.index));
+        const value = vars[match[1]!] ?? pageVars[match[1]!];
+        out += value === undefined ? escapeHtml(match[0]) : `<strong>${escapeHtml(value)}</strong>`;
+        last = match.index + match[0].length;
+      }
+      return new Html(out + escapeHtml(text.slice(last)));
+    },
+  };
+}
+
+/** The UI of a request without tenant settings: English, the default look. */
+export const DEFAULT_UI = pageUi({ language: 'en' });
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Loads the hosted pages' UI of this request (set on the Authentication API's requests by ../page-ui.ts). */
+    pageUi?: () => Promise<PageUi>;
+    /** The `ui_locales` of the authorization request a page belongs to (set by the interaction steps' pages). */
+    uiLocales?: string;
+  }
+}
+
+export const cspHash = (content: string) => `'sha256-${createHash('sha256').update(content, 'utf8').digest('base64')}'`;
+
+const BASE_STYLE_HASH = cspHash(BASE_STYLE);
+
+function supportFooter(ui: PageUi): Html | '' {
+  const { url, email } = ui.support;
+  const target = url ?? (email !== undefined ? `mailto:${email}` : undefined);
+  if (target === undefined) return '';
+  return html`<footer><p>${ui.text('common', 'common', 'supportText')} <a href="${target}">${ui.text('common', 'common', 'supportLinkText')}</a></p></footer>`;
+}
+
+/** A rendered hosted page and the CSP that lets exactly it load. */
+export function renderPage(content: PageDocument, tenantUi: PageUi, formRedirects: readonly string[] = []): { html: Html; csp: string } {
+  const ui = Object.keys(content.vars).length > 0 ? tenantUi.withVars(content.vars) : tenantUi;
+  const { branding } = ui;
+  const tenantCss = tenantStyle(branding);
+  const images = [branding.logo_url, branding.favicon_url].map((u) => (u === undefined ? undefined : cspSourceOf(u))).filter((s): s is string => s !== undefined);
+  const fonts = branding.font?.url === undefined ? [] : [cspSourceOf(branding.font.url)].filter((s): s is string => s !== undefined);
+  const csp = [
+    "default-src 'none'",
+    `form-action 'self'${formRedirects.length > 0 ? ` ${formRedirects.join(' ')}` : ''}`,
+    `style-src ${BASE_STYLE_HASH} ${cspHash(tenantCss)}`,
+    ...(images.length > 0 ? [`img-src ${[...new Set(images)].join(' ')}`] : []),
+    ...(fonts.length > 0 ? [`font-src ${fonts.join(' ')}`] : []),
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+  const logoAlt = ui.text('common', 'common', 'logoAltText');
+  const document = html`<!DOCTYPE html>
+<html lang="${ui.language}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<meta name="color-scheme" content="light dark">
+${content.refresh ? html`<meta http-equiv="refresh" content="${`${content.refresh.seconds};url=${content.refresh.url}`}">` : ''}
+<title>${localize(content.title, ui)}</title>
+${branding.favicon_url ? html`<link rel="icon" href="${branding.favicon_url}">` : ''}
+<style>${new Html(BASE_STYLE)}</style>
+<style>${new Html(tenantCss)}</style>
+</head>
+<body>
+<main class="card">
+<div class="brand">${branding.logo_url ? html`<img src="${branding.logo_url}" alt="${logoAlt}">` : ''}${ui.companyName && !branding.logo_url ? html`<p>${ui.companyName}</p>` : ''}</div>
+${localize(content.body, ui)}
+${supportFooter(ui)}
+</main>
+</body>
+</html>
+`;
+  return { html: document, csp };
+}
+
+/**
+ * Sends a hosted page with the headers every page gets: its CSP (see
+ * renderPage), no framing, no caching (pages are per ticket), and no Referer
+ * (the URL holds a ticket). `formRedirects` are the origins a form's post may
+ * be redirected to: browsers apply `form-action` to the redirects that follow
+ * a submission (CSP Level 3 §6.3.1.3), and a login form's answer is a
+ * redirect to the application.
+ */
+export async function sendPage(reply: FastifyReply, status: number, content: PageDocument, formRedirects: readonly string[] = []): Promise<FastifyReply> {
+  const ui = (await reply.request.pageUi?.()) ?? DEFAULT_UI;
+  const rendered = renderPage(content, ui, formRedirects);
+  return sendHtml(reply, status, rendered.csp, rendered.html);
 }

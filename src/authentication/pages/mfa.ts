@@ -3,12 +3,13 @@
  * challenge (a code from the authenticator app, a code sent by email, a
  * recovery code), the OTP enrolment (the QR code as an inline SVG image and
  * the secret as text, for apps that cannot scan) and the recovery code,
- * shown once. Same rules as the other pages: no scripts, escaped values, one
+ * shown once. Same rules as the other pages: texts in the request's language, escaped values, one
  * label per field, errors announced and tied to their field, every form
  * carrying the transaction and its CSRF token.
  */
 import { errorBlock, fieldState, hiddenFields, type FormError, type TransactionView } from './authorize.js';
-import { html, page, type Html } from './html.js';
+import { html, page, type Html, type PageDocument, type PageUi } from './html.js';
+import { invalidLink } from './links.js';
 
 const link = (path: string, state: string, extra = '') => `${path}?state=${encodeURIComponent(state)}${extra}`;
 
@@ -24,82 +25,95 @@ export interface MfaChallengeView extends TransactionView {
   error?: FormError;
 }
 
-const SENT_BY: Readonly<Record<'email' | 'sms', { offer: string; button: string; sent: string }>> = {
-  email: { offer: 'We will send a code to your email address.', button: 'Email me a code', sent: 'We sent a code to your email address. Enter it to continue.' },
-  sms: { offer: 'We will send a code to your phone by text message.', button: 'Text me a code', sent: 'We sent a code to your phone. Enter it to continue.' },
-};
+function sentBy(ui: PageUi, method: 'email' | 'sms', key: 'offerText' | 'sendButtonText' | 'sentText' | 'codeLabel'): string {
+  return method === 'email' ? ui.text('mfa-email', 'mfa-email-challenge', key) : ui.text('mfa-sms', 'mfa-sms-challenge', key);
+}
 
 function codeField(name: string, label: string, error: FormError | undefined, pattern: string): Html {
   return html`<label for="${name}">${label}</label>
 <input type="text" id="${name}" name="${name}" inputmode="${name === 'code' ? 'numeric' : 'text'}" autocomplete="one-time-code" pattern="${pattern}" required${fieldState(error, name)}>`;
 }
 
-function otherWays(view: MfaChallengeView): Html {
-  return html`<ul>
-${view.method !== 'otp' && view.hasOtp ? html`<li><a href="${link('/mfa', view.state)}">Use your authenticator app</a></li>` : ''}
-${view.method !== 'push' && view.hasPush ? html`<li><a href="${link('/mfa', view.state, '&method=push')}">Get a notification on your device</a></li>` : ''}
-${view.method !== 'email' && view.hasEmail ? html`<li><a href="${link('/mfa', view.state, '&method=email')}">Get a code by email</a></li>` : ''}
-${view.method !== 'sms' && view.hasSms ? html`<li><a href="${link('/mfa', view.state, '&method=sms')}">Get a code by text message</a></li>` : ''}
-${view.method !== 'recovery' ? html`<li><a href="${link('/mfa', view.state, '&method=recovery')}">Use a recovery code</a></li>` : ''}
+function otherWays(ui: PageUi, view: MfaChallengeView): Html {
+  const S = ['mfa', 'mfa-login-options'] as const;
+  return html`<ul class="links">
+${view.method !== 'otp' && view.hasOtp ? html`<li><a href="${link('/mfa', view.state)}">${ui.text(...S, 'useOtpText')}</a></li>` : ''}
+${view.method !== 'push' && view.hasPush ? html`<li><a href="${link('/mfa', view.state, '&method=push')}">${ui.text(...S, 'usePushText')}</a></li>` : ''}
+${view.method !== 'email' && view.hasEmail ? html`<li><a href="${link('/mfa', view.state, '&method=email')}">${ui.text(...S, 'useEmailText')}</a></li>` : ''}
+${view.method !== 'sms' && view.hasSms ? html`<li><a href="${link('/mfa', view.state, '&method=sms')}">${ui.text(...S, 'useSmsText')}</a></li>` : ''}
+${view.method !== 'recovery' ? html`<li><a href="${link('/mfa', view.state, '&method=recovery')}">${ui.text(...S, 'useRecoveryCodeText')}</a></li>` : ''}
 </ul>`;
 }
 
 /** How often the push waiting page reloads itself, seconds. */
 const PUSH_REFRESH_SECONDS = 3;
 
-export function mfaChallengePage(view: MfaChallengeView): Html {
-  let body: Html;
-  let refresh: { seconds: number; url: string } | undefined;
+/** Where the push waiting page reloads to (a meta refresh: the pages have no scripts), or undefined. */
+function pushRefresh(view: MfaChallengeView): { seconds: number; url: string } | undefined {
+  if (view.method !== 'push' || view.oobCode === undefined || view.error) return undefined;
+  return { seconds: PUSH_REFRESH_SECONDS, url: link('/mfa', view.state, `&method=push&oob_code=${encodeURIComponent(view.oobCode)}`) };
+}
+
+function challengeBody(ui: PageUi, view: MfaChallengeView): Html {
+  const continueText = ui.text('mfa', 'mfa-login-options', 'buttonText');
+  const S = ['mfa', 'mfa-login-options'] as const;
   if (view.method === 'push' && view.oobCode === undefined) {
-    body = html`<p>We will send a notification to the device you set up. Approve it there to continue.</p>
+    return html`<p>${ui.text(...S, 'pushOfferText')}</p>
 <form method="post" action="/mfa/send">
 ${hiddenFields(view)}<input type="hidden" name="method" value="push">
-<button type="submit">Send a notification</button>
-</form>`;
-  } else if (view.method === 'push') {
-    // Waiting for the device: the page reloads itself (a meta refresh, the pages have no scripts) and the button does the same by hand.
-    refresh = view.error ? undefined : { seconds: PUSH_REFRESH_SECONDS, url: link('/mfa', view.state, `&method=push&oob_code=${encodeURIComponent(view.oobCode!)}`) };
-    body = html`<p id="push-waiting" role="status">We sent a notification to your device. Approve it there; this page goes on by itself.</p>
-<form method="post" action="/mfa">
-${hiddenFields(view)}<input type="hidden" name="method" value="push"><input type="hidden" name="oob_code" value="${view.oobCode!}">
-<button type="submit">I have approved it</button>
-</form>`;
-  } else if (view.method === 'recovery') {
-    body = html`<p>Enter the recovery code you saved when you set up two-step verification.</p>
-<form method="post" action="/mfa">
-${hiddenFields(view)}<input type="hidden" name="method" value="recovery">
-${codeField('recovery_code', 'Recovery code', view.error, '[A-Za-z0-9 \\-]{20,40}')}
-<button type="submit">Continue</button>
-</form>`;
-  } else if ((view.method === 'email' || view.method === 'sms') && view.oobCode === undefined) {
-    body = html`<p>${SENT_BY[view.method].offer}</p>
-<form method="post" action="/mfa/send">
-${hiddenFields(view)}<input type="hidden" name="method" value="${view.method}">
-<button type="submit">${SENT_BY[view.method].button}</button>
-</form>`;
-  } else if (view.method === 'email' || view.method === 'sms') {
-    body = html`<p>${SENT_BY[view.method].sent}</p>
-<form method="post" action="/mfa">
-${hiddenFields(view)}<input type="hidden" name="method" value="${view.method}"><input type="hidden" name="oob_code" value="${view.oobCode!}">
-${codeField('code', 'Code', view.error, '[0-9]{6}')}
-<button type="submit">Continue</button>
-</form>`;
-  } else {
-    body = html`<p>Enter the 6-digit code from your authenticator app.</p>
-<form method="post" action="/mfa">
-${hiddenFields(view)}<input type="hidden" name="method" value="otp">
-${codeField('code', 'Code', view.error, '[0-9]{6}')}
-<button type="submit">Continue</button>
+<button type="submit">${ui.text(...S, 'pushSendButtonText')}</button>
 </form>`;
   }
+  if (view.method === 'push') {
+    // Waiting for the device: the page reloads itself and the button does the same by hand.
+    return html`<p id="push-waiting" role="status">${ui.text(...S, 'pushWaitingText')}</p>
+<form method="post" action="/mfa">
+${hiddenFields(view)}<input type="hidden" name="method" value="push"><input type="hidden" name="oob_code" value="${view.oobCode!}">
+<button type="submit">${ui.text(...S, 'pushApprovedButtonText')}</button>
+</form>`;
+  }
+  if (view.method === 'recovery') {
+    return html`<p>${ui.text('mfa-recovery-code', 'mfa-recovery-code-challenge', 'description')}</p>
+<form method="post" action="/mfa">
+${hiddenFields(view)}<input type="hidden" name="method" value="recovery">
+${codeField('recovery_code', ui.text('mfa-recovery-code', 'mfa-recovery-code-challenge', 'codeLabel'), view.error, '[A-Za-z0-9 \\-]{20,40}')}
+<button type="submit">${continueText}</button>
+</form>`;
+  }
+  if ((view.method === 'email' || view.method === 'sms') && view.oobCode === undefined) {
+    return html`<p>${sentBy(ui, view.method, 'offerText')}</p>
+<form method="post" action="/mfa/send">
+${hiddenFields(view)}<input type="hidden" name="method" value="${view.method}">
+<button type="submit">${sentBy(ui, view.method, 'sendButtonText')}</button>
+</form>`;
+  }
+  if (view.method === 'email' || view.method === 'sms') {
+    return html`<p>${sentBy(ui, view.method, 'sentText')}</p>
+<form method="post" action="/mfa">
+${hiddenFields(view)}<input type="hidden" name="method" value="${view.method}"><input type="hidden" name="oob_code" value="${view.oobCode!}">
+${codeField('code', sentBy(ui, view.method, 'codeLabel'), view.error, '[0-9]{6}')}
+<button type="submit">${continueText}</button>
+</form>`;
+  }
+  return html`<p>${ui.text('mfa-otp', 'mfa-otp-challenge', 'description')}</p>
+<form method="post" action="/mfa">
+${hiddenFields(view)}<input type="hidden" name="method" value="otp">
+${codeField('code', ui.text('mfa-otp', 'mfa-otp-challenge', 'codeLabel'), view.error, '[0-9]{6}')}
+<button type="submit">${continueText}</button>
+</form>`;
+}
+
+export function mfaChallengePage(view: MfaChallengeView): PageDocument {
+  const S = ['mfa', 'mfa-login-options'] as const;
   return page(
-    'Verify your identity',
-    html`<h1>Verify your identity</h1>
-<p>Two-step verification is on for <strong>${view.clientName}</strong>.</p>
-${errorBlock(view.error)}
-${body}
-${otherWays(view)}`,
-    refresh,
+    (ui) => ui.text(...S, 'pageTitle'),
+    (ui) => html`<h1>${ui.text(...S, 'title')}</h1>
+<p>${ui.rich(...S, 'description', { clientName: view.clientName })}</p>
+${errorBlock(ui, view.error)}
+${challengeBody(ui, view)}
+${otherWays(ui, view)}`,
+    {},
+    pushRefresh(view),
   );
 }
 
@@ -110,23 +124,25 @@ export interface MfaEnrolView extends TransactionView {
   error?: FormError;
 }
 
+const ENROL = ['mfa-otp', 'mfa-otp-enrollment-qr'] as const;
+
 /** The QR code (an image for screen readers too) and the secret as text, for apps that cannot scan. */
-function enrolment(view: { qrSvg: Html; secret: string }): Html {
-  return html`<div role="img" aria-label="QR code to scan with an authenticator app" style="width:200px">${view.qrSvg}</div>
-<p>Or enter this key in the app: <code id="secret">${view.secret}</code></p>`;
+function enrolment(ui: PageUi, view: { qrSvg: Html; secret: string }): Html {
+  return html`<div class="qr" role="img" aria-label="${ui.text(...ENROL, 'qrAltText')}">${view.qrSvg}</div>
+<p>${ui.text(...ENROL, 'secretText')} <code id="secret">${view.secret}</code></p>`;
 }
 
-export function mfaEnrolPage(view: MfaEnrolView): Html {
+export function mfaEnrolPage(view: MfaEnrolView): PageDocument {
   return page(
-    'Set up two-step verification',
-    html`<h1>Set up two-step verification</h1>
-<p><strong>${view.clientName}</strong> asks for a second step when you log in. Scan this code with an authenticator app (such as Google Authenticator or 1Password).</p>
-${errorBlock(view.error)}
-${enrolment(view)}
+    (ui) => ui.text(...ENROL, 'pageTitle'),
+    (ui) => html`<h1>${ui.text(...ENROL, 'title')}</h1>
+<p>${ui.rich(...ENROL, 'description', { clientName: view.clientName })}</p>
+${errorBlock(ui, view.error)}
+${enrolment(ui, view)}
 <form method="post" action="/mfa">
 ${hiddenFields(view)}<input type="hidden" name="method" value="otp">
-${codeField('code', 'Code from the app', view.error, '[0-9]{6}')}
-<button type="submit">Verify</button>
+${codeField('code', ui.text(...ENROL, 'codeLabel'), view.error, '[0-9]{6}')}
+<button type="submit">${ui.text(...ENROL, 'buttonText')}</button>
 </form>`,
   );
 }
@@ -137,32 +153,35 @@ export interface RecoveryCodeView {
   code: string;
 }
 
+const RECOVERY = ['mfa-recovery-code', 'mfa-recovery-code-enrollment'] as const;
+
 /** The recovery code, shown this once; "Continue" goes on with the login. */
-export function recoveryCodePage(view: RecoveryCodeView): Html {
+export function recoveryCodePage(view: RecoveryCodeView): PageDocument {
   return page(
-    'Your recovery code',
-    html`<h1>Save your recovery code</h1>
-<p>If you lose your device, this code lets you log in to <strong>${view.clientName}</strong>. It is shown only now, and works once.</p>
+    (ui) => ui.text(...RECOVERY, 'pageTitle'),
+    (ui) => html`<h1>${ui.text(...RECOVERY, 'title')}</h1>
+<p>${ui.rich(...RECOVERY, 'description', { clientName: view.clientName })}</p>
 <p><code id="recovery-code">${view.code}</code></p>
 <form method="get" action="/mfa">
 <input type="hidden" name="state" value="${view.state}">
-<button type="submit">I have saved it, continue</button>
+<button type="submit">${ui.text(...RECOVERY, 'buttonText')}</button>
 </form>`,
   );
 }
 
-export function mfaUnavailablePage(): Html {
-  return page('Two-step verification', html`<h1>Two-step verification is required</h1><p class="error" role="alert">No second factor can be set up here. Contact the administrator of this application.</p>`);
+export function mfaUnavailablePage(): PageDocument {
+  const S = ['mfa', 'mfa-unavailable'] as const;
+  return page(
+    (ui) => ui.text(...S, 'pageTitle'),
+    (ui) => html`<h1>${ui.text(...S, 'title')}</h1><p class="error" role="alert">${ui.text(...S, 'description')}</p>`,
+  );
 }
 
 // ---------------------------------------------------------------------------
 // The enrollment ticket's page (/guardian/enroll)
 
-export function invalidEnrollmentTicketPage(): Html {
-  return page(
-    'Link not valid',
-    html`<h1>This link is not valid</h1><p class="error" role="alert">The enrollment link is invalid, has expired, or was already used. Ask for a new one.</p>`,
-  );
+export function invalidEnrollmentTicketPage(): PageDocument {
+  return invalidLink((ui) => ui.text(...ENROL, 'ticketInvalidDescription'));
 }
 
 export interface TicketEnrolView {
@@ -174,27 +193,27 @@ export interface TicketEnrolView {
   error?: FormError;
 }
 
-export function ticketEnrolPage(view: TicketEnrolView): Html {
+export function ticketEnrolPage(view: TicketEnrolView): PageDocument {
   return page(
-    'Set up two-step verification',
-    html`<h1>Set up two-step verification</h1>
-<p>Scan this code with an authenticator app to protect your <strong>${view.tenantName}</strong> account.</p>
-${errorBlock(view.error)}
-${enrolment(view)}
+    (ui) => ui.text(...ENROL, 'pageTitle'),
+    (ui) => html`<h1>${ui.text(...ENROL, 'title')}</h1>
+<p>${ui.rich(...ENROL, 'ticketDescription', { tenantName: view.tenantName })}</p>
+${errorBlock(ui, view.error)}
+${enrolment(ui, view)}
 <form method="post" action="/guardian/enroll">
 <input type="hidden" name="ticket" value="${view.ticket}">
 <input type="hidden" name="csrf_token" value="${view.csrf}">
-${codeField('code', 'Code from the app', view.error, '[0-9]{6}')}
-<button type="submit">Verify</button>
+${codeField('code', ui.text(...ENROL, 'codeLabel'), view.error, '[0-9]{6}')}
+<button type="submit">${ui.text(...ENROL, 'buttonText')}</button>
 </form>`,
   );
 }
 
-export function ticketEnrolledPage(recoveryCode: string | undefined): Html {
+export function ticketEnrolledPage(recoveryCode: string | undefined): PageDocument {
   return page(
-    'Two-step verification is on',
-    html`<h1>Two-step verification is on</h1>
-<p class="ok" role="status">Your authenticator app is set up. You will be asked for a code when you log in.</p>
-${recoveryCode === undefined ? '' : html`<p>If you lose your device, this recovery code lets you log in. It is shown only now, and works once:</p><p><code id="recovery-code">${recoveryCode}</code></p>`}`,
+    (ui) => ui.text(...ENROL, 'enrolledPageTitle'),
+    (ui) => html`<h1>${ui.text(...ENROL, 'enrolledTitle')}</h1>
+<p class="ok" role="status">${ui.text(...ENROL, 'enrolledDescription')}</p>
+${recoveryCode === undefined ? '' : html`<p>${ui.text(...RECOVERY, 'ticketDescription')}</p><p><code id="recovery-code">${recoveryCode}</code></p>`}`,
   );
 }

@@ -6,51 +6,44 @@
  * - POST /reset-password (form): checks the token, the ticket and the policy,
  *   then sets the password and consumes the ticket atomically.
  *
- * No scripts and no external assets (see PAGE_CSP); errors are shown on the
+ * No external assets (see html.ts renderPage); errors are shown on the
  * page, announced to screen readers (role="alert"), and tied to the field
  * (aria-describedby).
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { ruleSentences, type PolicyResult } from '../dbconnections/password-policy.js';
+import type { PolicyResult } from '../dbconnections/password-policy.js';
 import type { DbConnectionsService } from '../dbconnections/service.js';
 import { pageParams } from '../params.js';
-import { html, page, sendPage, type Html } from './html.js';
+import { passwordField, policyChecklist } from './authorize.js';
+import { html, page, sendPage, type PageDocument } from './html.js';
+import { invalidLink, refusedLinkPage } from './links.js';
 
 const MAX_TICKET = 200;
 
-function invalidLinkPage(): Html {
-  return page(
-    'Link not valid',
-    html`<h1>This link is not valid</h1><p class="error" role="alert">The password reset link is invalid, has expired, or was already used. Ask for a new one.</p>`,
-  );
+function invalidLinkPage(): PageDocument {
+  return invalidLink((ui) => ui.text('reset-password', 'reset-password-error', 'description'));
 }
 
-function policyList(policy: PolicyResult, showResult: boolean): Html {
-  return html`<ul id="policy">${ruleSentences(policy).map(
-    (rule) =>
-      html`<li>${rule.text}${showResult ? (rule.verified ? ' (met)' : ' (not met)') : ''}${
-        rule.items.length > 0 ? html`<ul>${rule.items.map((item) => html`<li>${item.message}</li>`)}</ul>` : ''
-      }</li>`,
-  )}</ul>`;
-}
-
-function formPage(ticket: string, email: string, csrf: string, policy: PolicyResult, error?: { message: string; showRules: boolean }): Html {
-  const describedBy = error ? 'error policy' : 'policy';
+function formPage(ticket: string, email: string, csrf: string, policy: PolicyResult, error?: { key: 'password-mismatch' | 'password-too-weak'; showRules: boolean }): PageDocument {
+  const S = 'reset-password' as const;
   return page(
-    'Reset your password',
-    html`<h1>Reset your password</h1>
-<p>Choose a new password for <strong>${email}</strong>.</p>
-${error ? html`<p id="error" class="error" role="alert">${error.message}</p>` : ''}
-<p>The password must meet these rules:</p>
-${policyList(policy, error?.showRules === true)}
+    (ui) => ui.text(S, S, 'pageTitle'),
+    (ui) => html`<h1>${ui.text(S, S, 'title')}</h1>
+<p>${ui.rich(S, S, 'description', { email })}</p>
+${error ? html`<p id="error" class="error" role="alert">${ui.text(S, S, error.key)}</p>` : ''}
 <form method="post" action="/reset-password">
 <input type="hidden" name="ticket" value="${ticket}">
 <input type="hidden" name="csrf_token" value="${csrf}">
-<label for="password">New password</label>
-<input type="password" id="password" name="password" autocomplete="new-password" required aria-describedby="${describedBy}"${error ? html` aria-invalid="true"` : ''}>
-<label for="password_confirmation">Confirm new password</label>
-<input type="password" id="password_confirmation" name="password_confirmation" autocomplete="new-password" required>
-<button type="submit">Set password</button>
+${passwordField({
+  id: 'password',
+  label: ui.text(S, S, 'passwordLabel'),
+  autocomplete: 'new-password',
+  state: html`${error ? html` aria-invalid="true"` : ''} aria-describedby="${error ? 'error policy' : 'policy'}"`,
+})}
+<p id="policy-title">${ui.text(S, S, 'policyTitle')}</p>
+${policyChecklist(ui, policy, error?.showRules === true)}
+${passwordField({ id: 'password_confirmation', label: ui.text(S, S, 'reEnterPasswordLabel'), autocomplete: 'new-password', state: '' })}
+<button type="submit">${ui.text(S, S, 'buttonText')}</button>
 </form>`,
   );
 }
@@ -99,23 +92,22 @@ export function resetPasswordSubmit(service: DbConnectionsService): RouteOptions
           return sendPage(
             reply,
             200,
-            page('Password changed', html`<h1>Password changed</h1><p class="ok">The password of <strong>${outcome.email}</strong> has been changed. You can now sign in with it.</p>`),
+            page(
+              (ui) => ui.text('reset-password', 'reset-password-success', 'pageTitle'),
+              (ui) => html`<h1>${ui.text('reset-password', 'reset-password-success', 'title')}</h1><p class="ok" role="status">${ui.rich('reset-password', 'reset-password-success', 'description', { email: outcome.email })}</p>`,
+            ),
           );
         case 'bad_csrf':
-          return sendPage(
-            reply,
-            403,
-            page('Request refused', html`<h1>Request refused</h1><p class="error" role="alert">This form could not be verified. Open the link from your email again.</p>`),
-          );
+          return sendPage(reply, 403, refusedLinkPage());
         case 'invalid_ticket':
           return sendPage(reply, 400, invalidLinkPage());
         case 'mismatch':
-          return sendPage(reply, 400, formPage(ticket, outcome.email, csrf(), outcome.policy, { message: 'The two passwords do not match.', showRules: false }));
+          return sendPage(reply, 400, formPage(ticket, outcome.email, csrf(), outcome.policy, { key: 'password-mismatch', showRules: false }));
         case 'weak':
           return sendPage(
             reply,
             400,
-            formPage(ticket, outcome.email, csrf(), outcome.policy, { message: 'The password is too weak: it does not meet the rules below.', showRules: true }),
+            formPage(ticket, outcome.email, csrf(), outcome.policy, { key: 'password-too-weak', showRules: true }),
           );
       }
     },

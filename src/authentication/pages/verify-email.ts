@@ -11,13 +11,14 @@
  *   it has one, else sees the page.
  *
  * One route for both methods, as the link and its form are one page. No
- * scripts and no external assets (see PAGE_CSP); errors are announced to
+ * external assets (see html.ts renderPage); errors are announced to
  * screen readers (role="alert").
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { DbConnectionsService } from '../dbconnections/service.js';
 import { pageParams } from '../params.js';
-import { html, page, sendPage, type Html } from './html.js';
+import { html, page, sendPage, type PageDocument } from './html.js';
+import { invalidLink, refusedLinkPage } from './links.js';
 
 const MAX_TICKET = 200;
 
@@ -27,22 +28,20 @@ function validTicket(ticket: string | undefined): ticket is string {
   return ticket !== undefined && ticket.length > 0 && ticket.length <= MAX_TICKET;
 }
 
-function invalidLinkPage(): Html {
-  return page(
-    'Link not valid',
-    html`<h1>This link is not valid</h1><p class="error" role="alert">The verification link is invalid, has expired, or was already used.</p>`,
-  );
+function invalidLinkPage(): PageDocument {
+  return invalidLink((ui) => ui.text('email-verification', 'email-verification-result', 'errorDescription'));
 }
 
-function confirmPage(ticket: string, email: string, csrf: string): Html {
+function confirmPage(ticket: string, email: string, csrf: string): PageDocument {
+  const S = 'email-verification' as const;
   return page(
-    'Verify your email',
-    html`<h1>Verify your email</h1>
-<p>Confirm that <strong>${email}</strong> is your address.</p>
+    (ui) => ui.text(S, S, 'pageTitle'),
+    (ui) => html`<h1>${ui.text(S, S, 'title')}</h1>
+<p>${ui.rich(S, S, 'description', { email })}</p>
 <form method="post" action="/verify-email">
 <input type="hidden" name="ticket" value="${ticket}">
 <input type="hidden" name="csrf_token" value="${csrf}">
-<button type="submit">Verify my email</button>
+<button type="submit">${ui.text(S, S, 'buttonText')}</button>
 </form>`,
   );
 }
@@ -67,14 +66,17 @@ async function confirm(service: DbConnectionsService, request: FastifyRequest, r
       // A Management API ticket's result_url first, else the tenant's verify_email template's resultUrl.
       const target = outcome.redirect ?? (await service.verificationResultUrl(request.tenant, outcome.email));
       if (target !== undefined) return reply.code(302).header('Location', target).header('Cache-Control', 'no-store').send();
-      return sendPage(reply, 200, page('Email verified', html`<h1>Email verified</h1><p class="ok">Thank you. The address <strong>${outcome.email}</strong> is verified.</p>`));
-    }
-    case 'bad_csrf':
       return sendPage(
         reply,
-        403,
-        page('Request refused', html`<h1>Request refused</h1><p class="error" role="alert">This form could not be verified. Open the link from your email again.</p>`),
+        200,
+        page(
+          (ui) => ui.text('email-verification', 'email-verification-result', 'pageTitle'),
+          (ui) => html`<h1>${ui.text('email-verification', 'email-verification-result', 'title')}</h1><p class="ok" role="status">${ui.rich('email-verification', 'email-verification-result', 'description', { email: outcome.email })}</p>`,
+        ),
       );
+    }
+    case 'bad_csrf':
+      return sendPage(reply, 403, refusedLinkPage());
     case 'invalid_ticket':
       return sendPage(reply, 400, invalidLinkPage());
   }

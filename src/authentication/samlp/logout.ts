@@ -30,7 +30,7 @@ import { scriptHash } from '../authorize/response-modes/mode.js';
 import { clearedSessionCookie } from '../cookies.js';
 import { pageErrors } from '../errors.js';
 import type { InteractionDeps } from '../interaction/step.js';
-import { cspSourceOf, html, Html, page, sendHtml } from '../pages/html.js';
+import { bareDocument, cspSourceOf, html, Html, sendHtml } from '../pages/html.js';
 import { pick, readQueryOrBody } from '../params.js';
 import { inboundMessage, samlpClient, ssoUrl } from './endpoint.js';
 import { readLogoutRequest, SamlRefusal, type LogoutRequest } from './messages.js';
@@ -98,7 +98,7 @@ ${fields.map(([name, value]) => html`<input type="hidden" name="${name}" value="
     `script-src ${CONTINUE_SCRIPT_HASH}`,
     "style-src 'unsafe-inline'",
   ].join('; ');
-  return sendHtml(reply, 200, csp, page('Signing out', html`${body}<script>${new Html(CONTINUE_SCRIPT)}</script>`));
+  return sendHtml(reply, 200, csp, bareDocument('Signing out', html`${body}<script>${new Html(CONTINUE_SCRIPT)}</script>`));
 }
 
 /** Whether the request names the login the session gave this SP. */

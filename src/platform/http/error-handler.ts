@@ -81,7 +81,7 @@ export function rawErrorResponse(http: HttpError, surface: Surface, method: stri
   return `${lines.join('\r\n')}\r\n\r\n${method === 'HEAD' ? '' : body}`;
 }
 
-export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply | Promise<FastifyReply> {
   const surface = surfaceOf(request.url);
   let http: HttpError | undefined = error instanceof HttpError ? error : translate(error, surface);
   if (!http) {

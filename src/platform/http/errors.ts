@@ -33,7 +33,8 @@ export abstract class HttpError extends Error {
    * above): by default the JSON of `body()`. A family answered otherwise (a
    * hosted page, an authorization response sent back to the client) overrides it.
    */
-  respond(reply: FastifyReply): FastifyReply {
+  /** Sends the error (a page may need to load the tenant's look first, hence the promise). */
+  respond(reply: FastifyReply): FastifyReply | Promise<FastifyReply> {
     return reply.code(this.statusCode).type('application/json; charset=utf-8').send(this.body());
   }
 }

@@ -20,6 +20,7 @@ import { KyselyBackchannelLogoutStore } from './backchannel-logout.js';
 import { KyselyLogStreamStore } from './log-streams.js';
 import { KyselyTenantLogStore } from './tenant-logs.js';
 import { KyselyDeviceCodeStore } from './device-codes.js';
+import { KyselyUiSettingsStore } from './ui-settings.js';
 import { KyselyGroupStore } from './groups.js';
 import { KyselyGuardianPushStore } from './guardian.js';
 import { KyselyMfaStore } from './mfa.js';
@@ -85,6 +86,7 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     backchannelAuthRequests: new KyselyBackchannelAuthRequestStore(db),
     tenantLogs: new KyselyTenantLogStore(db),
     logStreams: new KyselyLogStreamStore(db),
+    uiSettings: new KyselyUiSettingsStore(db),
   };
 }
 

@@ -1,4 +1,4 @@
-import { cspSourceOf, Html, html, page } from '../../pages/html.js';
+import { bareDocument, cspSourceOf, Html, html } from '../../pages/html.js';
 import { entries, scriptHash, type ResponseMode } from './mode.js';
 
 /** The one inline script of the form_post page, allowed by its hash (CSP Level 2 §4.2.4) rather than 'unsafe-inline'. */
@@ -15,7 +15,7 @@ export const formPost: ResponseMode = {
   send(reply, redirectTarget, response) {
     // A custom scheme (native apps) has an opaque origin: the scheme is the narrowest source then.
     const origin = cspSourceOf(redirectTarget) ?? "'none'";
-    const body = page(
+    const body = bareDocument(
       'Submit this form',
       html`<form method="post" action="${redirectTarget}">
 ${entries(response).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">\n`)}<noscript><p>Scripts are off: press the button to continue.</p><button type="submit">Continue</button></noscript>

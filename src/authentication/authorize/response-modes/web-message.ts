@@ -1,4 +1,4 @@
-import { Html, html, page } from '../../pages/html.js';
+import { bareDocument, Html, html } from '../../pages/html.js';
 import { entries, scriptHash, scriptJson, type ResponseMode } from './mode.js';
 
 /**
@@ -14,7 +14,7 @@ export const webMessage: ResponseMode = {
     const origin = new URL(redirectTarget).origin;
     const message = { type: 'authorization_response', response: Object.fromEntries(entries(response)) };
     const script = `(window.opener || window.parent).postMessage(${scriptJson(message)}, ${scriptJson(origin)});`;
-    const body = page('Authorization Response', html`<script>${new Html(script)}</script>`);
+    const body = bareDocument('Authorization Response', html`<script>${new Html(script)}</script>`);
     return reply
       .code(200)
       .header('Content-Type', 'text/html; charset=utf-8')

@@ -22,14 +22,15 @@ import { verifyUserPassword } from '../../../domain/users/login.js';
 import { logPasswordLogin, type PasswordLoginOutcome } from '../../tenant-log.js';
 import type { UserRow } from '../../../domain/rows.js';
 import { DbConnectionsError, PasswordStrengthError } from '../../dbconnections/errors.js';
-import { ruleSentences } from '../../dbconnections/password-policy.js';
+import { checkPassword, ruleSentences, type PolicyResult } from '../../dbconnections/password-policy.js';
 import { PageError } from '../../errors.js';
 import { forgotPasswordPage, forgotPasswordSentPage, loginPage, signupPage, type FormError } from '../../pages/authorize.js';
-import { cspSourceOf, sendPage, type Html } from '../../pages/html.js';
+import { cspSourceOf, sendPage, type PageDocument } from '../../pages/html.js';
 import { pageParams } from '../../params.js';
 import { completeStep, csrfToken, stepRoute } from '../policy.js';
 import type { Interaction, InteractionDeps, InteractionStep } from '../step.js';
 import { isActive } from '../../../domain/users/active-user.js';
+import { readPromptSettings } from '../../../domain/branding/service.js';
 import { homeRealm, sendAuthnRequest } from '../../samlp-connection/login.js';
 
 const NAME = 'login';
@@ -60,7 +61,7 @@ function connectionSettings(connection: ConnectionRow | undefined): { usernames:
 }
 
 /** A refused form: the page again, 400, with its error. */
-const refusedForm = (content: Html, interaction: Interaction) => new PageError(400, content, formRedirects(interaction));
+const refusedForm = (content: PageDocument, interaction: Interaction) => new PageError(400, content, formRedirects(interaction));
 
 async function loggedIn(deps: InteractionDeps, reply: FastifyReply, interaction: Interaction, user: UserRow): Promise<FastifyReply> {
   const authenticated = await deps.sessions.start(interaction.tenant, user, reply);
@@ -68,9 +69,17 @@ async function loggedIn(deps: InteractionDeps, reply: FastifyReply, interaction:
 }
 
 function loginRoutes(deps: InteractionDeps): RouteOptions[] {
-  const loginView = async (interaction: Interaction, identifier: string | undefined, error?: FormError) => {
+  /** The login page; under identifier first, `step` says which of its two (the identifier, then the password). */
+  const loginView = async (interaction: Interaction, identifier: string | undefined, error?: FormError, step: 'identifier' | 'password' = 'identifier') => {
     const settings = connectionSettings(await loginConnection(deps, interaction));
-    return loginPage({ ...transactionView(deps, interaction), ...settings, ...(identifier !== undefined && { identifier }), ...(error && { error }) });
+    const identifierFirst = (await readPromptSettings(deps.ctx, interaction.tenant.id)).identifier_first;
+    return loginPage({
+      ...transactionView(deps, interaction),
+      ...settings,
+      ...(identifier !== undefined && { identifier }),
+      ...(error && { error }),
+      ...(identifierFirst && { identifierFirst: identifier ? step : 'identifier' }),
+    });
   };
   return [
     stepRoute(deps, NAME, 'GET', '/login', async (interaction, _request, reply) => {
@@ -82,28 +91,33 @@ function loginRoutes(deps: InteractionDeps): RouteOptions[] {
       // `username` is the page's field; `email` is accepted from scripted clients of the earlier form.
       const identifier = params.username ?? params.email ?? '';
       const password = params.password ?? '';
-      const refuse = async (message: string) => refusedForm(await loginView(interaction, identifier, { message }), interaction);
+      const refuse = async (key: 'no-db-connection' | 'too-many-attempts' | 'wrong-credentials' | 'user-blocked') =>
+        refusedForm(await loginView(interaction, identifier, { message: (ui) => ui.text('login', 'login', key) }, 'password'), interaction);
 
       // Home realm discovery: an email of an enterprise domain goes to its SAML IdP (../../samlp-connection/login.ts).
       const realm = await homeRealm(deps, interaction, identifier);
       if (realm) return sendAuthnRequest(deps, interaction, reply, realm, { fromForm: true });
+      // Identifier first: the identifier's step posts no password; the password's step comes next.
+      if (params.password === undefined && identifier !== '' && (await readPromptSettings(ctx, interaction.tenant.id)).identifier_first) {
+        return sendPage(reply, 200, await loginView(interaction, identifier, undefined, 'password'), formRedirects(interaction));
+      }
       const connection = await loginConnection(deps, interaction);
-      if (!connection) throw await refuse('No database connection is available to log in to this application.');
+      if (!connection) throw await refuse('no-db-connection');
       const attempt = loginAttempt(interaction.tenant, connection.name, identifier, request.ip);
       const log = (outcome: PasswordLoginOutcome) => logPasswordLogin(ctx, request, { client: interaction.client.row, connection, identifier, outcome });
       if (await ctx.bruteForce.isBlocked(attempt)) {
         log('blocked_account');
-        throw await refuse('Your account has been blocked after multiple consecutive login attempts.');
+        throw await refuse('too-many-attempts');
       }
       const user = await verifyUserPassword(ctx.stores.users, interaction.tenant.id, connection.id, identifier, password);
       if (!user) {
         await recordLoginFailure(ctx, interaction.tenant, connection.id, attempt);
         log('wrong_credentials');
-        throw await refuse('Wrong email or password.');
+        throw await refuse('wrong-credentials');
       }
       await ctx.bruteForce.recordSuccess(attempt);
       log({ user, active: isActive(user) });
-      if (!isActive(user)) throw await refuse('This user is blocked.');
+      if (!isActive(user)) throw await refuse('user-blocked');
       return loggedIn(deps, reply, interaction, user);
     }),
   ];
@@ -115,19 +129,22 @@ function signupError(error: unknown): FormError | undefined {
     const unmet = ruleSentences(error.result)
       .filter((rule) => !rule.verified)
       .map((rule) => (rule.items.length > 0 ? `${rule.text} ${rule.items.map((i) => i.message).join(', ')}.` : `${rule.text}.`));
-    return { field: 'password', message: `Your password is too weak. ${unmet.join(' ')}`.trim() };
+    return { field: 'password', message: (ui) => `${ui.text('signup', 'signup', 'password-too-weak')} ${unmet.join(' ')}`.trim() };
   }
   if (error instanceof DbConnectionsError) {
-    const message = error.code === 'user_exists' ? 'An account with this email or username already exists. Log in instead.' : error.description;
+    const message: FormError['message'] = error.code === 'user_exists' ? (ui) => ui.text('signup', 'signup', 'user-exists') : error.description;
     return { field: error.code === 'invalid_parameter' ? 'username' : 'email', message };
   }
   return undefined;
 }
 
 function signupRoutes(deps: InteractionDeps): RouteOptions[] {
-  const signupView = async (interaction: Interaction, fields: { email?: string; username?: string }, error?: FormError) => {
-    const { usernames } = connectionSettings(await loginConnection(deps, interaction));
-    return signupPage({ ...transactionView(deps, interaction), usernames, ...fields, ...(error && { error }) });
+  /** The signup page, with the connection's password policy: checked against the password that was refused, if one was. */
+  const signupView = async (interaction: Interaction, fields: { email?: string; username?: string }, error?: FormError, checked?: PolicyResult) => {
+    const connection = await loginConnection(deps, interaction);
+    const { usernames } = connectionSettings(connection);
+    const policy = checked ?? (connection ? checkPassword(connection.options ?? {}, '') : undefined);
+    return signupPage({ ...transactionView(deps, interaction), usernames, ...fields, ...(error && { error }), ...(policy && { policy, policyChecked: checked !== undefined }) });
   };
   return [
     stepRoute(deps, NAME, 'GET', '/signup', async (interaction, _request, reply) => {
@@ -139,10 +156,10 @@ function signupRoutes(deps: InteractionDeps): RouteOptions[] {
       const email = params.email ?? '';
       const username = params.username || undefined;
       const fields = { email, ...(username !== undefined && { username }) };
-      const refuse = async (error: FormError) => refusedForm(await signupView(interaction, fields, error), interaction);
+      const refuse = async (error: FormError, checked?: PolicyResult) => refusedForm(await signupView(interaction, fields, error, checked), interaction);
 
       const connection = await loginConnection(deps, interaction);
-      if (!connection) throw await refuse({ message: 'No database connection is available to sign up to this application.' });
+      if (!connection) throw await refuse({ message: (ui) => ui.text('signup', 'signup', 'no-db-connection') });
       let userId: string;
       try {
         const created = await deps.dbconnections.signup(interaction.tenant, {
@@ -155,11 +172,11 @@ function signupRoutes(deps: InteractionDeps): RouteOptions[] {
         userId = `auth0|${created._id}`;
       } catch (error) {
         const refusal = signupError(error);
-        if (refusal) throw await refuse(refusal);
+        if (refusal) throw await refuse(refusal, error instanceof PasswordStrengthError ? error.result : undefined);
         throw error;
       }
       const user = await deps.ctx.stores.users.get(interaction.tenant.id, userId);
-      if (!user) throw refusedForm(await signupView(interaction, fields, { message: 'The account could not be created.' }), interaction);
+      if (!user) throw refusedForm(await signupView(interaction, fields, { message: (ui) => ui.text('signup', 'signup', 'could-not-create') }), interaction);
       return loggedIn(deps, reply, interaction, user);
     }),
   ];
@@ -174,7 +191,7 @@ function forgotPasswordRoutes(deps: InteractionDeps): RouteOptions[] {
       const email = pageParams(request, ['email']).email ?? '';
       const connection = await loginConnection(deps, interaction);
       if (!connection) {
-        throw new PageError(400, forgotPasswordPage({ ...transactionView(deps, interaction), email, error: { message: 'No database connection is available for this application.' } }));
+        throw new PageError(400, forgotPasswordPage({ ...transactionView(deps, interaction), email, error: { message: (ui) => ui.text('reset-password', 'reset-password-request', 'no-db-connection') } }));
       }
       await deps.dbconnections.changePassword(interaction.tenant, { client_id: interaction.client.row.client_id, email, connection: connection.name }, request);
       return sendPage(reply, 200, forgotPasswordSentPage(interaction.transactionId!));

@@ -43,7 +43,7 @@ import { PageError } from '../../errors.js';
 import { bindingCodeSender } from '../../mfa/delivery.js';
 import { pushSender } from '../../mfa/push-delivery.js';
 import type { FormError } from '../../pages/authorize.js';
-import { Html, sendPage } from '../../pages/html.js';
+import { Html, sendPage, type PageDocument } from '../../pages/html.js';
 import { mfaChallengePage, mfaEnrolPage, mfaUnavailablePage, recoveryCodePage, type MfaChallengeView } from '../../pages/mfa.js';
 import { pageParams } from '../../params.js';
 import { completeStep, stepRoute } from '../policy.js';
@@ -57,7 +57,7 @@ export const MULTI_FACTOR_ACR = 'http://schemas.openid.net/pape/policies/2007/06
 
 const MFA_AMR = 'mfa';
 
-const TOO_MANY = 'Too many wrong codes. Wait a few minutes before trying again.';
+const TOO_MANY: FormError['message'] = (ui) => ui.text('mfa', 'mfa-login-options', 'too-many-failures');
 
 function hasSecondFactor(interaction: Interaction): boolean {
   return interaction.authenticated?.session.amr?.split(' ').includes(MFA_AMR) === true;
@@ -93,7 +93,7 @@ async function challengeView(deps: InteractionDeps, interaction: Interaction, me
 }
 
 /** A new OTP enrolment and its page (each visit makes a new secret; the latest one is the one confirmed). */
-async function enrolView(deps: InteractionDeps, interaction: Interaction, error?: FormError): Promise<Html | undefined> {
+async function enrolView(deps: InteractionDeps, interaction: Interaction, error?: FormError): Promise<PageDocument | undefined> {
   const settings = await mfaSettings(deps.ctx, interaction.tenant.id);
   if (!settings.factors.has('otp')) return undefined;
   const { secret, barcodeUri } = await startTotpEnrolment(deps.ctx, interaction.tenant, interaction.authenticated!.user);
@@ -186,7 +186,7 @@ function routes(deps: InteractionDeps): RouteOptions[] {
       const method: Method = methodOf(params.method) ?? 'otp';
 
       const refuse = async (outcome: 'wrong' | 'blocked', field: string) => {
-        const error: FormError = { message: outcome === 'blocked' ? TOO_MANY : 'That code is not right. Try again.', field };
+        const error: FormError = { message: outcome === 'blocked' ? TOO_MANY : (ui) => ui.text('mfa', 'mfa-login-options', 'wrong-code'), field };
         const status = outcome === 'blocked' ? 429 : 400;
         const content = enrolling ? await enrolView(deps, interaction, error) : await challengeView(deps, interaction, method, { ...(params.oob_code !== undefined && { oobCode: params.oob_code }), error });
         return new PageError(status, content ?? mfaUnavailablePage(), formRedirects(interaction));

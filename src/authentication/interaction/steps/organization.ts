@@ -36,7 +36,7 @@ import type { OrganizationInvitationRow, OrganizationRow } from '../../../domain
 import { secretHash } from '../../../domain/secrets.js';
 import { isoAt } from '../../../platform/clock.js';
 import { AuthorizationErrorResponse, pageErrors } from '../../errors.js';
-import { organizationChoicePage, organizationNamePage } from '../../pages/organization.js';
+import { organizationChoicePage, organizationNamePage, type OrganizationPromptError } from '../../pages/organization.js';
 import { sendPage } from '../../pages/html.js';
 import { pageParams } from '../../params.js';
 import { completeStep, runInteraction, stepRoute } from '../policy.js';
@@ -180,21 +180,21 @@ async function discover(
   interaction: Interaction,
   methods: DiscoveryMethod[],
   given: string,
-): Promise<{ organization: OrganizationRow; email?: string } | { error: string }> {
+): Promise<{ organization: OrganizationRow; email?: string } | { error: OrganizationPromptError }> {
   const { stores } = deps.ctx;
   const tenantId = interaction.tenant.id;
   if (given.includes('@')) {
-    if (!methods.includes('email')) return { error: 'Enter the name of your organization, not an email address.' };
+    if (!methods.includes('email')) return { error: 'email-not-accepted' };
     const at = given.lastIndexOf('@');
     const domain = given.slice(at + 1).toLowerCase();
-    if (given.length > MAX_EMAIL || at === 0 || domain.length < 3) return { error: 'Enter a valid email address.' };
+    if (given.length > MAX_EMAIL || at === 0 || domain.length < 3) return { error: 'invalid-email' };
     const verified = await stores.organizationDiscoveryDomains.findVerified(tenantId, domain);
     const organization = verified && (await stores.organizations.get(tenantId, verified.organization_id));
-    return organization ? { organization, email: given } : { error: 'No organization was found for that email address.' };
+    return organization ? { organization, email: given } : { error: 'no-organization-email' };
   }
-  if (!methods.includes('organization_name')) return { error: 'Enter your email address.' };
+  if (!methods.includes('organization_name')) return { error: 'name-not-accepted' };
   const organization = given && given.length <= 50 ? await findOrganization(stores, tenantId, given) : undefined;
-  return organization ? { organization } : { error: 'No organization was found by that name.' };
+  return organization ? { organization } : { error: 'no-organization' };
 }
 
 function routes(deps: InteractionDeps): RouteOptions[] {
@@ -221,7 +221,14 @@ function routes(deps: InteractionDeps): RouteOptions[] {
         const methods = discoveryMethods(interaction);
         const found = await discover(deps, interaction, methods, given);
         if ('error' in found) {
-          return sendPage(reply, 400, organizationNamePage({ ...transactionView(deps, interaction), methods, name: given, error: { message: found.error } }));
+          const error = found.error;
+          const view = organizationNamePage({
+            ...transactionView(deps, interaction),
+            methods,
+            name: given,
+            error: { field: 'organization', message: (ui) => ui.text('organizations', 'organization-selection', error) },
+          });
+          return sendPage(reply, 400, view);
         }
         return choose(deps, reply, interaction, found.organization, found.email);
       }

@@ -21,7 +21,7 @@ import { isActive } from '../../../domain/users/active-user.js';
 import { takeSend } from '../../abuse-limits.js';
 import { PageError } from '../../errors.js';
 import type { FormError } from '../../pages/authorize.js';
-import { sendPage, type Html } from '../../pages/html.js';
+import { sendPage, type PageDocument } from '../../pages/html.js';
 import { passwordlessCodePage, passwordlessEmailPage } from '../../pages/passwordless.js';
 import { pageParams } from '../../params.js';
 import { completeStep, stepRoute } from '../policy.js';
@@ -42,7 +42,7 @@ async function emailConnectionOf(deps: InteractionDeps, interaction: Interaction
   return emails.length === 1 ? emails[0] : undefined;
 }
 
-const refused = (status: number, content: Html, interaction: Interaction) => new PageError(status, content, formRedirects(interaction));
+const refused = (status: number, content: PageDocument, interaction: Interaction) => new PageError(status, content, formRedirects(interaction));
 
 function routes(deps: InteractionDeps): RouteOptions[] {
   const { ctx } = deps;

@@ -1,0 +1,63 @@
+/**
+ * What a hosted page of this request is rendered with (pages/html.ts
+ * PageUi): the tenant's branding, its prompts' settings, its support contact,
+ * and the language, with the tenant's custom texts in it. Loaded only when a
+ * page is sent (request.pageUi, memoized), so the JSON endpoints read nothing.
+ *
+ * The language: `ui_locales` (the authorization request's, kept with its
+ * transaction, or the page's own query), then `Accept-Language`, among the
+ * tenant's `enabled_locales` that Gatehouse has texts in (all four when
+ * unset); failing those, the first enabled one (src/domain/branding/texts.ts).
+ *
+ * The support link: `support_url`, else `support_email` of the tenant's
+ * settings, when they are set there (both optional, https / an address).
+ */
+import type { FastifyRequest } from 'fastify';
+import { httpsUrlProblem } from '../domain/branding/branding.js';
+import { customTextsIn, readBranding, readPromptSettings } from '../domain/branding/service.js';
+import { chooseLanguage, enabledLanguages } from '../domain/branding/texts.js';
+import type { AppContext } from '../domain/context.js';
+import { pageUi, type PageUi } from './pages/html.js';
+
+const MAX_SUPPORT_EMAIL = 254;
+const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+$/;
+
+function supportOf(settings: Record<string, unknown>): { url?: string; email?: string } {
+  const url = settings.support_url;
+  const email = settings.support_email;
+  return {
+    ...(typeof url === 'string' && httpsUrlProblem(url) === undefined && { url }),
+    ...(typeof email === 'string' && email.length <= MAX_SUPPORT_EMAIL && EMAIL.test(email) && { email }),
+  };
+}
+
+function queryUiLocales(request: FastifyRequest): string | undefined {
+  const value = (request.query as Record<string, unknown> | undefined)?.ui_locales;
+  return typeof value === 'string' ? value : undefined;
+}
+
+export async function loadPageUi(ctx: AppContext, request: FastifyRequest): Promise<PageUi> {
+  const { tenant } = request;
+  const settings = tenant.settings as unknown as Record<string, unknown>;
+  const accept = request.headers['accept-language'];
+  const language = chooseLanguage(enabledLanguages(settings.enabled_locales), request.uiLocales ?? queryUiLocales(request), typeof accept === 'string' ? accept : undefined);
+  const [branding, prompts, custom] = await Promise.all([readBranding(ctx, tenant.id), readPromptSettings(ctx, tenant.id), customTextsIn(ctx, tenant.id, language)]);
+  const friendly = settings.friendly_name;
+  return pageUi({
+    language,
+    custom,
+    branding,
+    companyName: typeof friendly === 'string' && friendly !== '' ? friendly : tenant.name,
+    support: supportOf(settings),
+    identifierFirst: prompts.identifier_first,
+  });
+}
+
+/** onRequest hook: pages of this request load their UI once, when one is sent. */
+export function pageUiHook(ctx: AppContext) {
+  return async (request: FastifyRequest): Promise<void> => {
+    if (!request.tenant) return;
+    let loaded: Promise<PageUi> | undefined;
+    request.pageUi = () => (loaded ??= loadPageUi(ctx, request));
+  };
+}

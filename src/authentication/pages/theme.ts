@@ -1,0 +1,145 @@
+/**
+ * The hosted pages' design system: one stylesheet for every page (a centred
+ * card, labelled fields, a primary button, inline errors, the password
+ * checklist, focus rings, dark mode by `prefers-color-scheme`, phone width),
+ * and the tenant's part of it (primary colour, page background, font) as CSS
+ * custom properties in a second, per-tenant style element. Both are inline
+ * and allowed by their SHA-256 in the page's CSP, never by 'unsafe-inline'.
+ *
+ * Colours the tenant picks are adjusted where text stands on them or they
+ * stand for text (the button's label, links) so that contrast stays at least
+ * 4.5:1 (WCAG 2.2 1.4.3) in both themes, whatever the colour.
+ */
+import type { Branding } from '../../domain/branding/branding.js';
+
+/** The service's default accent colour. */
+export const DEFAULT_PRIMARY = '#635dff';
+
+const LIGHT = { page: '#f3f4f6', card: '#ffffff', text: '#1f2328', muted: '#4d5560', border: '#6e7781', error: '#b3261e', ok: '#1a7f37', errorBg: '#fdecea', okBg: '#e8f5ec' };
+const DARK = { page: '#0d1117', card: '#161b22', text: '#e6edf3', muted: '#b1bac4', border: '#8b949e', error: '#ff9b93', ok: '#6fdd8b', errorBg: '#3b1513', okBg: '#12301c' };
+
+type Rgb = [number, number, number];
+
+function rgbOf(hex: string): Rgb {
+  let digits = hex.slice(1);
+  if (digits.length === 3) digits = [...digits].map((d) => d + d).join('');
+  return [0, 2, 4].map((i) => parseInt(digits.slice(i, i + 2), 16)) as Rgb;
+}
+
+function hexOf([r, g, b]: Rgb): string {
+  return `#${[r, g, b].map((c) => Math.round(Math.max(0, Math.min(255, c))).toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** Relative luminance, WCAG 2.2 §relative luminance. */
+function luminance(hex: string): number {
+  const [r, g, b] = rgbOf(hex).map((c) => {
+    const s = c / 255;
+    return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  }) as Rgb;
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+export function contrast(a: string, b: string): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/** `color` mixed towards `target` in small steps until it reaches `ratio` against `background`. */
+function readableOn(color: string, background: string, target: string, ratio = 4.5): string {
+  const from = rgbOf(color);
+  const to = rgbOf(target);
+  for (let step = 0; step <= 20; step++) {
+    const t = step / 20;
+    const mixed = hexOf(from.map((c, i) => c + (to[i]! - c) * t) as Rgb);
+    if (contrast(mixed, background) >= ratio) return mixed;
+  }
+  return target;
+}
+
+/** The label colour on a button of `background`: black or white, whichever contrasts more. */
+function labelOn(background: string): string {
+  return contrast(background, '#ffffff') >= contrast(background, '#000000') ? '#ffffff' : '#000000';
+}
+
+function backgroundOf(branding: Branding, fallback: string): string {
+  const bg = branding.colors?.page_background;
+  if (bg === undefined) return fallback;
+  if (typeof bg === 'string') return bg;
+  return `linear-gradient(${bg.angle_deg}deg, ${bg.start}, ${bg.end})`;
+}
+
+/**
+ * The tenant's part of the stylesheet. Every value comes from branding that
+ * the Management API validated (hex colours, an https URL); the font URL is
+ * still written through JSON.stringify, so no character can end the string.
+ */
+export function tenantStyle(branding: Branding): string {
+  const primary = branding.colors?.primary ?? DEFAULT_PRIMARY;
+  const vars = (mode: typeof LIGHT, dark: boolean) => {
+    // The button keeps the tenant's colour when it is distinguishable from the card (3:1, non-text contrast); its label is black or white.
+    const button = contrast(primary, mode.card) >= 3 ? primary : readableOn(primary, mode.card, dark ? '#ffffff' : '#000000', 3);
+    return [
+      `--page:${backgroundOf(branding, mode.page)}`,
+      `--primary:${button}`,
+      `--on-primary:${labelOn(button)}`,
+      `--link:${readableOn(primary, mode.card, dark ? '#ffffff' : '#000000')}`,
+    ].join(';');
+  };
+  const font = branding.font?.url ? `@font-face{font-family:"Tenant";src:url(${JSON.stringify(branding.font.url)});font-display:swap}` : '';
+  const family = branding.font?.url ? '--font:"Tenant",system-ui,sans-serif;' : '';
+  return `${font}:root{${family}${vars(LIGHT, false)}}@media (prefers-color-scheme:dark){:root{${vars(DARK, true)}}}`;
+}
+
+const palette = (p: typeof LIGHT) =>
+  `--card:${p.card};--text:${p.text};--muted:${p.muted};--border:${p.border};--error:${p.error};--ok:${p.ok};--error-bg:${p.errorBg};--ok-bg:${p.okBg}`;
+
+/** The stylesheet every page shares (its hash is computed once). */
+export const BASE_STYLE = `:root{color-scheme:light dark;--font:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;${palette(LIGHT)}}
+@media (prefers-color-scheme:dark){:root{${palette(DARK)}}}
+*,*::before,*::after{box-sizing:border-box}
+html{background:var(--page);background-attachment:fixed;min-height:100%}
+body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;padding:2rem 1rem;font-family:var(--font);font-size:1rem;line-height:1.5;color:var(--text)}
+main.card{width:100%;max-width:25rem;background:var(--card);border-radius:.75rem;box-shadow:0 1px 3px rgb(0 0 0/.2),0 8px 24px rgb(0 0 0/.12);padding:2.5rem 2rem 2rem}
+.brand{text-align:center;margin-bottom:1.25rem}
+.brand img{max-height:3.25rem;max-width:12rem;display:block;margin:0 auto .5rem}
+.brand p{margin:0;font-weight:600;color:var(--muted);font-size:.875rem;letter-spacing:.02em}
+h1{font-size:1.5rem;line-height:1.25;margin:0 0 .5rem;text-align:center;font-weight:650}
+h1+p{text-align:center;color:var(--muted);margin-top:0}
+p{margin:.75rem 0}
+a{color:var(--link);text-underline-offset:.15em}
+a:hover{text-decoration-thickness:2px}
+form{margin:1.25rem 0 .5rem}
+label{display:block;margin:1rem 0 .375rem;font-weight:600;font-size:.9375rem}
+input[type=text],input[type=email],input[type=password]{width:100%;padding:.7rem .8rem;font:inherit;color:var(--text);background:var(--card);border:1px solid var(--border);border-radius:.375rem}
+input[aria-invalid=true]{border-color:var(--error);border-width:2px}
+:focus-visible{outline:3px solid var(--link);outline-offset:2px}
+input:focus-visible{outline-offset:0}
+button{font:inherit;cursor:pointer;border-radius:.375rem}
+button[type=submit],.button{display:block;width:100%;margin-top:1.5rem;padding:.75rem 1rem;font-weight:600;background:var(--primary);color:var(--on-primary);border:1px solid var(--primary)}
+button[type=submit]:hover{filter:brightness(1.08)}
+button.secondary{background:transparent;color:var(--link);border:1px solid var(--border);margin-top:.75rem}
+.choices button{margin-top:.75rem}
+.error{border-left:4px solid var(--error);background:var(--error-bg);padding:.625rem .875rem;border-radius:.375rem;color:var(--text)}
+.ok{color:var(--text);border-left:4px solid var(--ok);background:var(--ok-bg);padding:.625rem .875rem;border-radius:.375rem}
+h1.ok{background:none;border:0;padding:0}
+.links{text-align:center;font-size:.9375rem;margin-top:1.25rem}
+.links p{margin:.5rem 0}
+ul.links{list-style:none;padding:0}
+ul.links li{margin:.25rem 0}
+.links a,footer a{display:inline-block;padding:.25rem 0;min-height:24px}
+ul{padding-left:1.25rem}
+ul.checklist{list-style:none;padding:0;margin:.5rem 0 0;font-size:.9375rem}
+ul.checklist>li{padding-left:1.6rem;position:relative;margin:.25rem 0}
+ul.checklist>li::before{content:"\\2022";position:absolute;left:.4rem;color:var(--muted)}
+ul.checklist>li.met::before{content:"\\2713";left:.25rem;color:var(--ok);font-weight:700}
+ul.checklist>li.unmet::before{content:"\\2717";left:.25rem;color:var(--error);font-weight:700}
+ul.checklist ul{padding-left:1rem}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.9375rem;word-break:break-all;background:var(--ok-bg);padding:.125rem .25rem;border-radius:.25rem}
+.code{font-size:1.5rem;letter-spacing:.15em;text-align:center}
+.qr{width:200px;margin:1rem auto;background:#fff;padding:8px;border-radius:.375rem}
+.qr svg{display:block;width:100%;height:auto}
+.identifier{display:flex;justify-content:space-between;align-items:center;gap:.5rem;border:1px solid var(--border);border-radius:.375rem;padding:.5rem .8rem;margin-top:1rem}
+footer{margin-top:1.5rem;padding-top:1rem;border-top:1px solid var(--border);text-align:center;font-size:.875rem;color:var(--muted)}
+@media (max-width:30rem){body{padding:0;align-items:stretch}main.card{max-width:none;border-radius:0;box-shadow:none;padding:2rem 1.25rem}}
+@media (forced-colors:active){button[type=submit]{border:2px solid ButtonText}}`;
