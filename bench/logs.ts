@@ -107,19 +107,30 @@ async function main(): Promise<number> {
   const on = summaries['logs on']!;
   const off = summaries['logs off']!;
   const ratio = on.reqPerSec / off.reqPerSec;
-  log(`\nMedians of the rounds; ratio = the row ÷ logs off (target for logs on: at least ${TARGET.toFixed(2)}, within 10%).`);
+  log(`\nMedians of the rounds; ratio = the row ÷ logs off (target for logs on: at least ${TARGET.toFixed(2)}, within 10%);`);
+  log('tokens per CPU-second of the server move less than req/s when other processes take its core.');
   printTable(
     [
-      ['server', 'req/s', '±%', 'p50 ms', 'p99 ms', 'server CPU %', 'load CPU %', 'other CPU %', 'failed', 'seccft logged', 'ratio'],
-      ...Object.entries(summaries).map(([key, s]) => [key, fmtInt(s.reqPerSec), ...roundCells(s), fmtInt(s.failed), fmtInt(recorded[key] ?? 0), fmtRatio(s.reqPerSec / off.reqPerSec)]),
+      ['server', 'req/s', '±%', 'p50 ms', 'p99 ms', 'server CPU %', 'load CPU %', 'other CPU %', 'failed', 'seccft logged', 'per CPU-s', 'ratio', 'ratio per CPU-s'],
+      ...Object.entries(summaries).map(([key, s]) => [
+        key,
+        fmtInt(s.reqPerSec),
+        ...roundCells(s),
+        fmtInt(s.failed),
+        fmtInt(recorded[key] ?? 0),
+        fmtInt(s.perCpuSecond),
+        fmtRatio(s.reqPerSec / off.reqPerSec),
+        fmtRatio(s.perCpuSecond / off.perCpuSecond),
+      ]),
     ],
-    'lrrrrrrrrrr',
+    'lrrrrrrrrrrrr',
   );
   const okOn = results.get('logs on')!.reduce((n, r) => n + r.ok, 0);
   log(`\nlogs on: ${fmtInt(okOn)} tokens issued in the measurements; ${fmtInt(recorded['logs on'] ?? 0)} seccft events of the client in its log (with warm-ups and the preflight).`);
   if ((recorded['logs on'] ?? 0) < okOn) log('WARNING: fewer events logged than tokens issued: events were dropped (see the server log)');
   if ((recorded['logs off'] ?? 0) !== 0) log('WARNING: the logs-off server recorded events');
   log(ratio >= TARGET ? `logs on / logs off = ${ratio.toFixed(3)}: within 10%` : `logs on / logs off = ${ratio.toFixed(3)}: MORE than 10% slower`);
+  log(`per CPU-second of the server: logs on / logs off = ${(on.perCpuSecond / off.perCpuSecond).toFixed(3)}`);
   const all = [...results.values()].flat();
   logBusyWarning(
     all.filter((r) => wasBusy(r.otherCpuPercent, r.stealCpuPercent)).map((r) => ({ what: r.case, other: r.otherCpuPercent, steal: r.stealCpuPercent })),

@@ -173,14 +173,20 @@ describe('log streams', () => {
       assert.deepEqual(await one.runOnce(), { delivered: 0, failed: 0 });
       assert.equal(receiver.refused + receiver.accepted.length, 0);
 
+      const streamId = (all.json() as { id: string }).id;
       await withClockAdvanced(t, SETTLE_MS, async () => {
+        const startedAt = t.ctx.now();
         const first = await one.runOnce();
         assert.equal(first.failed, 1, 'the first attempt is refused (503)');
         assert.equal(receiver.refused, 1);
-        // The backoff holds the next attempt: a round now sends nothing to the refusing endpoint.
-        assert.equal((await one.runOnce()).failed, 0);
-        assert.equal(receiver.refused, 1);
+        const held = await t.ctx.stores.logStreams.get(t.tenant.id, streamId);
+        assert.equal(held?.attempts, 1);
+        assert.equal(held?.last_error, 'HTTP 503');
+        assert.ok(Date.parse(held!.next_attempt_at) >= startedAt + 1000, 'the next attempt a second later');
       });
+      // The backoff holds the next attempt: a round before it sends nothing to the refusing endpoint.
+      assert.equal((await one.runOnce()).failed, 0);
+      assert.equal(receiver.refused, 1);
       await withClockAdvanced(t, SETTLE_MS + 1000, async () => assert.equal((await one.runOnce()).failed, 1, 'the retry after 1 s is refused too'));
       await withClockAdvanced(t, SETTLE_MS + 3000, async () => {
         // Both workers at once: each stream is leased by one of them.

@@ -120,10 +120,22 @@ describe('tenant logs', () => {
     assert.equal(fu.user_id, undefined);
     assert.equal(fu.user_name, 'nobody@example.com');
 
-    assert.equal((await loginWith('alice@example.com', PASSWORD)).statusCode, 302);
+    const success = await loginWith('alice@example.com', PASSWORD);
+    assert.equal(success.statusCode, 302);
     const s = await appears((l) => l.type === 's', 'the successful login (s)');
     assert.equal(s.user_id, aliceId);
     assert.equal(s.user_name, 'alice@example.com');
+
+    // The code it answered, exchanged (seacft, with the user), then replayed (feacft).
+    const code = new URL(success.headers.location as string).searchParams.get('code')!;
+    const exchange = { grant_type: 'authorization_code', client_id: web.client_id, client_secret: web.client_secret, code, redirect_uri: CALLBACK };
+    assert.equal((await tokenRequest(t.app, exchange)).statusCode, 200);
+    const seacft = await appears((l) => l.type === 'seacft', 'the code exchange (seacft)');
+    assert.equal(seacft.user_id, aliceId);
+    assert.equal(seacft.client_id, web.client_id);
+    assert.equal((await tokenRequest(t.app, exchange)).statusCode, 403);
+    const feacft = await appears((l) => l.type === 'feacft', 'the replayed code (feacft)');
+    assert.equal(feacft.details?.error, 'invalid_grant');
 
     const cc = await tokenRequest(t.app, { grant_type: 'client_credentials', client_id: machine.client_id, client_secret: machine.client_secret, audience: `https://${DOMAIN}/api/v2/` });
     assert.equal(cc.statusCode, 200, cc.body);
@@ -159,6 +171,15 @@ describe('tenant logs', () => {
     assert.deepEqual((await logsOf('?search=type:f')).map((l) => l.log_id), failed.map((l) => l.log_id));
   });
 
+  it('brute-force protection: the attempt after ten failures is limit_wc', async () => {
+    for (let i = 0; i < 11; i += 1) assert.equal((await loginWith('mallory@example.com', `guess ${i}`)).statusCode, 400);
+    await t.ctx.tenantLogs.flush();
+    const blocked = await logsOf('?q=type:limit_wc');
+    assert.equal(blocked.length, 1);
+    assert.equal(blocked[0]!.user_name, 'mallory@example.com');
+    assert.equal(blocked[0]!.client_id, web.client_id);
+  });
+
   it('q: quoted values, OR, AND, NOT, prefixes and date ranges', async () => {
     await t.ctx.tenantLogs.flush();
     const all = await logsOf('?per_page=100');
@@ -167,7 +188,7 @@ describe('tenant logs', () => {
     const alice = await logsOf(`?q=${encodeURIComponent(`user_id:"${aliceId}" AND type:s`)}`);
     assert.ok(alice.length === 1 && alice[0]!.type === 's');
     assert.deepEqual(types(await logsOf(`?q=${encodeURIComponent(`client_id:"${machine.client_id}"`)}`)), ['feccft', 'seccft']);
-    assert.deepEqual(types(await logsOf(`?q=${encodeURIComponent(`type:f* AND NOT type:fapi AND client_id:"${web.client_id}"`)}`)), ['f', 'fp', 'fu']);
+    assert.deepEqual(types(await logsOf(`?q=${encodeURIComponent(`type:f* AND NOT type:fapi AND client_id:"${web.client_id}"`)}`)), ['f', 'feacft', 'fp', 'fu']);
     const first = all.at(-1)!;
     const last = all[0]!;
     const inRange = await logsOf(`?per_page=100&q=${encodeURIComponent(`date:[${first.date} TO ${last.date}]`)}`);
