@@ -18,6 +18,9 @@ import { registerJsonBodyParser } from '../platform/http/json-body.js';
 import { refuseNulCharacters } from '../platform/http/nul-characters.js';
 import { validatorCompiler } from '../platform/http/validation.js';
 import type { AppContext } from '../domain/context.js';
+import { failureCode } from '../platform/http/error-handler.js';
+import { registerMetricsRoute } from './metrics.js';
+import { registerReadinessRoute } from './readiness.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -128,8 +131,11 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   });
 
   app.addHook('onResponse', async (request, reply) => {
+    // By route pattern, never the raw URL (bounded labels); unmatched paths share one.
+    ctx.metrics.request(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
     if (!ctx.logger.isLevelEnabled('info')) return;
     // One line per request; the query string is left out because it may carry codes or tokens.
+    // A failed request carries its error code (`error` or `errorCode` of the answer), never its message or parameters.
     request.log.info(
       {
         method: request.method,
@@ -137,6 +143,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 10) / 10,
         tenant: request.tenant?.name,
+        error: failureCode(reply),
       },
       'request',
     );
@@ -151,6 +158,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       return reply.code(503).send({ status: 'unavailable' });
     }
   });
+
+  registerReadinessRoute(app, ctx);
+  registerMetricsRoute(app, ctx);
 
   await registerOpenApi(app);
   await app.register(managementPlugin(ctx), { prefix: '/api/v2' });

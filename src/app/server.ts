@@ -9,6 +9,8 @@ import type { Config } from '../platform/config.js';
 import { createContext, ensureDefaultTenant } from './context.js';
 import { createTlsCertificate } from '../platform/crypto/certificates.js';
 import { buildApp } from './http.js';
+import { preflight } from './preflight.js';
+import { startMetricsListener } from './metrics.js';
 import { PURGE_INTERVAL_MS, purgeExpired } from '../storage/purge.js';
 import { BackchannelLogoutDelivery } from '../domain/backchannel-logout/delivery.js';
 import { httpsFormPoster } from '../platform/http/form-poster.js';
@@ -52,10 +54,12 @@ export interface RunningServer {
 }
 
 export async function startServer(config: Config, print: (line: string) => void = console.log): Promise<RunningServer> {
+  // Every check before anything is created or written (./preflight.ts).
+  await preflight(config);
   const ctx = await createContext(config);
-  const { tenant, credentials } = await ensureDefaultTenant(ctx);
+  const { tenant, credentials, credentialsFile } = await ensureDefaultTenant(ctx);
   if (credentials) {
-    print('Created the default tenant. Its admin client credentials (shown once, also in admin-credentials.json):');
+    print(`Created the default tenant. Its admin client credentials (shown once, also in ${credentialsFile}):`);
     print(`  client_id:     ${credentials.client_id}`);
     print(`  client_secret: ${credentials.client_secret}`);
     print(`  audience:      ${credentials.audience}`);
@@ -69,6 +73,7 @@ export async function startServer(config: Config, print: (line: string) => void 
     if ((error as NodeJS.ErrnoException).code !== 'EAFNOSUPPORT' || config.host !== '::') throw error;
     await app.listen({ port: config.port, host: '0.0.0.0' });
   }
+  const metricsListener = await startMetricsListener(ctx);
   const scheme = tls ? 'https' : 'http';
   const url = `${scheme}://${tenant.domain}`;
   ctx.logger.info({ url, tenant: tenant.name, database: ctx.database.dialect, tls: tls?.certFile ?? 'off (GATEHOUSE_HTTP=1)' }, 'Gatehouse is listening');
@@ -112,6 +117,7 @@ export async function startServer(config: Config, print: (line: string) => void 
         clearInterval(deliver);
         await delivering;
         await app.close();
+        await metricsListener?.close();
         await ctx.close();
       })();
       return stopping;

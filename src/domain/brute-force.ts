@@ -148,11 +148,22 @@ class FallbackBlockIndex implements BlockIndex {
   }
 }
 
+export interface BruteForceObserver {
+  /** A password check of a login to the connection (by name) succeeded or failed. */
+  login?(connection: string, success: boolean): void;
+  /** A pair used up its failures and is blocked from now on. */
+  blocked?(): void;
+}
+
 export class BruteForceProtection {
   readonly #limiter: RateLimiterAbstract;
   readonly #index: BlockIndex;
 
-  constructor(redis: Redis | undefined, now: () => number) {
+  /** Told of each password check's outcome and of each new block (the metrics, src/platform/metrics.ts). */
+  readonly #observer: BruteForceObserver;
+
+  constructor(redis: Redis | undefined, now: () => number, observer: BruteForceObserver = {}) {
+    this.#observer = observer;
     const options = { points: MAX_FAILURES, duration: FAILURE_WINDOW_SECONDS, keyPrefix: 'gatehouse:bf' };
     this.#limiter = redis
       ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options) })
@@ -176,6 +187,8 @@ export class BruteForceProtection {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       consumed = rejection.consumedPoints;
     }
+    this.#observer.login?.(key.connection, false);
+    if (consumed === MAX_FAILURES) this.#observer.blocked?.();
     if (consumed >= MAX_FAILURES) {
       await this.#index.add(key.tenantId, { identifier: key.identifier.toLowerCase(), ip: key.ip, connection: key.connection });
     }
@@ -183,6 +196,7 @@ export class BruteForceProtection {
 
   /** A successful login resets the pair's count. */
   async recordSuccess(key: LoginAttemptKey): Promise<void> {
+    this.#observer.login?.(key.connection, true);
     await this.#limiter.delete(limiterKey(key));
   }
 

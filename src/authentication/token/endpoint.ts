@@ -67,7 +67,9 @@ export function tokenEndpoint(ctx: AppContext, registries: AuthenticationRegistr
         enforceClientRequirement: true,
         authenticatedWith: client.method,
       });
-      return sendTokens(reply, await handler.handle({ ctx, tenant: request.tenant, request, params, client, ...(confirmation && { confirmation }) }));
+      const tokens = await handler.handle({ ctx, tenant: request.tenant, request, params, client, ...(confirmation && { confirmation }) });
+      ctx.metrics.tokenIssued(handler.grantType);
+      return sendTokens(reply, tokens);
     },
   };
 }
