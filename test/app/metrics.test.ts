@@ -9,7 +9,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { createTestApp, DOMAIN, tokenRequest, type TestApp } from '../helpers/app.js';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { createTestApp, DOMAIN, tempDir, tokenRequest, type TestApp } from '../helpers/app.js';
+import { createContext, ensureDefaultTenant, REDACT_PATHS } from '../../src/app/context.js';
+import { buildApp } from '../../src/app/http.js';
+import { loadConfig } from '../../src/platform/config.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
 import { freePort } from '../helpers/server-process.js';
 import { REDIS_URL, redisAvailable } from '../helpers/redis.js';
@@ -198,6 +203,44 @@ describe('GET /health/ready when a dependency is down', () => {
       assert.deepEqual(res.json(), { status: 'ok', checks: { database: 'ok', redis: 'ok' } });
     } finally {
       await up.close();
+    }
+  });
+});
+
+describe('the request log line of a failed request', () => {
+  test('carries the error code and the tenant, never the secret or the message', async () => {
+    const dataDir = tempDir();
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString().split('\n')) if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
+        done();
+      },
+    });
+    const config = loadConfig({ GATEHOUSE_DATA_DIR: dataDir, GATEHOUSE_DOMAIN: DOMAIN, LOG_LEVEL: 'info', GATEHOUSE_DEFAULT_CONNECTION: '0' });
+    const ctx = await createContext(config, pino({ level: 'info', redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, sink));
+    try {
+      const { tenant } = await ensureDefaultTenant(ctx);
+      const app = await buildApp(ctx);
+      const secret = 'a-wrong-secret-that-must-not-be-logged';
+      const oauth = await tokenRequest(app, { grant_type: 'client_credentials', client_id: tenant.settings.admin_client_id, client_secret: secret, audience: `https://${DOMAIN}/api/v2/` });
+      assert.equal(oauth.statusCode, 401, oauth.body);
+      const management = await app.inject({ method: 'GET', url: '/api/v2/clients', headers: { host: DOMAIN, authorization: 'Bearer not-a-jwt' } });
+      assert.equal(management.statusCode, 400, management.body);
+      await app.close();
+      const requests = lines.filter((l) => l.msg === 'request');
+      const token = requests.find((l) => l.path === '/oauth/token');
+      assert.equal(token?.status, 401);
+      assert.equal(token?.error, (oauth.json() as { error: string }).error);
+      assert.equal(token?.tenant, tenant.name);
+      const listed = requests.find((l) => l.path === '/api/v2/clients');
+      assert.equal(listed?.error, (management.json() as { errorCode: string }).errorCode);
+      assert.equal(listed?.error, 'Bearer');
+      assert.equal(listed?.tenant, tenant.name);
+      assert.doesNotMatch(JSON.stringify(lines), new RegExp(`${secret}|not-a-jwt`));
+    } finally {
+      await ctx.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
