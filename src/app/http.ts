@@ -21,6 +21,7 @@ import type { AppContext } from '../domain/context.js';
 import { failureCode } from '../platform/http/error-handler.js';
 import { registerMetricsRoute } from './metrics.js';
 import { registerReadinessRoute } from './readiness.js';
+import { countRequests } from './request-metrics.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -92,6 +93,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(formbody);
 
   app.decorateRequest('tenant', null as unknown as Tenant);
+  // Requests by route pattern and status (./request-metrics.ts), before any route is registered.
+  countRequests(app, ctx.metrics);
 
   app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.config.tenantless) return;
@@ -131,8 +134,6 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   });
 
   app.addHook('onResponse', async (request, reply) => {
-    // By route pattern, never the raw URL (bounded labels); unmatched paths share one.
-    ctx.metrics.request(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
     if (!ctx.logger.isLevelEnabled('info')) return;
     // One line per request; the query string is left out because it may carry codes or tokens.
     // A failed request carries its error code (`error` or `errorCode` of the answer), never its message or parameters.

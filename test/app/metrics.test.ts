@@ -78,6 +78,7 @@ describe('GET /metrics with GATEHOUSE_METRICS_TOKEN', () => {
     const right = await tokenRequest(t.app, { grant_type: PASSWORD_REALM, client_id: app.client_id, client_secret: app.client_secret, username: 'alice@example.com', password: PASSWORD, realm: REALM });
     assert.equal(right.statusCode, 200, right.body);
     await t.management('GET', '/api/v2/clients/no-such-client-id-1234', { token });
+    await t.app.inject({ method: 'GET', url: '/no/such/path-5678', headers: { host: DOMAIN } });
 
     const afterwards = await metrics();
     assert.equal(sample(afterwards, tokens), sample(before, tokens) + 1);
@@ -87,7 +88,8 @@ describe('GET /metrics with GATEHOUSE_METRICS_TOKEN', () => {
     assert.ok(sample(afterwards, 'gatehouse_http_requests_total{method="POST",route="/oauth/token",status="403"}') >= 1);
     assert.ok(sample(afterwards, 'gatehouse_http_requests_total{method="GET",route="/api/v2/clients/:id",status="404"}') >= 1);
     assert.ok(sample(afterwards, 'gatehouse_http_request_duration_seconds_count{method="POST",route="/oauth/token",status="200"}') >= 2);
-    assert.doesNotMatch(afterwards, /no-such-client-id-1234/, 'raw URLs never become labels');
+    assert.ok(sample(afterwards, 'gatehouse_http_requests_total{method="GET",route="unmatched",status="404"}') >= 1);
+    assert.doesNotMatch(afterwards, /no-such-client-id-1234|path-5678/, 'raw URLs never become labels');
     // Pools and the runtime, read at scrape time.
     assert.match(afterwards, /^gatehouse_hashing_queue_size \d+$/m);
     assert.match(afterwards, /^gatehouse_hashing_utilization_ratio [\d.e-]+$/m);

@@ -33,7 +33,8 @@ const databases: TestDatabase[] = [];
 const pgAvailable = await postgresAvailable();
 
 async function start(options: StartOptions = {}): Promise<ServerProcess> {
-  const server = await startServerProcess({ ...options, env: { ...FIRST_RUN, ...options.env } });
+  // A first start on a loaded machine (two cores shared by parallel runs) can take longer than the helper's 30 s.
+  const server = await startServerProcess({ timeoutMs: 120_000, ...options, env: { ...FIRST_RUN, ...options.env } });
   servers.push(server);
   if (!dirs.includes(server.dataDir)) dirs.push(server.dataDir);
   return server;
@@ -49,7 +50,7 @@ function failedStart(dataDir: string, port: number, env: Record<string, string> 
   return runNode([MAIN], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), GATEHOUSE_DATA_DIR: dataDir, LOG_LEVEL: 'info', ...FIRST_RUN, ...env },
-    timeoutMs: 30_000,
+    timeoutMs: 120_000,
   });
 }
 
