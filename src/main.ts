@@ -6,9 +6,12 @@ import { adminCredentialsOf, createContext, createLogger } from './app/context.j
 import { TenantError } from './domain/tenants/service.js';
 import type { RateLimitClass } from './domain/tenants/tenant.js';
 import { startServer } from './app/server.js';
+import { isClusterWorker, runPrimary } from './app/cluster.js';
 
 async function serve(config: Config): Promise<void> {
-  const server = await startServer(config);
+  // GATEHOUSE_WORKERS > 1: this process is the primary and the workers serve (./app/cluster.ts).
+  if (config.workers > 1 && !isClusterWorker()) return runPrimary(config);
+  const server = await startServer(config, isClusterWorker() ? () => undefined : console.log);
   const shutdown = (signal: string) => {
     server.ctx.logger.info({ signal }, 'shutting down: finishing in-flight requests');
     const force = setTimeout(() => {

@@ -1,5 +1,6 @@
 /** Configuration: defaults, and a message naming the variable for each bad value. */
 import assert from 'node:assert/strict';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { ConfigError, SETTINGS, helpText, loadConfig } from '../src/platform/config.js';
@@ -17,6 +18,9 @@ describe('loadConfig', () => {
     assert.equal(config.trustProxy, false, 'no proxy is trusted by default');
     assert.equal(config.requestTimeoutMs, 30_000);
     assert.equal(config.maxConnectionsPerAddress, 256);
+    assert.equal(config.workers, 1, 'one process serves by default');
+    assert.equal(loadConfig({ GATEHOUSE_WORKERS: 'auto' }).workers, os.availableParallelism());
+    assert.equal(loadConfig({ GATEHOUSE_WORKERS: '3' }).hashing.threads, Math.max(1, Math.floor((os.availableParallelism() - 1) / 3)), 'hashing threads shared among workers');
     assert.equal(config.sms.twilioUrl, 'https://api.twilio.com');
     assert.equal(loadConfig({ GATEHOUSE_TWILIO_URL: 'http://127.0.0.1:8081' }).sms.twilioUrl, 'http://127.0.0.1:8081', 'http only to a loopback stand-in');
     assert.deepEqual(config.rateLimits, {
@@ -60,6 +64,9 @@ describe('loadConfig', () => {
     [{ GATEHOUSE_REQUEST_TIMEOUT: '30s' }, 'GATEHOUSE_REQUEST_TIMEOUT'],
     [{ GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS: '0' }, 'GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS'],
     [{ GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS: 'many' }, 'GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS'],
+    [{ GATEHOUSE_WORKERS: '0' }, 'GATEHOUSE_WORKERS'],
+    [{ GATEHOUSE_WORKERS: 'many' }, 'GATEHOUSE_WORKERS'],
+    [{ GATEHOUSE_WORKERS: '65' }, 'GATEHOUSE_WORKERS'],
     [{ GATEHOUSE_RATE_LIMIT_MANAGEMENT: '0/1' }, 'GATEHOUSE_RATE_LIMIT_MANAGEMENT'],
     [{ GATEHOUSE_TRUST_PROXY: 'true' }, 'GATEHOUSE_TRUST_PROXY'],
     [{ GATEHOUSE_TRUST_PROXY: '10.0.0.0/33' }, 'GATEHOUSE_TRUST_PROXY'],

@@ -8,7 +8,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { lazyModule } from '../platform/lazy.js';
 import { pino, type Logger } from 'pino';
 import { BruteForceProtection } from '../domain/brute-force.js';
 import type { AppContext } from '../domain/context.js';
@@ -78,8 +79,9 @@ export async function createContext(config: Config, logger: Logger = createLogge
   const masterKey = loadMasterKey(config.masterKey, config.dataDir);
   const box = new SecretBox(masterKey);
   const formTokens = new Map<string, FormTokens>();
+  // The Redis client is loaded only when REDIS_URL is set (platform/lazy.ts).
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
+    ? new (lazyModule<typeof import('ioredis')>('ioredis')().Redis)(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
     : undefined;
   redis?.on('error', (err) => logger.warn({ err }, 'redis error; rate limits fall back to in-process buckets'));
   const invalidation = new InvalidationBus(redis, logger);

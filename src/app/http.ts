@@ -6,8 +6,9 @@
 import type { ServerOptions } from 'node:http';
 import formbody from '@fastify/formbody';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import type { AuthenticationRegistries } from '../authentication/registries.js';
+import { defaultRegistries, type AuthenticationRegistries } from '../authentication/registries.js';
 import { authenticationRoutes } from '../authentication/routes.js';
+import { wellKnownListener } from '../authentication/well-known/listener.js';
 import { openApiRoute, registerOpenApi } from '../management/openapi.js';
 import { managementPlugin } from '../management/plugin.js';
 import type { RateLimitClass, Tenant } from '../domain/tenants/tenant.js';
@@ -16,7 +17,7 @@ import { errorHandler, surfaceOf } from '../platform/http/error-handler.js';
 import { ManagementError, OAuthError, managementErrors, oauthErrors } from '../platform/http/errors.js';
 import { registerJsonBodyParser } from '../platform/http/json-body.js';
 import { refuseNulCharacters } from '../platform/http/nul-characters.js';
-import { validatorCompiler } from '../platform/http/validation.js';
+import { lazySerializerFactory, validatorCompiler } from '../platform/http/validation.js';
 import type { AppContext } from '../domain/context.js';
 import { failureCode } from '../platform/http/error-handler.js';
 import { registerMetricsRoute } from './metrics.js';
@@ -78,11 +79,20 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     requestTimeout: limits.requestTimeoutMs,
     http: timeoutOptions(limits),
     clientErrorHandler,
+    // Response schemas are compiled on first use, like request schemas (platform/http/validation.ts).
+    schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory } },
   };
   // An HTTPS server takes the HTTP server's options among its own.
   if (options.https) serverOptions.https = { ...options.https, ...timeoutOptions(limits) };
   const app = Fastify(serverOptions as FastifyServerOptions) as unknown as FastifyInstance;
   limitConnectionsPerAddress(app.server, limits.maxConnectionsPerAddress);
+  const registries = options.registries ?? defaultRegistries();
+  // JWKS and discovery are answered from memory ahead of Fastify's own listener (authentication/well-known/listener.ts).
+  const [fastifyListener] = app.server.listeners('request') as Parameters<typeof wellKnownListener>[2][];
+  if (fastifyListener) {
+    app.server.removeListener('request', fastifyListener);
+    app.server.on('request', wellKnownListener(ctx, registries, fastifyListener));
+  }
 
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(errorHandler);
@@ -166,7 +176,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await registerOpenApi(app);
   await app.register(managementPlugin(ctx), { prefix: '/api/v2' });
   app.route(openApiRoute(app));
-  await app.register(authenticationRoutes(ctx, options.registries));
+  await app.register(authenticationRoutes(ctx, registries));
 
   app.setNotFoundHandler(async (request) => {
     throw surfaceOf(request.url) === 'management'

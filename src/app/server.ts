@@ -9,6 +9,7 @@ import type { Config } from '../platform/config.js';
 import { createContext, ensureDefaultTenant } from './context.js';
 import { createTlsCertificate } from '../platform/crypto/certificates.js';
 import { buildApp } from './http.js';
+import cluster from 'node:cluster';
 import { preflight } from './preflight.js';
 import { startMetricsListener } from './metrics.js';
 import { PURGE_INTERVAL_MS, purgeExpired } from '../storage/purge.js';
@@ -54,8 +55,9 @@ export interface RunningServer {
 }
 
 export async function startServer(config: Config, print: (line: string) => void = console.log): Promise<RunningServer> {
-  // Every check before anything is created or written (./preflight.ts).
-  await preflight(config);
+  // Every check before anything is created or written (./preflight.ts); a cluster worker's primary made them
+  // (its port is the primary's listener by then).
+  if (!cluster.isWorker) await preflight(config);
   const ctx = await createContext(config);
   const { tenant, credentials, credentialsFile } = await ensureDefaultTenant(ctx);
   if (credentials) {
@@ -76,7 +78,11 @@ export async function startServer(config: Config, print: (line: string) => void 
   const metricsListener = await startMetricsListener(ctx);
   const scheme = tls ? 'https' : 'http';
   const url = `${scheme}://${tenant.domain}`;
-  ctx.logger.info({ url, tenant: tenant.name, database: ctx.database.dialect, tls: tls?.certFile ?? 'off (GATEHOUSE_HTTP=1)' }, 'Gatehouse is listening');
+  // startMs: from the process's start (node's own boot included) to listening.
+  ctx.logger.info(
+    { url, tenant: tenant.name, database: ctx.database.dialect, tls: tls?.certFile ?? 'off (GATEHOUSE_HTTP=1)', startMs: Math.round(process.uptime() * 1000) },
+    'Gatehouse is listening',
+  );
 
   // Expired codes, sessions, tickets and refresh tokens go once an hour (every
   // process does it; the deletes are idempotent).

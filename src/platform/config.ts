@@ -64,6 +64,8 @@ export interface Config {
   dnsServers: string[] | undefined;
   /** PEM file of extra certificate authorities trusted for back-channel logout deliveries (relying parties on a private PKI). */
   backchannelCaFile: string | undefined;
+  /** Worker processes sharing the port (src/app/cluster.ts); 1 runs the server in this process. */
+  workers: number;
   /** The password-hashing pool (src/platform/passwords/hashing.ts). */
   hashing: {
     /** Worker threads hashing at once. */
@@ -165,9 +167,14 @@ export const SETTINGS: readonly Setting[] = [
     default: 'none: the system roots only',
   },
   {
+    name: 'GATEHOUSE_WORKERS',
+    meaning: 'worker processes serving the port (node:cluster), or auto for one per core; each has its own caches and, without REDIS_URL, its own rate-limit buckets and brute-force counters',
+    default: '1 (this process serves)',
+  },
+  {
     name: 'GATEHOUSE_HASH_THREADS',
     meaning: 'worker threads hashing and verifying passwords, at lowered priority so token issuance keeps the CPU during a login flood',
-    default: 'one per core but one (at least 1)',
+    default: 'the cores but one, shared among GATEHOUSE_WORKERS (at least 1 each)',
   },
   {
     name: 'GATEHOUSE_HASH_QUEUE',
@@ -280,6 +287,15 @@ function parseSeconds(name: string, value: string | undefined, fallback: number)
   return Math.round(seconds * 1000);
 }
 
+/** GATEHOUSE_WORKERS: `auto` (one per core) or 1 to 64. */
+function parseWorkers(env: NodeJS.ProcessEnv): number {
+  const value = nonEmpty(env, 'GATEHOUSE_WORKERS');
+  if (value === 'auto') return os.availableParallelism();
+  const workers = value === undefined ? 1 : /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!(workers >= 1 && workers <= 64)) throw new ConfigError('GATEHOUSE_WORKERS', `must be auto or a whole number from 1 to 64, got "${value}"`);
+  return workers;
+}
+
 function parseCount(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1_000_000) {
@@ -296,6 +312,7 @@ export function isValidDomain(domain: string): boolean {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parsePort(nonEmpty(env, 'PORT'));
   const dataDir = path.resolve(nonEmpty(env, 'GATEHOUSE_DATA_DIR') ?? './data');
+  const workers = parseWorkers(env);
 
   const databaseUrl = nonEmpty(env, 'DATABASE_URL');
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl) && !/^(sqlite|file):/.test(databaseUrl)) {
@@ -404,8 +421,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       if (file !== undefined && !fs.existsSync(file)) throw new ConfigError('GATEHOUSE_BACKCHANNEL_CA_FILE', `no such file: ${file}`);
       return file && path.resolve(file);
     })(),
+    workers,
     hashing: (() => {
-      const threads = parseCount('GATEHOUSE_HASH_THREADS', nonEmpty(env, 'GATEHOUSE_HASH_THREADS'), Math.max(1, os.availableParallelism() - 1));
+      // The cores but one, shared among the worker processes.
+      const threads = parseCount('GATEHOUSE_HASH_THREADS', nonEmpty(env, 'GATEHOUSE_HASH_THREADS'), Math.max(1, Math.floor((os.availableParallelism() - 1) / workers)));
       if (threads > 256) throw new ConfigError('GATEHOUSE_HASH_THREADS', `must be at most 256, got "${threads}"`);
       return { threads, queue: parseCount('GATEHOUSE_HASH_QUEUE', nonEmpty(env, 'GATEHOUSE_HASH_QUEUE'), 64 * threads) };
     })(),

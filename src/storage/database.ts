@@ -4,9 +4,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import type SQLiteModule from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
-import pg from 'pg';
+import type PgModule from 'pg';
+import { lazyModule } from '../platform/lazy.js';
 import * as m0001 from './migrations/0001_foundation.js';
 import * as m0002 from './migrations/0002_clients.js';
 import * as m0003 from './migrations/0003_organizations.js';
@@ -100,9 +101,13 @@ export interface DatabaseOptions {
   onIdleError?: (error: Error) => void;
 }
 
+/** Only the driver of the database in use is loaded (platform/lazy.ts). */
+const pg = lazyModule<typeof PgModule>('pg');
+const SQLite = lazyModule<typeof SQLiteModule>('better-sqlite3');
+
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const pool = new (pg().Pool)({ connectionString: options.databaseUrl, max: 10 });
     pool.on('error', options.onIdleError ?? (() => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
@@ -113,7 +118,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     };
   }
   if (options.sqliteFile !== ':memory:') fs.mkdirSync(path.dirname(options.sqliteFile), { recursive: true });
-  const sqlite = new SQLite(options.sqliteFile);
+  const sqlite = new (SQLite())(options.sqliteFile);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');

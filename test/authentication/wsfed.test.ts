@@ -31,7 +31,7 @@ describe('WS-Federation (wsfed addon)', () => {
     const doc = new DOMParser().parseFromString(wresult, 'text/xml');
     const assertion = doc.getElementsByTagNameNS('urn:oasis:names:tc:SAML:1.0:assertion', 'Assertion')[0]!;
     const signature = assertion.getElementsByTagNameNS('http://www.w3.org/2000/09/xmldsig#', 'Signature')[0]!;
-    const verifier = new SignedXml({ publicCert: pem, idAttribute: 'AssertionID', getCertFromKeyInfo: () => null });
+    const verifier = new (SignedXml())({ publicCert: pem, idAttribute: 'AssertionID', getCertFromKeyInfo: () => null });
     verifier.loadSignature(signature);
     assert.equal(verifier.checkSignature(wresult), true, 'the assertion signature verifies');
     assert.equal(verifier.getReferences()[0]!.uri, `#${assertion.getAttribute('AssertionID')}`);

@@ -130,7 +130,7 @@ before(async () => {
   // The SP configures itself from Gatehouse's metadata.
   const metadata = await httpsRequest(`${server.baseUrl}/samlp/metadata/${clientId}`, { ca, method: 'GET' });
   assert.equal(metadata.status, 200);
-  const idp = samlify.IdentityProvider({ metadata: metadata.text });
+  const idp = samlify().IdentityProvider({ metadata: metadata.text });
   const certificate = [idp.entityMeta.getX509Certificate('signing')].flat()[0]!;
   saml = new SAML({
     callbackUrl: acs,

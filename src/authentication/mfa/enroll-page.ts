@@ -8,7 +8,6 @@
  * codes count towards the user's block like any other.
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { toString as qrCode } from 'qrcode';
 import type { AppContext } from '../../domain/context.js';
 import { openEnrollmentTicket, spendEnrollmentTicket, type EnrollmentTicket } from '../../domain/mfa/enrollment-ticket.js';
 import { firstRecoveryCode, startTotpEnrolment, verifyTotp } from '../../domain/mfa/service.js';
@@ -37,7 +36,7 @@ export function enrollmentTicketPages(ctx: AppContext): RouteOptions[] {
   const enrolPage = async (tenant: Tenant, claims: EnrollmentTicket, ticket: string, error?: FormError): Promise<Html> => {
     const user = (await ctx.stores.users.get(tenant.id, claims.sub))!;
     const { secret, barcodeUri } = await startTotpEnrolment(ctx, tenant, user);
-    const qrSvg = new Html(await qrCode(barcodeUri, { type: 'svg', margin: 1, width: 200 }));
+    const qrSvg = new Html(await (await import('qrcode')).toString(barcodeUri, { type: 'svg', margin: 1, width: 200 }));
     return ticketEnrolPage({ tenantName: tenant.name, ticket, csrf: csrf(tenant, ticket), qrSvg, secret, ...(error && { error }) });
   };
 

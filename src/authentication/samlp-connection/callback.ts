@@ -150,7 +150,7 @@ export function spMetadataEndpoint(deps: InteractionDeps): RouteOptions {
       const connection = await samlpConnection(deps.ctx, tenant, pick(readQuery(request), ['connection'], pageErrors.invalidParameter).connection);
       const settings = samlpConnectionSettings(connection.options);
       const { signing } = await deps.ctx.keyring.keys(tenant.id);
-      const sp = samlify.ServiceProvider({
+      const sp = samlify().ServiceProvider({
         entityID: spEntityId(tenant.name, connection.name),
         signingCert: certificateBase64(signing.certificatePem),
         authnRequestsSigned: settings.signSAMLRequest,

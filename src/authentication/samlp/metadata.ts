@@ -32,7 +32,7 @@ export function samlpMetadataEndpoint(deps: InteractionDeps): RouteOptions {
       const { signing } = await deps.ctx.keyring.keys(tenant.id);
       const sso = ssoUrl(tenant, clientId);
       const slo = `${sso}/logout`;
-      const idp = samlify.IdentityProvider({
+      const idp = samlify().IdentityProvider({
         entityID: samlIssuer(tenant, settings),
         signingCert: certificateBase64(signing.certificatePem),
         wantAuthnRequestsSigned: settings.signingCert !== undefined,

@@ -1,18 +1,22 @@
 import type { RouteOptions } from 'fastify';
 import type { AppContext } from '../../domain/context.js';
+import { DOCUMENT_CONTENT_TYPE, JWKS_PATH, documentHeaders, jwksDocument, notModified } from './documents.js';
 
 /**
  * GET /.well-known/jwks.json: the tenant's public signing keys, each with
- * kty, use, n, e, kid, x5t, x5c and alg. Served from the keyring's
- * pre-serialised body; caches may keep it for a few minutes.
+ * kty, use, n, e, kid, x5t, x5c and alg. The bytes, ETag and caching headers
+ * come from ./documents.ts, which also answers this path on the real
+ * listener before Fastify; this route is what app.inject() reaches.
  */
 export function jwksEndpoint(ctx: AppContext): RouteOptions {
   return {
     method: 'GET',
-    url: '/.well-known/jwks.json',
+    url: JWKS_PATH,
     handler: async (request, reply) => {
-      const keys = await ctx.keyring.keys(request.tenant.id);
-      return reply.header('Cache-Control', 'public, max-age=300').type('application/json; charset=utf-8').send(keys.jwksJson);
+      const document = await jwksDocument(ctx, request.tenant);
+      reply.headers(documentHeaders(document, request.headers.origin, request.tenant));
+      if (notModified(request.headers['if-none-match'], document.etag)) return reply.code(304).send();
+      return reply.type(DOCUMENT_CONTENT_TYPE).send(document.body);
     },
   };
 }

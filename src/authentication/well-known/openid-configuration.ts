@@ -14,6 +14,7 @@ import { DPOP_ALGS } from '../sender-constraint/dpop.js';
 import { REQUEST_OBJECT_ALGS } from '../authorize/request-object.js';
 import { OIDC_SCOPES } from '../token/user-tokens.js';
 import { OFFLINE_ACCESS } from '../token/refresh-tokens.js';
+import { DISCOVERY_PATH, DOCUMENT_CONTENT_TYPE, cachedDiscoveryDocument, documentHeaders, notModified, type StaticDocument } from './documents.js';
 
 /** Response types that return tokens from /authorize need the `implicit` grant (OAuth 2.0 Multiple Response Type Encoding Practices §3). */
 const IMPLICIT = 'implicit';
@@ -65,10 +66,21 @@ export function discoveryDocument(tenant: Tenant, registries: AuthenticationRegi
   };
 }
 
+/** The document's bytes and ETag, made once per tenant state (./documents.ts). */
+export function discoveryStaticDocument(tenant: Tenant, registries: AuthenticationRegistries): StaticDocument {
+  return cachedDiscoveryDocument(tenant, registries, () => discoveryDocument(tenant, registries));
+}
+
 export function openidConfigurationEndpoint(registries: AuthenticationRegistries): RouteOptions {
   return {
     method: 'GET',
-    url: '/.well-known/openid-configuration',
-    handler: async (request, reply) => reply.header('Cache-Control', 'public, max-age=300').send(discoveryDocument(request.tenant, registries)),
+    url: DISCOVERY_PATH,
+    // Bytes, ETag and caching headers from ./documents.ts (which also answers this path on the real listener).
+    handler: async (request, reply) => {
+      const document = discoveryStaticDocument(request.tenant, registries);
+      reply.headers(documentHeaders(document, request.headers.origin, request.tenant));
+      if (notModified(request.headers['if-none-match'], document.etag)) return reply.code(304).send();
+      return reply.type(DOCUMENT_CONTENT_TYPE).send(document.body);
+    },
   };
 }

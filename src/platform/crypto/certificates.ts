@@ -3,11 +3,21 @@
  * self-signed TLS certificate of a fresh install, and the self-signed
  * certificate published with each signing key in the JWKS (`x5c`).
  */
-import 'reflect-metadata';
 import { createHash, randomBytes, webcrypto, type KeyObject } from 'node:crypto';
-import * as x509 from '@peculiar/x509';
+import type * as X509 from '@peculiar/x509';
+import { lazyModule } from '../lazy.js';
 
-x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+/** @peculiar/x509 (and the reflect-metadata it needs), loaded when a certificate is first made or read. */
+const x509Module = lazyModule<typeof X509>('@peculiar/x509');
+let provided = false;
+function peculiar(): typeof X509 {
+  if (!provided) {
+    lazyModule<unknown>('reflect-metadata')();
+    x509Module().cryptoProvider.set(webcrypto as unknown as Parameters<typeof X509.cryptoProvider.set>[0]);
+    provided = true;
+  }
+  return x509Module();
+}
 
 const DAY_MS = 86_400_000;
 
@@ -34,6 +44,7 @@ export interface TlsMaterial {
  * handshakes cheap; every client Gatehouse targets supports it.
  */
 export async function createTlsCertificate(hosts: string[]): Promise<TlsMaterial> {
+  const x509 = peculiar();
   const algorithm = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
   const keys = (await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
   const names = [...new Set(hosts)];
@@ -69,6 +80,7 @@ export async function createSigningCertificate(
   publicKey: KeyObject,
   domain: string,
 ): Promise<Buffer> {
+  const x509 = peculiar();
   const algorithm = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' } as const;
   const keys = {
     privateKey: await webcrypto.subtle.importKey('pkcs8', privateKey.export({ type: 'pkcs8', format: 'der' }), algorithm, false, [
@@ -106,6 +118,7 @@ export function toPem(der: Buffer, label: string): string {
  * (PEM, CRLF, trailing CRLF).
  */
 export function clientSigningKey(der: Buffer): { cert: string; pkcs7: string; subject: string } {
+  const x509 = peculiar();
   const cert = toPem(der, 'CERTIFICATE').trimEnd().replace(/\n/g, '\r\n');
   const cms = new x509.X509Certificates([new x509.X509Certificate(der)]).export('base64');
   const pkcs7 = `-----BEGIN PKCS7-----\r\n${(cms.match(/.{1,64}/g) ?? []).join('\r\n')}\r\n-----END PKCS7-----\r\n`;

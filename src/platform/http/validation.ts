@@ -8,6 +8,7 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import SerializerSelector from '@fastify/fast-json-stringify-compiler';
 
 type Part = 'body' | 'querystring' | 'params' | 'headers';
 
@@ -133,9 +134,46 @@ function withFormats(ajv: Ajv): Ajv {
 const bodyAjv = withFormats(new Ajv({ ...ajvOptions, coerceTypes: false }));
 const queryAjv = withFormats(new Ajv({ ...ajvOptions, coerceTypes: 'array' }));
 
-/** Fastify validator compiler: no coercion for bodies, coercion for query strings and paths. */
+/**
+ * Fastify validator compiler: no coercion for bodies, coercion for query
+ * strings and paths. Each schema is compiled on the first request that
+ * needs it, not at start-up: the Management API's schemas are many and
+ * large, and compiling them all cost most of the start time and a large
+ * part of the idle memory (a process that only issues tokens never needs
+ * them). `compileEveryRouteSchema` (test/platform/http/lazy-schemas.test.ts)
+ * compiles them all at once, so a bad schema still fails a test, not a
+ * request.
+ */
 export function validatorCompiler({ schema, httpPart }: { schema: object; httpPart?: string }): ValidateFunction {
-  return (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema);
+  const ajv = httpPart === 'body' ? bodyAjv : queryAjv;
+  let compiled: ValidateFunction | undefined;
+  const validate = ((data: unknown) => {
+    compiled ??= ajv.compile(schema);
+    const valid = compiled(data);
+    validate.errors = compiled.errors;
+    return valid;
+  }) as ValidateFunction;
+  lazyCompilations.push(() => void (compiled ??= ajv.compile(schema)));
+  return validate;
+}
+
+/** Every deferred compilation made so far (validators and serialisers), for `compileEveryRouteSchema`. */
+const lazyCompilations: (() => void)[] = [];
+
+/** Fastify serialiser compiler factory: the default one (fast-json-stringify), each schema built on first use. */
+export const lazySerializerFactory: SerializerSelector.SerializerFactory = (externalSchemas, serializerOptions) => {
+  const build = SerializerSelector()(externalSchemas, serializerOptions);
+  return (route) => {
+    let serialize: SerializerSelector.Serializer | undefined;
+    lazyCompilations.push(() => void (serialize ??= build(route)));
+    return (data) => (serialize ??= build(route))(data);
+  };
+};
+
+/** Compiles what is still deferred (tests: every route's schema must compile). */
+export function compileEveryRouteSchema(): number {
+  for (const compile of lazyCompilations) compile();
+  return lazyCompilations.length;
 }
 
 function typeOf(value: unknown): string {

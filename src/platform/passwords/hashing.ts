@@ -20,7 +20,8 @@
  * see platform/http/error-handler.ts) instead of queueing without bound.
  */
 import os from 'node:os';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
+import { lazyModule } from '../lazy.js';
 import type { HashTask, VerifyTask } from './hash-worker.js';
 
 export const ARGON2_PARAMETERS = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
@@ -85,8 +86,11 @@ export function hashingPoolStats(): { queueSize: number; utilization: number; th
   return { queueSize: pool.queueSize, utilization: pool.utilization, threads: pool.threads.length };
 }
 
+/** piscina is loaded with the first hash, not at start-up. */
+const piscina = lazyModule<typeof import('piscina')>('piscina');
+
 function thePool(): Piscina {
-  pool ??= new Piscina({
+  pool ??= new (piscina().Piscina)({
     filename: workerFile(),
     minThreads: 0,
     maxThreads: settings.threads,

@@ -15,7 +15,9 @@ interface XmlEncryption {
   ): void;
 }
 
-const xmlenc = createRequire(import.meta.url)('@authenio/xml-encryption') as XmlEncryption;
+/** Loaded on first use (SAML encryption only). */
+let loaded: XmlEncryption | undefined;
+const xmlenc = (): XmlEncryption => (loaded ??= createRequire(import.meta.url)('@authenio/xml-encryption') as XmlEncryption);
 
 export const CONTENT_ENCRYPTION = 'http://www.w3.org/2009/xmlenc11#aes256-gcm';
 export const KEY_TRANSPORT = 'http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p';
@@ -24,7 +26,7 @@ export const KEY_TRANSPORT = 'http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p';
 export function encryptElement(xml: string, certificatePem: string): Promise<string> {
   const publicKey = new X509Certificate(certificatePem).publicKey.export({ type: 'spki', format: 'pem' }) as string;
   return new Promise((resolve, reject) => {
-    xmlenc.encrypt(
+    xmlenc().encrypt(
       xml,
       {
         rsa_pub: Buffer.from(publicKey),

@@ -33,4 +33,8 @@ export interface Samlify {
   ServiceProvider(settings: Record<string, unknown>): SamlifyEntity;
 }
 
-export const samlify = createRequire(import.meta.url)('samlify') as Samlify;
+/** Loaded on the first SAML request, not at start-up (its XML stack is large). */
+let loaded: Samlify | undefined;
+export function samlify(): Samlify {
+  return (loaded ??= createRequire(import.meta.url)('samlify') as Samlify);
+}

@@ -18,7 +18,6 @@ import type { KeyObject } from 'node:crypto';
 import { toPem } from '../crypto/certificates.js';
 import { childrenNamed, parseXml, XmlRefusal, type Element } from './parse.js';
 
-const { SamlLib } = samlify;
 
 export const DSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';
 const EXC_C14N = 'http://www.w3.org/2001/10/xml-exc-c14n#';
@@ -55,7 +54,7 @@ const keyInfoContents = new Map<string, string | null>();
 function keyInfoContent(certificatePem: string): string | null {
   let content = keyInfoContents.get(certificatePem);
   if (content === undefined) {
-    content = SignedXml.getKeyInfoContent({ publicCert: certificatePem, prefix: 'ds' });
+    content = SignedXml().getKeyInfoContent({ publicCert: certificatePem, prefix: 'ds' });
     if (keyInfoContents.size > 100) keyInfoContents.clear();
     keyInfoContents.set(certificatePem, content);
   }
@@ -81,7 +80,7 @@ export function signEnveloped(
   options: { idAttribute?: string; placement?: 'after-issuer' | 'last' } = {},
 ): string {
   if (!path.every((name) => /^[A-Za-z][A-Za-z0-9]*$/.test(name))) throw new Error('a path to sign is made of element local names');
-  const signed = new SignedXml({
+  const signed = new (SignedXml())({
     privateKey: key.privateKey ?? key.privateKeyPem,
     publicCert: key.certificatePem,
     signatureAlgorithm: SIGNATURE_ALGORITHMS[algorithms.signature],
@@ -120,7 +119,7 @@ export function verifyEnvelopedSignature(xml: string, signed: Element, certifica
   if (signatures.length > 1) throw new XmlRefusal(`the ${signed.localName} has more than one signature`);
   const id = signed.getAttribute('ID');
   if (!id) throw new XmlRefusal(`the signed ${signed.localName} has no ID`);
-  const verifier = new SignedXml({ publicCert: certificatePem(certificate), getCertFromKeyInfo: () => null });
+  const verifier = new (SignedXml())({ publicCert: certificatePem(certificate), getCertFromKeyInfo: () => null });
   verifier.loadSignature(signatures[0]!);
   if (!ACCEPTED_SIGNATURE_URIS.has(verifier.signatureAlgorithm ?? '')) {
     throw new XmlRefusal(`signature algorithm not accepted: ${verifier.signatureAlgorithm}`);
@@ -155,7 +154,7 @@ export function verifyRedirectSignature(octets: string, signatureBase64: string,
   if (!ACCEPTED_SIGNATURE_URIS.has(sigAlg)) return false;
   try {
     const metadata = { getX509Certificate: () => certificateBase64(certificate) };
-    return SamlLib.verifyMessageSignature(metadata, octets, Buffer.from(signatureBase64, 'base64'), sigAlg);
+    return samlify().SamlLib.verifyMessageSignature(metadata, octets, Buffer.from(signatureBase64, 'base64'), sigAlg);
   } catch {
     return false;
   }
@@ -163,5 +162,5 @@ export function verifyRedirectSignature(octets: string, signatureBase64: string,
 
 /** The detached signature (base64) of an HTTP-Redirect binding message's octets. */
 export function signRedirect(octets: string, key: SigningKey, algorithm: SignatureAlgorithmName): string {
-  return String(SamlLib.constructMessageSignature(octets, key.privateKeyPem, undefined, true, SIGNATURE_ALGORITHMS[algorithm]));
+  return String(samlify().SamlLib.constructMessageSignature(octets, key.privateKeyPem, undefined, true, SIGNATURE_ALGORITHMS[algorithm]));
 }

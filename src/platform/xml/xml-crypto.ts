@@ -29,11 +29,15 @@ export interface SignedXml {
   getSignedReferences(): string[];
 }
 
-const xmlCrypto = createRequire(import.meta.url)('xml-crypto') as {
+type XmlCrypto = {
   SignedXml: (new (options?: SignedXmlOptions) => SignedXml) & {
     /** The KeyInfo content xml-crypto publishes for a certificate (X509Data). */
     getKeyInfoContent(args: { publicCert?: string; prefix?: string | null }): string | null;
   };
 };
 
-export const SignedXml = xmlCrypto.SignedXml;
+/** xml-crypto's SignedXml, loaded on first use (SAML only). */
+let loaded: XmlCrypto | undefined;
+export function SignedXml(): XmlCrypto['SignedXml'] {
+  return (loaded ??= createRequire(import.meta.url)('xml-crypto') as XmlCrypto).SignedXml;
+}

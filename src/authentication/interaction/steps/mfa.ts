@@ -20,7 +20,6 @@
  * wrong codes block the user's second factor for a while.
  */
 import type { FastifyReply, RouteOptions } from 'fastify';
-import { toString as qrCode } from 'qrcode';
 import type { Authenticator } from '../../../domain/mfa/model.js';
 import {
   firstRecoveryCode,
@@ -93,7 +92,7 @@ async function enrolView(deps: InteractionDeps, interaction: Interaction, error?
   const settings = await mfaSettings(deps.ctx, interaction.tenant.id);
   if (!settings.factors.has('otp')) return undefined;
   const { secret, barcodeUri } = await startTotpEnrolment(deps.ctx, interaction.tenant, interaction.authenticated!.user);
-  const qrSvg = new Html(await qrCode(barcodeUri, { type: 'svg', margin: 1, width: 200 }));
+  const qrSvg = new Html(await (await import('qrcode')).toString(barcodeUri, { type: 'svg', margin: 1, width: 200 }));
   return mfaEnrolPage({ ...transactionView(deps, interaction), qrSvg, secret, ...(error && { error }) });
 }
 

@@ -1,0 +1,95 @@
+/**
+ * GATEHOUSE_WORKERS=2 (src/app/cluster.ts), the built server as a process
+ * over HTTPS: the primary prepares the data once and starts two workers on
+ * one port; a token one worker issued is accepted by whichever answers the
+ * next request; a worker that dies is replaced while the other keeps
+ * serving; SIGTERM ends the workers and the primary with code 0.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { httpsRequest } from './support/https.js';
+
+/** The primary's child processes (Linux: /proc/<pid>/task/<pid>/children). */
+function childrenOf(pid: number): number[] {
+  const text = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+  return text === '' ? [] : text.split(/\s+/).map(Number);
+}
+
+async function until(what: string, condition: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const listening = (server: ServerProcess) => server.output().split('Gatehouse is listening').length - 1;
+
+describe('GATEHOUSE_WORKERS=2', { skip: process.platform !== 'linux' && 'reads the process tree from /proc (Linux only)' }, () => {
+  let server: ServerProcess;
+  let ca: Buffer;
+
+  before(async () => {
+    server = await startServerProcess({ env: { GATEHOUSE_WORKERS: '2' } });
+    await until('both workers listening', () => listening(server) >= 2);
+    ca = fs.readFileSync(server.certFile);
+  });
+  after(async () => {
+    await server?.stop();
+  });
+
+  async function token(): Promise<string> {
+    const admin = server.admin();
+    const response = await httpsRequest(`${server.baseUrl}/oauth/token`, {
+      ca,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'client_credentials', client_id: admin.client_id, client_secret: admin.client_secret, audience: admin.audience }),
+    });
+    assert.equal(response.status, 200, response.text);
+    return response.json<{ access_token: string }>().access_token;
+  }
+
+  it('the primary prints the credentials once and runs two workers on one port', () => {
+    const pid = server.child.pid!;
+    assert.equal(childrenOf(pid).length, 2);
+    assert.equal(server.output().split('client_secret:').length - 1, 1, 'credentials printed once, by the primary');
+  });
+
+  it('tokens issued by either worker are accepted by both (connections spread round-robin)', async () => {
+    const tokens = await Promise.all(Array.from({ length: 4 }, () => token()));
+    for (const accessToken of tokens) {
+      // New connections each time (agent: false): the requests reach both workers in turn.
+      for (let i = 0; i < 2; i++) {
+        const list = await httpsRequest(`${server.baseUrl}/api/v2/resource-servers`, { ca, headers: { authorization: `Bearer ${accessToken}` } });
+        assert.equal(list.status, 200, list.text);
+      }
+    }
+  });
+
+  it('a worker that dies is replaced, and the port keeps answering meanwhile', async () => {
+    const pid = server.child.pid!;
+    const [victim, survivor] = childrenOf(pid);
+    process.kill(victim!, 'SIGKILL');
+    for (let i = 0; i < 5; i++) {
+      const discovery = await httpsRequest(`${server.baseUrl}/.well-known/openid-configuration`, { ca });
+      assert.equal(discovery.status, 200);
+    }
+    await until('a replacement worker', () => {
+      const now = childrenOf(pid);
+      return now.length === 2 && !now.includes(victim!) && now.includes(survivor!);
+    });
+    await until('the replacement listening', () => listening(server) >= 3);
+    assert.match(server.output(), /a worker process ended; starting another/);
+    assert.ok((await token()).length > 0);
+  });
+
+  it('SIGTERM stops the workers and the primary with code 0', async () => {
+    const pid = server.child.pid!;
+    const workers = childrenOf(pid);
+    assert.equal(await server.stop(), 0);
+    for (const worker of workers) assert.equal(fs.existsSync(`/proc/${worker}`), false, `worker ${worker} ended`);
+  });
+});
