@@ -583,6 +583,8 @@ export function gatehouseEnv(host: string, port: number, dataDir: string, logLev
     GATEHOUSE_RATE_LIMIT_AUTHENTICATION: NO_RATE_LIMIT,
     GATEHOUSE_RATE_LIMIT_MANAGEMENT: NO_RATE_LIMIT,
     GATEHOUSE_RATE_LIMIT_CLIENTS_QUERY: NO_RATE_LIMIT,
+    // The benches build their own connections (a client with one database connection logs in without naming it).
+    GATEHOUSE_DEFAULT_CONNECTION: '0',
     ...extra,
   });
   return env;

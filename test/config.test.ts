@@ -84,6 +84,13 @@ describe('loadConfig', () => {
     [{ GATEHOUSE_SNS_ENDPOINT: 'http://sns.us-east-1.amazonaws.com' }, 'GATEHOUSE_SNS_ENDPOINT'],
     [{ GATEHOUSE_SNS_ENDPOINT: 'nope' }, 'GATEHOUSE_SNS_ENDPOINT'],
     [{ GATEHOUSE_PUSH_CA_FILE: '/nonexistent/ca.pem' }, 'GATEHOUSE_PUSH_CA_FILE'],
+    [{ GATEHOUSE_DEFAULT_CONNECTION: 'yes' }, 'GATEHOUSE_DEFAULT_CONNECTION'],
+    [{ GATEHOUSE_METRICS_TOKEN: 'short' }, 'GATEHOUSE_METRICS_TOKEN'],
+    [{ GATEHOUSE_METRICS_TOKEN: 'has a space in the middle of it' }, 'GATEHOUSE_METRICS_TOKEN'],
+    [{ GATEHOUSE_METRICS_TOKEN: 'x'.repeat(257) }, 'GATEHOUSE_METRICS_TOKEN'],
+    [{ GATEHOUSE_METRICS_PORT: '0' }, 'GATEHOUSE_METRICS_PORT'],
+    [{ GATEHOUSE_METRICS_PORT: '9100x' }, 'GATEHOUSE_METRICS_PORT'],
+    [{ PORT: '9100', GATEHOUSE_METRICS_PORT: '9100' }, 'GATEHOUSE_METRICS_PORT'],
   ];
   for (const [env, variable] of bad) {
     it(`names ${variable} for ${JSON.stringify(env)}`, () => {
@@ -93,6 +100,15 @@ describe('loadConfig', () => {
       );
     });
   }
+
+  it('metrics are off and the default connection on unless configured', () => {
+    const defaults = loadConfig({});
+    assert.deepEqual(defaults.metrics, { token: undefined, port: undefined });
+    assert.equal(defaults.defaultConnection, true);
+    const set = loadConfig({ GATEHOUSE_METRICS_TOKEN: 'a-token-of-sixteen+', GATEHOUSE_METRICS_PORT: '9464', GATEHOUSE_DEFAULT_CONNECTION: '0' });
+    assert.deepEqual(set.metrics, { token: 'a-token-of-sixteen+', port: 9464 });
+    assert.equal(set.defaultConnection, false);
+  });
 
   it('GATEHOUSE_TRUST_PROXY: a hop count, or addresses and CIDR ranges', () => {
     assert.equal(loadConfig({ GATEHOUSE_TRUST_PROXY: '2' }).trustProxy, 2);

@@ -19,6 +19,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from '../platform/config.js';
 import { createContext, ensureDefaultTenant } from './context.js';
+import { preflight } from './preflight.js';
 import { loadTls } from './server.js';
 
 /** Shortest time between two starts of one worker slot. */
@@ -34,11 +35,13 @@ export function isClusterWorker(): boolean {
  * workers are up; the process stays alive through them.
  */
 export async function runPrimary(config: Config, print: (line: string) => void = console.log): Promise<void> {
+  // Every check before anything is created or written (./preflight.ts).
+  await preflight(config);
   const ctx = await createContext(config);
   try {
-    const { credentials } = await ensureDefaultTenant(ctx);
+    const { credentials, credentialsFile } = await ensureDefaultTenant(ctx);
     if (credentials) {
-      print('Created the default tenant. Its admin client credentials (shown once, also in admin-credentials.json):');
+      print(`Created the default tenant. Its admin client credentials (shown once, also in ${credentialsFile}):`);
       print(`  client_id:     ${credentials.client_id}`);
       print(`  client_secret: ${credentials.client_secret}`);
       print(`  audience:      ${credentials.audience}`);

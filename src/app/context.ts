@@ -26,11 +26,14 @@ import { loadMasterKey } from '../platform/crypto/master-key.js';
 import { SecretBox } from '../platform/crypto/secret-box.js';
 import { Mailer } from '../platform/mail/index.js';
 import { openTenantSmtp } from '../domain/email/provider.js';
-import { configureHashing } from '../platform/passwords/hashing.js';
+import { configureHashing, hashingPoolStats } from '../platform/passwords/hashing.js';
+import { Metrics } from '../platform/metrics.js';
 import { RateLimiter } from '../platform/rate-limit/rate-limiter.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../storage/database.js';
+import { databaseIdentity } from '../storage/probe.js';
 import { invalidatingStores } from './configuration-writes.js';
 import { kyselyStores } from '../storage/kysely/index.js';
+import { loopbackAliases } from './loopback-aliases.js';
 
 /** The context of a running process: the surfaces' AppContext, plus what only the process itself touches. */
 export interface RuntimeContext extends AppContext {
@@ -88,13 +91,21 @@ export async function createContext(config: Config, logger: Logger = createLogge
   // Configuration writes invalidate the tenant's cached copies once committed (src/app/configuration-writes.ts).
   const { stores, unitOfWork } = invalidatingStores(kysely.stores, kysely.unitOfWork, (tenantId) => invalidation.invalidate(tenantId));
   const keyring = new Keyring(stores.signingKeys, box, () => clock.now());
-  const tenants = new TenantService(stores.tenants, keyring, box, () => clock.now(), stores.customDomains);
+  const tenants = new TenantService(stores.tenants, keyring, box, () => clock.now(), stores.customDomains, {
+    defaultConnection: config.defaultConnection,
+    aliases: loopbackAliases(config),
+  });
   const lookups = new IssuanceLookups({ stores, box, clock });
   const mailer = new Mailer(config.mail, config.dataDir, () => clock.now());
   const tenantLogs = config.tenantLogs.enabled
     ? new BufferedTenantLogs(stores.tenantLogs, () => clock.now(), logger, { maxBuffered: config.tenantLogs.maxBuffered })
     : DISABLED_TENANT_LOGS;
   mailer.useTenantServers((tenantId) => openTenantSmtp({ stores, box }, tenantId));
+  // One registry per process; the runtime collectors (event-loop lag, heap, GC) only when metrics are served.
+  const metrics = new Metrics(
+    { hashingPool: hashingPoolStats, ...(database.poolStats && { databasePool: database.poolStats }) },
+    { runtime: config.metrics.token !== undefined || config.metrics.port !== undefined },
+  );
   invalidation.onInvalidate((tenantId) => {
     lookups.invalidateTenant(tenantId);
     stores.clientAnchors.invalidateTenant(tenantId);
@@ -118,12 +129,19 @@ export async function createContext(config: Config, logger: Logger = createLogge
     tenants,
     lookups,
     invalidation,
-    rateLimiter: new RateLimiter(redis, clock),
-    bruteForce: new BruteForceProtection(redis, () => clock.now()),
+    metrics,
+    rateLimiter: new RateLimiter(redis, clock, (bucket) => metrics.rateLimited(bucket)),
+    bruteForce: new BruteForceProtection(redis, () => clock.now(), {
+      login: (connection, success) => metrics.login(connection, success),
+      blocked: () => metrics.bruteForceBlock(),
+    }),
     mailer,
     tenantLogs,
     async checkDatabase() {
       await sql`select 1`.execute(database.db);
+    },
+    async checkRedis() {
+      if (redis && (await redis.ping()) !== 'PONG') throw new Error('Redis did not answer PONG');
     },
     database,
     redis,
@@ -144,16 +162,37 @@ export interface AdminCredentials {
   client_secret: string;
   audience: string;
   token_endpoint: string;
+  /** The database the tenant lives in (no credentials): the file is per database. */
+  database?: string;
+}
+
+/**
+ * Where the bootstrap admin credentials of this database are written:
+ * `<data dir>/admin-credentials.json`, unless that file holds another
+ * database's credentials (or ones written before files named their database);
+ * then `admin-credentials-<database>.json`. Another database's file is never
+ * overwritten.
+ */
+export function adminCredentialsFile(dataDir: string, database: string): string {
+  const shared = path.join(dataDir, 'admin-credentials.json');
+  if (!fs.existsSync(shared)) return shared;
+  try {
+    if ((JSON.parse(fs.readFileSync(shared, 'utf8')) as AdminCredentials).database === database) return shared;
+  } catch {
+    // Unreadable: treated as another database's.
+  }
+  const slug = database.replace(/^[a-z]+:\/*/, '').replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^_+|_+$/g, '').slice(-80);
+  return path.join(dataDir, `admin-credentials-${slug}.json`);
 }
 
 /**
  * Creates the default tenant on first start. Generated admin credentials are
- * written to `<data dir>/admin-credentials.json` (mode 0600) and returned so
- * the caller can print them once.
+ * written to this database's credentials file (mode 0600,
+ * adminCredentialsFile) and returned so the caller can print them once.
  */
 export async function ensureDefaultTenant(
   ctx: RuntimeContext,
-): Promise<{ tenant: Tenant; created: boolean; credentials?: AdminCredentials }> {
+): Promise<{ tenant: Tenant; created: boolean; credentials?: AdminCredentials; credentialsFile?: string }> {
   const { config } = ctx;
   const existing = await ctx.tenants.byDomain(config.defaultDomain);
   if (existing) {
@@ -170,17 +209,18 @@ export async function ensureDefaultTenant(
     ...(config.adminClientSecret !== undefined && { adminClientSecret: config.adminClientSecret }),
   });
   if (config.adminClientId !== undefined) return { tenant: created.tenant, created: true };
+  const database = databaseIdentity(config);
   const credentials: AdminCredentials = {
     domain: created.tenant.domain,
     client_id: created.adminClientId,
     client_secret: created.adminClientSecret,
     audience: `https://${created.tenant.domain}/api/v2/`,
     token_endpoint: `https://${created.tenant.domain}/oauth/token`,
+    database,
   };
-  fs.writeFileSync(path.join(config.dataDir, 'admin-credentials.json'), JSON.stringify(credentials, null, 2) + '\n', {
-    mode: 0o600,
-  });
-  return { tenant: created.tenant, created: true, credentials };
+  const credentialsFile = adminCredentialsFile(config.dataDir, database);
+  fs.writeFileSync(credentialsFile, JSON.stringify(credentials, null, 2) + '\n', { mode: 0o600 });
+  return { tenant: created.tenant, created: true, credentials, credentialsFile };
 }
 
 /** The admin client's secret, for `gatehouse tenants credentials`. */

@@ -19,6 +19,10 @@ import { registerJsonBodyParser } from '../platform/http/json-body.js';
 import { refuseNulCharacters } from '../platform/http/nul-characters.js';
 import { lazySerializerFactory, validatorCompiler } from '../platform/http/validation.js';
 import type { AppContext } from '../domain/context.js';
+import { failureCode } from '../platform/http/error-handler.js';
+import { registerMetricsRoute } from './metrics.js';
+import { registerReadinessRoute } from './readiness.js';
+import { countRequests } from './request-metrics.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -99,6 +103,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(formbody);
 
   app.decorateRequest('tenant', null as unknown as Tenant);
+  // Requests by route pattern and status (./request-metrics.ts), before any route is registered.
+  countRequests(app, ctx.metrics);
 
   app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.config.tenantless) return;
@@ -140,6 +146,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   app.addHook('onResponse', async (request, reply) => {
     if (!ctx.logger.isLevelEnabled('info')) return;
     // One line per request; the query string is left out because it may carry codes or tokens.
+    // A failed request carries its error code (`error` or `errorCode` of the answer), never its message or parameters.
     request.log.info(
       {
         method: request.method,
@@ -147,6 +154,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 10) / 10,
         tenant: request.tenant?.name,
+        error: failureCode(reply),
       },
       'request',
     );
@@ -161,6 +169,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       return reply.code(503).send({ status: 'unavailable' });
     }
   });
+
+  registerReadinessRoute(app, ctx);
+  registerMetricsRoute(app, ctx);
 
   await registerOpenApi(app);
   await app.register(managementPlugin(ctx), { prefix: '/api/v2' });

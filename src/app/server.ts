@@ -9,6 +9,9 @@ import type { Config } from '../platform/config.js';
 import { createContext, ensureDefaultTenant } from './context.js';
 import { createTlsCertificate } from '../platform/crypto/certificates.js';
 import { buildApp } from './http.js';
+import cluster from 'node:cluster';
+import { preflight } from './preflight.js';
+import { startMetricsListener } from './metrics.js';
 import { PURGE_INTERVAL_MS, purgeExpired } from '../storage/purge.js';
 import { BackchannelLogoutDelivery } from '../domain/backchannel-logout/delivery.js';
 import { JobRunner } from '../domain/jobs/runner.js';
@@ -72,10 +75,13 @@ export interface RunningServer {
 }
 
 export async function startServer(config: Config, print: (line: string) => void = console.log): Promise<RunningServer> {
+  // Every check before anything is created or written (./preflight.ts); a cluster worker's primary made them
+  // (its port is the primary's listener by then).
+  if (!cluster.isWorker) await preflight(config);
   const ctx = await createContext(config);
-  const { tenant, credentials } = await ensureDefaultTenant(ctx);
+  const { tenant, credentials, credentialsFile } = await ensureDefaultTenant(ctx);
   if (credentials) {
-    print('Created the default tenant. Its admin client credentials (shown once, also in admin-credentials.json):');
+    print(`Created the default tenant. Its admin client credentials (shown once, also in ${credentialsFile}):`);
     print(`  client_id:     ${credentials.client_id}`);
     print(`  client_secret: ${credentials.client_secret}`);
     print(`  audience:      ${credentials.audience}`);
@@ -89,6 +95,7 @@ export async function startServer(config: Config, print: (line: string) => void 
     if ((error as NodeJS.ErrnoException).code !== 'EAFNOSUPPORT' || config.host !== '::') throw error;
     await app.listen({ port: config.port, host: '0.0.0.0' });
   }
+  const metricsListener = await startMetricsListener(ctx);
   const scheme = tls ? 'https' : 'http';
   const url = `${scheme}://${tenant.domain}`;
   // startMs: from the process's start (node's own boot included) to listening.
@@ -165,6 +172,7 @@ export async function startServer(config: Config, print: (line: string) => void 
         await stream.stop();
         await running;
         await app.close();
+        await metricsListener?.close();
         await ctx.close();
       })();
       return stopping;

@@ -188,11 +188,22 @@ class FallbackBlockIndex implements BlockIndex {
   }
 }
 
+export interface BruteForceObserver {
+  /** A password check of a login to the connection (by name) succeeded or failed. */
+  login?(connection: string, success: boolean): void;
+  /** A pair used up its failures and is blocked from now on. */
+  blocked?(): void;
+}
+
 export class BruteForceProtection {
   readonly #limiter: RateLimiterAbstract;
   readonly #index: BlockIndex;
 
-  constructor(redis: Redis | undefined, now: () => number) {
+  /** Told of each password check's outcome and of each new block (the metrics, src/platform/metrics.ts). */
+  readonly #observer: BruteForceObserver;
+
+  constructor(redis: Redis | undefined, now: () => number, observer: BruteForceObserver = {}) {
+    this.#observer = observer;
     const options = { points: MAX_COUNTED, duration: FAILURE_WINDOW_SECONDS, keyPrefix: 'gatehouse:bf' };
     this.#limiter = redis
       ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options) })
@@ -219,6 +230,7 @@ export class BruteForceProtection {
    * is allowlisted.
    */
   async recordFailure(key: LoginAttemptKey): Promise<boolean> {
+    this.#observer.login?.(key.connection, false);
     if (!counts(key)) return false;
     const counter = counterOf(key);
     let consumed: number;
@@ -229,12 +241,14 @@ export class BruteForceProtection {
       consumed = rejection.consumedPoints;
     }
     if (consumed < key.policy.max_attempts) return false;
+    if (consumed === key.policy.max_attempts) this.#observer.blocked?.();
     await this.#index.add(key.tenantId, { identifier: key.identifier.toLowerCase(), ip: key.ip, connection: key.connection, counted_ip: counter.countedIp });
     return consumed === key.policy.max_attempts;
   }
 
   /** A successful login resets the attempt's count. */
   async recordSuccess(key: LoginAttemptKey): Promise<void> {
+    this.#observer.login?.(key.connection, true);
     if (!counts(key)) return;
     await this.#limiter.delete(limiterKey(counterOf(key)));
   }

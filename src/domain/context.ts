@@ -12,6 +12,7 @@ import type { FormTokens } from '../platform/crypto/form-tokens.js';
 import type { SecretBox } from '../platform/crypto/secret-box.js';
 import type { Mailer } from '../platform/mail/index.js';
 import type { RateLimiter } from '../platform/rate-limit/rate-limiter.js';
+import type { Metrics } from '../platform/metrics.js';
 import type { BruteForceProtection } from './brute-force.js';
 import type { IssuanceLookups } from './issuance/lookups.js';
 import type { Keyring } from './keys/keyring.js';
@@ -47,6 +48,8 @@ export interface AppContext {
    * themselves once committed (src/app/configuration-writes.ts); only a write that bypasses the stores needs it.
    */
   invalidation: InvalidationBus;
+  /** The process's metrics (counters the surfaces move; served by GET /metrics when configured). */
+  metrics: Metrics;
   rateLimiter: RateLimiter;
   /** Failed-login counters and blocks of database-connection users (shared through Redis when configured). */
   bruteForce: BruteForceProtection;
@@ -54,6 +57,8 @@ export interface AppContext {
   mailer: Mailer;
   /** The tenant log: `record` an event where an outcome is decided; written in batches off the request path. */
   tenantLogs: TenantLogs;
-  /** Resolves when the database answers; rejects otherwise (GET /health). */
+  /** Resolves when the database answers; rejects otherwise (GET /health, /health/ready). */
   checkDatabase(): Promise<void>;
+  /** Resolves when Redis answers, or at once when none is configured; rejects otherwise (GET /health/ready). */
+  checkRedis(): Promise<void>;
 }

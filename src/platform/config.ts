@@ -108,6 +108,15 @@ export interface Config {
     /** Hashes waiting for a thread beyond which logins are refused with 429 and Retry-After. */
     queue: number;
   };
+  /** New tenants start with `Username-Password-Authentication`, enabled for their clients and for clients created later. */
+  defaultConnection: boolean;
+  /** GET /metrics (src/platform/metrics.ts); served only when one of the two is set. */
+  metrics: {
+    /** Bearer token that opens /metrics on the public listener. */
+    token: string | undefined;
+    /** Port of a plain-HTTP listener on 127.0.0.1 serving /metrics without a token. */
+    port: number | undefined;
+  };
   rateLimits: {
     management: RateLimitSetting;
     authentication: RateLimitSetting;
@@ -252,6 +261,22 @@ export const SETTINGS: readonly Setting[] = [
     name: 'GATEHOUSE_HASH_QUEUE',
     meaning: 'password hashes that may wait for a thread; beyond it logins get 429 too_many_requests with Retry-After: 1',
     default: '64 per hashing thread',
+  },
+  {
+    name: 'GATEHOUSE_DEFAULT_CONNECTION',
+    meaning:
+      '1 = every new tenant starts with the Username-Password-Authentication database connection, enabled for its clients and for clients created later (the service\'s enable_client_connections); 0 = tenants start with no connection',
+    default: '1',
+  },
+  {
+    name: 'GATEHOUSE_METRICS_TOKEN',
+    meaning: 'serves GET /metrics (Prometheus) on the public port to requests with Authorization: Bearer <this token> (16 to 256 characters); others get 401',
+    default: 'none: no /metrics on the public port',
+  },
+  {
+    name: 'GATEHOUSE_METRICS_PORT',
+    meaning: 'serves GET /metrics (Prometheus) without a token on a plain-HTTP listener bound to 127.0.0.1 at this port',
+    default: 'none: no metrics listener',
   },
   {
     name: 'GATEHOUSE_RATE_LIMIT_MANAGEMENT',
@@ -430,6 +455,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('GATEHOUSE_SMTP_URL', 'must be an smtp:// or smtps:// URL');
   }
 
+  const defaultConnection = nonEmpty(env, 'GATEHOUSE_DEFAULT_CONNECTION');
+  if (defaultConnection !== undefined && !['0', '1', 'true', 'false'].includes(defaultConnection)) {
+    throw new ConfigError('GATEHOUSE_DEFAULT_CONNECTION', `must be 1 or 0, got "${defaultConnection}"`);
+  }
+
+  const metricsToken = nonEmpty(env, 'GATEHOUSE_METRICS_TOKEN');
+  if (metricsToken !== undefined && !/^[\x21-\x7e]{16,256}$/.test(metricsToken)) {
+    throw new ConfigError('GATEHOUSE_METRICS_TOKEN', 'must be 16 to 256 printable characters without spaces');
+  }
+  const metricsPortValue = nonEmpty(env, 'GATEHOUSE_METRICS_PORT');
+  let metricsPort: number | undefined;
+  if (metricsPortValue !== undefined) {
+    if (!/^\d+$/.test(metricsPortValue) || Number(metricsPortValue) < 1 || Number(metricsPortValue) > 65535) {
+      throw new ConfigError('GATEHOUSE_METRICS_PORT', `must be an integer from 1 to 65535, got "${metricsPortValue}"`);
+    }
+    metricsPort = Number(metricsPortValue);
+    if (metricsPort === port) throw new ConfigError('GATEHOUSE_METRICS_PORT', `must differ from PORT (${port})`);
+  }
+
   const twilioUrl = parseServiceUrl('GATEHOUSE_TWILIO_URL', nonEmpty(env, 'GATEHOUSE_TWILIO_URL'), 'https://api.twilio.com');
 
   return {
@@ -515,6 +559,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       if (threads > 256) throw new ConfigError('GATEHOUSE_HASH_THREADS', `must be at most 256, got "${threads}"`);
       return { threads, queue: parseCount('GATEHOUSE_HASH_QUEUE', nonEmpty(env, 'GATEHOUSE_HASH_QUEUE'), 64 * threads) };
     })(),
+    defaultConnection: defaultConnection === undefined || defaultConnection === '1' || defaultConnection === 'true',
+    metrics: { token: metricsToken, port: metricsPort },
     rateLimits: {
       management: parseRateLimit('GATEHOUSE_RATE_LIMIT_MANAGEMENT', nonEmpty(env, 'GATEHOUSE_RATE_LIMIT_MANAGEMENT'), {
         burst: 50,

@@ -61,6 +61,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface DatabaseHandle {
   db: Db;
   dialect: Dialect;
+  /** The connection pool now (PostgreSQL); undefined for SQLite, which has one connection. */
+  poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -130,7 +132,12 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     const pool = new (pg().Pool)({ connectionString: options.databaseUrl, max: 10 });
     pool.on('error', options.onIdleError ?? (() => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    return {
+      db,
+      dialect: 'postgres',
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      close: () => db.destroy(),
+    };
   }
   if (options.sqliteFile !== ':memory:') fs.mkdirSync(path.dirname(options.sqliteFile), { recursive: true });
   const sqlite = new (SQLite())(options.sqliteFile);

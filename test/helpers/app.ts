@@ -53,6 +53,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     // Route tests must not trip the default limits; rate-limit tests set their own.
     GATEHOUSE_RATE_LIMIT_MANAGEMENT: '100000/100000',
     GATEHOUSE_RATE_LIMIT_AUTHENTICATION: '100000/100000',
+    // Route tests build the connections they need (test/e2e/first-run.test.ts covers the default one).
+    GATEHOUSE_DEFAULT_CONNECTION: '0',
     ...(database && { DATABASE_URL: database.url }),
     ...options.env,
   });

@@ -50,7 +50,8 @@ export async function startServerProcess(options: StartOptions = {}): Promise<Se
   const domain = `localhost:${port}`;
   const child = spawn(process.execPath, [path.join(ROOT, 'bin/gatehouse.cjs')], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), GATEHOUSE_DATA_DIR: dataDir, LOG_LEVEL: 'info', ...options.env },
+    // The black-box tests build the connections they need; test/e2e/first-run.test.ts starts with the default one.
+    env: { ...process.env, PORT: String(port), GATEHOUSE_DATA_DIR: dataDir, LOG_LEVEL: 'info', GATEHOUSE_DEFAULT_CONNECTION: '0', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -72,6 +72,7 @@ export function tokenEndpoint(ctx: AppContext, registries: AuthenticationRegistr
           authenticatedWith: client.method,
         });
         const response = await handler.handle({ ctx, tenant: request.tenant, request, params, client, ...(confirmation && { confirmation }) });
+        ctx.metrics.tokenIssued(handler.grantType);
         logTokenExchange(ctx, request, exchange, { response });
         return sendTokens(reply, response);
       } catch (error) {

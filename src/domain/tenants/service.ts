@@ -3,8 +3,12 @@
  *
  * A new tenant starts with: an RS256 signing key and the next one, the Management API resource
  * server (`https://{domain}/api/v2/`, every management scope), the legacy global
- * client "All Applications", and a bootstrap admin client granted every
- * management scope. All of it is written in one transaction.
+ * client "All Applications", a bootstrap admin client granted every
+ * management scope, and (unless asked not to) the service's default database
+ * connection `Username-Password-Authentication`, enabled for those clients,
+ * with the tenant flag `enable_client_connections` so that clients created
+ * later are enabled on it too (src/domain/connections/new-clients.ts). All of
+ * it is written in one transaction.
  */
 import { isValidDomain } from '../../platform/config.js';
 import { newClientId, newClientSecret, newPrefixedId, randomString } from '../../platform/crypto/ids.js';
@@ -14,8 +18,9 @@ import { columnsFromConfig, newClientConfig, type ClientConfig } from '../client
 import type { Keyring } from '../keys/keyring.js';
 import { MANAGEMENT_SCOPES } from '../management-api/scopes.js';
 import { DEFAULT_TOKEN_LIFETIME, DEFAULT_TOKEN_LIFETIME_FOR_WEB } from '../resource-servers/model.js';
-import { managementAudience, tenantFromRow, throughCustomDomain, type Tenant, type TenantSettings } from './tenant.js';
-import type { TenantStore } from './store.js';
+import { managementAudience, tenantFromRow, throughAlias, throughCustomDomain, type Tenant, type TenantSettings } from './tenant.js';
+import type { StartingConnection, TenantStore } from './store.js';
+import { newConnectionId } from '../connections/model.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
 import { isoAt } from '../../platform/clock.js';
 import type { CustomDomainStore } from '../custom-domains/store.js';
@@ -32,7 +37,16 @@ export interface CreateTenantInput {
   /** Fixed admin credentials (GATEHOUSE_ADMIN_CLIENT_ID/SECRET); generated when absent. */
   adminClientId?: string;
   adminClientSecret?: string;
+  /**
+   * Whether the tenant starts with the default database connection and the
+   * `enable_client_connections` flag, as the service's new tenants do (default
+   * true; GATEHOUSE_DEFAULT_CONNECTION=0 turns it off).
+   */
+  defaultConnection?: boolean;
 }
+
+/** The database connection every new tenant of the service starts with. */
+export const DEFAULT_CONNECTION_NAME = 'Username-Password-Authentication';
 
 export interface CreatedTenant {
   tenant: Tenant;
@@ -53,6 +67,44 @@ export function nameFromDomain(domain: string): string {
   return label.replace(/^-+|-+$/g, '') || 'tenant';
 }
 
+/**
+ * `Username-Password-Authentication` as the service creates it for a new
+ * tenant: a database connection with the `good` password policy, enabled for
+ * the tenant's clients.
+ */
+function defaultConnection(tenantId: string, createdAt: string, clientIds: string[]): StartingConnection {
+  return {
+    row: {
+      tenant_id: tenantId,
+      id: newConnectionId(),
+      name: DEFAULT_CONNECTION_NAME,
+      display_name: null,
+      strategy: 'auth0',
+      options: { passwordPolicy: 'good', brute_force_protection: true },
+      is_domain_connection: 0,
+      realms: [DEFAULT_CONNECTION_NAME],
+      metadata: {},
+      created_at: createdAt,
+      updated_at: createdAt,
+    },
+    enabledClients: clientIds,
+  };
+}
+
+export interface TenantServiceOptions {
+  /** Whether new tenants start with the default connection unless told otherwise (GATEHOUSE_DEFAULT_CONNECTION; default true). */
+  defaultConnection?: boolean;
+  /**
+   * Further hosts of a tenant, alias → its domain: `127.0.0.1:PORT` and
+   * `[::1]:PORT` for the default tenant `localhost:PORT` (src/app/loopback-aliases.ts).
+   * A request through an alias is answered as through a custom domain: its
+   * issuer names the host used (discovery's issuer must equal the URL it was
+   * fetched from, OpenID Connect Discovery §4.3), and the canonical issuer is
+   * accepted beside it; unlike a custom domain it has no `mtls.` edge.
+   */
+  aliases?: ReadonlyMap<string, string>;
+}
+
 export class TenantService {
   readonly #byDomain = new Map<string, { tenant: Tenant | undefined; at: number }>();
 
@@ -63,24 +115,30 @@ export class TenantService {
     private readonly now: () => number,
     /** Custom domains: hosts that alias a tenant once verified. */
     private readonly customDomains?: Pick<CustomDomainStore, 'findReady'>,
+    private readonly options: TenantServiceOptions = {},
   ) {}
 
   async create(input: CreateTenantInput): Promise<CreatedTenant> {
     const domain = input.domain.toLowerCase();
     if (!isValidDomain(domain)) throw new TenantError(`"${input.domain}" is not a valid domain (host with an optional :port)`);
-    const name = input.name ?? nameFromDomain(domain);
+    let name = input.name ?? nameFromDomain(domain);
     if (!/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(name)) {
       throw new TenantError(`tenant name "${name}" must be 1 to 63 characters of [a-z0-9-], not starting or ending with "-"`);
     }
     if (await this.store.getByDomain(domain)) throw new TenantError(`a tenant already serves ${domain}`);
-    if (await this.store.getByName(name)) throw new TenantError(`a tenant named "${name}" exists; choose another with --name`);
+    if (await this.store.getByName(name)) {
+      if (input.name !== undefined) throw new TenantError(`a tenant named "${name}" exists; choose another with --name`);
+      // A name derived from the domain (localhost:3000 and localhost:3001 both give "localhost") takes the first free suffix.
+      name = await this.freeName(name);
+    }
 
     const tenantId = newPrefixedId('ten');
     const createdAt = isoAt(this.now());
     const adminClientId = input.adminClientId ?? newClientId();
     const adminClientSecret = input.adminClientSecret ?? newClientSecret();
     const globalClientId = newClientId();
-    const settings: TenantSettings = { admin_client_id: adminClientId };
+    const withConnection = (input.defaultConnection ?? this.options.defaultConnection) !== false;
+    const settings: TenantSettings = { admin_client_id: adminClientId, ...(withConnection && { enable_client_connections: true }) };
     const audience = managementAudience({ domain });
 
     const client = (clientId: string, secret: string, global: boolean, body: ClientConfig): ClientRow => {
@@ -153,6 +211,7 @@ export class TenantService {
             created_at: createdAt,
           },
         ],
+        connections: withConnection ? [defaultConnection(tenantId, createdAt, [globalClientId, adminClientId])] : [],
       });
     } catch (error) {
       // Another process created the same domain or name between our check and the insert.
@@ -163,6 +222,15 @@ export class TenantService {
     const tenant = await this.byDomain(domain);
     if (!tenant) throw new Error('tenant vanished after creation');
     return { tenant, adminClientId, adminClientSecret };
+  }
+
+  /** `base-2`, `base-3`, …: the first name no tenant has. */
+  private async freeName(base: string): Promise<string> {
+    for (let n = 2; n < 1000; n++) {
+      const candidate = `${base.slice(0, 63 - String(n).length - 1)}-${n}`;
+      if (!(await this.store.getByName(candidate))) return candidate;
+    }
+    throw new TenantError(`no free tenant name after "${base}"; choose one with --name`);
   }
 
   /**
@@ -177,6 +245,11 @@ export class TenantService {
     if (cached && now - cached.at < (cached.tenant ? 30_000 : 5_000)) return cached.tenant;
     const row = await this.store.getByDomain(key);
     let tenant = row ? tenantFromRow(row) : undefined;
+    const aliased = tenant ? undefined : this.options.aliases?.get(key);
+    if (aliased !== undefined) {
+      const owner = await this.store.getByDomain(aliased);
+      if (owner) tenant = throughAlias(tenantFromRow(owner), key);
+    }
     if (!tenant && this.customDomains) {
       // A ready custom domain, or its `mtls.` host where the edge asks for client certificates (RFC 8705 §5).
       const host = key.startsWith('mtls.') ? key.slice('mtls.'.length) : key;

@@ -21,6 +21,13 @@ export interface TenantSettings {
   lifetimes?: Partial<Record<string, number>>;
   /** Overrides of the process-wide rate limits. */
   rate_limits?: Partial<Record<RateLimitClass, RateLimitSetting>>;
+  /**
+   * The service's flag `enable_client_connections`: a client created through
+   * the Management API is enabled on every connection the tenant has then.
+   * Set on tenants created with the default connection; absent (off) on
+   * tenants created before it existed or without that connection.
+   */
+  enable_client_connections?: boolean;
   /** Tokens of organization logins carry `org_name` beside `org_id`, and /authorize accepts organization names (the service's flag). */
   allow_organization_name_in_authentication_api?: boolean;
   /**

@@ -2,7 +2,7 @@
  * Storage of tenants, created with everything a new tenant starts with.
  * Implemented by src/storage/kysely/tenants.ts; the composition root builds one.
  */
-import type { ClientGrantRow, ClientRow, ResourceServerRow, SigningKeyRow, TenantRow } from '../rows.js';
+import type { ClientGrantRow, ClientRow, ConnectionRow, ResourceServerRow, SigningKeyRow, TenantRow } from '../rows.js';
 import type { TenantSettings } from './settings.js';
 
 export interface TenantBundle {
@@ -11,6 +11,13 @@ export interface TenantBundle {
   clients: ClientRow[];
   resourceServers: ResourceServerRow[];
   clientGrants: ClientGrantRow[];
+  /** Connections the tenant starts with, each enabled for the listed clients (of `clients`). */
+  connections?: StartingConnection[];
+}
+
+export interface StartingConnection {
+  row: ConnectionRow;
+  enabledClients: string[];
 }
 
 /** Storage of tenants. */

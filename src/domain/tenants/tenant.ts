@@ -35,6 +35,11 @@ export function throughCustomDomain(tenant: Tenant, domain: string): Tenant {
   return { ...tenant, issuer: `https://${domain}/`, customDomain: domain };
 }
 
+/** The tenant as reached through another name of its own host (a loopback address): the issuer names the host used. */
+export function throughAlias(tenant: Tenant, host: string): Tenant {
+  return { ...tenant, issuer: `https://${host}/` };
+}
+
 /** Every issuer the tenant's tokens may carry: the canonical one, and the custom domain's for a request through it. */
 export function acceptedIssuers(tenant: Tenant): string[] {
   const canonical = `https://${tenant.domain}/`;

@@ -1,4 +1,5 @@
 /** Business rules of clients (applications), behind the Management API routes. */
+import { enableOnEveryConnection, enablesNewClients } from '../../domain/connections/new-clients.js';
 import { newClientId, newClientSecret } from '../../platform/crypto/ids.js';
 import { ManagementError, managementErrors } from '../../platform/http/errors.js';
 import {
@@ -166,18 +167,26 @@ export class ClientService {
       updated_at: now,
       config,
     };
-    if (!referencesCredentials(config)) {
+    const enableConnections = enablesNewClients(tenant.settings);
+    if (!referencesCredentials(config) && !enableConnections) {
       await this.ctx.stores.clients.insert(row);
       return this.present(tenant, row, FULL_ACCESS);
     }
-    // Inline credentials are created with the client, in one transaction: the client first (they reference it).
+    // Inline credentials and connection links are created with the client, in one transaction: the client first (they reference it).
     const stored = await this.ctx.unitOfWork.transaction(async (stores) => {
-      const { client_authentication_methods: _methods, signed_request_object: _jar, ...bare } = config;
-      await stores.clients.insert({ ...row, ...columnsFromConfig(bare), config: bare });
-      await resolveCredentialReferences(stores, tenant, clientId, config, now);
-      const changes = { ...columnsFromConfig(config), config };
-      await stores.clients.update(tenant.id, clientId, changes);
-      return { ...row, ...changes };
+      let created = row;
+      if (!referencesCredentials(config)) {
+        await stores.clients.insert(row);
+      } else {
+        const { client_authentication_methods: _methods, signed_request_object: _jar, ...bare } = config;
+        await stores.clients.insert({ ...row, ...columnsFromConfig(bare), config: bare });
+        await resolveCredentialReferences(stores, tenant, clientId, config, now);
+        const changes = { ...columnsFromConfig(config), config };
+        await stores.clients.update(tenant.id, clientId, changes);
+        created = { ...row, ...changes };
+      }
+      if (enableConnections) await enableOnEveryConnection(stores.connections, tenant.id, clientId);
+      return created;
     });
     return this.present(tenant, stored, FULL_ACCESS);
   }

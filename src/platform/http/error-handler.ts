@@ -81,6 +81,20 @@ export function rawErrorResponse(http: HttpError, surface: Surface, method: stri
   return `${lines.join('\r\n')}\r\n\r\n${method === 'HEAD' ? '' : body}`;
 }
 
+/** The error code each failed reply was answered with (for the request's log line), kept as long as the reply. */
+const failureCodes = new WeakMap<FastifyReply, string>();
+
+/** The error code a reply was answered with: the Management API's `errorCode` (else `error`), the OAuth `error`. */
+export function failureCode(reply: FastifyReply): string | undefined {
+  return failureCodes.get(reply);
+}
+
+function codeOf(http: HttpError): string | undefined {
+  const body = http.body() as { errorCode?: unknown; error?: unknown };
+  const code = body.errorCode ?? body.error;
+  return typeof code === 'string' ? code : undefined;
+}
+
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply | Promise<FastifyReply> {
   const surface = surfaceOf(request.url);
   let http: HttpError | undefined = error instanceof HttpError ? error : translate(error, surface);
@@ -93,6 +107,8 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   } else if (http.statusCode >= 500) {
     request.log.error({ err: error }, 'server error');
   }
+  const code = codeOf(http);
+  if (code !== undefined) failureCodes.set(reply, code);
   for (const [name, value] of Object.entries(http.headers)) reply.header(name, value);
   if (surface === 'authentication') reply.header('Cache-Control', 'no-store');
   return http.respond(reply);

@@ -81,6 +81,12 @@ function workerFile(): string {
   return new URL(self.pathname.endsWith('.ts') ? './hash-worker.ts' : './hash-worker.js', self).href;
 }
 
+/** The pool now, for the metrics (src/platform/metrics.ts): hashes waiting, piscina's utilisation, threads running; zeros before the first hash. */
+export function hashingPoolStats(): { queueSize: number; utilization: number; threads: number } {
+  if (!pool) return { queueSize: 0, utilization: 0, threads: 0 };
+  return { queueSize: pool.queueSize, utilization: pool.utilization, threads: pool.threads.length };
+}
+
 /** piscina is loaded with the first hash, not at start-up. */
 const piscina = lazyModule<typeof import('piscina')>('piscina');
 

@@ -32,6 +32,8 @@ export class RateLimiter {
   constructor(
     private readonly redis: Redis | undefined,
     private readonly clock: Clock,
+    /** Told of each refusal, by bucket class (the metrics, src/platform/metrics.ts). */
+    private readonly onRefused: (bucketClass: string) => void = () => undefined,
   ) {}
 
   /** Takes one request from the bucket `key` sized by `setting`. */
@@ -41,7 +43,10 @@ export class RateLimiter {
       const res = await limiter.consume(key, 1);
       return decision(true, setting.burst, res, this.clock.now());
     } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) return decision(false, setting.burst, rejection, this.clock.now());
+      if (rejection instanceof RateLimiterRes) {
+        this.onRefused(bucketClass);
+        return decision(false, setting.burst, rejection, this.clock.now());
+      }
       throw rejection;
     }
   }

@@ -15,6 +15,11 @@ export class KyselyTenantStore implements TenantStore {
       await insertClients(trx, bundle.clients);
       if (bundle.resourceServers.length) await trx.insertInto('resource_servers').values(bundle.resourceServers.map((r) => toStored('resource_servers', r))).execute();
       if (bundle.clientGrants.length) await trx.insertInto('client_grants').values(bundle.clientGrants.map((g) => toStored('client_grants', g))).execute();
+      for (const { row, enabledClients } of bundle.connections ?? []) {
+        await trx.insertInto('connections').values(toStored('connections', row)).execute();
+        const links = enabledClients.map((client_id) => ({ tenant_id: row.tenant_id, connection_id: row.id, client_id }));
+        if (links.length) await trx.insertInto('connection_clients').values(links).execute();
+      }
     });
   }
 

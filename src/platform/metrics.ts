@@ -1,0 +1,155 @@
+/**
+ * The process's metrics, in Prometheus's text format through prom-client: one
+ * registry per process (built by the composition root, src/app/context.ts,
+ * and handed down in the context; prom-client's global registry is not used),
+ * read by GET /metrics (src/app/metrics.ts) only when the operator configured
+ * it (GATEHOUSE_METRICS_TOKEN / GATEHOUSE_METRICS_PORT).
+ *
+ * The hot path only increments counters and observes one histogram, through
+ * children looked up by positional labels (no label objects built per
+ * request). Gauges of pools and the event loop are read when scraped.
+ * Labels are bounded: the route pattern (never the raw URL), the status code,
+ * the grant type of a registered grant, the name of a tenant's connection,
+ * the name of a rate-limit bucket.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** What the gauges read when scraped; each source is optional (e.g. SQLite has no connection pool). */
+export interface MetricsSources {
+  /** The password-hashing pool (src/platform/passwords/hashing.ts `hashingPoolStats`). */
+  hashingPool?: () => { queueSize: number; utilization: number; threads: number };
+  /** The database connection pool (PostgreSQL): connections open, idle, and requests waiting for one. */
+  databasePool?: () => { total: number; idle: number; waiting: number } | undefined;
+}
+
+/** Status codes as label values, made once. */
+const STATUS = Array.from({ length: 600 }, (_, code) => String(code));
+
+export class Metrics {
+  readonly registry = new Registry();
+  readonly #requests: Counter<'method' | 'route' | 'status'>;
+  readonly #duration: Histogram<'method' | 'route' | 'status'>;
+  readonly #tokens: Counter<'grant_type'>;
+  readonly #logins: Counter<'connection' | 'result'>;
+  readonly #rateLimited: Counter<'bucket'>;
+  readonly #blocks: Counter;
+
+  /**
+   * `runtime`: also the process's own metrics (event-loop lag, heap, GC, CPU)
+   * from prom-client's default collectors; on when metrics are served.
+   */
+  constructor(sources: MetricsSources = {}, options: { runtime?: boolean } = {}) {
+    const registers = [this.registry];
+    this.#requests = new Counter({
+      name: 'gatehouse_http_requests_total',
+      help: 'HTTP requests answered, by method, route pattern and status code',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    });
+    this.#duration = new Histogram({
+      name: 'gatehouse_http_request_duration_seconds',
+      help: 'Time from a request to its response, by method, route pattern and status code',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    });
+    this.#tokens = new Counter({
+      name: 'gatehouse_tokens_issued_total',
+      help: 'Successful token endpoint responses, by grant type',
+      labelNames: ['grant_type'],
+      registers,
+    });
+    this.#logins = new Counter({
+      name: 'gatehouse_logins_total',
+      help: 'Password checks of database-connection logins (hosted login page and password grants), by connection and result (success, failure)',
+      labelNames: ['connection', 'result'],
+      registers,
+    });
+    this.#rateLimited = new Counter({
+      name: 'gatehouse_rate_limit_rejections_total',
+      help: 'Requests refused by a rate limit, by bucket',
+      labelNames: ['bucket'],
+      registers,
+    });
+    this.#blocks = new Counter({
+      name: 'gatehouse_brute_force_blocks_total',
+      help: 'Identifier and IP pairs blocked by brute-force protection after too many failed logins',
+      registers,
+    });
+    const { hashingPool, databasePool } = sources;
+    if (hashingPool) {
+      new Gauge({
+        name: 'gatehouse_hashing_queue_size',
+        help: 'Password hashes waiting for a hashing thread',
+        registers,
+        collect() {
+          this.set(hashingPool().queueSize);
+        },
+      });
+      new Gauge({
+        name: 'gatehouse_hashing_utilization_ratio',
+        help: "The hashing pool's utilisation (0 to 1, piscina's measure)",
+        registers,
+        collect() {
+          this.set(hashingPool().utilization);
+        },
+      });
+      new Gauge({
+        name: 'gatehouse_hashing_threads',
+        help: 'Hashing threads running now',
+        registers,
+        collect() {
+          this.set(hashingPool().threads);
+        },
+      });
+    }
+    if (databasePool) {
+      new Gauge({
+        name: 'gatehouse_database_pool_connections',
+        help: 'Database pool connections, by state (total, idle, waiting: requests waiting for a connection)',
+        labelNames: ['state'],
+        registers,
+        collect() {
+          const pool = databasePool();
+          if (!pool) return;
+          this.set({ state: 'total' }, pool.total);
+          this.set({ state: 'idle' }, pool.idle);
+          this.set({ state: 'waiting' }, pool.waiting);
+        },
+      });
+    }
+    if (options.runtime) collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 20 });
+  }
+
+  /** One answered request; `route` is the route's pattern (`/api/v2/clients/:id`), `seconds` its duration. */
+  request(method: string, route: string, status: number, seconds: number): void {
+    const code = STATUS[status] ?? String(status);
+    this.#requests.labels(method, route, code).inc();
+    this.#duration.labels(method, route, code).observe(seconds);
+  }
+
+  tokenIssued(grantType: string): void {
+    this.#tokens.labels(grantType).inc();
+  }
+
+  login(connection: string, success: boolean): void {
+    this.#logins.labels(connection, success ? 'success' : 'failure').inc();
+  }
+
+  rateLimited(bucket: string): void {
+    this.#rateLimited.labels(bucket).inc();
+  }
+
+  bruteForceBlock(): void {
+    this.#blocks.inc();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  /** The exposition text of every metric. */
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+}
