@@ -18,6 +18,8 @@
  *   (a login CSRF: the victim's browser posting the attacker's credentials
  *   with the attacker's token) does not verify. SameSite=Lax: only the
  *   pages' own same-origin posts need it.
+ * - `__Host-gh_mfa`: this browser passed a second factor for a user
+ *   (./mfa/remember-browser.ts). HttpOnly, SameSite=Lax.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { oauthErrors } from '../platform/http/errors.js';
@@ -25,8 +27,10 @@ import { newSecret } from '../domain/secrets.js';
 
 export const SESSION_COOKIE = '__Host-gh_session';
 export const BROWSER_COOKIE = '__Host-gh_browser';
+/** The browser that passed a second factor (./mfa/remember-browser.ts). */
+export const MFA_REMEMBER_COOKIE = '__Host-gh_mfa';
 /** Every cookie Gatehouse sets. */
-export const GATEHOUSE_COOKIES: readonly string[] = [SESSION_COOKIE, BROWSER_COOKIE];
+export const GATEHOUSE_COOKIES: readonly string[] = [SESSION_COOKIE, BROWSER_COOKIE, MFA_REMEMBER_COOKIE];
 
 /**
  * The value of one cookie in a Cookie header (RFC 6265 §5.4), or undefined.

@@ -67,6 +67,11 @@ export const LIFETIMES = {
     description: 'How long the mfa_token of an mfa_required answer may be used (the service: 10 minutes).',
     affects: 'POST /mfa/associate, /mfa/challenge, /mfa/authenticators and the MFA grants of /oauth/token with that token.',
   },
+  mfa_remember_browser: {
+    seconds: 30 * 24 * 3600,
+    description: 'How long a browser that passed a second factor is not asked for one again by the same user (the service: 30 days).',
+    affects: 'The MFA step of the hosted login (the __Host-gh_mfa cookie); acr_values asking for MFA still asks.',
+  },
   mfa_oob_code: {
     seconds: 300,
     description: 'How long the oob_code and binding code of an email or SMS challenge may be used.',

@@ -271,4 +271,39 @@ describe('MFA by push notification', () => {
       await mgmt('PATCH', '/api/v2/guardian/factors/push-notification/providers/apns', { p12: await apns.providerP12(APNS_SUBJECT) });
     }
   });
+
+  it('CIBA on the guardian-push channel: the request is pushed to the user\'s device, whose signed approval lets the client poll its tokens', async () => {
+    const CIBA = 'urn:openid:params:grant-type:ciba';
+    const created = await mgmt('POST', '/api/v2/clients', { name: 'Call centre', app_type: 'regular_web', token_endpoint_auth_method: 'client_secret_post', grant_types: [CIBA], async_approval_notification_channels: ['guardian-push'] });
+    assert.equal(created.statusCode, 201, created.body);
+    const bank = created.json() as { client_id: string; client_secret: string };
+    const connection = (await t.ctx.stores.connections.getByName(t.tenant.id, REALM))!;
+    const user = (await t.ctx.stores.users.findByEmail(t.tenant.id, connection.id, 'push2@example.com'))!;
+    const device = devices.get('push2@example.com')!;
+    const bcAuthorize = (userId: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/bc-authorize',
+        headers: { host: DOMAIN, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ client_id: bank.client_id, client_secret: bank.client_secret, scope: 'openid', binding_message: 'Transfer 42', login_hint: JSON.stringify({ format: 'iss_sub', iss: `https://${DOMAIN}/`, sub: userId }) }).toString(),
+      });
+    const res = await bcAuthorize(user.user_id);
+    assert.equal(res.statusCode, 200, res.body);
+    const { auth_req_id } = res.json() as { auth_req_id: string };
+    const seen = apns.notifications.at(-1)!;
+    assert.equal(seen.deviceToken, device.token);
+    assert.equal((seen.payload.aps as { alert: { body: string } }).alert.body, 'Call centre: Transfer 42');
+    const cibaPoll = () => tokenRequest(t.app, { grant_type: CIBA, auth_req_id, client_id: bank.client_id, client_secret: bank.client_secret });
+    assert.equal(((await cibaPoll()).json() as { error: string }).error, 'authorization_pending');
+    assert.equal((await answer(device, lastTxn(), true)).statusCode, 204);
+    const tokens = await withClockAdvanced(t, 11_000, cibaPoll);
+    assert.equal(tokens.statusCode, 200, tokens.body);
+    assert.equal(decodeJwt((tokens.json() as { id_token: string }).id_token).sub, user.user_id);
+
+    // A user without a push device cannot be asked on guardian-push alone.
+    const plain = (await t.ctx.stores.users.findByEmail(t.tenant.id, connection.id, 'push4@example.com'))!;
+    await t.ctx.stores.mfa.deleteAuthenticators(t.tenant.id, plain.user_id);
+    const refused = await bcAuthorize(plain.user_id);
+    assert.deepEqual([refused.statusCode, (refused.json() as { error: string }).error], [400, 'invalid_request']);
+  });
 });

@@ -7,10 +7,10 @@
  * user of the tenant, `binding_message` of at most 64 characters of letters,
  * digits, spaces and `+-_.,:#`, `requested_expiry` 1 to 300 seconds, default
  * 300, `audience` an API of the tenant), keep the request and ask the user
- * through the client's `async_approval_notification_channels`: `email`
- * mails a single-use link to the approval page (../ciba/approve.ts);
- * `guardian-push` is not available yet, so a client offering only it is
- * refused. Answer `{auth_req_id, expires_in, interval}`.
+ * through the client's `async_approval_notification_channels`:
+ * `guardian-push` pushes a transaction to the user's enrolled device (the
+ * device's signed answer decides the request, src/domain/mfa/push.ts),
+ * `email` mails a single-use link to the approval page (../ciba/approve.ts). Answer `{auth_req_id, expires_in, interval}`.
  */
 import { sendTenantMail, userVariables } from '../../domain/email/templates.js';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
@@ -27,6 +27,10 @@ import type { AuthenticatedClient } from '../client-auth/method.js';
 import { pick, readBody, type Params } from '../params.js';
 import type { AuthenticationRegistries } from '../registries.js';
 import { CIBA_GRANT } from '../token/grants/ciba.js';
+import type { Authenticator } from '../../domain/mfa/model.js';
+import { startPushChallenge } from '../../domain/mfa/push.js';
+import { secondFactors, usableAuthenticators } from '../../domain/mfa/service.js';
+import { pushSender } from '../mfa/push-delivery.js';
 
 export const CIBA_POLL_INTERVAL = 5;
 const DEFAULT_EXPIRY = 300;
@@ -83,12 +87,23 @@ async function checkAudience(ctx: AppContext, tenant: Tenant, params: Params): P
   return params.audience;
 }
 
-/** The channels to ask the user on: `email` only, today. */
-function checkChannels(client: AuthenticatedClient, user: UserRow): void {
+type Channel = { name: 'guardian-push'; device: Authenticator } | { name: 'email' };
+
+/**
+ * The channel to ask the user on, of the client's
+ * `async_approval_notification_channels` (default `guardian-push`):
+ * `guardian-push` when the user has an enrolled push device and the factor
+ * is on, else `email` when listed and the user has an address.
+ */
+async function checkChannels(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient, user: UserRow): Promise<Channel> {
   const config = client.client.row.config as { async_approval_notification_channels?: unknown };
   const channels = Array.isArray(config.async_approval_notification_channels) ? config.async_approval_notification_channels : ['guardian-push'];
-  if (!channels.includes('email')) throw oauthErrors.invalidRequest('None of the client\'s async_approval_notification_channels is available (email is; guardian-push is not yet)');
-  if (!user.email) throw oauthErrors.invalidRequest('The user has no email address to be asked on');
+  if (channels.includes('guardian-push')) {
+    const device = secondFactors(await usableAuthenticators(ctx, tenant.id, user.user_id)).find((a) => a.type === 'push');
+    if (device) return { name: 'guardian-push', device };
+  }
+  if (channels.includes('email') && user.email) return { name: 'email' };
+  throw oauthErrors.invalidRequest('The user cannot be asked on any of the client\'s async_approval_notification_channels (guardian-push needs an enrolled push device, email an address)');
 }
 
 /** The approval mail (the tenant's `async_approval` template when it has one). */
@@ -110,6 +125,17 @@ function mailApproval(ctx: AppContext, tenant: Tenant, user: UserRow, client: Au
   );
 }
 
+/** Pushes the request to the user's device as a transaction; returns the transaction id. */
+async function pushApproval(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient, device: Authenticator, bindingMessage: string): Promise<string> {
+  let transaction = '';
+  const notify = pushSender(ctx, tenant, device, { clientName: client.client.row.name, text: `${client.client.row.name}: ${bindingMessage}` });
+  await startPushChallenge(ctx, tenant, device, client.client.row.client_id, async (transactionId, expiresAt) => {
+    transaction = transactionId;
+    await notify(transactionId, expiresAt);
+  });
+  return transaction;
+}
+
 export function backchannelAuthorizeEndpoint(ctx: AppContext, registries: AuthenticationRegistries): RouteOptions {
   const authentication = clientAuthenticationParameters(registries.clientAuthMethods);
   return {
@@ -125,10 +151,11 @@ export function backchannelAuthorizeEndpoint(ctx: AppContext, registries: Authen
       const expiresIn = checkExpiry(params);
       const user = await hintedUser(ctx, tenant, params);
       const audience = await checkAudience(ctx, tenant, params);
-      checkChannels(client, user);
+      const channel = await checkChannels(ctx, tenant, client, user);
 
       const authReqId = newSecret();
-      const ticket = newSecret();
+      // The push transaction's id is the request's ticket: the device's answer decides it (src/domain/mfa/push.ts).
+      const ticket = channel.name === 'guardian-push' ? await pushApproval(ctx, tenant, client, channel.device, bindingMessage) : newSecret();
       const now = ctx.now();
       const row: BackchannelAuthRequestRow = {
         tenant_id: tenant.id,
@@ -149,7 +176,7 @@ export function backchannelAuthorizeEndpoint(ctx: AppContext, registries: Authen
         used_at: null,
       };
       await ctx.stores.backchannelAuthRequests.insert(row);
-      await mailApproval(ctx, tenant, user, client, ticket, bindingMessage, expiresIn);
+      if (channel.name === 'email') await mailApproval(ctx, tenant, user, client, ticket, bindingMessage, expiresIn);
       return reply.header('Cache-Control', 'no-store').send({ auth_req_id: authReqId, expires_in: expiresIn, interval: CIBA_POLL_INTERVAL });
     },
   };

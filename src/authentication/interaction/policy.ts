@@ -98,6 +98,7 @@ export function startInteraction(
     request: authorize,
     browser: bindBrowser(request, reply),
     completed: [],
+    ...(request.headers.cookie !== undefined && { cookies: request.headers.cookie }),
     ...(authenticated && { authenticated }),
   });
 }
@@ -148,6 +149,7 @@ export async function stepPage(
     browser,
     transactionId: transaction.id,
     completed: transaction.completed,
+    ...(request.headers.cookie !== undefined && { cookies: request.headers.cookie }),
     ...(authenticated && { authenticated }),
   };
   const current = await firstNeeded(deps, interaction);

@@ -34,6 +34,8 @@ export interface Interaction {
   authenticated?: Authenticated;
   /** Steps the user completed during this request: they are not asked again. */
   completed: readonly string[];
+  /** The request's Cookie header, for steps that read a cookie of their own (MFA's remembered browser); absent where none was read. */
+  cookies?: string;
 }
 
 /** What the steps work with. */

@@ -220,10 +220,19 @@ export async function deviceTransaction(ctx: AppContext, tenant: Tenant, jwt: st
   }
 }
 
-/** Approves or denies the transaction as the device's JWT says; false when it was already answered. */
+/**
+ * Approves or denies the transaction as the device's JWT says; false when
+ * it was already answered. A CIBA request asked on the `guardian-push`
+ * channel (its ticket is the transaction id) is decided with it.
+ */
 export async function resolvePushTransaction(ctx: AppContext, tenant: Tenant, transaction: DeviceTransaction, accepted: boolean): Promise<boolean> {
   const transactionHash = transaction.challenge.transaction_hash!;
-  return ctx.stores.mfa.resolveChallenge(tenant.id, transactionHash, accepted ? 'approved' : 'denied', isoAt(ctx.now()));
+  const now = isoAt(ctx.now());
+  const decision = accepted ? 'approved' : 'denied';
+  if (!(await ctx.stores.mfa.resolveChallenge(tenant.id, transactionHash, decision, now))) return false;
+  const ciba = await ctx.stores.backchannelAuthRequests.findByTicket(tenant.id, transactionHash);
+  if (ciba && ciba.status === 'pending' && ciba.user_id === transaction.challenge.user_id) await ctx.stores.backchannelAuthRequests.decide(tenant.id, ciba.id, now, decision);
+  return true;
 }
 
 export type PushPoll = Verification | { outcome: 'pending' } | { outcome: 'slow_down' } | { outcome: 'denied' } | { outcome: 'not_push' };

@@ -17,8 +17,10 @@
  *   once when that factor is on.
  *
  * A right code records `mfa` on the session (ID tokens then carry
- * `amr: ["mfa"]`, and later requests in this session are not asked again)
- * and completes the step. Codes follow the domain's rules: single use, five
+ * `amr: ["mfa"]`, and later requests in this session are not asked again),
+ * remembers the browser for the user (../../mfa/remember-browser.ts: later
+ * logins of that user in that browser skip the step, unless `acr_values`
+ * asks for MFA or the user's factors changed) and completes the step. Codes follow the domain's rules: single use, five
  * wrong codes block the user's second factor for a while.
  */
 import type { FastifyReply, RouteOptions } from 'fastify';
@@ -40,7 +42,9 @@ import {
 import { OAuthError } from '../../../platform/http/errors.js';
 import { takeSend } from '../../abuse-limits.js';
 import { PageError } from '../../errors.js';
+import { appendCookie } from '../../cookies.js';
 import { bindingCodeSender } from '../../mfa/delivery.js';
+import { RememberedBrowsers } from '../../mfa/remember-browser.js';
 import { pushSender } from '../../mfa/push-delivery.js';
 import type { FormError } from '../../pages/authorize.js';
 import { Html, sendPage, type PageDocument } from '../../pages/html.js';
@@ -63,11 +67,21 @@ function hasSecondFactor(interaction: Interaction): boolean {
   return interaction.authenticated?.session.amr?.split(' ').includes(MFA_AMR) === true;
 }
 
+const rememberedBrowsers = new WeakMap<InteractionDeps['ctx'], RememberedBrowsers>();
+function remembered(deps: InteractionDeps): RememberedBrowsers {
+  let found = rememberedBrowsers.get(deps.ctx);
+  if (!found) rememberedBrowsers.set(deps.ctx, (found = new RememberedBrowsers(deps.ctx)));
+  return found;
+}
+
 async function needed(deps: InteractionDeps, interaction: Interaction): Promise<boolean> {
   const { authenticated, request } = interaction;
   if (!authenticated || hasSecondFactor(interaction)) return false;
   const forced = request.acr_values?.split(' ').includes(MULTI_FACTOR_ACR) === true;
-  return mfaRequired(deps.ctx, interaction.tenant.id, authenticated.user.user_id, forced);
+  if (!(await mfaRequired(deps.ctx, interaction.tenant.id, authenticated.user.user_id, forced))) return false;
+  // A browser that passed a second factor for this user is not asked again, unless the request asks for MFA.
+  if (!forced && (await remembered(deps).remembers(interaction.tenant, authenticated.user.user_id, interaction.browser, interaction.cookies))) return false;
+  return true;
 }
 
 async function factorsOf(deps: InteractionDeps, interaction: Interaction): Promise<Authenticator[]> {
@@ -107,6 +121,7 @@ async function passed(deps: InteractionDeps, reply: FastifyReply, interaction: I
   const authenticated = interaction.authenticated!;
   const amr = [...new Set([...(authenticated.session.amr?.split(' ') ?? []), MFA_AMR])].join(' ');
   await deps.ctx.stores.sessions.setAmr(tenant.id, authenticated.session.id_hash, amr);
+  appendCookie(reply, await remembered(deps).cookie(tenant, authenticated.user.user_id, interaction.browser));
   const updated: Interaction = { ...interaction, authenticated: { ...authenticated, session: { ...authenticated.session, amr } } };
   if (recoveryCode !== undefined) {
     // Its "continue" form leads on to the application's callback: the page's CSP must let the form go there.

@@ -1,0 +1,58 @@
+/**
+ * Remember this browser (the MFA policy's "remember the browser", the
+ * service's 30 days): once a user passed a second factor in the hosted
+ * login, the browser gets `__Host-gh_mfa` and the MFA step skips that user
+ * in that browser until it expires (`mfa_remember_browser` lifetime, a
+ * tenant may set its own in `settings.lifetimes`).
+ *
+ * The value is `{user hash}.{expiry}.{mac}`: an HMAC (platform form tokens,
+ * a key derived from the master key) over the tenant, the user, this
+ * browser's binding (`__Host-gh_browser`), the expiry and a fingerprint of
+ * the user's confirmed second factors. So it is worth nothing in another
+ * browser or for another user, cannot be extended, and stops working when
+ * the user's factors change (an enrolment added or removed, the
+ * authenticators reset). One user per browser: the last one who passed.
+ */
+import { createHash } from 'node:crypto';
+import type { AppContext } from '../../domain/context.js';
+import { lifetimeOf } from '../../domain/lifetimes.js';
+import { secondFactors, usableAuthenticators } from '../../domain/mfa/service.js';
+import type { Tenant } from '../../domain/tenants/tenant.js';
+import type { FormTokens } from '../../platform/crypto/form-tokens.js';
+import { MFA_REMEMBER_COOKIE, readCookie } from '../cookies.js';
+
+const short = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22);
+
+export class RememberedBrowsers {
+  #tokens: FormTokens | undefined;
+
+  constructor(private readonly ctx: AppContext) {}
+
+  private get tokens(): FormTokens {
+    this.#tokens ??= this.ctx.formTokens('mfa remember browser');
+    return this.#tokens;
+  }
+
+  /** What the user's confirmed second factors are now (ids and enrolment times). */
+  private async fingerprint(tenant: Tenant, userId: string): Promise<string> {
+    const factors = secondFactors(await usableAuthenticators(this.ctx, tenant.id, userId));
+    return short(factors.map((a) => `${a.id}:${a.enrolled_at ?? ''}`).sort().join(','));
+  }
+
+  /** The Set-Cookie remembering this browser for the user, who just passed a second factor. */
+  async cookie(tenant: Tenant, userId: string, browser: string): Promise<string> {
+    const seconds = lifetimeOf(tenant, 'mfa_remember_browser');
+    const expiry = String(Math.floor(this.ctx.now() / 1000) + seconds);
+    const mac = this.tokens.token(tenant.id, userId, browser, expiry, await this.fingerprint(tenant, userId));
+    return `${MFA_REMEMBER_COOKIE}=${short(userId)}.${expiry}.${mac}; Path=/; Max-Age=${seconds}; Secure; HttpOnly; SameSite=Lax`;
+  }
+
+  /** Whether the browser's cookie remembers this user, unexpired, with the same factors. */
+  async remembers(tenant: Tenant, userId: string, browser: string, cookieHeader: string | undefined): Promise<boolean> {
+    const value = readCookie(cookieHeader, MFA_REMEMBER_COOKIE);
+    const parts = value?.split('.');
+    if (!parts || parts.length !== 3 || parts[0] !== short(userId) || !/^[0-9]{1,12}$/.test(parts[1]!)) return false;
+    if (Number(parts[1]) * 1000 <= this.ctx.now()) return false;
+    return this.tokens.matches(parts[2], tenant.id, userId, browser, parts[1]!, await this.fingerprint(tenant, userId));
+  }
+}
