@@ -15,6 +15,8 @@
  *   endpoint ARN, `Action=Publish` to that ARN keeps the message; a request
  *   signed with another access key id gets SNS's 403 XML error.
  */
+// @peculiar/x509 needs the Reflect metadata polyfill loaded first (tsyringe); the server loads it only when it makes a certificate.
+import 'reflect-metadata';
 import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID, webcrypto } from 'node:crypto';
 import fs from 'node:fs';
