@@ -11,6 +11,7 @@ import { notAvailableRoute } from './not-available/route.js';
 import { managementRoutes } from './routes.js';
 import { logManagementOperation } from './tenant-log.js';
 import type { AppContext } from '../domain/context.js';
+import { ManagementError } from '../platform/http/errors.js';
 
 export function managementPlugin(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
@@ -22,6 +23,13 @@ export function managementPlugin(ctx: AppContext): FastifyPluginAsync {
       if (scopes === undefined) return;
       request.principal = await authenticateManagement(ctx, request);
       authorizeOperation(request.principal, { scopes, ...(currentUser && { currentUser }), ...(allScopes && { allScopes }) }, request.params);
+    });
+    // Only the operations that declare multipart/form-data (the user import) take it; every other one refuses it as before the parser existed.
+    app.addHook('preParsing', async (request) => {
+      const type = request.headers['content-type'];
+      if (type === undefined || !/^multipart\/form-data\b/i.test(type)) return;
+      const consumes = (request.routeOptions.schema as { consumes?: readonly string[] } | undefined)?.consumes;
+      if (!consumes?.includes('multipart/form-data')) throw new ManagementError(415, 'Unsupported Media Type');
     });
     // Operations that change something go to the tenant log (sapi / fapi) once answered.
     app.addHook('onResponse', async (request, reply) => logManagementOperation(ctx, request, reply));

@@ -9,10 +9,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { decodeJwt, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
+import { decodeJwt, exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { createTestApp, DOMAIN, tokenRequest, withClockAdvanced, type TestApp } from '../helpers/app.js';
 import { authorizeUrl, Browser, hidden, redirectParams } from '../helpers/browser.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
+import { enrolPushDevice, pushAnswer, signDeviceJwt, type DevicePost, type PushDevice as Device } from '../helpers/push-device.js';
 import { startApnsStandIn, startSnsStandIn, type ApnsStandIn, type SnsStandIn } from '../helpers/push-stand-ins.js';
 
 const REALM = 'Username-Password-Authentication';
@@ -22,14 +23,6 @@ const BUNDLE = 'com.example.guardian';
 const APNS_SUBJECT = 'Apple Push Services: com.example.guardian';
 const AWS_KEY_ID = 'AKIAEXAMPLEKEYID0001';
 const CALLBACK = 'https://app.example.com/callback';
-
-interface Device {
-  id: string;
-  token: string;
-  privateKey: CryptoKey;
-  publicJwk: JWK;
-  alg: 'ES256' | 'RS256';
-}
 
 describe('MFA by push notification', () => {
   let t: TestApp;
@@ -50,26 +43,16 @@ describe('MFA by push notification', () => {
   };
   const poll = (mfa_token: string, oob_code: string) => tokenRequest(t.app, { grant_type: MFA_OOB, client_id: app.client_id, client_secret: app.client_secret, mfa_token, oob_code });
 
-  /** A device enrols through the barcode's transaction with a new key pair. */
-  const enrolDevice = async (barcodeUri: string, alg: 'ES256' | 'RS256' = 'ES256'): Promise<Device> => {
-    const uri = new URL(barcodeUri);
-    assert.equal(uri.protocol, 'otpauth:');
-    assert.equal(uri.searchParams.get('base_url'), baseUrl);
-    const { publicKey, privateKey } = await generateKeyPair(alg);
-    const publicJwk = await exportJWK(publicKey);
-    const token = `device-${Math.random().toString(16).slice(2)}`;
-    const res = await json('POST', '/guardian/api/enroll', { identifier: 'phone-1', name: 'My phone', push_credentials: { service: 'APNS', token }, public_key: publicJwk }, { authorization: `Ticket id="${uri.searchParams.get('enrollment_tx_id')}"` });
-    assert.equal(res.statusCode, 201, res.body);
-    const body = res.json() as { id: string; url: string };
-    assert.equal(body.url, baseUrl);
-    return { id: body.id, token, privateKey, publicJwk, alg };
+  const post: DevicePost = async (path, body, headers) => {
+    const res = await json('POST', path, body, headers);
+    return { status: res.statusCode, text: res.body };
   };
-
-  /** What the device sends about a transaction: a JWT signed by `key` (its own unless given). */
-  const deviceJwt = (device: Device, txn: string, audience: string, claims: Record<string, unknown> = {}, key: CryptoKey = device.privateKey) =>
-    new SignJWT(claims).setProtectedHeader({ alg: device.alg }).setIssuer(device.id).setSubject(txn).setAudience(audience).setIssuedAt(Math.floor(t.ctx.now() / 1000)).setExpirationTime(Math.floor(t.ctx.now() / 1000) + 120).sign(key);
+  /** A device enrols through the barcode's transaction with a new key pair. */
+  const enrolDevice = (barcodeUri: string, alg: 'ES256' | 'RS256' = 'ES256') => enrolPushDevice(barcodeUri, baseUrl, post, alg);
+  /** What the device sends about a transaction, at the context's time. */
+  const deviceJwt = (device: Device, txn: string, audience: string, claims: Record<string, unknown> = {}, key?: CryptoKey) => signDeviceJwt(device, txn, audience, t.ctx.now(), claims, key);
   const answer = async (device: Device, txn: string, accepted: boolean, key?: CryptoKey) =>
-    json('POST', '/guardian/api/resolve-transaction', undefined, { authorization: `Bearer ${await deviceJwt(device, txn, `${baseUrl}/api/resolve-transaction`, { auth0_guardian_method: 'push', auth0_guardian_accepted: accepted }, key)}` });
+    json('POST', '/guardian/api/resolve-transaction', undefined, { authorization: `Bearer ${await deviceJwt(device, txn, `${baseUrl}/api/resolve-transaction`, pushAnswer(accepted), key)}` });
   const lastTxn = () => (apns.notifications.at(-1)!.payload.gatehouse as { txn: string }).txn;
 
   /** Enrols `email` by push and completes that first login. */

@@ -32,7 +32,7 @@ import { Html, pageUi, renderPage, type PageDocument, type PageUi } from '../../
 import { confirmLogoutPage, loggedOutPage, logoutErrorPage } from '../../src/authentication/pages/logout.js';
 import { invalidEnrollmentTicketPage, mfaChallengePage, mfaEnrolPage, mfaUnavailablePage, recoveryCodePage, ticketEnrolledPage, ticketEnrolPage } from '../../src/authentication/pages/mfa.js';
 import { organizationChoicePage, organizationNamePage } from '../../src/authentication/pages/organization.js';
-import { passwordlessCodePage, passwordlessEmailPage } from '../../src/authentication/pages/passwordless.js';
+import { passwordlessCodePage, passwordlessEmailPage, passwordlessPhonePage, passwordlessSmsCodePage } from '../../src/authentication/pages/passwordless.js';
 import { checkPassword } from '../../src/authentication/dbconnections/password-policy.js';
 import { LANGUAGES } from '../../src/domain/branding/texts.js';
 import { ROOT, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
@@ -77,7 +77,14 @@ async function checkEveryLook(scenario: Scenario, name: string, load: () => Prom
     await page.emulateMedia({ colorScheme: look.colorScheme });
     await load();
     await scenario.shot(`${name}-${look.name}`);
-    const violations = await axeViolations(page);
+    let violations = await axeViolations(page);
+    if (name.endsWith('mfa-push-waiting')) {
+      // The one known exception: the push waiting page reloads itself with a timed
+      // meta refresh (axe's meta-refresh, WCAG technique F41), since the hosted pages
+      // carry no script; it also offers the button that does the same by hand (README).
+      assert.deepEqual(violations.map((v) => v.id), ['meta-refresh'], `${name} (${look.name}): ${JSON.stringify(violations, null, 1)}`);
+      violations = [];
+    }
     assert.deepEqual(violations, [], `${name} (${look.name}): ${JSON.stringify(violations, null, 1)}`);
   }
   // The card fits a phone: nothing scrolls sideways.
@@ -131,6 +138,8 @@ describe('hosted pages design system in Chromium', { skip }, () => {
       ['enrollment-ticket-invalid', invalidEnrollmentTicketPage()],
       ['passwordless-email', passwordlessEmailPage(view)],
       ['passwordless-code', passwordlessCodePage({ ...view, email: 'alice@example.com', error: { field: 'code', message: 'Wrong email or verification code.' } })],
+      ['passwordless-phone', passwordlessPhonePage({ ...view, phoneNumber: '+4155', error: { field: 'phone_number', message: 'Enter your phone number in international format, such as +14155550100.' } })],
+      ['passwordless-sms-code', passwordlessSmsCodePage({ ...view, phoneNumber: '+14155550100' })],
       ['organization-name', organizationNamePage({ ...view, methods: ['organization_name'], error: { message: 'No organization was found by that name.' } })],
       ['organization-email', organizationNamePage({ ...view, methods: ['email', 'organization_name'] })],
       ['organization-choice', organizationChoicePage({ ...view, organizations: [{ id: 'org_1', label: 'Acme' }, { id: 'org_2', label: 'Globex' }] })],

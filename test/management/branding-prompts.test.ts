@@ -161,7 +161,14 @@ describe('/api/v2/branding and /api/v2/prompts', () => {
     it('refuses an unknown prompt, language, screen or key, a text that is not a string or too long, and changes nothing', async () => {
       await t.management('PUT', '/api/v2/prompts/signup/custom-text/de', { body: { signup: { title: 'Konto anlegen' } } });
       refusedWith(await t.management('PUT', '/api/v2/prompts/nope/custom-text/en', { body: {} }), 400, /Invalid prompt 'nope'/);
-      refusedWith(await t.management('GET', '/api/v2/prompts/mfa-voice/custom-text/en'), 400, /Invalid prompt/);
+      refusedWith(await t.management('GET', '/api/v2/prompts/nope/custom-text/en'), 400, /Invalid prompt 'nope'/);
+      refusedWith(await t.management('GET', '/api/v2/prompts/login/custom-text/xx'), 400, /Invalid language 'xx'/);
+      // A prompt or language of the service that Gatehouse does not render: read as empty (export tools read them all), never set.
+      const unrendered = await t.management('GET', '/api/v2/prompts/mfa-voice/custom-text/en');
+      assert.equal(unrendered.statusCode, 200);
+      assert.deepEqual(unrendered.json(), {});
+      assert.deepEqual((await t.management('GET', '/api/v2/prompts/login/custom-text/ja')).json(), {});
+      refusedWith(await t.management('PUT', '/api/v2/prompts/mfa-voice/custom-text/en', { body: {} }), 400, /Invalid prompt 'mfa-voice'/);
       refusedWith(await t.management('PUT', '/api/v2/prompts/signup/custom-text/ja', { body: {} }), 400, /Invalid language 'ja'/);
       refusedWith(await t.management('PUT', '/api/v2/prompts/signup/custom-text/de', { body: { login: { title: 'x' } } }), 400, /unknown screen 'login'/);
       refusedWith(await t.management('PUT', '/api/v2/prompts/signup/custom-text/de', { body: { signup: { nope: 'x' } } }), 400, /unknown key 'nope'/);

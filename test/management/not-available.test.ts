@@ -36,17 +36,17 @@ describe('/api/v2: operations of the service Gatehouse does not implement', () =
       message: 'This operation of the Management API is not available in Gatehouse: POST /api/v2/rules',
       errorCode: 'not_available_in_gatehouse',
     });
-    const withId = await api('PATCH', '/api/v2/log-streams/lst_0123?x=1', { body: {} });
+    const withId = await api('PATCH', '/api/v2/actions/actions/act_0123?x=1', { body: {} });
     assert.equal(withId.statusCode, 404);
-    assert.match((withId.json() as { message: string }).message, /: PATCH \/api\/v2\/log-streams\/\{id\}$/, 'the template, never the request\'s own path');
-    // A method the service has on a path Gatehouse implements for others.
-    const rotate = await api('POST', '/api/v2/jobs/users-imports', { body: {} });
-    assert.equal((rotate.json() as { errorCode: string }).errorCode, 'not_available_in_gatehouse');
+    assert.match((withId.json() as { message: string }).message, /: PATCH \/api\/v2\/actions\/actions\/\{id\}$/, 'the template, never the request\'s own path');
+    // A method the service has under a path Gatehouse implements others of (account linking is not implemented).
+    const link = await api('POST', '/api/v2/users/auth0%7Cabc/identities', { body: { provider: 'auth0', user_id: 'def' } });
+    assert.equal((link.json() as { errorCode: string }).errorCode, 'not_available_in_gatehouse');
   });
 
   it('answers before reading the body: a multipart upload gets the same answer, not 415', async () => {
     const boundary = 'x-boundary';
-    const res = await t.management('POST', '/api/v2/jobs/users-imports', {
+    const res = await t.management('POST', '/api/v2/rules', {
       headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
       body: `--${boundary}\r\nContent-Disposition: form-data; name="connection_id"\r\n\r\ncon_1\r\n--${boundary}--\r\n`,
     });

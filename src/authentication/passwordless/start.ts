@@ -24,11 +24,10 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { AppContext } from '../../domain/context.js';
 import type { ConnectionRow } from '../../domain/connections/model.js';
-import { SMS_STRATEGY } from '../../domain/passwordless/options.js';
-import { startEmail, startSms } from '../../domain/passwordless/service.js';
+import { E164, SMS_STRATEGY } from '../../domain/passwordless/options.js';
+import { startEmail } from '../../domain/passwordless/service.js';
 import { OAuthError } from '../../platform/http/errors.js';
 import type { AuthenticatedClient } from '../client-auth/method.js';
-import { sendTextMessage } from '../mfa/delivery.js';
 import { takeSend } from '../abuse-limits.js';
 import { authenticateClient, clientAuthenticationParameters } from '../client-auth/authenticate.js';
 import { endUserIp } from '../end-user-ip.js';
@@ -36,10 +35,9 @@ import { PasswordlessError } from '../errors.js';
 import { pick, readBody, type Params } from '../params.js';
 import type { AuthenticationRegistries } from '../registries.js';
 import { passwordlessConnection } from './connection.js';
+import { textPasswordlessCode } from './sms.js';
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
-/** The service's pattern for phone numbers (wire notes §1.4), with a leading digit 1-9 and at least 7 digits. */
-const PHONE = /^\+[1-9][0-9]{6,14}$/;
 /** authParams members carried by the link, as auth0.js sends them. */
 const AUTH_PARAMS = ['redirect_uri', 'response_type', 'response_mode', 'scope', 'state', 'nonce', 'audience', 'code_challenge', 'code_challenge_method', 'prompt', 'max_age', 'acr_values'];
 
@@ -63,19 +61,13 @@ export function passwordlessStartEndpoint(ctx: AppContext, registries: Pick<Auth
   const startBySms = async (request: FastifyRequest, reply: FastifyReply, client: AuthenticatedClient, connection: ConnectionRow, params: Params) => {
     const { tenant } = request;
     const phoneNumber = params.phone_number ?? '';
-    if (!PHONE.test(phoneNumber)) throw new PasswordlessError('bad.phone_number', 'String does not match pattern: ^\\+[0-9]{1,15}$');
+    if (!E164.test(phoneNumber)) throw new PasswordlessError('bad.phone_number', 'String does not match pattern: ^\\+[0-9]{1,15}$');
     if ((params.send ?? 'code') !== 'code') throw new PasswordlessError('bad.send', 'send must be "code" for sms connections');
     authParamsOf(request.body);
     // Each text costs money: limited per client IP and per number (../abuse-limits.ts).
     await takeSend(ctx, tenant, 'passwordless_start', endUserIp(request, client), phoneNumber);
     try {
-      await startSms(ctx, {
-        tenant,
-        connection,
-        client: { id: client.client.row.client_id, name: client.client.row.name },
-        phoneNumber,
-        send: (body, sender) => sendTextMessage(ctx, tenant, phoneNumber, body, sender),
-      });
+      await textPasswordlessCode(ctx, tenant, connection, { id: client.client.row.client_id, name: client.client.row.name }, phoneNumber);
     } catch (error) {
       if (!(error instanceof OAuthError)) throw error;
       throw new PasswordlessError('sms_provider_error', error.statusCode === 502 ? 'The text message could not be sent.' : error.description);

@@ -75,7 +75,8 @@ export function passwordlessSettings(options: Record<string, unknown>): Password
 
 const NO_LINE_BREAKS = /^[^\r\n]*$/;
 
-const E164 = /^\+[1-9][0-9]{6,14}$/;
+/** A phone number in E.164 (the service's pattern, wire notes §1.4, with a leading digit 1-9 and at least 7 digits). */
+export const E164 = /^\+[1-9][0-9]{6,14}$/;
 const MESSAGING_SERVICE_SID = /^MG[0-9a-fA-F]{32}$/;
 
 /** Why `options` cannot be an sms connection's (besides totp and the flags), or undefined when they can. */

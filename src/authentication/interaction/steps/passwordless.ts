@@ -1,29 +1,36 @@
 /**
  * The passwordless login step: needed while no login answers the request
- * and the request is for an email connection: the one `connection` names,
- * or the client's only one when it has no database connection. Under
- * `prompt=none`: `login_required`.
+ * and the request is for a passwordless connection: the email or sms
+ * connection `connection` names, or, when the client has no database
+ * connection, its only email connection, else its only sms connection.
+ * Under `prompt=none`: `login_required`.
  *
- * The user gives an address (/passwordless/login), gets a code by email
- * (the connection's template; limited per IP and per address,
- * ../../abuse-limits.ts), and enters it (/passwordless/login/verify): the
- * code rules of src/domain/passwordless (single use, expiry, locked after
- * wrong tries, bound to the client). A right code starts a session for the
- * `email|…` user (created at the first login unless signups are disabled)
- * and completes the step; a wrong one shows the page again, never saying
- * whether the address has an account.
+ * The user gives an address (email) or a phone number in E.164 (sms)
+ * (/passwordless/login), gets a code by email (the connection's template)
+ * or by text message (the connection's template, through the tenant's
+ * Twilio provider as /passwordless/start sends it), limited per IP and per
+ * address or number (../../abuse-limits.ts), and enters it
+ * (/passwordless/login/verify): the code rules of src/domain/passwordless
+ * (single use, expiry, locked after wrong tries, bound to the client). A
+ * right code starts a session for the `email|…` or `sms|…` user (created at
+ * the first login unless signups are disabled) and completes the step; a
+ * wrong one shows the page again, never saying whether the address or
+ * number has an account.
  */
-import type { FastifyReply, RouteOptions } from 'fastify';
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { ConnectionRow } from '../../../domain/connections/model.js';
-import { EMAIL_STRATEGY } from '../../../domain/passwordless/options.js';
+import { E164, EMAIL_STRATEGY, PASSWORDLESS_STRATEGIES, SMS_STRATEGY } from '../../../domain/passwordless/options.js';
 import { passwordlessUser, startEmail, verifyEmailCode } from '../../../domain/passwordless/service.js';
 import { isActive } from '../../../domain/users/active-user.js';
+import { OAuthError } from '../../../platform/http/errors.js';
 import { takeSend } from '../../abuse-limits.js';
 import { PageError } from '../../errors.js';
 import type { FormError } from '../../pages/authorize.js';
+import type { PageUi } from '../../pages/html.js';
 import { sendPage, type PageDocument } from '../../pages/html.js';
-import { passwordlessCodePage, passwordlessEmailPage } from '../../pages/passwordless.js';
+import { passwordlessCodePage, passwordlessEmailPage, passwordlessPhonePage, passwordlessSmsCodePage } from '../../pages/passwordless.js';
 import { pageParams } from '../../params.js';
+import { textPasswordlessCode } from '../../passwordless/sms.js';
 import { completeStep, stepRoute } from '../policy.js';
 import type { Interaction, InteractionDeps, InteractionStep } from '../step.js';
 import { formRedirects, transactionView } from './login.js';
@@ -31,34 +38,70 @@ import { formRedirects, transactionView } from './login.js';
 const NAME = 'passwordless';
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
+/** Codes are at most 10 digits (the connections' totp.length); anything longer is wrong before it is hashed. */
+const MAX_CODE = 16;
 
-/** The request's email connection, if the request is for one (see the file comment). */
-async function emailConnectionOf(deps: InteractionDeps, interaction: Interaction): Promise<ConnectionRow | undefined> {
+/** The request's passwordless connection, if the request is for one (see the file comment). */
+async function passwordlessConnectionOf(deps: InteractionDeps, interaction: Interaction): Promise<ConnectionRow | undefined> {
   const enabled = await deps.ctx.stores.connections.enabledForClient(interaction.tenant.id, interaction.client.row.client_id);
   const named = interaction.request.connection;
-  if (named !== undefined) return enabled.find((c) => c.name === named && c.strategy === EMAIL_STRATEGY);
+  if (named !== undefined) return enabled.find((c) => c.name === named && PASSWORDLESS_STRATEGIES.has(c.strategy));
   if (enabled.some((c) => c.strategy === 'auth0')) return undefined;
   const emails = enabled.filter((c) => c.strategy === EMAIL_STRATEGY);
-  return emails.length === 1 ? emails[0] : undefined;
+  const texts = enabled.filter((c) => c.strategy === SMS_STRATEGY);
+  if (emails.length === 1) return emails[0];
+  return emails.length === 0 && texts.length === 1 ? texts[0] : undefined;
 }
 
 const refused = (status: number, content: PageDocument, interaction: Interaction) => new PageError(status, content, formRedirects(interaction));
+
+/** A text of the sms screens, in the page's language. */
+const smsText =
+  (key: 'invalid-phone-number' | 'too-many-codes' | 'text-not-sent' | 'wrong-code' | 'user-blocked') =>
+  (ui: PageUi): string =>
+    ui.text('login-passwordless', 'login-passwordless-sms-otp', key);
 
 function routes(deps: InteractionDeps): RouteOptions[] {
   const { ctx } = deps;
   const emailView = (interaction: Interaction, email?: string, error?: FormError) =>
     passwordlessEmailPage({ ...transactionView(deps, interaction), ...(email !== undefined && { email }), ...(error && { error }) });
   const codeView = (interaction: Interaction, email: string, error?: FormError) => passwordlessCodePage({ ...transactionView(deps, interaction), email, ...(error && { error }) });
+  const phoneView = (interaction: Interaction, phoneNumber?: string, error?: FormError) =>
+    passwordlessPhonePage({ ...transactionView(deps, interaction), ...(phoneNumber !== undefined && { phoneNumber: phoneNumber.slice(0, 16) }), ...(error && { error }) });
+  const smsCodeView = (interaction: Interaction, phoneNumber: string, error?: FormError) =>
+    passwordlessSmsCodePage({ ...transactionView(deps, interaction), phoneNumber, ...(error && { error }) });
+
+  /** An sms connection: the number (E.164), its code texted, then the code page. */
+  const startBySms = async (interaction: Interaction, request: FastifyRequest, reply: FastifyReply, connection: ConnectionRow) => {
+    const phoneNumber = pageParams(request, ['phone_number']).phone_number ?? '';
+    if (!E164.test(phoneNumber)) throw refused(400, phoneView(interaction, phoneNumber, { field: 'phone_number', message: smsText('invalid-phone-number') }), interaction);
+    try {
+      await takeSend(ctx, interaction.tenant, 'passwordless_start', request.ip, phoneNumber);
+    } catch {
+      throw refused(429, phoneView(interaction, phoneNumber, { field: 'phone_number', message: smsText('too-many-codes') }), interaction);
+    }
+    try {
+      await textPasswordlessCode(ctx, interaction.tenant, connection, { id: interaction.client.row.client_id, name: interaction.client.row.name }, phoneNumber);
+    } catch (error) {
+      if (!(error instanceof OAuthError)) throw error;
+      throw refused(error.statusCode === 502 ? 502 : 400, phoneView(interaction, phoneNumber, { message: smsText('text-not-sent') }), interaction);
+    }
+    return sendPage(reply, 200, smsCodeView(interaction, phoneNumber), formRedirects(interaction));
+  };
 
   return [
     stepRoute(deps, NAME, 'GET', '/passwordless/login', async (interaction, _request, reply) => {
-      return sendPage(reply, 200, emailView(interaction, interaction.request.login_hint), formRedirects(interaction));
+      const connection = await passwordlessConnectionOf(deps, interaction);
+      const hint = interaction.request.login_hint;
+      if (connection?.strategy === SMS_STRATEGY) return sendPage(reply, 200, phoneView(interaction, hint !== undefined && E164.test(hint) ? hint : undefined), formRedirects(interaction));
+      return sendPage(reply, 200, emailView(interaction, hint), formRedirects(interaction));
     }),
 
     stepRoute(deps, NAME, 'POST', '/passwordless/login/start', async (interaction, request, reply) => {
+      const connection = await passwordlessConnectionOf(deps, interaction);
+      if (connection?.strategy === SMS_STRATEGY) return startBySms(interaction, request, reply, connection);
       const email = pageParams(request, ['email']).email ?? '';
       if (!EMAIL.test(email)) throw refused(400, emailView(interaction, email, { field: 'email', message: 'Enter a valid email address.' }), interaction);
-      const connection = await emailConnectionOf(deps, interaction);
       if (!connection) throw refused(400, emailView(interaction, email, { message: 'Passwordless login is not available for this application.' }), interaction);
       try {
         await takeSend(ctx, interaction.tenant, 'passwordless_start', request.ip, email);
@@ -70,13 +113,17 @@ function routes(deps: InteractionDeps): RouteOptions[] {
     }),
 
     stepRoute(deps, NAME, 'POST', '/passwordless/login/verify', async (interaction, request, reply: FastifyReply) => {
-      const { email = '', code = '' } = pageParams(request, ['email', 'code']);
-      const connection = await emailConnectionOf(deps, interaction);
-      const wrong = () => refused(400, codeView(interaction, email, { field: 'code', message: 'Wrong email or verification code.' }), interaction);
-      if (!connection || !(await verifyEmailCode(ctx, interaction.tenant, connection, interaction.client.row.client_id, email, code))) throw wrong();
-      const user = await passwordlessUser(ctx, interaction.tenant, connection, email);
+      const { email = '', phone_number: phoneNumber = '', code = '' } = pageParams(request, ['email', 'phone_number', 'code']);
+      const connection = await passwordlessConnectionOf(deps, interaction);
+      const sms = connection?.strategy === SMS_STRATEGY;
+      const recipient = sms ? phoneNumber : email;
+      const again = (error: FormError) => refused(400, sms ? smsCodeView(interaction, phoneNumber.slice(0, 16), error) : codeView(interaction, email, error), interaction);
+      const wrong = () => again({ field: 'code', message: sms ? smsText('wrong-code') : 'Wrong email or verification code.' });
+      if (sms && (!E164.test(phoneNumber) || code.length > MAX_CODE)) throw wrong();
+      if (!connection || !(await verifyEmailCode(ctx, interaction.tenant, connection, interaction.client.row.client_id, recipient, code))) throw wrong();
+      const user = await passwordlessUser(ctx, interaction.tenant, connection, recipient);
       if (!user) throw wrong();
-      if (!isActive(user)) throw refused(400, codeView(interaction, email, { message: 'This user is blocked.' }), interaction);
+      if (!isActive(user)) throw again({ message: sms ? smsText('user-blocked') : 'This user is blocked.' });
       const authenticated = await deps.sessions.start(interaction.tenant, user, reply);
       return completeStep(deps, reply, { ...interaction, authenticated }, NAME);
     }),
@@ -87,6 +134,6 @@ export const passwordlessStep: InteractionStep = {
   name: NAME,
   page: () => '/passwordless/login',
   promptNone: { error: 'login_required', description: 'Login required' },
-  needed: async (deps, interaction) => interaction.authenticated === undefined && (await emailConnectionOf(deps, interaction)) !== undefined,
+  needed: async (deps, interaction) => interaction.authenticated === undefined && (await passwordlessConnectionOf(deps, interaction)) !== undefined,
   routes,
 };
