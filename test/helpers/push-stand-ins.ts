@@ -26,7 +26,6 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
-import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 import { type TestCertificate } from './certificates.js';
 

@@ -101,6 +101,17 @@ describe('/api/v2: operations of the service Gatehouse does not implement', () =
     assert.equal((res.json() as { errorCode: string }).errorCode, 'not_available_in_gatehouse');
   });
 
+  it('answers prompt partials 403, which the deploy tool reads as a feature the tenant lacks', async () => {
+    for (const [method, body] of [['GET', undefined], ['PUT', { 'form-content-start': '<p>x</p>' }]] as const) {
+      const res = await api(method, '/api/v2/prompts/login/partials', body === undefined ? {} : { body });
+      assert.equal(res.statusCode, 403, method);
+      assert.equal((res.json() as { errorCode: string }).errorCode, 'not_available_in_gatehouse');
+    }
+    for (const path of ['/api/v2/attack-protection/bot-detection', '/api/v2/attack-protection/captcha']) {
+      assert.equal((await api('GET', path)).statusCode, 403, `${path}: what the tool skips as not on the tenant's plan`);
+    }
+  });
+
   it('never shadows an implemented operation', async () => {
     assert.equal((await api('GET', '/api/v2/roles')).statusCode, 200);
     assert.equal((await api('GET', '/api/v2/roles/rol_nope')).statusCode, 404);

@@ -59,6 +59,14 @@ const ANSWERS: Readonly<Record<string, Answer>> = {
   'GET /token-exchange-profiles': { kind: 'empty', list: { paging: 'none', key: 'token_exchange_profiles' } },
   // The tool skips supplemental signals only on 403 (the service's answer without the entitlement).
   'GET /supplemental-signals': { kind: 'forbidden' },
+  // Prompt partials (custom HTML in the service's login pages) likewise: the tool skips them on 403 ("feature is not supported").
+  'GET /prompts/{prompt}/partials': { kind: 'forbidden' },
+  'PUT /prompts/{prompt}/partials': { kind: 'forbidden' },
+  // Bot detection and captcha: the tool skips them on 403 ("not available on this tenant's current plan").
+  'GET /attack-protection/bot-detection': { kind: 'forbidden' },
+  'PATCH /attack-protection/bot-detection': { kind: 'forbidden' },
+  'GET /attack-protection/captcha': { kind: 'forbidden' },
+  'PATCH /attack-protection/captcha': { kind: 'forbidden' },
 };
 
 export function answerFor(operation: ServiceOperation): Answer {
