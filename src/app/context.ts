@@ -96,7 +96,7 @@ export async function createContext(config: Config, logger: Logger = createLogge
     aliases: loopbackAliases(config),
   });
   const lookups = new IssuanceLookups({ stores, box, clock });
-  const mailer = new Mailer(config.mail, config.dataDir, () => clock.now());
+  const mailer = new Mailer(config.mail, config.dataDir, () => clock.now(), config.outbound);
   const tenantLogs = config.tenantLogs.enabled
     ? new BufferedTenantLogs(stores.tenantLogs, () => clock.now(), logger, { maxBuffered: config.tenantLogs.maxBuffered })
     : DISABLED_TENANT_LOGS;

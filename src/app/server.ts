@@ -119,7 +119,7 @@ export async function startServer(config: Config, print: (line: string) => void 
   // left is taken up by the next round of any process.
   const backchannel = new BackchannelLogoutDelivery(
     ctx,
-    httpsFormPoster(config.backchannelCaFile ? { ca: fs.readFileSync(config.backchannelCaFile) } : {}),
+    httpsFormPoster({ outbound: config.outbound, ...(config.backchannelCaFile && { ca: fs.readFileSync(config.backchannelCaFile) }) }),
   );
   const deliver = everyRound(
     () => backchannel.runOnce(),
@@ -132,7 +132,7 @@ export async function startServer(config: Config, print: (line: string) => void 
   // says where the next round starts.
   const logStreams = new LogStreamDelivery(
     ctx,
-    httpsPoster({ timeoutMs: 10_000, ...(config.tenantLogs.streamCaFile ? { ca: fs.readFileSync(config.tenantLogs.streamCaFile) } : {}) }),
+    httpsPoster({ timeoutMs: 10_000, outbound: config.outbound, ...(config.tenantLogs.streamCaFile && { ca: fs.readFileSync(config.tenantLogs.streamCaFile) }) }),
   );
   const stream = everyRound(
     () => logStreams.runOnce(),

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { parseOutboundAllow, type OutboundPolicy } from './http/outbound-guard.js';
 
 export interface RateLimitSetting {
   /** Bucket size: requests that may arrive at once. */
@@ -79,6 +80,8 @@ export interface Config {
   dnsServers: string[] | undefined;
   /** PEM file of extra certificate authorities trusted for back-channel logout deliveries (relying parties on a private PKI). */
   backchannelCaFile: string | undefined;
+  /** Non-public address ranges that tenants' outbound destinations may reach (GATEHOUSE_OUTBOUND_ALLOW; src/platform/http/outbound-guard.ts). */
+  outbound: OutboundPolicy;
   /** Worker processes sharing the port (src/app/cluster.ts); 1 runs the server in this process. */
   workers: number;
   /** Management API jobs (src/domain/jobs/runner.ts). */
@@ -521,6 +524,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: parseSeconds('GATEHOUSE_REQUEST_TIMEOUT', nonEmpty(env, 'GATEHOUSE_REQUEST_TIMEOUT'), 30),
     maxConnectionsPerAddress: parseCount('GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS', nonEmpty(env, 'GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS'), 256),
     dnsServers: parseDnsServers(nonEmpty(env, 'GATEHOUSE_DNS_SERVERS')),
+    outbound: (() => {
+      try {
+        return { allow: parseOutboundAllow(nonEmpty(env, 'GATEHOUSE_OUTBOUND_ALLOW')) };
+      } catch (err) {
+        throw new ConfigError('GATEHOUSE_OUTBOUND_ALLOW', (err as Error).message);
+      }
+    })(),
     backchannelCaFile: (() => {
       const file = nonEmpty(env, 'GATEHOUSE_BACKCHANNEL_CA_FILE');
       if (file !== undefined && !fs.existsSync(file)) throw new ConfigError('GATEHOUSE_BACKCHANNEL_CA_FILE', `no such file: ${file}`);

@@ -16,6 +16,7 @@ import { BackchannelLogoutDelivery } from '../../src/domain/backchannel-logout/d
 import type { RuntimeContext } from '../../src/app/context.js';
 import { createTlsCertificate } from '../../src/platform/crypto/certificates.js';
 import { httpsFormPoster } from '../../src/platform/http/form-poster.js';
+import { LOOPBACK_ALLOWED } from '../helpers/outbound.js';
 import { freePort } from '../helpers/server-process.js';
 import { createTestApp, DOMAIN, tokenRequest, withClockAdvanced, type TestApp } from '../helpers/app.js';
 import { authorizeUrl, Browser, pkce, redirectParams } from '../helpers/browser.js';
@@ -107,7 +108,7 @@ describe('back-channel logout', () => {
     let delivery: BackchannelLogoutDelivery;
     before(async () => {
       t = await createTestApp();
-      delivery = new BackchannelLogoutDelivery(t.ctx, httpsFormPoster({ ca: tls.cert, timeoutMs: 2000 }));
+      delivery = new BackchannelLogoutDelivery(t.ctx, httpsFormPoster({ ca: tls.cert, timeoutMs: 2000, outbound: LOOPBACK_ALLOWED }));
     });
     after(() => t.close());
 
@@ -258,7 +259,7 @@ describe('back-channel logout', () => {
           const world = await rpWorld(t, receiver);
           const { browser, sid } = await logIn(t, world);
           await logout(browser, world.clientId);
-          const before = new BackchannelLogoutDelivery(t.ctx, httpsFormPoster({ ca: tls.cert, timeoutMs: 2000 }));
+          const before = new BackchannelLogoutDelivery(t.ctx, httpsFormPoster({ ca: tls.cert, timeoutMs: 2000, outbound: LOOPBACK_ALLOWED }));
           assert.equal((await before.runOnce()).failed, 1);
           // The process stops (its storage stays); the receiver comes back; another process starts on the same storage.
           await t.app.close();
@@ -267,7 +268,7 @@ describe('back-channel logout', () => {
           try {
             restarted = await createContext(t.config, createLogger(t.config));
             restarted.clock.advance(10_000);
-            const after = new BackchannelLogoutDelivery(restarted, httpsFormPoster({ ca: tls.cert, timeoutMs: 2000 }));
+            const after = new BackchannelLogoutDelivery(restarted, httpsFormPoster({ ca: tls.cert, timeoutMs: 2000, outbound: LOOPBACK_ALLOWED }));
             assert.deepEqual(await after.runOnce(), { delivered: 1, failed: 0, expiredSessions: 0 });
             assert.equal(receiver.tokens.length, 1);
             const jwks = createLocalJWKSet(JSON.parse((await restarted.keyring.keys(t.tenant.id)).jwksJson) as JSONWebKeySet);

@@ -26,6 +26,7 @@ const { auth, requiresAuth } = eoc;
 import type { Browser } from 'playwright-core';
 import { createTlsCertificate } from '../../src/platform/crypto/certificates.js';
 import { freePort, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { LOOPBACK_RANGES } from '../helpers/outbound.js';
 import { chromiumSkipReason, inScenario, launchChromium, managementApi } from './support/chromium.js';
 import { caFetch, cleanUp, waitFor } from './support/https.js';
 
@@ -87,7 +88,7 @@ async function startRp(): Promise<void> {
 }
 
 function gatehouseEnv(): Record<string, string> {
-  return { GATEHOUSE_BACKCHANNEL_CA_FILE: certFile };
+  return { GATEHOUSE_BACKCHANNEL_CA_FILE: certFile, GATEHOUSE_OUTBOUND_ALLOW: LOOPBACK_RANGES };
 }
 
 async function stopRp(): Promise<void> {

@@ -96,6 +96,7 @@ describe('/api/v2/emails/provider and /api/v2/email-templates', () => {
   let t: TestApp;
   let tlsServer: Awaited<ReturnType<typeof smtpStandIn>>;
   let plainServer: Awaited<ReturnType<typeof smtpStandIn>>;
+  let caFile: string;
   const api = (method: string, url: string, body?: unknown) => t.management(method, url, { ...(body !== undefined && { body }) });
 
   async function createUser(email: string): Promise<string> {
@@ -108,11 +109,12 @@ describe('/api/v2/emails/provider and /api/v2/email-templates', () => {
   before(async () => {
     const material = await createTlsCertificate(['127.0.0.1']);
     const dir = tempDir();
-    const caFile = path.join(dir, 'smtp-ca.pem');
+    caFile = path.join(dir, 'smtp-ca.pem');
     fs.writeFileSync(caFile, material.certPem);
     tlsServer = await smtpStandIn({ key: material.keyPem, cert: material.certPem });
     plainServer = await smtpStandIn(undefined);
-    t = await createTestApp({ env: { GATEHOUSE_SMTP_CA_FILE: caFile } });
+    // The stand-ins listen on the loopback interface, which tenants may reach only when the operator allows it.
+    t = await createTestApp({ env: { GATEHOUSE_SMTP_CA_FILE: caFile, GATEHOUSE_OUTBOUND_ALLOW: '127.0.0.0/8' } });
     const res = await api('POST', '/api/v2/connections', { name: REALM, strategy: 'auth0', enabled_clients: [t.admin.client_id] });
     assert.equal(res.statusCode, 201, res.body);
   });
@@ -280,6 +282,26 @@ describe('/api/v2/emails/provider and /api/v2/email-templates', () => {
       const second = tlsServer.next();
       await createUser('smtp-user2@example.com');
       assert.equal((await second).from, 'team@customer.example');
+    });
+
+    it('a tenant server on a non-public address is refused unless GATEHOUSE_OUTBOUND_ALLOW covers it: nothing is sent', async () => {
+      const other = await createTestApp({ env: { GATEHOUSE_SMTP_CA_FILE: caFile } });
+      try {
+        const set = await other.management('POST', '/api/v2/emails/provider', {
+          body: { name: 'smtp', enabled: true, credentials: { smtp_host: '127.0.0.1', smtp_port: tlsServer.port, smtp_user: 'mailer', smtp_pass: SMTP_PASS } },
+        });
+        assert.equal(set.statusCode, 201, set.body);
+        const received = tlsServer.received.length;
+        const logins = tlsServer.logins.length;
+        await assert.rejects(
+          other.ctx.mailer.send({ id: other.tenant.id, domain: other.tenant.domain }, { to: 'x@example.com', subject: 's', text: 't' }),
+          (err: Error & { code?: string }) => err.code === 'EOUTBOUNDREFUSED' && /127\.0\.0\.1 is not a public address/.test(err.message),
+        );
+        assert.equal(tlsServer.received.length, received);
+        assert.equal(tlsServer.logins.length, logins, 'no credentials were offered');
+      } finally {
+        await other.close();
+      }
     });
 
     it('a server without TLS never sees the credentials; disabled or deleted, mail goes back to the outbox', async () => {

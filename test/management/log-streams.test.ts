@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createTlsCertificate } from '../../src/platform/crypto/certificates.js';
 import { httpsPoster } from '../../src/platform/http/form-poster.js';
+import { LOOPBACK_ALLOWED } from '../helpers/outbound.js';
 import { LogStreamDelivery, SETTLE_MS } from '../../src/domain/log-streams/delivery.js';
 import { createTestApp, withClockAdvanced, type TestApp } from '../helpers/app.js';
 
@@ -166,7 +167,7 @@ describe('log streams', () => {
         (r) => r.log_id > '',
       );
 
-      const poster = httpsPoster({ ca: tls.cert, timeoutMs: 2000 });
+      const poster = httpsPoster({ ca: tls.cert, timeoutMs: 2000, outbound: LOOPBACK_ALLOWED });
       const one = new LogStreamDelivery(t.ctx, poster);
       const two = new LogStreamDelivery(t.ctx, poster);
       // Nothing goes out until the events have settled.
@@ -230,7 +231,7 @@ describe('log streams', () => {
       assert.equal((await api('PATCH', `/log-streams/${id}`, { status: 'paused' })).statusCode, 200);
       assert.equal((await api('POST', '/roles', { name: 'while-paused' })).statusCode, 200);
       await t.ctx.tenantLogs.flush();
-      const delivery = new LogStreamDelivery(t.ctx, httpsPoster({ ca: tls.cert, timeoutMs: 2000 }));
+      const delivery = new LogStreamDelivery(t.ctx, httpsPoster({ ca: tls.cert, timeoutMs: 2000, outbound: LOOPBACK_ALLOWED }));
       await withClockAdvanced(t, SETTLE_MS, async () => {
         await delivery.runOnce();
         assert.equal(receiver.accepted.length, 0);

@@ -4,15 +4,20 @@
  * certificates verified against the system roots plus the configured extra
  * authorities (`GATEHOUSE_BACKCHANNEL_CA_FILE`, `GATEHOUSE_LOG_STREAM_CA_FILE`), no redirects followed, the
  * answer's body read and dropped (at most 64 KiB), a deadline for the whole
- * exchange. Resolves with the status; rejects when no answer came.
+ * exchange, and only to public addresses unless the operator allows more
+ * (./outbound-guard.ts: tenants choose these URLs). Resolves with the status;
+ * rejects when no answer came or the destination is refused.
  */
 import https from 'node:https';
 import tls from 'node:tls';
+import { checkLiteralHost, guardedLookup, PUBLIC_ONLY, type OutboundPolicy } from './outbound-guard.js';
 
 export interface FormPosterOptions {
   /** Extra trusted certificate authorities (PEM). */
   ca?: string | Buffer;
   timeoutMs?: number;
+  /** Where posts may go beyond public addresses (GATEHOUSE_OUTBOUND_ALLOW); public only when absent. */
+  outbound?: OutboundPolicy;
 }
 
 const MAX_BODY = 64 * 1024;
@@ -26,10 +31,18 @@ export function httpsFormPoster(options: FormPosterOptions = {}): (url: string, 
 export function httpsPoster(options: FormPosterOptions = {}): (url: string, body: string, headers: Record<string, string>) => Promise<number> {
   const ca = options.ca === undefined ? undefined : [...tls.rootCertificates, options.ca.toString()];
   const timeoutMs = options.timeoutMs ?? 5000;
+  const policy = options.outbound ?? PUBLIC_ONLY;
+  const lookup = guardedLookup(policy);
   return (url, body, headers) =>
     new Promise<number>((resolve, reject) => {
       if (!url.startsWith('https://')) {
         reject(new Error('only https URLs are posted to'));
+        return;
+      }
+      try {
+        checkLiteralHost(new URL(url).hostname, policy);
+      } catch (err) {
+        reject(err);
         return;
       }
       const req = https.request(
@@ -37,6 +50,7 @@ export function httpsPoster(options: FormPosterOptions = {}): (url: string, body
         {
           method: 'POST',
           agent: false,
+          lookup,
           ...(ca && { ca }),
           headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
           timeout: timeoutMs,

@@ -7,7 +7,10 @@
  *   `default_from_address`, else the process's sender. With a user and
  *   password the server must offer TLS (STARTTLS, or implicit TLS on port
  *   465) and present a certificate of a trusted authority (the system roots
- *   and `GATEHOUSE_SMTP_CA_FILE`): credentials never travel in the clear;
+ *   and `GATEHOUSE_SMTP_CA_FILE`): credentials never travel in the clear.
+ *   The server's name is resolved here and only a public address (or one in
+ *   GATEHOUSE_OUTBOUND_ALLOW's ranges, ../http/outbound-guard.ts) is
+ *   connected to, the name kept for TLS;
  * - else, from the environment, `GATEHOUSE_SMTP_URL` (smtp:// or smtps://
  *   URL), from `GATEHOUSE_MAIL_FROM` (default `no-reply@<tenant domain>`,
  *   without the port);
@@ -17,8 +20,10 @@
  * composition root builds one Mailer per process.
  */
 import { createHash } from 'node:crypto';
+import { isIP } from 'node:net';
 import tls from 'node:tls';
 import type { Config } from '../config.js';
+import { PUBLIC_ONLY, resolveAllowed, type OutboundPolicy } from '../http/outbound-guard.js';
 import { OutboxTransport, type OutboxEntry } from './outbox.js';
 import { SmtpTransport } from './smtp.js';
 import type { MailMessage, MailTransport } from './transport.js';
@@ -67,6 +72,7 @@ export class Mailer {
     private readonly settings: MailSettings,
     dataDir: string,
     now: () => number,
+    private readonly outbound: OutboundPolicy = PUBLIC_ONLY,
   ) {
     this.outbox = settings.smtpUrl === undefined ? new OutboxTransport(dataDir, now) : undefined;
   }
@@ -91,27 +97,27 @@ export class Mailer {
   /** The transport for the tenant's mail: its own server when it has one, else the process's (see the file comment). */
   async transportForTenant(tenant: MailTenant): Promise<MailTransport> {
     const server = await this.#tenantServers?.(tenant.id);
-    return server ? this.#tenantTransport(server, tenant.domain) : this.transportFor(tenant.domain);
+    return server ? this.#tenantTransport(server, await resolveAllowed(server.host, this.outbound), tenant.domain) : this.transportFor(tenant.domain);
   }
 
   async send(tenant: MailTenant, message: MailMessage): Promise<void> {
     return (await this.transportForTenant(tenant)).send(message);
   }
 
-  #tenantTransport(server: TenantSmtpServer, tenantDomain: string): SmtpTransport {
+  #tenantTransport(server: TenantSmtpServer, address: string, tenantDomain: string): SmtpTransport {
     const from = server.from ?? senderFor(this.settings, tenantDomain);
-    const key = 'tenant:' + createHash('sha256').update(JSON.stringify([server, from])).digest('base64url');
+    const key = 'tenant:' + createHash('sha256').update(JSON.stringify([server, address, from])).digest('base64url');
     let transport = this.#smtp.get(key);
     if (!transport) {
       const withCredentials = server.user !== undefined;
       transport = new SmtpTransport(
         {
-          host: server.host,
+          host: address,
           port: server.port,
           secure: server.port === 465,
           requireTLS: withCredentials,
           ...(withCredentials && { auth: { user: server.user!, pass: server.pass ?? '' } }),
-          tls: { rejectUnauthorized: true, ...(this.settings.tenantSmtpCa !== undefined && { ca: [...tls.rootCertificates, this.settings.tenantSmtpCa] }) },
+          tls: { rejectUnauthorized: true, ...(!isIP(server.host) && { servername: server.host }), ...(this.settings.tenantSmtpCa !== undefined && { ca: [...tls.rootCertificates, this.settings.tenantSmtpCa] }) },
           connectionTimeout: 10_000,
           greetingTimeout: 10_000,
           socketTimeout: 30_000,
