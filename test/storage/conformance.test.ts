@@ -295,6 +295,27 @@ await forEachStoreFactory('storage conformance', (h) => {
       assert.deepEqual(await grants.get(tenant.id, grant.id), grant);
     });
 
+    it('getByIdForUpdate serialises read-modify-writes of the settings: concurrent changes to different settings all survive', async () => {
+      const tenant = tenantRow();
+      await tenants.create({ tenant, signingKeys: [], clients: [], resourceServers: [], clientGrants: [] });
+      const names = ['a', 'b', 'c', 'd', 'e'];
+      await Promise.all(
+        names.map((name) =>
+          h.unitOfWork().transaction(async (stores) => {
+            const row = await stores.tenants.getByIdForUpdate(tenant.id);
+            assert.ok(row);
+            // Another transaction gets every chance to read the same settings before this one writes.
+            await new Promise((resolve) => setTimeout(resolve, 20));
+            const storedOnly = { ...row.settings.stored_only, [name]: true };
+            await stores.tenants.updateSettings(tenant.id, { ...row.settings, stored_only: storedOnly });
+          }),
+        ),
+      );
+      const settings = (await tenants.getById(tenant.id))!.settings;
+      assert.deepEqual(Object.keys(settings.stored_only ?? {}).sort(), names);
+      assert.equal(await tenants.getByIdForUpdate('missing'), undefined);
+    });
+
     it('create is atomic: a duplicate client in the bundle leaves nothing behind', async () => {
       const tenant = tenantRow();
       const dup = clientRow(tenant.id);

@@ -28,6 +28,12 @@ export interface TenantStore {
   getByDomain(domain: string): Promise<TenantRow | undefined>;
   getByName(name: string): Promise<TenantRow | undefined>;
   getById(id: string): Promise<TenantRow | undefined>;
+  /**
+   * The tenant's row, locked until the surrounding transaction ends (a
+   * read-modify-write of its settings: two concurrent changes to different
+   * settings both survive). Call inside `unitOfWork.transaction`.
+   */
+  getByIdForUpdate(id: string): Promise<TenantRow | undefined>;
   /** Every tenant, by creation time. */
   list(): Promise<TenantRow[]>;
   /** Replaces the settings JSON; false when the tenant does not exist. */

@@ -3,6 +3,7 @@ import { atomically, type Db } from '../database.js';
 import type { TenantRow } from '../schema.js';
 import type { TenantSettings } from '../../domain/tenants/settings.js';
 import { parsedRow, parsedRows, toStored } from '../json-columns.js';
+import { isPostgres } from './user-search.js';
 import type { TenantBundle, TenantStore } from '../../domain/tenants/store.js';
 
 export class KyselyTenantStore implements TenantStore {
@@ -29,6 +30,12 @@ export class KyselyTenantStore implements TenantStore {
 
   async getById(id: string): Promise<TenantRow | undefined> {
     return parsedRow('tenants', this.db.selectFrom('tenants').selectAll().where('id', '=', id).executeTakeFirst());
+  }
+
+  async getByIdForUpdate(id: string): Promise<TenantRow | undefined> {
+    // SQLite runs one write transaction at a time, so only PostgreSQL needs the row lock.
+    const query = this.db.selectFrom('tenants').selectAll().where('id', '=', id);
+    return parsedRow('tenants', (isPostgres(this.db) ? query.forUpdate() : query).executeTakeFirst());
   }
 
   async getByName(name: string): Promise<TenantRow | undefined> {

@@ -63,7 +63,7 @@ export class TenantSettingsService {
   async update(tenant: Tenant, body: TenantSettingsBody): Promise<TenantSettingsView> {
     const changes = normalisedChanges(body);
     const updated = await this.ctx.unitOfWork.transaction(async (stores) => {
-      const row = await stores.tenants.getById(tenant.id);
+      const row = await stores.tenants.getByIdForUpdate(tenant.id);
       if (!row) throw managementErrors.notFound();
       const settings = applyChanges(row.settings, changes);
       await stores.tenants.updateSettings(tenant.id, settings);
