@@ -3,7 +3,7 @@
  * Chromium through playwright-core) against the built server over HTTPS,
  * under the CSP the server sends:
  *
- * - login and signup: the control reveals the password and hides it again,
+ * - login, signup and reset password: the control reveals the password and hides it again,
  *   by mouse and by keyboard (Tab to it, Space, Enter), with `aria-pressed`
  *   and its label following; it submits nothing, the field keeps its value
  *   and autocomplete, the field is a password field again when the form is
@@ -46,13 +46,14 @@ describe('"Show password" on the hosted pages in Chromium', { skip }, () => {
   let callbackServer: LocalServer;
   let management: ManagementApi;
   let clientId: string;
+  let connection: string;
   const email = `toggle-${randomBytes(4).toString('hex')}@example.com`;
 
   before(async () => {
     browser = await launchChromium();
     server = await startServerProcess();
     management = await managementApi(server);
-    ({ callbackServer, clientId } = await loginApplication(management, 'Toggle Reports', { email, password: PASSWORD }));
+    ({ callbackServer, clientId, connection } = await loginApplication(management, 'Toggle Reports', { email, password: PASSWORD }));
   });
 
   after(async () => {
@@ -133,10 +134,10 @@ describe('"Show password" on the hosted pages in Chromium', { skip }, () => {
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
       assert.deepEqual(await axeViolations(page), [], `${colorScheme}, shown`);
-      await page.getByRole('button', { name: show, exact: true }).click();
+      await page.getByRole('button', { name: show, exact: true }).first().click();
       assert.deepEqual(await axeViolations(page), [], `${colorScheme}, pressed`);
       await scenario.shot(`${colorScheme} pressed`);
-      await page.getByRole('button', { name: hide, exact: true }).click();
+      await page.getByRole('button', { name: hide, exact: true }).first().click();
     }
   }
 
@@ -167,6 +168,38 @@ describe('"Show password" on the hosted pages in Chromium', { skip }, () => {
       await checkToggle(scenario, { field: 'Password', show: 'Show password', hide: 'Hide password' });
       assert.equal(await page.getByLabel('Password', { exact: true }).getAttribute('autocomplete'), 'new-password');
       await submitRevealed(page, 'Sign up', 'Show password');
+      assert.deepEqual(problems(scenario), []);
+    });
+  });
+
+  test('reset password: each of the two fields has its own control; axe clean in both schemes; the new password is set', async () => {
+    const resetEmail = `reset-${email}`;
+    const user = await management('POST', '/users', { connection, email: resetEmail, password: PASSWORD });
+    const { ticket } = await management('POST', '/tickets/password-change', { user_id: user.user_id });
+    const newPassword = 'Bright-Harbor-58';
+    await inScenario(browser, 'show password reset', async (scenario) => {
+      const { page } = scenario;
+      await scenario.context.addInitScript(REPORT_VIOLATIONS);
+      await page.goto(ticket as string);
+      assert.equal(new URL(page.url()).pathname, '/reset-password');
+      const controls = page.getByRole('button', { name: 'Show password', exact: true });
+      assert.deepEqual(await controls.evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-controls'))), ['password', 'password_confirmation']);
+      await checkAxe(scenario, 'Show password', 'Hide password');
+      await page.getByLabel('New password', { exact: true }).fill(newPassword);
+      await page.getByLabel('Confirm new password', { exact: true }).fill(newPassword);
+      await controls.nth(1).click();
+      assert.equal(await passwordType(page, 'password_confirmation'), 'text', 'the confirmation revealed');
+      assert.equal(await passwordType(page, 'password'), 'password', 'the other field untouched');
+      await scenario.shot('confirmation revealed');
+      const [request] = await Promise.all([
+        page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/reset-password'),
+        page.waitForURL((u) => u.pathname === '/reset-password'),
+        page.getByRole('button', { name: 'Set password', exact: true }).click(),
+      ]);
+      const posted = new URLSearchParams(request.postData() ?? '');
+      assert.equal(posted.get('password'), newPassword);
+      assert.equal(posted.get('password_confirmation'), newPassword);
+      await page.getByRole('heading', { level: 1, name: 'Password changed' }).waitFor();
       assert.deepEqual(problems(scenario), []);
     });
   });
