@@ -1,6 +1,8 @@
 /**
- * The one script of the hosted pages: the "Show password" control of a
- * password field (authorize.ts `passwordField`), as progressive enhancement.
+ * The one script of the design system's hosted pages: the "Show password"
+ * control of a password field (authorize.ts `passwordField`), as progressive
+ * enhancement. (The form_post and web_message pages are bare documents with
+ * their own scripts and CSP.)
  *
  * A `type=password` field cannot be revealed without a script: CSS cannot
  * change an input's type, and restyling a text field as a password one
