@@ -16,6 +16,9 @@ import { verifyUserPassword } from '../../src/domain/users/login.js';
 import { KyselyUserStore } from '../../src/storage/kysely/users.js';
 import { createTestApp, DOMAIN, type TestApp } from '../helpers/app.js';
 import { insertClient } from '../helpers/fixtures.js';
+import { inlineScripts } from '../helpers/browser.js';
+import { PASSWORD_TOGGLE_HASH } from '../../src/authentication/pages/html.js';
+import { PASSWORD_TOGGLE_SCRIPT } from '../../src/authentication/pages/password-toggle.js';
 
 const STRONG = 'Str0ng-passw0rd';
 
@@ -310,10 +313,17 @@ describe('database connection endpoints', () => {
       const link = await resetLink(email);
       const form = await get(link);
       assert.equal(form.statusCode, 200);
-      assert.match(form.headers['content-security-policy'] as string, /^default-src 'none'; form-action 'self'; style-src 'sha256-[A-Za-z0-9+\/=]+' 'sha256-[A-Za-z0-9+\/=]+'; base-uri 'none'; frame-ancestors 'none'$/);
+      // The one script is the password fields' "Show password" control, allowed by its hash.
+      const csp = form.headers['content-security-policy'] as string;
+      assert.match(csp, /^default-src 'none'; form-action 'self'; style-src 'sha256-[A-Za-z0-9+\/=]+' 'sha256-[A-Za-z0-9+\/=]+'; script-src '[^']+'; base-uri 'none'; frame-ancestors 'none'$/);
+      assert.ok(csp.includes(`script-src ${PASSWORD_TOGGLE_HASH};`), csp);
       assert.equal(form.headers['cache-control'], 'no-store');
       assert.match(form.body, /<label for="password">New password<\/label>/);
-      assert.doesNotMatch(form.body, /<script|https?:\/\/(?!tenant)/);
+      assert.deepEqual(inlineScripts(form.body), [PASSWORD_TOGGLE_SCRIPT]);
+      for (const field of ['password', 'password_confirmation']) {
+        assert.match(form.body, new RegExp(`<input type="password" id="${field}" name="${field}" autocomplete="new-password" required[^>]*>\n<button type="button" data-password-toggle class="reveal" aria-controls="${field}" aria-pressed="false" data-show="Show password" data-hide="Hide password" hidden>Show password</button>`));
+      }
+      assert.doesNotMatch(form.body, /https?:\/\/(?!tenant)/);
       const ticket = hidden(form.body, 'ticket');
       const csrf = hidden(form.body, 'csrf_token');
 
@@ -367,7 +377,7 @@ describe('database connection endpoints', () => {
       assert.equal((await signup({ email: nasty })).statusCode, 200);
       const form = await get(await resetLink(nasty));
       assert.equal(form.statusCode, 200);
-      assert.doesNotMatch(form.body, /<script>/);
+      assert.deepEqual(inlineScripts(form.body), [PASSWORD_TOGGLE_SCRIPT], 'no script but the password control');
       assert.match(form.body, /&lt;script&gt;alert\(1\)&lt;\/script&gt;@example\.com/);
       const verify = await get(linkIn(mailTo(nasty)[0]!.text, 'verify-email'));
       assert.equal(verify.statusCode, 200);

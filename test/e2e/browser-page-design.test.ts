@@ -17,14 +17,15 @@
  *   password at signup shows the checklist with each rule's result.
  *
  * axe is injected with page.evaluate of axe.min.js: DevTools evaluation is not
- * subject to the pages' CSP, which allows no script at all.
+ * subject to the pages' CSP, which allows no script but the password
+ * fields' "Show password" control, by its hash.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { consentPage, forgotPasswordPage, forgotPasswordSentPage, invalidLoginPage, loginPage, refusedLoginPage, signupPage, authorizeErrorPage } from '../../src/authentication/pages/authorize.js';
 import { cibaApprovalPage, cibaDonePage } from '../../src/authentication/pages/ciba.js';
 import { activateCodePage, activateConfirmPage, activateDonePage } from '../../src/authentication/pages/device.js';
@@ -32,15 +33,15 @@ import { Html, pageUi, renderPage, type PageDocument, type PageUi } from '../../
 import { confirmLogoutPage, loggedOutPage, logoutErrorPage } from '../../src/authentication/pages/logout.js';
 import { invalidEnrollmentTicketPage, mfaChallengePage, mfaEnrolPage, mfaUnavailablePage, recoveryCodePage, ticketEnrolledPage, ticketEnrolPage } from '../../src/authentication/pages/mfa.js';
 import { organizationChoicePage, organizationNamePage } from '../../src/authentication/pages/organization.js';
+import { PASSWORD_TOGGLE_SCRIPT } from '../../src/authentication/pages/password-toggle.js';
 import { passwordlessCodePage, passwordlessEmailPage, passwordlessPhonePage, passwordlessSmsCodePage } from '../../src/authentication/pages/passwordless.js';
 import { checkPassword } from '../../src/authentication/dbconnections/password-policy.js';
 import { LANGUAGES } from '../../src/domain/branding/texts.js';
-import { ROOT, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
-import { chromiumSkipReason, inScenario, launchChromium, managementApi, startLocalServer, type LocalServer, type ManagementApi, type Scenario } from './support/chromium.js';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { chromiumSkipReason, inScenario, launchChromium, loginApplication, managementApi, startLocalServer, type LocalServer, type ManagementApi, type Scenario } from './support/chromium.js';
+import { axeViolations } from './support/axe.js';
 import { cleanUp } from './support/https.js';
 
-const AXE_SOURCE = fs.readFileSync(path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
 const PASSWORD = 'Sunny-Meadow-42';
@@ -53,21 +54,6 @@ const LOOKS = [
   { name: 'phone', colorScheme: 'light', viewport: PHONE },
   { name: 'phone-dark', colorScheme: 'dark', viewport: PHONE },
 ] as const;
-
-interface AxeViolation {
-  id: string;
-  impact: string;
-  help: string;
-  nodes: { target: string[]; failureSummary: string }[];
-}
-
-/** axe-core's WCAG 2.2 AA violations of the page as it is now. */
-async function axeViolations(page: Page): Promise<AxeViolation[]> {
-  if (!(await page.evaluate("typeof window.axe === 'object'"))) await page.evaluate(AXE_SOURCE);
-  // A string, run in the page (the tests compile without the DOM's types).
-  return page.evaluate(`window.axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(WCAG_TAGS)} } }).then((result) =>
-    result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) })))`);
-}
 
 /** Screenshots and axe in every look: `load` (re)loads the page for each. */
 async function checkEveryLook(scenario: Scenario, name: string, load: () => Promise<unknown>): Promise<void> {
@@ -161,7 +147,8 @@ describe('hosted pages design system in Chromium', { skip }, () => {
       for (const [uiName, ui] of uis) {
         for (const [name, content] of pages) {
           const rendered = renderPage(content, ui).html.value;
-          assert.ok(!rendered.includes('<script'), `${name}: no script`);
+          // No script but the password fields' "Show password" control (its own test: browser-show-password.test.ts).
+          assert.ok(!rendered.replace(`<script>${PASSWORD_TOGGLE_SCRIPT}</script>`, '').includes('<script'), `${name}: no other script`);
           await checkEveryLook(scenario, `${uiName}-${name}`, () => scenario.page.setContent(rendered));
         }
       }
@@ -186,24 +173,8 @@ describe('hosted pages design system in Chromium', { skip }, () => {
         res.writeHead(200, { 'content-type': 'image/png' });
         res.end(png);
       }, tls);
-      callbackServer = await startLocalServer((_req, res) => {
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        res.end('<!DOCTYPE html><html lang="en"><head><title>Callback</title></head><body><main><h1>Signed in</h1></main></body></html>');
-      });
       management = await managementApi(server);
-      const connection = `design-users-${randomBytes(3).toString('hex')}`;
-      const connectionId = (await management('POST', '/connections', { name: connection, strategy: 'auth0' })).id as string;
-      const app = await management('POST', '/clients', {
-        name: 'Design Reports',
-        app_type: 'regular_web',
-        is_first_party: true,
-        callbacks: [`${callbackServer.origin}/callback`],
-        grant_types: ['authorization_code'],
-        token_endpoint_auth_method: 'client_secret_post',
-      });
-      clientId = app.client_id as string;
-      await management('PATCH', `/connections/${connectionId}/clients`, [{ client_id: clientId, status: true }]);
-      await management('POST', '/users', { connection, email, password: PASSWORD });
+      ({ callbackServer, clientId } = await loginApplication(management, 'Design Reports', { email, password: PASSWORD }));
       await management('PATCH', '/branding', { logo_url: `${assets.origin}/logo.png`, colors: { primary: PRIMARY, page_background: '#eef2f7' } });
     });
 

@@ -34,6 +34,11 @@ export function hidden(body: string, name: string): string {
   return match[1]!;
 }
 
+/** The contents of a page's inline scripts, in order. */
+export function inlineScripts(body: string): string[] {
+  return [...body.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/gi)].map((match) => match[1]!);
+}
+
 /** A browser's cookies for the tenant: set by responses, sent with requests. */
 export class Jar {
   readonly #cookies = new Map<string, string>();
@@ -84,12 +89,18 @@ export class Browser {
     return res;
   }
 
-  /** Follows /authorize to the login page and submits the credentials; returns the login POST's response. */
-  async login(authorizeUrl: string, username: string, password: string): Promise<LightMyRequestResponse> {
+  /** Follows /authorize to the hosted page it leads to (login, signup), which must answer 200. */
+  async hostedPage(authorizeUrl: string): Promise<LightMyRequestResponse> {
     const res = await this.get(authorizeUrl);
     assert.equal(res.statusCode, 302, res.body);
     const page = await this.get(res.headers.location as string);
     assert.equal(page.statusCode, 200, page.body);
+    return page;
+  }
+
+  /** Follows /authorize to the login page and submits the credentials; returns the login POST's response. */
+  async login(authorizeUrl: string, username: string, password: string): Promise<LightMyRequestResponse> {
+    const page = await this.hostedPage(authorizeUrl);
     return this.post('/login', { state: hidden(page.body, 'state'), csrf_token: hidden(page.body, 'csrf_token'), username, password });
   }
 }

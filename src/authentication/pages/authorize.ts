@@ -10,7 +10,8 @@
  */
 import type { PolicyResult } from '../dbconnections/password-policy.js';
 import { ruleSentences } from '../dbconnections/password-policy.js';
-import { html, localize, page, type Html, type Localized, type PageDocument, type PageUi } from './html.js';
+import { Html, html, localize, page, type Localized, type PageDocument, type PageUi } from './html.js';
+import { PASSWORD_TOGGLE_START } from './password-toggle.js';
 
 export function authorizeErrorPage(message: string): PageDocument {
   return page(
@@ -63,15 +64,19 @@ export function fieldState(error: FormError | undefined, field: string, describe
 }
 
 /**
- * A password field. There is no "show password" control: revealing a
- * type=password field needs a script (CSS cannot change an input's type, and
- * restyling a text field as a password one defeats password managers), and
- * the hosted pages run none, so that injected markup can never find a
- * script to ride on and the CSP has no script-src at all.
+ * A password field and its "Show password" control: a button rendered
+ * `hidden`, which the page's one script (./password-toggle.ts) shows and
+ * wires to toggle the field's type. Without script the control stays hidden
+ * and the field is a plain password field. The field keeps its name and
+ * `autocomplete` whatever its type, for password managers.
  */
-export function passwordField(field: { id: string; label: string; autocomplete: 'current-password' | 'new-password'; state: Html | '' }): Html {
+export function passwordField(ui: PageUi, field: { id: string; label: string; autocomplete: 'current-password' | 'new-password'; state: Html | '' }): Html {
+  const show = ui.text('common', 'common', 'showPasswordText');
   return html`<label for="${field.id}">${field.label}</label>
-<input type="password" id="${field.id}" name="${field.id}" autocomplete="${field.autocomplete}" required${field.state}>`;
+<div class="password">
+<input type="password" id="${field.id}" name="${field.id}" autocomplete="${field.autocomplete}" required${field.state}>
+${new Html(PASSWORD_TOGGLE_START)} class="reveal" aria-controls="${field.id}" aria-pressed="false" data-show="${show}" data-hide="${ui.text('common', 'common', 'hidePasswordText')}" hidden>${show}</button>
+</div>`;
 }
 
 /**
@@ -128,7 +133,7 @@ ${errorBlock(ui, view.error)}
 ${hiddenFields(view)}
 <label for="username">${label}</label>
 <input type="${view.usernames ? 'text' : 'email'}" id="username" name="username" value="${view.identifier ?? ''}" autocomplete="username" required${fieldState(view.error, 'username')}>
-${identifierOnly ? '' : passwordField({ id: 'password', label: ui.text('login', 'login', 'passwordLabel'), autocomplete: 'current-password', state: fieldState(view.error, 'password') })}
+${identifierOnly ? '' : passwordField(ui, { id: 'password', label: ui.text('login', 'login', 'passwordLabel'), autocomplete: 'current-password', state: fieldState(view.error, 'password') })}
 <button type="submit">${identifierOnly ? ui.text('common', 'common', 'continueButtonText') : ui.text('login', 'login', 'buttonText')}</button>
 </form>
 ${loginLinks(ui, view)}`;
@@ -144,7 +149,7 @@ ${errorBlock(ui, view.error)}
 ${hiddenFields(view)}
 <div class="identifier"><span id="identifier-label" class="visually-hidden">${identifierLabel(ui, view.usernames)}</span><strong aria-describedby="identifier-label">${view.identifier!}</strong> <a href="${link('/login', view.state)}">${ui.text('login-password', 'login-password', 'editIdentifierText')}</a></div>
 <input type="${view.usernames ? 'text' : 'email'}" name="username" value="${view.identifier!}" autocomplete="username" readonly hidden>
-${passwordField({ id: 'password', label: ui.text('login', 'login', 'passwordLabel'), autocomplete: 'current-password', state: fieldState(view.error, 'password') })}
+${passwordField(ui, { id: 'password', label: ui.text('login', 'login', 'passwordLabel'), autocomplete: 'current-password', state: fieldState(view.error, 'password') })}
 <button type="submit">${ui.text('login-password', 'login-password', 'buttonText')}</button>
 </form>
 ${loginLinks(ui, view)}`, { clientName: view.clientName });
@@ -177,7 +182,7 @@ ${
 <input type="text" id="username" name="username" value="${view.username ?? ''}" autocomplete="username" required${fieldState(view.error, 'username')}>
 `
     : ''
-}${passwordField({
+}${passwordField(ui, {
       id: 'password',
       label: ui.text('signup', 'signup', 'passwordLabel'),
       autocomplete: 'new-password',

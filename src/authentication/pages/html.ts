@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { Branding } from '../../domain/branding/branding.js';
 import { CATALOGS, type CustomTexts, type Language, type PromptName, type ScreenName, type TextKey } from '../../domain/branding/texts.js';
+import { PASSWORD_TOGGLE_SCRIPT, PASSWORD_TOGGLE_START } from './password-toggle.js';
 import { BASE_STYLE, tenantStyle } from './theme.js';
 
 export class Html {
@@ -196,6 +197,8 @@ declare module 'fastify' {
 export const cspHash = (content: string) => `'sha256-${createHash('sha256').update(content, 'utf8').digest('base64')}'`;
 
 const BASE_STYLE_HASH = cspHash(BASE_STYLE);
+/** The password fields' "Show password" script (./password-toggle.ts), the one script a hosted page may run. */
+export const PASSWORD_TOGGLE_HASH = cspHash(PASSWORD_TOGGLE_SCRIPT);
 
 function supportFooter(ui: PageUi): Html | '' {
   const { url, email } = ui.support;
@@ -211,10 +214,14 @@ export function renderPage(content: PageDocument, tenantUi: PageUi, formRedirect
   const tenantCss = tenantStyle(branding);
   const images = [branding.logo_url, branding.favicon_url].map((u) => (u === undefined ? undefined : cspSourceOf(u))).filter((s): s is string => s !== undefined);
   const fonts = branding.font?.url === undefined ? [] : [cspSourceOf(branding.font.url)].filter((s): s is string => s !== undefined);
+  const body = localize(content.body, ui);
+  // Values are escaped, so only a control written by passwordField can start this way: the script comes with it, and only then.
+  const passwordToggle = body.value.includes(PASSWORD_TOGGLE_START);
   const csp = [
     "default-src 'none'",
     `form-action 'self'${formRedirects.length > 0 ? ` ${formRedirects.join(' ')}` : ''}`,
     `style-src ${BASE_STYLE_HASH} ${cspHash(tenantCss)}`,
+    ...(passwordToggle ? [`script-src ${PASSWORD_TOGGLE_HASH}`] : []),
     ...(images.length > 0 ? [`img-src ${[...new Set(images)].join(' ')}`] : []),
     ...(fonts.length > 0 ? [`font-src ${fonts.join(' ')}`] : []),
     "base-uri 'none'",
@@ -237,10 +244,10 @@ ${branding.favicon_url ? html`<link rel="icon" href="${branding.favicon_url}">` 
 <body>
 <main class="card">
 <div class="brand">${branding.logo_url ? html`<img src="${branding.logo_url}" alt="${logoAlt}">` : ''}${ui.companyName && !branding.logo_url ? html`<p>${ui.companyName}</p>` : ''}</div>
-${localize(content.body, ui)}
+${body}
 ${supportFooter(ui)}
 </main>
-</body>
+${passwordToggle ? html`<script>${new Html(PASSWORD_TOGGLE_SCRIPT)}</script>\n` : ''}</body>
 </html>
 `;
   return { html: document, csp };

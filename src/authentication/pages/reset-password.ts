@@ -34,7 +34,7 @@ ${error ? html`<p id="error" class="error" role="alert">${ui.text(S, S, error.ke
 <form method="post" action="/reset-password">
 <input type="hidden" name="ticket" value="${ticket}">
 <input type="hidden" name="csrf_token" value="${csrf}">
-${passwordField({
+${passwordField(ui, {
   id: 'password',
   label: ui.text(S, S, 'passwordLabel'),
   autocomplete: 'new-password',
@@ -42,7 +42,7 @@ ${passwordField({
 })}
 <p id="policy-title">${ui.text(S, S, 'policyTitle')}</p>
 ${policyChecklist(ui, policy, error?.showRules === true)}
-${passwordField({ id: 'password_confirmation', label: ui.text(S, S, 'reEnterPasswordLabel'), autocomplete: 'new-password', state: '' })}
+${passwordField(ui, { id: 'password_confirmation', label: ui.text(S, S, 'reEnterPasswordLabel'), autocomplete: 'new-password', state: '' })}
 <button type="submit">${ui.text(S, S, 'buttonText')}</button>
 </form>`,
   );

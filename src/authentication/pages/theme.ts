@@ -1,7 +1,8 @@
 /**
  * The hosted pages' design system: one stylesheet for every page (a centred
  * card, labelled fields, a primary button, inline errors, the password
- * checklist, focus rings, dark mode by `prefers-color-scheme`, phone width),
+ * checklist, the "Show password" control, focus rings, dark mode by
+ * `prefers-color-scheme`, phone width),
  * and the tenant's part of it (primary colour, page background, font) as CSS
  * custom properties in a second, per-tenant style element. Both are inline
  * and allowed by their SHA-256 in the page's CSP, never by 'unsafe-inline'.
@@ -114,6 +115,9 @@ input[type=text],input[type=email],input[type=password]{width:100%;padding:.7rem
 input[aria-invalid=true]{border-color:var(--error);border-width:2px}
 :focus-visible{outline:3px solid var(--link);outline-offset:2px}
 input:focus-visible{outline-offset:0}
+.password{display:flex;gap:.5rem;align-items:stretch}
+.password input{flex:1 1 auto;min-width:0}
+button.reveal{flex:0 1 auto;max-width:45%;padding:.375rem .75rem;background:transparent;color:var(--link);border:1px solid var(--border);font-size:.875rem;font-weight:600;line-height:1.25}
 button{font:inherit;cursor:pointer;border-radius:.375rem}
 button[type=submit],.button{display:block;width:100%;margin-top:1.5rem;padding:.75rem 1rem;font-weight:600;background:var(--primary);color:var(--on-primary);border:1px solid var(--primary)}
 button[type=submit]:hover{filter:brightness(1.08)}

@@ -13,13 +13,15 @@
  *   silent authentication included) and every answer of 400 or more. A
  *   failing scenario gets a last screenshot and that log in its error.
  * - A JavaScript dialog (`alert`, …) in any page of a scenario fails it: the
- *   hosted pages have no scripts, so a dialog means injected markup ran.
+ *   hosted pages' one script (the "Show password" button) opens none, so a
+ *   dialog means injected markup ran.
  * - Applications (a callback that shows what it received, a static SPA) are
  *   node servers on 127.0.0.1 (startLocalServer below), and the tenant is set up
  *   as an operator would, through the Management API with the admin
  *   credentials.
  */
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -203,4 +205,38 @@ export async function managementApi(server: ServerProcess): Promise<ManagementAp
     assert.ok(res.status >= 200 && res.status < 300, `${method} ${apiPath}: ${res.status} ${res.text}`);
     return res.text === '' ? {} : res.json<Record<string, unknown>>();
   };
+}
+
+export interface LoginApplication {
+  /** The application's callback page (plain HTTP on 127.0.0.1): "Signed in". */
+  callbackServer: LocalServer;
+  clientId: string;
+  /** The database connection enabled for it, which holds the user. */
+  connection: string;
+}
+
+/**
+ * A regular web application to log in to through the hosted pages, set up
+ * as an operator would: its callback page, a first-party client whose only
+ * callback it is, a database connection enabled for it and a user in it.
+ */
+export async function loginApplication(management: ManagementApi, name: string, user: { email: string; password: string }): Promise<LoginApplication> {
+  const callbackServer = await startLocalServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<!DOCTYPE html><html lang="en"><head><title>Callback</title></head><body><main><h1>Signed in</h1></main></body></html>');
+  });
+  const connection = `${slug(name)}-users-${randomBytes(3).toString('hex')}`;
+  const connectionId = (await management('POST', '/connections', { name: connection, strategy: 'auth0' })).id as string;
+  const app = await management('POST', '/clients', {
+    name,
+    app_type: 'regular_web',
+    is_first_party: true,
+    callbacks: [`${callbackServer.origin}/callback`],
+    grant_types: ['authorization_code'],
+    token_endpoint_auth_method: 'client_secret_post',
+  });
+  const clientId = app.client_id as string;
+  await management('PATCH', `/connections/${connectionId}/clients`, [{ client_id: clientId, status: true }]);
+  await management('POST', '/users', { connection, email: user.email, password: user.password });
+  return { callbackServer, clientId, connection };
 }

@@ -21,6 +21,8 @@ export const de: Catalog = {
       ruleMet: 'erfüllt',
       ruleNotMet: 'nicht erfüllt',
       continueButtonText: 'Weiter',
+      showPasswordText: 'Passwort anzeigen',
+      hidePasswordText: 'Passwort verbergen',
     },
   },
   login: {

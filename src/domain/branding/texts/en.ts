@@ -25,6 +25,8 @@ export const en = {
       ruleMet: 'met',
       ruleNotMet: 'not met',
       continueButtonText: 'Continue',
+      showPasswordText: 'Show password',
+      hidePasswordText: 'Hide password',
     },
   },
   login: {

@@ -21,6 +21,8 @@ export const es: Catalog = {
       ruleMet: 'cumplida',
       ruleNotMet: 'no cumplida',
       continueButtonText: 'Continuar',
+      showPasswordText: 'Mostrar contraseña',
+      hidePasswordText: 'Ocultar contraseña',
     },
   },
   login: {

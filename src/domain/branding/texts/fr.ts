@@ -21,6 +21,8 @@ export const fr: Catalog = {
       ruleMet: 'respectée',
       ruleNotMet: 'non respectée',
       continueButtonText: 'Continuer',
+      showPasswordText: 'Afficher le mot de passe',
+      hidePasswordText: 'Masquer le mot de passe',
     },
   },
   login: {
