@@ -11,6 +11,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import { createTestApp, DOMAIN, tokenRequest, withClockAdvanced, type TestApp } from '../helpers/app.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
+import { authorizeUrl, Browser, pkce, redirectParams } from '../helpers/browser.js';
 import { postgresAvailable } from '../helpers/postgres.js';
 
 const MAIN = 'linking-main';
@@ -18,6 +19,7 @@ const OTHER = 'linking-other';
 const THIRD = 'linking-third';
 const PASSWORD = 'Correct horse battery staple 1';
 const REALM_GRANT = 'http://auth0.com/oauth/grant-type/password-realm';
+const CALLBACK = 'https://app.example.com/callback';
 
 const skipPostgres = await postgresAvailable().then((ok) => (ok ? false : 'PostgreSQL is not reachable'));
 
@@ -46,7 +48,8 @@ for (const postgres of [false, true]) {
 
     before(async () => {
       t = await createTestApp({ postgres });
-      const spa = (name: string) => insertClient(t, { name, app_type: 'spa', token_endpoint_auth_method: 'none', client_secret_enc: null, grant_types: [REALM_GRANT] });
+      const spa = (name: string) =>
+        insertClient(t, { name, app_type: 'spa', token_endpoint_auth_method: 'none', client_secret_enc: null, grant_types: [REALM_GRANT, 'authorization_code'], config: { callbacks: [CALLBACK] } });
       app = await spa('Linking app');
       otherApp = await spa('Another app');
       for (const name of [MAIN, OTHER, THIRD]) {
@@ -164,6 +167,18 @@ for (const postgres of [false, true]) {
         assert.equal(await subOf(primary.email, MAIN), primary.id);
         const wrong = await login(secondary.email, OTHER, { password: 'not the password' });
         assert.equal(wrong.statusCode, 403, 'a wrong password is still refused');
+      });
+
+      it('the hosted login page with the secondary\'s password answers for the primary', async () => {
+        const primary = await newUser(MAIN);
+        const secondary = await newUser(OTHER);
+        assert.equal((await link(primary.id, { provider: 'auth0', user_id: part(secondary.id) })).statusCode, 201);
+        const { verifier, challenge } = pkce();
+        const authorize = authorizeUrl(app.client_id, CALLBACK, { scope: 'openid', connection: OTHER, code_challenge: challenge });
+        const code = redirectParams(await new Browser(t).login(authorize, secondary.email, PASSWORD), CALLBACK).get('code')!;
+        const exchanged = await tokenRequest(t.app, { grant_type: 'authorization_code', client_id: app.client_id, code, code_verifier: verifier, redirect_uri: CALLBACK });
+        assert.equal(exchanged.statusCode, 200, exchanged.body);
+        assert.equal(decodeJwt((exchanged.json() as { id_token: string }).id_token).sub, primary.id);
       });
 
       it('deleting the primary deletes its identities: the secondary\'s email is free again in its connection', async () => {
