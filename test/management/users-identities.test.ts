@@ -20,6 +20,7 @@ const THIRD = 'linking-third';
 const PASSWORD = 'Correct horse battery staple 1';
 const REALM_GRANT = 'http://auth0.com/oauth/grant-type/password-realm';
 const CALLBACK = 'https://app.example.com/callback';
+const PASSWORDLESS_GRANT = 'http://auth0.com/oauth/grant-type/passwordless/otp';
 
 const skipPostgres = await postgresAvailable().then((ok) => (ok ? false : 'PostgreSQL is not reachable'));
 
@@ -49,7 +50,7 @@ for (const postgres of [false, true]) {
     before(async () => {
       t = await createTestApp({ postgres });
       const spa = (name: string) =>
-        insertClient(t, { name, app_type: 'spa', token_endpoint_auth_method: 'none', client_secret_enc: null, grant_types: [REALM_GRANT, 'authorization_code'], config: { callbacks: [CALLBACK] } });
+        insertClient(t, { name, app_type: 'spa', token_endpoint_auth_method: 'none', client_secret_enc: null, grant_types: [REALM_GRANT, 'authorization_code', PASSWORDLESS_GRANT], config: { callbacks: [CALLBACK] } });
       app = await spa('Linking app');
       otherApp = await spa('Another app');
       for (const name of [MAIN, OTHER, THIRD]) {
@@ -57,6 +58,10 @@ for (const postgres of [false, true]) {
         assert.equal(res.statusCode, 201, res.body);
         connectionIds[name] = (res.json() as { id: string }).id;
       }
+      const email = await t.management('POST', '/api/v2/connections', {
+        body: { name: 'email', strategy: 'email', enabled_clients: [app.client_id], options: { email: { syntax: 'liquid', subject: 'Your code', body: '<p>Code {{ code }}</p>' } } },
+      });
+      assert.equal(email.statusCode, 201, email.body);
     });
     after(() => t.close());
 
@@ -167,6 +172,30 @@ for (const postgres of [false, true]) {
         assert.equal(await subOf(primary.email, MAIN), primary.id);
         const wrong = await login(secondary.email, OTHER, { password: 'not the password' });
         assert.equal(wrong.statusCode, 403, 'a wrong password is still refused');
+      });
+
+      it('a passwordless login of a linked email| identity answers for the primary', async () => {
+        const passwordless = async (address: string) => {
+          const start = await t.app.inject({
+            method: 'POST',
+            url: '/passwordless/start',
+            headers: { host: DOMAIN, 'content-type': 'application/json' },
+            payload: JSON.stringify({ client_id: app.client_id, connection: 'email', email: address, send: 'code' }),
+          });
+          assert.equal(start.statusCode, 200, start.body);
+          const otp = /code for .* is (\d+)/.exec(t.ctx.mailer.outbox!.messages().filter((m) => m.to === address).at(-1)!.text)![1]!;
+          const res = await tokenRequest(t.app, { grant_type: PASSWORDLESS_GRANT, client_id: app.client_id, realm: 'email', username: address, otp, scope: 'openid' });
+          assert.equal(res.statusCode, 200, res.body);
+          return decodeJwt((res.json() as { id_token: string }).id_token).sub as string;
+        };
+        const primary = await newUser(MAIN);
+        const emailUser = await passwordless('code-login@example.com');
+        assert.match(emailUser, /^email\|/);
+        const linked = await link(primary.id, { provider: 'email', user_id: part(emailUser) });
+        assert.equal(linked.statusCode, 201, linked.body);
+        assert.deepEqual((linked.json() as Identity[]).map((i) => [i.connection, i.provider]), [[MAIN, 'auth0'], ['email', 'email']]);
+        assert.equal(await passwordless('code-login@example.com'), primary.id);
+        assert.equal((await getUser(emailUser)).statusCode, 404, 'no second email| user was made');
       });
 
       it('the hosted login page with the secondary\'s password answers for the primary', async () => {
