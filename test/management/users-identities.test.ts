@@ -50,7 +50,7 @@ for (const postgres of [false, true]) {
     before(async () => {
       t = await createTestApp({ postgres });
       const spa = (name: string) =>
-        insertClient(t, { name, app_type: 'spa', token_endpoint_auth_method: 'none', client_secret_enc: null, grant_types: [REALM_GRANT, 'authorization_code', PASSWORDLESS_GRANT], config: { callbacks: [CALLBACK] } });
+        insertClient(t, { name, app_type: 'spa', token_endpoint_auth_method: 'none', client_secret_enc: null, grant_types: [REALM_GRANT, 'authorization_code', PASSWORDLESS_GRANT, 'refresh_token'], config: { callbacks: [CALLBACK] } });
       app = await spa('Linking app');
       otherApp = await spa('Another app');
       for (const name of [MAIN, OTHER, THIRD]) {
@@ -208,6 +208,24 @@ for (const postgres of [false, true]) {
         const exchanged = await tokenRequest(t.app, { grant_type: 'authorization_code', client_id: app.client_id, code, code_verifier: verifier, redirect_uri: CALLBACK });
         assert.equal(exchanged.statusCode, 200, exchanged.body);
         assert.equal(decodeJwt((exchanged.json() as { id_token: string }).id_token).sub, primary.id);
+      });
+
+      it('the secondary\'s refresh tokens are revoked when it is linked', async () => {
+        const primary = await newUser(MAIN);
+        const secondary = await newUser(OTHER);
+        const res = await login(secondary.email, OTHER, { scope: 'openid offline_access' });
+        assert.equal(res.statusCode, 200, res.body);
+        const refreshToken = (res.json() as { refresh_token: string }).refresh_token;
+        assert.ok(refreshToken, res.body);
+        const refresh = () => tokenRequest(t.app, { grant_type: 'refresh_token', client_id: app.client_id, refresh_token: refreshToken });
+        assert.equal((await refresh()).statusCode, 200);
+        assert.equal((await link(primary.id, { provider: 'auth0', user_id: part(secondary.id) })).statusCode, 201);
+        const after = await refresh();
+        assert.equal(after.statusCode, 403, after.body);
+        assert.equal((after.json() as { error: string }).error, 'invalid_grant');
+        // Revoked, not only orphaned: unlinked again, the user does not get them back.
+        assert.equal((await unlink(primary.id, 'auth0', part(secondary.id))).statusCode, 200);
+        assert.equal((await refresh()).statusCode, 403);
       });
 
       it('deleting the primary deletes its identities: the secondary\'s email is free again in its connection', async () => {
