@@ -173,4 +173,15 @@ await forEachStoreFactory('user storage', (h) => {
     assert.equal(await users.getIdentity(tenantId, third.user_id), undefined, 'its identities went with it');
     assert.ok(await users.get(tenantId, secondary.user_id));
   });
+
+  it('two links that would chain, at once: one of them is refused, and no identity is linked to a linked row', async () => {
+    const { tenantId, connectionId } = await tenantWithConnection();
+    const [a, b, c] = [userRow(tenantId, connectionId), userRow(tenantId, connectionId), userRow(tenantId, connectionId)];
+    for (const row of [a, b, c]) await users.insert(row);
+    const results = await Promise.all([users.link(tenantId, b.user_id, a.user_id, at(5)), users.link(tenantId, c.user_id, b.user_id, at(5))]);
+    assert.deepEqual(results.filter(Boolean).length, 1, JSON.stringify(results));
+    const rows = await Promise.all([a, b, c].map((row) => users.getIdentity(tenantId, row.user_id)));
+    const linkedTo = new Set(rows.map((row) => row?.linked_to).filter((id) => id !== null));
+    for (const row of rows) if (linkedTo.has(row!.user_id)) assert.equal(row!.linked_to, null, 'a primary is no linked row');
+  });
 });

@@ -51,9 +51,13 @@ export class KyselyUserStore implements UserStore {
   link(tenantId: string, secondaryId: string, primaryId: string, now: string): Promise<boolean> {
     if (secondaryId === primaryId) return Promise.resolve(false);
     return atomically(this.db, async (trx) => {
-      const inTenant = trx.selectFrom('users').select('user_id').where('tenant_id', '=', tenantId);
-      if (!(await inTenant.where('user_id', '=', primaryId).where('linked_to', 'is', null).executeTakeFirst())) return false;
-      if (await inTenant.where('linked_to', '=', secondaryId).executeTakeFirst()) return false;
+      // Both rows locked (PostgreSQL; SQLite runs one transaction at a time), in user_id order so that
+      // two links of the same pair the other way round wait rather than deadlock: a concurrent link can
+      // then neither link the primary elsewhere nor link a user to the secondary before this one commits.
+      const pair = trx.selectFrom('users').select(['user_id', 'linked_to']).where('tenant_id', '=', tenantId).where('user_id', 'in', [primaryId, secondaryId]).orderBy('user_id');
+      const rows = await (isPostgres(this.db) ? pair.forUpdate() : pair).execute();
+      if (rows.length !== 2 || rows.some((row) => row.linked_to !== null)) return false;
+      if (await trx.selectFrom('users').select('user_id').where('tenant_id', '=', tenantId).where('linked_to', '=', secondaryId).executeTakeFirst()) return false;
       const result = await trx
         .updateTable('users')
         .set({ ...toStored('users', { app_metadata: {}, user_metadata: {} }), linked_to: primaryId, updated_at: now })
