@@ -11,8 +11,11 @@
  * credentials and no metadata, as the service's unlinked account is.
  *
  * Refusals are worded as the OpenAPI document's x-descriptions of the two
- * operations; their errorCodes are not recorded, and none is sent but the
- * users' `inexistent_user`. Each link and unlink is one transaction.
+ * operations; their errorCodes are not recorded, so the 400s carry none, the
+ * 409s the generic `conflict`, an unknown primary the users' `inexistent_user`.
+ * Two refusals are Gatehouse's own, worded plainly: a second identity in a
+ * connection the primary already has one in (409), and an unlink of an
+ * identity not linked to the user (404). Each link and unlink is one transaction.
  */
 import { decodeProtectedHeader } from 'jose';
 import type { JWTPayload } from 'jose';
