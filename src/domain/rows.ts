@@ -234,6 +234,12 @@ export interface UserRow {
   last_login: string | null;
   last_password_reset: string | null;
   logins_count: number;
+  /**
+   * The primary user this row is a linked identity of (migration 0085), null
+   * for a user of its own. A linked row is no user: only its
+   * primary's identities and the logins of its connection see it.
+   */
+  linked_to: string | null;
 }
 
 /** One-use emailed tickets (migration 0007); only the ticket's SHA-256 is stored. */

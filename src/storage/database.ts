@@ -44,6 +44,7 @@ import * as m0070 from './migrations/0070_jobs.js';
 import * as m0071 from './migrations/0071_ticket_options.js';
 import * as m0075 from './migrations/0075_management_api_name.js';
 import * as m0080 from './migrations/0080_ui_settings.js';
+import * as m0085 from './migrations/0085_linked_identities.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -104,6 +105,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0071_ticket_options': m0071,
   '0075_management_api_name': m0075,
   '0080_ui_settings': m0080,
+  '0085_linked_identities': m0085,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

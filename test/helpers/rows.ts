@@ -113,6 +113,7 @@ export function userRow(tenantId: string, connectionId: string, overrides: Parti
     last_login: null,
     last_password_reset: null,
     logins_count: 0,
+    linked_to: null,
     ...overrides,
   };
 }

@@ -39,9 +39,9 @@ describe('/api/v2: operations of the service Gatehouse does not implement', () =
     const withId = await api('PATCH', '/api/v2/actions/actions/act_0123?x=1', { body: {} });
     assert.equal(withId.statusCode, 404);
     assert.match((withId.json() as { message: string }).message, /: PATCH \/api\/v2\/actions\/actions\/\{id\}$/, 'the template, never the request\'s own path');
-    // A method the service has under a path Gatehouse implements others of (account linking is not implemented).
-    const link = await api('POST', '/api/v2/users/auth0%7Cabc/identities', { body: { provider: 'auth0', user_id: 'def' } });
-    assert.equal((link.json() as { errorCode: string }).errorCode, 'not_available_in_gatehouse');
+    // A method the service has under a path Gatehouse implements others of (replacing all authentication methods is not implemented).
+    const replace = await api('PUT', '/api/v2/users/auth0%7Cabc/authentication-methods', { body: [] });
+    assert.equal((replace.json() as { errorCode: string }).errorCode, 'not_available_in_gatehouse');
   });
 
   it('answers before reading the body: a multipart upload gets the same answer, not 415', async () => {
@@ -116,6 +116,11 @@ describe('/api/v2: operations of the service Gatehouse does not implement', () =
     assert.equal((await api('GET', '/api/v2/roles')).statusCode, 200);
     assert.equal((await api('GET', '/api/v2/roles/rol_nope')).statusCode, 404);
     assert.equal(((await api('GET', '/api/v2/roles/rol_nope')).json() as { message: string }).message, 'The role does not exist.');
+    // Account linking is implemented: its own answer, not the catch-all's.
+    const link = await api('POST', '/api/v2/users/auth0%7Cabc/identities', { body: { provider: 'auth0', user_id: 'def' } });
+    assert.deepEqual(link.json(), { statusCode: 404, error: 'Not Found', message: 'The user does not exist.', errorCode: 'inexistent_user' });
+    assert.equal((await api('DELETE', '/api/v2/users/auth0%7Cabc/identities/auth0/def')).statusCode, 404);
+    assert.equal(((await api('DELETE', '/api/v2/users/auth0%7Cabc/identities/auth0/def')).json() as { errorCode: string }).errorCode, 'inexistent_user');
   });
 });
 

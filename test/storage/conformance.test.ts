@@ -241,6 +241,7 @@ await forEachStoreFactory('storage conformance', (h) => {
       '0071_ticket_options',
       '0075_management_api_name',
       '0080_ui_settings',
+      '0085_linked_identities',
     ];
 
     it('creates every table', async () => {

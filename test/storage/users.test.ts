@@ -136,4 +136,52 @@ await forEachStoreFactory('user storage', (h) => {
     // The next login verifies against the new hash and leaves it alone.
     assert.equal((await verifyUserPassword(users, tenantId, connectionId, 'legacy@example.com', 'legacy-pass'))?.password_hash, stored);
   });
+
+  it('links a user to another: no user of its own, an identity of the primary, found by its login and its email', async () => {
+    const { tenantId, connectionId, name } = await tenantWithConnection();
+    const primary = userRow(tenantId, connectionId, { created_at: at(1) });
+    const secondary = userRow(tenantId, connectionId, { created_at: at(2), app_metadata: { plan: 'gold' }, user_metadata: { lang: 'fr' } });
+    const third = userRow(tenantId, connectionId, { created_at: at(3) });
+    for (const row of [primary, secondary, third]) await users.insert(row);
+    await db.insertInto('roles').values({ tenant_id: tenantId, id: 'rol_linked', name: 'r', description: null, created_at: T0 }).execute();
+    await db.insertInto('user_roles').values({ tenant_id: tenantId, user_id: secondary.user_id, role_id: 'rol_linked', created_at: T0 }).execute();
+
+    assert.equal(await users.link(tenantId, primary.user_id, primary.user_id, at(5)), false, 'not to itself');
+    assert.equal(await users.link(tenantId, secondary.user_id, 'auth0|missing', at(5)), false, 'not to a missing user');
+    assert.equal(await users.link(tenantId, secondary.user_id, primary.user_id, at(5)), true);
+    const linked = { ...secondary, linked_to: primary.user_id, app_metadata: {}, user_metadata: {}, updated_at: at(5), connection_name: name };
+    assert.equal(await users.get(tenantId, secondary.user_id), undefined);
+    assert.deepEqual(await users.getIdentity(tenantId, secondary.user_id), linked);
+    assert.deepEqual(await users.linkedIdentities(tenantId, [primary.user_id, third.user_id]), [linked]);
+    assert.deepEqual((await users.list(tenantId, { offset: 0, limit: 10, withTotal: true })).total, 2);
+    assert.deepEqual((await users.listByEmail(tenantId, secondary.email_lower!)).map((u) => u.user_id), [primary.user_id]);
+    assert.equal((await users.findByLoginIdentifier(tenantId, connectionId, secondary.email_lower!))?.linked_to, primary.user_id);
+    assert.equal(await db.selectFrom('user_roles').select('role_id').where('user_id', '=', secondary.user_id).executeTakeFirst(), undefined, 'its roles went');
+
+    assert.equal(await users.link(tenantId, secondary.user_id, third.user_id, at(6)), false, 'already linked');
+    assert.equal(await users.link(tenantId, third.user_id, secondary.user_id, at(6)), false, 'not to a linked row');
+    assert.equal(await users.link(tenantId, primary.user_id, third.user_id, at(6)), false, 'not a user with identities');
+    assert.equal(await users.delete(tenantId, secondary.user_id), false, 'a linked row is no user to delete');
+
+    assert.equal(await users.unlink(tenantId, secondary.user_id, third.user_id, at(7)), false, 'not linked to that one');
+    assert.equal(await users.unlink(tenantId, secondary.user_id, primary.user_id, at(7)), true);
+    assert.deepEqual(await users.get(tenantId, secondary.user_id), { ...linked, linked_to: null, updated_at: at(7) });
+    assert.deepEqual(await users.linkedIdentities(tenantId, [primary.user_id]), []);
+
+    assert.equal(await users.link(tenantId, third.user_id, primary.user_id, at(8)), true);
+    assert.equal(await users.delete(tenantId, primary.user_id), true);
+    assert.equal(await users.getIdentity(tenantId, third.user_id), undefined, 'its identities went with it');
+    assert.ok(await users.get(tenantId, secondary.user_id));
+  });
+
+  it('two links that would chain, at once: one of them is refused, and no identity is linked to a linked row', async () => {
+    const { tenantId, connectionId } = await tenantWithConnection();
+    const [a, b, c] = [userRow(tenantId, connectionId), userRow(tenantId, connectionId), userRow(tenantId, connectionId)];
+    for (const row of [a, b, c]) await users.insert(row);
+    const results = await Promise.all([users.link(tenantId, b.user_id, a.user_id, at(5)), users.link(tenantId, c.user_id, b.user_id, at(5))]);
+    assert.deepEqual(results.filter(Boolean).length, 1, JSON.stringify(results));
+    const rows = await Promise.all([a, b, c].map((row) => users.getIdentity(tenantId, row.user_id)));
+    const linkedTo = new Set(rows.map((row) => row?.linked_to).filter((id) => id !== null));
+    for (const row of rows) if (linkedTo.has(row!.user_id)) assert.equal(row!.linked_to, null, 'a primary is no linked row');
+  });
 });

@@ -295,7 +295,8 @@ export class DbConnectionsService {
   private async resetTarget(tenant: Tenant, ticket: string): Promise<{ user: UserRow; options: ConnectionOptions; ticket: TicketRow } | undefined> {
     const row = await this.ctx.stores.tickets.findUsable(tenant.id, secretHash(ticket), 'password_reset', isoAt(this.ctx.now()));
     if (!row) return undefined;
-    const user = await this.#users.get(tenant.id, row.user_id);
+    // The password of an identity linked to another user is still its own (it logs that user in).
+    const user = await this.#users.getIdentity(tenant.id, row.user_id);
     if (!user) return undefined;
     const connection = await this.#connections.get(tenant.id, user.connection_id);
     return { user, options: connection ? (connection.options as ConnectionOptions) : {}, ticket: row };

@@ -21,6 +21,7 @@ import { secretHash } from '../secrets.js';
 import type { Tenant } from '../tenants/tenant.js';
 import { newUserIdPart, type UserRow } from '../users/model.js';
 import { defaultPicture } from '../users/new-user.js';
+import { userLoggingIn } from '../users/linked.js';
 import { EMAIL_STRATEGY, MAX_CODE_TRIES, passwordlessSettings, SMS_STRATEGY, type PasswordlessSettings } from './options.js';
 import { renderHtml, renderLine } from '../templates.js';
 
@@ -56,9 +57,11 @@ async function newRecipientCode(ctx: AppContext, tenant: Tenant, connection: Con
   return code;
 }
 
-/** The existing user of the connection for this address or number. */
-function existingUser(ctx: AppContext, tenant: Tenant, connection: ConnectionRow, recipient: string): Promise<UserRow | undefined> {
-  return connection.strategy === SMS_STRATEGY ? ctx.stores.users.findSmsUser(tenant.id, connection.id, recipient) : ctx.stores.users.findByEmail(tenant.id, connection.id, recipient.toLowerCase());
+/** The existing user of the connection for this address or number (the user it is linked to, for a linked identity). */
+async function existingUser(ctx: AppContext, tenant: Tenant, connection: ConnectionRow, recipient: string): Promise<UserRow | undefined> {
+  const users = ctx.stores.users;
+  const row = connection.strategy === SMS_STRATEGY ? await users.findSmsUser(tenant.id, connection.id, recipient) : await users.findByEmail(tenant.id, connection.id, recipient.toLowerCase());
+  return row && userLoggingIn(users, row);
 }
 
 export interface SmsStart {
@@ -154,6 +157,7 @@ export async function passwordlessUser(ctx: AppContext, tenant: Tenant, connecti
     last_login: null,
     last_password_reset: null,
     logins_count: 0,
+    linked_to: null,
     ...(sms && {
       // `sms|…` users have a verified number and no email (receiving the code proved the number).
       user_id: `${SMS_STRATEGY}|${newUserIdPart()}`,

@@ -13,7 +13,10 @@
  * - `mfa_api`: audience the MFA API (`https://{domain}/mfa/`); `exp` and `sub` required;
  * - `id_token_hint`: any single audience (the client it was issued to);
  *   `exp` required but an expired token is accepted, as the hint only names
- *   a session (RP-Initiated Logout 1.0 §2).
+ *   a session (RP-Initiated Logout 1.0 §2);
+ * - `link_with`: an ID token of the user to link (POST /api/v2/users/{id}/identities),
+ *   RS256 only (the service's rule for it); `exp` required and enforced; the
+ *   audience, which must be the calling client, is the caller's to check.
  */
 import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { algOfKid, FAPI_SIGNING_ALG, SIGNING_ALG, type Keyring } from '../keys/keyring.js';
@@ -21,7 +24,7 @@ import { acceptedIssuers, managementAudience, type Tenant } from '../tenants/ten
 import { userinfoAudience } from './userinfo-token.js';
 import { mfaAudience } from '../mfa/api-token.js';
 
-export type TenantJwtPurpose = 'management' | 'userinfo' | 'id_token_hint' | 'mfa_api';
+export type TenantJwtPurpose = 'management' | 'userinfo' | 'id_token_hint' | 'mfa_api' | 'link_with';
 
 /** Tolerated clock difference between Gatehouse processes, seconds. */
 export const CLOCK_TOLERANCE_SECONDS = 5;
@@ -30,6 +33,8 @@ interface PurposeRules {
   audience?: (tenant: Tenant) => string;
   requiredClaims: string[];
   acceptExpired: boolean;
+  /** Default: RS256 and the FAPI keys' PS256. */
+  algorithms?: string[];
 }
 
 const PURPOSES: Readonly<Record<TenantJwtPurpose, PurposeRules>> = {
@@ -37,6 +42,7 @@ const PURPOSES: Readonly<Record<TenantJwtPurpose, PurposeRules>> = {
   userinfo: { audience: userinfoAudience, requiredClaims: ['exp', 'sub'], acceptExpired: false },
   id_token_hint: { requiredClaims: ['exp'], acceptExpired: true },
   mfa_api: { audience: mfaAudience, requiredClaims: ['exp', 'sub'], acceptExpired: false },
+  link_with: { requiredClaims: ['exp'], acceptExpired: false, algorithms: [SIGNING_ALG] },
 };
 
 /** Why a token was refused: `expired` and `audience` are told apart for the surfaces that say so. */
@@ -60,7 +66,7 @@ export async function verifyTenantJwt(
         return key;
       },
       {
-        algorithms: [SIGNING_ALG, FAPI_SIGNING_ALG],
+        algorithms: rules.algorithms ?? [SIGNING_ALG, FAPI_SIGNING_ALG],
         issuer: acceptedIssuers(tenant),
         ...(rules.audience && { audience: rules.audience(tenant) }),
         requiredClaims: rules.requiredClaims,

@@ -10,6 +10,7 @@ import type { ConnectionRow } from '../connections/model.js';
 import type { UserRow } from '../rows.js';
 import type { UserStore } from './store.js';
 import { defaultPicture } from './new-user.js';
+import { userLoggingIn } from './linked.js';
 
 /** Profile member → the attribute names it is read from, first with a value wins. */
 const DEFAULT_FIELDS_MAP: Readonly<Record<string, readonly string[]>> = {
@@ -42,8 +43,12 @@ export function federatedProfile(attributes: ReadonlyMap<string, readonly string
 
 export const federatedUserId = (connection: Pick<ConnectionRow, 'name'>, id: string) => `samlp|${connection.name}|${id}`;
 
-/** Creates the user on a first login, else refreshes the profile; records the login on neither (the session start does). */
-export async function upsertFederatedUser(users: UserStore, connection: ConnectionRow, id: string, profile: Profile, now: string): Promise<UserRow> {
+/**
+ * Creates the user on a first login, else refreshes the profile; records the
+ * login on neither (the session start does). An identity linked to another
+ * user has its profile refreshed and logs that user in (undefined if it is gone).
+ */
+export async function upsertFederatedUser(users: UserStore, connection: ConnectionRow, id: string, profile: Profile, now: string): Promise<UserRow | undefined> {
   const userId = federatedUserId(connection, id);
   const email = profile.email ?? null;
   const fields = {
@@ -56,10 +61,10 @@ export async function upsertFederatedUser(users: UserStore, connection: Connecti
     nickname: profile.nickname ?? (email ? email.split('@')[0]! : id),
     picture: profile.picture ?? (email ? defaultPicture(email.toLowerCase()) : null),
   };
-  const existing = await users.get(connection.tenant_id, userId);
+  const existing = await users.getIdentity(connection.tenant_id, userId);
   if (existing) {
     await users.update(connection.tenant_id, userId, { ...fields, updated_at: now });
-    return { ...existing, ...fields, updated_at: now };
+    return userLoggingIn(users, { ...existing, ...fields, updated_at: now });
   }
   const row: UserRow = {
     tenant_id: connection.tenant_id,
@@ -79,6 +84,7 @@ export async function upsertFederatedUser(users: UserStore, connection: Connecti
     last_login: null,
     last_password_reset: null,
     logins_count: 0,
+    linked_to: null,
   };
   await users.insert(row);
   return row;

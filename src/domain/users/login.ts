@@ -15,12 +15,14 @@ import { hashPassword, verifyPassword } from '../../platform/passwords/hashing.j
 import { isoAt } from '../../platform/clock.js';
 import type { UserRow } from './model.js';
 import type { UserStore } from './store.js';
+import { userLoggingIn } from './linked.js';
 
 /**
  * The user when `password` matches; undefined for an unknown identifier, a
  * user without a password, or a wrong password (callers answer all three
- * alike). `identifier` is an email or a username. Blocked users are the
- * caller's to refuse, after this check.
+ * alike). `identifier` is an email or a username. The password of an
+ * identity linked to another user logs that user in (src/domain/users/linked.ts).
+ * Blocked users are the caller's to refuse, after this check.
  */
 export async function verifyUserPassword(
   users: UserStore,
@@ -39,9 +41,9 @@ export async function verifyUserPassword(
   if (needsRehash) {
     const password_hash = await hashPassword(password);
     await users.update(tenantId, row.user_id, { password_hash });
-    return { ...row, password_hash };
+    return userLoggingIn(users, { ...row, password_hash });
   }
-  return row;
+  return userLoggingIn(users, row);
 }
 
 let decoy: Promise<string> | undefined;

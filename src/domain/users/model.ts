@@ -9,14 +9,31 @@ import type { UserRow } from '../rows.js';
 
 export type { UserRow } from '../rows.js';
 
-/** The identity of a database-connection user (`UserIdentitySchema`). */
+/** The profile of a linked identity (`UserProfileData`): what it had as a user of its own. */
+export interface IdentityProfileData {
+  email?: string;
+  email_verified: boolean;
+  name?: string;
+  username?: string;
+  given_name?: string;
+  family_name?: string;
+  nickname?: string;
+  picture?: string;
+  phone_number?: string;
+  phone_verified?: boolean;
+}
+
+/** An identity of a user (`UserIdentitySchema`): its own first, then those linked to it. */
 export interface UserIdentity {
   connection: string;
   /** The id without the provider prefix (`auth0|`, `email|`). */
   user_id: string;
   /** `auth0` for database users, `email` for passwordless ones: the user id's prefix. */
   provider: string;
+  /** No strategy Gatehouse has (database, passwordless, SAML) is a social one. */
   isSocial: false;
+  /** Linked identities only: their profile. */
+  profileData?: IdentityProfileData;
 }
 
 export interface User {
@@ -69,17 +86,39 @@ function objectOf(value: unknown): Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
+/** A row's identity: its connection, the user id split at the provider prefix. */
+function identityOf(row: UserRow, connectionName: string): UserIdentity {
+  return { connection: connectionName, user_id: userIdPart(row.user_id), provider: providerOf(row.user_id), isSocial: false };
+}
+
+/** A linked row's identity, with its profile as `profileData`. */
+export function linkedIdentityOf(row: UserRow & { connection_name: string }): UserIdentity {
+  const profileData: IdentityProfileData = { email_verified: row.email_verified === 1 };
+  for (const key of ['email', 'name', 'username', 'given_name', 'family_name', 'nickname', 'picture', 'phone_number'] as const) {
+    const value = row[key];
+    if (value !== null) profileData[key] = value;
+  }
+  if (row.phone_number !== null) profileData.phone_verified = row.phone_verified === 1;
+  return { ...identityOf(row, row.connection_name), profileData };
+}
+
+/** A user's identities: its own, then each linked one (`linked`: the rows linked to it, in order). */
+export function identitiesOf(row: UserRow, connectionName: string, linked: readonly (UserRow & { connection_name: string })[]): UserIdentity[] {
+  return [identityOf(row, connectionName), ...linked.map(linkedIdentityOf)];
+}
+
 /**
- * The API shape of a row. Absent attributes are left out rather than sent as
- * null, as the service does (`last_login` only after a first login).
+ * The API shape of a row, with the identities linked to it (`linked`).
+ * Absent attributes are left out rather than sent as null, as the service
+ * does (`last_login` only after a first login).
  */
-export function userFromRow(row: UserRow, connectionName: string): User {
+export function userFromRow(row: UserRow, connectionName: string, linked: readonly (UserRow & { connection_name: string })[] = []): User {
   const user: User = {
     user_id: row.user_id,
     email_verified: row.email_verified === 1,
     created_at: row.created_at,
     updated_at: row.updated_at,
-    identities: [{ connection: connectionName, user_id: userIdPart(row.user_id), provider: providerOf(row.user_id), isSocial: false }],
+    identities: identitiesOf(row, connectionName, linked),
     app_metadata: objectOf(row.app_metadata),
     user_metadata: objectOf(row.user_metadata),
     logins_count: row.logins_count,

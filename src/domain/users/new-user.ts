@@ -63,6 +63,7 @@ export function baseUserRow(tenantId: string, connectionId: string, email: strin
     last_login: null,
     last_password_reset: null,
     logins_count: 0,
+    linked_to: null,
   };
 }
 

@@ -9,13 +9,42 @@ import type { UserSearch } from './search.js';
 /** A row with the name of its connection, which every API shape of a user carries. */
 export type UserWithConnection = UserRow & { connection_name: string };
 
-/** The columns an update may change (identity, tenant and creation time never change). */
-export type UserChanges = Partial<Omit<UserRow, 'tenant_id' | 'user_id' | 'connection_id' | 'created_at'>>;
+/** The columns an update may change (identity, tenant, creation time and the link never change; `link`/`unlink` change the link). */
+export type UserChanges = Partial<Omit<UserRow, 'tenant_id' | 'user_id' | 'connection_id' | 'created_at' | 'linked_to'>>;
 
-/** Storage of database-connection users. */
+/**
+ * Storage of users and their identities. A user linked to another
+ * (`linked_to` set, see `link`) is no user of its own any more: `get`, `list`,
+ * `search` and `listByEmail` never return it. The login lookups of a
+ * connection (`findByEmail`, `findSmsUser`, `findByLoginIdentifier`) and
+ * `getIdentity` still find it, with `linked_to` naming the user it answers for.
+ */
 export interface UserStore {
-  /** The user with its connection's name, or undefined. */
+  /** The user with its connection's name, or undefined (also for a row linked to another user). */
   get(tenantId: string, userId: string): Promise<UserWithConnection | undefined>;
+  /** The row of this user id whether it is a user or an identity linked to one, with its connection's name. */
+  getIdentity(tenantId: string, userId: string): Promise<UserWithConnection | undefined>;
+  /**
+   * The rows linked to these users (`users_linked_idx`), with their
+   * connection's name, in creation order, then user_id.
+   */
+  linkedIdentities(tenantId: string, primaryIds: readonly string[]): Promise<UserWithConnection[]>;
+  /**
+   * Makes the user `secondaryId` an identity of `primaryId`, atomically (joining
+   * the caller's transaction): the row gets `linked_to`, loses its metadata
+   * (the service keeps the primary's only) and its roles, permissions, group
+   * and organization memberships go. False, with nothing written, unless both
+   * are users (neither linked), distinct, and the secondary has no identities
+   * linked to it.
+   */
+  link(tenantId: string, secondaryId: string, primaryId: string, now: string): Promise<boolean>;
+  /**
+   * Makes the identity `secondaryId` linked to `primaryId` a user of its own
+   * again, with its profile and credentials and no metadata (the service's
+   * unlinked account has none). False, with nothing written, when it is not
+   * linked to that user.
+   */
+  unlink(tenantId: string, secondaryId: string, primaryId: string, now: string): Promise<boolean>;
   /**
    * A page ordered by creation time, then user_id (the `users_created_idx` index),
    * so pages are stable; `withTotal` also counts the tenant's users.
@@ -36,8 +65,8 @@ export interface UserStore {
   findSmsUser(tenantId: string, connectionId: string, phoneNumber: string): Promise<UserRow | undefined>;
   /**
    * The users of every connection whose lower-cased email is `emailLower`
-   * (users_email_lower_idx), with their connection's name, in creation order:
-   * at most one per connection.
+   * (users_email_lower_idx), or who have a linked identity with that email,
+   * with their connection's name, in creation order, each once.
    */
   listByEmail(tenantId: string, emailLower: string): Promise<UserWithConnection[]>;
   /**
@@ -65,8 +94,9 @@ export interface UserStore {
   /** Applies the changed columns; false when the user does not exist. Fails with a unique violation as `insert` does. */
   update(tenantId: string, userId: string, changes: UserChanges): Promise<boolean>;
   /**
-   * Deletes the user with the user's roles, permissions and group memberships,
-   * atomically; false when the user does not exist.
+   * Deletes the user with the user's roles, permissions and group memberships
+   * and the identities linked to it, atomically; false when the user does not
+   * exist (a row linked to another user is not deleted).
    */
   delete(tenantId: string, userId: string): Promise<boolean>;
 }

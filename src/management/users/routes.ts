@@ -20,12 +20,16 @@ import { UserService } from './service.js';
 import { updateUser } from './update.js';
 import { listUserOrganizations } from './organizations/list.js';
 import { OrganizationMemberService } from '../organizations/members/service.js';
+import { linkUserIdentity } from './identities/link.js';
+import { UserIdentityService } from './identities/service.js';
+import { unlinkUserIdentity } from './identities/unlink.js';
 import type { AppContext } from '../../domain/context.js';
 
-/** /api/v2/users, /api/v2/users-by-email, and a user's roles, permissions and groups. */
+/** /api/v2/users, /api/v2/users-by-email, and a user's identities, roles, permissions and groups. */
 export function userRoutes(ctx: AppContext): ManagementRoute[] {
   const users = new UserService(ctx);
   const rbac = new RbacService(ctx);
+  const identities = new UserIdentityService(ctx);
   return [
     ...[listUsers, createUser, getUser, updateUser, deleteUser, listUsersByEmail].map((route) => route(ctx, users)),
     ...[
@@ -42,5 +46,6 @@ export function userRoutes(ctx: AppContext): ManagementRoute[] {
       listUserGroups,
     ].map((route) => route(ctx, rbac)),
     listUserOrganizations(ctx, new OrganizationMemberService(ctx)),
+    ...[linkUserIdentity, unlinkUserIdentity].map((route) => route(ctx, identities)),
   ];
 }

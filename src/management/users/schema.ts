@@ -93,17 +93,36 @@ export const UpdateUserBody = Type.Object(
 );
 export type UpdateUserBody = Static<typeof UpdateUserBody>;
 
-const Identity = Type.Object(
+const optionalString = (description: string) => Type.Optional(Type.String({ description }));
+
+/** `UserProfileData`: what a linked identity had as a user of its own. */
+const ProfileData = Type.Object(
+  {
+    email: optionalString('Email address of this user'),
+    email_verified: Type.Boolean({ description: 'Whether this email address is verified (true) or unverified (false)' }),
+    name: optionalString('Name of this user'),
+    username: optionalString('Username of this user'),
+    given_name: optionalString('Given name/first name/forename of this user'),
+    family_name: optionalString('Family name/last name/surname of this user'),
+    nickname: optionalString('Preferred nickname or alias of this user'),
+    picture: optionalString('URL to picture, photo, or avatar of this user'),
+    phone_number: optionalString('Phone number for this user'),
+    phone_verified: Type.Optional(Type.Boolean({ description: 'Whether this phone number is verified (true) or unverified (false)' })),
+  },
+  { additionalProperties: false },
+);
+
+/** `UserIdentity`: a user's own identity, or one linked to it (with `profileData`). */
+export const Identity = Type.Object(
   {
     connection: Type.String({ description: 'Name of the connection containing this identity' }),
     user_id: Type.String({ description: 'The unique identifier of the user for the identity' }),
     provider: Type.String({ description: 'The type of identity provider' }),
     isSocial: Type.Boolean({ description: 'Whether this identity is from a social provider (true) or not (false)' }),
+    profileData: Type.Optional(ProfileData),
   },
   { additionalProperties: false },
 );
-
-const optionalString = (description: string) => Type.Optional(Type.String({ description }));
 
 /** Every member declared: the response serialiser drops anything else, the password hash above all. */
 export const UserResponse = Type.Object(

@@ -34,7 +34,7 @@ const userExists = () => managementErrors.conflict('The user already exists.', '
  * does not exist" / inexistent_connection), with the period the user messages carry.
  */
 const connectionNotFound = () => managementErrors.badRequest('The connection does not exist.', 'inexistent_connection');
-const payloadMissing = (property: string) =>
+export const payloadMissing = (property: string) =>
   managementErrors.invalidBody(`Payload validation error: 'Missing required property: ${property}'.`);
 /** Business refusals worded as the OpenAPI document's x-descriptions; their errorCode is not recorded. */
 const refused = (message: string) => managementErrors.invalidBody(message);
@@ -125,7 +125,7 @@ export class UserService {
       limit: query.perPage,
       withTotal: query.includeTotals,
     });
-    const users = rows.map((row) => selectFields(userFromRow(row, row.connection_name), query.selection));
+    const users = (await this.usersFromRows(tenant, rows)).map((user) => selectFields(user, query.selection));
     // The service's key order: start, limit, length, users, total.
     return query.includeTotals ? { start, limit: query.perPage, length: users.length, users, total: total ?? 0 } : users;
   }
@@ -142,13 +142,24 @@ export class UserService {
    */
   async listByEmail(tenant: Tenant, email: string, selection: FieldSelection): Promise<Partial<User>[]> {
     const rows = await this.users.listByEmail(tenant.id, email.toLowerCase());
-    return rows.map((row) => selectFields(userFromRow(row, row.connection_name), selection));
+    return (await this.usersFromRows(tenant, rows)).map((user) => selectFields(user, selection));
   }
 
   async get(tenant: Tenant, userId: string): Promise<User> {
     const row = await this.users.get(tenant.id, userId);
     if (!row) throw userNotFound();
-    return userFromRow(row, row.connection_name);
+    return (await this.usersFromRows(tenant, [row]))[0]!;
+  }
+
+  /** The API shapes of the rows, each with the identities linked to it (one query for them all). */
+  private async usersFromRows(tenant: Tenant, rows: readonly UserWithConnection[]): Promise<User[]> {
+    const linked = new Map<string, UserWithConnection[]>();
+    for (const identity of await this.users.linkedIdentities(tenant.id, rows.map((row) => row.user_id))) {
+      const of = linked.get(identity.linked_to!);
+      if (of) of.push(identity);
+      else linked.set(identity.linked_to!, [identity]);
+    }
+    return rows.map((row) => userFromRow(row, row.connection_name, linked.get(row.user_id) ?? []));
   }
 
   async create(tenant: Tenant, body: CreateUserBody): Promise<User> {
@@ -239,7 +250,7 @@ export class UserService {
     const user = { ...row, ...changes };
     // "If set to false the user will not receive a verification email unless verify_email is set to true."
     if (body.verify_email === true && changes.email !== undefined) await this.mail.sendVerification(tenant, user);
-    return userFromRow(user, row.connection_name);
+    return (await this.usersFromRows(tenant, [user]))[0]!;
   }
 
   /**

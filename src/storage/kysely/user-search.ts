@@ -58,14 +58,17 @@ function termCondition(eb: Eb, postgres: boolean, node: Extract<SearchNode, { ki
       if (match === 'exists') return sql<SqlBool>`1 = 1`;
       if (match === 'prefix') return sql<SqlBool>`${eb.ref('users.user_id')} like ${likePrefix(value)} escape '\\'`;
       return eb('users.user_id', '=', value);
-    case 'connection':
+    case 'connection': {
       if (match === 'exists') return sql<SqlBool>`1 = 1`;
-      if (match === 'prefix') return sql<SqlBool>`${eb.ref('connections.name')} like ${likePrefix(value)} escape '\\'`;
-      return eb('connections.name', '=', value);
-    case 'provider':
+      const named = (name: Expression<string>) => (match === 'prefix' ? sql<SqlBool>`${name} like ${likePrefix(value)} escape '\\'` : sql<SqlBool>`${name} = ${value}`);
+      return eb.or([named(eb.ref('connections.name')), throughLinkedIdentity(eb, (linked) => named(sql.ref(`${linked}_connections.name`)))]);
+    }
+    case 'provider': {
       // A user's provider is its user_id's prefix (auth0|…, email|…).
       if (match === 'exists') return sql<SqlBool>`1 = 1`;
-      return sql<SqlBool>`${eb.ref('users.user_id')} like ${likePrefix(`${value}|`)} escape '\\'`;
+      const provided = (userId: Expression<string>) => sql<SqlBool>`${userId} like ${likePrefix(`${value}|`)} escape '\\'`;
+      return eb.or([provided(eb.ref('users.user_id')), throughLinkedIdentity(eb, (linked) => provided(sql.ref(`${linked}.user_id`)))]);
+    }
     case 'date':
       if (match === 'exists') return eb(`users.${field.column}`, 'is not', null);
       return eb(`users.${field.column}`, '=', value);
@@ -81,6 +84,26 @@ function termCondition(eb: Eb, postgres: boolean, node: Extract<SearchNode, { ki
       return eb(jsonMember(postgres, field.column, field.path, true), 'in', jsonCandidates(value));
     }
   }
+}
+
+/**
+ * Whether one of the identities linked to the user (rows whose `linked_to` is
+ * its user_id, users_linked_idx) meets `condition`, which reads the identity
+ * as `linked` and its connection as `linked_connections`: `identities.connection`
+ * and `identities.provider` name every identity of a user, not only its first.
+ */
+function throughLinkedIdentity(eb: Eb, condition: (linked: 'linked') => Expression<SqlBool>): Expression<SqlBool> {
+  return eb.exists(
+    eb
+      .selectFrom('users as linked')
+      .innerJoin('connections as linked_connections', (join) =>
+        join.onRef('linked_connections.tenant_id', '=', 'linked.tenant_id').onRef('linked_connections.id', '=', 'linked.connection_id'),
+      )
+      .select(sql`1`.as('one'))
+      .whereRef('linked.tenant_id', '=', 'users.tenant_id')
+      .whereRef('linked.linked_to', '=', 'users.user_id')
+      .where(() => condition('linked')),
+  );
 }
 
 function rangeCondition(eb: Eb, node: Extract<SearchNode, { kind: 'range' }>): Expression<SqlBool> {

@@ -1,4 +1,5 @@
 import { atomically, type Db } from '../database.js';
+import { chunks } from '../links.js';
 import type { UserRow } from '../../domain/users/model.js';
 import type { UserWithConnection, UserChanges, UserStore } from '../../domain/users/store.js';
 import { fromStored, parsedRow, parsedRows, toStored } from '../json-columns.js';
@@ -20,14 +21,74 @@ export class KyselyUserStore implements UserStore {
       .select('connections.name as connection_name');
   }
 
+  /** The tenant's users, without the rows linked to another user. */
+  private usersOf(tenantId: string) {
+    return this.withConnection().where('users.tenant_id', '=', tenantId).where('users.linked_to', 'is', null);
+  }
+
   get(tenantId: string, userId: string): Promise<UserWithConnection | undefined> {
+    return parsedRow('users', this.usersOf(tenantId).where('users.user_id', '=', userId).executeTakeFirst());
+  }
+
+  getIdentity(tenantId: string, userId: string): Promise<UserWithConnection | undefined> {
     return parsedRow('users', this.withConnection().where('users.tenant_id', '=', tenantId).where('users.user_id', '=', userId).executeTakeFirst());
   }
 
+  async linkedIdentities(tenantId: string, primaryIds: readonly string[]): Promise<UserWithConnection[]> {
+    const found: UserWithConnection[] = [];
+    for (const ids of chunks(primaryIds)) {
+      const rows = this.withConnection()
+        .where('users.tenant_id', '=', tenantId)
+        .where('users.linked_to', 'in', ids)
+        .orderBy('users.created_at')
+        .orderBy('users.user_id')
+        .execute();
+      found.push(...(await parsedRows('users', rows)));
+    }
+    return found;
+  }
+
+  link(tenantId: string, secondaryId: string, primaryId: string, now: string): Promise<boolean> {
+    if (secondaryId === primaryId) return Promise.resolve(false);
+    return atomically(this.db, async (trx) => {
+      // Both rows locked (PostgreSQL; SQLite runs one transaction at a time), in user_id order so that
+      // two links of the same pair the other way round wait rather than deadlock: a concurrent link can
+      // then neither link the primary elsewhere nor link a user to the secondary before this one commits.
+      const pair = trx.selectFrom('users').select(['user_id', 'linked_to']).where('tenant_id', '=', tenantId).where('user_id', 'in', [primaryId, secondaryId]).orderBy('user_id');
+      const rows = await (isPostgres(this.db) ? pair.forUpdate() : pair).execute();
+      if (rows.length !== 2 || rows.some((row) => row.linked_to !== null)) return false;
+      if (await trx.selectFrom('users').select('user_id').where('tenant_id', '=', tenantId).where('linked_to', '=', secondaryId).executeTakeFirst()) return false;
+      const result = await trx
+        .updateTable('users')
+        .set({ ...toStored('users', { app_metadata: {}, user_metadata: {} }), linked_to: primaryId, updated_at: now })
+        .where('tenant_id', '=', tenantId)
+        .where('user_id', '=', secondaryId)
+        .where('linked_to', 'is', null)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return false;
+      // What the user had as a user of its own; an identity has none of it.
+      for (const table of ['user_roles', 'user_permissions', 'group_members', 'organization_member_roles', 'organization_members'] as const) {
+        await trx.deleteFrom(table).where('tenant_id', '=', tenantId).where('user_id', '=', secondaryId).execute();
+      }
+      return true;
+    });
+  }
+
+  async unlink(tenantId: string, secondaryId: string, primaryId: string, now: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('users')
+      .set({ ...toStored('users', { app_metadata: {}, user_metadata: {} }), linked_to: null, updated_at: now })
+      .where('tenant_id', '=', tenantId)
+      .where('user_id', '=', secondaryId)
+      .where('linked_to', '=', primaryId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   async list(tenantId: string, query: OffsetWindow): Promise<Page<UserWithConnection>> {
-    const page = fetchPage(this.withConnection().where('users.tenant_id', '=', tenantId), (q) => q, 'users.user_id', { kind: 'offset', ...query }, {
+    const page = fetchPage(this.usersOf(tenantId), (q) => q, 'users.user_id', { kind: 'offset', ...query }, {
       order: (q) => q.orderBy('users.created_at').orderBy('users.user_id'),
-      count: () => countRows(this.db.selectFrom('users').where('tenant_id', '=', tenantId)),
+      count: () => countRows(this.db.selectFrom('users').where('tenant_id', '=', tenantId).where('linked_to', 'is', null)),
     });
     return parsedPage('users', page);
   }
@@ -35,7 +96,7 @@ export class KyselyUserStore implements UserStore {
   async search(tenantId: string, search: UserSearch): Promise<Page<UserWithConnection>> {
     const postgres = isPostgres(this.db);
     const { filter, sort } = search;
-    const base = this.withConnection().where('users.tenant_id', '=', tenantId);
+    const base = this.usersOf(tenantId);
     const filtered = filter ? base.where((eb) => searchCondition(eb, postgres, filter)) : base;
     const direction = sort?.descending ? 'desc' : 'asc';
     const field = sort?.field ?? 'created_at';
@@ -75,9 +136,21 @@ export class KyselyUserStore implements UserStore {
   }
 
   listByEmail(tenantId: string, emailLower: string): Promise<UserWithConnection[]> {
+    // The users with the email, and the users one of whose linked identities has it.
+    const linkedWithEmail = this.db
+      .selectFrom('users as linked')
+      .select('linked.linked_to')
+      .where('linked.tenant_id', '=', tenantId)
+      .where('linked.email_lower', '=', emailLower)
+      .where('linked.linked_to', 'is not', null)
+      .$narrowType<{ linked_to: string }>();
     return parsedRows(
       'users',
-      this.withConnection().where('users.tenant_id', '=', tenantId).where('users.email_lower', '=', emailLower).orderBy('users.created_at').orderBy('users.user_id').execute(),
+      this.usersOf(tenantId)
+        .where((eb) => eb.or([eb('users.email_lower', '=', emailLower), eb('users.user_id', 'in', linkedWithEmail)]))
+        .orderBy('users.created_at')
+        .orderBy('users.user_id')
+        .execute(),
     );
   }
 
@@ -131,11 +204,15 @@ export class KyselyUserStore implements UserStore {
 
   delete(tenantId: string, userId: string): Promise<boolean> {
     return atomically(this.db, async (trx) => {
+      const user = await trx.selectFrom('users').select('user_id').where('tenant_id', '=', tenantId).where('user_id', '=', userId).where('linked_to', 'is', null).executeTakeFirst();
+      if (!user) return false;
       // The foreign keys of migration 0011 cascade as well; deleting here keeps the
       // store's contract independent of them.
       for (const table of ['user_roles', 'user_permissions', 'group_members'] as const) {
         await trx.deleteFrom(table).where('tenant_id', '=', tenantId).where('user_id', '=', userId).execute();
       }
+      // Its identities go with it (their own assignments went when they were linked).
+      await trx.deleteFrom('users').where('tenant_id', '=', tenantId).where('linked_to', '=', userId).execute();
       const result = await trx.deleteFrom('users').where('tenant_id', '=', tenantId).where('user_id', '=', userId).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     });
