@@ -287,6 +287,34 @@ describe('admin console: operators, their tokens and the Management API', () => 
     assert.equal(res.statusCode, 401, res.body);
   });
 
+  it('a ready custom domain is one of the console\'s hosts: its config.json and its callback', async () => {
+    const custom = 'login.example.org';
+    await t.ctx.stores.customDomains.insert({
+      tenant_id: t.tenant.id,
+      id: 'cd_console0000000001',
+      domain: custom,
+      type: 'self_managed_certs',
+      status: 'ready',
+      verification_record: 'x',
+      edge_key_hash: null,
+      custom_client_ip_header: null,
+      tls_policy: 'recommended',
+      domain_metadata: {},
+      created_at: new Date().toISOString(),
+    });
+    const config = (await get('/admin/config.json', undefined, custom)).json() as Record<string, string>;
+    assert.equal(config.domain, custom);
+    assert.equal(config.redirect_uri, `https://${custom}/admin/`);
+    assert.equal(config.client_id, consoleId);
+    assert.equal(config.audience, AUDIENCE);
+    const start = await get(`/authorize?${new URLSearchParams({ client_id: consoleId, response_type: 'code', redirect_uri: config.redirect_uri!, state: 's', code_challenge: pkce().challenge, code_challenge_method: 'S256' })}`, undefined, custom);
+    assert.equal(start.statusCode, 302, start.body);
+    assert.match(start.headers.location as string, /^\/login\?state=/);
+    // A host that is not the tenant's is no callback of the console.
+    const foreign = await get(`/authorize?${new URLSearchParams({ client_id: consoleId, response_type: 'code', redirect_uri: 'https://other.example.org/admin/', state: 's', code_challenge: pkce().challenge, code_challenge_method: 'S256' })}`);
+    assert.equal(foreign.statusCode, 400);
+  });
+
   it('the console client is not one of the tenant\'s applications', async () => {
     const clients = await ok<{ client_id: string }[]>('GET', '/api/v2/clients?per_page=100');
     assert.ok(clients.length > 0);
