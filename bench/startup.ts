@@ -10,9 +10,17 @@
  * server as a third row, started on the same data directory in the same
  * rounds: a before/after comparison within one run.
  *
+ * BENCH_NODE_ARGS="--max-semi-space-size=2" (node options, space-separated)
+ * adds this checkout's server started with them as a row, and then measures
+ * client_credentials tokens/s of the server without and with them
+ * (alternating rounds of BENCH_DURATION seconds): what a memory setting
+ * costs in throughput.
+ *
  * Settings (environment):
  *   BENCH_STARTS     restarts per server (default 7)
  *   BENCH_BASELINE   another built checkout to compare with (optional)
+ *   BENCH_NODE_ARGS  node options of a variant row, and its token throughput beside the default (optional)
+ *   BENCH_DURATION, BENCH_ROUNDS, BENCH_CONNECTIONS  of that throughput comparison (defaults 5, 3, 50)
  *   BENCH_PIN        0 pins nothing (default: each server on the first core)
  *   BENCH_LOG_LEVEL  LOG_LEVEL of the Gatehouse processes (default warn)
  */
@@ -22,6 +30,15 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   BenchError,
+  adminTokenBody,
+  loadSettings,
+  measure,
+  readAdminCredentials,
+  requestToken,
+  roundCells,
+  setUpTypicalApi,
+  summarize,
+  type LoadCase,
   ROOT,
   alternate,
   envSeconds,
@@ -50,6 +67,8 @@ import {
 const STARTS = Math.round(envSeconds('BENCH_STARTS', 7, 1, 50));
 const LOG_LEVEL = loadLogLevel();
 const BASELINE = process.env.BENCH_BASELINE?.trim() || undefined;
+const NODE_ARGS = process.env.BENCH_NODE_ARGS?.trim().split(/\s+/) ?? [];
+const LOAD = loadSettings({ duration: 5, connections: 50 });
 
 interface Start {
   readyMs: number;
@@ -89,13 +108,14 @@ async function main(): Promise<number> {
   };
   const steps = [
     { key: 'gatehouse', run: () => measureStart(() => startGatehouse({ host, port, dataDir, logLevel: LOG_LEVEL, cpus })) },
+    ...(NODE_ARGS.length ? [{ key: 'variant', run: () => measureStart(() => startGatehouse({ host, port, dataDir, logLevel: LOG_LEVEL, cpus, nodeArgs: NODE_ARGS })) }] : []),
     ...(baselineBin ? [{ key: 'baseline', run: () => measureStart(() => startGatehouse({ host, port, dataDir, logLevel: LOG_LEVEL, cpus, bin: baselineBin })) }] : []),
     { key: 'bare', run: async () => measureStart(async () => startReference('bare node:http', 'static-json-server.mjs', host, port, '/health', cpus, { BENCH_BODIES: bodiesFile })) },
   ];
   const runs = await alternate(STARTS, steps);
   const load = os.loadavg().map((v) => fmt(v, 2)).join(' ');
 
-  const labels: Record<string, string> = { gatehouse: `gatehouse (${path.relative(process.cwd(), ROOT) || '.'})`, baseline: `baseline (${BASELINE})`, bare: 'bare node:http' };
+  const labels: Record<string, string> = { gatehouse: `gatehouse (${path.relative(process.cwd(), ROOT) || '.'})`, baseline: `baseline (${BASELINE})`, variant: `gatehouse with ${NODE_ARGS.join(' ')}`, bare: 'bare node:http' };
   const rows = steps.map(({ key }) => {
     const r = runs.get(key)!;
     return { key, label: labels[key]!, readyMs: median(r.map((s) => s.readyMs)), cpuMs: median(r.map((s) => s.cpuMs)), idleRssMiB: median(r.map((s) => s.idleRssMiB)), hwmMiB: median(r.map((s) => s.hwmMiB)), runs: r };
@@ -121,10 +141,52 @@ async function main(): Promise<number> {
   );
   const baseline = rows.find((r) => r.key === 'baseline');
   if (baseline) log(`gatehouse ÷ baseline: ready ${fmtRatio(gatehouse.readyMs / baseline.readyMs)}, CPU to ready ${fmtRatio(gatehouse.cpuMs / baseline.cpuMs)}, idle RSS ${fmtRatio(gatehouse.idleRssMiB / baseline.idleRssMiB)}`);
+  const variant = rows.find((r) => r.key === 'variant');
+  if (variant) log(`with ${NODE_ARGS.join(' ')} ÷ without: ready ${fmtRatio(variant.readyMs / gatehouse.readyMs)}, idle RSS ${fmtRatio(variant.idleRssMiB / gatehouse.idleRssMiB)}`);
+  const throughput = NODE_ARGS.length ? await tokenThroughput(host, port, dataDir, cpus) : undefined;
   log(`load average at the end: ${load} (other processes on the machine distort absolute figures; compare within this run)`);
-  const file = writeResults('startup-', startedAt, { machine: machineInfo(pinning), starts: STARTS, rows });
+  const file = writeResults('startup-', startedAt, { machine: machineInfo(pinning), starts: STARTS, rows, ...(throughput && { throughput }) });
   log(`results: ${file}`);
   return 0;
+}
+
+/** client_credentials tokens/s of the server without and with BENCH_NODE_ARGS, in alternating rounds. */
+async function tokenThroughput(host: string, port: number, dataDir: string, cpus: string | undefined) {
+  const admin = readAdminCredentials(dataDir);
+  const setup = await startGatehouse({ host, port, dataDir, logLevel: LOG_LEVEL, cpus });
+  const adminToken = (await requestToken(setup.endpoint, '/oauth/token', adminTokenBody(admin), 'admin client')).access_token;
+  const typical = await setUpTypicalApi(setup.endpoint, adminToken);
+  await stopChild(setup.child);
+  const tokens = (nodeArgs: string[]) => async () => {
+    const server = await startGatehouse({ host, port, dataDir, logLevel: LOG_LEVEL, cpus, nodeArgs });
+    try {
+      const c: LoadCase = { name: 'client_credentials', method: 'POST', path: '/oauth/token', body: typical.tokenBody, endpoint: server.endpoint, server: server.child };
+      return await measure(c, LOAD, `client_credentials ${nodeArgs.join(' ') || '(default)'}`);
+    } finally {
+      await stopChild(server.child);
+    }
+  };
+  log(`\nclient_credentials tokens/s, ${LOAD.rounds} alternating rounds of ${LOAD.duration} s, ${LOAD.connections} connections`);
+  const results = await alternate(LOAD.rounds, [
+    { key: 'default', run: tokens([]) },
+    { key: 'variant', run: tokens(NODE_ARGS) },
+  ]);
+  const byDefault = summarize(results.get('default')!);
+  const withArgs = summarize(results.get('variant')!);
+  printTable(
+    [
+      ['server', 'tokens/s', '±%', 'p50 ms', 'p99 ms', 'server CPU %', 'load CPU %', 'other CPU %', 'RSS MiB at end', 'tokens/CPU-s', 'ratio'],
+      ...[
+        ['gatehouse', byDefault],
+        [`with ${NODE_ARGS.join(' ')}`, withArgs],
+      ].map(([label, s]) => {
+        const summary = s as typeof byDefault;
+        return [label as string, fmtInt(summary.reqPerSec), ...roundCells(summary), fmt(summary.rssEndMB), fmtInt(summary.perCpuSecond), summary === byDefault ? '' : fmtRatio(summary.reqPerSec / byDefault.reqPerSec)];
+      }),
+    ],
+    'lrrrrrrrrrr',
+  );
+  return { nodeArgs: NODE_ARGS, default: byDefault, variant: withArgs };
 }
 
 void runMain(main);
