@@ -607,6 +607,8 @@ export interface GatehouseOptions {
   extraEnv?: Record<string, string>;
   /** Node options (e.g. `--cpu-prof`, which NODE_OPTIONS may not carry), before the script. */
   nodeArgs?: readonly string[];
+  /** The launcher to run: this checkout's bin/gatehouse.cjs unless another is given (bench/startup.ts's baseline). */
+  bin?: string;
 }
 
 /**
@@ -624,7 +626,7 @@ export function startGatehouse(o: GatehouseOptions): Promise<StartedServer> {
   const certFile = path.join(o.dataDir, 'tls', 'cert.pem');
   return startServer({
     name: o.https ? 'gatehouse (https)' : 'gatehouse',
-    args: [...(o.nodeArgs ?? []), path.join(ROOT, 'bin', 'gatehouse.cjs')],
+    args: [...(o.nodeArgs ?? []), o.bin ?? path.join(ROOT, 'bin', 'gatehouse.cjs')],
     env,
     cpus: o.cpus,
     endpoint: o.https

@@ -106,10 +106,10 @@ export async function createContext(config: Config, logger: Logger = createLogge
     ? new BufferedTenantLogs(stores.tenantLogs, () => clock.now(), logger, { maxBuffered: config.tenantLogs.maxBuffered })
     : DISABLED_TENANT_LOGS;
   mailer.useTenantServers((tenantId) => openTenantSmtp({ stores, box }, tenantId));
-  // One registry per process; the runtime collectors (event-loop lag, heap, GC) only when metrics are served.
+  // One registry per process, when metrics are served; otherwise nothing is recorded (and prom-client is not loaded).
   const metrics = new Metrics(
     { hashingPool: hashingPoolStats, ...(database.poolStats && { databasePool: database.poolStats }) },
-    { runtime: config.metrics.token !== undefined || config.metrics.port !== undefined },
+    { served: config.metrics.token !== undefined || config.metrics.port !== undefined },
   );
   invalidation.onInvalidate((tenantId) => {
     lookups.invalidateTenant(tenantId);

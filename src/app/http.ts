@@ -173,7 +173,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   registerReadinessRoute(app, ctx);
   registerMetricsRoute(app, ctx);
 
-  await registerOpenApi(app);
+  registerOpenApi(app);
   await app.register(managementPlugin(ctx), { prefix: '/api/v2' });
   app.route(openApiRoute(app));
   await app.register(authenticationRoutes(ctx, registries));

@@ -3,46 +3,89 @@
  * @fastify/swagger from the route schemas (the same schemas that validate
  * requests), served at GET /api/v2/openapi.json. Each operation lists the
  * scopes it accepts as its OAuth 2.0 client-credentials requirement, as the
- * service's own document does.
+ * service's own document does. Made on the first request for it, so that a
+ * start-up loads neither @fastify/swagger nor YAML.
  */
-import swagger from '@fastify/swagger';
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 
 export const OPENAPI_PATH = '/api/v2/openapi.json';
 
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Gatehouse Management API',
-        version: '2.0',
-        description:
-          'The Management API v2 of Gatehouse, wire-compatible with the service it implements. Tokens come from POST /oauth/token (client_credentials) with the audience https://{domain}/api/v2/.',
-      },
-      components: {
-        securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-          oAuth2ClientCredentials: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: {} } } },
-        },
+const SWAGGER_OPTIONS: FastifyDynamicSwaggerOptions = {
+  openapi: {
+    openapi: '3.1.0',
+    info: {
+      title: 'Gatehouse Management API',
+      version: '2.0',
+      description:
+        'The Management API v2 of Gatehouse, wire-compatible with the service it implements. Tokens come from POST /oauth/token (client_credentials) with the audience https://{domain}/api/v2/.',
+    },
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        oAuth2ClientCredentials: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: {} } } },
       },
     },
-    transform: ({ schema, url, route }) => {
-      const scopes = (route as RouteOptions).config?.scopes;
-      const out: Record<string, unknown> = { ...(schema as object) };
-      // Only Management API operations belong in this document.
-      if (!url.startsWith('/api/v2/') || !scopes) out.hide = true;
-      else out.security = [{ bearerAuth: [] }, { oAuth2ClientCredentials: [...scopes] }];
-      return { schema: out as never, url };
-    },
+  },
+  transform: ({ schema, url, route }) => {
+    const scopes = (route as RouteOptions).config?.scopes;
+    const out: Record<string, unknown> = { ...(schema as object) };
+    // Only Management API operations belong in this document.
+    if (!url.startsWith('/api/v2/') || !scopes) out.hide = true;
+    else out.security = [{ bearerAuth: [] }, { oAuth2ClientCredentials: [...scopes] }];
+    return { schema: out as never, url };
+  },
+};
+
+/** The routes the document describes, as registered (Management API operations; HEAD routes are left out, as @fastify/swagger does). */
+const documentedRoutes = new WeakMap<FastifyInstance, RouteOptions[]>();
+
+/**
+ * Records the routes the document will describe; call before any route is registered. The
+ * document itself, and @fastify/swagger with the YAML library it loads, wait for the first
+ * GET /api/v2/openapi.json (see openApiRoute).
+ */
+export function registerOpenApi(app: FastifyInstance): void {
+  const routes: RouteOptions[] = [];
+  documentedRoutes.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    if (route.method !== 'HEAD' && route.url.startsWith('/api/v2/') && route.config?.scopes) routes.push(route);
   });
+}
+
+/**
+ * The document, made once: @fastify/swagger on a scratch instance that holds the same routes (the
+ * same schema objects, no validation or serialisation compiled), then discarded.
+ */
+async function buildDocument(app: FastifyInstance): Promise<Record<string, unknown>> {
+  const { default: swagger } = await import('@fastify/swagger');
+  const scratch = Fastify();
+  scratch.setValidatorCompiler(() => () => true);
+  scratch.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  for (const schema of Object.values(app.getSchemas())) scratch.addSchema(schema);
+  await scratch.register(swagger, SWAGGER_OPTIONS);
+  const noop = async () => undefined;
+  for (const route of documentedRoutes.get(app) ?? []) {
+    scratch.route({ method: route.method, url: route.url, ...(route.schema && { schema: route.schema }), ...(route.config && { config: route.config }), handler: noop });
+  }
+  await scratch.ready();
+  const document = scratch.swagger() as unknown as Record<string, unknown>;
+  await scratch.close();
+  return document;
 }
 
 /** GET /api/v2/openapi.json: public, with the tenant's own server URL. */
 export function openApiRoute(app: FastifyInstance): RouteOptions {
+  let document: Promise<Record<string, unknown>> | undefined;
   return {
     method: 'GET',
     url: OPENAPI_PATH,
-    handler: async (request) => ({ ...app.swagger(), servers: [{ url: `https://${request.tenant.domain}` }] }),
+    handler: async (request) => {
+      document ??= buildDocument(app).catch((error: unknown) => {
+        document = undefined; // the next request tries again
+        throw error;
+      });
+      return { ...(await document), servers: [{ url: `https://${request.tenant.domain}` }] };
+    },
   };
 }

@@ -11,8 +11,16 @@
  * Labels are bounded: the route pattern (never the raw URL), the status code,
  * the grant type of a registered grant, the name of a tenant's connection,
  * the name of a rate-limit bucket.
+ *
+ * A process whose metrics nobody can read (neither GATEHOUSE_METRICS_TOKEN
+ * nor GATEHOUSE_METRICS_PORT) records nothing and never loads prom-client
+ * (with its OpenTelemetry dependency, about ninety modules).
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type * as PromClient from 'prom-client';
+import type { Counter, Histogram, Registry } from 'prom-client';
+import { lazyModule } from './lazy.js';
+
+const promClient = lazyModule<typeof PromClient>('prom-client');
 
 /** What the gauges read when scraped; each source is optional (e.g. SQLite has no connection pool). */
 export interface MetricsSources {
@@ -26,19 +34,23 @@ export interface MetricsSources {
 const STATUS = Array.from({ length: 600 }, (_, code) => String(code));
 
 export class Metrics {
-  readonly registry = new Registry();
-  readonly #requests: Counter<'method' | 'route' | 'status'>;
-  readonly #duration: Histogram<'method' | 'route' | 'status'>;
-  readonly #tokens: Counter<'grant_type'>;
-  readonly #logins: Counter<'connection' | 'result'>;
-  readonly #rateLimited: Counter<'bucket'>;
-  readonly #blocks: Counter;
+  /** Undefined when the metrics are not served: then nothing is recorded. */
+  readonly registry: Registry | undefined;
+  readonly #requests: Counter<'method' | 'route' | 'status'> | undefined;
+  readonly #duration: Histogram<'method' | 'route' | 'status'> | undefined;
+  readonly #tokens: Counter<'grant_type'> | undefined;
+  readonly #logins: Counter<'connection' | 'result'> | undefined;
+  readonly #rateLimited: Counter<'bucket'> | undefined;
+  readonly #blocks: Counter | undefined;
 
   /**
-   * `runtime`: also the process's own metrics (event-loop lag, heap, GC, CPU)
-   * from prom-client's default collectors; on when metrics are served.
+   * `served`: whether anything reads the metrics (GET /metrics); only then are they recorded, with
+   * the process's own metrics (event-loop lag, heap, GC, CPU) from prom-client's default collectors.
    */
-  constructor(sources: MetricsSources = {}, options: { runtime?: boolean } = {}) {
+  constructor(sources: MetricsSources = {}, options: { served?: boolean } = {}) {
+    if (options.served === false) return;
+    const { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } = promClient();
+    this.registry = new Registry();
     const registers = [this.registry];
     this.#requests = new Counter({
       name: 'gatehouse_http_requests_total',
@@ -118,38 +130,38 @@ export class Metrics {
         },
       });
     }
-    if (options.runtime) collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 20 });
+    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 20 });
   }
 
   /** One answered request; `route` is the route's pattern (`/api/v2/clients/:id`), `seconds` its duration. */
   request(method: string, route: string, status: number, seconds: number): void {
     const code = STATUS[status] ?? String(status);
-    this.#requests.labels(method, route, code).inc();
-    this.#duration.labels(method, route, code).observe(seconds);
+    this.#requests?.labels(method, route, code).inc();
+    this.#duration?.labels(method, route, code).observe(seconds);
   }
 
   tokenIssued(grantType: string): void {
-    this.#tokens.labels(grantType).inc();
+    this.#tokens?.labels(grantType).inc();
   }
 
   login(connection: string, success: boolean): void {
-    this.#logins.labels(connection, success ? 'success' : 'failure').inc();
+    this.#logins?.labels(connection, success ? 'success' : 'failure').inc();
   }
 
   rateLimited(bucket: string): void {
-    this.#rateLimited.labels(bucket).inc();
+    this.#rateLimited?.labels(bucket).inc();
   }
 
   bruteForceBlock(): void {
-    this.#blocks.inc();
+    this.#blocks?.inc();
   }
 
   get contentType(): string {
-    return this.registry.contentType;
+    return this.registry?.contentType ?? promClient().Registry.PROMETHEUS_CONTENT_TYPE;
   }
 
-  /** The exposition text of every metric. */
+  /** The exposition text of every metric (none when they are not served). */
   text(): Promise<string> {
-    return this.registry.metrics();
+    return this.registry?.metrics() ?? Promise.resolve('');
   }
 }

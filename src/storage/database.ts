@@ -4,47 +4,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type SQLiteModule from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
-import type PgModule from 'pg';
-import { lazyModule } from '../platform/lazy.js';
-import * as m0001 from './migrations/0001_foundation.js';
-import * as m0002 from './migrations/0002_clients.js';
-import * as m0003 from './migrations/0003_organizations.js';
-import * as m0004 from './migrations/0004_roles_groups.js';
-import * as m0005 from './migrations/0005_guardian_push.js';
-import * as m0006 from './migrations/0006_connections_users.js';
-import * as m0007 from './migrations/0007_tickets.js';
-import * as m0008 from './migrations/0008_refresh_tokens.js';
-import * as m0009 from './migrations/0009_authorization.js';
-import * as m0010 from './migrations/0010_user_grants.js';
-import * as m0011 from './migrations/0011_rbac.js';
-import * as m0012 from './migrations/0012_hardening.js';
-import * as m0013 from './migrations/0013_interaction_steps.js';
-import * as m0014 from './migrations/0014_client_credentials.js';
-import * as m0015 from './migrations/0015_pushed_authorization_requests.js';
-import * as m0016 from './migrations/0016_dpop_binding.js';
-import * as m0017 from './migrations/0017_custom_domains.js';
-import * as m0020 from './migrations/0020_mfa.js';
-import * as m0021 from './migrations/0021_passwordless.js';
-import * as m0022 from './migrations/0022_guardian_sms.js';
-import * as m0030 from './migrations/0030_samlp_sessions.js';
-import * as m0040 from './migrations/0040_organization_members.js';
-import * as m0041 from './migrations/0041_device_codes.js';
-import * as m0042 from './migrations/0042_backchannel_logout.js';
-import * as m0043 from './migrations/0043_backchannel_authentication.js';
-import * as m0050 from './migrations/0050_mfa_push.js';
-import * as m0051 from './migrations/0051_sms_passwordless_users.js';
-import * as m0055 from './migrations/0055_organization_discovery_domains.js';
-import * as m0056 from './migrations/0056_email_provider_templates.js';
-import * as m0060 from './migrations/0060_session_activity.js';
-import * as m0061 from './migrations/0061_signing_key_rotation.js';
-import * as m0065 from './migrations/0065_tenant_logs.js';
-import * as m0070 from './migrations/0070_jobs.js';
-import * as m0071 from './migrations/0071_ticket_options.js';
-import * as m0075 from './migrations/0075_management_api_name.js';
-import * as m0080 from './migrations/0080_ui_settings.js';
-import * as m0085 from './migrations/0085_linked_identities.js';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider } from 'kysely';
+import { SQLite, pg } from './drivers.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -67,50 +28,55 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-/** Every migration, in order. Names sort lexically; never rename or edit a released one. */
-const MIGRATIONS: Record<string, Migration> = {
-  '0001_foundation': m0001,
-  '0002_clients': m0002,
-  '0003_organizations': m0003,
-  '0004_roles_groups': m0004,
-  '0005_guardian_push': m0005,
-  '0006_connections_users': m0006,
-  '0007_tickets': m0007,
-  '0008_refresh_tokens': m0008,
-  '0009_authorization': m0009,
-  '0010_user_grants': m0010,
-  '0011_rbac': m0011,
-  '0012_hardening': m0012,
-  '0013_interaction_steps': m0013,
-  '0014_client_credentials': m0014,
-  '0015_pushed_authorization_requests': m0015,
-  '0016_dpop_binding': m0016,
-  '0017_custom_domains': m0017,
-  '0020_mfa': m0020,
-  '0021_passwordless': m0021,
-  '0022_guardian_sms': m0022,
-  '0030_samlp_sessions': m0030,
-  '0040_organization_members': m0040,
-  '0041_device_codes': m0041,
-  '0042_backchannel_logout': m0042,
-  '0043_backchannel_authentication': m0043,
-  '0050_mfa_push': m0050,
-  '0051_sms_passwordless_users': m0051,
-  '0055_organization_discovery_domains': m0055,
-  '0056_email_provider_templates': m0056,
-  '0060_session_activity': m0060,
-  '0061_signing_key_rotation': m0061,
-  '0065_tenant_logs': m0065,
-  '0070_jobs': m0070,
-  '0071_ticket_options': m0071,
-  '0075_management_api_name': m0075,
-  '0080_ui_settings': m0080,
-  '0085_linked_identities': m0085,
+/**
+ * Every migration, in order. Names sort lexically; never rename or edit a released one. Each module
+ * is imported only when the database is not at the latest one (see migrateToLatest).
+ */
+const MIGRATIONS: Record<string, () => Promise<Migration>> = {
+  '0001_foundation': () => import('./migrations/0001_foundation.js'),
+  '0002_clients': () => import('./migrations/0002_clients.js'),
+  '0003_organizations': () => import('./migrations/0003_organizations.js'),
+  '0004_roles_groups': () => import('./migrations/0004_roles_groups.js'),
+  '0005_guardian_push': () => import('./migrations/0005_guardian_push.js'),
+  '0006_connections_users': () => import('./migrations/0006_connections_users.js'),
+  '0007_tickets': () => import('./migrations/0007_tickets.js'),
+  '0008_refresh_tokens': () => import('./migrations/0008_refresh_tokens.js'),
+  '0009_authorization': () => import('./migrations/0009_authorization.js'),
+  '0010_user_grants': () => import('./migrations/0010_user_grants.js'),
+  '0011_rbac': () => import('./migrations/0011_rbac.js'),
+  '0012_hardening': () => import('./migrations/0012_hardening.js'),
+  '0013_interaction_steps': () => import('./migrations/0013_interaction_steps.js'),
+  '0014_client_credentials': () => import('./migrations/0014_client_credentials.js'),
+  '0015_pushed_authorization_requests': () => import('./migrations/0015_pushed_authorization_requests.js'),
+  '0016_dpop_binding': () => import('./migrations/0016_dpop_binding.js'),
+  '0017_custom_domains': () => import('./migrations/0017_custom_domains.js'),
+  '0020_mfa': () => import('./migrations/0020_mfa.js'),
+  '0021_passwordless': () => import('./migrations/0021_passwordless.js'),
+  '0022_guardian_sms': () => import('./migrations/0022_guardian_sms.js'),
+  '0030_samlp_sessions': () => import('./migrations/0030_samlp_sessions.js'),
+  '0040_organization_members': () => import('./migrations/0040_organization_members.js'),
+  '0041_device_codes': () => import('./migrations/0041_device_codes.js'),
+  '0042_backchannel_logout': () => import('./migrations/0042_backchannel_logout.js'),
+  '0043_backchannel_authentication': () => import('./migrations/0043_backchannel_authentication.js'),
+  '0050_mfa_push': () => import('./migrations/0050_mfa_push.js'),
+  '0051_sms_passwordless_users': () => import('./migrations/0051_sms_passwordless_users.js'),
+  '0055_organization_discovery_domains': () => import('./migrations/0055_organization_discovery_domains.js'),
+  '0056_email_provider_templates': () => import('./migrations/0056_email_provider_templates.js'),
+  '0060_session_activity': () => import('./migrations/0060_session_activity.js'),
+  '0061_signing_key_rotation': () => import('./migrations/0061_signing_key_rotation.js'),
+  '0065_tenant_logs': () => import('./migrations/0065_tenant_logs.js'),
+  '0070_jobs': () => import('./migrations/0070_jobs.js'),
+  '0071_ticket_options': () => import('./migrations/0071_ticket_options.js'),
+  '0075_management_api_name': () => import('./migrations/0075_management_api_name.js'),
+  '0080_ui_settings': () => import('./migrations/0080_ui_settings.js'),
+  '0085_linked_identities': () => import('./migrations/0085_linked_identities.js'),
 };
 
 class StaticMigrationProvider implements MigrationProvider {
   async getMigrations(): Promise<Record<string, Migration>> {
-    return MIGRATIONS;
+    const names = Object.keys(MIGRATIONS);
+    const modules = await Promise.all(names.map((name) => MIGRATIONS[name]!()));
+    return Object.fromEntries(names.map((name, i) => [name, modules[i]!]));
   }
 }
 
@@ -124,10 +90,6 @@ export interface DatabaseOptions {
    */
   onIdleError?: (error: Error) => void;
 }
-
-/** Only the driver of the database in use is loaded (platform/lazy.ts). */
-const pg = lazyModule<typeof PgModule>('pg');
-const SQLite = lazyModule<typeof SQLiteModule>('better-sqlite3');
 
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.databaseUrl) {
@@ -151,7 +113,29 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 
+/** Kysely's table of executed migrations (the Migrator's default name). */
+const MIGRATION_TABLE = 'kysely_migration';
+
+/**
+ * Whether the database has run exactly the migrations of this version: then there is nothing to do,
+ * and the migration modules are not even imported (the usual restart). Anything else (a new
+ * database, a pending migration, a name this version does not know) goes to Kysely's Migrator,
+ * which migrates or reports.
+ */
+async function isAtLatest(db: Db): Promise<boolean> {
+  let rows: { name: string }[];
+  try {
+    rows = await sql<{ name: string }>`select name from ${sql.table(MIGRATION_TABLE)}`.execute(db).then((r) => r.rows);
+  } catch {
+    return false; // no migration table yet
+  }
+  const executed = new Set(rows.map((r) => r.name));
+  const names = Object.keys(MIGRATIONS);
+  return executed.size === names.length && names.every((name) => executed.has(name));
+}
+
 export async function migrateToLatest(db: Db): Promise<void> {
+  if (await isAtLatest(db)) return;
   const migrator = new Migrator({ db, provider: new StaticMigrationProvider() });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');

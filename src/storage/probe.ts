@@ -6,8 +6,7 @@
  * settings and closed again.
  */
 import fs from 'node:fs';
-import SQLite from 'better-sqlite3';
-import pg from 'pg';
+import { SQLite, pg } from './drivers.js';
 
 export interface SealedSample {
   tenantId: string;
@@ -40,7 +39,7 @@ function isMissingTable(error: unknown): boolean {
 }
 
 async function probePostgres(url: string): Promise<DatabaseProbe> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  const client = new (pg().Client)({ connectionString: url, connectionTimeoutMillis: 5000 });
   client.on('error', () => undefined);
   await client.connect();
   try {
@@ -58,7 +57,7 @@ async function probePostgres(url: string): Promise<DatabaseProbe> {
 
 function probeSqlite(file: string): DatabaseProbe {
   if (!fs.existsSync(file)) return { exists: false, sample: undefined };
-  const sqlite = new SQLite(file, { fileMustExist: true });
+  const sqlite = new (SQLite())(file, { fileMustExist: true });
   try {
     sqlite.pragma('busy_timeout = 5000');
     try {

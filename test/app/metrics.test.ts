@@ -129,6 +129,16 @@ describe('GET /metrics unconfigured', () => {
     assert.doesNotMatch(res.body, /gatehouse_/);
     assert.equal(await startMetricsListener(t.ctx), undefined);
   });
+
+  test('records nothing: no registry, and requests and tokens leave the metrics empty', async () => {
+    assert.equal(t.ctx.metrics.registry, undefined);
+    assert.equal((await t.app.inject({ method: 'GET', url: '/health', headers: { host: DOMAIN } })).statusCode, 200);
+    t.ctx.metrics.tokenIssued('client_credentials');
+    t.ctx.metrics.login('Username-Password-Authentication', false);
+    t.ctx.metrics.rateLimited('authentication');
+    t.ctx.metrics.bruteForceBlock();
+    assert.equal(await t.ctx.metrics.text(), '');
+  });
 });
 
 describe('rate-limit refusals', () => {

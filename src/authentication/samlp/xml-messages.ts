@@ -15,11 +15,11 @@
  * - LogoutRequest and LogoutResponse (SAML Core §3.7), signed.
  */
 import { randomBytes } from 'node:crypto';
-import { DOMImplementation, XMLSerializer, type Document, type Element } from '@xmldom/xmldom';
+import type { Document, Element } from '@xmldom/xmldom';
 import type { SamlpSettings } from '../../domain/clients/samlp-addon.js';
 import { deflateRawSync } from 'node:zlib';
 import { encryptElement } from '../../platform/xml/encryption.js';
-import { childrenNamed, parseXml } from '../../platform/xml/parse.js';
+import { childrenNamed, parseXml, xmldom } from '../../platform/xml/parse.js';
 import { certificatePem, SIGNATURE_ALGORITHMS, signEnveloped, signRedirect, type SigningKey } from '../../platform/xml/signatures.js';
 import type { Attributes, AttributeValue } from './attributes.js';
 import { ASSERTION_NS, PROTOCOL_NS } from './messages.js';
@@ -48,7 +48,7 @@ export class Builder {
 
   /** A SAML protocol message `samlp:{localName}`, or any root element given its namespace and qualified name. */
   constructor(localName: string, ns = PROTOCOL_NS, qualifiedName = `samlp:${localName}`) {
-    this.document = new DOMImplementation().createDocument(ns, qualifiedName, null);
+    this.document = new (xmldom().DOMImplementation)().createDocument(ns, qualifiedName, null);
     this.root = this.document.documentElement!;
   }
 
@@ -61,7 +61,7 @@ export class Builder {
   }
 
   serialise(): string {
-    return new XMLSerializer().serializeToString(this.document);
+    return new (xmldom().XMLSerializer)().serializeToString(this.document);
   }
 }
 
@@ -156,10 +156,10 @@ export async function loginResponse(input: LoginResponse, key: SigningKey): Prom
 async function encryptAssertion(xml: string, certificate: string): Promise<string> {
   const document = parseXml(xml);
   const assertion = childrenNamed(document.documentElement!, ASSERTION_NS, 'Assertion')[0]!;
-  const encrypted = await encryptElement(new XMLSerializer().serializeToString(assertion), certificate);
+  const encrypted = await encryptElement(new (xmldom().XMLSerializer)().serializeToString(assertion), certificate);
   const wrapper = parseXml(`<saml:EncryptedAssertion xmlns:saml="${ASSERTION_NS}">${encrypted}</saml:EncryptedAssertion>`).documentElement!;
   document.documentElement!.replaceChild(document.importNode(wrapper, true), assertion);
-  return new XMLSerializer().serializeToString(document);
+  return new (xmldom().XMLSerializer)().serializeToString(document);
 }
 
 /** A samlp:Response carrying only a status (no assertion), signed. */

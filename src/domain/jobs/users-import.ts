@@ -9,7 +9,7 @@
  * MAX_LENGTH), then its hash (src/platform/passwords/imported-hashes.ts).
  * A failing user is never written: it becomes a job error, the others go on.
  */
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { ImportedHashError, storedHashOf, BCRYPT_HASH, type CustomPasswordHash } from '../../platform/passwords/imported-hashes.js';
 import { fullUserId, type UserRow } from '../users/model.js';
@@ -146,10 +146,17 @@ const USER_SCHEMA = {
   },
 } as const;
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-// ajv-formats is a CommonJS module whose default export is the plugin (as in platform/http/validation.ts).
-(addFormats as unknown as (a: Ajv) => Ajv)(ajv);
-const validateUser = ajv.compile(USER_SCHEMA);
+/** The user schema's validator, compiled with the first import job rather than at start-up. */
+let userValidator: ValidateFunction | undefined;
+function validateUser(value: unknown): ErrorObject[] | undefined {
+  if (!userValidator) {
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    // ajv-formats is a CommonJS module whose default export is the plugin (as in platform/http/validation.ts).
+    (addFormats as unknown as (a: Ajv) => Ajv)(ajv);
+    userValidator = ajv.compile(USER_SCHEMA);
+  }
+  return userValidator(value) ? undefined : (userValidator.errors ?? []);
+}
 
 const CODES: Record<string, string> = {
   type: 'INVALID_TYPE',
@@ -194,7 +201,8 @@ export interface ImportUser {
  * or its errors.
  */
 export function importUser(value: unknown, tenantId: string, connectionId: string, now: string): ImportUser | { errors: ImportError[] } {
-  if (!validateUser(value)) return { errors: (validateUser.errors ?? []).map(schemaError) };
+  const invalid = validateUser(value);
+  if (invalid) return { errors: invalid.map(schemaError) };
   const user = value as Record<string, unknown> & { email: string };
   let passwordHash: string | null = null;
   if (user.password_hash !== undefined && user.custom_password_hash !== undefined) {

@@ -66,8 +66,12 @@ export interface TenantKeys {
   verification: Map<string, KeyObject>;
   /** `GET /.well-known/jwks.json` body, serialised once. */
   jwksJson: string;
-  /** Clients' `signing_keys`: the certificate of the current key, as the service shows it (its recordings show one). */
-  clientSigningKeys: { cert: string; pkcs7: string; subject: string }[];
+  /**
+   * Clients' `signing_keys`: the certificate of the current key, as the service shows it (its
+   * recordings show one). Made on first read: its PKCS#7 needs @peculiar/x509, which a process
+   * that only signs tokens never loads.
+   */
+  readonly clientSigningKeys: { cert: string; pkcs7: string; subject: string }[];
   loadedAt: number;
 }
 
@@ -163,11 +167,14 @@ export class Keyring {
       );
     }
     const pem = this.box.openString(current.private_key_enc, sealContext(tenantId, current.kid));
+    let clientSigningKeys: TenantKeys['clientSigningKeys'] | undefined;
     return {
       signing: { kid: current.kid, privateKey: createPrivateKey(pem), privateKeyPem: pem, certificatePem: toPem(Buffer.from(current.cert_der, 'base64'), 'CERTIFICATE') },
       verification,
       jwksJson: JSON.stringify({ keys: jwks }),
-      clientSigningKeys: [clientSigningKey(Buffer.from(current.cert_der, 'base64'))],
+      get clientSigningKeys() {
+        return (clientSigningKeys ??= [clientSigningKey(Buffer.from(current.cert_der, 'base64'))]);
+      },
       loadedAt: this.now(),
     };
   }

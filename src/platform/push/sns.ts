@@ -10,7 +10,6 @@
  */
 import https from 'node:https';
 import tls from 'node:tls';
-import { CreatePlatformEndpointCommand, PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { PushDeliveryError } from './apns.js';
 
 export interface SnsAccount {
@@ -33,6 +32,8 @@ export interface SnsNotification {
 const TIMEOUT_MS = 10_000;
 
 export async function sendSns(account: SnsAccount, notification: SnsNotification): Promise<void> {
+  // Loaded on the first notification: the SDK is dozens of modules a server without SNS never needs.
+  const { CreatePlatformEndpointCommand, PublishCommand, SNSClient } = await import('@aws-sdk/client-sns');
   const client = new SNSClient({
     region: account.region,
     credentials: { accessKeyId: account.accessKeyId, secretAccessKey: account.secretAccessKey },

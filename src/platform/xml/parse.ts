@@ -13,7 +13,12 @@
  * The caller gets a Document or an XmlRefusal with a message fit for a log;
  * what the message says is never sent back verbatim to the party that sent it.
  */
-import { DOMParser, type Document, type Element, type Node } from '@xmldom/xmldom';
+import type * as XmlDom from '@xmldom/xmldom';
+import type { Document, Element, Node } from '@xmldom/xmldom';
+import { lazyModule } from '../lazy.js';
+
+/** @xmldom/xmldom, loaded with the first XML parsed or built (SAML and WS-Federation only). */
+export const xmldom = lazyModule<typeof XmlDom>('@xmldom/xmldom');
 
 export type { Document, Element, Node } from '@xmldom/xmldom';
 
@@ -34,7 +39,7 @@ export function parseXml(text: string, maxBytes = MAX_XML_BYTES): Document {
   if (DECLARATIONS.test(text)) throw new XmlRefusal('XML with a document type declaration (DOCTYPE or ENTITY) is refused');
   let document: Document;
   try {
-    document = new DOMParser({
+    document = new (xmldom().DOMParser)({
       onError: (level, message) => {
         throw new XmlRefusal(`malformed XML (${level}): ${message}`);
       },
