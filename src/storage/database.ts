@@ -148,7 +148,22 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  SQLITE_HANDLES.set(db, sqlite);
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/** The better-sqlite3 database under each SQLite Kysely that `openDatabase` opened. */
+const SQLITE_HANDLES = new WeakMap<Db, SQLiteModule.Database>();
+
+/**
+ * The better-sqlite3 database under `db` when it is an SQLite database opened
+ * by `openDatabase` (not a transaction, not PostgreSQL), for a store's hot
+ * path that reuses a prepared statement. Use it only inside
+ * `db.connection().execute(…)`, which holds SQLite's one connection: never
+ * between the statements of another's transaction.
+ */
+export function sqliteHandle(db: Db): SQLiteModule.Database | undefined {
+  return SQLITE_HANDLES.get(db);
 }
 
 export async function migrateToLatest(db: Db): Promise<void> {

@@ -2,7 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import type { LogFilter } from '../../domain/logs/query.js';
 import type { LogSearch, TenantLogStore } from '../../domain/logs/store.js';
 import type { TenantLogRow } from '../../domain/rows.js';
-import type { Db } from '../database.js';
+import { sqliteHandle, type Db } from '../database.js';
 import type { Database } from '../schema.js';
 import { fromStored, toStored } from '../json-columns.js';
 import { chunks } from '../links.js';
@@ -36,10 +36,51 @@ function condition(eb: Eb, filter: LogFilter): Expression<SqlBool> {
   }
 }
 
+/** The columns of an event, in the order of the SQLite insert's parameters. */
+const COLUMNS = [
+  'tenant_id', 'log_id', 'date', 'type', 'description', 'client_id', 'client_name', 'ip', 'user_agent', 'user_id',
+  'user_name', 'connection', 'connection_id', 'strategy', 'strategy_type', 'audience', 'scope', 'hostname', 'details',
+] as const satisfies readonly (keyof TenantLogRow)[];
+
+type SqliteInsert = (rows: readonly TenantLogRow[]) => void;
+
+/** Per SQLite database: one prepared single-row insert, run for every row of a batch in one transaction. */
+const SQLITE_INSERTS = new WeakMap<object, SqliteInsert>();
+
+function sqliteInsert(sqlite: NonNullable<ReturnType<typeof sqliteHandle>>): SqliteInsert {
+  let insert = SQLITE_INSERTS.get(sqlite);
+  if (!insert) {
+    const statement = sqlite.prepare(`insert into tenant_logs (${COLUMNS.join(', ')}) values (${COLUMNS.map(() => '?').join(', ')})`);
+    insert = sqlite.transaction((rows: readonly TenantLogRow[]) => {
+      for (const row of rows) {
+        statement.run(
+          row.tenant_id, row.log_id, row.date, row.type, row.description, row.client_id, row.client_name, row.ip, row.user_agent, row.user_id,
+          row.user_name, row.connection, row.connection_id, row.strategy, row.strategy_type, row.audience, row.scope, row.hostname,
+          row.details === null ? null : JSON.stringify(row.details),
+        );
+      }
+    });
+    SQLITE_INSERTS.set(sqlite, insert);
+  }
+  return insert;
+}
+
 export class KyselyTenantLogStore implements TenantLogStore {
   constructor(private readonly db: Db) {}
 
+  /**
+   * On SQLite (the database itself, not a transaction) one prepared insert
+   * reused for every row, in one transaction, while holding the one
+   * connection; elsewhere multi-row inserts through Kysely.
+   */
   async insertMany(rows: readonly TenantLogRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const sqlite = sqliteHandle(this.db);
+    if (sqlite) {
+      const insert = sqliteInsert(sqlite);
+      await this.db.connection().execute(async () => insert(rows));
+      return;
+    }
     for (const chunk of chunks(rows)) {
       await this.db.insertInto('tenant_logs').values(chunk.map((row) => toStored('tenant_logs', row))).execute();
     }
