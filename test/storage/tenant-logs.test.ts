@@ -98,7 +98,10 @@ await forEachStoreFactory('tenant log storage', (h) => {
 
   it("a batch written while another transaction is open is not part of it (that one's rollback keeps it); in a unit of work it is", async () => {
     const tenantId = await newTenant();
-    const rows = Array.from({ length: 3 }, (_, i) => toLogRow(tenantId, { type: 'seccft', client_id: 'c', details: { n: i } }, T + i));
+    const awkward = ['NULL', '"quoted", {braces}, back\\slash', "it's ✓ é"];
+    const rows = Array.from({ length: 3 }, (_, i) =>
+      toLogRow(tenantId, { type: 'seccft', client_id: 'c', user_agent: awkward[i], client_name: awkward[2 - i], details: { n: i, text: awkward[i] } }, T + i),
+    );
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     let started!: () => void;

@@ -7,6 +7,7 @@ import type { Database } from '../schema.js';
 import { fromStored, toStored } from '../json-columns.js';
 import { chunks } from '../links.js';
 import { countRows } from '../paging.js';
+import { isPostgres } from './user-search.js';
 
 type Eb = ExpressionBuilder<Database, 'tenant_logs'>;
 
@@ -42,6 +43,11 @@ const COLUMNS = [
   'user_name', 'connection', 'connection_id', 'strategy', 'strategy_type', 'audience', 'scope', 'hostname', 'details',
 ] as const satisfies readonly (keyof TenantLogRow)[];
 
+/** The `details` column as stored (JSON text; ../json-columns.ts). */
+function detailsText(row: TenantLogRow): string | null {
+  return row.details === null ? null : JSON.stringify(row.details);
+}
+
 type SqliteInsert = (rows: readonly TenantLogRow[]) => void;
 
 /** Per SQLite database: one prepared single-row insert, run for every row of a batch in one transaction. */
@@ -56,7 +62,7 @@ function sqliteInsert(sqlite: NonNullable<ReturnType<typeof sqliteHandle>>): Sql
         statement.run(
           row.tenant_id, row.log_id, row.date, row.type, row.description, row.client_id, row.client_name, row.ip, row.user_agent, row.user_id,
           row.user_name, row.connection, row.connection_id, row.strategy, row.strategy_type, row.audience, row.scope, row.hostname,
-          row.details === null ? null : JSON.stringify(row.details),
+          detailsText(row),
         );
       }
     });
@@ -71,7 +77,8 @@ export class KyselyTenantLogStore implements TenantLogStore {
   /**
    * On SQLite (the database itself, not a transaction) one prepared insert
    * reused for every row, in one transaction, while holding the one
-   * connection; elsewhere multi-row inserts through Kysely.
+   * connection; on PostgreSQL one statement unnesting an array per column
+   * (the same text for every batch); elsewhere multi-row inserts.
    */
   async insertMany(rows: readonly TenantLogRow[]): Promise<void> {
     if (rows.length === 0) return;
@@ -79,6 +86,12 @@ export class KyselyTenantLogStore implements TenantLogStore {
     if (sqlite) {
       const insert = sqliteInsert(sqlite);
       await this.db.connection().execute(async () => insert(rows));
+      return;
+    }
+    if (isPostgres(this.db)) {
+      // One statement of the same text for any batch: a text array per column, unnested into rows.
+      const columns = COLUMNS.map((column) => rows.map((row) => (column === 'details' ? detailsText(row) : row[column])));
+      await sql`insert into tenant_logs (${sql.join(COLUMNS.map((column) => sql.ref(column)))}) select * from unnest(${sql.join(columns.map((values) => sql`${values}::text[]`))})`.execute(this.db);
       return;
     }
     for (const chunk of chunks(rows)) {
