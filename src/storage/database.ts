@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider } from 'kysely';
+import type SQLiteModule from 'better-sqlite3';
 import { SQLite, pg } from './drivers.js';
 import type { Database } from './schema.js';
 
@@ -110,6 +111,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  SQLITE_HANDLES.set(db, sqlite);
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 
@@ -132,6 +134,20 @@ async function isAtLatest(db: Db): Promise<boolean> {
   const executed = new Set(rows.map((r) => r.name));
   const names = Object.keys(MIGRATIONS);
   return executed.size === names.length && names.every((name) => executed.has(name));
+}
+
+/** The better-sqlite3 database under each SQLite Kysely that `openDatabase` opened. */
+const SQLITE_HANDLES = new WeakMap<Db, SQLiteModule.Database>();
+
+/**
+ * The better-sqlite3 database under `db` when it is an SQLite database opened
+ * by `openDatabase` (not a transaction, not PostgreSQL), for a store's hot
+ * path that reuses a prepared statement. Use it only inside
+ * `db.connection().execute(…)`, which holds SQLite's one connection: never
+ * between the statements of another's transaction.
+ */
+export function sqliteHandle(db: Db): SQLiteModule.Database | undefined {
+  return SQLITE_HANDLES.get(db);
 }
 
 export async function migrateToLatest(db: Db): Promise<void> {

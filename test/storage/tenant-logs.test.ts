@@ -96,6 +96,33 @@ await forEachStoreFactory('tenant log storage', (h) => {
     };
   }
 
+  it("a batch written while another transaction is open is not part of it (that one's rollback keeps it); in a unit of work it is", async () => {
+    const tenantId = await newTenant();
+    const awkward = ['NULL', '"quoted", {braces}, back\\slash', "it's ✓ é"];
+    const rows = Array.from({ length: 3 }, (_, i) =>
+      toLogRow(tenantId, { type: 'seccft', client_id: 'c', user_agent: awkward[i], client_name: awkward[2 - i], details: { n: i, text: awkward[i] } }, T + i),
+    );
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const open = new Promise<void>((resolve) => (started = resolve));
+    const rolledBack = h.unitOfWork().transaction(async (inner) => {
+      await inner.tenantLogs.insertMany([toLogRow(tenantId, { type: 'feccft', client_id: 'c' }, T)]);
+      started();
+      await held;
+      throw new Error('roll back');
+    });
+    await open;
+    const written = stores.tenantLogs.insertMany(rows);
+    release();
+    await assert.rejects(rolledBack, /roll back/);
+    await written;
+    const found = await stores.tenantLogs.search(tenantId, { order: 'asc', offset: 0, limit: 10, withTotal: true });
+    assert.equal(found.total, 3, "only the batch: the rolled-back transaction's row is gone");
+    assert.deepEqual(found.rows.map((r) => [r.log_id, r.type, r.details]), rows.map((r) => [r.log_id, 'seccft', r.details]));
+    assert.deepEqual(await stores.tenantLogs.get(tenantId, rows[1]!.log_id), rows[1], 'every field as recorded');
+  });
+
   it('log streams: due, claimed by one of two processes, the cursor moved only by the holder', async () => {
     const tenantId = await newTenant();
     const now = new Date(T + MINUTE).toISOString();

@@ -14,9 +14,17 @@ let counter = 0;
 
 export const LOG_ID_PATTERN = /^900\d{35}$/;
 
+/** The last instant an id was made for, and its `logIdFloor` (events come many to a millisecond under load). */
+let lastTime = Number.NaN;
+let lastFloor = '';
+
 export function newLogId(now: number): string {
   counter = (counter + 1) % 100_000_000;
-  return `${logIdFloor(now)}${PROCESS}${String(counter).padStart(8, '0')}`;
+  if (now !== lastTime) {
+    lastFloor = logIdFloor(now);
+    lastTime = now;
+  }
+  return `${lastFloor}${PROCESS}${String(counter).padStart(8, '0')}`;
 }
 
 /** A key below every id recorded at `time` or later, above every one recorded before. */

@@ -3,8 +3,9 @@
  * stamps an event (`log_id`, `date` from the one clock), bounds and cleans
  * it (./events.ts) and hands it to a batch writer (src/platform/batch-writer.ts),
  * which writes batches to the store off the request path (every 250 ms or 500
- * events, one multi-row insert). `record` never waits and never throws, so a
- * token request pays for an object and an array push.
+ * events, one transaction per batch: src/storage/kysely/tenant-logs.ts).
+ * `record` never waits and never throws, so a token request pays for an
+ * object and an array push.
  *
  * With GATEHOUSE_TENANT_LOGS=off the recorder is `DISABLED_TENANT_LOGS`: the
  * events are not recorded at all.

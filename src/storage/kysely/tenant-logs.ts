@@ -2,11 +2,12 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import type { LogFilter } from '../../domain/logs/query.js';
 import type { LogSearch, TenantLogStore } from '../../domain/logs/store.js';
 import type { TenantLogRow } from '../../domain/rows.js';
-import type { Db } from '../database.js';
+import { sqliteHandle, type Db } from '../database.js';
 import type { Database } from '../schema.js';
 import { fromStored, toStored } from '../json-columns.js';
 import { chunks } from '../links.js';
 import { countRows } from '../paging.js';
+import { isPostgres } from './user-search.js';
 
 type Eb = ExpressionBuilder<Database, 'tenant_logs'>;
 
@@ -36,10 +37,63 @@ function condition(eb: Eb, filter: LogFilter): Expression<SqlBool> {
   }
 }
 
+/** The columns of an event, in the order of the SQLite insert's parameters. */
+const COLUMNS = [
+  'tenant_id', 'log_id', 'date', 'type', 'description', 'client_id', 'client_name', 'ip', 'user_agent', 'user_id',
+  'user_name', 'connection', 'connection_id', 'strategy', 'strategy_type', 'audience', 'scope', 'hostname', 'details',
+] as const satisfies readonly (keyof TenantLogRow)[];
+
+/** The `details` column as stored (JSON text; ../json-columns.ts). */
+function detailsText(row: TenantLogRow): string | null {
+  return row.details === null ? null : JSON.stringify(row.details);
+}
+
+type SqliteInsert = (rows: readonly TenantLogRow[]) => void;
+
+/** Per SQLite database: one prepared single-row insert, run for every row of a batch in one transaction. */
+const SQLITE_INSERTS = new WeakMap<object, SqliteInsert>();
+
+function sqliteInsert(sqlite: NonNullable<ReturnType<typeof sqliteHandle>>): SqliteInsert {
+  let insert = SQLITE_INSERTS.get(sqlite);
+  if (!insert) {
+    const statement = sqlite.prepare(`insert into tenant_logs (${COLUMNS.join(', ')}) values (${COLUMNS.map(() => '?').join(', ')})`);
+    insert = sqlite.transaction((rows: readonly TenantLogRow[]) => {
+      for (const row of rows) {
+        statement.run(
+          row.tenant_id, row.log_id, row.date, row.type, row.description, row.client_id, row.client_name, row.ip, row.user_agent, row.user_id,
+          row.user_name, row.connection, row.connection_id, row.strategy, row.strategy_type, row.audience, row.scope, row.hostname,
+          detailsText(row),
+        );
+      }
+    });
+    SQLITE_INSERTS.set(sqlite, insert);
+  }
+  return insert;
+}
+
 export class KyselyTenantLogStore implements TenantLogStore {
   constructor(private readonly db: Db) {}
 
+  /**
+   * On SQLite (the database itself, not a transaction) one prepared insert
+   * reused for every row, in one transaction, while holding the one
+   * connection; on PostgreSQL one statement unnesting an array per column
+   * (the same text for every batch); elsewhere multi-row inserts.
+   */
   async insertMany(rows: readonly TenantLogRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const sqlite = sqliteHandle(this.db);
+    if (sqlite) {
+      const insert = sqliteInsert(sqlite);
+      await this.db.connection().execute(async () => insert(rows));
+      return;
+    }
+    if (isPostgres(this.db)) {
+      // One statement of the same text for any batch: a text array per column, unnested into rows.
+      const columns = COLUMNS.map((column) => rows.map((row) => (column === 'details' ? detailsText(row) : row[column])));
+      await sql`insert into tenant_logs (${sql.join(COLUMNS.map((column) => sql.ref(column)))}) select * from unnest(${sql.join(columns.map((values) => sql`${values}::text[]`))})`.execute(this.db);
+      return;
+    }
     for (const chunk of chunks(rows)) {
       await this.db.insertInto('tenant_logs').values(chunk.map((row) => toStored('tenant_logs', row))).execute();
     }
