@@ -11,9 +11,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt, exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { createTestApp, DOMAIN, tokenRequest, withClockAdvanced, type TestApp } from '../helpers/app.js';
-import { authorizeUrl, Browser, hidden, redirectParams } from '../helpers/browser.js';
+import { authorizeUrl, Browser, hidden, inlineScripts, redirectParams } from '../helpers/browser.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
 import { enrolPushDevice, pushAnswer, signDeviceJwt, type DevicePost, type PushDevice as Device } from '../helpers/push-device.js';
+import { PUSH_WAIT_HASH } from '../../src/authentication/pages/html.js';
+import { PUSH_WAIT_SCRIPT } from '../../src/authentication/pages/push-wait.js';
 import { startApnsStandIn, startSnsStandIn, type ApnsStandIn, type SnsStandIn } from '../helpers/push-stand-ins.js';
 
 const REALM = 'Username-Password-Authentication';
@@ -187,7 +189,7 @@ describe('MFA by push notification', () => {
     assert.equal((await enrolWith(tx, await exportJWK(publicKey))).statusCode, 401, 'an enrolment transaction works once');
   });
 
-  it('the hosted login sends a push and its waiting page, reloading itself, completes once the device approves', async () => {
+  it('the hosted login sends a push; its waiting page asks the status route, and its form completes once the device approves', async () => {
     const web = await insertClient(t, { grant_types: ['authorization_code'], config: { callbacks: [CALLBACK] } });
     await mgmt('PATCH', `/api/v2/connections/${(await t.ctx.stores.connections.getByName(t.tenant.id, REALM))!.id}`, { enabled_clients: [app.client_id, web.client_id] });
     const connection = (await t.ctx.stores.connections.getByName(t.tenant.id, REALM))!;
@@ -197,23 +199,55 @@ describe('MFA by push notification', () => {
     const done = await browser.login(authorizeUrl(web.client_id, CALLBACK), 'push1@example.com', PASSWORD);
     const page = await browser.get(done.headers.location as string);
     assert.match(page.body, /Send a notification/);
-    const sent = await browser.post('/mfa/send', { state: hidden(page.body, 'state'), csrf_token: hidden(page.body, 'csrf_token'), method: 'push' });
+    assert.doesNotMatch(String(page.headers['content-security-policy']), /script-src|connect-src/, 'the offer page runs no script');
+    const state = hidden(page.body, 'state');
+    const sent = await browser.post('/mfa/send', { state, csrf_token: hidden(page.body, 'csrf_token'), method: 'push' });
     assert.equal(sent.statusCode, 200, sent.body);
-    assert.doesNotMatch(sent.body, /<script/i);
-    const refresh = /<meta http-equiv="refresh" content="(\d+);url=([^"]+)">/.exec(sent.body);
-    assert.ok(refresh, 'the waiting page reloads itself');
-    const next = refresh[2]!.replace(/&amp;/g, '&');
-    const waiting = await browser.get(next);
-    assert.equal(waiting.statusCode, 200);
-    assert.match(waiting.body, /push-waiting/);
+    assert.doesNotMatch(sent.body, /http-equiv="refresh"/, 'nothing reloads the page');
+    assert.match(sent.body, /push-waiting/);
+    const csp = String(sent.headers['content-security-policy']);
+    assert.ok(csp.split('; ').includes(`script-src ${PUSH_WAIT_HASH}`), csp);
+    assert.ok(csp.split('; ').includes("connect-src 'self'"), csp);
+    assert.doesNotMatch(csp, /unsafe-inline/);
+    assert.deepEqual(inlineScripts(sent.body), [PUSH_WAIT_SCRIPT], 'the one script, whose hash the CSP allows');
+    assert.doesNotMatch(sent.body, / on[a-z]+=/i, 'no event handler attributes');
+    const statusUrl = /data-push-status="([^"]+)"/.exec(sent.body)![1]!.replace(/&amp;/g, '&');
+    const oobCode = hidden(sent.body, 'oob_code');
+    assert.equal(statusUrl, `/mfa/push-status?state=${encodeURIComponent(state)}&oob_code=${encodeURIComponent(oobCode)}`);
+    assert.equal(/data-push-seconds="(\d+)"/.exec(sent.body)![1], '300', 'it asks no longer than the challenge lives');
+
+    const pending = await browser.get(statusUrl);
+    assert.deepEqual([pending.statusCode, pending.json()], [200, { status: 'pending' }]);
+    assert.equal(pending.headers['cache-control'], 'no-store');
+    assert.match(String(pending.headers['content-type']), /^application\/json/);
+
+    // Refused, and nothing told: another browser, no or another state, an unknown or missing oob_code.
+    const stranger = new Browser(t);
+    const other = await stranger.get(statusUrl);
+    assert.deepEqual([other.statusCode, (other.json() as { error: string }).error], [400, 'invalid_request'], other.body);
+    assert.doesNotMatch(other.body, /pending|done/);
+    assert.equal((await browser.get(`/mfa/push-status?oob_code=${encodeURIComponent(oobCode)}`)).statusCode, 400);
+    assert.equal((await browser.get(`/mfa/push-status?state=nosuchstate&oob_code=${encodeURIComponent(oobCode)}`)).statusCode, 400);
+    const unknown = await browser.get(`/mfa/push-status?state=${encodeURIComponent(state)}&oob_code=nosuchcode`);
+    assert.deepEqual([unknown.statusCode, (unknown.json() as { error: string }).error], [404, 'invalid_request'], unknown.body);
+    assert.equal((await browser.get(`/mfa/push-status?state=${encodeURIComponent(state)}`)).statusCode, 404);
+    assert.equal((await browser.get(`${statusUrl}&oob_code=again`)).statusCode, 400, 'a repeated parameter');
+    assert.deepEqual((await browser.get(statusUrl)).json(), { status: 'pending' }, 'asking changed nothing');
 
     // The device push1 enrolled in the first test gets the notification and approves it.
     const enrolled = devices.get('push1@example.com')!;
     assert.equal(enrolled.id, device.id);
     assert.equal(apns.notifications.at(-1)!.deviceToken, enrolled.token);
     assert.equal((await answer(enrolled, lastTxn(), true)).statusCode, 204);
-    const approved = await browser.get(next);
+    const answered = await browser.get(statusUrl);
+    assert.deepEqual([answered.statusCode, answered.json()], [200, { status: 'done' }]);
+    assert.equal((await stranger.get(statusUrl)).statusCode, 400, 'still nothing for another browser');
+
+    // What the script then does, and what the button does without it: the form's post.
+    const approved = await browser.post('/mfa', { state, csrf_token: hidden(sent.body, 'csrf_token'), method: 'push', oob_code: oobCode });
     assert.ok(redirectParams(approved, CALLBACK).get('code'), approved.body);
+    const after = await browser.get(statusUrl);
+    assert.equal(after.statusCode, 400, 'the transaction is spent');
   });
 
   it('through SNS: the endpoint is created on the platform application and the notification published with the configured keys', async () => {

@@ -15,6 +15,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { loginPage as loginDocument, signupPage as signupDocument } from '../../src/authentication/pages/authorize.js';
 import { PASSWORD_TOGGLE_HASH, pageUi, renderPage } from '../../src/authentication/pages/html.js';
 import { PASSWORD_TOGGLE_SCRIPT, PASSWORD_TOGGLE_START } from '../../src/authentication/pages/password-toggle.js';
+import { PUSH_WAIT_START } from '../../src/authentication/pages/push-wait.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { authorizeUrl, Browser, hidden, inlineScripts } from '../helpers/browser.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
@@ -40,6 +41,7 @@ function controlOf(body: string, field: string): { tag: string; label: string } 
 function assertOnlyTheToggleScript(res: LightMyRequestResponse): void {
   const csp = cspOf(res);
   assert.equal(csp.get('script-src'), PASSWORD_TOGGLE_HASH, 'exactly the script\'s hash');
+  assert.equal(csp.get('connect-src'), undefined, 'it fetches nothing: only the push waiting page may');
   assert.doesNotMatch(res.headers['content-security-policy'] as string, /unsafe-inline|unsafe-eval|unsafe-hashes/);
   assert.equal(csp.get('default-src'), "'none'");
   const scripts = inlineScripts(res.body);
@@ -101,11 +103,12 @@ describe('the password fields\' "Show password" control on the hosted pages', ()
   it('a page without a password field has no script and no script-src, even with a value that looks like the control', async () => {
     assert.equal((await t.management('PATCH', '/api/v2/prompts', { body: { identifier_first: true } })).statusCode, 200);
     try {
-      const forged = `${PASSWORD_TOGGLE_START} aria-controls="username">x</button>@example.com`;
+      const forged = `${PASSWORD_TOGGLE_START} aria-controls="username">x</button>${PUSH_WAIT_START}"/x">@example.com`;
       const { browser, page } = await hostedPage({ login_hint: forged });
       assert.doesNotMatch(page.body, /type="password"/, 'the identifier step');
       assert.ok(page.body.includes('&lt;button type=&quot;button&quot; data-password-toggle'), 'the hint is escaped');
       assert.equal(cspOf(page).get('script-src'), undefined);
+      assert.equal(cspOf(page).get('connect-src'), undefined);
       assert.deepEqual(inlineScripts(page.body), []);
       // The password step that follows has the control again.
       const second = await browser.post('/login', { state: hidden(page.body, 'state'), csrf_token: hidden(page.body, 'csrf_token'), username: 'alice@example.com' });
@@ -121,6 +124,7 @@ describe('the password fields\' "Show password" control on the hosted pages', ()
     assert.equal(forgot.statusCode, 200, forgot.body);
     assert.match(forgot.body, /<form method="post" action="\/forgot-password">/);
     assert.equal(cspOf(forgot).get('script-src'), undefined);
+    assert.equal(cspOf(forgot).get('connect-src'), undefined);
     assert.deepEqual(inlineScripts(forgot.body), []);
   });
 

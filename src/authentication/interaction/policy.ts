@@ -125,6 +125,22 @@ export async function stepPage(
   reply: FastifyReply,
   step: string,
 ): Promise<{ interaction: Interaction } | { reply: FastifyReply }> {
+  const { interaction, current } = await stepInteraction(deps, request, reply);
+  if (current?.name !== step) return { reply: await runInteraction(deps, reply, interaction) };
+  return { interaction };
+}
+
+/**
+ * The interaction of the request's transaction and this browser, bound as
+ * stepPage binds it, and the step it is at (undefined: none is left), for a
+ * route that only looks (the push waiting page's status) and must not run
+ * the policy.
+ */
+export async function stepInteraction(
+  deps: InteractionDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<{ interaction: Interaction; current: InteractionStep | undefined }> {
   const { tenant } = request;
   const form = request.method === 'POST';
   const { state, csrf_token: csrf } = pageParams(request, ['state', 'csrf_token']);
@@ -152,9 +168,7 @@ export async function stepPage(
     ...(request.headers.cookie !== undefined && { cookies: request.headers.cookie }),
     ...(authenticated && { authenticated }),
   };
-  const current = await firstNeeded(deps, interaction);
-  if (current?.name !== step) return { reply: await runInteraction(deps, reply, interaction) };
-  return { interaction };
+  return { interaction, current: await firstNeeded(deps, interaction) };
 }
 
 /** The CSRF token of the transaction's forms, for this browser. */

@@ -8,6 +8,7 @@ import type { FastifyReply } from 'fastify';
 import type { Branding } from '../../domain/branding/branding.js';
 import { CATALOGS, type CustomTexts, type Language, type PromptName, type ScreenName, type TextKey } from '../../domain/branding/texts.js';
 import { PASSWORD_TOGGLE_SCRIPT, PASSWORD_TOGGLE_START } from './password-toggle.js';
+import { PUSH_WAIT_SCRIPT, PUSH_WAIT_START } from './push-wait.js';
 import { BASE_STYLE, tenantStyle } from './theme.js';
 
 export class Html {
@@ -126,8 +127,6 @@ export class PageDocument {
     readonly body: Localized<Html>,
     /** Variables any text of the page may use (the application's name), custom texts included. */
     readonly vars: Readonly<Record<string, string>> = {},
-    /** A path the page reloads to after that many seconds (a meta refresh: no script needed), e.g. while a push waits. */
-    readonly refresh?: { seconds: number; url: string },
   ) {}
 }
 
@@ -136,9 +135,8 @@ export function page(
   title: Localized<string>,
   body: Localized<Html>,
   vars: Readonly<Record<string, string>> = {},
-  refresh?: { seconds: number; url: string },
 ): PageDocument {
-  return new PageDocument(title, body, vars, refresh);
+  return new PageDocument(title, body, vars);
 }
 
 const VARIABLE = /\$\{([A-Za-z]+)\}/g;
@@ -197,8 +195,10 @@ declare module 'fastify' {
 export const cspHash = (content: string) => `'sha256-${createHash('sha256').update(content, 'utf8').digest('base64')}'`;
 
 const BASE_STYLE_HASH = cspHash(BASE_STYLE);
-/** The password fields' "Show password" script (./password-toggle.ts), the one script a hosted page may run. */
+/** The password fields' "Show password" script (./password-toggle.ts), one of the two scripts a hosted page may run. */
 export const PASSWORD_TOGGLE_HASH = cspHash(PASSWORD_TOGGLE_SCRIPT);
+/** The push waiting page's script (./push-wait.ts), the other one. */
+export const PUSH_WAIT_HASH = cspHash(PUSH_WAIT_SCRIPT);
 
 function supportFooter(ui: PageUi): Html | '' {
   const { url, email } = ui.support;
@@ -217,11 +217,15 @@ export function renderPage(content: PageDocument, tenantUi: PageUi, formRedirect
   const body = localize(content.body, ui);
   // Values are escaped, so only a control written by passwordField can start this way: the script comes with it, and only then.
   const passwordToggle = body.value.includes(PASSWORD_TOGGLE_START);
+  // The same for the push waiting form, whose script also asks the status route: connect-src 'self' with it, and only then.
+  const pushWait = body.value.includes(PUSH_WAIT_START);
+  const scripts = [...(passwordToggle ? [PASSWORD_TOGGLE_HASH] : []), ...(pushWait ? [PUSH_WAIT_HASH] : [])];
   const csp = [
     "default-src 'none'",
     `form-action 'self'${formRedirects.length > 0 ? ` ${formRedirects.join(' ')}` : ''}`,
     `style-src ${BASE_STYLE_HASH} ${cspHash(tenantCss)}`,
-    ...(passwordToggle ? [`script-src ${PASSWORD_TOGGLE_HASH}`] : []),
+    ...(scripts.length > 0 ? [`script-src ${scripts.join(' ')}`] : []),
+    ...(pushWait ? ["connect-src 'self'"] : []),
     ...(images.length > 0 ? [`img-src ${[...new Set(images)].join(' ')}`] : []),
     ...(fonts.length > 0 ? [`font-src ${fonts.join(' ')}`] : []),
     "base-uri 'none'",
@@ -235,7 +239,6 @@ export function renderPage(content: PageDocument, tenantUi: PageUi, formRedirect
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <meta name="color-scheme" content="light dark">
-${content.refresh ? html`<meta http-equiv="refresh" content="${`${content.refresh.seconds};url=${content.refresh.url}`}">` : ''}
 <title>${localize(content.title, ui)}</title>
 ${branding.favicon_url ? html`<link rel="icon" href="${branding.favicon_url}">` : ''}
 <style>${new Html(BASE_STYLE)}</style>
@@ -247,7 +250,7 @@ ${branding.favicon_url ? html`<link rel="icon" href="${branding.favicon_url}">` 
 ${body}
 ${supportFooter(ui)}
 </main>
-${passwordToggle ? html`<script>${new Html(PASSWORD_TOGGLE_SCRIPT)}</script>\n` : ''}</body>
+${passwordToggle ? html`<script>${new Html(PASSWORD_TOGGLE_SCRIPT)}</script>\n` : ''}${pushWait ? html`<script>${new Html(PUSH_WAIT_SCRIPT)}</script>\n` : ''}</body>
 </html>
 `;
   return { html: document, csp };

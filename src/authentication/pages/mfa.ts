@@ -8,8 +8,9 @@
  * carrying the transaction and its CSRF token.
  */
 import { errorBlock, fieldState, hiddenFields, type FormError, type TransactionView } from './authorize.js';
-import { html, page, type Html, type PageDocument, type PageUi } from './html.js';
+import { Html, html, page, type PageDocument, type PageUi } from './html.js';
 import { invalidLink } from './links.js';
+import { PUSH_WAIT_START } from './push-wait.js';
 
 const link = (path: string, state: string, extra = '') => `${path}?state=${encodeURIComponent(state)}${extra}`;
 
@@ -22,6 +23,8 @@ export interface MfaChallengeView extends TransactionView {
   hasSms: boolean;
   /** email, sms: the challenge the code was sent for; push: the transaction waited for (absent until one was sent). */
   oobCode?: string;
+  /** push: how long the waiting page's script asks whether the device answered (the challenge's lifetime), seconds. */
+  pushSeconds?: number;
   error?: FormError;
 }
 
@@ -45,13 +48,10 @@ ${view.method !== 'recovery' ? html`<li><a href="${link('/mfa', view.state, '&me
 </ul>`;
 }
 
-/** How often the push waiting page reloads itself, seconds. */
-const PUSH_REFRESH_SECONDS = 3;
-
-/** Where the push waiting page reloads to (a meta refresh: the pages have no scripts), or undefined. */
-function pushRefresh(view: MfaChallengeView): { seconds: number; url: string } | undefined {
-  if (view.method !== 'push' || view.oobCode === undefined || view.error) return undefined;
-  return { seconds: PUSH_REFRESH_SECONDS, url: link('/mfa', view.state, `&method=push&oob_code=${encodeURIComponent(view.oobCode)}`) };
+/** The push waiting form's opening tag: with the status route its script asks (./push-wait.ts), and for how long. */
+function pushWaitForm(view: MfaChallengeView): Html {
+  const status = link('/mfa/push-status', view.state, `&oob_code=${encodeURIComponent(view.oobCode!)}`);
+  return html`${new Html(PUSH_WAIT_START)}"${status}" data-push-seconds="${view.pushSeconds ?? 0}">`;
 }
 
 function challengeBody(ui: PageUi, view: MfaChallengeView): Html {
@@ -65,9 +65,9 @@ ${hiddenFields(view)}<input type="hidden" name="method" value="push">
 </form>`;
   }
   if (view.method === 'push') {
-    // Waiting for the device: the page reloads itself and the button does the same by hand.
+    // Waiting for the device: the button posts the transaction; with script, the page posts it by itself once the device answered.
     return html`<p id="push-waiting" role="status">${ui.text(...S, 'pushWaitingText')}</p>
-<form method="post" action="/mfa">
+${view.error ? html`<form method="post" action="/mfa">` : pushWaitForm(view)}
 ${hiddenFields(view)}<input type="hidden" name="method" value="push"><input type="hidden" name="oob_code" value="${view.oobCode!}">
 <button type="submit">${ui.text(...S, 'pushApprovedButtonText')}</button>
 </form>`;
@@ -112,8 +112,6 @@ export function mfaChallengePage(view: MfaChallengeView): PageDocument {
 ${errorBlock(ui, view.error)}
 ${challengeBody(ui, view)}
 ${otherWays(ui, view)}`,
-    {},
-    pushRefresh(view),
   );
 }
 

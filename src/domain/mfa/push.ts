@@ -235,6 +235,19 @@ export async function resolvePushTransaction(ctx: AppContext, tenant: Tenant, tr
   return true;
 }
 
+/**
+ * Where the push challenge `oobCode` of this user and client stands, without
+ * touching it (no poll recorded, nothing spent, no wrong attempt counted):
+ * `pending` while unanswered and live, `done` once answered, spent or
+ * expired (a poll then says which), `unknown` when there is no such push
+ * challenge for them.
+ */
+export async function pushChallengeStatus(ctx: AppContext, tenantId: string, userId: string, clientId: string, oobCode: string): Promise<'pending' | 'done' | 'unknown'> {
+  const challenge = oobCode === '' ? undefined : await ctx.stores.mfa.challenge(tenantId, secretHash(oobCode));
+  if (!challenge || challenge.user_id !== userId || challenge.client_id !== clientId || challenge.status === null || challenge.status === undefined) return 'unknown';
+  return challenge.status === 'pending' && challenge.used_at === null && challenge.expires_at > isoAt(ctx.now()) ? 'pending' : 'done';
+}
+
 export type PushPoll = Verification | { outcome: 'pending' } | { outcome: 'slow_down' } | { outcome: 'denied' } | { outcome: 'not_push' };
 
 /**

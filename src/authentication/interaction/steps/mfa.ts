@@ -8,8 +8,9 @@
  *
  * - A user with a confirmed factor is challenged (/mfa): a code from their
  *   authenticator app, a push notification to their enrolled device
- *   (/mfa/send; the waiting page reloads itself to /mfa with the
- *   transaction until the device answered), a code sent by email or text
+ *   (/mfa/send; the waiting page's button, or its script once
+ *   /mfa/push-status says the device answered, posts the transaction to
+ *   /mfa), a code sent by email or text
  *   message (/mfa/send; texts limited per IP and per number), or a recovery
  *   code (then the next recovery code is shown once).
  * - A user without one enrols an authenticator app (/mfa: the QR code and
@@ -25,7 +26,8 @@
  */
 import type { FastifyReply, RouteOptions } from 'fastify';
 import type { Authenticator } from '../../../domain/mfa/model.js';
-import { pollPushChallenge, startPushChallenge } from '../../../domain/mfa/push.js';
+import { lifetimeOf } from '../../../domain/lifetimes.js';
+import { pollPushChallenge, pushChallengeStatus, startPushChallenge } from '../../../domain/mfa/push.js';
 import {
   firstRecoveryCode,
   mfaRequired,
@@ -50,7 +52,7 @@ import type { FormError } from '../../pages/authorize.js';
 import { Html, sendPage, type PageDocument } from '../../pages/html.js';
 import { mfaChallengePage, mfaEnrolPage, mfaUnavailablePage, recoveryCodePage, type MfaChallengeView } from '../../pages/mfa.js';
 import { pageParams } from '../../params.js';
-import { completeStep, stepRoute } from '../policy.js';
+import { completeStep, stepInteraction, stepRoute } from '../policy.js';
 import type { Interaction, InteractionDeps, InteractionStep } from '../step.js';
 import { formRedirects, transactionView } from './login.js';
 
@@ -103,7 +105,8 @@ async function challengeView(deps: InteractionDeps, interaction: Interaction, me
   const hasEmail = factors.some((a) => a.type === 'email');
   const hasSms = factors.some((a) => a.type === 'phone');
   const chosen: Method = method ?? (hasOtp ? 'otp' : hasPush ? 'push' : hasEmail ? 'email' : hasSms ? 'sms' : 'recovery');
-  return mfaChallengePage({ ...transactionView(deps, interaction), method: chosen, hasOtp, hasPush, hasEmail, hasSms, ...extra });
+  const pushSeconds = chosen === 'push' && extra.oobCode !== undefined ? lifetimeOf(interaction.tenant, 'mfa_oob_code') : undefined;
+  return mfaChallengePage({ ...transactionView(deps, interaction), method: chosen, hasOtp, hasPush, hasEmail, hasSms, ...extra, ...(pushSeconds !== undefined && { pushSeconds }) });
 }
 
 /** A new OTP enrolment and its page (each visit makes a new secret; the latest one is the one confirmed). */
@@ -133,7 +136,7 @@ async function passed(deps: InteractionDeps, reply: FastifyReply, interaction: I
 /**
  * The push transaction `oobCode` as the device left it: still waiting (the
  * waiting page again), denied (the challenge page says so), or approved
- * (the second factor passed). Not paced: the page reloads at its own rate.
+ * (the second factor passed). Not paced: the page asks at its own rate.
  */
 async function pushAnswer(deps: InteractionDeps, reply: FastifyReply, interaction: Interaction, oobCode: string): Promise<FastifyReply> {
   const { tenant } = interaction;
@@ -161,10 +164,30 @@ function routes(deps: InteractionDeps): RouteOptions[] {
       }
       const params = pageParams(request, ['method', 'oob_code']);
       const chosen = methodOf(params.method);
-      // The push waiting page reloads itself here with its transaction.
+      // The push waiting page's transaction, asked for again (by hand, or an older page that reloaded itself).
       if (chosen === 'push' && params.oob_code !== undefined) return pushAnswer(deps, reply, interaction, params.oob_code);
       return sendPage(reply, 200, await challengeView(deps, interaction, chosen), formRedirects(interaction));
     }),
+
+    {
+      // The push waiting page's script asks here whether the device answered (../../pages/push-wait.ts); only this browser's transaction, at this step, for its own push.
+      method: 'GET',
+      url: '/mfa/push-status',
+      handler: async (request, reply) => {
+        // Not this browser's transaction (or none): a 4xx that says no more, in the JSON of an API.
+        const { interaction, current } = await stepInteraction(deps, request, reply).catch((error: unknown) => {
+          throw error instanceof PageError ? new OAuthError(error.statusCode, 'invalid_request', 'No such login is waiting in this browser.') : error;
+        });
+        let status: 'pending' | 'done' | 'unknown' = 'done';
+        if (current?.name === NAME) {
+          const oobCode = pageParams(request, ['oob_code'], (message) => new OAuthError(400, 'invalid_request', message)).oob_code ?? '';
+          status = await pushChallengeStatus(ctx, interaction.tenant.id, interaction.authenticated!.user.user_id, interaction.client.row.client_id, oobCode);
+        }
+        // Another step or none left: "done", and the form's post lets the policy go on.
+        if (status === 'unknown') throw new OAuthError(404, 'invalid_request', 'No such push notification is waiting for this login.');
+        return reply.code(200).header('Cache-Control', 'no-store').send({ status });
+      },
+    },
 
     stepRoute(deps, NAME, 'POST', '/mfa/send', async (interaction, request, reply) => {
       const method = methodOf(pageParams(request, ['method']).method);
