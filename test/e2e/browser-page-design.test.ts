@@ -18,7 +18,7 @@
  *
  * axe is injected with page.evaluate of axe.min.js: DevTools evaluation is not
  * subject to the pages' CSP, which allows no script but the password
- * fields' "Show password" control, by its hash.
+ * fields' "Show password" control and the push waiting page's, by their hashes.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -35,6 +35,7 @@ import { confirmLogoutPage, loggedOutPage, logoutErrorPage } from '../../src/aut
 import { invalidEnrollmentTicketPage, mfaChallengePage, mfaEnrolPage, mfaUnavailablePage, recoveryCodePage, ticketEnrolledPage, ticketEnrolPage } from '../../src/authentication/pages/mfa.js';
 import { organizationChoicePage, organizationNamePage } from '../../src/authentication/pages/organization.js';
 import { PASSWORD_TOGGLE_SCRIPT } from '../../src/authentication/pages/password-toggle.js';
+import { PUSH_WAIT_SCRIPT } from '../../src/authentication/pages/push-wait.js';
 import { passwordlessCodePage, passwordlessEmailPage, passwordlessPhonePage, passwordlessSmsCodePage } from '../../src/authentication/pages/passwordless.js';
 import { checkPassword } from '../../src/authentication/dbconnections/password-policy.js';
 import { LANGUAGES } from '../../src/domain/branding/texts.js';
@@ -144,8 +145,8 @@ describe('hosted pages design system in Chromium', { skip }, () => {
       for (const [uiName, ui] of uis) {
         for (const [name, content] of pages) {
           const rendered = renderPage(content, ui).html.value;
-          // No script but the password fields' "Show password" control (its own test: browser-show-password.test.ts).
-          assert.ok(!rendered.replace(`<script>${PASSWORD_TOGGLE_SCRIPT}</script>`, '').includes('<script'), `${name}: no other script`);
+          // No script but the password fields' "Show password" control and the push waiting page's (their own tests: browser-show-password.test.ts, browser-push-wait.test.ts).
+          assert.ok(!rendered.replace(`<script>${PASSWORD_TOGGLE_SCRIPT}</script>`, '').replace(`<script>${PUSH_WAIT_SCRIPT}</script>`, '').includes('<script'), `${name}: no other script`);
           await checkEveryLook(scenario, `${uiName}-${name}`, () => scenario.page.setContent(rendered));
         }
       }
