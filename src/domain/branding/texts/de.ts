@@ -158,7 +158,7 @@ export const de: Catalog = {
       usePushText: 'Eine Benachrichtigung auf Ihr Gerät erhalten',
       pushOfferText: 'Wir senden eine Benachrichtigung an das von Ihnen eingerichtete Gerät. Bestätigen Sie sie dort, um fortzufahren.',
       pushSendButtonText: 'Benachrichtigung senden',
-      pushWaitingText: 'Wir haben eine Benachrichtigung an Ihr Gerät gesendet. Bestätigen Sie sie dort; diese Seite geht von selbst weiter.',
+      pushWaitingText: 'Wir haben eine Benachrichtigung an Ihr Gerät gesendet. Bestätigen Sie sie dort; diese Seite geht von selbst weiter, oder mit der Schaltfläche unten.',
       pushApprovedButtonText: 'Ich habe bestätigt',
       useRecoveryCodeText: 'Wiederherstellungscode verwenden',
       buttonText: 'Weiter',

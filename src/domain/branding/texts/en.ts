@@ -162,7 +162,7 @@ export const en = {
       usePushText: 'Get a notification on your device',
       pushOfferText: 'We will send a notification to the device you set up. Approve it there to continue.',
       pushSendButtonText: 'Send a notification',
-      pushWaitingText: 'We sent a notification to your device. Approve it there; this page goes on by itself.',
+      pushWaitingText: 'We sent a notification to your device. Approve it there; this page goes on by itself, or with the button below.',
       pushApprovedButtonText: 'I have approved it',
       useRecoveryCodeText: 'Use a recovery code',
       buttonText: 'Continue',

@@ -158,7 +158,7 @@ export const es: Catalog = {
       usePushText: 'Recibir una notificación en su dispositivo',
       pushOfferText: 'Enviaremos una notificación al dispositivo que configuró. Apruébela allí para continuar.',
       pushSendButtonText: 'Enviar una notificación',
-      pushWaitingText: 'Enviamos una notificación a su dispositivo. Apruébela allí; esta página continuará sola.',
+      pushWaitingText: 'Enviamos una notificación a su dispositivo. Apruébela allí; esta página continuará sola, o con el botón de abajo.',
       pushApprovedButtonText: 'Ya la aprobé',
       useRecoveryCodeText: 'Usar un código de recuperación',
       buttonText: 'Continuar',

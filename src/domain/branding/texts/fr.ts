@@ -158,7 +158,7 @@ export const fr: Catalog = {
       usePushText: 'Recevoir une notification sur votre appareil',
       pushOfferText: 'Nous allons envoyer une notification à l\'appareil que vous avez configuré. Approuvez-la sur celui-ci pour continuer.',
       pushSendButtonText: 'Envoyer une notification',
-      pushWaitingText: 'Nous avons envoyé une notification à votre appareil. Approuvez-la ; cette page continuera d\'elle-même.',
+      pushWaitingText: 'Nous avons envoyé une notification à votre appareil. Approuvez-la ; cette page continuera d\'elle-même, ou avec le bouton ci-dessous.',
       pushApprovedButtonText: 'Je l\'ai approuvée',
       useRecoveryCodeText: 'Utiliser un code de récupération',
       buttonText: 'Continuer',
