@@ -12,6 +12,7 @@
  * directories.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import dns from 'node:dns/promises';
 import type { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -774,6 +775,28 @@ export async function setUpTypicalApi(endpoint: Endpoint, adminToken: string): P
     clientSecret: client.client_secret,
     tokenBody: JSON.stringify({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret, audience: TYPICAL_AUDIENCE }),
   };
+}
+
+/**
+ * A Gatehouse on a fresh temporary data directory (removed on clean-up), pinned as `pinning` says,
+ * with the typical API set up: what the single-server benches (bench/profile-token.ts,
+ * bench/memory.ts) measure.
+ */
+export async function startTypicalGatehouse(o: {
+  dataDirPrefix: string;
+  pinning: Pinning;
+  nodeArgs: readonly string[];
+  extraEnv: Record<string, string>;
+}): Promise<{ gatehouse: StartedServer; dataDir: string; typical: TypicalApi }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), o.dataDirPrefix));
+  removeOnCleanup(dataDir);
+  const { address: host } = await dns.lookup('localhost');
+  const port = await freePort(host);
+  const gatehouse = await startGatehouse({ host, port, dataDir, logLevel: 'warn', cpus: o.pinning.serverCpus, nodeArgs: o.nodeArgs, extraEnv: o.extraEnv });
+  const admin = readAdminCredentials(dataDir);
+  const adminToken = (await requestToken(gatehouse.endpoint, '/oauth/token', adminTokenBody(admin), 'admin client')).access_token;
+  const typical = await setUpTypicalApi(gatehouse.endpoint, adminToken);
+  return { gatehouse, dataDir, typical };
 }
 
 // ---------------------------------------------------------------------------

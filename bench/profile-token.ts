@@ -8,24 +8,16 @@
  *   npm run build --silent && node --import tsx bench/profile-token.ts
  *   BENCH_TENANT_LOGS=off …   (the same with GATEHOUSE_TENANT_LOGS=off, to compare)
  */
-import dns from 'node:dns/promises';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import {
-  adminTokenBody,
-  freePort,
   loadSettings,
   log,
   measure,
-  readAdminCredentials,
-  removeOnCleanup,
-  requestToken,
   ROOT,
   runMain,
   setUpPinning,
-  setUpTypicalApi,
-  startGatehouse,
+  startTypicalGatehouse,
   stopChild,
 } from './lib.js';
 
@@ -41,22 +33,12 @@ async function main(): Promise<number> {
   const pinning = setUpPinning();
   fs.mkdirSync(DIR, { recursive: true });
   const before = new Set(fs.readdirSync(DIR));
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-profile-'));
-  removeOnCleanup(dataDir);
-  const { address: host } = await dns.lookup('localhost');
-  const port = await freePort(host);
-  const gatehouse = await startGatehouse({
-    host,
-    port,
-    dataDir,
-    logLevel: 'warn',
-    cpus: pinning.serverCpus,
+  const { gatehouse, typical } = await startTypicalGatehouse({
+    dataDirPrefix: 'gatehouse-bench-profile-',
+    pinning,
     nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${DIR}`],
     extraEnv: { GATEHOUSE_TENANT_LOGS: process.env.BENCH_TENANT_LOGS?.trim() || 'on' },
   });
-  const admin = readAdminCredentials(dataDir);
-  const adminToken = (await requestToken(gatehouse.endpoint, '/oauth/token', adminTokenBody(admin), 'admin client')).access_token;
-  const typical = await setUpTypicalApi(gatehouse.endpoint, adminToken);
   const result = await measure(
     { name: 'client_credentials', method: 'POST', path: '/oauth/token', body: typical.tokenBody, endpoint: gatehouse.endpoint, server: gatehouse.child },
     SETTINGS,
