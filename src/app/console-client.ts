@@ -6,17 +6,13 @@
  *   loopback aliases of the default tenant, its ready custom domains), the
  *   client's callbacks, read by the issuance lookups;
  * - `withConsoleConnections`: the connection store's `enabledForClient`
- *   answers the console client with every database connection of the tenant
- *   (operators are users of those), on the context's stores and on those of
+ *   answers the console client with the console's database connection
+ *   (`consoleConnection`: operators are users of it), on the context's stores and on those of
  *   every unit of work; the Management API's reads (a connection's
  *   enabled_clients) are untouched, so the client stays out of them.
  */
-import { consoleClientId } from '../domain/console/client.js';
+import { consoleClientId, consoleConnection } from '../domain/console/client.js';
 import type { Stores, UnitOfWork } from '../domain/stores.js';
-
-const DATABASE_STRATEGY = 'auth0';
-/** More database connections than any tenant has; a page of them is read in one query. */
-const MAX_DATABASE_CONNECTIONS = 1000;
 
 export function consoleHosts(stores: Pick<Stores, 'tenants' | 'customDomains'>, aliases: ReadonlyMap<string, string>) {
   return async (tenantId: string): Promise<readonly string[] | undefined> => {
@@ -32,8 +28,8 @@ function withConsoleStores(stores: Stores): Stores {
   const connections = stores.connections;
   const enabledForClient = async (tenantId: string, clientId: string) => {
     if (clientId !== consoleClientId(tenantId)) return connections.enabledForClient(tenantId, clientId);
-    const page = await connections.list(tenantId, { strategies: [DATABASE_STRATEGY] }, { kind: 'offset', offset: 0, limit: MAX_DATABASE_CONNECTIONS, withTotal: false });
-    return [...page.rows].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const connection = await consoleConnection(connections, tenantId);
+    return connection ? [connection] : [];
   };
   // A proxy rather than a copy: the store's other methods run on the store itself (class fields stay reachable).
   const wrapped = new Proxy(connections, {

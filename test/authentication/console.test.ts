@@ -215,6 +215,31 @@ describe('admin console: operators, their tokens and the Management API', () => 
     assert.equal(some.scope, 'openid read:users');
   });
 
+  it('more database connections do not lock the console: operators log in on Username-Password-Authentication', async () => {
+    const created = await ok<{ id: string }>('POST', '/api/v2/connections', { name: 'customers', strategy: 'auth0' });
+    try {
+      const other = await ok<{ user_id: string }>('POST', '/api/v2/users', { connection: 'customers', email: 'elsewhere@example.com', password: PASSWORD });
+      await ok('POST', `/api/v2/users/${encodeURIComponent(other.user_id)}/roles`, { roles: [roleId] });
+      // The operator of the console's connection still gets in, with the role's scopes.
+      assert.equal((await consoleToken('ops@example.com', 'openid read:users')).scope, 'openid read:users');
+      // A user of another connection, even holding the role, is not found on the console's login.
+      const { challenge } = pkce();
+      const query = new URLSearchParams({ client_id: consoleId, response_type: 'code', redirect_uri: CONSOLE, state: 's1', code_challenge: challenge, code_challenge_method: 'S256', audience: AUDIENCE, scope: 'openid read:users' });
+      const start = await get(`/authorize?${query}`);
+      const browser = cookieOf(start, '__Host-gh_browser');
+      const page = await get(start.headers.location as string, browser);
+      const refused = await t.app.inject({
+        method: 'POST',
+        url: '/login',
+        headers: { host: DOMAIN, cookie: browser, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ state: hidden(page.body, 'state'), csrf_token: hidden(page.body, 'csrf_token'), username: 'elsewhere@example.com', password: PASSWORD }).toString(),
+      });
+      assert.equal(refused.statusCode, 400, refused.body);
+    } finally {
+      await ok('DELETE', `/api/v2/connections/${created.id}`);
+    }
+  });
+
   it('a user without the role is refused at the console with access_denied: no code, no token', async () => {
     const { location } = await authorizeTo('plain@example.com', { audience: AUDIENCE, scope: `openid ${OPERATOR_SCOPES.join(' ')}` });
     assert.equal(location.searchParams.get('code'), null);

@@ -13,12 +13,11 @@
  * (400) and nothing is created; a failed CSRF check 403.
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { CONSOLE_PATH } from '../../domain/console/client.js';
+import { CONSOLE_PATH, consoleConnection } from '../../domain/console/client.js';
 import { ADMINISTRATOR_ROLE_NAME, ensureAdministratorRole, setupTicketUsable, spendSetupTicket } from '../../domain/console/setup.js';
 import type { AppContext } from '../../domain/context.js';
 import type { ConnectionRow } from '../../domain/connections/model.js';
 import { secretHash } from '../../domain/secrets.js';
-import { DEFAULT_CONNECTION_NAME } from '../../domain/tenants/service.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { newDatabaseUserRow } from '../../domain/users/new-user.js';
 import { isoAt } from '../../platform/clock.js';
@@ -35,7 +34,6 @@ const MAX_TICKET = 200;
 const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
 const PARAMS = ['ticket', 'csrf_token', 'email', 'password', 'password_confirmation'];
 const CSRF_PURPOSE = 'console-setup';
-const DATABASE_STRATEGY = 'auth0';
 
 export type SetupError = 'password-mismatch' | 'password-too-weak' | 'invalid-email' | 'user-exists' | 'no-db-connection';
 
@@ -80,14 +78,6 @@ function validTicket(ticket: string | undefined): ticket is string {
   return ticket !== undefined && ticket.length > 0 && ticket.length <= MAX_TICKET;
 }
 
-/** Where the first operator is created: the tenant's default database connection, else its first database connection by name. */
-async function setupConnection(ctx: AppContext, tenant: Tenant): Promise<ConnectionRow | undefined> {
-  const named = await ctx.stores.connections.getByName(tenant.id, DEFAULT_CONNECTION_NAME);
-  if (named?.strategy === DATABASE_STRATEGY) return named;
-  const page = await ctx.stores.connections.list(tenant.id, { strategies: [DATABASE_STRATEGY] }, { kind: 'offset', offset: 0, limit: 100, withTotal: false });
-  return [...page.rows].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))[0];
-}
-
 const passwordOptions = (connection: ConnectionRow | undefined): ConnectionPasswordOptions => (connection?.options ?? {}) as ConnectionPasswordOptions;
 
 export function consoleSetupRoutes(ctx: AppContext): RouteOptions[] {
@@ -97,7 +87,7 @@ export function consoleSetupRoutes(ctx: AppContext): RouteOptions[] {
   const form = async (request: FastifyRequest, reply: FastifyReply) => {
     const { ticket } = pageParams(request, PARAMS);
     if (!validTicket(ticket) || !(await setupTicketUsable(ctx, request.tenant, ticket))) return sendPage(reply, 400, invalidSetupLink());
-    const connection = await setupConnection(ctx, request.tenant);
+    const connection = await consoleConnection(ctx.stores.connections, request.tenant.id);
     const view: SetupFormView = { ticket, csrf: csrfFor(request.tenant, ticket), policy: checkPassword(passwordOptions(connection), '') };
     return sendPage(reply, connection ? 200 : 409, setupFormPage(connection ? view : { ...view, error: 'no-db-connection' }));
   };
@@ -109,7 +99,7 @@ export function consoleSetupRoutes(ctx: AppContext): RouteOptions[] {
     if (!validTicket(ticket)) return sendPage(reply, 400, invalidSetupLink());
     if (!csrf.matches(params.csrf_token, tenant.id, secretHash(ticket))) return sendPage(reply, 403, refusedLinkPage());
     if (!(await setupTicketUsable(ctx, tenant, ticket))) return sendPage(reply, 400, invalidSetupLink());
-    const connection = await setupConnection(ctx, tenant);
+    const connection = await consoleConnection(ctx.stores.connections, tenant.id);
     const email = (params.email ?? '').trim();
     const password = params.password ?? '';
     const policy = checkPassword(passwordOptions(connection), password);

@@ -7,7 +7,7 @@
  * the tenant id, so it exists for every tenant, old or new, with nothing to
  * create or migrate and nothing to race on; the authentication surface finds
  * it through `IssuanceLookups.client` (src/domain/issuance/lookups.ts) and its
- * database connections through the connection store's `enabledForClient`
+ * database connection (`consoleConnection`) through the connection store's `enabledForClient`
  * (src/app/console-client.ts), while the Management API, which reads the
  * clients, client grants and connections tables, never sees it: GET /clients,
  * /client-grants and a connection's enabled_clients stay exactly the
@@ -20,10 +20,16 @@
  * every host that resolves to the tenant.
  */
 import { createHash } from 'node:crypto';
-import type { ClientRow } from '../rows.js';
+import type { ClientRow, ConnectionRow } from '../rows.js';
+import type { ConnectionStore } from '../connections/store.js';
+import { DEFAULT_CONNECTION_NAME } from '../tenants/service.js';
 import { columnsFromConfig, newClientConfig } from '../clients/model.js';
 import { MANAGEMENT_SCOPES } from '../management-api/scopes.js';
 import { isCurrentUserScope } from '../management-api/current-user.js';
+
+const DATABASE_STRATEGY = 'auth0';
+/** More database connections than any tenant has; a page of them is read in one query. */
+const MAX_DATABASE_CONNECTIONS = 1000;
 
 /** Where the console is served on each of the tenant's hosts. */
 export const CONSOLE_PATH = '/admin/';
@@ -80,4 +86,19 @@ export function consoleClientRow(tenantId: string, hosts: readonly string[], cre
     updated_at: createdAt,
     config,
   };
+}
+
+/**
+ * The one database connection operators log in on through the console (and
+ * the setup link creates the first operator on): the tenant's
+ * `Username-Password-Authentication` when it is a database connection, else
+ * its first database connection by name. One, not all: the login step can
+ * only pick a connection by itself when the client has exactly one, so an
+ * operator creating a second database connection must not lock the console.
+ */
+export async function consoleConnection(connections: ConnectionStore, tenantId: string): Promise<ConnectionRow | undefined> {
+  const named = await connections.getByName(tenantId, DEFAULT_CONNECTION_NAME);
+  if (named?.strategy === DATABASE_STRATEGY) return named;
+  const page = await connections.list(tenantId, { strategies: [DATABASE_STRATEGY] }, { kind: 'offset', offset: 0, limit: MAX_DATABASE_CONNECTIONS, withTotal: false });
+  return [...page.rows].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))[0];
 }
