@@ -74,6 +74,8 @@ function Shell({ session }: { session: Extract<Session, { kind: 'signed-in' }> }
 async function start(root: HTMLElement): Promise<void> {
   const session = await signIn();
   if (session.kind === 'redirecting') return;
+  // The static "Loading" placeholder of index.html goes: render() keeps what it did not create.
+  root.replaceChildren();
   if (session.kind === 'refused') {
     render(<Refused session={session} />, root);
     return;

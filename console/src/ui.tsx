@@ -263,7 +263,7 @@ export function Table<T>({ caption, columns, rows, empty }: { caption: string; c
   return (
     <div class="table-wrap">
       <table>
-        <caption>{caption}</caption>
+        <caption class="visually-hidden">{caption}</caption>
         <thead>
           <tr>
             {columns.map((c) => (

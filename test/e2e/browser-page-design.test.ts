@@ -24,7 +24,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { consentPage, forgotPasswordPage, forgotPasswordSentPage, invalidLoginPage, loginPage, refusedLoginPage, signupPage, authorizeErrorPage } from '../../src/authentication/pages/authorize.js';
 import { cibaApprovalPage, cibaDonePage } from '../../src/authentication/pages/ciba.js';
 import { activateCodePage, activateConfirmPage, activateDonePage } from '../../src/authentication/pages/device.js';
@@ -35,12 +35,11 @@ import { organizationChoicePage, organizationNamePage } from '../../src/authenti
 import { passwordlessCodePage, passwordlessEmailPage, passwordlessPhonePage, passwordlessSmsCodePage } from '../../src/authentication/pages/passwordless.js';
 import { checkPassword } from '../../src/authentication/dbconnections/password-policy.js';
 import { LANGUAGES } from '../../src/domain/branding/texts.js';
-import { ROOT, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { chromiumSkipReason, inScenario, launchChromium, managementApi, startLocalServer, type LocalServer, type ManagementApi, type Scenario } from './support/chromium.js';
+import { axeViolations } from './support/axe.js';
 import { cleanUp } from './support/https.js';
 
-const AXE_SOURCE = fs.readFileSync(path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
 const PASSWORD = 'Sunny-Meadow-42';
@@ -53,21 +52,6 @@ const LOOKS = [
   { name: 'phone', colorScheme: 'light', viewport: PHONE },
   { name: 'phone-dark', colorScheme: 'dark', viewport: PHONE },
 ] as const;
-
-interface AxeViolation {
-  id: string;
-  impact: string;
-  help: string;
-  nodes: { target: string[]; failureSummary: string }[];
-}
-
-/** axe-core's WCAG 2.2 AA violations of the page as it is now. */
-async function axeViolations(page: Page): Promise<AxeViolation[]> {
-  if (!(await page.evaluate("typeof window.axe === 'object'"))) await page.evaluate(AXE_SOURCE);
-  // A string, run in the page (the tests compile without the DOM's types).
-  return page.evaluate(`window.axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(WCAG_TAGS)} } }).then((result) =>
-    result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) })))`);
-}
 
 /** Screenshots and axe in every look: `load` (re)loads the page for each. */
 async function checkEveryLook(scenario: Scenario, name: string, load: () => Promise<unknown>): Promise<void> {

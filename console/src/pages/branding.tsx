@@ -86,7 +86,12 @@ function ColourField({ label, value, onValue }: { label: string; value: string; 
   );
 }
 
-const TEXT_KEYS = ['title', 'description', 'buttonText'] as const;
+/** The login screen's texts an operator may override, and their labels. */
+const TEXT_KEYS: [string, string][] = [
+  ['title', 'Title'],
+  ['description', 'Description'],
+  ['buttonText', 'Button text'],
+];
 
 function CustomText() {
   const api = useApi();
@@ -115,8 +120,8 @@ function CustomTextForm({ lang, initial }: { lang: string; initial: Record<strin
         return 'Text saved.';
       }}
     >
-      {TEXT_KEYS.map((key) => (
-        <Field key={key} label={`Login ${key}`} value={values[key] ?? ''} onValue={(v) => setValues({ ...values, [key]: v })} hint="Empty: the default text." />
+      {TEXT_KEYS.map(([key, label]) => (
+        <Field key={key} label={label} value={values[key] ?? ''} onValue={(v) => setValues({ ...values, [key]: v })} hint="Empty: the default text." />
       ))}
     </Form>
   );
