@@ -6,6 +6,7 @@ import { adminCredentialsOf, createContext, createLogger } from './app/context.j
 import { TenantError } from './domain/tenants/service.js';
 import type { RateLimitClass } from './domain/tenants/tenant.js';
 import { startServer } from './app/server.js';
+import { issueSetupLink } from './domain/console/setup.js';
 import { isClusterWorker, runPrimary } from './app/cluster.js';
 
 async function serve(config: Config): Promise<void> {
@@ -94,6 +95,22 @@ async function tenantsCommand(config: Config, args: string[]): Promise<number> {
   }
 }
 
+/** `gatehouse admin-link [--tenant <domain>]`: a new one-time link that creates an operator of the admin console. */
+async function adminLinkCommand(config: Config, args: string[]): Promise<number> {
+  const domain = option(args, '--tenant') ?? config.defaultDomain;
+  const ctx = await createContext(config, createLogger({ logLevel: 'warn' }));
+  try {
+    const tenant = await ctx.tenants.byDomain(domain);
+    if (!tenant) throw new TenantError(`no tenant serves "${domain}"; usage: gatehouse admin-link [--tenant <domain>]`);
+    const link = await issueSetupLink(ctx, tenant);
+    console.log(`One-time link to create an administrator of ${tenant.domain}'s admin console (until ${link.expiresAt}):`);
+    console.log(`  ${link.url}`);
+    return 0;
+  } finally {
+    await ctx.close();
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
     process.stdout.write(helpText());
@@ -116,6 +133,7 @@ export async function main(argv: string[]): Promise<number> {
       return -1; // keep running
     }
     if (command === 'tenants') return await tenantsCommand(config, rest);
+    if (command === 'admin-link') return await adminLinkCommand(config, rest);
     console.error(`gatehouse: unknown command "${command}"\n`);
     process.stderr.write(helpText());
     return 2;

@@ -18,7 +18,7 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from '../platform/config.js';
-import { createContext, ensureDefaultTenant } from './context.js';
+import { bootstrapBanner, createContext, ensureDefaultTenant } from './context.js';
 import { preflight } from './preflight.js';
 import { loadTls } from './server.js';
 
@@ -39,13 +39,8 @@ export async function runPrimary(config: Config, print: (line: string) => void =
   await preflight(config);
   const ctx = await createContext(config);
   try {
-    const { credentials, credentialsFile } = await ensureDefaultTenant(ctx);
-    if (credentials) {
-      print(`Created the default tenant. Its admin client credentials (shown once, also in ${credentialsFile}):`);
-      print(`  client_id:     ${credentials.client_id}`);
-      print(`  client_secret: ${credentials.client_secret}`);
-      print(`  audience:      ${credentials.audience}`);
-    }
+    const bootstrap = await ensureDefaultTenant(ctx);
+    for (const line of bootstrapBanner(bootstrap)) print(line);
     if (!config.plainHttp) await loadTls(config);
   } finally {
     await ctx.close();

@@ -34,6 +34,8 @@ import { databaseIdentity } from '../storage/probe.js';
 import { invalidatingStores } from './configuration-writes.js';
 import { kyselyStores } from '../storage/kysely/index.js';
 import { loopbackAliases } from './loopback-aliases.js';
+import { consoleHosts, withConsoleConnections } from './console-client.js';
+import { issueSetupLink } from '../domain/console/setup.js';
 
 /** The context of a running process: the surfaces' AppContext, plus what only the process itself touches. */
 export interface RuntimeContext extends AppContext {
@@ -88,14 +90,17 @@ export async function createContext(config: Config, logger: Logger = createLogge
   redis?.on('error', (err) => logger.warn({ err }, 'redis error; rate limits fall back to in-process buckets'));
   const invalidation = new InvalidationBus(redis, logger);
   const kysely = kyselyStores(database.db, clock);
+  // The console's built-in client logs in on every database connection (./console-client.ts).
+  const withConsole = withConsoleConnections(kysely.stores, kysely.unitOfWork);
   // Configuration writes invalidate the tenant's cached copies once committed (src/app/configuration-writes.ts).
-  const { stores, unitOfWork } = invalidatingStores(kysely.stores, kysely.unitOfWork, (tenantId) => invalidation.invalidate(tenantId));
+  const { stores, unitOfWork } = invalidatingStores(withConsole.stores, withConsole.unitOfWork, (tenantId) => invalidation.invalidate(tenantId));
   const keyring = new Keyring(stores.signingKeys, box, () => clock.now());
+  const aliases = loopbackAliases(config);
   const tenants = new TenantService(stores.tenants, keyring, box, () => clock.now(), stores.customDomains, {
     defaultConnection: config.defaultConnection,
-    aliases: loopbackAliases(config),
+    aliases,
   });
-  const lookups = new IssuanceLookups({ stores, box, clock });
+  const lookups = new IssuanceLookups({ stores, box, clock, consoleHosts: consoleHosts(stores, aliases) });
   const mailer = new Mailer(config.mail, config.dataDir, () => clock.now());
   const tenantLogs = config.tenantLogs.enabled
     ? new BufferedTenantLogs(stores.tenantLogs, () => clock.now(), logger, { maxBuffered: config.tenantLogs.maxBuffered })
@@ -164,6 +169,8 @@ export interface AdminCredentials {
   token_endpoint: string;
   /** The database the tenant lives in (no credentials): the file is per database. */
   database?: string;
+  /** The one-time link that creates the first operator of the admin console (src/domain/console/setup.ts). */
+  admin_console_setup_link?: string;
 }
 
 /**
@@ -192,7 +199,7 @@ export function adminCredentialsFile(dataDir: string, database: string): string 
  */
 export async function ensureDefaultTenant(
   ctx: RuntimeContext,
-): Promise<{ tenant: Tenant; created: boolean; credentials?: AdminCredentials; credentialsFile?: string }> {
+): Promise<{ tenant: Tenant; created: boolean; credentials?: AdminCredentials; credentialsFile?: string; setupLink?: string }> {
   const { config } = ctx;
   const existing = await ctx.tenants.byDomain(config.defaultDomain);
   if (existing) {
@@ -208,7 +215,9 @@ export async function ensureDefaultTenant(
     ...(config.adminClientId !== undefined && { adminClientId: config.adminClientId }),
     ...(config.adminClientSecret !== undefined && { adminClientSecret: config.adminClientSecret }),
   });
-  if (config.adminClientId !== undefined) return { tenant: created.tenant, created: true };
+  // The admin console's first operator comes in through a one-time link, printed with the banner.
+  const setupLink = (await issueSetupLink(ctx, created.tenant)).url;
+  if (config.adminClientId !== undefined) return { tenant: created.tenant, created: true, setupLink };
   const database = databaseIdentity(config);
   const credentials: AdminCredentials = {
     domain: created.tenant.domain,
@@ -217,10 +226,29 @@ export async function ensureDefaultTenant(
     audience: `https://${created.tenant.domain}/api/v2/`,
     token_endpoint: `https://${created.tenant.domain}/oauth/token`,
     database,
+    admin_console_setup_link: setupLink,
   };
   const credentialsFile = adminCredentialsFile(config.dataDir, database);
   fs.writeFileSync(credentialsFile, JSON.stringify(credentials, null, 2) + '\n', { mode: 0o600 });
-  return { tenant: created.tenant, created: true, credentials, credentialsFile };
+  return { tenant: created.tenant, created: true, credentials, credentialsFile, setupLink };
+}
+
+/** The lines printed once when the default tenant is created: its admin client's credentials and the console's setup link. */
+export function bootstrapBanner(bootstrap: { credentials?: AdminCredentials; credentialsFile?: string; setupLink?: string }): string[] {
+  const { credentials, credentialsFile, setupLink } = bootstrap;
+  return [
+    ...(credentials
+      ? [
+          `Created the default tenant. Its admin client credentials (shown once, also in ${credentialsFile}):`,
+          `  client_id:     ${credentials.client_id}`,
+          `  client_secret: ${credentials.client_secret}`,
+          `  audience:      ${credentials.audience}`,
+        ]
+      : []),
+    ...(setupLink
+      ? ['The admin console\'s first administrator is created through this one-time link (7 days; a new one: gatehouse admin-link):', `  ${setupLink}`]
+      : []),
+  ];
 }
 
 /** The admin client's secret, for `gatehouse tenants credentials`. */

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../platform/config.js';
-import { createContext, ensureDefaultTenant } from './context.js';
+import { bootstrapBanner, createContext, ensureDefaultTenant } from './context.js';
 import { createTlsCertificate } from '../platform/crypto/certificates.js';
 import { buildApp } from './http.js';
 import cluster from 'node:cluster';
@@ -79,13 +79,9 @@ export async function startServer(config: Config, print: (line: string) => void 
   // (its port is the primary's listener by then).
   if (!cluster.isWorker) await preflight(config);
   const ctx = await createContext(config);
-  const { tenant, credentials, credentialsFile } = await ensureDefaultTenant(ctx);
-  if (credentials) {
-    print(`Created the default tenant. Its admin client credentials (shown once, also in ${credentialsFile}):`);
-    print(`  client_id:     ${credentials.client_id}`);
-    print(`  client_secret: ${credentials.client_secret}`);
-    print(`  audience:      ${credentials.audience}`);
-  }
+  const bootstrap = await ensureDefaultTenant(ctx);
+  const { tenant } = bootstrap;
+  for (const line of bootstrapBanner(bootstrap)) print(line);
   const tls = config.plainHttp ? undefined : await loadTls(config);
   const app = await buildApp(ctx, { https: tls ? { key: tls.key, cert: tls.cert } : null });
   try {

@@ -13,7 +13,7 @@
  * settings, when they are set there (both optional, https / an address).
  */
 import type { FastifyRequest } from 'fastify';
-import { httpsUrlProblem } from '../domain/branding/branding.js';
+import { httpsUrlProblem, type Branding } from '../domain/branding/branding.js';
 import { customTextsIn, readBranding, readPromptSettings } from '../domain/branding/service.js';
 import { chooseLanguage, enabledLanguages } from '../domain/branding/texts.js';
 import type { AppContext } from '../domain/context.js';
@@ -36,7 +36,8 @@ function queryUiLocales(request: FastifyRequest): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-export async function loadPageUi(ctx: AppContext, request: FastifyRequest): Promise<PageUi> {
+/** `withBranding` changes the stored branding before the page uses it (the console's live preview, ./console/preview.ts). */
+export async function loadPageUi(ctx: AppContext, request: FastifyRequest, withBranding: (stored: Branding) => Branding = (b) => b): Promise<PageUi> {
   const { tenant } = request;
   const settings = tenant.settings as unknown as Record<string, unknown>;
   const accept = request.headers['accept-language'];
@@ -46,7 +47,7 @@ export async function loadPageUi(ctx: AppContext, request: FastifyRequest): Prom
   return pageUi({
     language,
     custom,
-    branding,
+    branding: withBranding(branding),
     companyName: typeof friendly === 'string' && friendly !== '' ? friendly : tenant.name,
     support: supportOf(settings),
     identifierFirst: prompts.identifier_first,

@@ -8,6 +8,8 @@
  *   §4.5.3.1 caps an address at 254 octets of path);
  * - `password` (and its confirmation): 1 KiB, which keeps the cost of
  *   hashing predictable;
+ * - `scope`: 8 KiB, as the admin console asks for every Management API
+ *   scope (over 5 KiB of names);
  * - tokens a request may carry back (`access_token`, `id_token_hint`,
  *   `client_assertion`): 16 KiB, as a JWT with many claims or permissions
  *   outgrows 4 KiB;
@@ -40,6 +42,7 @@ const VALUE_BYTES: Readonly<Record<string, number>> = {
   email: 512,
   password: 1024,
   password_confirmation: 1024,
+  scope: 8192,
   access_token: TOKEN_VALUE_BYTES,
   id_token_hint: TOKEN_VALUE_BYTES,
   client_assertion: TOKEN_VALUE_BYTES,

@@ -45,6 +45,7 @@ import { jobExportDownload } from './job-exports.js';
 import { openidConfigurationEndpoint } from './well-known/openid-configuration.js';
 import type { AppContext } from '../domain/context.js';
 import { defaultRegistries, type AuthenticationRegistries } from './registries.js';
+import { consoleRoutes } from './console/routes.js';
 
 /** The Authentication API, built from the registries (default: ./registries.ts `defaultRegistries()`). */
 export function authenticationRoutes(ctx: AppContext, registries: AuthenticationRegistries = defaultRegistries()): FastifyPluginAsync {
@@ -106,6 +107,8 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
     for (const step of registries.interactionSteps) for (const route of step.routes(interaction)) app.route(route);
     for (const route of enrollmentTicketPages(ctx)) app.route(route);
     for (const route of activateRoutes(interaction)) app.route(route);
+    // The admin console (./console/routes.ts).
+    for (const route of consoleRoutes(ctx)) app.route(route);
     const logout = new LogoutService(ctx);
     for (const route of [v2LogoutEndpoint(logout), oidcLogoutEndpoint(logout)]) app.route(route);
   };

@@ -8,20 +8,31 @@
  * is not three dot-separated parts → 400 "Bad HTTP authentication header
  * format"; anything that fails verification → 401 "Invalid token"; an expired
  * token → 401 "Expired token received for JSON Web Token validation".
+ *
+ * Three kinds of principal: machine tokens, end users' tokens (the
+ * `*:current_user*` rule), and the admin console's operators: a user token
+ * whose `azp` is the tenant's built-in console client
+ * (src/domain/console/client.ts), whose scopes were limited at issuance to the
+ * operator's RBAC permissions (src/domain/console/operator.ts) and so count as
+ * a machine token's. The operator must still exist and not be blocked: read
+ * per request, so one removed from the tenant loses access at once.
  */
 import type { FastifyRequest } from 'fastify';
 import { managementErrors } from '../platform/http/errors.js';
 import { CURRENT_USER_SCOPE_SET, isCurrentUserScope } from '../domain/management-api/current-user.js';
 import type { AppContext } from '../domain/context.js';
 import { verifyTenantJwt } from '../domain/tokens/verify.js';
+import { isConsoleClient } from '../domain/console/client.js';
+import { isActive } from '../domain/users/active-user.js';
 
 export interface ManagementPrincipal {
   /**
    * `client`: a machine token (client_credentials, `sub` `{client_id}@clients`);
    * `user`: a token issued to an end user, which may act only on that user
-   * through the `*:current_user*` operations (src/domain/management-api/current-user.ts).
+   * through the `*:current_user*` operations (src/domain/management-api/current-user.ts);
+   * `operator`: a user's token issued to the admin console's client, whose scopes count as a client token's.
    */
-  kind: 'client' | 'user';
+  kind: 'client' | 'user' | 'operator';
   /** `{client_id}@clients` for machine tokens, the user id for user tokens. */
   sub: string;
   /** The client the token was issued to (`azp`). */
@@ -70,7 +81,11 @@ export async function authenticateManagement(ctx: AppContext, request: FastifyRe
   const sub = String(payload.sub);
   const clientId = typeof payload.azp === 'string' ? payload.azp : undefined;
   // Machine tokens are the client_credentials grant's: `sub` is `{azp}@clients` (wire notes §6).
-  const kind = payload.gty === 'client-credentials' && clientId !== undefined && sub === `${clientId}@clients` ? 'client' : 'user';
+  const machine = payload.gty === 'client-credentials' && clientId !== undefined && sub === `${clientId}@clients`;
+  // `azp`, or `client_id` under the RFC 9068 dialect.
+  const issuedTo = clientId ?? (typeof payload.client_id === 'string' ? payload.client_id : undefined);
+  const kind = machine ? 'client' : isConsoleClient(request.tenant.id, issuedTo) ? 'operator' : 'user';
+  if (kind === 'operator' && !isActive(await ctx.stores.users.get(request.tenant.id, sub))) throw managementErrors.invalidToken();
   const granted = scope.split(' ').filter(Boolean);
   return {
     kind,

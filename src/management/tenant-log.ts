@@ -25,7 +25,7 @@ export function logManagementOperation(ctx: Pick<AppContext, 'tenantLogs' | 'loo
       ip: request.ip,
       user_agent: typeof request.headers['user-agent'] === 'string' ? request.headers['user-agent'] : undefined,
       hostname: tenant.customDomain ?? tenant.domain,
-      ...(principal?.kind === 'user' && { user_id: principal.sub }),
+      ...((principal?.kind === 'user' || principal?.kind === 'operator') && { user_id: principal.sub }),
       audience: `https://${tenant.domain}/api/v2/`,
       scope: principal ? [...principal.scopes].join(' ') : undefined,
       details: {

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface RateLimitSetting {
   /** Bucket size: requests that may arrive at once. */
@@ -30,6 +31,8 @@ export interface Config {
   tlsCertFile: string | undefined;
   tlsKeyFile: string | undefined;
   plainHttp: boolean;
+  /** The built admin console served at /admin/ (GATEHOUSE_CONSOLE_DIR; default `dist/console` of the installation). */
+  consoleDir: string;
   masterKey: string | undefined;
   redisUrl: string | undefined;
   logLevel: string;
@@ -269,6 +272,11 @@ export const SETTINGS: readonly Setting[] = [
     default: '1',
   },
   {
+    name: 'GATEHOUSE_CONSOLE_DIR',
+    meaning: 'directory of the built admin console (index.html, app.js, app.css) served at https://{domain}/admin/',
+    default: 'dist/console of the installation (built by npm run build)',
+  },
+  {
     name: 'GATEHOUSE_METRICS_TOKEN',
     meaning: 'serves GET /metrics (Prometheus) on the public port to requests with Authorization: Bearer <this token> (16 to 256 characters); others get 401',
     default: 'none: no /metrics on the public port',
@@ -385,6 +393,9 @@ function parseCount(name: string, value: string | undefined, fallback: number): 
   return Number(value);
 }
 
+/** `dist/console` of the installation: this module is `src/platform/config.ts` or `dist/platform/config.js`, both two levels below it. */
+const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../../dist/console/', import.meta.url));
+
 /** A domain is host[:port]; no scheme, path or trailing slash. */
 export function isValidDomain(domain: string): boolean {
   return /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:\d{1,5})?$/i.test(domain);
@@ -488,6 +499,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tlsCertFile: tlsCertFile && path.resolve(tlsCertFile),
     tlsKeyFile: tlsKeyFile && path.resolve(tlsKeyFile),
     plainHttp: httpFlag === '1' || httpFlag === 'true',
+    consoleDir: path.resolve(nonEmpty(env, 'GATEHOUSE_CONSOLE_DIR') ?? DEFAULT_CONSOLE_DIR),
     masterKey,
     redisUrl,
     logLevel,
@@ -602,6 +614,7 @@ export function helpText(): string {
     '  gatehouse tenants list',
     '  gatehouse tenants credentials <domain>   print the admin client credentials of a tenant',
     '  gatehouse tenants set-rate-limit <domain> <management|authentication|management_clients_query> <burst>/<per-second>',
+    '  gatehouse admin-link [--tenant <domain>]  print a new one-time link that creates an admin console operator',
     '  gatehouse --help',
     '',
     'Environment variables:',

@@ -75,6 +75,28 @@ export function passwordField(field: { id: string; label: string; autocomplete: 
 }
 
 /**
+ * A new password, its rules and its confirmation (the reset page, the admin
+ * console's setup page): the password field described by the rules (and by
+ * the error when `invalid`), the checklist with its result after a weak one.
+ */
+export function newPasswordFields(
+  ui: PageUi,
+  texts: { passwordLabel: string; policyTitle: string; confirmationLabel: string },
+  policy: PolicyResult,
+  error: { invalid: boolean; showRules: boolean },
+): Html {
+  return html`${passwordField({
+    id: 'password',
+    label: texts.passwordLabel,
+    autocomplete: 'new-password',
+    state: html`${error.invalid ? html` aria-invalid="true"` : ''} aria-describedby="${error.invalid ? 'error policy' : 'policy'}"`,
+  })}
+<p id="policy-title">${texts.policyTitle}</p>
+${policyChecklist(ui, policy, error.showRules)}
+${passwordField({ id: 'password_confirmation', label: texts.confirmationLabel, autocomplete: 'new-password', state: '' })}`;
+}
+
+/**
  * The password policy as a checklist: each rule met or not after a submit
  * (a mark, and the words: colour and shape alone say nothing to everyone),
  * plain before.

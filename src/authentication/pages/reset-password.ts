@@ -14,7 +14,7 @@ import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { PolicyResult } from '../dbconnections/password-policy.js';
 import type { DbConnectionsService } from '../dbconnections/service.js';
 import { pageParams } from '../params.js';
-import { passwordField, policyChecklist } from './authorize.js';
+import { newPasswordFields } from './authorize.js';
 import { html, page, sendPage, type PageDocument } from './html.js';
 import { invalidLink, refusedLinkPage } from './links.js';
 
@@ -34,15 +34,12 @@ ${error ? html`<p id="error" class="error" role="alert">${ui.text(S, S, error.ke
 <form method="post" action="/reset-password">
 <input type="hidden" name="ticket" value="${ticket}">
 <input type="hidden" name="csrf_token" value="${csrf}">
-${passwordField({
-  id: 'password',
-  label: ui.text(S, S, 'passwordLabel'),
-  autocomplete: 'new-password',
-  state: html`${error ? html` aria-invalid="true"` : ''} aria-describedby="${error ? 'error policy' : 'policy'}"`,
-})}
-<p id="policy-title">${ui.text(S, S, 'policyTitle')}</p>
-${policyChecklist(ui, policy, error?.showRules === true)}
-${passwordField({ id: 'password_confirmation', label: ui.text(S, S, 'reEnterPasswordLabel'), autocomplete: 'new-password', state: '' })}
+${newPasswordFields(
+  ui,
+  { passwordLabel: ui.text(S, S, 'passwordLabel'), policyTitle: ui.text(S, S, 'policyTitle'), confirmationLabel: ui.text(S, S, 'reEnterPasswordLabel') },
+  policy,
+  { invalid: error !== undefined, showRules: error?.showRules === true },
+)}
 <button type="submit">${ui.text(S, S, 'buttonText')}</button>
 </form>`,
   );

@@ -33,6 +33,8 @@ import { issueRefreshToken, OFFLINE_ACCESS, offlineAccessAllowed } from './refre
 import type { AppContext } from '../../domain/context.js';
 import { tokenTypeOf, type Confirmation } from '../../domain/tokens/confirmation.js';
 import type { TokenOrganization } from '../../domain/organizations/login.js';
+import { isConsoleClient } from '../../domain/console/client.js';
+import { CONSOLE_TOKEN_LIFETIME, operatorScopes } from '../../domain/console/operator.js';
 
 /** The OIDC scopes Gatehouse grants: those whose claims it can give (OIDC Core §5.4). */
 export const OIDC_SCOPES: ReadonlySet<string> = new Set(['openid', 'profile', 'email']);
@@ -92,7 +94,9 @@ type GrantRequest = Pick<UserTokenRequest, 'tenant' | 'client' | 'audience' | 's
  * `permissions` claim, by the API's policies:
  *
  * - the tenant's Management API: only the `*:current_user*` scopes
- *   (src/domain/management-api/current-user.ts), whatever was asked;
+ *   (src/domain/management-api/current-user.ts), whatever was asked; for the
+ *   built-in console client instead the operator's RBAC permissions on it
+ *   (src/domain/console/operator.ts);
  * - `subject_type_authorization.user.policy`: `deny_all` refuses every user
  *   flow; `require_client_grant` needs a client grant of subject_type `user`
  *   for the client, whose scopes bound the token's;
@@ -108,6 +112,8 @@ type GrantRequest = Pick<UserTokenRequest, 'tenant' | 'client' | 'audience' | 's
  */
 async function userApiScopes(ctx: AppContext, request: GrantRequest, api: IssuanceApi, candidates: readonly string[]): Promise<{ scopes: string[]; permissions?: string[] }> {
   const { tenant, client } = request;
+  // The console's operators: their RBAC permissions on the Management API (../../domain/console/operator.ts).
+  if (api.row.is_system === 1 && isConsoleClient(tenant.id, client.row.client_id)) return { scopes: await operatorScopes(ctx.stores, tenant.id, request.userId, api, candidates) };
   if (api.row.is_system === 1) return { scopes: candidates.filter((s) => CURRENT_USER_SCOPE_SET.has(s)) };
   let scopes = candidates.filter((s) => api.scopeSet.has(s));
   if (api.policies.user === 'deny_all') throw oauthErrors.accessDenied(`The API "${api.row.identifier}" does not allow user access`);
@@ -138,7 +144,8 @@ async function resolveGrant(ctx: AppContext, request: GrantRequest, allowOffline
   const api = await ctx.lookups.resourceServer(tenant.id, audience);
   if (!api) throw oauthErrors.accessDenied(`Service not enabled within domain: ${audience}`);
   // "If you don't request specific scopes, all scopes defined for the audience will be returned" (wire notes §5.1), within the API's policies.
-  const candidates = requested === undefined ? (api.row.is_system === 1 ? CURRENT_USER_SCOPES : api.scopes) : requested.filter((s) => !OIDC_SCOPES.has(s));
+  const currentUserOnly = api.row.is_system === 1 && !isConsoleClient(tenant.id, client.row.client_id);
+  const candidates = requested === undefined ? (currentUserOnly ? CURRENT_USER_SCOPES : api.scopes) : requested.filter((s) => !OIDC_SCOPES.has(s));
   const { scopes, permissions } = await userApiScopes(ctx, request, api, candidates);
   return { audience, api, granted: unique([...oidc, ...scopes, ...offline(api)]), oidc, ...(permissions && { permissions }) };
 }
@@ -164,6 +171,7 @@ async function issueAccess(ctx: AppContext, request: UserTokenRequest, grant: Re
       ...(grant.permissions !== undefined && { permissions: grant.permissions }),
       ...(request.confirmation && { confirmation: request.confirmation }),
       ...(request.organization && { organization: request.organization }),
+      ...(grant.api.row.is_system === 1 && isConsoleClient(tenant.id, client.row.client_id) && { maxLifetime: CONSOLE_TOKEN_LIFETIME }),
     });
   }
   return issueUserinfoAccessToken(ctx, {

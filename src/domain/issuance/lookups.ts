@@ -13,6 +13,7 @@ import type { ResourceServerRow } from '../resource-servers/model.js';
 import { clientSecretContext } from '../tenants/service.js';
 import { TenantCache } from '../../platform/cache/tenant-cache.js';
 import { methodCredentialIds, parseCredential, requestObjectCredentialIds, type RegisteredCredential } from '../client-credentials/registered.js';
+import { consoleClientRow, isConsoleClient } from '../console/client.js';
 
 /** The key of `IssuanceClient.credentials` under which the client's request-object (JAR) keys are. */
 export const REQUEST_OBJECT_CREDENTIALS = 'signed_request_object';
@@ -109,6 +110,12 @@ interface Deps {
   stores: Pick<Stores, 'clients' | 'resourceServers' | 'clientGrants' | 'clientCredentials'>;
   box: SecretBox;
   clock: Clock;
+  /**
+   * Every host that resolves to the tenant (its domain, aliases, ready custom
+   * domains), undefined for an unknown tenant: the built-in console client's
+   * callbacks (../console/client.ts). Without it there is no console client.
+   */
+  consoleHosts?: (tenantId: string) => Promise<readonly string[] | undefined>;
 }
 
 export class IssuanceLookups {
@@ -131,7 +138,7 @@ export class IssuanceLookups {
 
   client(tenantId: string, clientId: string): Promise<IssuanceClient | undefined> {
     return this.#clients.get(tenantId, clientId, async () => {
-      const row = await this.deps.stores.clients.get(tenantId, clientId);
+      const row = isConsoleClient(tenantId, clientId) ? await this.#consoleClient(tenantId) : await this.deps.stores.clients.get(tenantId, clientId);
       if (!row) return undefined;
       const methods = methodCredentialIds(row.client_authentication_methods);
       const requestObjectKeys = requestObjectCredentialIds(row.config);
@@ -145,6 +152,12 @@ export class IssuanceLookups {
         browser: browserSettings(row),
       };
     });
+  }
+
+  /** The built-in console client, computed (never stored): its callbacks name every host of the tenant. */
+  async #consoleClient(tenantId: string): Promise<ClientRow | undefined> {
+    const hosts = await this.deps.consoleHosts?.(tenantId);
+    return hosts && consoleClientRow(tenantId, hosts, new Date(0).toISOString());
   }
 
   /** The credentials each method names (none read for a client that registered no method). */

@@ -35,6 +35,8 @@ export interface AccessTokenRequest {
   confirmation?: Confirmation;
   /** The organization the grant is for: `org_id` (and `org_name`). */
   organization?: TokenOrganization;
+  /** Seconds the token may live at most, below the API's `token_lifetime` (the console's tokens, ../console/operator.ts). */
+  maxLifetime?: number;
 }
 
 export interface IssuedAccessToken {
@@ -45,7 +47,7 @@ export interface IssuedAccessToken {
 export async function issueAccessToken(ctx: AppContext, request: AccessTokenRequest): Promise<IssuedAccessToken> {
   const { tenant, resourceServer } = request;
   const iat = Math.floor(ctx.now() / 1000);
-  const expiresIn = resourceServer.token_lifetime;
+  const expiresIn = Math.min(resourceServer.token_lifetime, request.maxLifetime ?? Infinity);
   const rfc9068 = resourceServer.token_dialect.startsWith('rfc9068_profile');
   const aud = request.extraAudiences?.length ? [resourceServer.identifier, ...request.extraAudiences] : resourceServer.identifier;
 

@@ -327,4 +327,24 @@ export const de: Catalog = {
       description: 'Die Anfrage wurde bereits beantwortet oder ist abgelaufen.',
     },
   },
+  console: {
+    'console-setup': {
+      pageTitle: 'Admin-Konsole einrichten',
+      title: 'Ersten Administrator anlegen',
+      description: 'Dieser einmalige Link legt den ersten Administrator von ${companyName} an. Wählen Sie die E-Mail-Adresse und das Passwort, mit denen Sie sich bei der Admin-Konsole anmelden.',
+      emailLabel: 'E-Mail-Adresse',
+      passwordLabel: 'Passwort',
+      reEnterPasswordLabel: 'Passwort bestätigen',
+      policyTitle: 'Das Passwort muss diese Regeln erfüllen:',
+      buttonText: 'Administrator anlegen',
+      'password-mismatch': 'Die beiden Passwörter stimmen nicht überein.',
+      'password-too-weak': 'Das Passwort ist zu schwach: Es erfüllt die folgenden Regeln nicht.',
+      'invalid-email': 'Geben Sie eine gültige E-Mail-Adresse ein.',
+      'user-exists': 'Es gibt bereits einen Benutzer mit dieser E-Mail-Adresse.',
+      'no-db-connection': 'Der Mandant hat keine Datenbankverbindung, in der der Administrator angelegt werden kann.',
+    },
+    'console-setup-error': {
+      description: 'Dieser Einrichtungslink ist ungültig, abgelaufen oder wurde bereits verwendet. Bitten Sie den Betreiber des Servers um einen neuen (gatehouse admin-link).',
+    },
+  },
 };

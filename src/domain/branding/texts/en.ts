@@ -331,4 +331,24 @@ export const en = {
       description: 'The request was already answered or has expired.',
     },
   },
+  console: {
+    'console-setup': {
+      pageTitle: 'Set up the admin console',
+      title: 'Create the first administrator',
+      description: 'This one-time link creates the first administrator of ${companyName}. Choose the email address and the password you will sign in to the admin console with.',
+      emailLabel: 'Email address',
+      passwordLabel: 'Password',
+      reEnterPasswordLabel: 'Confirm password',
+      policyTitle: 'The password must meet these rules:',
+      buttonText: 'Create the administrator',
+      'password-mismatch': 'The two passwords do not match.',
+      'password-too-weak': 'The password is too weak: it does not meet the rules below.',
+      'invalid-email': 'Enter a valid email address.',
+      'user-exists': 'A user with this email address already exists.',
+      'no-db-connection': 'The tenant has no database connection to create the administrator in.',
+    },
+    'console-setup-error': {
+      description: 'This setup link is invalid, has expired, or was already used. Ask the server operator for a new one (gatehouse admin-link).',
+    },
+  },
 } as const;

@@ -327,4 +327,24 @@ export const es: Catalog = {
       description: 'La solicitud ya fue respondida o ha caducado.',
     },
   },
+  console: {
+    'console-setup': {
+      pageTitle: 'Configurar la consola de administración',
+      title: 'Crear el primer administrador',
+      description: 'Este enlace de un solo uso crea el primer administrador de ${companyName}. Elija la dirección de correo electrónico y la contraseña con las que iniciará sesión en la consola de administración.',
+      emailLabel: 'Correo electrónico',
+      passwordLabel: 'Contraseña',
+      reEnterPasswordLabel: 'Confirmar la contraseña',
+      policyTitle: 'La contraseña debe cumplir estas reglas:',
+      buttonText: 'Crear el administrador',
+      'password-mismatch': 'Las dos contraseñas no coinciden.',
+      'password-too-weak': 'La contraseña es demasiado débil: no cumple las reglas siguientes.',
+      'invalid-email': 'Introduzca una dirección de correo electrónico válida.',
+      'user-exists': 'Ya existe un usuario con esta dirección de correo electrónico.',
+      'no-db-connection': 'El inquilino no tiene ninguna conexión de base de datos donde crear el administrador.',
+    },
+    'console-setup-error': {
+      description: 'Este enlace de configuración no es válido, ha caducado o ya se utilizó. Pida uno nuevo al operador del servidor (gatehouse admin-link).',
+    },
+  },
 };

@@ -327,4 +327,24 @@ export const fr: Catalog = {
       description: 'La demande a déjà reçu une réponse ou a expiré.',
     },
   },
+  console: {
+    'console-setup': {
+      pageTitle: "Configurer la console d'administration",
+      title: 'Créer le premier administrateur',
+      description: "Ce lien à usage unique crée le premier administrateur de ${companyName}. Choisissez l'adresse e-mail et le mot de passe avec lesquels vous vous connecterez à la console d'administration.",
+      emailLabel: 'Adresse e-mail',
+      passwordLabel: 'Mot de passe',
+      reEnterPasswordLabel: 'Confirmer le mot de passe',
+      policyTitle: 'Le mot de passe doit respecter ces règles :',
+      buttonText: "Créer l'administrateur",
+      'password-mismatch': 'Les deux mots de passe ne correspondent pas.',
+      'password-too-weak': 'Le mot de passe est trop faible : il ne respecte pas les règles ci-dessous.',
+      'invalid-email': 'Saisissez une adresse e-mail valide.',
+      'user-exists': 'Un utilisateur avec cette adresse e-mail existe déjà.',
+      'no-db-connection': "Le locataire n'a aucune connexion de base de données où créer l'administrateur.",
+    },
+    'console-setup-error': {
+      description: "Ce lien de configuration n'est pas valide, a expiré ou a déjà été utilisé. Demandez-en un nouveau à l'exploitant du serveur (gatehouse admin-link).",
+    },
+  },
 };

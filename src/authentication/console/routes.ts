@@ -1,0 +1,16 @@
+/**
+ * The admin console at https://{domain}/admin/ (src/domain/console/): its
+ * files, its configuration, the first operator's setup page and the login
+ * page's live preview. The console itself then works only through the
+ * public Management API, with the operator's token.
+ */
+import type { RouteOptions } from 'fastify';
+import type { AppContext } from '../../domain/context.js';
+import { consoleConfigRoute } from './config.js';
+import { consoleFileRoutes } from './files.js';
+import { loginPreviewRoute } from './preview.js';
+import { consoleSetupRoutes } from './setup.js';
+
+export function consoleRoutes(ctx: AppContext): RouteOptions[] {
+  return [...consoleFileRoutes(ctx), consoleConfigRoute(), ...consoleSetupRoutes(ctx), loginPreviewRoute(ctx)];
+}
