@@ -16,7 +16,8 @@ interface Branding {
 const HEX = /^#[0-9a-fA-F]{6}$/;
 const DEFAULT_PRIMARY = '#635dff';
 const DEFAULT_BACKGROUND = '#f4f4f6';
-const LANGUAGES = ['en', 'fr', 'de', 'es', 'it', 'nl', 'pt', 'ja'];
+/** The languages of the hosted pages (src/domain/branding/texts/). */
+const LANGUAGES = ['en', 'fr', 'de', 'es'];
 
 export function BrandingPage() {
   const api = useApi();
@@ -51,7 +52,8 @@ function BrandingEditor({ initial }: { initial: Branding }) {
   const query = new URLSearchParams();
   if (HEX.test(preview.primary)) query.set('primary', preview.primary);
   if (HEX.test(preview.page_background)) query.set('page_background', preview.page_background);
-  if (preview.logo_url) query.set('logo_url', preview.logo_url);
+  // The preview refuses what PATCH /branding would (a logo not on https): a half-typed URL is left out.
+  if (/^https:\/\/[^/]+/.test(preview.logo_url)) query.set('logo_url', preview.logo_url);
   query.set('lang', preview.lang);
   return (
     <div class="split">
