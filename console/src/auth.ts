@@ -34,6 +34,24 @@ async function loadConfig(): Promise<ConsoleConfig> {
   return (await res.json()) as ConsoleConfig;
 }
 
+/**
+ * The access token from auth0-spa-js's memory cache. Once it has expired the
+ * library would ask a hidden iframe; when that cannot answer (no session,
+ * or a browser that keeps cookies from frames), the operator goes through
+ * /authorize again and comes back to the same page.
+ */
+async function currentToken(client: Auth0Client): Promise<string> {
+  try {
+    return (await client.getTokenSilently()) ?? '';
+  } catch (error) {
+    const code = oauthError(error).error;
+    if (code !== 'login_required' && code !== 'consent_required' && code !== 'interaction_required' && code !== 'timeout') throw error;
+    await client.loginWithRedirect({ appState: { hash: location.hash } });
+    // The page is leaving: nothing waits for this call.
+    return new Promise<string>(() => undefined);
+  }
+}
+
 export async function signIn(): Promise<Session> {
   let config: ConsoleConfig | undefined;
   let client: Auth0Client | undefined;
@@ -60,7 +78,7 @@ export async function signIn(): Promise<Session> {
       return { kind: 'redirecting' };
     }
     const signedIn = client;
-    return { kind: 'signed-in', client, config, token: async () => (await signedIn.getTokenSilently()) ?? '', user: await client.getUser() };
+    return { kind: 'signed-in', client, config, token: () => currentToken(signedIn), user: await client.getUser() };
   } catch (error) {
     history.replaceState(null, '', '/admin/');
     return { kind: 'refused', client, config, ...oauthError(error) };

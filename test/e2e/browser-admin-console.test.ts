@@ -12,6 +12,10 @@
  *   provider, and changes the primary colour after its live preview;
  *   each result is read back through the Management API with the admin
  *   client's token, not from the page;
+ * - the other sections' operations too: a secret rotated, a role's
+ *   permission, a connection enabled for an application, an organization's
+ *   member, a factor, tenant settings, a user found with `q` and a
+ *   password-reset link, a log event found with `q` and opened;
  * - axe-core reports no WCAG 2.2 AA violation on any section's page, in
  *   light and dark mode; the browser reports no CSP violation (no inline
  *   script or style);
@@ -24,12 +28,13 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { axeViolations } from './support/axe.js';
 import { chromiumSkipReason, inScenario, launchChromium, managementApi, type ManagementApi, type Scenario } from './support/chromium.js';
-import { cleanUp } from './support/https.js';
+import { cleanUp, httpsRequest, managementToken } from './support/https.js';
 
 const PASSWORD = 'Sunny-Meadow-42';
 const CONNECTION = 'operators';
@@ -75,6 +80,16 @@ async function managementScopes(): Promise<string[]> {
   const api = servers.find((s) => s.identifier === `https://${server.domain}/api/v2/`);
   assert.ok(api, 'the Management API is among the resource servers');
   return (api.scopes ?? []).map((s) => s.value).filter((s) => !s.includes('current_user'));
+}
+
+/** DELETE /connections/{id} (without the JSON content type of `management`, which a body-less DELETE must not carry). */
+async function deleteConnection(id: string): Promise<void> {
+  const res = await httpsRequest(`${server.baseUrl}/api/v2/connections/${id}`, {
+    ca: fs.readFileSync(server.certFile),
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${await managementToken(server)}` },
+  });
+  assert.equal(res.status, 204, res.text);
 }
 
 /** A user of the operators' connection holding `role`. */
@@ -286,6 +301,131 @@ describe('admin console in Chromium', { skip }, () => {
       await look.getByText('Branding saved.').waitFor();
       assert.equal(((await management('GET', '/branding')).colors as { primary?: string }).primary, '#0a7d33');
       await scenario.shot('branding preview');
+      assert.deepEqual(cspViolations(scenario), [], 'no Content-Security-Policy violation');
+    });
+  });
+
+  test('the other sections: a role with a permission, a connection enabled for an application, an organization member, a factor, tenant settings, a password-reset link, rotating a secret, a log event', async () => {
+    const role = await operatorRole('Console operators', await managementScopes());
+    const email = await operator('operator', role);
+    const identifier = `https://ledger-${suffix()}.example.com/`;
+    await management('POST', '/resource-servers', { identifier, name: `Ledger ${suffix()}`, scopes: [{ value: 'read:ledger', description: 'Read the ledger' }] });
+    const app = await management('POST', '/clients', { name: `Ledger app ${suffix()}`, app_type: 'regular_web' });
+    const member = newEmail('member');
+    const memberId = await createUser(member);
+
+    await inScenario(browser!, 'admin console other sections', async (scenario) => {
+      const { page } = scenario;
+      await logIn(scenario, email);
+      await heading(page, 'Applications');
+
+      // A secret rotated after the confirmation.
+      await page.getByRole('link', { name: app.name as string, exact: true }).click();
+      await heading(page, app.name as string);
+      await page.getByRole('button', { name: 'Reveal secret' }).click();
+      const secret = page.getByTestId('client-secret');
+      assert.equal(await secret.textContent(), app.client_secret);
+      await page.getByRole('button', { name: 'Rotate secret' }).click();
+      await page.getByRole('button', { name: 'Yes, rotate secret' }).click();
+      await secret.filter({ hasNotText: app.client_secret as string }).waitFor();
+      const rotated = (await management('GET', `/clients/${app.client_id as string}`)).client_secret as string;
+      assert.notEqual(rotated, app.client_secret, 'a new secret');
+      assert.equal(await secret.textContent(), rotated, 'the page shows the new secret');
+
+      // A role with a permission of an API.
+      await openSection(page, 'Roles', 'Roles');
+      const roleName = `Auditors ${suffix()}`;
+      const createRoleForm = page.getByRole('form', { name: 'Create a role' });
+      await createRoleForm.getByLabel('Name').fill(roleName);
+      await createRoleForm.getByRole('button', { name: 'Create role' }).click();
+      await heading(page, roleName);
+      const roleId = routeId(page);
+      const addPermission = page.getByRole('form', { name: 'Add a permission' });
+      await addPermission.getByLabel('API', { exact: true }).selectOption(identifier);
+      await addPermission.getByLabel('Scope').selectOption('read:ledger');
+      await addPermission.getByRole('button', { name: 'Add permission' }).click();
+      await addPermission.getByText('Permission added.').waitFor();
+      const permissions = (await management('GET', `/roles/${roleId}/permissions`)) as unknown as { permission_name: string; resource_server_identifier: string }[];
+      assert.deepEqual(permissions.map((p) => [p.resource_server_identifier, p.permission_name]), [[identifier, 'read:ledger']]);
+      await checkAccessibility(scenario, 'role');
+
+      // A database connection, enabled for the application.
+      await openSection(page, 'Connections', 'Connections');
+      const connectionName = `staff-${suffix()}`;
+      const createConnection = page.getByRole('form', { name: 'Create a database connection' });
+      await createConnection.getByLabel('Name').fill(connectionName);
+      await createConnection.getByRole('button', { name: 'Create connection' }).click();
+      await heading(page, connectionName);
+      const connectionId = routeId(page);
+      const enabled = page.getByRole('form', { name: 'Applications using this connection' });
+      await enabled.getByRole('checkbox', { name: app.name as string, exact: true }).check();
+      await enabled.getByRole('button', { name: 'Save applications' }).click();
+      await enabled.getByText('Applications saved.').waitFor();
+      try {
+        const connectionClients = (await management('GET', `/connections/${connectionId}/clients`)) as { clients: { client_id: string }[] };
+        assert.deepEqual(connectionClients.clients.map((c) => c.client_id), [app.client_id]);
+        await checkAccessibility(scenario, 'connection');
+      } finally {
+        // The console's login offers every database connection and, without a `connection`
+        // parameter, needs exactly one: the other scenarios log in after this one.
+        await deleteConnection(connectionId);
+      }
+
+      // An organization and a member added by email.
+      await openSection(page, 'Organizations', 'Organizations');
+      const orgName = `acme-${suffix()}`;
+      const createOrg = page.getByRole('form', { name: 'Create an organization' });
+      await createOrg.getByLabel('Name', { exact: true }).fill(orgName);
+      await createOrg.getByLabel('Display name').fill('Acme');
+      await createOrg.getByRole('button', { name: 'Create organization' }).click();
+      await heading(page, 'Acme');
+      const orgId = routeId(page);
+      const addMember = page.getByRole('form', { name: 'Add a member' });
+      await addMember.getByLabel('User email or ID').fill(member);
+      await addMember.getByRole('button', { name: 'Add member' }).click();
+      await addMember.getByText('Member added.').waitFor();
+      const members = (await management('GET', `/organizations/${orgId}/members`)) as unknown as { user_id: string }[];
+      assert.deepEqual(members.map((m) => m.user_id), [memberId]);
+      await checkAccessibility(scenario, 'organization');
+
+      // A factor turned on.
+      await openSection(page, 'Multi-factor auth', 'Multi-factor authentication');
+      await page.getByRole('button', { name: 'Turn on One-time password (authenticator app)' }).click();
+      await page.getByRole('button', { name: 'Turn off One-time password (authenticator app)' }).waitFor();
+      const factors = (await management('GET', '/guardian/factors')) as unknown as { name: string; enabled: boolean }[];
+      assert.equal(factors.find((f) => f.name === 'otp')?.enabled, true);
+
+      // Tenant settings.
+      await openSection(page, 'Tenant settings', 'Tenant settings');
+      const general = page.getByRole('form', { name: 'General' });
+      await general.getByLabel('Friendly name').fill('Acme Identity');
+      await general.getByLabel('Support email').fill('help@acme.example.com');
+      await general.getByRole('button', { name: 'Save settings' }).click();
+      await general.getByText('Tenant settings saved.').waitFor();
+      const settings = await management('GET', '/tenants/settings');
+      assert.equal(settings.friendly_name, 'Acme Identity');
+      assert.equal(settings.support_email, 'help@acme.example.com');
+
+      // A user found with q, and a password-reset link for them.
+      await openSection(page, 'Users', 'Users');
+      await page.getByRole('search').getByLabel('Search users').fill(`email:"${member}"`);
+      await page.getByRole('search').getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('link', { name: member, exact: true }).click();
+      await heading(page, member);
+      const reset = page.getByRole('form', { name: 'Password reset' });
+      await reset.getByRole('button', { name: 'Create password reset link' }).click();
+      await reset.getByText('Password reset link created.', { exact: false }).waitFor();
+      assert.ok(((await reset.locator('code').textContent()) ?? '').startsWith(`${server.baseUrl}/`), 'a link on the tenant');
+
+      // A log event, listed and opened.
+      await openSection(page, 'Logs', 'Logs');
+      await page.getByRole('search').getByLabel('Search logs').fill('type:s');
+      await page.getByRole('search').getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('table').getByRole('link').first().click();
+      await heading(page, 'Log event');
+      const log = await management('GET', `/logs/${encodeURIComponent(routeId(page))}`);
+      assert.equal(log.type, 's');
+      await checkAccessibility(scenario, 'log');
       assert.deepEqual(cspViolations(scenario), [], 'no Content-Security-Policy violation');
     });
   });
