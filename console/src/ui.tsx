@@ -5,7 +5,7 @@
  * (the page's Content-Security-Policy allows neither).
  */
 import { createContext, type ComponentChildren } from 'preact';
-import { useCallback, useContext, useEffect, useId, useState } from 'preact/hooks';
+import { useCallback, useContext, useEffect, useId, useRef, useState } from 'preact/hooks';
 import type { Api } from './api.js';
 
 export const ApiContext = createContext<Api | undefined>(undefined);
@@ -26,13 +26,20 @@ export interface Loaded<T> {
   reload: () => void;
 }
 
-/** Runs `load` now and whenever `deps` change or `reload()` is called. */
+/**
+ * Runs `load` now and whenever `deps` change or `reload()` is called. New
+ * `deps` (another search, another page) drop what was shown; a reload (after
+ * a change) keeps it on screen until the new data comes.
+ */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   const [state, setState] = useState<{ data?: T; error?: string; loading: boolean }>({ loading: true });
   const [round, setRound] = useState(0);
+  const shown = useRef<string | undefined>(undefined);
   useEffect(() => {
     let current = true;
-    setState((s) => ({ ...s, loading: true }));
+    const key = JSON.stringify(deps);
+    setState((s) => (shown.current === key ? { ...s, loading: true } : { loading: true }));
+    shown.current = key;
     load().then(
       (data) => current && setState({ data, loading: false }),
       (error: unknown) => current && setState({ error: messageOf(error), loading: false }),
@@ -355,14 +362,42 @@ export function toggled<T>(set: ReadonlySet<T>, key: T, on: boolean): Set<T> {
   return next;
 }
 
-/** A section's list page: its heading, what comes before the table (a search), the table of `loaded`, then `children` (a create form). */
-export function ListPage<T>({ title, loaded, columns, before, children }: { title: string; loaded: Loaded<T[]>; columns: Column<T>[]; before?: ComponentChildren; children?: ComponentChildren }) {
+/**
+ * A section's list page: its heading, what comes before the table (a
+ * search), the table of `loaded`, the pager when given, then `children` (a
+ * create form).
+ */
+export function ListPage<T>({ title, loaded, columns, before, pager, children }: { title: string; loaded: Loaded<T[]>; columns: Column<T>[]; before?: ComponentChildren; pager?: Paging; children?: ComponentChildren }) {
   return (
     <>
       <PageHeader title={title} />
       {before}
       <LoadState loaded={loaded}>{(rows) => <Table caption={title} rows={rows} columns={columns} />}</LoadState>
+      {pager && loaded.data && <Pager paging={pager} count={loaded.data.length} />}
       {children}
     </>
+  );
+}
+
+/** Offset paging of a list (`page`, `per_page` of the Management API). */
+export interface Paging {
+  page: number;
+  perPage: number;
+  onPage: (page: number) => void;
+}
+
+/** Previous and next page; a full page is taken to mean there may be another. */
+function Pager({ paging: { page, perPage, onPage }, count }: { paging: Paging; count: number }) {
+  if (page === 0 && count < perPage) return null;
+  return (
+    <nav class="pager" aria-label="Pages">
+      <button type="button" disabled={page === 0} onClick={() => onPage(page - 1)}>
+        Previous page
+      </button>
+      <span>Page {page + 1}</span>
+      <button type="button" disabled={count < perPage} onClick={() => onPage(page + 1)}>
+        Next page
+      </button>
+    </nav>
   );
 }

@@ -18,19 +18,22 @@ interface Log {
   details?: Record<string, unknown>;
 }
 
+const PER_PAGE = 50;
+
 export function Logs({ route }: { route: string[] }) {
   return route[0] ? <LogDetail id={route[0]} /> : <LogList />;
 }
 
 function LogList() {
   const api = useApi();
-  const [q, setQ] = useState('');
-  const logs = useLoad(() => api.get<Log[]>('/logs', { q, per_page: 50, sort: 'date:-1' }), [q]);
+  const [search, setSearch] = useState({ q: '', page: 0 });
+  const logs = useLoad(() => api.get<Log[]>('/logs', { q: search.q, per_page: PER_PAGE, page: search.page, sort: 'date:-1' }), [search.q, search.page]);
   return (
     <ListPage
       title="Logs"
       loaded={logs}
-      before={<SearchBox label="Search logs" initial="" onSearch={setQ} hint="Lucene syntax, e.g. type:f or user_name:jane@example.com" />}
+      before={<SearchBox label="Search logs" initial="" onSearch={(q) => setSearch({ q, page: 0 })} hint="Lucene syntax, e.g. type:f or user_name:jane@example.com" />}
+      pager={{ page: search.page, perPage: PER_PAGE, onPage: (page) => setSearch({ ...search, page }) }}
       columns={[
         { title: 'Date', cell: (l) => (l.log_id ? <a href={href('logs', l.log_id)}>{l.date}</a> : l.date) },
         { title: 'Type', cell: (l) => <code>{l.type}</code> },

@@ -36,19 +36,22 @@ interface Session {
   device?: { last_ip?: string; last_user_agent?: string };
 }
 
+const PER_PAGE = 50;
+
 export function Users({ route }: { route: string[] }) {
   return route[0] ? <UserDetail id={route[0]} /> : <UserList />;
 }
 
 function UserList() {
   const api = useApi();
-  const [q, setQ] = useState('');
-  const users = useLoad(() => api.get<User[]>('/users', { q, search_engine: 'v3', per_page: 50 }), [q]);
+  const [search, setSearch] = useState({ q: '', page: 0 });
+  const users = useLoad(() => api.get<User[]>('/users', { q: search.q, search_engine: 'v3', per_page: PER_PAGE, page: search.page }), [search.q, search.page]);
   return (
     <ListPage
       title="Users"
       loaded={users}
-      before={<SearchBox label="Search users" initial="" onSearch={setQ} hint='Lucene syntax, e.g. email:"jane@example.com" or name:jane*' />}
+      before={<SearchBox label="Search users" initial="" onSearch={(q) => setSearch({ q, page: 0 })} hint='Lucene syntax, e.g. email:"jane@example.com" or name:jane*' />}
+      pager={{ page: search.page, perPage: PER_PAGE, onPage: (page) => setSearch({ ...search, page }) }}
       columns={[
         { title: 'Email', cell: (u) => <a href={href('users', u.user_id)}>{u.email ?? u.username ?? u.user_id}</a> },
         { title: 'Name', cell: (u) => u.name ?? '' },
