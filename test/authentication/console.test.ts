@@ -17,6 +17,7 @@ import { insertClient } from '../helpers/fixtures.js';
 import { consoleClientId, OPERATOR_SCOPES } from '../../src/domain/console/client.js';
 import { ADMINISTRATOR_ROLE_NAME, issueSetupLink } from '../../src/domain/console/setup.js';
 import { CONSOLE_CSP } from '../../src/authentication/console/files.js';
+import { postgresAvailable, POSTGRES_ADMIN_URL } from '../helpers/postgres.js';
 
 const REALM = 'Username-Password-Authentication';
 const PASSWORD = 'Correct horse battery staple 1';
@@ -297,7 +298,9 @@ describe('admin console: operators, their tokens and the Management API', () => 
   });
 });
 
-describe('admin console: the one-time setup link', () => {
+const pgSkip = (await postgresAvailable()) ? false : `PostgreSQL is not reachable at ${POSTGRES_ADMIN_URL}`;
+
+for (const postgres of [false, true]) describe(`admin console: the one-time setup link (${postgres ? 'PostgreSQL' : 'SQLite'})`, { skip: postgres && pgSkip }, () => {
   let t: TestApp;
 
   const get = (url: string, host = DOMAIN) => t.app.inject({ method: 'GET', url, headers: { host } });
@@ -318,7 +321,7 @@ describe('admin console: the one-time setup link', () => {
   const usersNamed = async (email: string) => (await t.management('GET', `/api/v2/users-by-email?email=${encodeURIComponent(email)}`)).json() as { user_id: string }[];
 
   before(async () => {
-    t = await createTestApp({ env: { GATEHOUSE_DEFAULT_CONNECTION: '1' } });
+    t = await createTestApp({ postgres, env: { GATEHOUSE_DEFAULT_CONNECTION: '1' } });
   });
   after(() => t.close());
 

@@ -27,6 +27,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { consentPage, forgotPasswordPage, forgotPasswordSentPage, invalidLoginPage, loginPage, refusedLoginPage, signupPage, authorizeErrorPage } from '../../src/authentication/pages/authorize.js';
 import { cibaApprovalPage, cibaDonePage } from '../../src/authentication/pages/ciba.js';
+import { invalidSetupLink, setupFormPage } from '../../src/authentication/console/setup.js';
 import { activateCodePage, activateConfirmPage, activateDonePage } from '../../src/authentication/pages/device.js';
 import { Html, pageUi, renderPage, type PageDocument, type PageUi } from '../../src/authentication/pages/html.js';
 import { confirmLogoutPage, loggedOutPage, logoutErrorPage } from '../../src/authentication/pages/logout.js';
@@ -135,6 +136,9 @@ describe('hosted pages design system in Chromium', { skip }, () => {
       ['ciba-approved', cibaDonePage('approved')],
       ['ciba-denied', cibaDonePage('denied')],
       ['ciba-invalid', cibaDonePage('invalid')],
+      ['console-setup', setupFormPage({ ticket: 't', csrf: 'c', policy: checkPassword({}, '') })],
+      ['console-setup-weak', setupFormPage({ ticket: 't', csrf: 'c', policy: weak, email: 'admin@example.com', error: 'password-too-weak' })],
+      ['console-setup-invalid', invalidSetupLink()],
     ];
     const uis: [string, PageUi][] = [
       ['default', pageUi({ language: 'en', companyName: 'acme', support: { url: 'https://help.example.com/' } })],

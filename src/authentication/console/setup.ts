@@ -37,9 +37,9 @@ const PARAMS = ['ticket', 'csrf_token', 'email', 'password', 'password_confirmat
 const CSRF_PURPOSE = 'console-setup';
 const DATABASE_STRATEGY = 'auth0';
 
-type SetupError = 'password-mismatch' | 'password-too-weak' | 'invalid-email' | 'user-exists' | 'no-db-connection';
+export type SetupError = 'password-mismatch' | 'password-too-weak' | 'invalid-email' | 'user-exists' | 'no-db-connection';
 
-interface FormView {
+export interface SetupFormView {
   ticket: string;
   csrf: string;
   policy: PolicyResult;
@@ -47,11 +47,11 @@ interface FormView {
   error?: SetupError;
 }
 
-function invalidSetupLink(): PageDocument {
+export function invalidSetupLink(): PageDocument {
   return invalidLink((ui) => ui.text(P, 'console-setup-error', 'description'));
 }
 
-function formPage(view: FormView): PageDocument {
+export function setupFormPage(view: SetupFormView): PageDocument {
   const { error } = view;
   const emailError = error === 'invalid-email' || error === 'user-exists';
   const passwordError = error === 'password-mismatch' || error === 'password-too-weak';
@@ -98,8 +98,8 @@ export function consoleSetupRoutes(ctx: AppContext): RouteOptions[] {
     const { ticket } = pageParams(request, PARAMS);
     if (!validTicket(ticket) || !(await setupTicketUsable(ctx, request.tenant, ticket))) return sendPage(reply, 400, invalidSetupLink());
     const connection = await setupConnection(ctx, request.tenant);
-    const view: FormView = { ticket, csrf: csrfFor(request.tenant, ticket), policy: checkPassword(passwordOptions(connection), '') };
-    return sendPage(reply, connection ? 200 : 409, formPage(connection ? view : { ...view, error: 'no-db-connection' }));
+    const view: SetupFormView = { ticket, csrf: csrfFor(request.tenant, ticket), policy: checkPassword(passwordOptions(connection), '') };
+    return sendPage(reply, connection ? 200 : 409, setupFormPage(connection ? view : { ...view, error: 'no-db-connection' }));
   };
 
   const submit = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -114,7 +114,7 @@ export function consoleSetupRoutes(ctx: AppContext): RouteOptions[] {
     const password = params.password ?? '';
     const policy = checkPassword(passwordOptions(connection), password);
     const again = (status: number, error: SetupError) =>
-      sendPage(reply, status, formPage({ ticket, csrf: csrfFor(tenant, ticket), policy: error === 'password-too-weak' ? policy : checkPassword(passwordOptions(connection), ''), email, error }));
+      sendPage(reply, status, setupFormPage({ ticket, csrf: csrfFor(tenant, ticket), policy: error === 'password-too-weak' ? policy : checkPassword(passwordOptions(connection), ''), email, error }));
     if (!connection) return again(409, 'no-db-connection');
     if (email.length > 254 || !EMAIL.test(email)) return again(400, 'invalid-email');
     if (params.password_confirmation !== password) return again(400, 'password-mismatch');
