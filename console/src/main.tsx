@@ -53,7 +53,7 @@ function Shell({ session }: { session: Extract<Session, { kind: 'signed-in' }> }
           </button>
         </p>
       </header>
-      <nav aria-label="Sections">
+      <nav class="sections" aria-label="Sections">
         <ul>
           {PAGES.map((p) => (
             <li key={p.path}>

@@ -183,6 +183,11 @@ describe('admin console in Chromium', { skip }, () => {
       assert.equal(new URL(page.url()).search, '', 'the code and state are gone from the address');
       await page.getByText(email).first().waitFor();
       await checkAccessibility(scenario, 'applications');
+      // At phone width the navigation goes above the page, and nothing scrolls sideways.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await checkAccessibility(scenario, 'applications phone');
+      assert.ok(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth'), 'the page fits 390px');
+      await page.setViewportSize({ width: 1280, height: 900 });
 
       // An application: created, then its callbacks saved, then its secret revealed.
       const appName = `Billing ${suffix()}`;
