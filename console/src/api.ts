@@ -2,8 +2,8 @@
  * The Management API from the browser: fetch with the operator's access token
  * (`Authorization: Bearer`), JSON in and out. A non-2xx answer becomes an
  * ApiError carrying the API's own `message`, which the pages show as is; a
- * 403 (the operator's token lacks the operation's scope) gets a friendlier
- * sentence in front of it.
+ * 403 (the operator's token lacks the operation's scope) and a 401 (the
+ * operator blocked or removed) get a friendlier sentence in front of it.
  */
 
 export class ApiError extends Error {
@@ -54,6 +54,8 @@ async function failure(res: Response): Promise<ApiError> {
     // Not JSON: the status line says it.
   }
   if (res.status === 403) message = `You are not allowed to do this: your operator role does not grant it. (${message})`;
+  // The operator was blocked or removed, or the token expired: only a new login can help.
+  if (res.status === 401) message = `Your access has ended: log out and log in again. (${message})`;
   return new ApiError(res.status, message, code);
 }
 

@@ -22,7 +22,8 @@
  * - a user who is no operator is refused: the refusal screen shows the
  *   error, and its "Log out" ends the session (the login page comes back);
  * - an operator whose role lacks a scope sees the console's "not allowed"
- *   message when the operation answers 403, and nothing is created.
+ *   message when the operation answers 403, and nothing is created; once
+ *   blocked, the next call answers 401 and the console says to log in again.
  *
  * Every step's page is saved under test-output/screenshots/<scenario>/.
  */
@@ -494,7 +495,7 @@ describe('admin console in Chromium', { skip }, () => {
     });
   });
 
-  test("an operation outside the operator's scopes answers 403: the console says it is not allowed and nothing is created", async () => {
+  test("an operation outside the operator's scopes answers 403: the console says it is not allowed and nothing is created; once blocked, the operator is told to log in again", async () => {
     const role = await operatorRole('Console readers', ['read:clients', 'read:client_keys']);
     const email = await operator('reader', role);
     const appName = `Forbidden ${suffix()}`;
@@ -511,6 +512,13 @@ describe('admin console in Chromium', { skip }, () => {
       await scenario.shot('not allowed');
       await openSection(page, 'Users', 'Users');
       assert.match((await page.getByRole('alert').first().textContent()) ?? '', /You are not allowed to do this/, 'a list it may not read says so too');
+
+      // Blocked meanwhile: the token is refused at once (401), and the console says what to do.
+      const [reader] = (await management('GET', `/users-by-email?email=${encodeURIComponent(email)}`)) as unknown as { user_id: string }[];
+      await management('PATCH', `/users/${encodeURIComponent(reader!.user_id)}`, { blocked: true });
+      await openSection(page, 'Applications', 'Applications');
+      await page.getByRole('alert').filter({ hasText: 'Your access has ended: log out and log in again.' }).waitFor();
+      await scenario.shot('access ended');
     });
     const clients = (await management('GET', '/clients?fields=name')) as unknown as { name: string }[];
     assert.ok(!clients.some((c) => c.name === appName), 'no application was created');

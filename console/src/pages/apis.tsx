@@ -104,9 +104,10 @@ function Scopes({ server, onChange }: { server: ResourceServer; onChange: () => 
         columns={[
           { title: 'Scope', cell: (s) => <code>{s.value}</code> },
           { title: 'Description', cell: (s) => s.description ?? '' },
-          {
+          // The Management API's scopes are the system's: listed, never changed.
+          ...(server.is_system ? [] : [{
             title: 'Actions',
-            cell: (s) => (
+            cell: (s: Scope) => (
               <ActionButton
                 label={`Remove ${s.value}`}
                 action={async () => {
@@ -115,7 +116,7 @@ function Scopes({ server, onChange }: { server: ResourceServer; onChange: () => 
                 }}
               />
             ),
-          },
+          }]),
         ]}
       />
       {!server.is_system && (
