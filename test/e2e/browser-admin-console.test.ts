@@ -14,7 +14,8 @@
  *   client's token, not from the page;
  * - the other sections' operations too: a secret rotated, a role's
  *   permission, a connection enabled for an application, an organization's
- *   member, a factor, tenant settings, 51 users found with `q` over two
+ *   member, a factor, direct APNs (a file that is no PKCS#12 refused with
+ *   the API's message), tenant settings, 51 users found with `q` over two
  *   pages, a password-reset link, a log event found with `q` and opened;
  * - axe-core reports no WCAG 2.2 AA violation on any section's page, in
  *   light and dark mode; the browser reports no CSP violation (no inline
@@ -325,7 +326,7 @@ describe('admin console in Chromium', { skip }, () => {
     });
   });
 
-  test('the other sections: a role with a permission, a connection enabled for an application, an organization member, a factor, tenant settings, a password-reset link, rotating a secret, a log event', async () => {
+  test('the other sections: a rotated secret, a role with a permission, a connection enabled for an application, an organization member, a factor, APNs (a bad file refused), tenant settings, users over two pages, a password-reset link, a log event', async () => {
     const role = await operatorRole('Console operators', await managementScopes());
     const email = await operator('operator', role);
     const identifier = `https://ledger-${suffix()}.example.com/`;
@@ -417,6 +418,21 @@ describe('admin console in Chromium', { skip }, () => {
       await page.getByRole('button', { name: 'Turn off One-time password (authenticator app)' }).waitFor();
       const factors = (await management('GET', '/guardian/factors')) as unknown as { name: string; enabled: boolean }[];
       assert.equal(factors.find((f) => f.name === 'otp')?.enabled, true);
+
+      // Direct APNs: a file that is no PKCS#12 is refused with the API's message; a DER one is taken.
+      const apns = page.getByRole('form', { name: 'Apple Push Notification service (direct)' });
+      await apns.getByLabel('Bundle ID').fill('com.acme.app');
+      await apns.getByLabel('Sandbox (development) environment').check();
+      const certificate = apns.getByLabel('Certificate (.p12)');
+      await certificate.setInputFiles({ name: 'notes.p12', mimeType: 'application/x-pkcs12', buffer: Buffer.from('not a certificate') });
+      await apns.getByRole('button', { name: 'Save APNs settings' }).click();
+      await apns.getByRole('alert').filter({ hasText: 'Base64 data is not a PKCS#12 file' }).waitFor();
+      assert.deepEqual(await management('GET', '/guardian/factors/push-notification/providers/apns'), { enabled: false }, 'nothing stored');
+      // A DER SEQUENCE, all the API checks of the file (the certificate is checked when pushes are sent).
+      await certificate.setInputFiles({ name: 'apns.p12', mimeType: 'application/x-pkcs12', buffer: Buffer.from([0x30, 0x03, 0x02, 0x01, 0x03]) });
+      await apns.getByRole('button', { name: 'Save APNs settings' }).click();
+      await apns.getByText('APNs settings saved.').waitFor();
+      assert.deepEqual(await management('GET', '/guardian/factors/push-notification/providers/apns'), { bundle_id: 'com.acme.app', sandbox: true, enabled: true });
 
       // Tenant settings.
       await openSection(page, 'Tenant settings', 'Tenant settings');
