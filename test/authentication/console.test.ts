@@ -147,8 +147,8 @@ describe('admin console: operators, their tokens and the Management API', () => 
 
   const get = (url: string, cookie?: string, host = DOMAIN) => t.app.inject({ method: 'GET', url, headers: { host, ...(cookie && { cookie }) } });
 
-  /** /authorize as the console (or another client) → login page → POST /login; the code. */
-  async function authorize(email: string, params: Record<string, string>, clientId = consoleId, redirectUri = CONSOLE): Promise<{ code: string; verifier: string }> {
+  /** /authorize as the console (or another client) → login page → POST /login; where the browser is sent back. */
+  async function authorizeTo(email: string, params: Record<string, string>, clientId = consoleId, redirectUri = CONSOLE): Promise<{ location: URL; verifier: string }> {
     const { verifier, challenge } = pkce();
     const query = new URLSearchParams({ client_id: clientId, response_type: 'code', redirect_uri: redirectUri, state: 's1', code_challenge: challenge, code_challenge_method: 'S256', ...params });
     const start = await get(`/authorize?${query}`);
@@ -165,6 +165,12 @@ describe('admin console: operators, their tokens and the Management API', () => 
     assert.equal(done.statusCode, 302, done.body);
     const location = new URL(done.headers.location as string);
     assert.equal(`${location.origin}${location.pathname}`, redirectUri);
+    return { location, verifier };
+  }
+
+  /** The same, with a code expected. */
+  async function authorize(email: string, params: Record<string, string>, clientId = consoleId, redirectUri = CONSOLE): Promise<{ code: string; verifier: string }> {
+    const { location, verifier } = await authorizeTo(email, params, clientId, redirectUri);
     const code = location.searchParams.get('code');
     assert.ok(code, `no code: ${location.href}`);
     return { code, verifier };
@@ -209,14 +215,25 @@ describe('admin console: operators, their tokens and the Management API', () => 
     assert.equal(some.scope, 'openid read:users');
   });
 
-  it('a user without the role is refused: access_denied, no token', async () => {
-    const { code, verifier } = await authorize('plain@example.com', { audience: AUDIENCE, scope: `openid ${OPERATOR_SCOPES.join(' ')}` });
+  it('a user without the role is refused at the console with access_denied: no code, no token', async () => {
+    const { location } = await authorizeTo('plain@example.com', { audience: AUDIENCE, scope: `openid ${OPERATOR_SCOPES.join(' ')}` });
+    assert.equal(location.searchParams.get('code'), null);
+    assert.equal(location.searchParams.get('error'), 'access_denied');
+    assert.equal(location.searchParams.get('error_description'), 'The user is not an operator of this tenant.');
+    assert.equal(location.searchParams.get('state'), 's1');
+    // An operator asking only for scopes the role lacks is refused alike.
+    const other = await authorizeTo('ops@example.com', { audience: AUDIENCE, scope: 'openid delete:clients' });
+    assert.equal(other.location.searchParams.get('error'), 'access_denied');
+  });
+
+  it('the code exchange refuses an operator who lost the role after the code was issued', async () => {
+    const id = (await ok<{ user_id: string }>('POST', '/api/v2/users', { connection: REALM, email: 'leaving@example.com', password: PASSWORD })).user_id;
+    await ok('POST', `/api/v2/users/${encodeURIComponent(id)}/roles`, { roles: [roleId] });
+    const { code, verifier } = await authorize('leaving@example.com', { audience: AUDIENCE, scope: 'openid read:users' });
+    await ok('DELETE', `/api/v2/users/${encodeURIComponent(id)}/roles`, { roles: [roleId] });
     const res = await exchange(code, verifier);
     assert.equal(res.statusCode, 403, res.body);
     assert.deepEqual(res.json(), { error: 'access_denied', error_description: 'The user is not an operator of this tenant.' });
-    // An operator asking only for scopes the role lacks is refused alike.
-    const other = await authorize('ops@example.com', { audience: AUDIENCE, scope: 'openid delete:clients' });
-    assert.equal((await exchange(other.code, other.verifier)).statusCode, 403);
   });
 
   it('another client asking for the Management API still gets only *:current_user* scopes', async () => {
@@ -268,6 +285,34 @@ describe('admin console: operators, their tokens and the Management API', () => 
     const { access_token: token } = await consoleToken('ops@example.com');
     const res = await t.app.inject({ method: 'GET', url: '/api/v2/users', headers: { host: 'other.test', authorization: `Bearer ${token}` } });
     assert.equal(res.statusCode, 401, res.body);
+  });
+
+  it('a ready custom domain is one of the console\'s hosts: its config.json and its callback', async () => {
+    const custom = 'login.example.org';
+    await t.ctx.stores.customDomains.insert({
+      tenant_id: t.tenant.id,
+      id: 'cd_console0000000001',
+      domain: custom,
+      type: 'self_managed_certs',
+      status: 'ready',
+      verification_record: 'x',
+      edge_key_hash: null,
+      custom_client_ip_header: null,
+      tls_policy: 'recommended',
+      domain_metadata: {},
+      created_at: new Date().toISOString(),
+    });
+    const config = (await get('/admin/config.json', undefined, custom)).json() as Record<string, string>;
+    assert.equal(config.domain, custom);
+    assert.equal(config.redirect_uri, `https://${custom}/admin/`);
+    assert.equal(config.client_id, consoleId);
+    assert.equal(config.audience, AUDIENCE);
+    const start = await get(`/authorize?${new URLSearchParams({ client_id: consoleId, response_type: 'code', redirect_uri: config.redirect_uri!, state: 's', code_challenge: pkce().challenge, code_challenge_method: 'S256' })}`, undefined, custom);
+    assert.equal(start.statusCode, 302, start.body);
+    assert.match(start.headers.location as string, /^\/login\?state=/);
+    // A host that is not the tenant's is no callback of the console.
+    const foreign = await get(`/authorize?${new URLSearchParams({ client_id: consoleId, response_type: 'code', redirect_uri: 'https://other.example.org/admin/', state: 's', code_challenge: pkce().challenge, code_challenge_method: 'S256' })}`);
+    assert.equal(foreign.statusCode, 400);
   });
 
   it('the console client is not one of the tenant\'s applications', async () => {

@@ -14,7 +14,9 @@ import { newSecret, secretHash } from '../../domain/secrets.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isoAt } from '../../platform/clock.js';
 import type { Authenticated } from '../interaction/sessions.js';
-import { issueFrontChannelTokens } from '../token/user-tokens.js';
+import { issueFrontChannelTokens, scopesToGrant } from '../token/user-tokens.js';
+import { isConsoleClient } from '../../domain/console/client.js';
+import { OAuthError } from '../../platform/http/errors.js';
 import type { AuthorizeRequest } from './request.js';
 import { findOrganization, type TokenOrganization } from '../../domain/organizations/login.js';
 import { AuthorizationErrorResponse } from '../errors.js';
@@ -67,6 +69,22 @@ async function requestOrganization(ctx: AppContext, tenant: Tenant, request: Aut
   return { id: row.id, name: row.name };
 }
 
+/**
+ * The admin console's client is answered only for an operator: one who holds
+ * none of the Management API scopes asked for gets `access_denied` at the
+ * console instead of a code (the token endpoint refuses the same user again,
+ * e.g. one whose role was taken away after the code was issued).
+ */
+async function requireOperator(ctx: AppContext, tenant: Tenant, client: IssuanceClient, request: AuthorizeRequest, userId: string): Promise<void> {
+  if (!isConsoleClient(tenant.id, client.row.client_id)) return;
+  try {
+    await scopesToGrant(ctx, { tenant, client, audience: request.audience, scope: request.scope, userId });
+  } catch (error) {
+    if (error instanceof OAuthError && error.error === 'access_denied') throw new AuthorizationErrorResponse('access_denied', error.description, request);
+    throw error;
+  }
+}
+
 export async function authorizationResponse(
   ctx: AppContext,
   tenant: Tenant,
@@ -77,6 +95,7 @@ export async function authorizationResponse(
   const parts = new Set(request.response_type);
   const response: Record<string, string> = {};
   const organization = await requestOrganization(ctx, tenant, request);
+  await requireOperator(ctx, tenant, client, request, user.user_id);
   // Who the session issued tokens to: told by back-channel logout when it ends.
   await ctx.stores.backchannelLogout.recordClient(tenant.id, session.id_hash, client.row.client_id, isoAt(ctx.now()));
   if (parts.has('code')) response.code = await issueCode(ctx, tenant, client, request, user.user_id, session, organization);
