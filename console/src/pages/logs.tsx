@@ -50,25 +50,25 @@ function LogDetail({ id }: { id: string }) {
   const log = useLoad(() => api.get<Log>(`/logs/${seg(id)}`), [id]);
   return (
     <DetailPage loaded={log} title={() => 'Log event'} fallback="Log event" section="logs" sectionTitle="logs">
-        {(l) => (
-          <section class="card" aria-labelledby="log-summary">
-            <h2 id="log-summary">{l.description ?? l.type}</h2>
-            <Details
-              items={[
-                ['ID', <code>{l.log_id}</code>],
-                ['Date', l.date ?? ''],
-                ['Type', <code>{l.type}</code>],
-                ['Application', l.client_name ?? '—'],
-                ['User', l.user_name ?? '—'],
-                ['IP address', l.ip ?? '—'],
-              ]}
-            />
-            <h3>Raw event</h3>
-            <pre tabIndex={0} aria-label="The event as JSON">
-              {JSON.stringify(l, null, 2)}
-            </pre>
-          </section>
-        )}
+      {(l) => (
+        <section class="card" aria-labelledby="log-summary">
+          <h2 id="log-summary">{l.description ?? l.type}</h2>
+          <Details
+            items={[
+              ['ID', <code>{l.log_id}</code>],
+              ['Date', l.date ?? ''],
+              ['Type', <code>{l.type}</code>],
+              ['Application', l.client_name ?? '—'],
+              ['User', l.user_name ?? '—'],
+              ['IP address', l.ip ?? '—'],
+            ]}
+          />
+          <h3>Raw event</h3>
+          <pre tabIndex={0} aria-label="The event as JSON">
+            {JSON.stringify(l, null, 2)}
+          </pre>
+        </section>
+      )}
     </DetailPage>
   );
 }

@@ -95,36 +95,36 @@ function UserDetail({ id }: { id: string }) {
   const user = useLoad(() => api.get<User>(`/users/${seg(id)}`), [id]);
   return (
     <DetailPage loaded={user} title={(u) => u.email ?? u.name} fallback="User" section="users" sectionTitle="users">
-        {(u) => (
-          <>
-            <section class="card" aria-labelledby="user-profile">
-              <h2 id="user-profile">Profile</h2>
-              <Details
-                items={[
-                  ['User ID', <code>{u.user_id}</code>],
-                  ['Email verified', u.email_verified ? 'Yes' : 'No'],
-                  ['Status', <strong data-testid="user-status">{u.blocked ? 'Blocked' : 'Active'}</strong>],
-                  ['Created', u.created_at ?? '—'],
-                  ['Last login', u.last_login ?? 'Never'],
-                  ['Logins', String(u.logins_count ?? 0)],
-                ]}
+      {(u) => (
+        <>
+          <section class="card" aria-labelledby="user-profile">
+            <h2 id="user-profile">Profile</h2>
+            <Details
+              items={[
+                ['User ID', <code>{u.user_id}</code>],
+                ['Email verified', u.email_verified ? 'Yes' : 'No'],
+                ['Status', <strong data-testid="user-status">{u.blocked ? 'Blocked' : 'Active'}</strong>],
+                ['Created', u.created_at ?? '—'],
+                ['Last login', u.last_login ?? 'Never'],
+                ['Logins', String(u.logins_count ?? 0)],
+              ]}
+            />
+            <p class="actions">
+              <ActionButton
+                label={u.blocked ? 'Unblock user' : 'Block user'}
+                danger={!u.blocked}
+                action={async () => {
+                  await api.patch(`/users/${seg(u.user_id)}`, { blocked: !u.blocked });
+                  user.reload();
+                }}
               />
-              <p class="actions">
-                <ActionButton
-                  label={u.blocked ? 'Unblock user' : 'Block user'}
-                  danger={!u.blocked}
-                  action={async () => {
-                    await api.patch(`/users/${seg(u.user_id)}`, { blocked: !u.blocked });
-                    user.reload();
-                  }}
-                />
-              </p>
-            </section>
-            <PasswordReset user={u} />
-            <AssignedRoles path={`/users/${seg(u.user_id)}/roles`} owner={u.email ?? u.user_id} />
-            <Sessions userId={u.user_id} />
-          </>
-        )}
+            </p>
+          </section>
+          <PasswordReset user={u} />
+          <AssignedRoles path={`/users/${seg(u.user_id)}/roles`} owner={u.email ?? u.user_id} />
+          <Sessions userId={u.user_id} />
+        </>
+      )}
     </DetailPage>
   );
 }
