@@ -390,8 +390,8 @@ describe('admin console in Chromium', { skip }, () => {
         assert.deepEqual(connectionClients.clients.map((c) => c.client_id), [app.client_id]);
         await checkAccessibility(scenario, 'connection');
       } finally {
-        // The console's login offers every database connection and, without a `connection`
-        // parameter, needs exactly one: the other scenarios log in after this one.
+        // Leaves the tenant as the other scenarios expect it (the console's own login keeps to
+        // Username-Password-Authentication whatever other connections exist: test/authentication/console.test.ts).
         await deleteConnection(connectionId);
       }
 
