@@ -80,7 +80,7 @@ function pool(items: { body: string; headers?: Record<string, string> }[]): Load
 async function main(): Promise<number> {
   const pinning = setUpPinning();
   const startedAt = new Date();
-  if (!fs.existsSync(path.join(ROOT, 'dist', 'main.js'))) throw new BenchError('dist/main.js is missing; run `npm run build`');
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'server', 'main.js'))) throw new BenchError('dist/server/main.js is missing; run `npm run build`');
   logHeader(
     'Gatehouse bench: client authentication (secret, private_key_jwt, DPoP)',
     `${SETTINGS.rounds} rounds × ${SETTINGS.duration} s per case, warm-up ${SETTINGS.warmup} s, ${SETTINGS.connections} connections, plain HTTP`,

@@ -604,7 +604,7 @@ interface MeasuredCase {
 
 async function main(): Promise<number> {
   const pinning = setUpPinning();
-  const mainJs = path.join(ROOT, 'dist', 'main.js');
+  const mainJs = path.join(ROOT, 'dist', 'server', 'main.js');
   if (!fs.existsSync(mainJs)) throw new BenchError(`${mainJs} is missing; run \`npm run build\` first`);
   const startedAt = new Date();
   const database = PG_ADMIN_URL ? 'postgres' : 'sqlite';

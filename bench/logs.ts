@@ -55,7 +55,7 @@ const TARGET = 0.9;
 async function main(): Promise<number> {
   const pinning = setUpPinning();
   const startedAt = new Date();
-  if (!fs.existsSync(path.join(ROOT, 'dist', 'main.js'))) throw new BenchError('dist/main.js is missing; run `npm run build`');
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'server', 'main.js'))) throw new BenchError('dist/server/main.js is missing; run `npm run build`');
   logHeader(
     'Gatehouse bench: client_credentials with tenant logs on and off',
     `${SETTINGS.rounds} rounds × ${SETTINGS.duration} s per case, warm-up ${SETTINGS.warmup} s, ${SETTINGS.connections} connections, plain HTTP, SQLite`,

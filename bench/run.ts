@@ -266,7 +266,7 @@ interface Footprint {
 async function main(): Promise<number> {
   const pinning: Pinning = setUpPinning();
   const startedAt = new Date();
-  if (!fs.existsSync(path.join(ROOT, 'dist', 'main.js'))) throw new BenchError('dist/main.js is missing; run `npm run build` (npm run bench does)');
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'server', 'main.js'))) throw new BenchError('dist/server/main.js is missing; run `npm run build` (npm run bench does)');
   logHeader(
     'Gatehouse bench',
     `${SETTINGS.rounds} rounds × ${SETTINGS.duration} s per server and case, warm-up ${SETTINGS.warmup} s, ${SETTINGS.connections} connections, plain HTTP`,

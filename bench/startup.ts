@@ -80,9 +80,10 @@ interface Start {
 
 async function main(): Promise<number> {
   const startedAt = new Date();
-  if (!fs.existsSync(path.join(ROOT, 'dist', 'main.js'))) throw new BenchError('dist/main.js is missing; run `npm run build` (npm run bench:startup does)');
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'server', 'main.js'))) throw new BenchError('dist/server/main.js is missing; run `npm run build` (npm run bench:startup does)');
   const baselineBin = BASELINE ? path.resolve(BASELINE, 'bin', 'gatehouse.cjs') : undefined;
-  if (BASELINE && !fs.existsSync(path.resolve(BASELINE, 'dist', 'main.js'))) throw new BenchError(`BENCH_BASELINE: ${BASELINE}/dist/main.js is missing; build that checkout first`);
+  // A checkout from before the server was bundled runs dist/main.js; its own launcher knows which.
+  if (BASELINE && !['server/main.js', 'main.js'].some((f) => fs.existsSync(path.resolve(BASELINE, 'dist', f)))) throw new BenchError(`BENCH_BASELINE: ${BASELINE} has no dist/server/main.js; build that checkout first`);
   const pinning = setUpPinning();
   logHeader('Gatehouse start-up bench', `${STARTS} restarts per server on an existing data directory, plain HTTP`, pinning);
   const cpus = pinning.serverCpus;

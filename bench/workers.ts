@@ -54,7 +54,7 @@ const WORKERS = envSeconds('BENCH_WORKERS', 2, 2, 64);
 
 async function main(): Promise<number> {
   const startedAt = new Date();
-  if (!fs.existsSync(path.join(ROOT, 'dist', 'main.js'))) throw new BenchError('dist/main.js is missing; run `npm run build`');
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'server', 'main.js'))) throw new BenchError('dist/server/main.js is missing; run `npm run build`');
   const cores = os.availableParallelism();
   logHeader(
     `Gatehouse bench: 1 process vs GATEHOUSE_WORKERS=${WORKERS} (client_credentials)`,

@@ -8,11 +8,13 @@ import type { RateLimitClass } from './domain/tenants/tenant.js';
 import { startServer } from './app/server.js';
 import { issueSetupLink } from './domain/console/setup.js';
 import { isClusterWorker, runPrimary } from './app/cluster.js';
+import { restoreYoungGenerationGrowth } from './platform/heap.js';
 
 async function serve(config: Config): Promise<void> {
   // GATEHOUSE_WORKERS > 1: this process is the primary and the workers serve (./app/cluster.ts).
   if (config.workers > 1 && !isClusterWorker()) return runPrimary(config);
   const server = await startServer(config, isClusterWorker() ? () => undefined : console.log);
+  restoreYoungGenerationGrowth();
   const shutdown = (signal: string) => {
     server.ctx.logger.info({ signal }, 'shutting down: finishing in-flight requests');
     const force = setTimeout(() => {
