@@ -3,23 +3,27 @@
  * Bundles the compiled server (dist/, from `tsc -p tsconfig.build.json`) into
  * dist/server/: main.js (what bin/gatehouse.cjs runs), hash-worker.js (the
  * password hashing pool's worker, loaded beside the module that starts it)
- * and chunks for what the server imports on first use (`import()`: the
- * migrations, the OpenAPI document, …), so those stay lazy.
+ * and chunks for what the server imports on first use (`import()` of its own
+ * modules: the migrations, the OpenAPI document, …), so those stay lazy.
  *
- * Why: Node 20's ES module loader spends most of a start on resolving,
- * reading and linking modules one by one (about 1,500 of them: the server's
- * own 580, Kysely's and TypeBox's ES builds with about 250 each). One bundle
- * of the same code starts in about 0.6 of the time and keeps fewer module
- * records and source strings in memory (`npm run bench:startup`).
+ * Why: Node 20's module loaders spend most of a start on finding, reading and
+ * linking modules one by one (about 1,500 of them: the server's own 580,
+ * Kysely's and TypeBox's ES builds with about 250 each, fastify, ajv and
+ * their dependencies). One bundle of the same code starts in about half the
+ * time and keeps fewer module records and source strings in memory
+ * (`npm run bench:startup`).
  *
- * Only the server's own code and the ES-module-only packages it imports at
- * start (kysely, @sinclair/typebox, jose, otpauth, bcryptjs: pure JavaScript,
- * no files of their own read at run time) go into the bundle. Every CommonJS
- * package (fastify and its plugins, ajv, pino, better-sqlite3, …) stays in
- * node_modules and is loaded by Node's own `require`, exactly as its authors
- * ship it: no rewritten `require` calls, native addons and worker files where
- * they expect to be. Packages loaded on first use through `lazyModule`
- * (src/platform/lazy.ts) are not seen by the bundler and stay there too.
+ * What stays in node_modules, loaded by Node as its authors ship it:
+ * - packages the server imports on first use (`import('…')`: the AWS SDK,
+ *   @fastify/swagger, qrcode, …) and those it requires through `lazyModule`
+ *   (src/platform/lazy.ts), which the bundler does not see: a process that
+ *   never needs them never loads them;
+ * - native addons and their loaders (better-sqlite3, @node-rs/argon2);
+ * - packages that start worker threads from files of their own (piscina,
+ *   pino and its transport stack).
+ * Every other package the server imports is bundled. CommonJS code in the
+ * bundle gets a real `require` (the banner) for the Node built-ins it asks
+ * for at run time (`require('cluster')` in rate-limiter-flexible).
  *
  * The tests run this bundle: every end-to-end test starts bin/gatehouse.cjs.
  */
@@ -31,8 +35,8 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const dist = path.join(root, 'dist');
 const out = path.join(dist, 'server');
 
-/** Packages bundled with the server's code (ES modules only, see above). */
-const BUNDLED_PACKAGES = new Set(['kysely', '@sinclair/typebox', 'jose', 'otpauth', 'bcryptjs']);
+/** Packages that stay in node_modules even when imported statically (see above). */
+const NOT_BUNDLED = new Set(['better-sqlite3', 'bindings', 'file-uri-to-path', '@node-rs/argon2', 'piscina', 'pino', 'thread-stream', 'sonic-boom', 'pino-abstract-transport']);
 
 const packageName = (specifier) => {
   const parts = specifier.split('/');
@@ -53,7 +57,7 @@ await build({
   platform: 'node',
   target: 'node20',
   // Whitespace and syntax only: names stay, so a stack trace still names its functions. V8 keeps
-  // each module's source text in memory for the life of the process (1.6 MB instead of 2.4 MB).
+  // each module's source text in memory for the life of the process.
   minifyWhitespace: true,
   minifySyntax: true,
   // dist/server/*.js.map, through tsc's maps back to src/: used when the server runs with
@@ -61,12 +65,15 @@ await build({
   sourcemap: 'linked',
   legalComments: 'none',
   logLevel: 'warning',
+  banner: { js: "import { createRequire as __gatehouseCreateRequire } from 'node:module'; const require = __gatehouseCreateRequire(import.meta.url);" },
   plugins: [
     {
-      name: 'node-modules-stay-external',
+      name: 'packages-that-stay-in-node-modules',
       setup(b) {
-        // A bare specifier (a package or a node: builtin): external unless it is one of BUNDLED_PACKAGES.
-        b.onResolve({ filter: /^[^./]/ }, (args) => (BUNDLED_PACKAGES.has(packageName(args.path)) ? undefined : { path: args.path, external: true }));
+        // A bare specifier: a Node built-in, a package imported on first use, or one of NOT_BUNDLED stays external.
+        b.onResolve({ filter: /^[^./]/ }, (args) =>
+          args.path.startsWith('node:') || args.kind === 'dynamic-import' || NOT_BUNDLED.has(packageName(args.path)) ? { path: args.path, external: true } : undefined,
+        );
       },
     },
   ],
