@@ -593,6 +593,16 @@ async function main(): Promise<number> {
   log('Targets (reported, not asserted):');
   const nameWidth = Math.max(...targetList.map((t) => t.name.length));
   for (const t of targetList) log(`  ${t.name.padEnd(nameWidth)}  ${t.shown} → ${t.pass ? 'PASS' : 'FAIL'}`);
+  // What this machine allows any server, from the same run: two of the targets can be out of reach of the signing limit itself.
+  const signingLimit = summaryOf('client_credentials', 'jose');
+  const oidcProvider = summaryOf('client_credentials', 'oidc-provider');
+  if (signingLimit && oidcProvider) {
+    log(`  on this machine: the signing limit is ${fmtRatio(signingLimit.reqPerSec / oidcProvider.reqPerSec)} node-oidc-provider's rate, so ${TARGETS.vsJose} × it is ${fmtRatio((TARGETS.vsJose * signingLimit.reqPerSec) / oidcProvider.reqPerSec)} node-oidc-provider's;`);
+    log(
+      `  with ${SETTINGS.connections} connections each waiting for its answer, the mean latency of any server is at least connections ÷ rate` +
+        ` (Little's law): ${fmt((1000 * SETTINGS.connections) / signingLimit.reqPerSec, 1)} ms at the signing limit's rate (its own p99 ${fmt(signingLimit.p99Ms, 1)} ms)`,
+    );
+  }
   if (!pinning.pinned) log(`  (${pinning.note}: the ratios compare servers that shared the cores with the load generator)`);
 
   // ---- Warnings

@@ -107,7 +107,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   countRequests(app, ctx.metrics);
 
   app.addHook('onRequest', async (request, reply) => {
-    if (request.routeOptions.config.tenantless) return;
+    // One read: each read of `request.routeOptions` builds and freezes a new object.
+    const { tenantless, rateLimitClass, extraRateLimitClass } = request.routeOptions.config;
+    if (tenantless) return;
     const surface = surfaceOf(request.url);
     const domain = requestDomain(request);
     const tenant = domain ? await ctx.tenants.byDomain(domain) : undefined;
@@ -117,7 +119,6 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     }
     request.tenant = tenant;
 
-    const { rateLimitClass, extraRateLimitClass } = request.routeOptions.config;
     const consume = (bucket: RateLimitClass) =>
       ctx.rateLimiter.consume(bucket, `${tenant.id}:${bucket}`, tenant.settings.rate_limits?.[bucket] ?? ctx.config.rateLimits[bucket]);
     let decision = await consume(rateLimitClass ?? surface);
