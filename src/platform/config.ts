@@ -396,7 +396,7 @@ function parseCount(name: string, value: string | undefined, fallback: number): 
   return Number(value);
 }
 
-/** `dist/console` of the installation: this module is `src/platform/config.ts` or `dist/platform/config.js`, both two levels below it. */
+/** `dist/console` of the installation: this module is `src/platform/config.ts`, or part of `dist/server/main.js` (the bundle the server runs), both two levels below it. */
 const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../../dist/console/', import.meta.url));
 
 /** A domain is host[:port]; no scheme, path or trailing slash. */
