@@ -9,6 +9,9 @@
  * caches (a write through one worker reaches the others' caches within
  * their expiry), as documented in the README.
  *
+ * Metrics (when served) are the exception: the primary gathers every
+ * worker's registry for the worker that a scrape reached.
+ *
  * The primary prepares what must happen exactly once before any worker
  * starts (migrations, the default tenant and its printed credentials, the
  * generated TLS certificate), serves nothing itself, replaces a worker that
@@ -21,6 +24,7 @@ import type { Config } from '../platform/config.js';
 import { bootstrapBanner, createContext, ensureDefaultTenant } from './context.js';
 import { preflight } from './preflight.js';
 import { loadTls } from './server.js';
+import { metricsServed, serveWorkersMetrics } from '../platform/metrics.js';
 
 /** Shortest time between two starts of one worker slot. */
 const RESTART_INTERVAL_MS = 1000;
@@ -81,6 +85,8 @@ export async function runPrimary(config: Config, print: (line: string) => void =
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
 
+  // A scrape reaches one worker, which asks here for every worker's metrics (src/platform/metrics.ts).
+  if (metricsServed(config)) serveWorkersMetrics();
   for (let slot = 0; slot < config.workers; slot++) fork(slot);
   logger.info({ workers: config.workers, pid: process.pid }, 'Gatehouse primary started its workers');
 }

@@ -5,6 +5,7 @@
  * (src/domain/context.ts). No other module constructs a store or a service
  * that the context carries.
  */
+import cluster from 'node:cluster';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -27,7 +28,7 @@ import { SecretBox } from '../platform/crypto/secret-box.js';
 import { Mailer } from '../platform/mail/index.js';
 import { openTenantSmtp } from '../domain/email/provider.js';
 import { configureHashing, hashingPoolStats } from '../platform/passwords/hashing.js';
-import { Metrics } from '../platform/metrics.js';
+import { Metrics, metricsServed } from '../platform/metrics.js';
 import { RateLimiter } from '../platform/rate-limit/rate-limiter.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../storage/database.js';
 import { databaseIdentity } from '../storage/probe.js';
@@ -109,7 +110,8 @@ export async function createContext(config: Config, logger: Logger = createLogge
   // One registry per process, when metrics are served; otherwise nothing is recorded (and prom-client is not loaded).
   const metrics = new Metrics(
     { hashingPool: hashingPoolStats, ...(database.poolStats && { databasePool: database.poolStats }) },
-    { served: config.metrics.token !== undefined || config.metrics.port !== undefined },
+    // A cluster worker answers a scrape with every worker's metrics, gathered by the primary (src/app/cluster.ts).
+    { served: metricsServed(config), clusterWorker: cluster.isWorker },
   );
   invalidation.onInvalidate((tenantId) => {
     lookups.invalidateTenant(tenantId);

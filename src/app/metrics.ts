@@ -11,7 +11,8 @@
  *   127.0.0.1 (reachable only from the machine, e.g. a Prometheus agent beside
  *   it), without a token; it answers nothing but GET /metrics.
  *
- * The text is the context's registry (src/platform/metrics.ts).
+ * The text is the context's registry (src/platform/metrics.ts); in a cluster
+ * worker, every worker's registry, gathered by the primary.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';

@@ -15,12 +15,25 @@
  * A process whose metrics nobody can read (neither GATEHOUSE_METRICS_TOKEN
  * nor GATEHOUSE_METRICS_PORT) records nothing and never loads prom-client
  * (with its OpenTelemetry dependency, about ninety modules).
+ *
+ * With GATEHOUSE_WORKERS > 1 (src/app/cluster.ts) a scrape reaches whichever
+ * worker takes the connection; that worker asks the primary over the cluster's
+ * IPC channel, the primary gathers every worker's registry with prom-client's
+ * AggregatorRegistry (counters and histograms summed; each gauge by its
+ * `aggregator`) and the worker answers with the whole: every scrape sees the
+ * server's totals, whichever worker answers it.
  */
+import cluster from 'node:cluster';
 import type * as PromClient from 'prom-client';
 import type { Counter, Histogram, Registry } from 'prom-client';
 import { lazyModule } from './lazy.js';
 
 const promClient = lazyModule<typeof PromClient>('prom-client');
+
+/** Whether anything can read the metrics: GATEHOUSE_METRICS_TOKEN or GATEHOUSE_METRICS_PORT is set. */
+export function metricsServed(config: { metrics: { token?: string | undefined; port?: number | undefined } }): boolean {
+  return config.metrics.token !== undefined || config.metrics.port !== undefined;
+}
 
 /** What the gauges read when scraped; each source is optional (e.g. SQLite has no connection pool). */
 export interface MetricsSources {
@@ -42,15 +55,23 @@ export class Metrics {
   readonly #logins: Counter<'connection' | 'result'> | undefined;
   readonly #rateLimited: Counter<'bucket'> | undefined;
   readonly #blocks: Counter | undefined;
+  /** A cluster worker's scrape is answered with every worker's metrics, gathered by the primary. */
+  readonly #fromPrimary: boolean = false;
 
   /**
    * `served`: whether anything reads the metrics (GET /metrics); only then are they recorded, with
    * the process's own metrics (event-loop lag, heap, GC, CPU) from prom-client's default collectors.
    */
-  constructor(sources: MetricsSources = {}, options: { served?: boolean } = {}) {
+  constructor(sources: MetricsSources = {}, options: { served?: boolean; clusterWorker?: boolean } = {}) {
     if (options.served === false) return;
-    const { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } = promClient();
+    const { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics } = promClient();
     this.registry = new Registry();
+    if (options.clusterWorker) {
+      // Answers the primary's requests for this worker's metrics (prom-client's own IPC messages) from this registry.
+      new AggregatorRegistry();
+      AggregatorRegistry.setRegistries([this.registry]);
+      this.#fromPrimary = true;
+    }
     const registers = [this.registry];
     this.#requests = new Counter({
       name: 'gatehouse_http_requests_total',
@@ -102,6 +123,8 @@ export class Metrics {
         name: 'gatehouse_hashing_utilization_ratio',
         help: "The hashing pool's utilisation (0 to 1, piscina's measure)",
         registers,
+        // Across cluster workers: the mean of the workers' pools, not their sum.
+        aggregator: 'average',
         collect() {
           this.set(hashingPool().utilization);
         },
@@ -160,8 +183,69 @@ export class Metrics {
     return this.registry?.contentType ?? promClient().Registry.PROMETHEUS_CONTENT_TYPE;
   }
 
-  /** The exposition text of every metric (none when they are not served). */
+  /** The exposition text of every metric (none when they are not served); in a cluster worker, every worker's. */
   text(): Promise<string> {
-    return this.registry?.metrics() ?? Promise.resolve('');
+    if (!this.registry) return Promise.resolve('');
+    return this.#fromPrimary ? askPrimary() : this.registry.metrics();
   }
+}
+
+const METRICS_REQUEST = 'gatehouse:metrics-request';
+const METRICS_RESPONSE = 'gatehouse:metrics-response';
+/** How long a worker waits for the primary's answer (prom-client's primary gives each worker 5 s). */
+const PRIMARY_TIMEOUT_MS = 6_000;
+
+interface MetricsResponse {
+  type: typeof METRICS_RESPONSE;
+  id: number;
+  text?: string;
+  error?: string;
+}
+
+const waiting = new Map<number, { resolve: (text: string) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>();
+let nextRequest = 0;
+let answersHeard = false;
+
+/** A worker's request for the whole cluster's metrics, answered by `serveWorkersMetrics` in the primary. */
+function askPrimary(): Promise<string> {
+  if (!answersHeard) {
+    answersHeard = true;
+    process.on('message', (message: MetricsResponse) => {
+      if (message?.type !== METRICS_RESPONSE) return;
+      const request = waiting.get(message.id);
+      if (!request) return;
+      waiting.delete(message.id);
+      clearTimeout(request.timer);
+      if (typeof message.text === 'string') request.resolve(message.text);
+      else request.reject(new Error(`the primary could not gather the workers' metrics: ${message.error ?? 'no answer'}`));
+    });
+  }
+  const id = nextRequest++;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      waiting.delete(id);
+      reject(new Error(`the primary did not send the workers' metrics within ${PRIMARY_TIMEOUT_MS} ms`));
+    }, PRIMARY_TIMEOUT_MS);
+    waiting.set(id, { resolve, reject, timer });
+    process.send!({ type: METRICS_REQUEST, id });
+  });
+}
+
+/**
+ * In the cluster's primary, when metrics are served: answers each worker's request with every
+ * worker's metrics, aggregated.
+ */
+export function serveWorkersMetrics(): void {
+  const aggregator = new (promClient().AggregatorRegistry)();
+  cluster.on('message', (worker, message: { type?: unknown; id?: unknown }) => {
+    if (message?.type !== METRICS_REQUEST || typeof message.id !== 'number') return;
+    const id = message.id;
+    const answer = (response: Omit<MetricsResponse, 'type' | 'id'>) => {
+      if (worker.isConnected()) worker.send({ type: METRICS_RESPONSE, id, ...response });
+    };
+    aggregator.clusterMetrics().then(
+      (text) => answer({ text }),
+      (error: unknown) => answer({ error: error instanceof Error ? error.message : String(error) }),
+    );
+  });
 }

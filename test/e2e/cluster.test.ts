@@ -2,7 +2,8 @@
  * GATEHOUSE_WORKERS=2 (src/app/cluster.ts), the built server as a process
  * over HTTPS: the primary prepares the data once and starts two workers on
  * one port; a token one worker issued is accepted by whichever answers the
- * next request; a worker that dies is replaced while the other keeps
+ * next request; a scrape of /metrics shows every worker's counts, whichever
+ * worker answers it; a worker that dies is replaced while the other keeps
  * serving; SIGTERM ends the workers and the primary with code 0.
  */
 import assert from 'node:assert/strict';
@@ -25,6 +26,8 @@ async function until(what: string, condition: () => boolean, timeoutMs = 20_000)
   }
 }
 
+const METRICS_TOKEN = 'cluster-metrics-scrape-token';
+
 const listening = (server: ServerProcess) => server.output().split('Gatehouse is listening').length - 1;
 
 describe('GATEHOUSE_WORKERS=2', { skip: process.platform !== 'linux' && 'reads the process tree from /proc (Linux only)' }, () => {
@@ -32,7 +35,7 @@ describe('GATEHOUSE_WORKERS=2', { skip: process.platform !== 'linux' && 'reads t
   let ca: Buffer;
 
   before(async () => {
-    server = await startServerProcess({ env: { GATEHOUSE_WORKERS: '2' } });
+    server = await startServerProcess({ env: { GATEHOUSE_WORKERS: '2', GATEHOUSE_METRICS_TOKEN: METRICS_TOKEN } });
     await until('both workers listening', () => listening(server) >= 2);
     ca = fs.readFileSync(server.certFile);
   });
@@ -67,6 +70,21 @@ describe('GATEHOUSE_WORKERS=2', { skip: process.platform !== 'linux' && 'reads t
         assert.equal(list.status, 200, list.text);
       }
     }
+  });
+
+  it("a scrape of /metrics reaches one worker and shows every worker's counts", async () => {
+    const issued = async (): Promise<number> => {
+      const scrape = await httpsRequest(`${server.baseUrl}/metrics`, { ca, headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      assert.equal(scrape.status, 200, scrape.text);
+      const line = /^gatehouse_tokens_issued_total\{grant_type="client_credentials"\} (\d+)$/m.exec(scrape.text);
+      assert.ok(line, 'the tokens counter is in the scrape');
+      return Number(line[1]);
+    };
+    const before = await issued();
+    // Six tokens on new connections: three from each worker.
+    for (let i = 0; i < 6; i++) await token();
+    // Four scrapes on new connections, two answered by each worker: each sees all six (a worker's own count would be three).
+    for (let i = 0; i < 4; i++) assert.equal(await issued(), before + 6);
   });
 
   it('a worker that dies is replaced, and the port keeps answering meanwhile', async () => {
