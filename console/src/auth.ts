@@ -4,15 +4,7 @@
  * SSO session answers at once; no silent iframe is relied on.
  */
 import { createAuth0Client, type Auth0Client } from '@auth0/auth0-spa-js';
-
-/** GET /admin/config.json. */
-export interface ConsoleConfig {
-  domain: string;
-  client_id: string;
-  audience: string;
-  scope: string;
-  redirect_uri: string;
-}
+import type { ConsoleConfig } from '../../src/authentication/console/config-shape.js';
 
 export type Session =
   | { kind: 'signed-in'; client: Auth0Client; config: ConsoleConfig; token: () => Promise<string>; user: { name?: string; email?: string } | undefined }

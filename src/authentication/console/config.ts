@@ -10,14 +10,8 @@ import type { RouteOptions } from 'fastify';
 import { CONSOLE_PATH, OPERATOR_SCOPES, consoleClientId, consoleUrl } from '../../domain/console/client.js';
 import { managementAudience } from '../../domain/tenants/tenant.js';
 import { CONSOLE_CSP } from './files.js';
+import type { ConsoleConfig } from './config-shape.js';
 
-export interface ConsoleConfig {
-  domain: string;
-  client_id: string;
-  audience: string;
-  scope: string;
-  redirect_uri: string;
-}
 
 export function consoleConfigRoute(): RouteOptions {
   return {
