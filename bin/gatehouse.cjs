@@ -14,7 +14,7 @@
 // The young generation of V8's heap does not grow while the server starts:
 // loading and setting up the server allocates mostly objects that live as
 // long as the process, and a young generation grown for them would stay
-// resident, unused, while the server is idle (about 15 MiB). Once the server
+// resident, unused, while the server is idle (about 8 MiB). Once the server
 // listens, src/platform/heap.ts gives V8 back its default growth, so a
 // server under load sizes the young generation as it always would.
 'use strict';

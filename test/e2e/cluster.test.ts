@@ -80,6 +80,12 @@ describe('GATEHOUSE_WORKERS=2', { skip: process.platform !== 'linux' && 'reads t
       assert.ok(line, 'the tokens counter is in the scrape');
       return Number(line[1]);
     };
+    // Without the token, or with another, a worker still answers 401 and no metrics.
+    for (const authorization of [undefined, 'Bearer not-the-metrics-token-at-all']) {
+      const refused = await httpsRequest(`${server.baseUrl}/metrics`, { ca, ...(authorization && { headers: { authorization } }) });
+      assert.equal(refused.status, 401);
+      assert.doesNotMatch(refused.text, /gatehouse_tokens_issued_total/);
+    }
     const before = await issued();
     // Six tokens on new connections: three from each worker.
     for (let i = 0; i < 6; i++) await token();
