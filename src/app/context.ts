@@ -24,6 +24,7 @@ import { ProcessClock } from '../platform/clock.js';
 import type { Config } from '../platform/config.js';
 import { FormTokens } from '../platform/crypto/form-tokens.js';
 import { loadMasterKey } from '../platform/crypto/master-key.js';
+import { secureDataDirectory } from '../platform/data-directory.js';
 import { SecretBox } from '../platform/crypto/secret-box.js';
 import { Mailer } from '../platform/mail/index.js';
 import { openTenantSmtp } from '../domain/email/provider.js';
@@ -72,14 +73,16 @@ export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
 }
 
 export async function createContext(config: Config, logger: Logger = createLogger(config)): Promise<RuntimeContext> {
-  fs.mkdirSync(config.dataDir, { recursive: true });
+  // The data directory holds the master key, the database and the TLS key: the server's user only.
+  for (const line of secureDataDirectory(config.dataDir, config.databaseUrl ? undefined : config.sqliteFile)) logger.warn(line);
   configureHashing(config.hashing);
   const database = openDatabase({
     databaseUrl: config.databaseUrl,
     sqliteFile: config.sqliteFile,
     onIdleError: (err) => logger.warn({ err }, 'an idle PostgreSQL connection failed; it will be replaced'),
   });
-  await migrateToLatest(database.db);
+  const migrated = await migrateToLatest(database.db);
+  if (migrated.length > 0) logger.info({ migrations: migrated, database: database.dialect }, `applied ${migrated.length} database migration(s): ${migrated.join(', ')}`);
   const clock = new ProcessClock();
   const masterKey = loadMasterKey(config.masterKey, config.dataDir);
   const box = new SecretBox(masterKey);
@@ -211,6 +214,17 @@ export async function ensureDefaultTenant(
       );
     }
     return { tenant: existing, created: false };
+  }
+  // A database that already has tenants but none on this domain: most often a restore or a start on
+  // another port (the default domain is `localhost:PORT`). Said at once, so that a second default
+  // tenant and credentials file do not appear unnoticed.
+  const others = (await ctx.stores.tenants.list()).map((t) => t.domain);
+  if (others.length > 0) {
+    ctx.logger.warn(
+      { defaultDomain: config.defaultDomain, tenants: others.slice(0, 10) },
+      `the default domain ${config.defaultDomain} is no tenant's of this database (it has ${others.slice(0, 3).join(', ')}${others.length > 3 ? ', …' : ''}); ` +
+        'a new default tenant is created for it. To serve an existing tenant instead, set GATEHOUSE_DOMAIN (or PORT) to its domain',
+    );
   }
   const created = await ctx.tenants.create({
     domain: config.defaultDomain,

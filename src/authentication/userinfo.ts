@@ -4,8 +4,12 @@
  * its sender constraint (DPoP, RFC 9449 §7), load the user, answer the claims
  * its scopes allow.
  *
- * The token may come in the Authorization header, or for POST in the
- * `access_token` body member (RFC 6750 §2.2). It must be an RS256 JWT signed
+ * The token may come in the Authorization header, for POST in the
+ * `access_token` body member (RFC 6750 §2.2), or in the `access_token` query
+ * parameter (RFC 6750 §2.3), which the service accepts and `passport-auth0`
+ * uses. Exactly one of the three: a request presenting it in more than one
+ * place is refused (RFC 6750 §2). No log line carries a request's query
+ * string, so a token presented there is not logged. It must be an RS256 JWT signed
  * by a tenant key, issued by the tenant, with `https://{domain}/userinfo`
  * among its audiences: that is every token of a user grant that asked for
  * `openid`, and every no-audience user token. The `openid` scope itself is not
@@ -35,18 +39,27 @@ interface PresentedToken {
 }
 
 function readAccessToken(request: FastifyRequest): PresentedToken {
+  const presented: PresentedToken[] = [];
   const header = request.headers.authorization;
   if (header !== undefined) {
     const match = /^(Bearer|DPoP) +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
     if (!match) throw new BearerRefusal('Bad authorization header');
-    return { token: match[2]!, scheme: match[1]!.toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer' };
+    presented.push({ token: match[2]!, scheme: match[1]!.toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer' });
   }
   const body = request.body;
   if (request.method === 'POST' && body !== null && typeof body === 'object' && !Array.isArray(body)) {
-    const token = (body as Record<string, unknown>).access_token;
-    if (typeof token === 'string' && token !== '') return { token, scheme: 'Bearer' };
+    const token = Object.hasOwn(body, 'access_token') ? (body as Record<string, unknown>).access_token : undefined;
+    if (typeof token === 'string' && token !== '') presented.push({ token, scheme: 'Bearer' });
   }
-  throw new BearerRefusal();
+  const query = request.query as Record<string, unknown> | undefined;
+  if (query !== undefined && query !== null && Object.hasOwn(query, 'access_token')) {
+    const token = query.access_token;
+    if (typeof token !== 'string') throw new BearerRefusal('The access_token query parameter must be given once');
+    if (token !== '') presented.push({ token, scheme: 'Bearer' });
+  }
+  if (presented.length > 1) throw new BearerRefusal('The access token must be presented in one place only: the Authorization header, the body or the query');
+  if (presented.length === 0) throw new BearerRefusal();
+  return presented[0]!;
 }
 
 const REFUSALS = { invalid: 'Invalid token', expired: 'The token has expired', audience: 'Invalid audience' } as const;

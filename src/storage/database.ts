@@ -150,14 +150,19 @@ export function sqliteHandle(db: Db): SQLiteModule.Database | undefined {
   return SQLITE_HANDLES.get(db);
 }
 
-export async function migrateToLatest(db: Db): Promise<void> {
-  if (await isAtLatest(db)) return;
+/**
+ * Runs the migrations this version has and the database has not, in order, and returns their names
+ * (empty on the usual restart) so that the caller can say what an upgrade changed.
+ */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  if (await isAtLatest(db)) return [];
   const migrator = new Migrator({ db, provider: new StaticMigrationProvider() });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
   }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
 export { isForeignKeyViolation, isUniqueViolation } from '../platform/database-errors.js';

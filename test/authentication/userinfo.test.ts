@@ -75,6 +75,28 @@ describe('GET|POST /userinfo', () => {
     assert.deepEqual(email.json(), { sub: userId, email: 'alice@example.com', email_verified: true });
   });
 
+  it('accepts the token in the access_token query parameter (RFC 6750 §2.3), as passport-auth0 sends it', async () => {
+    const token = await login({ scope: 'openid email' });
+    const query = (q: string, init: { method?: 'GET' | 'POST'; authorization?: string } = {}) =>
+      t.app.inject({ method: init.method ?? 'GET', url: `/userinfo?${q}`, headers: { host: DOMAIN, ...(init.authorization && { authorization: init.authorization }) } });
+    const res = await query(`access_token=${token}`);
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(res.json(), { sub: userId, email: 'alice@example.com', email_verified: true });
+    assert.equal((await query(`access_token=${token}`, { method: 'POST' })).statusCode, 200);
+    // The same checks as for the header: a tampered token is refused.
+    assertUnauthorized(await query(`access_token=${token.slice(0, -4)}AAAA`), 'Invalid token');
+    // One place only (RFC 6750 §2): header and query together, or the parameter twice, are refused.
+    assertUnauthorized(await query(`access_token=${token}`, { authorization: `Bearer ${token}` }), 'The access token must be presented in one place only: the Authorization header, the body or the query');
+    assertUnauthorized(await query(`access_token=${token}&access_token=${token}`), 'The access_token query parameter must be given once');
+    const both = await t.app.inject({
+      method: 'POST', url: `/userinfo?access_token=${token}`,
+      headers: { host: DOMAIN, 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ access_token: token }).toString(),
+    });
+    assertUnauthorized(both, 'The access token must be presented in one place only: the Authorization header, the body or the query');
+    // An empty parameter is no token: the challenge without an error code.
+    assertUnauthorized(await query('access_token='));
+  });
+
   it('refuses a missing, malformed, tampered or foreign-audience token with a plain 401', async () => {
     assertUnauthorized(await userinfo('GET'));
     assertUnauthorized(await userinfo('GET', 'not-a-jwt'), 'Invalid token');

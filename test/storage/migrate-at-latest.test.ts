@@ -14,6 +14,7 @@ import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../src/st
 describe('migrateToLatest on an existing database', () => {
   let dir: string;
   let handle: DatabaseHandle;
+  let applied: string[];
   const tables = async () =>
     (await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name like 'kysely_migration%'`.execute(handle.db)).rows.map((r) => r.name).sort();
   const executed = async () => (await sql<{ name: string }>`select name from kysely_migration order by name`.execute(handle.db)).rows.map((r) => r.name);
@@ -21,7 +22,7 @@ describe('migrateToLatest on an existing database', () => {
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-migrate-'));
     handle = openDatabase({ sqliteFile: path.join(dir, 'gatehouse.db') });
-    await migrateToLatest(handle.db);
+    applied = await migrateToLatest(handle.db);
   });
   after(async () => {
     await handle.close();
@@ -32,12 +33,13 @@ describe('migrateToLatest on an existing database', () => {
     assert.deepEqual(await tables(), ['kysely_migration', 'kysely_migration_lock']);
     const names = await executed();
     assert.ok(names.length >= 36 && names[0] === '0001_foundation', names.join(', '));
+    assert.deepEqual(applied, names, 'it returns the names it applied, for the start-up log');
   });
 
   it('at the latest migration it does nothing: the Migrator would have made its lock table again', async () => {
     await sql`drop table kysely_migration_lock`.execute(handle.db);
     const before = await executed();
-    await migrateToLatest(handle.db);
+    assert.deepEqual(await migrateToLatest(handle.db), []);
     assert.deepEqual(await tables(), ['kysely_migration']);
     assert.deepEqual(await executed(), before);
   });
