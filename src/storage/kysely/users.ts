@@ -103,7 +103,12 @@ export class KyselyUserStore implements UserStore {
     const postgres = isPostgres(this.db);
     const { filter, sort } = search;
     const base = this.usersOf(tenantId);
-    const filtered = filter ? base.where((eb) => searchCondition(eb, postgres, filter)) : base;
+    const matching = filter ? base.where((eb) => searchCondition(eb, postgres, filter)) : base;
+    const { after } = search;
+    if (after && (search.offset !== 0 || (sort && (sort.field !== 'created_at' || sort.descending)))) throw new Error('keyset paging is in the default order, without an offset');
+    const filtered = after
+      ? matching.where((eb) => eb.or([eb('users.created_at', '>', after.created_at), eb.and([eb('users.created_at', '=', after.created_at), eb('users.user_id', '>', after.user_id)])]))
+      : matching;
     const direction = sort?.descending ? 'desc' : 'asc';
     const field = sort?.field ?? 'created_at';
     const column = field === 'email' ? 'users.email_lower' : (`users.${field}` as const);
