@@ -610,6 +610,8 @@ export interface GatehouseOptions {
   nodeArgs?: readonly string[];
   /** The launcher to run: this checkout's bin/gatehouse.cjs unless another is given (bench/startup.ts's baseline). */
   bin?: string;
+  /** How long the first 200 may take (default 30 s; a first start on PostgreSQL runs every migration). */
+  timeoutMs?: number;
 }
 
 /**
@@ -634,6 +636,7 @@ export function startGatehouse(o: GatehouseOptions): Promise<StartedServer> {
       ? () => (fs.existsSync(certFile) ? { scheme: 'https', port: o.port, host, ca: fs.readFileSync(certFile) } : undefined)
       : { scheme: 'http', port: o.port, host },
     readyPath: '/health',
+    ...(o.timeoutMs !== undefined && { timeoutMs: o.timeoutMs }),
   });
 }
 

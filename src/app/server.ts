@@ -107,6 +107,8 @@ export async function startServer(config: Config, print: (line: string) => void 
       (removed) => ctx.logger.debug({ removed }, 'purged expired artefacts'),
       (err: unknown) => ctx.logger.warn({ err }, 'purging expired artefacts failed'),
     );
+    // The users table's planner statistics, whether or not autovacuum runs (a sampled ANALYZE).
+    ctx.stores.users.refreshStatistics().catch((err: unknown) => ctx.logger.warn({ err }, 'refreshing the users table statistics failed'));
   }, PURGE_INTERVAL_MS);
   purge.unref();
 

@@ -744,6 +744,19 @@ export interface JobFileRow {
 }
 
 /**
+ * A part of a job's file (migration 0091): a users export is written a page at
+ * a time and served by streaming its parts in order, so that neither the job
+ * nor the download holds the whole file in memory.
+ */
+export interface JobFilePartRow {
+  tenant_id: string;
+  job_id: string;
+  kind: 'output';
+  part: number;
+  content: string;
+}
+
+/**
  * Tenant log events (migration 0065), in the service's Log shape. `log_id`
  * sorts as the events were recorded (src/domain/logs/log-id.ts); `date` is
  * ISO-8601. `details` never holds a secret (src/domain/logs/events.ts).

@@ -13,6 +13,7 @@ import type {
   ClientCredentialRow,
   ConnectionClientRow,
   DeviceCodeRow,
+  JobFilePartRow,
   JobFileRow,
   GroupMembershipRow,
   GroupRoleRow,
@@ -106,6 +107,7 @@ export interface Database {
   backchannel_auth_requests: BackchannelAuthRequestRow;
   jobs: Stored<'jobs'>;
   job_files: JobFileRow;
+  job_file_parts: JobFilePartRow;
   job_errors: Stored<'job_errors'>;
   tenant_logs: Stored<'tenant_logs'>;
   log_streams: Stored<'log_streams'>;

@@ -245,6 +245,35 @@ for (const postgres of [false, true]) describe(`/api/v2/jobs (${postgres ? 'Post
     assert.equal((await t.management('POST', '/api/v2/jobs/users-exports', { body: { format: 'xml' } })).statusCode, 400);
   });
 
+  it('exports a tenant larger than a page by keyset, a part per page, streamed back in order with every user once', async () => {
+    const hash = bcrypt.hashSync('page-password', 4);
+    const users = Array.from({ length: 2_345 }, (_, i) => ({ email: `paged${i}@export.example`, password_hash: hash }));
+    const imported = (await upload(JSON.stringify(users))).json() as Job;
+    await runner.runOnce();
+    assert.equal(((await t.management('GET', `/api/v2/jobs/${imported.id}`)).json() as Job).summary?.inserted, users.length);
+    const total = Number((await t.management('GET', '/api/v2/users?include_totals=true&per_page=1')).json().total);
+    assert.ok(total > 2_000, String(total));
+
+    const created = (await t.management('POST', '/api/v2/jobs/users-exports', { body: { format: 'json', fields: [{ name: 'user_id' }, { name: 'created_at' }] } })).json() as Job;
+    await runner.runOnce();
+    const parts = await t.ctx.database.db.selectFrom('job_file_parts').select('part').where('job_id', '=', created.id).orderBy('part').execute();
+    assert.deepEqual(parts.map((p) => p.part), Array.from({ length: Math.ceil(total / 1000) }, (_, i) => i), 'one part per page of 1,000');
+    const location = new URL(((await t.management('GET', `/api/v2/jobs/${created.id}`)).json() as Job).location!);
+    const download = await t.app.inject({ method: 'GET', url: location.pathname + location.search, headers: { host: DOMAIN } });
+    assert.equal(download.statusCode, 200);
+    const rows = gunzipSync(download.rawPayload).toString().trim().split('\n').map((l) => JSON.parse(l) as { user_id: string; created_at: string });
+    assert.equal(rows.length, total);
+    assert.equal(new Set(rows.map((r) => r.user_id)).size, total, 'every user once');
+    const order = (a: { user_id: string; created_at: string }, b: { user_id: string; created_at: string }) => (a.created_at === b.created_at ? (a.user_id < b.user_id ? -1 : 1) : a.created_at < b.created_at ? -1 : 1);
+    assert.deepEqual(rows, [...rows].sort(order), 'in creation order');
+
+    // A job that has not completed has no download, even with a signed link for it.
+    const pending = (await t.management('POST', '/api/v2/jobs/users-exports', { body: { format: 'json' } })).json() as Job;
+    const early = location.pathname.replace(created.id, pending.id) + location.search;
+    assert.equal((await t.app.inject({ method: 'GET', url: early, headers: { host: DOMAIN } })).statusCode, 403);
+    await runner.runOnce();
+  });
+
   it('sends a verification email from a job', async () => {
     const user = (await t.management('GET', `/api/v2/users?q=${encodeURIComponent('email:"user3@import.example"')}`)).json()[0];
     const res = await t.management('POST', '/api/v2/jobs/verification-email', { body: { user_id: user.user_id } });

@@ -114,6 +114,11 @@ export class JobRunner {
       await new Promise((resolve) => setImmediate(resolve));
     }
     await this.finish(job, 'completed', summary, null);
+    // The planner's statistics after a bulk insert (autovacuum may be off or behind): without them
+    // PostgreSQL can pick a scan for the user reads that follow.
+    if (summary.inserted > 0) {
+      await this.ctx.stores.users.refreshStatistics().catch((err: unknown) => this.ctx.logger.warn({ err }, 'refreshing the users table statistics failed'));
+    }
   }
 
   private async runVerificationEmail(job: JobRow): Promise<void> {

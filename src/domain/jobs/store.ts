@@ -2,7 +2,7 @@
  * Storage of Management API jobs, their files and their errors: the durable
  * queue of src/domain/jobs/runner.ts. Implemented by src/storage/kysely/jobs.ts.
  */
-import type { JobErrorRow, JobFileRow, JobRow, JobStatus, JobSummary } from '../rows.js';
+import type { JobErrorRow, JobFilePartRow, JobFileRow, JobRow, JobStatus, JobSummary } from '../rows.js';
 
 export interface JobStore {
   /** A new job, with its input file when it has one, atomically. */
@@ -30,4 +30,10 @@ export interface JobStore {
   /** Writes (or replaces) a job's file. */
   putFile(row: JobFileRow): Promise<void>;
   file(tenantId: string, jobId: string, kind: JobFileRow['kind']): Promise<string | undefined>;
+  /** Removes a job's output (its file and its parts): an export that starts over. */
+  deleteOutput(tenantId: string, jobId: string): Promise<void>;
+  /** Writes (or replaces) one part of a job's output. */
+  putFilePart(row: JobFilePartRow): Promise<void>;
+  /** The parts of a job's output after `afterPart` (-1 for the first), in order, at most `limit`. */
+  fileParts(tenantId: string, jobId: string, afterPart: number, limit: number): Promise<Pick<JobFilePartRow, 'part' | 'content'>[]>;
 }

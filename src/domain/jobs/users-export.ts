@@ -3,8 +3,8 @@
  * or of one connection, written as JSON lines or CSV with the fields asked
  * (`{name, export_as}`: a member of the user as GET /users/{id} shows it, a
  * dotted path into app_metadata/user_metadata, or `identities[0].connection`),
- * kept in `job_files` and served gzipped through a signed link
- * (./export-links.ts).
+ * kept a page at a time in `job_file_parts` and served gzipped, streamed,
+ * through a signed link (./export-links.ts, src/authentication/job-exports.ts).
  *
  * Default fields when none are asked: user_id, email, email_verified, name,
  * nickname, given_name, family_name, username, created_at, updated_at,
@@ -55,18 +55,29 @@ export async function runUsersExport(ctx: JobContext, job: JobRow): Promise<JobS
     const connection = await ctx.stores.connections.get(job.tenant_id, job.connection_id);
     filter = { kind: 'term', field: { kind: 'connection' }, match: 'exact', value: connection?.name ?? '' };
   }
-  const lines: string[] = csv ? [fields.map((f) => csvCell(f.export_as ?? f.name)).join(',')] : [];
+  // A run that starts over (another process took the job when this one's lease ran out) replaces the output.
+  await ctx.stores.jobs.deleteOutput(job.tenant_id, job.id);
+  // A page of users at a time, by keyset (creation time, user_id), each page one part of the file:
+  // the job holds one page in memory whatever the tenant's size.
+  let lines: string[] = csv ? [fields.map((f) => csvCell(f.export_as ?? f.name)).join(',')] : [];
   let count = 0;
-  for (let offset = 0; count < limit; offset += PAGE) {
-    const { rows } = await ctx.stores.users.search(job.tenant_id, { filter, offset, limit: Math.min(PAGE, limit - count), withTotal: false });
+  let part = 0;
+  let after: { created_at: string; user_id: string } | undefined;
+  while (count < limit) {
+    const { rows } = await ctx.stores.users.search(job.tenant_id, { filter, offset: 0, ...(after && { after }), limit: Math.min(PAGE, limit - count), withTotal: false });
     for (const row of rows) {
       const user = userFromRow(row, row.connection_name);
       const values = fields.map((f) => valueAt(user, f.name));
       lines.push(csv ? values.map(csvCell).join(',') : JSON.stringify(Object.fromEntries(fields.map((f, i) => [f.export_as ?? f.name, values[i]]).filter(([, v]) => v !== undefined))));
     }
+    if (lines.length) await ctx.stores.jobs.putFilePart({ tenant_id: job.tenant_id, job_id: job.id, kind: 'output', part: part++, content: `${lines.join('\n')}\n` });
+    lines = [];
     count += rows.length;
-    if (rows.length < PAGE) break;
+    const last = rows[rows.length - 1];
+    if (rows.length < PAGE || !last) break;
+    after = { created_at: last.created_at, user_id: last.user_id };
+    // SQLite answers synchronously: let requests in between pages.
+    await new Promise((resolve) => setImmediate(resolve));
   }
-  await ctx.stores.jobs.putFile({ tenant_id: job.tenant_id, job_id: job.id, kind: 'output', content: lines.length ? `${lines.join('\n')}\n` : '' });
   return { failed: 0, updated: 0, inserted: 0, total: count };
 }

@@ -45,6 +45,12 @@ export interface UserSearch {
   /** Default: creation time ascending; user_id always breaks ties. */
   sort?: { field: UserSortField; descending: boolean };
   offset: number;
+  /**
+   * Keyset paging in the default order (creation time ascending, then user_id): the users after this
+   * one, with `offset` 0. What an export walks the tenant with, so that its last page costs what its
+   * first does.
+   */
+  after?: { created_at: string; user_id: string };
   limit: number;
   withTotal: boolean;
 }

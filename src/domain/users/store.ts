@@ -87,6 +87,12 @@ export interface UserStore {
    */
   insertMany(rows: UserRow[]): Promise<string[]>;
   /**
+   * Brings the database's planner statistics of the users table up to date (PostgreSQL `ANALYZE`,
+   * SQLite `ANALYZE` with a bounded sample): after a bulk import, so that user reads keep their
+   * indexed plans whatever autovacuum is doing.
+   */
+  refreshStatistics(): Promise<void>;
+  /**
    * The users of the connection with one of these lower-cased emails or
    * usernames, or (in the whole tenant) one of these user_ids.
    */

@@ -1,7 +1,7 @@
 import type { ExpressionBuilder } from 'kysely';
 import type { Database } from '../schema.js';
 import type { JobStore } from '../../domain/jobs/store.js';
-import type { JobErrorRow, JobFileRow, JobRow, JobStatus, JobSummary } from '../../domain/rows.js';
+import type { JobErrorRow, JobFilePartRow, JobFileRow, JobRow, JobStatus, JobSummary } from '../../domain/rows.js';
 import { atomically, type Db } from '../database.js';
 import { fromStored, parsedRow, parsedRows, toStored } from '../json-columns.js';
 
@@ -102,5 +102,31 @@ export class KyselyJobStore implements JobStore {
   async file(tenantId: string, jobId: string, kind: JobFileRow['kind']): Promise<string | undefined> {
     const row = await this.db.selectFrom('job_files').select('content').where('tenant_id', '=', tenantId).where('job_id', '=', jobId).where('kind', '=', kind).executeTakeFirst();
     return row?.content;
+  }
+
+  async deleteOutput(tenantId: string, jobId: string): Promise<void> {
+    await this.db.deleteFrom('job_file_parts').where('tenant_id', '=', tenantId).where('job_id', '=', jobId).execute();
+    await this.db.deleteFrom('job_files').where('tenant_id', '=', tenantId).where('job_id', '=', jobId).where('kind', '=', 'output').execute();
+  }
+
+  async putFilePart(row: JobFilePartRow): Promise<void> {
+    await this.db
+      .insertInto('job_file_parts')
+      .values(row)
+      .onConflict((oc) => oc.columns(['tenant_id', 'job_id', 'kind', 'part']).doUpdateSet({ content: row.content }))
+      .execute();
+  }
+
+  fileParts(tenantId: string, jobId: string, afterPart: number, limit: number): Promise<Pick<JobFilePartRow, 'part' | 'content'>[]> {
+    return this.db
+      .selectFrom('job_file_parts')
+      .select(['part', 'content'])
+      .where('tenant_id', '=', tenantId)
+      .where('job_id', '=', jobId)
+      .where('kind', '=', 'output')
+      .where('part', '>', afterPart)
+      .orderBy('part')
+      .limit(limit)
+      .execute();
   }
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { atomically, type Db } from '../database.js';
 import { chunks } from '../links.js';
 import type { UserRow } from '../../domain/users/model.js';
@@ -7,6 +8,14 @@ import { countRows, fetchPage, parsedPage } from '../paging.js';
 import type { OffsetWindow, Page } from '../../domain/paging.js';
 import type { UserSearch } from '../../domain/users/search.js';
 import { isPostgres, searchCondition } from './user-search.js';
+
+/** Sort fields that every user has (NOT NULL columns). */
+const NEVER_NULL_SORT_FIELDS: ReadonlySet<string> = new Set(['created_at', 'updated_at', 'user_id', 'logins_count']);
+
+/** Creation time, then user id: the order of the tenant's user lists. */
+function byCreation(a: UserWithConnection, b: UserWithConnection): number {
+  return a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.user_id < b.user_id ? -1 : a.user_id > b.user_id ? 1 : 0;
+}
 
 export class KyselyUserStore implements UserStore {
   constructor(private readonly db: Db) {}
@@ -37,15 +46,12 @@ export class KyselyUserStore implements UserStore {
   async linkedIdentities(tenantId: string, primaryIds: readonly string[]): Promise<UserWithConnection[]> {
     const found: UserWithConnection[] = [];
     for (const ids of chunks(primaryIds)) {
-      const rows = this.withConnection()
-        .where('users.tenant_id', '=', tenantId)
-        .where('users.linked_to', 'in', ids)
-        .orderBy('users.created_at')
-        .orderBy('users.user_id')
-        .execute();
+      // No ORDER BY in SQL: with one the planner walks users_created_idx over the whole tenant
+      // instead of looking the few linked rows up in users_linked_idx.
+      const rows = this.withConnection().where('users.tenant_id', '=', tenantId).where('users.linked_to', 'in', ids).execute();
       found.push(...(await parsedRows('users', rows)));
     }
-    return found;
+    return found.sort(byCreation);
   }
 
   link(tenantId: string, secondaryId: string, primaryId: string, now: string): Promise<boolean> {
@@ -97,13 +103,20 @@ export class KyselyUserStore implements UserStore {
     const postgres = isPostgres(this.db);
     const { filter, sort } = search;
     const base = this.usersOf(tenantId);
-    const filtered = filter ? base.where((eb) => searchCondition(eb, postgres, filter)) : base;
+    const matching = filter ? base.where((eb) => searchCondition(eb, postgres, filter)) : base;
+    const { after } = search;
+    if (after && (search.offset !== 0 || (sort && (sort.field !== 'created_at' || sort.descending)))) throw new Error('keyset paging is in the default order, without an offset');
+    const filtered = after
+      ? matching.where((eb) => eb.or([eb('users.created_at', '>', after.created_at), eb.and([eb('users.created_at', '=', after.created_at), eb('users.user_id', '>', after.user_id)])]))
+      : matching;
     const direction = sort?.descending ? 'desc' : 'asc';
     const field = sort?.field ?? 'created_at';
     const column = field === 'email' ? 'users.email_lower' : (`users.${field}` as const);
-    // Rows without the sorted field come last either way, as on the service.
-    const rows = await filtered
-      .orderBy((eb) => eb.case().when(column, 'is', null).then(1).else(0).end())
+    // Rows without the sorted field come last either way, as on the service. Only for a field that
+    // may be missing: the CASE keeps the database from reading an index in order (the default sort,
+    // creation time, would sort the whole tenant for its first page).
+    const ordered = NEVER_NULL_SORT_FIELDS.has(field) ? filtered : filtered.orderBy((eb) => eb.case().when(column, 'is', null).then(1).else(0).end());
+    const rows = await ordered
       .orderBy(column, direction)
       .orderBy('users.user_id', direction)
       .offset(search.offset)
@@ -135,23 +148,23 @@ export class KyselyUserStore implements UserStore {
     );
   }
 
-  listByEmail(tenantId: string, emailLower: string): Promise<UserWithConnection[]> {
-    // The users with the email, and the users one of whose linked identities has it.
-    const linkedWithEmail = this.db
-      .selectFrom('users as linked')
-      .select('linked.linked_to')
-      .where('linked.tenant_id', '=', tenantId)
-      .where('linked.email_lower', '=', emailLower)
-      .where('linked.linked_to', 'is not', null)
-      .$narrowType<{ linked_to: string }>();
-    return parsedRows(
-      'users',
-      this.usersOf(tenantId)
-        .where((eb) => eb.or([eb('users.email_lower', '=', emailLower), eb('users.user_id', 'in', linkedWithEmail)]))
-        .orderBy('users.created_at')
-        .orderBy('users.user_id')
-        .execute(),
-    );
+  async listByEmail(tenantId: string, emailLower: string): Promise<UserWithConnection[]> {
+    // The users with the email (users_email_lower_idx), and the users one of whose linked identities
+    // has it (the same index, then each primary by its key). Two indexed reads: as one query with an
+    // OR the planner scans the tenant.
+    const withEmail = await this.usersOf(tenantId).where('users.email_lower', '=', emailLower).execute();
+    const primaries = await this.db
+      .selectFrom('users')
+      .select('linked_to')
+      .where('tenant_id', '=', tenantId)
+      .where('email_lower', '=', emailLower)
+      .where('linked_to', 'is not', null)
+      .$narrowType<{ linked_to: string }>()
+      .execute();
+    const known = new Set(withEmail.map((row) => row.user_id));
+    const missing = [...new Set(primaries.map((row) => row.linked_to))].filter((id) => !known.has(id));
+    const linked = missing.length ? await this.usersOf(tenantId).where('users.user_id', 'in', missing).execute() : [];
+    return (await parsedRows('users', Promise.resolve([...withEmail, ...linked]))).sort(byCreation);
   }
 
   async findByLoginIdentifier(tenantId: string, connectionId: string, identifierLower: string): Promise<UserRow | undefined> {
@@ -182,6 +195,19 @@ export class KyselyUserStore implements UserStore {
       .returning('user_id')
       .execute();
     return inserted.map((row) => row.user_id);
+  }
+
+  async refreshStatistics(): Promise<void> {
+    if (isPostgres(this.db)) {
+      await sql`analyze users`.execute(this.db);
+      return;
+    }
+    // A sample of about 1,000 rows per index is what SQLite's planner needs; a whole-table pass would hold
+    // the one connection for seconds on a large tenant.
+    await this.db.connection().execute(async (connection) => {
+      await sql`pragma analysis_limit = 1000`.execute(connection);
+      await sql`analyze users`.execute(connection);
+    });
   }
 
   async findExisting(tenantId: string, connectionId: string, keys: { emailsLower: string[]; usernamesLower: string[]; userIds: string[] }): Promise<UserRow[]> {
