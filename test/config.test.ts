@@ -18,6 +18,7 @@ describe('loadConfig', () => {
     assert.equal(config.trustProxy, false, 'no proxy is trusted by default');
     assert.equal(config.requestTimeoutMs, 30_000);
     assert.equal(config.maxConnectionsPerAddress, 256);
+    assert.equal(config.tlsHandshakeTimeoutMs, 10_000);
     assert.equal(config.workers, 1, 'one process serves by default');
     assert.equal(loadConfig({ GATEHOUSE_WORKERS: 'auto' }).workers, os.availableParallelism());
     assert.equal(loadConfig({ GATEHOUSE_WORKERS: '3' }).hashing.threads, Math.max(1, Math.floor((os.availableParallelism() - 1) / 3)), 'hashing threads shared among workers');
@@ -44,9 +45,10 @@ describe('loadConfig', () => {
     assert.equal(config.plainHttp, true);
     assert.equal(config.databaseUrl, 'postgres://u@h/db');
     assert.deepEqual(config.rateLimits.management, { burst: 10, perSecond: 5 });
-    const limits = loadConfig({ GATEHOUSE_REQUEST_TIMEOUT: '2.5', GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS: '1000' });
+    const limits = loadConfig({ GATEHOUSE_REQUEST_TIMEOUT: '2.5', GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS: '1000', GATEHOUSE_TLS_HANDSHAKE_TIMEOUT: '0.5' });
     assert.equal(limits.requestTimeoutMs, 2500);
     assert.equal(limits.maxConnectionsPerAddress, 1000);
+    assert.equal(limits.tlsHandshakeTimeoutMs, 500);
   });
 
   const bad: [Record<string, string>, string][] = [
@@ -58,6 +60,8 @@ describe('loadConfig', () => {
     [{ GATEHOUSE_ADMIN_CLIENT_ID: 'a b', GATEHOUSE_ADMIN_CLIENT_SECRET: '0123456789abcdef' }, 'GATEHOUSE_ADMIN_CLIENT_ID'],
     [{ GATEHOUSE_ADMIN_CLIENT_ID: 'abc', GATEHOUSE_ADMIN_CLIENT_SECRET: 'short' }, 'GATEHOUSE_ADMIN_CLIENT_SECRET'],
     [{ TLS_CERT_FILE: '/x.pem' }, 'TLS_KEY_FILE'],
+    [{ GATEHOUSE_TLS_HANDSHAKE_TIMEOUT: '0' }, 'GATEHOUSE_TLS_HANDSHAKE_TIMEOUT'],
+    [{ GATEHOUSE_TLS_HANDSHAKE_TIMEOUT: 'ten' }, 'GATEHOUSE_TLS_HANDSHAKE_TIMEOUT'],
     [{ GATEHOUSE_HTTP: 'yes' }, 'GATEHOUSE_HTTP'],
     [{ GATEHOUSE_MASTER_KEY: 'too-short' }, 'GATEHOUSE_MASTER_KEY'],
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],

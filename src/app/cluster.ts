@@ -16,7 +16,8 @@
  * starts (migrations, the default tenant and its printed credentials, the
  * generated TLS certificate), serves nothing itself, replaces a worker that
  * dies unexpectedly (at most once a second per slot, so a worker that
- * cannot start does not spin), and on SIGTERM/SIGINT asks every worker to
+ * cannot start does not spin; a connection handed to it as it died is reset,
+ * ./cluster-handoffs.ts), and on SIGTERM/SIGINT asks every worker to
  * finish its in-flight requests and exits when they have.
  */
 import cluster, { type Worker } from 'node:cluster';
@@ -24,6 +25,7 @@ import type { Config } from '../platform/config.js';
 import { bootstrapBanner, createContext, ensureDefaultTenant } from './context.js';
 import { preflight } from './preflight.js';
 import { loadTls } from './server.js';
+import { resetUntakenConnections } from './cluster-handoffs.js';
 import { metricsServed, serveWorkersMetrics } from '../platform/metrics.js';
 
 /** Shortest time between two starts of one worker slot. */
@@ -57,6 +59,7 @@ export async function runPrimary(config: Config, print: (line: string) => void =
   const fork = (slot: number) => {
     lastStart.set(slot, Date.now());
     const worker = cluster.fork({ GATEHOUSE_WORKER_SLOT: String(slot) });
+    resetUntakenConnections(worker);
     slotOf.set(worker, slot);
   };
   cluster.on('exit', (worker, code, signal) => {

@@ -85,7 +85,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   // An HTTPS server takes the HTTP server's options among its own.
   if (options.https) serverOptions.https = { ...options.https, ...timeoutOptions(limits) };
   const app = Fastify(serverOptions as FastifyServerOptions) as unknown as FastifyInstance;
-  limitConnectionsPerAddress(app.server, limits.maxConnectionsPerAddress);
+  limitConnectionsPerAddress(app.server, limits.maxConnectionsPerAddress, options.https ? ctx.config.tlsHandshakeTimeoutMs : undefined);
   const registries = options.registries ?? defaultRegistries();
   // JWKS and discovery are answered from memory ahead of Fastify's own listener (authentication/well-known/listener.ts).
   const [fastifyListener] = app.server.listeners('request') as Parameters<typeof wellKnownListener>[2][];

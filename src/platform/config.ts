@@ -79,6 +79,8 @@ export interface Config {
   requestTimeoutMs: number;
   /** Connections one client address may hold open at once; further ones are closed on arrival. */
   maxConnectionsPerAddress: number;
+  /** Time a connection has to complete its TLS handshake, from its arrival; past it the connection is closed. */
+  tlsHandshakeTimeoutMs: number;
   /** DNS servers (`ip` or `ip:port`) that custom-domain verification asks for TXT records; undefined: the system's. */
   dnsServers: string[] | undefined;
   /** PEM file of extra certificate authorities trusted for back-channel logout deliveries (relying parties on a private PKI). */
@@ -209,8 +211,14 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: 'GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS',
-    meaning: 'connections one client IP address may hold open at once; more are closed on arrival (behind a proxy, raise it or rely on the proxy)',
+    meaning:
+      'connections one client IP address may hold open at once; at the limit a new one replaces the oldest still in its TLS handshake, else it is closed (behind a proxy, raise it or rely on the proxy)',
     default: '256',
+  },
+  {
+    name: 'GATEHOUSE_TLS_HANDSHAKE_TIMEOUT',
+    meaning: 'seconds a connection has, from its arrival, to complete the TLS handshake; a slower one is closed',
+    default: '10',
   },
   {
     name: 'GATEHOUSE_DNS_SERVERS',
@@ -535,6 +543,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     requestTimeoutMs: parseSeconds('GATEHOUSE_REQUEST_TIMEOUT', nonEmpty(env, 'GATEHOUSE_REQUEST_TIMEOUT'), 30),
     maxConnectionsPerAddress: parseCount('GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS', nonEmpty(env, 'GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS'), 256),
+    tlsHandshakeTimeoutMs: parseSeconds('GATEHOUSE_TLS_HANDSHAKE_TIMEOUT', nonEmpty(env, 'GATEHOUSE_TLS_HANDSHAKE_TIMEOUT'), 10),
     dnsServers: parseDnsServers(nonEmpty(env, 'GATEHOUSE_DNS_SERVERS')),
     outbound: (() => {
       try {

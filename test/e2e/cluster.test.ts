@@ -4,10 +4,12 @@
  * one port; a token one worker issued is accepted by whichever answers the
  * next request; a scrape of /metrics shows every worker's counts, whichever
  * worker answers it; a worker that dies is replaced while the other keeps
- * serving; SIGTERM ends the workers and the primary with code 0.
+ * serving; a connection caught in a worker's death (handed to it, or with a
+ * request in flight) gets an error at once rather than hanging; SIGTERM ends the workers and the primary with code 0.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import tls from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { httpsRequest } from './support/https.js';
@@ -16,6 +18,13 @@ import { httpsRequest } from './support/https.js';
 function childrenOf(pid: number): number[] {
   const text = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
   return text === '' ? [] : text.split(/\s+/).map(Number);
+}
+
+/** Rejects after a generous guard: turns a hang into a failure (no timing is asserted). */
+function hang(what: string, guardMs = 20_000): Promise<never> {
+  return new Promise((_, reject) => {
+    setTimeout(() => reject(new Error(`${what}: no answer and no error after ${guardMs} ms`)), guardMs).unref();
+  });
 }
 
 async function until(what: string, condition: () => boolean, timeoutMs = 20_000): Promise<void> {
@@ -97,7 +106,7 @@ describe('GATEHOUSE_WORKERS=2', { skip: process.platform !== 'linux' && 'reads t
     const pid = server.child.pid!;
     const [victim, survivor] = childrenOf(pid);
     process.kill(victim!, 'SIGKILL');
-    // A connection the primary handed to the worker as it died is lost with it (node:cluster); once the
+    // A connection the primary handed to the worker as it died is reset (the next test); once the
     // primary has seen the exit, every connection goes to the survivor while the replacement starts.
     await until('the primary to see the exit', () => server.output().includes('a worker process ended; starting another'));
     for (let i = 0; i < 5; i++) {
@@ -109,6 +118,52 @@ describe('GATEHOUSE_WORKERS=2', { skip: process.platform !== 'linux' && 'reads t
       return now.length === 2 && !now.includes(victim!) && now.includes(survivor!);
     });
     await until('the replacement listening', () => listening(server) >= 3);
+    assert.ok((await token()).length > 0);
+  });
+
+  it('a connection caught in a worker\'s death gets a reset at once, and a new request is answered once the workers are replaced', async () => {
+    const pid = server.child.pid!;
+    const [stopped, busy] = childrenOf(pid);
+    const startsBefore = listening(server);
+    // A stopped worker never takes the connection the primary hands it: of two new connections, one
+    // reaches the stopped worker (no handshake) and the other the running one.
+    process.kill(stopped!, 'SIGSTOP');
+    const connect = () => {
+      const socket = tls.connect({ port: server.port, host: '127.0.0.1', servername: 'localhost', ca });
+      const outcome = new Promise<{ socket: tls.TLSSocket; event: string; code?: string }>((resolve) => {
+        socket.once('secureConnect', () => resolve({ socket, event: 'secureConnect' }));
+        socket.once('error', (err: NodeJS.ErrnoException) => resolve({ socket, event: 'error', ...(err.code && { code: err.code }) }));
+        socket.once('close', () => resolve({ socket, event: 'close' }));
+      });
+      return { socket, outcome };
+    };
+    const first = connect();
+    const second = connect();
+    const handshaken = await Promise.race([first.outcome, second.outcome]);
+    assert.equal(handshaken.event, 'secureConnect');
+    const untaken = handshaken.socket === first.socket ? second : first;
+    // The handshaken connection carries a request whose body is still being sent when its worker dies.
+    handshaken.socket.write(
+      `POST /oauth/token HTTP/1.1\r\nHost: ${server.domain}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"grant_type":`,
+    );
+    const inFlight = new Promise<string>((resolve) => {
+      handshaken.socket.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? 'error'));
+      handshaken.socket.once('close', () => resolve('close'));
+    });
+
+    // The stopped worker dies without taking its connection: the primary resets it (before, it stayed
+    // open with no process reading it until the client gave up).
+    process.kill(stopped!, 'SIGKILL');
+    const lost = await Promise.race([untaken.outcome, hang('the connection handed to the killed worker')]);
+    assert.equal(lost.event, 'error', 'the connection the killed worker never took is not answered');
+    assert.equal(lost.code, 'ECONNRESET');
+
+    // The worker reading the slow body dies: its client learns at once too.
+    process.kill(busy!, 'SIGKILL');
+    assert.match(await Promise.race([inFlight, hang('the request in flight')]), /^(ECONNRESET|EPIPE|close)$/);
+
+    // The primary replaces both; a new request is answered.
+    await until('both replacements listening', () => listening(server) >= startsBefore + 2, 30_000);
     assert.ok((await token()).length > 0);
   });
 

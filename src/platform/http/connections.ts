@@ -7,13 +7,22 @@
  *   no longer holds a connection for minutes;
  * - one client address may hold at most `maxConnectionsPerAddress`
  *   connections at once; further ones are closed as they arrive (before TLS,
- *   so they cost no handshake);
+ *   so they cost no handshake) unless one of the address's connections is
+ *   still in its TLS handshake, which then makes room; a handshake must
+ *   complete within the configured time of the connection's arrival;
  * - errors Node's HTTP parser raises before there is a request (headers over
  *   its 16 KiB limit: 431; a timeout: 408; bytes that are not HTTP: 400) are
  *   answered with `Connection: close` (Fastify's default answer closed the
  *   connection without saying so, and pooled clients reused it and met a
  *   reset), in the surface's error family when the request line shows which
- *   surface was addressed, and without a body for HEAD.
+ *   surface was addressed, and without a body for HEAD. Headers over the
+ *   limit that arrived in several pieces (over TLS a record holds at most
+ *   16 KiB, so always there) leave the request line out of the bytes the
+ *   parser reports: the method is then unknown and the answer has no body,
+ *   as a HEAD must not get one;
+ * - a parser error is logged with its code, reason and the number of bytes,
+ *   never the bytes: they hold whatever the client sent (a Basic header, a
+ *   client secret, a password).
  */
 import type { ServerOptions } from 'node:http';
 import type { Server, Socket } from 'node:net';
@@ -47,27 +56,89 @@ export function timeoutOptions(limits: ConnectionLimits): ServerOptions {
   };
 }
 
-/** Closes a client address's connections beyond `max` as they are accepted. */
-export function limitConnectionsPerAddress(server: Server, max: number): void {
-  const open = new Map<string, number>();
+/** The connections one client address holds, and those of them still in their TLS handshake (oldest first). */
+interface AddressConnections {
+  open: number;
+  handshaking: Set<Socket>;
+}
+
+interface Counted {
+  address: string;
+  connections: AddressConnections;
+  /** Closes the connection when its handshake has not completed in time; unset once it has. */
+  handshakeTimer?: NodeJS.Timeout;
+}
+
+/**
+ * Limits each client address to `max` connections at once and, for an HTTPS
+ * server (`tlsHandshakeTimeoutMs` given), bounds the TLS handshake.
+ *
+ * Connections still in their handshake count against the address's limit
+ * like any other, but at the limit a new connection closes the address's
+ * oldest one still in its handshake instead of being refused. Connections
+ * that never start TLS therefore cannot keep the other clients of an address
+ * (a NAT, an office) out: a new connection gets in while any of them is
+ * left, and only when every connection of the address has completed its
+ * handshake is a new one closed. Each is closed anyway once
+ * `tlsHandshakeTimeoutMs` has passed since it arrived: an absolute bound, as
+ * Node's own `handshakeTimeout` restarts with every byte and a client
+ * trickling its handshake could hold a connection for minutes.
+ */
+export function limitConnectionsPerAddress(server: Server, max: number, tlsHandshakeTimeoutMs?: number): void {
+  const byAddress = new Map<string, AddressConnections>();
+  const counted = new Map<Socket, Counted>();
+
+  const endHandshake = (socket: Socket) => {
+    const entry = counted.get(socket);
+    if (entry?.handshakeTimer === undefined) return;
+    clearTimeout(entry.handshakeTimer);
+    entry.handshakeTimer = undefined;
+    entry.connections.handshaking.delete(socket);
+  };
+  const release = (socket: Socket) => {
+    const entry = counted.get(socket);
+    if (!entry) return;
+    endHandshake(socket);
+    counted.delete(socket);
+    entry.connections.open -= 1;
+    if (entry.connections.open === 0) byAddress.delete(entry.address);
+  };
+
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? '';
-    const count = open.get(address) ?? 0;
-    if (count >= max) {
-      socket.destroy();
-      return;
+    const connections = byAddress.get(address) ?? { open: 0, handshaking: new Set<Socket>() };
+    if (connections.open >= max) {
+      const [oldest] = connections.handshaking;
+      if (!oldest) {
+        socket.destroy();
+        return;
+      }
+      release(oldest);
+      oldest.destroy();
     }
-    open.set(address, count + 1);
-    socket.once('close', () => {
-      const left = (open.get(address) ?? 1) - 1;
-      if (left === 0) open.delete(address);
-      else open.set(address, left);
-    });
+    connections.open += 1;
+    byAddress.set(address, connections);
+    const entry: Counted = { address, connections };
+    counted.set(socket, entry);
+    socket.once('close', () => release(socket));
+    if (tlsHandshakeTimeoutMs !== undefined) {
+      connections.handshaking.add(socket);
+      entry.handshakeTimer = setTimeout(() => socket.destroy(), tlsHandshakeTimeoutMs);
+      entry.handshakeTimer.unref();
+    }
   });
+  // The TLS socket keeps the accepted connection it wraps as `_parent`.
+  if (tlsHandshakeTimeoutMs !== undefined) {
+    server.on('secureConnection', (tlsSocket: Socket & { _parent?: Socket }) => {
+      if (tlsSocket._parent) endHandshake(tlsSocket._parent);
+    });
+  }
 }
 
 interface ParserError extends Error {
   code?: string;
+  /** llhttp's reason, e.g. "Header overflow". */
+  reason?: unknown;
   /** The bytes Node's parser was reading when it failed: a Buffer, set for parse errors. */
   rawPacket?: unknown;
 }
@@ -88,8 +159,13 @@ function requestOf(error: ParserError, socket: SocketWithResponse): { method?: s
   const inFlight = socket._httpMessage?.req;
   if (inFlight) return inFlight;
   const line = Buffer.isBuffer(error.rawPacket) ? REQUEST_LINE.exec(error.rawPacket.subarray(0, 8192).toString('latin1')) : null;
-  return line ? { method: line[1], url: line[2] } : {};
+  if (line) return { method: line[1], url: line[2] };
+  // Headers over the limit always follow a request line; not in these bytes, it came in an earlier piece.
+  return error.code === 'HPE_HEADER_OVERFLOW' ? { method: UNKNOWN_METHOD } : {};
 }
+
+/** The method of a request whose request line came in an earlier piece: answered without a body. */
+const UNKNOWN_METHOD = '';
 
 function errorFor(code: string | undefined, surface: Surface): HttpError {
   const family = surface === 'management' ? managementErrors : oauthErrors;
@@ -105,7 +181,15 @@ const answered = new WeakSet<Socket>();
 export function clientErrorHandler(this: FastifyInstance, error: ParserError, socket: Socket): void {
   if (answered.has(socket)) return;
   answered.add(socket);
-  this.log.debug({ err: error }, 'client error');
+  // Never the error itself: its rawPacket holds the request's bytes.
+  this.log.debug(
+    {
+      code: error.code,
+      reason: typeof error.reason === 'string' ? error.reason : error.message,
+      bytes: Buffer.isBuffer(error.rawPacket) ? error.rawPacket.length : undefined,
+    },
+    'client error',
+  );
   const withResponse = socket as SocketWithResponse;
   // A reset connection, or one whose response has begun: nothing more can be said on it.
   if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable || withResponse._httpMessage?.headersSent) {
@@ -118,5 +202,5 @@ export function clientErrorHandler(this: FastifyInstance, error: ParserError, so
   const linger = setTimeout(() => socket.destroy(), LINGER_MS);
   linger.unref();
   socket.once('close', () => clearTimeout(linger));
-  socket.end(rawErrorResponse(errorFor(error.code, surface), surface, method));
+  socket.end(rawErrorResponse(errorFor(error.code, surface), surface, method !== 'HEAD' && method !== UNKNOWN_METHOD));
 }

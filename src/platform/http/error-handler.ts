@@ -66,10 +66,11 @@ function translate(error: FastifyError, surface: Surface): HttpError | undefined
 /**
  * The same bodies for errors answered on the raw socket, before Fastify has a
  * request (./connections.ts): a complete HTTP/1.1 response that closes the
- * connection, without a body for HEAD (RFC 9110 §9.3.2).
+ * connection; `withBody` false for HEAD (RFC 9110 §9.3.2), or where the
+ * method is not known.
  */
-export function rawErrorResponse(http: HttpError, surface: Surface, method: string | undefined): string {
-  const body = JSON.stringify(http.body());
+export function rawErrorResponse(http: HttpError, surface: Surface, withBody: boolean): string {
+  const body = withBody ? JSON.stringify(http.body()) : '';
   const lines = [
     `HTTP/1.1 ${http.statusCode} ${STATUS_CODES[http.statusCode] ?? 'Error'}`,
     'Content-Type: application/json; charset=utf-8',
@@ -78,7 +79,7 @@ export function rawErrorResponse(http: HttpError, surface: Surface, method: stri
     ...(surface === 'authentication' ? ['Cache-Control: no-store'] : []),
     'Connection: close',
   ];
-  return `${lines.join('\r\n')}\r\n\r\n${method === 'HEAD' ? '' : body}`;
+  return `${lines.join('\r\n')}\r\n\r\n${body}`;
 }
 
 /** The error code each failed reply was answered with (for the request's log line), kept as long as the reply. */

@@ -9,39 +9,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, DOMAIN, type TestApp } from '../../helpers/app.js';
-
-interface RawExchange {
-  /** Everything the server sent before it closed the connection. */
-  received: string;
-  status: number | undefined;
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** Opens a connection to the app, writes `request`, and reads until the server closes it. */
-async function exchange(port: number, request: string): Promise<RawExchange> {
-  const socket = net.connect(port, '127.0.0.1');
-  let received = '';
-  socket.setEncoding('latin1');
-  socket.on('data', (chunk: string) => {
-    received += chunk;
-  });
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', () => socket.write(request));
-    socket.once('close', () => resolve());
-    socket.once('error', reject);
-  });
-  const split = received.indexOf('\r\n\r\n');
-  const head = split === -1 ? received : received.slice(0, split);
-  const [statusLine = '', ...lines] = head.split('\r\n');
-  const headers: Record<string, string> = {};
-  for (const line of lines) {
-    const colon = line.indexOf(':');
-    if (colon > 0) headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
-  }
-  const status = /^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1];
-  return { received, status: status === undefined ? undefined : Number(status), headers, body: split === -1 ? '' : received.slice(split + 4) };
-}
+import { exchange, type RawExchange } from '../../helpers/raw-http.js';
 
 async function listen(t: TestApp): Promise<number> {
   await t.app.listen({ port: 0, host: '127.0.0.1' });
