@@ -5,7 +5,8 @@
  * request object's (./request-object.ts), resolve the redirect target
  * (failures: a page, never a redirect), validate the rest
  * (failures: an error response to the redirect target, ./request.ts), check
- * the audience, then hand the request to the interaction steps
+ * the audience and the requested connection (./requested-connection.ts), then
+ * hand the request to the interaction steps
  * (../interaction/policy.ts) with the browser's usable login, if any.
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
@@ -18,6 +19,7 @@ import type { IssuanceClient } from '../../domain/issuance/lookups.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { pushedParameters, requiresPushedRequests } from './pushed.js';
 import { RequestObjectRefusal, withRequestObject } from './request-object.js';
+import { checkRequestedConnection } from './requested-connection.js';
 import { checkWebMessageOrigin, resolveRedirectTarget, validateAuthorizeRequest, type AuthorizeRequest } from './request.js';
 
 /** Query parameters as single strings; a repeated or structured parameter is refused (RFC 6749 §3.1) with the error page. */
@@ -77,6 +79,7 @@ export function authorizeEndpoint(deps: InteractionDeps): RouteOptions {
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const { tenant } = request;
       const { client, authorize } = await readAuthorizeRequest(deps.ctx, request);
+      await checkRequestedConnection(deps.ctx, tenant, client, authorize);
       const authenticated = await deps.sessions.usable(tenant, client, authorize, request.headers.cookie);
       return startInteraction(deps, request, reply, client, authorize, authenticated);
     },

@@ -2,7 +2,9 @@
  * The login step: needed while no login answers the request (no usable
  * session, see ../sessions.ts). Its pages are the login, signup and
  * forgot-password forms of the request's database connection (the
- * `connection` parameter's, else the client's only one); `screen_hint=signup`
+ * `connection` parameter's, else the tenant's `default_directory`, else the
+ * client's oldest: src/domain/connections/login-connection.ts); a client
+ * without any is refused with a message that says so. `screen_hint=signup`
  * opens on signup. Under `prompt=none`: `login_required`.
  *
  * - Login: brute-force protection (src/domain/brute-force.ts), the password,
@@ -18,6 +20,7 @@
 import { loginAttempt, recordLoginFailure } from '../../../domain/attack-protection/login-failures.js';
 import type { FastifyReply, RouteOptions } from 'fastify';
 import type { ConnectionRow } from '../../../domain/connections/model.js';
+import { hostedLoginConnection } from '../../../domain/connections/login-connection.js';
 import { verifyUserPassword } from '../../../domain/users/login.js';
 import { logPasswordLogin, type PasswordLoginOutcome } from '../../tenant-log.js';
 import type { UserRow } from '../../../domain/rows.js';
@@ -46,12 +49,10 @@ export function transactionView(deps: InteractionDeps, interaction: Interaction)
   return { clientName: interaction.client.row.name, state: interaction.transactionId!, csrf: csrfToken(deps, interaction) };
 }
 
-/** The request's database connection: the `connection` parameter's, else the client's only one. */
+/** The request's database connection, in the service's order (src/domain/connections/login-connection.ts). */
 async function loginConnection(deps: InteractionDeps, interaction: Interaction): Promise<ConnectionRow | undefined> {
   const enabled = await deps.sessions.enabledConnections(interaction.tenant, interaction.client);
-  const name = interaction.request.connection;
-  if (name !== undefined) return enabled.find((c) => c.name === name);
-  return enabled.length === 1 ? enabled[0] : undefined;
+  return hostedLoginConnection(enabled, interaction.request.connection, interaction.tenant.settings.default_directory);
 }
 
 /** What the pages need of the connection: usernames, and whether signup is open. */

@@ -40,7 +40,7 @@ export const de: Catalog = {
       'wrong-credentials': 'Falsche E-Mail-Adresse oder falsches Passwort.',
       'user-blocked': 'Dieser Benutzer ist gesperrt.',
       'too-many-attempts': 'Ihr Konto wurde nach mehreren aufeinanderfolgenden Anmeldeversuchen gesperrt.',
-      'no-db-connection': 'Für diese Anwendung ist keine Datenbankverbindung zur Anmeldung verfügbar.',
+      'no-db-connection': 'Für diese Anwendung ist keine Datenbankverbindung aktiviert; eine Anmeldung mit Passwort ist nicht möglich.',
     },
   },
   'login-password': {
@@ -66,7 +66,7 @@ export const de: Catalog = {
       'user-exists': 'Ein Konto mit dieser E-Mail-Adresse oder diesem Benutzernamen existiert bereits. Melden Sie sich stattdessen an.',
       'password-too-weak': 'Ihr Passwort ist zu schwach.',
       'could-not-create': 'Das Konto konnte nicht erstellt werden.',
-      'no-db-connection': 'Für diese Anwendung ist keine Datenbankverbindung zur Registrierung verfügbar.',
+      'no-db-connection': 'Für diese Anwendung ist keine Datenbankverbindung aktiviert; es kann kein Konto angelegt werden.',
     },
   },
   'reset-password': {
@@ -77,7 +77,7 @@ export const de: Catalog = {
       emailLabel: 'E-Mail-Adresse',
       buttonText: 'Link senden',
       backToLoginLinkText: 'Zurück zur Anmeldung',
-      'no-db-connection': 'Für diese Anwendung ist keine Datenbankverbindung verfügbar.',
+      'no-db-connection': 'Für diese Anwendung ist keine Datenbankverbindung aktiviert; es kann kein Passwort zurückgesetzt werden.',
     },
     'reset-password-email': {
       pageTitle: 'Prüfen Sie Ihre E-Mails',

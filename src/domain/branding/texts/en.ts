@@ -44,7 +44,7 @@ export const en = {
       'wrong-credentials': 'Wrong email or password.',
       'user-blocked': 'This user is blocked.',
       'too-many-attempts': 'Your account has been blocked after multiple consecutive login attempts.',
-      'no-db-connection': 'No database connection is available to log in to this application.',
+      'no-db-connection': 'This application has no database connection enabled, so it cannot log in with a password.',
     },
   },
   'login-password': {
@@ -70,7 +70,7 @@ export const en = {
       'user-exists': 'An account with this email or username already exists. Log in instead.',
       'password-too-weak': 'Your password is too weak.',
       'could-not-create': 'The account could not be created.',
-      'no-db-connection': 'No database connection is available to sign up to this application.',
+      'no-db-connection': 'This application has no database connection enabled, so no account can be created for it.',
     },
   },
   'reset-password': {
@@ -81,7 +81,7 @@ export const en = {
       emailLabel: 'Email address',
       buttonText: 'Send the link',
       backToLoginLinkText: 'Back to log in',
-      'no-db-connection': 'No database connection is available for this application.',
+      'no-db-connection': 'This application has no database connection enabled, so no password can be reset for it.',
     },
     'reset-password-email': {
       pageTitle: 'Check your email',

@@ -40,7 +40,7 @@ export const es: Catalog = {
       'wrong-credentials': 'Correo electrónico o contraseña incorrectos.',
       'user-blocked': 'Este usuario está bloqueado.',
       'too-many-attempts': 'Su cuenta ha sido bloqueada tras varios intentos de inicio de sesión consecutivos.',
-      'no-db-connection': 'No hay ninguna conexión de base de datos disponible para iniciar sesión en esta aplicación.',
+      'no-db-connection': 'Esta aplicación no tiene ninguna conexión de base de datos habilitada, por lo que no se puede iniciar sesión con contraseña.',
     },
   },
   'login-password': {
@@ -66,7 +66,7 @@ export const es: Catalog = {
       'user-exists': 'Ya existe una cuenta con este correo o nombre de usuario. Inicie sesión.',
       'password-too-weak': 'Su contraseña es demasiado débil.',
       'could-not-create': 'No se pudo crear la cuenta.',
-      'no-db-connection': 'No hay ninguna conexión de base de datos disponible para registrarse en esta aplicación.',
+      'no-db-connection': 'Esta aplicación no tiene ninguna conexión de base de datos habilitada, por lo que no se puede crear ninguna cuenta.',
     },
   },
   'reset-password': {
@@ -77,7 +77,7 @@ export const es: Catalog = {
       emailLabel: 'Correo electrónico',
       buttonText: 'Enviar el enlace',
       backToLoginLinkText: 'Volver al inicio de sesión',
-      'no-db-connection': 'No hay ninguna conexión de base de datos disponible para esta aplicación.',
+      'no-db-connection': 'Esta aplicación no tiene ninguna conexión de base de datos habilitada, por lo que no se puede restablecer ninguna contraseña.',
     },
     'reset-password-email': {
       pageTitle: 'Revise su correo',

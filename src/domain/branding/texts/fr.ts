@@ -40,7 +40,7 @@ export const fr: Catalog = {
       'wrong-credentials': 'E-mail ou mot de passe incorrect.',
       'user-blocked': 'Cet utilisateur est bloqué.',
       'too-many-attempts': 'Votre compte a été bloqué après plusieurs tentatives de connexion consécutives.',
-      'no-db-connection': "Aucune connexion de base de données n'est disponible pour se connecter à cette application.",
+      'no-db-connection': "Aucune connexion de base de données n'est activée pour cette application : la connexion par mot de passe est impossible.",
     },
   },
   'login-password': {
@@ -66,7 +66,7 @@ export const fr: Catalog = {
       'user-exists': 'Un compte avec cet e-mail ou ce nom existe déjà. Connectez-vous plutôt.',
       'password-too-weak': 'Votre mot de passe est trop faible.',
       'could-not-create': "Le compte n'a pas pu être créé.",
-      'no-db-connection': "Aucune connexion de base de données n'est disponible pour s'inscrire à cette application.",
+      'no-db-connection': "Aucune connexion de base de données n'est activée pour cette application : aucun compte ne peut y être créé.",
     },
   },
   'reset-password': {
@@ -77,7 +77,7 @@ export const fr: Catalog = {
       emailLabel: 'Adresse e-mail',
       buttonText: 'Envoyer le lien',
       backToLoginLinkText: 'Retour à la connexion',
-      'no-db-connection': "Aucune connexion de base de données n'est disponible pour cette application.",
+      'no-db-connection': "Aucune connexion de base de données n'est activée pour cette application : aucun mot de passe ne peut y être réinitialisé.",
     },
     'reset-password-email': {
       pageTitle: 'Consultez vos e-mails',
