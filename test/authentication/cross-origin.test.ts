@@ -76,6 +76,8 @@ describe('cross-origin authentication', () => {
     disabled = await insertClient(t, { app_type: 'spa', token_endpoint_auth_method: 'none', client_secret_enc: null, grant_types: ['authorization_code'], config: clientConfig(false) });
     const res = await t.management('POST', '/api/v2/connections', { body: { name: REALM, strategy: 'auth0', enabled_clients: [spa.client_id, other.client_id, disabled.client_id] } });
     assert.equal(res.statusCode, 201, res.body);
+    const email = await t.management('POST', '/api/v2/connections', { body: { name: 'email', strategy: 'email', enabled_clients: [spa.client_id] } });
+    assert.equal(email.statusCode, 201, email.body);
     for (const email of ['carol@example.com', 'mallory@example.com']) {
       const user = await t.management('POST', '/api/v2/users', { body: { connection: REALM, email, password: PASSWORD } });
       assert.equal(user.statusCode, 201, user.body);
@@ -193,5 +195,32 @@ describe('cross-origin authentication', () => {
     jar.take(verified);
     const done = await t.app.inject({ method: 'GET', url: verified.headers.location as string, headers: { host: DOMAIN, cookie: jar.header() } });
     assert.ok(callbackParams(done).get('code'));
+  });
+
+  it('answers /passwordless/start, /dbconnections/signup and change_password for the web origin without credentials, and refuses another origin', async () => {
+    const post = (url: string, body: Record<string, unknown>, origin: string) =>
+      t.app.inject({ method: 'POST', url, headers: { host: DOMAIN, 'content-type': 'application/json', origin }, payload: body });
+    const calls: [string, Record<string, unknown>][] = [
+      ['/passwordless/start', { client_id: spa.client_id, connection: 'email', email: 'pat@example.com', send: 'code' }],
+      ['/dbconnections/signup', { client_id: spa.client_id, connection: REALM, email: 'newcomer@example.com', password: 'Sunny-Meadow-42' }],
+      ['/dbconnections/change_password', { client_id: spa.client_id, connection: REALM, email: 'carol@example.com' }],
+    ];
+    for (const [url, body] of calls) {
+      const refused = await post(url, body, 'https://evil.example.net');
+      assert.deepEqual([refused.statusCode, refused.body], [403, 'Origin https://evil.example.net is not allowed.'], url);
+      assert.equal(refused.headers['access-control-allow-origin'], undefined, url);
+      const allowed = await post(url, body, APP);
+      assert.equal(allowed.statusCode, 200, `${url}: ${allowed.body}`);
+      assert.equal(allowed.headers['access-control-allow-origin'], APP, url);
+      assert.equal(allowed.headers['access-control-allow-credentials'], undefined, `${url}: no credentials`);
+      const preflight = await t.app.inject({ method: 'OPTIONS', url, headers: { host: DOMAIN, origin: APP, 'access-control-request-method': 'POST' } });
+      assert.equal(preflight.statusCode, 204, url);
+      assert.equal(preflight.headers['access-control-allow-credentials'], undefined, url);
+    }
+  });
+
+  it('refuses a wrong passwordless code at /co/authenticate with 403 access_denied', async () => {
+    const res = await authenticate({ client_id: spa.client_id, username: 'pat@example.com', otp: '000000', realm: 'email', credential_type: 'http://auth0.com/oauth/grant-type/passwordless/otp' });
+    assert.deepEqual([res.statusCode, res.json()], [403, { error: 'access_denied', error_description: 'Wrong email or verification code.' }]);
   });
 });

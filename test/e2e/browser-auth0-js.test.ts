@@ -31,7 +31,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { ROOT, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
-import { chromiumSkipReason, inScenario, launchChromium, managementApi, startLocalServer, type LocalServer, type ManagementApi, type Scenario } from './support/chromium.js';
+import { callPage, chromiumSkipReason, inScenario, launchChromium, managementApi, startLocalServer, type LocalServer, type ManagementApi, type Outcome, outcomeValue, type Scenario } from './support/chromium.js';
 import { cleanUp } from './support/https.js';
 
 const PASSWORD = 'Sunny-Meadow-42';
@@ -39,7 +39,6 @@ const CONNECTION = 'embedded-users';
 const APP_DIR = path.join(ROOT, 'test/e2e/support/auth0-js');
 const LIBRARY = path.join(ROOT, 'node_modules/auth0-js/dist/auth0.min.js');
 
-type Outcome<T = unknown> = { ok: true; value: T } | { ok: false; error: string; error_description: string };
 
 interface ParsedHash {
   accessToken: string;
@@ -106,17 +105,9 @@ after(async () => {
   await cleanUp(server ? [server] : [], server ? [server.dataDir] : []);
 });
 
-function call<T = unknown>(page: Page, method: string, arg?: unknown): Promise<Outcome<T>> {
-  return page.evaluate(
-    ({ method, arg }) => (globalThis as unknown as { app: Record<string, (arg: unknown) => Promise<Outcome<T>>> }).app[method]!(arg),
-    { method, arg },
-  );
-}
-
-function value<T>(outcome: Outcome<T>, what: string): T {
-  assert.ok(outcome.ok, `${what}: ${JSON.stringify(outcome)}`);
-  return outcome.value;
-}
+/** Calls `window.app[method](arg)` in the page. */
+const call = <T = unknown>(page: Page, method: string, arg?: unknown): Promise<Outcome<T>> => callPage<T>(page, 'app', method, arg);
+const value = outcomeValue;
 
 const webAuthOptions = () => ({
   domain: server.domain,
