@@ -189,6 +189,9 @@ describe('cross-origin authentication', () => {
     assert.equal((await post({ ...form, co_verifier: 'not-the-verifier' })).statusCode, 400, 'a wrong verifier');
     const csrf = await post({ ...form, co_verifier: ticket.co_verifier }, '');
     assert.equal(csrf.statusCode, 403, csrf.body);
+    const odd = await post({ ...form, authorize: `${form.authorize}&x=%0D%0ASet-Cookie:%20a=b\r\n`, co_verifier: ticket.co_verifier });
+    assert.equal(odd.statusCode, 302, 'line breaks in the carried query are re-encoded, never a 500');
+    assert.doesNotMatch(odd.headers.location as string, /[\r\n]/);
     const verified = await post({ ...form, co_verifier: ticket.co_verifier });
     assert.equal(verified.statusCode, 302, verified.body);
     assert.ok((verified.headers.location as string).startsWith('/authorize?'));

@@ -128,8 +128,10 @@ export function coVerifyEndpoint(deps: InteractionDeps): RouteOptions {
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const { tenant } = request;
       const form = pageParams(request, ['authorize', 'csrf_token', 'co_verifier']);
-      const query = form.authorize ?? '';
-      const ticket = openLoginTicket(deps.ctx, tenant, new URLSearchParams(query).get('login_ticket') ?? '');
+      // Re-encoded: whatever the form carried, the Location below holds only a well-formed query.
+      const authorize = new URLSearchParams(form.authorize ?? '');
+      const query = authorize.toString();
+      const ticket = openLoginTicket(deps.ctx, tenant, authorize.get('login_ticket') ?? '');
       if (!ticket) throw pageErrors.expiredTransaction();
       const browser = readCookie(request.headers.cookie, BROWSER_COOKIE);
       if (browser === undefined || !formTokens(deps).matches(form.csrf_token, tenant.id, secretHash(ticket.jti), browser)) throw pageErrors.refusedForm();
