@@ -20,6 +20,11 @@
  *   pages' own same-origin posts need it.
  * - `__Host-gh_mfa`: this browser passed a second factor for a user
  *   (./mfa/remember-browser.ts). HttpOnly, SameSite=Lax.
+ * - `__Host-gh_co`: the verifier of a cross-origin login (./cross-origin/),
+ *   set by POST /co/authenticate (a credentialed cross-site request, hence
+ *   SameSite=None) and checked when its login ticket is redeemed at
+ *   /authorize, so a ticket works only in the browser that logged in.
+ *   HttpOnly; it lives as long as the ticket.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { oauthErrors } from '../platform/http/errors.js';
@@ -29,8 +34,10 @@ export const SESSION_COOKIE = '__Host-gh_session';
 export const BROWSER_COOKIE = '__Host-gh_browser';
 /** The browser that passed a second factor (./mfa/remember-browser.ts). */
 export const MFA_REMEMBER_COOKIE = '__Host-gh_mfa';
+/** The verifier of a cross-origin login (./cross-origin/ticket.ts). */
+export const CO_VERIFIER_COOKIE = '__Host-gh_co';
 /** Every cookie Gatehouse sets. */
-export const GATEHOUSE_COOKIES: readonly string[] = [SESSION_COOKIE, BROWSER_COOKIE, MFA_REMEMBER_COOKIE];
+export const GATEHOUSE_COOKIES: readonly string[] = [SESSION_COOKIE, BROWSER_COOKIE, MFA_REMEMBER_COOKIE, CO_VERIFIER_COOKIE];
 
 /**
  * The value of one cookie in a Cookie header (RFC 6265 §5.4), or undefined.

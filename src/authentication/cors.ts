@@ -14,16 +14,26 @@
  *   request does nothing; a request naming no known client goes on without
  *   CORS headers, so its (error) answer stays unreadable to the page.
  *
+ * - /co/authenticate (cross-origin authentication, ./cross-origin/) is the
+ *   one credentialed endpoint: auth0.js posts it `withCredentials` so that
+ *   its verifier cookie is kept. Only a client with
+ *   `cross_origin_authentication` gets CORS headers, and only for one of its
+ *   `allowed_origins` or `web_origins` (not its callbacks): the exact origin
+ *   with `Access-Control-Allow-Credentials: true`, never `*`.
+ *
  * Preflights (OPTIONS) cannot name the client (they carry no body), so they
  * are answered for any origin with the methods and request headers the
- * endpoints take; the check above runs on the request itself. No endpoint
- * here reads cookies, so credentials are never allowed.
+ * endpoints take (and, for /co/authenticate, credentials); the check above
+ * runs on the request itself, before it does anything. Apart from
+ * /co/authenticate no endpoint here reads or sets cookies, so credentials
+ * are not allowed.
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { originAllowed } from '../domain/clients/origins.js';
 import type { AppContext } from '../domain/context.js';
+import type { ClientBrowserSettings } from '../domain/issuance/lookups.js';
 
-type Policy = 'public' | 'client';
+type Policy = 'public' | 'client' | 'cross-origin';
 
 /** Path → methods, per policy. */
 const ENDPOINTS: ReadonlyMap<string, { policy: Policy; methods: string }> = new Map([
@@ -34,6 +44,8 @@ const ENDPOINTS: ReadonlyMap<string, { policy: Policy; methods: string }> = new 
   ['/oauth/revoke', { policy: 'client', methods: 'POST' }],
   ['/dbconnections/signup', { policy: 'client', methods: 'POST' }],
   ['/dbconnections/change_password', { policy: 'client', methods: 'POST' }],
+  ['/passwordless/start', { policy: 'client', methods: 'POST' }],
+  ['/co/authenticate', { policy: 'cross-origin', methods: 'POST' }],
 ]);
 
 /** Request headers a preflight may ask for (lower case): what the SDKs send. */
@@ -62,9 +74,10 @@ function namedClientId(request: FastifyRequest): string | undefined {
   }
 }
 
-/** The origins a client allows for CORS: allowed_origins, web_origins and its callbacks'. */
-function clientOrigins(browser: { allowedOrigins: readonly string[]; webOrigins: readonly string[]; callbacks: readonly string[] }): readonly string[] {
-  return [...browser.allowedOrigins, ...browser.webOrigins, ...browser.callbacks];
+/** The origins a client allows for CORS: allowed_origins, web_origins and, but for cross-origin authentication, its callbacks'. */
+function clientOrigins(browser: ClientBrowserSettings, policy: Policy): readonly string[] {
+  const origins = [...browser.allowedOrigins, ...browser.webOrigins];
+  return policy === 'cross-origin' ? origins : [...origins, ...browser.callbacks];
 }
 
 /** preHandler: the CORS answer headers, or the refusal, for a cross-origin request to one of ENDPOINTS. */
@@ -82,17 +95,20 @@ export function corsHook(ctx: AppContext) {
     const clientId = namedClientId(request);
     const client = clientId === undefined ? undefined : await ctx.lookups.client(request.tenant.id, clientId);
     if (!client) return undefined;
-    if (!originAllowed(clientOrigins(client.browser), origin)) {
+    // A client without cross-origin authentication: no CORS headers; the endpoint answers its refusal.
+    if (endpoint.policy === 'cross-origin' && !client.browser.crossOriginAuthentication) return undefined;
+    if (!originAllowed(clientOrigins(client.browser, endpoint.policy), origin)) {
       return reply.code(403).header('Content-Type', 'text/plain; charset=utf-8').send(`Origin ${origin} is not allowed.`);
     }
     reply.header('Access-Control-Allow-Origin', origin);
+    if (endpoint.policy === 'cross-origin') reply.header('Access-Control-Allow-Credentials', 'true');
     return undefined;
   };
 }
 
 /** OPTIONS for each of ENDPOINTS: the preflight answer (Fetch §4.8), or a plain 204 without an Origin. */
 export function preflightRoutes(): RouteOptions[] {
-  return [...ENDPOINTS].map(([url, { methods }]) => ({
+  return [...ENDPOINTS].map(([url, { methods, policy }]) => ({
     method: 'OPTIONS',
     url,
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
@@ -107,6 +123,7 @@ export function preflightRoutes(): RouteOptions[] {
           .header('Access-Control-Allow-Origin', origin)
           .header('Access-Control-Allow-Methods', methods)
           .header('Access-Control-Max-Age', String(PREFLIGHT_MAX_AGE_SECONDS));
+        if (policy === 'cross-origin') reply.header('Access-Control-Allow-Credentials', 'true');
         const allowed = asked.filter((h) => ALLOWED_REQUEST_HEADERS.has(h));
         if (allowed.length > 0) reply.header('Access-Control-Allow-Headers', allowed.join(', '));
       }

@@ -46,6 +46,8 @@ import { openidConfigurationEndpoint } from './well-known/openid-configuration.j
 import type { AppContext } from '../domain/context.js';
 import { defaultRegistries, type AuthenticationRegistries } from './registries.js';
 import { consoleRoutes } from './console/routes.js';
+import { coAuthenticateEndpoint } from './cross-origin/authenticate.js';
+import { coVerifyEndpoint } from './cross-origin/redeem.js';
 
 /** The Authentication API, built from the registries (default: ./registries.ts `defaultRegistries()`). */
 export function authenticationRoutes(ctx: AppContext, registries: AuthenticationRegistries = defaultRegistries()): FastifyPluginAsync {
@@ -74,6 +76,7 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
       deviceTransactionEndpoint(ctx),
       resolveTransactionEndpoint(ctx),
       passwordlessStartEndpoint(ctx, registries),
+      coAuthenticateEndpoint(ctx),
       deviceAuthorizationEndpoint(ctx, registries),
       backchannelAuthorizeEndpoint(ctx, registries),
       ...cibaApprovalRoutes(ctx),
@@ -100,6 +103,7 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
       protocols: registries.protocolResponses,
     };
     app.route(authorizeEndpoint(interaction));
+    app.route(coVerifyEndpoint(interaction));
     for (const route of [...samlpEndpoints(interaction), ...samlpLogoutEndpoints(interaction), samlpMetadataEndpoint(interaction), pemEndpoint(interaction), cerEndpoint(interaction), loginCallbackEndpoint(interaction), spMetadataEndpoint(interaction), ...wsfedEndpoints(interaction)]) {
       app.route(route);
     }

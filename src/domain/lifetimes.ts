@@ -92,6 +92,11 @@ export const LIFETIMES = {
     description: 'How long a device authorization request (RFC 8628) waits for the user on /activate (wire notes §12: expires_in 900).',
     affects: 'POST /oauth/device/code `expires_in`, the /activate pages and the device_code grant (`expired_token` after it).',
   },
+  login_ticket: {
+    seconds: 60,
+    description: 'How long the login_ticket of a cross-origin login (POST /co/authenticate) may be redeemed at /authorize, once (Gatehouse\'s choice: the service does not document it; auth0.js redirects at once).',
+    affects: 'Embedded login with auth0.js and Lock: /authorize?login_ticket=… after it answers access_denied.',
+  },
   checkpoint: {
     seconds: 24 * 3600,
     description: 'How long a checkpoint paging `next` value of the Management API stays usable (spec, Limits).',

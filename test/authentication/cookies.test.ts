@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { GATEHOUSE_COOKIES, MFA_REMEMBER_COOKIE } from '../../src/authentication/cookies.js';
+import { CO_VERIFIER_COOKIE, GATEHOUSE_COOKIES, MFA_REMEMBER_COOKIE } from '../../src/authentication/cookies.js';
 import { createTestApp, DOMAIN, type TestApp } from '../helpers/app.js';
 import { Browser, hidden, pkce } from '../helpers/browser.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
@@ -49,8 +49,9 @@ describe('cookies of the hosted pages', () => {
       assert.match(cookie, /; Secure/, cookie);
       assert.doesNotMatch(cookie, /domain=/i, cookie);
     }
-    // The remembered-browser cookie comes only with a second factor (test/authentication/mfa-remember-browser.test.ts checks its attributes).
-    assert.deepEqual([...new Set(set.map((c) => c.split('=')[0]))].sort(), GATEHOUSE_COOKIES.filter((c) => c !== MFA_REMEMBER_COOKIE).sort());
+    // The remembered-browser cookie comes only with a second factor (test/authentication/mfa-remember-browser.test.ts checks its attributes),
+    // the cross-origin verifier only from /co/authenticate (test/authentication/cross-origin.test.ts).
+    assert.deepEqual([...new Set(set.map((c) => c.split('=')[0]))].sort(), GATEHOUSE_COOKIES.filter((c) => c !== MFA_REMEMBER_COOKIE && c !== CO_VERIFIER_COOKIE).sort());
   });
 
   it('a duplicated session or browser cookie is refused with 400 wherever it is sent', async () => {

@@ -38,7 +38,7 @@ import { after, before, describe, test } from 'node:test';
 import { createRemoteJWKSet, customFetch, jwtVerify } from 'jose';
 import type { Browser, Page, Request } from 'playwright-core';
 import { ROOT, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
-import { chromiumSkipReason, inScenario, launchChromium, managementApi, startLocalServer, type LocalServer, type ManagementApi, type Scenario } from './support/chromium.js';
+import { callPage, chromiumSkipReason, inScenario, launchChromium, managementApi, startLocalServer, type LocalServer, type ManagementApi, type Outcome, outcomeValue, type Scenario } from './support/chromium.js';
 import { caFetch, cleanUp } from './support/https.js';
 
 const PASSWORD = 'Sunny-Meadow-42';
@@ -49,8 +49,6 @@ const LIBRARY = path.join(ROOT, 'node_modules/@auth0/auth0-spa-js/dist/auth0-spa
 /** Seconds auth0-spa-js waits for the silent-authentication iframe (its default is 60): a blocked iframe fails the step sooner. */
 const IFRAME_TIMEOUT_SECONDS = 10;
 
-/** What a `window.spa` function returns (./support/spa/app.js). */
-type Outcome<T = unknown> = { ok: true; value: T } | { ok: false; error: string; error_description: string };
 
 interface TokenResponse {
   access_token: string;
@@ -141,18 +139,9 @@ after(async () => {
   await cleanUp(server ? [server] : [], server ? [server.dataDir] : []);
 });
 
-/** Calls `window.spa[method](arg)` in the page and returns its outcome. */
-function call<T = unknown>(page: Page, method: string, arg?: unknown): Promise<Outcome<T>> {
-  return page.evaluate(
-    ({ method, arg }) => (globalThis as unknown as { spa: Record<string, (arg: unknown) => Promise<Outcome<T>>> }).spa[method]!(arg),
-    { method, arg },
-  );
-}
-
-function value<T>(outcome: Outcome<T>, what: string): T {
-  assert.ok(outcome.ok, `${what}: ${JSON.stringify(outcome)}`);
-  return outcome.value;
-}
+/** Calls `window.spa[method](arg)` in the page. */
+const call = <T = unknown>(page: Page, method: string, arg?: unknown): Promise<Outcome<T>> => callPage<T>(page, 'spa', method, arg);
+const value = outcomeValue;
 
 /** The options of createAuth0Client, as the SPA at `home` passes them. */
 function clientOptions(home: string, extra: { useRefreshTokens?: boolean; authorizationParams?: Record<string, string> } = {}) {

@@ -7,13 +7,15 @@
  * (failures: an error response to the redirect target, ./request.ts), check
  * the audience and the requested connection (./requested-connection.ts), then
  * hand the request to the interaction steps
- * (../interaction/policy.ts) with the browser's usable login, if any.
+ * (../interaction/policy.ts) with the browser's usable login, if any, or
+ * the login of a cross-origin login ticket (../cross-origin/redeem.ts).
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { AuthorizationErrorResponse, pageErrors } from '../errors.js';
 import { startInteraction } from '../interaction/policy.js';
 import type { InteractionDeps } from '../interaction/step.js';
 import { readQuery } from '../params.js';
+import { redeemLoginTicket } from '../cross-origin/redeem.js';
 import type { AppContext } from '../../domain/context.js';
 import type { IssuanceClient } from '../../domain/issuance/lookups.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
@@ -78,8 +80,10 @@ export function authorizeEndpoint(deps: InteractionDeps): RouteOptions {
     url: '/authorize',
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const { tenant } = request;
-      const { client, authorize } = await readAuthorizeRequest(deps.ctx, request);
+      const { params, client, authorize } = await readAuthorizeRequest(deps.ctx, request);
       await checkRequestedConnection(deps.ctx, tenant, client, authorize);
+      // A cross-origin login (POST /co/authenticate) is finished with its ticket, not the browser's session.
+      if (params.login_ticket !== undefined) return redeemLoginTicket(deps, request, reply, client, authorize, params);
       const authenticated = await deps.sessions.usable(tenant, client, authorize, request.headers.cookie);
       return startInteraction(deps, request, reply, client, authorize, authenticated);
     },

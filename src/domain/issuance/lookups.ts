@@ -46,6 +46,10 @@ export interface ClientBrowserSettings {
   firstParty: boolean;
   /** `is_token_endpoint_ip_header_trusted`: the token endpoint takes the end-user IP from `auth0-forwarded-for`. */
   trustsIpHeader: boolean;
+  /** `cross_origin_authentication`: embedded login through POST /co/authenticate (src/authentication/cross-origin/). */
+  crossOriginAuthentication: boolean;
+  /** `cross_origin_loc`: the application's page that hands back a cross-origin login's verifier when its cookie was not kept. */
+  crossOriginLoc: string | undefined;
 }
 
 function strings(value: unknown): string[] {
@@ -63,6 +67,8 @@ export function browserSettings(row: Pick<ClientRow, 'config' | 'is_first_party'
     ssoDisabled: config.sso_disabled === true,
     firstParty: row.is_first_party === 1,
     trustsIpHeader: config.is_token_endpoint_ip_header_trusted === true,
+    crossOriginAuthentication: config.cross_origin_authentication === true,
+    crossOriginLoc: typeof config.cross_origin_loc === 'string' && config.cross_origin_loc !== '' ? config.cross_origin_loc : undefined,
   };
 }
 

@@ -123,6 +123,9 @@ export type OAuthErrorCode =
   | 'slow_down'
   // CIBA's refusal of its login_hint (authentication-api-wire-notes §12).
   | 'unknown_user_id'
+  // Cross-origin authentication, POST /co/authenticate (authentication-api-wire-notes §15).
+  | 'unsupported_credential_type'
+  | 'blocked_user'
   // Authorization error responses (RFC 6749 §4.1.2.1, OIDC Core §3.1.2.6), sent to the client's redirect target.
   | 'unsupported_response_type'
   | 'login_required'

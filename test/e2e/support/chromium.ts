@@ -240,3 +240,24 @@ export async function loginApplication(management: ManagementApi, name: string, 
   await management('POST', '/users', { connection, email: user.email, password: user.password });
   return { callbackServer, clientId, connection };
 }
+
+/**
+ * What a function of a test page's `window[name]` returns (./spa/app.js,
+ * ./auth0-js/app.js): its value, or the error's fields, which do not cross
+ * page.evaluate on an Error.
+ */
+export type Outcome<T = unknown> = { ok: true; value: T } | { ok: false; error: string; error_description: string };
+
+/** Calls `window[name][method](arg)` in the page and returns its outcome. */
+export function callPage<T = unknown>(page: Page, name: string, method: string, arg?: unknown): Promise<Outcome<T>> {
+  return page.evaluate(
+    ({ name, method, arg }) => (globalThis as unknown as Record<string, Record<string, (arg: unknown) => Promise<Outcome<T>>>>)[name]![method]!(arg),
+    { name, method, arg },
+  );
+}
+
+/** The outcome's value; fails the test with the error otherwise. */
+export function outcomeValue<T>(outcome: Outcome<T>, what: string): T {
+  assert.ok(outcome.ok, `${what}: ${JSON.stringify(outcome)}`);
+  return outcome.value;
+}
