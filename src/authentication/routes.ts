@@ -112,7 +112,7 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
     for (const route of enrollmentTicketPages(ctx)) app.route(route);
     for (const route of activateRoutes(interaction)) app.route(route);
     // The admin console (./console/routes.ts).
-    for (const route of consoleRoutes(ctx)) app.route(route);
+    for (const route of consoleRoutes(ctx, interaction.sessions)) app.route(route);
     const logout = new LogoutService(ctx);
     for (const route of [v2LogoutEndpoint(logout), oidcLogoutEndpoint(logout)]) app.route(route);
   };

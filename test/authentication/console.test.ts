@@ -366,6 +366,54 @@ describe('admin console: operators, their tokens and the Management API', () => 
     const elsewhere = await get(`/authorize?${new URLSearchParams({ client_id: consoleId, response_type: 'code', redirect_uri: 'https://evil.example/admin/', state: 's' })}`);
     assert.equal(elsewhere.statusCode, 400);
   });
+
+  it('nobody signs up through the console: no signup link, its signup page goes to the login page, a post and /dbconnections/signup are refused', async () => {
+    const { challenge } = pkce();
+    const query = (extra: Record<string, string> = {}) =>
+      new URLSearchParams({ client_id: consoleId, response_type: 'code', redirect_uri: CONSOLE, state: 's1', code_challenge: challenge, code_challenge_method: 'S256', ...extra });
+    const start = await get(`/authorize?${query()}`);
+    const browser = cookieOf(start, '__Host-gh_browser');
+    const login = await get(start.headers.location as string, browser);
+    assert.equal(login.statusCode, 200, login.body);
+    assert.match(login.body, /name="password"/);
+    assert.doesNotMatch(login.body, /href="\/signup/);
+    const state = hidden(login.body, 'state');
+    // The signup address of the same transaction shows no form: it goes to the login page.
+    const signupPage = await get(`/signup?state=${encodeURIComponent(state)}`, browser);
+    assert.equal(signupPage.statusCode, 303, signupPage.body);
+    assert.equal(signupPage.headers.location, `/login?state=${encodeURIComponent(state)}`);
+    // screen_hint=signup opens the login page too.
+    const hinted = await get(`/authorize?${query({ screen_hint: 'signup' })}`);
+    assert.equal(new URL(hinted.headers.location as string, CONSOLE).pathname, '/login');
+    // A post to the hosted signup form is refused and creates nothing.
+    const posted = await t.app.inject({
+      method: 'POST',
+      url: '/signup',
+      headers: { host: DOMAIN, cookie: browser, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ state, csrf_token: hidden(login.body, 'csrf_token'), email: 'visitor@example.com', password: PASSWORD }).toString(),
+    });
+    assert.equal(posted.statusCode, 400, posted.body);
+    assert.match(posted.body, /Public signup is disabled/);
+    // The Authentication API's signup refuses the console's client in its error shape.
+    const api = await t.app.inject({
+      method: 'POST',
+      url: '/dbconnections/signup',
+      headers: { host: DOMAIN, 'content-type': 'application/json' },
+      payload: { client_id: consoleId, connection: REALM, email: 'visitor@example.com', password: PASSWORD },
+    });
+    assert.equal(api.statusCode, 400, api.body);
+    assert.deepEqual(api.json(), { name: 'BadRequestError', code: 'operation_not_allowed', description: 'Public signup is disabled', statusCode: 400 });
+    assert.deepEqual(await ok('GET', `/api/v2/users-by-email?email=visitor%40example.com`), []);
+    // Another application of the tenant still signs users up on the same connection.
+    const app = await ok<{ client_id: string }>('POST', '/api/v2/clients', { name: 'Shop', app_type: 'spa', callbacks: ['https://shop.example/cb'] });
+    const signup = await t.app.inject({
+      method: 'POST',
+      url: '/dbconnections/signup',
+      headers: { host: DOMAIN, 'content-type': 'application/json' },
+      payload: { client_id: app.client_id, connection: REALM, email: 'visitor@example.com', password: PASSWORD },
+    });
+    assert.equal(signup.statusCode, 200, signup.body);
+  });
 });
 
 const pgSkip = (await postgresAvailable()) ? false : `PostgreSQL is not reachable at ${POSTGRES_ADMIN_URL}`;
@@ -412,28 +460,29 @@ for (const postgres of [false, true]) describe(`admin console: the one-time setu
     const roles = (await t.management('GET', `/api/v2/users/${encodeURIComponent(user.user_id)}/roles`)).json() as { name: string }[];
     assert.deepEqual(roles.map((r) => r.name), [ADMINISTRATOR_ROLE_NAME]);
 
-    // Signs in to the console and holds every operator scope.
+    // The answer signed the new administrator in: with its session cookie the console's /authorize gives a code at once, no login page.
+    const session = cookieOf(res, '__Host-gh_session');
     const consoleId = consoleClientId(t.tenant.id);
     const { verifier, challenge } = pkce();
-    const start = await get(`/authorize?${new URLSearchParams({ client_id: consoleId, response_type: 'code', redirect_uri: CONSOLE, state: 's', audience: AUDIENCE, scope: `openid ${OPERATOR_SCOPES.join(' ')}`, code_challenge: challenge, code_challenge_method: 'S256' })}`);
-    assert.equal(start.statusCode, 302, start.body);
-    const browser = cookieOf(start, '__Host-gh_browser');
-    const page = await t.app.inject({ method: 'GET', url: start.headers.location as string, headers: { host: DOMAIN, cookie: browser } });
-    const done = await t.app.inject({
-      method: 'POST',
-      url: '/login',
-      headers: { host: DOMAIN, cookie: browser, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ state: hidden(page.body, 'state'), csrf_token: hidden(page.body, 'csrf_token'), username: 'first@example.com', password: PASSWORD }).toString(),
+    const start = await t.app.inject({
+      method: 'GET',
+      url: `/authorize?${new URLSearchParams({ client_id: consoleId, response_type: 'code', redirect_uri: CONSOLE, state: 's', audience: AUDIENCE, scope: `openid ${OPERATOR_SCOPES.join(' ')}`, code_challenge: challenge, code_challenge_method: 'S256' })}`,
+      headers: { host: DOMAIN, cookie: session },
     });
-    const code = new URL(done.headers.location as string).searchParams.get('code')!;
+    assert.equal(start.statusCode, 302, start.body);
+    const done = new URL(start.headers.location as string);
+    assert.equal(`${done.origin}${done.pathname}`, CONSOLE);
+    const code = done.searchParams.get('code')!;
     const token = await tokenRequest(t.app, { grant_type: 'authorization_code', client_id: consoleId, code, redirect_uri: CONSOLE, code_verifier: verifier }, { form: true });
     assert.equal(token.statusCode, 200, token.body);
     assert.equal((token.json() as { scope: string }).scope, `openid ${OPERATOR_SCOPES.join(' ')}`);
+    assert.equal(decodeJwt((token.json() as { access_token: string }).access_token).sub, user.user_id);
 
     // Spent: the page and the form refuse it, nothing more is created.
     assert.equal((await get(`/admin/setup?ticket=${ticket}`)).statusCode, 400);
     const again = await post({ ticket, csrf_token: csrf, email: 'second@example.com', password: PASSWORD, password_confirmation: PASSWORD });
     assert.equal(again.statusCode, 400);
+    assert.equal(again.headers['set-cookie'], undefined);
     assert.deepEqual(await usersNamed('second@example.com'), []);
   });
 
@@ -476,6 +525,8 @@ for (const postgres of [false, true]) describe(`admin console: the one-time setu
     await t.management('POST', '/api/v2/users', { body: { connection: REALM, email: 'taken@example.com', password: PASSWORD } });
     const taken = await post({ ticket, csrf_token: csrf, email: 'taken@example.com', password: PASSWORD, password_confirmation: PASSWORD });
     assert.equal(taken.statusCode, 409);
+    // No refusal signs anyone in: not the owner of the taken address, not a failed CSRF check.
+    for (const refused of [noCsrf, badCsrf, weak, mismatch, badEmail, taken]) assert.equal(refused.headers['set-cookie'], undefined);
     const done = await post({ ticket, csrf_token: csrf, email: 'c@example.com', password: PASSWORD, password_confirmation: PASSWORD });
     assert.equal(done.statusCode, 303, done.body);
     assert.equal((await usersNamed('c@example.com')).length, 1);

@@ -180,7 +180,7 @@ describe('the default tenant on a fresh data directory', () => {
     const ca = fs.readFileSync(server.certFile);
     const callback = `http://127.0.0.1:${await freePort()}/callback`;
     const management = await managementApi(server);
-    // First-party (the specification's default is third-party, which may not use screen_hint and is asked for consent).
+    // First-party (the default; a third-party one may not use screen_hint and is asked for consent).
     const app = await management('POST', '/clients', {
       name: 'Node App',
       app_type: 'regular_web',

@@ -84,7 +84,7 @@ async function createWebApp(token: string, connectionId: string, leeway: number)
   const created = await management(token, 'POST', '/clients', {
     name: `openid-client web app (leeway ${leeway})`,
     app_type: 'regular_web',
-    // The operator's own application: first party, so no consent page (a new client is third party by default).
+    // The operator's own application: first party (the default), so no consent page.
     is_first_party: true,
     token_endpoint_auth_method: 'client_secret_basic',
     callbacks: [callback],

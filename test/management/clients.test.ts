@@ -590,7 +590,7 @@ describe('/api/v2/clients', () => {
         payloadError('No enum match for: lax', 'third_party_security_mode', D.third_party_security_mode),
       );
       await accepts({ third_party_security_mode: 'permissive' });
-      // redirection_policy defaults to open_redirect_protection for third-party clients (is_first_party defaults to false).
+      // redirection_policy: open_redirect_protection is the default only for third-party clients, so it is sent here.
       const strict = await accepts({ third_party_security_mode: 'strict', redirection_policy: 'open_redirect_protection' });
       const id = (strict ?? (await mustCreate({ name: 'x', third_party_security_mode: 'strict' }))).client_id as string;
       for (const mode of ['strict', 'permissive']) {
@@ -821,7 +821,7 @@ describe('/api/v2/clients', () => {
   });
 
   describe('create, get, update, rotate-secret, delete', () => {
-    it('POST /clients: 201 with the generated credentials and the specification defaults', async () => {
+    it('POST /clients: 201 with the generated credentials and the service\'s defaults', async () => {
       const res = await post({ name: 'Defaults' });
       assert.equal(res.statusCode, 201, res.body);
       const client = res.json() as Json;
@@ -832,7 +832,7 @@ describe('/api/v2/clients', () => {
         tenant: t.tenant.name,
         description: '',
         global: false,
-        is_first_party: false,
+        is_first_party: true,
         oidc_conformant: false,
         sso: false,
         sso_disabled: false,
@@ -840,7 +840,7 @@ describe('/api/v2/clients', () => {
         custom_login_page: '',
         custom_login_page_preview: '',
         form_template: '',
-        token_endpoint_auth_method: 'none',
+        token_endpoint_auth_method: 'client_secret_post',
         is_token_endpoint_ip_header_trusted: false,
         organization_usage: 'deny',
         organization_require_behavior: 'no_prompt',
@@ -850,10 +850,30 @@ describe('/api/v2/clients', () => {
       for (const [key, value] of Object.entries(defaults)) assert.deepEqual(client[key], value, key);
       assert.equal((client.jwt_configuration as Json).lifetime_in_seconds, 36000);
       assert.equal((client.jwt_configuration as Json).secret_encoded, true);
+      // As recorded for a body without app_type: a confidential client, with client_credentials.
+      assert.deepEqual(client.grant_types, ['authorization_code', 'implicit', 'refresh_token', 'client_credentials']);
       // Two clients never share credentials.
       const other = (await post({ name: 'Defaults' })).json() as Json;
       assert.notEqual(other.client_id, client.client_id);
       assert.notEqual(other.client_secret, client.client_secret);
+    });
+
+    it('POST /clients: the token endpoint authentication method follows app_type when left out; what is sent wins', async () => {
+      const made = async (body: Json) => {
+        const res = await post({ name: 'Typed', ...body });
+        assert.equal(res.statusCode, 201, res.body);
+        const client = res.json() as Json;
+        return [client.token_endpoint_auth_method, client.is_first_party, (client.grant_types as string[]).includes('client_credentials')];
+      };
+      assert.deepEqual(await made({ app_type: 'regular_web' }), ['client_secret_post', true, true]);
+      assert.deepEqual(await made({ app_type: 'non_interactive' }), ['client_secret_post', true, true]);
+      assert.deepEqual(await made({ app_type: 'spa' }), ['none', true, false]);
+      assert.deepEqual(await made({ app_type: 'native' }), ['none', true, false]);
+      assert.deepEqual(await made({ app_type: 'spa', token_endpoint_auth_method: 'client_secret_basic', is_first_party: false }), ['client_secret_basic', false, true]);
+      assert.deepEqual(await made({ app_type: 'regular_web', token_endpoint_auth_method: 'none' }), ['none', true, false]);
+      // A type name of Object.prototype is no public type (and no valid app_type either).
+      const odd = await post({ name: 'Odd', app_type: 'constructor' });
+      assert.equal(odd.statusCode, 400, odd.body);
     });
 
     it('GET /clients/{id}: the client as created; 404 for an unknown id', async () => {

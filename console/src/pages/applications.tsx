@@ -1,7 +1,13 @@
 /**
  * Applications (/api/v2/clients): the list with a search by name, create,
  * the settings of one, its credentials (client id, the secret behind a
- * reveal control) and secret rotation.
+ * reveal control), its token endpoint authentication method and secret
+ * rotation.
+ *
+ * A new application is created as the service's dashboard creates it:
+ * first-party (no consent page for the tenant's own users), with
+ * `client_secret_post` for a regular web or machine-to-machine application
+ * and `none` (a public client, PKCE) for a single-page or native one.
  */
 import { useState } from 'preact/hooks';
 import { seg } from '../api.js';
@@ -19,6 +25,7 @@ interface Client {
   grant_types?: string[];
   client_secret?: string;
   token_endpoint_auth_method?: string;
+  is_first_party?: boolean;
 }
 
 const APP_TYPES: [string, string][] = [
@@ -26,6 +33,20 @@ const APP_TYPES: [string, string][] = [
   ['spa', 'Single-page application'],
   ['native', 'Native'],
   ['non_interactive', 'Machine to machine'],
+];
+
+/** How each application type authenticates at the token endpoint when created (as the service's dashboard does). */
+const AUTH_METHOD_OF_TYPE: ReadonlyMap<string, string> = new Map([
+  ['regular_web', 'client_secret_post'],
+  ['non_interactive', 'client_secret_post'],
+  ['spa', 'none'],
+  ['native', 'none'],
+]);
+
+const AUTH_METHODS: [string, string][] = [
+  ['none', 'None'],
+  ['client_secret_post', 'Post'],
+  ['client_secret_basic', 'Basic'],
 ];
 
 const GRANT_TYPES = [
@@ -43,6 +64,8 @@ const GRANT_TYPES = [
   'urn:openid:params:grant-type:ciba',
   'urn:ietf:params:oauth:grant-type:token-exchange',
 ];
+
+const authMethodName = (method: string | undefined) => AUTH_METHODS.find(([m]) => m === method)?.[1] ?? method ?? '—';
 
 const appTypeName = (type: string | undefined) => APP_TYPES.find(([t]) => t === type)?.[1] ?? type ?? '—';
 
@@ -80,7 +103,12 @@ function CreateApplication() {
       title="Create an application"
       submit="Create application"
       onSubmit={async () => {
-        const created = await api.post<Client>('/clients', { name, app_type: appType });
+        const created = await api.post<Client>('/clients', {
+          name,
+          app_type: appType,
+          is_first_party: true,
+          token_endpoint_auth_method: AUTH_METHOD_OF_TYPE.get(appType) ?? 'client_secret_post',
+        });
         navigate('applications', created.client_id);
       }}
     >
@@ -98,6 +126,7 @@ function Application({ id }: { id: string }) {
       {(c) => (
         <>
           <Credentials client={c} onRotated={client.reload} />
+          <AuthenticationMethod key={c.client_id} client={c} onSaved={client.reload} />
           <Settings key={c.client_id} client={c} />
         </>
       )}
@@ -128,7 +157,7 @@ function Credentials({ client, onRotated }: { client: Client; onRotated: () => v
               </>
             ),
           ],
-          ['Authentication method', client.token_endpoint_auth_method ?? '—'],
+          ['Authentication method', <span data-testid="auth-method">{authMethodName(client.token_endpoint_auth_method)}</span>],
         ]}
       />
       <ActionButton
@@ -144,6 +173,31 @@ function Credentials({ client, onRotated }: { client: Client; onRotated: () => v
   );
 }
 
+/** The token endpoint authentication method: None (a public client), Post or Basic (the secret in the body or the Authorization header). */
+function AuthenticationMethod({ client, onSaved }: { client: Client; onSaved: () => void }) {
+  const api = useApi();
+  const current = client.token_endpoint_auth_method ?? 'none';
+  const [method, setMethod] = useState(current);
+  return (
+    <Form
+      title="Token endpoint authentication"
+      submit="Save authentication method"
+      onSubmit={async () => {
+        await api.patch(`/clients/${seg(client.client_id)}`, { token_endpoint_auth_method: method });
+        onSaved();
+        return 'Authentication method saved.';
+      }}
+    >
+      <Select
+        label="Authentication method"
+        value={method}
+        onValue={setMethod}
+        options={AUTH_METHODS.some(([m]) => m === current) ? AUTH_METHODS : [...AUTH_METHODS, current]}
+      />
+    </Form>
+  );
+}
+
 function Settings({ client }: { client: Client }) {
   const api = useApi();
   const [name, setName] = useState(client.name);
@@ -152,6 +206,7 @@ function Settings({ client }: { client: Client }) {
   const [callbacks, setCallbacks] = useState(client.callbacks ?? []);
   const [logoutUrls, setLogoutUrls] = useState(client.allowed_logout_urls ?? []);
   const [webOrigins, setWebOrigins] = useState(client.web_origins ?? []);
+  const [firstParty, setFirstParty] = useState(client.is_first_party !== false);
   const [grants, setGrants] = useState(new Set(client.grant_types ?? []));
   const known = [...GRANT_TYPES, ...(client.grant_types ?? []).filter((g) => !GRANT_TYPES.includes(g))];
   return (
@@ -163,6 +218,7 @@ function Settings({ client }: { client: Client }) {
           name,
           description,
           app_type: appType,
+          is_first_party: firstParty,
           callbacks,
           allowed_logout_urls: logoutUrls,
           web_origins: webOrigins,
@@ -174,6 +230,12 @@ function Settings({ client }: { client: Client }) {
       <Field label="Name" value={name} onValue={setName} required maxLength={255} />
       <Field label="Description" value={description} onValue={setDescription} maxLength={140} />
       <Select label="Application type" value={appType} onValue={setAppType} options={APP_TYPES.some(([t]) => t === appType) ? APP_TYPES : [...APP_TYPES, appType]} />
+      <Checkbox
+        label="First-party application"
+        checked={firstParty}
+        onChecked={setFirstParty}
+        hint="The tenant's own application: its users are not asked for consent. A third-party application asks them."
+      />
       <ListField label="Allowed callback URLs" values={callbacks} onValues={setCallbacks} />
       <ListField label="Allowed logout URLs" values={logoutUrls} onValues={setLogoutUrls} />
       <ListField label="Allowed web origins" values={webOrigins} onValues={setWebOrigins} />

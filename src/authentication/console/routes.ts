@@ -6,11 +6,12 @@
  */
 import type { RouteOptions } from 'fastify';
 import type { AppContext } from '../../domain/context.js';
+import type { Sessions } from '../interaction/sessions.js';
 import { consoleConfigRoute } from './config.js';
 import { consoleFileRoutes } from './files.js';
 import { loginPreviewRoute } from './preview.js';
 import { consoleSetupRoutes } from './setup.js';
 
-export function consoleRoutes(ctx: AppContext): RouteOptions[] {
-  return [...consoleFileRoutes(ctx), consoleConfigRoute(), ...consoleSetupRoutes(ctx), loginPreviewRoute(ctx)];
+export function consoleRoutes(ctx: AppContext, sessions: Sessions): RouteOptions[] {
+  return [...consoleFileRoutes(ctx), consoleConfigRoute(), ...consoleSetupRoutes(ctx, sessions), loginPreviewRoute(ctx)];
 }

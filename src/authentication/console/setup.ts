@@ -7,7 +7,16 @@
  * - POST /admin/setup: checks the token, the ticket, the address and the
  *   policy, then in one transaction spends the ticket, creates the user in
  *   the tenant's default database connection (hashed as every new user) and
- *   gives it the administrator role, and sends the browser to /admin/.
+ *   gives it the administrator role, then signs that user in (a login
+ *   session, as the login page starts one) and sends the browser to
+ *   /admin/, whose /authorize round trip the session answers without a
+ *   password prompt.
+ *
+ * Signing in here is safe because only this request can: the session is for
+ * the user this request just created by spending the one-time ticket (not
+ * for an address that already existed: that answers "already exists"), and
+ * its cookie goes in the answer to the browser that posted the form, whose
+ * CSRF token is bound to the ticket.
  *
  * A wrong, expired, spent or other tenant's ticket gets the refusal page
  * (400) and nothing is created; a failed CSRF check 403.
@@ -23,6 +32,7 @@ import { newDatabaseUserRow } from '../../domain/users/new-user.js';
 import { isoAt } from '../../platform/clock.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
 import { checkPassword, type ConnectionPasswordOptions, type PolicyResult } from '../dbconnections/password-policy.js';
+import type { Sessions } from '../interaction/sessions.js';
 import { pageParams } from '../params.js';
 import { newPasswordFields } from '../pages/authorize.js';
 import { html, page, sendPage, type PageDocument } from '../pages/html.js';
@@ -80,7 +90,7 @@ function validTicket(ticket: string | undefined): ticket is string {
 
 const passwordOptions = (connection: ConnectionRow | undefined): ConnectionPasswordOptions => (connection?.options ?? {}) as ConnectionPasswordOptions;
 
-export function consoleSetupRoutes(ctx: AppContext): RouteOptions[] {
+export function consoleSetupRoutes(ctx: AppContext, sessions: Sessions): RouteOptions[] {
   const csrf = ctx.formTokens(CSRF_PURPOSE);
   const csrfFor = (tenant: Tenant, ticket: string) => csrf.token(tenant.id, secretHash(ticket));
 
@@ -130,6 +140,7 @@ export function consoleSetupRoutes(ctx: AppContext): RouteOptions[] {
     if (outcome === 'spent') return sendPage(reply, 400, invalidSetupLink());
     if (outcome === 'exists') return again(409, 'user-exists');
     ctx.logger.info({ tenant: tenant.name, user_id: user.user_id }, 'admin console: first administrator created through a setup link');
+    await sessions.start(tenant, user, reply);
     return reply.redirect(CONSOLE_PATH, 303);
   };
 

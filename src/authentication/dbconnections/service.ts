@@ -26,6 +26,7 @@ import { isoAt } from '../../platform/clock.js';
 import type { FastifyRequest } from 'fastify';
 import { logAuthenticationEvent } from '../tenant-log.js';
 import { DbConnectionsError } from './errors.js';
+import { isConsoleClient } from '../../domain/console/client.js';
 
 const DATABASE_STRATEGY = 'auth0';
 
@@ -147,6 +148,8 @@ export class DbConnectionsService {
   }
 
   async #signup(tenant: Tenant, input: SignupInput): Promise<SignupResponse> {
+    // The admin console's operators come from the setup link and the Management API, never from a visitor (src/domain/console/client.ts).
+    if (isConsoleClient(tenant.id, input.client_id)) throw dbConnectionsErrors.signupDisabled();
     const connection = await this.connectionFor(tenant, input.client_id, input.connection);
     if (connection.options.disable_signup === true) throw dbConnectionsErrors.signupDisabled();
     const requiresUsername = connection.options.requires_username === true;

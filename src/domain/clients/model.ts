@@ -72,18 +72,35 @@ export function keepSecretEncoded(stored: ClientConfig, updated: ClientConfig): 
   }
 }
 
+/** The application types whose code runs where a secret cannot be kept: public clients by default. */
+const PUBLIC_APP_TYPES: ReadonlySet<string> = new Set(['spa', 'native']);
+
 /**
- * The configuration of a new client: the specification's defaults, then the
- * request's members over them. Where the specification states a default it is
- * used even where the OpenAPI document or the service's dashboard differ
- * (`is_first_party` false, `token_endpoint_auth_method` none,
- * `jwt_configuration.secret_encoded` true). Defaults the specification does
- * not state follow the service's recorded responses (grant types, refresh
- * token settings).
+ * The token endpoint authentication method of a new client that names none:
+ * `none` for single-page and native applications, `client_secret_post` for
+ * every other (regular web, machine to machine, or no type), as the
+ * service's dashboard creates them. The service's recorded 201 for a body
+ * without `app_type` (management-api-wire-notes §5) carries the
+ * `client_credentials` grant, which only a confidential client gets; its
+ * default for `spa` and `native` through the API is not recorded, and
+ * following the dashboard is the plausible choice (UNCONFIRMED).
+ */
+function defaultAuthMethod(appType: unknown): string {
+  return typeof appType === 'string' && PUBLIC_APP_TYPES.has(appType) ? 'none' : 'client_secret_post';
+}
+
+/**
+ * The configuration of a new client: the defaults, then the request's
+ * members over them. `is_first_party` defaults to true, as the OpenAPI
+ * document says and the service's recorded 201 shows
+ * (management-api-wire-notes §5); `token_endpoint_auth_method` by the
+ * application type (`defaultAuthMethod`); `jwt_configuration.secret_encoded`
+ * true as the specification states. Other defaults follow the service's
+ * recorded responses (grant types, refresh token settings).
  */
 export function newClientConfig(body: ClientConfig): ClientConfig {
-  const authMethod = (body.token_endpoint_auth_method as string | undefined) ?? 'none';
-  const isFirstParty = (body.is_first_party as boolean | undefined) ?? false;
+  const authMethod = (body.token_endpoint_auth_method as string | undefined) ?? defaultAuthMethod(body.app_type);
+  const isFirstParty = (body.is_first_party as boolean | undefined) ?? true;
   const config: ClientConfig = {
     is_token_endpoint_ip_header_trusted: false,
     name: body.name,
