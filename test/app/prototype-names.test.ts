@@ -89,6 +89,16 @@ for (const postgres of [false, true]) {
       }
     });
 
+    it('parameter limits: a parameter named after a member of Object.prototype gets the default bound (4096 bytes)', async () => {
+      const failures: string[] = [];
+      for (const name of NAMES) {
+        const res = await post('/oauth/token', { grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret, [name]: 'x'.repeat(4097) }, true);
+        const body = res.json() as { error_description?: string };
+        if (res.statusCode !== 400 || body.error_description !== `Parameter ${name} is too long (at most 4096 bytes)`) failures.push(`${name}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+      }
+      assert.deepEqual(failures, []);
+    });
+
     it('client authentication: client_assertion_type and the method a client is registered with', async () => {
       assert.deepEqual(
         await eachName('oauth', (name) =>
