@@ -186,6 +186,50 @@ for (const postgres of [false, true]) {
       }
     });
 
+    it('Management API bodies: a prototype name as a member is refused, or kept as plain data where the member is free-form', async () => {
+      const connection = await management('POST', '/api/v2/connections', { name: 'proto-users', strategy: 'auth0' });
+      assert.equal(connection.statusCode, 201, connection.body);
+      const user = await management('POST', '/api/v2/users', { connection: 'proto-users', email: 'proto@example.com', password: 'Secret-pass-123!x' });
+      assert.equal(user.statusCode, 201, user.body);
+      const userId = (user.json() as { user_id: string }).user_id;
+      const bodies: [string, string, (name: string) => unknown, string?][] = [
+        ['PATCH', '/api/v2/tenants/settings', (name) => ({ [name]: true }), '/api/v2/tenants/settings'],
+        ['PATCH', '/api/v2/tenants/settings', (name) => ({ flags: { [name]: true } }), '/api/v2/tenants/settings'],
+        ['PATCH', '/api/v2/branding', (name) => ({ colors: { [name]: '#ffffff' } }), '/api/v2/branding'],
+        ['PATCH', '/api/v2/prompts', (name) => ({ [name]: 'x' }), '/api/v2/prompts'],
+        ['PATCH', '/api/v2/attack-protection/brute-force-protection', (name) => ({ [name]: true }), '/api/v2/attack-protection/brute-force-protection'],
+        ['PATCH', '/api/v2/attack-protection/suspicious-ip-throttling', (name) => ({ stage: { [name]: { max_attempts: 1 } } }), '/api/v2/attack-protection/suspicious-ip-throttling'],
+        ['PUT', '/api/v2/guardian/policies', (name) => [name]],
+        ['POST', '/api/v2/roles', (name) => ({ name: `r-${NAMES.indexOf(name)}`, [name]: 'x' })],
+        ['POST', '/api/v2/resource-servers', (name) => ({ identifier: `https://api-${NAMES.indexOf(name)}.example.com`, [name]: 'x' })],
+        ['POST', '/api/v2/organizations', (name) => ({ name: `org-${NAMES.indexOf(name)}`, metadata: {}, branding: { colors: { [name]: '#ffffff' } } })],
+        ['POST', '/api/v2/log-streams', (name) => ({ name: 's', type: name, sink: { httpEndpoint: 'https://logs.example.com' } })],
+        ['POST', '/api/v2/email-templates', (name) => ({ template: name, body: 'x', from: 'a@example.com', subject: 's', syntax: 'liquid', enabled: true })],
+        ['PATCH', '/api/v2/email-templates/verify_email', (name) => ({ [name]: 'x' })],
+        ['POST', '/api/v2/clients', (name) => ({ name: 'c', client_metadata: { [name]: 'x' } })],
+        ['PATCH', `/api/v2/users/${encodeURIComponent(userId)}`, (name) => ({ user_metadata: { [name]: 'x' }, app_metadata: { [name]: { [name]: 1 } } }), `/api/v2/users/${encodeURIComponent(userId)}`],
+      ];
+      for (const [method, url, body, readBack] of bodies) {
+        const failures: string[] = [];
+        for (const name of NAMES) {
+          const res = await management(method, url, body(name));
+          if (res.statusCode < 300) {
+            if (readBack !== undefined) {
+              const read = await management('GET', readBack);
+              if (read.statusCode !== 200) failures.push(`${name}: read back ${read.statusCode} ${read.body.slice(0, 200)}`);
+              // Free-form metadata keeps the name as data of its own.
+              const metadata = (JSON.parse(read.body) as { user_metadata?: Record<string, unknown> }).user_metadata;
+              if (url.startsWith('/api/v2/users/') && !(metadata && Object.hasOwn(metadata, name) && metadata[name] === 'x')) failures.push(`${name}: user_metadata ${JSON.stringify(metadata)}`);
+            }
+            continue;
+          }
+          const found = problem(res, 'management');
+          if (found !== undefined) failures.push(`${name}: ${found}`);
+        }
+        assert.deepEqual(failures, [], `${method} ${url}`);
+      }
+    });
+
     it('Management API names in paths: guardian factors, prompts, custom texts, email templates, attack protection', async () => {
       const paths: [string, (name: string) => string, unknown?][] = [
         ['PUT', (name) => `/api/v2/guardian/factors/${name}`, { enabled: true }],
