@@ -137,7 +137,9 @@ for (const postgres of [false, true]) {
       }
     });
 
-    it('passwordless and database connections: connection, send and the signup members', async () => {
+    it('passwordless and database connections: connection, send and the signup members; no user created', async () => {
+      const users = async () => ((await management('GET', '/api/v2/users?include_totals=true&per_page=1')).json() as { total: number }).total;
+      const before = await users();
       assert.deepEqual(await eachName('oauth', (name) => post('/passwordless/start', { client_id: client.client_id, connection: name, email: 'a@example.com', send: 'code' })), []);
       assert.deepEqual(await eachName('oauth', (name) => post('/passwordless/start', { client_id: client.client_id, connection: 'email', email: 'a@example.com', send: name })), []);
       assert.deepEqual(await eachName('dbconnections', (name) => post('/dbconnections/signup', { client_id: client.client_id, connection: name, email: 'a@example.com', password: 'Secret-pass-123' })), []);
@@ -145,6 +147,7 @@ for (const postgres of [false, true]) {
         await eachName('dbconnections', (name) => post('/dbconnections/change_password', { client_id: client.client_id, connection: name, email: 'a@example.com' })),
         [],
       );
+      assert.equal(await users(), before);
     });
 
     it('the samlp addon: a prototype name as a setting is refused, nothing stored', async () => {
