@@ -37,7 +37,8 @@ const MAX_NAME_BYTES = 256;
 const DEFAULT_VALUE_BYTES = 4096;
 const TOKEN_VALUE_BYTES = 16_384;
 
-const VALUE_BYTES: Readonly<Record<string, number>> = {
+/** By parameter name (the request's): a Map, so `constructor` or `toString` gets the default bound, not Object.prototype's member. */
+const VALUE_BYTES: ReadonlyMap<string, number> = new Map(Object.entries({
   username: 512,
   email: 512,
   password: 1024,
@@ -49,11 +50,11 @@ const VALUE_BYTES: Readonly<Record<string, number>> = {
   // SAML messages (base64; a Response with a certificate and many attributes runs to tens of KiB).
   SAMLRequest: 64 * 1024,
   SAMLResponse: 256 * 1024,
-};
+}));
 
 /** The most bytes a value of parameter `name` may have. */
 export function maxValueBytes(name: string): number {
-  return VALUE_BYTES[name] ?? DEFAULT_VALUE_BYTES;
+  return VALUE_BYTES.get(name) ?? DEFAULT_VALUE_BYTES;
 }
 
 function byteLength(value: unknown): number {

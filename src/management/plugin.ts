@@ -12,6 +12,7 @@ import { managementRoutes } from './routes.js';
 import { logManagementOperation } from './tenant-log.js';
 import type { AppContext } from '../domain/context.js';
 import { ManagementError } from '../platform/http/errors.js';
+import { MULTIPART_MEDIA_TYPE, requestMediaType } from '../platform/http/media-type.js';
 
 export function managementPlugin(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
@@ -26,8 +27,7 @@ export function managementPlugin(ctx: AppContext): FastifyPluginAsync {
     });
     // Only the operations that declare multipart/form-data (the user import) take it; every other one refuses it as before the parser existed.
     app.addHook('preParsing', async (request) => {
-      const type = request.headers['content-type'];
-      if (type === undefined || !/^multipart\/form-data\b/i.test(type)) return;
+      if (requestMediaType(request) !== MULTIPART_MEDIA_TYPE) return;
       const consumes = (request.routeOptions.schema as { consumes?: readonly string[] } | undefined)?.consumes;
       if (!consumes?.includes('multipart/form-data')) throw new ManagementError(415, 'Unsupported Media Type');
     });

@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest, HTTPMethods, RouteGenericInterface, RouteOptions } from 'fastify';
 import type { AppContext } from '../domain/context.js';
+import { FORM_MEDIA_TYPE, requestMediaType } from '../platform/http/media-type.js';
 
 /** A Management API operation: a Fastify route whose config names the scopes it accepts, with its schemas. */
 export type ManagementRoute = RouteOptions & { config: { scopes: readonly string[] }; schema: ManagementSchema };
@@ -112,8 +113,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
  */
 export function formListAsArray(member: string): UnvalidatedHook {
   return async (request) => {
-    const contentType = request.headers['content-type'] ?? '';
-    if (!contentType.toLowerCase().startsWith('application/x-www-form-urlencoded')) return;
+    if (requestMediaType(request) !== FORM_MEDIA_TYPE) return;
     const body = request.body;
     if (isRecord(body) && typeof body[member] === 'string') body[member] = [body[member]];
   };

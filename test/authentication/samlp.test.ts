@@ -311,6 +311,16 @@ describe('SAML identity provider (samlp addon)', () => {
       assert.match(res.body, /document type declaration/);
     });
 
+    it('a NUL character in the XML, raw or as a character reference, in either binding (XML 1.0 has no such character)', async () => {
+      for (const issuer of [`${SP_ENTITY}&#0;`, `${SP_ENTITY}&#x00;`, `${SP_ENTITY}\u0000`]) {
+        const xml = authnXml(`AssertionConsumerServiceURL="${ACS}"`, issuer);
+        await refused(redirectRequest(plainApp, xml), /NUL character/);
+        const res = await new Browser(t).post(`/samlp/${plainApp}`, { SAMLRequest: Buffer.from(xml).toString('base64') });
+        assert.equal(res.statusCode, 400, res.body);
+        assert.match(res.body, /NUL character/);
+      }
+    });
+
     it('a comment inside the Issuer, a Destination other than this endpoint, a deflate bomb, a non-SAML document', async () => {
       await refused(redirectRequest(plainApp, authnXml('', `${SP_ENTITY}<!-- -->.evil`)), /unexpected content/);
       await refused(redirectRequest(plainApp, authnXml(`Destination="https://elsewhere.example.com/samlp/${plainApp}"`)), /Destination/);

@@ -206,6 +206,53 @@ for (const postgres of [false, true]) describe(`/api/v2/jobs (${postgres ? 'Post
     assert.equal((await t.management('GET', '/api/v2/jobs/job_0000000000000000')).json().errorCode, 'inexistent_job');
   });
 
+  it('refuses a malformed multipart body with a 400 in the Management shape, never a 500, and queues nothing', async () => {
+    const count = async () => Number((await t.ctx.database.db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await count();
+    const token = await t.managementToken();
+    const { payload, contentType } = await multipartBody({ connection_id: connectionId }, { users: { content: '[{"email":"a@b.c"}]', filename: 'users.json' } });
+    const boundary = contentType.split('boundary=')[1]!;
+    const text = payload.toString('latin1');
+    const part = (headers: string, body: string) => `--${boundary}\r\n${headers}\r\n\r\n${body}\r\n`;
+    const withNul = await multipartBody({ connection_id: connectionId }, { users: { content: '[{"email":"a\\u0000@b.c"}]', filename: 'users.json' } });
+    const withRawNul = await multipartBody({ connection_id: connectionId }, { users: { content: '[{"email":"a\u0000@b.c"}]', filename: 'users.json' } });
+    const cases: [string, string, string | Buffer | undefined][] = [
+      ['truncated in the middle of a part', contentType, text.slice(0, Math.floor(text.length * 0.6))],
+      ['truncated before the closing boundary', contentType, text.slice(0, text.lastIndexOf(`--${boundary}--`))],
+      ['no boundary parameter', 'multipart/form-data', payload],
+      ['an empty boundary parameter', 'multipart/form-data; boundary=', payload],
+      ['a boundary that is not the body\'s', 'multipart/form-data; boundary=something-else', payload],
+      ['a part without a name', contentType, `${part('Content-Disposition: form-data', 'x')}--${boundary}--\r\n`],
+      ['a part without Content-Disposition', contentType, `${part('Content-Type: text/plain', 'x')}--${boundary}--\r\n`],
+      ['a part header without a colon', contentType, `${part('Content-Disposition form-data; name="users"', 'x')}--${boundary}--\r\n`],
+      ['an oversized field', contentType, `${part('Content-Disposition: form-data; name="connection_id"', 'c'.repeat(5000))}--${boundary}--\r\n`],
+      ['an oversized part header', contentType, `${part(`Content-Disposition: form-data; name="users"; filename="${'f'.repeat(100_000)}"`, '[]')}--${boundary}--\r\n`],
+      ['a NUL in a field', contentType, `${part('Content-Disposition: form-data; name="external_id"', 'a\u0000b')}--${boundary}--\r\n`],
+      ['a NUL escaped in the users file', withNul.contentType, withNul.payload],
+      ['a raw NUL in the users file', withRawNul.contentType, withRawNul.payload],
+      ['no body', 'multipart/form-data', undefined],
+      ['no body with a boundary', contentType, undefined],
+      ['Multipart/Form-Data in other letter case, truncated', contentType.replace('multipart/form-data', 'Multipart/Form-Data'), text.slice(0, 40)],
+    ];
+    for (const [what, type, body] of cases) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v2/jobs/users-imports',
+        headers: { host: DOMAIN, authorization: `Bearer ${token}`, 'content-type': type },
+        ...(body !== undefined && { payload: body }),
+      });
+      assert.ok(res.statusCode === 400 || res.statusCode === 413, `${what}: ${res.statusCode} ${res.body}`);
+      const answer = res.json() as { statusCode: number; error: string; message: string; errorCode?: string };
+      assert.equal(answer.statusCode, res.statusCode, what);
+      assert.equal(typeof answer.message, 'string', what);
+      assert.equal(answer.error, res.statusCode === 400 ? 'Bad Request' : 'Payload Too Large', what);
+      if (what.includes('NUL')) assert.match(answer.message, /NUL character/, what);
+      if (what.includes('without a name')) assert.equal(answer.message, "Payload validation error: 'Every part must have a name'.");
+      if (what.startsWith('truncated') || what.includes('boundary that is not')) assert.match(answer.message, /^The multipart body is malformed/, what);
+    }
+    assert.equal(await count(), before);
+  });
+
   it('exports users as CSV and JSON lines through a signed link that expires and cannot be altered', async () => {
     const res = await t.management('POST', '/api/v2/jobs/users-exports', {
       body: { connection_id: connectionId, format: 'csv', limit: 3, fields: [{ name: 'email' }, { name: 'app_metadata.n', export_as: 'number' }, { name: 'identities[0].connection', export_as: 'connection' }] },

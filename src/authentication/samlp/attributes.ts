@@ -70,14 +70,17 @@ function valuesOf(value: unknown): AttributeValue[] {
   return [];
 }
 
+/** An own member only: a mapping named after a member of Object.prototype (`constructor`) reads nothing. */
+const own = (record: object, name: string): unknown => (Object.hasOwn(record, name) ? (record as Record<string, unknown>)[name] : undefined);
+
 /** A mapping's source: a profile member, or one level into user_metadata / app_metadata. */
 function lookup(profile: Record<string, unknown>, path: string): unknown {
   const dot = path.indexOf('.');
   if (dot > 0 && (path.startsWith('user_metadata.') || path.startsWith('app_metadata.'))) {
-    const container = profile[path.slice(0, dot)];
-    return container !== null && typeof container === 'object' ? (container as Record<string, unknown>)[path.slice(dot + 1)] : undefined;
+    const container = own(profile, path.slice(0, dot));
+    return container !== null && typeof container === 'object' ? own(container, path.slice(dot + 1)) : undefined;
   }
-  return profile[path];
+  return own(profile, path);
 }
 
 function add(attributes: Attributes, name: string, values: AttributeValue[]): void {
@@ -95,7 +98,7 @@ export function samlAttributes(profile: Record<string, unknown>, settings: Samlp
   if (settings.createUpnClaim) add(attributes, `${CLAIMS}/upn`, valuesOf(profile.email));
   if (settings.passthroughClaimsWithNoMapping) {
     for (const [member, value] of Object.entries(profile)) {
-      if (member in mappings) continue;
+      if (Object.hasOwn(mappings, member)) continue;
       add(attributes, settings.mapUnknownClaimsAsIs ? member : `${AUTH0_SCHEMA}/${member}`, valuesOf(value));
     }
   }

@@ -53,7 +53,7 @@ export function canonicalDn(dn: string): string {
     const eq = part.indexOf('=');
     if (eq <= 0) continue;
     const rawType = part.slice(0, eq).trim().toUpperCase();
-    const type = SHORT_NAMES[rawType] ?? rawType;
+    const type = (Object.hasOwn(SHORT_NAMES, rawType) ? SHORT_NAMES[rawType] : undefined) ?? rawType;
     const value = part.slice(eq + 1).trim();
     attributes.push(`${type}=${value}`);
   }

@@ -162,7 +162,8 @@ const logout: Check = (v) => {
   return undefined;
 };
 
-const RULES: Readonly<Record<string, Check>> = {
+/** Settings by name: a Map, so a name of Object.prototype (`hasOwnProperty`, `isPrototypeOf`) is no setting. */
+const RULES: ReadonlyMap<string, Check> = new Map(Object.entries({
   audience: text,
   recipient: url,
   destination: url,
@@ -186,14 +187,14 @@ const RULES: Readonly<Record<string, Check>> = {
   encryptionPublicKey: publicKey,
   logout,
   binding: oneOf([HTTP_POST_BINDING, HTTP_REDIRECT_BINDING]),
-};
+} satisfies Record<keyof SamlpSettings, Check>));
 
 /** What is wrong with a `samlp` addon value, as `{ property, message }`; undefined when nothing is. */
 export function samlpAddonProblem(addon: unknown): { property: string; message: string } | undefined {
   if (addon === undefined) return undefined;
   if (!isObject(addon)) return { property: 'addons.samlp', message: 'must be an object' };
   for (const [key, value] of Object.entries(addon)) {
-    const rule = RULES[key];
+    const rule = RULES.get(key);
     if (!rule) return { property: `addons.samlp.${key}`, message: 'is not a setting of the samlp addon' };
     const problem = rule(value);
     if (problem) return { property: `addons.samlp.${key}`, message: problem };

@@ -78,7 +78,8 @@ const oneOf = (values: readonly string[]) => (v: unknown) => (typeof v === 'stri
 
 const BINDINGS = [HTTP_REDIRECT_BINDING, HTTP_POST_BINDING, 'HTTP-Redirect', 'HTTP-POST'];
 
-const RULES: Readonly<Record<string, (v: unknown) => string | undefined>> = {
+/** Options by name: a Map, so a name of Object.prototype (`hasOwnProperty`, `isPrototypeOf`) is no option. */
+const RULES: ReadonlyMap<string, (v: unknown) => string | undefined> = new Map(Object.entries({
   signInEndpoint: httpsUrl,
   signOutEndpoint: httpsUrl,
   signingCert: (v) => (certificateFromOption(v) ? undefined : 'must be an RSA X.509 certificate (PEM, base64 DER, or base64 of a PEM)'),
@@ -110,7 +111,7 @@ const RULES: Readonly<Record<string, (v: unknown) => string | undefined>> = {
       ? undefined
       : 'must be a list of at most 100 domain names',
   debug: boolean,
-};
+} satisfies Record<string, (v: unknown) => string | undefined>));
 
 const REQUIRED = ['signInEndpoint', 'signingCert'];
 
@@ -119,7 +120,7 @@ export function samlpConnectionProblem(options: unknown): { property: string; me
   if (!isObject(options)) return { property: 'options', message: 'must be an object' };
   for (const key of REQUIRED) if (options[key] === undefined) return { property: `options.${key}`, message: 'is required for a samlp connection' };
   for (const [key, value] of Object.entries(options)) {
-    const rule = RULES[key];
+    const rule = RULES.get(key);
     if (!rule) return { property: `options.${key}`, message: 'is not an option of samlp connections' };
     const problem = rule(value);
     if (problem) return { property: `options.${key}`, message: problem };

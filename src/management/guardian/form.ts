@@ -7,14 +7,8 @@
  */
 import type { TObject } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
+import { FORM_MEDIA_TYPE, requestMediaType } from '../../platform/http/media-type.js';
 import { isRecord } from '../route.js';
-
-const FORM = 'application/x-www-form-urlencoded';
-
-function isForm(request: FastifyRequest): boolean {
-  const contentType = request.headers['content-type'];
-  return typeof contentType === 'string' && contentType.split(';')[0]?.trim().toLowerCase() === FORM;
-}
 
 /**
  * A preValidation hook turning the exact strings "true" and "false" into
@@ -26,7 +20,7 @@ export function coerceFormBooleans(body: TObject): (request: FastifyRequest) => 
     .filter(([, schema]) => schema.type === 'boolean')
     .map(([name]) => name);
   return async function coerceFormBooleans(request) {
-    if (!isForm(request)) return;
+    if (requestMediaType(request) !== FORM_MEDIA_TYPE) return;
     const fields = request.body;
     if (!isRecord(fields)) return;
     for (const name of booleans) {

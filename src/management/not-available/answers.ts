@@ -70,7 +70,8 @@ const ANSWERS: Readonly<Record<string, Answer>> = {
 };
 
 export function answerFor(operation: ServiceOperation): Answer {
-  return ANSWERS[`${operation.method} ${operation.template}`] ?? { kind: 'not_available' };
+  const key = `${operation.method} ${operation.template}`;
+  return (Object.hasOwn(ANSWERS, key) ? ANSWERS[key] : undefined) ?? { kind: 'not_available' };
 }
 
 /** The refusal of an operation Gatehouse does not implement; the template names it, never the request's own path. */

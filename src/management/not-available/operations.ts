@@ -42,7 +42,7 @@ const TEMPLATES: readonly Template[] = Object.entries(document.operations as Rec
 export function serviceOperation(method: string, path: string): ServiceOperation | undefined {
   const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
   for (const { template, pattern, methods } of TEMPLATES) {
-    const scopes = methods[method];
+    const scopes = Object.hasOwn(methods, method) ? methods[method] : undefined;
     if (scopes !== undefined && pattern.test(trimmed)) return { method, template, scopes };
   }
   return undefined;

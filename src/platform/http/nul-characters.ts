@@ -4,13 +4,17 @@
  * that would be a 500), SQLite would cut C strings at it, and no identifier,
  * name or parameter of either API has a use for it. JSON bodies are checked
  * while their text is scanned (./json-body.ts: the `\u0000` escape, the only
- * way JSON can carry the character); query strings, path parameters and form
- * bodies, which are already decoded, by the preValidation hook below. A
- * refusal is the surface's 400 naming the part and, where known, the member.
+ * way JSON can carry the character); query strings, path parameters and every
+ * other parsed body (forms), which are already decoded, by the preValidation
+ * hook below, whatever the letter case of their Content-Type (./media-type.ts):
+ * the parser was chosen case-insensitively, so the check must be too. The
+ * multipart user import checks its own parts (management/jobs/users-imports.ts).
+ * A refusal is the surface's 400 naming the part and, where known, the member.
  */
 import type { FastifyRequest } from 'fastify';
 import { surfaceOf } from './error-handler.js';
 import { ManagementError, oauthErrors, type HttpError } from './errors.js';
+import { JSON_MEDIA_TYPE, requestMediaType } from './media-type.js';
 
 type Part = 'querystring' | 'params' | 'body';
 
@@ -47,8 +51,8 @@ export async function refuseNulCharacters(request: FastifyRequest): Promise<void
     const name = memberWithNul(part === 'params' ? request.params : request.query, '');
     if (name !== undefined) throw nulRefusal(request.url, part, name);
   }
-  // JSON bodies were checked as text; form bodies arrive decoded.
-  if (request.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) {
+  // JSON bodies were checked as text; every other parsed body (forms) arrives decoded.
+  if (request.body !== undefined && !Buffer.isBuffer(request.body) && requestMediaType(request) !== JSON_MEDIA_TYPE) {
     const name = memberWithNul(request.body, '');
     if (name !== undefined) throw nulRefusal(request.url, 'body', name);
   }

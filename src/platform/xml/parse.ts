@@ -7,6 +7,9 @@
  *   or external entity, no entity expansion, no billion laughs. The text is
  *   refused on `<!DOCTYPE` or `<!ENTITY` before the parser sees it, and the
  *   parsed document is checked again for a doctype node;
+ * - no NUL character, raw or as a character reference (`&#0;`, `&#x0;`): XML
+ *   1.0's Char production excludes it, and a NUL reaching a value would reach
+ *   PostgreSQL's text columns (../http/nul-characters.ts);
  * - any parser warning or error refuses the document (xmldom otherwise
  *   recovers from malformed input and builds a tree from what it guessed).
  *
@@ -33,10 +36,12 @@ export class XmlRefusal extends Error {
 export const MAX_XML_BYTES = 256 * 1024;
 
 const DECLARATIONS = /<!\s*(DOCTYPE|ENTITY|ELEMENT|ATTLIST|NOTATION)/i;
+const NUL = /\u0000|&#(0+|x0+);/i;
 
 export function parseXml(text: string, maxBytes = MAX_XML_BYTES): Document {
   if (Buffer.byteLength(text, 'utf8') > maxBytes) throw new XmlRefusal(`XML larger than ${maxBytes} bytes`);
   if (DECLARATIONS.test(text)) throw new XmlRefusal('XML with a document type declaration (DOCTYPE or ENTITY) is refused');
+  if (NUL.test(text)) throw new XmlRefusal('XML with a NUL character is refused');
   let document: Document;
   try {
     document = new (xmldom().DOMParser)({

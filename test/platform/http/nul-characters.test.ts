@@ -62,6 +62,38 @@ for (const postgres of [false, true]) {
       assert.equal((literal.json() as { name: string }).name, 'back\\u0000slash');
     });
 
+    it('a Content-Type in other letter case is the same media type (RFC 9110 §8.3.1): 400, nothing stored', async () => {
+      const users = async () => ((await t.management('GET', '/api/v2/users?include_totals=true&per_page=1')).json() as { total: number }).total;
+      const roles = async () => ((await t.management('GET', '/api/v2/roles?include_totals=true&per_page=1')).json() as { total: number }).total;
+      const [usersBefore, rolesBefore] = [await users(), await roles()];
+      const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+      const authentication: [string, string, string, string][] = [
+        ['/oauth/token', 'Application/X-WWW-Form-Urlencoded', form({ grant_type: 'client_credentials', client_id: 'a\u0000', client_secret: 'x' }), 'client_id'],
+        ['/oauth/token', 'APPLICATION/X-WWW-FORM-URLENCODED; charset=UTF-8', form({ grant_type: 'password', username: 'u\u0000', password: 'p', client_id: 'c' }), 'username'],
+        ['/dbconnections/signup', 'application/X-www-form-urlencoded', form({ client_id: 'c', connection: 'Username-Password-Authentication', email: 'nul\u0000@example.com', password: 'Secret-pass-123' }), 'email'],
+        ['/passwordless/start', 'Application/x-www-form-urlencoded', form({ client_id: 'c', connection: 'email', email: 'nul\u0000@example.com', send: 'code' }), 'email'],
+      ];
+      for (const [url, contentType, payload, name] of authentication) {
+        const res = await t.app.inject({ method: 'POST', url, headers: { host: DOMAIN, 'content-type': contentType }, payload });
+        assert.equal(res.statusCode, 400, `${url} ${contentType}: ${res.body}`);
+        assert.deepEqual(res.json(), { error: 'invalid_request', error_description: `Parameter ${name} must not contain a NUL character` }, url);
+      }
+      // JSON under another letter case is scanned as text like any JSON body.
+      for (const url of ['/oauth/token', '/dbconnections/signup', '/passwordless/start']) {
+        const res = await t.app.inject({ method: 'POST', url, headers: { host: DOMAIN, 'content-type': 'Application/JSON' }, payload: JSON.stringify({ client_id: 'c', email: 'nul\u0000@example.com', grant_type: 'x' }) });
+        assert.equal(res.statusCode, 400, `${url}: ${res.body}`);
+        assert.deepEqual(res.json(), { error: 'invalid_request', error_description: 'The request contains a NUL character' }, url);
+      }
+      for (const contentType of ['Application/X-WWW-Form-Urlencoded', 'Application/Json']) {
+        const payload = contentType.endsWith('Json') ? JSON.stringify({ name: 'a\u0000b' }) : 'name=a%00b';
+        const res = await t.management('POST', '/api/v2/roles', { body: payload, headers: { 'content-type': contentType } });
+        assert.equal(res.statusCode, 400, `${contentType}: ${res.body}`);
+        assert.equal((res.json() as { errorCode: string }).errorCode, 'invalid_body');
+      }
+      assert.equal(await users(), usersBefore);
+      assert.equal(await roles(), rolesBefore);
+    });
+
     it('the Authentication API: 400 invalid_request naming the parameter', async () => {
       const json = await tokenRequest(t.app, { grant_type: 'client_credentials', client_id: 'a\u0000', client_secret: 'x' });
       assert.equal(json.statusCode, 400);

@@ -114,7 +114,8 @@ export async function resolveCredentialReferences(
   if (methods) {
     const resolved: Record<string, { credentials: { id: string }[] }> = {};
     for (const [method, value] of Object.entries(methods)) {
-      const type = METHOD_CREDENTIAL_TYPES[method];
+      // The method is a name from the body: own members only (`constructor` is no method).
+      const type = Object.hasOwn(METHOD_CREDENTIAL_TYPES, method) ? METHOD_CREDENTIAL_TYPES[method] : undefined;
       if (!type || method === 'signed_request_object') throw invalid('client_authentication_methods', `Unknown client authentication method ${method}`);
       resolved[method] = { credentials: await resolve(`client_authentication_methods.${method}`, type, value?.credentials) };
     }
