@@ -18,6 +18,14 @@
 // listens, src/platform/heap.ts gives V8 back its default growth, so a
 // server under load sizes the young generation as it always would.
 'use strict';
+// Node.js 22 and 24 are supported; an older Node is refused before anything
+// else is loaded, in syntax every Node can read. `npm start` runs the Node 24
+// that `npm ci` installs from the registry (README: Requirements).
+const nodeMajor = Number(process.versions.node.split('.')[0]);
+if (nodeMajor < 22) {
+  console.error('gatehouse: Node.js 22 or newer is required; this is Node.js ' + process.version + ' (' + process.execPath + ')');
+  process.exit(1);
+}
 const { existsSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');

@@ -6,7 +6,7 @@
  * and chunks for what the server imports on first use (`import()` of its own
  * modules: the migrations, the OpenAPI document, …), so those stay lazy.
  *
- * Why: Node 20's module loaders spend most of a start on finding, reading and
+ * Why: Node's module loaders spend most of a start on finding, reading and
  * linking modules one by one (about 1,500 of them: the server's own 580,
  * Kysely's and TypeBox's ES builds with about 250 each, fastify, ajv and
  * their dependencies). One bundle of the same code starts in about half the
@@ -55,7 +55,7 @@ await build({
   splitting: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   // Whitespace and syntax only: names stay, so a stack trace still names its functions. V8 keeps
   // each module's source text in memory for the life of the process.
   minifyWhitespace: true,

@@ -58,3 +58,51 @@ describe('gatehouse tenants …', () => {
     assert.equal(bad.status, 1);
   });
 });
+
+/**
+ * A Node.js older than 22: GATEHOUSE_TEST_OLD_NODE, or the first `node` on PATH
+ * (or at /usr/bin, /usr/local/bin) whose major is below 22, such as a system
+ * Node 20 that `npm test`'s own Node 24 (node_modules/.bin) stands in front of.
+ */
+function findOldNode(): string | undefined {
+  const candidates = [
+    process.env.GATEHOUSE_TEST_OLD_NODE,
+    ...(process.env.PATH ?? '').split(path.delimiter).map((dir) => dir && path.join(dir, 'node')),
+    '/usr/bin/node',
+    '/usr/local/bin/node',
+  ];
+  for (const candidate of candidates) {
+    if (!candidate || !fs.existsSync(candidate)) continue;
+    const version = spawnSync(candidate, ['-p', 'process.versions.node'], { encoding: 'utf8' });
+    if (version.status === 0 && Number(version.stdout.split('.')[0]) < 22) return candidate;
+  }
+  return undefined;
+}
+
+describe('the Node.js that runs gatehouse', () => {
+  it('is 22 or newer under npm test (npm scripts run the Node that npm ci installed)', () => {
+    assert.ok(Number(process.versions.node.split('.')[0]) >= 22, `npm test runs on Node.js ${process.version}`);
+  });
+
+  const oldNode = findOldNode();
+  it(
+    'refuses a Node.js older than 22 with one line naming the version found',
+    { skip: oldNode ? false : 'no Node.js older than 22 is installed (set GATEHOUSE_TEST_OLD_NODE to one)' },
+    () => {
+      const dataDir = tempDir('gatehouse-old-node-');
+      try {
+        const res = spawnSync(oldNode!, [path.join(ROOT, 'bin/gatehouse.cjs'), 'tenants', 'list'], {
+          env: { ...process.env, GATEHOUSE_DATA_DIR: dataDir },
+          encoding: 'utf8',
+        });
+        const version = spawnSync(oldNode!, ['-p', 'process.version'], { encoding: 'utf8' }).stdout.trim();
+        assert.equal(res.status, 1);
+        assert.equal(res.stdout, '');
+        assert.equal(res.stderr, `gatehouse: Node.js 22 or newer is required; this is Node.js ${version} (${fs.realpathSync(oldNode!)})\n`);
+        assert.deepEqual(fs.readdirSync(dataDir), [], 'nothing was written before the refusal');
+      } finally {
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  );
+});

@@ -96,7 +96,14 @@ export async function startServer(config: Config, print: (line: string) => void 
   const url = `${scheme}://${tenant.domain}`;
   // startMs: from the process's start (node's own boot included) to listening.
   ctx.logger.info(
-    { url, tenant: tenant.name, database: ctx.database.dialect, tls: tls?.certFile ?? 'off (GATEHOUSE_HTTP=1)', startMs: Math.round(process.uptime() * 1000) },
+    {
+      url,
+      tenant: tenant.name,
+      database: ctx.database.dialect,
+      tls: tls?.certFile ?? 'off (GATEHOUSE_HTTP=1)',
+      node: process.version,
+      startMs: Math.round(process.uptime() * 1000),
+    },
     'Gatehouse is listening',
   );
 

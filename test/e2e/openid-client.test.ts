@@ -68,6 +68,16 @@ function assertClientCredentialsClaims(payload: JWTPayload, audience: string, li
   assert.equal(payload.azp, clientId);
 }
 
+describe('the server process', () => {
+  test('its start-up line names the Node.js that runs it (the one npm scripts run, 22 or newer)', () => {
+    const line = server.output().split('\n').find((l) => l.includes('Gatehouse is listening'));
+    assert.ok(line, server.output());
+    const logged = JSON.parse(line) as { node?: string };
+    assert.equal(logged.node, process.version);
+    assert.ok(Number(process.versions.node.split('.')[0]) >= 22, process.version);
+  });
+});
+
 describe('discovery', () => {
   test('discovery() validates the issuer and reads the server metadata', async () => {
     const config = await discover();
