@@ -23,15 +23,22 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** The request's `ip`, `user_agent` and `hostname`, which every Authentication API event carries. */
+function requestMembers(request: FastifyRequest): Pick<LogEvent, 'ip' | 'user_agent' | 'hostname'> {
+  return { ip: request.ip, user_agent: header(request, 'user-agent'), hostname: request.tenant.customDomain ?? request.tenant.domain };
+}
+
 /** Records the event with the request's `ip`, `user_agent` and `hostname`. */
 export function logAuthenticationEvent(ctx: Pick<AppContext, 'tenantLogs'>, request: FastifyRequest, event: LogEvent): void {
   if (!ctx.tenantLogs.enabled) return;
-  ctx.tenantLogs.record(request.tenant.id, {
-    ip: request.ip,
-    user_agent: header(request, 'user-agent'),
-    hostname: request.tenant.customDomain ?? request.tenant.domain,
-    ...event,
-  });
+  ctx.tenantLogs.record(request.tenant.id, { ...requestMembers(request), ...event });
+}
+
+/** Records the event once a lookup off the request's path has completed it (flush and close wait for it). */
+function logAuthenticationEventWhen(ctx: Pick<AppContext, 'tenantLogs'>, request: FastifyRequest, event: Promise<LogEvent>): void {
+  if (!ctx.tenantLogs.enabled) return;
+  const members = requestMembers(request);
+  ctx.tenantLogs.recordWhen(request.tenant.id, event.then((known) => ({ ...members, ...known })));
 }
 
 /** Success and failure types of the grants whose exchanges are logged (the service's codes); a Map: own entries only. */
@@ -122,12 +129,13 @@ function logCompleted(
     const found = user && (await ctx.stores.connections.get(tenantId, user.connection_id));
     return found ? { ...event, ...connectionMembers(found), user_name: event.user_name ?? user.email ?? user.username ?? undefined } : event;
   };
-  complete().then(
-    (completed) => logAuthenticationEvent(ctx, request, completed),
-    (err: unknown) => {
+  logAuthenticationEventWhen(
+    ctx,
+    request,
+    complete().catch((err: unknown) => {
       ctx.logger.warn({ err }, 'completing a login event for the tenant log failed; recorded as it was');
-      logAuthenticationEvent(ctx, request, event);
-    },
+      return event;
+    }),
   );
 }
 
@@ -203,9 +211,17 @@ export function logPasswordLogin(
   } else {
     // fp when the identifier names a user (a wrong password), fu when it names none.
     const description = 'Wrong email or password.';
-    ctx.stores.users.findByLoginIdentifier(request.tenant.id, connection.id, login.identifier.toLowerCase()).then(
-      (user) => logAuthenticationEvent(ctx, request, user ? { type: 'fp', ...event, user_id: user.user_id, description } : { type: 'fu', ...event, description }),
-      (err: unknown) => ctx.logger.warn({ err }, 'looking up the user of a failed login for the tenant log failed'),
+    logAuthenticationEventWhen(
+      ctx,
+      request,
+      ctx.stores.users.findByLoginIdentifier(request.tenant.id, connection.id, login.identifier.toLowerCase()).then(
+        (user): LogEvent => (user ? { type: 'fp', ...event, user_id: user.user_id, description } : { type: 'fu', ...event, description }),
+        (err: unknown): LogEvent => {
+          // Whether the user exists is not known: the plain failed login.
+          ctx.logger.warn({ err }, 'looking up the user of a failed login for the tenant log failed');
+          return { type: 'f', ...event, description };
+        },
+      ),
     );
   }
 }

@@ -22,6 +22,12 @@ export interface TenantLogs {
   readonly enabled: boolean;
   /** Queues the event of the tenant; returns at once. */
   record(tenantId: string, event: LogEvent): void;
+  /**
+   * Queues the event once it is known (completed by a lookup off the
+   * request's path); `flush` and `close` wait for it. A rejected or
+   * undefined one records nothing.
+   */
+  recordWhen(tenantId: string, event: Promise<LogEvent | undefined>): void;
   /** Writes every queued event now (tests, and close). */
   flush(): Promise<void>;
   /** Flushes and stops. */
@@ -31,6 +37,7 @@ export interface TenantLogs {
 export const DISABLED_TENANT_LOGS: TenantLogs = {
   enabled: false,
   record() {},
+  recordWhen() {},
   flush: async () => undefined,
   close: async () => undefined,
 };
@@ -82,6 +89,8 @@ export class BufferedTenantLogs implements TenantLogs {
   readonly enabled = true;
   private readonly writer: BatchWriter<TenantLogRow>;
   private invalid = 0;
+  /** Events still being completed (recordWhen). */
+  private readonly coming = new Set<Promise<void>>();
 
   constructor(
     store: Pick<TenantLogStore, 'insertMany' | 'refusal'>,
@@ -133,11 +142,24 @@ export class BufferedTenantLogs implements TenantLogs {
     this.writer.push(toLogRow(tenantId, event, this.now()));
   }
 
-  flush(): Promise<void> {
+  recordWhen(tenantId: string, event: Promise<LogEvent | undefined>): void {
+    const settled = event.then(
+      (known) => {
+        if (known) this.record(tenantId, known);
+      },
+      (err: unknown) => this.logger.warn({ err }, 'completing a tenant log event failed; it is not recorded'),
+    );
+    this.coming.add(settled);
+    void settled.finally(() => this.coming.delete(settled));
+  }
+
+  async flush(): Promise<void> {
+    await Promise.all([...this.coming]);
     return this.writer.flush();
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
+    await Promise.all([...this.coming]);
     return this.writer.close();
   }
 }
