@@ -22,6 +22,7 @@ import type { BufferedTenantLogs } from '../../src/domain/logs/tenant-logs.js';
 import { BatchWriter } from '../../src/platform/batch-writer.js';
 import { createTestApp, tokenRequest, type TestApp } from '../helpers/app.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
+import type { LogView } from '../helpers/log-view.js';
 
 const REALM = 'Username-Password-Authentication';
 const PASSWORD_REALM = 'http://auth0.com/oauth/grant-type/password-realm';
@@ -29,22 +30,7 @@ const PASSWORD = 'Correct-Horse-9-battery-staple';
 const WRONG = 'Not-the-password-7-at-all';
 const PROTOTYPE_NAMES = ['constructor', '__proto__', 'toString', 'hasOwnProperty'] as const;
 
-interface Log {
-  log_id: string;
-  type: string;
-  description?: string;
-  client_id?: string;
-  client_name?: string;
-  user_id?: string;
-  user_name?: string;
-  connection?: string;
-  connection_id?: string;
-  strategy?: string;
-  strategy_type?: string;
-  ip?: string;
-  user_agent?: string;
-  details?: Record<string, unknown>;
-}
+type Log = LogView;
 
 for (const database of ['SQLite', 'PostgreSQL'] as const) {
   describe(`tenant log completeness and login members (${database})`, () => {
