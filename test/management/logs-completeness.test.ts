@@ -13,9 +13,12 @@
  * - password-realm failures and successes (item 3): `fepft` and `sepft`
  *   found by `q=user_name:…`, with the user's id when one exists, the
  *   connection, its id, strategy and strategy type, the client and the
- *   request's address and agent; never the password.
+ *   request's address and agent; never the password;
+ * - shutdown (the context's close) writes what the buffer holds.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import Database from 'better-sqlite3';
 import { after, before, describe, it } from 'node:test';
 import type { TenantLogRow } from '../../src/domain/rows.js';
 import type { BufferedTenantLogs } from '../../src/domain/logs/tenant-logs.js';
@@ -178,3 +181,28 @@ for (const database of ['SQLite', 'PostgreSQL'] as const) {
     });
   });
 }
+
+describe('tenant log at shutdown', () => {
+  it("the context's close writes the events still buffered, including one still being completed", async () => {
+    const t = await createTestApp();
+    try {
+      const before = Number((await t.ctx.database.db.selectFrom('tenant_logs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      for (let i = 0; i < 25; i += 1) t.ctx.tenantLogs.record(t.tenant.id, { type: 'sapi', description: `at shutdown ${i}` });
+      t.ctx.tenantLogs.recordWhen(t.tenant.id, new Promise((resolve) => setImmediate(() => resolve({ type: 'slo', description: 'at shutdown, completed late' }))));
+      assert.equal((t.ctx.tenantLogs as BufferedTenantLogs).pending, 25, 'still buffered when the process stops');
+      await t.app.close();
+      await t.ctx.close();
+      const sqlite = new Database(t.config.sqliteFile, { readonly: true });
+      try {
+        const rows = sqlite.prepare("select description from tenant_logs where description like 'at shutdown%'").all() as { description: string }[];
+        assert.equal(rows.length, 26);
+        assert.ok(rows.some((r) => r.description === 'at shutdown, completed late'));
+        assert.equal((sqlite.prepare('select count(*) as n from tenant_logs').get() as { n: number }).n, before + 26);
+      } finally {
+        sqlite.close();
+      }
+    } finally {
+      fs.rmSync(t.dataDir, { recursive: true, force: true });
+    }
+  });
+});
