@@ -106,9 +106,6 @@ export async function createContext(config: Config, logger: Logger = createLogge
   });
   const lookups = new IssuanceLookups({ stores, box, clock, consoleHosts: consoleHosts(stores, aliases) });
   const mailer = new Mailer(config.mail, config.dataDir, () => clock.now(), config.outbound);
-  const tenantLogs = config.tenantLogs.enabled
-    ? new BufferedTenantLogs(stores.tenantLogs, () => clock.now(), logger, { maxBuffered: config.tenantLogs.maxBuffered })
-    : DISABLED_TENANT_LOGS;
   mailer.useTenantServers((tenantId) => openTenantSmtp({ stores, box }, tenantId));
   // One registry per process, when metrics are served; otherwise nothing is recorded (and prom-client is not loaded).
   const metrics = new Metrics(
@@ -116,6 +113,12 @@ export async function createContext(config: Config, logger: Logger = createLogge
     // A cluster worker answers a scrape with every worker's metrics, gathered by the primary (src/app/cluster.ts).
     { served: metricsServed(config), clusterWorker: cluster.isWorker },
   );
+  const tenantLogs = config.tenantLogs.enabled
+    ? new BufferedTenantLogs(stores.tenantLogs, () => clock.now(), logger, {
+        maxBuffered: config.tenantLogs.maxBuffered,
+        onDropped: (reason, count) => metrics.tenantLogEventsDropped(reason, count),
+      })
+    : DISABLED_TENANT_LOGS;
   invalidation.onInvalidate((tenantId) => {
     lookups.invalidateTenant(tenantId);
     stores.clientAnchors.invalidateTenant(tenantId);

@@ -55,6 +55,7 @@ export class Metrics {
   readonly #logins: Counter<'connection' | 'result'> | undefined;
   readonly #rateLimited: Counter<'bucket'> | undefined;
   readonly #blocks: Counter | undefined;
+  readonly #logDropped: Counter<'reason'> | undefined;
   /** A cluster worker's scrape is answered with every worker's metrics, gathered by the primary. */
   readonly #fromPrimary: boolean = false;
 
@@ -107,6 +108,12 @@ export class Metrics {
     this.#blocks = new Counter({
       name: 'gatehouse_brute_force_blocks_total',
       help: 'Identifier and IP pairs blocked by brute-force protection after too many failed logins',
+      registers,
+    });
+    this.#logDropped = new Counter({
+      name: 'gatehouse_tenant_log_events_dropped_total',
+      help: 'Tenant log events not written, by reason (buffer_full: the database did not take them for too long; refused: the database refused them; shutdown: not written before the process stopped; invalid_type)',
+      labelNames: ['reason'],
       registers,
     });
     const { hashingPool, databasePool } = sources;
@@ -177,6 +184,10 @@ export class Metrics {
 
   bruteForceBlock(): void {
     this.#blocks?.inc();
+  }
+
+  tenantLogEventsDropped(reason: string, count: number): void {
+    this.#logDropped?.labels(reason).inc(count);
   }
 
   get contentType(): string {

@@ -10,26 +10,13 @@ import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { createTestApp, DOMAIN, tokenRequest, type TestApp } from '../helpers/app.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
+import type { LogView } from '../helpers/log-view.js';
 
 const REALM = 'Username-Password-Authentication';
 const PASSWORD = 'correct horse battery staple';
 const CALLBACK = 'https://app.example.com/callback';
 
-interface Log {
-  log_id: string;
-  date: string;
-  type: string;
-  description?: string;
-  client_id?: string;
-  client_name?: string;
-  user_id?: string;
-  user_name?: string;
-  connection?: string;
-  ip?: string;
-  user_agent?: string;
-  hostname?: string;
-  details?: Record<string, unknown>;
-}
+type Log = LogView;
 
 describe('tenant logs', () => {
   let t: TestApp;

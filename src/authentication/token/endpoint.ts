@@ -60,7 +60,7 @@ export function tokenEndpoint(ctx: AppContext, registries: AuthenticationRegistr
     url: '/oauth/token',
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       // What is known of the exchange so far, for the tenant log's success or failure event.
-      const exchange: TokenExchange = {};
+      const exchange: TokenExchange = { login: {} };
       try {
         const raw = readBody(request);
         const handler = selectGrant(grants, (exchange.grantType = readGrantType(raw)));
@@ -71,7 +71,7 @@ export function tokenEndpoint(ctx: AppContext, registries: AuthenticationRegistr
           enforceClientRequirement: true,
           authenticatedWith: client.method,
         });
-        const response = await handler.handle({ ctx, tenant: request.tenant, request, params, client, ...(confirmation && { confirmation }) });
+        const response = await handler.handle({ ctx, tenant: request.tenant, request, params, client, login: exchange.login, ...(confirmation && { confirmation }) });
         ctx.metrics.tokenIssued(handler.grantType);
         logTokenExchange(ctx, request, exchange, { response });
         return sendTokens(reply, response);

@@ -4,6 +4,8 @@ import type { AuthenticatedClient } from '../client-auth/method.js';
 import type { Params } from '../params.js';
 import type { AppContext } from '../../domain/context.js';
 import type { Confirmation, TokenType } from '../../domain/tokens/confirmation.js';
+import type { ConnectionRow } from '../../domain/rows.js';
+import type { UserRow } from '../../domain/users/model.js';
 
 /** The token endpoint's success body (RFC 6749 §5.1), members in the service's order. */
 export interface TokenResponse {
@@ -25,6 +27,18 @@ export interface GrantContext {
   client: AuthenticatedClient;
   /** The key the client proved possession of (DPoP), which the access token must be bound to. */
   confirmation?: Confirmation;
+  /**
+   * What the grant learnt of the login it decides, filled in as it goes so
+   * that a failure's tenant log event carries it too (../tenant-log.ts): the
+   * connection once resolved, the user (or only their id) once found.
+   */
+  login: LoginFacts;
+}
+
+export interface LoginFacts {
+  connection?: ConnectionRow;
+  user?: UserRow;
+  userId?: string;
 }
 
 /**

@@ -26,8 +26,14 @@ export const LOG_TYPES = {
   fepft: { description: 'Failed Exchange (Password for Access Token)', category: 'auth.token_exchange.fail' },
   sede: { description: 'Success Exchange (Device Code for Access Token)', category: 'auth.token_exchange.success' },
   fede: { description: 'Failed Exchange (Device Code for Access Token)', category: 'auth.token_exchange.fail' },
-  seotpft: { description: 'Success Exchange (Passwordless OTP for Access Token)', category: 'auth.token_exchange.success' },
-  feotpft: { description: 'Failed Exchange (Passwordless OTP for Access Token)', category: 'auth.token_exchange.fail' },
+  sepotpft: { description: 'Success Exchange (Passwordless OTP for Access Token)', category: 'auth.token_exchange.success' },
+  fepotpft: { description: 'Failed Exchange (Passwordless OTP for Access Token)', category: 'auth.token_exchange.fail' },
+  seotpft: { description: 'Success Exchange (Password and OTP Challenge for Access Token)', category: 'auth.token_exchange.success' },
+  feotpft: { description: 'Failed Exchange (Password and OTP Challenge for Access Token)', category: 'auth.token_exchange.fail' },
+  seoobft: { description: 'Success Exchange (Password and OOB Challenge for Access Token)', category: 'auth.token_exchange.success' },
+  feoobft: { description: 'Failed Exchange (Password and OOB Challenge for Access Token)', category: 'auth.token_exchange.fail' },
+  sercft: { description: 'Success Exchange (Password and MFA Recovery code for Access Token)', category: 'auth.token_exchange.success' },
+  fercft: { description: 'Failed Exchange (Password and MFA Recovery code for Access Token)', category: 'auth.token_exchange.fail' },
   slo: { description: 'Success Logout', category: 'auth.logout.success' },
   flo: { description: 'Failed Logout', category: 'auth.logout.fail' },
   ss: { description: 'Success Signup', category: 'auth.signup.success' },
@@ -41,6 +47,11 @@ export const LOG_TYPES = {
 } as const satisfies Record<string, { description: string; category: string }>;
 
 export type LogType = keyof typeof LOG_TYPES;
+
+/** Whether the event's type is one of LOG_TYPES (own members only: `constructor` is not a type). */
+export function isLogType(type: unknown): type is LogType {
+  return typeof type === 'string' && Object.hasOwn(LOG_TYPES, type);
+}
 
 /** The types of a category (stream filters). */
 export function typesOfCategories(categories: readonly string[]): string[] {

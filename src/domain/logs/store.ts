@@ -22,6 +22,13 @@ export interface LogSearch {
 export interface TenantLogStore {
   /** One multi-row insert per batch (of any tenants). */
   insertMany(rows: readonly TenantLogRow[]): Promise<void>;
+  /**
+   * When a failed `insertMany`'s error says its rows are at fault (a
+   * constraint, a value a column refuses) rather than the database (down,
+   * busy), what of it may be logged: its code and schema names, never a
+   * value. Otherwise undefined (the batch may be tried again).
+   */
+  refusal(error: unknown): Record<string, string> | undefined;
   get(tenantId: string, logId: string): Promise<TenantLogRow | undefined>;
   /** A page of the tenant's events matching the search, with the total count when asked. */
   search(tenantId: string, search: LogSearch): Promise<{ rows: TenantLogRow[]; total?: number }>;

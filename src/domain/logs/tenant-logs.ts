@@ -11,10 +11,10 @@
  * events are not recorded at all.
  */
 import type { Logger } from 'pino';
-import { BatchWriter } from '../../platform/batch-writer.js';
+import { BatchWriter, type DropReason } from '../../platform/batch-writer.js';
 import { isoAt } from '../../platform/clock.js';
 import type { TenantLogRow } from '../rows.js';
-import { LOG_TYPES, cleanDetails, cut, type LogEvent } from './events.js';
+import { LOG_TYPES, cleanDetails, cut, isLogType, type LogEvent } from './events.js';
 import { newLogId } from './log-id.js';
 import type { TenantLogStore } from './store.js';
 
@@ -22,6 +22,12 @@ export interface TenantLogs {
   readonly enabled: boolean;
   /** Queues the event of the tenant; returns at once. */
   record(tenantId: string, event: LogEvent): void;
+  /**
+   * Queues the event once it is known (completed by a lookup off the
+   * request's path); `flush` and `close` wait for it. A rejected or
+   * undefined one records nothing.
+   */
+  recordWhen(tenantId: string, event: Promise<LogEvent | undefined>): void;
   /** Writes every queued event now (tests, and close). */
   flush(): Promise<void>;
   /** Flushes and stops. */
@@ -31,6 +37,7 @@ export interface TenantLogs {
 export const DISABLED_TENANT_LOGS: TenantLogs = {
   enabled: false,
   record() {},
+  recordWhen() {},
   flush: async () => undefined,
   close: async () => undefined,
 };
@@ -40,7 +47,13 @@ export interface BufferOptions {
   maxBatch?: number;
   /** Events held while the database does not take them; beyond, the oldest are dropped (counted, warned). */
   maxBuffered?: number;
+  maxBackoffMs?: number;
+  /** `count` events were not written, for `reason` (the metrics' counter). */
+  onDropped?(reason: DroppedReason, count: number): void;
 }
+
+/** Why events were not written: the buffer's (../../platform/batch-writer.ts), or an event without a known type. */
+export type DroppedReason = DropReason | 'invalid_type';
 
 export function toLogRow(tenantId: string, event: LogEvent, now: number): TenantLogRow {
   return {
@@ -66,38 +79,87 @@ export function toLogRow(tenantId: string, event: LogEvent, now: number): Tenant
   };
 }
 
+const DROP_MESSAGES: Record<DropReason, string> = {
+  buffer_full: 'tenant log events dropped: the buffer is full (is the database down?); the oldest went first',
+  refused: 'tenant log events dropped: the database refused them (the rest of their batch was written)',
+  shutdown: 'tenant log events dropped: they could not be written before the process stopped',
+};
+
 export class BufferedTenantLogs implements TenantLogs {
   readonly enabled = true;
   private readonly writer: BatchWriter<TenantLogRow>;
+  private invalid = 0;
+  /** Events still being completed (recordWhen). */
+  private readonly coming = new Set<Promise<void>>();
 
   constructor(
-    store: Pick<TenantLogStore, 'insertMany'>,
+    store: Pick<TenantLogStore, 'insertMany' | 'refusal'>,
     private readonly now: () => number,
-    logger: Pick<Logger, 'warn'>,
-    options: BufferOptions = {},
+    private readonly logger: Pick<Logger, 'warn' | 'error'>,
+    private readonly options: BufferOptions = {},
   ) {
+    const { onDropped, ...buffer } = options;
     this.writer = new BatchWriter<TenantLogRow>({
       write: (rows) => store.insertMany(rows),
-      ...options,
-      onDrop: (count, total) => logger.warn({ dropped: count, droppedTotal: total }, 'tenant log events dropped: the buffer is full (is the database down?)'),
-      onError: (err) => logger.warn({ err, pending: this.writer.pending }, 'writing tenant log events failed; they stay buffered'),
+      refused: (err) => store.refusal(err) !== undefined,
+      ...buffer,
+      onDrop: ({ reason, count, total, error }) => {
+        onDropped?.(reason, count);
+        // The refusal's code and schema names only: the error itself may quote a row.
+        const refusal = error === undefined ? undefined : store.refusal(error);
+        const fields = { dropped: count, droppedTotal: total, reason, ...(refusal && { refusal }) };
+        if (reason === 'buffer_full') logger.warn(fields, DROP_MESSAGES[reason]);
+        else logger.error(fields, DROP_MESSAGES[reason]);
+      },
+      onError: (err) => logger.warn({ err, pending: this.writer.pending }, 'writing tenant log events failed; they stay buffered and are tried again'),
     });
   }
 
-  /** Events dropped since start because the buffer was full. */
-  get dropped(): number {
-    return this.writer.dropped;
+  /** Events dropped since start, by reason. */
+  get dropped(): Readonly<Record<DroppedReason, number>> {
+    return { ...this.writer.dropped, invalid_type: this.invalid };
+  }
+
+  /** Events written since start. */
+  get written(): number {
+    return this.writer.written;
+  }
+
+  /** Events waiting to be written. */
+  get pending(): number {
+    return this.writer.pending;
   }
 
   record(tenantId: string, event: LogEvent): void {
+    // A type not in LOG_TYPES is a mistake of the caller: refused here so it never reaches a batch.
+    if (!isLogType(event.type)) {
+      this.invalid += 1;
+      this.options.onDropped?.('invalid_type', 1);
+      const type: unknown = event.type;
+      this.logger.error({ type: typeof type === 'string' ? type.slice(0, 32) : typeof type, droppedTotal: this.invalid }, 'a tenant log event without a known type was refused');
+      return;
+    }
     this.writer.push(toLogRow(tenantId, event, this.now()));
   }
 
-  flush(): Promise<void> {
+  recordWhen(tenantId: string, event: Promise<LogEvent | undefined>): void {
+    const settled = event.then(
+      (known) => {
+        if (known) this.record(tenantId, known);
+      },
+      (err: unknown) => this.logger.warn({ err }, 'completing a tenant log event failed; it is not recorded'),
+    );
+    this.coming.add(settled);
+    void settled.finally(() => this.coming.delete(settled));
+  }
+
+  async flush(): Promise<void> {
+    await Promise.all([...this.coming]);
     return this.writer.flush();
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
+    await Promise.all([...this.coming]);
     return this.writer.close();
   }
 }

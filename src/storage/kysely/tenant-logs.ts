@@ -8,6 +8,7 @@ import { fromStored, toStored } from '../json-columns.js';
 import { chunks } from '../links.js';
 import { countRows } from '../paging.js';
 import { isPostgres } from './user-search.js';
+import { rowRefusal } from '../refused-rows.js';
 
 type Eb = ExpressionBuilder<Database, 'tenant_logs'>;
 
@@ -97,6 +98,10 @@ export class KyselyTenantLogStore implements TenantLogStore {
     for (const chunk of chunks(rows)) {
       await this.db.insertInto('tenant_logs').values(chunk.map((row) => toStored('tenant_logs', row))).execute();
     }
+  }
+
+  refusal(error: unknown): Record<string, string> | undefined {
+    return rowRefusal(error);
   }
 
   async get(tenantId: string, logId: string): Promise<TenantLogRow | undefined> {

@@ -3,7 +3,7 @@
  * printing one JSON result; test/e2e/auth0-sdk-logs.test.ts runs it as its
  * own process with NODE_EXTRA_CA_CERTS so TLS verification is real.
  *
- * Usage: node --import tsx auth0-sdk-logs.ts '{"domain":…,"clientId":…,"clientSecret":…,"userId":…}'
+ * Usage: node --import tsx auth0-sdk-logs.ts '{"domain":…,"clientId":…,"clientSecret":…,"userId":…,"userName":…}'
  */
 import { ManagementClient } from 'auth0';
 
@@ -12,6 +12,7 @@ interface Input {
   clientId: string;
   clientSecret: string;
   userId: string;
+  userName: string;
 }
 
 const input = JSON.parse(process.argv[2] ?? '{}') as Input;
@@ -42,6 +43,14 @@ out.waitedMs = Date.now() - deadline + 3000;
 const exchanges = await management.logs.list({ search: 'type:seccft', per_page: 10 });
 out.seccft = exchanges.data as Log[];
 out.one = (await management.logs.get(sapi[0]!.log_id!)) as unknown;
+// The logins the test made before this run, found by the name tried (written off the request path: poll).
+const loginsDeadline = Date.now() + 3000;
+for (;;) {
+  const found = await management.logs.list({ search: `user_name:"${input.userName}"`, per_page: 10 });
+  out.byUserName = found.data as Log[];
+  if (found.data.length >= 2 || Date.now() > loginsDeadline) break;
+  await new Promise((resolve) => setTimeout(resolve, 50));
+}
 const userLogs = await management.users.logs.list(input.userId, { per_page: 10 });
 out.userLogs = userLogs.data as Log[];
 

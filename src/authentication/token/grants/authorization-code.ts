@@ -86,9 +86,10 @@ export const authorizationCode: GrantHandler = {
   // Public clients exchange codes with client_id and PKCE (required of them at /authorize).
   requiresConfidentialClient: false,
 
-  async handle({ ctx, tenant, params, client, confirmation }: GrantContext): Promise<TokenResponse> {
+  async handle({ ctx, tenant, params, client, confirmation, login }: GrantContext): Promise<TokenResponse> {
     requireParams(params, 'code');
     const row = await findCode(ctx, tenant, client, params);
+    login.userId = row.user_id;
     checkRedirectUri(row, params);
     verifyCodeVerifier(row, params);
     if (row.dpop_jkt && row.dpop_jkt !== confirmation?.jkt) throw oauthErrors.invalidGrant('The authorization code is bound to a DPoP key: send a DPoP proof by that key');

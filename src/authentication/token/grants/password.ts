@@ -113,12 +113,12 @@ function passwordGrant(grantType: string, parameters: readonly string[], resolve
     // Public clients (token_endpoint_auth_method none) may log users in with client_id alone.
     requiresConfidentialClient: false,
 
-    async handle({ ctx, tenant, request, params, client, confirmation }: GrantContext): Promise<TokenResponse> {
+    async handle({ ctx, tenant, request, params, client, confirmation, login }: GrantContext): Promise<TokenResponse> {
       requireParams(params, 'username', 'password');
-      const connection = await resolveConnection(ctx, tenant, client, params);
+      const connection = (login.connection = await resolveConnection(ctx, tenant, client, params));
       const attempt = attemptOf(tenant, connection, request, client, params);
       await refuseBruteForced(ctx, attempt);
-      const verified = await verifyCredentials(ctx, tenant, attempt, connection, params);
+      const verified = (login.user = await verifyCredentials(ctx, tenant, attempt, connection, params));
       refuseBlockedUser(verified);
       await requireSecondFactor(ctx, tenant, client.client, verified, { audience: params.audience, scope: params.scope });
       const user = await recordLogin(ctx.stores.users, ctx.now(), verified);

@@ -29,14 +29,16 @@ export const passwordlessOtp: GrantHandler = {
   // Public clients log in with client_id alone ("client_secret… Required for Regular Web Applications only").
   requiresConfidentialClient: false,
 
-  async handle({ ctx, tenant, params, client }: GrantContext): Promise<TokenResponse> {
+  async handle({ ctx, tenant, params, client, login }: GrantContext): Promise<TokenResponse> {
     requireParams(params, 'realm', 'username', 'otp');
     const clientId = client.client.row.client_id;
     const connection = await passwordlessConnection(ctx, tenant, clientId, params.realm);
     if (!connection) throw oauthErrors.invalidRequest(`Connection does not exist or is not enabled for the client: ${params.realm}`);
+    login.connection = connection;
     const wrongCode = () => oauthErrors.invalidGrant(connection.strategy === SMS_STRATEGY ? 'Wrong phone number or verification code.' : 'Wrong email or verification code.');
     if (!(await verifyEmailCode(ctx, tenant, connection, clientId, params.username!, params.otp!))) throw wrongCode();
     const found = await passwordlessUser(ctx, tenant, connection, params.username!);
+    if (found) login.user = found;
     if (!found) throw wrongCode();
     if (!isActive(found)) throw oauthErrors.userBlocked();
     await requireSecondFactor(ctx, tenant, client.client, found, { audience: params.audience, scope: params.scope });
