@@ -470,7 +470,8 @@ async function main(): Promise<number> {
     const seconds = (Date.now() - started) / 1000;
     await sleep(3_000);
     const rssAfter = readMemory(server.child.process.pid!)?.rssMB ?? NaN;
-    const produced = await metricValue(endpoint, 'gatehouse_tenant_log_events_total', 'outcome="produced"');
+    const produced = await metricValue(endpoint, 'gatehouse_tenant_log_events_total', '');
+    const dropped = await metricValue(endpoint, 'gatehouse_tenant_log_events_dropped_total', '');
     const alive = server.child.process.exitCode === null;
     // A graceful stop writes what is still buffered; then the rows are counted.
     await stopChild(server.child);
@@ -487,7 +488,7 @@ async function main(): Promise<number> {
     const checks: [string, boolean][] = [
       [`5xx answers: ${fiveXx} (target 0)`, fiveXx === 0],
       [`server still serving after the fuzz: ${alive ? 'yes' : 'no'}; graceful stop exit code ${exitCode}`, alive && exitCode === 0],
-      [`tenant log: ${produced ?? 'unknown'} events produced, ${rows} rows written (target: equal)`, produced !== undefined && produced === rows],
+      [`tenant log: ${produced ?? 'unknown'} events produced, ${rows} rows written, ${dropped ?? 0} dropped (target: equal, none dropped)`, produced !== undefined && produced === rows && !dropped],
       [`RSS idle: ${rssBefore.toFixed(0)} MiB before, ${rssAfter.toFixed(0)} MiB after (${rssRatio.toFixed(2)}x; target at most 1.5x)`, rssRatio <= 1.5],
     ];
     for (const [line, ok] of checks) log(`${ok ? 'met    ' : 'NOT MET'} ${line}`);

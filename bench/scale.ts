@@ -142,7 +142,7 @@ async function fillLogs(databaseUrl: string | undefined, sqliteFile: string, ten
   const { KyselyTenantLogStore } = await import('../src/storage/kysely/tenant-logs.js');
   const { BufferedTenantLogs } = await import('../src/domain/logs/tenant-logs.js');
   const handle = openDatabase({ databaseUrl, sqliteFile });
-  const logs = new BufferedTenantLogs(new KyselyTenantLogStore(handle.db), () => Date.now(), { warn: (o: unknown, m?: string) => log(`log writer: ${m ?? ''} ${JSON.stringify(o)}`) }, { maxBuffered: 1_000_000 });
+  const logs = new BufferedTenantLogs(new KyselyTenantLogStore(handle.db), () => Date.now(), { warn: (o: unknown, m?: string) => log(`log writer: ${m ?? ''} ${JSON.stringify(o)}`), error: (o: unknown, m?: string) => log(`log writer: ${m ?? ''} ${JSON.stringify(o)}`) }, { maxBuffered: 1_000_000 });
   const types = ['s', 'f', 'sepft', 'fepft', 'seccft', 'fp', 'fu'] as const;
   for (let i = 0; i < count; i++) {
     logs.record(tenantId, { type: types[i % types.length]!, client_id: 'scale-client', user_id: `auth0|${i % 1000}`, user_name: email(i % 1000), ip: '127.0.0.1' } as never);

@@ -117,6 +117,7 @@ export async function createContext(config: Config, logger: Logger = createLogge
     ? new BufferedTenantLogs(stores.tenantLogs, () => clock.now(), logger, {
         maxBuffered: config.tenantLogs.maxBuffered,
         onDropped: (reason, count) => metrics.tenantLogEventsDropped(reason, count),
+        onRecorded: () => metrics.tenantLogEventRecorded(),
       })
     : DISABLED_TENANT_LOGS;
   invalidation.onInvalidate((tenantId) => {

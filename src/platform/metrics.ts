@@ -56,6 +56,7 @@ export class Metrics {
   readonly #rateLimited: Counter<'bucket'> | undefined;
   readonly #blocks: Counter | undefined;
   readonly #logDropped: Counter<'reason'> | undefined;
+  readonly #logRecorded: Counter | undefined;
   /** A cluster worker's scrape is answered with every worker's metrics, gathered by the primary. */
   readonly #fromPrimary: boolean = false;
 
@@ -108,6 +109,11 @@ export class Metrics {
     this.#blocks = new Counter({
       name: 'gatehouse_brute_force_blocks_total',
       help: 'Identifier and IP pairs blocked by brute-force protection after too many failed logins',
+      registers,
+    });
+    this.#logRecorded = new Counter({
+      name: 'gatehouse_tenant_log_events_total',
+      help: 'Tenant log events produced and taken for writing (each is written, or counted in gatehouse_tenant_log_events_dropped_total)',
       registers,
     });
     this.#logDropped = new Counter({
@@ -184,6 +190,10 @@ export class Metrics {
 
   bruteForceBlock(): void {
     this.#blocks?.inc();
+  }
+
+  tenantLogEventRecorded(): void {
+    this.#logRecorded?.inc();
   }
 
   tenantLogEventsDropped(reason: string, count: number): void {

@@ -50,6 +50,8 @@ export interface BufferOptions {
   maxBackoffMs?: number;
   /** `count` events were not written, for `reason` (the metrics' counter). */
   onDropped?(reason: DroppedReason, count: number): void;
+  /** An event was taken for writing (the metrics' counter of events produced). */
+  onRecorded?(): void;
 }
 
 /** Why events were not written: the buffer's (../../platform/batch-writer.ts), or an event without a known type. */
@@ -140,6 +142,7 @@ export class BufferedTenantLogs implements TenantLogs {
       return;
     }
     this.writer.push(toLogRow(tenantId, event, this.now()));
+    this.options.onRecorded?.();
   }
 
   recordWhen(tenantId: string, event: Promise<LogEvent | undefined>): void {
