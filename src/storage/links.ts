@@ -68,14 +68,15 @@ export async function rowExists(db: Db | Untyped, side: Side, tenantId: string, 
  * Locks the rows of `side` with these keys until the transaction ends, so
  * that a count against an entity limit and the write after it are not
  * interleaved with another transaction's (PostgreSQL; SQLite runs one write
- * transaction at a time).
+ * transaction at a time). FOR NO KEY UPDATE: it excludes another such lock
+ * but not the key-share locks that foreign keys take when links are written.
  */
 export async function lockRows(db: Db | Untyped, side: Side, tenantId: string, ids: readonly string[]): Promise<void> {
   if (!isPostgres(db as Db)) return;
   const untyped = db as unknown as Untyped;
   const { table, key } = SIDES[side];
   for (const chunk of chunks([...ids].sort())) {
-    await untyped.selectFrom(table).select(key).where('tenant_id', '=', tenantId).where(key, 'in', chunk).orderBy(key).forUpdate().execute();
+    await untyped.selectFrom(table).select(key).where('tenant_id', '=', tenantId).where(key, 'in', chunk).orderBy(key).forNoKeyUpdate().execute();
   }
 }
 

@@ -30,7 +30,7 @@ export class KyselyRoleStore implements RoleStore {
 
   insert(row: RoleRow): Promise<boolean> {
     return atomically(this.db, async (trx) => {
-      if (isPostgres(trx)) await trx.selectFrom('tenants').select('id').where('id', '=', row.tenant_id).forUpdate().execute();
+      if (isPostgres(trx)) await trx.selectFrom('tenants').select('id').where('id', '=', row.tenant_id).forNoKeyUpdate().execute();
       const { roles } = await trx.selectFrom('roles').select((eb) => eb.fn.countAll<number>().as('roles')).where('tenant_id', '=', row.tenant_id).executeTakeFirstOrThrow();
       if (Number(roles) >= ENTITY_LIMITS.rolesPerTenant) return false;
       await trx.insertInto('roles').values(row).execute();
