@@ -7,7 +7,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
 import { authenticateManagement, authorizeOperation } from './auth.js';
-import { notAvailableRoute } from './not-available/route.js';
+import { notAvailableRoutes } from './not-available/route.js';
 import { managementRoutes } from './routes.js';
 import { logManagementOperation } from './tenant-log.js';
 import type { AppContext } from '../domain/context.js';
@@ -33,8 +33,9 @@ export function managementPlugin(ctx: AppContext): FastifyPluginAsync {
     });
     // Operations that change something go to the tenant log (sapi / fapi) once answered.
     app.addHook('onResponse', async (request, reply) => logManagementOperation(ctx, request, reply));
-    for (const route of managementRoutes(ctx)) app.route(route);
+    const routes = managementRoutes(ctx);
+    for (const route of routes) app.route(route);
     // Operations of the service that no route above implements (not-available/route.ts).
-    app.route(notAvailableRoute(ctx));
+    for (const route of notAvailableRoutes(ctx, routes)) app.route(route);
   };
 }

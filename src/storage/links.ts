@@ -5,9 +5,10 @@
  * roles to a group, the RBAC store assigns roles to a user and users to a
  * role, groups to a role, and members to a group.
  */
-import type { Kysely } from 'kysely';
-import type { AssignResult } from '../domain/assignments.js';
+import { sql, type Kysely } from 'kysely';
+import type { AssignResult, LimitedAssignResult } from '../domain/assignments.js';
 import { atomically, type Db } from './database.js';
+import { isPostgres } from './kysely/user-search.js';
 import { isForeignKeyViolation } from '../platform/database-errors.js';
 
 /** A kind of row that can be one side of an assignment, and its key column. */
@@ -28,6 +29,16 @@ export interface Link {
 
 /** What `assignLinks` did. */
 export type LinkResult = AssignResult;
+
+/**
+ * An entity limit on an assignment table: each row of the `per` side (the
+ * owner, or each listed item) is in at most `max` links of the table (a
+ * user's roles: 50, whether they are assigned from the user or from the role).
+ */
+export interface LinkLimit {
+  per: 'owner' | 'item';
+  max: number;
+}
 
 /**
  * Ids per statement: a list is bounded only by the body size (1 MiB, some
@@ -53,6 +64,50 @@ export async function rowExists(db: Db | Untyped, side: Side, tenantId: string, 
   return (await untyped.selectFrom(table).select(key).where('tenant_id', '=', tenantId).where(key, '=', id).executeTakeFirst()) !== undefined;
 }
 
+/**
+ * Locks the rows of `side` with these keys until the transaction ends, so
+ * that a count against an entity limit and the write after it are not
+ * interleaved with another transaction's (PostgreSQL; SQLite runs one write
+ * transaction at a time). FOR NO KEY UPDATE: it excludes another such lock
+ * but not the key-share locks that foreign keys take when links are written.
+ */
+export async function lockRows(db: Db | Untyped, side: Side, tenantId: string, ids: readonly string[]): Promise<void> {
+  if (!isPostgres(db as Db)) return;
+  const untyped = db as unknown as Untyped;
+  const { table, key } = SIDES[side];
+  for (const chunk of chunks([...ids].sort())) {
+    await untyped.selectFrom(table).select(key).where('tenant_id', '=', tenantId).where(key, 'in', chunk).orderBy(key).forNoKeyUpdate().execute();
+  }
+}
+
+/**
+ * The first row of the limited side that adding links from the owner to
+ * `ids` (none of which is missing) would take past `limit.max`, or undefined.
+ * Links already present do not count twice.
+ */
+async function firstOverLimit(db: Untyped, link: Link, tenantId: string, ownerId: string, ids: readonly string[], limit: LinkLimit): Promise<string | undefined> {
+  if (limit.per === 'owner') {
+    await lockRows(db, link.owner.side, tenantId, [ownerId]);
+    const rows = (await db.selectFrom(link.table).select(link.item.column).where('tenant_id', '=', tenantId).where(link.owner.column, '=', ownerId).execute()) as Record<string, string>[];
+    const present = new Set(rows.map((row) => row[link.item.column]!));
+    return present.size + ids.filter((id) => !present.has(id)).length > limit.max ? ownerId : undefined;
+  }
+  await lockRows(db, link.item.side, tenantId, ids);
+  for (const chunk of chunks(ids)) {
+    const counts = (await db
+      .selectFrom(link.table)
+      .select([link.item.column, sql<number>`count(*)`.as('links'), sql<number>`max(case when ${sql.ref(link.owner.column)} = ${ownerId} then 1 else 0 end)`.as('linked')])
+      .where('tenant_id', '=', tenantId)
+      .where(link.item.column, 'in', chunk)
+      .groupBy(link.item.column)
+      .execute()) as Record<string, string | number>[];
+    const over = new Set(counts.filter((row) => Number(row.linked) === 0 && Number(row.links) + 1 > limit.max).map((row) => String(row[link.item.column])));
+    const first = chunk.find((id) => over.has(id));
+    if (first !== undefined) return first;
+  }
+  return undefined;
+}
+
 /** The first of `ids` that is not a row of `side` in the tenant, or undefined. */
 async function firstMissing(db: Untyped, side: Side, tenantId: string, ids: readonly string[]): Promise<string | undefined> {
   const { table, key } = SIDES[side];
@@ -67,9 +122,21 @@ async function firstMissing(db: Untyped, side: Side, tenantId: string, ids: read
 /**
  * Links every listed item to the owner, or none (one transaction): nothing is
  * written when the owner does not exist or any listed item does not exist in
- * the tenant (the first missing one is reported). Links already present stay
- * as they are, with their creation time; duplicates in the list count once.
+ * the tenant (the first missing one is reported), nor, under a `limit`, when
+ * a row of its side would be in more links than it allows (the owner, or the
+ * first such item, is reported). Links already present stay as they are,
+ * with their creation time; duplicates in the list count once.
  */
+export function assignLinks(db: Db, link: Link, tenantId: string, ownerId: string, itemIds: readonly string[], createdAt: string): Promise<LinkResult>;
+export function assignLinks(
+  db: Db,
+  link: Link,
+  tenantId: string,
+  ownerId: string,
+  itemIds: readonly string[],
+  createdAt: string,
+  limit: LinkLimit,
+): Promise<LimitedAssignResult>;
 export async function assignLinks(
   db: Db,
   link: Link,
@@ -77,15 +144,18 @@ export async function assignLinks(
   ownerId: string,
   itemIds: readonly string[],
   createdAt: string,
-): Promise<LinkResult> {
+  limit?: LinkLimit,
+): Promise<LimitedAssignResult> {
   const ids = [...new Set(itemIds)];
   const untyped = db as unknown as Untyped;
   try {
-    return await atomically(db, async (typed): Promise<LinkResult> => {
+    return await atomically(db, async (typed): Promise<LimitedAssignResult> => {
       const trx = typed as unknown as Untyped;
       if (!(await rowExists(trx, link.owner.side, tenantId, ownerId))) return { status: 'owner_not_found' };
       const missing = await firstMissing(trx, link.item.side, tenantId, ids);
       if (missing !== undefined) return { status: 'item_not_found', id: missing };
+      const over = limit && (await firstOverLimit(trx, link, tenantId, ownerId, ids, limit));
+      if (over) return { status: 'limit_exceeded', id: over };
       for (const chunk of chunks(ids)) {
         await trx
           .insertInto(link.table)

@@ -11,7 +11,9 @@ import { decodeJwt, SignJWT } from 'jose';
 import type { LightMyRequestResponse } from 'fastify';
 import { SESSION_COOKIE } from '../../src/authentication/cookies.js';
 import { Browser } from '../helpers/browser.js';
-import { createTestApp, DOMAIN, tokenRequest, type TestApp } from '../helpers/app.js';
+import { createTestApp, DOMAIN, tokenRequest, withClockAdvanced, type TestApp } from '../helpers/app.js';
+import { newSecret, secretHash } from '../../src/domain/secrets.js';
+import { isoAt } from '../../src/platform/clock.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
 
 const REALM = 'Username-Password-Authentication';
@@ -309,6 +311,30 @@ describe('logout: /v2/logout and /oidc/logout', () => {
     it('is the discovery end_session_endpoint', async () => {
       const doc = (await get('/.well-known/openid-configuration')).json() as Record<string, unknown>;
       assert.equal(doc.end_session_endpoint, `https://${DOMAIN}/oidc/logout`);
+    });
+  });
+
+  it('a user keeps at most 100 active sessions: a new login ends the oldest', async () => {
+    const oldest = await login(app);
+    const db = t.ctx.database.db;
+    const first = await db.selectFrom('sessions').selectAll().where('id_hash', '=', secretHash(oldest.cookie.split('=')[1]!)).executeTakeFirstOrThrow();
+    // Alice's other sessions (earlier tests) end, then 99 newer ones: the first is the oldest of 100.
+    await db.updateTable('sessions').set({ revoked_at: first.created_at }).where('user_id', '=', first.user_id).where('id_hash', '!=', first.id_hash).execute();
+    const rows = Array.from({ length: 99 }, (_, i) => ({ ...first, id_hash: secretHash(newSecret()), created_at: isoAt(Date.parse(first.created_at) + 1000 + i) }));
+    await db.insertInto('sessions').values(rows).execute();
+    assert.equal(await sessionActive(oldest.cookie), true);
+
+    await withClockAdvanced(t, 60_000, async () => {
+      const newest = await login(app);
+      assert.equal(await sessionActive(oldest.cookie), false, 'the oldest ended');
+      assert.equal(await sessionActive(newest.cookie), true);
+      const active = await db
+        .selectFrom('sessions')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', first.user_id)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      assert.equal(Number(active.n), 100);
     });
   });
 });

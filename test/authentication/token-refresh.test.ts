@@ -10,6 +10,8 @@ import { after, before, describe, it } from 'node:test';
 import { createLocalJWKSet, decodeJwt, jwtVerify, type JSONWebKeySet } from 'jose';
 import { createTestApp, DOMAIN, tokenRequest, withClockAdvanced, type TestApp } from '../helpers/app.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
+import { newRefreshToken, secretHash } from '../../src/domain/secrets.js';
+import { isoAt } from '../../src/platform/clock.js';
 
 const API = 'https://api.example.com/';
 const CLOSED_API = 'https://closed.example.com/';
@@ -266,5 +268,34 @@ describe('refresh tokens: POST /oauth/token grant_type=refresh_token and POST /o
     assert.deepEqual(noToken.json(), { error: 'invalid_request', error_description: 'Missing required parameter: token' });
     const badSecret = await t.app.inject({ method: 'POST', url: '/oauth/revoke', headers: { host: DOMAIN, 'content-type': 'application/json' }, payload: { client_id: web.client_id, client_secret: 'wrong', token } });
     assert.equal(badSecret.statusCode, 401);
+  });
+
+  it('keeps 200 active refresh tokens per user and application: the 201st revokes the oldest', async () => {
+    const created = await t.management('POST', '/api/v2/users', { body: { connection: REALM, email: 'dave@example.com', password: PASSWORD } });
+    assert.equal(created.statusCode, 201, created.body);
+    const first = await login(managed, {}, 'dave@example.com');
+    const userId = decodeJwt(first.id_token as string).sub!;
+    const firstRow = (await t.ctx.database.db.selectFrom('refresh_tokens').selectAll().where('id_hash', '=', secretHash(first.refresh_token as string)).executeTakeFirstOrThrow());
+    // 199 more, each newer than the first: the first is the oldest of 200.
+    const others = Array.from({ length: 199 }, () => newRefreshToken());
+    await t.ctx.database.db
+      .insertInto('refresh_tokens')
+      .values(others.map((token, i) => ({ ...firstRow, id_hash: secretHash(token), family_id: `rtf_limit_${i}`, created_at: isoAt(Date.parse(firstRow.created_at) + 1000 + i) })))
+      .execute();
+    await refreshOk(managed, first.refresh_token as string);
+
+    const latest = await later(300, () => login(managed, {}, 'dave@example.com'));
+    await later(301, () => assertRefused(managed, first.refresh_token as string));
+    await later(301, () => refreshOk(managed, others[0]!));
+    await later(301, () => refreshOk(managed, latest.refresh_token as string));
+    const active = await t.ctx.database.db
+      .selectFrom('refresh_tokens')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .where('client_id', '=', managed.client_id)
+      .where('revoked_at', 'is', null)
+      .where('rotated_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(active.n), 200);
   });
 });

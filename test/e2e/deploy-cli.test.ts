@@ -5,7 +5,8 @@
  * database connection enabled for two clients) and see it through the
  * Management API; import the same file again (nothing created, no conflict);
  * export again and compare with the first export (only the edits differ);
- * export in the directory format.
+ * export in the directory format; import a role holding every scope of the
+ * Management API (245 permissions, which the tool sends in one call).
  *
  * Resource types whose Management API another part of Gatehouse serves and
  * that the tool cannot skip (tenant settings, prompts, log streams, attack
@@ -180,7 +181,7 @@ describe('auth0-deploy-cli: export, import an edited export, import it again, ex
     const mark = server.output().length;
     await a0deploy(['import', '-i', 'edited.yaml'], 'Import Successful');
     const requests = requestsSince(mark);
-    // Reads of what Gatehouse lacks answer 404 (or 403 for supplemental signals); no write is refused.
+    // Reads of what Gatehouse lacks answer 404 (or 403 for supplemental signals, prompt partials, bot detection and captcha); no write is refused.
     // The tool sends every object it finds as an update (a role's permissions
     // are removed and added again); it creates or deletes none.
     const writes = requests.filter((r) => r.method !== 'GET');
@@ -219,5 +220,23 @@ describe('auth0-deploy-cli: export, import an edited export, import it again, ex
     assert.deepEqual(read('organizations', 'acme.json').connections.map((c: { name: string }) => c.name), ['Customers']);
     assert.deepEqual(read('database-connections', 'Partners', 'database.json').enabled_clients.sort(), ['Mobile App', 'Web App']);
     assert.deepEqual(fs.readdirSync(path.join(work, 'dir', 'resource-servers')), ['Orders.json']);
+  });
+
+  it('imports a role with every scope of the Management API: 245 permissions in one call', async () => {
+    const apis = (await api<{ identifier: string; is_system: boolean; scopes: { value: string }[] }[]>('GET', '/resource-servers')).body;
+    const management = apis.find((a) => a.is_system)!;
+    assert.equal(management.scopes.length, 245);
+    const edited = readYaml(path.join(work, 'edited.yaml'));
+    const permissions = management.scopes.map((s) => ({ permission_name: s.value, resource_server_identifier: management.identifier }));
+    edited.roles.push({ name: 'api-administrator', description: 'Every Management API scope', permissions });
+    fs.writeFileSync(path.join(work, 'administrator.yaml'), yaml.dump(edited));
+    const mark = server.output().length;
+    await a0deploy(['import', '-i', 'administrator.yaml'], 'Import Successful');
+
+    const role = (await api<{ id: string; name: string }[]>('GET', '/roles?name_filter=api-administrator')).body[0]!;
+    const added = requestsSince(mark).filter((r) => r.method === 'POST' && r.path === `/api/v2/roles/${role.id}/permissions`);
+    assert.deepEqual(added.map((r) => r.status), [201], 'one call carried them all');
+    const page = (await api<{ total: number }>('GET', `/roles/${role.id}/permissions?include_totals=true&per_page=1`)).body;
+    assert.equal(page.total, 245);
   });
 });

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { serviceOperation } from '../../src/management/not-available/operations.js';
+import { serviceOperation, serviceOperations } from '../../src/management/not-available/operations.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 describe('/api/v2: operations of the service Gatehouse does not implement', () => {
@@ -109,6 +109,35 @@ describe('/api/v2: operations of the service Gatehouse does not implement', () =
     }
     for (const path of ['/api/v2/attack-protection/bot-detection', '/api/v2/attack-protection/captcha']) {
       assert.equal((await api('GET', path)).statusCode, 403, `${path}: what the tool skips as not on the tenant's plan`);
+    }
+  });
+
+  it('routes a literal path of the service beside a parameter Gatehouse routes to its own answer, never to the parameter\'s "does not exist"', async () => {
+    const res = await api('GET', '/api/v2/custom-domains/default');
+    assert.deepEqual(res.json(), {
+      statusCode: 404,
+      error: 'Not Found',
+      message: 'This operation of the Management API is not available in Gatehouse: GET /api/v2/custom-domains/default',
+      errorCode: 'not_available_in_gatehouse',
+    });
+    assert.equal((await api('GET', '/api/v2/branding/themes/default')).statusCode, 404);
+    assert.equal(((await api('GET', '/api/v2/branding/themes/default')).json() as { errorCode: string }).errorCode, 'not_available_in_gatehouse');
+    // Every path of the document made of literal segments only, where a sibling segment is a parameter:
+    // whatever it answers (its own route, or not available), never a parameter's "does not exist".
+    const operations = serviceOperations();
+    const literalBesideParameter = operations.filter(({ method, template }) => {
+      if (method !== 'GET' || template.includes('{')) return false;
+      const segments = template.split('/');
+      return segments.some((_, i) =>
+        i > 1 && operations.some((o) => o.template.split('/').length > i && o.template.split('/').slice(0, i).join('/') === segments.slice(0, i).join('/') && /^\{.+\}$/.test(o.template.split('/')[i]!)),
+      );
+    });
+    assert.ok(literalBesideParameter.length >= 15, `${literalBesideParameter.length} such paths`);
+    for (const { template } of literalBesideParameter) {
+      const answer = await api('GET', `/api/v2${template}`);
+      const body = answer.json() as { errorCode?: string; message?: string };
+      assert.ok(answer.statusCode < 500, template);
+      if (answer.statusCode === 404) assert.equal(body.errorCode, 'not_available_in_gatehouse', `${template}: ${answer.body}`);
     }
   });
 

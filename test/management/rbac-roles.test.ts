@@ -119,7 +119,7 @@ describe('/api/v2/roles/{id}/…', () => {
       assert.deepEqual((await t.management('GET', url)).json(), [], 'the valid permission of a refused request was not added');
     });
 
-    it('validates the body: required, 1 to 100 pairs, no other members; a form body cannot carry pairs', async () => {
+    it('validates the body: required, 1 to 1000 pairs (the entity limit), no other members; a form body cannot carry pairs', async () => {
       const role = await make.role();
       const url = `/api/v2/roles/${role.id}/permissions`;
       const pair = { resource_server_identifier: 'https://x.example.test/', permission_name: 'p' };
@@ -127,8 +127,8 @@ describe('/api/v2/roles/{id}/…', () => {
         [{}, "Payload validation error: 'Missing required property: permissions'."],
         [{ permissions: [] }, `Payload validation error: 'Array is too short (0), minimum 1' on property permissions (${ROLE_PAIRS}).`],
         [
-          { permissions: Array.from({ length: 101 }, () => pair) },
-          `Payload validation error: 'Array is too long (101), maximum 100' on property permissions (${ROLE_PAIRS}).`,
+          { permissions: Array.from({ length: 1001 }, () => pair) },
+          `Payload validation error: 'Array is too long (1001), maximum 1000' on property permissions (${ROLE_PAIRS}).`,
         ],
         [{ permissions: [{ ...pair, extra: 1 }] }, "Payload validation error: 'Additional properties not allowed: extra' on property permissions[0]."],
         [{ permissions: [{ permission_name: 'p' }] }, "Payload validation error: 'Missing required property: resource_server_identifier' on property permissions[0]."],

@@ -89,8 +89,8 @@ describe('/api/v2/users/{id}/…', () => {
         ['POST', { roles: ['r'.repeat(65)] }, "Payload validation error: 'String is too long (65 chars), maximum 64' on property roles[0]."],
         [
           'POST',
-          { roles: Array.from({ length: 101 }, () => role.id) },
-          "Payload validation error: 'Array is too long (101), maximum 100' on property roles (List of roles IDs to associated with the user).",
+          { roles: Array.from({ length: 51 }, () => role.id) },
+          "Payload validation error: 'Array is too long (51), maximum 50' on property roles (List of roles IDs to associated with the user).",
         ],
       ];
       for (const [method, body, message] of cases) {

@@ -76,6 +76,32 @@ await forEachStoreFactory('authorization storage', (h) => {
     assert.equal(await codes.find(tenantId, hash), undefined);
   });
 
+  it('sessions: revokeBeyond keeps the newest active ones and returns those it ended', async () => {
+    const { tenantId, userId } = await tenantWithUser();
+    const other = await tenantWithUser();
+    const start = async (tenant: string, user: string, createdAt: number, expiresAt = 3600) => {
+      const hash = secretHash(newSecret());
+      await sessions.insert({ tenant_id: tenant, id_hash: hash, user_id: user, auth_time: 1, created_at: at(createdAt), expires_at: at(expiresAt) });
+      return hash;
+    };
+    const expired = await start(tenantId, userId, 0, 5);
+    const revoked = await start(tenantId, userId, 1);
+    await sessions.revoke(tenantId, revoked, at(2));
+    const hashes = [];
+    for (let i = 0; i < 5; i++) hashes.push(await start(tenantId, userId, 10 + i));
+    const elsewhere = await start(other.tenantId, other.userId, 0);
+
+    assert.deepEqual(await sessions.revokeBeyond(tenantId, userId, 5, at(20)), [], 'five active: none ended (expired and revoked ones do not count)');
+    const sixth = await start(tenantId, userId, 20);
+    const ended = await sessions.revokeBeyond(tenantId, userId, 5, at(21));
+    assert.deepEqual(ended, [{ tenant_id: tenantId, id_hash: hashes[0], user_id: userId }], 'the oldest active one');
+    assert.equal(await sessions.findActive(tenantId, hashes[0]!, at(22)), undefined);
+    for (const hash of [...hashes.slice(1), sixth]) assert.ok(await sessions.findActive(tenantId, hash, at(22)));
+    assert.equal((await db.selectFrom('sessions').select('revoked_at').where('id_hash', '=', expired).executeTakeFirstOrThrow()).revoked_at, null, 'an expired one is left as it is');
+    assert.deepEqual(await sessions.revokeBeyond(tenantId, userId, 5, at(23)), []);
+    assert.ok(await sessions.findActive(other.tenantId, elsewhere, at(22)), 'other tenants untouched');
+  });
+
   it('sessions: active until expiry or revocation', async () => {
     const { tenantId, userId } = await tenantWithUser();
     const hash = secretHash(newSecret());

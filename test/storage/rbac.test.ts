@@ -158,6 +158,26 @@ await forEachStoreFactory('RBAC storage', (h) => {
       assert.equal((await rbac.addRolePermissions(t.id, role, [perm(foreign.identifier, 'read:a')], T0)).status, 'resource_server_not_found');
     });
 
+    it('holds a role to 1000 permissions and a user to 50 roles, also under concurrent additions', async () => {
+      const t = await tenant();
+      const names = Array.from({ length: 1004 }, (_, i) => `p:${i}`);
+      const api = await t.api('https://limit.example.test/', names.map((n) => [n]));
+      const role = await t.role();
+      assert.deepEqual(await rbac.addRolePermissions(t.id, role, names.slice(0, 998).map((n) => perm(api.identifier, n)), T0), { status: 'assigned' });
+      const results = await Promise.all(names.slice(998).map((n) => rbac.addRolePermissions(t.id, role, [perm(api.identifier, n)], T0)));
+      assert.deepEqual(results.map((r) => r.status).sort(), ['assigned', 'assigned', 'limit_exceeded', 'limit_exceeded', 'limit_exceeded', 'limit_exceeded']);
+      assert.equal(await count('role_permissions', t.id), 1000);
+
+      const user = await t.user();
+      const roleIds = [];
+      for (let i = 0; i < 52; i++) roleIds.push(await t.role());
+      assert.deepEqual(await rbac.assignUserRoles(t.id, user, roleIds.slice(0, 49), T0), { status: 'assigned' });
+      const assigned = await Promise.all([rbac.assignUserRoles(t.id, user, [roleIds[49]!], T0), rbac.assignRoleUsers(t.id, roleIds[50]!, [user], T0), rbac.assignUserRoles(t.id, user, [roleIds[51]!], T0)]);
+      assert.deepEqual(assigned.map((r) => r.status).sort(), ['assigned', 'limit_exceeded', 'limit_exceeded']);
+      assert.deepEqual(assigned.find((r) => r.status === 'limit_exceeded'), { status: 'limit_exceeded', id: user });
+      assert.equal(await count('user_roles', t.id), 50);
+    });
+
     it('add is idempotent and counts duplicates once; list pages in (API, name) order with details', async () => {
       const t = await tenant();
       const a = await t.api('https://a.example.test/', [['write', 'Write things'], ['read', 'Read things']], 'Alpha');

@@ -43,14 +43,38 @@ await forEachStoreFactory('refresh-token storage', (h) => {
     return { tenantId, userId };
   }
 
-  async function issue(tenantId: string, userId: string, familyId = newPrefixedId('rtf', 24)): Promise<string> {
+  async function issue(tenantId: string, userId: string, familyId = newPrefixedId('rtf', 24), extra: { client_id?: string; created_at?: string; expires_at?: string } = {}): Promise<string> {
     const hash = secretHash(newRefreshToken());
     await tokens.insert({
       tenant_id: tenantId, id_hash: hash, family_id: familyId, client_id: 'client-a', user_id: userId, audience: null,
-      scope: 'openid offline_access', created_at: T0, expires_at: at(3600), idle_expires_at: at(600), last_used_at: T0,
+      scope: 'openid offline_access', created_at: T0, expires_at: at(3600), idle_expires_at: at(600), last_used_at: T0, ...extra,
     });
     return hash;
   }
+
+  it('revokeBeyond keeps the newest active tokens of a user and client, revoking the families of the older ones', async () => {
+    const { tenantId, userId } = await tenantWithUser();
+    const family = newPrefixedId('rtf', 24);
+    // The oldest family: a rotated token and its successor, the active one.
+    const rotatedAway = await issue(tenantId, userId, family, { created_at: at(1) });
+    await tokens.rotate(tenantId, rotatedAway, at(2));
+    const oldest = await issue(tenantId, userId, family, { created_at: at(2) });
+    const newer = [];
+    for (let i = 0; i < 3; i++) newer.push(await issue(tenantId, userId, undefined, { created_at: at(10 + i) }));
+    // Not counted: an expired token, a revoked one, another client's, another user's.
+    const expired = await issue(tenantId, userId, undefined, { created_at: at(0), expires_at: at(5) });
+    const revoked = await issue(tenantId, userId, undefined, { created_at: at(0) });
+    await tokens.revokeFamily(tenantId, (await tokens.find(tenantId, revoked))!.family_id, at(3));
+    const otherClient = await issue(tenantId, userId, undefined, { client_id: 'client-b', created_at: at(0) });
+
+    assert.equal(await tokens.revokeBeyond(tenantId, userId, 'client-a', 4, at(20)), 0, 'four active: nothing revoked');
+    const latest = await issue(tenantId, userId, undefined, { created_at: at(20) });
+    assert.equal(await tokens.revokeBeyond(tenantId, userId, 'client-a', 4, at(21)), 2, 'the oldest family, both its tokens');
+    assert.equal((await tokens.find(tenantId, oldest))?.revoked_at, at(21));
+    assert.equal((await tokens.find(tenantId, rotatedAway))?.revoked_at, at(21));
+    for (const hash of [...newer, latest, otherClient, expired]) assert.equal((await tokens.find(tenantId, hash))?.revoked_at, null);
+    assert.equal(await tokens.revokeBeyond(tenantId, userId, 'client-a', 4, at(22)), 0);
+  });
 
   it('finds a token in any state, and rotates it exactly once', async () => {
     const { tenantId, userId } = await tenantWithUser();

@@ -12,6 +12,8 @@
  * shortened lifetime ends sessions already running; each use for a login
  * moves its idle end.
  */
+import { ENTITY_LIMITS } from '../../domain/entity-limits.js';
+import { announceSessionsEnded } from '../../domain/backchannel-logout/announce.js';
 import type { FastifyReply } from 'fastify';
 import type { ConnectionRow } from '../../domain/connections/model.js';
 import type { AppContext } from '../../domain/context.js';
@@ -100,6 +102,9 @@ export class Sessions {
       last_interacted_at: null,
     };
     await this.ctx.stores.sessions.insert(session);
+    // At most ENTITY_LIMITS.sessionsPerUser active sessions per user (Gatehouse's number): the oldest beyond end.
+    const ended = await this.ctx.stores.sessions.revokeBeyond(tenant.id, user.user_id, ENTITY_LIMITS.sessionsPerUser, isoAt(now));
+    await announceSessionsEnded(this.ctx, tenant.id, ended, 'session-revoked');
     appendCookie(reply, sessionCookie(value, policy.persistent ? policy.absoluteSeconds : undefined));
     return { user, session };
   }

@@ -12,6 +12,7 @@
  *   use; `infinite_token_lifetime` / `infinite_idle_token_lifetime` take
  *   precedence over the numbers, as the Management API documents.
  */
+import { ENTITY_LIMITS } from '../../domain/entity-limits.js';
 import { isPublicClient, type IssuanceApi, type IssuanceClient } from '../../domain/issuance/lookups.js';
 import { REFRESH_TOKEN_DEFAULT } from '../../domain/clients/model.js';
 import { newPrefixedId } from '../../platform/crypto/ids.js';
@@ -104,5 +105,7 @@ export async function issueRefreshToken(ctx: AppContext, request: RefreshTokenIs
     dpop_jkt: request.boundTo !== undefined ? request.boundTo : isPublicClient(request.client) ? (request.confirmation?.jkt ?? null) : null,
     organization_id: request.organizationId ?? null,
   });
+  // The service's entity limit: the oldest active tokens of the user for the application beyond it are revoked.
+  await ctx.stores.refreshTokens.revokeBeyond(request.tenant.id, request.userId, request.client.row.client_id, ENTITY_LIMITS.refreshTokensPerUserAndClient, isoAt(nowMs));
   return token;
 }

@@ -14,6 +14,7 @@
  *   two concurrent redemptions only one can do. Both records are the
  *   tenant's, so a link works on its own tenant only.
  */
+import { ENTITY_LIMITS } from '../entity-limits.js';
 import { isoAt } from '../../platform/clock.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
 import type { AppContext } from '../context.js';
@@ -39,13 +40,14 @@ export async function ensureAdministratorRole(ctx: Pick<AppContext, 'stores' | '
   if (!role) {
     const now = isoAt(ctx.now());
     try {
-      await ctx.stores.roles.insert({
+      const created = await ctx.stores.roles.insert({
         tenant_id: tenant.id,
         id: newRoleId(),
         name: ADMINISTRATOR_ROLE_NAME,
         description: 'Operators of the admin console: every scope of the Management API',
         created_at: now,
       });
+      if (!created) throw new Error(`the tenant has ${ENTITY_LIMITS.rolesPerTenant} roles, the most it may have: delete one to create the administrator role`);
     } catch (error) {
       // Another process created it first.
       if (!isUniqueViolation(error)) throw error;

@@ -2,7 +2,7 @@
  * Storage of role-based access control: role and user permissions, user roles, group members.
  * Implemented by src/storage/kysely/rbac.ts; the composition root builds one.
  */
-import type { AssignResult as LinkResult } from '../assignments.js';
+import type { AssignResult as LinkResult, LimitedAssignResult } from '../assignments.js';
 import type { GroupRow } from '../groups/model.js';
 import type { RoleRow } from '../roles/model.js';
 import type { KeysetWindow, OffsetWindow, Page, PageQuery } from '../paging.js';
@@ -64,7 +64,9 @@ export type PermissionAssignResult =
   | { status: 'assigned' }
   | { status: 'owner_not_found' }
   | { status: 'resource_server_not_found'; identifier: string }
-  | { status: 'permission_not_found'; identifier: string; permissionName: string };
+  | { status: 'permission_not_found'; identifier: string; permissionName: string }
+  /** The owner would hold more than the limit's permissions. */
+  | { status: 'limit_exceeded' };
 
 /**
  * Storage of role-based access control. Every method is scoped to one tenant;
@@ -88,8 +90,11 @@ export interface RbacStore {
    * Nothing is written, and the first failure in list order is reported, when
    * the role does not exist, or a permission names an API identifier that is
    * not an API of the tenant, or a permission name that is not one of that
-   * API's scopes. Permissions the role already has stay as they are;
-   * duplicates count once.
+   * API's scopes, or the role would then hold more than its entity limit
+   * (src/domain/entity-limits.ts `permissionsPerRole`; a user's: `permissionsPerUser`)
+   * (checked with the role locked, so concurrent additions cannot pass it
+   * together). Permissions the role already has stay as they are and count
+   * once; duplicates count once.
    */
   addRolePermissions(tenantId: string, roleId: string, permissions: readonly PermissionRef[], createdAt: string): Promise<PermissionAssignResult>;
   /**
@@ -101,8 +106,13 @@ export interface RbacStore {
 
   /** The users a role is assigned to directly, by user_id. */
   listRoleUsers(tenantId: string, roleId: string, page: PageQuery): Promise<Page<RoleUserRow>>;
-  /** Assigns the role to every listed user, or to none: as `assignLinks` (owner: the role; items: users). */
-  assignRoleUsers(tenantId: string, roleId: string, userIds: readonly string[], createdAt: string): Promise<LinkResult>;
+  /**
+   * Assigns the role to every listed user, or to none: as `assignLinks`
+   * (owner: the role; items: users), refused (`limit_exceeded` naming the
+   * first such user) when a user would then hold more than `ENTITY_LIMITS.rolesPerUser`
+   * roles directly.
+   */
+  assignRoleUsers(tenantId: string, roleId: string, userIds: readonly string[], createdAt: string): Promise<LimitedAssignResult>;
 
   /** The groups a role is assigned to, by group id. */
   listRoleGroups(tenantId: string, roleId: string, page: KeysetWindow): Promise<GroupRow[]>;
@@ -113,8 +123,12 @@ export interface RbacStore {
 
   /** The roles assigned to a user directly, by role id. */
   listUserRoles(tenantId: string, userId: string, page: OffsetWindow): Promise<Page<RoleRow>>;
-  /** Assigns every listed role to the user, or none: as `assignLinks` (owner: the user; items: roles). */
-  assignUserRoles(tenantId: string, userId: string, roleIds: readonly string[], createdAt: string): Promise<LinkResult>;
+  /**
+   * Assigns every listed role to the user, or none: as `assignLinks` (owner:
+   * the user; items: roles), refused (`limit_exceeded`) when the user would
+   * then hold more than `ENTITY_LIMITS.rolesPerUser` roles directly.
+   */
+  assignUserRoles(tenantId: string, userId: string, roleIds: readonly string[], createdAt: string): Promise<LimitedAssignResult>;
   /** Unassigns the listed roles from the user: as `removeLinks` (false when the user does not exist). */
   removeUserRoles(tenantId: string, userId: string, roleIds: readonly string[]): Promise<boolean>;
 

@@ -24,6 +24,13 @@ export interface RefreshTokenStore {
   touch(tenantId: string, idHash: string, now: string, idleExpiresAt: string | null): Promise<boolean>;
   /** Revokes at `now` every token of the family not already revoked; returns how many were revoked. */
   revokeFamily(tenantId: string, familyId: string, now: string): Promise<number>;
+  /**
+   * Keeps at most `keep` active tokens of the user for the client (active:
+   * neither rotated nor revoked, nor expired at `now`, absolutely or idle):
+   * revokes at `now` the families of the older ones beyond, oldest first by
+   * `created_at`. Returns how many tokens were revoked.
+   */
+  revokeBeyond(tenantId: string, userId: string, clientId: string, keep: number, now: string): Promise<number>;
   /** Revokes at `now` every token of the user not already revoked (a password reset); returns how many were revoked. */
   revokeForUser(tenantId: string, userId: string, now: string): Promise<number>;
 }

@@ -18,8 +18,13 @@ export interface RoleStore {
    * stable, unlike creation times, which tie within a millisecond); `withTotal` also counts every match.
    */
   list(tenantId: string, query: RolePageQuery): Promise<Page<RoleRow>>;
-  /** Fails with a unique violation when the tenant has a role of that name. */
-  insert(row: RoleRow): Promise<void>;
+  /**
+   * Stores the role; false, and nothing written, when the tenant already has
+   * `ENTITY_LIMITS.rolesPerTenant` roles (counted with the tenant locked, so
+   * concurrent creations cannot pass it together). Fails with a unique
+   * violation when the tenant has a role of that name.
+   */
+  insert(row: RoleRow): Promise<boolean>;
   /** Applies the changed columns; false when the role does not exist. Fails with a unique violation on a taken name. */
   update(tenantId: string, id: string, changes: Partial<Pick<RoleRow, 'name' | 'description'>>): Promise<boolean>;
   /**

@@ -4,6 +4,7 @@
  */
 import type { SessionRow } from '../rows.js';
 import type { KeysetWindow } from '../paging.js';
+import type { EndedSession } from '../backchannel-logout/store.js';
 
 export interface SessionStore {
   /** Stores a new session. Fails with a unique violation on a taken hash, with a foreign-key violation on an unknown user. */
@@ -22,6 +23,12 @@ export interface SessionStore {
   revoke(tenantId: string, idHash: string, now: string): Promise<boolean>;
   /** The user's sessions active at `now`, by id (`id_hash`, byte-wise), after `page.after`, at most `page.limit`. */
   activeForUser(tenantId: string, userId: string, now: string, page: KeysetWindow): Promise<SessionRow[]>;
+  /**
+   * Keeps at most `keep` sessions of the user active at `now`: revokes at
+   * `now` the older ones beyond, oldest first by `created_at`, and returns
+   * those it revoked (for their back-channel logout).
+   */
+  revokeBeyond(tenantId: string, userId: string, keep: number, now: string): Promise<EndedSession[]>;
   /** Revokes at `now` every session of the user not already revoked; returns how many were revoked. */
   revokeForUser(tenantId: string, userId: string, now: string): Promise<number>;
 }

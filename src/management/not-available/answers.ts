@@ -40,7 +40,7 @@ export type EmptyList =
 
 export type Answer = { kind: 'empty'; list: EmptyList } | { kind: 'forbidden' } | { kind: 'not_available' };
 
-const ANSWERS: Readonly<Record<string, Answer>> = {
+const ANSWERS: ReadonlyMap<string, Answer> = new Map(Object.entries({
   // Deprecated: what a tenant that never used them gets.
   'GET /rules': { kind: 'empty', list: { paging: 'offset', key: 'rules' } },
   'GET /rules-configs': { kind: 'empty', list: { paging: 'array' } },
@@ -67,11 +67,10 @@ const ANSWERS: Readonly<Record<string, Answer>> = {
   'PATCH /attack-protection/bot-detection': { kind: 'forbidden' },
   'GET /attack-protection/captcha': { kind: 'forbidden' },
   'PATCH /attack-protection/captcha': { kind: 'forbidden' },
-};
+} satisfies Record<string, Answer>));
 
 export function answerFor(operation: ServiceOperation): Answer {
-  const key = `${operation.method} ${operation.template}`;
-  return (Object.hasOwn(ANSWERS, key) ? ANSWERS[key] : undefined) ?? { kind: 'not_available' };
+  return ANSWERS.get(`${operation.method} ${operation.template}`) ?? { kind: 'not_available' };
 }
 
 /** The refusal of an operation Gatehouse does not implement; the template names it, never the request's own path. */

@@ -47,3 +47,8 @@ export function serviceOperation(method: string, path: string): ServiceOperation
   }
   return undefined;
 }
+
+/** Every operation of the service's document, one per method and template. */
+export function serviceOperations(): ServiceOperation[] {
+  return TEMPLATES.flatMap(({ template, methods }) => Object.entries(methods).map(([method, scopes]) => ({ method, template, scopes })));
+}

@@ -8,13 +8,19 @@
  * nowhere, without authentication, as before.
  *
  * A wildcard route has the lowest precedence in Fastify's router, so an
- * operation that an area implements is always answered by its own route. It
- * answers in onRequest, before any body is read: a body sent to an operation
- * Gatehouse lacks means nothing to it (and may be a multipart upload).
+ * operation that an area implements is always answered by its own route. But
+ * a literal path of the service beside a parameter Gatehouse routes
+ * (`/custom-domains/default` beside `/custom-domains/{id}`) would reach that
+ * route as an id and be answered "does not exist": so every operation of the
+ * document that Gatehouse does not route is also registered at its own
+ * template, where the router's precedence of literal segments over
+ * parameters sends it here. The routes answer in onRequest, before any body
+ * is read: a body sent to an operation Gatehouse lacks means nothing to it
+ * (and may be a multipart upload).
  */
-import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyReply, FastifyRequest, HTTPMethods, RouteOptions } from 'fastify';
 import { answerFor, notAvailable, type EmptyList } from './answers.js';
-import { serviceOperation } from './operations.js';
+import { serviceOperation, serviceOperations, type ServiceOperation } from './operations.js';
 import { authenticateManagement, authorizeOperation } from '../auth.js';
 import { MAX_PAGE, MAX_PER_PAGE } from '../paging.js';
 import { managementErrors } from '../../platform/http/errors.js';
@@ -22,26 +28,61 @@ import type { AppContext } from '../../domain/context.js';
 
 const PREFIX = '/api/v2';
 
-export function notAvailableRoute(ctx: AppContext): RouteOptions {
+const METHODS: readonly HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** A route's path with its parameters' names left out: `/users/{}/roles` for `/users/:id/roles` and `/users/{id}/roles`. */
+const shape = (path: string): string => path.replace(/\/(?::[^/]+|\{[^/{}]+\})/g, '/{}');
+
+/**
+ * The catch-all, and a route at its own template for each operation of the
+ * service's document that none of `served` (Gatehouse's Management API
+ * routes, URLs under /api/v2) takes.
+ */
+export function notAvailableRoutes(ctx: AppContext, served: readonly RouteOptions[]): RouteOptions[] {
+  const taken = new Set(served.flatMap((route) => [route.method].flat().map((method) => `${method} ${shape(route.url)}`)));
+  const byTemplate = new Map<string, ServiceOperation[]>();
+  for (const operation of serviceOperations()) {
+    if (taken.has(`${operation.method} ${shape(operation.template)}`)) continue;
+    byTemplate.set(operation.template, [...(byTemplate.get(operation.template) ?? []), operation]);
+  }
+  const explicit = [...byTemplate].map(([template, operations]): RouteOptions => {
+    const byMethod = new Map(operations.map((operation) => [operation.method, operation]));
+    return {
+      method: operations.map((operation) => operation.method as HTTPMethods),
+      url: template.replace(/\{([^/{}]+)\}/g, ':$1'),
+      exposeHeadRoute: false,
+      onRequest: async (request, reply) => answer(ctx, request, reply, byMethod.get(request.method)),
+      handler: neverReached,
+    };
+  });
+  return [...explicit, catchAll(ctx)];
+}
+
+function catchAll(ctx: AppContext): RouteOptions {
   return {
-    method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    method: [...METHODS],
     url: '/*',
     onRequest: async (request, reply) => {
       const path = request.url.split('?')[0]!.slice(PREFIX.length);
-      const operation = serviceOperation(request.method, path);
-      if (operation === undefined) throw managementErrors.notFound();
-      const principal = await authenticateManagement(ctx, request);
-      authorizeOperation(principal, { scopes: operation.scopes }, undefined);
-      const answer = answerFor(operation);
-      if (answer.kind === 'not_available') throw notAvailable(operation, 404);
-      if (answer.kind === 'forbidden') throw notAvailable(operation, 403);
-      return sendEmptyList(request, reply, answer.list);
+      return answer(ctx, request, reply, serviceOperation(request.method, path));
     },
-    // Never reached: onRequest has answered.
-    handler: async () => {
-      throw managementErrors.notFound();
-    },
+    handler: neverReached,
   };
+}
+
+/** Never reached: onRequest has answered. */
+async function neverReached(): Promise<never> {
+  throw managementErrors.notFound();
+}
+
+async function answer(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, operation: ServiceOperation | undefined): Promise<FastifyReply> {
+  if (operation === undefined) throw managementErrors.notFound();
+  const principal = await authenticateManagement(ctx, request);
+  authorizeOperation(principal, { scopes: operation.scopes }, undefined);
+  const decided = answerFor(operation);
+  if (decided.kind === 'not_available') throw notAvailable(operation, 404);
+  if (decided.kind === 'forbidden') throw notAvailable(operation, 403);
+  return sendEmptyList(request, reply, decided.list);
 }
 
 async function sendEmptyList(request: FastifyRequest, reply: FastifyReply, list: EmptyList): Promise<FastifyReply> {

@@ -5,8 +5,12 @@
  * Descriptions appear in validation messages, so they carry no trailing period.
  *
  * Bounds the document does not give, so that no request is unbounded:
- * - every list of ids or permissions in a body holds at most 100 items
- *   (`MAX_ITEMS`, Gatehouse's; the document sets no maxItems on them);
+ * - a list of permissions holds at most what a role or a user may hold
+ *   (1000), and a user's roles at most what a user may hold (50): the
+ *   service's entity limits (src/domain/entity-limits.ts), so that one call
+ *   may carry a whole role (auth0-deploy-cli sends a role's permissions in
+ *   one); other lists of ids at most 100 items (`MAX_ITEMS`, Gatehouse's; the
+ *   document sets no maxItems on them);
  * - an API identifier at most 600 characters and a permission name at most
  *   280, the limits of an API's identifier and of a scope's value (longer ones
  *   cannot name anything);
@@ -18,6 +22,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { NO_CONTROL_CHARACTERS } from '../strings.js';
+import { ENTITY_LIMITS } from '../../domain/entity-limits.js';
 
 export const MAX_ITEMS = 100;
 
@@ -33,24 +38,24 @@ const PermissionRequest = Type.Object(
   { additionalProperties: false },
 );
 
-function permissionsBody(description: string) {
+function permissionsBody(description: string, maxItems: number) {
   return Type.Object(
-    { permissions: Type.Array(PermissionRequest, { minItems: 1, maxItems: MAX_ITEMS, description }) },
+    { permissions: Type.Array(PermissionRequest, { minItems: 1, maxItems, description }) },
     { additionalProperties: false },
   );
 }
 
 /** POST and DELETE /roles/{id}/permissions (`AddRolePermissionsRequestContent`, `DeleteRolePermissionsRequestContent`). */
-export const RolePermissionsBody = permissionsBody('array of resource_server_identifier, permission_name pairs');
+export const RolePermissionsBody = permissionsBody('array of resource_server_identifier, permission_name pairs', ENTITY_LIMITS.permissionsPerRole);
 /** POST /users/{id}/permissions (`CreateUserPermissionsRequestContent`). */
-export const CreateUserPermissionsBody = permissionsBody('List of permissions to add to this user');
+export const CreateUserPermissionsBody = permissionsBody('List of permissions to add to this user', ENTITY_LIMITS.permissionsPerUser);
 /** DELETE /users/{id}/permissions (`DeleteUserPermissionsRequestContent`). */
-export const DeleteUserPermissionsBody = permissionsBody('List of permissions to remove from this user');
+export const DeleteUserPermissionsBody = permissionsBody('List of permissions to remove from this user', ENTITY_LIMITS.permissionsPerUser);
 
 export const RoleIdItem = Type.String({ minLength: 1, maxLength: 64, pattern: NO_CONTROL_CHARACTERS });
 
 function userRolesBody(description: string) {
-  return Type.Object({ roles: Type.Array(RoleIdItem, { minItems: 1, maxItems: MAX_ITEMS, description }) }, { additionalProperties: false });
+  return Type.Object({ roles: Type.Array(RoleIdItem, { minItems: 1, maxItems: ENTITY_LIMITS.rolesPerUser, description }) }, { additionalProperties: false });
 }
 
 /** POST /users/{id}/roles (`AssignUserRolesRequestContent`). */

@@ -8,6 +8,9 @@
  * - Assignments are all or nothing: an id in the body that names nothing
  *   refuses the whole request with the 404 of what it names, and nothing
  *   changes. Repeating an assignment is not an error.
+ * - Entity limits (src/domain/entity-limits.ts): permissions per role and per
+ *   user, roles per user (assigned from either side); a write that would pass
+ *   one is refused whole (src/management/entity-limits.ts).
  * - Removals are idempotent: removing what is not assigned, including ids
  *   that name nothing, is not an error (the end state the caller asked for
  *   holds), as DELETE /groups/{id}/roles already does.
@@ -21,7 +24,8 @@
  */
 import { groupFromRow, type Group, type GroupRow } from '../../domain/groups/model.js';
 import { managementErrors } from '../../platform/http/errors.js';
-import type { AssignResult as LinkResult } from '../../domain/assignments.js';
+import type { AssignResult as LinkResult, LimitedAssignResult } from '../../domain/assignments.js';
+import { entityLimitRefusals } from '../entity-limits.js';
 import { scopeDescriptions } from '../../domain/resource-servers/model.js';
 import { roleFromRow, type Role, type RoleRow } from '../../domain/roles/model.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
@@ -188,8 +192,15 @@ export class RbacService {
     if (result.status === 'item_not_found') throw itemNotFound();
   }
 
-  private static permissionsAdded(result: PermissionAssignResult, ownerNotFound: () => Error): void {
+  /** As `linked`, for an assignment under an entity limit: its refusal names the row that would pass it. */
+  private static linkedWithin(result: LimitedAssignResult, ownerNotFound: () => Error, itemNotFound: () => Error, overLimit: (id: string) => Error): void {
+    if (result.status === 'limit_exceeded') throw overLimit(result.id);
+    RbacService.linked(result, ownerNotFound, itemNotFound);
+  }
+
+  private static permissionsAdded(result: PermissionAssignResult, ownerNotFound: () => Error, overLimit: () => Error): void {
     if (result.status === 'owner_not_found') throw ownerNotFound();
+    if (result.status === 'limit_exceeded') throw overLimit();
     if (result.status === 'resource_server_not_found') throw resourceServerNotFound(result.identifier);
     if (result.status === 'permission_not_found') throw permissionNotFound(result.identifier, result.permissionName);
   }
@@ -204,7 +215,7 @@ export class RbacService {
   }
 
   async addRolePermissions(tenant: Tenant, roleId: string, permissions: readonly PermissionRef[]): Promise<void> {
-    RbacService.permissionsAdded(await this.rbac.addRolePermissions(tenant.id, roleId, permissions, this.now()), roleNotFound);
+    RbacService.permissionsAdded(await this.rbac.addRolePermissions(tenant.id, roleId, permissions, this.now()), roleNotFound, entityLimitRefusals.permissionsPerRole);
   }
 
   async removeRolePermissions(tenant: Tenant, roleId: string, permissions: readonly PermissionRef[]): Promise<void> {
@@ -234,7 +245,7 @@ export class RbacService {
   }
 
   async assignRoleUsers(tenant: Tenant, roleId: string, userIds: readonly string[]): Promise<void> {
-    RbacService.linked(await this.rbac.assignRoleUsers(tenant.id, roleId, userIds, this.now()), roleNotFound, userNotFound);
+    RbacService.linkedWithin(await this.rbac.assignRoleUsers(tenant.id, roleId, userIds, this.now()), roleNotFound, userNotFound, entityLimitRefusals.rolesPerUser);
   }
 
   // --- /roles/{id}/groups ---
@@ -273,7 +284,7 @@ export class RbacService {
   }
 
   async assignUserRoles(tenant: Tenant, userId: string, roleIds: readonly string[]): Promise<void> {
-    RbacService.linked(await this.rbac.assignUserRoles(tenant.id, userId, roleIds, this.now()), userNotFound, roleNotFound);
+    RbacService.linkedWithin(await this.rbac.assignUserRoles(tenant.id, userId, roleIds, this.now()), userNotFound, roleNotFound, entityLimitRefusals.rolesPerUser);
   }
 
   async removeUserRoles(tenant: Tenant, userId: string, roleIds: readonly string[]): Promise<void> {
@@ -306,7 +317,7 @@ export class RbacService {
   }
 
   async addUserPermissions(tenant: Tenant, userId: string, permissions: readonly PermissionRef[]): Promise<void> {
-    RbacService.permissionsAdded(await this.rbac.addUserPermissions(tenant.id, userId, permissions, this.now()), userNotFound);
+    RbacService.permissionsAdded(await this.rbac.addUserPermissions(tenant.id, userId, permissions, this.now()), userNotFound, entityLimitRefusals.permissionsPerUser);
   }
 
   async removeUserPermissions(tenant: Tenant, userId: string, permissions: readonly PermissionRef[]): Promise<void> {

@@ -4,6 +4,7 @@
  * `UpdateResourceServerRequestContent`); request validation, response
  * serialisation and the TypeScript types derive from them.
  */
+import { ENTITY_LIMITS } from '../../domain/entity-limits.js';
 import { Type } from '@sinclair/typebox';
 import { FreeObject, NullableArray, NullableFreeObject, NullableStringEnum, StringEnum } from '../../platform/http/schema-types.js';
 
@@ -21,7 +22,8 @@ const writable = {
     pattern: '^[^<>]+$',
     description: 'Friendly name for this resource server. Can not contain `<` or `>` characters.',
   }),
-  scopes: Type.Array(Scope, { description: 'List of permissions (scopes) that this API uses.' }),
+  // The service's entity limit, scopes per API (src/domain/entity-limits.ts): one more is a payload validation error.
+  scopes: Type.Array(Scope, { maxItems: ENTITY_LIMITS.scopesPerApi, description: 'List of permissions (scopes) that this API uses.' }),
   signing_alg: StringEnum(['RS256', 'HS256'], {
     description: 'Algorithm used to sign JWTs: RS256 (default, the tenant key) or HS256 (the signing secret).',
   }),

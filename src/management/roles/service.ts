@@ -4,6 +4,7 @@
  * Token issuance reads roles' permissions per token, uncached, so writes leave
  * the issuance caches alone.
  */
+import { entityLimitRefusals } from '../entity-limits.js';
 import { managementErrors } from '../../platform/http/errors.js';
 import { newRoleId, roleFromRow, type Role, type RoleRow } from '../../domain/roles/model.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
@@ -54,7 +55,7 @@ export class RoleService {
       created_at: isoAt(this.ctx.now()),
     };
     try {
-      await this.roles.insert(row);
+      if (!(await this.roles.insert(row))) throw entityLimitRefusals.rolesPerTenant();
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict();
       throw error;

@@ -67,6 +67,7 @@ export type ManagementErrorCode =
   | 'conflict'
   | 'operation_not_supported'
   | 'not_available_in_gatehouse'
+  | 'entity_limit_exceeded'
   | 'too_many_requests';
 
 export class ManagementError extends HttpError {
@@ -193,6 +194,8 @@ export const managementErrors = {
       'invalid_paging',
     ),
   tooManyRequests: () => new ManagementError(429, 'Global limit has been reached', 'too_many_requests'),
+  /** A write that would take an entity past its limit (src/management/entity-limits.ts words them). */
+  entityLimitExceeded: (message: string) => new ManagementError(400, message, 'entity_limit_exceeded'),
   /** Connection-level refusals (./connections.ts), answered before Fastify sees a request. */
   requestTimeout: () => new ManagementError(408, REQUEST_TIMEOUT),
   headersTooLarge: () => new ManagementError(431, HEADERS_TOO_LARGE),

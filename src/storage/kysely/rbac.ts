@@ -18,7 +18,9 @@
  */
 import { sql } from 'kysely';
 import { atomically, type Db } from '../database.js';
-import { assignLinks, chunks, removeLinks, rowExists, type Link, type LinkResult, type Side } from '../links.js';
+import { assignLinks, chunks, lockRows, removeLinks, rowExists, type Link, type LinkResult, type Side } from '../links.js';
+import type { LimitedAssignResult } from '../../domain/assignments.js';
+import { ENTITY_LIMITS } from '../../domain/entity-limits.js';
 import type { GroupRow } from '../../domain/groups/model.js';
 import { fromStored } from '../json-columns.js';
 import { countRows, fetchPage } from '../paging.js';
@@ -241,8 +243,21 @@ export class KyselyRbacStore implements RbacStore {
     ownerId: string,
     permissions: readonly PermissionRef[],
     createdAt: string,
+    limit: number,
   ): Promise<PermissionAssignResult> {
     const wanted = distinctPermissions(permissions);
+    /** Whether the owner (locked) would hold more than `limit` permissions: it holds at most `limit` already, so this reads a bounded list. */
+    const overLimit = async (db: Db): Promise<boolean> => {
+      await lockRows(db, table.side, tenantId, [ownerId]);
+      const held = await db
+        .selectFrom(fromPermissions(table))
+        .select(['p.resource_server_identifier', 'p.permission_name'])
+        .where('p.tenant_id', '=', tenantId)
+        .where(ownerOf(table), '=', ownerId)
+        .execute();
+      const present = new Set(held.map(pairKey));
+      return present.size + wanted.filter((p) => !present.has(pairKey(p))).length > limit;
+    };
     const check = async (db: Db): Promise<PermissionAssignResult> => {
       if (!(await rowExists(db, table.side, tenantId, ownerId))) return { status: 'owner_not_found' };
       const identifiers = [...new Set(wanted.map((p) => p.resource_server_identifier))];
@@ -269,6 +284,7 @@ export class KyselyRbacStore implements RbacStore {
       return await atomically(this.db, async (trx) => {
         const checked = await check(trx);
         if (checked.status !== 'assigned') return checked;
+        if (await overLimit(trx)) return { status: 'limit_exceeded' };
         for (const chunk of chunks(wanted)) {
           await trx
             .insertInto(table.table)
@@ -309,7 +325,7 @@ export class KyselyRbacStore implements RbacStore {
   }
 
   addRolePermissions(tenantId: string, roleId: string, permissions: readonly PermissionRef[], createdAt: string): Promise<PermissionAssignResult> {
-    return this.addPermissions(ROLE_PERMISSIONS, tenantId, roleId, permissions, createdAt);
+    return this.addPermissions(ROLE_PERMISSIONS, tenantId, roleId, permissions, createdAt, ENTITY_LIMITS.permissionsPerRole);
   }
 
   removeRolePermissions(tenantId: string, roleId: string, permissions: readonly PermissionRef[]): Promise<boolean> {
@@ -317,7 +333,7 @@ export class KyselyRbacStore implements RbacStore {
   }
 
   addUserPermissions(tenantId: string, userId: string, permissions: readonly PermissionRef[], createdAt: string): Promise<PermissionAssignResult> {
-    return this.addPermissions(USER_PERMISSIONS, tenantId, userId, permissions, createdAt);
+    return this.addPermissions(USER_PERMISSIONS, tenantId, userId, permissions, createdAt, ENTITY_LIMITS.permissionsPerUser);
   }
 
   removeUserPermissions(tenantId: string, userId: string, permissions: readonly PermissionRef[]): Promise<boolean> {
@@ -400,8 +416,8 @@ export class KyselyRbacStore implements RbacStore {
     );
   }
 
-  assignUserRoles(tenantId: string, userId: string, roleIds: readonly string[], createdAt: string): Promise<LinkResult> {
-    return assignLinks(this.db, USER_ROLES_BY_USER, tenantId, userId, roleIds, createdAt);
+  assignUserRoles(tenantId: string, userId: string, roleIds: readonly string[], createdAt: string): Promise<LimitedAssignResult> {
+    return assignLinks(this.db, USER_ROLES_BY_USER, tenantId, userId, roleIds, createdAt, { per: 'owner', max: ENTITY_LIMITS.rolesPerUser });
   }
 
   removeUserRoles(tenantId: string, userId: string, roleIds: readonly string[]): Promise<boolean> {
@@ -419,8 +435,8 @@ export class KyselyRbacStore implements RbacStore {
     );
   }
 
-  assignRoleUsers(tenantId: string, roleId: string, userIds: readonly string[], createdAt: string): Promise<LinkResult> {
-    return assignLinks(this.db, USER_ROLES_BY_ROLE, tenantId, roleId, userIds, createdAt);
+  assignRoleUsers(tenantId: string, roleId: string, userIds: readonly string[], createdAt: string): Promise<LimitedAssignResult> {
+    return assignLinks(this.db, USER_ROLES_BY_ROLE, tenantId, roleId, userIds, createdAt, { per: 'item', max: ENTITY_LIMITS.rolesPerUser });
   }
 
   async listRoleGroups(tenantId: string, roleId: string, page: KeysetWindow): Promise<GroupRow[]> {

@@ -7,6 +7,9 @@
 import type { Db } from '../database.js';
 import type { RefreshTokenRow } from '../schema.js';
 import type { RefreshTokenStore } from '../../domain/refresh-tokens/store.js';
+import { chunks } from '../links.js';
+
+const MAX_REVOKED_AT_ONCE = 10_000;
 
 
 export class KyselyRefreshTokenStore implements RefreshTokenStore {
@@ -54,6 +57,37 @@ export class KyselyRefreshTokenStore implements RefreshTokenStore {
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
   }
+  async revokeBeyond(tenantId: string, userId: string, clientId: string, keep: number, now: string): Promise<number> {
+    const beyond = await this.db
+      .selectFrom('refresh_tokens')
+      .select('family_id')
+      .where('tenant_id', '=', tenantId)
+      .where('user_id', '=', userId)
+      .where('client_id', '=', clientId)
+      .where('rotated_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+      .where((eb) => eb.or([eb('idle_expires_at', 'is', null), eb('idle_expires_at', '>', now)]))
+      .orderBy('created_at', 'desc')
+      .orderBy('id_hash', 'desc')
+      .offset(keep)
+      // Normally one: the token just issued passed the limit by one. Bounded all the same.
+      .limit(MAX_REVOKED_AT_ONCE)
+      .execute();
+    let revoked = 0;
+    for (const chunk of chunks([...new Set(beyond.map((row) => row.family_id))])) {
+      const result = await this.db
+        .updateTable('refresh_tokens')
+        .set({ revoked_at: now })
+        .where('tenant_id', '=', tenantId)
+        .where('family_id', 'in', chunk)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      revoked += Number(result.numUpdatedRows);
+    }
+    return revoked;
+  }
+
   async revokeForUser(tenantId: string, userId: string, now: string): Promise<number> {
     const result = await this.db
       .updateTable('refresh_tokens')

@@ -3,6 +3,8 @@ import { fetchPage } from '../paging.js';
 import type { Page } from '../../domain/paging.js';
 import { atomically, type Db } from '../database.js';
 import type { RoleRow } from '../../domain/roles/model.js';
+import { ENTITY_LIMITS } from '../../domain/entity-limits.js';
+import { isPostgres } from './user-search.js';
 import type { RolePageQuery, RoleStore } from '../../domain/roles/store.js';
 
 /** `%`, `_` and the escape character itself match literally in a LIKE pattern. */
@@ -26,8 +28,14 @@ export class KyselyRoleStore implements RoleStore {
     return fetchPage(base, (q) => q.selectAll(), 'id', { kind: 'offset', ...query });
   }
 
-  async insert(row: RoleRow): Promise<void> {
-    await this.db.insertInto('roles').values(row).execute();
+  insert(row: RoleRow): Promise<boolean> {
+    return atomically(this.db, async (trx) => {
+      if (isPostgres(trx)) await trx.selectFrom('tenants').select('id').where('id', '=', row.tenant_id).forNoKeyUpdate().execute();
+      const { roles } = await trx.selectFrom('roles').select((eb) => eb.fn.countAll<number>().as('roles')).where('tenant_id', '=', row.tenant_id).executeTakeFirstOrThrow();
+      if (Number(roles) >= ENTITY_LIMITS.rolesPerTenant) return false;
+      await trx.insertInto('roles').values(row).execute();
+      return true;
+    });
   }
 
   async update(tenantId: string, id: string, changes: Partial<Pick<RoleRow, 'name' | 'description'>>): Promise<boolean> {

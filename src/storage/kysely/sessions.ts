@@ -7,6 +7,10 @@ import type { SessionRow } from '../schema.js';
 import type { SessionStore } from '../../domain/sessions/store.js';
 import type { KeysetWindow } from '../../domain/paging.js';
 import { fetchPage } from '../paging.js';
+import { chunks } from '../links.js';
+import type { EndedSession } from '../../domain/backchannel-logout/store.js';
+
+const MAX_REVOKED_AT_ONCE = 10_000;
 
 export class KyselySessionStore implements SessionStore {
   constructor(private readonly db: Db) {}
@@ -63,6 +67,36 @@ export class KyselySessionStore implements SessionStore {
       ...page,
     });
     return rows;
+  }
+
+  async revokeBeyond(tenantId: string, userId: string, keep: number, now: string): Promise<EndedSession[]> {
+    const beyond = await this.db
+      .selectFrom('sessions')
+      .select('id_hash')
+      .where('tenant_id', '=', tenantId)
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .orderBy('created_at', 'desc')
+      .orderBy('id_hash', 'desc')
+      .offset(keep)
+      // Normally one: the session just started passed the limit by one. Bounded all the same.
+      .limit(MAX_REVOKED_AT_ONCE)
+      .execute();
+    const ended: EndedSession[] = [];
+    for (const chunk of chunks(beyond.map((row) => row.id_hash))) {
+      ended.push(
+        ...(await this.db
+          .updateTable('sessions')
+          .set({ revoked_at: now })
+          .where('tenant_id', '=', tenantId)
+          .where('id_hash', 'in', chunk)
+          .where('revoked_at', 'is', null)
+          .returning(['tenant_id', 'id_hash', 'user_id'])
+          .execute()),
+      );
+    }
+    return ended;
   }
 
   async revokeForUser(tenantId: string, userId: string, now: string): Promise<number> {
