@@ -20,7 +20,7 @@ import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { NodeSDK, type core, type tracing } from '@opentelemetry/sdk-node';
 import { createRequire } from 'node:module';
-import type { SpanAttributes, Tracing } from './tracing.js';
+import type { SpanAttributes, Tracing } from './types.js';
 
 /** Attributes holding a URL or its target: kept without the query string. */
 const URL_ATTRIBUTES = new Set(['url.full', 'http.url', 'http.target', 'url.original']);

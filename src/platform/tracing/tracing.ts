@@ -7,16 +7,10 @@
  * the instrumentations hook `require` (pg and ioredis are required on first
  * use, src/platform/lazy.ts).
  */
+import type { Tracing } from './types.js';
 
-/** Attributes put on a request's span: strings only, and never a value the client chose freely. */
-export type SpanAttributes = Readonly<Record<string, string>>;
+export type { SpanAttributes, Tracing } from './types.js';
 
-export interface Tracing {
-  /** Adds attributes to the span of the request under way (the HTTP server span); `name` renames it. */
-  annotate(attributes: SpanAttributes, name?: string): void;
-  /** Sends the spans not yet sent and stops. */
-  shutdown(): Promise<void>;
-}
 
 /** Whether the environment asks for traces: an OTLP endpoint, and the SDK not disabled (OTEL_SDK_DISABLED). */
 export function tracingRequested(env: NodeJS.ProcessEnv): boolean {
