@@ -19,7 +19,7 @@ import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { NodeSDK, type core, type tracing } from '@opentelemetry/sdk-node';
-import { createRequire } from 'node:module';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import type { SpanAttributes, Tracing } from './types.js';
 
 /** Attributes holding a URL or its target: kept without the query string. */
@@ -86,10 +86,12 @@ export function startSdk(env: NodeJS.ProcessEnv): Tracing {
   });
   sdk.start();
   // The server's own bundle imported node:http and node:https before the SDK started (as ES modules, which
-  // the require hooks do not see): requiring them now applies the instrumentation to their shared exports.
+  // the require hooks do not see): requiring them now applies the instrumentation to their shared exports,
+  // and syncBuiltinESMExports gives the ES modules' named exports the instrumented functions.
   const requireHere = createRequire(import.meta.url);
   requireHere('node:http');
   requireHere('node:https');
+  syncBuiltinESMExports();
   return {
     annotate(attributes: SpanAttributes, name?: string) {
       const span = trace.getActiveSpan();
