@@ -20,7 +20,10 @@
  *   never needs them never loads them;
  * - native addons and their loaders (better-sqlite3, @node-rs/argon2);
  * - packages that start worker threads from files of their own (piscina,
- *   pino and its transport stack).
+ *   pino and its transport stack);
+ * - OpenTelemetry's (@opentelemetry/*), imported only when tracing is on
+ *   (src/platform/tracing/): its instrumentations hook `require`, and its API
+ *   must be the one copy the SDK registers with.
  * Every other package the server imports is bundled. CommonJS code in the
  * bundle gets a real `require` (the banner) for the Node built-ins it asks
  * for at run time (`require('cluster')` in rate-limiter-flexible).
@@ -37,6 +40,9 @@ const out = path.join(dist, 'server');
 
 /** Packages that stay in node_modules even when imported statically (see above). */
 const NOT_BUNDLED = new Set(['better-sqlite3', 'bindings', 'file-uri-to-path', '@node-rs/argon2', 'piscina', 'pino', 'thread-stream', 'sonic-boom', 'pino-abstract-transport']);
+
+/** Scopes whose packages all stay in node_modules (see above). */
+const NOT_BUNDLED_SCOPES = ['@opentelemetry/'];
 
 const packageName = (specifier) => {
   const parts = specifier.split('/');
@@ -72,7 +78,7 @@ await build({
       setup(b) {
         // A bare specifier: a Node built-in, a package imported on first use, or one of NOT_BUNDLED stays external.
         b.onResolve({ filter: /^[^./]/ }, (args) =>
-          args.path.startsWith('node:') || args.kind === 'dynamic-import' || NOT_BUNDLED.has(packageName(args.path)) ? { path: args.path, external: true } : undefined,
+          args.path.startsWith('node:') || args.kind === 'dynamic-import' || NOT_BUNDLED.has(packageName(args.path)) || NOT_BUNDLED_SCOPES.some((scope) => args.path.startsWith(scope)) ? { path: args.path, external: true } : undefined,
         );
       },
     },

@@ -9,11 +9,14 @@ import { startServer } from './app/server.js';
 import { issueSetupLink } from './domain/console/setup.js';
 import { isClusterWorker, runPrimary } from './app/cluster.js';
 import { restoreYoungGenerationGrowth } from './platform/heap.js';
+import { startTracing } from './platform/tracing/tracing.js';
 
 async function serve(config: Config): Promise<void> {
   // GATEHOUSE_WORKERS > 1: this process is the primary and the workers serve (./app/cluster.ts).
   if (config.workers > 1 && !isClusterWorker()) return runPrimary(config);
-  const server = await startServer(config, isClusterWorker() ? () => undefined : console.log);
+  // Traces when OTEL_EXPORTER_OTLP_ENDPOINT is set: started before the server requires pg, ioredis or opens a connection.
+  const tracing = await startTracing();
+  const server = await startServer(config, isClusterWorker() ? () => undefined : console.log, tracing);
   restoreYoungGenerationGrowth();
   const shutdown = (signal: string) => {
     server.ctx.logger.info({ signal }, 'shutting down: finishing in-flight requests');

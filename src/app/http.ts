@@ -23,6 +23,8 @@ import { failureCode } from '../platform/http/error-handler.js';
 import { registerMetricsRoute } from './metrics.js';
 import { registerReadinessRoute } from './readiness.js';
 import { countRequests } from './request-metrics.js';
+import { annotateRequestSpans } from './request-spans.js';
+import type { Tracing } from '../platform/tracing/tracing.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -43,6 +45,8 @@ export interface AppOptions {
   https?: { key: string | Buffer; cert: string | Buffer } | null;
   /** The Authentication API's grants, client-authentication methods, response types and modes (default: all of Gatehouse's). */
   registries?: AuthenticationRegistries;
+  /** Traces, when on (src/platform/tracing/tracing.ts): each request's span gets its route, tenant and grant type. */
+  tracing?: Tracing;
 }
 
 /**
@@ -105,6 +109,11 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   app.decorateRequest('tenant', null as unknown as Tenant);
   // Requests by route pattern and status (./request-metrics.ts), before any route is registered.
   countRequests(app, ctx.metrics);
+  annotateRequestSpans(
+    app,
+    options.tracing,
+    registries.grants.map((grant) => grant.grantType),
+  );
 
   app.addHook('onRequest', async (request, reply) => {
     // One read: each read of `request.routeOptions` builds and freezes a new object.

@@ -17,6 +17,7 @@ import { BackchannelLogoutDelivery } from '../domain/backchannel-logout/delivery
 import { JobRunner } from '../domain/jobs/runner.js';
 import { httpsFormPoster, httpsPoster } from '../platform/http/form-poster.js';
 import { LogStreamDelivery } from '../domain/log-streams/delivery.js';
+import type { Tracing } from '../platform/tracing/tracing.js';
 
 /** How often each process looks for a job to run. */
 const JOBS_ROUND_MS = 1000;
@@ -74,7 +75,7 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export async function startServer(config: Config, print: (line: string) => void = console.log): Promise<RunningServer> {
+export async function startServer(config: Config, print: (line: string) => void = console.log, tracing?: Tracing): Promise<RunningServer> {
   // Every check before anything is created or written (./preflight.ts); a cluster worker's primary made them
   // (its port is the primary's listener by then).
   if (!cluster.isWorker) await preflight(config);
@@ -83,7 +84,7 @@ export async function startServer(config: Config, print: (line: string) => void 
   const { tenant } = bootstrap;
   for (const line of bootstrapBanner(bootstrap)) print(line);
   const tls = config.plainHttp ? undefined : await loadTls(config);
-  const app = await buildApp(ctx, { https: tls ? { key: tls.key, cert: tls.cert } : null });
+  const app = await buildApp(ctx, { https: tls ? { key: tls.key, cert: tls.cert } : null, ...(tracing && { tracing }) });
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
@@ -99,6 +100,7 @@ export async function startServer(config: Config, print: (line: string) => void 
     {
       url,
       tenant: tenant.name,
+      tracing: tracing ? 'otlp' : 'off',
       database: ctx.database.dialect,
       tls: tls?.certFile ?? 'off (GATEHOUSE_HTTP=1)',
       node: process.version,
@@ -179,6 +181,8 @@ export async function startServer(config: Config, print: (line: string) => void 
         await app.close();
         await metricsListener?.close();
         await ctx.close();
+        // The spans of the last requests.
+        await tracing?.shutdown().catch((err: unknown) => ctx.logger.warn({ err }, 'sending the last traces failed'));
       })();
       return stopping;
     },

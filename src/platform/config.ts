@@ -298,6 +298,13 @@ export const SETTINGS: readonly Setting[] = [
     default: 'none: no metrics listener',
   },
   {
+    name: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+    meaning:
+      'traces over OpenTelemetry (OTLP/HTTP, JSON) to this collector (spans sent to <endpoint>/v1/traces); the other OTEL_* variables the OpenTelemetry SDK reads apply (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_EXPORTER_OTLP_HEADERS, OTEL_TRACES_SAMPLER, OTEL_BSP_*, OTEL_RESOURCE_ATTRIBUTES, OTEL_SDK_DISABLED)',
+    default: 'none: no tracing, and OpenTelemetry is not loaded',
+  },
+  { name: 'OTEL_SERVICE_NAME', meaning: 'service.name of the traces', default: 'gatehouse' },
+  {
     name: 'GATEHOUSE_RATE_LIMIT_MANAGEMENT',
     meaning: 'Management API bucket per tenant, as burst/per-second',
     default: '50/16',
