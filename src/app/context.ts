@@ -79,7 +79,11 @@ export async function createContext(config: Config, logger: Logger = createLogge
     sqliteFile: config.sqliteFile,
     onIdleError: (err) => logger.warn({ err }, 'an idle PostgreSQL connection failed; it will be replaced'),
   });
-  await migrateToLatest(database.db);
+  const migrated = await migrateToLatest(database.db).catch(async (error: unknown) => {
+    await database.close();
+    throw error;
+  });
+  if (migrated.length > 0) logger.info({ migrations: migrated }, `database migrated: ${migrated.length} migration(s) applied`);
   const clock = new ProcessClock();
   const masterKey = loadMasterKey(config.masterKey, config.dataDir);
   const box = new SecretBox(masterKey);

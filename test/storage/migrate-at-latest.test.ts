@@ -9,11 +9,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
+import { migrateToLatest, NewerDatabaseError, openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
 
 describe('migrateToLatest on an existing database', () => {
   let dir: string;
   let handle: DatabaseHandle;
+  let applied: string[];
   const tables = async () =>
     (await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name like 'kysely_migration%'`.execute(handle.db)).rows.map((r) => r.name).sort();
   const executed = async () => (await sql<{ name: string }>`select name from kysely_migration order by name`.execute(handle.db)).rows.map((r) => r.name);
@@ -21,7 +22,7 @@ describe('migrateToLatest on an existing database', () => {
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-migrate-'));
     handle = openDatabase({ sqliteFile: path.join(dir, 'gatehouse.db') });
-    await migrateToLatest(handle.db);
+    applied = await migrateToLatest(handle.db);
   });
   after(async () => {
     await handle.close();
@@ -32,19 +33,30 @@ describe('migrateToLatest on an existing database', () => {
     assert.deepEqual(await tables(), ['kysely_migration', 'kysely_migration_lock']);
     const names = await executed();
     assert.ok(names.length >= 36 && names[0] === '0001_foundation', names.join(', '));
+    assert.deepEqual([...applied].sort(), names);
   });
 
   it('at the latest migration it does nothing: the Migrator would have made its lock table again', async () => {
     await sql`drop table kysely_migration_lock`.execute(handle.db);
     const before = await executed();
-    await migrateToLatest(handle.db);
+    assert.deepEqual(await migrateToLatest(handle.db), []);
     assert.deepEqual(await tables(), ['kysely_migration']);
     assert.deepEqual(await executed(), before);
   });
 
-  it('a migration this version does not know goes to the Migrator, which refuses the database', async () => {
+  it('a database written by a newer version is refused before anything changes, naming the unknown migrations', async () => {
     await sql`insert into kysely_migration (name, timestamp) values ('9999_from_a_newer_version', '2026-01-01T00:00:00.000Z')`.execute(handle.db);
-    await assert.rejects(migrateToLatest(handle.db), /9999_from_a_newer_version|corrupted/);
-    assert.deepEqual(await tables(), ['kysely_migration', 'kysely_migration_lock']);
+    await sql`insert into kysely_migration (name, timestamp) values ('9998_also_newer', '2026-01-01T00:00:00.000Z')`.execute(handle.db);
+    const before = await executed();
+    await assert.rejects(migrateToLatest(handle.db), (error: Error) => {
+      assert.ok(error instanceof NewerDatabaseError);
+      assert.match(error.message, /written by a newer version of Gatehouse/);
+      assert.match(error.message, /migrations 9998_also_newer, 9999_from_a_newer_version, which this version does not know/);
+      assert.match(error.message, /Upgrade Gatehouse/);
+      return true;
+    });
+    // Not even the Migrator's lock table (dropped above) was made again.
+    assert.deepEqual(await tables(), ['kysely_migration']);
+    assert.deepEqual(await executed(), before);
   });
 });
