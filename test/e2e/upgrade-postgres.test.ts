@@ -8,22 +8,16 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import pg from 'pg';
-import { createTestDatabase, POSTGRES_ADMIN_URL, postgresAvailable, type TestDatabase } from '../helpers/postgres.js';
-import { freePort, ROOT, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
-import { cleanUp, httpsRequest, runNode, tokenBody } from './support/https.js';
+import { POSTGRES_ADMIN_URL, postgresAvailable } from '../helpers/postgres.js';
+import { freePort, ROOT } from '../helpers/server-process.js';
+import { httpsRequest, runNode, tokenBody } from './support/https.js';
+import { tracked } from './support/tracked.js';
 
 const pgAvailable = await postgresAvailable();
 const skip = pgAvailable ? false : `PostgreSQL is unreachable at ${POSTGRES_ADMIN_URL} (set GATEHOUSE_TEST_POSTGRES_URL)`;
-const servers: ServerProcess[] = [];
-const dirs: string[] = [];
-const databases: TestDatabase[] = [];
-
-after(async () => {
-  await cleanUp(servers, dirs);
-  for (const db of databases) await db.drop().catch(() => undefined);
-});
+const { start, database } = tracked();
 
 async function query<T extends pg.QueryResultRow>(url: string, text: string): Promise<T[]> {
   const client = new pg.Client({ connectionString: url });
@@ -37,33 +31,26 @@ async function query<T extends pg.QueryResultRow>(url: string, text: string): Pr
 
 describe('migrations on PostgreSQL', { skip }, () => {
   test('two processes started at the same moment on one fresh database: one migrates, both serve the same tenant', async () => {
-    const database = await createTestDatabase();
-    databases.push(database);
+    const db = await database();
     const [portA, portB] = [await freePort(), await freePort()];
     // Two processes behind one load balancer: one domain, one master key, one admin client.
     const domain = `localhost:${portA}`;
     const shared = {
-      DATABASE_URL: database.url,
+      DATABASE_URL: db.url,
       GATEHOUSE_DOMAIN: domain,
       GATEHOUSE_MASTER_KEY: randomBytes(32).toString('hex'),
       GATEHOUSE_ADMIN_CLIENT_ID: 'concurrent-start-admin',
       GATEHOUSE_ADMIN_CLIENT_SECRET: randomBytes(32).toString('base64url'),
     };
     const started = await Promise.all(
-      [portA, portB].map(async (port) => {
-        const server = await startServerProcess({ port, env: shared });
-        servers.push(server);
-        dirs.push(server.dataDir);
-        return server;
-      }),
-    );
+[portA, portB].map((port) => start({ port, env: shared })));
 
     const migratedBy = started.filter((s) => /database migrated: \d+ migration/.test(s.output()));
     assert.equal(migratedBy.length, 1, `expected exactly one process to migrate:\n${started.map((s) => s.output()).join('\n---\n')}`);
-    const executed = await query<{ name: string; n: string }>(database.url, 'SELECT name, count(*) AS n FROM kysely_migration GROUP BY name');
+    const executed = await query<{ name: string; n: string }>(db.url, 'SELECT name, count(*) AS n FROM kysely_migration GROUP BY name');
     assert.ok(executed.length >= 36);
     assert.ok(executed.every((r) => r.n === '1'));
-    const tenants = await query<{ domain: string }>(database.url, 'SELECT domain FROM tenants');
+    const tenants = await query<{ domain: string }>(db.url, 'SELECT domain FROM tenants');
     assert.deepEqual(
       tenants.map((t) => t.domain),
       [domain],
@@ -82,24 +69,21 @@ describe('migrations on PostgreSQL', { skip }, () => {
   });
 
   test('a database written by a newer version is refused with the unknown migration named, and left as it was', async () => {
-    const database = await createTestDatabase();
-    databases.push(database);
-    const first = await startServerProcess({ env: { DATABASE_URL: database.url } });
-    servers.push(first);
-    dirs.push(first.dataDir);
+    const db = await database();
+    const first = await start({ env: { DATABASE_URL: db.url } });
     assert.equal(await first.stop(), 0);
-    await query(database.url, "INSERT INTO kysely_migration (name, timestamp) VALUES ('9000_from_a_newer_version', '2027-01-01T00:00:00.000Z')");
-    const tablesBefore = await query<{ table_name: string }>(database.url, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1");
-    const executedBefore = await query<{ name: string }>(database.url, 'SELECT name FROM kysely_migration ORDER BY name');
+    await query(db.url, "INSERT INTO kysely_migration (name, timestamp) VALUES ('9000_from_a_newer_version', '2027-01-01T00:00:00.000Z')");
+    const tablesBefore = await query<{ table_name: string }>(db.url, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1");
+    const executedBefore = await query<{ name: string }>(db.url, 'SELECT name FROM kysely_migration ORDER BY name');
 
     const run = await runNode([path.join(ROOT, 'bin/gatehouse.cjs')], {
-      env: { ...process.env, DATABASE_URL: database.url, GATEHOUSE_DATA_DIR: first.dataDir, PORT: String(await freePort()), LOG_LEVEL: 'warn' },
+      env: { ...process.env, DATABASE_URL: db.url, GATEHOUSE_DATA_DIR: first.dataDir, PORT: String(await freePort()), LOG_LEVEL: 'warn' },
     });
     assert.equal(run.code, 1, run.stdout + run.stderr);
     assert.match(run.stderr, /written by a newer version of Gatehouse/);
     assert.match(run.stderr, /9000_from_a_newer_version/);
     assert.match(run.stderr, /Upgrade Gatehouse/);
-    assert.deepEqual(await query(database.url, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1"), tablesBefore);
-    assert.deepEqual(await query(database.url, 'SELECT name FROM kysely_migration ORDER BY name'), executedBefore);
+    assert.deepEqual(await query(db.url, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1"), tablesBefore);
+    assert.deepEqual(await query(db.url, 'SELECT name FROM kysely_migration ORDER BY name'), executedBefore);
   });
 });
