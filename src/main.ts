@@ -10,6 +10,7 @@ import { issueSetupLink } from './domain/console/setup.js';
 import { isClusterWorker, runPrimary } from './app/cluster.js';
 import { restoreYoungGenerationGrowth } from './platform/heap.js';
 import { startTracing } from './platform/tracing/tracing.js';
+import { backupCommand, BackupError, restoreCommand } from './app/backup.js';
 
 async function serve(config: Config): Promise<void> {
   // GATEHOUSE_WORKERS > 1: this process is the primary and the workers serve (./app/cluster.ts).
@@ -19,14 +20,15 @@ async function serve(config: Config): Promise<void> {
   const server = await startServer(config, isClusterWorker() ? () => undefined : console.log, tracing);
   restoreYoungGenerationGrowth();
   const shutdown = (signal: string) => {
-    server.ctx.logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    server.ctx.logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down: finishing in-flight requests');
+    // The grace is for the requests (src/app/server.ts); a shutdown still not done 5 s after it (a database that hangs) gives up.
     const force = setTimeout(() => {
-      server.ctx.logger.error('shutdown took longer than 10 s; exiting');
+      server.ctx.logger.error('shutdown did not finish; exiting');
       process.exit(1);
-    }, 10_000);
+    }, config.shutdownGraceMs + 5_000);
     force.unref();
     server.stop().then(
-      () => process.exit(0),
+      (graceful) => process.exit(graceful ? 0 : 1),
       (error: unknown) => {
         server.ctx.logger.error({ err: error }, 'error during shutdown');
         process.exit(1);
@@ -139,11 +141,13 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (command === 'tenants') return await tenantsCommand(config, rest);
     if (command === 'admin-link') return await adminLinkCommand(config, rest);
+    if (command === 'backup') return await backupCommand(config, rest);
+    if (command === 'restore') return await restoreCommand(config, rest);
     console.error(`gatehouse: unknown command "${command}"\n`);
     process.stderr.write(helpText());
     return 2;
   } catch (error) {
-    if (error instanceof TenantError) {
+    if (error instanceof TenantError || error instanceof BackupError) {
       console.error(`gatehouse: ${error.message}`);
       return 1;
     }

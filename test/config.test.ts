@@ -20,6 +20,8 @@ describe('loadConfig', () => {
     assert.equal(config.maxConnectionsPerAddress, 256);
     assert.equal(config.tlsHandshakeTimeoutMs, 10_000);
     assert.equal(config.workers, 1, 'one process serves by default');
+    assert.equal(config.shutdownGraceMs, 10_000);
+    assert.equal(loadConfig({ GATEHOUSE_SHUTDOWN_GRACE: '2.5' }).shutdownGraceMs, 2_500);
     assert.equal(loadConfig({ GATEHOUSE_WORKERS: 'auto' }).workers, os.availableParallelism());
     assert.equal(loadConfig({ GATEHOUSE_WORKERS: '3' }).hashing.threads, Math.max(1, Math.floor((os.availableParallelism() - 1) / 3)), 'hashing threads shared among workers');
     assert.equal(config.sms.twilioUrl, 'https://api.twilio.com');
@@ -74,6 +76,9 @@ describe('loadConfig', () => {
     [{ GATEHOUSE_WORKERS: '0' }, 'GATEHOUSE_WORKERS'],
     [{ GATEHOUSE_WORKERS: 'many' }, 'GATEHOUSE_WORKERS'],
     [{ GATEHOUSE_WORKERS: '65' }, 'GATEHOUSE_WORKERS'],
+    [{ GATEHOUSE_SHUTDOWN_GRACE: '0' }, 'GATEHOUSE_SHUTDOWN_GRACE'],
+    [{ GATEHOUSE_SHUTDOWN_GRACE: '10s' }, 'GATEHOUSE_SHUTDOWN_GRACE'],
+    [{ GATEHOUSE_SHUTDOWN_GRACE: '3601' }, 'GATEHOUSE_SHUTDOWN_GRACE'],
     [{ GATEHOUSE_RATE_LIMIT_MANAGEMENT: '0/1' }, 'GATEHOUSE_RATE_LIMIT_MANAGEMENT'],
     [{ GATEHOUSE_TRUST_PROXY: 'true' }, 'GATEHOUSE_TRUST_PROXY'],
     [{ GATEHOUSE_TRUST_PROXY: '10.0.0.0/33' }, 'GATEHOUSE_TRUST_PROXY'],

@@ -82,8 +82,8 @@ export async function runPrimary(config: Config, print: (line: string) => void =
     logger.info({ signal, workers: slotOf.size }, 'shutting down the workers');
     if (slotOf.size === 0) process.exit(0);
     for (const worker of slotOf.keys()) worker.process.kill(signal);
-    // The workers' own shutdown gives up after 10 s; so does the primary, a little later.
-    setTimeout(() => process.exit(1), 12_000).unref();
+    // A worker's own shutdown gives up 5 s after GATEHOUSE_SHUTDOWN_GRACE (src/main.ts); so does the primary, a little later.
+    setTimeout(() => process.exit(1), config.shutdownGraceMs + 7_000).unref();
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));

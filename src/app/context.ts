@@ -17,7 +17,7 @@ import type { AppContext } from '../domain/context.js';
 import { IssuanceLookups } from '../domain/issuance/lookups.js';
 import { Keyring } from '../domain/keys/keyring.js';
 import { BufferedTenantLogs, DISABLED_TENANT_LOGS } from '../domain/logs/tenant-logs.js';
-import { TenantService, clientSecretContext } from '../domain/tenants/service.js';
+import { TenantError, TenantService, clientSecretContext } from '../domain/tenants/service.js';
 import type { Tenant } from '../domain/tenants/tenant.js';
 import { InvalidationBus } from '../platform/cache/invalidation.js';
 import { ProcessClock } from '../platform/clock.js';
@@ -81,7 +81,10 @@ export async function createContext(config: Config, logger: Logger = createLogge
     sqliteFile: config.sqliteFile,
     onIdleError: (err) => logger.warn({ err }, 'an idle PostgreSQL connection failed; it will be replaced'),
   });
-  const migrated = await migrateToLatest(database.db);
+  const migrated = await migrateToLatest(database.db).catch(async (error: unknown) => {
+    await database.close();
+    throw error;
+  });
   if (migrated.length > 0) logger.info({ migrations: migrated, database: database.dialect }, `applied ${migrated.length} database migration(s): ${migrated.join(', ')}`);
   const clock = new ProcessClock();
   const masterKey = loadMasterKey(config.masterKey, config.dataDir);
@@ -230,11 +233,20 @@ export async function ensureDefaultTenant(
         'a new default tenant is created for it. To serve an existing tenant instead, set GATEHOUSE_DOMAIN (or PORT) to its domain',
     );
   }
-  const created = await ctx.tenants.create({
-    domain: config.defaultDomain,
-    ...(config.adminClientId !== undefined && { adminClientId: config.adminClientId }),
-    ...(config.adminClientSecret !== undefined && { adminClientSecret: config.adminClientSecret }),
-  });
+  let created: Awaited<ReturnType<typeof ctx.tenants.create>>;
+  try {
+    created = await ctx.tenants.create({
+      domain: config.defaultDomain,
+      ...(config.adminClientId !== undefined && { adminClientId: config.adminClientId }),
+      ...(config.adminClientSecret !== undefined && { adminClientSecret: config.adminClientSecret }),
+    });
+  } catch (error) {
+    // Processes started together on one new database (behind one load balancer): another one
+    // created the default tenant between our look-up and our insert; it is the one to serve.
+    const other = error instanceof TenantError ? await ctx.tenants.byDomain(config.defaultDomain) : undefined;
+    if (!other) throw error;
+    return { tenant: other, created: false };
+  }
   // The admin console's first operator comes in through a one-time link, printed with the banner.
   const setupLink = (await issueSetupLink(ctx, created.tenant)).url;
   if (config.adminClientId !== undefined) return { tenant: created.tenant, created: true, setupLink };

@@ -72,7 +72,8 @@ export interface RunningServer {
   app: FastifyInstance;
   ctx: AppContext;
   url: string;
-  stop(): Promise<void>;
+  /** Graceful shutdown (see `stop` below); resolves with whether every in-flight request finished within the grace. */
+  stop(): Promise<boolean>;
 }
 
 export async function startServer(config: Config, print: (line: string) => void = console.log, tracing?: Tracing): Promise<RunningServer> {
@@ -163,26 +164,36 @@ export async function startServer(config: Config, print: (line: string) => void 
   }, JOBS_ROUND_MS);
   runJobs.unref();
 
-  let stopping: Promise<void> | undefined;
+  let stopping: Promise<boolean> | undefined;
   return {
     app,
     ctx,
     url,
     stop() {
       stopping ??= (async () => {
-        // Fastify stops accepting, answers 503 to new requests on kept-alive
-        // connections, and resolves once in-flight requests have finished.
+        // Fastify stops accepting at once, closes idle kept-alive connections, answers 503 to a new
+        // request on a busy one, and resolves once in-flight requests have finished; connections
+        // still busy after the grace are closed.
+        let graceful = true;
+        const closed = app.close();
+        const grace = setTimeout(() => {
+          graceful = false;
+          ctx.logger.warn({ graceMs: config.shutdownGraceMs }, 'shutdown grace over: closing the connections still busy');
+          app.server.closeAllConnections();
+        }, config.shutdownGraceMs);
+        grace.unref();
+        // The rounds of the durable queues finish the one under way; what is left stays queued in the database.
         clearInterval(purge);
         clearInterval(runJobs);
         jobs.stop();
-        await deliver.stop();
-        await stream.stop();
-        await running;
-        await app.close();
+        await Promise.all([deliver.stop(), stream.stop(), running, closed]);
+        clearTimeout(grace);
         await metricsListener?.close();
+        // Writes the tenant log events still buffered (those of the last requests too), then closes the database.
         await ctx.close();
         // The spans of the last requests.
         await tracing?.shutdown().catch((err: unknown) => ctx.logger.warn({ err }, 'sending the last traces failed'));
+        return graceful;
       })();
       return stopping;
     },

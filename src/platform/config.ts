@@ -89,6 +89,11 @@ export interface Config {
   outbound: OutboundPolicy;
   /** Worker processes sharing the port (src/app/cluster.ts); 1 runs the server in this process. */
   workers: number;
+  /**
+   * On SIGTERM/SIGINT, how long in-flight requests may take to finish
+   * (GATEHOUSE_SHUTDOWN_GRACE); connections still busy then are closed.
+   */
+  shutdownGraceMs: number;
   /** Management API jobs (src/domain/jobs/runner.ts). */
   jobs: {
     /** How long a process holds a job between progress commits; a dead process's job is resumed after it. */
@@ -234,6 +239,12 @@ export const SETTINGS: readonly Setting[] = [
     name: 'GATEHOUSE_WORKERS',
     meaning: 'worker processes serving the port (node:cluster), or auto for one per core; each has its own caches and, without REDIS_URL, its own rate-limit buckets and brute-force counters',
     default: '1 (this process serves)',
+  },
+  {
+    name: 'GATEHOUSE_SHUTDOWN_GRACE',
+    meaning:
+      'seconds in-flight requests get to finish after SIGTERM or SIGINT (the listener closes at once); then the tenant log and the queues are flushed and the process exits',
+    default: '10',
   },
   {
     name: 'GATEHOUSE_JOB_LEASE',
@@ -565,6 +576,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       return file && path.resolve(file);
     })(),
     workers,
+    shutdownGraceMs: parseSeconds('GATEHOUSE_SHUTDOWN_GRACE', nonEmpty(env, 'GATEHOUSE_SHUTDOWN_GRACE'), 10),
     jobs: {
       leaseMs: parseSeconds('GATEHOUSE_JOB_LEASE', nonEmpty(env, 'GATEHOUSE_JOB_LEASE'), 60),
       importMaxBytes: (() => {
@@ -641,6 +653,8 @@ export function helpText(): string {
     '  gatehouse tenants credentials <domain>   print the admin client credentials of a tenant',
     '  gatehouse tenants set-rate-limit <domain> <management|authentication|management_clients_query> <burst>/<per-second>',
     '  gatehouse admin-link [--tenant <domain>]  print a new one-time link that creates an admin console operator',
+    '  gatehouse backup --out <file>             copy the SQLite database while it serves (PostgreSQL: use pg_dump)',
+    '  gatehouse restore <file> [--force]       replace the SQLite database by a backup (the server stopped)',
     '  gatehouse --help',
     '',
     'Environment variables:',

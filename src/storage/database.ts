@@ -125,20 +125,44 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
 /** Kysely's table of executed migrations (the Migrator's default name). */
 const MIGRATION_TABLE = 'kysely_migration';
 
+/** The names in Kysely's migration table; undefined when there is no such table yet (a new database). */
+async function executedMigrations(db: Db): Promise<string[] | undefined> {
+  try {
+    return (await sql<{ name: string }>`select name from ${sql.table(MIGRATION_TABLE)}`.execute(db)).rows.map((r) => r.name);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A database written by a newer version (a migration this one does not know): refused before
+ * anything is changed, naming the migrations, so that an older version started by mistake (a
+ * rollback, an old image) never half-migrates or misreads it.
+ */
+export class NewerDatabaseError extends Error {
+  constructor(readonly unknownMigrations: string[]) {
+    super(
+      `the database was written by a newer version of Gatehouse: it has run the migration${unknownMigrations.length > 1 ? 's' : ''} ` +
+        `${unknownMigrations.join(', ')}, which this version does not know. Upgrade Gatehouse to that version (or later) to use it; nothing was changed`,
+    );
+    this.name = 'NewerDatabaseError';
+  }
+}
+
 /**
  * Whether the database has run exactly the migrations of this version: then there is nothing to do,
  * and the migration modules are not even imported (the usual restart). Anything else (a new
- * database, a pending migration, a name this version does not know) goes to Kysely's Migrator,
- * which migrates or reports.
+ * database, a pending migration) goes to Kysely's Migrator; a name this version does not know is
+ * refused here. No lock is needed for this read: on PostgreSQL each run of the Migrator commits its
+ * migrations and their rows in one transaction, under an advisory lock (so processes started
+ * together migrate one after the other, and the later one finds nothing left to do).
  */
 async function isAtLatest(db: Db): Promise<boolean> {
-  let rows: { name: string }[];
-  try {
-    rows = await sql<{ name: string }>`select name from ${sql.table(MIGRATION_TABLE)}`.execute(db).then((r) => r.rows);
-  } catch {
-    return false; // no migration table yet
-  }
-  const executed = new Set(rows.map((r) => r.name));
+  const rows = await executedMigrations(db);
+  if (rows === undefined) return false;
+  const executed = new Set(rows);
+  const unknown = rows.filter((name) => !Object.hasOwn(MIGRATIONS, name)).sort();
+  if (unknown.length > 0) throw new NewerDatabaseError(unknown);
   const names = Object.keys(MIGRATIONS);
   return executed.size === names.length && names.every((name) => executed.has(name));
 }

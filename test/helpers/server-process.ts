@@ -40,6 +40,8 @@ export interface StartOptions {
   dataDir?: string;
   port?: number;
   env?: Record<string, string>;
+  /** The launcher to run (default: this checkout's bin/gatehouse.cjs; another version's for upgrade tests). */
+  bin?: string;
   /** How long to wait for the server to listen (default 90 s: the first start makes the tenant, its TLS certificate and two RSA signing keys, on machines that may be busy). */
   timeoutMs?: number;
 }
@@ -48,8 +50,9 @@ export async function startServerProcess(options: StartOptions = {}): Promise<Se
   const dataDir = options.dataDir ?? tempDir('gatehouse-e2e-');
   const port = options.port ?? (await freePort());
   const domain = `localhost:${port}`;
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/gatehouse.cjs')], {
-    cwd: ROOT,
+  const bin = options.bin ?? path.join(ROOT, 'bin/gatehouse.cjs');
+  const child = spawn(process.execPath, [bin], {
+    cwd: path.dirname(path.dirname(bin)),
     // The black-box tests build the connections they need; test/e2e/first-run.test.ts starts with the default one.
     env: { ...process.env, PORT: String(port), GATEHOUSE_DATA_DIR: dataDir, LOG_LEVEL: 'info', GATEHOUSE_DEFAULT_CONNECTION: '0', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
+import { migrateToLatest, NewerDatabaseError, openDatabase, type DatabaseHandle } from '../../src/storage/database.js';
 
 describe('migrateToLatest on an existing database', () => {
   let dir: string;
@@ -44,9 +44,19 @@ describe('migrateToLatest on an existing database', () => {
     assert.deepEqual(await executed(), before);
   });
 
-  it('a migration this version does not know goes to the Migrator, which refuses the database', async () => {
+  it('a database written by a newer version is refused before anything changes, naming the unknown migrations', async () => {
     await sql`insert into kysely_migration (name, timestamp) values ('9999_from_a_newer_version', '2026-01-01T00:00:00.000Z')`.execute(handle.db);
-    await assert.rejects(migrateToLatest(handle.db), /9999_from_a_newer_version|corrupted/);
-    assert.deepEqual(await tables(), ['kysely_migration', 'kysely_migration_lock']);
+    await sql`insert into kysely_migration (name, timestamp) values ('9998_also_newer', '2026-01-01T00:00:00.000Z')`.execute(handle.db);
+    const before = await executed();
+    await assert.rejects(migrateToLatest(handle.db), (error: Error) => {
+      assert.ok(error instanceof NewerDatabaseError);
+      assert.match(error.message, /written by a newer version of Gatehouse/);
+      assert.match(error.message, /migrations 9998_also_newer, 9999_from_a_newer_version, which this version does not know/);
+      assert.match(error.message, /Upgrade Gatehouse/);
+      return true;
+    });
+    // Not even the Migrator's lock table (dropped above) was made again.
+    assert.deepEqual(await tables(), ['kysely_migration']);
+    assert.deepEqual(await executed(), before);
   });
 });

@@ -1,0 +1,138 @@
+/**
+ * SIGTERM under load, the built server as its own process: requests in
+ * flight at the signal all get a complete answer (never a reset), the process
+ * exits 0, and the tenant log events of the answered requests are in the
+ * database afterwards (the batch writer is flushed before the database
+ * closes). With one process and with GATEHOUSE_WORKERS=2.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import https from 'node:https';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import SQLite from 'better-sqlite3';
+import type { ServerProcess } from '../helpers/server-process.js';
+import { sleep, tokenBody, waitFor } from './support/https.js';
+import { tracked } from './support/tracked.js';
+
+const { start } = tracked();
+
+interface Outcome {
+  /** The request's number, also in its User-Agent. */
+  n: number;
+  /** Whether its TLS connection was up (accepted by the server) before SIGTERM was sent. */
+  connectedBeforeSignal: boolean;
+  /** The HTTP status of a complete response, or the error code of a failed exchange. */
+  result: number | string;
+}
+
+/**
+ * One client_credentials request on a new connection. `hold` keeps the second
+ * half of the body back until it resolves (a request in flight for as long as
+ * the test wants).
+ */
+function tokenRequest(server: ServerProcess, ca: Buffer, n: number, body: string, signalled: () => boolean, hold?: Promise<void>): Promise<Outcome> {
+  return new Promise((resolve) => {
+    let connectedBeforeSignal = false;
+    const done = (result: number | string) => resolve({ n, connectedBeforeSignal, result });
+    const req = https.request(
+      `${server.baseUrl}/oauth/token`,
+      {
+        method: 'POST',
+        ca,
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': `shutdown-load/${n}` },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => done(res.statusCode ?? 0));
+        res.on('error', (error: NodeJS.ErrnoException) => done(error.code ?? error.message));
+      },
+    );
+    req.on('socket', (socket) => socket.once('secureConnect', () => (connectedBeforeSignal = !signalled())));
+    req.on('error', (error: NodeJS.ErrnoException) => done(error.code ?? error.message));
+    const half = Math.floor(body.length / 2);
+    if (!hold) return req.end(body);
+    req.write(body.slice(0, half));
+    void hold.then(() => req.end(body.slice(half)));
+  });
+}
+
+async function shutdownUnderLoad(env: Record<string, string>): Promise<void> {
+  const server = await start({ env: { GATEHOUSE_SHUTDOWN_GRACE: '30', ...env } });
+  const ca = fs.readFileSync(server.certFile);
+  const admin = server.admin();
+  const body = tokenBody(admin.client_id, admin.client_secret, admin.audience);
+  let signalled = false;
+  let n = 0;
+  const outcomes: Promise<Outcome>[] = [];
+
+  // Requests held in flight across the signal: headers and half the body sent before it, the rest after.
+  let release!: () => void;
+  const hold = new Promise<void>((resolve) => (release = resolve));
+  for (let i = 0; i < 4; i++) outcomes.push(tokenRequest(server, ca, n++, body, () => signalled, hold));
+
+  // And a steady load: 6 loops of one request after another, each on a new connection, until the listener is gone.
+  const loops = Array.from({ length: 6 }, async () => {
+    for (;;) {
+      const outcome = tokenRequest(server, ca, n++, body, () => signalled);
+      outcomes.push(outcome);
+      const { result } = await outcome;
+      if (signalled && typeof result === 'string') return;
+    }
+  });
+  assert.ok(await waitFor(async () => (await Promise.all(outcomes.slice(4))).filter((o) => o.result === 200).length >= 20, 60_000), 'the load did not get going');
+
+  const exited = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
+  signalled = true;
+  server.child.kill('SIGTERM');
+  assert.ok(await waitFor(() => server.output().includes('shutting down'), 10_000), server.output());
+  await sleep(300);
+  release();
+  await Promise.all(loops);
+  const all = await Promise.all(outcomes);
+  const code = await exited;
+  assert.equal(code, 0, server.output().slice(-3000));
+
+  // Every request whose connection the server had accepted before the signal got a whole answer.
+  const inFlight = all.filter((o) => o.connectedBeforeSignal);
+  const broken = inFlight.filter((o) => typeof o.result !== 'number');
+  assert.deepEqual(broken, [], 'requests in flight at SIGTERM did not get an answer');
+  for (const o of all.slice(0, 4)) assert.equal(o.result, 200, `held request ${o.n}: ${o.result}`);
+  // Those that arrived after the signal found the port closed or got 503; none was served half.
+  for (const o of all.filter((x) => !x.connectedBeforeSignal)) assert.ok([200, 503, 'ECONNREFUSED', 'ECONNRESET'].includes(o.result), String(o.result));
+
+  // The tenant log has an event for every request answered 200, written before the process exited.
+  const served = all.filter((o) => o.result === 200).map((o) => `shutdown-load/${o.n}`);
+  const db = new SQLite(path.join(server.dataDir, 'gatehouse.db'), { readonly: true });
+  try {
+    const logged = new Set(
+      (db.prepare("select user_agent from tenant_logs where type = 'seccft' and user_agent like 'shutdown-load/%'").all() as { user_agent: string }[]).map(
+        (r) => r.user_agent,
+      ),
+    );
+    const missing = served.filter((ua) => !logged.has(ua));
+    assert.deepEqual(missing, [], `${missing.length} of ${served.length} served requests have no tenant log event`);
+  } finally {
+    db.close();
+  }
+}
+
+describe('SIGTERM under load', () => {
+  test('GATEHOUSE_SHUTDOWN_GRACE: a request still unfinished when the grace is over has its connection closed, and the exit is 1', async () => {
+    const server = await start({ env: { GATEHOUSE_SHUTDOWN_GRACE: '1' } });
+    const admin = server.admin();
+    const body = tokenBody(admin.client_id, admin.client_secret, admin.audience);
+    // Half a request whose rest never comes.
+    const stuck = tokenRequest(server, fs.readFileSync(server.certFile), 0, body, () => false, new Promise<void>(() => undefined));
+    await sleep(300);
+    const exited = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
+    server.child.kill('SIGTERM');
+    assert.equal(await exited, 1, server.output().slice(-2000));
+    assert.match(server.output(), /shutdown grace over: closing the connections still busy/);
+    assert.equal(typeof (await stuck).result, 'string', 'the unfinished request got an answer');
+  });
+
+  test('one process: in-flight requests answered, exit 0, their tenant log events written', () => shutdownUnderLoad({}));
+  test('GATEHOUSE_WORKERS=2: the same through the cluster', () => shutdownUnderLoad({ GATEHOUSE_WORKERS: '2' }));
+});
