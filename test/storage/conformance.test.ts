@@ -242,6 +242,8 @@ await forEachStoreFactory('storage conformance', (h) => {
       '0075_management_api_name',
       '0080_ui_settings',
       '0085_linked_identities',
+      '0090_user_read_indexes',
+      '0091_job_file_parts',
     ];
 
     it('creates every table', async () => {
