@@ -14,7 +14,6 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,7 +21,7 @@ import { after, describe, test } from 'node:test';
 import { POSTGRES_ADMIN_URL, postgresAvailable } from '../helpers/postgres.js';
 import { freePort, ROOT, type ServerProcess } from '../helpers/server-process.js';
 import { httpsRequest, tokenBody, waitFor } from './support/https.js';
-import { tracked } from './support/tracked.js';
+import { loadBalancedEnv, tracked } from './support/tracked.js';
 
 const { start, database } = tracked();
 
@@ -65,14 +64,7 @@ describe('rolling upgrade on PostgreSQL', { skip }, () => {
     const db = await database();
     const portOld = await freePort();
     const domain = `localhost:${portOld}`;
-    const shared = {
-      DATABASE_URL: db.url,
-      GATEHOUSE_DOMAIN: domain,
-      GATEHOUSE_MASTER_KEY: randomBytes(32).toString('hex'),
-      GATEHOUSE_ADMIN_CLIENT_ID: 'rolling-upgrade-admin',
-      GATEHOUSE_ADMIN_CLIENT_SECRET: randomBytes(32).toString('base64url'),
-      GATEHOUSE_RATE_LIMIT_AUTHENTICATION: '10000/10000',
-    };
+    const shared = { ...loadBalancedEnv(db.url, domain, 'rolling-upgrade-admin'), GATEHOUSE_RATE_LIMIT_AUTHENTICATION: '10000/10000' };
     const body = tokenBody(shared.GATEHOUSE_ADMIN_CLIENT_ID, shared.GATEHOUSE_ADMIN_CLIENT_SECRET, `https://${domain}/api/v2/`);
     const old = await start({ bin: previousBin, port: portOld, env: shared });
 

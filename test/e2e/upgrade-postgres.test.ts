@@ -5,7 +5,6 @@
  * newer version is refused by this one before anything changes.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
@@ -13,7 +12,7 @@ import pg from 'pg';
 import { POSTGRES_ADMIN_URL, postgresAvailable } from '../helpers/postgres.js';
 import { freePort, ROOT } from '../helpers/server-process.js';
 import { httpsRequest, runNode, tokenBody } from './support/https.js';
-import { tracked } from './support/tracked.js';
+import { loadBalancedEnv, tracked } from './support/tracked.js';
 
 const pgAvailable = await postgresAvailable();
 const skip = pgAvailable ? false : `PostgreSQL is unreachable at ${POSTGRES_ADMIN_URL} (set GATEHOUSE_TEST_POSTGRES_URL)`;
@@ -33,15 +32,9 @@ describe('migrations on PostgreSQL', { skip }, () => {
   test('two processes started at the same moment on one fresh database: one migrates, both serve the same tenant', async () => {
     const db = await database();
     const [portA, portB] = [await freePort(), await freePort()];
-    // Two processes behind one load balancer: one domain, one master key, one admin client.
+    // Two processes behind one load balancer.
     const domain = `localhost:${portA}`;
-    const shared = {
-      DATABASE_URL: db.url,
-      GATEHOUSE_DOMAIN: domain,
-      GATEHOUSE_MASTER_KEY: randomBytes(32).toString('hex'),
-      GATEHOUSE_ADMIN_CLIENT_ID: 'concurrent-start-admin',
-      GATEHOUSE_ADMIN_CLIENT_SECRET: randomBytes(32).toString('base64url'),
-    };
+    const shared = loadBalancedEnv(db.url, domain, 'concurrent-start-admin');
     const started = await Promise.all(
 [portA, portB].map((port) => start({ port, env: shared })));
 

@@ -215,7 +215,11 @@ export class TenantService {
       });
     } catch (error) {
       // Another process created the same domain or name between our check and the insert.
-      if (isUniqueViolation(error)) throw new TenantError(`a tenant for ${domain} or named "${name}" already exists`);
+      if (isUniqueViolation(error)) {
+        // The "no such tenant" remembered by the look-up before the insert is wrong now.
+        this.#byDomain.delete(domain);
+        throw new TenantError(`a tenant for ${domain} or named "${name}" already exists`);
+      }
       throw error;
     }
     this.#byDomain.delete(domain);
