@@ -423,13 +423,14 @@ async function tenantLogRows(dataDir: string, databaseUrl: string | undefined): 
 async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const pg = (await import('pg')).default;
   const name = `gatehouse_fuzz_${process.pid}_${Date.now()}`;
-  const adminUrl = `postgres://postgres@/postgres?host=${enc(PG_SOCKET)}`;
+  // The host part is for the URL syntax (Gatehouse parses DATABASE_URL); pg connects to the socket directory in `host`.
+  const adminUrl = `postgres://postgres@localhost/postgres?host=${enc(PG_SOCKET)}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`create database ${name}`);
   await admin.end();
   return {
-    url: `postgres://postgres@/${name}?host=${enc(PG_SOCKET)}`,
+    url: `postgres://postgres@localhost/${name}?host=${enc(PG_SOCKET)}`,
     async drop() {
       const again = new pg.Client({ connectionString: adminUrl });
       await again.connect();
