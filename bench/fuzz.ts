@@ -30,6 +30,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import {
   BenchError,
   freePort,
@@ -459,7 +460,22 @@ async function main(): Promise<number> {
   };
   let server: StartedServer | undefined;
   try {
-    server = await startGatehouse({ host: serverHost, port, dataDir, logLevel: 'warn', extraEnv });
+    // bench/memory-probe.mjs: on SIGWINCH, two full collections, then the live heap and RSS (as bench/memory.ts reads them).
+    const probeLog = path.join(dataDir, 'memory-probe.jsonl');
+    server = await startGatehouse({
+      host: serverHost, port, dataDir, logLevel: 'warn', extraEnv: { ...extraEnv, BENCH_MEMORY_LOG: probeLog },
+      nodeArgs: ['--expose-gc', '--import', pathToFileURL(path.join(import.meta.dirname, 'memory-probe.mjs')).href],
+    });
+    const probe = async (): Promise<{ rssMiB: number; heapUsedMiB: number; externalMiB: number }> => {
+      const before = fs.existsSync(probeLog) ? fs.readFileSync(probeLog, 'utf8').split('\n').filter(Boolean).length : 0;
+      server!.child.process.kill('SIGWINCH');
+      for (let i = 0; i < 100; i++) {
+        await sleep(50);
+        const lines = fs.existsSync(probeLog) ? fs.readFileSync(probeLog, 'utf8').split('\n').filter(Boolean) : [];
+        if (lines.length > before) return JSON.parse(lines[lines.length - 1]!) as { rssMiB: number; heapUsedMiB: number; externalMiB: number };
+      }
+      throw new BenchError('the memory probe did not answer');
+    };
     const endpoint = server.endpoint;
     const admin = readAdminCredentials(dataDir);
     const tokenReply = await request(endpoint, 'POST', '/oauth/token', JSON.stringify({ grant_type: 'client_credentials', client_id: admin.client_id, client_secret: admin.client_secret, audience: admin.audience }));
@@ -473,12 +489,15 @@ async function main(): Promise<number> {
     for (const e of warm.serverErrors) log(`  5xx during the warm-up ${e.status}: ${e.request}\n      → ${e.body}`);
     await sleep(3_000);
     const rssBefore = readMemory(server.child.process.pid!)?.rssMB ?? NaN;
+    const liveBefore = await probe();
     log(`fuzz: RSS ${rssStart.toFixed(0)} MiB after start, ${rssBefore.toFixed(0)} MiB after a warm-up of ${WARMUP.toLocaleString('en-US')} requests`);
     const started = Date.now();
     const outcome = await fuzz(endpoint, routes, { token, ...fixtures });
     const seconds = (Date.now() - started) / 1000;
     await sleep(3_000);
     const rssAfter = readMemory(server.child.process.pid!)?.rssMB ?? NaN;
+    const liveAfter = await probe();
+    log(`fuzz: after two full collections, live JS heap ${liveBefore.heapUsedMiB} MiB before and ${liveAfter.heapUsedMiB} MiB after, external ${liveBefore.externalMiB} and ${liveAfter.externalMiB} MiB, RSS ${liveBefore.rssMiB} and ${liveAfter.rssMiB} MiB`);
     const produced = await metricValue(endpoint, 'gatehouse_tenant_log_events_total', '');
     const dropped = await metricValue(endpoint, 'gatehouse_tenant_log_events_dropped_total', '');
     const alive = server.child.process.exitCode === null;
@@ -503,7 +522,7 @@ async function main(): Promise<number> {
     for (const [line, ok] of checks) log(`${ok ? 'met    ' : 'NOT MET'} ${line}`);
     const file = path.join('bench', 'results', `fuzz-${DATABASE}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, JSON.stringify({ requests: REQUESTS, seed: SEED, database: DATABASE, seconds, byClass: Object.fromEntries(outcome.byClass), transportErrors: Object.fromEntries(outcome.transportErrors), transportSamples: outcome.transportSamples, serverErrors: outcome.serverErrors, produced, rows, rssBefore, rssAfter }, null, 2));
+    fs.writeFileSync(file, JSON.stringify({ requests: REQUESTS, seed: SEED, database: DATABASE, seconds, byClass: Object.fromEntries(outcome.byClass), transportErrors: Object.fromEntries(outcome.transportErrors), transportSamples: outcome.transportSamples, serverErrors: outcome.serverErrors, produced, rows, rssBefore, rssAfter, liveBefore, liveAfter }, null, 2));
     log(`fuzz: details in ${file}`);
     return checks.every(([, ok]) => ok) ? 0 : 1;
   } finally {
