@@ -38,7 +38,7 @@ describe('migrations on PostgreSQL', { skip }, () => {
     const started = await Promise.all(
 [portA, portB].map((port) => start({ port, env: shared })));
 
-    const migratedBy = started.filter((s) => /database migrated: \d+ migration/.test(s.output()));
+    const migratedBy = started.filter((s) => /applied \d+ database migration\(s\): 0001_foundation/.test(s.output()));
     assert.equal(migratedBy.length, 1, `expected exactly one process to migrate:\n${started.map((s) => s.output()).join('\n---\n')}`);
     const executed = await query<{ name: string; n: string }>(db.url, 'SELECT name, count(*) AS n FROM kysely_migration GROUP BY name');
     assert.ok(executed.length >= 36);
