@@ -430,7 +430,9 @@ describe('NODE_OPTIONS', () => {
     const seen = JSON.parse(fs.readFileSync(marker, 'utf8')) as { pid: number; argv: string[]; heapLimit: number };
     assert.equal(seen.pid, server.child.pid, 'the preload ran in another process than the server');
     assert.equal(seen.argv[1], MAIN);
-    assert.ok(seen.heapLimit < 300 * 1024 * 1024, `heap limit ${seen.heapLimit} does not reflect --max-old-space-size=200`);
+    // The default limit on this machine is gigabytes. Node 24 counts the young generation (which
+    // bin/gatehouse.cjs sizes) in heap_size_limit too: about 410 MiB with 200 for the old space.
+    assert.ok(seen.heapLimit < 600 * 1024 * 1024, `heap limit ${seen.heapLimit} does not reflect --max-old-space-size=200`);
     assert.equal((await get(server, '/health')).status, 200);
   });
 });
