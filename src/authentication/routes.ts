@@ -14,7 +14,9 @@ import { Transactions } from './interaction/transactions.js';
 import { corsHook, preflightRoutes } from './cors.js';
 import { changePasswordEndpoint } from './dbconnections/change-password.js';
 import { DbConnectionsService } from './dbconnections/service.js';
+import { resetPasswordRoutes } from './dbconnections/reset-password.js';
 import { signupEndpoint } from './dbconnections/signup.js';
+import { verifyEmailRoute } from './dbconnections/verify-email.js';
 import { oidcLogoutEndpoint, v2LogoutEndpoint } from './logout/logout.js';
 import { LogoutService } from './logout/service.js';
 import { associateEndpoint } from './mfa/associate.js';
@@ -26,8 +28,6 @@ import { resolveTransactionEndpoint } from './mfa/device/resolve-transaction.js'
 import { deviceTransactionEndpoint } from './mfa/device/transaction.js';
 import { passwordlessStartEndpoint } from './passwordless/start.js';
 import { verifyRedirectEndpoint } from './passwordless/verify-redirect.js';
-import { resetPasswordForm, resetPasswordSubmit } from './pages/reset-password.js';
-import { verifyEmailPage } from './pages/verify-email.js';
 import { parameterLimitsHook } from './parameter-limits.js';
 import { pageUiHook } from './page-ui.js';
 import { parEndpoint } from './par.js';
@@ -88,9 +88,8 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
     for (const route of [
       signupEndpoint(dbconnections),
       changePasswordEndpoint(dbconnections),
-      verifyEmailPage(dbconnections),
-      resetPasswordForm(dbconnections),
-      resetPasswordSubmit(dbconnections),
+      verifyEmailRoute(dbconnections),
+      ...resetPasswordRoutes(dbconnections),
     ]) {
       app.route(route);
     }
