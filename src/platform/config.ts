@@ -223,7 +223,7 @@ function serviceUrl(meaning: string, absent: string): Entry<string | undefined> 
   return optional(meaning, absent, (raw, name) => parseServiceUrl(name, raw));
 }
 
-/** Documented here, read elsewhere (the OpenTelemetry SDK's variables, src/platform/tracing/). */
+/** Documented here, read elsewhere: the OpenTelemetry SDK's variables (src/platform/tracing/), libuv's pool size (bin/gatehouse.cjs). */
 function readElsewhere(readBy: string, meaning: string, shown: string): Entry<undefined> {
   return { meaning, default: shown, readBy, read: () => undefined };
 }
@@ -405,6 +405,11 @@ const TABLE = {
     'password hashes that may wait for a thread; beyond it a login is refused at once with 429 `too_many_requests` and `Retry-After: 1`',
     `${HASH_QUEUE_PER_THREAD} per hashing thread`,
     (raw, name) => parseCount(name, raw),
+  ),
+  UV_THREADPOOL_SIZE: readElsewhere(
+    'bin/gatehouse.cjs',
+    "threads of libuv's pool, on which token signing (RS256) and password hashing run; read by Node.js when the pool is first used, so the launcher sets it before anything else",
+    "one per core but one (at least 1), instead of libuv's 4",
   ),
   GATEHOUSE_DEFAULT_CONNECTION: flag(
     true,
