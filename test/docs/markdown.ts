@@ -2,7 +2,7 @@
 
 /** The page without fenced code blocks and inline code, whose contents are no links or headings. */
 function withoutCode(markdown: string): string {
-  return markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '').replace(/`[^`\n]*`/g, '``');
+  return markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '').replace(/`[^`]*`/g, '``');
 }
 
 /** The targets of the page's inline links `[text](target "title")` (images included). */
