@@ -6,6 +6,13 @@ export default defineConfig({
   title: 'Gatehouse',
   description: 'Self-hostable identity platform: Management API v2 and Authentication API',
   cleanUrls: true,
+  markdown: {
+    // Inline code is text, as on the forge: `{{code}}` (a Liquid template) is not a Vue interpolation.
+    config(md) {
+      const render = md.renderer.rules.code_inline!;
+      md.renderer.rules.code_inline = (...args) => render(...args).replace(/^<code/, '<code v-pre');
+    },
+  },
   themeConfig: {
     search: { provider: 'local' },
     outline: 'deep',
