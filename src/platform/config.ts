@@ -279,7 +279,7 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     name: 'GATEHOUSE_HASH_THREADS',
-    meaning: 'worker threads hashing and verifying passwords, at lowered priority so token issuance keeps the CPU during a login flood',
+    meaning: 'worker threads hashing and verifying passwords, at the priority of the event loop so logins and token issuance share a busy core',
     default: 'the cores but one, shared among GATEHOUSE_WORKERS (at least 1 each)',
   },
   {

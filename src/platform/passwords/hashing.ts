@@ -11,10 +11,13 @@
  * Where the work runs: on a pool of worker threads of its own (piscina), not
  * on libuv's threadpool and not on the event loop. The pool has
  * `GATEHOUSE_HASH_THREADS` threads (default: one per core but one, at least
- * one), started on first use and stopped when idle, each at a lower
- * scheduling priority (nice +10 on Linux), so a flood of password logins takes
- * the CPU only when token signing and the rest of the event loop leave it
- * idle: logins slow down under load, token issuance does not. At most
+ * one), started on first use and stopped when idle, each at the same
+ * scheduling priority as the event loop. That is the fair share between the
+ * two classes of work: where logins and tokens contend for one core, the
+ * kernel gives the hashing thread and the event loop (token signing and the
+ * rest of every request) half each, so neither starves the other. A lowered
+ * priority (nice +10, as before) kept tokens at 0.9 of their rate during a
+ * password-login flood but left the logins 0.15 of theirs (issue 33). At most
  * `GATEHOUSE_HASH_QUEUE` hashes wait for a thread; beyond that the request is
  * refused at once (`HashingBusy`: 429 `too_many_requests` with `Retry-After`,
  * see platform/http/error-handler.ts) instead of queueing without bound.
@@ -47,9 +50,6 @@ export class HashingBusy extends Error {
     this.name = 'HashingBusy';
   }
 }
-
-/** Scheduling priority added to each hashing thread (Linux: nice(2) of that thread only). */
-const NICE_INCREMENT = 10;
 
 export function defaultHashingSettings(): HashingPoolSettings {
   const threads = Math.max(1, os.availableParallelism() - 1);
@@ -97,7 +97,6 @@ function thePool(): Piscina {
     maxThreads: settings.threads,
     maxQueue: settings.queue,
     idleTimeout: 30_000,
-    niceIncrement: process.platform === 'linux' ? NICE_INCREMENT : 0,
   });
   return pool;
 }
