@@ -41,6 +41,7 @@
  *   BENCH_CONNECTIONS   autocannon connections (default 50)
  *   BENCH_HTTPS         0 leaves out the Gatehouse-over-HTTPS row (default 1)
  *   BENCH_LOGIN_CONNECTIONS  connections sending password-realm logins in the flood case (default 8)
+ *   BENCH_FLOOD_DURATION     seconds of each line of the flood case (default twice BENCH_DURATION, at least 10)
  *   BENCH_CASES         comma-separated cases to measure (client_credentials, jwks, discovery,
  *                       management_token, rbac_user_token, login_flood); every case by default
  *   BENCH_PIN           0 pins nothing (default 1)
@@ -143,6 +144,12 @@ const TARGETS = {
 
 /** The password-login flood: connections sending password-realm logins (each for the next of LOGIN_USERS users). */
 const LOGIN_CONNECTIONS = Math.round(envSeconds('BENCH_LOGIN_CONNECTIONS', 8, 1, 256));
+/**
+ * Seconds of each line of the flood (default twice BENCH_DURATION, at least 10): a login during
+ * the flood takes several turns of a busy event loop and a share of the core, and on a shared
+ * machine that can be seconds; a window shorter than that counts none of them.
+ */
+const FLOOD_DURATION = envSeconds('BENCH_FLOOD_DURATION', Math.max(10, 2 * SETTINGS.duration), 1, 600);
 const LOGIN_USERS = 20;
 /** BENCH_CASES: a comma-separated subset of the cases to measure (e.g. `client_credentials,login_flood` while profiling); every case by default. */
 const ONLY_CASES = process.env.BENCH_CASES?.trim() ? new Set(process.env.BENCH_CASES.split(',').map((c) => c.trim())) : undefined;
@@ -274,13 +281,14 @@ interface FloodOutcome {
  * same seconds, without a warm-up). What each class keeps is its rate during the flood ÷ its rate alone.
  */
 async function runLoginFlood(tokens: LoadCase, logins: LoadCase, index: number, count: number): Promise<FloodOutcome> {
-  log(`\n[case ${index}/${count}] password-login flood: ${SETTINGS.rounds} round(s) of client_credentials alone, logins alone, both at once`);
-  const loginSettings = { ...SETTINGS, connections: LOGIN_CONNECTIONS };
+  log(`\n[case ${index}/${count}] password-login flood: ${SETTINGS.rounds} round(s) of client_credentials alone, logins alone, both at once (${FLOOD_DURATION} s each)`);
+  const settings = { ...SETTINGS, duration: FLOOD_DURATION };
+  const loginSettings = { ...settings, connections: LOGIN_CONNECTIONS };
   const tag = (round: number, what: string) => `round ${round}/${SETTINGS.rounds} ${what}`;
   const pid = tokens.server.process.pid!;
   const mainThreadShares: number[] = [];
   const results = await alternate<CaseResult[]>(SETTINGS.rounds, [
-    { key: 'tokens', run: async (round) => [await measure(tokens, SETTINGS, tag(round, 'client_credentials alone'))] },
+    { key: 'tokens', run: async (round) => [await measure(tokens, settings, tag(round, 'client_credentials alone'))] },
     { key: 'logins', run: async (round) => [await measure(logins, loginSettings, tag(round, `password-realm logins alone (${LOGIN_CONNECTIONS} connections)`))] },
     {
       key: 'both',
@@ -290,7 +298,7 @@ async function runLoginFlood(tokens: LoadCase, logins: LoadCase, index: number, 
         // during the measurement (the server does not cancel them).
         const [process0, main0] = [readCpuSeconds(pid) ?? NaN, readMainThreadCpuSeconds(pid) ?? NaN];
         const both = await Promise.all([
-          measure(tokens, { ...SETTINGS, warmup: 0 }, tag(round, 'client_credentials during the flood')),
+          measure(tokens, { ...settings, warmup: 0 }, tag(round, 'client_credentials during the flood')),
           measure(logins, { ...loginSettings, warmup: 0 }, tag(round, 'password-realm logins during the flood')),
         ]);
         const share = ((readMainThreadCpuSeconds(pid) ?? NaN) - main0) / ((readCpuSeconds(pid) ?? NaN) - process0);
