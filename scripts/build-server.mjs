@@ -84,3 +84,14 @@ await build({
     },
   ],
 });
+
+// V8 keeps each module's source for the life of the process, as one byte per character only when
+// every character is Latin-1: a single other character (say an ellipsis in a tagged template's text,
+// which esbuild cannot escape) doubles the bundle's resident source (main.js: 2.7 MB → 5.4 MB).
+for (const file of fs.readdirSync(out).filter((f) => f.endsWith('.js'))) {
+  const text = fs.readFileSync(path.join(out, file), 'utf8');
+  const at = text.search(/[^\u0000-\u00ff]/u);
+  if (at >= 0) {
+    console.warn(`build-server: dist/server/${file} holds a non-Latin-1 character (…${text.slice(Math.max(0, at - 60), at + 20)}…): V8 will keep its whole source two bytes per character; interpolate it as an escaped string instead`);
+  }
+}

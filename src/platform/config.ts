@@ -393,7 +393,7 @@ const TABLE = {
     },
   ),
   GATEHOUSE_HASH_THREADS: derived(
-    'worker threads hashing and verifying passwords (1 to 256), at lowered priority (nice +10 on Linux) so token issuance keeps the CPU during a login flood',
+    'worker threads hashing and verifying passwords (1 to 256), each holding up to 4 hashes, at the priority of the event loop so that logins and token issuance share a busy core',
     'the cores but one, shared among the `GATEHOUSE_WORKERS` processes, at least 1 each',
     (raw, name) => {
       const threads = parseCount(name, raw);
@@ -402,7 +402,7 @@ const TABLE = {
     },
   ),
   GATEHOUSE_HASH_QUEUE: derived(
-    'password hashes that may wait for a thread; beyond it a login is refused at once with 429 `too_many_requests` and `Retry-After: 1`',
+    'password hashes that may wait beyond the 4 each thread holds; beyond it a login is refused at once with 429 `too_many_requests` and `Retry-After: 1`',
     `${HASH_QUEUE_PER_THREAD} per hashing thread`,
     (raw, name) => parseCount(name, raw),
   ),
