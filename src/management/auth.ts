@@ -22,7 +22,7 @@ import { managementErrors } from '../platform/http/errors.js';
 import { CURRENT_USER_SCOPE_SET, isCurrentUserScope } from '../domain/management-api/current-user.js';
 import type { AppContext } from '../domain/context.js';
 import { verifyTenantJwt } from '../domain/tokens/verify.js';
-import { isConsoleClient } from '../domain/console/client.js';
+import { tokenPolicy } from '../domain/issuance/token-policy.js';
 import { isActive } from '../domain/users/active-user.js';
 
 export interface ManagementPrincipal {
@@ -84,7 +84,7 @@ export async function authenticateManagement(ctx: AppContext, request: FastifyRe
   const machine = payload.gty === 'client-credentials' && clientId !== undefined && sub === `${clientId}@clients`;
   // `azp`, or `client_id` under the RFC 9068 dialect.
   const issuedTo = clientId ?? (typeof payload.client_id === 'string' ? payload.client_id : undefined);
-  const kind = machine ? 'client' : isConsoleClient(request.tenant.id, issuedTo) ? 'operator' : 'user';
+  const kind = machine ? 'client' : tokenPolicy(request.tenant.id, issuedTo, 'management').principal;
   if (kind === 'operator' && !isActive(await ctx.stores.users.get(request.tenant.id, sub))) throw managementErrors.invalidToken();
   const granted = scope.split(' ').filter(Boolean);
   return {
