@@ -11,8 +11,8 @@
  *
  * Three kinds of principal: machine tokens, end users' tokens (the
  * `*:current_user*` rule), and the admin console's operators: a user token
- * whose `azp` is the tenant's built-in console client
- * (src/domain/console/client.ts), whose scopes were limited at issuance to the
+ * whose `azp` is a client the token policy makes an operator's (the tenant's
+ * built-in console client, src/domain/issuance/token-policy.ts), whose scopes were limited at issuance to the
  * operator's RBAC permissions (src/domain/console/operator.ts) and so count as
  * a machine token's. The operator must still exist and not be blocked: read
  * per request, so one removed from the tenant loses access at once.
