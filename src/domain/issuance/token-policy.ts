@@ -101,12 +101,13 @@ export const TOKEN_POLICY_RULES: readonly TokenPolicyRule[] = [
 ];
 
 function resolve(console: boolean, management: boolean): TokenPolicy {
-  const fields: Record<string, unknown> = {};
+  let fields: Partial<PolicyFields> = {};
   const rules: string[] = [];
   for (const rule of TOKEN_POLICY_RULES) {
     if ((rule.client === 'console' && !console) || (rule.api === 'management' && !management)) continue;
     rules.push(rule.name);
-    for (const [field, value] of Object.entries(rule.set)) if (!(field in fields)) fields[field] = value;
+    // An earlier (more specific) rule's fields stay over this one's.
+    fields = { ...rule.set, ...fields };
   }
   return Object.freeze({ ...ORDINARY, ...fields, rules });
 }
