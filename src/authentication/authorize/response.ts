@@ -15,7 +15,7 @@ import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isoAt } from '../../platform/clock.js';
 import type { Authenticated } from '../interaction/sessions.js';
 import { issueFrontChannelTokens, scopesToGrant } from '../token/user-tokens.js';
-import { isConsoleClient } from '../../domain/console/client.js';
+import { tokenPolicy } from '../../domain/issuance/token-policy.js';
 import { OAuthError } from '../../platform/http/errors.js';
 import type { AuthorizeRequest } from './request.js';
 import { findOrganization, type TokenOrganization } from '../../domain/organizations/login.js';
@@ -70,13 +70,14 @@ async function requestOrganization(ctx: AppContext, tenant: Tenant, request: Aut
 }
 
 /**
- * The admin console's client is answered only for an operator: one who holds
- * none of the Management API scopes asked for gets `access_denied` at the
- * console instead of a code (the token endpoint refuses the same user again,
- * e.g. one whose role was taken away after the code was issued).
+ * A client whose token policy refuses before the code (the admin console's)
+ * is answered only for a user the token endpoint would grant: a user who is
+ * not an operator gets `access_denied` at the console instead of a code
+ * (the token endpoint refuses the same user again, e.g. one whose role was
+ * taken away after the code was issued).
  */
 async function requireOperator(ctx: AppContext, tenant: Tenant, client: IssuanceClient, request: AuthorizeRequest, userId: string): Promise<void> {
-  if (!isConsoleClient(tenant.id, client.row.client_id)) return;
+  if (!tokenPolicy(tenant.id, client.row.client_id).refusedBeforeCode) return;
   try {
     await scopesToGrant(ctx, { tenant, client, audience: request.audience, scope: request.scope, userId });
   } catch (error) {

@@ -41,6 +41,7 @@ import { pick, readBody, requireParams, type Params } from '../params.js';
 import { passwordlessConnection } from '../passwordless/connection.js';
 import { logPasswordLogin, type PasswordLoginOutcome } from '../tenant-log.js';
 import { issueLoginTicket } from './ticket.js';
+import { loginConnections } from '../../domain/issuance/token-policy.js';
 
 export const PASSWORD_REALM = 'http://auth0.com/oauth/grant-type/password-realm';
 export const PASSWORDLESS_OTP = 'http://auth0.com/oauth/grant-type/passwordless/otp';
@@ -58,7 +59,7 @@ const blockedUser = () => new OAuthError(403, 'blocked_user', 'user is blocked')
 type Verify = (ctx: AppContext, request: FastifyRequest, tenant: Tenant, client: IssuanceClient, params: Params) => Promise<{ user: UserRow; connection: ConnectionRow }>;
 
 async function databaseConnection(ctx: AppContext, tenant: Tenant, client: IssuanceClient, name: string): Promise<ConnectionRow> {
-  const enabled = await ctx.stores.connections.enabledForClient(tenant.id, client.row.client_id);
+  const enabled = await loginConnections(ctx.stores.connections, tenant.id, client.row.client_id);
   const connection = enabled.find((c) => c.name === name && c.strategy === DATABASE_STRATEGY);
   if (!connection) throw oauthErrors.invalidRequest(`Connection does not exist or is not a database connection enabled for the client: ${name}`);
   return connection;
