@@ -3,7 +3,7 @@
  * enrolments, out-of-band challenges and the count of wrong codes.
  */
 import { atomically, type Db } from '../database.js';
-import type { MfaAuthenticatorRow, MfaChallengeRow } from '../../domain/rows.js';
+import type { MfaAuthenticatorRow, MfaChallengeRow } from '../../domain/mfa/rows.js';
 import {
   DEFAULT_SMS_TEMPLATES,
   FACTOR_NAMES,

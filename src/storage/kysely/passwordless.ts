@@ -1,6 +1,6 @@
 /** Passwordless login codes (migration 0021): one row per connection and recipient. */
 import type { Db } from '../database.js';
-import type { PasswordlessCodeRow } from '../../domain/rows.js';
+import type { PasswordlessCodeRow } from '../../domain/passwordless/rows.js';
 import type { PasswordlessStore } from '../../domain/passwordless/store.js';
 
 export class KyselyPasswordlessStore implements PasswordlessStore {

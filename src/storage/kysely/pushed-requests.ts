@@ -1,7 +1,7 @@
 /** Pushed authorization requests (migration 0015): inserted once, used once. */
 import type { Db } from '../database.js';
 import type { PushedRequestStore } from '../../domain/pushed-requests/store.js';
-import type { PushedAuthorizationRequestRow } from '../../domain/rows.js';
+import type { PushedAuthorizationRequestRow } from '../../domain/pushed-requests/rows.js';
 import { fromStored, toStored } from '../json-columns.js';
 
 export class KyselyPushedRequestStore implements PushedRequestStore {
