@@ -160,5 +160,7 @@ await forEachStoreFactory('expiring artefacts', (h) => {
     assert.equal((await tickets.spend(key, iso(59_000)))?.used_at, iso(59_000));
     assert.equal(await tickets.spend(key, iso(59_500)), undefined, 'spent once');
     assert.equal(await tickets.findUsable(key, iso(59_500)), undefined);
+    // A key with no columns would spend whichever row came first.
+    await assert.rejects(tickets.spend({}, iso(0)), /an incomplete key of tickets/);
   });
 });

@@ -70,6 +70,13 @@ type Untyped = Kysely<any>;
 
 const isJsonTable = (table: string): table is JsonTable => Object.hasOwn(JSON_COLUMNS, table);
 
+/** A key's columns and values; an empty key or an undefined value would widen a change to other rows, so both are refused. */
+function keyColumns(table: string, key: object): [string, unknown][] {
+  const columns = Object.entries(key);
+  if (columns.length === 0 || columns.some(([, value]) => value === undefined)) throw new Error(`an incomplete key of ${table}: ${columns.map(([c]) => c).join(', ') || 'none'}`);
+  return columns;
+}
+
 /** One artefact table: insert, find, and change or spend a row still usable. */
 export class ArtefactTable<T extends SingleUseTable> {
   constructor(
@@ -102,14 +109,14 @@ export class ArtefactTable<T extends SingleUseTable> {
   /** The row under `key`, whatever its state (the caller tells expired, spent and refused apart). */
   async find(key: ArtefactKey<T>): Promise<ArtefactRow<T> | undefined> {
     let query = this.untyped.selectFrom(this.name).selectAll();
-    for (const [column, value] of Object.entries(key)) query = query.where(column, '=', value);
+    for (const [column, value] of keyColumns(this.table, key)) query = query.where(column, '=', value);
     return this.parsed(await query.executeTakeFirst());
   }
 
   /** The row under `key` if it is usable at `now`: not spent, not expired. */
   async findUsable(key: ArtefactKey<T>, now: string): Promise<ArtefactRow<T> | undefined> {
     let query = this.untyped.selectFrom(this.name).selectAll().where('used_at', 'is', null).where('expires_at', '>', now);
-    for (const [column, value] of Object.entries(key)) query = query.where(column, '=', value);
+    for (const [column, value] of keyColumns(this.table, key)) query = query.where(column, '=', value);
     return this.parsed(await query.executeTakeFirst());
   }
 
@@ -120,7 +127,7 @@ export class ArtefactTable<T extends SingleUseTable> {
   async updateUsable(key: ArtefactKey<T>, now: string, changes: Partial<ArtefactRow<T>>, options: ChangeOptions<T> = {}): Promise<ArtefactRow<T> | undefined> {
     let query = this.untyped.updateTable(this.name).set(this.stored(changes)).where('used_at', 'is', null);
     if (options.unexpired !== false) query = query.where('expires_at', '>', now);
-    for (const [column, value] of Object.entries(key)) query = query.where(column, '=', value);
+    for (const [column, value] of keyColumns(this.table, key)) query = query.where(column, '=', value);
     for (const [column, op, value] of options.conditions ?? []) query = query.where(column as string, op, value);
     return this.parsed(await query.returningAll().executeTakeFirst());
   }
