@@ -20,6 +20,7 @@
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { candidateKeys } from '../../domain/client-credentials/registered.js';
 import type { AppContext } from '../../domain/context.js';
+import type { Stores } from '../../domain/stores.js';
 import { REQUEST_OBJECT_CREDENTIALS, type IssuanceClient } from '../../domain/issuance/lookups.js';
 import { secretHash } from '../../domain/secrets.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
@@ -60,7 +61,7 @@ function parametersOf(payload: JWTPayload): Record<string, string> {
   return out;
 }
 
-async function verify(ctx: AppContext, tenant: Tenant, client: IssuanceClient, jwt: string): Promise<JWTPayload> {
+async function verify(ctx: Pick<AppContext, 'now'>, tenant: Tenant, client: IssuanceClient, jwt: string): Promise<JWTPayload> {
   if (Buffer.byteLength(jwt) > MAX_REQUEST_OBJECT_BYTES) throw refuse(`The request object is larger than ${MAX_REQUEST_OBJECT_BYTES} bytes`);
   let header: ReturnType<typeof decodeProtectedHeader>;
   try {
@@ -104,7 +105,7 @@ async function verify(ctx: AppContext, tenant: Tenant, client: IssuanceClient, j
  * object's members over them, once the object is verified and its `jti`
  * spent. Without one, the query's, unless the client requires signed requests.
  */
-export async function withRequestObject(ctx: AppContext, tenant: Tenant, client: IssuanceClient, params: Record<string, string>): Promise<Record<string, string>> {
+export async function withRequestObject(ctx: Pick<AppContext, 'now'> & { stores: Pick<Stores, 'oneTimeUses'> }, tenant: Tenant, client: IssuanceClient, params: Record<string, string>): Promise<Record<string, string>> {
   const jwt = params.request;
   if (jwt === undefined) {
     if (requiresSignedRequests(client)) throw refuse('This client must send signed request objects (request parameter)');
