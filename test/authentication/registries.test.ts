@@ -75,7 +75,7 @@ describe('registries: what is listed is served and advertised', () => {
     const authorize = (extra: Record<string, string>) =>
       t.app.inject({ method: 'GET', url: `/authorize?${new URLSearchParams({ client_id: web.client_id, redirect_uri: CALLBACK, state: 's1', prompt: 'none', ...extra })}`, headers: { host: DOMAIN } });
     // Without a session, prompt=none gets login_required: the request passed validation and came back through its mode.
-    for (const extra of [{ response_type: 'code', response_mode: 'query.example' }, { response_type: 'none' }]) {
+    for (const extra of [{ response_type: 'code', response_mode: 'query.example' }, { response_type: 'none' }] as Record<string, string>[]) {
       const res = await authorize(extra);
       assert.equal(res.statusCode, 302, res.body);
       const location = new URL(res.headers.location as string);

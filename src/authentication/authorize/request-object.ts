@@ -14,8 +14,8 @@
  * The request's parameters are the query's with the request object's
  * members over them (its values win). A client whose
  * `signed_request_object.required` is true may send no unsigned request.
- * /authorize refuses with the error page (nothing about the request is
- * trusted yet), /oauth/par with `invalid_request_object`.
+ * A refusal is `invalid_request_object`: the error page at /authorize
+ * (nothing about the request is trusted yet), JSON at /oauth/par.
  */
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { candidateKeys } from '../../domain/client-credentials/registered.js';
@@ -25,6 +25,7 @@ import { REQUEST_OBJECT_CREDENTIALS, type IssuanceClient } from '../../domain/is
 import { secretHash } from '../../domain/secrets.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isoAt } from '../../platform/clock.js';
+import { oauthErrors } from '../../platform/http/errors.js';
 
 export const REQUEST_OBJECT_ALGS: readonly string[] = ['RS256', 'RS384', 'PS256'];
 export const MAX_REQUEST_OBJECT_BYTES = 16_384;
@@ -38,15 +39,7 @@ const JWT_CLAIMS = new Set(['iss', 'aud', 'exp', 'nbf', 'iat', 'jti', 'sub']);
 /** Whether the client accepts only signed requests. */
 export const requiresSignedRequests = (client: IssuanceClient) => (client.row.config.signed_request_object as { required?: unknown } | undefined)?.required === true;
 
-/** A request object that cannot be used, with the reason. */
-export class RequestObjectRefusal extends Error {
-  constructor(readonly description: string) {
-    super(description);
-    this.name = 'RequestObjectRefusal';
-  }
-}
-
-const refuse = (description: string) => new RequestObjectRefusal(description);
+const refuse = oauthErrors.invalidRequestObject;
 
 /** The request object's members as authorization request parameters (strings; numbers such as max_age as text). */
 function parametersOf(payload: JWTPayload): Record<string, string> {

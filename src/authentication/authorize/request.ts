@@ -20,7 +20,7 @@
 import { isPublicClient, type IssuanceClient } from '../../domain/issuance/lookups.js';
 import { complianceProfile } from '../../domain/clients/compliance.js';
 import { DNS_LABEL, escapeRegExp, originAllowed, originOf } from '../../domain/clients/origins.js';
-import { AuthorizationErrorResponse, pageErrors, type AuthorizationErrorCode } from '../errors.js';
+import { oauthErrors, type OAuthErrorCode } from '../../platform/http/errors.js';
 import type { ResponseModeName } from './response-target.js';
 
 export const AUTHORIZATION_CODE_GRANT = 'authorization_code';
@@ -98,8 +98,8 @@ export interface ProtocolRequest {
   params: Readonly<Record<string, string>>;
 }
 
-/** Makes the authorization error sent to the (trusted) redirect target (RFC 6749 §4.1.2.1). */
-type Refuse = (error: AuthorizationErrorCode, description: string) => AuthorizationErrorResponse;
+/** Makes the authorization error (RFC 6749 §4.1.2.1): sent to the trusted redirect target at /authorize, JSON at /oauth/par. */
+type Refuse = (error: OAuthErrorCode, description: string) => Error;
 
 /** A base64url SHA-256 JWK thumbprint (RFC 7638), as `dpop_jkt` carries. */
 const JWK_THUMBPRINT = /^[A-Za-z0-9_-]{43}$/;
@@ -135,18 +135,17 @@ export function parseResponseType(value: string | undefined, supported: Response
 
 const returnsTokens = (parts: readonly string[]) => parts.includes('token') || parts.includes('id_token');
 
-/** How stage 1 refuses: the error page at /authorize, a JSON error at /oauth/par. */
-export type RefuseUntrusted = (message: string) => Error;
+const refuseUntrusted = oauthErrors.invalidRequest;
 
-/** Stage 1: the redirect target; else the error page (PageError). */
-export function resolveRedirectTarget(client: IssuanceClient, redirectUri: string | undefined, refuse: RefuseUntrusted = pageErrors.authorize): string {
+/** Stage 1: the redirect target; else invalid_request (the error page at /authorize, JSON at /oauth/par). */
+export function resolveRedirectTarget(client: IssuanceClient, redirectUri: string | undefined): string {
   const { callbacks } = client.browser;
   if (redirectUri === undefined) {
-    if (callbacks.length === 0 || callbacks[0]!.includes('*')) throw refuse('No redirect_uri was sent and the client has no usable callback URL.');
+    if (callbacks.length === 0 || callbacks[0]!.includes('*')) throw refuseUntrusted('No redirect_uri was sent and the client has no usable callback URL.');
     return callbacks[0]!;
   }
   if (!callbacks.some((c) => callbackMatches(c, redirectUri))) {
-    throw refuse('Callback URL mismatch. The provided redirect_uri is not in the list of allowed callback URLs.');
+    throw refuseUntrusted('Callback URL mismatch. The provided redirect_uri is not in the list of allowed callback URLs.');
   }
   return redirectUri;
 }
@@ -173,12 +172,11 @@ export function checkWebMessageOrigin(
   client: IssuanceClient,
   params: Readonly<Record<string, string>>,
   redirectTarget: string,
-  refuse: RefuseUntrusted = pageErrors.authorize,
 ): void {
   if (params.response_mode !== 'web_message') return;
   const origin = originOf(redirectTarget);
   if (origin === undefined || !originAllowed(client.browser.webOrigins, origin)) {
-    throw refuse(`The origin of the redirect_uri is not in the list of allowed web origins (web_message response mode): ${origin ?? redirectTarget}`);
+    throw refuseUntrusted(`The origin of the redirect_uri is not in the list of allowed web origins (web_message response mode): ${origin ?? redirectTarget}`);
   }
 }
 
@@ -245,12 +243,11 @@ function checkMaxAge(value: string | undefined, refuse: Refuse): number | undefi
 
 /**
  * Stage 2: the rest of the request, once the redirect target is trusted;
- * a failure is the AuthorizationErrorResponse to that target.
+ * a failure is an authorization error (sent to that target at /authorize).
  */
 export function validateAuthorizeRequest(client: IssuanceClient, params: Readonly<Record<string, string>>, redirectTarget: string, supported: ResponseSupport): AuthorizeRequest {
   const responseMode = responseModeOf(params, supported);
-  const target = { redirect_target: redirectTarget, response_mode: responseMode, ...(params.state !== undefined && { state: params.state }) };
-  const refuse: Refuse = (error, description) => new AuthorizationErrorResponse(error, description, target);
+  const refuse: Refuse = oauthErrors.authorizationRequest;
   if (params.response_mode !== undefined && !supported.responseModes.has(params.response_mode)) {
     throw refuse('invalid_request', `Unsupported response_mode: ${params.response_mode}`);
   }

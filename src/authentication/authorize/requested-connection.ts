@@ -16,7 +16,7 @@
 import type { AppContext } from '../../domain/context.js';
 import type { IssuanceClient } from '../../domain/issuance/lookups.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
-import { AuthorizationErrorResponse } from '../errors.js';
+import { oauthErrors } from '../../platform/http/errors.js';
 import type { AuthorizeRequest } from './request.js';
 
 export const CONNECTION_NOT_FOUND = 'the connection was not found';
@@ -26,5 +26,5 @@ export async function checkRequestedConnection(ctx: AppContext, tenant: Tenant, 
   const name = authorize.connection;
   if (name === undefined) return;
   const enabled = await ctx.stores.connections.enabledForClient(tenant.id, client.row.client_id);
-  if (!enabled.some((c) => c.name === name)) throw new AuthorizationErrorResponse('invalid_request', CONNECTION_NOT_FOUND, authorize);
+  if (!enabled.some((c) => c.name === name)) throw oauthErrors.invalidRequest(CONNECTION_NOT_FOUND);
 }

@@ -12,7 +12,10 @@
  *
  * Each endpoint reads exactly the parameters of its list (PARAMETERS), a
  * named one sent twice refused in one place (../params.ts `pick`; RFC 6749
- * §3.1), others ignored; the audience is checked by one stage
+ * §3.1), others ignored. The stages throw OAuthErrors and the endpoint
+ * renders them (../error-rendering.ts): /authorize answers with an error
+ * page until the redirect target is trusted, then to that target; the
+ * others with OAuth JSON; the audience is checked by one stage
  * (`checkResource`); response types and modes come from the registries
  * discovery lists (./request.ts `ResponseSupport`). An endpoint runs its
  * stages in the table's order, then does what is its own (keep the pushed
@@ -27,18 +30,18 @@ import type { IssuanceClient } from '../../domain/issuance/lookups.js';
 import type { UserRow } from '../../domain/rows.js';
 import type { Stores } from '../../domain/stores.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
-import { OAuthError, oauthErrors } from '../../platform/http/errors.js';
+import { oauthErrors } from '../../platform/http/errors.js';
 import { checkBindingMessage, checkCibaScope, checkRequestedExpiry, hintedUser } from '../ciba/request.js';
-import { authenticateClient, clientAuthenticationParameters } from '../client-auth/authenticate.js';
+import { authenticateClient as authenticateWith, clientAuthenticationParameters } from '../client-auth/authenticate.js';
 import type { AuthenticatedClient, ClientAuthMethod } from '../client-auth/method.js';
-import { AuthorizationErrorResponse, pageErrors } from '../errors.js';
+import { answerErrorsTo, answerErrorsWithPage } from '../error-rendering.js';
 import { pick, readBody, readQuery } from '../params.js';
 import { proofOfPossession } from '../sender-constraint/token-proof.js';
 import { CIBA_GRANT } from '../token/grants/ciba.js';
 import { DEVICE_CODE_GRANT } from '../token/grants/device-code.js';
 import { pushedParameters, requiresPushedRequests } from './pushed.js';
-import { RequestObjectRefusal, withRequestObject } from './request-object.js';
-import { checkWebMessageOrigin, resolveRedirectTarget, validateAuthorizeRequest, type AuthorizeRequest, type ResponseSupport } from './request.js';
+import { withRequestObject } from './request-object.js';
+import { checkWebMessageOrigin, resolveRedirectTarget, responseModeOf, validateAuthorizeRequest, type AuthorizeRequest, type ResponseSupport } from './request.js';
 
 export const A = 'authorize';
 export const PAR = 'par';
@@ -116,13 +119,17 @@ const use = (run: StageFunction, ...endpoints: AuthorizationEndpoint[]): Stage =
 
 const client = (state: AuthorizationState): IssuanceClient => state.client!;
 
-/**
- * How an endpoint refuses a request whose client or redirect target is not
- * trusted yet: the error page at /authorize (nothing may be redirected),
- * invalid_request as JSON at the others.
- */
-function refuseUntrusted(state: AuthorizationState, message: string): Error {
-  return state.endpoint === A ? pageErrors.authorize(message) : oauthErrors.invalidRequest(message);
+/** /authorize answers errors with a page until its redirect target is trusted (../error-rendering.ts). */
+function errorPageUntilTrusted(state: AuthorizationState): void {
+  answerErrorsWithPage(state.request);
+}
+
+/** From here on /authorize answers errors to the trusted redirect target, in the mode the request asked for. */
+function answerToRedirectTarget(supported: ResponseSupport): StageFunction {
+  return function answerToRedirectTarget(state) {
+    const { params } = state;
+    answerErrorsTo(state.request, { redirect_target: state.redirectTarget!, response_mode: responseModeOf(params, supported), ...(params.state !== undefined && { state: params.state }) });
+  };
 }
 
 function readParameters(clientAuthMethods: readonly ClientAuthMethod[], extra: readonly string[]): StageFunction {
@@ -135,13 +142,13 @@ function readParameters(clientAuthMethods: readonly ClientAuthMethod[], extra: r
   };
   return function readParameters(state) {
     const raw = state.endpoint === A ? readQuery(state.request) : readBody(state.request);
-    state.params = { ...pick(raw, new Set(names[state.endpoint]), (message) => refuseUntrusted(state, message)) };
+    state.params = { ...pick(raw, new Set(names[state.endpoint])) };
   };
 }
 
 function authenticate(ctx: AppContext, clientAuthMethods: readonly ClientAuthMethod[]): StageFunction {
-  return async function authenticateClientStage(state) {
-    state.authenticated = await authenticateClient(clientAuthMethods, ctx, state.tenant, state.request, state.params);
+  return async function authenticateClient(state) {
+    state.authenticated = await authenticateWith(clientAuthMethods, ctx, state.tenant, state.request, state.params);
     state.client = state.authenticated.client;
   };
 }
@@ -149,9 +156,9 @@ function authenticate(ctx: AppContext, clientAuthMethods: readonly ClientAuthMet
 function findClient({ lookups }: Pick<AppContext, 'lookups'>): StageFunction {
   return async function checkClient(state) {
     const clientId = state.params.client_id;
-    if (!clientId) throw refuseUntrusted(state, 'Missing required parameter: client_id');
+    if (!clientId) throw oauthErrors.invalidRequest('Missing required parameter: client_id');
     const found = await lookups.client(state.tenant.id, clientId);
-    if (!found) throw refuseUntrusted(state, 'Unknown client.');
+    if (!found) throw oauthErrors.invalidRequest('Unknown client.');
     state.client = found;
   };
 }
@@ -183,12 +190,12 @@ function loadPushedRequest(deps: Pick<AppContext, 'now'> & { stores: Pick<Stores
   return async function loadPushedRequest(state) {
     const { params } = state;
     if (params.request_uri !== undefined) {
-      if (params.request !== undefined) throw refuseUntrusted(state, 'request and request_uri cannot be sent together.');
+      if (params.request !== undefined) throw oauthErrors.invalidRequest('request and request_uri cannot be sent together.');
       state.params = await pushedParameters(deps, state.tenant, client(state), params.request_uri);
       state.pushed = true;
       return;
     }
-    if (requiresPushedRequests(client(state))) throw refuseUntrusted(state, 'This client must use pushed authorization requests (request_uri from /oauth/par).');
+    if (requiresPushedRequests(client(state))) throw oauthErrors.invalidRequest('This client must use pushed authorization requests (request_uri from /oauth/par).');
   };
 }
 
@@ -196,12 +203,7 @@ function loadPushedRequest(deps: Pick<AppContext, 'now'> & { stores: Pick<Stores
 function readRequestObject(deps: Pick<AppContext, 'now'> & { stores: Pick<Stores, 'oneTimeUses'> }): StageFunction {
   return async function readRequestObject(state) {
     if (state.pushed) return;
-    try {
-      state.params = await withRequestObject(deps, state.tenant, client(state), state.params);
-    } catch (error) {
-      if (!(error instanceof RequestObjectRefusal)) throw error;
-      throw state.endpoint === A ? pageErrors.authorize(`Invalid request object: ${error.description}`) : new OAuthError(400, 'invalid_request_object', error.description);
-    }
+    state.params = await withRequestObject(deps, state.tenant, client(state), state.params);
   };
 }
 
@@ -214,28 +216,21 @@ function bindDpopKey(ctx: AppContext): StageFunction {
       enforceClientRequirement: false,
     });
     if (confirmation?.jkt === undefined) return;
-    if (state.params.dpop_jkt !== undefined && state.params.dpop_jkt !== confirmation.jkt) throw new OAuthError(400, 'invalid_dpop_proof', 'dpop_jkt does not match the DPoP proof');
+    if (state.params.dpop_jkt !== undefined && state.params.dpop_jkt !== confirmation.jkt) throw oauthErrors.invalidDpopProof('dpop_jkt does not match the DPoP proof');
     state.params.dpop_jkt = confirmation.jkt;
   };
 }
 
 /** The redirect target, trusted from here on (./request.ts stage 1). */
 function checkRedirectUri(state: AuthorizationState): void {
-  const refuse = (message: string) => refuseUntrusted(state, message);
-  state.redirectTarget = resolveRedirectTarget(client(state), state.params.redirect_uri, refuse);
-  checkWebMessageOrigin(client(state), state.params, state.redirectTarget, refuse);
+  state.redirectTarget = resolveRedirectTarget(client(state), state.params.redirect_uri);
+  checkWebMessageOrigin(client(state), state.params, state.redirectTarget);
 }
 
 /** The rest of the request (./request.ts stage 2), against the registries' response types and modes. */
 function checkAuthorizationRequest(supported: ResponseSupport): StageFunction {
   return function checkAuthorizationRequest(state) {
-    try {
-      state.authorize = validateAuthorizeRequest(client(state), state.params, state.redirectTarget!, supported);
-    } catch (error) {
-      // A pushed request is refused as JSON, as at the token endpoint (RFC 9126 §2.3).
-      if (state.endpoint === PAR && error instanceof AuthorizationErrorResponse) throw new OAuthError(400, error.error, error.description);
-      throw error;
-    }
+    state.authorize = validateAuthorizeRequest(client(state), state.params, state.redirectTarget!, supported);
   };
 }
 
@@ -258,10 +253,7 @@ function checkResource({ lookups }: Pick<AppContext, 'lookups'>): StageFunction 
   return async function checkResource(state) {
     const { tenant } = state;
     const audience = state.endpoint === A ? state.authorize!.audience : (state.params.audience ?? tenant.settings.default_audience);
-    if (audience !== undefined && !(await lookups.resourceServer(tenant.id, audience))) {
-      const description = `Service not enabled within domain: ${audience}`;
-      throw state.authorize ? new AuthorizationErrorResponse('access_denied', description, state.authorize) : oauthErrors.accessDenied(description);
-    }
+    if (audience !== undefined && !(await lookups.resourceServer(tenant.id, audience))) throw oauthErrors.accessDenied(`Service not enabled within domain: ${audience}`);
     state.audience = state.endpoint === A ? state.authorize!.audience : state.params.audience;
   };
 }
@@ -277,6 +269,7 @@ export interface StageDependencies {
 /** The table: every stage of the family, in order, with the endpoints it runs on. */
 export function authorizationStages({ ctx, clientAuthMethods, responses, extraParameters = [] }: StageDependencies): readonly Stage[] {
   return [
+    use(errorPageUntilTrusted, A),
     use(readParameters(clientAuthMethods, extraParameters), A, PAR, BA, DA),
     use(authenticate(ctx, clientAuthMethods), PAR, BA, DA),
     use(findClient(ctx), A),
@@ -286,6 +279,7 @@ export function authorizationStages({ ctx, clientAuthMethods, responses, extraPa
     use(readRequestObject(ctx), A, PAR),
     use(bindDpopKey(ctx), PAR),
     use(checkRedirectUri, A, PAR),
+    use(answerToRedirectTarget(responses), A),
     use(checkAuthorizationRequest(responses), A, PAR),
     use(checkBackchannelRequest(ctx), BA),
     use(checkResource(ctx), A, BA, DA),

@@ -10,14 +10,14 @@ import type { UserRow } from '../../domain/rows.js';
 import type { Stores } from '../../domain/stores.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isActive } from '../../domain/users/active-user.js';
-import { OAuthError, oauthErrors } from '../../platform/http/errors.js';
+import { oauthErrors } from '../../platform/http/errors.js';
 import type { Params } from '../params.js';
 
 const DEFAULT_EXPIRY = 300;
 const MAX_EXPIRY = 300;
 const BINDING_MESSAGE = /^[A-Za-z0-9 +\-_.,:#]{1,64}$/;
 
-const unknownUser = () => new OAuthError(400, 'unknown_user_id', 'User ID is malformed or unknown');
+const unknownUser = oauthErrors.unknownUserId;
 
 export function checkCibaScope(params: Params): string {
   const scopes = (params.scope ?? '').split(' ').filter((s) => s !== '');
