@@ -11,10 +11,10 @@ import { createGzip, gzipSync } from 'node:zlib';
 import type { RouteOptions } from 'fastify';
 import type { AppContext } from '../domain/context.js';
 import { exportFileName, exportLinkValid } from '../domain/jobs/export-links.js';
-import { OAuthError } from '../platform/http/errors.js';
+import { oauthErrors } from '../platform/http/errors.js';
 import { pick, readQuery } from './params.js';
 
-const refused = () => new OAuthError(403, 'access_denied', 'The download link is invalid or has expired.');
+const refused = () => oauthErrors.accessDenied('The download link is invalid or has expired.');
 
 /** The parts of an export in order, a few at a time: the download holds a few pages in memory, not the file. */
 async function* parts(ctx: AppContext, tenantId: string, jobId: string): AsyncGenerator<string> {

@@ -52,6 +52,8 @@ import { coVerifyEndpoint } from './cross-origin/redeem.js';
 /** The Authentication API, built from the registries (default: ./registries.ts `defaultRegistries()`). */
 export function authenticationRoutes(ctx: AppContext, registries: AuthenticationRegistries = defaultRegistries()): FastifyPluginAsync {
   return async (app) => {
+    // What /authorize accepts and sends through is the registry's (./authorize/response-modes/index.ts).
+    app.decorate('responseModes', registries.responseModes);
     app.addHook('onRequest', refuseDuplicatedCookies);
     // The hosted pages' look and language, loaded when a page is sent (./page-ui.ts).
     app.addHook('onRequest', pageUiHook(ctx));
@@ -101,12 +103,12 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
       steps: registries.interactionSteps,
       protocols: registries.protocolResponses,
     };
-    app.route(authorizeEndpoint(interaction));
+    app.route(authorizeEndpoint(interaction, registries));
     app.route(coVerifyEndpoint(interaction));
     for (const route of [...samlpEndpoints(interaction), ...samlpLogoutEndpoints(interaction), samlpMetadataEndpoint(interaction), pemEndpoint(interaction), cerEndpoint(interaction), loginCallbackEndpoint(interaction), spMetadataEndpoint(interaction), ...wsfedEndpoints(interaction)]) {
       app.route(route);
     }
-    app.route(verifyRedirectEndpoint(interaction));
+    app.route(verifyRedirectEndpoint(interaction, registries));
     for (const step of registries.interactionSteps) for (const route of step.routes(interaction)) app.route(route);
     for (const route of enrollmentTicketPages(ctx)) app.route(route);
     for (const route of activateRoutes(interaction)) app.route(route);

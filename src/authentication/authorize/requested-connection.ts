@@ -16,7 +16,7 @@
 import type { AppContext } from '../../domain/context.js';
 import type { IssuanceClient } from '../../domain/issuance/lookups.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
-import { AuthorizationErrorResponse } from '../errors.js';
+import { oauthErrors } from '../../platform/http/errors.js';
 import type { AuthorizeRequest } from './request.js';
 import { loginConnections } from '../../domain/issuance/token-policy.js';
 
@@ -27,5 +27,5 @@ export async function checkRequestedConnection(ctx: AppContext, tenant: Tenant, 
   const name = authorize.connection;
   if (name === undefined) return;
   const enabled = await loginConnections(ctx.stores.connections, tenant.id, client.row.client_id);
-  if (!enabled.some((c) => c.name === name)) throw new AuthorizationErrorResponse('invalid_request', CONNECTION_NOT_FOUND, authorize);
+  if (!enabled.some((c) => c.name === name)) throw oauthErrors.invalidRequest(CONNECTION_NOT_FOUND);
 }

@@ -16,10 +16,9 @@ import { isoAt } from '../../platform/clock.js';
 import type { Authenticated } from '../interaction/sessions.js';
 import { issueFrontChannelTokens, scopesToGrant } from '../token/user-tokens.js';
 import { tokenPolicy } from '../../domain/issuance/token-policy.js';
-import { OAuthError } from '../../platform/http/errors.js';
+import { oauthErrors } from '../../platform/http/errors.js';
 import type { AuthorizeRequest } from './request.js';
 import { findOrganization, type TokenOrganization } from '../../domain/organizations/login.js';
-import { AuthorizationErrorResponse } from '../errors.js';
 
 /** The tenant's code lifetime, at most CODE_LIFETIME_SECONDS for a client with a compliance level (FAPI). */
 function codeLifetime(tenant: Tenant, client: IssuanceClient): number {
@@ -65,7 +64,7 @@ async function issueCode(
 async function requestOrganization(ctx: AppContext, tenant: Tenant, request: AuthorizeRequest): Promise<TokenOrganization | undefined> {
   if (request.organization === undefined) return undefined;
   const row = await findOrganization(ctx.stores, tenant.id, request.organization);
-  if (!row) throw new AuthorizationErrorResponse('invalid_request', `no organization found with the id or name ${request.organization}`, request);
+  if (!row) throw oauthErrors.invalidRequest(`no organization found with the id or name ${request.organization}`);
   return { id: row.id, name: row.name };
 }
 
@@ -78,12 +77,8 @@ async function requestOrganization(ctx: AppContext, tenant: Tenant, request: Aut
  */
 async function requireOperator(ctx: AppContext, tenant: Tenant, client: IssuanceClient, request: AuthorizeRequest, userId: string): Promise<void> {
   if (!tokenPolicy(tenant.id, client.row.client_id).refusedBeforeCode) return;
-  try {
-    await scopesToGrant(ctx, { tenant, client, audience: request.audience, scope: request.scope, userId });
-  } catch (error) {
-    if (error instanceof OAuthError && error.error === 'access_denied') throw new AuthorizationErrorResponse('access_denied', error.description, request);
-    throw error;
-  }
+  // Its access_denied goes back to the client as the authorization error (the interaction policy answers this request's errors to it).
+  await scopesToGrant(ctx, { tenant, client, audience: request.audience, scope: request.scope, userId });
 }
 
 export async function authorizationResponse(

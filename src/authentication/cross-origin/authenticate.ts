@@ -36,7 +36,7 @@ import type { UserRow } from '../../domain/rows.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isActive } from '../../domain/users/active-user.js';
 import { verifyUserPassword } from '../../domain/users/login.js';
-import { OAuthError, oauthErrors } from '../../platform/http/errors.js';
+import { oauthErrors } from '../../platform/http/errors.js';
 import { pick, readBody, requireParams, type Params } from '../params.js';
 import { passwordlessConnection } from '../passwordless/connection.js';
 import { logPasswordLogin, type PasswordLoginOutcome } from '../tenant-log.js';
@@ -51,9 +51,9 @@ const DATABASE_STRATEGY = 'auth0';
 
 const PARAMETERS = ['client_id', 'credential_type', 'username', 'password', 'otp', 'realm'];
 
-const notAllowed = () => new OAuthError(401, 'unauthorized_client', 'Cross origin login not allowed.');
-const wrongPassword = () => new OAuthError(403, 'access_denied', 'Wrong email or password.');
-const blockedUser = () => new OAuthError(403, 'blocked_user', 'user is blocked');
+const notAllowed = () => oauthErrors.unauthorizedClient('Cross origin login not allowed.', 401);
+const wrongPassword = () => oauthErrors.accessDenied('Wrong email or password.');
+const blockedUser = oauthErrors.blockedUser;
 
 /** A credential type: how it finds the user (undefined: the credentials are wrong) and the connection it used. */
 type Verify = (ctx: AppContext, request: FastifyRequest, tenant: Tenant, client: IssuanceClient, params: Params) => Promise<{ user: UserRow; connection: ConnectionRow }>;
@@ -95,7 +95,7 @@ const otpCredentials: Verify = async (ctx, _request, tenant, client, params) => 
   const clientId = client.row.client_id;
   const connection = await passwordlessConnection(ctx, tenant, clientId, params.realm);
   if (!connection) throw oauthErrors.invalidRequest(`Connection does not exist or is not enabled for the client: ${params.realm}`);
-  const wrongCode = () => new OAuthError(403, 'access_denied', connection.strategy === SMS_STRATEGY ? 'Wrong phone number or verification code.' : 'Wrong email or verification code.');
+  const wrongCode = () => oauthErrors.accessDenied(connection.strategy === SMS_STRATEGY ? 'Wrong phone number or verification code.' : 'Wrong email or verification code.');
   if (!(await verifyEmailCode(ctx, tenant, connection, clientId, params.username!, params.otp!))) throw wrongCode();
   const user = await passwordlessUser(ctx, tenant, connection, params.username!);
   if (!user) throw wrongCode();
@@ -140,7 +140,7 @@ function originRefusal(request: FastifyRequest, client: IssuanceClient): string 
 function credentialType(params: Params): Verify {
   const type = params.credential_type ?? '';
   const verify = CREDENTIAL_TYPES.get(type);
-  if (!verify) throw new OAuthError(400, 'unsupported_credential_type', 'Unknown credential type parameter.');
+  if (!verify) throw oauthErrors.unsupportedCredentialType('Unknown credential type parameter.');
   return verify;
 }
 

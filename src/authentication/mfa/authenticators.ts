@@ -10,7 +10,7 @@ import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { AppContext } from '../../domain/context.js';
 import { authenticatorApiId, maskedEmail, maskedPhone, storedIdOf, type Authenticator } from '../../domain/mfa/model.js';
 import { usableAuthenticators } from '../../domain/mfa/service.js';
-import { OAuthError } from '../../platform/http/errors.js';
+import { oauthErrors } from '../../platform/http/errors.js';
 import { mfaCaller, requireScope } from './caller.js';
 
 function listed(a: Authenticator): Record<string, unknown> {
@@ -52,7 +52,7 @@ export function deleteAuthenticatorEndpoint(ctx: AppContext): RouteOptions {
       requireScope(caller, 'remove:authenticators');
       const { id } = request.params as { id: string };
       if (!(await ctx.stores.mfa.deleteAuthenticator(request.tenant.id, caller.user.user_id, storedIdOf(id)))) {
-        throw new OAuthError(404, 'not_found', 'Authenticator not found');
+        throw oauthErrors.notFound('Authenticator not found');
       }
       return reply.code(204).send();
     },

@@ -7,7 +7,7 @@
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { AppContext } from '../../../domain/context.js';
 import { pushBaseUrl } from '../../../domain/mfa/push.js';
-import { OAuthError } from '../../../platform/http/errors.js';
+import { oauthErrors } from '../../../platform/http/errors.js';
 import { deviceRequest } from './request.js';
 
 export function deviceTransactionEndpoint(ctx: AppContext): RouteOptions {
@@ -18,7 +18,7 @@ export function deviceTransactionEndpoint(ctx: AppContext): RouteOptions {
       const { tenant } = request;
       const { id } = request.params as { id: string };
       const transaction = await deviceRequest(ctx, request, `${pushBaseUrl(tenant)}/api/transactions`);
-      if (transaction.claims.sub !== id) throw new OAuthError(404, 'not_found', 'Transaction not found or expired.');
+      if (transaction.claims.sub !== id) throw oauthErrors.notFound('Transaction not found or expired.');
       const client = await ctx.lookups.client(tenant.id, transaction.challenge.client_id);
       return reply.header('Cache-Control', 'no-store').send({
         transaction_id: id,
