@@ -73,6 +73,7 @@ const MIGRATIONS: Record<string, () => Promise<Migration>> = {
   '0085_linked_identities': () => import('./migrations/0085_linked_identities.js'),
   '0090_user_read_indexes': () => import('./migrations/0090_user_read_indexes.js'),
   '0091_job_file_parts': () => import('./migrations/0091_job_file_parts.js'),
+  '0092_user_prefix_indexes': () => import('./migrations/0092_user_prefix_indexes.js'),
 };
 
 class StaticMigrationProvider implements MigrationProvider {
