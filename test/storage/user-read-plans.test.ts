@@ -25,6 +25,9 @@ import { UserSearchTimeout } from '../../src/domain/users/search.js';
 import { createTestDatabase, postgresAvailable, type TestDatabase } from '../helpers/postgres.js';
 import { T0, userRow } from '../helpers/rows.js';
 
+// Before any suite starts: the SQLite suite's set-up holds the event loop longer than the connection timeout.
+const skipPostgres = await postgresAvailable().then((ok) => (ok ? false : 'PostgreSQL is not reachable'));
+
 const USERS = 3_000;
 
 /** The i-th user of the tenants below (created in this order). */
@@ -173,7 +176,6 @@ describe('user reads use indexes (SQLite plans)', () => {
   });
 });
 
-const skipPostgres = await postgresAvailable().then((ok) => (ok ? false : 'PostgreSQL is not reachable'));
 
 describe('user searches can use their indexes (PostgreSQL plans, sequential scans disabled)', { skip: skipPostgres }, () => {
   // On a table this small the planner prefers a sequential scan whatever the indexes; with it
