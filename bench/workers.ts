@@ -93,10 +93,10 @@ async function twoMachines(host: string): Promise<Record<string, unknown>> {
     const portA = await freePort(host);
     const dirA = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-machine-a-'));
     removeOnCleanup(dirA);
-    servers.push(await startGatehouse({ host, port: portA, dataDir: dirA, logLevel: LOG_LEVEL, extraEnv: env }));
+    servers.push(await startGatehouse({ host, port: portA, dataDir: dirA, logLevel: LOG_LEVEL, timeoutMs: 120_000, extraEnv: env }));
     const dirB = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-machine-b-'));
     removeOnCleanup(dirB);
-    servers.push(await startGatehouse({ host, port: await freePort(host), dataDir: dirB, logLevel: LOG_LEVEL, domainPort: portA, extraEnv: env }));
+    servers.push(await startGatehouse({ host, port: await freePort(host), dataDir: dirB, logLevel: LOG_LEVEL, timeoutMs: 120_000, domainPort: portA, extraEnv: env }));
     const [a, b] = servers as [StartedServer, StartedServer];
     const adminToken = (await requestToken(a.endpoint, '/oauth/token', adminTokenBody(readAdminCredentials(dirA)), 'admin client')).access_token;
     const typical = await setUpTypicalApi(a.endpoint, adminToken);
