@@ -15,6 +15,8 @@ import { deleteInBatches, purgeEndedArtefacts, PURGE_BATCH, type ExpiringTable }
 
 export const PURGE_GRACE_MS = 24 * 60 * 60 * 1000;
 export const PURGE_INTERVAL_MS = 60 * 60 * 1000;
+/** The first purge of a process, after its start-up. */
+export const PURGE_FIRST_DELAY_MS = 10_000;
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface PurgeOptions {

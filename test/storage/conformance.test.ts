@@ -246,6 +246,7 @@ await forEachStoreFactory('storage conformance', (h) => {
       '0085_linked_identities',
       '0090_user_read_indexes',
       '0091_job_file_parts',
+      '0092_user_prefix_indexes',
     ];
 
     it('creates every table', async () => {

@@ -163,6 +163,8 @@ export async function deleteInBatches(
     const count = Number((await untyped.deleteFrom(table).where(rowId, 'in', chosen).executeTakeFirst()).numDeletedRows);
     removed += count;
     if (count < batch) return removed;
+    // Other work (requests, on SQLite's one connection and the event loop) goes between two batches.
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }
 
