@@ -16,7 +16,7 @@
  * 5. the user created or refreshed (`samlp|{connection}|{id}`);
  * 6. SP-initiated: a 303 to `GET /login/callback` with the sealed login,
  *    where the browser that started the transaction finishes it
- *    (./login.ts); IdP-initiated: the session starts here and the browser
+ *    (../connections/hop.ts); IdP-initiated: the session starts here and the browser
  *    goes to `/authorize` for the configured client, with
  *    `client_authorizequery`, which answers from that session.
  *
@@ -35,6 +35,7 @@ import type { AppContext } from '../../domain/context.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isActive } from '../../domain/users/active-user.js';
 import { federatedProfile, upsertFederatedUser } from '../../domain/users/federated-user.js';
+import { samlpStrategy } from '../../domain/connections/strategies/samlp.js';
 import { HTTP_POST_BINDING } from '../../domain/clients/samlp-addon.js';
 import { isoAt } from '../../platform/clock.js';
 import { secretHash } from '../../domain/secrets.js';
@@ -45,7 +46,8 @@ import { pageErrors } from '../errors.js';
 import type { InteractionDeps } from '../interaction/step.js';
 import { pick, readBody, readQuery } from '../params.js';
 import { SamlRefusal } from '../samlp/messages.js';
-import { acsUrl, authnRequestId, sealLogin } from './login.js';
+import { sendHop } from '../connections/hop.js';
+import { acsUrl, authnRequestId } from './login.js';
 import { verifyLoginResponse, type VerifiedLogin } from './response.js';
 
 const refused = (message: string) => pageErrors.authorize(message);
@@ -68,7 +70,7 @@ async function provision(ctx: AppContext, connection: ConnectionRow, settings: S
   const id = settings.user_id_attribute === undefined ? login.nameId : login.attributes.get(settings.user_id_attribute)?.[0];
   if (!id || id.length > 512) throw refused(`The assertion has no ${settings.user_id_attribute ?? 'NameID'} to identify the user.`);
   try {
-    const user = await upsertFederatedUser(ctx.stores.users, connection, id, federatedProfile(login.attributes, settings.fieldsMap), isoAt(ctx.now()));
+    const user = await upsertFederatedUser(ctx.stores.users, samlpStrategy, connection, id, federatedProfile(login.attributes, settings.fieldsMap), isoAt(ctx.now()));
     if (!isActive(user)) throw refused('This user is blocked.');
     return user;
   } catch (error) {
@@ -135,8 +137,7 @@ export function loginCallbackEndpoint(deps: InteractionDeps): RouteOptions {
       if (!waiting) throw pageErrors.expiredTransaction();
       const step = (waiting.params as { connection?: string }).connection === connection.name ? 'enterprise' : 'login';
       const user = await provision(ctx, connection, settings, login);
-      const next = `/login/callback?${new URLSearchParams({ state: transactionId, login: sealLogin(ctx, tenant, transactionId, user.user_id, step) })}`;
-      return reply.code(303).header('Location', next).header('Cache-Control', 'no-store').send();
+      return sendHop(ctx, reply, tenant, transactionId, user.user_id, step);
     },
   };
 }

@@ -1,12 +1,14 @@
 /**
- * Users of SAML enterprise connections: `samlp|{connection}|{id}` (the id is
- * the NameID, or the connection's `user_id_attribute`), with no password,
- * their profile taken from the IdP's attributes through the connection's
- * `fieldsMap` (over the default mapping of the WS-Federation claim URIs) and
+ * Users of federated connections: their id is the strategy's
+ * (`samlp|{connection}|{id}`, `oidc|{connection}|{sub}`, `github|{id}`:
+ * ../connections/strategies/), with no password, their profile taken from
+ * what the IdP says (SAML: its attributes through the connection's
+ * `fieldsMap`, over the default mapping of the WS-Federation claim URIs) and
  * refreshed at every login, as the service does for enterprise users.
  */
 import { CLAIMS } from '../clients/samlp-addon.js';
 import type { ConnectionRow } from '../connections/model.js';
+import type { ConnectionStrategy } from '../connections/strategies/strategy.js';
 import type { UserRow } from '../rows.js';
 import type { UserStore } from './store.js';
 import { defaultPicture } from './new-user.js';
@@ -41,15 +43,20 @@ export function federatedProfile(attributes: ReadonlyMap<string, readonly string
   return profile;
 }
 
-export const federatedUserId = (connection: Pick<ConnectionRow, 'name'>, id: string) => `samlp|${connection.name}|${id}`;
-
 /**
  * Creates the user on a first login, else refreshes the profile; records the
  * login on neither (the session start does). An identity linked to another
  * user has its profile refreshed and logs that user in (undefined if it is gone).
  */
-export async function upsertFederatedUser(users: UserStore, connection: ConnectionRow, id: string, profile: Profile, now: string): Promise<UserRow | undefined> {
-  const userId = federatedUserId(connection, id);
+export async function upsertFederatedUser(
+  users: UserStore,
+  strategy: ConnectionStrategy,
+  connection: ConnectionRow,
+  id: string,
+  profile: Profile,
+  now: string,
+): Promise<UserRow | undefined> {
+  const userId = strategy.userId(connection, id);
   const email = profile.email ?? null;
   const fields = {
     email,

@@ -1,10 +1,12 @@
 /**
- * Business rules of connections, behind the Management API routes. Only
- * database connections (strategy `auth0`) are implemented; any other strategy
- * of the document's enum is refused with 400 `operation_not_supported`.
+ * Business rules of connections, behind the Management API routes. The
+ * strategies are those of the registry (src/domain/connections/strategies/);
+ * any other strategy of the document's enum is refused with 400
+ * `operation_not_supported`.
  */
-import { PASSWORDLESS_STRATEGIES, passwordlessOptionsProblem } from '../../domain/passwordless/options.js';
-import { connectionFromRow, newConnectionId, SUPPORTED_STRATEGIES, type Connection, type ConnectionRow } from '../../domain/connections/model.js';
+import { connectionFromRow, newConnectionId, type Connection, type ConnectionRow } from '../../domain/connections/model.js';
+import { CONNECTION_STRATEGIES, connectionStrategy } from '../../domain/connections/strategies/index.js';
+import type { ConnectionStrategy } from '../../domain/connections/strategies/strategy.js';
 import { managementErrors } from '../../platform/http/errors.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { Paging } from '../paging.js';
@@ -14,7 +16,6 @@ import { type ConnectionChanges, type ConnectionFilter, type ConnectionStore } f
 import { isUniqueViolation } from '../../platform/database-errors.js';
 import type { AppContext } from '../../domain/context.js';
 import { isoAt } from '../../platform/clock.js';
-import { SAMLP_STRATEGY, samlpConnectionProblem } from '../../domain/connections/samlp-connection.js';
 
 /** management-api-wire-notes §2. */
 export const connectionNotFound = () => managementErrors.notFound('The connection does not exist', 'inexistent_connection');
@@ -47,16 +48,10 @@ export function clientsCheckpointScope(tenant: Tenant, connectionId: string): st
   return `${tenant.id}:connections:${connectionId}:clients`;
 }
 
-/** The options a strategy checks itself (samlp: ../../domain/connections/samlp-connection.ts, email and sms: ../../domain/passwordless/options.ts); others are free-form here. */
-function checkOptions(strategy: string, options: Record<string, unknown>): void {
-  if (strategy === SAMLP_STRATEGY) {
-    const problem = samlpConnectionProblem(options);
-    if (problem) throw managementErrors.invalidBody(`Payload validation error: '${problem.message}' on property ${problem.property}.`);
-  }
-  if (PASSWORDLESS_STRATEGIES.has(strategy)) {
-    const problem = passwordlessOptionsProblem(options, strategy);
-    if (problem) throw managementErrors.invalidBody(`Payload validation error: '${problem}' on property options.`);
-  }
+/** The options' check of the connection's strategy (src/domain/connections/strategies/). */
+function checkOptions(strategy: ConnectionStrategy | undefined, options: Record<string, unknown>): void {
+  const problem = strategy?.optionsProblem(options);
+  if (problem) throw managementErrors.invalidBody(`Payload validation error: '${problem.message}' on property ${problem.property}.`);
 }
 
 export class ConnectionService {
@@ -83,13 +78,14 @@ export class ConnectionService {
   }
 
   async create(tenant: Tenant, body: CreateConnectionBody): Promise<Connection> {
-    if (!SUPPORTED_STRATEGIES.includes(body.strategy)) {
+    const strategy = connectionStrategy(body.strategy);
+    if (!strategy) {
       throw managementErrors.badRequest(
-        `The strategy ${body.strategy} is not supported; Gatehouse supports database (auth0), SAML (samlp) and passwordless (email, sms) connections only.`,
+        `The strategy ${body.strategy} is not supported; Gatehouse supports ${CONNECTION_STRATEGIES.map((s) => s.name).join(', ')} connections only.`,
         'operation_not_supported',
       );
     }
-    checkOptions(body.strategy, body.options ?? {});
+    checkOptions(strategy, body.options ?? {});
     const enabledClients = [...new Set(body.enabled_clients ?? [])];
     await this.requireClients(tenant, enabledClients);
     const now = isoAt(this.ctx.now());
@@ -126,7 +122,7 @@ export class ConnectionService {
     if (body.display_name !== undefined) changes.display_name = body.display_name;
     if (body.options !== undefined) {
       changes.options = body.options ?? {};
-      checkOptions(row.strategy, changes.options);
+      checkOptions(connectionStrategy(row.strategy), changes.options);
     }
     if (body.is_domain_connection !== undefined) changes.is_domain_connection = body.is_domain_connection ? 1 : 0;
     if (body.realms !== undefined) changes.realms = body.realms.length > 0 ? body.realms : [row.name];
