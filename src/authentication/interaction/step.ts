@@ -11,7 +11,7 @@
  * A step is one module (./steps/) and one line in the list (../registries.ts);
  * its pages are its own routes.
  */
-import type { FastifyReply, RouteOptions } from 'fastify';
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { ConnectionRow } from '../../domain/connections/model.js';
 import type { AppContext } from '../../domain/context.js';
 import type { IssuanceClient } from '../../domain/issuance/lookups.js';
@@ -73,8 +73,18 @@ export interface ConnectionLogin {
   start(deps: InteractionDeps, interaction: Interaction, reply: FastifyReply, connection: ConnectionRow, options: { fromForm?: boolean }): Promise<FastifyReply>;
   /** The email domains that send a login to this connection (home realm discovery, `domain_aliases`). */
   domains(connection: ConnectionRow): readonly string[];
-  /** Its callback endpoints. */
+  /** Its own endpoints (SAML's SP metadata). */
   routes(deps: InteractionDeps): RouteOptions[];
+  /**
+   * Its part of the one callback URL, `/login/callback` (GET and POST, shared
+   * by every strategy as the service's is): `claims` says whether a request
+   * is its answer (the first login that claims it handles it), `handle`
+   * verifies it and sends the browser on through the sealed hop.
+   */
+  callback: {
+    claims(request: FastifyRequest): boolean;
+    handle(deps: InteractionDeps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
+  };
 }
 
 /**

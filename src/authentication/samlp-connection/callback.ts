@@ -98,48 +98,43 @@ async function idpInitiated(deps: InteractionDeps, request: FastifyRequest, repl
   return reply.code(302).header('Location', `/authorize?${query}`).header('Cache-Control', 'no-store').send();
 }
 
-export function loginCallbackEndpoint(deps: InteractionDeps): RouteOptions {
-  return {
-    method: 'POST',
-    url: '/login/callback',
-    handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      const { ctx } = deps;
-      const { tenant } = request;
-      const connectionName = pick(readQuery(request), ['connection'], pageErrors.invalidParameter).connection;
-      const body = pick(readBody(request), ['SAMLResponse', 'RelayState'], pageErrors.invalidParameter);
-      const connection = await samlpConnection(ctx, tenant, connectionName);
-      const settings = samlpConnectionSettings(connection.options);
-      if (!body.SAMLResponse) throw refused('Missing SAMLResponse.');
-      let login: VerifiedLogin;
-      try {
-        login = verifyLoginResponse(body.SAMLResponse, {
-          certificate: settings.signingCert,
-          acs: acsUrl(tenant, connection.name),
-          audience: spEntityId(tenant.name, connection.name),
-          now: ctx.now(),
-        });
-      } catch (error) {
-        if (error instanceof SamlRefusal) {
-          request.log.warn({ connection: connection.name, reason: error.message }, 'SAML response refused');
-          throw refused(error.message);
-        }
-        throw error;
-      }
-      if (login.inResponseTo === undefined) return idpInitiated(deps, request, reply, connection, settings, login);
+/** The ACS: `POST /login/callback?connection=` (claimed from the shared callback URL, ../interaction/steps/federated.ts). */
+export async function samlpCallback(deps: InteractionDeps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const { ctx } = deps;
+  const { tenant } = request;
+  const connectionName = pick(readQuery(request), ['connection'], pageErrors.invalidParameter).connection;
+  const body = pick(readBody(request), ['SAMLResponse', 'RelayState'], pageErrors.invalidParameter);
+  const connection = await samlpConnection(ctx, tenant, connectionName);
+  const settings = samlpConnectionSettings(connection.options);
+  if (!body.SAMLResponse) throw refused('Missing SAMLResponse.');
+  let login: VerifiedLogin;
+  try {
+    login = verifyLoginResponse(body.SAMLResponse, {
+      certificate: settings.signingCert,
+      acs: acsUrl(tenant, connection.name),
+      audience: spEntityId(tenant.name, connection.name),
+      now: ctx.now(),
+    });
+  } catch (error) {
+    if (error instanceof SamlRefusal) {
+      request.log.warn({ connection: connection.name, reason: error.message }, 'SAML response refused');
+      throw refused(error.message);
+    }
+    throw error;
+  }
+  if (login.inResponseTo === undefined) return idpInitiated(deps, request, reply, connection, settings, login);
 
-      const transactionId = body.RelayState;
-      if (!transactionId || transactionId.length > 100 || login.inResponseTo !== authnRequestId(ctx, tenant, transactionId, connection.id)) {
-        throw refused('The InResponseTo of the SAML response names no request of this login.');
-      }
-      await useOnce(ctx, tenant, login);
-      // Which step the login completes: the request named the connection, or home realm discovery chose it.
-      const waiting = await ctx.stores.authorizeTransactions.findUsable(tenant.id, secretHash(transactionId), isoAt(ctx.now()));
-      if (!waiting) throw pageErrors.expiredTransaction();
-      const step = (waiting.params as { connection?: string }).connection === connection.name ? 'enterprise' : 'login';
-      const user = await provision(ctx, connection, settings, login);
-      return sendHop(ctx, reply, tenant, transactionId, user.user_id, step);
-    },
-  };
+  const transactionId = body.RelayState;
+  if (!transactionId || transactionId.length > 100 || login.inResponseTo !== authnRequestId(ctx, tenant, transactionId, connection.id)) {
+    throw refused('The InResponseTo of the SAML response names no request of this login.');
+  }
+  await useOnce(ctx, tenant, login);
+  // Which step the login completes: the request named the connection, or home realm discovery chose it.
+  const waiting = await ctx.stores.authorizeTransactions.findUsable(tenant.id, secretHash(transactionId), isoAt(ctx.now()));
+  if (!waiting) throw pageErrors.expiredTransaction();
+  const step = (waiting.params as { connection?: string }).connection === connection.name ? 'enterprise' : 'login';
+  const user = await provision(ctx, connection, settings, login);
+  return sendHop(ctx, reply, tenant, transactionId, user.user_id, step);
 }
 
 export function spMetadataEndpoint(deps: InteractionDeps): RouteOptions {

@@ -24,7 +24,7 @@ import type { Tenant } from '../../domain/tenants/tenant.js';
 import { HTTP_POST_BINDING } from '../../domain/clients/samlp-addon.js';
 import { formPost } from '../authorize/response-modes/form-post.js';
 import type { Interaction, InteractionDeps } from '../interaction/step.js';
-import { html, page, sendPage } from '../pages/html.js';
+import { sendToUpstream } from '../connections/upstream-redirect.js';
 import { authnRequest, redirectUrl } from '../samlp/xml-messages.js';
 
 /** This tenant's ACS URL for a connection (wire notes §14). */
@@ -61,10 +61,5 @@ export async function sendAuthnRequest(
     return formPost.send(reply, settings.signInEndpoint, { SAMLRequest: Buffer.from(xml, 'utf8').toString('base64'), RelayState: transactionId });
   }
   const url = redirectUrl(settings.signInEndpoint, 'SAMLRequest', authnRequest(input, undefined), transactionId, key, settings);
-  if (options.fromForm) {
-    // The login form's CSP lets its post redirect only to this origin and the application's:
-    // a page moves on to the IdP instead (a refresh is a navigation, not a form redirect).
-    return sendPage(reply, 200, page('Continue to sign in', html`<meta http-equiv="refresh" content="0;url=${url}"><h1>Your organization signs you in</h1><p><a href="${url}">Continue to your organization's sign-in page</a></p>`));
-  }
-  return reply.code(302).header('Location', url).header('Cache-Control', 'no-store').send();
+  return sendToUpstream(reply, url, options.fromForm);
 }

@@ -26,10 +26,10 @@ const DEFAULT_FIELDS_MAP: Readonly<Record<string, readonly string[]>> = {
 };
 
 const PROFILE_MEMBERS = ['email', 'name', 'given_name', 'family_name', 'nickname', 'picture', 'email_verified'] as const;
-type Profile = Partial<Record<(typeof PROFILE_MEMBERS)[number], string>>;
+export type FederatedProfile = Partial<Record<(typeof PROFILE_MEMBERS)[number], string>>;
 
-export function federatedProfile(attributes: ReadonlyMap<string, readonly string[]>, fieldsMap: Readonly<Record<string, string | readonly string[]>>): Profile {
-  const profile: Profile = {};
+export function federatedProfile(attributes: ReadonlyMap<string, readonly string[]>, fieldsMap: Readonly<Record<string, string | readonly string[]>>): FederatedProfile {
+  const profile: FederatedProfile = {};
   for (const member of PROFILE_MEMBERS) {
     const names = fieldsMap[member] !== undefined ? [fieldsMap[member]].flat() : DEFAULT_FIELDS_MAP[member]!;
     for (const name of names) {
@@ -44,8 +44,10 @@ export function federatedProfile(attributes: ReadonlyMap<string, readonly string
 }
 
 /**
- * Creates the user on a first login, else refreshes the profile; records the
- * login on neither (the session start does). An identity linked to another
+ * Creates the user on a first login, else refreshes the profile (per the
+ * connection's `set_user_root_attributes`: `on_first_login` keeps it,
+ * `never_on_login` creates nobody); records the login on neither (the
+ * session start does). An identity linked to another
  * user has its profile refreshed and logs that user in (undefined if it is gone).
  */
 export async function upsertFederatedUser(
@@ -53,8 +55,9 @@ export async function upsertFederatedUser(
   strategy: ConnectionStrategy,
   connection: ConnectionRow,
   id: string,
-  profile: Profile,
+  profile: FederatedProfile,
   now: string,
+  sync: 'on_each_login' | 'on_first_login' | 'never_on_login' = 'on_each_login',
 ): Promise<UserRow | undefined> {
   const userId = strategy.userId(connection, id);
   const email = profile.email ?? null;
@@ -70,9 +73,11 @@ export async function upsertFederatedUser(
   };
   const existing = await users.getIdentity(connection.tenant_id, userId);
   if (existing) {
+    if (sync !== 'on_each_login') return userLoggingIn(users, existing);
     await users.update(connection.tenant_id, userId, { ...fields, updated_at: now });
     return userLoggingIn(users, { ...existing, ...fields, updated_at: now });
   }
+  if (sync === 'never_on_login') return undefined;
   const row: UserRow = {
     tenant_id: connection.tenant_id,
     user_id: userId,

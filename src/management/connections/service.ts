@@ -6,7 +6,8 @@
  */
 import { connectionFromRow, newConnectionId, type Connection, type ConnectionRow } from '../../domain/connections/model.js';
 import { CONNECTION_STRATEGIES, connectionStrategy } from '../../domain/connections/strategies/index.js';
-import type { ConnectionStrategy } from '../../domain/connections/strategies/strategy.js';
+import { StrategyOptionsError, type ConnectionStrategy } from '../../domain/connections/strategies/strategy.js';
+import { upstreamFetch, type UpstreamFetch } from '../../platform/http/upstream-fetch.js';
 import { managementErrors } from '../../platform/http/errors.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { Paging } from '../paging.js';
@@ -54,11 +55,25 @@ function checkOptions(strategy: ConnectionStrategy | undefined, options: Record<
   if (problem) throw managementErrors.invalidBody(`Payload validation error: '${problem.message}' on property ${problem.property}.`);
 }
 
+/** The options as stored: checked, then completed by the strategy (an OpenID provider's discovery document). */
+async function storedOptions(strategy: ConnectionStrategy | undefined, options: Record<string, unknown>, fetch: UpstreamFetch): Promise<Record<string, unknown>> {
+  checkOptions(strategy, options);
+  if (!strategy?.prepareOptions) return options;
+  try {
+    return await strategy.prepareOptions(options, { fetch });
+  } catch (error) {
+    if (error instanceof StrategyOptionsError) throw managementErrors.invalidBody(`Payload validation error: '${error.problem.message}' on property ${error.problem.property}.`);
+    throw error;
+  }
+}
+
 export class ConnectionService {
   readonly connections: ConnectionStore;
+  private readonly fetch: UpstreamFetch;
 
   constructor(private readonly ctx: AppContext) {
     this.connections = ctx.stores.connections;
+    this.fetch = upstreamFetch({ outbound: ctx.config.outbound });
   }
 
   list(tenant: Tenant, filter: ConnectionFilter, paging: Paging, selection?: FieldSelection): Promise<ConnectionList> {
@@ -85,7 +100,7 @@ export class ConnectionService {
         'operation_not_supported',
       );
     }
-    checkOptions(strategy, body.options ?? {});
+    const options = await storedOptions(strategy, body.options ?? {}, this.fetch);
     const enabledClients = [...new Set(body.enabled_clients ?? [])];
     await this.requireClients(tenant, enabledClients);
     const now = isoAt(this.ctx.now());
@@ -95,7 +110,7 @@ export class ConnectionService {
       name: body.name,
       display_name: body.display_name ?? null,
       strategy: body.strategy,
-      options: body.options ?? {},
+      options,
       is_domain_connection: body.is_domain_connection ? 1 : 0,
       // "If the array is empty or the property is not specified, the connection name will be added as realm."
       realms: body.realms?.length ? body.realms : [body.name],
@@ -121,8 +136,7 @@ export class ConnectionService {
     const changes: ConnectionChanges = { updated_at: isoAt(this.ctx.now()) };
     if (body.display_name !== undefined) changes.display_name = body.display_name;
     if (body.options !== undefined) {
-      changes.options = body.options ?? {};
-      checkOptions(connectionStrategy(row.strategy), changes.options);
+      changes.options = await storedOptions(connectionStrategy(row.strategy), body.options ?? {}, this.fetch);
     }
     if (body.is_domain_connection !== undefined) changes.is_domain_connection = body.is_domain_connection ? 1 : 0;
     if (body.realms !== undefined) changes.realms = body.realms.length > 0 ? body.realms : [row.name];

@@ -10,16 +10,18 @@
  * - Home realm discovery: an email typed on the login page whose domain is
  *   one of a connection's `domains` sends the browser there the same way
  *   (`homeRealm`, called by the login step); the password is then not read.
- * - `GET /login/callback?state=…&login=…`: the sealed hop of a verified
- *   login (../../connections/hop.ts); the session starts and the step
- *   completes.
+ * - `/login/callback`, the one callback URL of every upstream: a GET or
+ *   POST answer goes to the first connection login whose `callback.claims`
+ *   it; `GET /login/callback?state=…&login=…` is the sealed hop of a
+ *   verified login (../../connections/hop.ts), where the session starts and
+ *   the step completes.
  */
 import type { RouteOptions } from 'fastify';
 import type { ConnectionRow } from '../../../domain/connections/model.js';
 import { isActive } from '../../../domain/users/active-user.js';
 import { openLogin } from '../../connections/hop.js';
 import { pageErrors } from '../../errors.js';
-import { pageParams } from '../../params.js';
+import { pageParams, readQuery } from '../../params.js';
 import { completeStep, stepPage, stepRoute } from '../policy.js';
 import type { ConnectionLogin, Interaction, InteractionDeps, InteractionStep } from '../step.js';
 
@@ -61,10 +63,25 @@ function routes(deps: InteractionDeps): RouteOptions[] {
       return requested.login.start(deps, interaction, reply, requested.connection, {});
     }),
     {
-      // The step it completes is the one the sealed login names; stepPage checks it is the current one.
+      method: 'POST',
+      url: '/login/callback',
+      handler: async (request, reply) => {
+        const login = deps.connectionLogins.find((l) => l.callback.claims(request));
+        if (!login) throw pageErrors.expiredTransaction();
+        return login.callback.handle(deps, request, reply);
+      },
+    },
+    {
+      // An upstream's answer by GET, or the sealed hop: the step it completes is the
+      // one the sealed login names, and stepPage checks it is the current one.
       method: 'GET',
       url: '/login/callback',
       handler: async (request, reply) => {
+        if (readQuery(request).values.login === undefined) {
+          const upstream = deps.connectionLogins.find((l) => l.callback.claims(request));
+          if (!upstream) throw pageErrors.expiredTransaction();
+          return upstream.callback.handle(deps, request, reply);
+        }
         const { state, login: sealed } = pageParams(request, ['state', 'login']);
         const login = state === undefined ? undefined : openLogin(deps.ctx, request.tenant, state, sealed);
         if (!login) throw pageErrors.expiredTransaction();

@@ -6,11 +6,12 @@
  * (its login, if any, one line in src/authentication/connections/index.ts).
  */
 import { auth0Strategy } from './auth0.js';
+import { oidcStrategy } from './oidc.js';
 import { emailStrategy, smsStrategy } from './passwordless.js';
 import { samlpStrategy } from './samlp.js';
 import type { ConnectionStrategy } from './strategy.js';
 
-export const CONNECTION_STRATEGIES: readonly ConnectionStrategy[] = [auth0Strategy, samlpStrategy, emailStrategy, smsStrategy];
+export const CONNECTION_STRATEGIES: readonly ConnectionStrategy[] = [auth0Strategy, samlpStrategy, emailStrategy, smsStrategy, oidcStrategy];
 
 const BY_NAME: ReadonlyMap<string, ConnectionStrategy> = new Map(CONNECTION_STRATEGIES.map((s) => [s.name, s]));
 

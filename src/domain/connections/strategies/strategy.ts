@@ -7,6 +7,7 @@
  * starts and how its callback completes is the Authentication API's half,
  * registered under the same name (src/authentication/connections/).
  */
+import type { UpstreamFetch } from '../../../platform/http/upstream-fetch.js';
 import type { ConnectionRow } from '../../rows.js';
 
 /** The families the service groups strategies in (its dashboard, its logs' `strategy_type`). */
@@ -18,6 +19,12 @@ export interface OptionsProblem {
   message: string;
 }
 
+/** What a strategy may use while completing options. */
+export interface StrategyDeps {
+  /** HTTPS toward the upstream through the outbound guard (src/platform/http/upstream-fetch.ts). */
+  fetch: UpstreamFetch;
+}
+
 export interface ConnectionStrategy {
   readonly name: string;
   readonly kind: StrategyKind;
@@ -25,8 +32,21 @@ export interface ConnectionStrategy {
   readonly isSocial: boolean;
   /** The options' check on create and update; undefined when they are fine. */
   optionsProblem(options: Record<string, unknown>): OptionsProblem | undefined;
+  /**
+   * The options as stored, from checked ones: the members the service
+   * computes added (an OpenID provider's `oidc_metadata`, read from its
+   * discovery document). Throws a `StrategyOptionsError` when one cannot be had.
+   */
+  prepareOptions?(options: Record<string, unknown>, deps: StrategyDeps): Promise<Record<string, unknown>>;
   /** The user id of an identity `id` at this connection (`samlp|{connection}|{id}`, `github|{id}`). */
   userId(connection: Pick<ConnectionRow, 'name'>, id: string): string;
+}
+
+/** A computed option that could not be had (a discovery document that cannot be read): a 400 of the Management API. */
+export class StrategyOptionsError extends Error {
+  constructor(readonly problem: OptionsProblem) {
+    super(`${problem.property}: ${problem.message}`);
+  }
 }
 
 /** `{strategy}|{connection}|{id}`: the service's user ids of enterprise strategies (federation wire notes §3.1). */
