@@ -88,6 +88,7 @@ function configuration(ctx: AppContext, settings: OidcSettings): client.Configur
   const config = new client.Configuration(server, settings.clientId, { client_secret: settings.clientSecret }, client.ClientSecretPost(settings.clientSecret));
   const fetch = fetchFor(ctx);
   config[client.customFetch] = (url, options) => fetch(url, { method: options.method, headers: options.headers as Record<string, string>, body: options.body as string | null, signal: options.signal ?? null });
+  if (settings.type === 'front_channel') client.useIdTokenResponseType(config);
   return config;
 }
 
