@@ -10,6 +10,8 @@
  *   (id_token by form_post): /authorize?connection= → the provider's login →
  *   /login/callback → the application's callback with a code → an ID token
  *   of `oidc|{connection}|{sub}`; the user and its identity read back;
+ * - a database user with the same verified email stays another user (no
+ *   linking or login by email);
  * - refusals: the upstream's access_denied reaches the application as
  *   access_denied with its state; a callback without state, with an unknown
  *   state, or a replayed one is an error page, and no code reaches the app.
@@ -40,6 +42,7 @@ let issuer: string;
 let appServer: LocalServer;
 let client: { client_id: string; client_secret: string };
 let callback: string;
+let databaseUser: { user_id: string };
 
 const application = portalCallback;
 const idTokenFor = (code: string) => portalIdToken(server, ca, client, callback, code);
@@ -108,6 +111,9 @@ before(async () => {
     callbacks: [callback],
     grant_types: ['authorization_code'],
   })) as unknown as typeof client;
+  // A database user with the email the upstream will give Ada: the federated login must not become this user.
+  await management('POST', '/connections', { name: 'Username-Password-Authentication', strategy: 'auth0', enabled_clients: [client.client_id] });
+  databaseUser = (await management('POST', '/users', { connection: 'Username-Password-Authentication', email: 'ada@upstream.example', password: 'Correct-Horse-Battery-9', email_verified: true })) as { user_id: string };
   for (const [name, type] of [['upstream-code', 'back_channel'], ['upstream-form', 'front_channel']]) {
     await management('POST', '/connections', {
       name,
@@ -161,6 +167,12 @@ describe('OpenID Connect connection to a real OpenID provider, in Chromium', { s
         const user = await management('GET', `/users/${encodeURIComponent(`oidc|${connection}|${sub}`)}`);
         assert.deepEqual(user.identities, [{ connection, user_id: `${connection}|${sub}`, provider: 'oidc', isSocial: false }]);
         assert.equal(user.name, `${sub} Upstream`);
+        if (sub === 'ada') {
+          // Never linked or logged in by email: the database user with the same verified email is another user, untouched.
+          const sameEmail = (await management('GET', `/users-by-email?email=${encodeURIComponent('ada@upstream.example')}`)) as unknown as { user_id: string; logins_count?: number }[];
+          assert.deepEqual(sameEmail.map((u) => u.user_id).sort(), [databaseUser.user_id, 'oidc|upstream-code|ada'].sort());
+          assert.ok(!sameEmail.find((u) => u.user_id === databaseUser.user_id)!.logins_count);
+        }
       });
     });
   }
