@@ -1,8 +1,8 @@
 /**
  * What the Authentication API is made of, as lists: the grant types of the
  * token endpoint, the client-authentication methods, the response types and
- * response modes of /authorize, and the interaction steps of a browser
- * login. The endpoints are built from these lists and discovery
+ * response modes of /authorize, the interaction steps of a browser
+ * login, and the logins of federated connections. The endpoints are built from these lists and discovery
  * (./well-known/openid-configuration.ts) is derived from them, so a new
  * grant, method, mode or step is one module and one line here.
  */
@@ -14,7 +14,7 @@ import type { ClientAuthMethod } from './client-auth/method.js';
 import { none } from './client-auth/none.js';
 import { privateKeyJwt } from './client-auth/private-key-jwt.js';
 import { selfSignedTlsClientAuth, tlsClientAuth } from './client-auth/tls-client-auth.js';
-import type { InteractionStep, ProtocolResponse } from './interaction/step.js';
+import type { ConnectionLogin, InteractionStep, ProtocolResponse } from './interaction/step.js';
 import { consentStep } from './interaction/steps/consent.js';
 import { loginStep } from './interaction/steps/login.js';
 import { mfaStep } from './interaction/steps/mfa.js';
@@ -32,7 +32,9 @@ import { password, passwordRealm } from './token/grants/password.js';
 import { passwordlessOtp } from './token/grants/passwordless-otp.js';
 import { refreshToken } from './token/grants/refresh-token.js';
 import { samlpResponse } from './samlp/response.js';
-import { enterpriseLoginStep } from './samlp-connection/login.js';
+import { federatedLoginStep } from './interaction/steps/federated.js';
+import { samlpLogin } from './samlp-connection/index.js';
+import { oidcLogin } from './oidc-connection/index.js';
 import { wsfedResponse } from './wsfed/endpoint.js';
 
 export interface AuthenticationRegistries {
@@ -48,6 +50,8 @@ export interface AuthenticationRegistries {
   interactionSteps: readonly InteractionStep[];
   /** The answers of other protocols' requests carried through the steps (SAML). */
   protocolResponses: readonly ProtocolResponse[];
+  /** How a login through a federated connection starts and comes back, one per strategy (options and user ids: src/domain/connections/strategies/). */
+  connectionLogins: readonly ConnectionLogin[];
 }
 
 export function defaultRegistries(): AuthenticationRegistries {
@@ -56,7 +60,8 @@ export function defaultRegistries(): AuthenticationRegistries {
     clientAuthMethods: [clientSecretBasic, clientSecretPost, privateKeyJwt, tlsClientAuth, selfSignedTlsClientAuth, none],
     responseTypes: RESPONSE_TYPES,
     responseModes: RESPONSE_MODE_LIST,
-    interactionSteps: [organizationStep, enterpriseLoginStep, passwordlessStep, loginStep, mfaStep, consentStep],
+    interactionSteps: [organizationStep, federatedLoginStep, passwordlessStep, loginStep, mfaStep, consentStep],
     protocolResponses: [samlpResponse, wsfedResponse],
+    connectionLogins: [samlpLogin, oidcLogin],
   };
 }

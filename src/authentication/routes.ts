@@ -35,7 +35,6 @@ import { readEdgeCertificate } from './sender-constraint/edge.js';
 import { revokeEndpoint } from './revoke.js';
 import { samlpEndpoints } from './samlp/endpoint.js';
 import { samlpLogoutEndpoints } from './samlp/logout.js';
-import { loginCallbackEndpoint, spMetadataEndpoint } from './samlp-connection/callback.js';
 import { wsfedEndpoints } from './wsfed/endpoint.js';
 import { cerEndpoint, pemEndpoint, samlpMetadataEndpoint } from './samlp/metadata.js';
 import { tokenEndpoint } from './token/endpoint.js';
@@ -102,14 +101,16 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
       dbconnections,
       steps: registries.interactionSteps,
       protocols: registries.protocolResponses,
+      connectionLogins: registries.connectionLogins,
     };
     app.route(authorizeEndpoint(interaction, registries));
     app.route(coVerifyEndpoint(interaction));
-    for (const route of [...samlpEndpoints(interaction), ...samlpLogoutEndpoints(interaction), samlpMetadataEndpoint(interaction), pemEndpoint(interaction), cerEndpoint(interaction), loginCallbackEndpoint(interaction), spMetadataEndpoint(interaction), ...wsfedEndpoints(interaction)]) {
+    for (const route of [...samlpEndpoints(interaction), ...samlpLogoutEndpoints(interaction), samlpMetadataEndpoint(interaction), pemEndpoint(interaction), cerEndpoint(interaction), ...wsfedEndpoints(interaction)]) {
       app.route(route);
     }
     app.route(verifyRedirectEndpoint(interaction, registries));
     for (const step of registries.interactionSteps) for (const route of step.routes(interaction)) app.route(route);
+    for (const login of registries.connectionLogins) for (const route of login.routes(interaction)) app.route(route);
     for (const route of enrollmentTicketPages(ctx)) app.route(route);
     for (const route of activateRoutes(interaction)) app.route(route);
     // The admin console (./console/routes.ts).

@@ -57,7 +57,7 @@ describe('SAML enterprise connections (Gatehouse as SP)', () => {
   async function startLogin(browser: Browser): Promise<{ requestId: string; relayState: string }> {
     const authorize = await browser.get(`/authorize?${new URLSearchParams({ client_id: portal.client_id, response_type: 'code', redirect_uri: CALLBACK, scope: 'openid profile email', connection: CONNECTION, state: 'app-state' })}`);
     assert.equal(authorize.statusCode, 302, authorize.body);
-    assert.match(authorize.headers.location as string, /^\/login\/samlp\?state=/);
+    assert.match(authorize.headers.location as string, /^\/login\/connection\?state=/);
     const toIdp = await browser.get(authorize.headers.location as string);
     assert.equal(toIdp.statusCode, 302, toIdp.body);
     const location = toIdp.headers.location as string;

@@ -21,12 +21,12 @@ import fs from 'node:fs';
 import type http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { decodeJwt } from 'jose';
 import type { Browser } from 'playwright-core';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { externalIdp, keyAndCertificate, type ExternalIdp } from '../helpers/saml.js';
 import { chromiumSkipReason, inScenario, launchChromium, managementApi, startLocalServer, type LocalServer, type ManagementApi } from './support/chromium.js';
 import { cleanUp, httpsRequest } from './support/https.js';
+import { escapeHtml, portalCallback, portalIdToken } from './support/portal.js';
 
 const CONNECTION = 'corp';
 const NAME_ID = 'grace@corp.example.com';
@@ -43,7 +43,6 @@ let spMetadata: string;
 let client: { client_id: string; client_secret: string };
 let callback: string;
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 /** The IdP's answer: a page that posts the Response to Gatehouse's ACS URL. */
 function postToAcs(res: http.ServerResponse, samlResponse: string, relayState: string | undefined): void {
@@ -91,23 +90,8 @@ const identityProvider: http.RequestListener = (req, res) => {
   });
 };
 
-/** The application's callback: shows the code it received. */
-const application: http.RequestListener = (req, res) => {
-  const url = new URL(req.url ?? '/', 'https://localhost');
-  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-  res.end(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Portal</title></head><body><h1>Portal callback</h1><p id="code">${escapeHtml(url.searchParams.get('code') ?? '')}</p><p id="error">${escapeHtml(url.searchParams.get('error_description') ?? '')}</p></body></html>`);
-};
-
-async function idTokenFor(code: string): Promise<Record<string, unknown>> {
-  const res = await httpsRequest(`${server.baseUrl}/oauth/token`, {
-    ca,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'authorization_code', client_id: client.client_id, client_secret: client.client_secret, code, redirect_uri: callback }),
-  });
-  assert.equal(res.status, 200, res.text);
-  return decodeJwt(res.json<{ id_token: string }>().id_token);
-}
+const application = portalCallback;
+const idTokenFor = (code: string) => portalIdToken(server, ca, client, callback, code);
 
 before(async () => {
   if (skip) return;

@@ -145,7 +145,7 @@ describe('/api/v2/connections', () => {
     assert.equal(google.statusCode, 400);
     assert.deepEqual(
       google.json(),
-      badRequest('The strategy google-oauth2 is not supported; Gatehouse supports database (auth0), SAML (samlp) and passwordless (email, sms) connections only.', 'operation_not_supported'),
+      badRequest('The strategy google-oauth2 is not supported; Gatehouse supports auth0, samlp, email, sms, oidc connections only.', 'operation_not_supported'),
     );
     const unknown = await t.management('POST', '/api/v2/connections', { body: { name: 'x', strategy: 'nope' } });
     assert.deepEqual(

@@ -11,7 +11,8 @@
  * A step is one module (./steps/) and one line in the list (../registries.ts);
  * its pages are its own routes.
  */
-import type { FastifyReply, RouteOptions } from 'fastify';
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { ConnectionRow } from '../../domain/connections/model.js';
 import type { AppContext } from '../../domain/context.js';
 import type { IssuanceClient } from '../../domain/issuance/lookups.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
@@ -48,6 +49,42 @@ export interface InteractionDeps {
   steps: readonly InteractionStep[];
   /** The answers of other protocols' requests (../registries.ts `protocolResponses`). */
   protocols: readonly ProtocolResponse[];
+  /** How a login through a federated connection starts, by strategy (../registries.ts `connectionLogins`). */
+  connectionLogins: readonly ConnectionLogin[];
+}
+
+/**
+ * The Authentication API's half of a federated connection strategy (its
+ * options and user ids are the domain's: src/domain/connections/strategies/):
+ * how the browser is sent to the upstream identity provider for a
+ * transaction. The upstream's answer comes back to the strategy's callback
+ * routes, which verify it, make or refresh the user, and finish the
+ * transaction through the sealed hop of ../connections/hop.ts, so that only
+ * the browser that started the login completes it.
+ */
+export interface ConnectionLogin {
+  /** The strategy it logs in through (`samlp`, `oidc` …). */
+  readonly strategy: string;
+  /**
+   * Sends the browser to the upstream for `interaction` (its transaction id
+   * set). `fromForm`: answering a post of the login page, whose CSP lets a
+   * form redirect only to this origin and the application's.
+   */
+  start(deps: InteractionDeps, interaction: Interaction, reply: FastifyReply, connection: ConnectionRow, options: { fromForm?: boolean }): Promise<FastifyReply>;
+  /** The email domains that send a login to this connection (home realm discovery, `domain_aliases`). */
+  domains(connection: ConnectionRow): readonly string[];
+  /** Its own endpoints (SAML's SP metadata). */
+  routes(deps: InteractionDeps): RouteOptions[];
+  /**
+   * Its part of the one callback URL, `/login/callback` (GET and POST, shared
+   * by every strategy as the service's is): `claims` says whether a request
+   * is its answer (the first login that claims it handles it), `handle`
+   * verifies it and sends the browser on through the sealed hop.
+   */
+  callback: {
+    claims(request: FastifyRequest): boolean;
+    handle(deps: InteractionDeps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
+  };
 }
 
 /**

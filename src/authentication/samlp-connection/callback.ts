@@ -16,7 +16,7 @@
  * 5. the user created or refreshed (`samlp|{connection}|{id}`);
  * 6. SP-initiated: a 303 to `GET /login/callback` with the sealed login,
  *    where the browser that started the transaction finishes it
- *    (./login.ts); IdP-initiated: the session starts here and the browser
+ *    (../connections/hop.ts); IdP-initiated: the session starts here and the browser
  *    goes to `/authorize` for the configured client, with
  *    `client_authorizequery`, which answers from that session.
  *
@@ -35,6 +35,7 @@ import type { AppContext } from '../../domain/context.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isActive } from '../../domain/users/active-user.js';
 import { federatedProfile, upsertFederatedUser } from '../../domain/users/federated-user.js';
+import { samlpStrategy } from '../../domain/connections/strategies/samlp.js';
 import { HTTP_POST_BINDING } from '../../domain/clients/samlp-addon.js';
 import { isoAt } from '../../platform/clock.js';
 import { secretHash } from '../../domain/secrets.js';
@@ -45,7 +46,8 @@ import { pageErrors } from '../errors.js';
 import type { InteractionDeps } from '../interaction/step.js';
 import { pick, readBody, readQuery } from '../params.js';
 import { SamlRefusal } from '../samlp/messages.js';
-import { acsUrl, authnRequestId, sealLogin } from './login.js';
+import { sendHop } from '../connections/hop.js';
+import { acsUrl, authnRequestId } from './login.js';
 import { verifyLoginResponse, type VerifiedLogin } from './response.js';
 import { loginConnections } from '../../domain/issuance/token-policy.js';
 
@@ -69,7 +71,7 @@ async function provision(ctx: AppContext, connection: ConnectionRow, settings: S
   const id = settings.user_id_attribute === undefined ? login.nameId : login.attributes.get(settings.user_id_attribute)?.[0];
   if (!id || id.length > 512) throw refused(`The assertion has no ${settings.user_id_attribute ?? 'NameID'} to identify the user.`);
   try {
-    const user = await upsertFederatedUser(ctx.stores.users, connection, id, federatedProfile(login.attributes, settings.fieldsMap), isoAt(ctx.now()));
+    const user = await upsertFederatedUser(ctx.stores.users, samlpStrategy, connection, id, federatedProfile(login.attributes, settings.fieldsMap), isoAt(ctx.now()));
     if (!isActive(user)) throw refused('This user is blocked.');
     return user;
   } catch (error) {
@@ -97,49 +99,43 @@ async function idpInitiated(deps: InteractionDeps, request: FastifyRequest, repl
   return reply.code(302).header('Location', `/authorize?${query}`).header('Cache-Control', 'no-store').send();
 }
 
-export function loginCallbackEndpoint(deps: InteractionDeps): RouteOptions {
-  return {
-    method: 'POST',
-    url: '/login/callback',
-    handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      const { ctx } = deps;
-      const { tenant } = request;
-      const connectionName = pick(readQuery(request), ['connection'], pageErrors.invalidParameter).connection;
-      const body = pick(readBody(request), ['SAMLResponse', 'RelayState'], pageErrors.invalidParameter);
-      const connection = await samlpConnection(ctx, tenant, connectionName);
-      const settings = samlpConnectionSettings(connection.options);
-      if (!body.SAMLResponse) throw refused('Missing SAMLResponse.');
-      let login: VerifiedLogin;
-      try {
-        login = verifyLoginResponse(body.SAMLResponse, {
-          certificate: settings.signingCert,
-          acs: acsUrl(tenant, connection.name),
-          audience: spEntityId(tenant.name, connection.name),
-          now: ctx.now(),
-        });
-      } catch (error) {
-        if (error instanceof SamlRefusal) {
-          request.log.warn({ connection: connection.name, reason: error.message }, 'SAML response refused');
-          throw refused(error.message);
-        }
-        throw error;
-      }
-      if (login.inResponseTo === undefined) return idpInitiated(deps, request, reply, connection, settings, login);
+/** The ACS: `POST /login/callback?connection=` (claimed from the shared callback URL, ../interaction/steps/federated.ts). */
+export async function samlpCallback(deps: InteractionDeps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const { ctx } = deps;
+  const { tenant } = request;
+  const connectionName = pick(readQuery(request), ['connection'], pageErrors.invalidParameter).connection;
+  const body = pick(readBody(request), ['SAMLResponse', 'RelayState'], pageErrors.invalidParameter);
+  const connection = await samlpConnection(ctx, tenant, connectionName);
+  const settings = samlpConnectionSettings(connection.options);
+  if (!body.SAMLResponse) throw refused('Missing SAMLResponse.');
+  let login: VerifiedLogin;
+  try {
+    login = verifyLoginResponse(body.SAMLResponse, {
+      certificate: settings.signingCert,
+      acs: acsUrl(tenant, connection.name),
+      audience: spEntityId(tenant.name, connection.name),
+      now: ctx.now(),
+    });
+  } catch (error) {
+    if (error instanceof SamlRefusal) {
+      request.log.warn({ connection: connection.name, reason: error.message }, 'SAML response refused');
+      throw refused(error.message);
+    }
+    throw error;
+  }
+  if (login.inResponseTo === undefined) return idpInitiated(deps, request, reply, connection, settings, login);
 
-      const transactionId = body.RelayState;
-      if (!transactionId || transactionId.length > 100 || login.inResponseTo !== authnRequestId(ctx, tenant, transactionId, connection.id)) {
-        throw refused('The InResponseTo of the SAML response names no request of this login.');
-      }
-      await useOnce(ctx, tenant, login);
-      // Which step the login completes: the request named the connection, or home realm discovery chose it.
-      const waiting = await ctx.stores.authorizeTransactions.findUsable(tenant.id, secretHash(transactionId), isoAt(ctx.now()));
-      if (!waiting) throw pageErrors.expiredTransaction();
-      const step = (waiting.params as { connection?: string }).connection === connection.name ? 'enterprise' : 'login';
-      const user = await provision(ctx, connection, settings, login);
-      const next = `/login/callback?${new URLSearchParams({ state: transactionId, login: sealLogin(ctx, tenant, transactionId, user.user_id, step) })}`;
-      return reply.code(303).header('Location', next).header('Cache-Control', 'no-store').send();
-    },
-  };
+  const transactionId = body.RelayState;
+  if (!transactionId || transactionId.length > 100 || login.inResponseTo !== authnRequestId(ctx, tenant, transactionId, connection.id)) {
+    throw refused('The InResponseTo of the SAML response names no request of this login.');
+  }
+  await useOnce(ctx, tenant, login);
+  // Which step the login completes: the request named the connection, or home realm discovery chose it.
+  const waiting = await ctx.stores.authorizeTransactions.findUsable(tenant.id, secretHash(transactionId), isoAt(ctx.now()));
+  if (!waiting) throw pageErrors.expiredTransaction();
+  const step = (waiting.params as { connection?: string }).connection === connection.name ? 'enterprise' : 'login';
+  const user = await provision(ctx, connection, settings, login);
+  return sendHop(ctx, reply, tenant, transactionId, user.user_id, step);
 }
 
 export function spMetadataEndpoint(deps: InteractionDeps): RouteOptions {

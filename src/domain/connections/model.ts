@@ -1,16 +1,12 @@
 /**
  * Connections, as stored and as the Management API returns them (the service's
- * `GetConnectionResponseContent` / `ConnectionForList`). Database
- * connections (strategy `auth0`) and passwordless email connections
- * (`email`, src/domain/passwordless) exist in Gatehouse so far.
+ * `GetConnectionResponseContent` / `ConnectionForList`). The strategies
+ * Gatehouse implements are those of ./strategies/.
  */
 import type { ConnectionRow } from '../rows.js';
 import { newPrefixedId } from '../../platform/crypto/ids.js';
 
 export type { ConnectionRow } from '../rows.js';
-
-/** The strategies Gatehouse implements; the rest of the document's enum is refused with 400 operation_not_supported. */
-export const SUPPORTED_STRATEGIES: readonly string[] = ['auth0', 'samlp', 'email', 'sms'];
 
 export interface Connection {
   id: string;

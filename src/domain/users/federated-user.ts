@@ -1,12 +1,14 @@
 /**
- * Users of SAML enterprise connections: `samlp|{connection}|{id}` (the id is
- * the NameID, or the connection's `user_id_attribute`), with no password,
- * their profile taken from the IdP's attributes through the connection's
- * `fieldsMap` (over the default mapping of the WS-Federation claim URIs) and
+ * Users of federated connections: their id is the strategy's
+ * (`samlp|{connection}|{id}`, `oidc|{connection}|{sub}`, `github|{id}`:
+ * ../connections/strategies/), with no password, their profile taken from
+ * what the IdP says (SAML: its attributes through the connection's
+ * `fieldsMap`, over the default mapping of the WS-Federation claim URIs) and
  * refreshed at every login, as the service does for enterprise users.
  */
 import { CLAIMS } from '../clients/samlp-addon.js';
 import type { ConnectionRow } from '../connections/model.js';
+import type { ConnectionStrategy } from '../connections/strategies/strategy.js';
 import type { UserRow } from '../rows.js';
 import type { UserStore } from './store.js';
 import { defaultPicture } from './new-user.js';
@@ -24,10 +26,10 @@ const DEFAULT_FIELDS_MAP: Readonly<Record<string, readonly string[]>> = {
 };
 
 const PROFILE_MEMBERS = ['email', 'name', 'given_name', 'family_name', 'nickname', 'picture', 'email_verified'] as const;
-type Profile = Partial<Record<(typeof PROFILE_MEMBERS)[number], string>>;
+export type FederatedProfile = Partial<Record<(typeof PROFILE_MEMBERS)[number], string>>;
 
-export function federatedProfile(attributes: ReadonlyMap<string, readonly string[]>, fieldsMap: Readonly<Record<string, string | readonly string[]>>): Profile {
-  const profile: Profile = {};
+export function federatedProfile(attributes: ReadonlyMap<string, readonly string[]>, fieldsMap: Readonly<Record<string, string | readonly string[]>>): FederatedProfile {
+  const profile: FederatedProfile = {};
   for (const member of PROFILE_MEMBERS) {
     const names = fieldsMap[member] !== undefined ? [fieldsMap[member]].flat() : DEFAULT_FIELDS_MAP[member]!;
     for (const name of names) {
@@ -41,15 +43,23 @@ export function federatedProfile(attributes: ReadonlyMap<string, readonly string
   return profile;
 }
 
-export const federatedUserId = (connection: Pick<ConnectionRow, 'name'>, id: string) => `samlp|${connection.name}|${id}`;
-
 /**
- * Creates the user on a first login, else refreshes the profile; records the
- * login on neither (the session start does). An identity linked to another
+ * Creates the user on a first login, else refreshes the profile (per the
+ * connection's `set_user_root_attributes`: `on_first_login` keeps it,
+ * `never_on_login` creates nobody); records the login on neither (the
+ * session start does). An identity linked to another
  * user has its profile refreshed and logs that user in (undefined if it is gone).
  */
-export async function upsertFederatedUser(users: UserStore, connection: ConnectionRow, id: string, profile: Profile, now: string): Promise<UserRow | undefined> {
-  const userId = federatedUserId(connection, id);
+export async function upsertFederatedUser(
+  users: UserStore,
+  strategy: ConnectionStrategy,
+  connection: ConnectionRow,
+  id: string,
+  profile: FederatedProfile,
+  now: string,
+  sync: 'on_each_login' | 'on_first_login' | 'never_on_login' = 'on_each_login',
+): Promise<UserRow | undefined> {
+  const userId = strategy.userId(connection, id);
   const email = profile.email ?? null;
   const fields = {
     email,
@@ -63,9 +73,11 @@ export async function upsertFederatedUser(users: UserStore, connection: Connecti
   };
   const existing = await users.getIdentity(connection.tenant_id, userId);
   if (existing) {
+    if (sync !== 'on_each_login') return userLoggingIn(users, existing);
     await users.update(connection.tenant_id, userId, { ...fields, updated_at: now });
     return userLoggingIn(users, { ...existing, ...fields, updated_at: now });
   }
+  if (sync === 'never_on_login') return undefined;
   const row: UserRow = {
     tenant_id: connection.tenant_id,
     user_id: userId,

@@ -13,7 +13,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { FreeObject, maxJsonBytes, NullableStringEnum, StringEnum } from '../../platform/http/schema-types.js';
 
-/** The document's `ConnectionIdentityProviderEnum`; only `auth0` is implemented (see SUPPORTED_STRATEGIES). */
+/** The document's `ConnectionIdentityProviderEnum`; those Gatehouse implements are the registry's (src/domain/connections/strategies/). */
 export const STRATEGIES = [
   'ad', 'adfs', 'amazon', 'apple', 'dropbox', 'bitbucket', 'auth0-oidc', 'auth0', 'baidu', 'bitly', 'box', 'custom', 'daccount',
   'dwolla', 'email', 'evernote-sandbox', 'evernote', 'exact', 'facebook', 'fitbit', 'github', 'google-apps', 'google-oauth2',

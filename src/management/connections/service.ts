@@ -1,10 +1,13 @@
 /**
- * Business rules of connections, behind the Management API routes. Only
- * database connections (strategy `auth0`) are implemented; any other strategy
- * of the document's enum is refused with 400 `operation_not_supported`.
+ * Business rules of connections, behind the Management API routes. The
+ * strategies are those of the registry (src/domain/connections/strategies/);
+ * any other strategy of the document's enum is refused with 400
+ * `operation_not_supported`.
  */
-import { PASSWORDLESS_STRATEGIES, passwordlessOptionsProblem } from '../../domain/passwordless/options.js';
-import { connectionFromRow, newConnectionId, SUPPORTED_STRATEGIES, type Connection, type ConnectionRow } from '../../domain/connections/model.js';
+import { connectionFromRow, newConnectionId, type Connection, type ConnectionRow } from '../../domain/connections/model.js';
+import { CONNECTION_STRATEGIES, connectionStrategy } from '../../domain/connections/strategies/index.js';
+import { StrategyOptionsError, type ConnectionStrategy } from '../../domain/connections/strategies/strategy.js';
+import { upstreamFetch, type UpstreamFetch } from '../../platform/http/upstream-fetch.js';
 import { managementErrors } from '../../platform/http/errors.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { Paging } from '../paging.js';
@@ -14,7 +17,6 @@ import { type ConnectionChanges, type ConnectionFilter, type ConnectionStore } f
 import { isUniqueViolation } from '../../platform/database-errors.js';
 import type { AppContext } from '../../domain/context.js';
 import { isoAt } from '../../platform/clock.js';
-import { SAMLP_STRATEGY, samlpConnectionProblem } from '../../domain/connections/samlp-connection.js';
 
 /** management-api-wire-notes §2. */
 export const connectionNotFound = () => managementErrors.notFound('The connection does not exist', 'inexistent_connection');
@@ -47,23 +49,31 @@ export function clientsCheckpointScope(tenant: Tenant, connectionId: string): st
   return `${tenant.id}:connections:${connectionId}:clients`;
 }
 
-/** The options a strategy checks itself (samlp: ../../domain/connections/samlp-connection.ts, email and sms: ../../domain/passwordless/options.ts); others are free-form here. */
-function checkOptions(strategy: string, options: Record<string, unknown>): void {
-  if (strategy === SAMLP_STRATEGY) {
-    const problem = samlpConnectionProblem(options);
-    if (problem) throw managementErrors.invalidBody(`Payload validation error: '${problem.message}' on property ${problem.property}.`);
-  }
-  if (PASSWORDLESS_STRATEGIES.has(strategy)) {
-    const problem = passwordlessOptionsProblem(options, strategy);
-    if (problem) throw managementErrors.invalidBody(`Payload validation error: '${problem}' on property options.`);
+/** The options' check of the connection's strategy (src/domain/connections/strategies/). */
+function checkOptions(strategy: ConnectionStrategy | undefined, options: Record<string, unknown>): void {
+  const problem = strategy?.optionsProblem(options);
+  if (problem) throw managementErrors.invalidBody(`Payload validation error: '${problem.message}' on property ${problem.property}.`);
+}
+
+/** The options as stored: checked, then completed by the strategy (an OpenID provider's discovery document). */
+async function storedOptions(strategy: ConnectionStrategy | undefined, options: Record<string, unknown>, fetch: UpstreamFetch): Promise<Record<string, unknown>> {
+  checkOptions(strategy, options);
+  if (!strategy?.prepareOptions) return options;
+  try {
+    return await strategy.prepareOptions(options, { fetch });
+  } catch (error) {
+    if (error instanceof StrategyOptionsError) throw managementErrors.invalidBody(`Payload validation error: '${error.problem.message}' on property ${error.problem.property}.`);
+    throw error;
   }
 }
 
 export class ConnectionService {
   readonly connections: ConnectionStore;
+  private readonly fetch: UpstreamFetch;
 
   constructor(private readonly ctx: AppContext) {
     this.connections = ctx.stores.connections;
+    this.fetch = upstreamFetch({ outbound: ctx.config.outbound });
   }
 
   list(tenant: Tenant, filter: ConnectionFilter, paging: Paging, selection?: FieldSelection): Promise<ConnectionList> {
@@ -83,13 +93,14 @@ export class ConnectionService {
   }
 
   async create(tenant: Tenant, body: CreateConnectionBody): Promise<Connection> {
-    if (!SUPPORTED_STRATEGIES.includes(body.strategy)) {
+    const strategy = connectionStrategy(body.strategy);
+    if (!strategy) {
       throw managementErrors.badRequest(
-        `The strategy ${body.strategy} is not supported; Gatehouse supports database (auth0), SAML (samlp) and passwordless (email, sms) connections only.`,
+        `The strategy ${body.strategy} is not supported; Gatehouse supports ${CONNECTION_STRATEGIES.map((s) => s.name).join(', ')} connections only.`,
         'operation_not_supported',
       );
     }
-    checkOptions(body.strategy, body.options ?? {});
+    const options = await storedOptions(strategy, body.options ?? {}, this.fetch);
     const enabledClients = [...new Set(body.enabled_clients ?? [])];
     await this.requireClients(tenant, enabledClients);
     const now = isoAt(this.ctx.now());
@@ -99,7 +110,7 @@ export class ConnectionService {
       name: body.name,
       display_name: body.display_name ?? null,
       strategy: body.strategy,
-      options: body.options ?? {},
+      options,
       is_domain_connection: body.is_domain_connection ? 1 : 0,
       // "If the array is empty or the property is not specified, the connection name will be added as realm."
       realms: body.realms?.length ? body.realms : [body.name],
@@ -125,8 +136,7 @@ export class ConnectionService {
     const changes: ConnectionChanges = { updated_at: isoAt(this.ctx.now()) };
     if (body.display_name !== undefined) changes.display_name = body.display_name;
     if (body.options !== undefined) {
-      changes.options = body.options ?? {};
-      checkOptions(row.strategy, changes.options);
+      changes.options = await storedOptions(connectionStrategy(row.strategy), body.options ?? {}, this.fetch);
     }
     if (body.is_domain_connection !== undefined) changes.is_domain_connection = body.is_domain_connection ? 1 : 0;
     if (body.realms !== undefined) changes.realms = body.realms.length > 0 ? body.realms : [row.name];

@@ -36,7 +36,7 @@ import { completeStep, csrfToken, stepRoute } from '../policy.js';
 import type { Interaction, InteractionDeps, InteractionStep } from '../step.js';
 import { isActive } from '../../../domain/users/active-user.js';
 import { readPromptSettings } from '../../../domain/branding/service.js';
-import { homeRealm, sendAuthnRequest } from '../../samlp-connection/login.js';
+import { homeRealm } from './federated.js';
 import { tokenPolicy } from '../../../domain/issuance/token-policy.js';
 
 const NAME = 'login';
@@ -102,9 +102,9 @@ function loginRoutes(deps: InteractionDeps): RouteOptions[] {
       const refuse = async (key: 'no-db-connection' | 'too-many-attempts' | 'wrong-credentials' | 'user-blocked') =>
         refusedForm(await loginView(interaction, identifier, { message: (ui) => ui.text('login', 'login', key) }, 'password'), interaction);
 
-      // Home realm discovery: an email of an enterprise domain goes to its SAML IdP (../../samlp-connection/login.ts).
+      // Home realm discovery: an email of an enterprise domain goes to its identity provider (./federated.ts).
       const realm = await homeRealm(deps, interaction, identifier);
-      if (realm) return sendAuthnRequest(deps, interaction, reply, realm, { fromForm: true });
+      if (realm) return realm.login.start(deps, interaction, reply, realm.connection, { fromForm: true });
       // Identifier first: the identifier's step posts no password; the password's step comes next.
       if (params.password === undefined && identifier !== '' && (await readPromptSettings(ctx, interaction.tenant.id)).identifier_first) {
         return sendPage(reply, 200, await loginView(interaction, identifier, undefined, 'password'), formRedirects(interaction));

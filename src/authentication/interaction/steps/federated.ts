@@ -1,0 +1,107 @@
+/**
+ * Logging in through a federated connection (SAML today; the strategies of
+ * `registries.connectionLogins`): an interaction step before the password
+ * login.
+ *
+ * - Needed while nobody is logged in and the request names (`connection`) a
+ *   connection enabled for the client whose strategy has a login.
+ * - `GET /login/connection?state=` sends the browser to the upstream
+ *   through the strategy's `start`.
+ * - Home realm discovery: an email typed on the login page whose domain is
+ *   one of a connection's `domains` sends the browser there the same way
+ *   (`homeRealm`, called by the login step); the password is then not read.
+ * - `/login/callback`, the one callback URL of every upstream: a GET or
+ *   POST answer goes to the first connection login whose `callback.claims`
+ *   it; `GET /login/callback?state=…&login=…` is the sealed hop of a
+ *   verified login (../../connections/hop.ts), where the session starts and
+ *   the step completes.
+ */
+import type { RouteOptions } from 'fastify';
+import type { ConnectionRow } from '../../../domain/connections/model.js';
+import { isActive } from '../../../domain/users/active-user.js';
+import { loginConnections } from '../../../domain/issuance/token-policy.js';
+import { openLogin } from '../../connections/hop.js';
+import { pageErrors } from '../../errors.js';
+import { pageParams, readQuery } from '../../params.js';
+import { completeStep, stepPage, stepRoute } from '../policy.js';
+import type { ConnectionLogin, Interaction, InteractionDeps, InteractionStep } from '../step.js';
+
+const NAME = 'enterprise';
+
+const loginOf = (deps: InteractionDeps, connection: ConnectionRow): ConnectionLogin | undefined => deps.connectionLogins.find((l) => l.strategy === connection.strategy);
+
+/** The federated connection the request names, when it is enabled for the client, with its login. */
+async function requestedConnection(deps: InteractionDeps, interaction: Interaction): Promise<{ connection: ConnectionRow; login: ConnectionLogin } | undefined> {
+  const name = interaction.request.connection;
+  if (name === undefined) return undefined;
+  const enabled = await loginConnections(deps.ctx.stores.connections, interaction.tenant.id, interaction.client.row.client_id);
+  const connection = enabled.find((c) => c.name === name);
+  const login = connection && loginOf(deps, connection);
+  return connection && login ? { connection, login } : undefined;
+}
+
+/**
+ * Home realm discovery: the federated connection enabled for the client whose
+ * domains hold the domain of the email typed on the login page.
+ */
+export async function homeRealm(deps: InteractionDeps, interaction: Interaction, identifier: string): Promise<{ connection: ConnectionRow; login: ConnectionLogin } | undefined> {
+  const at = identifier.lastIndexOf('@');
+  if (at <= 0) return undefined;
+  const domain = identifier.slice(at + 1).toLowerCase();
+  const enabled = await loginConnections(deps.ctx.stores.connections, interaction.tenant.id, interaction.client.row.client_id);
+  for (const connection of enabled) {
+    const login = loginOf(deps, connection);
+    if (login?.domains(connection).some((d) => d.toLowerCase() === domain)) return { connection, login };
+  }
+  return undefined;
+}
+
+function routes(deps: InteractionDeps): RouteOptions[] {
+  return [
+    stepRoute(deps, NAME, 'GET', '/login/connection', async (interaction, _request, reply) => {
+      const requested = await requestedConnection(deps, interaction);
+      if (!requested) throw pageErrors.expiredTransaction();
+      return requested.login.start(deps, interaction, reply, requested.connection, {});
+    }),
+    {
+      method: 'POST',
+      url: '/login/callback',
+      handler: async (request, reply) => {
+        const login = deps.connectionLogins.find((l) => l.callback.claims(request));
+        if (!login) throw pageErrors.expiredTransaction();
+        return login.callback.handle(deps, request, reply);
+      },
+    },
+    {
+      // An upstream's answer by GET, or the sealed hop: the step it completes is the
+      // one the sealed login names, and stepPage checks it is the current one.
+      method: 'GET',
+      url: '/login/callback',
+      handler: async (request, reply) => {
+        if (readQuery(request).values.login === undefined) {
+          const upstream = deps.connectionLogins.find((l) => l.callback.claims(request));
+          if (!upstream) throw pageErrors.expiredTransaction();
+          return upstream.callback.handle(deps, request, reply);
+        }
+        const { state, login: sealed } = pageParams(request, ['state', 'login']);
+        const login = state === undefined ? undefined : openLogin(deps.ctx, request.tenant, state, sealed);
+        if (!login) throw pageErrors.expiredTransaction();
+        const page = await stepPage(deps, request, reply, login.step);
+        if ('reply' in page) return page.reply;
+        const { interaction } = page;
+        const user = await deps.ctx.stores.users.get(interaction.tenant.id, login.user_id);
+        if (!isActive(user)) throw pageErrors.authorize('This user is blocked.');
+        const authenticated = await deps.sessions.start(interaction.tenant, user, reply);
+        return completeStep(deps, reply, { ...interaction, authenticated }, login.step);
+      },
+    },
+  ];
+}
+
+export const federatedLoginStep: InteractionStep = {
+  name: NAME,
+  page: () => '/login/connection',
+  promptNone: { error: 'login_required', description: 'Login required' },
+  needed: async (deps, interaction) => interaction.authenticated === undefined && (await requestedConnection(deps, interaction)) !== undefined,
+  routes,
+};
