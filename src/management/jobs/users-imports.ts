@@ -86,7 +86,7 @@ async function readImportRequest(request: FastifyRequest, maxBytes: number): Pro
 }
 
 /** POST /api/v2/jobs/users-imports (multipart) → 202 with the pending job; the runner imports in the background. */
-export const createUsersImport: ManagementRouteFactory<JobService> = (ctx, jobs) => managementRoute({
+export const createUsersImport: ManagementRouteFactory<JobService, { readonly config: { readonly jobs: { readonly importMaxBytes: number } } }> = (ctx, jobs) => managementRoute({
   method: 'POST',
   url: '/jobs/users-imports',
   config: { scopes: ['create:users'] },

@@ -1,4 +1,4 @@
-import { RbacService } from '../rbac/service.js';
+import { UserAccessService } from '../rbac/user-access.js';
 import type { ManagementRoute } from '../route.js';
 import { listUsersByEmail } from '../users-by-email/list.js';
 import { createUser } from './create.js';
@@ -28,7 +28,7 @@ import type { AppContext } from '../../domain/context.js';
 /** /api/v2/users, /api/v2/users-by-email, and a user's identities, roles, permissions and groups. */
 export function userRoutes(ctx: AppContext): ManagementRoute[] {
   const users = new UserService(ctx);
-  const rbac = new RbacService(ctx);
+  const rbac = new UserAccessService(ctx);
   const identities = new UserIdentityService(ctx);
   return [
     ...[listUsers, createUser, getUser, updateUser, deleteUser, listUsersByEmail].map((route) => route(ctx, users)),
