@@ -8,11 +8,10 @@ import { connectionFromRow, newConnectionId, SUPPORTED_STRATEGIES, type Connecti
 import { managementErrors } from '../../platform/http/errors.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { Paging } from '../paging.js';
-import { checkpointPage, pagedList, type CheckpointList, type OffsetList } from '../lists.js';
+import { checkpointPage, pagedList, type CheckpointList, type OffsetList, type CheckpointSealing } from '../lists.js';
 import type { CreateConnectionBody, UpdateConnectionBody, UpdateEnabledClientsBody } from './schema.js';
 import { type ConnectionChanges, type ConnectionFilter, type ConnectionStore } from '../../domain/connections/store.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
-import type { AppContext } from '../../domain/context.js';
 import { isoAt } from '../../platform/clock.js';
 import { SAMLP_STRATEGY, samlpConnectionProblem } from '../../domain/connections/samlp-connection.js';
 
@@ -59,10 +58,16 @@ function checkOptions(strategy: string, options: Record<string, unknown>): void 
   }
 }
 
+/** What ConnectionService touches. */
+export interface ConnectionServiceContext extends CheckpointSealing {
+  readonly now: () => number;
+  readonly stores: { readonly connections: ConnectionStore };
+}
+
 export class ConnectionService {
   readonly connections: ConnectionStore;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly ctx: ConnectionServiceContext) {
     this.connections = ctx.stores.connections;
   }
 

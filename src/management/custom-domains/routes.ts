@@ -1,11 +1,10 @@
 /** /api/v2/custom-domains */
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../domain/context.js';
 import { BODY_CONTENT_TYPES, managementRoute, NoContent, type ManagementRoute } from '../route.js';
 import { CreateCustomDomainBody, CustomDomainParams, CustomDomainResponse, UpdateCustomDomainBody } from './schema.js';
-import { CustomDomainService } from './service.js';
+import { CustomDomainService, type CustomDomainServiceContext } from './service.js';
 
-export function customDomainRoutes(ctx: AppContext): ManagementRoute[] {
+export function customDomainRoutes(ctx: CustomDomainServiceContext): ManagementRoute[] {
   const domains = new CustomDomainService(ctx);
   return [
     managementRoute({

@@ -7,9 +7,8 @@
  * accepted; anything else is refused with 400 and changes nothing.
  */
 import type { PromptSettings } from '../../domain/branding/branding.js';
-import { putCustomText, readCustomText, readPromptSettings, updatePromptSettings } from '../../domain/branding/service.js';
+import { putCustomText, readCustomText, readPromptSettings, updatePromptSettings, type UiSettingsContext } from '../../domain/branding/service.js';
 import { customTextProblem, isLanguage, isPromptName, LANGUAGES, PROMPT_NAMES, type CustomTexts, type Language, type PromptName } from '../../domain/branding/texts.js';
-import type { AppContext } from '../../domain/context.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { managementErrors } from '../../platform/http/errors.js';
 
@@ -33,8 +32,11 @@ function promptAndLanguage(prompt: string, language: string): { prompt: PromptNa
   return { prompt, language };
 }
 
+/** What PromptService touches. */
+export interface PromptServiceContext extends UiSettingsContext {}
+
 export class PromptService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: PromptServiceContext) {}
 
   settings(tenant: Tenant): Promise<PromptSettings> {
     return readPromptSettings(this.ctx, tenant.id);

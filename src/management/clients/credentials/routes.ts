@@ -1,11 +1,10 @@
 /** /api/v2/clients/{client_id}/credentials: one file per operation would repeat five short handlers; they share this module's service. */
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../domain/context.js';
 import { BODY_CONTENT_TYPES, managementRoute, NoContent, type ManagementRoute } from '../../route.js';
 import { ClientParams, CreateCredentialBody, CredentialParams, CredentialResponse, UpdateCredentialBody } from './schema.js';
-import { ClientCredentialService } from './service.js';
+import { ClientCredentialService, type ClientCredentialServiceContext } from './service.js';
 
-export function clientCredentialRoutes(ctx: AppContext): ManagementRoute[] {
+export function clientCredentialRoutes(ctx: ClientCredentialServiceContext): ManagementRoute[] {
   const credentials = new ClientCredentialService(ctx);
   return [
     managementRoute({
