@@ -7,13 +7,12 @@
  * `DPoP-Nonce`.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../domain/context.js';
 import type { IssuanceClient } from '../../domain/issuance/lookups.js';
 import { complianceProfile } from '../../domain/clients/compliance.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { Confirmation } from '../../domain/tokens/confirmation.js';
 import { OAuthError, oauthErrors } from '../../platform/http/errors.js';
-import { dpopHeader, DpopRefusal, verifyDpopProof, withNonce } from './dpop.js';
+import { dpopHeader, DpopRefusal, verifyDpopProof, withNonce, type DpopContext } from './dpop.js';
 
 const CERTIFICATE_METHODS: ReadonlySet<string> = new Set(['tls_client_auth', 'self_signed_tls_client_auth']);
 
@@ -21,9 +20,12 @@ const CERTIFICATE_METHODS: ReadonlySet<string> = new Set(['tls_client_auth', 'se
 export const requiresProofOfPossession = (client: IssuanceClient) =>
   client.row.config.require_proof_of_possession === true || complianceProfile(client.row) !== undefined;
 
+/** What checking a token request's DPoP proof touches. */
+export interface TokenProofContext extends DpopContext {}
+
 /** The key the request proved possession of, if any; `endpoint` is the URL its `htu` must name. */
 export async function proofOfPossession(
-  ctx: AppContext,
+  ctx: TokenProofContext,
   tenant: Tenant,
   request: FastifyRequest,
   reply: FastifyReply,
