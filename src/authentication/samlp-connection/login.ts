@@ -27,7 +27,6 @@
 import type { FastifyReply, RouteOptions } from 'fastify';
 import { samlpConnectionSettings, SAMLP_STRATEGY, spEntityId } from '../../domain/connections/samlp-connection.js';
 import type { ConnectionRow } from '../../domain/connections/model.js';
-import type { AppContext } from '../../domain/context.js';
 import { secretHash } from '../../domain/secrets.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isActive } from '../../domain/users/active-user.js';
@@ -39,6 +38,11 @@ import type { Interaction, InteractionDeps, InteractionStep } from '../interacti
 import { html, page, sendPage } from '../pages/html.js';
 import { pageParams } from '../params.js';
 import { authnRequest, redirectUrl } from '../samlp/xml-messages.js';
+import type { ConnectionStore } from '../../domain/connections/store.js';
+import type { Keyring } from '../../domain/keys/keyring.js';
+import type { UserStore } from '../../domain/users/store.js';
+import type { FormTokens } from '../../platform/crypto/form-tokens.js';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
 
 const NAME = 'enterprise';
 /** How long the sealed login of the 303 hop may be used. */
@@ -47,8 +51,17 @@ const HOP_LIFETIME_MS = 120_000;
 /** This tenant's ACS URL for a connection (wire notes §14). */
 export const acsUrl = (tenant: Tenant, connection: string) => `https://${tenant.domain}/login/callback?connection=${encodeURIComponent(connection)}`;
 
+/** What starting a login at a SAML identity provider touches. */
+export interface SamlConnectionLoginContext {
+  readonly box: SecretBox;
+  formTokens(purpose: string): FormTokens;
+  readonly keyring: Keyring;
+  readonly now: () => number;
+  readonly stores: { readonly connections: ConnectionStore; readonly users: UserStore };
+}
+
 /** The ID of the AuthnRequest of a transaction to a connection. */
-export function authnRequestId(ctx: AppContext, tenant: Tenant, transactionId: string, connectionId: string): string {
+export function authnRequestId(ctx: SamlConnectionLoginContext, tenant: Tenant, transactionId: string, connectionId: string): string {
   return `_${ctx.formTokens('gatehouse samlp authn request').token(tenant.id, secretHash(transactionId), connectionId)}`;
 }
 
@@ -64,12 +77,12 @@ interface SealedLogin {
 }
 
 /** The sealed verified login of a transaction: the user to log in and the step it completes, for two minutes. */
-export function sealLogin(ctx: AppContext, tenant: Tenant, transactionId: string, userId: string, step: EnterpriseStepName): string {
+export function sealLogin(ctx: SamlConnectionLoginContext, tenant: Tenant, transactionId: string, userId: string, step: EnterpriseStepName): string {
   const login: SealedLogin = { user_id: userId, step, exp: ctx.now() + HOP_LIFETIME_MS };
   return ctx.box.seal(JSON.stringify(login), hopContext(tenant, transactionId));
 }
 
-function openLogin(ctx: AppContext, tenant: Tenant, transactionId: string, sealed: string | undefined): SealedLogin | undefined {
+function openLogin(ctx: SamlConnectionLoginContext, tenant: Tenant, transactionId: string, sealed: string | undefined): SealedLogin | undefined {
   if (!sealed || sealed.length > 2048) return undefined;
   try {
     const login = JSON.parse(ctx.box.openString(sealed, hopContext(tenant, transactionId))) as SealedLogin;
