@@ -35,11 +35,8 @@ function queryUiLocales(request: FastifyRequest): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** What loading a page's language, texts and branding touches. */
-export interface PageUiContext extends UiSettingsContext {}
-
 /** `withBranding` changes the stored branding before the page uses it (the console's live preview, ./console/preview.ts). */
-export async function loadPageUi(ctx: PageUiContext, request: FastifyRequest, withBranding: (stored: Branding) => Branding = (b) => b): Promise<PageUi> {
+export async function loadPageUi(ctx: UiSettingsContext, request: FastifyRequest, withBranding: (stored: Branding) => Branding = (b) => b): Promise<PageUi> {
   const { tenant } = request;
   const settings = tenant.settings as unknown as Record<string, unknown>;
   const accept = request.headers['accept-language'];
@@ -57,7 +54,7 @@ export async function loadPageUi(ctx: PageUiContext, request: FastifyRequest, wi
 }
 
 /** onRequest hook: pages of this request load their UI once, when one is sent. */
-export function pageUiHook(ctx: PageUiContext) {
+export function pageUiHook(ctx: UiSettingsContext) {
   return async (request: FastifyRequest): Promise<void> => {
     if (!request.tenant) return;
     let loaded: Promise<PageUi> | undefined;

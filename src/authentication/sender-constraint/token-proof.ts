@@ -20,12 +20,9 @@ const CERTIFICATE_METHODS: ReadonlySet<string> = new Set(['tls_client_auth', 'se
 export const requiresProofOfPossession = (client: IssuanceClient) =>
   client.row.config.require_proof_of_possession === true || complianceProfile(client.row) !== undefined;
 
-/** What checking a token request's DPoP proof touches. */
-export interface TokenProofContext extends DpopContext {}
-
 /** The key the request proved possession of, if any; `endpoint` is the URL its `htu` must name. */
 export async function proofOfPossession(
-  ctx: TokenProofContext,
+  ctx: DpopContext,
   tenant: Tenant,
   request: FastifyRequest,
   reply: FastifyReply,

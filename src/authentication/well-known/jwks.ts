@@ -1,16 +1,13 @@
 import type { RouteOptions } from 'fastify';
 import { DOCUMENT_CONTENT_TYPE, JWKS_PATH, documentHeaders, jwksDocument, notModified, type DiscoveryContext } from './documents.js';
 
-/** What /.well-known/jwks.json reads. */
-export interface JwksContext extends DiscoveryContext {}
-
 /**
  * GET /.well-known/jwks.json: the tenant's public signing keys, each with
  * kty, use, n, e, kid, x5t, x5c and alg. The bytes, ETag and caching headers
  * come from ./documents.ts, which also answers this path on the real
  * listener before Fastify; this route is what app.inject() reaches.
  */
-export function jwksEndpoint(ctx: JwksContext): RouteOptions {
+export function jwksEndpoint(ctx: DiscoveryContext): RouteOptions {
   return {
     method: 'GET',
     url: JWKS_PATH,

@@ -35,11 +35,8 @@ function checkBranding(body: Record<string, unknown>): void {
   }
 }
 
-/** What BrandingService touches. */
-export interface BrandingServiceContext extends UiSettingsContext {}
-
 export class BrandingService {
-  constructor(private readonly ctx: BrandingServiceContext) {}
+  constructor(private readonly ctx: UiSettingsContext) {}
 
   get(tenant: Tenant): Promise<Branding> {
     return readBranding(this.ctx, tenant.id);

@@ -32,11 +32,8 @@ function promptAndLanguage(prompt: string, language: string): { prompt: PromptNa
   return { prompt, language };
 }
 
-/** What PromptService touches. */
-export interface PromptServiceContext extends UiSettingsContext {}
-
 export class PromptService {
-  constructor(private readonly ctx: PromptServiceContext) {}
+  constructor(private readonly ctx: UiSettingsContext) {}
 
   settings(tenant: Tenant): Promise<PromptSettings> {
     return readPromptSettings(this.ctx, tenant.id);
