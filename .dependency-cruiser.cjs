@@ -101,10 +101,19 @@ module.exports = {
       to: { path: '^src/main\\.ts$' },
     },
     {
+      name: 'console-client-through-the-token-policy',
+      severity: 'error',
+      comment:
+        'What sets the built-in console client apart (its scopes, token lifetime, consent, signup, connections, principal) is a rule of ' +
+        'the token policy, src/domain/issuance/token-policy.ts (docs/architecture.md "The token policy"): no other module asks whether a client is the console.',
+      from: { path: '^src/', pathNot: ['^src/domain/console/', '^src/domain/issuance/', '^src/authentication/console/', '^src/app/'] },
+      to: { path: '^src/domain/console/(client|operator)\\.ts$' },
+    },
+    {
       name: 'no-orphans',
       severity: 'error',
-      comment: 'A module nothing imports is dead code.',
-      from: { orphan: true, pathNot: ['^src/main\\.ts$', '\\.d\\.ts$'] },
+      comment: 'A module nothing imports is dead code (migrations are found in their folder, src/storage/database.ts).',
+      from: { orphan: true, pathNot: ['^src/main\\.ts$', '\\.d\\.ts$', '^src/storage/migrations/'] },
       to: {},
     },
   ],

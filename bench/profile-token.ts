@@ -7,6 +7,7 @@
  *
  *   npm run build --silent && node --import tsx bench/profile-token.ts
  *   BENCH_TENANT_LOGS=off …   (the same with GATEHOUSE_TENANT_LOGS=off, to compare)
+ *   BENCH_PROFILE_GET=/.well-known/jwks.json …   (GET that path instead of the token request)
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -39,12 +40,15 @@ async function main(): Promise<number> {
     nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${DIR}`],
     extraEnv: { GATEHOUSE_TENANT_LOGS: process.env.BENCH_TENANT_LOGS?.trim() || 'on' },
   });
+  const get = process.env.BENCH_PROFILE_GET?.trim();
   const result = await measure(
-    { name: 'client_credentials', method: 'POST', path: '/oauth/token', body: typical.tokenBody, endpoint: gatehouse.endpoint, server: gatehouse.child },
+    get
+      ? { name: `GET ${get}`, method: 'GET', path: get, endpoint: gatehouse.endpoint, server: gatehouse.child }
+      : { name: 'client_credentials', method: 'POST', path: '/oauth/token', body: typical.tokenBody, endpoint: gatehouse.endpoint, server: gatehouse.child },
     SETTINGS,
-    'profiled client_credentials',
+    `profiled ${get ? `GET ${get}` : 'client_credentials'}`,
   );
-  log(`${Math.round(result.reqPerSec)} tokens/s under the profiler (${pinning.note})`);
+  log(`${Math.round(result.reqPerSec)} ${get ? 'responses' : 'tokens'}/s under the profiler (${pinning.note})`);
   await stopChild(gatehouse.child);
   const file = fs.readdirSync(DIR).find((f) => f.endsWith('.cpuprofile') && !before.has(f));
   if (!file) throw new Error('no profile was written');

@@ -18,14 +18,21 @@
  *   RBAC user token                   Gatehouse only: refresh_token grant for a user whose 3 roles
  *                                     hold 50 permissions of an API with enforce_policies (skipped,
  *                                     saying why, when the roles endpoints answer 404)
+ *   password-login flood              Gatehouse only: client_credentials alone, password-realm logins
+ *                                     alone (BENCH_LOGIN_CONNECTIONS connections, 20 users with argon2id
+ *                                     hashes), then both at once: what each class keeps of its rate
  *
  * Each case runs BENCH_ROUNDS rounds; a round measures every server of the case
  * once, in turn (A B C, A B C, …), each after an unrecorded warm-up; the table
  * shows medians and the ratios Gatehouse ÷ each other row. Then the footprint:
  * start to the first 200 (Gatehouse restarted on its existing data directory,
  * timed from spawn) and idle RSS of every server after start and after the
- * load. Targets are reported, not asserted. Results go to
- * bench/results/<timestamp>.json.
+ * load. The targets (issue 33; reported, not asserted) close the output, one
+ * line each with its verdict (met / not met): client_credentials ≥ 0.95 of the
+ * jose server's rate with p99 ≤ 1.25x its p99; during the login flood tokens
+ * keep ≥ 0.85 of their rate with p99 ≤ 2x alone and logins keep ≥ 0.5 of
+ * theirs; JWKS ≥ 0.9 of bare node:http; idle RSS ≤ 70 MiB; ready on an
+ * existing data directory ≤ 500 ms. Results go to bench/results/<timestamp>.json.
  *
  * Settings (environment):
  *   BENCH_DURATION      seconds per measurement (default 5)
@@ -33,6 +40,10 @@
  *   BENCH_ROUNDS        rounds per case (default 3)
  *   BENCH_CONNECTIONS   autocannon connections (default 50)
  *   BENCH_HTTPS         0 leaves out the Gatehouse-over-HTTPS row (default 1)
+ *   BENCH_LOGIN_CONNECTIONS  connections sending password-realm logins in the flood case (default 8)
+ *   BENCH_FLOOD_DURATION     seconds of each line of the flood case (default twice BENCH_DURATION, at least 10)
+ *   BENCH_CASES         comma-separated cases to measure (client_credentials, jwks, discovery,
+ *                       management_token, rbac_user_token, login_flood); every case by default
  *   BENCH_PIN           0 pins nothing (default 1)
  *   BENCH_LOG_LEVEL     LOG_LEVEL of the Gatehouse processes (default warn)
  *
@@ -55,6 +66,7 @@ import {
   TYPICAL_SCOPES,
   adminTokenBody,
   alternate,
+  envSeconds,
   failureLine,
   failures,
   fmt,
@@ -76,6 +88,8 @@ import {
   printGatehouseLog,
   printTable,
   readAdminCredentials,
+  readCpuSeconds,
+  readMainThreadCpuSeconds,
   readMemory,
   removeOnCleanup,
   repin,
@@ -98,6 +112,7 @@ import {
   type LoadCase,
   type Pinning,
   type StartedServer,
+  type TokenReply,
   type Summary,
   type VerifiedToken,
 } from './lib.js';
@@ -109,18 +124,35 @@ const SETTINGS = loadSettings({ duration: 5, connections: 50 });
 const LOG_LEVEL = loadLogLevel();
 const HTTPS_ROW = process.env.BENCH_HTTPS?.trim() !== '0';
 
-/** The targets the project tracks (reported, not asserted). */
+/** The targets of issue 33 (reported, not asserted): every one a ratio to a reference or a bound measured in this run. */
 const TARGETS = {
-  /** client_credentials req/s at least this share of the minimal jose server's. */
-  vsJose: 0.9,
-  /** client_credentials req/s at least this multiple of node-oidc-provider's. */
-  vsOidcProvider: 1.6,
-  /** JWKS and discovery req/s at least this share of the bare node:http server's. */
-  vsBare: 0.6,
-  idleRssMiB: 90,
-  readyMs: 1_000,
-  clientCredentialsP99Ms: 40,
+  /** client_credentials req/s at least this share of the minimal jose server's (the signing limit). */
+  vsJose: 0.95,
+  /** client_credentials p99 at most this multiple of the minimal jose server's p99, at BENCH_CONNECTIONS connections. */
+  p99VsJose: 1.25,
+  /** During a password-login flood: client_credentials keeps at least this share of its rate alone… */
+  floodTokensKept: 0.85,
+  /** …with its p99 at most this multiple of its p99 alone… */
+  floodTokensP99: 2,
+  /** …and the logins keep at least this share of their rate alone. */
+  floodLoginsKept: 0.5,
+  /** JWKS req/s at least this share of the bare node:http server's. */
+  vsBare: 0.9,
+  idleRssMiB: 70,
+  readyMs: 500,
 };
+
+/** The password-login flood: connections sending password-realm logins (each for the next of LOGIN_USERS users). */
+const LOGIN_CONNECTIONS = Math.round(envSeconds('BENCH_LOGIN_CONNECTIONS', 8, 1, 256));
+/**
+ * Seconds of each line of the flood (default twice BENCH_DURATION, at least 10): a login during
+ * the flood takes several turns of a busy event loop and a share of the core, and on a shared
+ * machine that can be seconds; a window shorter than that counts none of them.
+ */
+const FLOOD_DURATION = envSeconds('BENCH_FLOOD_DURATION', Math.max(10, 2 * SETTINGS.duration), 1, 600);
+const LOGIN_USERS = 20;
+/** BENCH_CASES: a comma-separated subset of the cases to measure (e.g. `client_credentials,login_flood` while profiling); every case by default. */
+const ONLY_CASES = process.env.BENCH_CASES?.trim() ? new Set(process.env.BENCH_CASES.split(',').map((c) => c.trim())) : undefined;
 
 const OIDC_PROVIDER_VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', 'oidc-provider', 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -196,6 +228,100 @@ async function setUpRbacUserToken(endpoint: Endpoint, adminToken: string): Promi
     if (error instanceof StatusError && error.status === 404) return { skipped: `${error.what.replace(/\/[A-Za-z0-9_%|.-]{16,}/g, '/{id}')} answered 404 (not in this build)` };
     throw error;
   }
+}
+
+// ---------------------------------------------------------------------------
+// The password-login flood
+
+const PASSWORD_REALM_GRANT = 'http://auth0.com/oauth/grant-type/password-realm';
+const LOGIN_REALM = 'bench-logins';
+const LOGIN_PASSWORD = 'correct horse battery staple';
+
+/**
+ * Through the Management API: a first-party client allowed the password-realm
+ * grant, a database connection enabled for it and LOGIN_USERS users (argon2id
+ * hashes, as every user created through the API). Returns one password-realm
+ * body per user (scope `openid`: an access and an ID token per login), sent in
+ * turn so that no user is verified twice in a row.
+ */
+async function setUpPasswordLogins(endpoint: Endpoint, adminToken: string): Promise<string[]> {
+  const call = <T>(urlPath: string, body: unknown) => managementCall<T>(endpoint, adminToken, 'POST', urlPath, body);
+  const client = await call<{ client_id: string; client_secret: string }>('/clients', {
+    name: 'Bench login app',
+    app_type: 'regular_web',
+    token_endpoint_auth_method: 'client_secret_post',
+    grant_types: [PASSWORD_REALM_GRANT],
+    is_first_party: true,
+  });
+  await call('/connections', { name: LOGIN_REALM, strategy: 'auth0', enabled_clients: [client.client_id] });
+  const bodies: string[] = [];
+  for (let i = 1; i <= LOGIN_USERS; i++) {
+    const email = `login${String(i).padStart(3, '0')}@bench.example`;
+    await call('/users', { connection: LOGIN_REALM, email, password: LOGIN_PASSWORD, verify_email: false });
+    bodies.push(
+      JSON.stringify({ grant_type: PASSWORD_REALM_GRANT, realm: LOGIN_REALM, username: email, password: LOGIN_PASSWORD, client_id: client.client_id, client_secret: client.client_secret, scope: 'openid' }),
+    );
+  }
+  return bodies;
+}
+
+interface FloodOutcome {
+  /** During the flood (median over the rounds): the share of the server's CPU its main thread (the event loop: tokens and the rest of each login) used; the rest is mostly the hashing threads. */
+  mainThreadShare: number;
+  tokensAlone: Summary;
+  loginsAlone: Summary;
+  tokensDuring: Summary;
+  loginsDuring: Summary;
+  results: CaseResult[];
+}
+
+/**
+ * Each round, in turn: client_credentials alone (BENCH_CONNECTIONS), password-realm logins alone
+ * (BENCH_LOGIN_CONNECTIONS), then both at once (both measured over the
+ * same seconds, without a warm-up; the logins' connections open a second after the tokens'). What
+ * each class keeps is its rate during the flood ÷ its rate alone.
+ */
+async function runLoginFlood(tokens: LoadCase, logins: LoadCase, index: number, count: number): Promise<FloodOutcome> {
+  log(`\n[case ${index}/${count}] password-login flood: ${SETTINGS.rounds} round(s) of client_credentials alone, logins alone, both at once (${FLOOD_DURATION} s each)`);
+  const settings = { ...SETTINGS, duration: FLOOD_DURATION };
+  const loginSettings = { ...settings, connections: LOGIN_CONNECTIONS };
+  const tag = (round: number, what: string) => `round ${round}/${SETTINGS.rounds} ${what}`;
+  const pid = tokens.server.process.pid!;
+  const mainThreadShares: number[] = [];
+  const results = await alternate<CaseResult[]>(SETTINGS.rounds, [
+    { key: 'tokens', run: async (round) => [await measure(tokens, settings, tag(round, 'client_credentials alone'))] },
+    { key: 'logins', run: async (round) => [await measure(logins, loginSettings, tag(round, `password-realm logins alone (${LOGIN_CONNECTIONS} connections)`))] },
+    {
+      key: 'both',
+      run: async (round) => {
+        // No warm-up of its own: the server is warm from the two lines before, and the logins a
+        // warm-up leaves in flight when its connections close would still take the hashing threads
+        // during the measurement (the server does not cancel them).
+        const [process0, main0] = [readCpuSeconds(pid) ?? NaN, readMainThreadCpuSeconds(pid) ?? NaN];
+        // The logins' connections open a second after the tokens' (whose line lasts that second
+        // longer): when two sets of connections open in the same instant at a server whose event loop
+        // is saturated, the set that opened a few milliseconds later can get almost nothing for
+        // seconds (measured with a bare node:http server signing on its event loop too), whatever
+        // its requests are: that would measure the burst, not the share of each class.
+        const tokensLine = measure(tokens, { ...settings, duration: settings.duration + 1, warmup: 0 }, tag(round, 'client_credentials during the flood'));
+        await sleep(1_000);
+        const both = await Promise.all([tokensLine, measure(logins, { ...loginSettings, warmup: 0 }, tag(round, 'password-realm logins during the flood'))]);
+        const share = ((readMainThreadCpuSeconds(pid) ?? NaN) - main0) / ((readCpuSeconds(pid) ?? NaN) - process0);
+        mainThreadShares.push(share);
+        log(`  round ${round}/${SETTINGS.rounds} during the flood, the server's event loop used ${fmt(100 * share, 0)}% of its CPU, its other threads (password hashing) ${fmt(100 * (1 - share), 0)}%`);
+        return both;
+      },
+    },
+  ]);
+  const of = (key: string, i = 0) => results.get(key)!.map((r) => r[i]!);
+  return {
+    mainThreadShare: median(mainThreadShares),
+    tokensAlone: summarize(of('tokens')),
+    loginsAlone: summarize(of('logins')),
+    tokensDuring: summarize(of('both', 0)),
+    loginsDuring: summarize(of('both', 1)),
+    results: [...results.values()].flat(2),
+  };
 }
 
 // ---------------------------------------------------------------------------
@@ -286,7 +412,9 @@ async function main(): Promise<number> {
   const adminToken = (await requestToken(first.endpoint, '/oauth/token', adminTokenBody(admin), 'admin client')).access_token;
   const typical = await setUpTypicalApi(first.endpoint, adminToken);
   let rbac = await setUpRbacUserToken(first.endpoint, adminToken);
+  const loginBodies = await setUpPasswordLogins(first.endpoint, adminToken);
   log(`  ready in ${fmtInt(first.readyMs)} ms; created ${TYPICAL_AUDIENCE} (${TYPICAL_SCOPES.length} scopes) with a client and its grant`);
+  log(`  created a database connection with ${LOGIN_USERS} users and a first-party client allowed the password-realm grant (the login flood)`);
   log('skipped' in rbac ? `  RBAC user token: skipped: ${rbac.skipped}` : `  created ${RBAC_AUDIENCE} (${RBAC_PERMISSIONS.length} scopes, RBAC), 3 roles and a user holding them`);
   await stopChild(first.child);
 
@@ -386,6 +514,8 @@ async function main(): Promise<number> {
     if (reply.status !== 200 || reply.body !== body) throw new BenchError(`the bare server's ${pathName} is not Gatehouse's (${reply.status})`);
     JSON.parse(reply.body);
   }
+  const login = (await requestToken(g, '/oauth/token', loginBodies[0]!, 'password-realm login')) as TokenReply & { id_token?: unknown };
+  if (typeof login.id_token !== 'string') throw new BenchError('the password-realm login answered without an id_token');
   for (const [name, t] of Object.entries(tokens)) {
     log(`  ${name}: ${t.bytes}-byte ${String(t.header.alg)} ${String(t.header.typ)} token, verified; claims ${Object.keys(t.payload).join(' ')}`);
   }
@@ -462,8 +592,19 @@ async function main(): Promise<number> {
   ];
   log(`\n[4/4] load: ${SETTINGS.rounds} round(s) per case, servers in turn within each round`);
   const outcomes: CaseOutcome[] = [];
-  const measured = specs.filter((s) => !s.skipped);
-  for (const [i, spec] of measured.entries()) outcomes.push(await runCase(spec, i + 1, measured.length));
+  const wanted = (key: string) => !ONLY_CASES || ONLY_CASES.has(key);
+  const measured = specs.filter((s) => !s.skipped && wanted(s.key));
+  const floodWanted = wanted('login_flood');
+  const caseCount = measured.length + (floodWanted ? 1 : 0);
+  for (const [i, spec] of measured.entries()) outcomes.push(await runCase(spec, i + 1, caseCount));
+  const flood = floodWanted
+    ? await runLoginFlood(
+        gatehouseCase('client_credentials', typical.tokenBody),
+        { name: 'password-realm logins', method: 'POST', path: '/oauth/token', bodies: loginBodies, endpoint: g, server: gatehouse.child },
+        caseCount,
+        caseCount,
+      )
+    : undefined;
   const alive = [gatehouse, jose, oidc, bare, ...(secure ? [secure] : [])].every((s) => isRunning(s.child));
 
   // Idle RSS after the load, after the same settling time as after start.
@@ -559,54 +700,119 @@ async function main(): Promise<number> {
       `Readiness: GET /health for Gatehouse, /.well-known/jwks.json for the jose and bare servers, /.well-known/openid-configuration for oidc-provider.`,
   );
 
+  // ---- Report: the password-login flood
+  if (flood) {
+    log('');
+    log(`Password-login flood: medians of ${SETTINGS.rounds} round(s); kept = the rate during the flood ÷ the same class alone; p99 ratio = during ÷ alone.`);
+    const floodRow = (label: string, s: Summary, alone?: Summary) => [
+      label,
+      fmtInt(s.reqPerSec),
+      ...roundCells(s),
+      s.failed ? `${s.failed} !!!` : '0',
+      alone ? fmtRatio(s.reqPerSec / alone.reqPerSec) : '',
+      alone ? fmtRatio(s.p99Ms / alone.p99Ms) : '',
+    ];
+    printTable(
+      [
+        ['line', '/s', '±%', 'p50 ms', 'p99 ms', 'server CPU %', 'load CPU %', 'other CPU %', 'failed', 'kept', 'p99 ratio'],
+        floodRow(`client_credentials alone (${SETTINGS.connections} connections)`, flood.tokensAlone),
+        floodRow(`password-realm logins alone (${LOGIN_CONNECTIONS} connections, argon2id)`, flood.loginsAlone),
+        floodRow('client_credentials during the flood', flood.tokensDuring, flood.tokensAlone),
+        floodRow('password-realm logins during the flood', flood.loginsDuring, flood.loginsAlone),
+      ],
+      'lrrrrrrrrrr',
+    );
+    log(
+      `  the two lines during the flood ran over the same seconds; their server CPU % is the same process's, counted in each line: ` +
+        `${fmt(100 * flood.mainThreadShare, 0)}% of it on the event loop (tokens, and the logins' requests), ${fmt(100 * (1 - flood.mainThreadShare), 0)}% on other threads (password hashing).`,
+    );
+  }
+
   // ---- Targets
   const summaryOf = (caseKey: string, contender: string) => outcomes.find((o) => o.spec.key === caseKey)?.rows.find((r) => r.contender.key === contender)?.summary;
-  const cc = summaryOf('client_credentials', 'gatehouse')!;
   const ratio = (caseKey: string, reference: string) => (summaryOf(caseKey, 'gatehouse')?.reqPerSec ?? NaN) / (summaryOf(caseKey, reference)?.reqPerSec ?? NaN);
-  const cpuRatio = (caseKey: string, reference: string) =>
-    ` (per server CPU-second ${fmtRatio((summaryOf(caseKey, 'gatehouse')?.perCpuSecond ?? NaN) / (summaryOf(caseKey, reference)?.perCpuSecond ?? NaN))})`;
+  const cc = summaryOf('client_credentials', 'gatehouse');
+  const signingLimit = summaryOf('client_credentials', 'jose');
+  const oidcProvider = summaryOf('client_credentials', 'oidc-provider');
+  const oidcFootprint = footprints.find((f) => f.label.startsWith('node-oidc-provider'));
+  const p99VsJose = (cc?.p99Ms ?? NaN) / (signingLimit?.p99Ms ?? NaN);
+  const tokensKept = flood ? flood.tokensDuring.reqPerSec / flood.tokensAlone.reqPerSec : NaN;
+  const tokensP99 = flood ? flood.tokensDuring.p99Ms / flood.tokensAlone.p99Ms : NaN;
+  const loginsKept = flood ? flood.loginsDuring.reqPerSec / flood.loginsAlone.reqPerSec : NaN;
+  const rate = (s: Summary | undefined) => `${fmtInt(s?.reqPerSec ?? NaN)}/s`;
+  const ms = (s: Summary | undefined) => `${fmt(s?.p99Ms ?? NaN, 1)} ms`;
+  /** Each target: its value and what it was computed from; a target whose case did not run is "not measured". */
   const targetList = [
-    { name: `client_credentials req/s ≥ ${TARGETS.vsJose} × the minimal jose server's`, value: ratio('client_credentials', 'jose'), shown: fmtRatio(ratio('client_credentials', 'jose')) + cpuRatio('client_credentials', 'jose'), pass: ratio('client_credentials', 'jose') >= TARGETS.vsJose },
     {
-      name: `client_credentials req/s ≥ ${TARGETS.vsOidcProvider} × node-oidc-provider's`,
-      value: ratio('client_credentials', 'oidc-provider'),
-      shown: fmtRatio(ratio('client_credentials', 'oidc-provider')) + cpuRatio('client_credentials', 'oidc-provider'),
-      pass: ratio('client_credentials', 'oidc-provider') >= TARGETS.vsOidcProvider,
+      name: `client_credentials req/s ≥ ${TARGETS.vsJose} × the minimal jose server's (signing limit)`,
+      value: ratio('client_credentials', 'jose'),
+      pass: ratio('client_credentials', 'jose') >= TARGETS.vsJose,
+      shown: `${fmtRatio(ratio('client_credentials', 'jose'))} (${rate(cc)} ÷ ${rate(signingLimit)}; node-oidc-provider ${rate(oidcProvider)})`,
     },
-    { name: `JWKS req/s ≥ ${TARGETS.vsBare} × bare node:http's`, value: ratio('jwks', 'bare'), shown: fmtRatio(ratio('jwks', 'bare')) + cpuRatio('jwks', 'bare'), pass: ratio('jwks', 'bare') >= TARGETS.vsBare },
-    { name: `discovery req/s ≥ ${TARGETS.vsBare} × bare node:http's`, value: ratio('discovery', 'bare'), shown: fmtRatio(ratio('discovery', 'bare')) + cpuRatio('discovery', 'bare'), pass: ratio('discovery', 'bare') >= TARGETS.vsBare },
+    {
+      name: `client_credentials p99 ≤ ${TARGETS.p99VsJose} × the jose server's at ${SETTINGS.connections} connections`,
+      value: p99VsJose,
+      pass: p99VsJose <= TARGETS.p99VsJose,
+      shown: `${fmtRatio(p99VsJose)} (${ms(cc)} ÷ ${ms(signingLimit)})`,
+    },
+    {
+      name: `login flood: client_credentials keeps ≥ ${TARGETS.floodTokensKept} of its rate alone`,
+      value: tokensKept,
+      pass: tokensKept >= TARGETS.floodTokensKept,
+      shown: `${fmt(tokensKept, 2)} (${rate(flood?.tokensDuring)} ÷ ${rate(flood?.tokensAlone)})`,
+    },
+    {
+      name: `login flood: client_credentials p99 ≤ ${TARGETS.floodTokensP99} × its p99 alone`,
+      value: tokensP99,
+      pass: tokensP99 <= TARGETS.floodTokensP99,
+      shown: `${fmtRatio(tokensP99)} (${ms(flood?.tokensDuring)} ÷ ${ms(flood?.tokensAlone)})`,
+    },
+    {
+      name: `login flood: the logins keep ≥ ${TARGETS.floodLoginsKept} of their rate alone`,
+      value: loginsKept,
+      pass: loginsKept >= TARGETS.floodLoginsKept,
+      shown: `${fmt(loginsKept, 2)} (${rate(flood?.loginsDuring)} ÷ ${rate(flood?.loginsAlone)})`,
+    },
+    {
+      name: `JWKS req/s ≥ ${TARGETS.vsBare} × bare node:http's`,
+      value: ratio('jwks', 'bare'),
+      pass: ratio('jwks', 'bare') >= TARGETS.vsBare,
+      shown: `${fmtRatio(ratio('jwks', 'bare'))} (${rate(summaryOf('jwks', 'gatehouse'))} ÷ ${rate(summaryOf('jwks', 'bare'))})`,
+    },
     {
       name: `idle RSS after start ≤ ${TARGETS.idleRssMiB} MiB`,
       value: gatehouseFootprint.idleRssAfterStartMiB,
-      shown: `${fmt(gatehouseFootprint.idleRssAfterStartMiB)} MiB (after the load ${fmt(gatehouseFootprint.idleRssAfterLoadMiB)} MiB)`,
       pass: gatehouseFootprint.idleRssAfterStartMiB <= TARGETS.idleRssMiB,
+      shown: `${fmt(gatehouseFootprint.idleRssAfterStartMiB)} MiB (node-oidc-provider ${fmt(oidcFootprint?.idleRssAfterStartMiB ?? NaN)} MiB; Gatehouse after the load ${fmt(gatehouseFootprint.idleRssAfterLoadMiB)} MiB)`,
     },
-    { name: `ready (spawn to first 200) ≤ ${TARGETS.readyMs} ms`, value: gatehouseFootprint.readyMs, shown: `${fmtInt(gatehouseFootprint.readyMs)} ms`, pass: gatehouseFootprint.readyMs <= TARGETS.readyMs },
     {
-      name: `client_credentials p99 < ${TARGETS.clientCredentialsP99Ms} ms at ${SETTINGS.connections} connections`,
-      value: cc.p99Ms,
-      shown: `${fmt(cc.p99Ms, 2)} ms`,
-      pass: cc.p99Ms < TARGETS.clientCredentialsP99Ms,
+      name: `ready on an existing data directory ≤ ${TARGETS.readyMs} ms`,
+      value: gatehouseFootprint.readyMs,
+      pass: gatehouseFootprint.readyMs <= TARGETS.readyMs,
+      shown: `${fmtInt(gatehouseFootprint.readyMs)} ms (spawn to the first 200, median of ${restarts.length})`,
     },
-  ];
+  ].map((t) => ({ ...t, verdict: Number.isNaN(t.value) ? 'not measured' : t.pass ? 'met' : 'not met' }));
   log('');
   log('Targets (reported, not asserted):');
   const nameWidth = Math.max(...targetList.map((t) => t.name.length));
-  for (const t of targetList) log(`  ${t.name.padEnd(nameWidth)}  ${t.shown} → ${t.pass ? 'PASS' : 'FAIL'}`);
-  // What this machine allows any server, from the same run: two of the targets can be out of reach of the signing limit itself.
-  const signingLimit = summaryOf('client_credentials', 'jose');
-  const oidcProvider = summaryOf('client_credentials', 'oidc-provider');
-  if (signingLimit && oidcProvider) {
-    log(`  on this machine: the signing limit is ${fmtRatio(signingLimit.reqPerSec / oidcProvider.reqPerSec)} node-oidc-provider's rate, so ${TARGETS.vsJose} × it is ${fmtRatio((TARGETS.vsJose * signingLimit.reqPerSec) / oidcProvider.reqPerSec)} node-oidc-provider's;`);
+  const verdictWidth = Math.max(...targetList.map((t) => t.verdict.length));
+  for (const t of targetList) log(`  ${t.name.padEnd(nameWidth)}  ${t.verdict.padEnd(verdictWidth)}  ${t.shown}`);
+  if (signingLimit) {
     log(
       `  with ${SETTINGS.connections} connections each waiting for its answer, the mean latency of any server is at least connections ÷ rate` +
         ` (Little's law): ${fmt((1000 * SETTINGS.connections) / signingLimit.reqPerSec, 1)} ms at the signing limit's rate (its own p99 ${fmt(signingLimit.p99Ms, 1)} ms)`,
     );
   }
+  if (flood) {
+    log(
+      `  one core serves both classes: client_credentials alone used ${fmt(flood.tokensAlone.serverCpuPercent, 0)}% of it and the logins alone ${fmt(flood.loginsAlone.serverCpuPercent, 0)}%, ` +
+        `so the shares kept during the flood add up to about 1 at most (here ${fmt(tokensKept + loginsKept, 2)}: tokens ${fmt(tokensKept, 2)} + logins ${fmt(loginsKept, 2)})`,
+    );
+  }
   if (!pinning.pinned) log(`  (${pinning.note}: the ratios compare servers that shared the cores with the load generator)`);
 
   // ---- Warnings
-  const all = outcomes.flatMap((o) => o.rows.flatMap((r) => r.results));
+  const all = [...outcomes.flatMap((o) => o.rows.flatMap((r) => r.results)), ...(flood?.results ?? [])];
   logBusyWarning(
     all.filter((r) => wasBusy(r.otherCpuPercent, r.stealCpuPercent)).map((r) => ({ what: r.case, other: r.otherCpuPercent, steal: r.stealCpuPercent })),
     all.length,
@@ -636,6 +842,7 @@ async function main(): Promise<number> {
         servers: outcome?.rows.map((r) => ({ server: r.contender.key, label: r.contender.label, summary: r.summary, rounds: r.results })),
       };
     }),
+    loginFlood: flood && { connections: LOGIN_CONNECTIONS, users: LOGIN_USERS, mainThreadShare: flood.mainThreadShare, tokensAlone: flood.tokensAlone, loginsAlone: flood.loginsAlone, tokensDuring: flood.tokensDuring, loginsDuring: flood.loginsDuring },
     footprint: footprints,
     targets: { thresholds: TARGETS, results: targetList },
     healthy: withFailures.length === 0 && alive,

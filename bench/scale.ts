@@ -23,6 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import bcrypt from 'bcryptjs';
+import { PURGE_FIRST_DELAY_MS } from '../src/storage/purge.js';
 import {
   adminTokenBody,
   BenchError,
@@ -55,15 +56,21 @@ const POSTGRES_URL = process.env.SCALE_POSTGRES_URL ?? 'postgres://postgres@127.
 const JOB_USERS = 100_000;
 const PASSWORDS = ['scale-password-0', 'scale-password-1', 'scale-password-2', 'scale-password-3'];
 const LOGIN_USERS = 20;
+/** Age of the tenant log events the bench writes: older than the default retention (30 days). */
+const LOG_AGE_DAYS = 40;
+/** Sequential token requests of the purge measurement, alone and during the purge (at most PURGE_WINDOW_S). */
+const PURGE_SAMPLES = Number(process.env.SCALE_PURGE_SAMPLES ?? 400);
+const PURGE_WINDOW_S = 60;
 
 const email = (i: number) => `scale${i}@users.example`;
 
 interface Row {
   size: number;
   importRate: number;
-  latencies: Record<string, { p50: number; p99: number }>;
+  latencies: Record<string, Latency>;
   exportSeconds: number;
   exportPeakRssMB: number;
+  exportRssBeforeMB: number;
   databaseMB: number;
   rssMB: number;
   logEvents: number;
@@ -88,19 +95,47 @@ function call(endpoint: Endpoint, method: string, urlPath: string, headers: Reco
   });
 }
 
-/** p50 and p99 in ms of `SAMPLES` sequential runs of `run` (each must succeed). */
-async function timed(name: string, run: (i: number) => Promise<{ status: number; text: string }>, expected = 200): Promise<{ p50: number; p99: number }> {
-  await run(0); // warm
-  const ms: number[] = [];
-  for (let i = 0; i < SAMPLES; i++) {
-    const t0 = performance.now();
-    const reply = await run(i);
-    ms.push(performance.now() - t0);
-    if (reply.status !== expected) throw new BenchError(`${name} answered ${reply.status}: ${reply.text.slice(0, 300)}`);
-  }
+interface Latency {
+  p50: number;
+  p99: number;
+  /** Answers that were the bound of a search (503), for a search that no index serves. */
+  refused?: number;
+}
+
+function percentiles(ms: number[]): { p50: number; p99: number } {
   ms.sort((a, b) => a - b);
   const at = (p: number) => ms[Math.min(ms.length - 1, Math.ceil((p / 100) * ms.length) - 1)]!;
   return { p50: at(50), p99: at(99) };
+}
+
+/**
+ * p50 and p99 in ms of `samples` sequential runs of `run` (each must succeed; with `bounded`, a 503
+ * is the search's time limit and is counted).
+ */
+async function timed(name: string, run: (i: number) => Promise<{ status: number; text: string }>, options: { bounded?: boolean; samples?: number } = {}): Promise<Latency> {
+  await run(0); // warm
+  const ms: number[] = [];
+  let refused = 0;
+  for (let i = 0; i < (options.samples ?? SAMPLES); i++) {
+    const t0 = performance.now();
+    const reply = await run(i);
+    ms.push(performance.now() - t0);
+    if (options.bounded && reply.status === 503) refused++;
+    else if (reply.status !== 200) throw new BenchError(`${name} answered ${reply.status}: ${reply.text.slice(0, 300)}`);
+  }
+  return { ...percentiles(ms), ...(options.bounded && { refused }) };
+}
+
+/** A job's state, polled without a deadline per request (a stalled answer is what the table shows, not a failure). */
+async function waitForJob(endpoint: Endpoint, token: string, id: string): Promise<{ status: string; summary?: { inserted: number } }> {
+  for (;;) {
+    const reply = await call(endpoint, 'GET', `/api/v2/jobs/${id}`, { authorization: `Bearer ${token}` });
+    if (reply.status !== 200) throw new BenchError(`GET /jobs/${id} answered ${reply.status}: ${reply.text.slice(0, 300)}`);
+    const job = JSON.parse(reply.text) as { status: string; summary?: { inserted: number } };
+    if (job.status === 'completed') return job;
+    if (job.status === 'failed') throw new BenchError(`job ${id} failed: ${reply.text.slice(0, 500)}`);
+    await sleep(200);
+  }
 }
 
 function usersFile(from: number, to: number, hashes: string[]): Buffer {
@@ -123,15 +158,8 @@ async function importUsers(endpoint: Endpoint, token: string, connectionId: stri
     const uploaded = await call(endpoint, 'POST', '/api/v2/jobs/users-imports', { authorization: `Bearer ${token}`, 'content-type': encoded.headers.get('content-type')! }, body);
     if (uploaded.status !== 202) throw new BenchError(`import upload answered ${uploaded.status}: ${uploaded.text.slice(0, 300)}`);
     const { id } = JSON.parse(uploaded.text) as { id: string };
-    for (;;) {
-      const job = await managementCall<{ status: string; summary?: { inserted: number } }>(endpoint, token, 'GET', `/jobs/${id}`);
-      if (job.status === 'completed') {
-        if (job.summary?.inserted !== end - start) throw new BenchError(`import job ${id} inserted ${job.summary?.inserted} of ${end - start}`);
-        break;
-      }
-      if (job.status === 'failed') throw new BenchError(`import job ${id} failed: ${JSON.stringify(job)}`);
-      await sleep(200);
-    }
+    const job = await waitForJob(endpoint, token, id);
+    if (job.summary?.inserted !== end - start) throw new BenchError(`import job ${id} inserted ${job.summary?.inserted} of ${end - start}`);
   }
 }
 
@@ -142,7 +170,8 @@ async function fillLogs(databaseUrl: string | undefined, sqliteFile: string, ten
   const { KyselyTenantLogStore } = await import('../src/storage/kysely/tenant-logs.js');
   const { BufferedTenantLogs } = await import('../src/domain/logs/tenant-logs.js');
   const handle = openDatabase({ databaseUrl, sqliteFile });
-  const logs = new BufferedTenantLogs(new KyselyTenantLogStore(handle.db), () => Date.now(), { warn: (o: unknown, m?: string) => log(`log writer: ${m ?? ''} ${JSON.stringify(o)}`), error: (o: unknown, m?: string) => log(`log writer: ${m ?? ''} ${JSON.stringify(o)}`) }, { maxBuffered: 1_000_000 });
+  // Dated 40 days back: past the default retention, which the purge measurement restores at the end.
+  const logs = new BufferedTenantLogs(new KyselyTenantLogStore(handle.db), () => Date.now() - LOG_AGE_DAYS * 86_400_000, { warn: (o: unknown, m?: string) => log(`log writer: ${m ?? ''} ${JSON.stringify(o)}`), error: (o: unknown, m?: string) => log(`log writer: ${m ?? ''} ${JSON.stringify(o)}`) }, { maxBuffered: 1_000_000 });
   const types = ['s', 'f', 'sepft', 'fepft', 'seccft', 'fp', 'fu'] as const;
   for (let i = 0; i < count; i++) {
     logs.record(tenantId, { type: types[i % types.length]!, client_id: 'scale-client', user_id: `auth0|${i % 1000}`, user_name: email(i % 1000), ip: '127.0.0.1' } as never);
@@ -164,7 +193,25 @@ async function databaseMB(databaseUrl: string | undefined, dataDir: string): Pro
   return size / 1048576;
 }
 
-async function runDatabase(kind: 'sqlite' | 'postgres', hashes: string[], serverCpus: string | undefined): Promise<Row[]> {
+interface PurgeResult {
+  alone: Latency;
+  during: Latency;
+  samples: number;
+  windowS: number;
+  logsBefore: number;
+  logsAfter: number;
+}
+
+/** The tenant log's events, counted from this process. */
+async function countLogs(databaseUrl: string | undefined, sqliteFile: string): Promise<number> {
+  const { openDatabase } = await import('../src/storage/database.js');
+  const handle = openDatabase({ databaseUrl, sqliteFile });
+  const row = await handle.db.selectFrom('tenant_logs').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+  await handle.close();
+  return Number(row.n);
+}
+
+async function runDatabase(kind: 'sqlite' | 'postgres', hashes: string[], serverCpus: string | undefined, measured: (row: Row) => void): Promise<{ rows: Row[]; purge: PurgeResult }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-scale-'));
   removeOnCleanup(dir);
   const dataDir = path.join(dir, 'data');
@@ -188,10 +235,13 @@ async function runDatabase(kind: 'sqlite' | 'postgres', hashes: string[], server
     };
   }
   const port = await freePort('127.0.0.1');
-  const server = await startGatehouse({
+  // No retention while the tenant fills (the log events are 40 days old); the purge measurement
+  // restarts the server with the default.
+  const start = (retentionDays: number) => startGatehouse({
     host: '127.0.0.1', port, dataDir, logLevel: 'warn', cpus: serverCpus, timeoutMs: 120_000,
-    extraEnv: { GATEHOUSE_USERS_IMPORT_MAX_BYTES: String(256 * 1024 * 1024), ...(databaseUrl && { DATABASE_URL: databaseUrl }) },
+    extraEnv: { GATEHOUSE_USERS_IMPORT_MAX_BYTES: String(256 * 1024 * 1024), GATEHOUSE_LOG_RETENTION_DAYS: String(retentionDays), ...(databaseUrl && { DATABASE_URL: databaseUrl }) },
   });
+  let server = await start(3650);
   const rows: Row[] = [];
   try {
     const endpoint = server.endpoint;
@@ -212,6 +262,7 @@ async function runDatabase(kind: 'sqlite' | 'postgres', hashes: string[], server
       const importRate = (size - filled) / ((performance.now() - t0) / 1000);
       filled = size;
       const logTarget = Math.round(LOG_EVENTS * (size / SIZES[SIZES.length - 1]!));
+      log(`${kind} ${fmtInt(size)} users imported (${fmtInt(importRate)} users/s); writing ${fmtInt(logTarget - logsWritten)} log events`);
       await fillLogs(databaseUrl, path.join(dataDir, 'gatehouse.db'), tenantId, logTarget - logsWritten);
       logsWritten = logTarget;
       log(`${kind} ${fmtInt(size)} users (import ${fmtInt(importRate)} users/s), ${fmtInt(logsWritten)} log events: measuring`);
@@ -226,7 +277,10 @@ async function runDatabase(kind: 'sqlite' | 'postgres', hashes: string[], server
       latencies['GET /users/{id}'] = await timed('get user', () => call(endpoint, 'GET', `/api/v2/users/${encodeURIComponent(userId)}`, auth));
       latencies['GET /users-by-email'] = await timed('by email', (i) => call(endpoint, 'GET', `/api/v2/users-by-email?email=${encodeURIComponent(email((i * 7919) % size))}`, auth));
       latencies['q=email:"…"'] = await timed('q email', (i) => call(endpoint, 'GET', `/api/v2/users?search_engine=v3&q=${encodeURIComponent(`email:"${email((i * 7919) % size)}"`)}`, auth));
-      latencies['q=name:"…*"'] = await timed('q name', (i) => call(endpoint, 'GET', `/api/v2/users?search_engine=v3&q=${encodeURIComponent(`name:Scale User ${(i * 7919) % size}*`)}`, auth));
+      // A prefix matching about ten users at every size (user n, and 10n…10n+9 when there are).
+      const prefixed = (i: number) => Math.floor(size / 10) + ((i * 7919) % Math.floor((size * 9) / 10));
+      latencies['q=name:"…*"'] = await timed('q name', (i) => call(endpoint, 'GET', `/api/v2/users?search_engine=v3&q=${encodeURIComponent(`name:Scale\\ User\\ ${prefixed(i)}*`)}`, auth));
+      latencies['q=app_metadata (no index)'] = await timed('q metadata', () => call(endpoint, 'GET', `/api/v2/users?search_engine=v3&include_totals=true&q=${encodeURIComponent('app_metadata.plan:"gold"')}`, auth), { bounded: true });
       latencies['GET /users page 1'] = await timed('page 1', () => call(endpoint, 'GET', '/api/v2/users?page=1&per_page=50', auth));
       latencies['GET /users deep page'] = await timed('deep page', () => call(endpoint, 'GET', '/api/v2/users?page=19&per_page=50', auth));
       latencies['GET /logs?q=type:…'] = await timed('logs q', () => call(endpoint, 'GET', '/api/v2/logs?q=type:fp&per_page=50', auth));
@@ -238,23 +292,45 @@ async function runDatabase(kind: 'sqlite' | 'postgres', hashes: string[], server
 
       // The export of the whole tenant, with the server's RSS sampled while it runs.
       const pid = server.child.process.pid!;
-      let peak = readMemory(pid)?.rssMB ?? 0;
+      const before = readMemory(pid)?.rssMB ?? NaN;
+      let peak = before;
       const sampler = setInterval(() => (peak = Math.max(peak, readMemory(pid)?.rssMB ?? 0)), 100);
       const e0 = performance.now();
       const job = await managementCall<{ id: string }>(endpoint, token, 'POST', '/jobs/users-exports', { connection_id: connection.id, format: 'json', fields: [{ name: 'email' }, { name: 'user_id' }] });
-      for (;;) {
-        const state = await managementCall<{ status: string }>(endpoint, token, 'GET', `/jobs/${job.id}`);
-        if (state.status === 'completed') break;
-        if (state.status === 'failed') throw new BenchError(`export failed: ${JSON.stringify(state)}`);
-        await sleep(200);
-      }
+      await waitForJob(endpoint, token, job.id);
       clearInterval(sampler);
       rows.push({
-        size, importRate, latencies, exportSeconds: (performance.now() - e0) / 1000, exportPeakRssMB: peak,
+        size, importRate, latencies, exportSeconds: (performance.now() - e0) / 1000, exportPeakRssMB: peak, exportRssBeforeMB: before,
         databaseMB: await databaseMB(databaseUrl, dataDir), rssMB: readMemory(pid)?.rssMB ?? NaN, logEvents: logsWritten,
       });
+      measured(rows[rows.length - 1]!);
+      log(`${kind} ${fmtInt(size)}: ${JSON.stringify(rows[rows.length - 1])}`);
     }
-    return rows;
+
+    // Log retention: the tenant log (all of it older than the default retention) purged by the server's
+    // own first purge after a restart, while sequential token requests are timed; the same requests
+    // alone just before.
+    const tokenBody = adminTokenBody(adminCredentials);
+    const tokenRequest = () => call(server.endpoint, 'POST', '/oauth/token', json, tokenBody);
+    const alone = await timed('token alone', tokenRequest, { samples: PURGE_SAMPLES });
+    const oldBefore = await countLogs(databaseUrl, path.join(dataDir, 'gatehouse.db'));
+    printGatehouseLog(server.child, 'warn');
+    await stopChild(server.child);
+    server = await start(30);
+    await sleep(PURGE_FIRST_DELAY_MS + 500);
+    const during: number[] = [];
+    const w0 = performance.now();
+    while (during.length < PURGE_SAMPLES && performance.now() - w0 < PURGE_WINDOW_S * 1000) {
+      const t0 = performance.now();
+      const reply = await tokenRequest();
+      during.push(performance.now() - t0);
+      if (reply.status !== 200) throw new BenchError(`token request during the purge answered ${reply.status}: ${reply.text.slice(0, 300)}`);
+    }
+    const windowS = (performance.now() - w0) / 1000;
+    const oldAfter = await countLogs(databaseUrl, path.join(dataDir, 'gatehouse.db'));
+    const purge: PurgeResult = { alone, during: percentiles(during), samples: during.length, windowS, logsBefore: oldBefore, logsAfter: oldAfter };
+    log(`${kind} purge: ${fmtInt(oldBefore - oldAfter)} of ${fmtInt(oldBefore)} log events deleted in the ${fmt(windowS)} s window; token p99 ${fmt(alone.p99)} ms alone, ${fmt(purge.during.p99)} ms during`);
+    return { rows, purge };
   } finally {
     printGatehouseLog(server.child, 'warn');
     await stopChild(server.child);
@@ -275,28 +351,37 @@ const TARGETS: Record<string, number> = {
   'q=email:"…"': 2, 'q=name:"…*"': 2, 'GET /users page 1': 2, 'GET /users deep page': 2,
 };
 
-function report(kind: string, rows: Row[]): void {
+function report(kind: string, rows: Row[], purge: PurgeResult | undefined): void {
   const first = rows[0]!;
   const last = rows[rows.length - 1]!;
   log(`\n${kind}: latencies in ms (p50 / p99), sequential requests, ${SAMPLES} each`);
   const names = Object.keys(first.latencies);
+  const cell = (l: Latency) => `${fmt(l.p50)} / ${fmt(l.p99)}${l.refused ? ` (${l.refused} × 503)` : ''}`;
+  const purgeRatio = purge ? purge.during.p99 / purge.alone.p99 : NaN;
   printTable(
     [
       ['', ...rows.map((r) => `${fmtInt(r.size)} users`), `p99 ${fmtInt(last.size)} ÷ ${fmtInt(first.size)}`, 'target'],
       ...names.map((name) => {
         const ratio = last.latencies[name]!.p99 / first.latencies[name]!.p99;
         const target = TARGETS[name];
-        return [name, ...rows.map((r) => `${fmt(r.latencies[name]!.p50)} / ${fmt(r.latencies[name]!.p99)}`), `${ratio.toFixed(2)}x`, target ? `${target}x: ${ratio <= target ? 'met' : 'NOT met'}` : ''];
+        return [name, ...rows.map((r) => cell(r.latencies[name]!)), `${ratio.toFixed(2)}x`, target ? `${target}x: ${ratio <= target ? 'met' : 'NOT met'}` : name.startsWith('q=') ? 'bounded (503 past 2 s)' : ''];
       }),
-      ['import (users/s)', ...rows.map((r) => fmtInt(r.importRate)), '', kind === 'sqlite' ? '2,000/s' : '1,000/s'],
-      ['export of the tenant (s)', ...rows.map((r) => fmt(r.exportSeconds)), '', '10^6 in < 300 s'],
-      ['export peak RSS (MiB)', ...rows.map((r) => fmt(r.exportPeakRssMB, 0)), '', '< 200'],
+      ['import (users/s)', ...rows.map((r) => fmtInt(r.importRate)), '', `${kind === 'sqlite' ? '2,000/s' : '1,000/s'}: ${last.importRate >= (kind === 'sqlite' ? 2000 : 1000) ? 'met' : 'NOT met'} at ${fmtInt(last.size)}`],
+      ['export of the tenant (s)', ...rows.map((r) => fmt(r.exportSeconds)), '', `< 300 s at 10^6: ${last.size < 1_000_000 ? 'n/a' : last.exportSeconds < 300 ? 'met' : 'NOT met'}`],
+      ['export peak RSS (MiB)', ...rows.map((r) => fmt(r.exportPeakRssMB, 0)), '', `< 200: ${last.exportPeakRssMB < 200 ? 'met' : 'NOT met'}`],
+      ['  ÷ RSS before the export', ...rows.map((r) => `${(r.exportPeakRssMB / r.exportRssBeforeMB).toFixed(2)}x`), '', `< 1.2x: ${last.exportPeakRssMB / last.exportRssBeforeMB < 1.2 ? 'met' : 'NOT met'}`],
       ['tenant log events', ...rows.map((r) => fmtInt(r.logEvents)), '', ''],
       ['database on disk (MiB)', ...rows.map((r) => fmt(r.databaseMB, 0)), '', ''],
       ['server RSS (MiB)', ...rows.map((r) => fmt(r.rssMB, 0)), '', ''],
+      ...(purge
+        ? [['token p99 during the log purge', ...rows.map((r) => (r === last ? `${fmt(purge.alone.p99)} → ${fmt(purge.during.p99)}` : '')), `${purgeRatio.toFixed(2)}x`, `1.5x: ${purgeRatio <= 1.5 ? 'met' : 'NOT met'}`]]
+        : []),
     ],
     'l' + 'r'.repeat(rows.length + 2),
   );
+  if (purge) {
+    log(`log purge: ${fmtInt(purge.logsBefore - purge.logsAfter)} of ${fmtInt(purge.logsBefore)} events deleted during the ${fmt(purge.windowS)} s window of ${purge.samples} sequential token requests (p50 ${fmt(purge.during.p50)} ms; alone p50 ${fmt(purge.alone.p50)} ms, ${PURGE_SAMPLES} requests)`);
+  }
 }
 
 async function main(): Promise<number> {
@@ -304,16 +389,24 @@ async function main(): Promise<number> {
   const started = performance.now();
   log(`scale: ${SIZES.map(fmtInt).join(', ')} users; ${fmtInt(LOG_EVENTS)} log events; ${DATABASES.join(' and ')}; ${pinning.note}`);
   const hashes = PASSWORDS.map((p) => bcrypt.hashSync(p, 10));
-  const results: Record<string, Row[]> = {};
+  const results: Record<string, { rows: Row[]; purge?: PurgeResult }> = {};
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+  const out = path.join(RESULTS_DIR, `scale-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  const save = (minutes: number) => fs.writeFileSync(out, JSON.stringify({ sizes: SIZES, logEvents: LOG_EVENTS, samples: SAMPLES, pinning: pinning.note, minutes, results }, null, 2));
   for (const kind of DATABASES) {
-    results[kind] = await runDatabase(kind, hashes, pinning.serverCpus);
-    report(kind, results[kind]!);
+    // Each size is saved as it ends, so that a run stopped early keeps what it measured.
+    results[kind] = { rows: [] };
+    const { rows, purge } = await runDatabase(kind, hashes, pinning.serverCpus, (row) => {
+      results[kind]!.rows.push(row);
+      save((performance.now() - started) / 60_000);
+    });
+    results[kind] = { rows, purge };
+    save((performance.now() - started) / 60_000);
+    report(kind, rows, purge);
   }
   const minutes = (performance.now() - started) / 60_000;
   log(`\nscale: the whole run took ${fmt(minutes)} minutes`);
-  fs.mkdirSync(RESULTS_DIR, { recursive: true });
-  const out = path.join(RESULTS_DIR, `scale-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  fs.writeFileSync(out, JSON.stringify({ sizes: SIZES, logEvents: LOG_EVENTS, samples: SAMPLES, pinning: pinning.note, minutes, results }, null, 2));
+  save(minutes);
   log(`results: ${path.relative(process.cwd(), out)}`);
   return 0;
 }

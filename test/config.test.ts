@@ -133,5 +133,36 @@ describe('loadConfig', () => {
   it('--help lists every setting', () => {
     const text = helpText();
     for (const setting of SETTINGS) assert.ok(text.includes(setting.name), setting.name);
+    assert.match(text, /^ {2}GATEHOUSE_OUTBOUND_ALLOW\n/m, 'the outbound exceptions are a setting like the others');
+  });
+
+  it('reads the environment only through the settings table', () => {
+    const read = new Set<string>();
+    const env = new Proxy({} as NodeJS.ProcessEnv, {
+      get: (_target, key) => {
+        if (typeof key === 'string') read.add(key);
+        return undefined;
+      },
+    });
+    loadConfig(env);
+    const documented = new Set(SETTINGS.map((s) => s.name));
+    for (const name of read) assert.ok(documented.has(name), `${name} is read but not in SETTINGS`);
+    const readElsewhere = SETTINGS.filter((s) => s.readBy !== undefined).map((s) => s.name);
+    assert.deepEqual(
+      SETTINGS.map((s) => s.name).filter((name) => !read.has(name)),
+      readElsewhere,
+      'every setting loadConfig does not read names where it is read',
+    );
+  });
+
+  it('a value default is documented from the value the code uses', () => {
+    const defaults = loadConfig({});
+    const documented = (name: string) => SETTINGS.find((s) => s.name === name)?.default;
+    assert.equal(documented('PORT'), `\`${defaults.port}\``);
+    assert.equal(documented('GATEHOUSE_REQUEST_TIMEOUT'), `\`${defaults.requestTimeoutMs / 1000}\``);
+    assert.equal(documented('GATEHOUSE_LOG_BUFFER'), `\`${defaults.tenantLogs.maxBuffered}\``);
+    const { burst, perSecond } = defaults.rateLimits.management;
+    assert.equal(documented('GATEHOUSE_RATE_LIMIT_MANAGEMENT'), `\`${burst}/${perSecond}\``);
+    assert.match(documented('GATEHOUSE_USERS_IMPORT_MAX_BYTES') ?? '', new RegExp(`^\`${defaults.jobs.importMaxBytes}\``));
   });
 });

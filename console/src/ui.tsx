@@ -362,20 +362,82 @@ export function toggled<T>(set: ReadonlySet<T>, key: T, on: boolean): Set<T> {
   return next;
 }
 
+/** A button in every row of a list (remove, turn on or off): its label for the row and what it does; a loaded list is reloaded after it. */
+export interface RowAction<T> {
+  label: (row: T) => string;
+  run: (row: T) => Promise<unknown>;
+}
+
+/** What every list of the console is made of, on a page of its own or in a section of a detail page. */
+interface ListProps<T> {
+  /** The rows: loaded (shown loading, failed, and reloaded after a row's action), or already at hand. */
+  rows: Loaded<T[]> | T[];
+  columns: Column<T>[];
+  /** Names the table for screen readers. */
+  caption: string;
+  /** What an empty list says (default: "No <caption>."). */
+  empty?: string;
+  /** Adds an Actions column with this button per row. */
+  action?: RowAction<T>;
+  pager?: Paging;
+}
+
+/** The one list component: the table (with its row actions), its loading and failure states, and the pager. */
+function List<T>({ rows, columns, caption, empty, action, pager }: ListProps<T>) {
+  const loaded = Array.isArray(rows) ? undefined : rows;
+  const shown = action ? [...columns, actionColumn(action, loaded?.reload)] : columns;
+  const table = (list: T[]) => (
+    <>
+      <Table caption={caption} rows={list} columns={shown} {...(empty !== undefined && { empty })} />
+      {pager && <Pager paging={pager} count={list.length} />}
+    </>
+  );
+  return loaded ? <LoadState loaded={loaded}>{table}</LoadState> : table(rows as T[]);
+}
+
+function actionColumn<T>(action: RowAction<T>, reload: (() => void) | undefined): Column<T> {
+  return {
+    title: 'Actions',
+    cell: (row) => (
+      <ActionButton
+        label={action.label(row)}
+        action={async () => {
+          await action.run(row);
+          reload?.();
+        }}
+      />
+    ),
+  };
+}
+
 /**
- * A section's list page: its heading, what comes before the table (a
- * search), the table of `loaded`, the pager when given, then `children` (a
- * create form).
+ * A section's list page: its heading, what comes before the list (a
+ * search), the list, then `children` (a create form).
  */
-export function ListPage<T>({ title, loaded, columns, before, pager, children }: { title: string; loaded: Loaded<T[]>; columns: Column<T>[]; before?: ComponentChildren; pager?: Paging; children?: ComponentChildren }) {
+export function ListPage<T>({ title, loaded, before, children, ...list }: Omit<ListProps<T>, 'rows' | 'caption'> & { title: string; loaded: Loaded<T[]>; before?: ComponentChildren; children?: ComponentChildren }) {
   return (
     <>
       <PageHeader title={title} />
       {before}
-      <LoadState loaded={loaded}>{(rows) => <Table caption={title} rows={rows} columns={columns} />}</LoadState>
-      {pager && loaded.data && <Pager paging={pager} count={loaded.data.length} />}
+      <List caption={title} rows={loaded} {...list} />
       {children}
     </>
+  );
+}
+
+/**
+ * A list inside a detail page (the roles of a user, the members of a group,
+ * the scopes of an API): a card with its heading, the list, then `children`
+ * (the form that adds one, or an action on all of them).
+ */
+export function ListSection<T>({ title, children, ...list }: ListProps<T> & { title: string; children?: ComponentChildren }) {
+  const id = useId();
+  return (
+    <section class="card" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      <List {...list} />
+      {children}
+    </section>
   );
 }
 

@@ -36,7 +36,7 @@ import { databaseIdentity } from '../storage/probe.js';
 import { invalidatingStores } from './configuration-writes.js';
 import { kyselyStores } from '../storage/kysely/index.js';
 import { loopbackAliases } from './loopback-aliases.js';
-import { consoleHosts, withConsoleConnections } from './console-client.js';
+import { consoleHosts } from './console-client.js';
 import { issueSetupLink } from '../domain/console/setup.js';
 
 /** The context of a running process: the surfaces' AppContext, plus what only the process itself touches. */
@@ -97,10 +97,8 @@ export async function createContext(config: Config, logger: Logger = createLogge
   redis?.on('error', (err) => logger.warn({ err }, 'redis error; rate limits fall back to in-process buckets'));
   const invalidation = new InvalidationBus(redis, logger);
   const kysely = kyselyStores(database.db, clock);
-  // The console's built-in client logs in on every database connection (./console-client.ts).
-  const withConsole = withConsoleConnections(kysely.stores, kysely.unitOfWork);
   // Configuration writes invalidate the tenant's cached copies once committed (src/app/configuration-writes.ts).
-  const { stores, unitOfWork } = invalidatingStores(withConsole.stores, withConsole.unitOfWork, (tenantId) => invalidation.invalidate(tenantId));
+  const { stores, unitOfWork } = invalidatingStores(kysely.stores, kysely.unitOfWork, (tenantId) => invalidation.invalidate(tenantId));
   const keyring = new Keyring(stores.signingKeys, box, () => clock.now());
   const aliases = loopbackAliases(config);
   const tenants = new TenantService(stores.tenants, keyring, box, () => clock.now(), stores.customDomains, {

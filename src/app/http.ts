@@ -14,7 +14,7 @@ import { managementPlugin } from '../management/plugin.js';
 import type { RateLimitClass, Tenant } from '../domain/tenants/tenant.js';
 import { clientErrorHandler, limitConnectionsPerAddress, timeoutOptions } from '../platform/http/connections.js';
 import { errorHandler, surfaceOf } from '../platform/http/error-handler.js';
-import { ManagementError, OAuthError, managementErrors, oauthErrors } from '../platform/http/errors.js';
+import { managementErrors, oauthErrors } from '../platform/http/errors.js';
 import { registerJsonBodyParser } from '../platform/http/json-body.js';
 import { refuseNulCharacters } from '../platform/http/nul-characters.js';
 import { lazySerializerFactory, validatorCompiler } from '../platform/http/validation.js';
@@ -124,7 +124,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     const tenant = domain ? await ctx.tenants.byDomain(domain) : undefined;
     if (!tenant) {
       const message = `No tenant is configured for the host "${domain}". Create one with: gatehouse tenants create ${domain || '<domain>'}`;
-      throw surface === 'management' ? new ManagementError(404, message) : new OAuthError(404, 'not_found', message);
+      // One error; the surface renders it (platform/http/error-rendering.ts).
+      throw oauthErrors.notFound(message);
     }
     request.tenant = tenant;
 
@@ -191,7 +192,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   app.setNotFoundHandler(async (request) => {
     throw surfaceOf(request.url) === 'management'
       ? managementErrors.notFound()
-      : new OAuthError(404, 'not_found', `Not Found: ${request.method} ${request.url.split('?')[0]}`);
+      : oauthErrors.notFound(`Not Found: ${request.method} ${request.url.split('?')[0]}`);
   });
 
   return app;

@@ -12,7 +12,7 @@ import { buildApp } from './http.js';
 import cluster from 'node:cluster';
 import { preflight } from './preflight.js';
 import { startMetricsListener } from './metrics.js';
-import { PURGE_INTERVAL_MS, purgeExpired } from '../storage/purge.js';
+import { PURGE_FIRST_DELAY_MS, PURGE_INTERVAL_MS, purgeExpired } from '../storage/purge.js';
 import { BackchannelLogoutDelivery } from '../domain/backchannel-logout/delivery.js';
 import { JobRunner } from '../domain/jobs/runner.js';
 import { httpsFormPoster, httpsPoster } from '../platform/http/form-poster.js';
@@ -111,12 +111,16 @@ export async function startServer(config: Config, print: (line: string) => void 
   );
 
   // Expired codes, sessions, tickets, refresh tokens and old log events go once an hour (every
-  // process does it; the deletes are idempotent).
-  const purge = setInterval(() => {
+  // process does it; the deletes are idempotent), and once soon after start, so that a process
+  // restarted more often than hourly still purges.
+  const runPurge = () =>
     purgeExpired(ctx.database.db, ctx.now(), { logRetentionDays: config.tenantLogs.retentionDays }).then(
       (removed) => ctx.logger.debug({ removed }, 'purged expired artefacts'),
       (err: unknown) => ctx.logger.warn({ err }, 'purging expired artefacts failed'),
     );
+  const firstPurge = setTimeout(runPurge, PURGE_FIRST_DELAY_MS).unref();
+  const purge = setInterval(() => {
+    void runPurge();
     // The users table's planner statistics, whether or not autovacuum runs (a sampled ANALYZE).
     ctx.stores.users.refreshStatistics().catch((err: unknown) => ctx.logger.warn({ err }, 'refreshing the users table statistics failed'));
   }, PURGE_INTERVAL_MS);
@@ -184,6 +188,7 @@ export async function startServer(config: Config, print: (line: string) => void 
         grace.unref();
         // The rounds of the durable queues finish the one under way; what is left stays queued in the database.
         clearInterval(purge);
+        clearTimeout(firstPurge);
         clearInterval(runJobs);
         jobs.stop();
         await Promise.all([deliver.stop(), stream.stop(), running, closed]);

@@ -10,11 +10,11 @@ import { Readable } from 'node:stream';
 import { createGzip, gzipSync } from 'node:zlib';
 import type { RouteOptions } from 'fastify';
 import { exportFileName, exportLinkValid, type ExportLinkContext } from '../domain/jobs/export-links.js';
-import { OAuthError } from '../platform/http/errors.js';
+import { oauthErrors } from '../platform/http/errors.js';
 import { pick, readQuery } from './params.js';
 import type { JobStore } from '../domain/jobs/store.js';
 
-const refused = () => new OAuthError(403, 'access_denied', 'The download link is invalid or has expired.');
+const refused = () => oauthErrors.accessDenied('The download link is invalid or has expired.');
 
 /** What serving export files touches. */
 export interface JobExportContext extends ExportLinkContext {

@@ -14,7 +14,9 @@ import { Transactions } from './interaction/transactions.js';
 import { corsHook, preflightRoutes } from './cors.js';
 import { changePasswordEndpoint } from './dbconnections/change-password.js';
 import { DbConnectionsService } from './dbconnections/service.js';
+import { resetPasswordRoutes } from './dbconnections/reset-password.js';
 import { signupEndpoint } from './dbconnections/signup.js';
+import { verifyEmailRoute } from './dbconnections/verify-email.js';
 import { oidcLogoutEndpoint, v2LogoutEndpoint } from './logout/logout.js';
 import { LogoutService } from './logout/service.js';
 import { associateEndpoint } from './mfa/associate.js';
@@ -26,8 +28,6 @@ import { resolveTransactionEndpoint } from './mfa/device/resolve-transaction.js'
 import { deviceTransactionEndpoint } from './mfa/device/transaction.js';
 import { passwordlessStartEndpoint } from './passwordless/start.js';
 import { verifyRedirectEndpoint } from './passwordless/verify-redirect.js';
-import { resetPasswordForm, resetPasswordSubmit } from './pages/reset-password.js';
-import { verifyEmailPage } from './pages/verify-email.js';
 import { parameterLimitsHook } from './parameter-limits.js';
 import { pageUiHook } from './page-ui.js';
 import { parEndpoint } from './par.js';
@@ -52,6 +52,8 @@ import { coVerifyEndpoint } from './cross-origin/redeem.js';
 /** The Authentication API, built from the registries (default: ./registries.ts `defaultRegistries()`). */
 export function authenticationRoutes(ctx: AppContext, registries: AuthenticationRegistries = defaultRegistries()): FastifyPluginAsync {
   return async (app) => {
+    // What /authorize accepts and sends through is the registry's (./authorize/response-modes/index.ts).
+    app.decorate('responseModes', registries.responseModes);
     app.addHook('onRequest', refuseDuplicatedCookies);
     // The hosted pages' look and language, loaded when a page is sent (./page-ui.ts).
     app.addHook('onRequest', pageUiHook(ctx));
@@ -88,9 +90,8 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
     for (const route of [
       signupEndpoint(dbconnections),
       changePasswordEndpoint(dbconnections),
-      verifyEmailPage(dbconnections),
-      resetPasswordForm(dbconnections),
-      resetPasswordSubmit(dbconnections),
+      verifyEmailRoute(dbconnections),
+      ...resetPasswordRoutes(dbconnections),
     ]) {
       app.route(route);
     }
@@ -102,12 +103,12 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
       steps: registries.interactionSteps,
       protocols: registries.protocolResponses,
     };
-    app.route(authorizeEndpoint(interaction));
+    app.route(authorizeEndpoint(interaction, registries));
     app.route(coVerifyEndpoint(interaction));
     for (const route of [...samlpEndpoints(interaction), ...samlpLogoutEndpoints(interaction), samlpMetadataEndpoint(interaction), pemEndpoint(interaction), cerEndpoint(interaction), loginCallbackEndpoint(interaction), spMetadataEndpoint(interaction), ...wsfedEndpoints(interaction)]) {
       app.route(route);
     }
-    app.route(verifyRedirectEndpoint(interaction));
+    app.route(verifyRedirectEndpoint(interaction, registries));
     for (const step of registries.interactionSteps) for (const route of step.routes(interaction)) app.route(route);
     for (const route of enrollmentTicketPages(ctx)) app.route(route);
     for (const route of activateRoutes(interaction)) app.route(route);

@@ -29,7 +29,8 @@ import { BearerRefusal } from './errors.js';
 import { requireActiveUser } from '../domain/users/active-user.js';
 import { verifyTenantJwt } from '../domain/tokens/verify.js';
 import { confirmationOf } from '../domain/tokens/confirmation.js';
-import { currentNonce, dpopHeader, DPOP_ALGS, DpopRefusal, verifyDpopProof, withNonce, type DpopContext } from './sender-constraint/dpop.js';
+import { currentNonce, dpopHeader, DPOP_ALGS, verifyDpopProof, withNonce, type DpopContext } from './sender-constraint/dpop.js';
+import { renderErrorsWith } from '../platform/http/error-rendering.js';
 import type { UserStore } from '../domain/users/store.js';
 import type { Keyring } from '../domain/keys/keyring.js';
 
@@ -103,16 +104,15 @@ async function checkSenderConstraint(
   }
   const dpop = { scheme: 'DPoP' as const, algs: DPOP_ALGS };
   if (presented.scheme !== 'DPoP') throw new BearerRefusal('The token is bound to a DPoP key: present it with the DPoP scheme and a proof', dpop);
-  try {
-    const proof = dpopHeader(request);
-    if (proof === undefined) throw new BearerRefusal('A DPoP proof is required', dpop);
-    const jkt = await verifyDpopProof(ctx, tenant, request, proof, { htu: `${tenant.issuer}userinfo`, accessToken: presented.token });
-    if (jkt !== bound) throw new BearerRefusal('The DPoP proof is not by the key the token is bound to', { ...dpop, error: 'invalid_dpop_proof' });
-    withNonce(ctx, tenant, reply);
-  } catch (error) {
-    if (error instanceof DpopRefusal) throw new BearerRefusal(error.description, { ...dpop, error: error.error, nonce: currentNonce(ctx, tenant) });
-    throw error;
-  }
+  // A refused proof (an OAuthError of ./sender-constraint/dpop.ts) is answered here as a DPoP challenge with the nonce to use (RFC 9449 §7.1).
+  renderErrorsWith(request, (error, reply) =>
+    new BearerRefusal(error.description, { ...dpop, error: error.error as 'invalid_dpop_proof' | 'use_dpop_nonce', nonce: currentNonce(ctx, tenant) }).respond(reply),
+  );
+  const proof = dpopHeader(request);
+  if (proof === undefined) throw new BearerRefusal('A DPoP proof is required', dpop);
+  const jkt = await verifyDpopProof(ctx, tenant, request, proof, { htu: `${tenant.issuer}userinfo`, accessToken: presented.token });
+  if (jkt !== bound) throw new BearerRefusal('The DPoP proof is not by the key the token is bound to', { ...dpop, error: 'invalid_dpop_proof' });
+  withNonce(ctx, tenant, reply);
 }
 
 const userRefusals = { missing: () => new BearerRefusal('The user does not exist'), blocked: () => new BearerRefusal('user is blocked') };

@@ -11,8 +11,8 @@
  *
  * Three kinds of principal: machine tokens, end users' tokens (the
  * `*:current_user*` rule), and the admin console's operators: a user token
- * whose `azp` is the tenant's built-in console client
- * (src/domain/console/client.ts), whose scopes were limited at issuance to the
+ * whose `azp` is a client the token policy makes an operator's (the tenant's
+ * built-in console client, src/domain/issuance/token-policy.ts), whose scopes were limited at issuance to the
  * operator's RBAC permissions (src/domain/console/operator.ts) and so count as
  * a machine token's. The operator must still exist and not be blocked: read
  * per request, so one removed from the tenant loses access at once.
@@ -21,7 +21,7 @@ import type { FastifyRequest } from 'fastify';
 import { managementErrors } from '../platform/http/errors.js';
 import { CURRENT_USER_SCOPE_SET, isCurrentUserScope } from '../domain/management-api/current-user.js';
 import { verifyTenantJwt } from '../domain/tokens/verify.js';
-import { isConsoleClient } from '../domain/console/client.js';
+import { tokenPolicy } from '../domain/issuance/token-policy.js';
 import { isActive } from '../domain/users/active-user.js';
 import type { UserStore } from '../domain/users/store.js';
 import type { Keyring } from '../domain/keys/keyring.js';
@@ -92,7 +92,7 @@ export async function authenticateManagement(ctx: ManagementAuthContext, request
   const machine = payload.gty === 'client-credentials' && clientId !== undefined && sub === `${clientId}@clients`;
   // `azp`, or `client_id` under the RFC 9068 dialect.
   const issuedTo = clientId ?? (typeof payload.client_id === 'string' ? payload.client_id : undefined);
-  const kind = machine ? 'client' : isConsoleClient(request.tenant.id, issuedTo) ? 'operator' : 'user';
+  const kind = machine ? 'client' : tokenPolicy(request.tenant.id, issuedTo, 'management').principal;
   if (kind === 'operator' && !isActive(await ctx.stores.users.get(request.tenant.id, sub))) throw managementErrors.invalidToken();
   const granted = scope.split(' ').filter(Boolean);
   return {

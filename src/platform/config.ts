@@ -1,17 +1,19 @@
 /**
  * Configuration from environment variables, validated once at start-up.
  *
- * Every setting is documented here, beside its default; `gatehouse --help`
- * prints this table, and the README repeats it. A bad value stops start-up
- * with a message naming the variable.
+ * Every setting is one entry of TABLE below: its name, its meaning, its
+ * default (written once) and how it is read. loadConfig reads the
+ * environment only through it, `gatehouse --help` prints it, and
+ * docs/configuration.md is generated from it (`npm run docs:generate`; a
+ * test fails when the page and the table disagree). A bad value stops
+ * start-up with a message naming the variable.
  */
 import fs from 'node:fs';
 import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseOutboundAllow, type OutboundPolicy } from './http/outbound-guard.js';
-
+import { parseOutboundAllow, type Cidr, type OutboundPolicy } from './http/outbound-guard.js';
 export interface RateLimitSetting {
   /** Bucket size: requests that may arrive at once. */
   burst: number;
@@ -148,203 +150,332 @@ export class ConfigError extends Error {
   }
 }
 
-interface Setting {
+/** One environment setting as documented: `gatehouse --help` and docs/configuration.md are made from these. */
+export interface Setting {
   name: string;
+  /** What it does (Markdown: `code`, [links](relative.md)). */
+  meaning: string;
+  /** The default, as it is documented; a value default is shown from the value the code uses. */
+  default: string;
+  /** Where the setting is read when loadConfig does not read it (the OpenTelemetry SDK's variables). */
+  readBy?: string;
+}
+
+/** A setting of the table: its documentation and how loadConfig reads it. */
+interface Entry<T> {
   meaning: string;
   default: string;
+  readBy?: string;
+  /** The value, from the trimmed variable (undefined when unset or blank); throws ConfigError naming `name`. */
+  read(raw: string | undefined, name: string): T;
 }
+
+/** The value as given. */
+function text(raw: string): string {
+  return raw;
+}
+
+/** A setting with a value default: the default is written here once, as the value, and shown from it. */
+function withDefault<T>(fallback: T, meaning: string, parse: (raw: string, name: string) => T, shown: string = code(String(fallback))): Entry<T> {
+  return { meaning, default: shown, read: (raw, name) => (raw === undefined ? fallback : parse(raw, name)) };
+}
+
+/** A setting that is absent unless set; `absent` says what happens then. */
+function optional<T>(meaning: string, absent: string, parse: (raw: string, name: string) => T): Entry<T | undefined> {
+  return { meaning, default: absent, read: (raw, name) => (raw === undefined ? undefined : parse(raw, name)) };
+}
+
+/** A setting whose default loadConfig derives from other settings or from the machine (`fallback`); `shown` says how. */
+function derived<T>(meaning: string, shown: string, parse: (raw: string, name: string) => T): Entry<T | undefined> {
+  return optional(meaning, shown, parse);
+}
+
+/** Seconds, read as milliseconds. */
+function seconds(fallback: number, meaning: string): Entry<number> {
+  return { meaning, default: code(String(fallback)), read: (raw, name) => (raw === undefined ? fallback * 1000 : parseSeconds(name, raw)) };
+}
+
+/** A whole number from 1 to 1,000,000. */
+function count(fallback: number, meaning: string): Entry<number> {
+  return withDefault(fallback, meaning, (raw, name) => parseCount(name, raw));
+}
+
+/** 1 or 0 (true or false). */
+function flag(fallback: boolean, meaning: string): Entry<boolean> {
+  return withDefault(fallback, meaning, (raw, name) => parseFlag(name, raw), code(fallback ? '1' : '0'));
+}
+
+/** A bucket as burst/per-second. */
+function rate(fallback: RateLimitSetting, meaning: string): Entry<RateLimitSetting> {
+  return withDefault(fallback, meaning, (raw, name) => parseRateLimit(name, raw), code(`${fallback.burst}/${fallback.perSecond}`));
+}
+
+/** A PEM file of extra certificate authorities: its path, resolved, after checking that it exists. */
+function caFile(meaning: string): Entry<string | undefined> {
+  return optional(meaning, 'none: the system roots only', (raw, name) => {
+    if (!fs.existsSync(raw)) throw new ConfigError(name, `no such file: ${raw}`);
+    return path.resolve(raw);
+  });
+}
+
+/** The base URL of a remote service (parseServiceUrl). */
+function serviceUrl(meaning: string, absent: string): Entry<string | undefined> {
+  return optional(meaning, absent, (raw, name) => parseServiceUrl(name, raw));
+}
+
+/** Documented here, read elsewhere: the OpenTelemetry SDK's variables (src/platform/tracing/), libuv's pool size (bin/gatehouse.cjs). */
+function readElsewhere(readBy: string, meaning: string, shown: string): Entry<undefined> {
+  return { meaning, default: shown, readBy, read: () => undefined };
+}
+
+/** A value as Markdown code. */
+function code(value: string): string {
+  return `\`${value}\``;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+const ONE_MIB = 1024 * 1024;
+const HASH_QUEUE_PER_THREAD = 64;
+const USERS_IMPORT_MAX_BYTES = 64 * ONE_MIB;
+/** `dist/console` of the installation: this module is `src/platform/config.ts`, or part of `dist/server/main.js` (the bundle the server runs), both two levels below it. */
+const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../../dist/console/', import.meta.url));
+
+/**
+ * Every environment setting, in the order `--help` and docs/configuration.md
+ * list them: its meaning, its default (written once) and how it is read.
+ * loadConfig reads the environment only through this table.
+ */
+const TABLE = {
+  PORT: withDefault(3000, 'TCP port to listen on', (raw) => parsePort(raw)),
+  HOST: withDefault('::', 'interface to listen on', text, 'all interfaces (`::`)'),
+  GATEHOUSE_DATA_DIR: withDefault('./data', 'data directory: the SQLite database, the master key, the TLS certificate, the admin credentials, the mail outbox', text),
+  DATABASE_URL: optional('`postgres://…` for PostgreSQL (see [PostgreSQL and Redis](operations/postgresql-redis.md)); `sqlite:` followed by a file path for another SQLite file; otherwise SQLite', 'SQLite file `<data dir>/gatehouse.db`', (raw, name) => {
+    if (!/^postgres(ql)?:\/\//.test(raw) && !/^(sqlite|file):/.test(raw)) throw new ConfigError(name, 'must start with postgres:// (or sqlite: followed by a file path)');
+    return raw;
+  }),
+  GATEHOUSE_DOMAIN: derived('domain (`host[:port]`) of the default tenant', '`localhost:${PORT}`', text),
+  GATEHOUSE_ADMIN_CLIENT_ID: optional(
+    'client_id of the bootstrap admin client of the default tenant (used when the tenant is first created); set together with `GATEHOUSE_ADMIN_CLIENT_SECRET`, 1 to 64 characters of `[A-Za-z0-9_-]`',
+    'generated on first start, printed once, written to `<data dir>/admin-credentials.json` (mode 0600; `admin-credentials-<database>.json` when that file belongs to another database)',
+    text,
+  ),
+  GATEHOUSE_ADMIN_CLIENT_SECRET: optional(
+    'client_secret of the bootstrap admin client (at least 16 characters)',
+    'generated on first start, printed once, written to `<data dir>/admin-credentials.json`',
+    text,
+  ),
+  TLS_CERT_FILE: optional(
+    'PEM certificate (chain) to serve; set together with `TLS_KEY_FILE` (see [TLS](operations/tls.md))',
+    'self-signed ECDSA P-256 for `localhost`, `127.0.0.1`, `::1` and the default domain, valid 825 days, generated at `<data dir>/tls/cert.pem` and reused',
+    text,
+  ),
+  TLS_KEY_FILE: optional('PEM private key of that certificate', 'generated at `<data dir>/tls/key.pem`', text),
+  GATEHOUSE_HTTP: flag(false, '`1` = serve plain HTTP (behind a TLS-terminating proxy)'),
+  GATEHOUSE_MASTER_KEY: optional(
+    'key for secrets at rest (AES-256-GCM): 32 bytes as 64 hex characters or base64; keep it apart from the backups (see [Backup and restore](operations/backup.md))',
+    'a key file created at `<data dir>/master.key`',
+    (raw, name) => {
+      if (decodeMasterKey(raw) === undefined) throw new ConfigError(name, 'must be 32 bytes written as 64 hex characters or as base64');
+      return raw;
+    },
+  ),
+  REDIS_URL: optional(
+    '`redis://…` or `rediss://…`: rate-limit buckets and brute-force blocks shared by every process (blocks then survive restarts), cache invalidation across processes',
+    'none (in-process)',
+    (raw, name) => {
+      if (!/^rediss?:\/\//.test(raw)) throw new ConfigError(name, 'must start with redis:// or rediss://');
+      return raw;
+    },
+  ),
+  LOG_LEVEL: withDefault('info', `pino log level: ${LOG_LEVELS.map((l) => `\`${l}\``).join(', ')}`, (raw, name) => {
+    if (!LOG_LEVELS.includes(raw)) throw new ConfigError(name, `must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+    return raw;
+  }, ),
+  GATEHOUSE_TRUST_PROXY: withDefault<false | number | string[]>(
+    false,
+    'proxies whose `X-Forwarded-For` names the end user (brute-force keys, rate limits, logs): a hop count (e.g. `1` behind one load balancer, at most 16), or a comma-separated list of addresses and CIDR ranges (prefer addresses: a hop count cannot tell a proxy from a client that reaches Gatehouse directly)',
+    (raw) => parseTrustProxy(raw),
+    'none: the address of the TCP peer',
+  ),
+  GATEHOUSE_SMTP_URL: optional('`smtp://` or `smtps://` URL of the mail server (email verification, password reset)', 'none: mail is written to `<data dir>/outbox.jsonl`', (raw, name) => {
+    if (!/^smtps?:\/\/[^/]/.test(raw)) throw new ConfigError(name, 'must be an smtp:// or smtps:// URL');
+    return raw;
+  }),
+  GATEHOUSE_MAIL_FROM: optional('sender address of that mail', '`no-reply@<tenant domain>`', text),
+  GATEHOUSE_TWILIO_URL: withDefault(
+    'https://api.twilio.com',
+    "base URL of Twilio's REST API, where MFA text messages go (`POST /2010-04-01/Accounts/{sid}/Messages.json`, HTTP Basic with the tenant's account SID and auth token); `https://`, or `http://` only to a loopback address (a local stand-in, as the tests use)",
+    (raw, name) => parseServiceUrl(name, raw),
+  ),
+  GATEHOUSE_APNS_URL: serviceUrl(
+    "base URL of Apple Push Notification service, where MFA pushes go when the tenant's push provider is `direct` (or `guardian`): HTTP/2, `POST /3/device/{token}`, the provider's p12 as TLS client certificate; `https://`, or `http://` only to a loopback address",
+    "`https://api.push.apple.com`, or `https://api.sandbox.push.apple.com` when the tenant's APNs provider has `sandbox: true`",
+  ),
+  GATEHOUSE_SNS_ENDPOINT: serviceUrl(
+    "endpoint of Amazon SNS, where MFA pushes go when the tenant's push provider is `sns` (`CreatePlatformEndpoint`, `Publish`, through the AWS SDK with the provider's keys); `https://`, or `http://` only to a loopback address",
+    "the AWS endpoint of the provider's `aws_region`",
+  ),
+  GATEHOUSE_PUSH_CA_FILE: caFile('PEM file of extra certificate authorities trusted when connecting to APNs and SNS (a private relay, or the tests\' stand-ins), besides the system roots'),
+  GATEHOUSE_REQUEST_TIMEOUT: seconds(30, 'seconds a client has to send a whole request, headers and body (0.01 to 3600); a slower one is answered 408 and its connection closed'),
+  GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS: count(
+    256,
+    "connections one client IP address may hold open at once; at the limit a new one replaces the address's oldest connection still in its TLS handshake, and is closed as it arrives only when there is none (behind a proxy every client shares the proxy's address: raise it, or let the proxy limit)",
+  ),
+  GATEHOUSE_TLS_HANDSHAKE_TIMEOUT: seconds(10, 'seconds a connection has, from its arrival, to complete its TLS handshake; a slower one is closed'),
+  GATEHOUSE_DNS_SERVERS: optional(
+    'comma-separated DNS servers (`ip` or `ip:port`) asked for the TXT records that verify custom domains (`POST /api/v2/custom-domains/{id}/verify`)',
+    "the system's resolvers",
+    (raw) => parseDnsServers(raw),
+  ),
+  GATEHOUSE_BACKCHANNEL_CA_FILE: caFile('PEM file of extra certificate authorities trusted when posting back-channel logout tokens to relying parties (on a private PKI), besides the system roots'),
+  GATEHOUSE_OUTBOUND_ALLOW: withDefault<Cidr[]>(
+    [],
+    "comma-separated CIDR ranges beyond the public internet that tenants' outbound destinations may reach: back-channel logout URIs, log stream endpoints, tenants' own SMTP servers (e.g. `10.0.0.0/8,fd00::/8` for relying parties on your private network). Every other loopback, private, link-local, shared or reserved address is refused at connection time (names are resolved and each address checked, so DNS cannot be used to slip past); the delivery fails with a message naming this setting",
+    (raw, name) => {
+      try {
+        return parseOutboundAllow(raw);
+      } catch (err) {
+        throw new ConfigError(name, (err as Error).message);
+      }
+    },
+    'none: public addresses only',
+  ),
+  GATEHOUSE_WORKERS: withDefault(
+    1,
+    'worker processes serving the port (`node:cluster`), or `auto` for one per core (1 to 64); each has its own caches and, without `REDIS_URL`, its own rate-limit buckets and brute-force counters (see [Workers](operations/workers.md))',
+    (raw, name) => parseWorkers(name, raw),
+    '`1`: this process serves',
+  ),
+  GATEHOUSE_SHUTDOWN_GRACE: seconds(
+    10,
+    'seconds in-flight requests get to finish after SIGTERM or SIGINT (the listener closes at once); then the tenant log and the queues are flushed and the process exits',
+  ),
+  GATEHOUSE_JOB_LEASE: seconds(
+    60,
+    'seconds a process holds a Management API job (user import or export) between progress commits; the job of a process that stopped without handing it back is resumed by another after it',
+  ),
+  GATEHOUSE_USERS_IMPORT_MAX_BYTES: withDefault(
+    USERS_IMPORT_MAX_BYTES,
+    'largest users file `POST /api/v2/jobs/users-imports` takes (413 beyond), 1024 to 1073741824 bytes',
+    (raw, name) => {
+      if (!/^\d+$/.test(raw) || Number(raw) < 1024 || Number(raw) > 1024 ** 3) throw new ConfigError(name, `must be a number of bytes from 1024 to 1073741824, got "${raw}"`);
+      return Number(raw);
+    },
+    `${code(String(USERS_IMPORT_MAX_BYTES))} (${USERS_IMPORT_MAX_BYTES / ONE_MIB} MiB)`,
+  ),
+  GATEHOUSE_TENANT_LOGS: withDefault(
+    true,
+    '`on` records authentication and Management API events in the tenant log (`GET /api/v2/logs`, log streams); `off` records none (e.g. to measure their cost with `npm run bench:logs`)',
+    (raw, name) => {
+      const value = raw.toLowerCase();
+      if (!['on', 'off', '1', '0', 'true', 'false'].includes(value)) throw new ConfigError(name, `must be on or off, got "${value}"`);
+      return ['on', '1', 'true'].includes(value);
+    },
+    '`on`',
+  ),
+  GATEHOUSE_LOG_RETENTION_DAYS: withDefault(30, 'days tenant log events are kept; the hourly purge deletes older ones (1 to 3650)', (raw, name) => {
+    const days = parseCount(name, raw);
+    if (days > 3650) throw new ConfigError(name, `must be at most 3650, got "${days}"`);
+    return days;
+  }),
+  GATEHOUSE_LOG_BUFFER: count(
+    50_000,
+    'tenant log events a process holds in memory while the database does not take them; beyond it the oldest are dropped, counted, and a warning is logged',
+  ),
+  GATEHOUSE_LOG_STREAM_CA_FILE: caFile('PEM file of extra certificate authorities trusted when posting log events to log stream endpoints, besides the system roots'),
+  GATEHOUSE_SMTP_CA_FILE: optional(
+    'PEM file of extra certificate authorities trusted for the SMTP servers tenants configure (`/api/v2/emails/provider`), besides the system roots',
+    'none: the system roots only',
+    (raw, name) => {
+      if (!fs.existsSync(raw)) throw new ConfigError(name, `no such file: ${raw}`);
+      return fs.readFileSync(raw, 'utf8');
+    },
+  ),
+  GATEHOUSE_HASH_THREADS: derived(
+    'worker threads hashing and verifying passwords (1 to 256), each holding up to 4 hashes, at the priority of the event loop so that logins and token issuance share a busy core',
+    'the cores but one, shared among the `GATEHOUSE_WORKERS` processes, at least 1 each',
+    (raw, name) => {
+      const threads = parseCount(name, raw);
+      if (threads > 256) throw new ConfigError(name, `must be at most 256, got "${threads}"`);
+      return threads;
+    },
+  ),
+  GATEHOUSE_HASH_QUEUE: derived(
+    'password hashes that may wait beyond the 4 each thread holds; beyond it a login is refused at once with 429 `too_many_requests` and `Retry-After: 1`',
+    `${HASH_QUEUE_PER_THREAD} per hashing thread`,
+    (raw, name) => parseCount(name, raw),
+  ),
+  UV_THREADPOOL_SIZE: readElsewhere(
+    'bin/gatehouse.cjs',
+    "threads of libuv's pool, on which token signing (RS256) and password hashing run; read by Node.js when the pool is first used, so the launcher sets it before anything else",
+    "one per core but one (at least 1), instead of libuv's 4",
+  ),
+  GATEHOUSE_DEFAULT_CONNECTION: flag(
+    true,
+    "`1`: every new tenant starts with the `Username-Password-Authentication` database connection, enabled for its clients and (the service's `enable_client_connections`) for clients created later; `0`: tenants start with no connection",
+  ),
+  GATEHOUSE_CONSOLE_DIR: withDefault(
+    DEFAULT_CONSOLE_DIR,
+    'directory of the built admin console (`index.html`, `app.js`, `app.css`) served at `https://{domain}/admin/`',
+    text,
+    '`dist/console` of the installation (built by `npm run build`)',
+  ),
+  GATEHOUSE_METRICS_TOKEN: optional(
+    'serves `GET /metrics` (Prometheus text format) on the public port to requests with `Authorization: Bearer <this token>` (16 to 256 printable characters, compared in constant time); anything else gets 401 and no metrics',
+    'none: no `/metrics` on the public port',
+    (raw, name) => {
+      if (!/^[\x21-\x7e]{16,256}$/.test(raw)) throw new ConfigError(name, 'must be 16 to 256 printable characters without spaces');
+      return raw;
+    },
+  ),
+  GATEHOUSE_METRICS_PORT: optional(
+    'serves `GET /metrics` without a token on a separate plain-HTTP listener bound to `127.0.0.1` at this port (for a local Prometheus agent); it must differ from `PORT`',
+    'none: no metrics listener',
+    (raw, name) => {
+      if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 65535) throw new ConfigError(name, `must be an integer from 1 to 65535, got "${raw}"`);
+      return Number(raw);
+    },
+  ),
+  OTEL_EXPORTER_OTLP_ENDPOINT: readElsewhere(
+    'src/platform/tracing/',
+    "traces over OpenTelemetry, sent to this collector over OTLP/HTTP as JSON (`<endpoint>/v1/traces`; see [Tracing](operations/monitoring.md#traces)). OpenTelemetry's other variables apply as its SDK reads them: `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, `OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_EXPORTER_OTLP_TIMEOUT`, `OTEL_TRACES_SAMPLER` / `OTEL_TRACES_SAMPLER_ARG`, `OTEL_BSP_SCHEDULE_DELAY` and the other `OTEL_BSP_*`, `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_PROPAGATORS`, `OTEL_SDK_DISABLED=true`, `OTEL_LOG_LEVEL`",
+    'none: no tracing, and no OpenTelemetry module is loaded',
+  ),
+  OTEL_SERVICE_NAME: readElsewhere('src/platform/tracing/', '`service.name` of the traces', '`gatehouse`'),
+  GATEHOUSE_RATE_LIMIT_MANAGEMENT: rate({ burst: 50, perSecond: 16 }, 'Management API bucket per tenant, `burst/per-second`'),
+  GATEHOUSE_RATE_LIMIT_AUTHENTICATION: rate({ burst: 100, perSecond: 100 }, 'Authentication API bucket per tenant, `burst/per-second`'),
+  GATEHOUSE_RATE_LIMIT_CLIENTS_QUERY: rate({ burst: 20, perSecond: 5 }, '`GET /api/v2/clients` with `q`: its own, lower bucket per tenant, `burst/per-second`'),
+} satisfies Record<string, Entry<unknown>>;
+
+type SettingName = keyof typeof TABLE;
+type SettingValue<K extends SettingName> = ReturnType<(typeof TABLE)[K]['read']>;
 
 /** The documented settings, in the order `--help` prints them. */
-export const SETTINGS: readonly Setting[] = [
-  { name: 'PORT', meaning: 'TCP port to listen on', default: '3000' },
-  { name: 'HOST', meaning: 'interface to listen on', default: 'all interfaces' },
-  { name: 'GATEHOUSE_DATA_DIR', meaning: 'data directory (SQLite file, keys, TLS certificate)', default: './data' },
-  { name: 'DATABASE_URL', meaning: 'postgres://… for PostgreSQL; otherwise SQLite', default: 'SQLite file <data dir>/gatehouse.db' },
-  { name: 'GATEHOUSE_DOMAIN', meaning: 'domain (host[:port]) of the default tenant', default: 'localhost:${PORT}' },
-  {
-    name: 'GATEHOUSE_ADMIN_CLIENT_ID',
-    meaning: 'client_id of the bootstrap admin client of the default tenant',
-    default: 'generated on first start, written to <data dir>/admin-credentials.json',
-  },
-  {
-    name: 'GATEHOUSE_ADMIN_CLIENT_SECRET',
-    meaning: 'client_secret of the bootstrap admin client',
-    default: 'generated on first start, written to <data dir>/admin-credentials.json',
-  },
-  { name: 'TLS_CERT_FILE', meaning: 'PEM certificate (chain) to serve', default: 'self-signed, <data dir>/tls/cert.pem' },
-  { name: 'TLS_KEY_FILE', meaning: 'PEM private key of that certificate', default: 'generated, <data dir>/tls/key.pem' },
-  { name: 'GATEHOUSE_HTTP', meaning: '1 = serve plain HTTP (behind a TLS-terminating proxy)', default: 'off' },
-  {
-    name: 'GATEHOUSE_MASTER_KEY',
-    meaning: 'key for secrets at rest: 32 bytes as 64 hex characters or base64',
-    default: 'a key file created at <data dir>/master.key',
-  },
-  { name: 'REDIS_URL', meaning: 'redis://… to share rate-limit buckets across processes', default: 'none (in-process)' },
-  { name: 'LOG_LEVEL', meaning: 'pino log level (fatal, error, warn, info, debug, trace, silent)', default: 'info' },
-  {
-    name: 'GATEHOUSE_TRUST_PROXY',
-    meaning:
-      'proxies whose X-Forwarded-For gives the end-user address: a hop count (e.g. 1 behind one load balancer), or a comma-separated list of addresses and CIDR ranges',
-    default: 'none: the address of the TCP peer',
-  },
-  { name: 'GATEHOUSE_SMTP_URL', meaning: 'smtp:// or smtps:// URL of the mail server (verification and reset mail)', default: 'none: mail goes to <data dir>/outbox.jsonl' },
-  { name: 'GATEHOUSE_MAIL_FROM', meaning: 'sender address of that mail', default: 'no-reply@<tenant domain>' },
-  {
-    name: 'GATEHOUSE_TWILIO_URL',
-    meaning: "base URL of Twilio's REST API for MFA text messages (https, or http to a loopback address for a local stand-in)",
-    default: 'https://api.twilio.com',
-  },
-  {
-    name: 'GATEHOUSE_APNS_URL',
-    meaning: 'base URL of Apple Push Notification service for MFA pushes (HTTP/2, the provider\'s p12 as client certificate); https, or http to a loopback address',
-    default: "https://api.push.apple.com, or https://api.sandbox.push.apple.com when the tenant's APNs provider has sandbox true",
-  },
-  {
-    name: 'GATEHOUSE_SNS_ENDPOINT',
-    meaning: 'endpoint of Amazon SNS for MFA pushes (CreatePlatformEndpoint, Publish); https, or http to a loopback address',
-    default: "the AWS endpoint of the SNS provider's region",
-  },
-  {
-    name: 'GATEHOUSE_PUSH_CA_FILE',
-    meaning: 'PEM file of extra certificate authorities trusted when connecting to APNs and SNS (besides the system roots)',
-    default: 'none: the system roots only',
-  },
-  {
-    name: 'GATEHOUSE_REQUEST_TIMEOUT',
-    meaning: 'seconds a client has to send a whole request, headers and body (slower ones get 408 and are closed)',
-    default: '30',
-  },
-  {
-    name: 'GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS',
-    meaning:
-      'connections one client IP address may hold open at once; at the limit a new one replaces the oldest still in its TLS handshake, else it is closed (behind a proxy, raise it or rely on the proxy)',
-    default: '256',
-  },
-  {
-    name: 'GATEHOUSE_TLS_HANDSHAKE_TIMEOUT',
-    meaning: 'seconds a connection has, from its arrival, to complete the TLS handshake; a slower one is closed',
-    default: '10',
-  },
-  {
-    name: 'GATEHOUSE_DNS_SERVERS',
-    meaning: 'comma-separated DNS servers (ip or ip:port) asked for the TXT records that verify custom domains',
-    default: "the system's resolvers",
-  },
-  {
-    name: 'GATEHOUSE_BACKCHANNEL_CA_FILE',
-    meaning: 'PEM file of extra certificate authorities trusted when posting back-channel logout tokens to relying parties (besides the system roots)',
-    default: 'none: the system roots only',
-  },
-  {
-    name: 'GATEHOUSE_WORKERS',
-    meaning: 'worker processes serving the port (node:cluster), or auto for one per core; each has its own caches and, without REDIS_URL, its own rate-limit buckets and brute-force counters',
-    default: '1 (this process serves)',
-  },
-  {
-    name: 'GATEHOUSE_SHUTDOWN_GRACE',
-    meaning:
-      'seconds in-flight requests get to finish after SIGTERM or SIGINT (the listener closes at once); then the tenant log and the queues are flushed and the process exits',
-    default: '10',
-  },
-  {
-    name: 'GATEHOUSE_JOB_LEASE',
-    meaning: 'seconds a process holds a Management API job (user import/export) between progress commits; a job of a stopped process is resumed by another after it',
-    default: '60',
-  },
-  {
-    name: 'GATEHOUSE_USERS_IMPORT_MAX_BYTES',
-    meaning: 'largest users file POST /api/v2/jobs/users-imports takes (413 beyond)',
-    default: '67108864 (64 MiB)',
-  },
-  {
-    name: 'GATEHOUSE_TENANT_LOGS',
-    meaning: 'on = record authentication and Management API events in the tenant log (GET /api/v2/logs, log streams); off = record none',
-    default: 'on',
-  },
-  { name: 'GATEHOUSE_LOG_RETENTION_DAYS', meaning: 'days tenant log events are kept before the hourly purge deletes them (1 to 3650)', default: '30' },
-  {
-    name: 'GATEHOUSE_LOG_BUFFER',
-    meaning: 'tenant log events a process holds in memory while the database does not take them; beyond, the oldest are dropped and a warning logged',
-    default: '50000',
-  },
-  {
-    name: 'GATEHOUSE_LOG_STREAM_CA_FILE',
-    meaning: 'PEM file of extra certificate authorities trusted when posting tenant log events to log stream endpoints (besides the system roots)',
-    default: 'none: the system roots only',
-  },
-  {
-    name: 'GATEHOUSE_SMTP_CA_FILE',
-    meaning: "PEM file of extra certificate authorities trusted for the SMTP servers tenants configure (/api/v2/emails/provider), besides the system roots",
-    default: 'none: the system roots only',
-  },
-  {
-    name: 'GATEHOUSE_HASH_THREADS',
-    meaning: 'worker threads hashing and verifying passwords, at lowered priority so token issuance keeps the CPU during a login flood',
-    default: 'the cores but one, shared among GATEHOUSE_WORKERS (at least 1 each)',
-  },
-  {
-    name: 'GATEHOUSE_HASH_QUEUE',
-    meaning: 'password hashes that may wait for a thread; beyond it logins get 429 too_many_requests with Retry-After: 1',
-    default: '64 per hashing thread',
-  },
-  {
-    name: 'GATEHOUSE_DEFAULT_CONNECTION',
-    meaning:
-      '1 = every new tenant starts with the Username-Password-Authentication database connection, enabled for its clients and for clients created later (the service\'s enable_client_connections); 0 = tenants start with no connection',
-    default: '1',
-  },
-  {
-    name: 'GATEHOUSE_CONSOLE_DIR',
-    meaning: 'directory of the built admin console (index.html, app.js, app.css) served at https://{domain}/admin/',
-    default: 'dist/console of the installation (built by npm run build)',
-  },
-  {
-    name: 'GATEHOUSE_METRICS_TOKEN',
-    meaning: 'serves GET /metrics (Prometheus) on the public port to requests with Authorization: Bearer <this token> (16 to 256 characters); others get 401',
-    default: 'none: no /metrics on the public port',
-  },
-  {
-    name: 'GATEHOUSE_METRICS_PORT',
-    meaning: 'serves GET /metrics (Prometheus) without a token on a plain-HTTP listener bound to 127.0.0.1 at this port',
-    default: 'none: no metrics listener',
-  },
-  {
-    name: 'OTEL_EXPORTER_OTLP_ENDPOINT',
-    meaning:
-      'traces over OpenTelemetry (OTLP/HTTP, JSON) to this collector (spans sent to <endpoint>/v1/traces); the other OTEL_* variables the OpenTelemetry SDK reads apply (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_EXPORTER_OTLP_HEADERS, OTEL_TRACES_SAMPLER, OTEL_BSP_*, OTEL_RESOURCE_ATTRIBUTES, OTEL_SDK_DISABLED)',
-    default: 'none: no tracing, and OpenTelemetry is not loaded',
-  },
-  { name: 'OTEL_SERVICE_NAME', meaning: 'service.name of the traces', default: 'gatehouse' },
-  {
-    name: 'GATEHOUSE_RATE_LIMIT_MANAGEMENT',
-    meaning: 'Management API bucket per tenant, as burst/per-second',
-    default: '50/16',
-  },
-  {
-    name: 'GATEHOUSE_RATE_LIMIT_AUTHENTICATION',
-    meaning: 'Authentication API bucket per tenant, as burst/per-second',
-    default: '100/100',
-  },
-  {
-    name: 'GATEHOUSE_RATE_LIMIT_CLIENTS_QUERY',
-    meaning: 'GET /api/v2/clients with q (its own, lower bucket per tenant), as burst/per-second',
-    default: '20/5',
-  },
-];
+export const SETTINGS: readonly Setting[] = Object.entries(TABLE).map(([name, entry]: [string, Entry<unknown>]) => ({
+  name,
+  meaning: entry.meaning,
+  default: entry.default,
+  ...(entry.readBy !== undefined && { readBy: entry.readBy }),
+}));
 
-const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
-
-function nonEmpty(env: NodeJS.ProcessEnv, name: string): string | undefined {
+/** A setting's value from the environment: the variable trimmed, blank as unset, read by its entry. */
+function read<K extends SettingName>(env: NodeJS.ProcessEnv, name: K): SettingValue<K> {
   const value = env[name];
-  return value === undefined || value.trim() === '' ? undefined : value.trim();
+  const raw = value === undefined || value.trim() === '' ? undefined : value.trim();
+  return (TABLE[name] as Entry<unknown>).read(raw, name) as SettingValue<K>;
 }
 
-function parsePort(value: string | undefined): number {
-  if (value === undefined) return 3000;
+function parsePort(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) > 65535) {
     throw new ConfigError('PORT', `must be an integer from 0 to 65535, got "${value}"`);
   }
   return Number(value);
+}
+
+function parseFlag(name: string, value: string): boolean {
+  if (!['0', '1', 'true', 'false'].includes(value)) throw new ConfigError(name, `must be 1 or 0, got "${value}"`);
+  return value === '1' || value === 'true';
 }
 
 /** An IPv4/IPv6 address, or one with a /prefix of the right size. */
@@ -356,8 +487,7 @@ function isAddressOrCidr(value: string): boolean {
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
-function parseDnsServers(value: string | undefined): string[] | undefined {
-  if (value === undefined) return undefined;
+function parseDnsServers(value: string): string[] | undefined {
   const servers = value.split(',').map((s) => s.trim()).filter(Boolean);
   for (const server of servers) {
     const match = /^(?:\[([0-9a-fA-F:]+)\]|([0-9.]+))(?::(\d{1,5}))?$/.exec(server);
@@ -370,8 +500,8 @@ function parseDnsServers(value: string | undefined): string[] | undefined {
   return servers.length ? servers : undefined;
 }
 
-function parseTrustProxy(value: string | undefined): false | number | string[] {
-  if (value === undefined || value === '0' || value === 'false') return false;
+function parseTrustProxy(value: string): false | number | string[] {
+  if (value === '0' || value === 'false') return false;
   if (/^\d+$/.test(value)) {
     if (Number(value) > 16) throw new ConfigError('GATEHOUSE_TRUST_PROXY', `a hop count must be at most 16, got "${value}"`);
     return Number(value);
@@ -387,8 +517,7 @@ function parseTrustProxy(value: string | undefined): false | number | string[] {
   return entries;
 }
 
-function parseRateLimit(name: string, value: string | undefined, fallback: RateLimitSetting): RateLimitSetting {
-  if (value === undefined) return fallback;
+function parseRateLimit(name: string, value: string): RateLimitSetting {
   const match = /^(\d+)\/(\d+(?:\.\d+)?)$/.exec(value);
   if (!match || Number(match[1]) < 1 || Number(match[2]) <= 0) {
     throw new ConfigError(name, `must be burst/per-second with positive numbers, e.g. "50/16", got "${value}"`);
@@ -396,8 +525,8 @@ function parseRateLimit(name: string, value: string | undefined, fallback: RateL
   return { burst: Number(match[1]), perSecond: Number(match[2]) };
 }
 
-function parseSeconds(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback * 1000;
+/** Seconds from 0.01 to 3600, as milliseconds. */
+function parseSeconds(name: string, value: string): number {
   const seconds = /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN;
   if (!(seconds >= 0.01 && seconds <= 3600)) {
     throw new ConfigError(name, `must be a number of seconds from 0.01 to 3600, got "${value}"`);
@@ -406,51 +535,48 @@ function parseSeconds(name: string, value: string | undefined, fallback: number)
 }
 
 /** GATEHOUSE_WORKERS: `auto` (one per core) or 1 to 64. */
-function parseWorkers(env: NodeJS.ProcessEnv): number {
-  const value = nonEmpty(env, 'GATEHOUSE_WORKERS');
+function parseWorkers(name: string, value: string): number {
   if (value === 'auto') return os.availableParallelism();
-  const workers = value === undefined ? 1 : /^\d+$/.test(value) ? Number(value) : NaN;
-  if (!(workers >= 1 && workers <= 64)) throw new ConfigError('GATEHOUSE_WORKERS', `must be auto or a whole number from 1 to 64, got "${value}"`);
+  const workers = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!(workers >= 1 && workers <= 64)) throw new ConfigError(name, `must be auto or a whole number from 1 to 64, got "${value}"`);
   return workers;
 }
 
-function parseCount(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
+function parseCount(name: string, value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1_000_000) {
     throw new ConfigError(name, `must be an integer from 1 to 1000000, got "${value}"`);
   }
   return Number(value);
 }
 
-/** `dist/console` of the installation: this module is `src/platform/config.ts`, or part of `dist/server/main.js` (the bundle the server runs), both two levels below it. */
-const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../../dist/console/', import.meta.url));
-
 /** A domain is host[:port]; no scheme, path or trailing slash. */
 export function isValidDomain(domain: string): boolean {
   return /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:\d{1,5})?$/i.test(domain);
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = parsePort(nonEmpty(env, 'PORT'));
-  const dataDir = path.resolve(nonEmpty(env, 'GATEHOUSE_DATA_DIR') ?? './data');
-  const workers = parseWorkers(env);
+/** The password-hashing threads by default: the cores but one, shared among the worker processes. */
+function defaultHashThreads(workers: number): number {
+  return Math.max(1, Math.floor((os.availableParallelism() - 1) / workers));
+}
 
-  const databaseUrl = nonEmpty(env, 'DATABASE_URL');
-  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl) && !/^(sqlite|file):/.test(databaseUrl)) {
-    throw new ConfigError('DATABASE_URL', 'must start with postgres:// (or sqlite: followed by a file path)');
-  }
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = read(env, 'PORT');
+  const dataDir = path.resolve(read(env, 'GATEHOUSE_DATA_DIR'));
+  const workers = read(env, 'GATEHOUSE_WORKERS');
+
+  const databaseUrl = read(env, 'DATABASE_URL');
   const sqliteFile =
     databaseUrl && /^(sqlite|file):/.test(databaseUrl)
       ? path.resolve(databaseUrl.replace(/^(sqlite|file):(\/\/)?/, ''))
       : path.join(dataDir, 'gatehouse.db');
 
-  const defaultDomain = (nonEmpty(env, 'GATEHOUSE_DOMAIN') ?? `localhost:${port}`).toLowerCase();
+  const defaultDomain = (read(env, 'GATEHOUSE_DOMAIN') ?? `localhost:${port}`).toLowerCase();
   if (!isValidDomain(defaultDomain)) {
     throw new ConfigError('GATEHOUSE_DOMAIN', `must be a host name with an optional :port, got "${defaultDomain}"`);
   }
 
-  const adminClientId = nonEmpty(env, 'GATEHOUSE_ADMIN_CLIENT_ID');
-  const adminClientSecret = nonEmpty(env, 'GATEHOUSE_ADMIN_CLIENT_SECRET');
+  const adminClientId = read(env, 'GATEHOUSE_ADMIN_CLIENT_ID');
+  const adminClientSecret = read(env, 'GATEHOUSE_ADMIN_CLIENT_SECRET');
   if ((adminClientId === undefined) !== (adminClientSecret === undefined)) {
     throw new ConfigError(
       adminClientId === undefined ? 'GATEHOUSE_ADMIN_CLIENT_ID' : 'GATEHOUSE_ADMIN_CLIENT_SECRET',
@@ -464,61 +590,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('GATEHOUSE_ADMIN_CLIENT_SECRET', 'must be at least 16 characters');
   }
 
-  const tlsCertFile = nonEmpty(env, 'TLS_CERT_FILE');
-  const tlsKeyFile = nonEmpty(env, 'TLS_KEY_FILE');
+  const tlsCertFile = read(env, 'TLS_CERT_FILE');
+  const tlsKeyFile = read(env, 'TLS_KEY_FILE');
   if ((tlsCertFile === undefined) !== (tlsKeyFile === undefined)) {
     throw new ConfigError(tlsCertFile === undefined ? 'TLS_CERT_FILE' : 'TLS_KEY_FILE', 'TLS_CERT_FILE and TLS_KEY_FILE must be set together');
   }
 
-  const httpFlag = nonEmpty(env, 'GATEHOUSE_HTTP');
-  if (httpFlag !== undefined && !['0', '1', 'true', 'false'].includes(httpFlag)) {
-    throw new ConfigError('GATEHOUSE_HTTP', `must be 1 or 0, got "${httpFlag}"`);
-  }
-
-  const masterKey = nonEmpty(env, 'GATEHOUSE_MASTER_KEY');
-  if (masterKey !== undefined && decodeMasterKey(masterKey) === undefined) {
-    throw new ConfigError('GATEHOUSE_MASTER_KEY', 'must be 32 bytes written as 64 hex characters or as base64');
-  }
-
-  const redisUrl = nonEmpty(env, 'REDIS_URL');
-  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
-    throw new ConfigError('REDIS_URL', 'must start with redis:// or rediss://');
-  }
-
-  const logLevel = nonEmpty(env, 'LOG_LEVEL') ?? 'info';
-  if (!LOG_LEVELS.has(logLevel)) {
-    throw new ConfigError('LOG_LEVEL', `must be one of ${[...LOG_LEVELS].join(', ')}, got "${logLevel}"`);
-  }
-
-  const smtpUrl = nonEmpty(env, 'GATEHOUSE_SMTP_URL');
-  if (smtpUrl !== undefined && !/^smtps?:\/\/[^/]/.test(smtpUrl)) {
-    throw new ConfigError('GATEHOUSE_SMTP_URL', 'must be an smtp:// or smtps:// URL');
-  }
-
-  const defaultConnection = nonEmpty(env, 'GATEHOUSE_DEFAULT_CONNECTION');
-  if (defaultConnection !== undefined && !['0', '1', 'true', 'false'].includes(defaultConnection)) {
-    throw new ConfigError('GATEHOUSE_DEFAULT_CONNECTION', `must be 1 or 0, got "${defaultConnection}"`);
-  }
-
-  const metricsToken = nonEmpty(env, 'GATEHOUSE_METRICS_TOKEN');
-  if (metricsToken !== undefined && !/^[\x21-\x7e]{16,256}$/.test(metricsToken)) {
-    throw new ConfigError('GATEHOUSE_METRICS_TOKEN', 'must be 16 to 256 printable characters without spaces');
-  }
-  const metricsPortValue = nonEmpty(env, 'GATEHOUSE_METRICS_PORT');
-  let metricsPort: number | undefined;
-  if (metricsPortValue !== undefined) {
-    if (!/^\d+$/.test(metricsPortValue) || Number(metricsPortValue) < 1 || Number(metricsPortValue) > 65535) {
-      throw new ConfigError('GATEHOUSE_METRICS_PORT', `must be an integer from 1 to 65535, got "${metricsPortValue}"`);
-    }
-    metricsPort = Number(metricsPortValue);
-    if (metricsPort === port) throw new ConfigError('GATEHOUSE_METRICS_PORT', `must differ from PORT (${port})`);
-  }
-
-  const twilioUrl = parseServiceUrl('GATEHOUSE_TWILIO_URL', nonEmpty(env, 'GATEHOUSE_TWILIO_URL'), 'https://api.twilio.com');
+  const plainHttp = read(env, 'GATEHOUSE_HTTP');
+  const masterKey = read(env, 'GATEHOUSE_MASTER_KEY');
+  const redisUrl = read(env, 'REDIS_URL');
+  const logLevel = read(env, 'LOG_LEVEL');
+  const smtpUrl = read(env, 'GATEHOUSE_SMTP_URL');
+  const defaultConnection = read(env, 'GATEHOUSE_DEFAULT_CONNECTION');
+  const metricsToken = read(env, 'GATEHOUSE_METRICS_TOKEN');
+  const metricsPort = read(env, 'GATEHOUSE_METRICS_PORT');
+  if (metricsPort === port) throw new ConfigError('GATEHOUSE_METRICS_PORT', `must differ from PORT (${port})`);
+  const twilioUrl = read(env, 'GATEHOUSE_TWILIO_URL');
 
   return {
     port,
-    host: nonEmpty(env, 'HOST') ?? '::',
+    host: read(env, 'HOST'),
     dataDir,
     databaseUrl: databaseUrl && /^postgres/.test(databaseUrl) ? databaseUrl : undefined,
     sqliteFile,
@@ -527,105 +618,52 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminClientSecret,
     tlsCertFile: tlsCertFile && path.resolve(tlsCertFile),
     tlsKeyFile: tlsKeyFile && path.resolve(tlsKeyFile),
-    plainHttp: httpFlag === '1' || httpFlag === 'true',
-    consoleDir: path.resolve(nonEmpty(env, 'GATEHOUSE_CONSOLE_DIR') ?? DEFAULT_CONSOLE_DIR),
+    plainHttp,
+    consoleDir: path.resolve(read(env, 'GATEHOUSE_CONSOLE_DIR')),
     masterKey,
     redisUrl,
     logLevel,
-    trustProxy: parseTrustProxy(nonEmpty(env, 'GATEHOUSE_TRUST_PROXY')),
+    trustProxy: read(env, 'GATEHOUSE_TRUST_PROXY'),
     mail: {
       smtpUrl,
-      from: nonEmpty(env, 'GATEHOUSE_MAIL_FROM'),
-      tenantSmtpCa: (() => {
-        const file = nonEmpty(env, 'GATEHOUSE_SMTP_CA_FILE');
-        if (file === undefined) return undefined;
-        if (!fs.existsSync(file)) throw new ConfigError('GATEHOUSE_SMTP_CA_FILE', `no such file: ${file}`);
-        return fs.readFileSync(file, 'utf8');
-      })(),
+      from: read(env, 'GATEHOUSE_MAIL_FROM'),
+      tenantSmtpCa: read(env, 'GATEHOUSE_SMTP_CA_FILE'),
     },
     sms: { twilioUrl },
     push: {
-      apnsUrl: (() => {
-        const value = nonEmpty(env, 'GATEHOUSE_APNS_URL');
-        return value === undefined ? undefined : parseServiceUrl('GATEHOUSE_APNS_URL', value, '');
-      })(),
-      snsEndpoint: (() => {
-        const value = nonEmpty(env, 'GATEHOUSE_SNS_ENDPOINT');
-        return value === undefined ? undefined : parseServiceUrl('GATEHOUSE_SNS_ENDPOINT', value, '');
-      })(),
-      caFile: (() => {
-        const file = nonEmpty(env, 'GATEHOUSE_PUSH_CA_FILE');
-        if (file !== undefined && !fs.existsSync(file)) throw new ConfigError('GATEHOUSE_PUSH_CA_FILE', `no such file: ${file}`);
-        return file && path.resolve(file);
-      })(),
+      apnsUrl: read(env, 'GATEHOUSE_APNS_URL'),
+      snsEndpoint: read(env, 'GATEHOUSE_SNS_ENDPOINT'),
+      caFile: read(env, 'GATEHOUSE_PUSH_CA_FILE'),
     },
-    requestTimeoutMs: parseSeconds('GATEHOUSE_REQUEST_TIMEOUT', nonEmpty(env, 'GATEHOUSE_REQUEST_TIMEOUT'), 30),
-    maxConnectionsPerAddress: parseCount('GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS', nonEmpty(env, 'GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS'), 256),
-    tlsHandshakeTimeoutMs: parseSeconds('GATEHOUSE_TLS_HANDSHAKE_TIMEOUT', nonEmpty(env, 'GATEHOUSE_TLS_HANDSHAKE_TIMEOUT'), 10),
-    dnsServers: parseDnsServers(nonEmpty(env, 'GATEHOUSE_DNS_SERVERS')),
-    outbound: (() => {
-      try {
-        return { allow: parseOutboundAllow(nonEmpty(env, 'GATEHOUSE_OUTBOUND_ALLOW')) };
-      } catch (err) {
-        throw new ConfigError('GATEHOUSE_OUTBOUND_ALLOW', (err as Error).message);
-      }
-    })(),
-    backchannelCaFile: (() => {
-      const file = nonEmpty(env, 'GATEHOUSE_BACKCHANNEL_CA_FILE');
-      if (file !== undefined && !fs.existsSync(file)) throw new ConfigError('GATEHOUSE_BACKCHANNEL_CA_FILE', `no such file: ${file}`);
-      return file && path.resolve(file);
-    })(),
+    requestTimeoutMs: read(env, 'GATEHOUSE_REQUEST_TIMEOUT'),
+    maxConnectionsPerAddress: read(env, 'GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS'),
+    tlsHandshakeTimeoutMs: read(env, 'GATEHOUSE_TLS_HANDSHAKE_TIMEOUT'),
+    dnsServers: read(env, 'GATEHOUSE_DNS_SERVERS'),
+    outbound: { allow: read(env, 'GATEHOUSE_OUTBOUND_ALLOW') },
+    backchannelCaFile: read(env, 'GATEHOUSE_BACKCHANNEL_CA_FILE'),
     workers,
-    shutdownGraceMs: parseSeconds('GATEHOUSE_SHUTDOWN_GRACE', nonEmpty(env, 'GATEHOUSE_SHUTDOWN_GRACE'), 10),
+    shutdownGraceMs: read(env, 'GATEHOUSE_SHUTDOWN_GRACE'),
     jobs: {
-      leaseMs: parseSeconds('GATEHOUSE_JOB_LEASE', nonEmpty(env, 'GATEHOUSE_JOB_LEASE'), 60),
-      importMaxBytes: (() => {
-        const value = nonEmpty(env, 'GATEHOUSE_USERS_IMPORT_MAX_BYTES');
-        if (value === undefined) return 64 * 1024 * 1024;
-        if (!/^\d+$/.test(value) || Number(value) < 1024 || Number(value) > 1024 ** 3) {
-          throw new ConfigError('GATEHOUSE_USERS_IMPORT_MAX_BYTES', `must be a number of bytes from 1024 to 1073741824, got "${value}"`);
-        }
-        return Number(value);
-      })(),
+      leaseMs: read(env, 'GATEHOUSE_JOB_LEASE'),
+      importMaxBytes: read(env, 'GATEHOUSE_USERS_IMPORT_MAX_BYTES'),
       importBatch: 500,
     },
     tenantLogs: (() => {
-      const flag = (nonEmpty(env, 'GATEHOUSE_TENANT_LOGS') ?? 'on').toLowerCase();
-      if (!['on', 'off', '1', '0', 'true', 'false'].includes(flag)) throw new ConfigError('GATEHOUSE_TENANT_LOGS', `must be on or off, got "${flag}"`);
-      const retentionDays = parseCount('GATEHOUSE_LOG_RETENTION_DAYS', nonEmpty(env, 'GATEHOUSE_LOG_RETENTION_DAYS'), 30);
-      if (retentionDays > 3650) throw new ConfigError('GATEHOUSE_LOG_RETENTION_DAYS', `must be at most 3650, got "${retentionDays}"`);
-      const streamCaFile = nonEmpty(env, 'GATEHOUSE_LOG_STREAM_CA_FILE');
-      if (streamCaFile !== undefined && !fs.existsSync(streamCaFile)) throw new ConfigError('GATEHOUSE_LOG_STREAM_CA_FILE', `no such file: ${streamCaFile}`);
-      return {
-        enabled: ['on', '1', 'true'].includes(flag),
-        retentionDays,
-        maxBuffered: parseCount('GATEHOUSE_LOG_BUFFER', nonEmpty(env, 'GATEHOUSE_LOG_BUFFER'), 50_000),
-        streamCaFile: streamCaFile && path.resolve(streamCaFile),
-      };
+      const enabled = read(env, 'GATEHOUSE_TENANT_LOGS');
+      const retentionDays = read(env, 'GATEHOUSE_LOG_RETENTION_DAYS');
+      const streamCaFile = read(env, 'GATEHOUSE_LOG_STREAM_CA_FILE');
+      return { enabled, retentionDays, maxBuffered: read(env, 'GATEHOUSE_LOG_BUFFER'), streamCaFile };
     })(),
     hashing: (() => {
-      // The cores but one, shared among the worker processes.
-      const threads = parseCount('GATEHOUSE_HASH_THREADS', nonEmpty(env, 'GATEHOUSE_HASH_THREADS'), Math.max(1, Math.floor((os.availableParallelism() - 1) / workers)));
-      if (threads > 256) throw new ConfigError('GATEHOUSE_HASH_THREADS', `must be at most 256, got "${threads}"`);
-      return { threads, queue: parseCount('GATEHOUSE_HASH_QUEUE', nonEmpty(env, 'GATEHOUSE_HASH_QUEUE'), 64 * threads) };
+      const threads = read(env, 'GATEHOUSE_HASH_THREADS') ?? defaultHashThreads(workers);
+      return { threads, queue: read(env, 'GATEHOUSE_HASH_QUEUE') ?? HASH_QUEUE_PER_THREAD * threads };
     })(),
-    defaultConnection: defaultConnection === undefined || defaultConnection === '1' || defaultConnection === 'true',
+    defaultConnection,
     metrics: { token: metricsToken, port: metricsPort },
     rateLimits: {
-      management: parseRateLimit('GATEHOUSE_RATE_LIMIT_MANAGEMENT', nonEmpty(env, 'GATEHOUSE_RATE_LIMIT_MANAGEMENT'), {
-        burst: 50,
-        perSecond: 16,
-      }),
-      authentication: parseRateLimit(
-        'GATEHOUSE_RATE_LIMIT_AUTHENTICATION',
-        nonEmpty(env, 'GATEHOUSE_RATE_LIMIT_AUTHENTICATION'),
-        { burst: 100, perSecond: 100 },
-      ),
-      management_clients_query: parseRateLimit(
-        'GATEHOUSE_RATE_LIMIT_CLIENTS_QUERY',
-        nonEmpty(env, 'GATEHOUSE_RATE_LIMIT_CLIENTS_QUERY'),
-        { burst: 20, perSecond: 5 },
-      ),
+      management: read(env, 'GATEHOUSE_RATE_LIMIT_MANAGEMENT'),
+      authentication: read(env, 'GATEHOUSE_RATE_LIMIT_AUTHENTICATION'),
+      management_clients_query: read(env, 'GATEHOUSE_RATE_LIMIT_CLIENTS_QUERY'),
     },
   };
 }
@@ -640,9 +678,37 @@ export function decodeMasterKey(value: string): Buffer | undefined {
   return undefined;
 }
 
+/** Markdown as plain text for a terminal: pointers into the docs dropped, a link's text kept, code marks dropped. */
+function plainText(markdown: string): string {
+  return markdown
+    .replace(/\s*\(see \[[^\]]+\]\([^)]+\)\)/g, '')
+    .replace(/\[([^\]]+)\]\([^)]+\)/g, '$1')
+    .replace(/`/g, '');
+}
+
+/** `text` broken into lines of at most `width` characters, each after `indent`. */
+function wrap(text: string, indent: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/)) {
+    if (line && indent.length + line.length + 1 + word.length > width) {
+      lines.push(indent + line);
+      line = word;
+    } else {
+      line = line ? `${line} ${word}` : word;
+    }
+  }
+  if (line) lines.push(indent + line);
+  return lines;
+}
+
 export function helpText(): string {
-  const width = Math.max(...SETTINGS.map((s) => s.name.length));
-  const rows = SETTINGS.map((s) => `  ${s.name.padEnd(width)}  ${s.meaning}\n  ${' '.repeat(width)}  default: ${s.default}`);
+  const indent = '      ';
+  const rows = SETTINGS.flatMap((s) => [
+    `  ${s.name}`,
+    ...wrap(plainText(s.meaning), indent, 100),
+    ...wrap(`default: ${plainText(s.default)}`, indent, 100),
+  ]);
   return [
     'Gatehouse: self-hostable identity platform (Management API v2 and Authentication API).',
     '',
@@ -657,17 +723,14 @@ export function helpText(): string {
     '  gatehouse restore <file> [--force]       replace the SQLite database by a backup (the server stopped)',
     '  gatehouse --help',
     '',
-    'Environment variables:',
+    'Environment variables (docs/configuration.md describes each):',
     ...rows,
     '',
   ].join('\n');
 }
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
 /** The base URL of a remote service: https, or http only to a loopback address (a local stand-in); no path, query or credentials. */
-function parseServiceUrl(name: string, value: string | undefined, fallback: string): string {
-  if (value === undefined) return fallback;
+function parseServiceUrl(name: string, value: string): string {
   let url: URL;
   try {
     url = new URL(value);

@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider } from 'kysely';
 import type SQLiteModule from 'better-sqlite3';
 import { SQLite, pg } from './drivers.js';
@@ -29,57 +30,54 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-/**
- * Every migration, in order. Names sort lexically; never rename or edit a released one. Each module
- * is imported only when the database is not at the latest one (see migrateToLatest).
- */
-const MIGRATIONS: Record<string, () => Promise<Migration>> = {
-  '0001_foundation': () => import('./migrations/0001_foundation.js'),
-  '0002_clients': () => import('./migrations/0002_clients.js'),
-  '0003_organizations': () => import('./migrations/0003_organizations.js'),
-  '0004_roles_groups': () => import('./migrations/0004_roles_groups.js'),
-  '0005_guardian_push': () => import('./migrations/0005_guardian_push.js'),
-  '0006_connections_users': () => import('./migrations/0006_connections_users.js'),
-  '0007_tickets': () => import('./migrations/0007_tickets.js'),
-  '0008_refresh_tokens': () => import('./migrations/0008_refresh_tokens.js'),
-  '0009_authorization': () => import('./migrations/0009_authorization.js'),
-  '0010_user_grants': () => import('./migrations/0010_user_grants.js'),
-  '0011_rbac': () => import('./migrations/0011_rbac.js'),
-  '0012_hardening': () => import('./migrations/0012_hardening.js'),
-  '0013_interaction_steps': () => import('./migrations/0013_interaction_steps.js'),
-  '0014_client_credentials': () => import('./migrations/0014_client_credentials.js'),
-  '0015_pushed_authorization_requests': () => import('./migrations/0015_pushed_authorization_requests.js'),
-  '0016_dpop_binding': () => import('./migrations/0016_dpop_binding.js'),
-  '0017_custom_domains': () => import('./migrations/0017_custom_domains.js'),
-  '0020_mfa': () => import('./migrations/0020_mfa.js'),
-  '0021_passwordless': () => import('./migrations/0021_passwordless.js'),
-  '0022_guardian_sms': () => import('./migrations/0022_guardian_sms.js'),
-  '0030_samlp_sessions': () => import('./migrations/0030_samlp_sessions.js'),
-  '0040_organization_members': () => import('./migrations/0040_organization_members.js'),
-  '0041_device_codes': () => import('./migrations/0041_device_codes.js'),
-  '0042_backchannel_logout': () => import('./migrations/0042_backchannel_logout.js'),
-  '0043_backchannel_authentication': () => import('./migrations/0043_backchannel_authentication.js'),
-  '0050_mfa_push': () => import('./migrations/0050_mfa_push.js'),
-  '0051_sms_passwordless_users': () => import('./migrations/0051_sms_passwordless_users.js'),
-  '0055_organization_discovery_domains': () => import('./migrations/0055_organization_discovery_domains.js'),
-  '0056_email_provider_templates': () => import('./migrations/0056_email_provider_templates.js'),
-  '0060_session_activity': () => import('./migrations/0060_session_activity.js'),
-  '0061_signing_key_rotation': () => import('./migrations/0061_signing_key_rotation.js'),
-  '0065_tenant_logs': () => import('./migrations/0065_tenant_logs.js'),
-  '0070_jobs': () => import('./migrations/0070_jobs.js'),
-  '0071_ticket_options': () => import('./migrations/0071_ticket_options.js'),
-  '0075_management_api_name': () => import('./migrations/0075_management_api_name.js'),
-  '0080_ui_settings': () => import('./migrations/0080_ui_settings.js'),
-  '0085_linked_identities': () => import('./migrations/0085_linked_identities.js'),
-  '0090_user_read_indexes': () => import('./migrations/0090_user_read_indexes.js'),
-  '0091_job_file_parts': () => import('./migrations/0091_job_file_parts.js'),
-};
+const MIGRATIONS_FOLDER = new URL('./migrations/', import.meta.url);
 
-class StaticMigrationProvider implements MigrationProvider {
+/** A migration's file name: a number that orders it, then what it does (`0091_job_file_parts.ts`). */
+const MIGRATION_FILE = /^(\d{4}_[a-z0-9_]+)\.(?:ts|js)$/;
+
+/**
+ * The migrations in `folder`, by name (the file name without its extension), in the order they run:
+ * every module of the folder, sorted by name. Nothing lists them: adding a file is adding a
+ * migration. A module whose name does not have the migration form (a typo, a helper put there) is
+ * refused rather than skipped, since a skipped migration would leave the database behind the code.
+ * Names are what the migration table records: never rename or edit a released one. Each module is
+ * imported only when the Migrator asks for it (see migrateToLatest).
+ *
+ * The folder is `./migrations/` beside this module: src/storage/migrations/*.ts under tsx,
+ * dist/storage/migrations/*.js when compiled, and dist/server/migrations/*.js in the bundled
+ * server, where scripts/build-server.mjs makes each migration an entry point of its own (sharing
+ * the bundle's chunks, so that Kysely is the same module).
+ */
+export function discoverMigrations(folder: URL = MIGRATIONS_FOLDER): Map<string, () => Promise<Migration>> {
+  const migrations = new Map<string, () => Promise<Migration>>();
+  for (const file of fs.readdirSync(folder)) {
+    // Declaration files and source maps of a compiled folder are not modules.
+    if (file.endsWith('.d.ts') || file.endsWith('.map') || !/\.(?:ts|js)$/.test(file)) continue;
+    const name = MIGRATION_FILE.exec(file)?.[1];
+    if (name === undefined) throw new Error(`${fileURLToPath(new URL(file, folder))} is not named as a migration (NNNN_what_it_does.ts)`);
+    if (migrations.has(name)) throw new Error(`two modules of ${fileURLToPath(folder)} are the migration ${name}`);
+    const url = new URL(file, folder).href;
+    migrations.set(name, () => import(url) as Promise<Migration>);
+  }
+  // Kysely's Migrator runs them in this order too (it sorts the names).
+  return new Map([...migrations].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** The migrations of each folder read so far: this version's is read once per process. */
+const discovered = new Map<string, Map<string, () => Promise<Migration>>>();
+function knownMigrations(folder: URL): Map<string, () => Promise<Migration>> {
+  let known = discovered.get(folder.href);
+  if (known === undefined) discovered.set(folder.href, (known = discoverMigrations(folder)));
+  return known;
+}
+
+class FolderMigrationProvider implements MigrationProvider {
+  constructor(private readonly folder: URL) {}
+
   async getMigrations(): Promise<Record<string, Migration>> {
-    const names = Object.keys(MIGRATIONS);
-    const modules = await Promise.all(names.map((name) => MIGRATIONS[name]!()));
-    return Object.fromEntries(names.map((name, i) => [name, modules[i]!]));
+    const known = [...knownMigrations(this.folder)];
+    const modules = await Promise.all(known.map(([, load]) => load()));
+    return Object.fromEntries(known.map(([name], i) => [name, modules[i]!]));
   }
 }
 
@@ -157,14 +155,14 @@ export class NewerDatabaseError extends Error {
  * migrations and their rows in one transaction, under an advisory lock (so processes started
  * together migrate one after the other, and the later one finds nothing left to do).
  */
-async function isAtLatest(db: Db): Promise<boolean> {
+async function isAtLatest(db: Db, folder: URL): Promise<boolean> {
   const rows = await executedMigrations(db);
   if (rows === undefined) return false;
   const executed = new Set(rows);
-  const unknown = rows.filter((name) => !Object.hasOwn(MIGRATIONS, name)).sort();
+  const known = knownMigrations(folder);
+  const unknown = rows.filter((name) => !known.has(name)).sort();
   if (unknown.length > 0) throw new NewerDatabaseError(unknown);
-  const names = Object.keys(MIGRATIONS);
-  return executed.size === names.length && names.every((name) => executed.has(name));
+  return executed.size === known.size && [...known.keys()].every((name) => executed.has(name));
 }
 
 /** The better-sqlite3 database under each SQLite Kysely that `openDatabase` opened. */
@@ -183,11 +181,12 @@ export function sqliteHandle(db: Db): SQLiteModule.Database | undefined {
 
 /**
  * Runs the migrations this version has and the database has not, in order, and returns their names
- * (empty on the usual restart) so that the caller can say what an upgrade changed.
+ * (empty on the usual restart) so that the caller can say what an upgrade changed. `folder` is
+ * this version's migrations folder but in the tests of discovery itself.
  */
-export async function migrateToLatest(db: Db): Promise<string[]> {
-  if (await isAtLatest(db)) return [];
-  const migrator = new Migrator({ db, provider: new StaticMigrationProvider() });
+export async function migrateToLatest(db: Db, folder: URL = MIGRATIONS_FOLDER): Promise<string[]> {
+  if (await isAtLatest(db, folder)) return [];
+  const migrator = new Migrator({ db, provider: new FolderMigrationProvider(folder) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

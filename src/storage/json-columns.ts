@@ -1,31 +1,27 @@
 /**
  * The tables' JSON columns, and the one place they are parsed and
- * serialised. The domain's rows (src/domain/rows.ts) carry typed values; the
+ * serialised. The domain's rows (src/domain/<entity>/rows.ts) carry typed values; the
  * database holds JSON text (the same in SQLite and PostgreSQL). The stores
  * read through `fromStored` and write through `toStored`, for whole rows and
  * for the columns a query selects or changes.
  */
-import type {
-  AuthorizationRequestRow,
-  ClientGrantRow,
-  ClientRow,
-  ConnectionRow,
-  ConsentGrantRow,
-  CustomDomainRow,
-  JobErrorRow,
-  JobRow,
-  LogStreamRow,
-  TenantLogRow,
-  EmailProviderRow,
-  OrganizationInvitationRow,
-  OrganizationRow,
-  PushedAuthorizationRequestRow,
-  ResourceServerRow,
-  SigningKeyRow,
-  TenantRow,
-  UiSettingRow,
-  UserRow,
-} from '../domain/rows.js';
+import type { AuthorizationRequestRow } from '../domain/authorize-transactions/rows.js';
+import type { UiSettingRow } from '../domain/branding/rows.js';
+import type { ClientGrantRow } from '../domain/client-grants/rows.js';
+import type { ClientRow } from '../domain/clients/rows.js';
+import type { ConnectionRow } from '../domain/connections/rows.js';
+import type { ConsentGrantRow } from '../domain/consent-grants/rows.js';
+import type { CustomDomainRow } from '../domain/custom-domains/rows.js';
+import type { EmailProviderRow } from '../domain/email/rows.js';
+import type { JobErrorRow, JobRow } from '../domain/jobs/rows.js';
+import type { SigningKeyRow } from '../domain/keys/rows.js';
+import type { LogStreamRow } from '../domain/log-streams/rows.js';
+import type { TenantLogRow } from '../domain/logs/rows.js';
+import type { OrganizationInvitationRow, OrganizationRow } from '../domain/organizations/rows.js';
+import type { PushedAuthorizationRequestRow } from '../domain/pushed-requests/rows.js';
+import type { ResourceServerRow } from '../domain/resource-servers/rows.js';
+import type { TenantRow } from '../domain/tenants/rows.js';
+import type { UserRow } from '../domain/users/rows.js';
 
 export const JSON_COLUMNS = {
   tenants: ['settings'],

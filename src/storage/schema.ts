@@ -1,47 +1,30 @@
 /**
  * The database as Kysely sees it: each table and the row type the domain
- * declares for it (src/domain/rows.ts), with JSON columns as the text the
+ * declares for it beside its store (src/domain/<entity>/rows.ts), with JSON columns as the text the
  * database holds (./json-columns.ts). Booleans are stored as integers (0/1);
  * timestamps are ISO-8601 text in UTC, which sorts correctly.
  */
-import type {
-  AuthorizationCodeRow,
-  BackchannelAuthRequestRow,
-  BackchannelLogoutDeliveryRow,
-  SessionClientRow,
-  ClientCountRow,
-  ClientCredentialRow,
-  ConnectionClientRow,
-  DeviceCodeRow,
-  JobFilePartRow,
-  JobFileRow,
-  GroupMembershipRow,
-  GroupRoleRow,
-  GroupRow,
-  GuardianFactorRow,
-  GuardianPolicyRow,
-  GuardianPushNotificationRow,
-  GuardianSmsRow,
-  MfaAuthenticatorRow,
-  MfaChallengeRow,
-  MfaFailureRow,
-  OrganizationClientGrantRow,
-  PasswordlessCodeRow,
-  OrganizationConnectionRow,
-  OrganizationDiscoveryDomainRow,
-  EmailTemplateRow,
-  OrganizationMemberRoleRow,
-  OrganizationMemberRow,
-  OneTimeUseRow,
-  RefreshTokenRow,
-  RolePermissionRow,
-  RoleRow,
-  SamlpParticipantRow,
-  SessionRow,
-  TicketRow,
-  UserPermissionRow,
-  UserRoleRow,
-} from '../domain/rows.js';
+import type { AuthorizationCodeRow } from '../domain/authorization-codes/rows.js';
+import type { BackchannelAuthRequestRow } from '../domain/backchannel-authentication/rows.js';
+import type { BackchannelLogoutDeliveryRow, SessionClientRow } from '../domain/backchannel-logout/rows.js';
+import type { ClientCredentialRow } from '../domain/client-credentials/rows.js';
+import type { ClientCountRow } from '../domain/clients/rows.js';
+import type { ConnectionClientRow } from '../domain/connections/rows.js';
+import type { DeviceCodeRow } from '../domain/device-codes/rows.js';
+import type { EmailTemplateRow } from '../domain/email/rows.js';
+import type { GroupMembershipRow, GroupRoleRow, GroupRow } from '../domain/groups/rows.js';
+import type { GuardianFactorRow, GuardianPolicyRow, GuardianPushNotificationRow, GuardianSmsRow } from '../domain/guardian/rows.js';
+import type { JobFilePartRow, JobFileRow } from '../domain/jobs/rows.js';
+import type { MfaAuthenticatorRow, MfaChallengeRow, MfaFailureRow } from '../domain/mfa/rows.js';
+import type { OneTimeUseRow } from '../domain/one-time-use/rows.js';
+import type { OrganizationClientGrantRow, OrganizationConnectionRow, OrganizationDiscoveryDomainRow, OrganizationMemberRoleRow, OrganizationMemberRow } from '../domain/organizations/rows.js';
+import type { PasswordlessCodeRow } from '../domain/passwordless/rows.js';
+import type { RolePermissionRow, UserPermissionRow, UserRoleRow } from '../domain/rbac/rows.js';
+import type { RefreshTokenRow } from '../domain/refresh-tokens/rows.js';
+import type { RoleRow } from '../domain/roles/rows.js';
+import type { SamlpParticipantRow } from '../domain/samlp-sessions/rows.js';
+import type { SessionRow } from '../domain/sessions/rows.js';
+import type { TicketRow } from '../domain/tickets/rows.js';
 import type { Stored } from './json-columns.js';
 
 export type {

@@ -13,6 +13,7 @@ import { createTestApp, DOMAIN, tokenRequest, type TestApp } from '../helpers/ap
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
 
 const FAKE_GRANT = 'urn:example:params:oauth:grant-type:fake';
+const CALLBACK = 'https://app.example.com/callback';
 
 /** A grant that answers with the parameter it declared, to show what reached it. */
 const fakeGrant: GrantHandler = {
@@ -51,7 +52,9 @@ describe('registries: what is listed is served and advertised', () => {
         ...defaults,
         grants: [...defaults.grants, fakeGrant],
         clientAuthMethods: [headerKey, ...defaults.clientAuthMethods],
-        responseModes: [...defaults.responseModes, { ...defaults.responseModes[0]!, name: 'query.example' as never }],
+        responseModes: [...defaults.responseModes, { ...defaults.responseModes[0]!, name: 'query.example' }],
+        // OAuth 2.0 Multiple Response Type Encoding Practices §4: nothing but state (and errors) comes back.
+        responseTypes: [...defaults.responseTypes, 'none'],
       },
     });
     client = await insertClient(t, { grant_types: [FAKE_GRANT] });
@@ -64,6 +67,24 @@ describe('registries: what is listed is served and advertised', () => {
     assert.ok(doc.token_endpoint_auth_methods_supported!.includes('example_header_key'));
     assert.ok(!doc.token_endpoint_auth_methods_supported!.includes('none'), 'none is not advertised, as the service does');
     assert.ok(doc.response_modes_supported!.includes('query.example'));
+    assert.ok(doc.response_types_supported!.includes('none'));
+  });
+
+  it('/authorize accepts the added response mode and response type, and answers through the added mode', async () => {
+    const web = await insertClient(t, { grant_types: ['authorization_code'], app_type: 'regular_web', config: { callbacks: [CALLBACK] } });
+    const authorize = (extra: Record<string, string>) =>
+      t.app.inject({ method: 'GET', url: `/authorize?${new URLSearchParams({ client_id: web.client_id, redirect_uri: CALLBACK, state: 's1', prompt: 'none', ...extra })}`, headers: { host: DOMAIN } });
+    // Without a session, prompt=none gets login_required: the request passed validation and came back through its mode.
+    for (const extra of [{ response_type: 'code', response_mode: 'query.example' }, { response_type: 'none' }] as Record<string, string>[]) {
+      const res = await authorize(extra);
+      assert.equal(res.statusCode, 302, res.body);
+      const location = new URL(res.headers.location as string);
+      assert.equal(`${location.origin}${location.pathname}`, CALLBACK);
+      assert.equal(location.searchParams.get('error'), 'login_required', JSON.stringify(extra));
+      assert.equal(location.searchParams.get('state'), 's1');
+    }
+    const unknown = new URL((await authorize({ response_type: 'code', response_mode: 'query.other' })).headers.location as string);
+    assert.equal(unknown.searchParams.get('error_description'), 'Unsupported response_mode: query.other', 'a mode not in the registry is still refused');
   });
 
   it('the token endpoint runs the added grant with only the parameters it declared', async () => {

@@ -16,7 +16,7 @@ import pg from 'pg';
 import { tempDir } from '../helpers/app.js';
 import { POSTGRES_ADMIN_URL, postgresAvailable } from '../helpers/postgres.js';
 import { ROOT, type ServerProcess } from '../helpers/server-process.js';
-import { caFetch, managementToken, runNode, sleep, waitFor } from './support/https.js';
+import { caFetch, managementToken, runNode, waitFor } from './support/https.js';
 import { tracked } from './support/tracked.js';
 import { api, loginSetup, passwordLogin, writeLoad } from './support/management-load.js';
 
@@ -58,7 +58,8 @@ describe('gatehouse backup and restore (SQLite)', () => {
     assert.equal(backup.code, 0, backup.stderr);
     assert.match(backup.stdout, /Backed up .*gatehouse\.db to .*gatehouse\.backup/);
     assert.match(backup.stdout, /The master key is not in the backup: keep .*master\.key/);
-    await sleep(200);
+    // The load goes on after the backup: writes the backup must not hold and that must not disturb it.
+    assert.ok(await waitFor(() => load.acknowledged.some((w) => w.at > finishedAt), 30_000), `no write acknowledged after the backup: ${load.failures.join('\n')}`);
     await load.stop();
     assert.deepEqual(load.failures, []);
     const before = load.acknowledged.filter((w) => w.at < startedAt);

@@ -37,6 +37,8 @@ import { organizationChoicePage, organizationNamePage } from '../../src/authenti
 import { PASSWORD_TOGGLE_SCRIPT } from '../../src/authentication/pages/password-toggle.js';
 import { PUSH_WAIT_SCRIPT } from '../../src/authentication/pages/push-wait.js';
 import { passwordlessCodePage, passwordlessEmailPage, passwordlessPhonePage, passwordlessSmsCodePage } from '../../src/authentication/pages/passwordless.js';
+import { invalidResetLinkPage, passwordChangedPage, resetPasswordPage } from '../../src/authentication/pages/reset-password.js';
+import { emailVerifiedPage, invalidVerificationLinkPage, verifyEmailPage } from '../../src/authentication/pages/verify-email.js';
 import { checkPassword } from '../../src/authentication/dbconnections/password-policy.js';
 import { LANGUAGES } from '../../src/domain/branding/texts.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
@@ -132,6 +134,13 @@ describe('hosted pages design system in Chromium', { skip }, () => {
       ['ciba-approved', cibaDonePage('approved')],
       ['ciba-denied', cibaDonePage('denied')],
       ['ciba-invalid', cibaDonePage('invalid')],
+      ['reset-password', resetPasswordPage({ ticket: 't', email: 'alice@example.com', csrf: 'c', policy: checkPassword({}, '') })],
+      ['reset-password-weak', resetPasswordPage({ ticket: 't', email: 'alice@example.com', csrf: 'c', policy: weak, error: { message: 'Your password is too weak.', showRules: true } })],
+      ['reset-password-done', passwordChangedPage('alice@example.com')],
+      ['reset-password-invalid', invalidResetLinkPage()],
+      ['verify-email', verifyEmailPage({ ticket: 't', email: 'alice@example.com', csrf: 'c' })],
+      ['verify-email-done', emailVerifiedPage('alice@example.com')],
+      ['verify-email-invalid', invalidVerificationLinkPage()],
       ['console-setup', setupFormPage({ ticket: 't', csrf: 'c', policy: checkPassword({}, '') })],
       ['console-setup-weak', setupFormPage({ ticket: 't', csrf: 'c', policy: weak, email: 'admin@example.com', error: 'password-too-weak' })],
       ['console-setup-invalid', invalidSetupLink()],

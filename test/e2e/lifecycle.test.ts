@@ -151,7 +151,7 @@ describe('the generated TLS certificate', () => {
 });
 
 interface SlowRequest {
-  /** Resolves once the headers and the first half of the body are on the wire. */
+  /** Resolves once the server has read the head (its `100 Continue`) and the first half of the body is on the wire. */
   started: Promise<void>;
   /** Sends the rest of the body. */
   finish(): void;
@@ -165,7 +165,8 @@ function slowTokenRequest(url: string, agent: https.Agent, body: string): SlowRe
   const response = new Promise<HttpResult>((resolve, reject) => {
     req = https.request(
       url,
-      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } },
+      // Expect: 100-continue: the server's `100 Continue` says it has read the request's head (RFC 9110 §10.1.1).
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), expect: '100-continue' } },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -178,8 +179,10 @@ function slowTokenRequest(url: string, agent: https.Agent, body: string): SlowRe
     );
     req.on('error', reject);
   });
+  // The server has read the head: a request in flight, not an idle connection that shutting down may close.
   const started = new Promise<void>((resolve, reject) => {
-    req.write(body.slice(0, half), (error) => (error ? reject(error) : resolve()));
+    req.once('continue', () => req.write(body.slice(0, half), (error) => (error ? reject(error) : resolve())));
+    req.once('response', () => reject(new Error('answered before the body was sent')));
   });
   return { started, finish: () => req.end(body.slice(half)), response };
 }
@@ -212,7 +215,6 @@ describe('graceful shutdown', () => {
       const body = tokenBody(admin.client_id, admin.client_secret, admin.audience);
       const inflight = Array.from({ length: N }, () => slowTokenRequest(`${server.baseUrl}/oauth/token`, busyAgent, body));
       await Promise.all(inflight.map((r) => r.started));
-      await sleep(300); // let the server read the request heads
 
       const exited = exitOf(server);
       server.child.kill('SIGTERM');

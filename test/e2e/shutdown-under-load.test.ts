@@ -12,7 +12,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import SQLite from 'better-sqlite3';
 import type { ServerProcess } from '../helpers/server-process.js';
-import { sleep, tokenBody, waitFor } from './support/https.js';
+import { tokenBody, waitFor } from './support/https.js';
 import { tracked } from './support/tracked.js';
 
 const { start } = tracked();
@@ -29,9 +29,10 @@ interface Outcome {
 /**
  * One client_credentials request on a new connection. `hold` keeps the second
  * half of the body back until it resolves (a request in flight for as long as
- * the test wants).
+ * the test wants); such a request asks `Expect: 100-continue` and sends the
+ * first half once the server has read its head (`headRead` is called then).
  */
-function tokenRequest(server: ServerProcess, ca: Buffer, n: number, body: string, signalled: () => boolean, hold?: Promise<void>): Promise<Outcome> {
+function tokenRequest(server: ServerProcess, ca: Buffer, n: number, body: string, signalled: () => boolean, hold?: Promise<void>, headRead?: () => void): Promise<Outcome> {
   return new Promise((resolve) => {
     let connectedBeforeSignal = false;
     const done = (result: number | string) => resolve({ n, connectedBeforeSignal, result });
@@ -41,7 +42,12 @@ function tokenRequest(server: ServerProcess, ca: Buffer, n: number, body: string
         method: 'POST',
         ca,
         agent: false,
-        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': `shutdown-load/${n}` },
+        headers: {
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(body)),
+          'user-agent': `shutdown-load/${n}`,
+          ...(hold && { expect: '100-continue' }),
+        },
       },
       (res) => {
         res.resume();
@@ -53,8 +59,11 @@ function tokenRequest(server: ServerProcess, ca: Buffer, n: number, body: string
     req.on('error', (error: NodeJS.ErrnoException) => done(error.code ?? error.message));
     const half = Math.floor(body.length / 2);
     if (!hold) return req.end(body);
-    req.write(body.slice(0, half));
-    void hold.then(() => req.end(body.slice(half)));
+    req.once('continue', () => {
+      req.write(body.slice(0, half));
+      headRead?.();
+      void hold.then(() => req.end(body.slice(half)));
+    });
   });
 }
 
@@ -87,7 +96,10 @@ async function shutdownUnderLoad(env: Record<string, string>): Promise<void> {
   signalled = true;
   server.child.kill('SIGTERM');
   assert.ok(await waitFor(() => server.output().includes('shutting down'), 10_000), server.output());
-  await sleep(300);
+  // The held requests go on only once every serving process has begun closing (it logs that, then closes its listener).
+  const serving = Number(env.GATEHOUSE_WORKERS ?? 1);
+  const closing = () => server.output().split('shutting down: finishing in-flight requests').length - 1;
+  assert.ok(await waitFor(() => closing() >= serving, 10_000), `not every process began shutting down: ${server.output().slice(-2000)}`);
   release();
   await Promise.all(loops);
   const all = await Promise.all(outcomes);
@@ -124,8 +136,10 @@ describe('SIGTERM under load', () => {
     const admin = server.admin();
     const body = tokenBody(admin.client_id, admin.client_secret, admin.audience);
     // Half a request whose rest never comes.
-    const stuck = tokenRequest(server, fs.readFileSync(server.certFile), 0, body, () => false, new Promise<void>(() => undefined));
-    await sleep(300);
+    let headRead!: () => void;
+    const inFlight = new Promise<void>((resolve) => (headRead = resolve));
+    const stuck = tokenRequest(server, fs.readFileSync(server.certFile), 0, body, () => false, new Promise<void>(() => undefined), headRead);
+    await inFlight;
     const exited = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
     server.child.kill('SIGTERM');
     assert.equal(await exited, 1, server.output().slice(-2000));

@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import { KyselyRefreshTokenStore } from '../../src/storage/kysely/refresh-tokens.js';
 import { issueAccessToken } from '../../src/domain/tokens/access-token.js';
+import { accessTokenFormat, tokenPolicy } from '../../src/domain/issuance/token-policy.js';
 import { createTestApp, DOMAIN, tokenRequest, type TestApp } from '../helpers/app.js';
 import { authorizeUrl, Browser, pkce, redirectParams } from '../helpers/browser.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
@@ -241,7 +242,8 @@ describe('Management API tokens of end users', () => {
 
     it('a user token minted with management scopes before this rule is still refused them', async () => {
       const api = await t.ctx.lookups.resourceServer(t.tenant.id, audience);
-      const { token } = await issueAccessToken(t.ctx, { tenant: t.tenant, resourceServer: api!.row, subject: userId, clientId: app.client_id, scope: `${ATTACK_SCOPE} read:users` });
+      const format = accessTokenFormat(tokenPolicy(t.tenant.id, app.client_id, api!), api!);
+      const { token } = await issueAccessToken(t.ctx, { tenant: t.tenant, resourceServer: api!.row, format, subject: userId, clientId: app.client_id, scope: `${ATTACK_SCOPE} read:users` });
       assert.deepEqual((await call('GET', '/api/v2/clients', token)).json(), CLIENTS_LIST_403);
       const other = await call('GET', `/api/v2/users/${encodeURIComponent(otherUserId)}`, token);
       assert.equal(other.statusCode, 403);

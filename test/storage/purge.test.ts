@@ -3,8 +3,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { purgeExpired, PURGE_GRACE_MS } from '../../src/storage/purge.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { postgresAvailable } from '../helpers/postgres.js';
 
-describe('purgeExpired', () => {
+const skipPostgres = await postgresAvailable().then((ok) => (ok ? false : 'PostgreSQL is not reachable'));
+
+for (const postgres of [false, true]) describe(`purgeExpired (${postgres ? 'PostgreSQL' : 'SQLite'})`, { skip: postgres && skipPostgres }, () => {
   let t: TestApp;
   let userId: string;
   const now = Date.now();
@@ -13,7 +16,7 @@ describe('purgeExpired', () => {
   const later = new Date(now + 3_600_000).toISOString();
 
   before(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ postgres });
     const connection = await t.management('POST', '/api/v2/connections', { body: { name: 'purge-db', strategy: 'auth0' } });
     assert.equal(connection.statusCode, 201, connection.body);
     const user = await t.management('POST', '/api/v2/users', {
@@ -146,5 +149,16 @@ describe('purgeExpired', () => {
     assert.deepEqual(await described(), ['8 days ago', '1 days ago']);
     assert.equal((await purgeExpired(db, now, { logRetentionDays: 7 })).tenant_logs, 1);
     assert.deepEqual(await described(), ['1 days ago']);
+  });
+
+  it('deletes old tenant log events in batches until none is left, newer ones kept', async () => {
+    const db = t.ctx.database.db;
+    const DAY = 24 * 60 * 60 * 1000;
+    const { toLogRow } = await import('../../src/domain/logs/tenant-logs.js');
+    const old = Array.from({ length: 23 }, (_, i) => toLogRow(t.tenant.id, { type: 'fp', description: `old ${i}` }, now - 40 * DAY - i * 1000));
+    await t.ctx.stores.tenantLogs.insertMany([...old, toLogRow(t.tenant.id, { type: 'fp', description: 'recent' }, now - DAY)]);
+    assert.equal((await purgeExpired(db, now, { batch: 5 })).tenant_logs, 23, 'five batches of 5 (the last one short)');
+    const left = await db.selectFrom('tenant_logs').select('description').where('tenant_id', '=', t.tenant.id).where('type', '=', 'fp').execute();
+    assert.deepEqual(left.map((r) => r.description), ['recent']);
   });
 });

@@ -6,7 +6,7 @@
 import { useState } from 'preact/hooks';
 import { seg } from '../api.js';
 import { href, navigate } from '../router.js';
-import { ActionButton, Checkbox, type Column, DetailPage, Field, Form, InfoCard, ListPage, Table, useApi, useLoad } from '../ui.js';
+import { Checkbox, DetailPage, Field, Form, InfoCard, ListPage, ListSection, useApi, useLoad } from '../ui.js';
 
 interface Scope {
   value: string;
@@ -95,31 +95,28 @@ function Scopes({ server, onChange }: { server: ResourceServer; onChange: () => 
   const [description, setDescription] = useState('');
   const scopes = server.scopes ?? [];
   const save = (next: Scope[]) => api.patch(`/resource-servers/${seg(server.id)}`, { scopes: next });
-  const removeColumn: Column<Scope> = {
-    title: 'Actions',
-    cell: (s) => (
-      <ActionButton
-        label={`Remove ${s.value}`}
-        action={async () => {
-          await save(scopes.filter((o) => o.value !== s.value));
-          onChange();
-        }}
-      />
-    ),
-  };
   return (
-    <section class="card" aria-labelledby="scopes-title">
-      <h2 id="scopes-title">Scopes</h2>
-      <Table
-        caption="Scopes"
-        rows={scopes}
-        columns={[
-          { title: 'Scope', cell: (s) => <code>{s.value}</code> },
-          { title: 'Description', cell: (s) => s.description ?? '' },
-          // The Management API's scopes are the system's: listed, never changed.
-          ...(server.is_system ? [] : [removeColumn]),
-        ]}
-      />
+    <ListSection
+      title="Scopes"
+      caption="Scopes"
+      rows={scopes}
+      columns={[
+        { title: 'Scope', cell: (s) => <code>{s.value}</code> },
+        { title: 'Description', cell: (s) => s.description ?? '' },
+      ]}
+      // The Management API's scopes are the system's: listed, never changed.
+      action={
+        server.is_system
+          ? undefined
+          : {
+              label: (s) => `Remove ${s.value}`,
+              run: async (s) => {
+                await save(scopes.filter((o) => o.value !== s.value));
+                onChange();
+              },
+            }
+      }
+    >
       {!server.is_system && (
         <Form
           title="Add a scope"
@@ -137,7 +134,7 @@ function Scopes({ server, onChange }: { server: ResourceServer; onChange: () => 
           <Field label="Scope description" value={description} onValue={setDescription} />
         </Form>
       )}
-    </section>
+    </ListSection>
   );
 }
 

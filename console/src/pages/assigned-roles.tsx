@@ -7,7 +7,7 @@
 import { useState } from 'preact/hooks';
 import { listOf } from '../api.js';
 import { href } from '../router.js';
-import { ActionButton, Form, LoadState, Select, Table, useApi, useLoad } from '../ui.js';
+import { Form, ListSection, LoadState, Select, useApi, useLoad } from '../ui.js';
 
 export interface Role {
   id: string;
@@ -15,42 +15,24 @@ export interface Role {
   description?: string;
 }
 
-/** GET /groups/{id}/roles pages with `{roles, next}`; GET /users/{id}/roles answers an array. */
-
-
+/** GET /groups/{id}/roles pages with `{roles, next}`; GET /users/{id}/roles answers an array (`listOf` reads both). */
 export function AssignedRoles({ path, owner }: { path: string; owner: string }) {
   const api = useApi();
   const assigned = useLoad(async () => listOf<Role>(await api.get(path), 'roles'), [path]);
   const all = useLoad(() => api.get<Role[]>('/roles', { per_page: 100 }), []);
   const [choice, setChoice] = useState('');
   return (
-    <section class="card" aria-labelledby="roles-title">
-      <h2 id="roles-title">Roles</h2>
-      <LoadState loaded={assigned}>
-        {(roles) => (
-          <Table
-            caption={`Roles of ${owner}`}
-            empty="No roles assigned."
-            rows={roles}
-            columns={[
-              { title: 'Role', cell: (r) => <a href={href('roles', r.id)}>{r.name}</a> },
-              { title: 'Description', cell: (r) => r.description ?? '' },
-              {
-                title: 'Actions',
-                cell: (r) => (
-                  <ActionButton
-                    label={`Remove role ${r.name}`}
-                    action={async () => {
-                      await api.del(path, { roles: [r.id] });
-                      assigned.reload();
-                    }}
-                  />
-                ),
-              },
-            ]}
-          />
-        )}
-      </LoadState>
+    <ListSection
+      title="Roles"
+      caption={`Roles of ${owner}`}
+      empty="No roles assigned."
+      rows={assigned}
+      columns={[
+        { title: 'Role', cell: (r) => <a href={href('roles', r.id)}>{r.name}</a> },
+        { title: 'Description', cell: (r) => r.description ?? '' },
+      ]}
+      action={{ label: (r) => `Remove role ${r.name}`, run: (r) => api.del(path, { roles: [r.id] }) }}
+    >
       <LoadState loaded={all}>
         {(roles) => {
           const free = roles.filter((r) => !assigned.data?.some((a) => a.id === r.id));
@@ -73,6 +55,6 @@ export function AssignedRoles({ path, owner }: { path: string; owner: string }) 
           );
         }}
       </LoadState>
-    </section>
+    </ListSection>
   );
 }

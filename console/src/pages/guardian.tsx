@@ -5,7 +5,7 @@
  */
 import { useState } from 'preact/hooks';
 import { seg } from '../api.js';
-import { ActionButton, Checkbox, Field, Form, LoadState, PageHeader, Select, Table, useApi, useLoad } from '../ui.js';
+import { Checkbox, Field, Form, ListSection, LoadState, PageHeader, Select, useApi, useLoad } from '../ui.js';
 
 interface Factor {
   name: string;
@@ -52,33 +52,19 @@ function Factors() {
   const api = useApi();
   const factors = useLoad(() => api.get<Factor[]>('/guardian/factors'), []);
   return (
-    <section class="card" aria-labelledby="factors-title">
-      <h2 id="factors-title">Factors</h2>
-      <LoadState loaded={factors}>
-        {(list) => (
-          <Table
-            caption="Factors"
-            rows={list}
-            columns={[
-              { title: 'Factor', cell: (f) => FACTOR_NAMES[f.name] ?? f.name },
-              { title: 'Status', cell: (f) => (f.enabled ? 'On' : 'Off') },
-              {
-                title: 'Actions',
-                cell: (f) => (
-                  <ActionButton
-                    label={`${f.enabled ? 'Turn off' : 'Turn on'} ${FACTOR_NAMES[f.name] ?? f.name}`}
-                    action={async () => {
-                      await api.put(`/guardian/factors/${seg(f.name)}`, { enabled: !f.enabled });
-                      factors.reload();
-                    }}
-                  />
-                ),
-              },
-            ]}
-          />
-        )}
-      </LoadState>
-    </section>
+    <ListSection
+      title="Factors"
+      caption="Factors"
+      rows={factors}
+      columns={[
+        { title: 'Factor', cell: (f) => FACTOR_NAMES[f.name] ?? f.name },
+        { title: 'Status', cell: (f) => (f.enabled ? 'On' : 'Off') },
+      ]}
+      action={{
+        label: (f) => `${f.enabled ? 'Turn off' : 'Turn on'} ${FACTOR_NAMES[f.name] ?? f.name}`,
+        run: (f) => api.put(`/guardian/factors/${seg(f.name)}`, { enabled: !f.enabled }),
+      }}
+    />
   );
 }
 

@@ -6,7 +6,7 @@
 import { useState } from 'preact/hooks';
 import { listOf, userIdFor } from '../api.js';
 import { href } from '../router.js';
-import { ActionButton, Field, Form, LoadState, Table, useApi, useLoad } from '../ui.js';
+import { Field, Form, ListSection, useApi, useLoad } from '../ui.js';
 
 interface Member {
   /** Organization members carry `user_id`, group members `id`. */
@@ -21,33 +21,17 @@ export function Members({ path, owner }: { path: string; owner: string }) {
   const members = useLoad(async () => listOf<Member>(await api.get(path), 'members').map((m) => ({ ...m, user_id: m.user_id ?? m.id })), [path]);
   const [who, setWho] = useState('');
   return (
-    <section class="card" aria-labelledby="members-title">
-      <h2 id="members-title">Members</h2>
-      <LoadState loaded={members}>
-        {(list) => (
-          <Table
-            caption={`Members of ${owner}`}
-            empty="No members."
-            rows={list}
-            columns={[
-              { title: 'Member', cell: (m) => (m.user_id ? <a href={href('users', m.user_id)}>{m.email ?? m.name ?? m.user_id}</a> : (m.email ?? '')) },
-              { title: 'User ID', cell: (m) => <code>{m.user_id}</code> },
-              {
-                title: 'Actions',
-                cell: (m) => (
-                  <ActionButton
-                    label={`Remove ${m.email ?? m.user_id ?? 'member'}`}
-                    action={async () => {
-                      await api.del(path, { members: [m.user_id] });
-                      members.reload();
-                    }}
-                  />
-                ),
-              },
-            ]}
-          />
-        )}
-      </LoadState>
+    <ListSection
+      title="Members"
+      caption={`Members of ${owner}`}
+      empty="No members."
+      rows={members}
+      columns={[
+        { title: 'Member', cell: (m) => (m.user_id ? <a href={href('users', m.user_id)}>{m.email ?? m.name ?? m.user_id}</a> : (m.email ?? '')) },
+        { title: 'User ID', cell: (m) => <code>{m.user_id}</code> },
+      ]}
+      action={{ label: (m) => `Remove ${m.email ?? m.user_id ?? 'member'}`, run: (m) => api.del(path, { members: [m.user_id] }) }}
+    >
       <Form
         title="Add a member"
         level={3}
@@ -61,6 +45,6 @@ export function Members({ path, owner }: { path: string; owner: string }) {
       >
         <Field label="User email or ID" value={who} onValue={setWho} required />
       </Form>
-    </section>
+    </ListSection>
   );
 }

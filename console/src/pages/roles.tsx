@@ -5,7 +5,7 @@
 import { useState } from 'preact/hooks';
 import { seg } from '../api.js';
 import { href, navigate } from '../router.js';
-import { ActionButton, DetailPage, Field, Form, ListPage, LoadState, Select, Table, useApi, useLoad } from '../ui.js';
+import { DetailPage, Field, Form, ListPage, ListSection, LoadState, Select, useApi, useLoad } from '../ui.js';
 import type { Role } from './assigned-roles.js';
 
 interface Permission {
@@ -79,33 +79,20 @@ function RolePermissions({ role }: { role: Role }) {
   const [server, setServer] = useState('');
   const [scope, setScope] = useState('');
   return (
-    <section class="card" aria-labelledby="permissions-title">
-      <h2 id="permissions-title">Permissions</h2>
-      <LoadState loaded={permissions}>
-        {(list) => (
-          <Table
-            caption={`Permissions of ${role.name}`}
-            empty="No permissions."
-            rows={list}
-            columns={[
-              { title: 'Permission', cell: (p) => <code>{p.permission_name}</code> },
-              { title: 'API', cell: (p) => p.resource_server_name ?? p.resource_server_identifier },
-              {
-                title: 'Actions',
-                cell: (p) => (
-                  <ActionButton
-                    label={`Remove ${p.permission_name}`}
-                    action={async () => {
-                      await api.del(path, { permissions: [{ resource_server_identifier: p.resource_server_identifier, permission_name: p.permission_name }] });
-                      permissions.reload();
-                    }}
-                  />
-                ),
-              },
-            ]}
-          />
-        )}
-      </LoadState>
+    <ListSection
+      title="Permissions"
+      caption={`Permissions of ${role.name}`}
+      empty="No permissions."
+      rows={permissions}
+      columns={[
+        { title: 'Permission', cell: (p) => <code>{p.permission_name}</code> },
+        { title: 'API', cell: (p) => p.resource_server_name ?? p.resource_server_identifier },
+      ]}
+      action={{
+        label: (p) => `Remove ${p.permission_name}`,
+        run: (p) => api.del(path, { permissions: [{ resource_server_identifier: p.resource_server_identifier, permission_name: p.permission_name }] }),
+      }}
+    >
       <LoadState loaded={servers}>
         {(list) => {
           const withScopes = list.filter((s) => (s.scopes ?? []).length > 0);
@@ -130,6 +117,6 @@ function RolePermissions({ role }: { role: Role }) {
           );
         }}
       </LoadState>
-    </section>
+    </ListSection>
   );
 }

@@ -6,7 +6,7 @@
 import { useState } from 'preact/hooks';
 import { seg } from '../api.js';
 import { href, navigate } from '../router.js';
-import { ActionButton, DetailPage, Details, Field, Form, ListPage, LoadState, SearchBox, Select, Table, useApi, useLoad } from '../ui.js';
+import { ActionButton, DetailPage, Details, Field, Form, ListPage, ListSection, LoadState, SearchBox, Select, useApi, useLoad } from '../ui.js';
 import { AssignedRoles } from './assigned-roles.js';
 
 interface User {
@@ -154,49 +154,31 @@ function PasswordReset({ user }: { user: User }) {
 
 function Sessions({ userId }: { userId: string }) {
   const api = useApi();
-  const sessions = useLoad(() => api.get<{ sessions: Session[] }>(`/users/${seg(userId)}/sessions`), [userId]);
+  const sessions = useLoad(async () => (await api.get<{ sessions: Session[] }>(`/users/${seg(userId)}/sessions`)).sessions, [userId]);
   return (
-    <section class="card" aria-labelledby="sessions-title">
-      <h2 id="sessions-title">Sessions</h2>
-      <LoadState loaded={sessions}>
-        {({ sessions: list }) => (
-          <>
-            <Table
-              caption="Active sessions"
-              empty="No active sessions."
-              rows={list}
-              columns={[
-                { title: 'Signed in', cell: (s) => s.authenticated_at },
-                { title: 'Last used', cell: (s) => s.updated_at },
-                { title: 'Device', cell: (s) => [s.device?.last_ip, s.device?.last_user_agent].filter(Boolean).join(' · ') },
-                {
-                  title: 'Actions',
-                  cell: (s) => (
-                    <ActionButton
-                      label="Revoke session"
-                      action={async () => {
-                        await api.del(`/sessions/${seg(s.id)}`);
-                        sessions.reload();
-                      }}
-                    />
-                  ),
-                },
-              ]}
-            />
-            {list.length > 0 && (
-              <ActionButton
-                label="Revoke all sessions"
-                danger
-                confirm="Sign the user out everywhere?"
-                action={async () => {
-                  await api.del(`/users/${seg(userId)}/sessions`);
-                  sessions.reload();
-                }}
-              />
-            )}
-          </>
-        )}
-      </LoadState>
-    </section>
+    <ListSection
+      title="Sessions"
+      caption="Active sessions"
+      empty="No active sessions."
+      rows={sessions}
+      columns={[
+        { title: 'Signed in', cell: (s) => s.authenticated_at },
+        { title: 'Last used', cell: (s) => s.updated_at },
+        { title: 'Device', cell: (s) => [s.device?.last_ip, s.device?.last_user_agent].filter(Boolean).join(' · ') },
+      ]}
+      action={{ label: () => 'Revoke session', run: (s) => api.del(`/sessions/${seg(s.id)}`) }}
+    >
+      {(sessions.data?.length ?? 0) > 0 && (
+        <ActionButton
+          label="Revoke all sessions"
+          danger
+          confirm="Sign the user out everywhere?"
+          action={async () => {
+            await api.del(`/users/${seg(userId)}/sessions`);
+            sessions.reload();
+          }}
+        />
+      )}
+    </ListSection>
   );
 }

@@ -7,12 +7,13 @@
  * error page: nothing about the request is trusted, so nothing is redirected.
  */
 import type { AppContext } from '../../domain/context.js';
+import type { Stores } from '../../domain/stores.js';
 import type { IssuanceClient } from '../../domain/issuance/lookups.js';
 import { complianceProfile } from '../../domain/clients/compliance.js';
 import { secretHash } from '../../domain/secrets.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isoAt } from '../../platform/clock.js';
-import { pageErrors } from '../errors.js';
+import { oauthErrors } from '../../platform/http/errors.js';
 
 export const REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';
 
@@ -21,9 +22,9 @@ export const requiresPushedRequests = (client: IssuanceClient) =>
   client.row.config.require_pushed_authorization_requests === true || complianceProfile(client.row) !== undefined;
 
 /** The pushed parameters a request_uri names (used once), for their client. */
-export async function pushedParameters(ctx: AppContext, tenant: Tenant, client: IssuanceClient, requestUri: string): Promise<Record<string, string>> {
-  if (!requestUri.startsWith(REQUEST_URI_PREFIX)) throw pageErrors.authorize('Invalid request_uri.');
+export async function pushedParameters(ctx: Pick<AppContext, 'now'> & { stores: Pick<Stores, 'pushedRequests'> }, tenant: Tenant, client: IssuanceClient, requestUri: string): Promise<Record<string, string>> {
+  if (!requestUri.startsWith(REQUEST_URI_PREFIX)) throw oauthErrors.invalidRequest('Invalid request_uri.');
   const pushed = await ctx.stores.pushedRequests.consume(tenant.id, secretHash(requestUri.slice(REQUEST_URI_PREFIX.length)), client.row.client_id, isoAt(ctx.now()));
-  if (!pushed) throw pageErrors.authorize('The request_uri is unknown, expired or already used.');
+  if (!pushed) throw oauthErrors.invalidRequest('The request_uri is unknown, expired or already used.');
   return { ...pushed, client_id: client.row.client_id };
 }

@@ -14,16 +14,18 @@
  * The request's parameters are the query's with the request object's
  * members over them (its values win). A client whose
  * `signed_request_object.required` is true may send no unsigned request.
- * /authorize refuses with the error page (nothing about the request is
- * trusted yet), /oauth/par with `invalid_request_object`.
+ * A refusal is `invalid_request_object`: the error page at /authorize
+ * (nothing about the request is trusted yet), JSON at /oauth/par.
  */
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { candidateKeys } from '../../domain/client-credentials/registered.js';
 import type { AppContext } from '../../domain/context.js';
+import type { Stores } from '../../domain/stores.js';
 import { REQUEST_OBJECT_CREDENTIALS, type IssuanceClient } from '../../domain/issuance/lookups.js';
 import { secretHash } from '../../domain/secrets.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isoAt } from '../../platform/clock.js';
+import { oauthErrors } from '../../platform/http/errors.js';
 
 export const REQUEST_OBJECT_ALGS: readonly string[] = ['RS256', 'RS384', 'PS256'];
 export const MAX_REQUEST_OBJECT_BYTES = 16_384;
@@ -37,15 +39,7 @@ const JWT_CLAIMS = new Set(['iss', 'aud', 'exp', 'nbf', 'iat', 'jti', 'sub']);
 /** Whether the client accepts only signed requests. */
 export const requiresSignedRequests = (client: IssuanceClient) => (client.row.config.signed_request_object as { required?: unknown } | undefined)?.required === true;
 
-/** A request object that cannot be used, with the reason. */
-export class RequestObjectRefusal extends Error {
-  constructor(readonly description: string) {
-    super(description);
-    this.name = 'RequestObjectRefusal';
-  }
-}
-
-const refuse = (description: string) => new RequestObjectRefusal(description);
+const refuse = oauthErrors.invalidRequestObject;
 
 /** The request object's members as authorization request parameters (strings; numbers such as max_age as text). */
 function parametersOf(payload: JWTPayload): Record<string, string> {
@@ -60,7 +54,7 @@ function parametersOf(payload: JWTPayload): Record<string, string> {
   return out;
 }
 
-async function verify(ctx: AppContext, tenant: Tenant, client: IssuanceClient, jwt: string): Promise<JWTPayload> {
+async function verify(ctx: Pick<AppContext, 'now'>, tenant: Tenant, client: IssuanceClient, jwt: string): Promise<JWTPayload> {
   if (Buffer.byteLength(jwt) > MAX_REQUEST_OBJECT_BYTES) throw refuse(`The request object is larger than ${MAX_REQUEST_OBJECT_BYTES} bytes`);
   let header: ReturnType<typeof decodeProtectedHeader>;
   try {
@@ -104,7 +98,7 @@ async function verify(ctx: AppContext, tenant: Tenant, client: IssuanceClient, j
  * object's members over them, once the object is verified and its `jti`
  * spent. Without one, the query's, unless the client requires signed requests.
  */
-export async function withRequestObject(ctx: AppContext, tenant: Tenant, client: IssuanceClient, params: Record<string, string>): Promise<Record<string, string>> {
+export async function withRequestObject(ctx: Pick<AppContext, 'now'> & { stores: Pick<Stores, 'oneTimeUses'> }, tenant: Tenant, client: IssuanceClient, params: Record<string, string>): Promise<Record<string, string>> {
   const jwt = params.request;
   if (jwt === undefined) {
     if (requiresSignedRequests(client)) throw refuse('This client must send signed request objects (request parameter)');

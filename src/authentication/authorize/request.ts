@@ -20,7 +20,7 @@
 import { isPublicClient, type IssuanceClient } from '../../domain/issuance/lookups.js';
 import { complianceProfile } from '../../domain/clients/compliance.js';
 import { DNS_LABEL, escapeRegExp, originAllowed, originOf } from '../../domain/clients/origins.js';
-import { AuthorizationErrorResponse, pageErrors, type AuthorizationErrorCode } from '../errors.js';
+import { oauthErrors, type OAuthErrorCode } from '../../platform/http/errors.js';
 import type { ResponseModeName } from './response-target.js';
 
 export const AUTHORIZATION_CODE_GRANT = 'authorization_code';
@@ -29,11 +29,27 @@ export const IMPLICIT_GRANT = 'implicit';
 export type ResponseTypePart = 'code' | 'token' | 'id_token';
 export type { ResponseModeName } from './response-target.js';
 
-const RESPONSE_MODE_NAMES: ReadonlySet<string> = new Set<ResponseModeName>(['query', 'fragment', 'form_post', 'web_message']);
-
-/** The supported response types, each as its sorted parts joined by a space. */
+/** The built-in response types, each as its sorted parts joined by a space (the registry's default, ../registries.ts). */
 export const RESPONSE_TYPES: readonly string[] = ['code', 'token', 'id_token', 'id_token token', 'code id_token', 'code token', 'code id_token token'];
-const SUPPORTED_RESPONSE_TYPES: ReadonlySet<string> = new Set(RESPONSE_TYPES.map((t) => t.split(' ').sort().join(' ')));
+
+/**
+ * What /authorize and /oauth/par accept, read from the registries that
+ * discovery advertises (../registries.ts `responseTypes`, `responseModes`),
+ * so a type or mode added there is served as well as listed.
+ */
+export interface ResponseSupport {
+  /** Supported response types, each as its parts sorted and joined by a space. */
+  readonly responseTypes: ReadonlySet<string>;
+  /** Supported `response_mode` values. */
+  readonly responseModes: ReadonlySet<string>;
+}
+
+export function responseSupport(registries: { responseTypes: readonly string[]; responseModes: readonly { name: string }[] }): ResponseSupport {
+  return {
+    responseTypes: new Set(registries.responseTypes.map((t) => t.split(' ').filter((p) => p !== '').sort().join(' '))),
+    responseModes: new Set(registries.responseModes.map((m) => m.name)),
+  };
+}
 
 /** A validated authorization request, as stored while the user logs in. */
 export interface AuthorizeRequest {
@@ -82,8 +98,8 @@ export interface ProtocolRequest {
   params: Readonly<Record<string, string>>;
 }
 
-/** Makes the authorization error sent to the (trusted) redirect target (RFC 6749 §4.1.2.1). */
-type Refuse = (error: AuthorizationErrorCode, description: string) => AuthorizationErrorResponse;
+/** Makes the authorization error (RFC 6749 §4.1.2.1): sent to the trusted redirect target at /authorize, JSON at /oauth/par. */
+type Refuse = (error: OAuthErrorCode, description: string) => Error;
 
 /** A base64url SHA-256 JWK thumbprint (RFC 7638), as `dpop_jkt` carries. */
 const JWK_THUMBPRINT = /^[A-Za-z0-9_-]{43}$/;
@@ -111,26 +127,25 @@ export function callbackMatches(callback: string, redirectUri: string): boolean 
 }
 
 /** The parts of a response_type value, sorted; undefined when it is not a supported combination. */
-export function parseResponseType(value: string | undefined): ResponseTypePart[] | undefined {
+export function parseResponseType(value: string | undefined, supported: ResponseSupport): ResponseTypePart[] | undefined {
   if (value === undefined) return undefined;
   const parts = value.split(' ').filter((p) => p !== '').sort();
-  return SUPPORTED_RESPONSE_TYPES.has(parts.join(' ')) ? (parts as ResponseTypePart[]) : undefined;
+  return supported.responseTypes.has(parts.join(' ')) ? (parts as ResponseTypePart[]) : undefined;
 }
 
 const returnsTokens = (parts: readonly string[]) => parts.includes('token') || parts.includes('id_token');
 
-/** How stage 1 refuses: the error page at /authorize, a JSON error at /oauth/par. */
-export type RefuseUntrusted = (message: string) => Error;
+const refuseUntrusted = oauthErrors.invalidRequest;
 
-/** Stage 1: the redirect target; else the error page (PageError). */
-export function resolveRedirectTarget(client: IssuanceClient, redirectUri: string | undefined, refuse: RefuseUntrusted = pageErrors.authorize): string {
+/** Stage 1: the redirect target; else invalid_request (the error page at /authorize, JSON at /oauth/par). */
+export function resolveRedirectTarget(client: IssuanceClient, redirectUri: string | undefined): string {
   const { callbacks } = client.browser;
   if (redirectUri === undefined) {
-    if (callbacks.length === 0 || callbacks[0]!.includes('*')) throw refuse('No redirect_uri was sent and the client has no usable callback URL.');
+    if (callbacks.length === 0 || callbacks[0]!.includes('*')) throw refuseUntrusted('No redirect_uri was sent and the client has no usable callback URL.');
     return callbacks[0]!;
   }
   if (!callbacks.some((c) => callbackMatches(c, redirectUri))) {
-    throw refuse('Callback URL mismatch. The provided redirect_uri is not in the list of allowed callback URLs.');
+    throw refuseUntrusted('Callback URL mismatch. The provided redirect_uri is not in the list of allowed callback URLs.');
   }
   return redirectUri;
 }
@@ -140,9 +155,9 @@ export function resolveRedirectTarget(client: IssuanceClient, redirectUri: strin
  * supported, else the response type's default (`query` for `code`,
  * `fragment` for anything returning tokens).
  */
-export function responseModeOf(params: Readonly<Record<string, string>>): ResponseModeName {
+export function responseModeOf(params: Readonly<Record<string, string>>, supported: ResponseSupport): ResponseModeName {
   const asked = params.response_mode;
-  if (asked !== undefined && RESPONSE_MODE_NAMES.has(asked) && !(asked === 'query' && returnsTokens((params.response_type ?? '').split(' ')))) {
+  if (asked !== undefined && supported.responseModes.has(asked) && !(asked === 'query' && returnsTokens((params.response_type ?? '').split(' ')))) {
     return asked as ResponseModeName;
   }
   return returnsTokens((params.response_type ?? '').split(' ')) ? 'fragment' : 'query';
@@ -157,18 +172,17 @@ export function checkWebMessageOrigin(
   client: IssuanceClient,
   params: Readonly<Record<string, string>>,
   redirectTarget: string,
-  refuse: RefuseUntrusted = pageErrors.authorize,
 ): void {
   if (params.response_mode !== 'web_message') return;
   const origin = originOf(redirectTarget);
   if (origin === undefined || !originAllowed(client.browser.webOrigins, origin)) {
-    throw refuse(`The origin of the redirect_uri is not in the list of allowed web origins (web_message response mode): ${origin ?? redirectTarget}`);
+    throw refuseUntrusted(`The origin of the redirect_uri is not in the list of allowed web origins (web_message response mode): ${origin ?? redirectTarget}`);
   }
 }
 
-function checkResponseType(client: IssuanceClient, params: Readonly<Record<string, string>>, refuse: Refuse): ResponseTypePart[] {
+function checkResponseType(client: IssuanceClient, params: Readonly<Record<string, string>>, supported: ResponseSupport, refuse: Refuse): ResponseTypePart[] {
   if (!params.response_type) throw refuse('invalid_request', 'Missing required parameter: response_type');
-  const parts = parseResponseType(params.response_type);
+  const parts = parseResponseType(params.response_type, supported);
   if (!parts) throw refuse('unsupported_response_type', `Unsupported response type: ${params.response_type}`);
   if (parts.includes('code') && !client.grantTypes.has(AUTHORIZATION_CODE_GRANT)) {
     throw refuse('unauthorized_client', `Grant type '${AUTHORIZATION_CODE_GRANT}' not allowed for the client.`);
@@ -229,15 +243,15 @@ function checkMaxAge(value: string | undefined, refuse: Refuse): number | undefi
 
 /**
  * Stage 2: the rest of the request, once the redirect target is trusted;
- * a failure is the AuthorizationErrorResponse to that target.
+ * a failure is an authorization error (sent to that target at /authorize).
  */
-export function validateAuthorizeRequest(client: IssuanceClient, params: Readonly<Record<string, string>>, redirectTarget: string): AuthorizeRequest {
-  const target = { redirect_target: redirectTarget, response_mode: responseModeOf(params), ...(params.state !== undefined && { state: params.state }) };
-  const refuse: Refuse = (error, description) => new AuthorizationErrorResponse(error, description, target);
-  if (params.response_mode !== undefined && !RESPONSE_MODE_NAMES.has(params.response_mode)) {
+export function validateAuthorizeRequest(client: IssuanceClient, params: Readonly<Record<string, string>>, redirectTarget: string, supported: ResponseSupport): AuthorizeRequest {
+  const responseMode = responseModeOf(params, supported);
+  const refuse: Refuse = oauthErrors.authorizationRequest;
+  if (params.response_mode !== undefined && !supported.responseModes.has(params.response_mode)) {
     throw refuse('invalid_request', `Unsupported response_mode: ${params.response_mode}`);
   }
-  const responseType = checkResponseType(client, params, refuse);
+  const responseType = checkResponseType(client, params, supported, refuse);
   checkPkce(client, params, responseType, refuse);
   checkComplianceProfile(client, params, responseType, refuse);
   const prompt = checkPrompt(params.prompt, refuse);
@@ -254,7 +268,7 @@ export function validateAuthorizeRequest(client: IssuanceClient, params: Readonl
     client_id: client.row.client_id,
     response_type: responseType,
     redirect_target: redirectTarget,
-    response_mode: responseModeOf(params),
+    response_mode: responseMode,
   };
   if (params.redirect_uri !== undefined) request.redirect_uri = params.redirect_uri;
   for (const name of ['state', 'nonce', 'scope', 'audience', 'connection', 'login_hint', 'screen_hint', 'dpop_jkt', 'acr_values', 'organization', 'invitation', 'ui_locales'] as const) {

@@ -16,8 +16,9 @@
 import type { AppContext } from '../../domain/context.js';
 import type { IssuanceClient } from '../../domain/issuance/lookups.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
-import { AuthorizationErrorResponse } from '../errors.js';
+import { oauthErrors } from '../../platform/http/errors.js';
 import type { AuthorizeRequest } from './request.js';
+import { loginConnections } from '../../domain/issuance/token-policy.js';
 
 export const CONNECTION_NOT_FOUND = 'the connection was not found';
 
@@ -25,6 +26,6 @@ export const CONNECTION_NOT_FOUND = 'the connection was not found';
 export async function checkRequestedConnection(ctx: AppContext, tenant: Tenant, client: IssuanceClient, authorize: AuthorizeRequest): Promise<void> {
   const name = authorize.connection;
   if (name === undefined) return;
-  const enabled = await ctx.stores.connections.enabledForClient(tenant.id, client.row.client_id);
-  if (!enabled.some((c) => c.name === name)) throw new AuthorizationErrorResponse('invalid_request', CONNECTION_NOT_FOUND, authorize);
+  const enabled = await loginConnections(ctx.stores.connections, tenant.id, client.row.client_id);
+  if (!enabled.some((c) => c.name === name)) throw oauthErrors.invalidRequest(CONNECTION_NOT_FOUND);
 }

@@ -15,11 +15,10 @@ import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isoAt } from '../../platform/clock.js';
 import type { Authenticated } from '../interaction/sessions.js';
 import { issueFrontChannelTokens, scopesToGrant } from '../token/user-tokens.js';
-import { isConsoleClient } from '../../domain/console/client.js';
-import { OAuthError } from '../../platform/http/errors.js';
+import { tokenPolicy } from '../../domain/issuance/token-policy.js';
+import { oauthErrors } from '../../platform/http/errors.js';
 import type { AuthorizeRequest } from './request.js';
 import { findOrganization, type TokenOrganization } from '../../domain/organizations/login.js';
-import { AuthorizationErrorResponse } from '../errors.js';
 
 /** The tenant's code lifetime, at most CODE_LIFETIME_SECONDS for a client with a compliance level (FAPI). */
 function codeLifetime(tenant: Tenant, client: IssuanceClient): number {
@@ -65,24 +64,21 @@ async function issueCode(
 async function requestOrganization(ctx: AppContext, tenant: Tenant, request: AuthorizeRequest): Promise<TokenOrganization | undefined> {
   if (request.organization === undefined) return undefined;
   const row = await findOrganization(ctx.stores, tenant.id, request.organization);
-  if (!row) throw new AuthorizationErrorResponse('invalid_request', `no organization found with the id or name ${request.organization}`, request);
+  if (!row) throw oauthErrors.invalidRequest(`no organization found with the id or name ${request.organization}`);
   return { id: row.id, name: row.name };
 }
 
 /**
- * The admin console's client is answered only for an operator: one who holds
- * none of the Management API scopes asked for gets `access_denied` at the
- * console instead of a code (the token endpoint refuses the same user again,
- * e.g. one whose role was taken away after the code was issued).
+ * A client whose token policy refuses before the code (the admin console's)
+ * is answered only for a user the token endpoint would grant: a user who is
+ * not an operator gets `access_denied` at the console instead of a code
+ * (the token endpoint refuses the same user again, e.g. one whose role was
+ * taken away after the code was issued).
  */
 async function requireOperator(ctx: AppContext, tenant: Tenant, client: IssuanceClient, request: AuthorizeRequest, userId: string): Promise<void> {
-  if (!isConsoleClient(tenant.id, client.row.client_id)) return;
-  try {
-    await scopesToGrant(ctx, { tenant, client, audience: request.audience, scope: request.scope, userId });
-  } catch (error) {
-    if (error instanceof OAuthError && error.error === 'access_denied') throw new AuthorizationErrorResponse('access_denied', error.description, request);
-    throw error;
-  }
+  if (!tokenPolicy(tenant.id, client.row.client_id).refusedBeforeCode) return;
+  // Its access_denied goes back to the client as the authorization error (the interaction policy answers this request's errors to it).
+  await scopesToGrant(ctx, { tenant, client, audience: request.audience, scope: request.scope, userId });
 }
 
 export async function authorizationResponse(

@@ -1,12 +1,10 @@
 /**
  * POST /bc-authorize (OpenID CIBA Core 1.0 §7, poll mode;
- * authentication-api-wire-notes §12) as a pipeline: read the body,
- * authenticate the client with any registered method (CIBA clients are
- * confidential), check that it may use the CIBA grant, check the request
- * (`scope` with `openid`, `login_hint` in `iss_sub` form naming an active
- * user of the tenant, `binding_message` of at most 64 characters of letters,
- * digits, spaces and `+-_.,:#`, `requested_expiry` 1 to 300 seconds, default
- * 300, `audience` an API of the tenant), keep the request and ask the user
+ * authentication-api-wire-notes §12): the stages of the authorization-request
+ * table marked BA (../authorize/stages.ts: read the body, authenticate the
+ * client with any registered method (CIBA clients are confidential), check
+ * that it may use the CIBA grant, the request's own parameters
+ * (./request.ts), the audience), then keep the request and ask the user
  * through the client's `async_approval_notification_channels`:
  * `guardian-push` pushes a transaction to the user's enrolled device (the
  * device's signed answer decides the request, src/domain/mfa/push.ts),
@@ -18,74 +16,19 @@ import type { AppContext } from '../../domain/context.js';
 import type { BackchannelAuthRequestRow, UserRow } from '../../domain/rows.js';
 import { newSecret, secretHash } from '../../domain/secrets.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
-import { isActive } from '../../domain/users/active-user.js';
 import { isoAt } from '../../platform/clock.js';
 import { newPrefixedId } from '../../platform/crypto/ids.js';
-import { OAuthError, oauthErrors } from '../../platform/http/errors.js';
-import { authenticateClient, clientAuthenticationParameters } from '../client-auth/authenticate.js';
+import { oauthErrors } from '../../platform/http/errors.js';
+import { authorizationPipeline, BA } from '../authorize/stages.js';
+import { responseSupport } from '../authorize/request.js';
 import type { AuthenticatedClient } from '../client-auth/method.js';
-import { pick, readBody, type Params } from '../params.js';
 import type { AuthenticationRegistries } from '../registries.js';
-import { CIBA_GRANT } from '../token/grants/ciba.js';
 import type { Authenticator } from '../../domain/mfa/model.js';
 import { startPushChallenge } from '../../domain/mfa/push.js';
 import { secondFactors, usableAuthenticators } from '../../domain/mfa/service.js';
 import { pushSender } from '../mfa/push-delivery.js';
 
 export const CIBA_POLL_INTERVAL = 5;
-const DEFAULT_EXPIRY = 300;
-const MAX_EXPIRY = 300;
-const BINDING_MESSAGE = /^[A-Za-z0-9 +\-_.,:#]{1,64}$/;
-
-const unknownUser = () => new OAuthError(400, 'unknown_user_id', 'User ID is malformed or unknown');
-
-function checkClientMayUseCiba(client: AuthenticatedClient): void {
-  if (!client.confidential) throw oauthErrors.unauthorizedClient(`Grant type '${CIBA_GRANT}' not allowed for public clients.`);
-  if (!client.client.grantTypes.has(CIBA_GRANT)) throw oauthErrors.unauthorizedClient(`Grant type '${CIBA_GRANT}' not allowed for the client.`);
-}
-
-function checkScope(params: Params): string {
-  const scopes = (params.scope ?? '').split(' ').filter((s) => s !== '');
-  if (!scopes.includes('openid')) throw oauthErrors.invalidRequest('openid scope must be requested');
-  return scopes.join(' ');
-}
-
-function checkBindingMessage(params: Params): string {
-  const message = params.binding_message;
-  if (message === undefined || message === '') throw oauthErrors.invalidRequest('binding_message is required');
-  if (!BINDING_MESSAGE.test(message)) {
-    throw oauthErrors.invalidRequest('binding_message must be at most 64 characters of letters, digits, spaces and +-_.,:#');
-  }
-  return message;
-}
-
-function checkExpiry(params: Params): number {
-  if (params.requested_expiry === undefined) return DEFAULT_EXPIRY;
-  const seconds = /^\d{1,6}$/.test(params.requested_expiry) ? Number(params.requested_expiry) : NaN;
-  if (!(seconds >= 1 && seconds <= MAX_EXPIRY)) throw oauthErrors.invalidRequest(`requested_expiry must be between 1 and ${MAX_EXPIRY} seconds`);
-  return seconds;
-}
-
-/** The user of `login_hint` `{"format":"iss_sub","iss":<issuer>,"sub":<user id>}`, active, in this tenant. */
-async function hintedUser(ctx: AppContext, tenant: Tenant, params: Params): Promise<UserRow> {
-  let hint: unknown;
-  try {
-    hint = JSON.parse(params.login_hint ?? '');
-  } catch {
-    throw unknownUser();
-  }
-  const { format, iss, sub } = (hint ?? {}) as { format?: unknown; iss?: unknown; sub?: unknown };
-  if (format !== 'iss_sub' || iss !== tenant.issuer || typeof sub !== 'string' || sub.length > 512) throw unknownUser();
-  const user = await ctx.stores.users.get(tenant.id, sub);
-  if (!isActive(user)) throw unknownUser();
-  return user;
-}
-
-async function checkAudience(ctx: AppContext, tenant: Tenant, params: Params): Promise<string | undefined> {
-  const audience = params.audience ?? tenant.settings.default_audience;
-  if (audience !== undefined && !(await ctx.lookups.resourceServer(tenant.id, audience))) throw oauthErrors.accessDenied(`Service not enabled within domain: ${audience}`);
-  return params.audience;
-}
 
 type Channel = { name: 'guardian-push'; device: Authenticator } | { name: 'email' };
 
@@ -137,20 +80,15 @@ async function pushApproval(ctx: AppContext, tenant: Tenant, client: Authenticat
 }
 
 export function backchannelAuthorizeEndpoint(ctx: AppContext, registries: AuthenticationRegistries): RouteOptions {
-  const authentication = clientAuthenticationParameters(registries.clientAuthMethods);
+  const run = authorizationPipeline(BA, { ctx, clientAuthMethods: registries.clientAuthMethods, responses: responseSupport(registries) });
   return {
     method: 'POST',
     url: '/bc-authorize',
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const { tenant } = request;
-      const params = pick(readBody(request), [...authentication, 'scope', 'login_hint', 'binding_message', 'requested_expiry', 'audience']);
-      const client = await authenticateClient(registries.clientAuthMethods, ctx, tenant, request, params);
-      checkClientMayUseCiba(client);
-      const scope = checkScope(params);
-      const bindingMessage = checkBindingMessage(params);
-      const expiresIn = checkExpiry(params);
-      const user = await hintedUser(ctx, tenant, params);
-      const audience = await checkAudience(ctx, tenant, params);
+      const state = await run(request, reply);
+      const client = state.authenticated!;
+      const { scope, bindingMessage, expiresIn, user } = state.backchannel!;
       const channel = await checkChannels(ctx, tenant, client, user);
 
       const authReqId = newSecret();
@@ -165,7 +103,7 @@ export function backchannelAuthorizeEndpoint(ctx: AppContext, registries: Authen
         client_id: client.client.row.client_id,
         user_id: user.user_id,
         scope,
-        audience: audience ?? null,
+        audience: state.audience ?? null,
         binding_message: bindingMessage,
         status: 'pending',
         interval: CIBA_POLL_INTERVAL,

@@ -35,11 +35,12 @@ import type { UserRow } from '../../domain/rows.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isActive } from '../../domain/users/active-user.js';
 import { verifyUserPassword } from '../../domain/users/login.js';
-import { OAuthError, oauthErrors } from '../../platform/http/errors.js';
+import { oauthErrors } from '../../platform/http/errors.js';
 import { pick, readBody, requireParams, type Params } from '../params.js';
 import { passwordlessConnection } from '../passwordless/connection.js';
 import { logPasswordLogin, type PasswordLoginOutcome, type TenantLogLookupContext } from '../tenant-log.js';
 import { issueLoginTicket, type LoginTicketContext } from './ticket.js';
+import { loginConnections } from '../../domain/issuance/token-policy.js';
 import type { BruteForceProtection } from '../../domain/brute-force.js';
 import type { ConnectionStore } from '../../domain/connections/store.js';
 import type { UserStore } from '../../domain/users/store.js';
@@ -52,9 +53,9 @@ const DATABASE_STRATEGY = 'auth0';
 
 const PARAMETERS = ['client_id', 'credential_type', 'username', 'password', 'otp', 'realm'];
 
-const notAllowed = () => new OAuthError(401, 'unauthorized_client', 'Cross origin login not allowed.');
-const wrongPassword = () => new OAuthError(403, 'access_denied', 'Wrong email or password.');
-const blockedUser = () => new OAuthError(403, 'blocked_user', 'user is blocked');
+const notAllowed = () => oauthErrors.unauthorizedClient('Cross origin login not allowed.', 401);
+const wrongPassword = () => oauthErrors.accessDenied('Wrong email or password.');
+const blockedUser = oauthErrors.blockedUser;
 
 /** What POST /co/authenticate touches. */
 export interface CrossOriginAuthContext extends TenantLogLookupContext, LoginFailureContext, PasswordlessContext, LoginTicketContext {
@@ -67,7 +68,7 @@ export interface CrossOriginAuthContext extends TenantLogLookupContext, LoginFai
 type Verify = (ctx: CrossOriginAuthContext, request: FastifyRequest, tenant: Tenant, client: IssuanceClient, params: Params) => Promise<{ user: UserRow; connection: ConnectionRow }>;
 
 async function databaseConnection(ctx: CrossOriginAuthContext, tenant: Tenant, client: IssuanceClient, name: string): Promise<ConnectionRow> {
-  const enabled = await ctx.stores.connections.enabledForClient(tenant.id, client.row.client_id);
+  const enabled = await loginConnections(ctx.stores.connections, tenant.id, client.row.client_id);
   const connection = enabled.find((c) => c.name === name && c.strategy === DATABASE_STRATEGY);
   if (!connection) throw oauthErrors.invalidRequest(`Connection does not exist or is not a database connection enabled for the client: ${name}`);
   return connection;
@@ -103,7 +104,7 @@ const otpCredentials: Verify = async (ctx, _request, tenant, client, params) => 
   const clientId = client.row.client_id;
   const connection = await passwordlessConnection(ctx, tenant, clientId, params.realm);
   if (!connection) throw oauthErrors.invalidRequest(`Connection does not exist or is not enabled for the client: ${params.realm}`);
-  const wrongCode = () => new OAuthError(403, 'access_denied', connection.strategy === SMS_STRATEGY ? 'Wrong phone number or verification code.' : 'Wrong email or verification code.');
+  const wrongCode = () => oauthErrors.accessDenied(connection.strategy === SMS_STRATEGY ? 'Wrong phone number or verification code.' : 'Wrong email or verification code.');
   if (!(await verifyEmailCode(ctx, tenant, connection, clientId, params.username!, params.otp!))) throw wrongCode();
   const user = await passwordlessUser(ctx, tenant, connection, params.username!);
   if (!user) throw wrongCode();
@@ -148,7 +149,7 @@ function originRefusal(request: FastifyRequest, client: IssuanceClient): string 
 function credentialType(params: Params): Verify {
   const type = params.credential_type ?? '';
   const verify = CREDENTIAL_TYPES.get(type);
-  if (!verify) throw new OAuthError(400, 'unsupported_credential_type', 'Unknown credential type parameter.');
+  if (!verify) throw oauthErrors.unsupportedCredentialType('Unknown credential type parameter.');
   return verify;
 }
 

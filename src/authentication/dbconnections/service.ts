@@ -25,8 +25,8 @@ import { isoAt } from '../../platform/clock.js';
 import type { FastifyRequest } from 'fastify';
 import { logAuthenticationEvent, type TenantLogContext } from '../tenant-log.js';
 import { DbConnectionsError } from './errors.js';
-import { isConsoleClient } from '../../domain/console/client.js';
 import type { IssuanceLookups } from '../../domain/issuance/lookups.js';
+import { loginConnections, tokenPolicy } from '../../domain/issuance/token-policy.js';
 import type { UnitOfWork } from '../../domain/stores.js';
 
 const DATABASE_STRATEGY = 'auth0';
@@ -138,7 +138,7 @@ export class DbConnectionsService {
     if (!row) throw dbConnectionsErrors.unknownConnection();
     if (row.strategy !== DATABASE_STRATEGY) throw dbConnectionsErrors.notDatabaseConnection();
     if (clientId !== undefined) {
-      const enabled = await this.#connections.enabledForClient(tenant.id, clientId);
+      const enabled = await loginConnections(this.#connections, tenant.id, clientId);
       if (!enabled.some((c) => c.id === row.id)) throw dbConnectionsErrors.connectionNotEnabled();
     }
     return { id: row.id, name: row.name, options: row.options as ConnectionOptions };
@@ -159,8 +159,8 @@ export class DbConnectionsService {
   }
 
   async #signup(tenant: Tenant, input: SignupInput): Promise<SignupResponse> {
-    // The admin console's operators come from the setup link and the Management API, never from a visitor (src/domain/console/client.ts).
-    if (isConsoleClient(tenant.id, input.client_id)) throw dbConnectionsErrors.signupDisabled();
+    // A client the token policy closes to signup (the admin console: its operators come from the setup link and the Management API).
+    if (!tokenPolicy(tenant.id, input.client_id).signup) throw dbConnectionsErrors.signupDisabled();
     const connection = await this.connectionFor(tenant, input.client_id, input.connection);
     if (connection.options.disable_signup === true) throw dbConnectionsErrors.signupDisabled();
     const requiresUsername = connection.options.requires_username === true;

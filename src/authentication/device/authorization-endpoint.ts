@@ -1,8 +1,9 @@
 /**
  * POST /oauth/device/code (RFC 8628 §3.1-3.2; authentication-api-wire-notes
- * §12) as a pipeline: read the body, authenticate the client with the
+ * §12): the stages of the authorization-request table marked DA
+ * (../authorize/stages.ts: read the body, authenticate the client with the
  * registry's methods (a public client by client_id), check that it may use
- * the device_code grant and that the audience is an API of the tenant, then
+ * the device_code grant and that the audience is an API of the tenant), then
  * keep the request and answer with its codes:
  *
  * `{device_code, user_code, verification_uri, verification_uri_complete,
@@ -19,29 +20,14 @@ import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isoAt } from '../../platform/clock.js';
 import { newPrefixedId } from '../../platform/crypto/ids.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
-import { oauthErrors } from '../../platform/http/errors.js';
-import { authenticateClient, clientAuthenticationParameters } from '../client-auth/authenticate.js';
+import { responseSupport } from '../authorize/request.js';
+import { authorizationPipeline, DA } from '../authorize/stages.js';
 import type { AuthenticatedClient } from '../client-auth/method.js';
-import { pick, readBody, type Params } from '../params.js';
+import type { Params } from '../params.js';
 import type { AuthenticationRegistries } from '../registries.js';
-import { DEVICE_CODE_GRANT } from '../token/grants/device-code.js';
 
 /** Seconds between polls (wire notes §12). */
 export const DEVICE_POLL_INTERVAL = 5;
-
-function checkClientMayUseDeviceFlow(client: AuthenticatedClient): void {
-  if (!client.client.grantTypes.has(DEVICE_CODE_GRANT)) {
-    throw oauthErrors.unauthorizedClient(`Grant type '${DEVICE_CODE_GRANT}' not allowed for the client.`);
-  }
-}
-
-async function checkAudience(ctx: AppContext, tenant: Tenant, params: Params): Promise<string | undefined> {
-  const audience = params.audience ?? tenant.settings.default_audience;
-  if (audience !== undefined && !(await ctx.lookups.resourceServer(tenant.id, audience))) {
-    throw oauthErrors.accessDenied(`Service not enabled within domain: ${audience}`);
-  }
-  return params.audience;
-}
 
 /** Keeps the request under fresh codes (a new pair on the rare collision of a user code). */
 async function keepRequest(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient, params: Params, audience: string | undefined) {
@@ -80,17 +66,14 @@ async function keepRequest(ctx: AppContext, tenant: Tenant, client: Authenticate
 }
 
 export function deviceAuthorizationEndpoint(ctx: AppContext, registries: AuthenticationRegistries): RouteOptions {
-  const authentication = clientAuthenticationParameters(registries.clientAuthMethods);
+  const run = authorizationPipeline(DA, { ctx, clientAuthMethods: registries.clientAuthMethods, responses: responseSupport(registries) });
   return {
     method: 'POST',
     url: '/oauth/device/code',
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const { tenant } = request;
-      const params = pick(readBody(request), [...authentication, 'scope', 'audience']);
-      const client = await authenticateClient(registries.clientAuthMethods, ctx, tenant, request, params);
-      checkClientMayUseDeviceFlow(client);
-      const audience = await checkAudience(ctx, tenant, params);
-      const { deviceCode, userCode, lifetime } = await keepRequest(ctx, tenant, client, params, audience);
+      const { authenticated, params, audience } = await run(request, reply);
+      const { deviceCode, userCode, lifetime } = await keepRequest(ctx, tenant, authenticated!, params, audience);
       const verification = `${tenant.issuer}activate`;
       return reply
         .header('Cache-Control', 'no-store')

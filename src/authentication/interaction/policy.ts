@@ -15,15 +15,17 @@
  * request's current step (the back button, a bookmarked page) runs the
  * policy again, which leads to the current one.
  *
- * An unknown audience, found while working out scopes, is the token layer's
- * OAuthError; it goes back to the client as an authorization error.
+ * An error of the steps or of issuing the response (an unknown audience,
+ * found while working out scopes, is the token layer's OAuthError) goes back
+ * to the client's redirect target (../error-rendering.ts).
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { OAuthError } from '../../platform/http/errors.js';
+import { oauthErrors } from '../../platform/http/errors.js';
 import { authorizationResponse } from '../authorize/response.js';
 import { sendAuthorizationResponse } from '../authorize/response-modes/index.js';
 import { bindBrowser, BROWSER_COOKIE, readCookie } from '../cookies.js';
-import { AuthorizationErrorResponse, pageErrors, type AuthorizationErrorCode } from '../errors.js';
+import { answeringErrorsTo } from '../error-rendering.js';
+import { pageErrors } from '../errors.js';
 import { pageParams } from '../params.js';
 import type { Interaction, InteractionDeps, InteractionStep, ProtocolResponse } from './step.js';
 
@@ -31,11 +33,6 @@ import type { Interaction, InteractionDeps, InteractionStep, ProtocolResponse } 
 /** 302 to one of the hosted pages of a transaction. */
 function redirectToPage(reply: FastifyReply, path: string, transactionId: string): FastifyReply {
   return reply.code(302).header('Location', `${path}?state=${encodeURIComponent(transactionId)}`).header('Cache-Control', 'no-store').send();
-}
-
-/** The token layer's refusal (an unknown audience) as the authorization error it is for this request. */
-function asAuthorizationError(error: unknown, interaction: Interaction): unknown {
-  return error instanceof OAuthError ? new AuthorizationErrorResponse(error.error as AuthorizationErrorCode, error.description, interaction.request) : error;
 }
 
 /** The module answering a request of another protocol; undefined for an authorization request. */
@@ -47,26 +44,25 @@ function protocolOf(deps: InteractionDeps, interaction: Interaction): ProtocolRe
   return protocol;
 }
 
-async function firstNeeded(deps: InteractionDeps, interaction: Interaction): Promise<InteractionStep | undefined> {
-  try {
+/** The first step with something to do; an error of a step's check goes back to the client. */
+function firstNeeded(deps: InteractionDeps, http: FastifyRequest, interaction: Interaction): Promise<InteractionStep | undefined> {
+  return answeringErrorsTo(http, interaction.request, async () => {
     const skipped = protocolOf(deps, interaction)?.skipsSteps ?? [];
     for (const step of deps.steps) {
       if (skipped.includes(step.name)) continue;
       if (!interaction.completed.includes(step.name) && (await step.needed(deps, interaction))) return step;
     }
     return undefined;
-  } catch (error) {
-    throw asAuthorizationError(error, interaction);
-  }
+  });
 }
 
 export async function runInteraction(deps: InteractionDeps, reply: FastifyReply, interaction: Interaction): Promise<FastifyReply> {
   const { ctx, transactions } = deps;
   const { tenant, request } = interaction;
-  try {
-    const step = await firstNeeded(deps, interaction);
+  return answeringErrorsTo(reply.request, request, async () => {
+    const step = await firstNeeded(deps, reply.request, interaction);
     if (step) {
-      if (request.prompt === 'none') throw new AuthorizationErrorResponse(step.promptNone.error, step.promptNone.description, request);
+      if (request.prompt === 'none') throw oauthErrors.authorizationRequest(step.promptNone.error, step.promptNone.description);
       const id = interaction.transactionId ?? (await transactions.start(tenant, request, interaction.browser));
       return redirectToPage(reply, step.page(interaction), id);
     }
@@ -75,9 +71,7 @@ export async function runInteraction(deps: InteractionDeps, reply: FastifyReply,
     const protocol = protocolOf(deps, interaction);
     if (protocol) return await protocol.respond(deps, reply, interaction);
     return sendAuthorizationResponse(reply, request, await authorizationResponse(ctx, tenant, interaction.client, request, interaction.authenticated));
-  } catch (error) {
-    throw asAuthorizationError(error, interaction);
-  }
+  });
 }
 
 /**
@@ -130,6 +124,16 @@ export async function stepPage(
   return { interaction };
 }
 
+/** How a step's route refuses a request with no usable transaction: the hosted pages' pages, or an API's JSON. */
+export interface StepRefusals {
+  /** No such login is waiting in this browser (unknown, expired, spent, another browser's or session's). */
+  expired: () => Error;
+  /** A repeated or structured `state` or `csrf_token`. */
+  invalidParameter: (message: string) => Error;
+}
+
+const PAGE_REFUSALS: StepRefusals = { expired: pageErrors.expiredTransaction, invalidParameter: pageErrors.invalidParameter };
+
 /**
  * The interaction of the request's transaction and this browser, bound as
  * stepPage binds it, and the step it is at (undefined: none is left), for a
@@ -140,20 +144,21 @@ export async function stepInteraction(
   deps: InteractionDeps,
   request: FastifyRequest,
   reply: FastifyReply,
+  refusals: StepRefusals = PAGE_REFUSALS,
 ): Promise<{ interaction: Interaction; current: InteractionStep | undefined }> {
   const { tenant } = request;
   const form = request.method === 'POST';
-  const { state, csrf_token: csrf } = pageParams(request, ['state', 'csrf_token']);
-  if (!state) throw pageErrors.expiredTransaction();
+  const { state, csrf_token: csrf } = pageParams(request, ['state', 'csrf_token'], refusals.invalidParameter);
+  if (!state) throw refusals.expired();
   const browser = form ? readCookie(request.headers.cookie, BROWSER_COOKIE) : bindBrowser(request, reply);
   if (form && !deps.transactions.csrfMatches(tenant, state, browser, csrf)) throw pageErrors.refusedForm();
   const transaction = await deps.transactions.find(tenant, state, browser);
-  if (!transaction || browser === undefined) throw pageErrors.expiredTransaction();
+  if (!transaction || browser === undefined) throw refusals.expired();
 
   let authenticated;
   if (transaction.sessionHash !== undefined) {
     authenticated = await deps.sessions.user(tenant, request.headers.cookie);
-    if (authenticated?.session.id_hash !== transaction.sessionHash) throw pageErrors.expiredTransaction();
+    if (authenticated?.session.id_hash !== transaction.sessionHash) throw refusals.expired();
   } else {
     authenticated = await deps.sessions.usable(tenant, transaction.client, transaction.request, request.headers.cookie);
   }
@@ -168,7 +173,7 @@ export async function stepInteraction(
     ...(request.headers.cookie !== undefined && { cookies: request.headers.cookie }),
     ...(authenticated && { authenticated }),
   };
-  return { interaction, current: await firstNeeded(deps, interaction) };
+  return { interaction, current: await firstNeeded(deps, request, interaction) };
 }
 
 /** The CSRF token of the transaction's forms, for this browser. */

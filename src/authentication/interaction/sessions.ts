@@ -28,6 +28,7 @@ import { isActive } from '../../domain/users/active-user.js';
 import type { ConnectionStore } from '../../domain/connections/store.js';
 import type { SessionStore } from '../../domain/sessions/store.js';
 import type { UserStore } from '../../domain/users/store.js';
+import { loginConnections } from '../../domain/issuance/token-policy.js';
 
 /** A logged-in user and the session that carries the login. */
 export interface Authenticated {
@@ -73,7 +74,7 @@ export class Sessions {
     const authenticated = await this.user(tenant, cookieHeader);
     if (!authenticated) return undefined;
     if (request.max_age !== undefined && Math.floor(this.ctx.now() / 1000) - authenticated.session.auth_time > request.max_age) return undefined;
-    const enabled = (await this.ctx.stores.connections.enabledForClient(tenant.id, client.row.client_id)).filter((c) => SESSION_STRATEGIES.includes(c.strategy));
+    const enabled = (await loginConnections(this.ctx.stores.connections, tenant.id, client.row.client_id)).filter((c) => SESSION_STRATEGIES.includes(c.strategy));
     const allowed = request.connection === undefined ? enabled : enabled.filter((c) => c.name === request.connection);
     if (!allowed.some((c) => c.id === authenticated.user.connection_id)) return undefined;
     await this.#touch(tenant, authenticated.session);
@@ -89,7 +90,7 @@ export class Sessions {
 
   /** The database connections enabled for the client. */
   async enabledConnections(tenant: Tenant, client: IssuanceClient): Promise<ConnectionRow[]> {
-    return (await this.ctx.stores.connections.enabledForClient(tenant.id, client.row.client_id)).filter((c) => c.strategy === DATABASE_STRATEGY);
+    return (await loginConnections(this.ctx.stores.connections, tenant.id, client.row.client_id)).filter((c) => c.strategy === DATABASE_STRATEGY);
   }
 
   /** Records the login (last_login, logins_count, as the password grant does), starts a session and sets its cookie. */

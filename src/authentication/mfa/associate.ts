@@ -49,12 +49,12 @@ export interface MfaAssociateContext extends MfaCallerContext, PushContext, Abus
 async function refuseIfEnrolled(ctx: MfaAssociateContext, request: FastifyRequest, caller: MfaCaller): Promise<void> {
   if (!caller.viaMfaToken) return;
   if (secondFactors(await usableAuthenticators(ctx, request.tenant.id, caller.user.user_id)).length > 0) {
-    throw new OAuthError(403, 'access_denied', 'User is already enrolled.');
+    throw oauthErrors.accessDenied('User is already enrolled.');
   }
 }
 
 function factorDisabled(name: string): OAuthError {
-  return new OAuthError(403, 'access_denied', `The ${name} factor is not enabled.`);
+  return oauthErrors.accessDenied(`The ${name} factor is not enabled.`);
 }
 
 export function associateEndpoint(ctx: MfaAssociateContext): RouteOptions {

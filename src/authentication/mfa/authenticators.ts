@@ -9,7 +9,7 @@
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { authenticatorApiId, maskedEmail, maskedPhone, storedIdOf, type Authenticator } from '../../domain/mfa/model.js';
 import { usableAuthenticators, type MfaContext } from '../../domain/mfa/service.js';
-import { OAuthError } from '../../platform/http/errors.js';
+import { oauthErrors } from '../../platform/http/errors.js';
 import { mfaCaller, requireScope, type MfaCallerContext } from './caller.js';
 import type { MfaStore } from '../../domain/mfa/store.js';
 
@@ -57,7 +57,7 @@ export function deleteAuthenticatorEndpoint(ctx: MfaAuthenticatorsContext): Rout
       requireScope(caller, 'remove:authenticators');
       const { id } = request.params as { id: string };
       if (!(await ctx.stores.mfa.deleteAuthenticator(request.tenant.id, caller.user.user_id, storedIdOf(id)))) {
-        throw new OAuthError(404, 'not_found', 'Authenticator not found');
+        throw oauthErrors.notFound('Authenticator not found');
       }
       return reply.code(204).send();
     },

@@ -20,7 +20,7 @@ import type { Tenant } from '../../domain/tenants/tenant.js';
 import { verifyTenantJwt } from '../../domain/tokens/verify.js';
 import { requireActiveUser } from '../../domain/users/active-user.js';
 import type { UserRow } from '../../domain/users/model.js';
-import { OAuthError } from '../../platform/http/errors.js';
+import { oauthErrors } from '../../platform/http/errors.js';
 import type { UserStore } from '../../domain/users/store.js';
 import type { Keyring } from '../../domain/keys/keyring.js';
 
@@ -32,8 +32,8 @@ export interface MfaCaller {
   scopes: ReadonlySet<MfaApiScope>;
 }
 
-const unauthorized = (description: string) => new OAuthError(401, 'unauthorized', description);
-const expired = () => new OAuthError(401, 'expired_token', 'mfa_token is expired');
+const unauthorized = oauthErrors.unauthorized;
+const expired = () => oauthErrors.expiredToken('mfa_token is expired', 401);
 
 function bearer(request: FastifyRequest): string {
   const header = request.headers.authorization;
@@ -60,7 +60,7 @@ export async function mfaCaller(ctx: MfaCallerContext, tenant: Tenant, request: 
     return { user, clientId: opened.claims.client_id, viaMfaToken: true, scopes: new Set(['read:authenticators', 'enroll']) };
   }
   const verified = await verifyTenantJwt(ctx, tenant, token, 'mfa_api');
-  if (!verified.ok) throw verified.failure === 'expired' ? new OAuthError(401, 'expired_token', 'The token has expired') : unauthorized('Invalid token');
+  if (!verified.ok) throw verified.failure === 'expired' ? oauthErrors.expiredToken('The token has expired', 401) : unauthorized('Invalid token');
   const { payload } = verified;
   const granted = new Set(typeof payload.scope === 'string' ? payload.scope.split(' ') : []);
   const user = await requireActiveUser(ctx.stores.users, tenant.id, payload.sub!, callerRefusals);
@@ -73,5 +73,5 @@ export async function mfaCaller(ctx: MfaCallerContext, tenant: Tenant, request: 
 }
 
 export function requireScope(caller: MfaCaller, scope: MfaApiScope): void {
-  if (!caller.scopes.has(scope)) throw new OAuthError(403, 'access_denied', `Insufficient scope, expected: ${scope}`);
+  if (!caller.scopes.has(scope)) throw oauthErrors.accessDenied(`Insufficient scope, expected: ${scope}`);
 }

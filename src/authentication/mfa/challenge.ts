@@ -21,7 +21,7 @@ import type { AppContext } from '../../domain/context.js';
 import { authenticatorApiId, storedIdOf, type Authenticator } from '../../domain/mfa/model.js';
 import { startPushChallenge } from '../../domain/mfa/push.js';
 import { secondFactors, startOobChallenge, usableAuthenticators } from '../../domain/mfa/service.js';
-import { OAuthError, oauthErrors } from '../../platform/http/errors.js';
+import { oauthErrors } from '../../platform/http/errors.js';
 import { takeSend } from '../abuse-limits.js';
 import { authenticateClient, clientAuthenticationParameters } from '../client-auth/authenticate.js';
 import { endUserIp } from '../end-user-ip.js';
@@ -48,9 +48,9 @@ export function challengeEndpoint(ctx: AppContext, registries: Pick<Authenticati
 
       const wanted = (params.challenge_type ?? 'otp oob').split(' ').filter((t) => t !== '');
       const unknown = wanted.find((t) => !CHALLENGE_TYPES.has(t));
-      if (unknown !== undefined || wanted.length === 0) throw new OAuthError(400, 'unsupported_challenge_type', `Unsupported challenge type: ${unknown ?? ''}`);
+      if (unknown !== undefined || wanted.length === 0) throw oauthErrors.unsupportedChallengeType(`Unsupported challenge type: ${unknown ?? ''}`);
       const enrolled = secondFactors(await usableAuthenticators(ctx, tenant.id, user.user_id));
-      if (enrolled.length === 0) throw new OAuthError(400, 'association_required', 'User is not enrolled. You can use /mfa/associate endpoint to enroll the first authenticator.');
+      if (enrolled.length === 0) throw oauthErrors.associationRequired('User is not enrolled. You can use /mfa/associate endpoint to enroll the first authenticator.');
 
       const candidates = enrolled.filter((a) => {
         const kind = a.type === 'totp' ? 'otp' : 'oob';
@@ -63,7 +63,7 @@ export function challengeEndpoint(ctx: AppContext, registries: Pick<Authenticati
         if (params.authenticator_id !== undefined && !enrolled.some((a) => authenticatorApiId(a) === params.authenticator_id || a.id === params.authenticator_id)) {
           throw oauthErrors.invalidRequest('Unknown authenticator_id');
         }
-        throw new OAuthError(400, 'unsupported_challenge_type', 'User does not have an enrolled authenticator of the requested challenge type.');
+        throw oauthErrors.unsupportedChallengeType('User does not have an enrolled authenticator of the requested challenge type.');
       }
       reply.header('Cache-Control', 'no-store');
       if (authenticator.type === 'totp') return { challenge_type: 'otp' };

@@ -19,7 +19,7 @@ import { twilioAuthTokenContext, type Authenticator } from '../../domain/mfa/mod
 import { totpIssuer } from '../../domain/mfa/service.js';
 import { renderLine } from '../../domain/templates.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
-import { OAuthError, oauthErrors } from '../../platform/http/errors.js';
+import { oauthErrors } from '../../platform/http/errors.js';
 import { sendTwilioSms, SmsDeliveryError } from '../../platform/sms/twilio.js';
 import type { Logger } from 'pino';
 import type { MfaStore } from '../../domain/mfa/store.js';
@@ -80,7 +80,7 @@ export async function sendTextMessage(ctx: CodeDeliveryContext, tenant: Tenant, 
   } catch (error) {
     if (!(error instanceof SmsDeliveryError)) throw error;
     ctx.logger.error({ tenant: tenant.name, status: error.status, providerCode: error.providerCode }, 'sending a text message failed');
-    throw new OAuthError(502, 'server_error', 'The text message could not be sent.');
+    throw oauthErrors.serverError('The text message could not be sent.', 502);
   }
 }
 

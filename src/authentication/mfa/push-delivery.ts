@@ -21,7 +21,7 @@ import type { Authenticator } from '../../domain/mfa/model.js';
 import { devicePushToken, pushBaseUrl, type PushContext } from '../../domain/mfa/push.js';
 import { totpIssuer } from '../../domain/mfa/service.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
-import { OAuthError, oauthErrors } from '../../platform/http/errors.js';
+import { oauthErrors } from '../../platform/http/errors.js';
 import fs from 'node:fs';
 import { APNS_PRODUCTION_URL, APNS_SANDBOX_URL, PushDeliveryError, sendApns } from '../../platform/push/apns.js';
 import { sendSns } from '../../platform/push/sns.js';
@@ -111,7 +111,7 @@ export function pushSender(ctx: PushDeliveryContext, tenant: Tenant, authenticat
     } catch (error) {
       if (!(error instanceof PushDeliveryError)) throw error;
       ctx.logger.error({ tenant: tenant.name, status: error.status, reason: error.reason }, 'sending a push notification failed');
-      throw new OAuthError(502, 'server_error', 'The push notification could not be sent.');
+      throw oauthErrors.serverError('The push notification could not be sent.', 502);
     }
   };
 }

@@ -17,29 +17,31 @@
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { passwordlessUser, verifyEmailCode } from '../../domain/passwordless/service.js';
 import { isActive } from '../../domain/users/active-user.js';
-import { readAuthorizeRequest } from '../authorize/endpoint.js';
+import { authorizeRequestReader } from '../authorize/endpoint.js';
+import type { AuthenticationRegistries } from '../registries.js';
 import { bindBrowser } from '../cookies.js';
-import { AuthorizationErrorResponse } from '../errors.js';
+import { oauthErrors } from '../../platform/http/errors.js';
 import { runInteraction } from '../interaction/policy.js';
 import type { InteractionDeps } from '../interaction/step.js';
 import { emailConnection } from './connection.js';
 
-export function verifyRedirectEndpoint(deps: InteractionDeps): RouteOptions {
+export function verifyRedirectEndpoint(deps: InteractionDeps, registries: AuthenticationRegistries): RouteOptions {
   const { ctx } = deps;
+  const readAuthorizeRequest = authorizeRequestReader(deps, registries, ['email', 'verification_code']);
   return {
     method: 'GET',
     url: '/passwordless/verify_redirect',
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const { tenant } = request;
-      const { params, client, authorize } = await readAuthorizeRequest(ctx, request);
+      const { params, client, authorize } = await readAuthorizeRequest(request, reply);
       const connection = await emailConnection(ctx, tenant, client.row.client_id, params.connection);
-      if (!connection) throw new AuthorizationErrorResponse('invalid_request', 'Connection does not exist', authorize);
+      if (!connection) throw oauthErrors.invalidRequest('Connection does not exist');
       const email = params.email ?? '';
-      const refused = () => new AuthorizationErrorResponse('access_denied', 'Wrong email or verification code.', authorize);
+      const refused = () => oauthErrors.accessDenied('Wrong email or verification code.');
       if (!(await verifyEmailCode(ctx, tenant, connection, client.row.client_id, email, params.verification_code ?? ''))) throw refused();
       const user = await passwordlessUser(ctx, tenant, connection, email);
       if (!user) throw refused();
-      if (!isActive(user)) throw new AuthorizationErrorResponse('access_denied', 'user is blocked', authorize);
+      if (!isActive(user)) throw oauthErrors.accessDenied('user is blocked');
       const authenticated = await deps.sessions.start(tenant, user, reply);
       return runInteraction(deps, reply, { tenant, client, request: authorize, browser: bindBrowser(request, reply), completed: [], authenticated });
     },

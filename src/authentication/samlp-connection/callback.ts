@@ -52,6 +52,7 @@ import type { IssuanceLookups } from '../../domain/issuance/lookups.js';
 import type { Keyring } from '../../domain/keys/keyring.js';
 import type { OneTimeUseStore } from '../../domain/one-time-use/store.js';
 import type { UserStore } from '../../domain/users/store.js';
+import { loginConnections } from '../../domain/issuance/token-policy.js';
 
 const refused = (message: string) => pageErrors.authorize(message);
 
@@ -102,7 +103,7 @@ async function idpInitiated(deps: InteractionDeps, request: FastifyRequest, repl
   const { idpinitiated } = settings;
   if (!idpinitiated.enabled || idpinitiated.client_id === undefined) throw refused('IdP-initiated login is not enabled for this connection (unsolicited response).');
   const client = await ctx.lookups.client(tenant.id, idpinitiated.client_id);
-  const enabled = client && (await ctx.stores.connections.enabledForClient(tenant.id, idpinitiated.client_id)).some((c) => c.id === connection.id);
+  const enabled = client && (await loginConnections(ctx.stores.connections, tenant.id, idpinitiated.client_id)).some((c) => c.id === connection.id);
   if (!enabled) throw refused('The application of IdP-initiated login does not exist or does not use this connection.');
   await useOnce(ctx, tenant, login);
   const user = await provision(ctx, connection, settings, login);

@@ -43,6 +43,7 @@ import type { Keyring } from '../../domain/keys/keyring.js';
 import type { UserStore } from '../../domain/users/store.js';
 import type { FormTokens } from '../../platform/crypto/form-tokens.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
+import { loginConnections } from '../../domain/issuance/token-policy.js';
 
 const NAME = 'enterprise';
 /** How long the sealed login of the 303 hop may be used. */
@@ -96,7 +97,7 @@ function openLogin(ctx: SamlConnectionLoginContext, tenant: Tenant, transactionI
 async function requestedConnection(deps: InteractionDeps, interaction: Interaction): Promise<ConnectionRow | undefined> {
   const name = interaction.request.connection;
   if (name === undefined) return undefined;
-  const enabled = await deps.ctx.stores.connections.enabledForClient(interaction.tenant.id, interaction.client.row.client_id);
+  const enabled = await loginConnections(deps.ctx.stores.connections, interaction.tenant.id, interaction.client.row.client_id);
   return enabled.find((c) => c.strategy === SAMLP_STRATEGY && c.name === name);
 }
 
@@ -108,7 +109,7 @@ export async function homeRealm(deps: InteractionDeps, interaction: Interaction,
   const at = identifier.lastIndexOf('@');
   if (at <= 0) return undefined;
   const domain = identifier.slice(at + 1).toLowerCase();
-  const enabled = await deps.ctx.stores.connections.enabledForClient(interaction.tenant.id, interaction.client.row.client_id);
+  const enabled = await loginConnections(deps.ctx.stores.connections, interaction.tenant.id, interaction.client.row.client_id);
   return enabled.find((c) => c.strategy === SAMLP_STRATEGY && samlpConnectionSettings(c.options).domain_aliases.some((d) => d.toLowerCase() === domain));
 }
 

@@ -27,6 +27,7 @@ import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isoAt } from '../../platform/clock.js';
 import type { OneTimeUseStore } from '../../domain/one-time-use/store.js';
 import type { FormTokens } from '../../platform/crypto/form-tokens.js';
+import { oauthErrors } from '../../platform/http/errors.js';
 
 export const DPOP_ALGS = ['ES256', 'ES384', 'PS256', 'RS256', 'EdDSA'] as const;
 export const MAX_PROOF_BYTES = 4096;
@@ -36,18 +37,15 @@ export const NONCE_PERIOD_SECONDS = 300;
 const MAX_JTI_LENGTH = 128;
 const PRIVATE_JWK_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
 
-/** Why a proof was refused: `use_dpop_nonce` asks the client to retry with the nonce it was sent. */
-export class DpopRefusal extends Error {
-  constructor(
-    readonly error: 'invalid_dpop_proof' | 'use_dpop_nonce',
-    readonly description: string,
-  ) {
-    super(description);
-    this.name = 'DpopRefusal';
-  }
-}
+/**
+ * A refused proof is an OAuthError `invalid_dpop_proof`, or `use_dpop_nonce`
+ * asking the client to retry with the nonce it was sent; the endpoint renders
+ * it (OAuth JSON at the token endpoint and PAR, a DPoP challenge at /userinfo).
+ */
+const invalid = oauthErrors.invalidDpopProof;
 
-const invalid = (description: string) => new DpopRefusal('invalid_dpop_proof', description);
+/** The codes of a refused proof. */
+export const DPOP_ERRORS: ReadonlySet<string> = new Set(['invalid_dpop_proof', 'use_dpop_nonce']);
 
 /** What DPoP proofs touch. */
 export interface DpopContext {
@@ -152,7 +150,7 @@ export async function verifyDpopProof(ctx: DpopContext, tenant: Tenant, request:
     const ath = createHash('sha256').update(check.accessToken).digest('base64url');
     if (payload.ath !== ath) throw invalid('The DPoP proof ath does not match the access token');
   }
-  if (!nonceValid(ctx, tenant, payload.nonce)) throw new DpopRefusal('use_dpop_nonce', 'Authorization server requires nonce in DPoP proof');
+  if (!nonceValid(ctx, tenant, payload.nonce)) throw oauthErrors.useDpopNonce('Authorization server requires nonce in DPoP proof');
 
   const jkt = key.jkt;
   const fresh = await ctx.stores.oneTimeUses.use(tenant.id, `dpop:${jkt}`, secretHash(payload.jti), isoAt((payload.iat + PROOF_WINDOW_SECONDS + CLOCK_SKEW_SECONDS) * 1000), isoAt(ctx.now()));

@@ -12,7 +12,7 @@ import { complianceProfile } from '../../domain/clients/compliance.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { Confirmation } from '../../domain/tokens/confirmation.js';
 import { OAuthError, oauthErrors } from '../../platform/http/errors.js';
-import { dpopHeader, DpopRefusal, verifyDpopProof, withNonce, type DpopContext } from './dpop.js';
+import { dpopHeader, DPOP_ERRORS, verifyDpopProof, withNonce, type DpopContext } from './dpop.js';
 
 const CERTIFICATE_METHODS: ReadonlySet<string> = new Set(['tls_client_auth', 'self_signed_tls_client_auth']);
 
@@ -45,10 +45,8 @@ export async function proofOfPossession(
     withNonce(ctx, tenant, reply);
     return { jkt: await verifyDpopProof(ctx, tenant, request, proof, { htu: endpoint }) };
   } catch (error) {
-    if (error instanceof DpopRefusal) {
-      withNonce(ctx, tenant, reply);
-      throw new OAuthError(400, error.error, error.description);
-    }
+    // A refused proof is answered with the nonce to use (RFC 9449 §8).
+    if (error instanceof OAuthError && DPOP_ERRORS.has(error.error)) withNonce(ctx, tenant, reply);
     throw error;
   }
 }

@@ -22,7 +22,7 @@ import type { Tenant } from '../../domain/tenants/tenant.js';
 import { requireActiveUser } from '../../domain/users/active-user.js';
 import type { UserRow } from '../../domain/users/model.js';
 import { isoAt } from '../../platform/clock.js';
-import { OAuthError, oauthErrors } from '../../platform/http/errors.js';
+import { oauthErrors } from '../../platform/http/errors.js';
 import type { AuthenticatedClient } from '../client-auth/method.js';
 import { requireParams, type Params } from '../params.js';
 import type { TokenResponse } from './grant.js';
@@ -30,7 +30,7 @@ import { issueUserTokens } from './user-tokens.js';
 
 export const MFA_TOKEN_FAILURES = {
   malformed: () => oauthErrors.invalidGrant('Malformed mfa_token'),
-  expired: () => new OAuthError(403, 'expired_token', 'mfa_token is expired'),
+  expired: () => oauthErrors.expiredToken('mfa_token is expired'),
   otherClient: () => oauthErrors.invalidGrant('The mfa_token was not issued to this client.'),
   spent: () => oauthErrors.invalidGrant('The mfa_token was already used.'),
 };

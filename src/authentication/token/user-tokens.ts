@@ -10,11 +10,13 @@
  * - an ID token when `openid` is granted.
  *
  * Scopes: the OIDC scopes requested (`openid`, `profile`, `email`) plus the
- * requested scopes the API defines and its policies let the user hold
- * (`userApiScopes`: the Management API's `*:current_user*` rule, user access
- * policies, RBAC); with no `scope` parameter, every scope the API defines
- * within those policies ("If you don't request specific scopes, all scopes
- * defined for the audience will be returned") and no OIDC scope. `offline_access` is
+ * requested API scopes the token policy grants the user
+ * (src/domain/issuance/token-policy.ts: the Management API's
+ * `*:current_user*` rule, the console's operators, user access policies,
+ * RBAC); with no `scope` parameter, every scope the policy offers ("If you
+ * don't request specific scopes, all scopes defined for the audience will be
+ * returned") and no OIDC scope. The policy also sets the access token's
+ * lifetime, profile and signature. `offline_access` is
  * granted, with a refresh token, only when the client may use the
  * refresh_token grant and the API (if any) allows offline access
  * (./refresh-tokens.ts); otherwise it is dropped.
@@ -28,13 +30,11 @@ import { issueIdToken } from '../../domain/tokens/id-token.js';
 import { issueUserinfoAccessToken, userinfoAudience } from '../../domain/tokens/userinfo-token.js';
 import type { UserRow } from '../../domain/users/model.js';
 import type { TokenResponse } from './grant.js';
-import { CURRENT_USER_SCOPE_SET, CURRENT_USER_SCOPES } from '../../domain/management-api/current-user.js';
 import { issueRefreshToken, OFFLINE_ACCESS, offlineAccessAllowed } from './refresh-tokens.js';
 import type { AppContext } from '../../domain/context.js';
 import { tokenTypeOf, type Confirmation } from '../../domain/tokens/confirmation.js';
 import type { TokenOrganization } from '../../domain/organizations/login.js';
-import { isConsoleClient } from '../../domain/console/client.js';
-import { CONSOLE_TOKEN_LIFETIME, operatorScopes } from '../../domain/console/operator.js';
+import { accessTokenFormat, defaultUserScopes, grantableUserScopes, tokenPolicy, type TokenPolicy } from '../../domain/issuance/token-policy.js';
 
 /** The OIDC scopes Gatehouse grants: those whose claims it can give (OIDC Core §5.4). */
 export const OIDC_SCOPES: ReadonlySet<string> = new Set(['openid', 'profile', 'email']);
@@ -76,10 +76,10 @@ export interface EffectivePermissions {
   effectivePermissions(tenantId: string, userId: string, resourceServerIdentifier: string): Promise<string[]>;
 }
 
-/** What a user grant resolves to: the API (if any) and the scopes granted. */
+/** What a user grant resolves to: the API (if any), its token policy and the scopes granted. */
 interface ResolvedGrant {
   audience: string | undefined;
-  api: IssuanceApi | undefined;
+  api: { issuance: IssuanceApi; policy: TokenPolicy } | undefined;
   granted: string[];
   /** The OIDC scopes among `granted`. */
   oidc: string[];
@@ -88,50 +88,6 @@ interface ResolvedGrant {
 }
 
 type GrantRequest = Pick<UserTokenRequest, 'tenant' | 'client' | 'audience' | 'scope'> & { userId: string };
-
-/**
- * The API scopes a user may be given among `candidates`, and the
- * `permissions` claim, by the API's policies:
- *
- * - the tenant's Management API: only the `*:current_user*` scopes
- *   (src/domain/management-api/current-user.ts), whatever was asked; for the
- *   built-in console client instead the operator's RBAC permissions on it
- *   (src/domain/console/operator.ts);
- * - `subject_type_authorization.user.policy`: `deny_all` refuses every user
- *   flow; `require_client_grant` needs a client grant of subject_type `user`
- *   for the client, whose scopes bound the token's;
- * - `enforce_policies` (RBAC): only the permissions the user holds for the
- *   API (direct, through roles, through groups' roles) that the API still
- *   defines; without it, any scope the API defines (the service's behaviour
- *   for APIs without RBAC).
- *
- * `access_token_authz` and `rfc9068_profile_authz` add every permission the
- * user holds for the API (among those it defines) as the `permissions` claim,
- * whatever was requested (Gatehouse computes it from the RBAC tables whether
- * or not `enforce_policies` is on).
- */
-async function userApiScopes(ctx: AppContext, request: GrantRequest, api: IssuanceApi, candidates: readonly string[]): Promise<{ scopes: string[]; permissions?: string[] }> {
-  const { tenant, client } = request;
-  // The console's operators: their RBAC permissions on the Management API (../../domain/console/operator.ts).
-  if (api.row.is_system === 1 && isConsoleClient(tenant.id, client.row.client_id)) return { scopes: await operatorScopes(ctx.stores, tenant.id, request.userId, api, candidates) };
-  if (api.row.is_system === 1) return { scopes: candidates.filter((s) => CURRENT_USER_SCOPE_SET.has(s)) };
-  let scopes = candidates.filter((s) => api.scopeSet.has(s));
-  if (api.policies.user === 'deny_all') throw oauthErrors.accessDenied(`The API "${api.row.identifier}" does not allow user access`);
-  if (api.policies.user === 'require_client_grant') {
-    const grant = await ctx.lookups.grant(tenant.id, client.row.client_id, api, 'user');
-    if (!grant) {
-      throw oauthErrors.accessDenied(
-        `Client is not authorized to access "${api.row.identifier}" on behalf of users. You might probably want to create a "client-grant" with subject_type "user" associated to this API. See: POST /api/v2/client-grants`,
-      );
-    }
-    scopes = scopes.filter((s) => grant.allowedSet.has(s));
-  }
-  const authz = api.row.token_dialect.endsWith('_authz');
-  if (api.row.enforce_policies !== 1 && !authz) return { scopes };
-  const held = new Set((await ctx.stores.rbac.effectivePermissions(tenant.id, request.userId, api.row.identifier)).filter((p) => api.scopeSet.has(p)));
-  if (api.row.enforce_policies === 1) scopes = scopes.filter((s) => held.has(s));
-  return authz ? { scopes, permissions: api.scopes.filter((s) => held.has(s)) } : { scopes };
-}
 
 async function resolveGrant(ctx: AppContext, request: GrantRequest, allowOffline: boolean): Promise<ResolvedGrant> {
   const { tenant, client } = request;
@@ -143,11 +99,10 @@ async function resolveGrant(ctx: AppContext, request: GrantRequest, allowOffline
   if (!audience) return { audience: undefined, api: undefined, granted: unique([...oidc, ...offline(undefined)]), oidc };
   const api = await ctx.lookups.resourceServer(tenant.id, audience);
   if (!api) throw oauthErrors.accessDenied(`Service not enabled within domain: ${audience}`);
-  // "If you don't request specific scopes, all scopes defined for the audience will be returned" (wire notes §5.1), within the API's policies.
-  const currentUserOnly = api.row.is_system === 1 && !isConsoleClient(tenant.id, client.row.client_id);
-  const candidates = requested === undefined ? (currentUserOnly ? CURRENT_USER_SCOPES : api.scopes) : requested.filter((s) => !OIDC_SCOPES.has(s));
-  const { scopes, permissions } = await userApiScopes(ctx, request, api, candidates);
-  return { audience, api, granted: unique([...oidc, ...scopes, ...offline(api)]), oidc, ...(permissions && { permissions }) };
+  const policy = tokenPolicy(tenant.id, client.row.client_id, api);
+  const candidates = requested === undefined ? defaultUserScopes(policy, api) : requested.filter((s) => !OIDC_SCOPES.has(s));
+  const { scopes, permissions } = await grantableUserScopes(ctx, policy, { tenantId: tenant.id, clientId: client.row.client_id, userId: request.userId }, api, candidates);
+  return { audience, api: { issuance: api, policy }, granted: unique([...oidc, ...scopes, ...offline(api)]), oidc, ...(permissions && { permissions }) };
 }
 
 /** The scopes a request would be granted (for consent: what to ask the user for), and the audience they are for. */
@@ -162,7 +117,8 @@ async function issueAccess(ctx: AppContext, request: UserTokenRequest, grant: Re
   if (grant.api) {
     return issueAccessToken(ctx, {
       tenant,
-      resourceServer: grant.api.row,
+      resourceServer: grant.api.issuance.row,
+      format: accessTokenFormat(grant.api.policy, grant.api.issuance),
       subject: user.user_id,
       clientId: client.row.client_id,
       scope,
@@ -171,7 +127,6 @@ async function issueAccess(ctx: AppContext, request: UserTokenRequest, grant: Re
       ...(grant.permissions !== undefined && { permissions: grant.permissions }),
       ...(request.confirmation && { confirmation: request.confirmation }),
       ...(request.organization && { organization: request.organization }),
-      ...(grant.api.row.is_system === 1 && isConsoleClient(tenant.id, client.row.client_id) && { maxLifetime: CONSOLE_TOKEN_LIFETIME }),
     });
   }
   return issueUserinfoAccessToken(ctx, {

@@ -2,7 +2,7 @@
  * Storage of authorization codes (only their hash).
  * Implemented by src/storage/kysely/authorization-codes.ts; the composition root builds one.
  */
-import type { AuthorizationCodeRow } from '../rows.js';
+import type { AuthorizationCodeRow } from './rows.js';
 
 export interface AuthorizationCodeStore {
   /** Stores a new code. Fails with a unique violation on a taken hash, with a foreign-key violation on an unknown user. */

@@ -2,7 +2,7 @@
  * Storage of /authorize requests waiting for a login (only the transaction id's hash).
  * Implemented by src/storage/kysely/authorize-transactions.ts; the composition root builds one.
  */
-import type { AuthorizationRequestRow } from '../rows.js';
+import type { AuthorizationRequestRow } from './rows.js';
 
 export interface AuthorizationRequestStore {
   /** Stores a new request. Fails with a unique violation on a taken hash. */

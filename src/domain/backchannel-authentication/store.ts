@@ -2,7 +2,7 @@
  * Storage of CIBA requests (OpenID CIBA Core 1.0, poll mode).
  * Implemented by src/storage/kysely/backchannel-auth-requests.ts; the composition root builds one.
  */
-import type { BackchannelAuthRequestRow } from '../rows.js';
+import type { BackchannelAuthRequestRow } from './rows.js';
 
 export interface BackchannelAuthRequestStore {
   /** Stores a new request; a unique violation when a hash is taken. */

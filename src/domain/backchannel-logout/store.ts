@@ -4,7 +4,8 @@
  * of notifications. Implemented by src/storage/kysely/backchannel-logout.ts;
  * the composition root builds one.
  */
-import type { BackchannelLogoutDeliveryRow, SessionRow } from '../rows.js';
+import type { SessionRow } from '../sessions/rows.js';
+import type { BackchannelLogoutDeliveryRow } from './rows.js';
 
 /** A session whose end is to be announced. */
 export type EndedSession = Pick<SessionRow, 'tenant_id' | 'id_hash' | 'user_id'>;

@@ -3,7 +3,7 @@
  * settings, custom texts), one JSON document per (kind, key).
  * Implemented by src/storage/kysely/ui-settings.ts; the composition root builds one.
  */
-import type { UiSettingKind, UiSettingRow } from '../rows.js';
+import type { UiSettingKind, UiSettingRow } from './rows.js';
 
 export interface UiSettingsStore {
   /** The document of `kind` under `key`, if one was stored. */

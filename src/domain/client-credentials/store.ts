@@ -3,7 +3,7 @@
  * (private_key_jwt, mTLS, signed request objects).
  * Implemented by src/storage/kysely/client-credentials.ts; the composition root builds one.
  */
-import type { ClientCredentialRow } from '../rows.js';
+import type { ClientCredentialRow } from './rows.js';
 
 export interface ClientCredentialStore {
   /** Stores a new credential. Fails with a unique violation on a taken id or a `kid` the client already has, a foreign-key violation on an unknown client. */

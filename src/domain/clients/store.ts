@@ -2,7 +2,7 @@
  * Storage of clients, as the Management API and token issuance need it.
  * Implemented by src/storage/kysely/clients.ts; the composition root builds one.
  */
-import type { ClientRow } from '../rows.js';
+import type { ClientRow } from './rows.js';
 import type { KeysetWindow, OffsetWindow } from '../paging.js';
 
 /** The list filters of GET /clients. */

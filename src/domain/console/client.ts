@@ -7,8 +7,9 @@
  * the tenant id, so it exists for every tenant, old or new, with nothing to
  * create or migrate and nothing to race on; the authentication surface finds
  * it through `IssuanceLookups.client` (src/domain/issuance/lookups.ts) and its
- * database connection (`consoleConnection`) through the connection store's `enabledForClient`
- * (src/app/console-client.ts), while the Management API, which reads the
+ * database connection (`consoleConnection`) through `loginConnections`, and
+ * what its tokens hold, its consent and signup are the token policy's
+ * (src/domain/issuance/token-policy.ts), while the Management API, which reads the
  * clients, client grants and connections tables, never sees it: GET /clients,
  * /client-grants and a connection's enabled_clients stay exactly the
  * tenant's own configuration (so an export and re-import by auth0-deploy-cli
@@ -31,6 +32,9 @@ const DATABASE_STRATEGY = 'auth0';
 /** More database connections than any tenant has; a page of them is read in one query. */
 const MAX_DATABASE_CONNECTIONS = 1000;
 
+/** How every console client_id begins. */
+const CONSOLE_ID_PREFIX = 'gh';
+
 /** Where the console is served on each of the tenant's hosts. */
 export const CONSOLE_PATH = '/admin/';
 
@@ -47,11 +51,12 @@ export const OPERATOR_SCOPES: readonly string[] = MANAGEMENT_SCOPES.filter((s) =
 /** The tenant's console client_id: 32 characters of [A-Za-z0-9], derived from the tenant id (public: config.json hands it out). */
 export function consoleClientId(tenantId: string): string {
   const digest = createHash('sha256').update(`gatehouse-console:${tenantId}`, 'utf8').digest('base64');
-  return `gh${digest.replace(/[^A-Za-z0-9]/g, '').slice(0, 30)}`;
+  return `${CONSOLE_ID_PREFIX}${digest.replace(/[^A-Za-z0-9]/g, '').slice(0, 30)}`;
 }
 
 export function isConsoleClient(tenantId: string, clientId: string | undefined): boolean {
-  return clientId !== undefined && clientId === consoleClientId(tenantId);
+  // The prefix first: the token policy asks on every grant, and nearly every other client id fails it without a hash.
+  return clientId !== undefined && clientId.startsWith(CONSOLE_ID_PREFIX) && clientId === consoleClientId(tenantId);
 }
 
 /** The console's address on a host: its callback and logout URL. */
@@ -96,7 +101,7 @@ export function consoleClientRow(tenantId: string, hosts: readonly string[], cre
  * only pick a connection by itself when the client has exactly one, so an
  * operator creating a second database connection must not lock the console.
  */
-export async function consoleConnection(connections: ConnectionStore, tenantId: string): Promise<ConnectionRow | undefined> {
+export async function consoleConnection(connections: Pick<ConnectionStore, 'getByName' | 'list'>, tenantId: string): Promise<ConnectionRow | undefined> {
   const named = await connections.getByName(tenantId, DEFAULT_CONNECTION_NAME);
   if (named?.strategy === DATABASE_STRATEGY) return named;
   const page = await connections.list(tenantId, { strategies: [DATABASE_STRATEGY] }, { kind: 'offset', offset: 0, limit: MAX_DATABASE_CONNECTIONS, withTotal: false });

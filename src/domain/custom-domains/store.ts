@@ -2,7 +2,7 @@
  * Storage of custom domains.
  * Implemented by src/storage/kysely/custom-domains.ts; the composition root builds one.
  */
-import type { CustomDomainRow } from '../rows.js';
+import type { CustomDomainRow } from './rows.js';
 
 export interface CustomDomainStore {
   /** Fails with a unique violation when the domain is taken (by any tenant). */

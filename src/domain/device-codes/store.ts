@@ -2,7 +2,7 @@
  * Storage of device authorization requests (RFC 8628).
  * Implemented by src/storage/kysely/device-codes.ts; the composition root builds one.
  */
-import type { DeviceCodeRow } from '../rows.js';
+import type { DeviceCodeRow } from './rows.js';
 
 /** What an approval records: the login and what it granted. */
 export type DeviceApproval = Pick<DeviceCodeRow, 'user_id' | 'session_id' | 'auth_time' | 'scope' | 'audience' | 'organization_id'>;

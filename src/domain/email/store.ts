@@ -2,7 +2,7 @@
  * Storage of the tenant's mail provider and email templates.
  * Implemented by src/storage/kysely/email.ts; the composition root builds one.
  */
-import type { EmailProviderRow, EmailTemplateRow } from '../rows.js';
+import type { EmailProviderRow, EmailTemplateRow } from './rows.js';
 
 export type EmailProviderChanges = Partial<Omit<EmailProviderRow, 'tenant_id' | 'created_at'>>;
 export type EmailTemplateChanges = Partial<Omit<EmailTemplateRow, 'tenant_id' | 'template' | 'created_at'>>;

@@ -2,7 +2,7 @@
  * Storage of Management API jobs, their files and their errors: the durable
  * queue of src/domain/jobs/runner.ts. Implemented by src/storage/kysely/jobs.ts.
  */
-import type { JobErrorRow, JobFilePartRow, JobFileRow, JobRow, JobStatus, JobSummary } from '../rows.js';
+import type { JobErrorRow, JobFilePartRow, JobFileRow, JobRow, JobStatus, JobSummary } from './rows.js';
 
 export interface JobStore {
   /** A new job, with its input file when it has one, atomically. */

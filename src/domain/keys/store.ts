@@ -2,7 +2,7 @@
  * Storage of the tenants' signing keys (private keys sealed).
  * Implemented by src/storage/kysely/signing-keys.ts; the composition root builds one.
  */
-import type { SigningKeyRow } from '../rows.js';
+import type { SigningKeyRow } from './rows.js';
 
 export interface KeyRotation {
   /** The key that is `current` now: it becomes `previous` (`current_until` = `at`). */

@@ -3,7 +3,7 @@
  * delivery state (a cursor over the tenant's log, attempts, the next attempt,
  * a lease). Implemented by src/storage/kysely/log-streams.ts.
  */
-import type { LogStreamRow } from '../rows.js';
+import type { LogStreamRow } from './rows.js';
 
 export type LogStreamChanges = Partial<Pick<LogStreamRow, 'name' | 'status' | 'filters' | 'sink' | 'authorization_enc' | 'attempts' | 'next_attempt_at' | 'last_error'>>;
 

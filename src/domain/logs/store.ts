@@ -3,7 +3,7 @@
  * written in batches by the recorder (./tenant-logs.ts), read by the
  * Management API's /logs and the log streams' delivery.
  */
-import type { TenantLogRow } from '../rows.js';
+import type { TenantLogRow } from './rows.js';
 import type { LogFilter } from './query.js';
 
 export interface LogSearch {

@@ -3,7 +3,7 @@
  * users' enrolments, out-of-band challenges and the count of wrong codes.
  * Implemented by src/storage/kysely/mfa.ts; the composition root builds one.
  */
-import type { MfaAuthenticatorRow, MfaChallengeRow } from '../rows.js';
+import type { MfaAuthenticatorRow, MfaChallengeRow } from './rows.js';
 import type { FactorName, MfaPolicy, SmsSettings, SmsTemplates, TwilioSettings } from './model.js';
 
 /** What a push enrolment keeps of its device. */

@@ -3,7 +3,7 @@
  * Implemented by src/storage/kysely/organization-connections.ts; the composition root builds one.
  */
 import type { OffsetWindow, Page } from '../paging.js';
-import type { OrganizationConnectionRow } from '../rows.js';
+import type { OrganizationConnectionRow } from './rows.js';
 
 /** An enabled connection with the connection's name and strategy. */
 export type OrganizationConnectionDetail = OrganizationConnectionRow & { name: string; strategy: string };

@@ -4,7 +4,7 @@
  * Implemented by src/storage/kysely/organization-discovery-domains.ts; the composition root builds one.
  */
 import type { KeysetWindow } from '../paging.js';
-import type { OrganizationDiscoveryDomainRow } from '../rows.js';
+import type { OrganizationDiscoveryDomainRow } from './rows.js';
 
 export type DiscoveryDomainChanges = Partial<Pick<OrganizationDiscoveryDomainRow, 'status' | 'use_for_organization_discovery'>>;
 

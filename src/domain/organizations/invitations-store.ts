@@ -3,7 +3,7 @@
  * Implemented by src/storage/kysely/organization-invitations.ts; the composition root builds one.
  */
 import type { OffsetWindow, Page } from '../paging.js';
-import type { OrganizationInvitationRow } from '../rows.js';
+import type { OrganizationInvitationRow } from './rows.js';
 
 export interface OrganizationInvitationStore {
   /** Stores a new invitation; a foreign-key violation when the organization does not exist. */

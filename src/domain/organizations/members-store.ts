@@ -5,7 +5,8 @@
  */
 import type { AssignResult } from '../assignments.js';
 import type { OffsetWindow, Page, PageQuery } from '../paging.js';
-import type { OrganizationRow, RoleRow } from '../rows.js';
+import type { RoleRow } from '../roles/rows.js';
+import type { OrganizationRow } from './rows.js';
 
 /** A member as GET /organizations/{id}/members shows them: the user's profile fields. */
 export interface OrganizationMemberProfile {

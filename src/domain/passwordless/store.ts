@@ -2,7 +2,7 @@
  * Storage of passwordless login codes (only their hash).
  * Implemented by src/storage/kysely/passwordless.ts; the composition root builds one.
  */
-import type { PasswordlessCodeRow } from '../rows.js';
+import type { PasswordlessCodeRow } from './rows.js';
 
 export interface PasswordlessStore {
   /** Stores `row` as the recipient's one code for the connection, replacing an earlier one (which stops working). One statement. */

@@ -2,7 +2,7 @@
  * Storage of pushed authorization requests (RFC 9126).
  * Implemented by src/storage/kysely/pushed-requests.ts; the composition root builds one.
  */
-import type { PushedAuthorizationRequestRow } from '../rows.js';
+import type { PushedAuthorizationRequestRow } from './rows.js';
 
 export interface PushedRequestStore {
   /** Stores a pushed request. Fails with a unique violation on a taken hash. */

@@ -2,7 +2,7 @@
  * Storage of refresh tokens (only their hash: src/domain/secrets.ts).
  * Implemented by src/storage/kysely/refresh-tokens.ts; the composition root builds one.
  */
-import type { RefreshTokenRow } from '../rows.js';
+import type { RefreshTokenRow } from './rows.js';
 
 export interface RefreshTokenStore {
   /** Stores a new token. Fails with a unique violation on a taken hash, with a foreign-key violation on an unknown user. */

@@ -2,7 +2,7 @@
  * Storage of SSO sessions (only the cookie value's hash).
  * Implemented by src/storage/kysely/sessions.ts; the composition root builds one.
  */
-import type { SessionRow } from '../rows.js';
+import type { SessionRow } from './rows.js';
 import type { KeysetWindow } from '../paging.js';
 import type { EndedSession } from '../backchannel-logout/store.js';
 

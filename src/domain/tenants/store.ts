@@ -2,7 +2,12 @@
  * Storage of tenants, created with everything a new tenant starts with.
  * Implemented by src/storage/kysely/tenants.ts; the composition root builds one.
  */
-import type { ClientGrantRow, ClientRow, ConnectionRow, ResourceServerRow, SigningKeyRow, TenantRow } from '../rows.js';
+import type { ClientGrantRow } from '../client-grants/rows.js';
+import type { ClientRow } from '../clients/rows.js';
+import type { ConnectionRow } from '../connections/rows.js';
+import type { SigningKeyRow } from '../keys/rows.js';
+import type { ResourceServerRow } from '../resource-servers/rows.js';
+import type { TenantRow } from './rows.js';
 import type { TenantSettings } from './settings.js';
 
 export interface TenantBundle {

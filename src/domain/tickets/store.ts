@@ -2,7 +2,7 @@
  * Storage of emailed one-use tickets (only their hash).
  * Implemented by src/storage/kysely/tickets.ts; the composition root builds one.
  */
-import type { TicketRow } from '../rows.js';
+import type { TicketRow } from './rows.js';
 
 export type TicketKind = TicketRow['kind'];
 

@@ -35,8 +35,20 @@ export interface AccessTokenRequest {
   confirmation?: Confirmation;
   /** The organization the grant is for: `org_id` (and `org_name`). */
   organization?: TokenOrganization;
-  /** Seconds the token may live at most, below the API's `token_lifetime` (the console's tokens, ../console/operator.ts). */
-  maxLifetime?: number;
+  /** Its lifetime, profile and signature, as the token policy decides them (../issuance/token-policy.ts `accessTokenFormat`). */
+  format: AccessTokenFormat;
+}
+
+/** What the token policy decides of an access token's shape. */
+export interface AccessTokenFormat {
+  /** Seconds the token lives (`exp - iat`, `expires_in`). */
+  lifetime: number;
+  /** The service's claims (`typ: JWT`, `azp`) or RFC 9068's (`typ: at+jwt`, `client_id`, `jti`). */
+  profile: 'auth0' | 'rfc9068';
+  /** Whether the token carries the `permissions` claim (the `*_authz` dialects). */
+  permissions: boolean;
+  /** HS256 under the API's own secret, or the tenant's signing key. */
+  signing: 'HS256' | 'RS256';
 }
 
 export interface IssuedAccessToken {
@@ -52,10 +64,10 @@ export interface AccessTokenContext {
 }
 
 export async function issueAccessToken(ctx: AccessTokenContext, request: AccessTokenRequest): Promise<IssuedAccessToken> {
-  const { tenant, resourceServer } = request;
+  const { tenant, resourceServer, format } = request;
   const iat = Math.floor(ctx.now() / 1000);
-  const expiresIn = Math.min(resourceServer.token_lifetime, request.maxLifetime ?? Infinity);
-  const rfc9068 = resourceServer.token_dialect.startsWith('rfc9068_profile');
+  const expiresIn = format.lifetime;
+  const rfc9068 = format.profile === 'rfc9068';
   const aud = request.extraAudiences?.length ? [resourceServer.identifier, ...request.extraAudiences] : resourceServer.identifier;
 
   // Claim order follows the service's tokens (iss, sub, aud, iat, exp, scope, gty, azp).
@@ -67,13 +79,13 @@ export async function issueAccessToken(ctx: AccessTokenContext, request: AccessT
   }
   if (request.grantType) payload.gty = request.grantType;
   if (!rfc9068) payload.azp = request.clientId;
-  if (request.permissions !== undefined && resourceServer.token_dialect.endsWith('_authz')) payload.permissions = [...request.permissions];
+  if (request.permissions !== undefined && format.permissions) payload.permissions = [...request.permissions];
   if (request.confirmation) payload.cnf = { ...request.confirmation };
   Object.assign(payload, organizationClaims(tenant, request.organization));
 
   const typ = rfc9068 ? 'at+jwt' : 'JWT';
   let token: string;
-  if (resourceServer.signing_alg === 'HS256' && resourceServer.signing_secret_enc) {
+  if (format.signing === 'HS256' && resourceServer.signing_secret_enc) {
     const secret = ctx.box.open(resourceServer.signing_secret_enc, signingSecretContext(tenant.id, resourceServer.id));
     token = signJwt(payload, { alg: 'HS256', typ }, secret);
   } else {

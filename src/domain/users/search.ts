@@ -54,3 +54,18 @@ export interface UserSearch {
   limit: number;
   withTotal: boolean;
 }
+
+/**
+ * A search that could not be answered within the store's time limit (one that no index serves, on
+ * a large tenant): the service answers 503 when a search takes over 2 seconds, and so does
+ * Gatehouse, rather than letting it hold the database.
+ */
+export class UserSearchTimeout extends Error {
+  constructor(readonly limitMs: number) {
+    super(`the user search did not complete within ${limitMs} ms`);
+    this.name = 'UserSearchTimeout';
+  }
+}
+
+/** The service's limit (user-search-best-practices: "Search queries time out (503) if they do not complete within 2 seconds"). */
+export const USER_SEARCH_TIME_LIMIT_MS = 2000;

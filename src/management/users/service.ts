@@ -3,7 +3,7 @@
  * routes. Passwords are hashed here (argon2id, src/platform/passwords/hashing.ts) and
  * never leave this module: the response shape has no member for the hash.
  */
-import { managementErrors } from '../../platform/http/errors.js';
+import { ManagementError, managementErrors } from '../../platform/http/errors.js';
 import { hashPassword } from '../../platform/passwords/hashing.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { findConnectionByName } from '../../domain/users/connections.js';
@@ -14,7 +14,7 @@ import { fullUserId, userFromRow, type User, type UserRow } from '../../domain/u
 import { selectFields, type FieldSelection } from '../fields.js';
 import type { CreateUserBody, UpdateUserBody } from './schema.js';
 import { type UserChanges, type UserStore, type UserWithConnection } from '../../domain/users/store.js';
-import type { SearchNode, UserSearch } from '../../domain/users/search.js';
+import { UserSearchTimeout, type SearchNode, type UserSearch } from '../../domain/users/search.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
 import { isoAt } from '../../platform/clock.js';
 import { endUserSessions, type UserSessionsEnding } from '../../domain/backchannel-logout/announce.js';
@@ -129,13 +129,15 @@ export class UserService {
 
   async list(tenant: Tenant, query: UserListQuery): Promise<UserList> {
     const start = query.page * query.perPage;
-    const { rows, total } = await this.users.search(tenant.id, {
-      filter: query.filter,
-      sort: query.sort,
-      offset: start,
-      limit: query.perPage,
-      withTotal: query.includeTotals,
-    });
+    const { rows, total } = await this.users
+      .search(tenant.id, { filter: query.filter, sort: query.sort, offset: start, limit: query.perPage, withTotal: query.includeTotals })
+      .catch((err: unknown) => {
+        // As on the service, a search that runs past its time limit is a 503 (src/storage/kysely/users.ts bounds it).
+        if (err instanceof UserSearchTimeout) {
+          throw new ManagementError(503, `The search did not complete within ${err.limitMs / 1000} seconds: narrow the query with an exact or prefix term on email, name, nickname, given_name, family_name, username or user_id, or a range of created_at`);
+        }
+        throw err;
+      });
     const users = (await this.usersFromRows(tenant, rows)).map((user) => selectFields(user, query.selection));
     // The service's key order: start, limit, length, users, total.
     return query.includeTotals ? { start, limit: query.perPage, length: users.length, users, total: total ?? 0 } : users;

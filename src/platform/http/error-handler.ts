@@ -1,13 +1,16 @@
 /**
- * The one place where errors become response bodies. Which family a request
- * gets depends on its surface: everything under /api/v2 is the Management API,
- * the rest is the Authentication API. Internal detail goes to the log only.
+ * The one place where errors become response bodies. An OAuthError thrown by
+ * any code is rendered as the endpoint answers errors (./error-rendering.ts);
+ * the framework's own errors and the rest get their surface's family:
+ * everything under /api/v2 is the Management API, the rest is the
+ * Authentication API. Internal detail goes to the log only.
  */
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorObject } from 'ajv';
 import { HashingBusy } from '../passwords/hashing.js';
-import { HttpError, ManagementError, OAuthError } from './errors.js';
+import { HttpError, ManagementError, OAuthError, oauthErrors } from './errors.js';
+import { errorRendererOf } from './error-rendering.js';
 import { VALIDATION_ERROR_CODE, validationMessage } from './validation.js';
 
 export type Surface = 'management' | 'authentication';
@@ -26,38 +29,38 @@ function translate(error: FastifyError, surface: Surface): HttpError | undefined
     const message = first ? validationMessage(first, part) : 'Validation error';
     return surface === 'management'
       ? new ManagementError(400, message, VALIDATION_ERROR_CODE[part])
-      : new OAuthError(400, 'invalid_request', message);
+      : oauthErrors.invalidRequest(message);
   }
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return surface === 'management'
         ? new ManagementError(400, 'Invalid request payload JSON format')
-        : new OAuthError(400, 'invalid_request', 'Invalid request payload JSON format');
+        : oauthErrors.invalidRequest('Invalid request payload JSON format');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return surface === 'management'
         ? new ManagementError(415, 'Unsupported Media Type')
-        : new OAuthError(400, 'invalid_request', 'Content-Type must be application/json or application/x-www-form-urlencoded');
+        : oauthErrors.invalidRequest('Content-Type must be application/json or application/x-www-form-urlencoded');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return surface === 'management'
         ? new ManagementError(413, 'Payload content length greater than maximum allowed: 1048576')
-        : new OAuthError(413, 'invalid_request', 'Request body too large');
+        : oauthErrors.bodyTooLarge();
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return surface === 'management'
         ? new ManagementError(400, 'Invalid request payload')
-        : new OAuthError(400, 'invalid_request', 'Invalid request payload');
+        : oauthErrors.invalidRequest('Invalid request payload');
   }
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
     return surface === 'management'
       ? new ManagementError(error.statusCode, error.statusCode === 404 ? 'Not Found' : 'Bad Request')
-      : new OAuthError(error.statusCode, 'invalid_request', error.message);
+      : oauthErrors.invalidRequest(error.message, error.statusCode);
   }
   if (error instanceof HashingBusy) {
     // Password hashing is saturated (platform/passwords/hashing.ts): refused at once, try again shortly.
     const busy =
       surface === 'management'
         ? new ManagementError(429, 'Too many password operations in progress; retry shortly', 'too_many_requests')
-        : new OAuthError(429, 'too_many_requests', 'Too many logins in progress; retry shortly');
+        : oauthErrors.hashingBusy();
     return busy.withHeader('Retry-After', '1');
   }
   return undefined;
@@ -104,7 +107,7 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
     http =
       surface === 'management'
         ? new ManagementError(500, 'Internal Server Error')
-        : new OAuthError(500, 'server_error', 'Internal Server Error');
+        : oauthErrors.serverError();
   } else if (http.statusCode >= 500) {
     request.log.error({ err: error }, 'server error');
   }
@@ -112,5 +115,7 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   if (code !== undefined) failureCodes.set(reply, code);
   for (const [name, value] of Object.entries(http.headers)) reply.header(name, value);
   if (surface === 'authentication') reply.header('Cache-Control', 'no-store');
+  // An error thrown as OAuthError is rendered by the endpoint; one the framework raised keeps its surface's shape.
+  if (error instanceof OAuthError) return errorRendererOf(request, surface)(error, reply);
   return http.respond(reply);
 }

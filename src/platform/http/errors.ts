@@ -5,8 +5,11 @@
  *   401s add `attributes`), see management-api-wire-notes §2.
  * - Authentication API (OAuth): `{error, error_description}`.
  *
- * Errors are created by the small factories below and turned into bodies in
- * exactly one place, `errorHandler` in `./error-handler.ts`.
+ * Errors are created by the small factories below (`new OAuthError` appears
+ * nowhere else) and turned into bodies in exactly one place, `errorHandler`
+ * in `./error-handler.ts`. An OAuthError is the one error of shared code: the
+ * endpoint decides how it looks (./error-rendering.ts: OAuth JSON, an error
+ * page or a redirect at /authorize, the Management API's shape under /api/v2).
  */
 import { STATUS_CODES } from 'node:http';
 import type { FastifyReply } from 'fastify';
@@ -203,7 +206,41 @@ export const managementErrors = {
 };
 
 export const oauthErrors = {
-  invalidRequest: (description: string) => new OAuthError(400, 'invalid_request', description),
+  /** 400 unless an endpoint's wire notes say otherwise (404 for what a browser's login no longer has, 409 for an answered transaction). */
+  invalidRequest: (description: string, status = 400) => new OAuthError(status, 'invalid_request', description),
+  /**
+   * An authorization request's refusal (RFC 6749 §4.1.2.1, OIDC Core §3.1.2.6): sent back to the
+   * trusted redirect target at /authorize, 400 JSON at /oauth/par (RFC 9126 §2.3).
+   */
+  authorizationRequest: (error: OAuthErrorCode, description: string) => new OAuthError(400, error, description),
+  /** JAR (RFC 9101 §6.2). */
+  invalidRequestObject: (description: string) => new OAuthError(400, 'invalid_request_object', description),
+  /** DPoP (RFC 9449 §7.1, §8): a proof refused, or one without the nonce the server asks for. */
+  invalidDpopProof: (description: string) => new OAuthError(400, 'invalid_dpop_proof', description),
+  useDpopNonce: (description: string) => new OAuthError(400, 'use_dpop_nonce', description),
+  notFound: (description: string) => new OAuthError(404, 'not_found', description),
+  /** A request that needed a server beyond this one (a text message, a push notification) that failed: 502. */
+  serverError: (description = 'Internal Server Error', status = 500) => new OAuthError(status, 'server_error', description),
+  /** A bearer token of the push device API (README "MFA by push notification"). */
+  invalidToken: (description: string) => new OAuthError(401, 'invalid_token', description),
+  unauthorized: (description: string) => new OAuthError(401, 'unauthorized', description),
+  /** An mfa_token, device code (403) or the /mfa API's token (401) past its lifetime. */
+  expiredToken: (description: string, status = 403) => new OAuthError(status, 'expired_token', description),
+  /** Polling grants (RFC 8628 §3.5: 403 at the device code grant as the service answers; CIBA §11 and MFA push: 400). */
+  authorizationPending: (description: string, status = 400) => new OAuthError(status, 'authorization_pending', description),
+  slowDown: (description: string, status = 400) => new OAuthError(status, 'slow_down', description),
+  /** CIBA's refusal of its login_hint (authentication-api-wire-notes §12). */
+  unknownUserId: () => new OAuthError(400, 'unknown_user_id', 'User ID is malformed or unknown'),
+  /** The /mfa API (wire notes §13). */
+  unsupportedChallengeType: (description: string) => new OAuthError(400, 'unsupported_challenge_type', description),
+  associationRequired: (description: string) => new OAuthError(400, 'association_required', description),
+  /** Cross-origin authentication (wire notes §15). */
+  unsupportedCredentialType: (description: string) => new OAuthError(400, 'unsupported_credential_type', description),
+  blockedUser: () => new OAuthError(403, 'blocked_user', 'user is blocked'),
+  /** A request body past the Authentication API's limit. */
+  bodyTooLarge: () => new OAuthError(413, 'invalid_request', 'Request body too large'),
+  /** Password hashing is saturated (platform/passwords/hashing.ts). */
+  hashingBusy: () => new OAuthError(429, 'too_many_requests', 'Too many logins in progress; retry shortly'),
   /** Parameter size limits (src/authentication/parameter-limits.ts). */
   parameterTooLong: (name: string, maxBytes: number) =>
     new OAuthError(400, 'invalid_request', `Parameter ${name} is too long (at most ${maxBytes} bytes)`),
@@ -215,8 +252,9 @@ export const oauthErrors = {
   /** Wrong or missing client secret (authentication-api-wire-notes §5.1). */
   clientUnauthorized: () => new OAuthError(401, 'access_denied', 'Unauthorized'),
   invalidClient: (description: string) => new OAuthError(401, 'invalid_client', description),
-  unauthorizedClient: (description: string) => new OAuthError(403, 'unauthorized_client', description),
-  accessDenied: (description: string) => new OAuthError(403, 'access_denied', description),
+  unauthorizedClient: (description: string, status = 403) => new OAuthError(status, 'unauthorized_client', description),
+  /** 403; 400 where a polling grant reports the user's refusal (CIBA §11, MFA push). */
+  accessDenied: (description: string, status = 403) => new OAuthError(status, 'access_denied', description),
   invalidScope: (description: string) => new OAuthError(403, 'invalid_scope', description),
   /** Refused user credentials or grants (authentication-api-wire-notes §5.1: 403, not RFC 6749's 400). */
   invalidGrant: (description: string) => new OAuthError(403, 'invalid_grant', description),

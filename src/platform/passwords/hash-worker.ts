@@ -1,7 +1,7 @@
 /**
  * The body of a password-hashing worker thread (run by the pool in
  * ./hashing.ts). Everything here is synchronous on purpose: the worker thread
- * itself does the work, at the pool's lowered priority, instead of handing it
+ * itself does the work, as one schedulable thread beside the event loop, instead of handing it
  * to libuv's threadpool, where it would queue beside token signing and other
  * asynchronous crypto of the main thread.
  *

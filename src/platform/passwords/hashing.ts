@@ -11,11 +11,16 @@
  * Where the work runs: on a pool of worker threads of its own (piscina), not
  * on libuv's threadpool and not on the event loop. The pool has
  * `GATEHOUSE_HASH_THREADS` threads (default: one per core but one, at least
- * one), started on first use and stopped when idle, each at a lower
- * scheduling priority (nice +10 on Linux), so a flood of password logins takes
- * the CPU only when token signing and the rest of the event loop leave it
- * idle: logins slow down under load, token issuance does not. At most
- * `GATEHOUSE_HASH_QUEUE` hashes wait for a thread; beyond that the request is
+ * one), started on first use and stopped when idle, each at the same
+ * scheduling priority as the event loop. That is the fair share between the
+ * two classes of work: where logins and tokens contend for one core, the
+ * kernel gives the hashing thread and the event loop (token signing and the
+ * rest of every request) half each, so neither starves the other; each thread
+ * holds a few hashes in hand (TASKS_PER_THREAD), so it is never idle waiting
+ * for a busy event loop to give it the next. A lowered
+ * priority (nice +10, as before) kept tokens at 0.9 of their rate during a
+ * password-login flood but left the logins 0.15 of theirs (issue 33). At most
+ * `GATEHOUSE_HASH_QUEUE` hashes wait beyond those the threads hold; beyond that the request is
  * refused at once (`HashingBusy`: 429 `too_many_requests` with `Retry-After`,
  * see platform/http/error-handler.ts) instead of queueing without bound.
  */
@@ -47,9 +52,6 @@ export class HashingBusy extends Error {
     this.name = 'HashingBusy';
   }
 }
-
-/** Scheduling priority added to each hashing thread (Linux: nice(2) of that thread only). */
-const NICE_INCREMENT = 10;
 
 export function defaultHashingSettings(): HashingPoolSettings {
   const threads = Math.max(1, os.availableParallelism() - 1);
@@ -90,14 +92,25 @@ export function hashingPoolStats(): { queueSize: number; utilization: number; th
 /** piscina is loaded with the first hash, not at start-up. */
 const piscina = lazyModule<typeof import('piscina')>('piscina');
 
+/**
+ * Hashes handed to each thread ahead of the one it is working on. With one at a
+ * time, a thread that finishes waits for the event loop to take the result
+ * and give it the next hash; while tokens keep the event loop busy that turn
+ * is slow, and the thread idles with logins queued (measured on one core
+ * under a client_credentials flood: the hashing thread used a fifth of the
+ * process's CPU and logins ran at a quarter of their rate alone, at equal
+ * priority). With a few in hand it goes straight on to the next.
+ */
+const TASKS_PER_THREAD = 4;
+
 function thePool(): Piscina {
   pool ??= new (piscina().Piscina)({
     filename: workerFile(),
     minThreads: 0,
     maxThreads: settings.threads,
+    concurrentTasksPerWorker: TASKS_PER_THREAD,
     maxQueue: settings.queue,
     idleTimeout: 30_000,
-    niceIncrement: process.platform === 'linux' ? NICE_INCREMENT : 0,
   });
   return pool;
 }

@@ -4,8 +4,8 @@
  * library samlify uses): AES-256-GCM for the content, RSA-OAEP for the key.
  * Nothing here encrypts by hand.
  */
-import { createRequire } from 'node:module';
 import { X509Certificate } from 'node:crypto';
+import { lazyModule } from '../lazy.js';
 
 interface XmlEncryption {
   encrypt(
@@ -16,8 +16,7 @@ interface XmlEncryption {
 }
 
 /** Loaded on first use (SAML encryption only). */
-let loaded: XmlEncryption | undefined;
-const xmlenc = (): XmlEncryption => (loaded ??= createRequire(import.meta.url)('@authenio/xml-encryption') as XmlEncryption);
+const xmlenc = lazyModule<XmlEncryption>('@authenio/xml-encryption');
 
 export const CONTENT_ENCRYPTION = 'http://www.w3.org/2009/xmlenc11#aes256-gcm';
 export const KEY_TRANSPORT = 'http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p';

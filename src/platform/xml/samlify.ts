@@ -5,7 +5,7 @@
  * program. The interfaces below are the parts of samlify 2.13 that
  * Gatehouse calls; their shapes are samlify's own (types/src/*.d.ts).
  */
-import { createRequire } from 'node:module';
+import { lazyModule } from '../lazy.js';
 
 export interface SamlifyEndpoint {
   Binding: string;
@@ -34,7 +34,4 @@ export interface Samlify {
 }
 
 /** Loaded on the first SAML request, not at start-up (its XML stack is large). */
-let loaded: Samlify | undefined;
-export function samlify(): Samlify {
-  return (loaded ??= createRequire(import.meta.url)('samlify') as Samlify);
-}
+export const samlify = lazyModule<Samlify>('samlify');

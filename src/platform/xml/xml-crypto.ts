@@ -5,7 +5,7 @@
  * below is the part of `SignedXml` (xml-crypto 6) that ./signatures.ts uses.
  */
 import type { KeyObject } from 'node:crypto';
-import { createRequire } from 'node:module';
+import { lazyModule } from '../lazy.js';
 
 export interface SignedXmlOptions {
   /** An ID attribute name beyond `Id`, `ID` and `id` (SAML 1.1: `AssertionID`). */
@@ -36,8 +36,9 @@ type XmlCrypto = {
   };
 };
 
+const xmlCrypto = lazyModule<XmlCrypto>('xml-crypto');
+
 /** xml-crypto's SignedXml, loaded on first use (SAML only). */
-let loaded: XmlCrypto | undefined;
 export function SignedXml(): XmlCrypto['SignedXml'] {
-  return (loaded ??= createRequire(import.meta.url)('xml-crypto') as XmlCrypto).SignedXml;
+  return xmlCrypto().SignedXml;
 }

@@ -1,5 +1,5 @@
 import type { BackchannelAuthRequestStore } from '../../domain/backchannel-authentication/store.js';
-import type { BackchannelAuthRequestRow } from '../../domain/rows.js';
+import type { BackchannelAuthRequestRow } from '../../domain/backchannel-authentication/rows.js';
 import type { Db } from '../database.js';
 import { consumeApproved, recordPoll } from './polled-requests.js';
 

@@ -1,5 +1,5 @@
 import type { BackchannelLogoutStore, EndedSession } from '../../domain/backchannel-logout/store.js';
-import type { BackchannelLogoutDeliveryRow } from '../../domain/rows.js';
+import type { BackchannelLogoutDeliveryRow } from '../../domain/backchannel-logout/rows.js';
 import type { Db } from '../database.js';
 import { chunks } from '../links.js';
 

@@ -1,7 +1,7 @@
 /** Custom domains (migration 0017). */
 import type { Db } from '../database.js';
 import type { CustomDomainStore } from '../../domain/custom-domains/store.js';
-import type { CustomDomainRow } from '../../domain/rows.js';
+import type { CustomDomainRow } from '../../domain/custom-domains/rows.js';
 import { parsedRow, parsedRows, toStored } from '../json-columns.js';
 
 export class KyselyCustomDomainStore implements CustomDomainStore {

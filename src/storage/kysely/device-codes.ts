@@ -1,5 +1,5 @@
 import type { DeviceApproval, DeviceCodeStore } from '../../domain/device-codes/store.js';
-import type { DeviceCodeRow } from '../../domain/rows.js';
+import type { DeviceCodeRow } from '../../domain/device-codes/rows.js';
 import type { Db } from '../database.js';
 import { consumeApproved, recordPoll } from './polled-requests.js';
 

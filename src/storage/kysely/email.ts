@@ -1,5 +1,5 @@
 import type { EmailProviderChanges, EmailProviderStore, EmailTemplateChanges, EmailTemplateStore } from '../../domain/email/store.js';
-import type { EmailProviderRow, EmailTemplateRow } from '../../domain/rows.js';
+import type { EmailProviderRow, EmailTemplateRow } from '../../domain/email/rows.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
 import type { Db } from '../database.js';
 import { parsedRow, toStored } from '../json-columns.js';

@@ -1,7 +1,7 @@
 import type { ExpressionBuilder } from 'kysely';
 import type { Database } from '../schema.js';
 import type { JobStore } from '../../domain/jobs/store.js';
-import type { JobErrorRow, JobFilePartRow, JobFileRow, JobRow, JobStatus, JobSummary } from '../../domain/rows.js';
+import type { JobErrorRow, JobFilePartRow, JobFileRow, JobRow, JobStatus, JobSummary } from '../../domain/jobs/rows.js';
 import { atomically, type Db } from '../database.js';
 import { fromStored, parsedRow, parsedRows, toStored } from '../json-columns.js';
 

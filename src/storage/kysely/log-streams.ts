@@ -1,5 +1,5 @@
 import type { LogStreamChanges, LogStreamStore } from '../../domain/log-streams/store.js';
-import type { LogStreamRow } from '../../domain/rows.js';
+import type { LogStreamRow } from '../../domain/log-streams/rows.js';
 import type { Db } from '../database.js';
 import { fromStored, toStored } from '../json-columns.js';
 

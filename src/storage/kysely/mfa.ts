@@ -3,7 +3,7 @@
  * enrolments, out-of-band challenges and the count of wrong codes.
  */
 import { atomically, type Db } from '../database.js';
-import type { MfaAuthenticatorRow, MfaChallengeRow } from '../../domain/rows.js';
+import type { MfaAuthenticatorRow, MfaChallengeRow } from '../../domain/mfa/rows.js';
 import {
   DEFAULT_SMS_TEMPLATES,
   FACTOR_NAMES,
@@ -15,12 +15,18 @@ import {
   type TwilioSettings,
 } from '../../domain/mfa/model.js';
 import type { MfaStore, PushDevice } from '../../domain/mfa/store.js';
+import { ArtefactTable } from './expiring-artefacts.js';
 
 const FACTORS: ReadonlySet<string> = new Set(FACTOR_NAMES);
 const POLICIES: ReadonlySet<string> = new Set(MFA_POLICIES);
 
 export class KyselyMfaStore implements MfaStore {
-  constructor(private readonly db: Db) {}
+  /** Challenges are an artefact table (./expiring-artefacts.ts). */
+  readonly #challenges: ArtefactTable<'mfa_challenges'>;
+
+  constructor(private readonly db: Db) {
+    this.#challenges = new ArtefactTable(db, 'mfa_challenges');
+  }
 
   async enabledFactors(tenantId: string): Promise<Set<FactorName>> {
     const rows = await this.db.selectFrom('guardian_factors').select('name').where('tenant_id', '=', tenantId).where('enabled', '=', 1).execute();
@@ -156,24 +162,16 @@ export class KyselyMfaStore implements MfaStore {
     });
   }
 
-  async insertChallenge(row: Omit<MfaChallengeRow, 'used_at'>): Promise<void> {
-    await this.db.insertInto('mfa_challenges').values({ ...row, used_at: null }).execute();
+  insertChallenge(row: Omit<MfaChallengeRow, 'used_at'>): Promise<void> {
+    return this.#challenges.insert({ ...row, used_at: null });
   }
 
   challenge(tenantId: string, oobHash: string): Promise<MfaChallengeRow | undefined> {
-    return this.db.selectFrom('mfa_challenges').selectAll().where('tenant_id', '=', tenantId).where('oob_hash', '=', oobHash).executeTakeFirst();
+    return this.#challenges.find({ tenant_id: tenantId, oob_hash: oobHash });
   }
 
   async spendChallenge(tenantId: string, oobHash: string, now: string): Promise<boolean> {
-    const result = await this.db
-      .updateTable('mfa_challenges')
-      .set({ used_at: now })
-      .where('tenant_id', '=', tenantId)
-      .where('oob_hash', '=', oobHash)
-      .where('used_at', 'is', null)
-      .where('expires_at', '>', now)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    return (await this.#challenges.spend({ tenant_id: tenantId, oob_hash: oobHash }, now)) !== undefined;
   }
 
   async setPushDevice(tenantId: string, id: string, device: PushDevice, now: string): Promise<boolean> {
@@ -190,20 +188,12 @@ export class KyselyMfaStore implements MfaStore {
   }
 
   challengeByTransaction(tenantId: string, transactionHash: string): Promise<MfaChallengeRow | undefined> {
-    return this.db.selectFrom('mfa_challenges').selectAll().where('tenant_id', '=', tenantId).where('transaction_hash', '=', transactionHash).executeTakeFirst();
+    return this.#challenges.find({ tenant_id: tenantId, transaction_hash: transactionHash });
   }
 
   async resolveChallenge(tenantId: string, transactionHash: string, status: 'approved' | 'denied', now: string): Promise<boolean> {
-    const result = await this.db
-      .updateTable('mfa_challenges')
-      .set({ status })
-      .where('tenant_id', '=', tenantId)
-      .where('transaction_hash', '=', transactionHash)
-      .where('status', '=', 'pending')
-      .where('used_at', 'is', null)
-      .where('expires_at', '>', now)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    const key = { tenant_id: tenantId, transaction_hash: transactionHash };
+    return (await this.#challenges.updateUsable(key, now, { status }, { conditions: [['status', '=', 'pending']] })) !== undefined;
   }
 
   async pollChallenge(tenantId: string, oobHash: string, now: string, lastPolledBefore: string): Promise<boolean> {

@@ -5,7 +5,7 @@ import type {
   OrganizationConnectionStore,
 } from '../../domain/organizations/connections-store.js';
 import type { OffsetWindow, Page } from '../../domain/paging.js';
-import type { OrganizationConnectionRow } from '../../domain/rows.js';
+import type { OrganizationConnectionRow } from '../../domain/organizations/rows.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/database-errors.js';
 import type { Db } from '../database.js';
 import { fetchPage } from '../paging.js';

@@ -1,6 +1,6 @@
 import type { DiscoveryDomainChanges, DiscoveryDomainWrite, OrganizationDiscoveryDomainStore } from '../../domain/organizations/discovery-domains-store.js';
 import type { KeysetWindow } from '../../domain/paging.js';
-import type { OrganizationDiscoveryDomainRow } from '../../domain/rows.js';
+import type { OrganizationDiscoveryDomainRow } from '../../domain/organizations/rows.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/database-errors.js';
 import type { Db } from '../database.js';
 import { fetchPage } from '../paging.js';

@@ -1,6 +1,6 @@
 import type { OrganizationInvitationStore } from '../../domain/organizations/invitations-store.js';
 import type { OffsetWindow, Page } from '../../domain/paging.js';
-import type { OrganizationInvitationRow } from '../../domain/rows.js';
+import type { OrganizationInvitationRow } from '../../domain/organizations/rows.js';
 import type { Db } from '../database.js';
 import { parsedRow, toStored } from '../json-columns.js';
 import { fetchPage, parsedPage } from '../paging.js';

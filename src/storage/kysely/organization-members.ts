@@ -1,7 +1,8 @@
 import type { AssignResult } from '../../domain/assignments.js';
 import type { OrganizationMemberProfile, OrganizationMemberStore } from '../../domain/organizations/members-store.js';
 import type { OffsetWindow, Page, PageQuery } from '../../domain/paging.js';
-import type { OrganizationRow, RoleRow } from '../../domain/rows.js';
+import type { OrganizationRow } from '../../domain/organizations/rows.js';
+import type { RoleRow } from '../../domain/roles/rows.js';
 import { isForeignKeyViolation } from '../../platform/database-errors.js';
 import { atomically, type Db } from '../database.js';
 import { assignLinks, chunks, removeLinks, type Link } from '../links.js';

@@ -1,10 +1,15 @@
-/** Passwordless login codes (migration 0021): one row per connection and recipient. */
+/** Passwordless login codes (migration 0021): one row per connection and recipient. An artefact table (./expiring-artefacts.ts). */
 import type { Db } from '../database.js';
-import type { PasswordlessCodeRow } from '../../domain/rows.js';
+import type { PasswordlessCodeRow } from '../../domain/passwordless/rows.js';
 import type { PasswordlessStore } from '../../domain/passwordless/store.js';
+import { ArtefactTable } from './expiring-artefacts.js';
 
 export class KyselyPasswordlessStore implements PasswordlessStore {
-  constructor(private readonly db: Db) {}
+  readonly #codes: ArtefactTable<'passwordless_codes'>;
+
+  constructor(private readonly db: Db) {
+    this.#codes = new ArtefactTable(db, 'passwordless_codes');
+  }
 
   async replace(row: Omit<PasswordlessCodeRow, 'used_at' | 'failures'>): Promise<void> {
     const fresh = { ...row, failures: 0, used_at: null };
@@ -48,17 +53,7 @@ export class KyselyPasswordlessStore implements PasswordlessStore {
   }
 
   async spend(tenantId: string, connectionId: string, recipient: string, codeHash: string, now: string, maxFailures: number): Promise<boolean> {
-    const result = await this.db
-      .updateTable('passwordless_codes')
-      .set({ used_at: now })
-      .where('tenant_id', '=', tenantId)
-      .where('connection_id', '=', connectionId)
-      .where('recipient', '=', recipient)
-      .where('code_hash', '=', codeHash)
-      .where('used_at', 'is', null)
-      .where('expires_at', '>', now)
-      .where('failures', '<', maxFailures)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    const key = { tenant_id: tenantId, connection_id: connectionId, recipient, code_hash: codeHash };
+    return (await this.#codes.spend(key, now, {}, { conditions: [['failures', '<', maxFailures]] })) !== undefined;
   }
 }

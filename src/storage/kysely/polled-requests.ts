@@ -5,6 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Db } from '../database.js';
+import { ArtefactTable } from './expiring-artefacts.js';
 
 export type PolledTable = 'device_codes' | 'backchannel_auth_requests';
 
@@ -23,15 +24,11 @@ export async function recordPoll(db: Db, table: PolledTable, tenantId: string, i
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** Spends an approved request at `now`, once; false for every later call. */
+/**
+ * Spends an approved request at `now`, once; false for every later call. Its expiry is not checked:
+ * the approval was given before it, and the client may poll for the tokens after.
+ */
 export async function consumeApproved(db: Db, table: PolledTable, tenantId: string, id: string, now: string): Promise<boolean> {
-  const result = await (db as unknown as Untyped)
-    .updateTable(table)
-    .set({ used_at: now })
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', id)
-    .where('status', '=', 'approved')
-    .where('used_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  const spent = await new ArtefactTable(db, table).spend({ tenant_id: tenantId, id }, now, {}, { conditions: [['status', '=', 'approved']], unexpired: false });
+  return spent !== undefined;
 }

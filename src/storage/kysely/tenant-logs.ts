@@ -1,7 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { LogFilter } from '../../domain/logs/query.js';
 import type { LogSearch, TenantLogStore } from '../../domain/logs/store.js';
-import type { TenantLogRow } from '../../domain/rows.js';
+import type { TenantLogRow } from '../../domain/logs/rows.js';
 import { sqliteHandle, type Db } from '../database.js';
 import type { Database } from '../schema.js';
 import { fromStored, toStored } from '../json-columns.js';

@@ -1,6 +1,6 @@
 /** Branding, prompts' settings and custom texts of the hosted pages (migration 0080). */
 import type { UiSettingsStore } from '../../domain/branding/store.js';
-import type { UiSettingKind, UiSettingRow } from '../../domain/rows.js';
+import type { UiSettingKind, UiSettingRow } from '../../domain/branding/rows.js';
 import type { Db } from '../database.js';
 import { parsedRow, parsedRows, toStored } from '../json-columns.js';
 

@@ -7,8 +7,14 @@
  *
  * Text fields (email, name, …) compare case-insensitively (lower() on both
  * sides), as the service's search does for them; user_id, connection and
- * provider compare exactly. A trailing wildcard is a LIKE with the prefix's
- * `%`, `_` and `\` escaped.
+ * provider compare exactly. A trailing wildcard on a text field or user_id is
+ * a range `>= prefix and < successor(prefix)` in the byte order of the text
+ * (SQLite's BINARY, PostgreSQL's `collate "C"`), which the indexes of
+ * migration 0092 (and the primary key for user_id) serve; elsewhere it is a
+ * LIKE with the prefix's `%`, `_` and `\` escaped.
+ *
+ * `usesIndex` says whether a search can be served from an index; the store
+ * bounds the others (src/storage/kysely/users.ts).
  */
 import { PostgresAdapter, sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { SearchField, SearchNode } from '../../domain/users/search.js';
@@ -44,6 +50,27 @@ function jsonCandidates(value: string): string[] {
   return candidates;
 }
 
+/**
+ * The least string greater than every string starting with `prefix`, in code point order (the byte
+ * order of UTF-8): its last code point plus one. Undefined when there is none (only U+10FFFF).
+ */
+export function prefixSuccessor(prefix: string): string | undefined {
+  const points = Array.from(prefix, (c) => c.codePointAt(0)!);
+  while (points.length > 0 && points[points.length - 1] === 0x10ffff) points.pop();
+  if (points.length === 0) return undefined;
+  let last = points.pop()! + 1;
+  if (last >= 0xd800 && last <= 0xdfff) last = 0xe000; // no surrogates in a string's code points
+  return String.fromCodePoint(...points, last);
+}
+
+/** `expr` (text) starting with `prefix`, as an index range in the byte order of the text. */
+function startsWith(postgres: boolean, expr: Expression<unknown>, prefix: string): Expression<SqlBool> {
+  const ordered = postgres ? sql`${expr} collate "C"` : sql`${expr}`;
+  const upper = prefixSuccessor(prefix);
+  const from = sql<SqlBool>`${ordered} >= ${prefix}`;
+  return upper === undefined ? from : sql<SqlBool>`${from} and ${ordered} < ${upper}`;
+}
+
 function termCondition(eb: Eb, postgres: boolean, node: Extract<SearchNode, { kind: 'term' }>): Expression<SqlBool> {
   const { field, match, value } = node;
   const lowerLike = (expr: Expression<unknown>) => sql<SqlBool>`lower(${expr}) like ${likePrefix(value.toLowerCase())} escape '\\'`;
@@ -51,12 +78,17 @@ function termCondition(eb: Eb, postgres: boolean, node: Extract<SearchNode, { ki
     case 'text': {
       const column = field.column === 'email' ? 'users.email_lower' : (`users.${field.column}` as const);
       if (match === 'exists') return eb(column, 'is not', null);
-      if (match === 'prefix') return lowerLike(eb.ref(column));
-      return field.column === 'email' ? eb('users.email_lower', '=', value.toLowerCase()) : eb(eb.fn('lower', [eb.ref(column)]), '=', value.toLowerCase());
+      // The lower-cased value as migration 0092's partial index has it, with the index's condition.
+      const key = field.column === 'email' ? eb.ref(column) : sql`lower(${eb.ref(column)})`;
+      const lowered = value.toLowerCase();
+      if (field.column === 'email' && match === 'exact') return eb('users.email_lower', '=', lowered);
+      const compared = match === 'prefix' ? startsWith(postgres, key, lowered) : sql<SqlBool>`${postgres ? sql`${key} collate "C"` : key} = ${lowered}`;
+      return eb.and([eb(column, 'is not', null), compared]);
     }
     case 'user_id':
       if (match === 'exists') return sql<SqlBool>`1 = 1`;
-      if (match === 'prefix') return sql<SqlBool>`${eb.ref('users.user_id')} like ${likePrefix(value)} escape '\\'`;
+      // user_id is `collate "C"` on PostgreSQL (migration 0001): the primary key serves the range.
+      if (match === 'prefix') return startsWith(false, eb.ref('users.user_id'), value);
       return eb('users.user_id', '=', value);
     case 'connection': {
       if (match === 'exists') return sql<SqlBool>`1 = 1`;
@@ -135,5 +167,27 @@ export function searchCondition(eb: Eb, postgres: boolean, node: SearchNode): Ex
       return termCondition(eb, postgres, node);
     case 'range':
       return rangeCondition(eb, node);
+  }
+}
+
+/**
+ * Whether the database can find a search's users in an index rather than by reading the tenant:
+ * exact and prefix terms on the text fields and user_id, creation dates; an AND with one such
+ * member, an OR of only such members. NOT, `field:*`, flags, counts, the other dates, identities
+ * and metadata are read row by row.
+ */
+export function usesIndex(node: SearchNode): boolean {
+  switch (node.kind) {
+    case 'and':
+      return node.children.some(usesIndex);
+    case 'or':
+      return node.children.every(usesIndex);
+    case 'not':
+      return false;
+    case 'range':
+      return node.field.kind === 'date' && node.field.column === 'created_at';
+    case 'term':
+      if (node.match === 'exists') return false;
+      return node.field.kind === 'text' || node.field.kind === 'user_id' || (node.field.kind === 'date' && node.field.column === 'created_at');
   }
 }

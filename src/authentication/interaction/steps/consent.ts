@@ -20,7 +20,7 @@ import { userinfoAudience } from '../../../domain/tokens/userinfo-token.js';
 import { isoAt } from '../../../platform/clock.js';
 import { AuthorizationErrorResponse, pageErrors } from '../../errors.js';
 import { consentPage } from '../../pages/authorize.js';
-import { isConsoleClient } from '../../../domain/console/client.js';
+import { tokenPolicy } from '../../../domain/issuance/token-policy.js';
 import { sendPage } from '../../pages/html.js';
 import { scopesToGrant } from '../../token/user-tokens.js';
 import { pageParams } from '../../params.js';
@@ -56,8 +56,8 @@ async function firstPartySkips(deps: InteractionDeps, interaction: Interaction):
 async function needed(deps: InteractionDeps, interaction: Interaction): Promise<boolean> {
   const { client, request, authenticated } = interaction;
   if (!authenticated) return false;
-  // The built-in admin console is the service's own application: nothing to consent to (../../../domain/console/client.ts).
-  if (isConsoleClient(interaction.tenant.id, client.row.client_id)) return false;
+  // The token policy may skip consent (the built-in admin console, the service's own application).
+  if (tokenPolicy(interaction.tenant.id, client.row.client_id).consent === 'skip') return false;
   if (request.prompt === 'consent') return true;
   if (client.browser.firstParty && (await firstPartySkips(deps, interaction))) return false;
   const wanted = await wantedConsent(deps, interaction);

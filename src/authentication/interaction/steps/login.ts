@@ -37,7 +37,7 @@ import type { Interaction, InteractionDeps, InteractionStep } from '../step.js';
 import { isActive } from '../../../domain/users/active-user.js';
 import { readPromptSettings } from '../../../domain/branding/service.js';
 import { homeRealm, sendAuthnRequest } from '../../samlp-connection/login.js';
-import { isConsoleClient } from '../../../domain/console/client.js';
+import { tokenPolicy } from '../../../domain/issuance/token-policy.js';
 
 const NAME = 'login';
 
@@ -64,8 +64,8 @@ function connectionSettings(connection: ConnectionRow | undefined): { usernames:
   return { usernames: options.requires_username === true, signup: connection !== undefined && options.disable_signup !== true };
 }
 
-/** Whether this is the admin console's login, where nobody signs up (operators come from the setup link and the Management API). */
-const forConsole = (interaction: Interaction) => isConsoleClient(interaction.tenant.id, interaction.client.row.client_id);
+/** Whether nobody signs up through the client (the token policy: the admin console, whose operators come from the setup link and the Management API). */
+const noSignup = (interaction: Interaction) => !tokenPolicy(interaction.tenant.id, interaction.client.row.client_id).signup;
 
 /** A refused form: the page again, 400, with its error. */
 const refusedForm = (content: PageDocument, interaction: Interaction) => new PageError(400, content, formRedirects(interaction));
@@ -83,7 +83,7 @@ function loginRoutes(deps: InteractionDeps): RouteOptions[] {
     return loginPage({
       ...transactionView(deps, interaction),
       ...settings,
-      signup: settings.signup && !forConsole(interaction),
+      signup: settings.signup && !noSignup(interaction),
       ...(identifier !== undefined && { identifier }),
       ...(error && { error }),
       ...(identifierFirst && { identifierFirst: identifier ? step : 'identifier' }),
@@ -156,7 +156,7 @@ function signupRoutes(deps: InteractionDeps): RouteOptions[] {
   };
   return [
     stepRoute(deps, NAME, 'GET', '/signup', async (interaction, _request, reply) => {
-      if (forConsole(interaction)) return reply.redirect(`/login?state=${encodeURIComponent(interaction.transactionId!)}`, 303);
+      if (noSignup(interaction)) return reply.redirect(`/login?state=${encodeURIComponent(interaction.transactionId!)}`, 303);
       const hint = interaction.request.login_hint;
       return sendPage(reply, 200, await signupView(interaction, hint !== undefined ? { email: hint } : {}), formRedirects(interaction));
     }),
@@ -210,7 +210,7 @@ function forgotPasswordRoutes(deps: InteractionDeps): RouteOptions[] {
 
 export const loginStep: InteractionStep = {
   name: NAME,
-  page: (interaction) => (interaction.request.screen_hint === 'signup' && !forConsole(interaction) ? '/signup' : '/login'),
+  page: (interaction) => (interaction.request.screen_hint === 'signup' && !noSignup(interaction) ? '/signup' : '/login'),
   promptNone: { error: 'login_required', description: 'Login required' },
   needed: async (_deps, interaction) => interaction.authenticated === undefined,
   routes: (deps) => [...loginRoutes(deps), ...signupRoutes(deps), ...forgotPasswordRoutes(deps)],

@@ -41,7 +41,7 @@ import {
   verifyTotp,
   type Verification,
 } from '../../../domain/mfa/service.js';
-import { OAuthError } from '../../../platform/http/errors.js';
+import { OAuthError, oauthErrors } from '../../../platform/http/errors.js';
 import { takeSend } from '../../abuse-limits.js';
 import { PageError } from '../../errors.js';
 import { appendCookie } from '../../cookies.js';
@@ -175,16 +175,15 @@ function routes(deps: InteractionDeps): RouteOptions[] {
       url: '/mfa/push-status',
       handler: async (request, reply) => {
         // Not this browser's transaction (or none): a 4xx that says no more, in the JSON of an API.
-        const { interaction, current } = await stepInteraction(deps, request, reply).catch((error: unknown) => {
-          throw error instanceof PageError ? new OAuthError(error.statusCode, 'invalid_request', 'No such login is waiting in this browser.') : error;
-        });
+        const notWaiting = () => oauthErrors.invalidRequest('No such login is waiting in this browser.');
+        const { interaction, current } = await stepInteraction(deps, request, reply, { expired: notWaiting, invalidParameter: notWaiting });
         let status: 'pending' | 'done' | 'unknown' = 'done';
         if (current?.name === NAME) {
-          const oobCode = pageParams(request, ['oob_code'], (message) => new OAuthError(400, 'invalid_request', message)).oob_code ?? '';
+          const oobCode = pageParams(request, ['oob_code'], oauthErrors.invalidRequest).oob_code ?? '';
           status = await pushChallengeStatus(ctx, interaction.tenant.id, interaction.authenticated!.user.user_id, interaction.client.row.client_id, oobCode);
         }
         // Another step or none left: "done", and the form's post lets the policy go on.
-        if (status === 'unknown') throw new OAuthError(404, 'invalid_request', 'No such push notification is waiting for this login.');
+        if (status === 'unknown') throw oauthErrors.invalidRequest('No such push notification is waiting for this login.', 404);
         return reply.code(200).header('Cache-Control', 'no-store').send({ status });
       },
     },

@@ -34,6 +34,7 @@ import { textPasswordlessCode } from '../../passwordless/sms.js';
 import { completeStep, stepRoute } from '../policy.js';
 import type { Interaction, InteractionDeps, InteractionStep } from '../step.js';
 import { formRedirects, transactionView } from './login.js';
+import { loginConnections } from '../../../domain/issuance/token-policy.js';
 
 const NAME = 'passwordless';
 
@@ -43,7 +44,7 @@ const MAX_CODE = 16;
 
 /** The request's passwordless connection, if the request is for one (see the file comment). */
 async function passwordlessConnectionOf(deps: InteractionDeps, interaction: Interaction): Promise<ConnectionRow | undefined> {
-  const enabled = await deps.ctx.stores.connections.enabledForClient(interaction.tenant.id, interaction.client.row.client_id);
+  const enabled = await loginConnections(deps.ctx.stores.connections, interaction.tenant.id, interaction.client.row.client_id);
   const named = interaction.request.connection;
   if (named !== undefined) return enabled.find((c) => c.name === named && PASSWORDLESS_STRATEGIES.has(c.strategy));
   if (enabled.some((c) => c.strategy === 'auth0')) return undefined;

@@ -8,9 +8,9 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { deviceTransaction, type DeviceTransaction, type PushContext } from '../../../domain/mfa/push.js';
-import { OAuthError } from '../../../platform/http/errors.js';
+import { oauthErrors } from '../../../platform/http/errors.js';
 
-export const invalidToken = (description = 'The device token is invalid.') => new OAuthError(401, 'invalid_token', description);
+export const invalidToken = (description = 'The device token is invalid.') => oauthErrors.invalidToken(description);
 
 /** The credential of `Authorization: <scheme> …`, bounded. */
 export function authorizationOf(request: FastifyRequest, scheme: RegExp): string | undefined {
@@ -23,7 +23,7 @@ export async function deviceRequest(ctx: PushContext, request: FastifyRequest, a
   const jwt = authorizationOf(request, /^Bearer +([A-Za-z0-9\-_.]+) *$/i);
   if (jwt === undefined) throw invalidToken('Missing or bad authorization header');
   const opened = await deviceTransaction(ctx, request.tenant, jwt, audience);
-  if (opened === 'not_found') throw new OAuthError(404, 'not_found', 'Transaction not found or expired.');
+  if (opened === 'not_found') throw oauthErrors.notFound('Transaction not found or expired.');
   if (opened === 'invalid_token') throw invalidToken();
   return opened;
 }

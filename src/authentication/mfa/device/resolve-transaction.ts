@@ -8,7 +8,7 @@
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { pushBaseUrl, resolvePushTransaction } from '../../../domain/mfa/push.js';
-import { OAuthError } from '../../../platform/http/errors.js';
+import { oauthErrors } from '../../../platform/http/errors.js';
 import { deviceRequest, invalidToken } from './request.js';
 import type { PushContext } from '../../../domain/mfa/push.js';
 
@@ -21,7 +21,7 @@ export function resolveTransactionEndpoint(ctx: PushContext): RouteOptions {
       const transaction = await deviceRequest(ctx, request, `${pushBaseUrl(tenant)}/api/resolve-transaction`);
       const { auth0_guardian_method: method, auth0_guardian_accepted: accepted } = transaction.claims;
       if (method !== 'push' || typeof accepted !== 'boolean') throw invalidToken('The token must carry auth0_guardian_method "push" and auth0_guardian_accepted.');
-      if (!(await resolvePushTransaction(ctx, tenant, transaction, accepted))) throw new OAuthError(409, 'invalid_request', 'The transaction was already answered.');
+      if (!(await resolvePushTransaction(ctx, tenant, transaction, accepted))) throw oauthErrors.invalidRequest('The transaction was already answered.', 409);
       return reply.code(204).send();
     },
   };

@@ -6,7 +6,7 @@
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { pushBaseUrl } from '../../../domain/mfa/push.js';
-import { OAuthError } from '../../../platform/http/errors.js';
+import { oauthErrors } from '../../../platform/http/errors.js';
 import { deviceRequest } from './request.js';
 import type { IssuanceLookups } from '../../../domain/issuance/lookups.js';
 import type { PushContext } from '../../../domain/mfa/push.js';
@@ -24,7 +24,7 @@ export function deviceTransactionEndpoint(ctx: DeviceTransactionContext): RouteO
       const { tenant } = request;
       const { id } = request.params as { id: string };
       const transaction = await deviceRequest(ctx, request, `${pushBaseUrl(tenant)}/api/transactions`);
-      if (transaction.claims.sub !== id) throw new OAuthError(404, 'not_found', 'Transaction not found or expired.');
+      if (transaction.claims.sub !== id) throw oauthErrors.notFound('Transaction not found or expired.');
       const client = await ctx.lookups.client(tenant.id, transaction.challenge.client_id);
       return reply.header('Cache-Control', 'no-store').send({
         transaction_id: id,

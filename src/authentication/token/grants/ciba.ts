@@ -21,7 +21,7 @@ export const CIBA_GRANT = 'urn:openid:params:grant-type:ciba';
 const SLOW_DOWN_INTERVAL = 10;
 
 const invalidRequestId = () => oauthErrors.invalidGrant('Invalid or expired auth_req_id.');
-const denied = () => new OAuthError(400, 'access_denied', 'The end-user denied the authorization request or it has been expired');
+const denied = () => oauthErrors.accessDenied('The end-user denied the authorization request or it has been expired', 400);
 
 class SlowDown extends OAuthError {
   constructor() {
@@ -35,7 +35,7 @@ class SlowDown extends OAuthError {
 
 function checkDecision(row: BackchannelAuthRequestRow, now: string): void {
   if (row.status === 'denied' || (row.status === 'pending' && row.expires_at <= now)) throw denied();
-  if (row.status === 'pending') throw new OAuthError(400, 'authorization_pending', 'The end-user authorization is pending');
+  if (row.status === 'pending') throw oauthErrors.authorizationPending('The end-user authorization is pending');
 }
 
 export const ciba: GrantHandler = {

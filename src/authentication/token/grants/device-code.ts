@@ -10,7 +10,7 @@
  * `offline_access`, org_id when that login was for an organization).
  * Statuses are the current docs' 403 and 429, not the legacy 400.
  */
-import { OAuthError, oauthErrors } from '../../../platform/http/errors.js';
+import { oauthErrors } from '../../../platform/http/errors.js';
 import type { DeviceCodeRow } from '../../../domain/rows.js';
 import { secretHash } from '../../../domain/secrets.js';
 import type { Tenant } from '../../../domain/tenants/tenant.js';
@@ -34,19 +34,19 @@ async function findRequest(ctx: AppContext, tenant: Tenant, client: Authenticate
 
 async function checkExpiry(ctx: AppContext, tenant: Tenant, row: DeviceCodeRow): Promise<void> {
   if (row.expires_at > isoAt(ctx.now())) return;
-  if (await ctx.stores.deviceCodes.reportExpiry(tenant.id, row.id)) throw new OAuthError(403, 'expired_token', 'The device code has expired.');
+  if (await ctx.stores.deviceCodes.reportExpiry(tenant.id, row.id)) throw oauthErrors.expiredToken('The device code has expired.');
   throw invalidCode();
 }
 
 async function pacePolling(ctx: AppContext, tenant: Tenant, row: DeviceCodeRow): Promise<void> {
   const now = ctx.now();
   if (!(await ctx.stores.deviceCodes.recordPoll(tenant.id, row.id, isoAt(now), isoAt(now - row.interval * 1000)))) {
-    throw new OAuthError(429, 'slow_down', `You are polling faster than the specified interval of ${row.interval} seconds.`);
+    throw oauthErrors.slowDown(`You are polling faster than the specified interval of ${row.interval} seconds.`, 429);
   }
 }
 
 function checkDecision(row: DeviceCodeRow): void {
-  if (row.status === 'pending') throw new OAuthError(403, 'authorization_pending', 'User has yet to authorize device code.');
+  if (row.status === 'pending') throw oauthErrors.authorizationPending('User has yet to authorize device code.', 403);
   if (row.status === 'denied') throw oauthErrors.accessDenied('User cancelled the confirmation prompt.');
 }
 

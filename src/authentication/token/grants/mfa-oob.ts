@@ -14,7 +14,7 @@
  */
 import { verifyOob } from '../../../domain/mfa/service.js';
 import { PUSH_POLL_INTERVAL, pollPushChallenge } from '../../../domain/mfa/push.js';
-import { OAuthError, oauthErrors } from '../../../platform/http/errors.js';
+import { oauthErrors } from '../../../platform/http/errors.js';
 import { requireParams } from '../../params.js';
 import type { GrantContext, GrantHandler, TokenResponse } from '../grant.js';
 import { completeMfaLogin, mfaLoginOf, refuseFailedFactor } from '../mfa-grant.js';
@@ -36,11 +36,11 @@ export const mfaOob: GrantHandler = {
         case 'not_push':
           throw oauthErrors.invalidRequest('Missing required parameter: binding_code');
         case 'pending':
-          throw new OAuthError(400, 'authorization_pending', 'Authorization pending: please repeat the request in a few seconds.');
+          throw oauthErrors.authorizationPending('Authorization pending: please repeat the request in a few seconds.');
         case 'slow_down':
-          throw new OAuthError(400, 'slow_down', `You are polling faster than the specified interval of ${PUSH_POLL_INTERVAL} seconds.`);
+          throw oauthErrors.slowDown(`You are polling faster than the specified interval of ${PUSH_POLL_INTERVAL} seconds.`);
         case 'denied':
-          throw new OAuthError(400, 'access_denied', 'MFA Authorization rejected.');
+          throw oauthErrors.accessDenied('MFA Authorization rejected.', 400);
         default:
           refuseFailedFactor(poll.outcome, 'Invalid oob_code.');
           return completeMfaLogin(ctx, tenant, client, login);

@@ -35,6 +35,7 @@ import { issueUserTokens } from '../user-tokens.js';
 import type { AppContext } from '../../../domain/context.js';
 import { isActive } from '../../../domain/users/active-user.js';
 import { requireSecondFactor } from '../../mfa/required.js';
+import { loginConnections } from '../../../domain/issuance/token-policy.js';
 
 export const PASSWORD_REALM_GRANT = 'http://auth0.com/oauth/grant-type/password-realm';
 
@@ -57,7 +58,7 @@ async function connectionFromRealm(ctx: AppContext, tenant: Tenant, client: Auth
 async function defaultConnection(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient): Promise<ConnectionRow> {
   const named = tenant.settings.default_directory;
   if (named) return requireEnabledConnection(ctx, tenant, client, named);
-  const enabled = (await ctx.stores.connections.enabledForClient(tenant.id, client.client.row.client_id)).filter(
+  const enabled = (await loginConnections(ctx.stores.connections, tenant.id, client.client.row.client_id)).filter(
     (c) => c.strategy === DATABASE_STRATEGY,
   );
   if (enabled.length === 1) return enabled[0]!;
@@ -70,7 +71,7 @@ async function defaultConnection(ctx: AppContext, tenant: Tenant, client: Authen
 
 async function requireEnabledConnection(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient, name: string): Promise<ConnectionRow> {
   const store = ctx.stores.connections;
-  const connection = (await store.enabledForClient(tenant.id, client.client.row.client_id)).find((c) => c.name === name);
+  const connection = (await loginConnections(store, tenant.id, client.client.row.client_id)).find((c) => c.name === name);
   if (!connection) {
     if (!(await store.getByName(tenant.id, name))) throw oauthErrors.invalidRequest(`Connection does not exist: ${name}`);
     throw oauthErrors.unauthorizedClient(`The connection ${name} is not enabled for the client.`);
