@@ -30,8 +30,7 @@
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { originAllowed } from '../domain/clients/origins.js';
-import type { AppContext } from '../domain/context.js';
-import type { ClientBrowserSettings } from '../domain/issuance/lookups.js';
+import type { ClientBrowserSettings, IssuanceLookups } from '../domain/issuance/lookups.js';
 
 type Policy = 'public' | 'client' | 'cross-origin';
 
@@ -80,8 +79,13 @@ function clientOrigins(browser: ClientBrowserSettings, policy: Policy): readonly
   return policy === 'cross-origin' ? origins : [...origins, ...browser.callbacks];
 }
 
+/** What CORS decisions read. */
+export interface CorsContext {
+  readonly lookups: IssuanceLookups;
+}
+
 /** preHandler: the CORS answer headers, or the refusal, for a cross-origin request to one of ENDPOINTS. */
-export function corsHook(ctx: AppContext) {
+export function corsHook(ctx: CorsContext) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     const origin = request.headers.origin;
     if (origin === undefined || request.method === 'OPTIONS') return undefined;

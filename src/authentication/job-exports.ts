@@ -9,15 +9,20 @@
 import { Readable } from 'node:stream';
 import { createGzip, gzipSync } from 'node:zlib';
 import type { RouteOptions } from 'fastify';
-import type { AppContext } from '../domain/context.js';
-import { exportFileName, exportLinkValid } from '../domain/jobs/export-links.js';
+import { exportFileName, exportLinkValid, type ExportLinkContext } from '../domain/jobs/export-links.js';
 import { oauthErrors } from '../platform/http/errors.js';
 import { pick, readQuery } from './params.js';
+import type { JobStore } from '../domain/jobs/store.js';
 
 const refused = () => oauthErrors.accessDenied('The download link is invalid or has expired.');
 
+/** What serving export files touches. */
+export interface JobExportContext extends ExportLinkContext {
+  readonly stores: { readonly jobs: JobStore };
+}
+
 /** The parts of an export in order, a few at a time: the download holds a few pages in memory, not the file. */
-async function* parts(ctx: AppContext, tenantId: string, jobId: string): AsyncGenerator<string> {
+async function* parts(ctx: JobExportContext, tenantId: string, jobId: string): AsyncGenerator<string> {
   let after = -1;
   for (;;) {
     const batch = await ctx.stores.jobs.fileParts(tenantId, jobId, after, 8);
@@ -27,7 +32,7 @@ async function* parts(ctx: AppContext, tenantId: string, jobId: string): AsyncGe
   }
 }
 
-export function jobExportDownload(ctx: AppContext): RouteOptions {
+export function jobExportDownload(ctx: JobExportContext): RouteOptions {
   return {
     method: 'GET',
     url: '/jobs/exports/:id/:file',

@@ -14,9 +14,8 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { httpsUrlProblem, type Branding } from '../domain/branding/branding.js';
-import { customTextsIn, readBranding, readPromptSettings } from '../domain/branding/service.js';
+import { customTextsIn, readBranding, readPromptSettings, type UiSettingsContext } from '../domain/branding/service.js';
 import { chooseLanguage, enabledLanguages } from '../domain/branding/texts.js';
-import type { AppContext } from '../domain/context.js';
 import { pageUi, type PageUi } from './pages/html.js';
 
 const MAX_SUPPORT_EMAIL = 254;
@@ -37,7 +36,7 @@ function queryUiLocales(request: FastifyRequest): string | undefined {
 }
 
 /** `withBranding` changes the stored branding before the page uses it (the console's live preview, ./console/preview.ts). */
-export async function loadPageUi(ctx: AppContext, request: FastifyRequest, withBranding: (stored: Branding) => Branding = (b) => b): Promise<PageUi> {
+export async function loadPageUi(ctx: UiSettingsContext, request: FastifyRequest, withBranding: (stored: Branding) => Branding = (b) => b): Promise<PageUi> {
   const { tenant } = request;
   const settings = tenant.settings as unknown as Record<string, unknown>;
   const accept = request.headers['accept-language'];
@@ -55,7 +54,7 @@ export async function loadPageUi(ctx: AppContext, request: FastifyRequest, withB
 }
 
 /** onRequest hook: pages of this request load their UI once, when one is sent. */
-export function pageUiHook(ctx: AppContext) {
+export function pageUiHook(ctx: UiSettingsContext) {
   return async (request: FastifyRequest): Promise<void> => {
     if (!request.tenant) return;
     let loaded: Promise<PageUi> | undefined;

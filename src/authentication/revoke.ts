@@ -14,22 +14,28 @@
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Tenant } from '../domain/tenants/tenant.js';
-import { authenticateClient, clientAuthenticationParameters } from './client-auth/authenticate.js';
+import { authenticateClient, clientAuthenticationParameters, type ClientAuthenticationContext } from './client-auth/authenticate.js';
 import type { AuthenticatedClient } from './client-auth/method.js';
 import type { AuthenticationRegistries } from './registries.js';
 import { pick, readBody, requireParams, type Params } from './params.js';
 import { secretHash } from '../domain/secrets.js';
-import type { AppContext } from '../domain/context.js';
 import { isoAt } from '../platform/clock.js';
+import type { RefreshTokenStore } from '../domain/refresh-tokens/store.js';
 
-async function revokeRefreshToken(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient, params: Params): Promise<void> {
+/** What revocation touches. */
+export interface RevocationContext extends ClientAuthenticationContext {
+  readonly now: () => number;
+  readonly stores: ClientAuthenticationContext['stores'] & { readonly refreshTokens: RefreshTokenStore };
+}
+
+async function revokeRefreshToken(ctx: RevocationContext, tenant: Tenant, client: AuthenticatedClient, params: Params): Promise<void> {
   const store = ctx.stores.refreshTokens;
   const row = await store.find(tenant.id, secretHash(params.token!));
   if (!row || row.client_id !== client.client.row.client_id) return;
   await store.revokeFamily(tenant.id, row.family_id, isoAt(ctx.now()));
 }
 
-export function revokeEndpoint(ctx: AppContext, registries: AuthenticationRegistries): RouteOptions {
+export function revokeEndpoint(ctx: RevocationContext, registries: AuthenticationRegistries): RouteOptions {
   const parameters = [...clientAuthenticationParameters(registries.clientAuthMethods), 'token', 'token_type_hint'];
   return {
     method: 'POST',

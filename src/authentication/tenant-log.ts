@@ -6,7 +6,10 @@
  * waits: it only queues the event.
  */
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../domain/context.js';
+import type { Logger } from 'pino';
+import type { ConnectionStore } from '../domain/connections/store.js';
+import type { TenantLogs } from '../domain/logs/tenant-logs.js';
+import type { UserStore } from '../domain/users/store.js';
 import type { LogEvent, LogType } from '../domain/logs/events.js';
 import type { ConnectionRow } from '../domain/rows.js';
 import type { UserRow } from '../domain/users/model.js';
@@ -28,14 +31,25 @@ function requestMembers(request: FastifyRequest): Pick<LogEvent, 'ip' | 'user_ag
   return { ip: request.ip, user_agent: header(request, 'user-agent'), hostname: request.tenant.customDomain ?? request.tenant.domain };
 }
 
+/** What recording an event in the tenant log touches. */
+export interface TenantLogContext {
+  readonly tenantLogs: TenantLogs;
+}
+
+/** What recording an event that names its user or connection touches (looked up off the request path). */
+export interface TenantLogLookupContext extends TenantLogContext {
+  readonly logger: Logger;
+  readonly stores: { readonly connections: ConnectionStore; readonly users: UserStore };
+}
+
 /** Records the event with the request's `ip`, `user_agent` and `hostname`. */
-export function logAuthenticationEvent(ctx: Pick<AppContext, 'tenantLogs'>, request: FastifyRequest, event: LogEvent): void {
+export function logAuthenticationEvent(ctx: TenantLogContext, request: FastifyRequest, event: LogEvent): void {
   if (!ctx.tenantLogs.enabled) return;
   ctx.tenantLogs.record(request.tenant.id, { ...requestMembers(request), ...event });
 }
 
 /** Records the event once a lookup off the request's path has completed it (flush and close wait for it). */
-function logAuthenticationEventWhen(ctx: Pick<AppContext, 'tenantLogs'>, request: FastifyRequest, event: Promise<LogEvent>): void {
+function logAuthenticationEventWhen(ctx: TenantLogContext, request: FastifyRequest, event: Promise<LogEvent>): void {
   if (!ctx.tenantLogs.enabled) return;
   const members = requestMembers(request);
   ctx.tenantLogs.recordWhen(request.tenant.id, event.then((known) => ({ ...members, ...known })));
@@ -110,7 +124,7 @@ function connectionMembers(connection: Pick<ConnectionRow, 'id' | 'name' | 'stra
  * known only by id (a code or refresh token's).
  */
 function logCompleted(
-  ctx: Pick<AppContext, 'tenantLogs' | 'stores' | 'logger'>,
+  ctx: TenantLogLookupContext,
   request: FastifyRequest,
   event: LogEvent,
   lookup: { connection?: ConnectionRow | undefined; identifier?: string | undefined },
@@ -141,7 +155,7 @@ function logCompleted(
 
 /** The token endpoint's outcome: a success with the response, or a failure with the error thrown. */
 export function logTokenExchange(
-  ctx: Pick<AppContext, 'tenantLogs' | 'stores' | 'logger'>,
+  ctx: TenantLogLookupContext,
   request: FastifyRequest,
   exchange: TokenExchange,
   outcome: { response: TokenResponse } | { error: unknown },
@@ -191,7 +205,7 @@ export type PasswordLoginOutcome = { user: UserRow; active: boolean } | 'blocked
  * request's path.
  */
 export function logPasswordLogin(
-  ctx: Pick<AppContext, 'tenantLogs' | 'stores' | 'logger'>,
+  ctx: TenantLogLookupContext,
   request: FastifyRequest,
   login: { client: { client_id: string; name: string }; connection: ConnectionRow; identifier: string; outcome: PasswordLoginOutcome },
 ): void {

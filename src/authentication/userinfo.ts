@@ -25,13 +25,14 @@ import { type JWTPayload } from 'jose';
 import type { Tenant } from '../domain/tenants/tenant.js';
 import { userClaims } from '../domain/tokens/id-token.js';
 import type { UserRow } from '../domain/users/model.js';
-import type { AppContext } from '../domain/context.js';
 import { BearerRefusal } from './errors.js';
 import { requireActiveUser } from '../domain/users/active-user.js';
 import { verifyTenantJwt } from '../domain/tokens/verify.js';
 import { confirmationOf } from '../domain/tokens/confirmation.js';
-import { currentNonce, dpopHeader, DPOP_ALGS, verifyDpopProof, withNonce } from './sender-constraint/dpop.js';
+import { currentNonce, dpopHeader, DPOP_ALGS, verifyDpopProof, withNonce, type DpopContext } from './sender-constraint/dpop.js';
 import { renderErrorsWith } from '../platform/http/error-rendering.js';
+import type { UserStore } from '../domain/users/store.js';
+import type { Keyring } from '../domain/keys/keyring.js';
 
 
 interface PresentedToken {
@@ -65,7 +66,13 @@ function readAccessToken(request: FastifyRequest): PresentedToken {
 
 const REFUSALS = { invalid: 'Invalid token', expired: 'The token has expired', audience: 'Invalid audience' } as const;
 
-async function verifyUserinfoToken(ctx: AppContext, tenant: Tenant, token: string): Promise<JWTPayload> {
+/** What /userinfo touches. */
+export interface UserinfoContext extends DpopContext {
+  readonly keyring: Keyring;
+  readonly stores: DpopContext['stores'] & { readonly users: UserStore };
+}
+
+async function verifyUserinfoToken(ctx: UserinfoContext, tenant: Tenant, token: string): Promise<JWTPayload> {
   // Every token the tenant issues expires: one without `exp` (or `sub`) is no token of this endpoint.
   const verified = await verifyTenantJwt(ctx, tenant, token, 'userinfo');
   if (!verified.ok) throw new BearerRefusal(REFUSALS[verified.failure]);
@@ -78,7 +85,7 @@ async function verifyUserinfoToken(ctx: AppContext, tenant: Tenant, token: strin
  * token is not accepted under the DPoP scheme (RFC 9449 §7).
  */
 async function checkSenderConstraint(
-  ctx: AppContext,
+  ctx: UserinfoContext,
   tenant: Tenant,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -115,7 +122,7 @@ function claimsFor(user: UserRow, payload: JWTPayload): Record<string, unknown> 
   return { sub: user.user_id, ...userClaims(user, scopes) };
 }
 
-export function userinfoEndpoint(ctx: AppContext): RouteOptions {
+export function userinfoEndpoint(ctx: UserinfoContext): RouteOptions {
   return {
     method: ['GET', 'POST'],
     url: '/userinfo',

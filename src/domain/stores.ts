@@ -93,11 +93,15 @@ export interface Stores {
   uiSettings: UiSettingsStore;
 }
 
-export interface UnitOfWork {
+/**
+ * A consumer names the stores its work uses, `UnitOfWork<{ roles: RoleStore }>`
+ * (the composition root's, over every store, is one of those).
+ */
+export interface UnitOfWork<S = Stores> {
   /**
    * Runs `work` with stores bound to one transaction. `joined` runs further
    * work in that same transaction (a helper that is all-or-nothing itself,
    * called from inside one); the outer unit of work would wait for it.
    */
-  transaction<T>(work: (stores: Stores, joined: UnitOfWork) => Promise<T>): Promise<T>;
+  transaction<T>(work: (stores: S, joined: UnitOfWork<S>) => Promise<T>): Promise<T>;
 }

@@ -20,10 +20,11 @@
 import type { FastifyRequest } from 'fastify';
 import { managementErrors } from '../platform/http/errors.js';
 import { CURRENT_USER_SCOPE_SET, isCurrentUserScope } from '../domain/management-api/current-user.js';
-import type { AppContext } from '../domain/context.js';
 import { verifyTenantJwt } from '../domain/tokens/verify.js';
 import { tokenPolicy } from '../domain/issuance/token-policy.js';
 import { isActive } from '../domain/users/active-user.js';
+import type { UserStore } from '../domain/users/store.js';
+import type { Keyring } from '../domain/keys/keyring.js';
 
 export interface ManagementPrincipal {
   /**
@@ -69,7 +70,14 @@ function bearerToken(request: FastifyRequest): string | undefined {
   return match?.[1] || undefined;
 }
 
-export async function authenticateManagement(ctx: AppContext, request: FastifyRequest): Promise<ManagementPrincipal> {
+/** What authenticating a Management API request touches. */
+export interface ManagementAuthContext {
+  readonly keyring: Keyring;
+  readonly now: () => number;
+  readonly stores: { readonly users: UserStore };
+}
+
+export async function authenticateManagement(ctx: ManagementAuthContext, request: FastifyRequest): Promise<ManagementPrincipal> {
   const token = bearerToken(request);
   if (token === undefined) throw managementErrors.missingAuthentication();
   if (token.split('.').length !== 3) throw managementErrors.badAuthorizationHeader();

@@ -10,8 +10,14 @@
  */
 import { Type, type TSchema } from '@sinclair/typebox';
 import { CheckpointPagingQuery, OffsetPagingQuery, parsePaging, sealCheckpoint, type Paging } from './paging.js';
-import type { AppContext } from '../domain/context.js';
+import type { SecretBox } from '../platform/crypto/secret-box.js';
 import type { KeysetWindow, OffsetWindow, Page, PageQuery } from '../domain/paging.js';
+
+/** What sealing and opening checkpoints takes: the secret box, and the clock that dates them. */
+export interface CheckpointSealing {
+  readonly box: SecretBox;
+  readonly now: () => number;
+}
 
 /** Query properties of offset paging, for a route's querystring schema. */
 export const OffsetQuery = {
@@ -79,7 +85,7 @@ export function offsetList<K extends string, T>(key: K, items: T[], page: Offset
  * last page.
  */
 export function checkpointList<K extends string, R, T>(
-  ctx: AppContext,
+  ctx: CheckpointSealing,
   scope: string,
   key: K,
   rows: R[],
@@ -94,7 +100,7 @@ export function checkpointList<K extends string, R, T>(
 }
 
 /** Paging of operations that offer only checkpoints: `take` defaults to 50, `from` is opened for `scope`. */
-export function checkpointPaging(ctx: AppContext, query: { from?: string; take?: number }, scope: string): { after: string | undefined; take: number } {
+export function checkpointPaging(ctx: CheckpointSealing, query: { from?: string; take?: number }, scope: string): { after: string | undefined; take: number } {
   const paging = parsePaging({ ...(query.from !== undefined && { from: query.from }), take: query.take ?? 50 }, ctx.box, scope, ctx.now());
   if (paging.kind !== 'checkpoint') throw new Error('unreachable: take is always set');
   return paging;
@@ -108,7 +114,7 @@ export function keysetWindow(page: { after: string | undefined; take: number }):
 
 /** A checkpoint-only list: fetches one row past the page and shapes it. */
 export async function checkpointPage<K extends string, R, T>(
-  ctx: AppContext,
+  ctx: CheckpointSealing,
   scope: string,
   key: K,
   page: { after: string | undefined; take: number },
@@ -121,7 +127,7 @@ export async function checkpointPage<K extends string, R, T>(
 
 /** A list offering both paging styles: the store page for `paging`, and the result shaped as `paging` asks. */
 export async function pagedList<K extends string, R, T>(
-  ctx: AppContext,
+  ctx: CheckpointSealing,
   scope: string,
   key: K,
   paging: Paging,

@@ -1,13 +1,15 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest, HTTPMethods, RouteGenericInterface, RouteOptions } from 'fastify';
-import type { AppContext } from '../domain/context.js';
 import { FORM_MEDIA_TYPE, requestMediaType } from '../platform/http/media-type.js';
 
 /** A Management API operation: a Fastify route whose config names the scopes it accepts, with its schemas. */
 export type ManagementRoute = RouteOptions & { config: { scopes: readonly string[] }; schema: ManagementSchema };
 
-/** One operation, built from the context and its area's service. */
-export type ManagementRouteFactory<S> = (ctx: AppContext, service: S) => ManagementRoute;
+/**
+ * One operation, built from its area's service and, for the few operations
+ * that use it directly, the part `C` of the context they declare.
+ */
+export type ManagementRouteFactory<S, C = unknown> = (ctx: C, service: S) => ManagementRoute;
 
 /**
  * The schemas of an operation, all TypeBox, so that the types of the request

@@ -6,9 +6,18 @@
  * path and the status: never the body, which may carry secrets.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../domain/context.js';
+import type { Logger } from 'pino';
+import type { IssuanceLookups } from '../domain/issuance/lookups.js';
+import type { TenantLogs } from '../domain/logs/tenant-logs.js';
 
-export function logManagementOperation(ctx: Pick<AppContext, 'tenantLogs' | 'lookups' | 'logger'>, request: FastifyRequest, reply: FastifyReply): void {
+/** What logging a Management API operation touches. */
+export interface ManagementLogContext {
+  readonly logger: Logger;
+  readonly lookups: IssuanceLookups;
+  readonly tenantLogs: TenantLogs;
+}
+
+export function logManagementOperation(ctx: ManagementLogContext, request: FastifyRequest, reply: FastifyReply): void {
   if (!ctx.tenantLogs.enabled || request.method === 'GET' || request.method === 'HEAD' || request.routeOptions.config.scopes === undefined) return;
   // An unknown host was answered before any tenant was found.
   const tenant = request.tenant as typeof request.tenant | undefined;

@@ -25,17 +25,17 @@
  * A stage takes only the parts of the context it uses.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../domain/context.js';
-import type { IssuanceClient } from '../../domain/issuance/lookups.js';
+import type { IssuanceClient, IssuanceLookups } from '../../domain/issuance/lookups.js';
 import type { UserRow } from '../../domain/rows.js';
 import type { Stores } from '../../domain/stores.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { oauthErrors } from '../../platform/http/errors.js';
 import { checkBindingMessage, checkCibaScope, checkRequestedExpiry, hintedUser } from '../ciba/request.js';
-import { authenticateClient as authenticateWith, clientAuthenticationParameters } from '../client-auth/authenticate.js';
+import { authenticateClient as authenticateWith, clientAuthenticationParameters, type ClientAuthenticationContext } from '../client-auth/authenticate.js';
 import type { AuthenticatedClient, ClientAuthMethod } from '../client-auth/method.js';
 import { answerErrorsTo, answerErrorsWithPage } from '../error-rendering.js';
 import { pick, readBody, readQuery } from '../params.js';
+import type { DpopContext } from '../sender-constraint/dpop.js';
 import { proofOfPossession } from '../sender-constraint/token-proof.js';
 import { CIBA_GRANT } from '../token/grants/ciba.js';
 import { DEVICE_CODE_GRANT } from '../token/grants/device-code.js';
@@ -146,14 +146,14 @@ function readParameters(clientAuthMethods: readonly ClientAuthMethod[], extra: r
   };
 }
 
-function authenticate(ctx: AppContext, clientAuthMethods: readonly ClientAuthMethod[]): StageFunction {
+function authenticate(ctx: ClientAuthenticationContext, clientAuthMethods: readonly ClientAuthMethod[]): StageFunction {
   return async function authenticateClient(state) {
     state.authenticated = await authenticateWith(clientAuthMethods, ctx, state.tenant, state.request, state.params);
     state.client = state.authenticated.client;
   };
 }
 
-function findClient({ lookups }: Pick<AppContext, 'lookups'>): StageFunction {
+function findClient({ lookups }: { readonly lookups: IssuanceLookups }): StageFunction {
   return async function checkClient(state) {
     const clientId = state.params.client_id;
     if (!clientId) throw oauthErrors.invalidRequest('Missing required parameter: client_id');
@@ -186,7 +186,7 @@ function pushableParameters(clientAuthMethods: readonly ClientAuthMethod[]): Sta
 }
 
 /** A request_uri's pushed parameters (./pushed.ts); a client that must push may send nothing else. */
-function loadPushedRequest(deps: Pick<AppContext, 'now'> & { stores: Pick<Stores, 'pushedRequests'> }): StageFunction {
+function loadPushedRequest(deps: { readonly now: () => number } & { stores: Pick<Stores, 'pushedRequests'> }): StageFunction {
   return async function loadPushedRequest(state) {
     const { params } = state;
     if (params.request_uri !== undefined) {
@@ -200,7 +200,7 @@ function loadPushedRequest(deps: Pick<AppContext, 'now'> & { stores: Pick<Stores
 }
 
 /** A signed request object's members over the parameters (./request-object.ts); not after a pushed request (verified when pushed). */
-function readRequestObject(deps: Pick<AppContext, 'now'> & { stores: Pick<Stores, 'oneTimeUses'> }): StageFunction {
+function readRequestObject(deps: { readonly now: () => number } & { stores: Pick<Stores, 'oneTimeUses'> }): StageFunction {
   return async function readRequestObject(state) {
     if (state.pushed) return;
     state.params = await withRequestObject(deps, state.tenant, client(state), state.params);
@@ -208,7 +208,7 @@ function readRequestObject(deps: Pick<AppContext, 'now'> & { stores: Pick<Stores
 }
 
 /** A DPoP proof sent with a pushed request binds its code to the proof's key (RFC 9449 §10.1); a dpop_jkt beside it must name the same key. */
-function bindDpopKey(ctx: AppContext): StageFunction {
+function bindDpopKey(ctx: DpopContext): StageFunction {
   return async function bindDpopKey(state) {
     const { tenant, request, reply } = state;
     const confirmation = await proofOfPossession(ctx, tenant, request, reply, client(state), `${tenant.issuer}oauth/par`, {
@@ -249,7 +249,7 @@ function checkBackchannelRequest(deps: { stores: Pick<Stores, 'users'> }): Stage
  * the family): the requested one at /authorize, the requested one or the
  * tenant's default at the back-channel endpoints.
  */
-function checkResource({ lookups }: Pick<AppContext, 'lookups'>): StageFunction {
+function checkResource({ lookups }: { readonly lookups: IssuanceLookups }): StageFunction {
   return async function checkResource(state) {
     const { tenant } = state;
     const audience = state.endpoint === A ? state.authorize!.audience : (state.params.audience ?? tenant.settings.default_audience);
@@ -258,8 +258,13 @@ function checkResource({ lookups }: Pick<AppContext, 'lookups'>): StageFunction 
   };
 }
 
+/** What the stages touch, each taking its part. */
+export interface StageContext extends ClientAuthenticationContext, DpopContext {
+  readonly stores: ClientAuthenticationContext['stores'] & DpopContext['stores'] & Pick<Stores, 'pushedRequests' | 'users'>;
+}
+
 export interface StageDependencies {
-  ctx: AppContext;
+  ctx: StageContext;
   clientAuthMethods: readonly ClientAuthMethod[];
   responses: ResponseSupport;
   /** Parameters an endpoint of the A family reads besides the request's (verify_redirect's email and code). */

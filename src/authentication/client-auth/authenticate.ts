@@ -19,13 +19,17 @@
  * before private_key_jwt is registered), are 401 `invalid_client`.
  */
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../../domain/context.js';
-import type { IssuanceClient } from '../../domain/issuance/lookups.js';
+import type { IssuanceClient, IssuanceLookups } from '../../domain/issuance/lookups.js';
 import { complianceProfile } from '../../domain/clients/compliance.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { oauthErrors } from '../../platform/http/errors.js';
 import type { Params } from '../params.js';
-import type { AuthenticatedClient, ClientAuthMethod, PresentedCredentials } from './method.js';
+import type { AuthenticatedClient, ClientAuthContext, ClientAuthMethod, PresentedCredentials } from './method.js';
+
+/** What authenticating a client touches: the cached client, and what the methods verify with. */
+export interface ClientAuthenticationContext extends ClientAuthContext {
+  readonly lookups: IssuanceLookups;
+}
 
 /** Parameters of client authentication the endpoints always read: `client_id`, and a client assertion's (RFC 7521 §4.2), to refuse one no method takes. */
 export const CLIENT_AUTHENTICATION_PARAMETERS: readonly string[] = ['client_id', 'client_assertion', 'client_assertion_type'];
@@ -54,7 +58,7 @@ function checkClientIdAgrees(credentials: PresentedCredentials, params: Params):
   }
 }
 
-async function loadClient(ctx: AppContext, tenant: Tenant, clientId: string): Promise<IssuanceClient> {
+async function loadClient(ctx: ClientAuthenticationContext, tenant: Tenant, clientId: string): Promise<IssuanceClient> {
   const client = await ctx.lookups.client(tenant.id, clientId);
   if (!client) throw oauthErrors.clientUnauthorized();
   return client;
@@ -81,7 +85,7 @@ function checkMethodRegistered(client: IssuanceClient, method: ClientAuthMethod)
 
 export async function authenticateClient(
   methods: readonly ClientAuthMethod[],
-  ctx: AppContext,
+  ctx: ClientAuthenticationContext,
   tenant: Tenant,
   request: FastifyRequest,
   params: Params,

@@ -7,8 +7,8 @@
  * advertises the ones with `advertised`.
  */
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../../domain/context.js';
 import type { IssuanceClient } from '../../domain/issuance/lookups.js';
+import type { OneTimeUseStore } from '../../domain/one-time-use/store.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { Params } from '../params.js';
 
@@ -20,6 +20,16 @@ export interface PresentedCredentials {
   secret?: string;
   /** The client assertion (JWT), for private_key_jwt. */
   assertion?: string;
+}
+
+/**
+ * What a method's `verify` may touch: the clock (credentials' validity) and
+ * the one-time-use store (an assertion's `jti` is spent once). A method that
+ * needs more adds it here, where every caller sees it.
+ */
+export interface ClientAuthContext {
+  readonly now: () => number;
+  readonly stores: { readonly oneTimeUses: OneTimeUseStore };
 }
 
 export interface ClientAuthMethod {
@@ -36,7 +46,7 @@ export interface ClientAuthMethod {
   /** The method's credentials in the request, if it carries them; a malformed one is an error. */
   detect(request: FastifyRequest, params: Params): PresentedCredentials | undefined;
   /** Checks the credentials against the client; throws the OAuth error of a failed authentication. */
-  verify(ctx: AppContext, tenant: Tenant, client: IssuanceClient, credentials: PresentedCredentials, request: FastifyRequest, params: Params): Promise<void>;
+  verify(ctx: ClientAuthContext, tenant: Tenant, client: IssuanceClient, credentials: PresentedCredentials, request: FastifyRequest, params: Params): Promise<void>;
 }
 
 /** A client the request authenticated as, and how. */

@@ -10,8 +10,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyReply, RouteOptions } from 'fastify';
-import type { AppContext } from '../../domain/context.js';
 import { CONSOLE_PATH } from '../../domain/console/client.js';
+import type { Config } from '../../platform/config.js';
 
 /** The console's policy: its own script and style only, the Management API and the Authentication API of this origin, framed by nothing. */
 export const CONSOLE_CSP =
@@ -36,7 +36,12 @@ function secure(reply: FastifyReply): FastifyReply {
     .header('X-Frame-Options', 'DENY');
 }
 
-async function sendFile(ctx: AppContext, reply: FastifyReply, name: ConsoleFile): Promise<FastifyReply> {
+/** What serving the console's files reads. */
+export interface ConsoleFilesContext {
+  readonly config: Config;
+}
+
+async function sendFile(ctx: ConsoleFilesContext, reply: FastifyReply, name: ConsoleFile): Promise<FastifyReply> {
   let content: Buffer;
   try {
     content = await readFile(path.join(ctx.config.consoleDir, name));
@@ -49,7 +54,7 @@ async function sendFile(ctx: AppContext, reply: FastifyReply, name: ConsoleFile)
   return secure(reply).code(200).header('Content-Type', FILES[name]).header('Cache-Control', 'no-cache').send(content);
 }
 
-export function consoleFileRoutes(ctx: AppContext): RouteOptions[] {
+export function consoleFileRoutes(ctx: ConsoleFilesContext): RouteOptions[] {
   const file = (url: string, name: ConsoleFile): RouteOptions => ({ method: 'GET', url, handler: async (_request, reply) => sendFile(ctx, reply, name) });
   return [
     { method: 'GET', url: CONSOLE_PATH.slice(0, -1), handler: async (_request, reply) => secure(reply).redirect(CONSOLE_PATH, 301) },

@@ -20,7 +20,7 @@ import { loadPageUi } from '../page-ui.js';
 import { pageParams } from '../params.js';
 import { loginPage } from '../pages/authorize.js';
 import { renderPage } from '../pages/html.js';
-import type { AppContext } from '../../domain/context.js';
+import type { UiSettingsContext } from '../../domain/branding/service.js';
 
 const PARAMS = ['primary', 'page_background', 'logo_url', 'lang'];
 
@@ -44,7 +44,7 @@ function previewCsp(csp: string): string {
   return csp.replace(/form-action [^;]*/, "form-action 'none'").replace("frame-ancestors 'none'", "frame-ancestors 'self'");
 }
 
-export function loginPreviewRoute(ctx: AppContext): RouteOptions {
+export function loginPreviewRoute(ctx: UiSettingsContext): RouteOptions {
   return {
     method: 'GET',
     url: `${CONSOLE_PATH}preview/login`,

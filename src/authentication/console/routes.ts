@@ -5,13 +5,13 @@
  * public Management API, with the operator's token.
  */
 import type { RouteOptions } from 'fastify';
-import type { AppContext } from '../../domain/context.js';
 import type { Sessions } from '../interaction/sessions.js';
 import { consoleConfigRoute } from './config.js';
-import { consoleFileRoutes } from './files.js';
+import { consoleFileRoutes, type ConsoleFilesContext } from './files.js';
 import { loginPreviewRoute } from './preview.js';
-import { consoleSetupRoutes } from './setup.js';
+import { consoleSetupRoutes, type ConsoleSetupPagesContext } from './setup.js';
+import type { UiSettingsContext } from '../../domain/branding/service.js';
 
-export function consoleRoutes(ctx: AppContext, sessions: Sessions): RouteOptions[] {
+export function consoleRoutes(ctx: ConsoleFilesContext & ConsoleSetupPagesContext & UiSettingsContext, sessions: Sessions): RouteOptions[] {
   return [...consoleFileRoutes(ctx), consoleConfigRoute(), ...consoleSetupRoutes(ctx, sessions), loginPreviewRoute(ctx)];
 }

@@ -23,8 +23,7 @@
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { CONSOLE_PATH, consoleConnection } from '../../domain/console/client.js';
-import { ADMINISTRATOR_ROLE_NAME, ensureAdministratorRole, setupTicketUsable, spendSetupTicket } from '../../domain/console/setup.js';
-import type { AppContext } from '../../domain/context.js';
+import { ADMINISTRATOR_ROLE_NAME, ensureAdministratorRole, setupTicketUsable, spendSetupTicket, type ConsoleSetupContext } from '../../domain/console/setup.js';
 import type { ConnectionRow } from '../../domain/connections/model.js';
 import { secretHash } from '../../domain/secrets.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
@@ -37,6 +36,10 @@ import { pageParams } from '../params.js';
 import { newPasswordFields } from '../pages/authorize.js';
 import { html, page, sendPage, type PageDocument } from '../pages/html.js';
 import { invalidLink, refusedLinkPage } from '../pages/links.js';
+import type { Logger } from 'pino';
+import type { ConnectionStore } from '../../domain/connections/store.js';
+import type { UnitOfWork } from '../../domain/stores.js';
+import type { FormTokens } from '../../platform/crypto/form-tokens.js';
 
 const P = 'console' as const;
 const S = 'console-setup' as const;
@@ -90,7 +93,16 @@ function validTicket(ticket: string | undefined): ticket is string {
 
 const passwordOptions = (connection: ConnectionRow | undefined): ConnectionPasswordOptions => (connection?.options ?? {}) as ConnectionPasswordOptions;
 
-export function consoleSetupRoutes(ctx: AppContext, sessions: Sessions): RouteOptions[] {
+/** What the console's setup pages touch. */
+export interface ConsoleSetupPagesContext extends ConsoleSetupContext {
+  formTokens(purpose: string): FormTokens;
+  readonly logger: Logger;
+  readonly now: () => number;
+  readonly unitOfWork: UnitOfWork;
+  readonly stores: ConsoleSetupContext['stores'] & { readonly connections: ConnectionStore };
+}
+
+export function consoleSetupRoutes(ctx: ConsoleSetupPagesContext, sessions: Sessions): RouteOptions[] {
   const csrf = ctx.formTokens(CSRF_PURPOSE);
   const csrfFor = (tenant: Tenant, ticket: string) => csrf.token(tenant.id, secretHash(ticket));
 

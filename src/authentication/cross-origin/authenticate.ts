@@ -25,12 +25,11 @@
  *    the ticket is redeemed at /authorize.
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { loginAttempt, recordLoginFailure } from '../../domain/attack-protection/login-failures.js';
+import { loginAttempt, recordLoginFailure, type LoginFailureContext } from '../../domain/attack-protection/login-failures.js';
 import { originAllowed } from '../../domain/clients/origins.js';
 import type { ConnectionRow } from '../../domain/connections/model.js';
-import type { AppContext } from '../../domain/context.js';
-import type { IssuanceClient } from '../../domain/issuance/lookups.js';
-import { passwordlessUser, verifyEmailCode } from '../../domain/passwordless/service.js';
+import type { IssuanceClient, IssuanceLookups } from '../../domain/issuance/lookups.js';
+import { passwordlessUser, verifyEmailCode, type PasswordlessContext } from '../../domain/passwordless/service.js';
 import { SMS_STRATEGY } from '../../domain/passwordless/options.js';
 import type { UserRow } from '../../domain/rows.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
@@ -39,9 +38,12 @@ import { verifyUserPassword } from '../../domain/users/login.js';
 import { oauthErrors } from '../../platform/http/errors.js';
 import { pick, readBody, requireParams, type Params } from '../params.js';
 import { passwordlessConnection } from '../passwordless/connection.js';
-import { logPasswordLogin, type PasswordLoginOutcome } from '../tenant-log.js';
-import { issueLoginTicket } from './ticket.js';
+import { logPasswordLogin, type PasswordLoginOutcome, type TenantLogLookupContext } from '../tenant-log.js';
+import { issueLoginTicket, type LoginTicketContext } from './ticket.js';
 import { loginConnections } from '../../domain/issuance/token-policy.js';
+import type { BruteForceProtection } from '../../domain/brute-force.js';
+import type { ConnectionStore } from '../../domain/connections/store.js';
+import type { UserStore } from '../../domain/users/store.js';
 
 export const PASSWORD_REALM = 'http://auth0.com/oauth/grant-type/password-realm';
 export const PASSWORDLESS_OTP = 'http://auth0.com/oauth/grant-type/passwordless/otp';
@@ -55,10 +57,17 @@ const notAllowed = () => oauthErrors.unauthorizedClient('Cross origin login not 
 const wrongPassword = () => oauthErrors.accessDenied('Wrong email or password.');
 const blockedUser = oauthErrors.blockedUser;
 
-/** A credential type: how it finds the user (undefined: the credentials are wrong) and the connection it used. */
-type Verify = (ctx: AppContext, request: FastifyRequest, tenant: Tenant, client: IssuanceClient, params: Params) => Promise<{ user: UserRow; connection: ConnectionRow }>;
+/** What POST /co/authenticate touches. */
+export interface CrossOriginAuthContext extends TenantLogLookupContext, LoginFailureContext, PasswordlessContext, LoginTicketContext {
+  readonly bruteForce: BruteForceProtection;
+  readonly lookups: IssuanceLookups;
+  readonly stores: TenantLogLookupContext['stores'] & LoginFailureContext['stores'] & PasswordlessContext['stores'] & LoginTicketContext['stores'] & { readonly connections: ConnectionStore; readonly users: UserStore };
+}
 
-async function databaseConnection(ctx: AppContext, tenant: Tenant, client: IssuanceClient, name: string): Promise<ConnectionRow> {
+/** A credential type: how it finds the user (undefined: the credentials are wrong) and the connection it used. */
+type Verify = (ctx: CrossOriginAuthContext, request: FastifyRequest, tenant: Tenant, client: IssuanceClient, params: Params) => Promise<{ user: UserRow; connection: ConnectionRow }>;
+
+async function databaseConnection(ctx: CrossOriginAuthContext, tenant: Tenant, client: IssuanceClient, name: string): Promise<ConnectionRow> {
   const enabled = await loginConnections(ctx.stores.connections, tenant.id, client.row.client_id);
   const connection = enabled.find((c) => c.name === name && c.strategy === DATABASE_STRATEGY);
   if (!connection) throw oauthErrors.invalidRequest(`Connection does not exist or is not a database connection enabled for the client: ${name}`);
@@ -122,7 +131,7 @@ const CREDENTIAL_TYPES: ReadonlyMap<string, Verify> = new Map([
   [PASSWORDLESS_OTP, otpCredentials],
 ]);
 
-async function crossOriginClient(ctx: AppContext, tenant: Tenant, params: Params): Promise<IssuanceClient> {
+async function crossOriginClient(ctx: CrossOriginAuthContext, tenant: Tenant, params: Params): Promise<IssuanceClient> {
   requireParams(params, 'client_id');
   const client = await ctx.lookups.client(tenant.id, params.client_id!);
   if (!client || !client.browser.crossOriginAuthentication) throw notAllowed();
@@ -144,7 +153,7 @@ function credentialType(params: Params): Verify {
   return verify;
 }
 
-export function coAuthenticateEndpoint(ctx: AppContext): RouteOptions {
+export function coAuthenticateEndpoint(ctx: CrossOriginAuthContext): RouteOptions {
   return {
     method: 'POST',
     url: '/co/authenticate',

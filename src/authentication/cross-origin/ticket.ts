@@ -21,13 +21,14 @@
  *   verifier auth0.js kept under `co_id`.
  */
 import type { FastifyReply } from 'fastify';
-import type { AppContext } from '../../domain/context.js';
 import type { IssuanceClient } from '../../domain/issuance/lookups.js';
 import { lifetimeOf } from '../../domain/lifetimes.js';
 import { newSecret, secretHash } from '../../domain/secrets.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isoAt } from '../../platform/clock.js';
 import { appendCookie, CO_VERIFIER_COOKIE, readCookie } from '../cookies.js';
+import type { OneTimeUseStore } from '../../domain/one-time-use/store.js';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
 
 /** What a sealed ticket holds. */
 export interface LoginTicket {
@@ -50,9 +51,16 @@ const PURPOSE = 'co_login_ticket';
 
 const sealContext = (tenant: Tenant) => `gatehouse co login_ticket ${tenant.id}`;
 
+/** What login tickets touch. */
+export interface LoginTicketContext {
+  readonly box: SecretBox;
+  readonly now: () => number;
+  readonly stores: { readonly oneTimeUses: OneTimeUseStore };
+}
+
 /** The body /co/authenticate answers, and the verifier cookie set on the reply. */
 export function issueLoginTicket(
-  ctx: AppContext,
+  ctx: LoginTicketContext,
   tenant: Tenant,
   reply: FastifyReply,
   login: { client_id: string; connection: string; user_id: string },
@@ -77,7 +85,7 @@ export function verifierCookie(verifier: string, maxAgeSeconds: number): string 
 }
 
 /** The ticket's content when it is one of this tenant's and has not expired; undefined otherwise (nothing is spent). */
-export function openLoginTicket(ctx: AppContext, tenant: Tenant, sealed: string): LoginTicket | undefined {
+export function openLoginTicket(ctx: LoginTicketContext, tenant: Tenant, sealed: string): LoginTicket | undefined {
   if (sealed.length === 0 || sealed.length > MAX_TICKET_LENGTH) return undefined;
   let ticket: LoginTicket;
   try {
@@ -106,6 +114,6 @@ export function cookieVerifier(cookieHeader: string | undefined): string | undef
 }
 
 /** Spends the ticket: of two redemptions (in any process) only one gets true. */
-export function spendLoginTicket(ctx: AppContext, tenant: Tenant, ticket: LoginTicket): Promise<boolean> {
+export function spendLoginTicket(ctx: LoginTicketContext, tenant: Tenant, ticket: LoginTicket): Promise<boolean> {
   return ctx.stores.oneTimeUses.use(tenant.id, PURPOSE, secretHash(ticket.jti), isoAt(ticket.expires_at), isoAt(ctx.now()));
 }

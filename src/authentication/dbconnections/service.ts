@@ -10,23 +10,24 @@ import { changePassword } from '../../domain/users/password-change.js';
 import type { RateLimitSetting } from '../../platform/config.js';
 import { FormTokens } from '../../platform/crypto/form-tokens.js';
 import { hashPassword } from '../../platform/passwords/hashing.js';
-import type { RateLimitDecision } from '../../platform/rate-limit/rate-limiter.js';
+import type { RateLimitDecision, RateLimiter } from '../../platform/rate-limit/rate-limiter.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
-import { UserMail } from '../../domain/tickets/user-mail.js';
+import { UserMail, type UserMailContext } from '../../domain/tickets/user-mail.js';
 import { userIdPart, type UserRow } from '../../domain/users/model.js';
 import { newDatabaseUserRow } from '../../domain/users/new-user.js';
 import { dbConnectionsErrors, PasswordStrengthError } from './errors.js';
 import { checkPassword, type ConnectionPasswordOptions, type PolicyResult } from './password-policy.js';
 import { secretHash } from '../../domain/secrets.js';
-import { type TicketKind } from '../../domain/tickets/store.js';
+import { type TicketKind, type TicketStore } from '../../domain/tickets/store.js';
 import type { TicketRow } from '../../domain/rows.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
-import type { AppContext } from '../../domain/context.js';
 import { isoAt } from '../../platform/clock.js';
 import type { FastifyRequest } from 'fastify';
-import { logAuthenticationEvent } from '../tenant-log.js';
+import { logAuthenticationEvent, type TenantLogContext } from '../tenant-log.js';
 import { DbConnectionsError } from './errors.js';
+import type { IssuanceLookups } from '../../domain/issuance/lookups.js';
 import { loginConnections, tokenPolicy } from '../../domain/issuance/token-policy.js';
+import type { UnitOfWork } from '../../domain/stores.js';
 
 const DATABASE_STRATEGY = 'auth0';
 
@@ -105,13 +106,23 @@ export type ResetOutcome =
 
 
 
+/** What the database connections' endpoints touch. */
+export interface DbConnectionsContext extends UserMailContext, TenantLogContext {
+  formTokens(purpose: string): FormTokens;
+  readonly lookups: IssuanceLookups;
+  readonly now: () => number;
+  readonly rateLimiter: RateLimiter;
+  readonly unitOfWork: UnitOfWork;
+  readonly stores: UserMailContext['stores'] & { readonly connections: ConnectionStore; readonly tickets: TicketStore; readonly users: UserStore };
+}
+
 export class DbConnectionsService {
   readonly #users: UserStore;
   readonly #connections: ConnectionStore;
   readonly #csrf = new Map<TicketKind, FormTokens>();
   readonly #mail: UserMail;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly ctx: DbConnectionsContext) {
     this.#mail = new UserMail(ctx);
     this.#users = ctx.stores.users;
     this.#connections = ctx.stores.connections;

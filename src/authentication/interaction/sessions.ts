@@ -13,10 +13,9 @@
  * moves its idle end.
  */
 import { ENTITY_LIMITS } from '../../domain/entity-limits.js';
-import { announceSessionsEnded } from '../../domain/backchannel-logout/announce.js';
+import { announceSessionsEnded, type SessionsEndedAnnouncing } from '../../domain/backchannel-logout/announce.js';
 import type { FastifyReply } from 'fastify';
 import type { ConnectionRow } from '../../domain/connections/model.js';
-import type { AppContext } from '../../domain/context.js';
 import type { IssuanceClient } from '../../domain/issuance/lookups.js';
 import { sessionEnd, sessionPolicy } from '../../domain/sessions/policy.js';
 import type { SessionRow, UserRow } from '../../domain/rows.js';
@@ -26,6 +25,9 @@ import { isoAt } from '../../platform/clock.js';
 import type { AuthorizeRequest } from '../authorize/request.js';
 import { appendCookie, readCookie, SESSION_COOKIE, sessionCookie } from '../cookies.js';
 import { isActive } from '../../domain/users/active-user.js';
+import type { ConnectionStore } from '../../domain/connections/store.js';
+import type { SessionStore } from '../../domain/sessions/store.js';
+import type { UserStore } from '../../domain/users/store.js';
 import { loginConnections } from '../../domain/issuance/token-policy.js';
 
 /** A logged-in user and the session that carries the login. */
@@ -38,8 +40,14 @@ const DATABASE_STRATEGY = 'auth0';
 /** The connections whose logins a session carries: database, SAML enterprise and passwordless connections. */
 const SESSION_STRATEGIES: readonly string[] = [DATABASE_STRATEGY, 'samlp', 'email', 'sms'];
 
+/** What finding and keeping login sessions touches. */
+export interface LoginSessionContext extends SessionsEndedAnnouncing {
+  readonly now: () => number;
+  readonly stores: SessionsEndedAnnouncing['stores'] & { readonly connections: ConnectionStore; readonly sessions: SessionStore; readonly users: UserStore };
+}
+
 export class Sessions {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: LoginSessionContext) {}
 
   /** The active session of the session cookie in this Cookie header, if any. */
   async current(tenant: Tenant, cookieHeader: string | undefined): Promise<SessionRow | undefined> {

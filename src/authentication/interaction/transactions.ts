@@ -12,14 +12,14 @@
  *   key, of the transaction id's hash and this browser's binding: no storage,
  *   bound to the transaction and the browser (defeats login CSRF).
  */
-import type { AppContext } from '../../domain/context.js';
-import type { IssuanceClient } from '../../domain/issuance/lookups.js';
+import type { IssuanceClient, IssuanceLookups } from '../../domain/issuance/lookups.js';
 import { lifetimeOf } from '../../domain/lifetimes.js';
 import { newSecret, secretHash } from '../../domain/secrets.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { FormTokens } from '../../platform/crypto/form-tokens.js';
 import { isoAt } from '../../platform/clock.js';
 import type { AuthorizeRequest } from '../authorize/request.js';
+import type { AuthorizationRequestStore } from '../../domain/authorize-transactions/store.js';
 
 /** A waiting authorization request and its client. */
 export interface Transaction {
@@ -34,10 +34,18 @@ export interface Transaction {
 
 const MAX_ID_LENGTH = 100;
 
+/** What interaction transactions touch. */
+export interface TransactionContext {
+  formTokens(purpose: string): FormTokens;
+  readonly lookups: IssuanceLookups;
+  readonly now: () => number;
+  readonly stores: { readonly authorizeTransactions: AuthorizationRequestStore };
+}
+
 export class Transactions {
   #csrf: FormTokens | undefined;
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: TransactionContext) {}
 
   /** Keeps the request for the browser that made it; returns the transaction id the pages carry as `state`. */
   async start(tenant: Tenant, request: AuthorizeRequest, browser: string): Promise<string> {

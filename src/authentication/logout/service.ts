@@ -13,7 +13,7 @@
  * - Ending the session revokes the `__Host-gh_session` cookie's session in the store;
  *   the cookie itself is cleared by the caller.
  */
-import type { IssuanceClient } from '../../domain/issuance/lookups.js';
+import type { IssuanceClient, IssuanceLookups } from '../../domain/issuance/lookups.js';
 import { FormTokens } from '../../platform/crypto/form-tokens.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { readCookie, SESSION_COOKIE } from '../cookies.js';
@@ -21,10 +21,12 @@ import { pageErrors } from '../errors.js';
 import { callbackMatches } from '../authorize/request.js';
 import { type SessionRow } from '../../domain/rows.js';
 import { secretHash } from '../../domain/secrets.js';
-import type { AppContext } from '../../domain/context.js';
 import { isoAt } from '../../platform/clock.js';
 import { verifyTenantJwt } from '../../domain/tokens/verify.js';
-import { announceSessionsEnded } from '../../domain/backchannel-logout/announce.js';
+import { announceSessionsEnded, type SessionsEndedAnnouncing } from '../../domain/backchannel-logout/announce.js';
+import type { SessionStore } from '../../domain/sessions/store.js';
+import type { SamlLogoutContext } from '../samlp/logout.js';
+import type { TenantLogContext } from '../tenant-log.js';
 
 
 /** What a verified `id_token_hint` tells: the client (its `aud`), and `sid`/`sub` when present. */
@@ -46,10 +48,18 @@ export function logoutUrlAllowed(allowed: readonly string[], url: string): boole
   return allowed.some((entry) => callbackMatches(entry, compared));
 }
 
+/** What logout touches. */
+export interface LogoutContext extends SessionsEndedAnnouncing, SamlLogoutContext, TenantLogContext {
+  formTokens(purpose: string): FormTokens;
+  readonly lookups: IssuanceLookups;
+  readonly now: () => number;
+  readonly stores: SessionsEndedAnnouncing['stores'] & SamlLogoutContext['stores'] & { readonly sessions: SessionStore };
+}
+
 export class LogoutService {
   #csrf: FormTokens | undefined;
 
-  constructor(readonly ctx: AppContext) {}
+  constructor(readonly ctx: LogoutContext) {}
 
   /**
    * The logout confirmation form's CSRF token: an HMAC of the session's hash

@@ -19,14 +19,13 @@
  * Answers carry `Cache-Control: no-store` (a secret, a code).
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import type { AppContext } from '../../domain/context.js';
 import { firstRecoveryCode, mfaSettings, secondFactors, startOobEnrolment, startTotpEnrolment, usableAuthenticators } from '../../domain/mfa/service.js';
 import { OAuthError, oauthErrors } from '../../platform/http/errors.js';
-import { takeSend } from '../abuse-limits.js';
+import { takeSend, type AbuseLimitContext } from '../abuse-limits.js';
 import { pick, readBody } from '../params.js';
-import { startPushEnrolment } from '../../domain/mfa/push.js';
-import { mfaCaller, requireScope, type MfaCaller } from './caller.js';
-import { bindingCodeSender } from './delivery.js';
+import { startPushEnrolment, type PushContext } from '../../domain/mfa/push.js';
+import { mfaCaller, requireScope, type MfaCaller, type MfaCallerContext } from './caller.js';
+import { bindingCodeSender, type CodeDeliveryContext } from './delivery.js';
 
 /** A JSON list of strings (a lone string is taken as a list of one), at most a few entries. */
 function stringList(body: unknown, name: string): string[] {
@@ -42,7 +41,12 @@ function stringList(body: unknown, name: string): string[] {
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 const E164 = /^\+[1-9][0-9]{6,14}$/;
 
-async function refuseIfEnrolled(ctx: AppContext, request: FastifyRequest, caller: MfaCaller): Promise<void> {
+/** What POST /mfa/associate touches. */
+export interface MfaAssociateContext extends MfaCallerContext, PushContext, AbuseLimitContext, CodeDeliveryContext {
+  readonly stores: MfaCallerContext['stores'] & PushContext['stores'] & CodeDeliveryContext['stores'];
+}
+
+async function refuseIfEnrolled(ctx: MfaAssociateContext, request: FastifyRequest, caller: MfaCaller): Promise<void> {
   if (!caller.viaMfaToken) return;
   if (secondFactors(await usableAuthenticators(ctx, request.tenant.id, caller.user.user_id)).length > 0) {
     throw oauthErrors.accessDenied('User is already enrolled.');
@@ -53,7 +57,7 @@ function factorDisabled(name: string): OAuthError {
   return oauthErrors.accessDenied(`The ${name} factor is not enabled.`);
 }
 
-export function associateEndpoint(ctx: AppContext): RouteOptions {
+export function associateEndpoint(ctx: MfaAssociateContext): RouteOptions {
   return {
     method: 'POST',
     url: '/mfa/associate',

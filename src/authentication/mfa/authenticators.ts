@@ -7,11 +7,11 @@
  * caller's is 404 `not_found`, whoever's it is.
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import type { AppContext } from '../../domain/context.js';
 import { authenticatorApiId, maskedEmail, maskedPhone, storedIdOf, type Authenticator } from '../../domain/mfa/model.js';
-import { usableAuthenticators } from '../../domain/mfa/service.js';
+import { usableAuthenticators, type MfaContext } from '../../domain/mfa/service.js';
 import { oauthErrors } from '../../platform/http/errors.js';
-import { mfaCaller, requireScope } from './caller.js';
+import { mfaCaller, requireScope, type MfaCallerContext } from './caller.js';
+import type { MfaStore } from '../../domain/mfa/store.js';
 
 function listed(a: Authenticator): Record<string, unknown> {
   const id = authenticatorApiId(a);
@@ -30,7 +30,12 @@ function listed(a: Authenticator): Record<string, unknown> {
   }
 }
 
-export function listAuthenticatorsEndpoint(ctx: AppContext): RouteOptions {
+/** What the /mfa/authenticators API touches. */
+export interface MfaAuthenticatorsContext extends MfaCallerContext, MfaContext {
+  readonly stores: MfaCallerContext['stores'] & MfaContext['stores'] & { readonly mfa: MfaStore };
+}
+
+export function listAuthenticatorsEndpoint(ctx: MfaAuthenticatorsContext): RouteOptions {
   return {
     method: 'GET',
     url: '/mfa/authenticators',
@@ -43,7 +48,7 @@ export function listAuthenticatorsEndpoint(ctx: AppContext): RouteOptions {
   };
 }
 
-export function deleteAuthenticatorEndpoint(ctx: AppContext): RouteOptions {
+export function deleteAuthenticatorEndpoint(ctx: MfaAuthenticatorsContext): RouteOptions {
   return {
     method: 'DELETE',
     url: '/mfa/authenticators/:id',

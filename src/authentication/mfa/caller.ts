@@ -14,14 +14,15 @@
  * missing scope.
  */
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../../domain/context.js';
 import { MFA_API_SCOPES, type MfaApiScope } from '../../domain/mfa/api-token.js';
-import { openMfaToken } from '../../domain/mfa/mfa-token.js';
+import { openMfaToken, type MfaTokenContext } from '../../domain/mfa/mfa-token.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { verifyTenantJwt } from '../../domain/tokens/verify.js';
 import { requireActiveUser } from '../../domain/users/active-user.js';
 import type { UserRow } from '../../domain/users/model.js';
 import { oauthErrors } from '../../platform/http/errors.js';
+import type { UserStore } from '../../domain/users/store.js';
+import type { Keyring } from '../../domain/keys/keyring.js';
 
 export interface MfaCaller {
   user: UserRow;
@@ -44,7 +45,13 @@ function bearer(request: FastifyRequest): string {
 
 const callerRefusals = { missing: () => unauthorized('Invalid token'), blocked: () => unauthorized('user is blocked') };
 
-export async function mfaCaller(ctx: AppContext, tenant: Tenant, request: FastifyRequest): Promise<MfaCaller> {
+/** What identifying the /mfa API's caller touches. */
+export interface MfaCallerContext extends MfaTokenContext {
+  readonly keyring: Keyring;
+  readonly stores: MfaTokenContext['stores'] & { readonly users: UserStore };
+}
+
+export async function mfaCaller(ctx: MfaCallerContext, tenant: Tenant, request: FastifyRequest): Promise<MfaCaller> {
   const token = bearer(request);
   if (token.startsWith('v1.')) {
     const opened = await openMfaToken(ctx, tenant, token);

@@ -13,8 +13,7 @@
  *
  * Messages carry a live code: never logged.
  */
-import { sendTenantMail } from '../../domain/email/templates.js';
-import type { AppContext } from '../../domain/context.js';
+import { sendTenantMail, type TenantMailContext } from '../../domain/email/templates.js';
 import { lifetimeOf } from '../../domain/lifetimes.js';
 import { twilioAuthTokenContext, type Authenticator } from '../../domain/mfa/model.js';
 import { totpIssuer } from '../../domain/mfa/service.js';
@@ -22,11 +21,23 @@ import { renderLine } from '../../domain/templates.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { oauthErrors } from '../../platform/http/errors.js';
 import { sendTwilioSms, SmsDeliveryError } from '../../platform/sms/twilio.js';
+import type { Logger } from 'pino';
+import type { MfaStore } from '../../domain/mfa/store.js';
+import type { Config } from '../../platform/config.js';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
 
 export type DeliveryPurpose = 'enrollment' | 'verification';
 
+/** What delivering one-time codes touches. */
+export interface CodeDeliveryContext extends TenantMailContext {
+  readonly box: SecretBox;
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly stores: TenantMailContext['stores'] & { readonly mfa: MfaStore };
+}
+
 /** The code by email (the tenant's `mfa_oob_code` template when it has one). */
-function sendMail(ctx: AppContext, tenant: Tenant, to: string, code: string): Promise<void> {
+function sendMail(ctx: CodeDeliveryContext, tenant: Tenant, to: string, code: string): Promise<void> {
   const minutes = Math.round(lifetimeOf(tenant, 'mfa_oob_code') / 60);
   return sendTenantMail(
     ctx,
@@ -47,7 +58,7 @@ function sendMail(ctx: AppContext, tenant: Tenant, to: string, code: string): Pr
  * Not configured: 400 `invalid_request`; refused by Twilio: 502
  * `server_error` (logged with Twilio's status and code, never the text).
  */
-export async function sendTextMessage(ctx: AppContext, tenant: Tenant, to: string, body: string, sender: { from?: string; messagingServiceSid?: string } = {}): Promise<void> {
+export async function sendTextMessage(ctx: CodeDeliveryContext, tenant: Tenant, to: string, body: string, sender: { from?: string; messagingServiceSid?: string } = {}): Promise<void> {
   const { twilio } = await ctx.stores.mfa.smsSettings(tenant.id);
   const from = sender.messagingServiceSid === undefined ? (sender.from ?? twilio?.from) : undefined;
   const messagingServiceSid = sender.messagingServiceSid ?? (sender.from === undefined ? twilio?.messaging_service_sid : undefined);
@@ -73,13 +84,13 @@ export async function sendTextMessage(ctx: AppContext, tenant: Tenant, to: strin
   }
 }
 
-async function sendSms(ctx: AppContext, tenant: Tenant, to: string, code: string, purpose: DeliveryPurpose): Promise<void> {
+async function sendSms(ctx: CodeDeliveryContext, tenant: Tenant, to: string, code: string, purpose: DeliveryPurpose): Promise<void> {
   const { templates } = await ctx.stores.mfa.smsSettings(tenant.id);
   const template = purpose === 'enrollment' ? templates.enrollment_message : templates.verification_message;
   await sendTextMessage(ctx, tenant, to, await renderLine(template, { code, tenant: { friendly_name: totpIssuer(tenant) } }));
 }
 
-export function bindingCodeSender(ctx: AppContext, tenant: Tenant, authenticator: Authenticator, purpose: DeliveryPurpose = 'verification'): (code: string) => Promise<void> {
+export function bindingCodeSender(ctx: CodeDeliveryContext, tenant: Tenant, authenticator: Authenticator, purpose: DeliveryPurpose = 'verification'): (code: string) => Promise<void> {
   return async (code) => {
     if (authenticator.type === 'email' && authenticator.email !== null) return sendMail(ctx, tenant, authenticator.email, code);
     if (authenticator.type === 'phone' && authenticator.phone_number !== null) return sendSms(ctx, tenant, authenticator.phone_number, code, purpose);

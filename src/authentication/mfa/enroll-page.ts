@@ -8,9 +8,8 @@
  * codes count towards the user's block like any other.
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import type { AppContext } from '../../domain/context.js';
-import { openEnrollmentTicket, spendEnrollmentTicket, type EnrollmentTicket } from '../../domain/mfa/enrollment-ticket.js';
-import { firstRecoveryCode, startTotpEnrolment, verifyTotp } from '../../domain/mfa/service.js';
+import { openEnrollmentTicket, spendEnrollmentTicket, type EnrollmentTicket, type EnrollmentTicketContext } from '../../domain/mfa/enrollment-ticket.js';
+import { firstRecoveryCode, startTotpEnrolment, verifyTotp, type MfaContext } from '../../domain/mfa/service.js';
 import { secretHash } from '../../domain/secrets.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isActive } from '../../domain/users/active-user.js';
@@ -20,10 +19,17 @@ import type { FormError } from '../pages/authorize.js';
 import { Html, sendPage, type PageDocument } from '../pages/html.js';
 import { invalidEnrollmentTicketPage, ticketEnrolledPage, ticketEnrolPage } from '../pages/mfa.js';
 import { pageParams } from '../params.js';
+import type { UserStore } from '../../domain/users/store.js';
 
 const MAX_TICKET = 2048;
 
-export function enrollmentTicketPages(ctx: AppContext): RouteOptions[] {
+/** What the enrolment ticket's pages touch. */
+export interface EnrollmentPageContext extends MfaContext, EnrollmentTicketContext {
+  formTokens(purpose: string): FormTokens;
+  readonly stores: MfaContext['stores'] & EnrollmentTicketContext['stores'] & { readonly users: UserStore };
+}
+
+export function enrollmentTicketPages(ctx: EnrollmentPageContext): RouteOptions[] {
   let tokens: FormTokens | undefined;
   const csrf = (tenant: Tenant, ticket: string) => (tokens ??= ctx.formTokens('mfa_enrollment_ticket')).token(tenant.id, secretHash(ticket));
 

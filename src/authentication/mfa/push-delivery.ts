@@ -16,16 +16,19 @@
  * A provider that is not configured is 400 `invalid_request`; one that
  * refuses is 502 `server_error`, logged with its status and reason only.
  */
-import type { AppContext } from '../../domain/context.js';
 import { apnsP12Context, snsAccessKeyIdContext, snsSecretAccessKeyContext } from '../../domain/guardian/model.js';
 import type { Authenticator } from '../../domain/mfa/model.js';
-import { devicePushToken, pushBaseUrl } from '../../domain/mfa/push.js';
+import { devicePushToken, pushBaseUrl, type PushContext } from '../../domain/mfa/push.js';
 import { totpIssuer } from '../../domain/mfa/service.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { oauthErrors } from '../../platform/http/errors.js';
 import fs from 'node:fs';
 import { APNS_PRODUCTION_URL, APNS_SANDBOX_URL, PushDeliveryError, sendApns } from '../../platform/push/apns.js';
 import { sendSns } from '../../platform/push/sns.js';
+import type { Logger } from 'pino';
+import type { GuardianPushStore } from '../../domain/guardian/store.js';
+import type { Config } from '../../platform/config.js';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
 
 export interface PushMessage {
   /** Who asks: the application's name. */
@@ -36,7 +39,15 @@ export interface PushMessage {
 
 const notConfigured = (what: string) => oauthErrors.invalidRequest(`Push notifications cannot be sent: ${what}.`);
 
-function readCa(ctx: AppContext): Buffer | undefined {
+/** What delivering push notifications touches. */
+export interface PushDeliveryContext extends PushContext {
+  readonly box: SecretBox;
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly stores: PushContext['stores'] & { readonly guardian: GuardianPushStore };
+}
+
+function readCa(ctx: PushDeliveryContext): Buffer | undefined {
   return ctx.config.push.caFile === undefined ? undefined : fs.readFileSync(ctx.config.push.caFile);
 }
 
@@ -52,7 +63,7 @@ function apnsPayload(tenant: Tenant, authenticator: Authenticator, transactionId
   };
 }
 
-async function deliver(ctx: AppContext, tenant: Tenant, authenticator: Authenticator, transactionId: string, expiresAt: number, message: PushMessage): Promise<void> {
+async function deliver(ctx: PushDeliveryContext, tenant: Tenant, authenticator: Authenticator, transactionId: string, expiresAt: number, message: PushMessage): Promise<void> {
   const settings = await ctx.stores.guardian.get(tenant.id);
   const token = devicePushToken(ctx, tenant.id, authenticator);
   const payload = apnsPayload(tenant, authenticator, transactionId, message);
@@ -93,7 +104,7 @@ async function deliver(ctx: AppContext, tenant: Tenant, authenticator: Authentic
 }
 
 /** The `notify` of startPushChallenge for this device. */
-export function pushSender(ctx: AppContext, tenant: Tenant, authenticator: Authenticator, message: PushMessage): (transactionId: string, expiresAt: number) => Promise<void> {
+export function pushSender(ctx: PushDeliveryContext, tenant: Tenant, authenticator: Authenticator, message: PushMessage): (transactionId: string, expiresAt: number) => Promise<void> {
   return async (transactionId, expiresAt) => {
     try {
       await deliver(ctx, tenant, authenticator, transactionId, expiresAt, message);

@@ -14,19 +14,24 @@
  * authenticators reset). One user per browser: the last one who passed.
  */
 import { createHash } from 'node:crypto';
-import type { AppContext } from '../../domain/context.js';
 import { lifetimeOf } from '../../domain/lifetimes.js';
-import { secondFactors, usableAuthenticators } from '../../domain/mfa/service.js';
+import { secondFactors, usableAuthenticators, type MfaContext } from '../../domain/mfa/service.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { FormTokens } from '../../platform/crypto/form-tokens.js';
 import { MFA_REMEMBER_COOKIE, readCookie } from '../cookies.js';
 
 const short = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22);
 
+/** What remembering a browser takes. */
+export interface RememberBrowserContext extends MfaContext {
+  formTokens(purpose: string): FormTokens;
+  readonly now: () => number;
+}
+
 export class RememberedBrowsers {
   #tokens: FormTokens | undefined;
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: RememberBrowserContext) {}
 
   private get tokens(): FormTokens {
     this.#tokens ??= this.ctx.formTokens('mfa remember browser');

@@ -11,13 +11,12 @@
  * confirmed factors, the recovery code included) or, with none, what they
  * may enrol (`enroll`: the enabled factors).
  */
-import type { AppContext } from '../../domain/context.js';
 import type { IssuanceClient } from '../../domain/issuance/lookups.js';
 import { lifetimeOf } from '../../domain/lifetimes.js';
 import { mfaAudience } from '../../domain/mfa/api-token.js';
-import { sealMfaToken } from '../../domain/mfa/mfa-token.js';
+import { sealMfaToken, type MfaTokenContext } from '../../domain/mfa/mfa-token.js';
 import type { Authenticator, FactorName } from '../../domain/mfa/model.js';
-import { mfaRequired, mfaSettings, usableAuthenticators } from '../../domain/mfa/service.js';
+import { mfaRequired, mfaSettings, usableAuthenticators, type MfaContext } from '../../domain/mfa/service.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { UserRow } from '../../domain/users/model.js';
 import { MfaRequiredError, type MfaRequirement } from '../errors.js';
@@ -26,7 +25,12 @@ import { MfaRequiredError, type MfaRequirement } from '../errors.js';
 const CHALLENGE_TYPE: Readonly<Record<Authenticator['type'], string>> = { totp: 'otp', email: 'email', phone: 'phone', push: 'push-notification', 'recovery-code': 'recovery-code' };
 const ENROLL_TYPE: Partial<Record<FactorName, string>> = { otp: 'otp', 'push-notification': 'push-notification', email: 'email', sms: 'phone' };
 
-async function requirements(ctx: AppContext, tenant: Tenant, userId: string): Promise<{ challenge: MfaRequirement[] } | { enroll: MfaRequirement[] }> {
+/** What deciding that a login needs a second factor touches. */
+export interface MfaRequiredContext extends MfaContext, MfaTokenContext {
+  readonly stores: MfaContext['stores'] & MfaTokenContext['stores'];
+}
+
+async function requirements(ctx: MfaRequiredContext, tenant: Tenant, userId: string): Promise<{ challenge: MfaRequirement[] } | { enroll: MfaRequirement[] }> {
   const settings = await mfaSettings(ctx, tenant.id);
   const confirmed = (await usableAuthenticators(ctx, tenant.id, userId, settings)).filter((a) => a.confirmed === 1);
   if (confirmed.some((a) => a.type !== 'recovery-code')) {
@@ -36,7 +40,7 @@ async function requirements(ctx: AppContext, tenant: Tenant, userId: string): Pr
 }
 
 export async function requireSecondFactor(
-  ctx: AppContext,
+  ctx: MfaRequiredContext,
   tenant: Tenant,
   client: IssuanceClient,
   user: UserRow,

@@ -1,15 +1,19 @@
 /** Texting a passwordless code (an sms connection) through the tenant's Twilio provider: /passwordless/start and the hosted step share it. */
 import type { ConnectionRow } from '../../domain/connections/model.js';
-import type { AppContext } from '../../domain/context.js';
-import { startSms } from '../../domain/passwordless/service.js';
+import { startSms, type PasswordlessContext } from '../../domain/passwordless/service.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
-import { sendTextMessage } from '../mfa/delivery.js';
+import { sendTextMessage, type CodeDeliveryContext } from '../mfa/delivery.js';
+
+/** What sending passwordless codes by text message touches. */
+export interface PasswordlessSmsContext extends PasswordlessContext, CodeDeliveryContext {
+  readonly stores: PasswordlessContext['stores'] & CodeDeliveryContext['stores'];
+}
 
 /**
  * Creates the number's code and texts it (nothing to an unknown number under
  * disable_signup). A tenant without a provider is an OAuthError 400, a
  * provider that refuses one of 502 (../mfa/delivery.ts).
  */
-export function textPasswordlessCode(ctx: AppContext, tenant: Tenant, connection: ConnectionRow, client: { id: string; name: string }, phoneNumber: string): Promise<void> {
+export function textPasswordlessCode(ctx: PasswordlessSmsContext, tenant: Tenant, connection: ConnectionRow, client: { id: string; name: string }, phoneNumber: string): Promise<void> {
   return startSms(ctx, { tenant, connection, client, phoneNumber, send: (body, sender) => sendTextMessage(ctx, tenant, phoneNumber, body, sender) });
 }

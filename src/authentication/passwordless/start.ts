@@ -22,20 +22,19 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import type { AppContext } from '../../domain/context.js';
 import type { ConnectionRow } from '../../domain/connections/model.js';
 import { E164, SMS_STRATEGY } from '../../domain/passwordless/options.js';
 import { startEmail } from '../../domain/passwordless/service.js';
 import { OAuthError } from '../../platform/http/errors.js';
 import type { AuthenticatedClient } from '../client-auth/method.js';
-import { takeSend } from '../abuse-limits.js';
-import { authenticateClient, clientAuthenticationParameters } from '../client-auth/authenticate.js';
+import { takeSend, type AbuseLimitContext } from '../abuse-limits.js';
+import { authenticateClient, clientAuthenticationParameters, type ClientAuthenticationContext } from '../client-auth/authenticate.js';
 import { endUserIp } from '../end-user-ip.js';
 import { PasswordlessError } from '../errors.js';
 import { pick, readBody, type Params } from '../params.js';
 import type { AuthenticationRegistries } from '../registries.js';
-import { passwordlessConnection } from './connection.js';
-import { textPasswordlessCode } from './sms.js';
+import { passwordlessConnection, type PasswordlessConnectionContext } from './connection.js';
+import { textPasswordlessCode, type PasswordlessSmsContext } from './sms.js';
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 /** authParams members carried by the link, as auth0.js sends them. */
@@ -54,7 +53,12 @@ function authParamsOf(body: unknown): Record<string, string> {
   return params;
 }
 
-export function passwordlessStartEndpoint(ctx: AppContext, registries: Pick<AuthenticationRegistries, 'clientAuthMethods'>): RouteOptions {
+/** What POST /passwordless/start touches. */
+export interface PasswordlessStartContext extends AbuseLimitContext, PasswordlessSmsContext, ClientAuthenticationContext, PasswordlessConnectionContext {
+  readonly stores: PasswordlessSmsContext['stores'] & ClientAuthenticationContext['stores'] & PasswordlessConnectionContext['stores'];
+}
+
+export function passwordlessStartEndpoint(ctx: PasswordlessStartContext, registries: Pick<AuthenticationRegistries, 'clientAuthMethods'>): RouteOptions {
   const authentication = clientAuthenticationParameters(registries.clientAuthMethods);
 
   /** An sms connection: a code texted to `phone_number` (E.164) through the tenant's Twilio provider. */

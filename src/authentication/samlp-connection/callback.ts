@@ -31,7 +31,6 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { ConnectionRow } from '../../domain/connections/model.js';
 import { samlpConnectionSettings, SAMLP_STRATEGY, spEntityId, type SamlpConnectionSettings } from '../../domain/connections/samlp-connection.js';
-import type { AppContext } from '../../domain/context.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isActive } from '../../domain/users/active-user.js';
 import { federatedProfile, upsertFederatedUser } from '../../domain/users/federated-user.js';
@@ -49,25 +48,44 @@ import { SamlRefusal } from '../samlp/messages.js';
 import { sendHop } from '../connections/hop.js';
 import { acsUrl, authnRequestId } from './login.js';
 import { verifyLoginResponse, type VerifiedLogin } from './response.js';
+import type { AuthorizationRequestStore } from '../../domain/authorize-transactions/store.js';
+import type { ConnectionStore } from '../../domain/connections/store.js';
+import type { IssuanceLookups } from '../../domain/issuance/lookups.js';
+import type { Keyring } from '../../domain/keys/keyring.js';
+import type { OneTimeUseStore } from '../../domain/one-time-use/store.js';
+import type { UserStore } from '../../domain/users/store.js';
 import { loginConnections } from '../../domain/issuance/token-policy.js';
 
 const refused = (message: string) => pageErrors.authorize(message);
 
-async function samlpConnection(ctx: AppContext, tenant: Tenant, name: string | undefined): Promise<ConnectionRow> {
+/** What the SAML identity provider's answer touches. */
+export interface SamlConnectionCallbackContext {
+  readonly keyring: Keyring;
+  readonly lookups: IssuanceLookups;
+  readonly now: () => number;
+  readonly stores: {
+    readonly authorizeTransactions: AuthorizationRequestStore;
+    readonly connections: ConnectionStore;
+    readonly oneTimeUses: OneTimeUseStore;
+    readonly users: UserStore;
+  };
+}
+
+async function samlpConnection(ctx: SamlConnectionCallbackContext, tenant: Tenant, name: string | undefined): Promise<ConnectionRow> {
   const connection = name ? await ctx.stores.connections.getByName(tenant.id, name) : undefined;
   if (!connection || connection.strategy !== SAMLP_STRATEGY) throw refused('Unknown SAML connection.');
   return connection;
 }
 
 /** The assertion's first use; a replay is refused until the assertion could no longer be accepted. */
-async function useOnce(ctx: AppContext, tenant: Tenant, login: VerifiedLogin): Promise<void> {
+async function useOnce(ctx: SamlConnectionCallbackContext, tenant: Tenant, login: VerifiedLogin): Promise<void> {
   const key = createHash('sha256').update(`${login.issuer}\0${login.assertionId}`).digest('base64url');
   if (!(await ctx.stores.oneTimeUses.use(tenant.id, 'samlp_assertion', key, isoAt(login.validUntil), isoAt(ctx.now())))) {
     throw refused('This SAML assertion was already used.');
   }
 }
 
-async function provision(ctx: AppContext, connection: ConnectionRow, settings: SamlpConnectionSettings, login: VerifiedLogin) {
+async function provision(ctx: SamlConnectionCallbackContext, connection: ConnectionRow, settings: SamlpConnectionSettings, login: VerifiedLogin) {
   const id = settings.user_id_attribute === undefined ? login.nameId : login.attributes.get(settings.user_id_attribute)?.[0];
   if (!id || id.length > 512) throw refused(`The assertion has no ${settings.user_id_attribute ?? 'NameID'} to identify the user.`);
   try {

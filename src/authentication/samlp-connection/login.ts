@@ -18,7 +18,6 @@
 import type { FastifyReply } from 'fastify';
 import { samlpConnectionSettings, spEntityId } from '../../domain/connections/samlp-connection.js';
 import type { ConnectionRow } from '../../domain/connections/model.js';
-import type { AppContext } from '../../domain/context.js';
 import { secretHash } from '../../domain/secrets.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { HTTP_POST_BINDING } from '../../domain/clients/samlp-addon.js';
@@ -26,12 +25,26 @@ import { formPost } from '../authorize/response-modes/form-post.js';
 import type { Interaction, InteractionDeps } from '../interaction/step.js';
 import { sendToUpstream } from '../connections/upstream-redirect.js';
 import { authnRequest, redirectUrl } from '../samlp/xml-messages.js';
+import type { ConnectionStore } from '../../domain/connections/store.js';
+import type { Keyring } from '../../domain/keys/keyring.js';
+import type { UserStore } from '../../domain/users/store.js';
+import type { FormTokens } from '../../platform/crypto/form-tokens.js';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
 
 /** This tenant's ACS URL for a connection (wire notes §14). */
 export const acsUrl = (tenant: Tenant, connection: string) => `https://${tenant.domain}/login/callback?connection=${encodeURIComponent(connection)}`;
 
+/** What starting a login at a SAML identity provider touches. */
+export interface SamlConnectionLoginContext {
+  readonly box: SecretBox;
+  formTokens(purpose: string): FormTokens;
+  readonly keyring: Keyring;
+  readonly now: () => number;
+  readonly stores: { readonly connections: ConnectionStore; readonly users: UserStore };
+}
+
 /** The ID of the AuthnRequest of a transaction to a connection. */
-export function authnRequestId(ctx: AppContext, tenant: Tenant, transactionId: string, connectionId: string): string {
+export function authnRequestId(ctx: SamlConnectionLoginContext, tenant: Tenant, transactionId: string, connectionId: string): string {
   return `_${ctx.formTokens('gatehouse samlp authn request').token(tenant.id, secretHash(transactionId), connectionId)}`;
 }
 

@@ -22,7 +22,6 @@
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { samlpSettings, HTTP_REDIRECT_BINDING } from '../../domain/clients/samlp-addon.js';
-import type { AppContext } from '../../domain/context.js';
 import type { SamlpParticipantRow, SessionRow } from '../../domain/rows.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isoAt } from '../../platform/clock.js';
@@ -36,15 +35,27 @@ import { inboundMessage, samlpClient, ssoUrl } from './endpoint.js';
 import { readLogoutRequest, SamlRefusal, type LogoutRequest } from './messages.js';
 import { samlIssuer } from './response.js';
 import { logoutRequest, logoutResponse, redirectUrl, STATUS } from './xml-messages.js';
+import type { IssuanceLookups } from '../../domain/issuance/lookups.js';
+import type { Keyring } from '../../domain/keys/keyring.js';
+import type { SamlpSessionStore } from '../../domain/samlp-sessions/store.js';
+import type { SessionStore } from '../../domain/sessions/store.js';
 
 const PARAMETERS = ['SAMLRequest', 'SAMLResponse', 'RelayState', 'SigAlg', 'Signature'];
+
+/** What SAML logout touches. */
+export interface SamlLogoutContext {
+  readonly keyring: Keyring;
+  readonly lookups: IssuanceLookups;
+  readonly now: () => number;
+  readonly stores: { readonly samlpSessions: SamlpSessionStore; readonly sessions: SessionStore };
+}
 
 /**
  * The signed HTTP-Redirect LogoutRequests that tell the SPs `session`
  * answered (but `except`) that it ended: those whose addon has
  * `logout.slo_enabled` and a `logout.callback`.
  */
-export async function samlLogoutNotices(ctx: AppContext, tenant: Tenant, session: SessionRow | undefined, except?: string): Promise<string[]> {
+export async function samlLogoutNotices(ctx: SamlLogoutContext, tenant: Tenant, session: SessionRow | undefined, except?: string): Promise<string[]> {
   if (!session) return [];
   const participants = await ctx.stores.samlpSessions.listForSession(tenant.id, session.id_hash);
   const notices: string[] = [];

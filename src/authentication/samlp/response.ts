@@ -8,7 +8,6 @@
 import type { FastifyReply } from 'fastify';
 import { createHash } from 'node:crypto';
 import { samlpSettings, type SamlpSettings } from '../../domain/clients/samlp-addon.js';
-import type { AppContext } from '../../domain/context.js';
 import type { SessionRow, UserRow } from '../../domain/rows.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isoAt } from '../../platform/clock.js';
@@ -17,6 +16,9 @@ import { pageErrors } from '../errors.js';
 import type { Interaction, InteractionDeps, ProtocolResponse } from '../interaction/step.js';
 import { nameIdentifier, samlAttributes, samlProfile, type Attributes } from './attributes.js';
 import { loginResponse } from './xml-messages.js';
+import type { ConnectionStore } from '../../domain/connections/store.js';
+import type { Keyring } from '../../domain/keys/keyring.js';
+import type { SamlpSessionStore } from '../../domain/samlp-sessions/store.js';
 
 export const SAMLP = 'samlp';
 
@@ -42,15 +44,22 @@ export function sessionIndexOf(session: Pick<SessionRow, 'id_hash'>, clientId: s
   return `_${createHash('sha256').update(`${session.id_hash}\0${clientId}`).digest('hex').slice(0, 40)}`;
 }
 
+/** What answering a SAML request touches. */
+export interface SamlResponseContext {
+  readonly keyring: Keyring;
+  readonly now: () => number;
+  readonly stores: { readonly connections: ConnectionStore; readonly samlpSessions: SamlpSessionStore };
+}
+
 /** The identity the profile names: the user's connection and its provider. */
-async function identityOf(ctx: AppContext, tenant: Tenant, user: UserRow) {
+async function identityOf(ctx: SamlResponseContext, tenant: Tenant, user: UserRow) {
   const connection = await ctx.stores.connections.get(tenant.id, user.connection_id);
   const strategy = connection?.strategy ?? 'auth0';
   return { provider: strategy, connection: connection?.name ?? '', isSocial: false };
 }
 
 /** The user's attributes and NameID for a client, per its settings (./attributes.ts). */
-export async function subjectOf(ctx: AppContext, tenant: Tenant, clientId: string, settings: SamlpSettings, user: UserRow): Promise<{ attributes: Attributes; nameId: string }> {
+export async function subjectOf(ctx: SamlResponseContext, tenant: Tenant, clientId: string, settings: SamlpSettings, user: UserRow): Promise<{ attributes: Attributes; nameId: string }> {
   const attributes = samlAttributes(samlProfile(user, clientId, await identityOf(ctx, tenant, user)), settings);
   const nameId = nameIdentifier(attributes, settings);
   if (nameId === undefined) throw pageErrors.authorize("No attribute named by the application's nameIdentifierProbes has a value for this user.");
@@ -59,7 +68,7 @@ export async function subjectOf(ctx: AppContext, tenant: Tenant, clientId: strin
 
 /** The signed Response for `authenticated` to the SP of `params`, as base64. */
 export async function samlResponseFor(
-  ctx: AppContext,
+  ctx: SamlResponseContext,
   tenant: Tenant,
   clientId: string,
   settings: SamlpSettings,

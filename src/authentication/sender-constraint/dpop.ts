@@ -22,10 +22,11 @@
 import { createHash, createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { calculateJwkThumbprint, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWK, type JWTPayload } from 'jose';
-import type { AppContext } from '../../domain/context.js';
 import { secretHash } from '../../domain/secrets.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isoAt } from '../../platform/clock.js';
+import type { OneTimeUseStore } from '../../domain/one-time-use/store.js';
+import type { FormTokens } from '../../platform/crypto/form-tokens.js';
 import { oauthErrors } from '../../platform/http/errors.js';
 
 export const DPOP_ALGS = ['ES256', 'ES384', 'PS256', 'RS256', 'EdDSA'] as const;
@@ -46,16 +47,23 @@ const invalid = oauthErrors.invalidDpopProof;
 /** The codes of a refused proof. */
 export const DPOP_ERRORS: ReadonlySet<string> = new Set(['invalid_dpop_proof', 'use_dpop_nonce']);
 
-function nonceFor(ctx: AppContext, tenant: Tenant, period: number): string {
+/** What DPoP proofs touch. */
+export interface DpopContext {
+  formTokens(purpose: string): FormTokens;
+  readonly now: () => number;
+  readonly stores: { readonly oneTimeUses: OneTimeUseStore };
+}
+
+function nonceFor(ctx: DpopContext, tenant: Tenant, period: number): string {
   return `${period.toString(36)}.${ctx.formTokens('dpop-nonce').token(tenant.id, String(period))}`;
 }
 
 /** The nonce to send now (`DPoP-Nonce`). */
-export function currentNonce(ctx: AppContext, tenant: Tenant): string {
+export function currentNonce(ctx: DpopContext, tenant: Tenant): string {
   return nonceFor(ctx, tenant, Math.floor(ctx.now() / 1000 / NONCE_PERIOD_SECONDS));
 }
 
-function nonceValid(ctx: AppContext, tenant: Tenant, nonce: unknown): boolean {
+function nonceValid(ctx: DpopContext, tenant: Tenant, nonce: unknown): boolean {
   if (typeof nonce !== 'string' || nonce.length > 128) return false;
   const [encoded] = nonce.split('.');
   const period = Number.parseInt(encoded ?? '', 36);
@@ -104,7 +112,7 @@ async function proofKey(jwk: JWK): Promise<ProofKey> {
 }
 
 /** Verifies the proof and answers its key's thumbprint (`jkt`). */
-export async function verifyDpopProof(ctx: AppContext, tenant: Tenant, request: FastifyRequest, proof: string, check: ProofCheck): Promise<string> {
+export async function verifyDpopProof(ctx: DpopContext, tenant: Tenant, request: FastifyRequest, proof: string, check: ProofCheck): Promise<string> {
   if (Buffer.byteLength(proof) > MAX_PROOF_BYTES) throw invalid(`The DPoP proof is larger than ${MAX_PROOF_BYTES} bytes`);
   let header: ReturnType<typeof decodeProtectedHeader>;
   try {
@@ -162,6 +170,6 @@ function sameUrl(given: string, expected: string): boolean {
 }
 
 /** Sends the current nonce with an answer. */
-export function withNonce(ctx: AppContext, tenant: Tenant, reply: FastifyReply): FastifyReply {
+export function withNonce(ctx: DpopContext, tenant: Tenant, reply: FastifyReply): FastifyReply {
   return reply.header('DPoP-Nonce', currentNonce(ctx, tenant));
 }

@@ -18,8 +18,8 @@
  */
 import { createHash, timingSafeEqual, X509Certificate } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../../domain/context.js';
 import { secretHash } from '../../domain/secrets.js';
+import type { CustomDomainStore } from '../../domain/custom-domains/store.js';
 
 export const MAX_CERTIFICATE_BYTES = 4096;
 
@@ -43,7 +43,12 @@ const header = (request: FastifyRequest, name: string): string | undefined => {
   return typeof value === 'string' ? value : undefined;
 };
 
-async function edgeKeyMatches(ctx: AppContext, tenantId: string, key: string): Promise<boolean> {
+/** What trusting the edge's client certificates reads. */
+export interface EdgeCertificateContext {
+  readonly stores: { readonly customDomains: CustomDomainStore };
+}
+
+async function edgeKeyMatches(ctx: EdgeCertificateContext, tenantId: string, key: string): Promise<boolean> {
   const presented = Buffer.from(secretHash(key));
   let match = false;
   for (const hash of await ctx.stores.customDomains.edgeKeyHashes(tenantId)) {
@@ -54,7 +59,7 @@ async function edgeKeyMatches(ctx: AppContext, tenantId: string, key: string): P
 }
 
 /** Sets `request.edge` when the request carries a certificate its tenant's edge vouches for. */
-export async function readEdgeCertificate(ctx: AppContext, request: FastifyRequest): Promise<void> {
+export async function readEdgeCertificate(ctx: EdgeCertificateContext, request: FastifyRequest): Promise<void> {
   const encoded = header(request, 'client-certificate');
   if (encoded === undefined) return;
   const key = header(request, 'cname-api-key');

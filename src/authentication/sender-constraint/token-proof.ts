@@ -7,13 +7,12 @@
  * `DPoP-Nonce`.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../domain/context.js';
 import type { IssuanceClient } from '../../domain/issuance/lookups.js';
 import { complianceProfile } from '../../domain/clients/compliance.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { Confirmation } from '../../domain/tokens/confirmation.js';
 import { OAuthError, oauthErrors } from '../../platform/http/errors.js';
-import { dpopHeader, DPOP_ERRORS, verifyDpopProof, withNonce } from './dpop.js';
+import { dpopHeader, DPOP_ERRORS, verifyDpopProof, withNonce, type DpopContext } from './dpop.js';
 
 const CERTIFICATE_METHODS: ReadonlySet<string> = new Set(['tls_client_auth', 'self_signed_tls_client_auth']);
 
@@ -23,7 +22,7 @@ export const requiresProofOfPossession = (client: IssuanceClient) =>
 
 /** The key the request proved possession of, if any; `endpoint` is the URL its `htu` must name. */
 export async function proofOfPossession(
-  ctx: AppContext,
+  ctx: DpopContext,
   tenant: Tenant,
   request: FastifyRequest,
   reply: FastifyReply,

@@ -11,12 +11,12 @@
  *   `allow_any_organization`.
  * The token then carries `org_id` (and `org_name` with the tenant setting).
  */
-import type { AppContext } from '../../domain/context.js';
 import type { IssuanceGrant } from '../../domain/issuance/lookups.js';
 import { findOrganization, type TokenOrganization } from '../../domain/organizations/login.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { oauthErrors } from '../../platform/http/errors.js';
 import type { AuthenticatedClient } from '../client-auth/method.js';
+import type { OrganizationStore } from '../../domain/organizations/store.js';
 
 const CLIENT_CREDENTIALS_FLOW = 'client_credentials';
 
@@ -28,8 +28,13 @@ function defaultOrganization(client: AuthenticatedClient): string | undefined {
     : undefined;
 }
 
+/** What a client-credentials grant's organization touches. */
+export interface ClientCredentialsOrganizationContext {
+  readonly stores: { readonly organizations: OrganizationStore };
+}
+
 export async function clientCredentialsOrganization(
-  ctx: AppContext,
+  ctx: ClientCredentialsOrganizationContext,
   tenant: Tenant,
   client: AuthenticatedClient,
   grant: IssuanceGrant,

@@ -4,13 +4,19 @@
  * still exist and the user must still be a member, else the grant is refused
  * (a member removed from an organization stops getting its tokens).
  */
-import type { AppContext } from '../../domain/context.js';
 import type { TokenOrganization } from '../../domain/organizations/login.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { OAuthError } from '../../platform/http/errors.js';
+import type { OrganizationMemberStore } from '../../domain/organizations/members-store.js';
+import type { OrganizationStore } from '../../domain/organizations/store.js';
+
+/** What checking a grant's organization touches. */
+export interface GrantOrganizationContext {
+  readonly stores: { readonly organizationMembers: OrganizationMemberStore; readonly organizations: OrganizationStore };
+}
 
 export async function grantOrganization(
-  ctx: AppContext,
+  ctx: GrantOrganizationContext,
   tenant: Tenant,
   organizationId: string | null,
   userId: string,

@@ -19,9 +19,9 @@ import { newPrefixedId } from '../../platform/crypto/ids.js';
 import type { RefreshTokenRow } from '../../domain/rows.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { newRefreshToken, secretHash } from '../../domain/secrets.js';
-import type { AppContext } from '../../domain/context.js';
 import { isoAt } from '../../platform/clock.js';
 import type { Confirmation } from '../../domain/tokens/confirmation.js';
+import type { RefreshTokenStore } from '../../domain/refresh-tokens/store.js';
 
 export const OFFLINE_ACCESS = 'offline_access';
 export const REFRESH_TOKEN_GRANT = 'refresh_token';
@@ -85,8 +85,14 @@ export interface RefreshTokenIssue {
   organizationId?: string;
 }
 
+/** What issuing and rotating refresh tokens touches. */
+export interface RefreshTokenContext {
+  readonly now: () => number;
+  readonly stores: { readonly refreshTokens: RefreshTokenStore };
+}
+
 /** Stores a new refresh token (only its hash) and returns the token. */
-export async function issueRefreshToken(ctx: AppContext, request: RefreshTokenIssue): Promise<string> {
+export async function issueRefreshToken(ctx: RefreshTokenContext, request: RefreshTokenIssue): Promise<string> {
   const nowMs = ctx.now();
   const settings = refreshTokenSettings(request.client);
   const token = newRefreshToken();

@@ -18,9 +18,9 @@
  * query string, an unknown host) goes to Fastify unchanged.
  */
 import { createHash } from 'node:crypto';
-import type { AppContext } from '../../domain/context.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { AuthenticationRegistries } from '../registries.js';
+import type { Keyring } from '../../domain/keys/keyring.js';
 
 export const JWKS_PATH = '/.well-known/jwks.json';
 export const DISCOVERY_PATH = '/.well-known/openid-configuration';
@@ -43,7 +43,12 @@ const jwksDocuments = new WeakMap<object, StaticDocument>();
 /** Per registries, per tenant object (a new one when the tenant's cache entry is refreshed). */
 const discoveryDocuments = new WeakMap<AuthenticationRegistries, WeakMap<Tenant, StaticDocument>>();
 
-export async function jwksDocument(ctx: AppContext, tenant: Tenant): Promise<StaticDocument> {
+/** What the discovery documents read. */
+export interface DiscoveryContext {
+  readonly keyring: Keyring;
+}
+
+export async function jwksDocument(ctx: DiscoveryContext, tenant: Tenant): Promise<StaticDocument> {
   const keys = await ctx.keyring.keys(tenant.id);
   let document = jwksDocuments.get(keys);
   if (document === undefined) {

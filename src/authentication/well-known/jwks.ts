@@ -1,6 +1,5 @@
 import type { RouteOptions } from 'fastify';
-import type { AppContext } from '../../domain/context.js';
-import { DOCUMENT_CONTENT_TYPE, JWKS_PATH, documentHeaders, jwksDocument, notModified } from './documents.js';
+import { DOCUMENT_CONTENT_TYPE, JWKS_PATH, documentHeaders, jwksDocument, notModified, type DiscoveryContext } from './documents.js';
 
 /**
  * GET /.well-known/jwks.json: the tenant's public signing keys, each with
@@ -8,7 +7,7 @@ import { DOCUMENT_CONTENT_TYPE, JWKS_PATH, documentHeaders, jwksDocument, notMod
  * come from ./documents.ts, which also answers this path on the real
  * listener before Fastify; this route is what app.inject() reaches.
  */
-export function jwksEndpoint(ctx: AppContext): RouteOptions {
+export function jwksEndpoint(ctx: DiscoveryContext): RouteOptions {
   return {
     method: 'GET',
     url: JWKS_PATH,

@@ -5,18 +5,25 @@
  * other request goes to Fastify's listener unchanged.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AppContext } from '../../domain/context.js';
 import type { AuthenticationRegistries } from '../registries.js';
-import { DISCOVERY_PATH, DOCUMENT_CONTENT_TYPE, JWKS_PATH, documentHeaders, jwksDocument, notModified } from './documents.js';
+import { DISCOVERY_PATH, DOCUMENT_CONTENT_TYPE, JWKS_PATH, documentHeaders, jwksDocument, notModified, type DiscoveryContext } from './documents.js';
 import { discoveryStaticDocument } from './openid-configuration.js';
+import type { Logger } from 'pino';
+import type { TenantService } from '../../domain/tenants/service.js';
 
 type NodeListener = (request: IncomingMessage, response: ServerResponse) => void;
+
+/** What the well-known listener touches. */
+export interface WellKnownListenerContext extends DiscoveryContext {
+  readonly logger: Logger;
+  readonly tenants: TenantService;
+}
 
 /**
  * A request listener answering the two documents on the real server and
  * handing every other request to `next` (Fastify's own listener).
  */
-export function wellKnownListener(ctx: AppContext, registries: AuthenticationRegistries, next: NodeListener): NodeListener {
+export function wellKnownListener(ctx: WellKnownListenerContext, registries: AuthenticationRegistries, next: NodeListener): NodeListener {
   const answer = async (request: IncomingMessage, response: ServerResponse, jwks: boolean): Promise<void> => {
     const host = request.headers.host;
     const tenant = host ? await ctx.tenants.byDomain(host.toLowerCase()) : undefined;

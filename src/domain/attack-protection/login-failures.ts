@@ -6,19 +6,25 @@
  * Gatehouse's wording). Only an existing account with an email address is
  * told; an unknown identifier gets no mail.
  */
-import type { LoginAttemptKey } from '../brute-force.js';
-import type { AppContext } from '../context.js';
-import { sendTenantMail, userVariables } from '../email/templates.js';
+import type { LoginAttemptKey, BruteForceProtection } from '../brute-force.js';
+import { sendTenantMail, userVariables, type TenantMailContext } from '../email/templates.js';
 import type { Tenant } from '../tenants/tenant.js';
 import { attackProtection } from './settings.js';
+import type { UserStore } from '../users/store.js';
 
 /** The attempt's key, with the tenant's brute-force settings in effect. */
 export function loginAttempt(tenant: Tenant, connection: string, identifier: string, ip: string): LoginAttemptKey {
   return { tenantId: tenant.id, connection, identifier, ip, policy: attackProtection(tenant.settings, 'brute_force_protection') };
 }
 
+/** What counting a failed login touches. */
+export interface LoginFailureContext extends TenantMailContext {
+  readonly bruteForce: BruteForceProtection;
+  readonly stores: TenantMailContext['stores'] & { readonly users: UserStore };
+}
+
 /** Counts a failed password check; notifies the account's owner when it reached the limit and the settings ask for it. */
-export async function recordLoginFailure(ctx: AppContext, tenant: Tenant, connectionId: string, attempt: LoginAttemptKey): Promise<void> {
+export async function recordLoginFailure(ctx: LoginFailureContext, tenant: Tenant, connectionId: string, attempt: LoginAttemptKey): Promise<void> {
   const reached = await ctx.bruteForce.recordFailure(attempt);
   if (!reached || !attempt.policy.shields.includes('user_notification')) return;
   const user = await ctx.stores.users.findByLoginIdentifier(tenant.id, connectionId, attempt.identifier.toLowerCase());

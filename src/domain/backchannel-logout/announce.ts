@@ -38,8 +38,20 @@ export function backchannelUrl(config: Record<string, unknown>, initiator: Logou
 }
 
 /** Queues the notifications of the sessions' end; returns how many were queued. */
+/** What announcing ended sessions touches. */
+export interface SessionsEndedAnnouncing {
+  stores: Pick<Stores, 'backchannelLogout'>;
+  lookups: Pick<IssuanceLookups, 'client'>;
+  now: () => number;
+}
+
+/** What ending a user's sessions touches. */
+export interface UserSessionsEnding extends SessionsEndedAnnouncing {
+  stores: Pick<Stores, 'backchannelLogout' | 'sessions'>;
+}
+
 export async function announceSessionsEnded(
-  deps: { stores: Pick<Stores, 'backchannelLogout'>; lookups: Pick<IssuanceLookups, 'client'>; now: () => number },
+  deps: SessionsEndedAnnouncing,
   tenantId: string,
   sessions: readonly EndedSession[],
   initiator: LogoutInitiator,
@@ -81,7 +93,7 @@ export async function announceSessionsEnded(
  * many sessions there were.
  */
 export async function endUserSessions(
-  deps: { stores: Pick<Stores, 'backchannelLogout' | 'sessions'>; lookups: Pick<IssuanceLookups, 'client'>; now: () => number },
+  deps: UserSessionsEnding,
   tenantId: string,
   userId: string,
   initiator: LogoutInitiator,

@@ -14,11 +14,15 @@
  * (`session-expired`).
  */
 import { isoAt } from '../../platform/clock.js';
-import type { AppContext } from '../context.js';
 import type { BackchannelLogoutDeliveryRow } from '../rows.js';
 import type { Tenant } from '../tenants/tenant.js';
 import { issueLogoutToken } from '../tokens/logout-token.js';
 import { announceSessionsEnded } from './announce.js';
+import type { Logger } from 'pino';
+import type { BackchannelLogoutStore } from './store.js';
+import type { IssuanceLookups } from '../issuance/lookups.js';
+import type { Keyring } from '../keys/keyring.js';
+import type { TenantService } from '../tenants/service.js';
 
 /** POSTs an `application/x-www-form-urlencoded` body; resolves with the status, rejects when no answer came. */
 export type FormPoster = (url: string, body: string) => Promise<number>;
@@ -40,9 +44,19 @@ export interface DeliveryRound {
   expiredSessions: number;
 }
 
+/** What the delivery of logout tokens touches. */
+export interface BackchannelDeliveryContext {
+  readonly keyring: Keyring;
+  readonly logger: Logger;
+  readonly lookups: IssuanceLookups;
+  readonly now: () => number;
+  readonly tenants: TenantService;
+  readonly stores: { readonly backchannelLogout: BackchannelLogoutStore };
+}
+
 export class BackchannelLogoutDelivery {
   constructor(
-    private readonly ctx: Pick<AppContext, 'stores' | 'lookups' | 'keyring' | 'tenants' | 'now' | 'logger'>,
+    private readonly ctx: BackchannelDeliveryContext,
     private readonly post: FormPoster,
   ) {}
 

@@ -7,11 +7,17 @@
  * ./texts.ts) before they reach these functions.
  */
 import { isoAt } from '../../platform/clock.js';
-import type { AppContext } from '../context.js';
 import { DEFAULT_PROMPT_SETTINGS, type Branding, type PromptSettings } from './branding.js';
 import type { CustomTexts, Language, PromptName } from './texts.js';
+import type { UiSettingsStore } from './store.js';
 
-type Ctx = Pick<AppContext, 'stores' | 'now'>;
+/** What reading and writing the hosted pages' settings touches. */
+export interface UiSettingsContext {
+  readonly now: () => number;
+  readonly stores: { readonly uiSettings: UiSettingsStore };
+}
+
+type Ctx = UiSettingsContext;
 
 export async function readBranding(ctx: Ctx, tenantId: string): Promise<Branding> {
   return ((await ctx.stores.uiSettings.get(tenantId, 'branding', ''))?.value ?? {}) as Branding;

@@ -17,12 +17,14 @@
 import { ENTITY_LIMITS } from '../entity-limits.js';
 import { isoAt } from '../../platform/clock.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
-import type { AppContext } from '../context.js';
 import { newRoleId } from '../roles/model.js';
 import { newSecret, secretHash } from '../secrets.js';
 import type { Stores } from '../stores.js';
 import { managementAudience, type Tenant } from '../tenants/tenant.js';
 import { CONSOLE_PATH, OPERATOR_SCOPES } from './client.js';
+import type { OneTimeUseStore } from '../one-time-use/store.js';
+import type { RbacStore } from '../rbac/store.js';
+import type { RoleStore } from '../roles/store.js';
 
 export const ADMINISTRATOR_ROLE_NAME = 'Gatehouse administrator';
 
@@ -32,8 +34,14 @@ export const SETUP_LINK_LIFETIME_MS = 7 * 24 * 3600 * 1000;
 const ISSUED = 'console_setup_issued';
 const SPENT = 'console_setup_spent';
 
+/** What the console's setup touches. */
+export interface ConsoleSetupContext {
+  readonly now: () => number;
+  readonly stores: { readonly oneTimeUses: OneTimeUseStore; readonly rbac: RbacStore; readonly roles: RoleStore };
+}
+
 /** The tenant's administrator role (by its exact name), created with every operator scope when missing; its id. */
-export async function ensureAdministratorRole(ctx: Pick<AppContext, 'stores' | 'now'>, tenant: Tenant): Promise<string> {
+export async function ensureAdministratorRole(ctx: ConsoleSetupContext, tenant: Tenant): Promise<string> {
   const find = async () =>
     (await ctx.stores.roles.list(tenant.id, { nameFilter: ADMINISTRATOR_ROLE_NAME, offset: 0, limit: 50, withTotal: false })).rows.find((r) => r.name === ADMINISTRATOR_ROLE_NAME);
   let role = await find();
@@ -67,7 +75,7 @@ export async function ensureAdministratorRole(ctx: Pick<AppContext, 'stores' | '
 }
 
 /** A new setup link of the tenant, on `host` (default: its domain). */
-export async function issueSetupLink(ctx: Pick<AppContext, 'stores' | 'now'>, tenant: Tenant, host: string = tenant.domain): Promise<{ url: string; expiresAt: string }> {
+export async function issueSetupLink(ctx: ConsoleSetupContext, tenant: Tenant, host: string = tenant.domain): Promise<{ url: string; expiresAt: string }> {
   const ticket = newSecret();
   const now = ctx.now();
   const expiresAt = isoAt(now + SETUP_LINK_LIFETIME_MS);
@@ -76,7 +84,7 @@ export async function issueSetupLink(ctx: Pick<AppContext, 'stores' | 'now'>, te
 }
 
 /** Whether the ticket was issued for this tenant, has not expired and was not spent. Reads only. */
-export async function setupTicketUsable(ctx: Pick<AppContext, 'stores' | 'now'>, tenant: Tenant, ticket: string): Promise<boolean> {
+export async function setupTicketUsable(ctx: ConsoleSetupContext, tenant: Tenant, ticket: string): Promise<boolean> {
   const now = isoAt(ctx.now());
   const hash = secretHash(ticket);
   return (await ctx.stores.oneTimeUses.used(tenant.id, ISSUED, hash, now)) && !(await ctx.stores.oneTimeUses.used(tenant.id, SPENT, hash, now));

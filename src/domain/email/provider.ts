@@ -5,7 +5,8 @@
  * and opened only here and by the Management API's service (which never
  * returns the password).
  */
-import type { AppContext } from '../context.js';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
+import type { EmailProviderStore } from './store.js';
 import type { TenantSmtpServer } from '../../platform/mail/index.js';
 
 /** The purpose the credentials are sealed under. */
@@ -18,16 +19,26 @@ export interface SmtpCredentials {
   smtp_pass?: string;
 }
 
-export function openCredentials(ctx: Pick<AppContext, 'box'>, sealed: string): SmtpCredentials {
+/** What sealing and opening SMTP credentials takes. */
+export interface CredentialSealing {
+  readonly box: SecretBox;
+}
+
+/** What reading the tenant's SMTP server touches. */
+export interface TenantSmtpContext extends CredentialSealing {
+  readonly stores: { readonly emailProviders: EmailProviderStore };
+}
+
+export function openCredentials(ctx: CredentialSealing, sealed: string): SmtpCredentials {
   return JSON.parse(ctx.box.openString(sealed, CREDENTIALS_SEAL)) as SmtpCredentials;
 }
 
-export function sealCredentials(ctx: Pick<AppContext, 'box'>, credentials: SmtpCredentials): string {
+export function sealCredentials(ctx: CredentialSealing, credentials: SmtpCredentials): string {
   return ctx.box.seal(JSON.stringify(credentials), CREDENTIALS_SEAL);
 }
 
 /** The tenant's SMTP server when its provider is set and enabled. */
-export async function openTenantSmtp(ctx: Pick<AppContext, 'stores' | 'box'>, tenantId: string): Promise<TenantSmtpServer | undefined> {
+export async function openTenantSmtp(ctx: TenantSmtpContext, tenantId: string): Promise<TenantSmtpServer | undefined> {
   const row = await ctx.stores.emailProviders.get(tenantId);
   if (!row || row.enabled !== 1 || row.name !== 'smtp') return undefined;
   const credentials = openCredentials(ctx, row.credentials_enc);

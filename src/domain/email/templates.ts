@@ -24,11 +24,13 @@
  * Mail is handed to the transport without waiting for delivery (a slow SMTP
  * server must not hold the request); the lookups before it are awaited.
  */
-import type { AppContext } from '../context.js';
+import type { Logger } from 'pino';
+import type { Mailer } from '../../platform/mail/index.js';
 import type { EmailTemplateRow } from '../rows.js';
 import { renderHtml, renderLine } from '../templates.js';
 import type { Tenant } from '../tenants/tenant.js';
-import { openTenantSmtp } from './provider.js';
+import { openTenantSmtp, type TenantSmtpContext } from './provider.js';
+import type { EmailTemplateStore } from './store.js';
 
 export const EMAIL_TEMPLATE_NAMES = [
   'verify_email',
@@ -54,7 +56,12 @@ export interface DefaultMail {
   text: string;
 }
 
-type Ctx = Pick<AppContext, 'stores' | 'mailer' | 'logger' | 'box'>;
+/** What sending the tenant's mail touches. */
+export interface TenantMailContext extends TenantSmtpContext {
+  readonly logger: Logger;
+  readonly mailer: Mailer;
+  readonly stores: TenantSmtpContext['stores'] & { readonly emailTemplates: EmailTemplateStore };
+}
 
 /** The user fields templates see (`user.*`). */
 export function userVariables(user: {
@@ -84,7 +91,7 @@ export function userVariables(user: {
 }
 
 /** The template stored for the tenant, if any. */
-export function storedTemplate(ctx: Pick<AppContext, 'stores'>, tenant: Tenant, template: EmailTemplateName): Promise<EmailTemplateRow | undefined> {
+export function storedTemplate(ctx: { readonly stores: { readonly emailTemplates: EmailTemplateStore } }, tenant: Tenant, template: EmailTemplateName): Promise<EmailTemplateRow | undefined> {
   return ctx.stores.emailTemplates.get(tenant.id, template);
 }
 
@@ -102,7 +109,7 @@ async function render(row: EmailTemplateRow, fallback: DefaultMail, variables: R
  * `row` is the template when the caller already read it.
  */
 export async function sendTenantMail(
-  ctx: Ctx,
+  ctx: TenantMailContext,
   tenant: Tenant,
   template: EmailTemplateName,
   to: string,

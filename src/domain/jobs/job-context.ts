@@ -1,4 +1,17 @@
-import type { AppContext } from '../context.js';
+import type { Logger } from 'pino';
+import type { Config } from '../../platform/config.js';
+import type { ConnectionStore } from '../connections/store.js';
+import type { UnitOfWork } from '../stores.js';
+import type { TenantService } from '../tenants/service.js';
+import type { UserMailContext } from '../tickets/user-mail.js';
+import type { UserStore } from '../users/store.js';
+import type { JobStore } from './store.js';
 
-/** What running a job needs of the context. */
-export type JobContext = Pick<AppContext, 'stores' | 'unitOfWork' | 'now' | 'logger' | 'config' | 'tenants' | 'mailer' | 'box'>;
+/** What running a job touches: the jobs, the users they import and export, and the verification mail of imported users. */
+export interface JobContext extends UserMailContext {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly tenants: TenantService;
+  readonly unitOfWork: UnitOfWork;
+  readonly stores: UserMailContext['stores'] & { readonly jobs: JobStore; readonly users: UserStore; readonly connections: ConnectionStore };
+}

@@ -26,10 +26,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { isoAt } from '../../platform/clock.js';
-import type { AppContext } from '../context.js';
 import { logView, typesOfCategories } from '../logs/events.js';
 import { logIdFloor } from '../logs/log-id.js';
 import type { LogStreamRow, TenantLogRow } from '../rows.js';
+import type { Logger } from 'pino';
+import type { LogStreamStore } from './store.js';
+import type { TenantLogStore } from '../logs/store.js';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
 
 /** POSTs `body` with `headers`; resolves with the status, rejects when no answer came. */
 export type HttpPoster = (url: string, body: string, headers: Record<string, string>) => Promise<number>;
@@ -72,9 +75,17 @@ export interface StreamRound {
   failed: number;
 }
 
+/** What the delivery of log streams touches. */
+export interface LogStreamDeliveryContext {
+  readonly box: SecretBox;
+  readonly logger: Logger;
+  readonly now: () => number;
+  readonly stores: { readonly logStreams: LogStreamStore; readonly tenantLogs: TenantLogStore };
+}
+
 export class LogStreamDelivery {
   constructor(
-    private readonly ctx: Pick<AppContext, 'stores' | 'box' | 'now' | 'logger'>,
+    private readonly ctx: LogStreamDeliveryContext,
     private readonly post: HttpPoster,
   ) {}
 

@@ -8,8 +8,7 @@
  * but fixed.
  */
 import { signJwt } from '../../platform/crypto/jws.js';
-import type { AppContext } from '../context.js';
-import { SIGNING_ALG } from '../keys/keyring.js';
+import { SIGNING_ALG, type Keyring } from '../keys/keyring.js';
 import { lifetimeOf } from '../lifetimes.js';
 import type { Tenant } from '../tenants/tenant.js';
 
@@ -27,8 +26,14 @@ export function mfaApiScopes(requested: string | undefined): MfaApiScope[] {
   return MFA_API_SCOPES.filter((s) => asked.has(s));
 }
 
+/** What MFA API tokens take. */
+export interface MfaApiTokenContext {
+  readonly keyring: Keyring;
+  readonly now: () => number;
+}
+
 export async function issueMfaApiToken(
-  ctx: AppContext,
+  ctx: MfaApiTokenContext,
   request: { tenant: Tenant; userId: string; clientId: string; scopes: readonly string[] },
 ): Promise<{ token: string; expiresIn: number }> {
   const { tenant } = request;

@@ -7,10 +7,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { isoAt } from '../../platform/clock.js';
-import type { AppContext } from '../context.js';
 import { lifetimeOf } from '../lifetimes.js';
 import { secretHash } from '../secrets.js';
 import type { Tenant } from '../tenants/tenant.js';
+import type { OneTimeUseStore } from '../one-time-use/store.js';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
 
 export interface EnrollmentTicket {
   /** The user. */
@@ -24,14 +25,21 @@ export interface EnrollmentTicket {
 const context = (tenant: Tenant) => `mfa_enrollment_ticket:${tenant.id}`;
 const PURPOSE = 'mfa_enrollment_ticket';
 
+/** What enrolment tickets touch. */
+export interface EnrollmentTicketContext {
+  readonly box: SecretBox;
+  readonly now: () => number;
+  readonly stores: { readonly oneTimeUses: OneTimeUseStore };
+}
+
 /** A new ticket for the user: the sealed value for the URL, and its id. */
-export function issueEnrollmentTicket(ctx: AppContext, tenant: Tenant, userId: string): { ticket: string; id: string } {
+export function issueEnrollmentTicket(ctx: EnrollmentTicketContext, tenant: Tenant, userId: string): { ticket: string; id: string } {
   const claims: EnrollmentTicket = { sub: userId, exp: ctx.now() + lifetimeOf(tenant, 'mfa_enrollment_ticket') * 1000, jti: randomBytes(16).toString('base64url') };
   return { ticket: ctx.box.seal(JSON.stringify(claims), context(tenant)), id: claims.jti };
 }
 
 /** The ticket's claims while it opens, is unexpired and unspent; undefined otherwise. */
-export async function openEnrollmentTicket(ctx: AppContext, tenant: Tenant, ticket: string): Promise<EnrollmentTicket | undefined> {
+export async function openEnrollmentTicket(ctx: EnrollmentTicketContext, tenant: Tenant, ticket: string): Promise<EnrollmentTicket | undefined> {
   let claims: EnrollmentTicket;
   try {
     claims = JSON.parse(ctx.box.openString(ticket, context(tenant))) as EnrollmentTicket;
@@ -44,6 +52,6 @@ export async function openEnrollmentTicket(ctx: AppContext, tenant: Tenant, tick
 }
 
 /** Spends the ticket; false when it was already spent (of two concurrent calls one gets true). */
-export function spendEnrollmentTicket(ctx: AppContext, tenant: Tenant, claims: EnrollmentTicket): Promise<boolean> {
+export function spendEnrollmentTicket(ctx: EnrollmentTicketContext, tenant: Tenant, claims: EnrollmentTicket): Promise<boolean> {
   return ctx.stores.oneTimeUses.use(tenant.id, PURPOSE, secretHash(claims.jti), isoAt(claims.exp), isoAt(ctx.now()));
 }

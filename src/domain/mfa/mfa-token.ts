@@ -11,8 +11,9 @@
 import { randomBytes } from 'node:crypto';
 import { isoAt } from '../../platform/clock.js';
 import { secretHash } from '../secrets.js';
-import type { AppContext } from '../context.js';
 import type { Tenant } from '../tenants/tenant.js';
+import type { OneTimeUseStore } from '../one-time-use/store.js';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
 
 export interface MfaTokenClaims {
   /** The user. */
@@ -35,13 +36,20 @@ function context(tenant: Tenant): string {
   return `mfa_token:${tenant.id}`;
 }
 
-export function sealMfaToken(ctx: AppContext, tenant: Tenant, claims: Omit<MfaTokenClaims, 'jti' | 'exp'>, lifetimeSeconds: number): string {
+/** What mfa_token touches. */
+export interface MfaTokenContext {
+  readonly box: SecretBox;
+  readonly now: () => number;
+  readonly stores: { readonly oneTimeUses: OneTimeUseStore };
+}
+
+export function sealMfaToken(ctx: MfaTokenContext, tenant: Tenant, claims: Omit<MfaTokenClaims, 'jti' | 'exp'>, lifetimeSeconds: number): string {
   const full: MfaTokenClaims = { ...claims, exp: ctx.now() + lifetimeSeconds * 1000, jti: randomBytes(16).toString('base64url') };
   return ctx.box.seal(JSON.stringify(full), context(tenant));
 }
 
 /** The token's claims while it opens, is unexpired and was not spent by a completed login. */
-export async function openMfaToken(ctx: AppContext, tenant: Tenant, token: string): Promise<OpenedMfaToken> {
+export async function openMfaToken(ctx: MfaTokenContext, tenant: Tenant, token: string): Promise<OpenedMfaToken> {
   let claims: MfaTokenClaims;
   try {
     claims = JSON.parse(ctx.box.openString(token, context(tenant))) as MfaTokenClaims;

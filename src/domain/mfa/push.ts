@@ -27,14 +27,15 @@
  */
 import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify, type JWK } from 'jose';
 import { isoAt } from '../../platform/clock.js';
-import type { AppContext } from '../context.js';
 import { lifetimeOf } from '../lifetimes.js';
 import type { MfaChallengeRow } from '../rows.js';
 import { newSecret, secretHash } from '../secrets.js';
 import type { Tenant } from '../tenants/tenant.js';
 import type { UserRow } from '../users/model.js';
 import { pushTokenContext, type Authenticator } from './model.js';
-import { accountLabel, blocked, confirmRecoveryCode, dropPending, newAuthenticator, succeeded, totpIssuer, wrong, type Verification } from './service.js';
+import { accountLabel, blocked, confirmRecoveryCode, dropPending, newAuthenticator, succeeded, totpIssuer, wrong, type MfaContext, type Verification } from './service.js';
+import type { BackchannelAuthRequestStore } from '../backchannel-authentication/store.js';
+import type { MfaPushStore } from './store.js';
 
 /** Seconds a client waits between polls of a push challenge (the service's 5). */
 export const PUSH_POLL_INTERVAL = 5;
@@ -53,7 +54,15 @@ export function pushBaseUrl(tenant: Tenant): string {
   return `${tenant.issuer}guardian`;
 }
 
-function challengeRow(tenant: Tenant, ctx: AppContext, authenticator: { id: string; user_id: string }, clientId: string, oobCode: string, transactionId: string) {
+/** What push transactions touch. */
+export interface PushContext extends MfaContext {
+  readonly stores: MfaContext['stores'] & {
+    readonly backchannelAuthRequests: BackchannelAuthRequestStore;
+    readonly mfa: MfaContext['stores']['mfa'] & MfaPushStore;
+  };
+}
+
+function challengeRow(tenant: Tenant, ctx: PushContext, authenticator: { id: string; user_id: string }, clientId: string, oobCode: string, transactionId: string) {
   return {
     tenant_id: tenant.id,
     oob_hash: secretHash(oobCode),
@@ -70,7 +79,7 @@ function challengeRow(tenant: Tenant, ctx: AppContext, authenticator: { id: stri
 }
 
 /** A new, unconfirmed push enrolment of the user (replacing an unfinished one) and its enrolment transaction. */
-export async function startPushEnrolment(ctx: AppContext, tenant: Tenant, user: UserRow, clientId: string): Promise<{ oobCode: string; barcodeUri: string }> {
+export async function startPushEnrolment(ctx: PushContext, tenant: Tenant, user: UserRow, clientId: string): Promise<{ oobCode: string; barcodeUri: string }> {
   await dropPending(ctx, tenant.id, user.user_id, 'push');
   const authenticator = newAuthenticator(ctx, tenant.id, user.user_id, 'push');
   await ctx.stores.mfa.insertAuthenticator(authenticator);
@@ -124,7 +133,7 @@ export interface DeviceEnrolment {
  * oob_code approved. Undefined when the transaction is unknown, expired or
  * already answered.
  */
-export async function enrolPushDevice(ctx: AppContext, tenant: Tenant, enrolmentId: string, device: DeviceEnrolment): Promise<Authenticator | undefined> {
+export async function enrolPushDevice(ctx: PushContext, tenant: Tenant, enrolmentId: string, device: DeviceEnrolment): Promise<Authenticator | undefined> {
   if (!enrolmentId.startsWith(ENROLMENT_PREFIX) || enrolmentId.length > 100) return undefined;
   const challenge = await ctx.stores.mfa.challengeByTransaction(tenant.id, secretHash(enrolmentId));
   const now = isoAt(ctx.now());
@@ -147,7 +156,7 @@ export async function enrolPushDevice(ctx: AppContext, tenant: Tenant, enrolment
 }
 
 /** The device's push token, opened. */
-export function devicePushToken(ctx: AppContext, tenantId: string, authenticator: Authenticator): string {
+export function devicePushToken(ctx: PushContext, tenantId: string, authenticator: Authenticator): string {
   return ctx.box.openString(authenticator.push_token_enc!, pushTokenContext(tenantId, authenticator.id));
 }
 
@@ -157,7 +166,7 @@ export function devicePushToken(ctx: AppContext, tenantId: string, authenticator
  * expire unanswered. Returns the oob_code the client polls with.
  */
 export async function startPushChallenge(
-  ctx: AppContext,
+  ctx: PushContext,
   tenant: Tenant,
   authenticator: Authenticator,
   clientId: string,
@@ -186,7 +195,7 @@ export interface DeviceTransaction {
  * signature, another device, wrong audience, expired or too long-lived),
  * `not_found` (no such live transaction).
  */
-export async function deviceTransaction(ctx: AppContext, tenant: Tenant, jwt: string, audience: string): Promise<DeviceTransaction | DeviceRefusal> {
+export async function deviceTransaction(ctx: PushContext, tenant: Tenant, jwt: string, audience: string): Promise<DeviceTransaction | DeviceRefusal> {
   if (jwt.length > MAX_JWT_LENGTH) return 'invalid_token';
   let unverified: { iss?: unknown; sub?: unknown };
   try {
@@ -225,7 +234,7 @@ export async function deviceTransaction(ctx: AppContext, tenant: Tenant, jwt: st
  * it was already answered. A CIBA request asked on the `guardian-push`
  * channel (its ticket is the transaction id) is decided with it.
  */
-export async function resolvePushTransaction(ctx: AppContext, tenant: Tenant, transaction: DeviceTransaction, accepted: boolean): Promise<boolean> {
+export async function resolvePushTransaction(ctx: PushContext, tenant: Tenant, transaction: DeviceTransaction, accepted: boolean): Promise<boolean> {
   const transactionHash = transaction.challenge.transaction_hash!;
   const now = isoAt(ctx.now());
   const decision = accepted ? 'approved' : 'denied';
@@ -242,7 +251,7 @@ export async function resolvePushTransaction(ctx: AppContext, tenant: Tenant, tr
  * expired (a poll then says which), `unknown` when there is no such push
  * challenge for them.
  */
-export async function pushChallengeStatus(ctx: AppContext, tenantId: string, userId: string, clientId: string, oobCode: string): Promise<'pending' | 'done' | 'unknown'> {
+export async function pushChallengeStatus(ctx: PushContext, tenantId: string, userId: string, clientId: string, oobCode: string): Promise<'pending' | 'done' | 'unknown'> {
   const challenge = oobCode === '' ? undefined : await ctx.stores.mfa.challenge(tenantId, secretHash(oobCode));
   if (!challenge || challenge.user_id !== userId || challenge.client_id !== clientId || challenge.status === null || challenge.status === undefined) return 'unknown';
   return challenge.status === 'pending' && challenge.used_at === null && challenge.expires_at > isoAt(ctx.now()) ? 'pending' : 'done';
@@ -257,7 +266,7 @@ export type PushPoll = Verification | { outcome: 'pending' } | { outcome: 'slow_
  * the challenge spent and the second factor passed. `not_push`: the
  * challenge wants a binding code.
  */
-export async function pollPushChallenge(ctx: AppContext, tenantId: string, userId: string, clientId: string, oobCode: string, paced: boolean): Promise<PushPoll> {
+export async function pollPushChallenge(ctx: PushContext, tenantId: string, userId: string, clientId: string, oobCode: string, paced: boolean): Promise<PushPoll> {
   if (await blocked(ctx, tenantId, userId)) return { outcome: 'blocked' };
   const oobHash = secretHash(oobCode);
   const challenge = await ctx.stores.mfa.challenge(tenantId, oobHash);

@@ -22,7 +22,6 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { isoAt } from '../../platform/clock.js';
 import { newPrefixedId, randomString } from '../../platform/crypto/ids.js';
-import type { AppContext } from '../context.js';
 import { lifetimeOf } from '../lifetimes.js';
 import type { MfaAuthenticatorRow } from '../rows.js';
 import { newSecret, secretHash } from '../secrets.js';
@@ -30,6 +29,9 @@ import type { Tenant } from '../tenants/tenant.js';
 import type { UserRow } from '../users/model.js';
 import { FACTOR_OF, totpSecretContext, type Authenticator, type AuthenticatorType, type FactorName, type MfaPolicy } from './model.js';
 import { newTotpSecret, totpStep, totpStepExpiry, totpUri } from './totp.js';
+import type { MfaAuthenticatorStore, MfaChallengeStore, MfaFailureStore, MfaRecoveryCodeStore, MfaSettingsStore } from './store.js';
+import type { OneTimeUseStore } from '../one-time-use/store.js';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
 
 /** Wrong codes that block a user's second factor… */
 export const MAX_CODE_FAILURES = 5;
@@ -46,7 +48,17 @@ export interface MfaSettings {
 
 export type Verification = { outcome: 'ok'; authenticator: Authenticator } | { outcome: 'wrong' } | { outcome: 'blocked' };
 
-export async function mfaSettings(ctx: AppContext, tenantId: string): Promise<MfaSettings> {
+/** What the rules of second factors touch. */
+export interface MfaContext {
+  readonly box: SecretBox;
+  readonly now: () => number;
+  readonly stores: {
+    readonly mfa: MfaSettingsStore & MfaAuthenticatorStore & MfaRecoveryCodeStore & MfaChallengeStore & MfaFailureStore;
+    readonly oneTimeUses: OneTimeUseStore;
+  };
+}
+
+export async function mfaSettings(ctx: MfaContext, tenantId: string): Promise<MfaSettings> {
   const [factors, policies] = await Promise.all([ctx.stores.mfa.enabledFactors(tenantId), ctx.stores.mfa.policies(tenantId)]);
   return { factors, policies };
 }
@@ -57,7 +69,7 @@ export function mfaAvailable(settings: MfaSettings): boolean {
 }
 
 /** The user's enrolments whose factor is enabled. */
-export async function usableAuthenticators(ctx: AppContext, tenantId: string, userId: string, settings?: MfaSettings): Promise<Authenticator[]> {
+export async function usableAuthenticators(ctx: MfaContext, tenantId: string, userId: string, settings?: MfaSettings): Promise<Authenticator[]> {
   const { factors } = settings ?? (await mfaSettings(ctx, tenantId));
   const rows = (await ctx.stores.mfa.authenticators(tenantId, userId)) as Authenticator[];
   return rows.filter((row) => factors.has(FACTOR_OF[row.type]));
@@ -69,7 +81,7 @@ export function secondFactors(authenticators: readonly Authenticator[]): Authent
 }
 
 /** Whether this login of the user needs a second factor (see the file comment). `forced`: the request asks for one. */
-export async function mfaRequired(ctx: AppContext, tenantId: string, userId: string, forced: boolean): Promise<boolean> {
+export async function mfaRequired(ctx: MfaContext, tenantId: string, userId: string, forced: boolean): Promise<boolean> {
   const settings = await mfaSettings(ctx, tenantId);
   if (!mfaAvailable(settings)) return false;
   if (forced || settings.policies.includes('all-applications')) return true;
@@ -77,7 +89,7 @@ export async function mfaRequired(ctx: AppContext, tenantId: string, userId: str
   return secondFactors(await usableAuthenticators(ctx, tenantId, userId, settings)).length > 0;
 }
 
-export function newAuthenticator(ctx: AppContext, tenantId: string, userId: string, type: AuthenticatorType, fields: Partial<MfaAuthenticatorRow> = {}): MfaAuthenticatorRow {
+export function newAuthenticator(ctx: MfaContext, tenantId: string, userId: string, type: AuthenticatorType, fields: Partial<MfaAuthenticatorRow> = {}): MfaAuthenticatorRow {
   return {
     tenant_id: tenantId,
     id: newPrefixedId('dev', 16),
@@ -121,7 +133,7 @@ export function totpIssuer(tenant: Tenant): string {
  * A new, unconfirmed TOTP enrolment (replacing an earlier unconfirmed one):
  * the secret and its `otpauth://` URI, once; only the sealed secret is kept.
  */
-export async function startTotpEnrolment(ctx: AppContext, tenant: Tenant, user: UserRow): Promise<{ authenticator: MfaAuthenticatorRow; secret: string; barcodeUri: string }> {
+export async function startTotpEnrolment(ctx: MfaContext, tenant: Tenant, user: UserRow): Promise<{ authenticator: MfaAuthenticatorRow; secret: string; barcodeUri: string }> {
   await dropPending(ctx, tenant.id, user.user_id, 'totp');
   const secret = newTotpSecret();
   const authenticator = newAuthenticator(ctx, tenant.id, user.user_id, 'totp');
@@ -131,7 +143,7 @@ export async function startTotpEnrolment(ctx: AppContext, tenant: Tenant, user: 
 }
 
 /** Removes the user's unconfirmed enrolments of `type`: a new enrolment replaces an unfinished one. */
-export async function dropPending(ctx: AppContext, tenantId: string, userId: string, type: AuthenticatorType): Promise<void> {
+export async function dropPending(ctx: MfaContext, tenantId: string, userId: string, type: AuthenticatorType): Promise<void> {
   for (const row of await ctx.stores.mfa.authenticators(tenantId, userId)) {
     if (row.type === type && row.confirmed === 0) await ctx.stores.mfa.deleteAuthenticator(tenantId, userId, row.id);
   }
@@ -143,7 +155,7 @@ export async function dropPending(ctx: AppContext, tenantId: string, userId: str
  * fail, the enrolment is removed again. Returns the challenge's oob_code.
  */
 export async function startOobEnrolment(
-  ctx: AppContext,
+  ctx: MfaContext,
   tenant: Tenant,
   userId: string,
   clientId: string,
@@ -162,7 +174,7 @@ export async function startOobEnrolment(
 }
 
 /** A TOTP enrolment from a secret given by an administrator, confirmed at once (POST /users/{id}/authentication-methods). */
-export async function addTotpAuthenticator(ctx: AppContext, tenant: Tenant, userId: string, secret: string, name: string | null): Promise<MfaAuthenticatorRow> {
+export async function addTotpAuthenticator(ctx: MfaContext, tenant: Tenant, userId: string, secret: string, name: string | null): Promise<MfaAuthenticatorRow> {
   const now = isoAt(ctx.now());
   const authenticator = newAuthenticator(ctx, tenant.id, userId, 'totp', { confirmed: 1, enrolled_at: now, name });
   authenticator.secret_enc = ctx.box.seal(secret, totpSecretContext(tenant.id, authenticator.id));
@@ -172,7 +184,7 @@ export async function addTotpAuthenticator(ctx: AppContext, tenant: Tenant, user
 
 /** A new email or phone enrolment: unconfirmed until its first challenge is answered, unless `confirmed`. */
 export async function addOobAuthenticator(
-  ctx: AppContext,
+  ctx: MfaContext,
   tenantId: string,
   userId: string,
   type: 'email' | 'phone',
@@ -194,7 +206,7 @@ export async function addOobAuthenticator(
  * and the user has none yet; undefined otherwise. Shown once: only its hash
  * is kept. Usable once a second factor is confirmed.
  */
-export async function firstRecoveryCode(ctx: AppContext, tenantId: string, userId: string): Promise<string | undefined> {
+export async function firstRecoveryCode(ctx: MfaContext, tenantId: string, userId: string): Promise<string | undefined> {
   if (!(await ctx.stores.mfa.enabledFactors(tenantId)).has('recovery-code')) return undefined;
   const rows = await ctx.stores.mfa.authenticators(tenantId, userId);
   if (rows.some((r) => r.type === 'recovery-code')) return undefined;
@@ -207,7 +219,7 @@ export async function firstRecoveryCode(ctx: AppContext, tenantId: string, userI
 }
 
 /** A new recovery code in place of the user's current one (POST /users/{id}/recovery-code-regeneration). */
-export async function regenerateRecoveryCode(ctx: AppContext, tenantId: string, userId: string): Promise<string> {
+export async function regenerateRecoveryCode(ctx: MfaContext, tenantId: string, userId: string): Promise<string> {
   const code = newRecoveryCode();
   const now = isoAt(ctx.now());
   await ctx.stores.mfa.replaceRecoveryCode(newAuthenticator(ctx, tenantId, userId, 'recovery-code', { code_hash: secretHash(code), confirmed: 1, enrolled_at: now }));
@@ -215,28 +227,28 @@ export async function regenerateRecoveryCode(ctx: AppContext, tenantId: string, 
 }
 
 /** The start of the failure window that is still running at now. */
-function windowStart(ctx: AppContext): string {
+function windowStart(ctx: MfaContext): string {
   return isoAt(ctx.now() - FAILURE_WINDOW_SECONDS * 1000);
 }
 
-export async function blocked(ctx: AppContext, tenantId: string, userId: string): Promise<boolean> {
+export async function blocked(ctx: MfaContext, tenantId: string, userId: string): Promise<boolean> {
   return (await ctx.stores.mfa.failures(tenantId, userId, windowStart(ctx))) >= MAX_CODE_FAILURES;
 }
 
-export async function wrong(ctx: AppContext, tenantId: string, userId: string): Promise<{ outcome: 'wrong' }> {
+export async function wrong(ctx: MfaContext, tenantId: string, userId: string): Promise<{ outcome: 'wrong' }> {
   await ctx.stores.mfa.recordFailure(tenantId, userId, isoAt(ctx.now()), windowStart(ctx));
   return { outcome: 'wrong' };
 }
 
 /** The user's unconfirmed recovery code is confirmed with their first second factor. */
-export async function confirmRecoveryCode(ctx: AppContext, tenantId: string, userId: string, now: string): Promise<void> {
+export async function confirmRecoveryCode(ctx: MfaContext, tenantId: string, userId: string, now: string): Promise<void> {
   for (const row of await ctx.stores.mfa.authenticators(tenantId, userId)) {
     if (row.type === 'recovery-code' && row.confirmed === 0) await ctx.stores.mfa.confirmAuthenticator(tenantId, row.id, now);
   }
 }
 
 /** A right code: the enrolment is confirmed (with the user's recovery code) if it was not, its use recorded, the count of wrong codes cleared. */
-export async function succeeded(ctx: AppContext, tenantId: string, authenticator: Authenticator): Promise<Verification> {
+export async function succeeded(ctx: MfaContext, tenantId: string, authenticator: Authenticator): Promise<Verification> {
   const now = isoAt(ctx.now());
   const { mfa } = ctx.stores;
   if (authenticator.confirmed === 0 && (await mfa.confirmAuthenticator(tenantId, authenticator.id, now))) await confirmRecoveryCode(ctx, tenantId, authenticator.user_id, now);
@@ -250,7 +262,7 @@ export async function succeeded(ctx: AppContext, tenantId: string, authenticator
  * unconfirmed one included: its first code confirms it). A code already
  * accepted for that enrolment and time step is wrong.
  */
-export async function verifyTotp(ctx: AppContext, tenantId: string, userId: string, code: string): Promise<Verification> {
+export async function verifyTotp(ctx: MfaContext, tenantId: string, userId: string, code: string): Promise<Verification> {
   if (await blocked(ctx, tenantId, userId)) return { outcome: 'blocked' };
   const totps = (await usableAuthenticators(ctx, tenantId, userId)).filter((a) => a.type === 'totp' && a.secret_enc !== null);
   for (const authenticator of totps) {
@@ -275,7 +287,7 @@ function newBindingCode(): string {
  * names the challenge. Both are kept as hashes only.
  */
 export async function startOobChallenge(
-  ctx: AppContext,
+  ctx: MfaContext,
   tenant: Tenant,
   authenticator: Authenticator,
   clientId: string,
@@ -306,7 +318,7 @@ function sameHash(a: string, b: string): boolean {
  * The binding code of the challenge `oobCode`: right only for the user and
  * client it was sent for, before it expires, once.
  */
-export async function verifyOob(ctx: AppContext, tenantId: string, userId: string, clientId: string, oobCode: string, bindingCode: string): Promise<Verification> {
+export async function verifyOob(ctx: MfaContext, tenantId: string, userId: string, clientId: string, oobCode: string, bindingCode: string): Promise<Verification> {
   if (await blocked(ctx, tenantId, userId)) return { outcome: 'blocked' };
   const oobHash = secretHash(oobCode);
   const challenge = await ctx.stores.mfa.challenge(tenantId, oobHash);
@@ -319,7 +331,7 @@ export async function verifyOob(ctx: AppContext, tenantId: string, userId: strin
 }
 
 /** A recovery code of the user: spent, and a new one returned in its place. */
-export async function useRecoveryCode(ctx: AppContext, tenantId: string, userId: string, code: string): Promise<{ outcome: 'ok'; next: string } | { outcome: 'wrong' } | { outcome: 'blocked' }> {
+export async function useRecoveryCode(ctx: MfaContext, tenantId: string, userId: string, code: string): Promise<{ outcome: 'ok'; next: string } | { outcome: 'wrong' } | { outcome: 'blocked' }> {
   if (await blocked(ctx, tenantId, userId)) return { outcome: 'blocked' };
   if (!(await ctx.stores.mfa.enabledFactors(tenantId)).has('recovery-code')) return wrong(ctx, tenantId, userId);
   const rows = await ctx.stores.mfa.authenticators(tenantId, userId);

@@ -16,7 +16,15 @@ export interface PushDevice {
   public_key: string;
 }
 
-export interface MfaStore {
+/*
+ * One interface per part of multi-factor storage (the tenant's settings, the
+ * users' enrolments and recovery codes, challenges, push devices and
+ * challenges, the count of wrong codes), so that a consumer names what it
+ * touches; `MfaStore` is all of them, as src/storage/kysely/mfa.ts implements it.
+ */
+
+/** The tenant's factors, policies and SMS settings (/guardian/factors, /guardian/policies, …/sms). */
+export interface MfaSettingsStore {
   /** The factors the tenant enabled (absent ones are disabled). */
   enabledFactors(tenantId: string): Promise<Set<FactorName>>;
   /** Enables or disables one factor. One statement. */
@@ -32,7 +40,10 @@ export interface MfaStore {
   setTwilio(tenantId: string, twilio: TwilioSettings, now: string): Promise<void>;
   /** Replaces the SMS templates. One statement. */
   setSmsTemplates(tenantId: string, templates: SmsTemplates, now: string): Promise<void>;
+}
 
+/** Users' enrolments (authenticators). */
+export interface MfaAuthenticatorStore {
   /** The user's enrolments, oldest first. */
   authenticators(tenantId: string, userId: string): Promise<MfaAuthenticatorRow[]>;
   /** One enrolment by its stored id (`dev_…`), whoever it belongs to. */
@@ -47,6 +58,10 @@ export interface MfaStore {
   deleteAuthenticator(tenantId: string, userId: string, id: string): Promise<boolean>;
   /** Deletes every enrolment of the user (their recovery code included); returns how many. */
   deleteAuthenticators(tenantId: string, userId: string): Promise<number>;
+}
+
+/** Users' recovery codes (an enrolment of their own). */
+export interface MfaRecoveryCodeStore {
   /**
    * Replaces the user's recovery code by `row` in one transaction: the old
    * one (if any) no longer works once this returns.
@@ -59,14 +74,20 @@ export interface MfaStore {
    * the same code at most one gets true.
    */
   spendRecoveryCode(tenantId: string, userId: string, codeHash: string, next: MfaAuthenticatorRow): Promise<boolean>;
+}
 
+/** Out-of-band challenges (codes sent by SMS or email, push requests). */
+export interface MfaChallengeStore {
   /** Stores a new out-of-band challenge. */
   insertChallenge(row: Omit<MfaChallengeRow, 'used_at'>): Promise<void>;
   /** The challenge with this oob_code hash, used or not; undefined when unknown. */
   challenge(tenantId: string, oobHash: string): Promise<MfaChallengeRow | undefined>;
   /** Marks the challenge used if it is unused and unexpired at `now`; of two concurrent calls one gets true. */
   spendChallenge(tenantId: string, oobHash: string, now: string): Promise<boolean>;
+}
 
+/** Push: the enrolled device and the device's answers to challenges. */
+export interface MfaPushStore {
   /**
    * Records the device of an unconfirmed push enrolment that has none yet
    * and confirms the enrolment at `now`; false (nothing changed) otherwise.
@@ -82,7 +103,10 @@ export interface MfaStore {
    * `lastPolledBefore` (then false: polled too fast). One conditional UPDATE.
    */
   pollChallenge(tenantId: string, oobHash: string, now: string, lastPolledBefore: string): Promise<boolean>;
+}
 
+/** The count of a user's wrong codes. */
+export interface MfaFailureStore {
   /**
    * Counts one wrong code of the user and returns the count in the current
    * window: a window that started at or before `windowStartedAfter` is over,
@@ -94,3 +118,7 @@ export interface MfaStore {
   /** A right code: the count starts again. */
   clearFailures(tenantId: string, userId: string): Promise<void>;
 }
+
+/** Every multi-factor store in one, as src/storage/kysely/mfa.ts implements it. */
+export interface MfaStore
+  extends MfaSettingsStore, MfaAuthenticatorStore, MfaRecoveryCodeStore, MfaChallengeStore, MfaPushStore, MfaFailureStore {}

@@ -16,7 +16,6 @@ import { randomInt, timingSafeEqual } from 'node:crypto';
 import { isoAt } from '../../platform/clock.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
 import type { ConnectionRow } from '../connections/model.js';
-import type { AppContext } from '../context.js';
 import { secretHash } from '../secrets.js';
 import type { Tenant } from '../tenants/tenant.js';
 import { newUserIdPart, type UserRow } from '../users/model.js';
@@ -24,6 +23,10 @@ import { defaultPicture } from '../users/new-user.js';
 import { userLoggingIn } from '../users/linked.js';
 import { EMAIL_STRATEGY, MAX_CODE_TRIES, passwordlessSettings, SMS_STRATEGY, type PasswordlessSettings } from './options.js';
 import { renderHtml, renderLine } from '../templates.js';
+import type { Logger } from 'pino';
+import type { PasswordlessStore } from './store.js';
+import type { UserStore } from '../users/store.js';
+import type { Mailer } from '../../platform/mail/index.js';
 
 export interface EmailStart {
   tenant: Tenant;
@@ -41,8 +44,16 @@ function newCode(length: number): string {
   return code;
 }
 
+/** What passwordless codes touch. */
+export interface PasswordlessContext {
+  readonly logger: Logger;
+  readonly mailer: Mailer;
+  readonly now: () => number;
+  readonly stores: { readonly passwordless: PasswordlessStore; readonly users: UserStore };
+}
+
 /** The recipient's new code, replacing an earlier one (kept as its hash). */
-async function newRecipientCode(ctx: AppContext, tenant: Tenant, connection: ConnectionRow, clientId: string, recipient: string, settings: PasswordlessSettings): Promise<string> {
+async function newRecipientCode(ctx: PasswordlessContext, tenant: Tenant, connection: ConnectionRow, clientId: string, recipient: string, settings: PasswordlessSettings): Promise<string> {
   const code = newCode(settings.codeLength);
   const now = ctx.now();
   await ctx.stores.passwordless.replace({
@@ -58,7 +69,7 @@ async function newRecipientCode(ctx: AppContext, tenant: Tenant, connection: Con
 }
 
 /** The existing user of the connection for this address or number (the user it is linked to, for a linked identity). */
-async function existingUser(ctx: AppContext, tenant: Tenant, connection: ConnectionRow, recipient: string): Promise<UserRow | undefined> {
+async function existingUser(ctx: PasswordlessContext, tenant: Tenant, connection: ConnectionRow, recipient: string): Promise<UserRow | undefined> {
   const users = ctx.stores.users;
   const row = connection.strategy === SMS_STRATEGY ? await users.findSmsUser(tenant.id, connection.id, recipient) : await users.findByEmail(tenant.id, connection.id, recipient.toLowerCase());
   return row && userLoggingIn(users, row);
@@ -75,7 +86,7 @@ export interface SmsStart {
 }
 
 /** Creates the number's code and texts it with the connection's template; sends nothing to an unknown number under disable_signup. */
-export async function startSms(ctx: AppContext, start: SmsStart): Promise<void> {
+export async function startSms(ctx: PasswordlessContext, start: SmsStart): Promise<void> {
   const { tenant, connection } = start;
   const settings = passwordlessSettings(connection.options);
   if (settings.disableSignup && !(await existingUser(ctx, tenant, connection, start.phoneNumber))) return;
@@ -85,7 +96,7 @@ export async function startSms(ctx: AppContext, start: SmsStart): Promise<void> 
 }
 
 /** Creates the recipient's code and mails it (or the link carrying it); sends nothing to an unknown address under disable_signup. */
-export async function startEmail(ctx: AppContext, start: EmailStart): Promise<void> {
+export async function startEmail(ctx: PasswordlessContext, start: EmailStart): Promise<void> {
   const { tenant, connection } = start;
   const settings = passwordlessSettings(connection.options);
   const recipient = start.email.toLowerCase();
@@ -113,7 +124,7 @@ function sameHash(a: string, b: string): boolean {
 }
 
 /** Whether `code` logs the address (or phone number) in for `clientId` now; a right code is spent, a wrong one counted. */
-export async function verifyEmailCode(ctx: AppContext, tenant: Tenant, connection: ConnectionRow, clientId: string, email: string, code: string): Promise<boolean> {
+export async function verifyEmailCode(ctx: PasswordlessContext, tenant: Tenant, connection: ConnectionRow, clientId: string, email: string, code: string): Promise<boolean> {
   const recipient = email.toLowerCase();
   const row = await ctx.stores.passwordless.find(tenant.id, connection.id, recipient);
   if (!row) return false;
@@ -125,7 +136,7 @@ export async function verifyEmailCode(ctx: AppContext, tenant: Tenant, connectio
 }
 
 /** The connection's user with this address (or phone number), created at the first login unless signups are disabled (then undefined). */
-export async function passwordlessUser(ctx: AppContext, tenant: Tenant, connection: ConnectionRow, email: string): Promise<UserRow | undefined> {
+export async function passwordlessUser(ctx: PasswordlessContext, tenant: Tenant, connection: ConnectionRow, email: string): Promise<UserRow | undefined> {
   const lower = email.toLowerCase();
   const existing = await existingUser(ctx, tenant, connection, email);
   if (existing || passwordlessSettings(connection.options).disableSignup) return existing;

@@ -68,12 +68,18 @@ export type PermissionAssignResult =
   /** The owner would hold more than the limit's permissions. */
   | { status: 'limit_exceeded' };
 
-/**
- * Storage of role-based access control. Every method is scoped to one tenant;
- * ids of another tenant's rows are unknown ids. Lists of an unknown role, user
- * or group are empty (callers check the owner first, for their 404).
+/*
+ * Storage of role-based access control, one interface per sub-resource of the
+ * Management API (/roles/{id}/permissions, /roles/{id}/users and groups,
+ * /users/{id}/roles, /users/{id}/permissions, group members) and the one read
+ * of token issuance, so that a consumer names what it touches. Every method is
+ * scoped to one tenant; ids of another tenant's rows are unknown ids. Lists of
+ * an unknown role, user or group are empty (callers check the owner first, for
+ * their 404).
  */
-export interface RbacStore {
+
+/** What token issuance reads. */
+export interface EffectivePermissionStore {
   /**
    * The distinct names of the permissions the user holds for the API whose
    * identifier is given (direct ∪ the user's roles' ∪ the user's groups'
@@ -82,7 +88,10 @@ export interface RbacStore {
    * Token issuance calls it for each user token of an API with RBAC.
    */
   effectivePermissions(tenantId: string, userId: string, resourceServerIdentifier: string): Promise<string[]>;
+}
 
+/** /roles/{id}/permissions */
+export interface RolePermissionStore {
   /** A role's permissions, by API identifier then permission name. */
   listRolePermissions(tenantId: string, roleId: string, page: OffsetWindow): Promise<Page<PermissionDetail>>;
   /**
@@ -103,7 +112,10 @@ export interface RbacStore {
    * does not have, whatever they name, are skipped.
    */
   removeRolePermissions(tenantId: string, roleId: string, permissions: readonly PermissionRef[]): Promise<boolean>;
+}
 
+/** /roles/{id}/users and /roles/{id}/groups: whom a role is assigned to. */
+export interface RoleMemberStore {
   /** The users a role is assigned to directly, by user_id. */
   listRoleUsers(tenantId: string, roleId: string, page: PageQuery): Promise<Page<RoleUserRow>>;
   /**
@@ -120,7 +132,10 @@ export interface RbacStore {
   assignRoleGroups(tenantId: string, roleId: string, groupIds: readonly string[], createdAt: string): Promise<LinkResult>;
   /** Unassigns the role from the listed groups: as `removeLinks` (false when the role does not exist). */
   removeRoleGroups(tenantId: string, roleId: string, groupIds: readonly string[]): Promise<boolean>;
+}
 
+/** /users/{id}/roles and the roles a user holds through groups. */
+export interface UserRoleStore {
   /** The roles assigned to a user directly, by role id. */
   listUserRoles(tenantId: string, userId: string, page: OffsetWindow): Promise<Page<RoleRow>>;
   /**
@@ -131,7 +146,14 @@ export interface RbacStore {
   assignUserRoles(tenantId: string, userId: string, roleIds: readonly string[], createdAt: string): Promise<LimitedAssignResult>;
   /** Unassigns the listed roles from the user: as `removeLinks` (false when the user does not exist). */
   removeUserRoles(tenantId: string, userId: string, roleIds: readonly string[]): Promise<boolean>;
+  /** Every role the user holds, directly or through groups, a keyset page by role id. */
+  listEffectiveRoles(tenantId: string, userId: string, page: KeysetWindow): Promise<RoleWithSources[]>;
+  /** The groups of the user that have the role, a keyset page by group id. */
+  listRoleSourceGroups(tenantId: string, userId: string, roleId: string, page: KeysetWindow): Promise<GroupRow[]>;
+}
 
+/** /users/{id}/permissions and the permissions a user holds through roles and groups. */
+export interface UserPermissionStore {
   /**
    * The permissions assigned to the user directly or through the roles
    * assigned to the user directly (not through groups: that is what
@@ -156,11 +178,10 @@ export interface RbacStore {
     permission: PermissionRef,
     page: KeysetWindow,
   ): Promise<RoleWithSources[]>;
-  /** Every role the user holds, directly or through groups, a keyset page by role id. */
-  listEffectiveRoles(tenantId: string, userId: string, page: KeysetWindow): Promise<RoleWithSources[]>;
-  /** The groups of the user that have the role, a keyset page by group id. */
-  listRoleSourceGroups(tenantId: string, userId: string, roleId: string, page: KeysetWindow): Promise<GroupRow[]>;
+}
 
+/** /groups/{id}/members, and the same memberships from the user's side (/users/{id}/groups). */
+export interface GroupMemberStore {
   /** The groups the user is a member of, by group id. */
   listUserGroups(tenantId: string, userId: string, page: PageQuery): Promise<Page<UserGroupRow>>;
   /** A group's members, a keyset page by user_id. */
@@ -170,3 +191,7 @@ export interface RbacStore {
   /** Removes the listed users from the group: as `removeLinks` (false when the group does not exist). */
   removeGroupMembers(tenantId: string, groupId: string, userIds: readonly string[]): Promise<boolean>;
 }
+
+/** Every RBAC store in one, as src/storage/kysely/rbac.ts implements it. */
+export interface RbacStore
+  extends EffectivePermissionStore, RolePermissionStore, RoleMemberStore, UserRoleStore, UserPermissionStore, GroupMemberStore {}

@@ -12,13 +12,12 @@
  * tenant's `verify_email` and `reset_email` templates (../email/templates.ts)
  * give the wording, and their `urlLifetimeInSeconds` the link's lifetime.
  */
-import { sendTenantMail, storedTemplate, userVariables, type DefaultMail, type EmailTemplateName } from '../email/templates.js';
+import { sendTenantMail, storedTemplate, userVariables, type DefaultMail, type EmailTemplateName, type TenantMailContext } from '../email/templates.js';
 import type { Tenant } from '../tenants/tenant.js';
 import type { UserRow } from '../users/model.js';
 import { newSecret, secretHash } from '../secrets.js';
-import { type TicketKind } from './store.js';
+import { type TicketKind, type TicketStore } from './store.js';
 import { lifetimeOf, type LifetimeName } from '../lifetimes.js';
-import type { AppContext } from '../context.js';
 import { isoAt } from '../../platform/clock.js';
 
 /** The lifetime of each kind of ticket (src/domain/lifetimes.ts). */
@@ -46,8 +45,14 @@ const TICKET_TEMPLATE: Record<TicketKind, EmailTemplateName> = {
 
 type UserForMail = Pick<UserRow, 'user_id' | 'email'> & Partial<Pick<UserRow, 'name' | 'given_name' | 'family_name' | 'nickname' | 'picture' | 'email_verified' | 'user_metadata' | 'app_metadata'>>;
 
+/** What UserMail touches. */
+export interface UserMailContext extends TenantMailContext {
+  readonly now: () => number;
+  readonly stores: TenantMailContext['stores'] & { readonly tickets: TicketStore };
+}
+
 export class UserMail {
-  constructor(private readonly ctx: Pick<AppContext, 'stores' | 'mailer' | 'logger' | 'now' | 'box'>) {}
+  constructor(private readonly ctx: UserMailContext) {}
 
   /**
    * A ticket living `options.ttlSeconds` (a Management API ticket), else the

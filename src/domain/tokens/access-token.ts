@@ -10,12 +10,12 @@
 import { randomBytes } from 'node:crypto';
 import type { JWTPayload } from 'jose';
 import { signJwt } from '../../platform/crypto/jws.js';
-import { SIGNING_ALG } from '../keys/keyring.js';
+import { SIGNING_ALG, type Keyring } from '../keys/keyring.js';
 import { signingSecretContext, type ResourceServerRow } from '../resource-servers/model.js';
 import type { Tenant } from '../tenants/tenant.js';
-import type { AppContext } from '../context.js';
 import type { Confirmation } from './confirmation.js';
 import { organizationClaims, type TokenOrganization } from '../organizations/login.js';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
 
 export interface AccessTokenRequest {
   tenant: Tenant;
@@ -56,7 +56,14 @@ export interface IssuedAccessToken {
   expiresIn: number;
 }
 
-export async function issueAccessToken(ctx: AppContext, request: AccessTokenRequest): Promise<IssuedAccessToken> {
+/** What signing access tokens takes. */
+export interface AccessTokenContext {
+  readonly box: SecretBox;
+  readonly keyring: Keyring;
+  readonly now: () => number;
+}
+
+export async function issueAccessToken(ctx: AccessTokenContext, request: AccessTokenRequest): Promise<IssuedAccessToken> {
   const { tenant, resourceServer, format } = request;
   const iat = Math.floor(ctx.now() / 1000);
   const expiresIn = format.lifetime;

@@ -10,11 +10,10 @@ import { createHash } from 'node:crypto';
 import type { JWTPayload } from 'jose';
 import { signJwt, type JwsHeader } from '../../platform/crypto/jws.js';
 import type { IssuanceClient } from '../issuance/lookups.js';
-import { fapiKid, FAPI_SIGNING_ALG, SIGNING_ALG } from '../keys/keyring.js';
+import { fapiKid, FAPI_SIGNING_ALG, SIGNING_ALG, type Keyring } from '../keys/keyring.js';
 import { complianceProfile } from '../clients/compliance.js';
 import type { Tenant } from '../tenants/tenant.js';
 import type { UserRow } from '../users/model.js';
-import type { AppContext } from '../context.js';
 import { organizationClaims, type TokenOrganization } from '../organizations/login.js';
 
 export const DEFAULT_ID_TOKEN_LIFETIME = 36_000;
@@ -91,7 +90,13 @@ export function userClaims(user: UserRow, scopes: ReadonlySet<string>): Record<s
   return claims;
 }
 
-export async function issueIdToken(ctx: AppContext, request: IdTokenRequest): Promise<string> {
+/** What signing ID tokens takes. */
+export interface IdTokenContext {
+  readonly keyring: Keyring;
+  readonly now: () => number;
+}
+
+export async function issueIdToken(ctx: IdTokenContext, request: IdTokenRequest): Promise<string> {
   const { tenant, client, user } = request;
   const iat = Math.floor(ctx.now() / 1000);
   // Profile claims first, then the registered ones, as the service's tokens read.

@@ -8,15 +8,20 @@
  */
 import { randomBytes } from 'node:crypto';
 import { signJwt } from '../../platform/crypto/jws.js';
-import { SIGNING_ALG } from '../keys/keyring.js';
+import { SIGNING_ALG, type Keyring } from '../keys/keyring.js';
 import type { Tenant } from '../tenants/tenant.js';
-import type { AppContext } from '../context.js';
 
 export const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
 const LOGOUT_TOKEN_LIFETIME = 120;
 
+/** What signing logout tokens takes. */
+export interface LogoutTokenContext {
+  readonly keyring: Keyring;
+  readonly now: () => number;
+}
+
 export async function issueLogoutToken(
-  ctx: Pick<AppContext, 'keyring' | 'now'>,
+  ctx: LogoutTokenContext,
   tenant: Tenant,
   request: { clientId: string; sub: string; sid: string },
 ): Promise<string> {

@@ -7,10 +7,9 @@
  * /userinfo verifies it like any other token carrying that audience.
  */
 import { signJwt } from '../../platform/crypto/jws.js';
-import { SIGNING_ALG } from '../keys/keyring.js';
+import { SIGNING_ALG, type Keyring } from '../keys/keyring.js';
 import { lifetimeOf } from '../lifetimes.js';
 import type { Tenant } from '../tenants/tenant.js';
-import type { AppContext } from '../context.js';
 import type { Confirmation } from './confirmation.js';
 
 /** `https://{domain}/userinfo`: the userinfo endpoint's audience. */
@@ -31,8 +30,14 @@ export interface UserinfoTokenRequest {
   confirmation?: Confirmation;
 }
 
+/** What signing userinfo responses takes. */
+export interface UserinfoTokenContext {
+  readonly keyring: Keyring;
+  readonly now: () => number;
+}
+
 export async function issueUserinfoAccessToken(
-  ctx: AppContext,
+  ctx: UserinfoTokenContext,
   request: UserinfoTokenRequest,
 ): Promise<{ token: string; expiresIn: number }> {
   const iat = Math.floor(ctx.now() / 1000);

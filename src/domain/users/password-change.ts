@@ -9,7 +9,7 @@
  */
 import { endUserSessions } from '../backchannel-logout/announce.js';
 import type { IssuanceLookups } from '../issuance/lookups.js';
-import type { UnitOfWork } from '../stores.js';
+import type { Stores, UnitOfWork } from '../stores.js';
 import type { UserChanges } from './store.js';
 
 /**
@@ -18,7 +18,7 @@ import type { UserChanges } from './store.js';
  * when it runs inside one); false (nothing written) when the user does not exist.
  */
 export function changePassword(
-  unitOfWork: UnitOfWork,
+  unitOfWork: UnitOfWork<Pick<Stores, 'users' | 'refreshTokens' | 'sessions' | 'backchannelLogout'>>,
   tenantId: string,
   userId: string,
   changes: UserChanges & { password_hash: string },

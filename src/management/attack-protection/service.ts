@@ -11,12 +11,17 @@ import {
   patchedAttackProtection,
   type AttackProtectionKind,
 } from '../../domain/attack-protection/settings.js';
-import type { AppContext } from '../../domain/context.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { managementErrors } from '../../platform/http/errors.js';
+import type { TenantService } from '../../domain/tenants/service.js';
+
+/** What AttackProtectionService touches. */
+export interface AttackProtectionServiceContext {
+  readonly tenants: TenantService;
+}
 
 export class AttackProtectionService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: AttackProtectionServiceContext) {}
 
   get<K extends AttackProtectionKind>(tenant: Tenant, kind: K): ReturnType<typeof attackProtection<K>> {
     return attackProtection(tenant.settings, kind);

@@ -5,8 +5,7 @@
  * https URLs without credentials; a refusal changes nothing.
  */
 import { httpsUrlProblem, isHexColor, pageBackgroundProblem, type Branding } from '../../domain/branding/branding.js';
-import { readBranding, updateBranding } from '../../domain/branding/service.js';
-import type { AppContext } from '../../domain/context.js';
+import { readBranding, updateBranding, type UiSettingsContext } from '../../domain/branding/service.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { managementErrors } from '../../platform/http/errors.js';
 
@@ -37,7 +36,7 @@ function checkBranding(body: Record<string, unknown>): void {
 }
 
 export class BrandingService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: UiSettingsContext) {}
 
   get(tenant: Tenant): Promise<Branding> {
     return readBranding(this.ctx, tenant.id);

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { CheckpointSealing } from '../lists.js';
 import { StringEnum } from '../../platform/http/schema-types.js';
 import { CheckpointPagingQuery, OffsetPagingQuery, parsePaging } from '../paging.js';
 import { managementRoute, type ManagementRouteFactory } from '../route.js';
@@ -22,7 +23,7 @@ const Query = Type.Object(
 );
 
 /** GET /api/v2/client-grants: offset or checkpoint paging. */
-export const listClientGrants: ManagementRouteFactory<ClientGrantService> = (ctx, clientGrants) => managementRoute({
+export const listClientGrants: ManagementRouteFactory<ClientGrantService, CheckpointSealing> = (ctx, clientGrants) => managementRoute({
   method: 'GET',
   url: '/client-grants',
   config: { scopes: ['read:client_grants'] },

@@ -3,12 +3,11 @@ import { createClientGrant } from './create.js';
 import { deleteClientGrant } from './delete.js';
 import { getClientGrant } from './get.js';
 import { listClientGrants } from './list.js';
-import { ClientGrantService } from './service.js';
+import { ClientGrantService, type ClientGrantServiceContext } from './service.js';
 import { updateClientGrant } from './update.js';
-import type { AppContext } from '../../domain/context.js';
 
 /** /api/v2/client-grants */
-export function clientGrantRoutes(ctx: AppContext): ManagementRoute[] {
+export function clientGrantRoutes(ctx: ClientGrantServiceContext): ManagementRoute[] {
   const service = new ClientGrantService(ctx);
   return [listClientGrants, createClientGrant, getClientGrant, updateClientGrant, deleteClientGrant].map((route) => route(ctx, service));
 }

@@ -5,19 +5,30 @@ import { clientGrantFromRow, type ClientGrant, type ClientGrantRow } from '../..
 import type { ResourceServerScope } from '../../domain/resource-servers/model.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { Paging } from '../paging.js';
-import { pagedList, type CheckpointList, type OffsetList } from '../lists.js';
+import { pagedList, type CheckpointList, type OffsetList, type CheckpointSealing } from '../lists.js';
 import type { CreateClientGrantBody, UpdateClientGrantBody } from './schema.js';
-import type { ClientGrantFilter } from '../../domain/client-grants/store.js';
+import type { ClientGrantFilter, ClientGrantStore } from '../../domain/client-grants/store.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
-import type { AppContext } from '../../domain/context.js';
 import { isoAt } from '../../platform/clock.js';
+import type { ClientStore } from '../../domain/clients/store.js';
+import type { ResourceServerStore } from '../../domain/resource-servers/store.js';
 
 const notFound = () => managementErrors.notFound('The grant does not exist.', 'inexistent_client_grant');
 
 export type ClientGrantList = OffsetList<'client_grants', ClientGrant> | CheckpointList<'client_grants', ClientGrant>;
 
+/** What ClientGrantService touches. */
+export interface ClientGrantServiceContext extends CheckpointSealing {
+  readonly now: () => number;
+  readonly stores: {
+    readonly clientGrants: ClientGrantStore;
+    readonly clients: ClientStore;
+    readonly resourceServers: ResourceServerStore;
+  };
+}
+
 export class ClientGrantService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: ClientGrantServiceContext) {}
 
   list(tenant: Tenant, filter: ClientGrantFilter, paging: Paging): Promise<ClientGrantList> {
     return pagedList(this.ctx, checkpointScope(tenant), 'client_grants', paging, (page) => this.ctx.stores.clientGrants.list(tenant.id, filter, page), (row) => row.id, clientGrantFromRow);

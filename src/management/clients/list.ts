@@ -4,6 +4,7 @@
  * visibility by the token's scopes.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import type { CheckpointSealing } from '../lists.js';
 import type { FastifyRequest } from 'fastify';
 import { ManagementError } from '../../platform/http/errors.js';
 import { fieldAccess } from '../../domain/clients/model.js';
@@ -104,7 +105,7 @@ function parseQ(query: Query): ClientQuery | undefined {
   return parsed;
 }
 
-export const listClients: ManagementRouteFactory<ClientService> = (ctx, clients) => managementRoute({
+export const listClients: ManagementRouteFactory<ClientService, CheckpointSealing> = (ctx, clients) => managementRoute({
   method: 'GET',
   url: '/clients',
   config: {

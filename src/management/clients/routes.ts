@@ -4,12 +4,11 @@ import { deleteClient } from './delete.js';
 import { getClient } from './get.js';
 import { listClients } from './list.js';
 import { rotateClientSecret } from './rotate-secret.js';
-import { ClientService } from './service.js';
+import { ClientService, type ClientServiceContext } from './service.js';
 import { updateClient } from './update.js';
-import type { AppContext } from '../../domain/context.js';
 
 /** /api/v2/clients */
-export function clientRoutes(ctx: AppContext): ManagementRoute[] {
+export function clientRoutes(ctx: ClientServiceContext): ManagementRoute[] {
   const service = new ClientService(ctx);
   return [listClients, createClient, getClient, updateClient, deleteClient, rotateClientSecret].map((route) => route(ctx, service));
 }

@@ -12,19 +12,21 @@ import {
   type FieldAccess,
 } from '../../domain/clients/model.js';
 import type { ClientRow } from '../../domain/rows.js';
-import type { TenantKeys } from '../../domain/keys/keyring.js';
+import type { TenantKeys, Keyring } from '../../domain/keys/keyring.js';
 import { clientSecretContext } from '../../domain/tenants/service.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { ManagementPrincipal } from '../auth.js';
 import { sealCheckpoint, type Paging } from '../paging.js';
 import { CLIENT_RESPONSE_FIELDS, describeClientProperty, type ClientBody, type ClientResponseBody } from './schema.js';
 import { type OrganizationStore } from '../../domain/organizations/store.js';
-import type { ClientFilter, ClientOffsetAnchors, ListedClient } from '../../domain/clients/store.js';
-import type { AppContext } from '../../domain/context.js';
+import type { ClientFilter, ClientOffsetAnchors, ListedClient, ClientStore } from '../../domain/clients/store.js';
 import { isoAt } from '../../platform/clock.js';
 import { resolveCredentialReferences } from './credentials/service.js';
 import { notFound } from './errors.js';
 import { samlpAddonProblem } from '../../domain/clients/samlp-addon.js';
+import type { UnitOfWork } from '../../domain/stores.js';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
+import type { ClientCredentialStore } from '../../domain/client-credentials/store.js';
 
 export { notFound };
 
@@ -89,6 +91,20 @@ function checkConsistency(config: ClientConfig): void {
   if (samlp) throw managementErrors.invalidBody(`Payload validation error: '${samlp.message}' on property ${samlp.property}.`);
 }
 
+/** What ClientService touches. */
+export interface ClientServiceContext {
+  readonly box: SecretBox;
+  readonly keyring: Keyring;
+  readonly now: () => number;
+  readonly unitOfWork: UnitOfWork;
+  readonly stores: {
+    readonly clientAnchors: ClientOffsetAnchors;
+    readonly clientCredentials: ClientCredentialStore;
+    readonly clients: ClientStore;
+    readonly organizations: OrganizationStore;
+  };
+}
+
 export class ClientService {
   /** Answers `q=client_grant.organization_id:…`. */
   private readonly organizations: OrganizationStore;
@@ -96,7 +112,7 @@ export class ClientService {
   /** Deep offset pages start from cached anchors instead of walking every skipped row. */
   private readonly anchors: ClientOffsetAnchors;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly ctx: ClientServiceContext) {
     this.organizations = ctx.stores.organizations;
     this.anchors = ctx.stores.clientAnchors;
   }

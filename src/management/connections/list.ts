@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { CheckpointSealing } from '../lists.js';
 import { StringEnum } from '../../platform/http/schema-types.js';
 import { CheckpointPagingQuery, MAX_PER_PAGE, OffsetPagingQuery, parsePaging } from '../paging.js';
 import { managementRoute, type ManagementRouteFactory } from '../route.js';
@@ -26,7 +27,7 @@ const Query = Type.Object(
 );
 
 /** GET /api/v2/connections: an array, `{total, start, limit, connections}`, or `{connections, next?}` (checkpoint). */
-export const listConnections: ManagementRouteFactory<ConnectionService> = (ctx, connections) => managementRoute({
+export const listConnections: ManagementRouteFactory<ConnectionService, CheckpointSealing> = (ctx, connections) => managementRoute({
   method: 'GET',
   url: '/connections',
   config: { scopes: ['read:connections'] },

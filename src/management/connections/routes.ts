@@ -5,12 +5,11 @@ import { createConnection } from './create.js';
 import { deleteConnection } from './delete.js';
 import { getConnection } from './get.js';
 import { listConnections } from './list.js';
-import { ConnectionService } from './service.js';
+import { ConnectionService, type ConnectionServiceContext } from './service.js';
 import { updateConnection } from './update.js';
-import type { AppContext } from '../../domain/context.js';
 
 /** /api/v2/connections and /api/v2/connections/{id}/clients */
-export function connectionRoutes(ctx: AppContext): ManagementRoute[] {
+export function connectionRoutes(ctx: ConnectionServiceContext): ManagementRoute[] {
   const service = new ConnectionService(ctx);
   return [
     listConnections,

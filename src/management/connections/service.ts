@@ -11,12 +11,12 @@ import { upstreamFetch, type UpstreamFetch } from '../../platform/http/upstream-
 import { managementErrors } from '../../platform/http/errors.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { Paging } from '../paging.js';
-import { checkpointPage, pagedList, type CheckpointList, type OffsetList } from '../lists.js';
+import { checkpointPage, pagedList, type CheckpointList, type OffsetList, type CheckpointSealing } from '../lists.js';
 import type { CreateConnectionBody, UpdateConnectionBody, UpdateEnabledClientsBody } from './schema.js';
 import { type ConnectionChanges, type ConnectionFilter, type ConnectionStore } from '../../domain/connections/store.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
-import type { AppContext } from '../../domain/context.js';
 import { isoAt } from '../../platform/clock.js';
+import type { OutboundPolicy } from '../../platform/http/outbound-guard.js';
 
 /** management-api-wire-notes §2. */
 export const connectionNotFound = () => managementErrors.notFound('The connection does not exist', 'inexistent_connection');
@@ -67,11 +67,19 @@ async function storedOptions(strategy: ConnectionStrategy | undefined, options: 
   }
 }
 
+/** What ConnectionService touches. */
+export interface ConnectionServiceContext extends CheckpointSealing {
+  readonly now: () => number;
+  readonly stores: { readonly connections: ConnectionStore };
+  /** Where upstream calls (an oidc connection's discovery) may go. */
+  readonly config: { readonly outbound: OutboundPolicy };
+}
+
 export class ConnectionService {
   readonly connections: ConnectionStore;
   private readonly fetch: UpstreamFetch;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly ctx: ConnectionServiceContext) {
     this.connections = ctx.stores.connections;
     this.fetch = upstreamFetch({ outbound: ctx.config.outbound });
   }

@@ -10,7 +10,6 @@
  * `client-certificate` headers (mTLS). Only its SHA-256 is kept.
  */
 import { Resolver } from 'node:dns/promises';
-import type { AppContext } from '../../domain/context.js';
 import type { CustomDomainRow } from '../../domain/rows.js';
 import { newSecret, secretHash } from '../../domain/secrets.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
@@ -19,6 +18,9 @@ import { newPrefixedId } from '../../platform/crypto/ids.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
 import { managementErrors } from '../../platform/http/errors.js';
 import type { CreateCustomDomainBody, CustomDomain, UpdateCustomDomainBody } from './schema.js';
+import type { CustomDomainStore } from '../../domain/custom-domains/store.js';
+import type { TenantService } from '../../domain/tenants/service.js';
+import type { Config } from '../../platform/config.js';
 
 const notFound = () => managementErrors.notFound('The custom domain does not exist.', 'inexistent_custom_domain');
 export const VERIFICATION_PREFIX = '_gatehouse-verification.';
@@ -42,8 +44,16 @@ function withoutNulls(metadata: Record<string, string | null>): Record<string, s
   return Object.fromEntries(Object.entries(metadata).filter((e): e is [string, string] => e[1] !== null));
 }
 
+/** What CustomDomainService touches. */
+export interface CustomDomainServiceContext {
+  readonly config: Config;
+  readonly now: () => number;
+  readonly tenants: TenantService;
+  readonly stores: { readonly customDomains: CustomDomainStore };
+}
+
 export class CustomDomainService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: CustomDomainServiceContext) {}
 
   async list(tenant: Tenant): Promise<CustomDomain[]> {
     return (await this.ctx.stores.customDomains.list(tenant.id)).map(customDomainFromRow);
@@ -86,7 +96,7 @@ export class CustomDomainService {
 
   async update(tenant: Tenant, id: string, body: UpdateCustomDomainBody): Promise<CustomDomain> {
     const row = await this.#find(tenant, id);
-    const changes: Parameters<AppContext['stores']['customDomains']['update']>[2] = {};
+    const changes: Parameters<CustomDomainServiceContext['stores']['customDomains']['update']>[2] = {};
     if (body.tls_policy !== undefined) changes.tls_policy = body.tls_policy;
     if (body.custom_client_ip_header !== undefined) changes.custom_client_ip_header = body.custom_client_ip_header;
     if (body.domain_metadata !== undefined) changes.domain_metadata = withoutNulls({ ...row.domain_metadata, ...body.domain_metadata });

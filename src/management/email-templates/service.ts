@@ -17,13 +17,13 @@
  * Where each template is used, and with which variables:
  * ../../domain/email/templates.ts.
  */
-import type { AppContext } from '../../domain/context.js';
 import type { EmailTemplateName } from '../../domain/email/templates.js';
 import type { EmailTemplateRow } from '../../domain/rows.js';
 import { renderTemplateProblem } from '../../domain/templates.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isoAt } from '../../platform/clock.js';
 import { managementErrors } from '../../platform/http/errors.js';
+import type { EmailTemplateStore } from '../../domain/email/store.js';
 
 export interface EmailTemplate {
   template: EmailTemplateName;
@@ -85,8 +85,14 @@ function changesOf(body: Body): Partial<EmailTemplateRow> {
   return changes;
 }
 
+/** What EmailTemplateService touches. */
+export interface EmailTemplateServiceContext {
+  readonly now: () => number;
+  readonly stores: { readonly emailTemplates: EmailTemplateStore };
+}
+
 export class EmailTemplateService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: EmailTemplateServiceContext) {}
 
   async get(tenant: Tenant, name: EmailTemplateName): Promise<EmailTemplate> {
     const row = await this.ctx.stores.emailTemplates.get(tenant.id, name);

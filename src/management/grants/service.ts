@@ -11,14 +11,18 @@
 import { consentGrantFromRow, type ConsentGrant } from '../../domain/consent-grants/model.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { type ConsentGrantFilter, type ConsentGrantStore } from '../../domain/consent-grants/store.js';
-import type { AppContext } from '../../domain/context.js';
 
 export type ConsentGrantList = ConsentGrant[] | { start: number; limit: number; total: number; grants: ConsentGrant[] };
+
+/** What GrantService touches. */
+export interface GrantServiceContext {
+  readonly stores: { readonly consentGrants: ConsentGrantStore };
+}
 
 export class ConsentGrantService {
   readonly #grants: ConsentGrantStore;
 
-  constructor(ctx: AppContext) {
+  constructor(ctx: GrantServiceContext) {
     this.#grants = ctx.stores.consentGrants;
   }
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { fieldSelection, FieldsQuery } from '../fields.js';
-import { CheckpointQuery, OffsetQuery, pagedListResponse } from '../lists.js';
+import { CheckpointQuery, OffsetQuery, pagedListResponse, type CheckpointSealing } from '../lists.js';
 import { parsePaging } from '../paging.js';
 import { managementRoute, type ManagementRouteFactory } from '../route.js';
 import { GroupResponse } from './schema.js';
@@ -21,7 +21,7 @@ const Query = Type.Object(
 );
 
 /** GET /api/v2/groups: offset or checkpoint paging (see GroupService.list). */
-export const listGroups: ManagementRouteFactory<GroupService> = (ctx, groups) => managementRoute({
+export const listGroups: ManagementRouteFactory<GroupService, CheckpointSealing> = (ctx, groups) => managementRoute({
   method: 'GET',
   url: '/groups',
   config: { scopes: ['read:groups'] },

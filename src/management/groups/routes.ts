@@ -1,4 +1,4 @@
-import { RbacService } from '../rbac/service.js';
+import { GroupMemberService, type GroupMemberContext } from '../rbac/group-members.js';
 import type { ManagementRoute } from '../route.js';
 import { createGroup } from './create.js';
 import { deleteGroup } from './delete.js';
@@ -10,13 +10,12 @@ import { listGroupMembers } from './members/list.js';
 import { assignGroupRoles } from './roles/create.js';
 import { deleteGroupRoles } from './roles/delete.js';
 import { listGroupRoles } from './roles/list.js';
-import { GroupService } from './service.js';
-import type { AppContext } from '../../domain/context.js';
+import { GroupService, type GroupServiceContext } from './service.js';
 
 /** /api/v2/groups, /api/v2/groups/{id}/roles and /api/v2/groups/{id}/members */
-export function groupRoutes(ctx: AppContext): ManagementRoute[] {
+export function groupRoutes(ctx: GroupServiceContext & GroupMemberContext): ManagementRoute[] {
   const groups = new GroupService(ctx);
-  const rbac = new RbacService(ctx);
+  const rbac = new GroupMemberService(ctx);
   return [
     ...[listGroups, createGroup, getGroup, deleteGroup, listGroupRoles, assignGroupRoles, deleteGroupRoles].map((route) => route(ctx, groups)),
     ...[listGroupMembers, addGroupMembers, removeGroupMembers].map((route) => route(ctx, rbac)),

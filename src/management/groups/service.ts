@@ -2,7 +2,7 @@
  * Business rules of groups and of the roles assigned to them, behind the
  * Management API routes (spec, operation 2; management-api-wire-notes §3).
  * Token issuance reads groups' roles per token, uncached, so writes leave the
- * issuance caches alone. A group's members are RbacService's.
+ * issuance caches alone. A group's members are GroupMemberService's (src/management/rbac).
  */
 import { groupFromRow, newGroupId, type Group, type GroupRow } from '../../domain/groups/model.js';
 import { managementErrors } from '../../platform/http/errors.js';
@@ -10,12 +10,11 @@ import { roleFromRow, type Role } from '../../domain/roles/model.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { roleNotFound } from '../roles/service.js';
 import { selectFields, type FieldSelection } from '../fields.js';
-import { checkpointPage, pagedList, type CheckpointList, type OffsetList } from '../lists.js';
+import { checkpointPage, pagedList, type CheckpointList, type CheckpointSealing, type OffsetList } from '../lists.js';
 import type { Paging } from '../paging.js';
 import type { CreateGroupBody } from './schema.js';
 import { type GroupFilter, type GroupStore } from '../../domain/groups/store.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
-import type { AppContext } from '../../domain/context.js';
 import { isoAt } from '../../platform/clock.js';
 
 /** The document's 404 text; the errorCode is Gatehouse's, after the service's `inexistent_*` family. */
@@ -32,10 +31,15 @@ export function groupRolesCheckpointScope(tenant: Tenant, groupId: string): stri
   return `${tenant.id}:groups:${groupId}:roles`;
 }
 
+/** What GroupService touches. */
+export interface GroupServiceContext extends CheckpointSealing {
+  readonly stores: { readonly groups: GroupStore };
+}
+
 export class GroupService {
   readonly groups: GroupStore;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly ctx: GroupServiceContext) {
     this.groups = ctx.stores.groups;
   }
 

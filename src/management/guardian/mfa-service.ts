@@ -8,7 +8,7 @@
  * refused with 400 `operation_not_supported` rather than accepted and
  * silently ignored.
  */
-import { sendTenantMail, userVariables } from '../../domain/email/templates.js';
+import { sendTenantMail, userVariables, type TenantMailContext } from '../../domain/email/templates.js';
 import {
   authenticatorApiId,
   twilioAuthTokenContext,
@@ -23,14 +23,13 @@ import {
 } from '../../domain/mfa/model.js';
 import { renderTemplateProblem } from '../../domain/templates.js';
 import type { TwilioBody, TwilioReadResponse } from './sms/schema.js';
-import { addOobAuthenticator, addTotpAuthenticator, regenerateRecoveryCode, secondFactors } from '../../domain/mfa/service.js';
-import type { AppContext } from '../../domain/context.js';
+import { addOobAuthenticator, addTotpAuthenticator, regenerateRecoveryCode, secondFactors, type MfaContext } from '../../domain/mfa/service.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isoAt } from '../../platform/clock.js';
 import { managementErrors } from '../../platform/http/errors.js';
 import { offsetList, offsetPaging, type OffsetList } from '../lists.js';
 import { userNotFound } from '../users/service.js';
-import { issueEnrollmentTicket } from '../../domain/mfa/enrollment-ticket.js';
+import { issueEnrollmentTicket, type EnrollmentTicketContext } from '../../domain/mfa/enrollment-ticket.js';
 import type {
   EnrollmentTicketBody,
   EnrollmentTicketResponse,
@@ -41,6 +40,10 @@ import type {
   UserAuthenticationMethod,
   UsersEnrollment,
 } from './mfa-schema.js';
+import type { MfaAuthenticatorStore, MfaSettingsStore } from '../../domain/mfa/store.js';
+import type { UserStore } from '../../domain/users/store.js';
+import type { InvalidationBus } from '../../platform/cache/invalidation.js';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
 
 const enrollmentNotFound = () => managementErrors.notFound('Enrollment not found.');
 
@@ -72,8 +75,16 @@ function enrollmentOf(row: Authenticator): UsersEnrollment | undefined {
   return enrollment;
 }
 
+/** What GuardianMfaService touches. */
+export interface GuardianMfaServiceContext extends MfaContext, EnrollmentTicketContext, TenantMailContext {
+  readonly box: SecretBox;
+  readonly invalidation: InvalidationBus;
+  readonly now: () => number;
+  readonly stores: MfaContext['stores'] & EnrollmentTicketContext['stores'] & TenantMailContext['stores'] & { readonly mfa: MfaSettingsStore & MfaAuthenticatorStore; readonly users: UserStore };
+}
+
 export class GuardianMfaService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: GuardianMfaServiceContext) {}
 
   async listFactors(tenant: Tenant): Promise<GuardianFactor[]> {
     const enabled = await this.ctx.stores.mfa.enabledFactors(tenant.id);

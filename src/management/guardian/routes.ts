@@ -11,16 +11,16 @@ import { deleteEnrollment } from './enrollments/delete.js';
 import { getEnrollment } from './enrollments/get.js';
 import { listFactors } from './factors/list.js';
 import { setFactor } from './factors/update.js';
-import { GuardianMfaService } from './mfa-service.js';
+import { GuardianMfaService, type GuardianMfaServiceContext } from './mfa-service.js';
 import { getPolicies } from './policies/get.js';
 import { setPolicies } from './policies/set.js';
 import { getApnsProvider, setApnsProvider, updateApnsProvider } from './push-notification/apns.js';
 import { getSelectedProvider, setSelectedProvider } from './push-notification/selected-provider.js';
 import { getSnsProvider, setSnsProvider, updateSnsProvider } from './push-notification/sns.js';
-import { GuardianPushService } from './service.js';
+import { GuardianPushService, type GuardianServiceContext } from './service.js';
 import { getSmsTemplates, setSmsTemplates } from './sms/templates.js';
 import { getTwilioProvider, setTwilioProvider } from './sms/twilio.js';
-import type { AppContext } from '../../domain/context.js';
+import type { GuardianPushStore } from '../../domain/guardian/store.js';
 
 /**
  * /api/v2/guardian/…: the factors, the MFA policy, enrolments and the
@@ -28,7 +28,7 @@ import type { AppContext } from '../../domain/context.js';
  * (/users/{id}/enrollments, /authentication-methods, /recovery-code-regeneration),
  * which belong to this area's service.
  */
-export function guardianRoutes(ctx: AppContext): ManagementRoute[] {
+export function guardianRoutes(ctx: GuardianServiceContext & GuardianMfaServiceContext & { readonly stores: { readonly guardian: GuardianPushStore } }): ManagementRoute[] {
   const push = new GuardianPushService(ctx, ctx.stores.guardian);
   const mfa = new GuardianMfaService(ctx);
   return [

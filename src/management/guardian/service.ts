@@ -35,8 +35,8 @@ import {
   type SnsUpdateResponse,
 } from './schema.js';
 import type { GuardianPushStore } from '../../domain/guardian/store.js';
-import type { AppContext } from '../../domain/context.js';
 import { isoAt } from '../../platform/clock.js';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
 
 /** Standard base64 (RFC 4648 §4), padding optional. */
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
@@ -63,11 +63,17 @@ export function decodeP12(value: string): Buffer {
   return der;
 }
 
-const now = (ctx: AppContext): string => isoAt(ctx.now());
+/** What the guardian services touch. */
+export interface GuardianServiceContext {
+  readonly box: SecretBox;
+  readonly now: () => number;
+}
+
+const now = (ctx: GuardianServiceContext): string => isoAt(ctx.now());
 
 export class GuardianPushService {
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: GuardianServiceContext,
     private readonly store: GuardianPushStore,
   ) {}
 

@@ -4,8 +4,7 @@
  * the background by src/domain/jobs/runner.ts.
  */
 import type { Static } from '@sinclair/typebox';
-import type { AppContext } from '../../domain/context.js';
-import { exportLink } from '../../domain/jobs/export-links.js';
+import { exportLink, type ExportLinkContext } from '../../domain/jobs/export-links.js';
 import { MAX_IMPORT_USERS } from '../../domain/jobs/runner.js';
 import { ImportFileError, readUsersFile } from '../../domain/jobs/users-import.js';
 import type { JobRow, JobType } from '../../domain/rows.js';
@@ -14,6 +13,10 @@ import { isoAt } from '../../platform/clock.js';
 import { newPrefixedId } from '../../platform/crypto/ids.js';
 import { managementErrors } from '../../platform/http/errors.js';
 import type { ExportBody, JobResponse, VerificationEmailBody } from './schema.js';
+import type { ClientStore } from '../../domain/clients/store.js';
+import type { ConnectionStore } from '../../domain/connections/store.js';
+import type { JobStore } from '../../domain/jobs/store.js';
+import type { UserStore } from '../../domain/users/store.js';
 
 type Job = Static<typeof JobResponse>;
 
@@ -31,8 +34,19 @@ export interface ImportRequest {
   send_completion_email: boolean;
 }
 
+/** What JobService touches. */
+export interface JobServiceContext extends ExportLinkContext {
+  readonly now: () => number;
+  readonly stores: {
+    readonly clients: ClientStore;
+    readonly connections: ConnectionStore;
+    readonly jobs: JobStore;
+    readonly users: UserStore;
+  };
+}
+
 export class JobService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: JobServiceContext) {}
 
   private newJob(tenant: Tenant, type: JobType, connectionId: string | null, params: JobRow['params'], externalId: string | null = null): JobRow {
     const now = isoAt(this.ctx.now());

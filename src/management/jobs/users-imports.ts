@@ -85,8 +85,13 @@ async function readImportRequest(request: FastifyRequest, maxBytes: number): Pro
   };
 }
 
+/** What POST /jobs/users-imports reads of the context itself: the import's size limit. */
+export interface UsersImportRouteContext {
+  readonly config: { readonly jobs: { readonly importMaxBytes: number } };
+}
+
 /** POST /api/v2/jobs/users-imports (multipart) → 202 with the pending job; the runner imports in the background. */
-export const createUsersImport: ManagementRouteFactory<JobService> = (ctx, jobs) => managementRoute({
+export const createUsersImport: ManagementRouteFactory<JobService, UsersImportRouteContext> = (ctx, jobs) => managementRoute({
   method: 'POST',
   url: '/jobs/users-imports',
   config: { scopes: ['create:users'] },

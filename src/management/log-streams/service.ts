@@ -8,9 +8,8 @@
  * At most MAX_STREAMS per tenant (409 beyond, as the service answers).
  */
 import { Value } from '@sinclair/typebox/value';
-import type { AppContext } from '../../domain/context.js';
 import { streamAuthorizationContext } from '../../domain/log-streams/delivery.js';
-import type { LogStreamChanges } from '../../domain/log-streams/store.js';
+import type { LogStreamChanges, LogStreamStore } from '../../domain/log-streams/store.js';
 import { logIdFloor } from '../../domain/logs/log-id.js';
 import type { LogStreamHttpSink, LogStreamRow } from '../../domain/rows.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
@@ -18,6 +17,7 @@ import { isoAt } from '../../platform/clock.js';
 import { newPrefixedId } from '../../platform/crypto/ids.js';
 import { managementErrors } from '../../platform/http/errors.js';
 import { HttpSinkBody, type CreateLogStreamBody, type LogStreamResponse, type UpdateLogStreamBody } from './schema.js';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
 
 export const MAX_STREAMS = 10;
 
@@ -44,8 +44,15 @@ function httpSink(sink: unknown): HttpSinkBody {
   throw managementErrors.invalidBody(`Payload validation error: '${first?.message ?? 'Invalid sink'}' on property sink${property === 'sink' ? '' : `.${property}`}.`);
 }
 
+/** What LogStreamService touches. */
+export interface LogStreamServiceContext {
+  readonly box: SecretBox;
+  readonly now: () => number;
+  readonly stores: { readonly logStreams: LogStreamStore };
+}
+
 export class LogStreamService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: LogStreamServiceContext) {}
 
   async list(tenant: Tenant): Promise<LogStreamResponse[]> {
     return (await this.ctx.stores.logStreams.list(tenant.id)).map(toApi);

@@ -12,11 +12,10 @@
  *   document, README). `q` applies to both; `page`, `per_page`, `sort` and
  *   `include_totals` are ignored under checkpoint paging.
  */
-import type { AppContext } from '../../domain/context.js';
 import { logView } from '../../domain/logs/events.js';
 import { LOG_ID_PATTERN } from '../../domain/logs/log-id.js';
 import { LogQueryError, parseLogQuery, type LogFilter } from '../../domain/logs/query.js';
-import type { LogSearch } from '../../domain/logs/store.js';
+import type { LogSearch, TenantLogStore } from '../../domain/logs/store.js';
 import type { TenantLogRow } from '../../domain/rows.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { managementErrors } from '../../platform/http/errors.js';
@@ -48,8 +47,13 @@ function filterOf(q: string | undefined): LogFilter | undefined {
   }
 }
 
+/** What LogService touches. */
+export interface LogServiceContext {
+  readonly stores: { readonly tenantLogs: TenantLogStore };
+}
+
 export class LogService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: LogServiceContext) {}
 
   async list(tenant: Tenant, query: LogListQuery): Promise<LogListResponse> {
     const filter = filterOf(query.q ?? query.search);

@@ -21,10 +21,9 @@
 import type { FastifyReply, FastifyRequest, HTTPMethods, RouteOptions } from 'fastify';
 import { answerFor, notAvailable, type EmptyList } from './answers.js';
 import { serviceOperation, serviceOperations, type ServiceOperation } from './operations.js';
-import { authenticateManagement, authorizeOperation } from '../auth.js';
+import { authenticateManagement, authorizeOperation, type ManagementAuthContext } from '../auth.js';
 import { MAX_PAGE, MAX_PER_PAGE } from '../paging.js';
 import { managementErrors } from '../../platform/http/errors.js';
-import type { AppContext } from '../../domain/context.js';
 
 const PREFIX = '/api/v2';
 
@@ -38,7 +37,7 @@ const shape = (path: string): string => path.replace(/\/(?::[^/]+|\{[^/{}]+\})/g
  * service's document that none of `served` (Gatehouse's Management API
  * routes, URLs under /api/v2) takes.
  */
-export function notAvailableRoutes(ctx: AppContext, served: readonly RouteOptions[]): RouteOptions[] {
+export function notAvailableRoutes(ctx: ManagementAuthContext, served: readonly RouteOptions[]): RouteOptions[] {
   const taken = new Set(served.flatMap((route) => [route.method].flat().map((method) => `${method} ${shape(route.url)}`)));
   const byTemplate = new Map<string, ServiceOperation[]>();
   for (const operation of serviceOperations()) {
@@ -58,7 +57,7 @@ export function notAvailableRoutes(ctx: AppContext, served: readonly RouteOption
   return [...explicit, catchAll(ctx)];
 }
 
-function catchAll(ctx: AppContext): RouteOptions {
+function catchAll(ctx: ManagementAuthContext): RouteOptions {
   return {
     method: [...METHODS],
     url: '/*',
@@ -75,7 +74,7 @@ async function neverReached(): Promise<never> {
   throw managementErrors.notFound();
 }
 
-async function answer(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, operation: ServiceOperation | undefined): Promise<FastifyReply> {
+async function answer(ctx: ManagementAuthContext, request: FastifyRequest, reply: FastifyReply, operation: ServiceOperation | undefined): Promise<FastifyReply> {
   if (operation === undefined) throw managementErrors.notFound();
   const principal = await authenticateManagement(ctx, request);
   authorizeOperation(principal, { scopes: operation.scopes }, undefined);

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { CheckpointSealing } from '../lists.js';
 import { CheckpointPagingQuery, OffsetPagingQuery, parsePaging } from '../paging.js';
 import { managementRoute, type ManagementRouteFactory } from '../route.js';
 import { OrganizationResponse } from './schema.js';
@@ -32,7 +33,7 @@ function parseSort(sort: string | undefined): OrganizationSort | undefined {
 }
 
 /** GET /api/v2/organizations: offset or checkpoint paging. */
-export const listOrganizations: ManagementRouteFactory<OrganizationService> = (ctx, organizations) => managementRoute({
+export const listOrganizations: ManagementRouteFactory<OrganizationService, CheckpointSealing> = (ctx, organizations) => managementRoute({
   method: 'GET',
   url: '/organizations',
   config: { scopes: ['read:organizations', 'read:organizations_summary'] },

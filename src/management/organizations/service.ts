@@ -4,12 +4,11 @@ import { ManagementError, managementErrors } from '../../platform/http/errors.js
 import { organizationFromRow, type Organization, type OrganizationRow } from '../../domain/organizations/model.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { Paging } from '../paging.js';
-import { pagedList, type CheckpointList, type OffsetList } from '../lists.js';
+import { pagedList, type CheckpointList, type OffsetList, type CheckpointSealing } from '../lists.js';
 import type { PageQuery } from '../../domain/paging.js';
 import { DESCRIPTIONS, type Branding, type CreateOrganizationBody, type UpdateOrganizationBody } from './schema.js';
 import type { OrganizationChanges, OrganizationSortField, OrganizationStore } from '../../domain/organizations/store.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
-import type { AppContext } from '../../domain/context.js';
 import { isoAt } from '../../platform/clock.js';
 
 export const notFound = () => managementErrors.notFound('The organization does not exist.', 'inexistent_organization');
@@ -66,9 +65,14 @@ export interface OrganizationSort {
   descending: boolean;
 }
 
+/** What OrganizationService touches. */
+export interface OrganizationServiceContext extends CheckpointSealing {
+  readonly now: () => number;
+}
+
 export class OrganizationService {
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: OrganizationServiceContext,
     private readonly organizations: OrganizationStore,
   ) {}
 

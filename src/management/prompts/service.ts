@@ -7,9 +7,8 @@
  * accepted; anything else is refused with 400 and changes nothing.
  */
 import type { PromptSettings } from '../../domain/branding/branding.js';
-import { putCustomText, readCustomText, readPromptSettings, updatePromptSettings } from '../../domain/branding/service.js';
+import { putCustomText, readCustomText, readPromptSettings, updatePromptSettings, type UiSettingsContext } from '../../domain/branding/service.js';
 import { customTextProblem, isLanguage, isPromptName, LANGUAGES, PROMPT_NAMES, type CustomTexts, type Language, type PromptName } from '../../domain/branding/texts.js';
-import type { AppContext } from '../../domain/context.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { managementErrors } from '../../platform/http/errors.js';
 
@@ -34,7 +33,7 @@ function promptAndLanguage(prompt: string, language: string): { prompt: PromptNa
 }
 
 export class PromptService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: UiSettingsContext) {}
 
   settings(tenant: Tenant): Promise<PromptSettings> {
     return readPromptSettings(this.ctx, tenant.id);

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { ResourceServerStore } from '../../domain/resource-servers/store.js';
 import { OffsetPagingQuery } from '../paging.js';
 import { managementRoute, type ManagementRouteFactory } from '../route.js';
 import type { ResourceServerService } from './service.js';
@@ -16,7 +17,7 @@ const Query = Type.Object(
 );
 
 /** GET /api/v2/resource-servers */
-export const listResourceServers: ManagementRouteFactory<ResourceServerService> = (ctx, resourceServers) => managementRoute({
+export const listResourceServers: ManagementRouteFactory<ResourceServerService, { readonly stores: { readonly resourceServers: ResourceServerStore } }> = (ctx, resourceServers) => managementRoute({
   method: 'GET',
   url: '/resource-servers',
   config: { scopes: ['read:resource_servers'] },

@@ -13,8 +13,9 @@ import {
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { CreateResourceServerBody, UpdateResourceServerBody } from './schema.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
-import type { AppContext } from '../../domain/context.js';
 import { isoAt } from '../../platform/clock.js';
+import type { ResourceServerStore } from '../../domain/resource-servers/store.js';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
 
 const notFound = () => managementErrors.notFound('The resource server does not exist', 'inexistent_resource_server');
 const conflict = () => managementErrors.conflict('A resource server with the same identifier already exists.');
@@ -30,8 +31,15 @@ function webLifetime(tokenLifetime: number, asked: number | undefined, fallback:
   return Math.min(asked ?? fallback, tokenLifetime);
 }
 
+/** What ResourceServerService touches. */
+export interface ResourceServerServiceContext {
+  readonly box: SecretBox;
+  readonly now: () => number;
+  readonly stores: { readonly resourceServers: ResourceServerStore };
+}
+
 export class ResourceServerService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: ResourceServerServiceContext) {}
 
   toApi(tenant: Tenant, row: ResourceServerRow): ResourceServer {
     const api: ResourceServer = {

@@ -1,4 +1,4 @@
-import { RbacService } from '../rbac/service.js';
+import { RoleAccessService, type RoleAccessContext } from '../rbac/role-access.js';
 import type { ManagementRoute } from '../route.js';
 import { createRole } from './create.js';
 import { deleteRole } from './delete.js';
@@ -10,16 +10,15 @@ import { listRoles } from './list.js';
 import { addRolePermissions } from './permissions/create.js';
 import { deleteRolePermissions } from './permissions/delete.js';
 import { listRolePermissions } from './permissions/list.js';
-import { RoleService } from './service.js';
+import { RoleService, type RoleServiceContext } from './service.js';
 import { updateRole } from './update.js';
 import { assignRoleUsers } from './users/create.js';
 import { listRoleUsers } from './users/list.js';
-import type { AppContext } from '../../domain/context.js';
 
 /** /api/v2/roles, and a role's permissions, users and groups. */
-export function roleRoutes(ctx: AppContext): ManagementRoute[] {
+export function roleRoutes(ctx: RoleServiceContext & RoleAccessContext): ManagementRoute[] {
   const roles = new RoleService(ctx);
-  const rbac = new RbacService(ctx);
+  const rbac = new RoleAccessService(ctx);
   return [
     ...[listRoles, createRole, getRole, updateRole, deleteRole].map((route) => route(ctx, roles)),
     ...[

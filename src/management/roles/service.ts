@@ -1,6 +1,6 @@
 /**
  * Business rules of roles, behind the Management API routes; a role's
- * permissions, users and groups are RbacService's (src/management/rbac).
+ * permissions, users and groups are RoleAccessService's (src/management/rbac).
  * Token issuance reads roles' permissions per token, uncached, so writes leave
  * the issuance caches alone.
  */
@@ -11,7 +11,6 @@ import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { CreateRoleBody, UpdateRoleBody } from './schema.js';
 import { type RoleStore } from '../../domain/roles/store.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
-import type { AppContext } from '../../domain/context.js';
 import { isoAt } from '../../platform/clock.js';
 
 /** The service's own words, recorded without an errorCode (management-api-wire-notes §2). */
@@ -20,10 +19,16 @@ const conflict = () => managementErrors.conflict('The role already exists.');
 
 export type RoleList = Role[] | { roles: Role[]; start: number; limit: number; total: number };
 
+/** What RoleService touches. */
+export interface RoleServiceContext {
+  readonly now: () => number;
+  readonly stores: { readonly roles: RoleStore };
+}
+
 export class RoleService {
   readonly roles: RoleStore;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly ctx: RoleServiceContext) {
     this.roles = ctx.stores.roles;
   }
 

@@ -4,15 +4,17 @@
  * queueing the back-channel logout of the clients it issued tokens to
  * (`session-revoked`); the service answers 202 (accepted) as it does.
  */
-import { announceSessionsEnded, endUserSessions } from '../../domain/backchannel-logout/announce.js';
-import type { AppContext } from '../../domain/context.js';
+import { announceSessionsEnded, endUserSessions, type UserSessionsEnding } from '../../domain/backchannel-logout/announce.js';
 import type { SessionRow } from '../../domain/rows.js';
 import { sessionPolicy } from '../../domain/sessions/policy.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isoAt } from '../../platform/clock.js';
 import { managementErrors } from '../../platform/http/errors.js';
-import { checkpointPage, checkpointPaging, type CheckpointList } from '../lists.js';
+import { checkpointPage, checkpointPaging, type CheckpointList, type CheckpointSealing } from '../lists.js';
 import { userNotFound } from '../users/service.js';
+import type { BackchannelLogoutStore } from '../../domain/backchannel-logout/store.js';
+import type { SessionStore } from '../../domain/sessions/store.js';
+import type { UserStore } from '../../domain/users/store.js';
 
 export interface Session {
   id: string;
@@ -29,8 +31,18 @@ export interface Session {
 
 const sessionNotFound = () => managementErrors.notFound('The session does not exist.');
 
+/** What SessionService touches. */
+export interface SessionServiceContext extends CheckpointSealing, UserSessionsEnding {
+  readonly now: () => number;
+  readonly stores: UserSessionsEnding['stores'] & {
+    readonly backchannelLogout: BackchannelLogoutStore;
+    readonly sessions: SessionStore;
+    readonly users: UserStore;
+  };
+}
+
 export class SessionService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: SessionServiceContext) {}
 
   private async toApi(tenant: Tenant, rows: SessionRow[]): Promise<Session[]> {
     const clients = await this.ctx.stores.backchannelLogout.clientsOf(tenant.id, rows.map((r) => r.id_hash));

@@ -4,19 +4,25 @@
  * (src/domain/tickets/user-mail.ts makes and stores it, hashed).
  */
 import type { Static } from '@sinclair/typebox';
-import type { AppContext } from '../../domain/context.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
-import { UserMail } from '../../domain/tickets/user-mail.js';
+import { UserMail, type UserMailContext } from '../../domain/tickets/user-mail.js';
 import { managementErrors } from '../../platform/http/errors.js';
 import { DEFAULT_TICKET_TTL, type EmailVerificationTicketBody, type PasswordChangeTicketBody } from './schema.js';
+import type { ClientStore } from '../../domain/clients/store.js';
+import type { UserStore } from '../../domain/users/store.js';
 
 const invalid = (message: string) => managementErrors.badRequest(message, 'invalid_body');
 const userNotFound = () => managementErrors.notFound('The user does not exist.', 'inexistent_user');
 
+/** What TicketService touches. */
+export interface TicketServiceContext extends UserMailContext {
+  readonly stores: UserMailContext['stores'] & { readonly clients: ClientStore; readonly users: UserStore };
+}
+
 export class TicketService {
   private readonly mail: UserMail;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly ctx: TicketServiceContext) {
     this.mail = new UserMail(ctx);
   }
 

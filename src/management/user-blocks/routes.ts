@@ -3,14 +3,13 @@ import { deleteUserBlocksByIdentifier } from './delete.js';
 import { deleteUserBlocks } from './delete-by-id.js';
 import { listUserBlocks } from './get.js';
 import { listUserBlocksByIdentifier } from './list.js';
-import { UserBlockService } from './service.js';
-import type { AppContext } from '../../domain/context.js';
+import { UserBlockService, type UserBlockServiceContext } from './service.js';
 
 /**
  * /api/v2/user-blocks: by identifier (`?identifier=`) and by user_id
  * (`/{id}`), answered from the brute-force protection's block index.
  */
-export function userBlockRoutes(ctx: AppContext): ManagementRoute[] {
+export function userBlockRoutes(ctx: UserBlockServiceContext): ManagementRoute[] {
   const service = new UserBlockService(ctx);
   return [listUserBlocksByIdentifier, deleteUserBlocksByIdentifier, listUserBlocks, deleteUserBlocks].map((route) => route(ctx, service));
 }

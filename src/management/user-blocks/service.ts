@@ -13,7 +13,6 @@ import type { BruteForceProtection, UserBlock } from '../../domain/brute-force.j
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { userNotFound } from '../users/service.js';
 import { type UserStore, type UserWithConnection } from '../../domain/users/store.js';
-import type { AppContext } from '../../domain/context.js';
 import { attackProtection } from '../../domain/attack-protection/settings.js';
 
 /** The tenant's brute-force settings, under which a block is in force. */
@@ -25,11 +24,17 @@ function loginIdentifiers(user: UserWithConnection): string[] {
   return [...new Set(identifiers)];
 }
 
+/** What UserBlockService touches. */
+export interface UserBlockServiceContext {
+  readonly bruteForce: BruteForceProtection;
+  readonly stores: { readonly users: UserStore };
+}
+
 export class UserBlockService {
   readonly #blocks: BruteForceProtection;
   readonly #users: UserStore;
 
-  constructor(ctx: AppContext) {
+  constructor(ctx: UserBlockServiceContext) {
     this.#blocks = ctx.bruteForce;
     this.#users = ctx.stores.users;
   }

@@ -1,4 +1,4 @@
-import { RbacService } from '../rbac/service.js';
+import { UserAccessService, type UserAccessContext } from '../rbac/user-access.js';
 import type { ManagementRoute } from '../route.js';
 import { listUsersByEmail } from '../users-by-email/list.js';
 import { createUser } from './create.js';
@@ -16,19 +16,18 @@ import { listUserPermissions } from './permissions/list.js';
 import { assignUserRoles } from './roles/create.js';
 import { deleteUserRoles } from './roles/delete.js';
 import { listUserRoles } from './roles/list.js';
-import { UserService } from './service.js';
+import { UserService, type UserServiceContext } from './service.js';
 import { updateUser } from './update.js';
 import { listUserOrganizations } from './organizations/list.js';
-import { OrganizationMemberService } from '../organizations/members/service.js';
+import { OrganizationMemberService, type OrganizationMemberServiceContext } from '../organizations/members/service.js';
 import { linkUserIdentity } from './identities/link.js';
-import { UserIdentityService } from './identities/service.js';
+import { UserIdentityService, type UserIdentityServiceContext } from './identities/service.js';
 import { unlinkUserIdentity } from './identities/unlink.js';
-import type { AppContext } from '../../domain/context.js';
 
 /** /api/v2/users, /api/v2/users-by-email, and a user's identities, roles, permissions and groups. */
-export function userRoutes(ctx: AppContext): ManagementRoute[] {
+export function userRoutes(ctx: UserServiceContext & UserAccessContext & UserIdentityServiceContext & OrganizationMemberServiceContext): ManagementRoute[] {
   const users = new UserService(ctx);
-  const rbac = new RbacService(ctx);
+  const rbac = new UserAccessService(ctx);
   const identities = new UserIdentityService(ctx);
   return [
     ...[listUsers, createUser, getUser, updateUser, deleteUser, listUsersByEmail].map((route) => route(ctx, users)),

@@ -9,16 +9,19 @@ import type { Tenant } from '../../domain/tenants/tenant.js';
 import { findConnectionByName } from '../../domain/users/connections.js';
 import { newDatabaseUserRow } from '../../domain/users/new-user.js';
 import { changePassword } from '../../domain/users/password-change.js';
-import { UserMail } from '../../domain/tickets/user-mail.js';
+import { UserMail, type UserMailContext } from '../../domain/tickets/user-mail.js';
 import { fullUserId, userFromRow, type User, type UserRow } from '../../domain/users/model.js';
 import { selectFields, type FieldSelection } from '../fields.js';
 import type { CreateUserBody, UpdateUserBody } from './schema.js';
 import { type UserChanges, type UserStore, type UserWithConnection } from '../../domain/users/store.js';
 import { UserSearchTimeout, type SearchNode, type UserSearch } from '../../domain/users/search.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
-import type { AppContext } from '../../domain/context.js';
 import { isoAt } from '../../platform/clock.js';
-import { endUserSessions } from '../../domain/backchannel-logout/announce.js';
+import { endUserSessions, type UserSessionsEnding } from '../../domain/backchannel-logout/announce.js';
+import type { ClientStore } from '../../domain/clients/store.js';
+import type { ConnectionStore } from '../../domain/connections/store.js';
+import type { IssuanceLookups } from '../../domain/issuance/lookups.js';
+import type { UnitOfWork } from '../../domain/stores.js';
 
 /** management-api-wire-notes §2. */
 export const userNotFound = () => managementErrors.notFound('The user does not exist.', 'inexistent_user');
@@ -107,11 +110,19 @@ function withoutNulls(value: Record<string, unknown> | undefined): Record<string
   return Object.fromEntries(Object.entries(value ?? {}).filter(([, v]) => v !== null));
 }
 
+/** What UserService touches. */
+export interface UserServiceContext extends UserMailContext, UserSessionsEnding {
+  readonly lookups: IssuanceLookups;
+  readonly now: () => number;
+  readonly unitOfWork: UnitOfWork;
+  readonly stores: UserMailContext['stores'] & UserSessionsEnding['stores'] & { readonly clients: ClientStore; readonly connections: ConnectionStore; readonly users: UserStore };
+}
+
 export class UserService {
   readonly users: UserStore;
   private readonly mail: UserMail;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly ctx: UserServiceContext) {
     this.users = ctx.stores.users;
     this.mail = new UserMail(ctx);
   }

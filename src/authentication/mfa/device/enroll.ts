@@ -8,8 +8,7 @@
  * `invalid_token`; a bad body 400 `invalid_request`.
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import type { AppContext } from '../../../domain/context.js';
-import { devicePublicKey, enrolPushDevice, PUSH_SERVICES, pushBaseUrl, type PushService } from '../../../domain/mfa/push.js';
+import { devicePublicKey, enrolPushDevice, PUSH_SERVICES, pushBaseUrl, type PushService, type PushContext } from '../../../domain/mfa/push.js';
 import { totpIssuer } from '../../../domain/mfa/service.js';
 import { oauthErrors } from '../../../platform/http/errors.js';
 import { authorizationOf, invalidToken } from './request.js';
@@ -20,7 +19,7 @@ function record(value: unknown): Record<string, unknown> | undefined {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
-export function deviceEnrollEndpoint(ctx: AppContext): RouteOptions {
+export function deviceEnrollEndpoint(ctx: PushContext): RouteOptions {
   return {
     method: 'POST',
     url: '/guardian/api/enroll',

@@ -7,8 +7,7 @@
  * `not_found` (no such live transaction).
  */
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../../../domain/context.js';
-import { deviceTransaction, type DeviceTransaction } from '../../../domain/mfa/push.js';
+import { deviceTransaction, type DeviceTransaction, type PushContext } from '../../../domain/mfa/push.js';
 import { oauthErrors } from '../../../platform/http/errors.js';
 
 export const invalidToken = (description = 'The device token is invalid.') => oauthErrors.invalidToken(description);
@@ -20,7 +19,7 @@ export function authorizationOf(request: FastifyRequest, scheme: RegExp): string
   return scheme.exec(header)?.[1];
 }
 
-export async function deviceRequest(ctx: AppContext, request: FastifyRequest, audience: string): Promise<DeviceTransaction> {
+export async function deviceRequest(ctx: PushContext, request: FastifyRequest, audience: string): Promise<DeviceTransaction> {
   const jwt = authorizationOf(request, /^Bearer +([A-Za-z0-9\-_.]+) *$/i);
   if (jwt === undefined) throw invalidToken('Missing or bad authorization header');
   const opened = await deviceTransaction(ctx, request.tenant, jwt, audience);

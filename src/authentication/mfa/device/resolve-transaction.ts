@@ -7,12 +7,12 @@
  * 204 once recorded; 409 when the transaction was already answered.
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import type { AppContext } from '../../../domain/context.js';
 import { pushBaseUrl, resolvePushTransaction } from '../../../domain/mfa/push.js';
 import { oauthErrors } from '../../../platform/http/errors.js';
 import { deviceRequest, invalidToken } from './request.js';
+import type { PushContext } from '../../../domain/mfa/push.js';
 
-export function resolveTransactionEndpoint(ctx: AppContext): RouteOptions {
+export function resolveTransactionEndpoint(ctx: PushContext): RouteOptions {
   return {
     method: 'POST',
     url: '/guardian/api/resolve-transaction',

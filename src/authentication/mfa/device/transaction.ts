@@ -5,12 +5,18 @@
  * `{transaction_id, status, client_name, expires_at}`.
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import type { AppContext } from '../../../domain/context.js';
 import { pushBaseUrl } from '../../../domain/mfa/push.js';
 import { oauthErrors } from '../../../platform/http/errors.js';
 import { deviceRequest } from './request.js';
+import type { IssuanceLookups } from '../../../domain/issuance/lookups.js';
+import type { PushContext } from '../../../domain/mfa/push.js';
 
-export function deviceTransactionEndpoint(ctx: AppContext): RouteOptions {
+/** What a device's pending transaction touches. */
+export interface DeviceTransactionContext extends PushContext {
+  readonly lookups: IssuanceLookups;
+}
+
+export function deviceTransactionEndpoint(ctx: DeviceTransactionContext): RouteOptions {
   return {
     method: 'GET',
     url: '/guardian/api/transactions/:id',

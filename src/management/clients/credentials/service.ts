@@ -5,7 +5,6 @@
  */
 import type { Static } from '@sinclair/typebox';
 import { CredentialInputError, newCredentialRow, type CredentialInput } from '../../../domain/client-credentials/new-credential.js';
-import type { AppContext } from '../../../domain/context.js';
 import type { ClientConfig, ClientCredentialRow } from '../../../domain/rows.js';
 import type { Stores } from '../../../domain/stores.js';
 import type { Tenant } from '../../../domain/tenants/tenant.js';
@@ -15,6 +14,8 @@ import { isUniqueViolation } from '../../../platform/database-errors.js';
 import { managementErrors, type ManagementError } from '../../../platform/http/errors.js';
 import { notFound as clientNotFound } from '../errors.js';
 import type { CredentialResponse } from './schema.js';
+import type { ClientCredentialStore } from '../../../domain/client-credentials/store.js';
+import type { ClientStore } from '../../../domain/clients/store.js';
 
 export type Credential = Static<typeof CredentialResponse>;
 
@@ -127,8 +128,14 @@ export async function resolveCredentialReferences(
   }
 }
 
+/** What ClientCredentialService touches. */
+export interface ClientCredentialServiceContext {
+  readonly now: () => number;
+  readonly stores: { readonly clientCredentials: ClientCredentialStore; readonly clients: ClientStore };
+}
+
 export class ClientCredentialService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: ClientCredentialServiceContext) {}
 
   async #client(tenant: Tenant, clientId: string) {
     const client = await this.ctx.stores.clients.get(tenant.id, clientId);

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { CheckpointSealing } from '../../lists.js';
 import { parsePaging } from '../../paging.js';
 import { managementRoute, type ManagementRouteFactory } from '../../route.js';
 import { clientsCheckpointScope, type ConnectionService } from '../service.js';
@@ -14,7 +15,7 @@ const Query = Type.Object(
 );
 
 /** GET /api/v2/connections/{id}/clients → `{clients: [{client_id}], next?}` */
-export const listConnectionClients: ManagementRouteFactory<ConnectionService> = (ctx, connections) => managementRoute({
+export const listConnectionClients: ManagementRouteFactory<ConnectionService, CheckpointSealing> = (ctx, connections) => managementRoute({
   method: 'GET',
   url: '/connections/:id/clients',
   config: { scopes: ['read:connections'] },

@@ -13,13 +13,13 @@
  * - once set and `enabled` (the default), the tenant's mail goes through it
  *   (../../../domain/email/provider.ts, ../../../platform/mail/index.ts).
  */
-import type { AppContext } from '../../../domain/context.js';
-import { openCredentials, sealCredentials, type SmtpCredentials } from '../../../domain/email/provider.js';
+import { openCredentials, sealCredentials, type SmtpCredentials, type CredentialSealing } from '../../../domain/email/provider.js';
 import type { EmailProviderRow } from '../../../domain/rows.js';
 import type { Tenant } from '../../../domain/tenants/tenant.js';
 import { isoAt } from '../../../platform/clock.js';
 import { managementErrors } from '../../../platform/http/errors.js';
 import { fieldSelection, selectFields } from '../../fields.js';
+import type { EmailProviderStore } from '../../../domain/email/store.js';
 
 export interface EmailProvider {
   name: string;
@@ -52,8 +52,14 @@ function checkCredentials(credentials: Credentials): SmtpCredentials {
   return credentials as SmtpCredentials;
 }
 
+/** What EmailProviderService touches. */
+export interface EmailProviderServiceContext extends CredentialSealing {
+  readonly now: () => number;
+  readonly stores: { readonly emailProviders: EmailProviderStore };
+}
+
 export class EmailProviderService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: EmailProviderServiceContext) {}
 
   private toApi(row: EmailProviderRow): EmailProvider {
     const { smtp_host, smtp_port, smtp_user } = openCredentials(this.ctx, row.credentials_enc);

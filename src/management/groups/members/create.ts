@@ -1,6 +1,6 @@
 import { BODY_CONTENT_TYPES, formListAsArray, managementRoute, NoContent, type ManagementRouteFactory } from '../../route.js';
 import { AddGroupMembersBody } from '../../rbac/schema.js';
-import type { RbacService } from '../../rbac/service.js';
+import type { GroupMemberService } from '../../rbac/group-members.js';
 import { GroupIdParams } from '../schema.js';
 
 /**
@@ -10,7 +10,7 @@ import { GroupIdParams } from '../schema.js';
  * must exist, all are added or none; members already in the group stay.
  * Scope `create:group_members`, Gatehouse's own.
  */
-export const addGroupMembers: ManagementRouteFactory<RbacService> = (_ctx, rbac) => managementRoute({
+export const addGroupMembers: ManagementRouteFactory<GroupMemberService> = (_ctx, rbac) => managementRoute({
   method: 'POST',
   url: '/groups/:id/members',
   config: { scopes: ['create:group_members'] },

@@ -1,6 +1,6 @@
 import { BODY_CONTENT_TYPES, formListAsArray, managementRoute, NoContent, type ManagementRouteFactory } from '../../route.js';
 import { RemoveGroupMembersBody } from '../../rbac/schema.js';
-import type { RbacService } from '../../rbac/service.js';
+import type { GroupMemberService } from '../../rbac/group-members.js';
 import { GroupIdParams } from '../schema.js';
 
 /**
@@ -8,7 +8,7 @@ import { GroupIdParams } from '../schema.js';
  * body `{members: [user id, …]}` (1 to 100); users who are not members are
  * skipped. Scope `delete:group_members`, Gatehouse's own.
  */
-export const removeGroupMembers: ManagementRouteFactory<RbacService> = (_ctx, rbac) => managementRoute({
+export const removeGroupMembers: ManagementRouteFactory<GroupMemberService> = (_ctx, rbac) => managementRoute({
   method: 'DELETE',
   url: '/groups/:id/members',
   config: { scopes: ['delete:group_members'] },

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { fieldSelection, FieldsQuery } from '../../fields.js';
 import { CheckpointQuery, checkpointListResponse } from '../../lists.js';
 import { GroupMemberResponse } from '../../rbac/schema.js';
-import type { RbacService } from '../../rbac/service.js';
+import type { GroupMemberService } from '../../rbac/group-members.js';
 import { managementRoute, type ManagementRouteFactory } from '../../route.js';
 import { GroupIdParams } from '../schema.js';
 
@@ -14,7 +14,7 @@ const Query = Type.Object({ ...FieldsQuery, ...CheckpointQuery }, { additionalPr
  * the group's (connection, organization or tenant). Checkpoint paging, 50 by
  * default; `fields` trims items.
  */
-export const listGroupMembers: ManagementRouteFactory<RbacService> = (_ctx, rbac) => managementRoute({
+export const listGroupMembers: ManagementRouteFactory<GroupMemberService> = (_ctx, rbac) => managementRoute({
   method: 'GET',
   url: '/groups/:id/members',
   config: { scopes: ['read:group_members'] },

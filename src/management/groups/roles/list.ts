@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { CheckpointQuery, checkpointListResponse, checkpointPaging } from '../../lists.js';
+import { CheckpointQuery, checkpointListResponse, checkpointPaging, type CheckpointSealing } from '../../lists.js';
 import { managementRoute, type ManagementRouteFactory } from '../../route.js';
 import { RoleResponse } from '../../roles/schema.js';
 import { GroupIdParams } from '../schema.js';
@@ -9,7 +9,7 @@ import { groupRolesCheckpointScope, type GroupService } from '../service.js';
 const Query = Type.Object(CheckpointQuery, { additionalProperties: true });
 
 /** GET /api/v2/groups/{id}/roles → `{roles, next?}` (checkpoint paging, 50 by default). */
-export const listGroupRoles: ManagementRouteFactory<GroupService> = (ctx, groups) => managementRoute({
+export const listGroupRoles: ManagementRouteFactory<GroupService, CheckpointSealing> = (ctx, groups) => managementRoute({
   method: 'GET',
   url: '/groups/:id/roles',
   config: { scopes: ['read:group_roles'] },

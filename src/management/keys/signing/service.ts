@@ -4,13 +4,14 @@
  * lifecycle: next → current → previous → revoked). Rotations and revocations
  * are configuration writes: every process drops its cached keys.
  */
-import type { AppContext } from '../../../domain/context.js';
 import type { SigningKeyRow } from '../../../domain/rows.js';
 import type { Tenant } from '../../../domain/tenants/tenant.js';
 import { isoAt } from '../../../platform/clock.js';
 import { certificateDigests, clientSigningKey } from '../../../platform/crypto/certificates.js';
 import { managementErrors } from '../../../platform/http/errors.js';
 import type { SigningKeyIdentity, SigningKeyView } from './schema.js';
+import type { Keyring } from '../../../domain/keys/keyring.js';
+import type { SigningKeyStore } from '../../../domain/keys/store.js';
 
 /** The service's order: the current key, the next, then the previous and revoked ones, newest first. */
 const ORDER: Record<SigningKeyRow['status'], number> = { current: 0, next: 1, previous: 2, revoked: 2 };
@@ -35,8 +36,15 @@ function view(row: SigningKeyRow): SigningKeyView {
 
 const identity = (row: SigningKeyRow): SigningKeyIdentity => ({ cert: clientSigningKey(Buffer.from(row.cert_der, 'base64')).cert, kid: row.kid });
 
+/** What SigningKeyService touches. */
+export interface SigningKeyServiceContext {
+  readonly keyring: Keyring;
+  readonly now: () => number;
+  readonly stores: { readonly signingKeys: SigningKeyStore };
+}
+
 export class SigningKeyService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: SigningKeyServiceContext) {}
 
   async list(tenant: Tenant): Promise<SigningKeyView[]> {
     const rows = await this.ctx.stores.signingKeys.listByTenant(tenant.id);

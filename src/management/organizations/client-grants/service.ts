@@ -3,8 +3,8 @@ import { clientGrantFromRow, type ClientGrantRow } from '../../../domain/client-
 import { managementErrors } from '../../../platform/http/errors.js';
 import type { Tenant } from '../../../domain/tenants/tenant.js';
 import type { OrganizationClientGrantFilter, OrganizationStore } from '../../../domain/organizations/store.js';
-import type { AppContext } from '../../../domain/context.js';
 import { isoAt } from '../../../platform/clock.js';
+import type { ClientGrantStore } from '../../../domain/client-grants/store.js';
 
 /** The service's quota (its OpenAPI document, POST /organizations/{id}/client-grants, 409). */
 export const MAX_CLIENT_GRANTS_PER_ORGANIZATION = 100;
@@ -35,9 +35,15 @@ function toOrganizationClientGrant(row: ClientGrantRow): OrganizationClientGrant
   return result;
 }
 
+/** What OrganizationClientGrantService touches. */
+export interface OrganizationClientGrantServiceContext {
+  readonly now: () => number;
+  readonly stores: { readonly clientGrants: ClientGrantStore };
+}
+
 export class OrganizationClientGrantService {
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: OrganizationClientGrantServiceContext,
     private readonly organizations: OrganizationStore,
   ) {}
 

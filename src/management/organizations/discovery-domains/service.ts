@@ -14,16 +14,16 @@
  *   `verification_host` is `_gatehouse-challenge.{domain}` (Gatehouse's
  *   name; the service's is not recorded).
  */
-import type { AppContext } from '../../../domain/context.js';
-import type { DiscoveryDomainChanges, DiscoveryDomainWrite } from '../../../domain/organizations/discovery-domains-store.js';
+import type { DiscoveryDomainChanges, DiscoveryDomainWrite, OrganizationDiscoveryDomainStore } from '../../../domain/organizations/discovery-domains-store.js';
 import type { OrganizationDiscoveryDomainRow } from '../../../domain/rows.js';
 import type { Tenant } from '../../../domain/tenants/tenant.js';
 import { isoAt } from '../../../platform/clock.js';
 import { newPrefixedId, randomString } from '../../../platform/crypto/ids.js';
 import { managementErrors } from '../../../platform/http/errors.js';
-import { checkpointPage, checkpointPaging, type CheckpointList } from '../../lists.js';
+import { checkpointPage, checkpointPaging, type CheckpointList, type CheckpointSealing } from '../../lists.js';
 import { notFound as organizationNotFound } from '../service.js';
 import type { CreateDiscoveryDomainBody, UpdateDiscoveryDomainBody } from './schema.js';
+import type { OrganizationStore } from '../../../domain/organizations/store.js';
 
 export interface DiscoveryDomain {
   id: string;
@@ -60,8 +60,17 @@ function refuse(result: DiscoveryDomainWrite, domain: string): never {
   }
 }
 
+/** What OrganizationDiscoveryDomainService touches. */
+export interface OrganizationDiscoveryDomainServiceContext extends CheckpointSealing {
+  readonly now: () => number;
+  readonly stores: {
+    readonly organizationDiscoveryDomains: OrganizationDiscoveryDomainStore;
+    readonly organizations: OrganizationStore;
+  };
+}
+
 export class OrganizationDiscoveryDomainService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: OrganizationDiscoveryDomainServiceContext) {}
 
   private async requireOrganization(tenant: Tenant, organizationId: string): Promise<void> {
     if (!(await this.ctx.stores.organizations.get(tenant.id, organizationId))) throw organizationNotFound();

@@ -7,8 +7,7 @@
  * signup that would not make the user a member could not log in to the
  * organization).
  */
-import type { AppContext } from '../../../domain/context.js';
-import type { OrganizationConnectionChanges, OrganizationConnectionDetail } from '../../../domain/organizations/connections-store.js';
+import type { OrganizationConnectionChanges, OrganizationConnectionDetail, OrganizationConnectionStore } from '../../../domain/organizations/connections-store.js';
 import type { Tenant } from '../../../domain/tenants/tenant.js';
 import { isoAt } from '../../../platform/clock.js';
 import { managementErrors } from '../../../platform/http/errors.js';
@@ -16,6 +15,7 @@ import { connectionNotFound } from '../../connections/service.js';
 import { offsetList, offsetPaging, offsetWindow, type OffsetList } from '../../lists.js';
 import { notFound as organizationNotFound } from '../service.js';
 import type { AddConnectionBody, UpdateConnectionBody } from './schema.js';
+import type { OrganizationStore } from '../../../domain/organizations/store.js';
 
 export interface OrganizationConnection {
   connection_id: string;
@@ -45,8 +45,14 @@ function checkSignup(assign: number, signup: number): void {
 
 const flag = (value: boolean | undefined): number | undefined => (value === undefined ? undefined : value ? 1 : 0);
 
+/** What OrganizationConnectionService touches. */
+export interface OrganizationConnectionServiceContext {
+  readonly now: () => number;
+  readonly stores: { readonly organizationConnections: OrganizationConnectionStore; readonly organizations: OrganizationStore };
+}
+
 export class OrganizationConnectionService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: OrganizationConnectionServiceContext) {}
 
   /** A page of the organization's connections, under `key` with include_totals (`enabled_connections`, or `connections` for /organizations/{id}/connections). */
   async list<K extends string>(

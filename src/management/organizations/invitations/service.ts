@@ -16,8 +16,7 @@
  * `send_invitation_email` is false; delivery is not awaited, and a failure is
  * logged without the message (it carries a live link).
  */
-import { sendTenantMail } from '../../../domain/email/templates.js';
-import type { AppContext } from '../../../domain/context.js';
+import { sendTenantMail, type TenantMailContext } from '../../../domain/email/templates.js';
 import type { OrganizationInvitationRow, OrganizationRow } from '../../../domain/rows.js';
 import { newSecret, secretHash } from '../../../domain/secrets.js';
 import type { Tenant } from '../../../domain/tenants/tenant.js';
@@ -27,6 +26,13 @@ import { managementErrors } from '../../../platform/http/errors.js';
 import { selectFields, type FieldSelection } from '../../fields.js';
 import { offsetPaging, offsetWindow } from '../../lists.js';
 import { DEFAULT_TTL_SEC, type CreateInvitationBody } from './schema.js';
+import type { ConnectionStore } from '../../../domain/connections/store.js';
+import type { IssuanceLookups } from '../../../domain/issuance/lookups.js';
+import type { OrganizationConnectionStore } from '../../../domain/organizations/connections-store.js';
+import type { OrganizationInvitationStore } from '../../../domain/organizations/invitations-store.js';
+import type { OrganizationStore } from '../../../domain/organizations/store.js';
+import type { RoleStore } from '../../../domain/roles/store.js';
+import type { SecretBox } from '../../../platform/crypto/secret-box.js';
 
 export interface Invitation {
   id: string;
@@ -58,8 +64,22 @@ export function invitationUrl(initiateLoginUri: string, ticket: string, organiza
   return url.toString();
 }
 
+/** What OrganizationInvitationService touches. */
+export interface OrganizationInvitationServiceContext extends TenantMailContext {
+  readonly box: SecretBox;
+  readonly lookups: IssuanceLookups;
+  readonly now: () => number;
+  readonly stores: TenantMailContext['stores'] & {
+    readonly connections: ConnectionStore;
+    readonly organizationConnections: OrganizationConnectionStore;
+    readonly organizationInvitations: OrganizationInvitationStore;
+    readonly organizations: OrganizationStore;
+    readonly roles: RoleStore;
+  };
+}
+
 export class OrganizationInvitationService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: OrganizationInvitationServiceContext) {}
 
   private async organization(tenant: Tenant, id: string): Promise<OrganizationRow> {
     const row = await this.ctx.stores.organizations.get(tenant.id, id);

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { fieldSelection, FieldsQuery } from '../../fields.js';
-import { CheckpointQuery, OffsetQuery, pagedListResponse } from '../../lists.js';
+import { CheckpointQuery, OffsetQuery, pagedListResponse, type CheckpointSealing } from '../../lists.js';
 import { parsePaging } from '../../paging.js';
 import { managementRoute, type ManagementRouteFactory } from '../../route.js';
 import { OrganizationIdParams } from '../schema.js';
@@ -14,7 +14,7 @@ const Query = Type.Object({ ...OffsetQuery, ...CheckpointQuery, ...FieldsQuery }
  * start, limit, total}` with include_totals) or checkpoint (`{members, next?}`)
  * paging; `fields=roles` adds each member's roles in the organization.
  */
-export const listOrganizationMembers: ManagementRouteFactory<OrganizationMemberService> = (ctx, members) => managementRoute({
+export const listOrganizationMembers: ManagementRouteFactory<OrganizationMemberService, CheckpointSealing> = (ctx, members) => managementRoute({
   method: 'GET',
   url: '/organizations/:id/members',
   config: { scopes: ['read:organization_members'] },

@@ -8,21 +8,22 @@
  * members; their roles in the organization go with their membership. Roles:
  * only members hold them; every role must exist, all or none.
  */
-import type { AppContext } from '../../../domain/context.js';
 import type { Organization } from '../../../domain/organizations/model.js';
 import { organizationFromRow } from '../../../domain/organizations/model.js';
-import type { OrganizationMemberProfile } from '../../../domain/organizations/members-store.js';
+import type { OrganizationMemberProfile, OrganizationMemberStore } from '../../../domain/organizations/members-store.js';
 import { roleFromRow, type Role } from '../../../domain/roles/model.js';
 import type { Tenant } from '../../../domain/tenants/tenant.js';
 import { isoAt } from '../../../platform/clock.js';
 import { managementErrors } from '../../../platform/http/errors.js';
 import type { FieldSelection } from '../../fields.js';
 import { selectFields } from '../../fields.js';
-import { offsetList, offsetPaging, offsetWindow, pagedList, type CheckpointList, type OffsetList } from '../../lists.js';
+import { offsetList, offsetPaging, offsetWindow, pagedList, type CheckpointList, type OffsetList, type CheckpointSealing } from '../../lists.js';
 import type { Paging } from '../../paging.js';
 import { roleNotFound } from '../../roles/service.js';
 import { userNotFound } from '../../users/service.js';
 import { notFound as organizationNotFound } from '../service.js';
+import type { OrganizationStore } from '../../../domain/organizations/store.js';
+import type { UserStore } from '../../../domain/users/store.js';
 
 export interface OrganizationMember {
   user_id: string;
@@ -47,8 +48,18 @@ export function membersScope(tenant: Tenant, organizationId: string): string {
   return `${tenant.id}:organization-members:${organizationId}`;
 }
 
+/** What OrganizationMemberService touches. */
+export interface OrganizationMemberServiceContext extends CheckpointSealing {
+  readonly now: () => number;
+  readonly stores: {
+    readonly organizationMembers: OrganizationMemberStore;
+    readonly organizations: OrganizationStore;
+    readonly users: UserStore;
+  };
+}
+
 export class OrganizationMemberService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: OrganizationMemberServiceContext) {}
 
   private async requireOrganization(tenant: Tenant, id: string): Promise<void> {
     if (!(await this.ctx.stores.organizations.get(tenant.id, id))) throw organizationNotFound();

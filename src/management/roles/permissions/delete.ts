@@ -1,6 +1,6 @@
 import { BODY_CONTENT_TYPES, managementRoute, NoContent, type ManagementRouteFactory } from '../../route.js';
 import { RolePermissionsBody } from '../../rbac/schema.js';
-import type { RbacService } from '../../rbac/service.js';
+import type { RoleAccessService } from '../../rbac/role-access.js';
 import { roleIdParams } from '../schema.js';
 
 const Params = roleIdParams('ID of the role to remove permissions from');
@@ -11,7 +11,7 @@ const Params = roleIdParams('ID of the role to remove permissions from');
  * TestRoleManager_Permissions, terraform TestAccDataSourceRole); SDKs accept
  * either. Permissions the role does not have are skipped.
  */
-export const deleteRolePermissions: ManagementRouteFactory<RbacService> = (_ctx, rbac) => managementRoute({
+export const deleteRolePermissions: ManagementRouteFactory<RoleAccessService> = (_ctx, rbac) => managementRoute({
   method: 'DELETE',
   url: '/roles/:id/permissions',
   config: { scopes: ['update:roles'] },

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { OffsetQuery, offsetListResponse } from '../../lists.js';
 import { PermissionResponse } from '../../rbac/schema.js';
-import type { RbacService } from '../../rbac/service.js';
+import type { RoleAccessService } from '../../rbac/role-access.js';
 import { managementRoute, type ManagementRouteFactory } from '../../route.js';
 import { roleIdParams } from '../schema.js';
 
@@ -13,7 +13,7 @@ const Query = Type.Object(OffsetQuery, { additionalProperties: true });
  * limit, total}` with include_totals (offset paging only, as the document
  * offers), by API identifier then permission name.
  */
-export const listRolePermissions: ManagementRouteFactory<RbacService> = (_ctx, rbac) => managementRoute({
+export const listRolePermissions: ManagementRouteFactory<RoleAccessService> = (_ctx, rbac) => managementRoute({
   method: 'GET',
   url: '/roles/:id/permissions',
   config: { scopes: ['read:roles'] },

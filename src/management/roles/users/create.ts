@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { BODY_CONTENT_TYPES, formListAsArray, managementRoute, type ManagementRouteFactory } from '../../route.js';
 import { AssignRoleUsersBody } from '../../rbac/schema.js';
-import type { RbacService } from '../../rbac/service.js';
+import type { RoleAccessService } from '../../rbac/role-access.js';
 import { roleIdParams } from '../schema.js';
 
 const Params = roleIdParams('ID of the role to assign users to');
@@ -11,7 +11,7 @@ const Params = roleIdParams('ID of the role to assign users to');
  * TestRoleManager_Users; management-api-wire-notes §3). Every listed user must
  * exist; all are assigned or none.
  */
-export const assignRoleUsers: ManagementRouteFactory<RbacService> = (_ctx, rbac) => managementRoute({
+export const assignRoleUsers: ManagementRouteFactory<RoleAccessService> = (_ctx, rbac) => managementRoute({
   method: 'POST',
   url: '/roles/:id/users',
   config: { scopes: ['update:roles', 'create:role_members'] },

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { CheckpointQuery, OffsetQuery, pagedListResponse } from '../../lists.js';
 import { RoleUserResponse } from '../../rbac/schema.js';
 import { requireRoleMembersScope } from '../../rbac/scopes.js';
-import type { RbacService } from '../../rbac/service.js';
+import type { RoleAccessService } from '../../rbac/role-access.js';
 import { managementRoute, type ManagementRouteFactory } from '../../route.js';
 import { roleIdParams } from '../schema.js';
 
@@ -16,7 +16,7 @@ const Query = Type.Object({ ...OffsetQuery, ...CheckpointQuery }, { additionalPr
  * `include_totals=true&take=50` → `{users, next?}`, as recorded by go-auth0
  * TestRoleManager_UsersCheckpointPagination).
  */
-export const listRoleUsers: ManagementRouteFactory<RbacService> = (_ctx, rbac) => managementRoute({
+export const listRoleUsers: ManagementRouteFactory<RoleAccessService> = (_ctx, rbac) => managementRoute({
   method: 'GET',
   url: '/roles/:id/users',
   config: { scopes: ['read:users', 'read:roles', 'read:role_members'] },

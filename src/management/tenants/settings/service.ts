@@ -21,13 +21,13 @@
  * GET shows the session lifetimes in force, defaults included, and
  * `enabled_locales` as `["en"]` until set.
  */
-import type { AppContext } from '../../../domain/context.js';
 import { sessionPolicy } from '../../../domain/sessions/policy.js';
 import type { TenantSettings } from '../../../domain/tenants/settings.js';
 import { tenantFromRow, type Tenant } from '../../../domain/tenants/tenant.js';
 import { managementErrors } from '../../../platform/http/errors.js';
 import { fieldSelection, selectFields } from '../../fields.js';
 import { describeSetting, LIFETIME_PAIRS, TENANT_SETTINGS_FIELDS, type TenantSettingsBody, type TenantSettingsView } from './schema.js';
+import type { UnitOfWork } from '../../../domain/stores.js';
 
 /** The members with a field of their own in TenantSettings (see the file comment). */
 const OWN_FIELDS = [
@@ -53,8 +53,13 @@ const CLEARED_BY_EMPTY: ReadonlySet<string> = new Set(['default_audience', 'defa
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** What TenantSettingsService touches. */
+export interface TenantSettingsServiceContext {
+  readonly unitOfWork: UnitOfWork;
+}
+
 export class TenantSettingsService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: TenantSettingsServiceContext) {}
 
   get(tenant: Tenant, query: { fields?: string; include_fields?: boolean }): TenantSettingsView {
     return selectFields(this.#view(tenant), fieldSelection(query));

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { CheckpointQuery, checkpointListResponse } from '../../lists.js';
 import { EffectivePermissionResponse } from '../../rbac/schema.js';
-import type { RbacService } from '../../rbac/service.js';
+import type { UserAccessService } from '../../rbac/user-access.js';
 import { managementRoute, type ManagementRouteFactory } from '../../route.js';
 import { NO_CONTROL_CHARACTERS } from '../../strings.js';
 import { userIdParams } from '../schema.js';
@@ -24,7 +24,7 @@ const Query = Type.Object({ resource_server_identifier: ResourceServerIdentifier
  * `sources` (`direct`, `roles`: the user's roles and the user's groups'
  * roles), by permission name (checkpoint paging, 50 by default).
  */
-export const listEffectivePermissions: ManagementRouteFactory<RbacService> = (_ctx, rbac) => managementRoute({
+export const listEffectivePermissions: ManagementRouteFactory<UserAccessService> = (_ctx, rbac) => managementRoute({
   method: 'GET',
   url: '/users/:id/effective-permissions',
   config: { scopes: ['read:user_effective_permissions'] },

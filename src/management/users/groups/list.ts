@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { fieldSelection, FieldsQuery } from '../../fields.js';
 import { UserGroupResponse } from '../../groups/schema.js';
 import { CheckpointQuery, OffsetQuery, pagedListResponse } from '../../lists.js';
-import type { RbacService } from '../../rbac/service.js';
+import type { UserAccessService } from '../../rbac/user-access.js';
 import { managementRoute, type ManagementRouteFactory } from '../../route.js';
 import { userIdParams } from '../schema.js';
 
@@ -14,7 +14,7 @@ const Query = Type.Object({ ...FieldsQuery, ...OffsetQuery, ...CheckpointQuery }
  * `membership_created_at`, by group id. Offset paging, or checkpoint paging
  * when `from` or `take` is given (what the SDK sends); `fields` trims items.
  */
-export const listUserGroups: ManagementRouteFactory<RbacService> = (_ctx, rbac) => managementRoute({
+export const listUserGroups: ManagementRouteFactory<UserAccessService> = (_ctx, rbac) => managementRoute({
   method: 'GET',
   url: '/users/:id/groups',
   config: { scopes: ['read:groups'] },

@@ -26,12 +26,13 @@ import { verifyTenantJwt } from '../../../domain/tokens/verify.js';
 import { endUserSessions } from '../../../domain/backchannel-logout/announce.js';
 import { identitiesOf, type UserIdentity } from '../../../domain/users/model.js';
 import type { UserWithConnection } from '../../../domain/users/store.js';
-import type { AppContext } from '../../../domain/context.js';
-import type { Stores } from '../../../domain/stores.js';
+import type { Stores, UnitOfWork } from '../../../domain/stores.js';
 import type { Tenant } from '../../../domain/tenants/tenant.js';
 import type { ManagementPrincipal } from '../../auth.js';
 import { payloadMissing, userNotFound } from '../service.js';
 import type { LinkIdentityBody } from './schema.js';
+import type { IssuanceLookups } from '../../../domain/issuance/lookups.js';
+import type { Keyring } from '../../../domain/keys/keyring.js';
 
 const refused = (message: string) => managementErrors.badRequest(message);
 const invalidLinkWith = () => refused('Invalid token (link_with).');
@@ -42,8 +43,16 @@ const identityExists = () => managementErrors.conflict('Specified identity alrea
 /** Who the secondary is: a user id, named by the body or by the `sub` of its ID token. */
 type Secondary = { kind: 'identity'; userId: string; connectionId?: string } | { kind: 'id_token'; userId: string };
 
+/** What UserIdentityService touches. */
+export interface UserIdentityServiceContext {
+  readonly keyring: Keyring;
+  readonly lookups: IssuanceLookups;
+  readonly now: () => number;
+  readonly unitOfWork: UnitOfWork;
+}
+
 export class UserIdentityService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: UserIdentityServiceContext) {}
 
   /**
    * Links the secondary (`provider` + `user_id`, or the ID token `link_with`)

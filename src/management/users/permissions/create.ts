@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { BODY_CONTENT_TYPES, managementRoute, type ManagementRouteFactory } from '../../route.js';
 import { CreateUserPermissionsBody } from '../../rbac/schema.js';
-import type { RbacService } from '../../rbac/service.js';
+import type { UserAccessService } from '../../rbac/user-access.js';
 import { userIdParams } from '../schema.js';
 
 const Params = userIdParams('ID of the user to assign permissions to');
@@ -11,7 +11,7 @@ const Params = userIdParams('ID of the user to assign permissions to');
  * TestUserManager_Permissions). Every permission must name an API of the
  * tenant and one of its scopes; all are added or none.
  */
-export const addUserPermissions: ManagementRouteFactory<RbacService> = (_ctx, rbac) => managementRoute({
+export const addUserPermissions: ManagementRouteFactory<UserAccessService> = (_ctx, rbac) => managementRoute({
   method: 'POST',
   url: '/users/:id/permissions',
   config: { scopes: ['update:users'] },

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { OffsetQuery, offsetListResponse } from '../../lists.js';
 import { UserPermissionResponse } from '../../rbac/schema.js';
-import type { RbacService } from '../../rbac/service.js';
+import type { UserAccessService } from '../../rbac/user-access.js';
 import { managementRoute, type ManagementRouteFactory } from '../../route.js';
 import { userIdParams } from '../schema.js';
 
@@ -11,9 +11,9 @@ const Query = Type.Object(OffsetQuery, { additionalProperties: true });
 /**
  * GET /api/v2/users/{id}/permissions → an array, or `{permissions, start,
  * limit, total}` with include_totals: direct permissions and those of the
- * user's own roles, each with its `sources` (RbacService.listUserPermissions).
+ * user's own roles, each with its `sources` (UserAccessService.listUserPermissions).
  */
-export const listUserPermissions: ManagementRouteFactory<RbacService> = (_ctx, rbac) => managementRoute({
+export const listUserPermissions: ManagementRouteFactory<UserAccessService> = (_ctx, rbac) => managementRoute({
   method: 'GET',
   url: '/users/:id/permissions',
   config: { scopes: ['read:users'] },

@@ -1,12 +1,12 @@
 import { BODY_CONTENT_TYPES, formListAsArray, managementRoute, NoContent, type ManagementRouteFactory } from '../../route.js';
 import { AssignUserRolesBody } from '../../rbac/schema.js';
-import type { RbacService } from '../../rbac/service.js';
+import type { UserAccessService } from '../../rbac/user-access.js';
 import { userIdParams } from '../schema.js';
 
 const Params = userIdParams('ID of the user to associate roles with');
 
 /** POST /api/v2/users/{id}/roles → 204 (recorded: go-auth0 TestUserManager_Roles); every listed role must exist, all or none. */
-export const assignUserRoles: ManagementRouteFactory<RbacService> = (_ctx, rbac) => managementRoute({
+export const assignUserRoles: ManagementRouteFactory<UserAccessService> = (_ctx, rbac) => managementRoute({
   method: 'POST',
   url: '/users/:id/roles',
   config: { scopes: ['update:users', 'create:role_members'] },

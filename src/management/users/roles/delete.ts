@@ -1,12 +1,12 @@
 import { BODY_CONTENT_TYPES, formListAsArray, managementRoute, NoContent, type ManagementRouteFactory } from '../../route.js';
 import { DeleteUserRolesBody } from '../../rbac/schema.js';
-import type { RbacService } from '../../rbac/service.js';
+import type { UserAccessService } from '../../rbac/user-access.js';
 import { userIdParams } from '../schema.js';
 
 const Params = userIdParams('ID of the user to remove roles from');
 
 /** DELETE /api/v2/users/{id}/roles → 204 (recorded); roles the user does not have are skipped. */
-export const deleteUserRoles: ManagementRouteFactory<RbacService> = (_ctx, rbac) => managementRoute({
+export const deleteUserRoles: ManagementRouteFactory<UserAccessService> = (_ctx, rbac) => managementRoute({
   method: 'DELETE',
   url: '/users/:id/roles',
   config: { scopes: ['update:users', 'delete:role_members'] },

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { OffsetQuery, offsetListResponse } from '../../lists.js';
 import { requireRoleMembersScope } from '../../rbac/scopes.js';
-import type { RbacService } from '../../rbac/service.js';
+import type { UserAccessService } from '../../rbac/user-access.js';
 import { RoleResponse } from '../../roles/schema.js';
 import { managementRoute, type ManagementRouteFactory } from '../../route.js';
 import { userIdParams } from '../schema.js';
@@ -14,7 +14,7 @@ const Query = Type.Object(OffsetQuery, { additionalProperties: true });
  * with include_totals (recorded: go-auth0 TestUserManager_Roles): the roles
  * assigned to the user directly, by role id.
  */
-export const listUserRoles: ManagementRouteFactory<RbacService> = (_ctx, rbac) => managementRoute({
+export const listUserRoles: ManagementRouteFactory<UserAccessService> = (_ctx, rbac) => managementRoute({
   method: 'GET',
   url: '/users/:id/roles',
   config: { scopes: ['read:users', 'read:roles', 'read:role_members'] },

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { CheckpointQuery, checkpointListResponse } from '../../../lists.js';
 import { RoleWithSourcesResponse } from '../../../rbac/schema.js';
-import type { RbacService } from '../../../rbac/service.js';
+import type { UserAccessService } from '../../../rbac/user-access.js';
 import { managementRoute, type ManagementRouteFactory } from '../../../route.js';
 import { NO_CONTROL_CHARACTERS } from '../../../strings.js';
 import { userIdParams } from '../../schema.js';
@@ -22,7 +22,7 @@ const Query = Type.Object(
  * `{roles, next?}`: the roles that give the user the permission, each with
  * `sources` (`direct`, `groups`), by role id.
  */
-export const listEffectivePermissionRoles: ManagementRouteFactory<RbacService> = (_ctx, rbac) => managementRoute({
+export const listEffectivePermissionRoles: ManagementRouteFactory<UserAccessService> = (_ctx, rbac) => managementRoute({
   method: 'GET',
   url: '/users/:id/effective-permissions/sources/effective-roles',
   config: { scopes: ['read:user_permission_source_roles'] },

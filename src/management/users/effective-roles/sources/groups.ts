@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { GroupResponse } from '../../../groups/schema.js';
 import { CheckpointQuery, checkpointListResponse } from '../../../lists.js';
-import type { RbacService } from '../../../rbac/service.js';
+import type { UserAccessService } from '../../../rbac/user-access.js';
 import { managementRoute, type ManagementRouteFactory } from '../../../route.js';
 import { NO_CONTROL_CHARACTERS } from '../../../strings.js';
 import { userIdParams } from '../../schema.js';
@@ -16,7 +16,7 @@ const Query = Type.Object(
 );
 
 /** GET /api/v2/users/{id}/effective-roles/sources/groups?role_id= → `{groups, next?}`: the user's groups that have the role, by group id. */
-export const listRoleSourceGroups: ManagementRouteFactory<RbacService> = (_ctx, rbac) => managementRoute({
+export const listRoleSourceGroups: ManagementRouteFactory<UserAccessService> = (_ctx, rbac) => managementRoute({
   method: 'GET',
   url: '/users/:id/effective-roles/sources/groups',
   config: { scopes: ['read:user_role_source_groups'] },
