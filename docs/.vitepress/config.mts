@@ -35,6 +35,7 @@ export default defineConfig({
           { text: 'SAML and WS-Federation', link: '/saml' },
           { text: 'MFA and passwordless', link: '/mfa' },
           { text: 'Organizations', link: '/organizations' },
+          { text: 'Federated login', link: '/federation' },
           { text: 'Federation and Actions', link: '/federation-and-actions' },
           { text: 'Device flow', link: '/device-flow' },
           { text: 'CIBA', link: '/ciba' },
