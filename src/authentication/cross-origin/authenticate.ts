@@ -35,6 +35,7 @@ import type { UserRow } from '../../domain/rows.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isActive } from '../../domain/users/active-user.js';
 import { verifyUserPassword } from '../../domain/users/login.js';
+import { whileClientWaits } from '../client-waiting.js';
 import { oauthErrors } from '../../platform/http/errors.js';
 import { pick, readBody, requireParams, type Params } from '../params.js';
 import { passwordlessConnection } from '../passwordless/connection.js';
@@ -86,7 +87,7 @@ function passwordCredentials(connectionName: (tenant: Tenant, params: Params) =>
       log('blocked_account');
       throw oauthErrors.tooManyAttempts();
     }
-    const user = await verifyUserPassword(ctx.stores.users, tenant.id, connection.id, identifier, params.password!);
+    const user = await whileClientWaits(request, (signal) => verifyUserPassword(ctx.stores.users, tenant.id, connection.id, identifier, params.password!, signal));
     if (!user) {
       await recordLoginFailure(ctx, tenant, connection.id, attempt);
       log('wrong_credentials');

@@ -22,7 +22,9 @@ import { userLoggingIn } from './linked.js';
  * user without a password, or a wrong password (callers answer all three
  * alike). `identifier` is an email or a username. The password of an
  * identity linked to another user logs that user in (src/domain/users/linked.ts).
- * Blocked users are the caller's to refuse, after this check.
+ * Blocked users are the caller's to refuse, after this check. `signal` aborts
+ * when the client has gone: a verification not yet begun is then skipped
+ * (`HashingCancelled`, platform/passwords/hashing.ts).
  */
 export async function verifyUserPassword(
   users: UserStore,
@@ -30,13 +32,14 @@ export async function verifyUserPassword(
   connectionId: string,
   identifier: string,
   password: string,
+  signal?: AbortSignal,
 ): Promise<UserRow | undefined> {
   const row = await users.findByLoginIdentifier(tenantId, connectionId, identifier.toLowerCase());
   if (!row?.password_hash) {
-    await verifyPassword(await decoyHash(), password);
+    await verifyPassword(await decoyHash(), password, signal);
     return undefined;
   }
-  const { ok, needsRehash } = await verifyPassword(row.password_hash, password);
+  const { ok, needsRehash } = await verifyPassword(row.password_hash, password, signal);
   if (!ok) return undefined;
   if (needsRehash) {
     const password_hash = await hashPassword(password);

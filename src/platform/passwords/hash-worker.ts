@@ -30,9 +30,14 @@ export interface VerifyTask {
   family: HashFamily;
   hash: string;
   password: string;
+  /** Set to 1 by the caller when the verification is no longer wanted; read just before it starts (./hashing.ts `runVerify`). */
+  cancelled?: Int32Array;
 }
 
-export default function run(task: HashTask | VerifyTask): string | boolean {
+/** The answer of a verification cancelled before it started. */
+export const CANCELLED = null;
+
+export default function run(task: HashTask | VerifyTask): string | boolean | typeof CANCELLED {
   if (task.op === 'hash') {
     return hashSync(task.password, {
       algorithm: 2, // Algorithm.Argon2id (a const enum, not importable here)
@@ -41,6 +46,7 @@ export default function run(task: HashTask | VerifyTask): string | boolean {
       parallelism: task.parallelism,
     });
   }
+  if (task.cancelled !== undefined && Atomics.load(task.cancelled, 0) === 1) return CANCELLED;
   try {
     if (task.family === 'argon2') return verifySync(task.hash, task.password);
     if (task.family === 'pbkdf2') return verifyPbkdf2(task.hash, task.password);

@@ -47,9 +47,21 @@ export interface HashingPoolSettings {
 
 /** The pool's queue is full: the caller answers 429 with Retry-After instead of waiting. */
 export class HashingBusy extends Error {
-  constructor() {
-    super('password hashing queue is full');
+  constructor(message = 'password hashing queue is full') {
+    super(message);
     this.name = 'HashingBusy';
+  }
+}
+
+/**
+ * The verification was not made because whoever asked for it is gone (its
+ * `signal` aborted before a thread took it up). A refusal like `HashingBusy`,
+ * answered the same way, to a client no longer there.
+ */
+export class HashingCancelled extends HashingBusy {
+  constructor() {
+    super('password verification cancelled: the request was abandoned');
+    this.name = 'HashingCancelled';
   }
 }
 
@@ -121,6 +133,32 @@ async function run<T>(task: HashTask | VerifyTask): Promise<T> {
   return (await p.run(task)) as T;
 }
 
+/**
+ * A verification that is skipped when `signal` aborts before its thread
+ * takes it up: the thread reads a flag shared with this thread
+ * (`VerifyTask.cancelled`) just before it starts. Why: when clients give up
+ * on slow logins (a timeout, then a new connection and a new login), the
+ * logins they abandoned still wait in the queue and the threads' hands, and
+ * each new login waits behind them; verified anyway, they spend the hashing
+ * threads on answers nobody reads, until every login waits longer than any
+ * client and none completes. piscina's own `signal` is not used: aborting a
+ * task a thread already holds (TASKS_PER_THREAD) terminates that thread.
+ */
+async function runVerify(task: VerifyTask, signal: AbortSignal | undefined): Promise<boolean> {
+  if (!signal) return run<boolean>(task);
+  if (signal.aborted) throw new HashingCancelled();
+  const cancelled = new Int32Array(new SharedArrayBuffer(4));
+  const cancel = () => Atomics.store(cancelled, 0, 1);
+  signal.addEventListener('abort', cancel, { once: true });
+  try {
+    const ok = await run<boolean | null>({ ...task, cancelled });
+    if (ok === null) throw new HashingCancelled();
+    return ok;
+  } finally {
+    signal.removeEventListener('abort', cancel);
+  }
+}
+
 const ARGON2ID = /^\$argon2id\$/;
 
 /** An argon2id PHC string (`$argon2id$v=19$m=…,t=…,p=…$salt$hash`) with the current parameters and a random salt. */
@@ -150,12 +188,13 @@ export function argon2NeedsRehash(hash: string): boolean {
  * caller replaces them with argon2id. Never throws on a malformed or unknown
  * hash (over MAX_HASH_LENGTH characters included): that is `{ok: false}`, so a
  * damaged row cannot become a 500 or a login. Throws `HashingBusy` when the
- * pool's queue is full.
+ * pool's queue is full, and `HashingCancelled` when `signal` (the request's
+ * client gone) aborted before a thread began the verification.
  */
-export async function verifyPassword(hash: string, password: string): Promise<VerifyResult> {
+export async function verifyPassword(hash: string, password: string, signal?: AbortSignal): Promise<VerifyResult> {
   const family = hashFamily(hash);
   if (family === undefined) return { ok: false, needsRehash: false };
-  const ok = await run<boolean>({ op: 'verify', family, hash, password });
+  const ok = await runVerify({ op: 'verify', family, hash, password }, signal);
   if (family === 'argon2' && ARGON2ID.test(hash)) return { ok, needsRehash: ok && argon2NeedsRehash(hash) };
   return { ok, needsRehash: ok };
 }

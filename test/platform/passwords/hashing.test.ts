@@ -5,6 +5,7 @@ import bcrypt from 'bcryptjs';
 import {
   ARGON2_PARAMETERS,
   HashingBusy,
+  HashingCancelled,
   closeHashing,
   configureHashing,
   defaultHashingSettings,
@@ -77,6 +78,36 @@ describe('password hashing', () => {
       // One running and two queued at most: every accepted one completed, and correctly.
       assert.ok(done.length >= 3, `${done.length} completed`);
       assert.ok(done.every((r) => (r as PromiseFulfilledResult<{ ok: boolean }>).value.ok));
+    } finally {
+      configureHashing(defaultHashingSettings());
+    }
+  });
+
+  it('skips a verification whose signal aborted before a thread began it (HashingCancelled, a HashingBusy); others are verified', async () => {
+    const hash = await hashPassword('pw');
+    configureHashing({ threads: 1, queue: 64 });
+    try {
+      const gone = new AbortController();
+      gone.abort();
+      await assert.rejects(verifyPassword(hash, 'pw', gone.signal), (e: unknown) => e instanceof HashingCancelled && e instanceof HashingBusy);
+      // One verification occupies the only thread; six more queued behind it, whose client then leaves.
+      const first = verifyPassword(hash, 'pw');
+      const leaving = new AbortController();
+      const abandoned = Array.from({ length: 6 }, () => verifyPassword(hash, 'pw', leaving.signal));
+      const staying = new AbortController();
+      const kept = [verifyPassword(hash, 'pw', staying.signal), verifyPassword(hash, 'nope', staying.signal)];
+      leaving.abort();
+      assert.deepEqual(await first, { ok: true, needsRehash: false });
+      const outcomes = await Promise.allSettled(abandoned);
+      assert.ok(
+        outcomes.every((r) => r.status === 'rejected' && r.reason instanceof HashingCancelled),
+        JSON.stringify(outcomes.map((r) => r.status)),
+      );
+      // Those whose client stayed were verified, rightly, after the skipped ones.
+      assert.deepEqual(await Promise.all(kept), [
+        { ok: true, needsRehash: false },
+        { ok: false, needsRehash: false },
+      ]);
     } finally {
       configureHashing(defaultHashingSettings());
     }

@@ -24,6 +24,7 @@ import type { FastifyReply, RouteOptions } from 'fastify';
 import type { ConnectionRow } from '../../../domain/connections/model.js';
 import { hostedLoginConnection } from '../../../domain/connections/login-connection.js';
 import { verifyUserPassword } from '../../../domain/users/login.js';
+import { whileClientWaits } from '../../client-waiting.js';
 import { logPasswordLogin, type PasswordLoginOutcome } from '../../tenant-log.js';
 import type { UserRow } from '../../../domain/rows.js';
 import { DbConnectionsError, PasswordStrengthError } from '../../dbconnections/errors.js';
@@ -117,7 +118,7 @@ function loginRoutes(deps: InteractionDeps): RouteOptions[] {
         log('blocked_account');
         throw await refuse('too-many-attempts');
       }
-      const user = await verifyUserPassword(ctx.stores.users, interaction.tenant.id, connection.id, identifier, password);
+      const user = await whileClientWaits(request, (signal) => verifyUserPassword(ctx.stores.users, interaction.tenant.id, connection.id, identifier, password, signal));
       if (!user) {
         await recordLoginFailure(ctx, interaction.tenant, connection.id, attempt);
         log('wrong_credentials');

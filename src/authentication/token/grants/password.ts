@@ -30,6 +30,7 @@ import type { Tenant } from '../../../domain/tenants/tenant.js';
 import { recordLogin, verifyUserPassword } from '../../../domain/users/login.js';
 import type { UserRow } from '../../../domain/users/model.js';
 import { requireParams, type Params } from '../../params.js';
+import { whileClientWaits } from '../../client-waiting.js';
 import type { GrantContext, GrantHandler, TokenResponse } from '../grant.js';
 import { issueUserTokens } from '../user-tokens.js';
 import type { AppContext } from '../../../domain/context.js';
@@ -87,9 +88,12 @@ async function refuseBruteForced(ctx: AppContext, attempt: LoginAttemptKey): Pro
   if (await ctx.bruteForce.isBlocked(attempt)) throw oauthErrors.tooManyAttempts();
 }
 
-/** Unknown user, user without password and wrong password answer alike; each failure is counted. */
-async function verifyCredentials(ctx: AppContext, tenant: Tenant, attempt: LoginAttemptKey, connection: ConnectionRow, params: Params): Promise<UserRow> {
-  const user = await verifyUserPassword(ctx.stores.users, attempt.tenantId, connection.id, params.username!, params.password!);
+/**
+ * Unknown user, user without password and wrong password answer alike; each failure is counted.
+ * A client that hangs up before its password is verified costs no verification (../../client-waiting.ts).
+ */
+async function verifyCredentials(ctx: AppContext, request: FastifyRequest, tenant: Tenant, attempt: LoginAttemptKey, connection: ConnectionRow, params: Params): Promise<UserRow> {
+  const user = await whileClientWaits(request, (signal) => verifyUserPassword(ctx.stores.users, attempt.tenantId, connection.id, params.username!, params.password!, signal));
   if (!user) {
     await recordLoginFailure(ctx, tenant, connection.id, attempt);
     throw wrongCredentials();
@@ -119,7 +123,7 @@ function passwordGrant(grantType: string, parameters: readonly string[], resolve
       const connection = (login.connection = await resolveConnection(ctx, tenant, client, params));
       const attempt = attemptOf(tenant, connection, request, client, params);
       await refuseBruteForced(ctx, attempt);
-      const verified = (login.user = await verifyCredentials(ctx, tenant, attempt, connection, params));
+      const verified = (login.user = await verifyCredentials(ctx, request, tenant, attempt, connection, params));
       refuseBlockedUser(verified);
       await requireSecondFactor(ctx, tenant, client.client, verified, { audience: params.audience, scope: params.scope });
       const user = await recordLogin(ctx.stores.users, ctx.now(), verified);
