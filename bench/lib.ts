@@ -824,6 +824,8 @@ export interface LoadCase {
   headers?: Record<string, string>;
   endpoint: Endpoint;
   server: Child;
+  /** Seconds a client waits for an answer before it gives up, closes the connection and opens another (autocannon's `timeout`; default 10). */
+  timeoutSeconds?: number;
   /** CPU seconds used so far by the server's database processes (PostgreSQL backends), when they run on this machine. */
   databaseCpuSeconds?: () => number | undefined;
 }
@@ -891,7 +893,7 @@ export function runAutocannon(
       connections,
       pipelining: 1,
       duration: seconds,
-      timeout: 10,
+      timeout: c.timeoutSeconds ?? 10,
     };
     if (c.endpoint.scheme === 'https') {
       // autocannon 9 always connects with rejectUnauthorized: false (lib/httpClient.js), so this

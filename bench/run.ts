@@ -41,6 +41,7 @@
  *   BENCH_CONNECTIONS   autocannon connections (default 50)
  *   BENCH_HTTPS         0 leaves out the Gatehouse-over-HTTPS row (default 1)
  *   BENCH_LOGIN_CONNECTIONS  connections sending password-realm logins in the flood case (default 8)
+ *   BENCH_LOGIN_TIMEOUT  seconds a login client waits before it gives up and reconnects (default 10)
  *   BENCH_FLOOD_DURATION     seconds of each line of the flood case (default twice BENCH_DURATION, at least 10)
  *   BENCH_CASES         comma-separated cases to measure (client_credentials, jwks, discovery,
  *                       management_token, rbac_user_token, login_flood); every case by default
@@ -144,6 +145,8 @@ const TARGETS = {
 
 /** The password-login flood: connections sending password-realm logins (each for the next of LOGIN_USERS users). */
 const LOGIN_CONNECTIONS = Math.round(envSeconds('BENCH_LOGIN_CONNECTIONS', 8, 1, 256));
+/** BENCH_LOGIN_TIMEOUT: seconds a login client waits before it gives up and reconnects (autocannon's timeout). */
+const LOGIN_TIMEOUT = envSeconds('BENCH_LOGIN_TIMEOUT', 10, 0.5, 60);
 /**
  * Seconds of each line of the flood (default twice BENCH_DURATION, at least 10): a login during
  * the flood takes several turns of a busy event loop and a share of the core, and on a shared
@@ -600,7 +603,7 @@ async function main(): Promise<number> {
   const flood = floodWanted
     ? await runLoginFlood(
         gatehouseCase('client_credentials', typical.tokenBody),
-        { name: 'password-realm logins', method: 'POST', path: '/oauth/token', bodies: loginBodies, endpoint: g, server: gatehouse.child },
+        { name: 'password-realm logins', method: 'POST', path: '/oauth/token', bodies: loginBodies, endpoint: g, server: gatehouse.child, timeoutSeconds: LOGIN_TIMEOUT },
         caseCount,
         caseCount,
       )
