@@ -25,6 +25,7 @@ import { roleRoutes } from './roles/routes.js';
 import { updateRiskAssessmentSettings } from './risk-assessments/update-settings.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { refreshTokenRoutes } from './refresh-tokens/routes.js';
+import { deviceCredentialRoutes } from './device-credentials/routes.js';
 import { tenantSettingsRoutes } from './tenants/settings/routes.js';
 import { userBlockRoutes } from './user-blocks/routes.js';
 import { userRoutes } from './users/routes.js';
@@ -52,6 +53,7 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
     ...consentGrantRoutes(ctx),
     ...sessionRoutes(ctx),
     ...refreshTokenRoutes(ctx),
+    ...deviceCredentialRoutes(ctx),
     ...signingKeyRoutes(ctx),
     ...tenantSettingsRoutes(ctx),
     ...logRoutes(ctx),

@@ -7,7 +7,9 @@
  * them at /oauth/token at the very next request. Every operation of
  * /refresh-tokens, /users/{user_id}/refresh-tokens, /sessions/{id} (PATCH,
  * revoke) and /users/{id}/revoke-access is called, with the SDK's errors for
- * bad input (400), a missing scope (403) and an unknown id (404).
+ * bad input (400), a missing scope (403) and an unknown id (404). Device
+ * credentials: a public key registered with the user's own token, listed and
+ * deleted, and a refresh token deleted as a credential.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -100,7 +102,7 @@ describe('auth0 SDK: refresh tokens and sessions across two processes (PostgreSQ
     const admin = a.admin();
     management = new ManagementClient({ domain: a.domain, clientId: admin.client_id, clientSecret: admin.client_secret, maxRetries: 0, fetch: caFetch(ca) as unknown as typeof fetch });
     // A web application that logs users in and keeps refresh tokens (offline_access).
-    const client = await management.clients.create({ name: 'RP', app_type: 'regular_web', token_endpoint_auth_method: 'client_secret_post', callbacks: [CALLBACK], grant_types: ['authorization_code', 'refresh_token'] });
+    const client = await management.clients.create({ name: 'RP', app_type: 'regular_web', token_endpoint_auth_method: 'client_secret_post', callbacks: [CALLBACK], grant_types: ['authorization_code', 'refresh_token', 'http://auth0.com/oauth/grant-type/password-realm'] });
     rp = { clientId: client.client_id!, clientSecret: client.client_secret! };
     await management.connections.create({ name: 'sdk-rt-users', strategy: 'auth0', enabled_clients: [rp.clientId] });
     userId = (await management.users.create({ connection: 'sdk-rt-users', email: EMAIL, password: PASSWORD })).user_id!;
@@ -181,5 +183,41 @@ describe('auth0 SDK: refresh tokens and sessions across two processes (PostgreSQ
     assert.equal(forbidden.statusCode, 403);
     assert.equal(forbidden.body.errorCode, 'insufficient_scope');
     assert.equal((await sdkError(() => readOnly.sessions.revoke('x'))).statusCode, 403);
+  });
+
+  it('deviceCredentials: a user registers its device key; the admin lists and deletes it and a refresh token', async () => {
+    const own = await tokenAt(a, {
+      grant_type: 'http://auth0.com/oauth/grant-type/password-realm',
+      client_id: rp.clientId,
+      client_secret: rp.clientSecret,
+      username: EMAIL,
+      password: PASSWORD,
+      realm: 'sdk-rt-users',
+      audience: `https://${a.domain}/api/v2/`,
+      scope: 'create:current_user_device_credentials',
+    });
+    assert.equal(own.status, 200, own.text);
+    const asUser = new ManagementClient({ domain: a.domain, token: own.json<{ access_token: string }>().access_token, maxRetries: 0, fetch: caFetch(ca) as unknown as typeof fetch });
+    const value = Buffer.from('device public key').toString('base64');
+    const { id } = await asUser.deviceCredentials.createPublicKey({ device_name: 'Field tablet', type: 'public_key', value, device_id: '0a1b2c3d' });
+    assert.match(id, /^dcr_/);
+    const duplicate = await sdkError(() => asUser.deviceCredentials.createPublicKey({ device_name: 'Field tablet', type: 'public_key', value, device_id: '0a1b2c3d' }));
+    assert.equal(duplicate.statusCode, 409);
+    const machine = await sdkError(() => management.deviceCredentials.createPublicKey({ device_name: 'x', type: 'public_key', value, device_id: 'ff' }));
+    assert.equal(machine.statusCode, 403);
+
+    const keys = await management.deviceCredentials.list({ user_id: userId, type: 'public_key' });
+    assert.deepEqual(keys.data.map((c) => [c.id, c.device_name, c.client_id]), [[id, 'Field tablet', rp.clientId]]);
+    await management.deviceCredentials.delete(id);
+    assert.deepEqual((await management.deviceCredentials.list({ user_id: userId, type: 'public_key' })).data, []);
+
+    const login = await logIn();
+    const tokens = await management.deviceCredentials.list({ user_id: userId, type: 'refresh_token' });
+    const tokenId = await idOf(login.sid);
+    assert.ok(tokens.data.some((c) => c.id === tokenId));
+    await management.deviceCredentials.delete(tokenId);
+    await refused(login);
+    const bad = await sdkError(() => management.deviceCredentials.list({ type: 'refresh_token' }));
+    assert.equal(bad.statusCode, 400);
   });
 });

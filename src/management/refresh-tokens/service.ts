@@ -109,6 +109,11 @@ export class RefreshTokenService {
     return this.page(tenant, 'tokens', { userId }, query);
   }
 
+  /** The user's active tokens (of one client when given), the first `limit` by id: device credentials list them. */
+  async allForUser(tenant: Tenant, owner: RefreshTokenOwner, limit: number): Promise<RefreshToken[]> {
+    return this.toApi(tenant, await this.ctx.stores.refreshTokens.activeFamilies(tenant.id, owner, isoAt(this.ctx.now()), { limit }));
+  }
+
   async get(tenant: Tenant, id: string): Promise<RefreshToken> {
     const family = await this.ctx.stores.refreshTokens.findFamily(tenant.id, id, isoAt(this.ctx.now()));
     if (!family) throw refreshTokenNotFound();
