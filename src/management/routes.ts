@@ -26,6 +26,8 @@ import { updateRiskAssessmentSettings } from './risk-assessments/update-settings
 import { sessionRoutes } from './sessions/routes.js';
 import { refreshTokenRoutes } from './refresh-tokens/routes.js';
 import { deviceCredentialRoutes } from './device-credentials/routes.js';
+import { statsRoutes } from './stats/routes.js';
+import { anomalyRoutes } from './anomaly/routes.js';
 import { tenantSettingsRoutes } from './tenants/settings/routes.js';
 import { userBlockRoutes } from './user-blocks/routes.js';
 import { userRoutes } from './users/routes.js';
@@ -54,6 +56,8 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
     ...sessionRoutes(ctx),
     ...refreshTokenRoutes(ctx),
     ...deviceCredentialRoutes(ctx),
+    ...statsRoutes(ctx),
+    ...anomalyRoutes(ctx),
     ...signingKeyRoutes(ctx),
     ...tenantSettingsRoutes(ctx),
     ...logRoutes(ctx),

@@ -9,7 +9,9 @@
  * revoke) and /users/{id}/revoke-access is called, with the SDK's errors for
  * bad input (400), a missing scope (403) and an unknown id (404). Device
  * credentials: a public key registered with the user's own token, listed and
- * deleted, and a refresh token deleted as a credential.
+ * deleted, and a refresh token deleted as a credential. Statistics (active
+ * users, daily logins) and anomaly blocks (an address blocked by failed
+ * logins, checked and unblocked).
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -219,5 +221,32 @@ describe('auth0 SDK: refresh tokens and sessions across two processes (PostgreSQ
     await refused(login);
     const bad = await sdkError(() => management.deviceCredentials.list({ type: 'refresh_token' }));
     assert.equal(bad.statusCode, 400);
+  });
+
+  it('stats: active users and daily logins of the logins above', async () => {
+    assert.equal(await management.stats.getActiveUsersCount(), 1);
+    const today = new Date().toISOString().slice(0, 10).replaceAll('-', '');
+    // The tenant log is written in batches: the day's count appears shortly.
+    let logins = 0;
+    for (let i = 0; i < 50 && logins === 0; i++) {
+      const days = await management.stats.getDaily({ from: today, to: today });
+      logins = days[0]?.logins ?? 0;
+      if (logins === 0) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    assert.ok(logins >= 1, 'the hosted logins are counted');
+    assert.equal((await sdkError(() => management.stats.getDaily({ from: '2026-01-01' }))).statusCode, 400);
+  });
+
+  it('anomaly: an address blocked by failed logins is reported, then unblocked', async () => {
+    const attempt = (password: string) =>
+      tokenAt(a, { grant_type: 'http://auth0.com/oauth/grant-type/password-realm', client_id: rp.clientId, client_secret: rp.clientSecret, username: EMAIL, password, realm: 'sdk-rt-users' });
+    assert.equal((await sdkError(() => management.anomaly.blocks.checkIp('127.0.0.1'))).statusCode, 404);
+    for (let i = 0; i < 10; i++) assert.equal((await attempt('wrong')).status, 403);
+    assert.equal((await attempt(PASSWORD)).status, 429);
+    await management.anomaly.blocks.checkIp('127.0.0.1');
+    await management.anomaly.blocks.unblockIp('127.0.0.1');
+    assert.equal((await sdkError(() => management.anomaly.blocks.checkIp('127.0.0.1'))).statusCode, 404);
+    assert.equal((await attempt(PASSWORD)).status, 200);
+    assert.equal((await sdkError(() => management.anomaly.blocks.checkIp('not-an-ip'))).statusCode, 400);
   });
 });
