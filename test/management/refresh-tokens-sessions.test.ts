@@ -177,6 +177,7 @@ describe('refresh tokens and sessions in the Management API', () => {
       ['PATCH', '/api/v2/refresh-tokens/rtf_x', { refresh_token_metadata: { a: 1 } }, 'invalid_body'],
       ['PATCH', '/api/v2/refresh-tokens/rtf_x', { refresh_token_metadata: Object.fromEntries(Array.from({ length: 26 }, (_, i) => [`k${i}`, 'v'])) }, 'invalid_body'],
       ['PATCH', '/api/v2/sessions/s', { session_metadata: { a: 'x'.repeat(256) } }, 'invalid_body'],
+      ['PATCH', '/api/v2/sessions/s', { session_metadata: { ['k'.repeat(256)]: 'v' } }, 'invalid_body'],
       ['PATCH', '/api/v2/sessions/s', { other: {} }, 'invalid_body'],
       ['POST', `/api/v2/users/${encodeURIComponent(world.userId)}/revoke-access`, { preserve_refresh_tokens: 'yes' }, 'invalid_body'],
       ['POST', `/api/v2/sessions/${'s'.repeat(51)}/revoke`, undefined, 'invalid_uri'],

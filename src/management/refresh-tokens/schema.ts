@@ -12,9 +12,13 @@ import { FieldsQuery } from '../fields.js';
 import { CheckpointQuery } from '../lists.js';
 import { NO_CONTROL_CHARACTERS } from '../strings.js';
 
-/** `refresh_token_metadata` / `session_metadata`: at most 25 members, string values of at most 255 characters; null or {} removes it. */
+/**
+ * `refresh_token_metadata` / `session_metadata`: at most 25 members, string
+ * values of at most 255 characters (names too, Gatehouse's bound); null or {}
+ * removes it.
+ */
 export const Metadata = (description: string) =>
-  Type.Union([Type.Record(Type.String(), Type.String({ maxLength: 255 }), { maxProperties: 25 }), Type.Null()], { description });
+  Type.Union([Type.Record(Type.String(), Type.String({ maxLength: 255 }), { maxProperties: 25, propertyNames: { maxLength: 255 } }), Type.Null()], { description });
 
 const DateOrNull = (description: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description });
 
