@@ -26,7 +26,8 @@
  * keys: GET /user-blocks?identifier= lists the index's entries for an
  * identifier whose counters are still at the block threshold, and
  * GET /user-blocks/{id} those of the user's email and username in the user's
- * connection.
+ * connection. A second index by IP address answers GET/DELETE
+ * /anomaly/blocks/ips/{ip}: the blocks logins from that address are under.
  */
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -89,27 +90,38 @@ function counts(key: LoginAttemptKey): boolean {
   return key.policy.enabled && !allowlisted(key.policy.allowlist, key.ip);
 }
 
-/** Where the (tenant, identifier) → blocks index is kept. */
+/** Where a (tenant, key) → blocks index is kept; the key is the block's identifier, or its IP address. */
 interface BlockIndex {
   add(tenantId: string, block: IndexedBlock): Promise<void>;
-  list(tenantId: string, identifier: string): Promise<IndexedBlock[]>;
-  remove(tenantId: string, identifier: string, blocks?: readonly IndexedBlock[]): Promise<void>;
+  list(tenantId: string, key: string): Promise<IndexedBlock[]>;
+  remove(tenantId: string, key: string, blocks?: readonly IndexedBlock[]): Promise<void>;
 }
 
-const entryField = (block: IndexedBlock) => `${block.connection}\u0000${block.ip}`;
+/** What an index is keyed by: `identifier` (user blocks) or `ip` (anomaly blocks). */
+type IndexKey = 'identifier' | 'ip';
+
+/** The entry of a block in its key's set: what else tells it apart there. */
+const entryFieldOf = (by: IndexKey) => (block: IndexedBlock) => (by === 'identifier' ? `${block.connection}\u0000${block.ip}` : `${block.connection}\u0000${block.identifier}`);
 
 /** In-process index; entries expire with the window so an unattended process does not grow without bound. */
 class MemoryBlockIndex implements BlockIndex {
   readonly #entries = new Map<string, Map<string, { block: IndexedBlock; expiresAt: number }>>();
 
-  constructor(private readonly now: () => number) {}
+  readonly #field: (block: IndexedBlock) => string;
+
+  constructor(
+    private readonly now: () => number,
+    private readonly by: IndexKey = 'identifier',
+  ) {
+    this.#field = entryFieldOf(by);
+  }
 
   async add(tenantId: string, block: IndexedBlock): Promise<void> {
     this.#sweep();
-    const id = `${tenantId}\u0000${block.identifier}`;
+    const id = `${tenantId}\u0000${block[this.by]}`;
     let entries = this.#entries.get(id);
     if (!entries) this.#entries.set(id, (entries = new Map()));
-    entries.set(entryField(block), { block, expiresAt: this.now() + FAILURE_WINDOW_SECONDS * 1000 });
+    entries.set(this.#field(block), { block, expiresAt: this.now() + FAILURE_WINDOW_SECONDS * 1000 });
   }
 
   async list(tenantId: string, identifier: string): Promise<IndexedBlock[]> {
@@ -125,7 +137,7 @@ class MemoryBlockIndex implements BlockIndex {
       return;
     }
     const entries = this.#entries.get(id);
-    for (const block of blocks) entries?.delete(entryField(block));
+    for (const block of blocks) entries?.delete(this.#field(block));
     if (entries?.size === 0) this.#entries.delete(id);
   }
 
@@ -138,17 +150,24 @@ class MemoryBlockIndex implements BlockIndex {
   }
 }
 
-/** A Redis hash per (tenant, identifier), field `connection\0ip`, expiring with the window. */
+/** A Redis hash per (tenant, identifier), field `connection\0ip` (by IP: per (tenant, ip), field `connection\0identifier`), expiring with the window. */
 class RedisBlockIndex implements BlockIndex {
-  constructor(private readonly redis: Redis) {}
+  readonly #field: (block: IndexedBlock) => string;
 
-  #key(tenantId: string, identifier: string): string {
-    return `gatehouse:bf:blocks:${encodeURIComponent(tenantId)}:${encodeURIComponent(identifier)}`;
+  constructor(
+    private readonly redis: Redis,
+    private readonly by: IndexKey = 'identifier',
+  ) {
+    this.#field = entryFieldOf(by);
+  }
+
+  #key(tenantId: string, key: string): string {
+    return `gatehouse:bf:${this.by === 'identifier' ? 'blocks' : 'ip-blocks'}:${encodeURIComponent(tenantId)}:${encodeURIComponent(key)}`;
   }
 
   async add(tenantId: string, block: IndexedBlock): Promise<void> {
-    const key = this.#key(tenantId, block.identifier);
-    await this.redis.multi().hset(key, entryField(block), JSON.stringify(block)).expire(key, FAILURE_WINDOW_SECONDS).exec();
+    const key = this.#key(tenantId, block[this.by]);
+    await this.redis.multi().hset(key, this.#field(block), JSON.stringify(block)).expire(key, FAILURE_WINDOW_SECONDS).exec();
   }
 
   async list(tenantId: string, identifier: string): Promise<IndexedBlock[]> {
@@ -159,16 +178,21 @@ class RedisBlockIndex implements BlockIndex {
   async remove(tenantId: string, identifier: string, blocks?: readonly IndexedBlock[]): Promise<void> {
     const key = this.#key(tenantId, identifier);
     if (blocks === undefined) await this.redis.del(key);
-    else if (blocks.length > 0) await this.redis.hdel(key, ...blocks.map(entryField));
+    else if (blocks.length > 0) await this.redis.hdel(key, ...blocks.map(this.#field));
   }
 }
 
 /** Redis first, memory when a Redis call fails (as the limiters' insurance does). */
 class FallbackBlockIndex implements BlockIndex {
+  readonly #field: (block: IndexedBlock) => string;
+
   constructor(
     private readonly primary: BlockIndex,
     private readonly fallback: BlockIndex,
-  ) {}
+    by: IndexKey = 'identifier',
+  ) {
+    this.#field = entryFieldOf(by);
+  }
 
   async add(tenantId: string, block: IndexedBlock): Promise<void> {
     await this.fallback.add(tenantId, block);
@@ -178,7 +202,7 @@ class FallbackBlockIndex implements BlockIndex {
   async list(tenantId: string, identifier: string): Promise<IndexedBlock[]> {
     const local = await this.fallback.list(tenantId, identifier);
     const shared = await this.primary.list(tenantId, identifier).catch(() => []);
-    const all = new Map([...shared, ...local].map((b) => [entryField(b), b]));
+    const all = new Map([...shared, ...local].map((b) => [this.#field(b), b]));
     return [...all.values()];
   }
 
@@ -198,6 +222,7 @@ export interface BruteForceObserver {
 export class BruteForceProtection {
   readonly #limiter: RateLimiterAbstract;
   readonly #index: BlockIndex;
+  readonly #byIp: BlockIndex;
 
   /** Told of each password check's outcome and of each new block (the metrics, src/platform/metrics.ts). */
   readonly #observer: BruteForceObserver;
@@ -210,6 +235,8 @@ export class BruteForceProtection {
       : new RateLimiterMemory(options);
     const memory = new MemoryBlockIndex(now);
     this.#index = redis ? new FallbackBlockIndex(new RedisBlockIndex(redis), memory) : memory;
+    const memoryByIp = new MemoryBlockIndex(now, 'ip');
+    this.#byIp = redis ? new FallbackBlockIndex(new RedisBlockIndex(redis, 'ip'), memoryByIp, 'ip') : memoryByIp;
   }
 
   async #reached(counter: CounterKey, policy: BruteForceSettings): Promise<boolean> {
@@ -242,7 +269,9 @@ export class BruteForceProtection {
     }
     if (consumed < key.policy.max_attempts) return false;
     if (consumed === key.policy.max_attempts) this.#observer.blocked?.();
-    await this.#index.add(key.tenantId, { identifier: key.identifier.toLowerCase(), ip: key.ip, connection: key.connection, counted_ip: counter.countedIp });
+    const block = { identifier: key.identifier.toLowerCase(), ip: key.ip, connection: key.connection, counted_ip: counter.countedIp };
+    await this.#index.add(key.tenantId, block);
+    await this.#byIp.add(key.tenantId, block);
     return consumed === key.policy.max_attempts;
   }
 
@@ -279,5 +308,31 @@ export class BruteForceProtection {
     const targets = connection === undefined ? indexed : indexed.filter((block) => block.connection === connection);
     for (const block of targets) await this.#limiter.delete(limiterKey(counterOfBlock(tenantId, block)));
     await this.#index.remove(tenantId, id, connection === undefined ? undefined : targets);
+  }
+
+  /**
+   * The blocks in force now under `policy` that logins from `ip` are under
+   * (the address as the counters record it); stale entries are dropped.
+   */
+  async blocksFromIp(tenantId: string, ip: string, policy: BruteForceSettings): Promise<UserBlock[]> {
+    const indexed = await this.#byIp.list(tenantId, ip);
+    const blocked: UserBlock[] = [];
+    const stale: IndexedBlock[] = [];
+    for (const block of indexed) {
+      if (await this.#reached(counterOfBlock(tenantId, block), policy)) blocked.push({ identifier: block.identifier, ip: block.ip, connection: block.connection });
+      else stale.push(block);
+    }
+    if (stale.length > 0) await this.#byIp.remove(tenantId, ip, stale);
+    return policy.enabled && policy.shields.includes('block') ? blocked : [];
+  }
+
+  /** Lifts every block that logins from `ip` are under, for every identifier. */
+  async unblockIp(tenantId: string, ip: string): Promise<void> {
+    const indexed = await this.#byIp.list(tenantId, ip);
+    for (const block of indexed) {
+      await this.#limiter.delete(limiterKey(counterOfBlock(tenantId, block)));
+      await this.#index.remove(tenantId, block.identifier, [block]);
+    }
+    await this.#byIp.remove(tenantId, ip);
   }
 }

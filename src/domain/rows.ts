@@ -20,6 +20,7 @@ export type * from './client-grants/rows.js';
 export type * from './connections/rows.js';
 export type * from './users/rows.js';
 export type * from './tickets/rows.js';
+export type * from './device-credentials/rows.js';
 export type * from './refresh-tokens/rows.js';
 export type * from './sessions/rows.js';
 export type * from './samlp-sessions/rows.js';

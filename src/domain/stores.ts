@@ -43,6 +43,8 @@ import type { SamlpSessionStore } from './samlp-sessions/store.js';
 import type { SessionStore } from './sessions/store.js';
 import type { TenantStore } from './tenants/store.js';
 import type { TicketStore } from './tickets/store.js';
+import type { DeviceCredentialStore } from './device-credentials/store.js';
+import type { StatsStore } from './stats/store.js';
 import type { UserStore } from './users/store.js';
 import type { JobStore } from './jobs/store.js';
 
@@ -70,6 +72,8 @@ export interface Stores {
   jobs: JobStore;
   consentGrants: ConsentGrantStore;
   tickets: TicketStore;
+  deviceCredentials: DeviceCredentialStore;
+  stats: StatsStore;
   refreshTokens: RefreshTokenStore;
   sessions: SessionStore;
   authorizeTransactions: AuthorizationRequestStore;

@@ -56,8 +56,11 @@ declare module 'fastify' {
      * Operations on one user (`/users/:id…`) that a user token may call on
      * itself with a `*:current_user*` scope among `scopes`. Every other
      * operation refuses user tokens as it refuses a client token without the scope.
+     * `self`: an operation without a user id in its path that acts on the
+     * token's own user (POST /device-credentials); its handler reads the
+     * user from the principal.
      */
-    currentUser?: true;
+    currentUser?: true | 'self';
     /** The token needs every one of `scopes`, not one of them (the service's POST /keys/signing/rotate). */
     allScopes?: true;
   }
@@ -117,13 +120,14 @@ export function requireScope(principal: ManagementPrincipal, anyOf: readonly str
  */
 export function authorizeOperation(
   principal: ManagementPrincipal,
-  config: { scopes: readonly string[]; currentUser?: true; allScopes?: true },
+  config: { scopes: readonly string[]; currentUser?: true | 'self'; allScopes?: true },
   params: unknown,
 ): void {
   if (config.allScopes && !config.scopes.every((scope) => principal.scopes.has(scope))) throw managementErrors.insufficientScopes(config.scopes);
   requireScope(principal, config.scopes);
   if (principal.kind !== 'user') return;
   if (!config.currentUser) throw managementErrors.insufficientScope(config.scopes);
+  if (config.currentUser === 'self') return;
   const id = (params as { id?: unknown } | undefined)?.id;
   if (id !== principal.sub) throw managementErrors.otherUser();
 }

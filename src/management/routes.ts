@@ -24,6 +24,10 @@ import { resourceServerRoutes } from './resource-servers/routes.js';
 import { roleRoutes } from './roles/routes.js';
 import { updateRiskAssessmentSettings } from './risk-assessments/update-settings.js';
 import { sessionRoutes } from './sessions/routes.js';
+import { refreshTokenRoutes } from './refresh-tokens/routes.js';
+import { deviceCredentialRoutes } from './device-credentials/routes.js';
+import { statsRoutes } from './stats/routes.js';
+import { anomalyRoutes } from './anomaly/routes.js';
 import { tenantSettingsRoutes } from './tenants/settings/routes.js';
 import { userBlockRoutes } from './user-blocks/routes.js';
 import { userRoutes } from './users/routes.js';
@@ -50,6 +54,10 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
     ...ticketRoutes(ctx),
     ...consentGrantRoutes(ctx),
     ...sessionRoutes(ctx),
+    ...refreshTokenRoutes(ctx),
+    ...deviceCredentialRoutes(ctx),
+    ...statsRoutes(ctx),
+    ...anomalyRoutes(ctx),
     ...signingKeyRoutes(ctx),
     ...tenantSettingsRoutes(ctx),
     ...logRoutes(ctx),

@@ -25,6 +25,7 @@ import type { RoleRow } from '../domain/roles/rows.js';
 import type { SamlpParticipantRow } from '../domain/samlp-sessions/rows.js';
 import type { SessionRow } from '../domain/sessions/rows.js';
 import type { TicketRow } from '../domain/tickets/rows.js';
+import type { DeviceCredentialRow } from '../domain/device-credentials/rows.js';
 import type { Stored } from './json-columns.js';
 
 export type {
@@ -82,9 +83,11 @@ export interface Database {
   connection_clients: ConnectionClientRow;
   users: Stored<'users'>;
   tickets: TicketRow;
-  refresh_tokens: RefreshTokenRow;
+  device_credentials: DeviceCredentialRow;
+  /** `metadata` (migration 0130): the family's `refresh_token_metadata` as JSON text, read and written by its store only. */
+  refresh_tokens: RefreshTokenRow & { metadata: string | null };
   /** `logout_notified_at` (migration 0042): when the session's end was queued for back-channel logout. */
-  sessions: SessionRow & { logout_notified_at: string | null };
+  sessions: SessionRow & { logout_notified_at: string | null; metadata: string | null };
   session_clients: SessionClientRow;
   backchannel_logout_deliveries: BackchannelLogoutDeliveryRow;
   backchannel_auth_requests: BackchannelAuthRequestRow;

@@ -83,6 +83,8 @@ export interface RefreshTokenIssue {
   boundTo?: string | null;
   /** The organization the grant is for; kept by every refresh. */
   organizationId?: string;
+  /** The SSO session whose login started a new family (a successor takes its family's). */
+  sessionId?: string;
 }
 
 /** What issuing and rotating refresh tokens touches. */
@@ -110,6 +112,7 @@ export async function issueRefreshToken(ctx: RefreshTokenContext, request: Refre
     last_used_at: isoAt(nowMs),
     dpop_jkt: request.boundTo !== undefined ? request.boundTo : isPublicClient(request.client) ? (request.confirmation?.jkt ?? null) : null,
     organization_id: request.organizationId ?? null,
+    session_id: request.sessionId ?? null,
   });
   // The service's entity limit: the oldest active tokens of the user for the application beyond it are revoked.
   await ctx.stores.refreshTokens.revokeBeyond(request.tenant.id, request.userId, request.client.row.client_id, ENTITY_LIMITS.refreshTokensPerUserAndClient, isoAt(nowMs));

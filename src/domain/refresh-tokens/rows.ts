@@ -22,4 +22,34 @@ export interface RefreshTokenRow {
   dpop_jkt?: string | null;
   /** The organization the grant was for (migration 0040), kept by every refresh; null without one. */
   organization_id: string | null;
+  /**
+   * The SSO session whose login started the family (migration 0130), kept by
+   * every token of the family; null for grants without one.
+   */
+  session_id?: string | null;
+}
+
+/** A metadata object of the Management API (`refresh_token_metadata`, `session_metadata`): string values. */
+export type TokenMetadata = Record<string, string>;
+
+/**
+ * A refresh token as the Management API knows it: its family (the id the API
+ * gives it, kept across rotations), read from the family's current token.
+ */
+export interface RefreshTokenFamily {
+  family_id: string;
+  user_id: string;
+  client_id: string;
+  audience: string | null;
+  scope: string;
+  session_id: string | null;
+  /** When the family's first token was issued. */
+  created_at: string;
+  expires_at: string | null;
+  idle_expires_at: string | null;
+  /** The latest issue or use of a token of the family. */
+  last_used_at: string;
+  /** Whether a token of the family was exchanged for a successor (rotation). */
+  rotated: boolean;
+  metadata: TokenMetadata | null;
 }

@@ -3,6 +3,7 @@
  * Implemented by src/storage/kysely/sessions.ts; the composition root builds one.
  */
 import type { SessionRow } from './rows.js';
+import type { TokenMetadata } from '../refresh-tokens/rows.js';
 import type { KeysetWindow } from '../paging.js';
 import type { EndedSession } from '../backchannel-logout/store.js';
 
@@ -31,4 +32,8 @@ export interface SessionStore {
   revokeBeyond(tenantId: string, userId: string, keep: number, now: string): Promise<EndedSession[]>;
   /** Revokes at `now` every session of the user not already revoked; returns how many were revoked. */
   revokeForUser(tenantId: string, userId: string, now: string): Promise<number>;
+  /** The `session_metadata` of these sessions that have one, by id. */
+  metadata(tenantId: string, idHashes: readonly string[]): Promise<Map<string, TokenMetadata>>;
+  /** Sets the session's metadata (null: none) if it is active at `now`; false when it is not. */
+  setMetadata(tenantId: string, idHash: string, metadata: TokenMetadata | null, now: string): Promise<boolean>;
 }

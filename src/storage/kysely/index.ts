@@ -42,6 +42,8 @@ import { KyselySessionStore } from './sessions.js';
 import { KyselySigningKeyStore } from './signing-keys.js';
 import { KyselyTenantStore } from './tenants.js';
 import { KyselyTicketStore } from './tickets.js';
+import { KyselyDeviceCredentialStore } from './device-credentials.js';
+import { KyselyStatsStore } from './stats.js';
 import { KyselyUserStore } from './users.js';
 import { KyselyJobStore } from './jobs.js';
 
@@ -70,6 +72,8 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     jobs: new KyselyJobStore(db),
     consentGrants: new KyselyConsentGrantStore(db),
     tickets: new KyselyTicketStore(db),
+    deviceCredentials: new KyselyDeviceCredentialStore(db),
+    stats: new KyselyStatsStore(db),
     refreshTokens: new KyselyRefreshTokenStore(db),
     sessions: new KyselySessionStore(db),
     authorizeTransactions: new KyselyAuthorizationRequestStore(db),

@@ -9,6 +9,7 @@ import type { KeysetWindow } from '../../domain/paging.js';
 import { fetchPage } from '../paging.js';
 import { chunks } from '../links.js';
 import type { EndedSession } from '../../domain/backchannel-logout/store.js';
+import type { TokenMetadata } from '../../domain/refresh-tokens/rows.js';
 
 const MAX_REVOKED_AT_ONCE = 10_000;
 
@@ -36,7 +37,7 @@ export class KyselySessionStore implements SessionStore {
   findActive(tenantId: string, idHash: string, now: string): Promise<SessionRow | undefined> {
     return this.db
       .selectFrom('sessions')
-      .selectAll()
+      .select(['tenant_id', 'id_hash', 'user_id', 'auth_time', 'created_at', 'expires_at', 'revoked_at', 'amr', 'last_interacted_at'])
       .where('tenant_id', '=', tenantId)
       .where('id_hash', '=', idHash)
       .where('revoked_at', 'is', null)
@@ -108,5 +109,33 @@ export class KyselySessionStore implements SessionStore {
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
+  }
+
+  async metadata(tenantId: string, idHashes: readonly string[]): Promise<Map<string, TokenMetadata>> {
+    const out = new Map<string, TokenMetadata>();
+    for (const chunk of chunks([...idHashes])) {
+      const rows = await this.db
+        .selectFrom('sessions')
+        .select(['id_hash', 'metadata'])
+        .where('tenant_id', '=', tenantId)
+        .where('id_hash', 'in', chunk)
+        .where('metadata', 'is not', null)
+        .execute();
+      // The column is JSON text written by setMetadata only.
+      for (const row of rows) out.set(row.id_hash, JSON.parse(row.metadata!) as TokenMetadata);
+    }
+    return out;
+  }
+
+  async setMetadata(tenantId: string, idHash: string, metadata: TokenMetadata | null, now: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('sessions')
+      .set({ metadata: metadata === null ? null : JSON.stringify(metadata) })
+      .where('tenant_id', '=', tenantId)
+      .where('id_hash', '=', idHash)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 }

@@ -110,6 +110,7 @@ export const authorizationCode: GrantHandler = {
               family: { id: familyId, expiresAt: absoluteExpiry(refreshTokenSettings(client.client), ctx.now()) },
               ...(confirmation && { confirmation }),
               ...(organizationId !== undefined && { organizationId }),
+              sessionId: row.session_id,
             })
           : undefined,
     });
