@@ -6,10 +6,11 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { Branding } from '../../domain/branding/branding.js';
+import type { Theme } from '../../domain/branding/theme.js';
 import { CATALOGS, type CustomTexts, type Language, type PromptName, type ScreenName, type TextKey } from '../../domain/branding/texts.js';
 import { PASSWORD_TOGGLE_SCRIPT, PASSWORD_TOGGLE_START } from './password-toggle.js';
 import { PUSH_WAIT_SCRIPT, PUSH_WAIT_START } from './push-wait.js';
-import { BASE_STYLE, tenantStyle } from './theme.js';
+import { BASE_STYLE, brandingWithTheme, tenantStyle } from './theme.js';
 
 export class Html {
   constructor(readonly value: string) {}
@@ -101,6 +102,8 @@ export function sendHtml(reply: FastifyReply, status: number, csp: string, conte
 export interface PageUi {
   readonly language: Language;
   readonly branding: Branding;
+  /** The tenant's theme (POST /api/v2/branding/themes), when it has one: its palette, borders, fonts and widget replace the branding's look. */
+  readonly theme?: Theme;
   /** The name shown under the logo (the tenant's friendly name, else its name). */
   readonly companyName: string;
   readonly support: { url?: string; email?: string };
@@ -146,6 +149,7 @@ export function pageUi(options: {
   language: Language;
   custom?: Readonly<Record<string, CustomTexts>>;
   branding?: Branding;
+  theme?: Theme;
   companyName?: string;
   support?: { url?: string; email?: string };
   identifierFirst?: boolean;
@@ -160,6 +164,7 @@ export function pageUi(options: {
   return {
     language: options.language,
     branding: options.branding ?? {},
+    ...(options.theme && { theme: options.theme }),
     companyName,
     support: options.support ?? {},
     identifierFirst: options.identifierFirst ?? false,
@@ -210,9 +215,9 @@ function supportFooter(ui: PageUi): Html | '' {
 /** A rendered hosted page and the CSP that lets exactly it load. */
 export function renderPage(content: PageDocument, tenantUi: PageUi, formRedirects: readonly string[] = []): { html: Html; csp: string } {
   const ui = Object.keys(content.vars).length > 0 ? tenantUi.withVars(content.vars) : tenantUi;
-  const { branding } = ui;
-  const tenantCss = tenantStyle(branding);
-  const images = [branding.logo_url, branding.favicon_url].map((u) => (u === undefined ? undefined : cspSourceOf(u))).filter((s): s is string => s !== undefined);
+  const branding = brandingWithTheme(ui.branding, ui.theme);
+  const tenantCss = tenantStyle(ui.branding, ui.theme);
+  const images = [branding.logo_url, branding.favicon_url, ui.theme?.page_background.background_image_url || undefined].map((u) => (u === undefined ? undefined : cspSourceOf(u))).filter((s): s is string => s !== undefined);
   const fonts = branding.font?.url === undefined ? [] : [cspSourceOf(branding.font.url)].filter((s): s is string => s !== undefined);
   const body = localize(content.body, ui);
   // Values are escaped, so only a control written by passwordField can start this way: the script comes with it, and only then.

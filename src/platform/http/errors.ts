@@ -64,6 +64,8 @@ export type ManagementErrorCode =
   | 'inexistent_custom_domain'
   | 'inexistent_signing_key'
   | 'inexistent_job'
+  | 'inexistent_theme'
+  | 'theme_exists'
   | 'inexistent_log'
   | 'inexistent_log_stream'
   | 'user_exists'
