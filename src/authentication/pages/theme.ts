@@ -122,6 +122,9 @@ function themeVars(theme: Theme): string[] {
     `--label:${textOn(colors.input_labels_placeholders, card)}`,
     `--link:${textOn(colors.links_focused_components, card)}`,
     `--focus:${textOn(colors.base_focus_color ?? colors.links_focused_components, card)}`,
+    // The message boxes stand on the card: their text (--text) and icons keep the contrast computed against it.
+    `--error-bg:${card}`,
+    `--ok-bg:${card}`,
     `--error:${textOn(colors.error, card)}`,
     `--ok:${textOn(colors.success, card)}`,
     `--icons:${textOn(colors.icons, card)}`,
