@@ -10,6 +10,9 @@
  *   gives pages that axe finds no WCAG 2.2 AA violation on: the pages raise
  *   each text colour to 4.5:1, checked on the login, signup, reset and
  *   MFA pages rendered with the theme;
+ * - the tenant's page template renders around the themed login and signup
+ *   pages (its header and footer), axe clean, the page's CSP unchanged (the
+ *   template's own inline style is refused);
  * - deleting the theme gives the page back its branding.
  */
 import assert from 'node:assert/strict';
@@ -82,7 +85,7 @@ describe('branding theme in Chromium', { skip: chromiumSkipReason() }, () => {
       assert.equal(await scenario.page.evaluate(style('main.card', 'borderTopLeftRadius')), '24px');
       assert.equal(await scenario.page.evaluate(style('main.card', 'boxShadow')), 'none');
       assert.equal(await scenario.page.evaluate(style('h1', 'textAlign')), 'left');
-      assert.equal(await scenario.page.evaluate(style('body', 'justifyContent')), 'flex-start');
+      assert.equal(await scenario.page.evaluate(style('body', 'alignItems')), 'flex-start');
       assert.ok((await scenario.page.evaluate<number>("document.querySelector('main.card').getBoundingClientRect().left")) < 100, 'the card sits on the left');
     });
   });
@@ -113,6 +116,8 @@ describe('branding theme in Chromium', { skip: chromiumSkipReason() }, () => {
       const theme = defaultTheme();
       theme.colors.primary_button = '#8a1538';
       theme.colors.widget_background = '#fdf7f0';
+      // The template's own text stands on the page background: a light one, so that its text reads (the pages adjust only the card's).
+      theme.page_background.background_color = '#f6f3ef';
       theme.borders.buttons_style = 'sharp';
       theme.widget.header_text_alignment = 'right';
       const created = await management('POST', '/branding/themes', theme);
@@ -133,6 +138,25 @@ describe('branding theme in Chromium', { skip: chromiumSkipReason() }, () => {
         await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Log in' }).click()]);
         assert.ok(page.url().startsWith(`${callbackServer.origin}/callback?code=`), page.url());
 
+        // Inside the tenant's page template too: its header and footer around the themed card, the login and signup pages, the CSP unchanged (no violation reported).
+        const template = '<!DOCTYPE html><html lang="{{locale}}"><head>{%- auth0:head -%}</head><body><header id="brand-bar" style="position:fixed">{{ tenant.friendly_name }} for {{ application.name }}</header>{%- auth0:widget -%}<footer id="legal">Acme {{ locale }}</footer></body></html>';
+        await management('PUT', '/branding/templates/universal-login', { template });
+        const violations: string[] = [];
+        page.on('console', (message) => {
+          if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+        });
+        await axeInEveryLook(scenario, 'templated-login', () => page.goto(authorizeUrl()));
+        await page.locator('#brand-bar').getByText('for Themed Reports').waitFor();
+        await page.locator('#legal').getByText('Acme en').waitFor();
+        assert.equal(await page.evaluate(style('button[type=submit]', 'backgroundColor')), 'rgb(138, 21, 56)');
+        await page.getByRole('link', { name: 'Sign up' }).click();
+        await page.getByRole('heading', { level: 1 }).waitFor();
+        await axeInEveryLook(scenario, 'templated-signup', () => page.reload());
+        assert.equal(await page.locator('#brand-bar').count(), 1);
+        // The template's inline style attribute is refused by the page's CSP, as every inline style but the page's own.
+        assert.notEqual(await page.evaluate(style('#brand-bar', 'position')), 'fixed');
+        assert.ok(violations.length > 0, 'the browser reported the refused inline style');
+        await management('DELETE', '/branding/templates/universal-login');
         await management('DELETE', `/branding/themes/${String(created.themeId)}`);
         await page.emulateMedia({ colorScheme: 'light' });
         await page.goto(authorizeUrl());

@@ -203,7 +203,7 @@ export const BASE_STYLE = `:root{color-scheme:light dark;--font:system-ui,-apple
 @media (prefers-color-scheme:dark){:root{${palette(DARK)}}}
 *,*::before,*::after{box-sizing:border-box}
 html{background:var(--page);background-image:var(--page-image,none);background-size:cover;background-position:center;background-attachment:fixed;min-height:100%}
-body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:var(--layout,center);padding:2rem 1rem;font-family:var(--font);font-size:var(--body-size,1rem);font-weight:var(--body-weight,400);line-height:1.5;color:var(--text)}
+body{margin:0;min-height:100vh;display:flex;flex-direction:column;justify-content:center;align-items:var(--layout,center);padding:2rem 1rem;font-family:var(--font);font-size:var(--body-size,1rem);font-weight:var(--body-weight,400);line-height:1.5;color:var(--text)}
 main.card{width:100%;max-width:25rem;background:var(--card);border:var(--card-border,none);border-radius:var(--card-radius,.75rem);box-shadow:var(--card-shadow,0 1px 3px rgb(0 0 0/.2),0 8px 24px rgb(0 0 0/.12));padding:2.5rem 2rem 2rem}
 .brand{text-align:var(--logo-align,center);margin-bottom:1.25rem}
 .brand img{max-height:var(--logo-height,3.25rem);max-width:12rem;display:inline-block;margin:0 0 .5rem}
@@ -250,5 +250,5 @@ code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.9375rem;word-b
 .qr svg{display:block;width:100%;height:auto}
 .identifier{display:flex;justify-content:space-between;align-items:center;gap:.5rem;border:1px solid var(--border);border-radius:.375rem;padding:.5rem .8rem;margin-top:1rem}
 footer{margin-top:1.5rem;padding-top:1rem;border-top:1px solid var(--border);text-align:center;font-size:.875rem;color:var(--muted)}
-@media (max-width:30rem){body{padding:0;align-items:stretch}main.card{max-width:none;border-radius:0;box-shadow:none;padding:2rem 1.25rem}}
+@media (max-width:30rem){body{padding:0;align-items:stretch;justify-content:stretch}main.card{flex:1 0 auto;max-width:none;border-radius:0;box-shadow:none;padding:2rem 1.25rem}}
 @media (forced-colors:active){button[type=submit]{border:2px solid ButtonText}}`;

@@ -65,6 +65,7 @@ export type ManagementErrorCode =
   | 'inexistent_signing_key'
   | 'inexistent_job'
   | 'inexistent_theme'
+  | 'inexistent_template'
   | 'theme_exists'
   | 'inexistent_log'
   | 'inexistent_log_stream'
