@@ -66,6 +66,8 @@ export type ManagementErrorCode =
   | 'inexistent_job'
   | 'inexistent_theme'
   | 'inexistent_template'
+  | 'inexistent_phone_template'
+  | 'phone_template_exists'
   | 'theme_exists'
   | 'inexistent_log'
   | 'inexistent_log_stream'
