@@ -12,7 +12,9 @@
  * request and response (`UpdateTenantSettingsRequestContent`,
  * `GetTenantSettingsResponseContent`, which PATCH answers with too; checked
  * below) into src/management/tenants/settings/oas-schemas.generated.json, used by
- * src/management/tenants/settings/schema.ts. Run again when the OpenAPI document changes:
+ * src/management/tenants/settings/schema.ts, and the branding theme request and response into
+ * src/management/branding/themes/oas-schemas.generated.json (src/management/branding/themes/schema.ts).
+ * Run again when the OpenAPI document changes:
  *
  *   node scripts/extract-oas-schemas.mjs [path/to/management-api.oas.json]
  */
@@ -27,7 +29,7 @@ const schemas = oas.components.schemas;
 /** Members that only document; they would bloat the file and mean nothing to the validator. */
 const DROP = new Set(['x-release-lifecycle', 'x-description-1', 'x-description-2', 'examples', 'example', 'title']);
 
-function resolve(node, stack) {
+function resolve(node, stack, names = false) {
   if (Array.isArray(node)) return node.map((item) => resolve(item, stack));
   if (!node || typeof node !== 'object') return node;
   if (node.$ref) {
@@ -38,8 +40,9 @@ function resolve(node, stack) {
   }
   const out = {};
   for (const [key, value] of Object.entries(node)) {
-    if (DROP.has(key) || key.startsWith('x-')) continue;
-    out[key] = resolve(value, stack);
+    // The members of `properties` are names of the schema's object (a theme's fonts have a `title`), never documentation.
+    if (!names && (DROP.has(key) || key.startsWith('x-'))) continue;
+    out[key] = resolve(value, stack, !names && key === 'properties');
   }
   return out;
 }
@@ -57,21 +60,30 @@ const listItems = oas.paths['/clients'].get.responses['200'].content['applicatio
   (shape.items ?? schemas[shape.$ref.split('/').pop()].properties.clients.items).$ref,
 );
 if (!listItems.every((ref) => ref === '#/components/schemas/Client')) throw new Error('GET /clients no longer lists Client objects');
-const out = { source: path.basename(source), schemas: Object.fromEntries(NAMES.map((n) => [n, resolve(schemas[n], [n])])) };
-const target = path.join(root, 'src/management/clients/oas-schemas.generated.json');
-fs.mkdirSync(path.dirname(target), { recursive: true });
-fs.writeFileSync(target, JSON.stringify(out, null, 1) + '\n');
-console.log(`wrote ${path.relative(root, target)} (${NAMES.join(', ')})`);
+/** Writes the named schemas, every $ref resolved, to `file` (relative to the project). */
+function writeSchemas(file, names) {
+  const target = path.join(root, file);
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  fs.writeFileSync(target, JSON.stringify({ source: path.basename(source), schemas: Object.fromEntries(names.map((n) => [n, resolve(schemas[n], [n])])) }, null, 1) + '\n');
+  console.log(`wrote ${file} (${names.join(', ')})`);
+}
+
+writeSchemas('src/management/clients/oas-schemas.generated.json', NAMES);
 
 // Tenant settings: PATCH answers with the GET schema, or the project would need a second response schema.
 if (JSON.stringify(resolve(schemas.UpdateTenantSettingsResponseContent, ['U'])) !== JSON.stringify(resolve(schemas.GetTenantSettingsResponseContent, ['U']))) {
   throw new Error('UpdateTenantSettingsResponseContent is no longer GetTenantSettingsResponseContent: src/management/tenants/settings/schema.ts needs a second response schema');
 }
-const TENANT_NAMES = ['UpdateTenantSettingsRequestContent', 'GetTenantSettingsResponseContent'];
-const tenantTarget = path.join(root, 'src/management/tenants/settings/oas-schemas.generated.json');
-fs.mkdirSync(path.dirname(tenantTarget), { recursive: true });
-fs.writeFileSync(
-  tenantTarget,
-  JSON.stringify({ source: path.basename(source), schemas: Object.fromEntries(TENANT_NAMES.map((n) => [n, resolve(schemas[n], [n])])) }, null, 1) + '\n',
-);
-console.log(`wrote ${path.relative(root, tenantTarget)} (${TENANT_NAMES.join(', ')})`);
+writeSchemas('src/management/tenants/settings/oas-schemas.generated.json', ['UpdateTenantSettingsRequestContent', 'GetTenantSettingsResponseContent']);
+
+// Branding themes: every theme operation answers with GetBrandingThemeResponseContent and takes
+// CreateBrandingThemeRequestContent (PATCH's request is the same schema), or src/management/branding/themes/schema.ts needs more.
+for (const name of ['CreateBrandingThemeResponseContent', 'GetBrandingDefaultThemeResponseContent', 'UpdateBrandingThemeResponseContent']) {
+  if (JSON.stringify(resolve(schemas[name], ['T'])) !== JSON.stringify(resolve(schemas.GetBrandingThemeResponseContent, ['T']))) {
+    throw new Error(`${name} is no longer GetBrandingThemeResponseContent: src/management/branding/themes/schema.ts needs a response schema of its own for it`);
+  }
+}
+if (JSON.stringify(resolve(schemas.UpdateBrandingThemeRequestContent, ['T'])) !== JSON.stringify(resolve(schemas.CreateBrandingThemeRequestContent, ['T']))) {
+  throw new Error('UpdateBrandingThemeRequestContent is no longer CreateBrandingThemeRequestContent: src/management/branding/themes/schema.ts needs a second request schema');
+}
+writeSchemas('src/management/branding/themes/oas-schemas.generated.json', ['CreateBrandingThemeRequestContent', 'GetBrandingThemeResponseContent']);

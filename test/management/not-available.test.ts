@@ -120,10 +120,10 @@ describe('/api/v2: operations of the service Gatehouse does not implement', () =
       message: 'This operation of the Management API is not available in Gatehouse: GET /api/v2/custom-domains/default',
       errorCode: 'not_available_in_gatehouse',
     });
-    assert.equal((await api('GET', '/api/v2/branding/themes/default')).statusCode, 404);
-    assert.equal(((await api('GET', '/api/v2/branding/themes/default')).json() as { errorCode: string }).errorCode, 'not_available_in_gatehouse');
     // Every path of the document made of literal segments only, where a sibling segment is a parameter:
     // whatever it answers (its own route, or not available), never a parameter's "does not exist".
+    // Implemented literal paths whose own answer can be a 404, told apart from the parameter's by their message:
+    const OWN_NOT_FOUND: Record<string, RegExp> = { '/branding/themes/default': /^No theme has been created for this tenant/ };
     const operations = serviceOperations();
     const literalBesideParameter = operations.filter(({ method, template }) => {
       if (method !== 'GET' || template.includes('{')) return false;
@@ -137,7 +137,9 @@ describe('/api/v2: operations of the service Gatehouse does not implement', () =
       const answer = await api('GET', `/api/v2${template}`);
       const body = answer.json() as { errorCode?: string; message?: string };
       assert.ok(answer.statusCode < 500, template);
-      if (answer.statusCode === 404) assert.equal(body.errorCode, 'not_available_in_gatehouse', `${template}: ${answer.body}`);
+      const own = OWN_NOT_FOUND[template];
+      if (answer.statusCode === 404 && own) assert.match(body.message ?? '', own, `${template}: its own route's answer`);
+      else if (answer.statusCode === 404) assert.equal(body.errorCode, 'not_available_in_gatehouse', `${template}: ${answer.body}`);
     }
   });
 

@@ -23,6 +23,8 @@ import { oauthErrors } from '../../platform/http/errors.js';
 import { sendTwilioSms, SmsDeliveryError } from '../../platform/sms/twilio.js';
 import type { Logger } from 'pino';
 import type { MfaStore } from '../../domain/mfa/store.js';
+import type { UiSettingsStore } from '../../domain/branding/store.js';
+import { customPhoneText } from '../../domain/branding/phone-templates.js';
 import type { Config } from '../../platform/config.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 
@@ -33,7 +35,7 @@ export interface CodeDeliveryContext extends TenantMailContext {
   readonly box: SecretBox;
   readonly config: Config;
   readonly logger: Logger;
-  readonly stores: TenantMailContext['stores'] & { readonly mfa: MfaStore };
+  readonly stores: TenantMailContext['stores'] & { readonly mfa: MfaStore; readonly uiSettings: UiSettingsStore };
 }
 
 /** The code by email (the tenant's `mfa_oob_code` template when it has one). */
@@ -85,9 +87,13 @@ export async function sendTextMessage(ctx: CodeDeliveryContext, tenant: Tenant, 
 }
 
 async function sendSms(ctx: CodeDeliveryContext, tenant: Tenant, to: string, code: string, purpose: DeliveryPurpose): Promise<void> {
+  // The tenant's phone template of the purpose (/api/v2/branding/phone/templates) first, then the Guardian SMS factor's messages.
+  const custom = await customPhoneText(ctx, tenant.id, purpose === 'enrollment' ? 'otp_enroll' : 'otp_verify');
   const { templates } = await ctx.stores.mfa.smsSettings(tenant.id);
-  const template = purpose === 'enrollment' ? templates.enrollment_message : templates.verification_message;
-  await sendTextMessage(ctx, tenant, to, await renderLine(template, { code, tenant: { friendly_name: totpIssuer(tenant) } }));
+  const template = custom?.text ?? (purpose === 'enrollment' ? templates.enrollment_message : templates.verification_message);
+  const friendlyName = totpIssuer(tenant);
+  const text = await renderLine(template, { code, friendly_name: friendlyName, tenant: { friendly_name: friendlyName } });
+  await sendTextMessage(ctx, tenant, to, text, custom?.from === undefined ? {} : { from: custom.from });
 }
 
 export function bindingCodeSender(ctx: CodeDeliveryContext, tenant: Tenant, authenticator: Authenticator, purpose: DeliveryPurpose = 'verification'): (code: string) => Promise<void> {

@@ -6,10 +6,12 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { Branding } from '../../domain/branding/branding.js';
+import type { Theme } from '../../domain/branding/theme.js';
+import { renderPageTemplate } from '../../domain/branding/page-template.js';
 import { CATALOGS, type CustomTexts, type Language, type PromptName, type ScreenName, type TextKey } from '../../domain/branding/texts.js';
 import { PASSWORD_TOGGLE_SCRIPT, PASSWORD_TOGGLE_START } from './password-toggle.js';
 import { PUSH_WAIT_SCRIPT, PUSH_WAIT_START } from './push-wait.js';
-import { BASE_STYLE, tenantStyle } from './theme.js';
+import { BASE_STYLE, brandingWithTheme, tenantStyle } from './theme.js';
 
 export class Html {
   constructor(readonly value: string) {}
@@ -101,6 +103,10 @@ export function sendHtml(reply: FastifyReply, status: number, csp: string, conte
 export interface PageUi {
   readonly language: Language;
   readonly branding: Branding;
+  /** The tenant's theme (POST /api/v2/branding/themes), when it has one: its palette, borders, fonts and widget replace the branding's look. */
+  readonly theme?: Theme;
+  /** The tenant's page template (PUT /api/v2/branding/templates/universal-login), when it has one. */
+  readonly pageTemplate?: string;
   /** The name shown under the logo (the tenant's friendly name, else its name). */
   readonly companyName: string;
   readonly support: { url?: string; email?: string };
@@ -127,6 +133,8 @@ export class PageDocument {
     readonly body: Localized<Html>,
     /** Variables any text of the page may use (the application's name), custom texts included. */
     readonly vars: Readonly<Record<string, string>> = {},
+    /** The service's name of the prompt the page belongs to (`login`, `signup`…), for the page template's `prompt.name`. */
+    readonly prompt?: string,
   ) {}
 }
 
@@ -146,6 +154,8 @@ export function pageUi(options: {
   language: Language;
   custom?: Readonly<Record<string, CustomTexts>>;
   branding?: Branding;
+  theme?: Theme;
+  pageTemplate?: string;
   companyName?: string;
   support?: { url?: string; email?: string };
   identifierFirst?: boolean;
@@ -160,6 +170,8 @@ export function pageUi(options: {
   return {
     language: options.language,
     branding: options.branding ?? {},
+    ...(options.theme && { theme: options.theme }),
+    ...(options.pageTemplate !== undefined && { pageTemplate: options.pageTemplate }),
     companyName,
     support: options.support ?? {},
     identifierFirst: options.identifierFirst ?? false,
@@ -207,12 +219,28 @@ function supportFooter(ui: PageUi): Html | '' {
   return html`<footer><p>${ui.text('common', 'common', 'supportText')} <a href="${target}">${ui.text('common', 'common', 'supportLinkText')}</a></p></footer>`;
 }
 
+/**
+ * The variables a page template sees, as the service names them (those
+ * Gatehouse has for every page; `prompt.name` where the page says which
+ * prompt it belongs to).
+ */
+function templateVariables(ui: PageUi, content: PageDocument, branding: Branding): Record<string, unknown> {
+  return {
+    locale: ui.language,
+    dir: 'ltr',
+    application: { name: content.vars.clientName ?? '' },
+    branding: { logo_url: branding.logo_url ?? '', colors: { primary: ui.branding.colors?.primary ?? '' } },
+    tenant: { friendly_name: ui.companyName, support_url: ui.support.url ?? '', support_email: ui.support.email ?? '' },
+    prompt: { name: content.prompt ?? '' },
+  };
+}
+
 /** A rendered hosted page and the CSP that lets exactly it load. */
 export function renderPage(content: PageDocument, tenantUi: PageUi, formRedirects: readonly string[] = []): { html: Html; csp: string } {
   const ui = Object.keys(content.vars).length > 0 ? tenantUi.withVars(content.vars) : tenantUi;
-  const { branding } = ui;
-  const tenantCss = tenantStyle(branding);
-  const images = [branding.logo_url, branding.favicon_url].map((u) => (u === undefined ? undefined : cspSourceOf(u))).filter((s): s is string => s !== undefined);
+  const branding = brandingWithTheme(ui.branding, ui.theme);
+  const tenantCss = tenantStyle(ui.branding, ui.theme);
+  const images = [branding.logo_url, branding.favicon_url, ui.theme?.page_background.background_image_url || undefined].map((u) => (u === undefined ? undefined : cspSourceOf(u))).filter((s): s is string => s !== undefined);
   const fonts = branding.font?.url === undefined ? [] : [cspSourceOf(branding.font.url)].filter((s): s is string => s !== undefined);
   const body = localize(content.body, ui);
   // Values are escaped, so only a control written by passwordField can start this way: the script comes with it, and only then.
@@ -232,10 +260,7 @@ export function renderPage(content: PageDocument, tenantUi: PageUi, formRedirect
     "frame-ancestors 'none'",
   ].join('; ');
   const logoAlt = ui.text('common', 'common', 'logoAltText');
-  const document = html`<!DOCTYPE html>
-<html lang="${ui.language}">
-<head>
-<meta charset="utf-8">
+  const head = html`<meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <meta name="color-scheme" content="light dark">
@@ -243,14 +268,21 @@ export function renderPage(content: PageDocument, tenantUi: PageUi, formRedirect
 ${branding.favicon_url ? html`<link rel="icon" href="${branding.favicon_url}">` : ''}
 <style>${new Html(BASE_STYLE)}</style>
 <style>${new Html(tenantCss)}</style>
-</head>
-<body>
-<main class="card">
+`;
+  const widget = html`<main class="card">
 <div class="brand">${branding.logo_url ? html`<img src="${branding.logo_url}" alt="${logoAlt}">` : ''}${ui.companyName && !branding.logo_url ? html`<p>${ui.companyName}</p>` : ''}</div>
 ${body}
 ${supportFooter(ui)}
 </main>
-${passwordToggle ? html`<script>${new Html(PASSWORD_TOGGLE_SCRIPT)}</script>\n` : ''}${pushWait ? html`<script>${new Html(PUSH_WAIT_SCRIPT)}</script>\n` : ''}</body>
+${passwordToggle ? html`<script>${new Html(PASSWORD_TOGGLE_SCRIPT)}</script>\n` : ''}${pushWait ? html`<script>${new Html(PUSH_WAIT_SCRIPT)}</script>\n` : ''}`;
+  // The tenant's page template around the page, when it has one and it renders; the CSP stays the page's.
+  const templated = ui.pageTemplate === undefined ? undefined : renderPageTemplate(ui.pageTemplate, { head: head.value, widget: widget.value }, templateVariables(ui, content, branding));
+  const document = templated !== undefined ? new Html(templated) : html`<!DOCTYPE html>
+<html lang="${ui.language}">
+<head>
+${head}</head>
+<body>
+${widget}</body>
 </html>
 `;
   return { html: document, csp };

@@ -4,13 +4,13 @@
  * as typed values (src/storage/json-columns.ts parses and serialises them).
  */
 /** What a `ui_settings` row holds (src/domain/branding/). */
-export type UiSettingKind = 'branding' | 'prompts' | 'custom_text';
+export type UiSettingKind = 'branding' | 'prompts' | 'custom_text' | 'theme' | 'page_template' | 'phone_template';
 
 /** One document of the hosted pages' look and texts (migration 0080). */
 export interface UiSettingRow {
   tenant_id: string;
   kind: UiSettingKind;
-  /** '' for branding and prompts; `<prompt>/<language>` for custom text. */
+  /** '' for branding, prompts and the theme (one per tenant); `<prompt>/<language>` for custom text. */
   key: string;
   value: Record<string, unknown>;
   updated_at: string;

@@ -12,4 +12,8 @@ export interface UiSettingsStore {
   list(tenantId: string, kind: UiSettingKind): Promise<UiSettingRow[]>;
   /** Stores (or replaces) the document of `kind` under `key`. */
   put(row: UiSettingRow): Promise<void>;
+  /** Stores the document only if none is stored under its kind and key; false when one was. */
+  insertNew(row: UiSettingRow): Promise<boolean>;
+  /** Removes the document of `kind` under `key`; false when there was none. */
+  delete(tenantId: string, kind: UiSettingKind, key: string): Promise<boolean>;
 }

@@ -26,4 +26,18 @@ export class KyselyUiSettingsStore implements UiSettingsStore {
       .onConflict((oc) => oc.columns(['tenant_id', 'kind', 'key']).doUpdateSet({ value: stored.value, updated_at: stored.updated_at }))
       .execute();
   }
+
+  async insertNew(row: UiSettingRow): Promise<boolean> {
+    const result = await this.db
+      .insertInto('ui_settings')
+      .values(toStored('ui_settings', row))
+      .onConflict((oc) => oc.columns(['tenant_id', 'kind', 'key']).doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  async delete(tenantId: string, kind: UiSettingKind, key: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('ui_settings').where('tenant_id', '=', tenantId).where('kind', '=', kind).where('key', '=', key).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
 }

@@ -1,0 +1,15 @@
+import type { ManagementRoute } from '../../route.js';
+import type { UiSettingsContext } from '../../../domain/branding/service.js';
+import { createPhoneTemplate } from './create.js';
+import { deletePhoneTemplate } from './delete.js';
+import { getPhoneTemplate } from './get.js';
+import { listPhoneTemplates } from './list.js';
+import { resetPhoneTemplate } from './reset.js';
+import { PhoneTemplateService } from './service.js';
+import { updatePhoneTemplate } from './update.js';
+
+/** /api/v2/branding/phone/templates (the `try` operation is not served: see docs/hosted-pages.md). */
+export function phoneTemplateRoutes(ctx: UiSettingsContext): ManagementRoute[] {
+  const templates = new PhoneTemplateService(ctx);
+  return [listPhoneTemplates, createPhoneTemplate, getPhoneTemplate, updatePhoneTemplate, resetPhoneTemplate, deletePhoneTemplate].map((route) => route(ctx, templates));
+}
