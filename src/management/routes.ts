@@ -3,6 +3,7 @@
  * this one list so the table can be read and grepped in one place. Each area
  * module lists its operations (one file per operation) and builds its service.
  */
+import { actionRoutes } from './actions/routes.js';
 import { attackProtectionRoutes } from './attack-protection/routes.js';
 import { brandingRoutes } from './branding/routes.js';
 import { clientGrantRoutes } from './client-grants/routes.js';
@@ -60,5 +61,6 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
     updateRiskAssessmentSettings(),
     ...brandingRoutes(ctx),
     ...promptRoutes(ctx),
+    ...actionRoutes(ctx),
   ];
 }

@@ -46,9 +46,6 @@ const ANSWERS: ReadonlyMap<string, Answer> = new Map(Object.entries({
   'GET /rules-configs': { kind: 'empty', list: { paging: 'array' } },
   'GET /hooks': { kind: 'empty', list: { paging: 'offset', key: 'hooks' } },
   // Read by auth0-deploy-cli with no way to skip: Gatehouse has none.
-  'GET /actions/actions': { kind: 'empty', list: { paging: 'page', key: 'actions' } },
-  // Its 404 answer makes the tool export `triggers: []`, which its own import then rejects (an object is expected).
-  'GET /actions/triggers': { kind: 'empty', list: { paging: 'none', key: 'triggers' } },
   'GET /forms': { kind: 'empty', list: { paging: 'offset', key: 'forms' } },
   'GET /flows': { kind: 'empty', list: { paging: 'offset', key: 'flows' } },
   'GET /flows/vault/connections': { kind: 'empty', list: { paging: 'offset', key: 'connections' } },
