@@ -4,6 +4,7 @@
  * module lists its operations (one file per operation) and builds its service.
  */
 import { actionRoutes } from './actions/routes.js';
+import { tokenExchangeProfileRoutes } from './token-exchange-profiles/routes.js';
 import { attackProtectionRoutes } from './attack-protection/routes.js';
 import { brandingRoutes } from './branding/routes.js';
 import { clientGrantRoutes } from './client-grants/routes.js';
@@ -62,5 +63,6 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
     ...brandingRoutes(ctx),
     ...promptRoutes(ctx),
     ...actionRoutes(ctx),
+    ...tokenExchangeProfileRoutes(ctx),
   ];
 }

@@ -88,7 +88,6 @@ describe('/api/v2: operations of the service Gatehouse does not implement', () =
     assert.deepEqual((await api('GET', '/api/v2/self-service-profiles?include_totals=true')).json(), { self_service_profiles: [], start: 0, limit: 50, total: 0 });
     assert.deepEqual((await api('GET', '/api/v2/event-streams')).json(), { eventStreams: [] });
     assert.deepEqual((await api('GET', '/api/v2/branding/phone/providers')).json(), { providers: [] });
-    assert.deepEqual((await api('GET', '/api/v2/token-exchange-profiles')).json(), { token_exchange_profiles: [] });
     // Creating one is refused.
     assert.equal((await api('POST', '/api/v2/forms', { body: { name: 'f' } })).statusCode, 404);
   });
