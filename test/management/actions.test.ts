@@ -9,7 +9,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createTestApp, withClockAdvanced, type TestApp } from '../helpers/app.js';
+import { EXECUTION_RETENTION_MS, newExecution } from '../../src/domain/actions/executions.js';
 import { isoAt } from '../../src/platform/clock.js';
 
 const POST_LOGIN = 'exports.onExecutePostLogin = async (event, api) => { api.idToken.setCustomClaim("https://example.com/c", event.secrets.KEY); };';
@@ -189,19 +190,16 @@ for (const postgres of [false, true]) {
 
     it('answers an execution the runtime recorded, and 404 for one that does not exist or expired', async () => {
       const now = t.ctx.now();
-      await t.ctx.stores.actionExecutions.record({
-        tenant_id: t.tenant.id,
-        id: 'exe_1',
-        trigger_id: 'post-login',
-        status: 'final',
-        results: [{ action_name: 'add-claim', started_at: isoAt(now), ended_at: isoAt(now + 5), logs: 'hello' }],
-        created_at: isoAt(now),
-        updated_at: isoAt(now),
-        expires_at: isoAt(now + 10 * 86_400_000),
-      });
-      const res = await api('GET', '/api/v2/actions/executions/exe_1');
+      const execution = newExecution(t.tenant.id, 'post-login', now, 'final', [{ action_name: 'add-claim', started_at: isoAt(now), ended_at: isoAt(now + 5), logs: 'hello' }]);
+      assert.match(execution.id, /^[A-Za-z0-9]{32}$/);
+      await t.ctx.stores.actionExecutions.record(execution);
+      const res = await api('GET', `/api/v2/actions/executions/${execution.id}`);
       assert.equal(res.statusCode, 200);
-      assert.deepEqual(json(res).results, [{ action_name: 'add-claim', started_at: isoAt(now), ended_at: isoAt(now + 5) }]);
+      assert.deepEqual(json(res).results, [{ action_name: 'add-claim', started_at: isoAt(now), ended_at: isoAt(now + 5) }], 'console output is not in the document\'s shape');
+      assert.equal(json(res).status, 'final');
+      await withClockAdvanced(t, EXECUTION_RETENTION_MS + 1000, async () => {
+        assert.equal((await api('GET', `/api/v2/actions/executions/${execution.id}`)).statusCode, 404, 'kept ten days');
+      });
       const missing = await api('GET', '/api/v2/actions/executions/exe_2');
       assert.deepEqual(json(missing), { statusCode: 404, error: 'Not Found', message: 'That execution does not exist.' });
     });

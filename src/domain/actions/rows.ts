@@ -99,7 +99,7 @@ export interface ActionExecutionResult {
   logs?: string;
 }
 
-/** One run of a trigger (GET /actions/executions/{id}), kept `EXECUTION_RETENTION_MS`. */
+/** One run of a trigger (GET /actions/executions/{id}), kept `EXECUTION_RETENTION_MS` (./executions.ts). */
 export interface ActionExecutionRow {
   tenant_id: string;
   id: string;
