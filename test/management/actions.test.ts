@@ -129,6 +129,9 @@ for (const postgres of [false, true]) {
       ]);
       assert.equal(bound[0]!.versionId, json(await api('GET', `/api/v2/actions/actions/${action.id}`)).deployed_version.id);
       assert.deepEqual(await t.ctx.deployedActions.boundActions(t.tenant.id, 'credentials-exchange'), []);
+      assert.equal((await t.ctx.deployedActions.deployedAction(t.tenant.id, action.id))?.secrets.KEY, 'the-secret-value');
+      const cc = json(await api('GET', '/api/v2/actions/actions?actionName=cc-claim')).actions[0];
+      assert.equal(await t.ctx.deployedActions.deployedAction(t.tenant.id, cc.id), undefined, 'never deployed');
       assert.ok(!JSON.stringify(listed).includes('the-secret-value'));
     });
 
