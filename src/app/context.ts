@@ -15,6 +15,7 @@ import { pino, type Logger } from 'pino';
 import { BruteForceProtection } from '../domain/brute-force.js';
 import type { AppContext } from '../domain/context.js';
 import { IssuanceLookups } from '../domain/issuance/lookups.js';
+import { DeployedActionsReader } from '../domain/actions/deployed.js';
 import { Keyring } from '../domain/keys/keyring.js';
 import { BufferedTenantLogs, DISABLED_TENANT_LOGS } from '../domain/logs/tenant-logs.js';
 import { TenantError, TenantService, clientSecretContext } from '../domain/tenants/service.js';
@@ -152,6 +153,7 @@ export async function createContext(config: Config, logger: Logger = createLogge
     }),
     mailer,
     tenantLogs,
+    deployedActions: new DeployedActionsReader({ box, config, stores }),
     async checkDatabase() {
       await sql`select 1`.execute(database.db);
     },

@@ -47,6 +47,8 @@ import type { DeviceCredentialStore } from './device-credentials/store.js';
 import type { StatsStore } from './stats/store.js';
 import type { UserStore } from './users/store.js';
 import type { JobStore } from './jobs/store.js';
+import type { ActionBindingStore, ActionExecutionStore, ActionStore } from './actions/store.js';
+import type { TokenExchangeProfileStore } from './token-exchange-profiles/store.js';
 
 export interface Stores {
   tenants: TenantStore;
@@ -95,6 +97,13 @@ export interface Stores {
   logStreams: LogStreamStore;
   /** Branding, the prompts' settings and custom texts of the hosted pages. */
   uiSettings: UiSettingsStore;
+  /** Actions (drafts, builds) and their versions. */
+  actions: ActionStore;
+  /** The triggers' ordered lists of actions. */
+  actionBindings: ActionBindingStore;
+  /** What runs of the triggers did (recorded by the runtime). */
+  actionExecutions: ActionExecutionStore;
+  tokenExchangeProfiles: TokenExchangeProfileStore;
 }
 
 /**

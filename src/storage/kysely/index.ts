@@ -46,6 +46,8 @@ import { KyselyDeviceCredentialStore } from './device-credentials.js';
 import { KyselyStatsStore } from './stats.js';
 import { KyselyUserStore } from './users.js';
 import { KyselyJobStore } from './jobs.js';
+import { KyselyActionBindingStore, KyselyActionExecutionStore, KyselyActionStore } from './actions.js';
+import { KyselyTokenExchangeProfileStore } from './token-exchange-profiles.js';
 
 /** Every store on `db` (the database or a transaction); `clientAnchors` is shared, as its cache must be. */
 function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
@@ -91,6 +93,10 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     tenantLogs: new KyselyTenantLogStore(db),
     logStreams: new KyselyLogStreamStore(db),
     uiSettings: new KyselyUiSettingsStore(db),
+    actions: new KyselyActionStore(db),
+    actionBindings: new KyselyActionBindingStore(db),
+    actionExecutions: new KyselyActionExecutionStore(db),
+    tokenExchangeProfiles: new KyselyTokenExchangeProfileStore(db),
   };
 }
 
