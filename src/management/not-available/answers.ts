@@ -13,7 +13,7 @@
  *   answers a tenant that never had them with empty lists (its OpenAPI
  *   document's shapes). The others are lists auth0-deploy-cli reads with no
  *   way to skip them (its handlers for forms, flows, flow vault connections,
- *   self-service profiles, event streams, phone providers and templates
+ *   self-service profiles, event streams, phone providers
  *   throw on any error): Gatehouse has none of them,
  *   so the empty list is the true answer. Creating one is still refused as
  *   not available.
@@ -51,7 +51,6 @@ const ANSWERS: ReadonlyMap<string, Answer> = new Map(Object.entries({
   'GET /self-service-profiles': { kind: 'empty', list: { paging: 'offset', key: 'self_service_profiles' } },
   'GET /event-streams': { kind: 'empty', list: { paging: 'none', key: 'eventStreams' } },
   'GET /branding/phone/providers': { kind: 'empty', list: { paging: 'none', key: 'providers' } },
-  'GET /branding/phone/templates': { kind: 'empty', list: { paging: 'none', key: 'templates' } },
   // The tool skips supplemental signals only on 403 (the service's answer without the entitlement).
   'GET /supplemental-signals': { kind: 'forbidden' },
   // Prompt partials (custom HTML in the service's login pages) likewise: the tool skips them on 403 ("feature is not supported").
