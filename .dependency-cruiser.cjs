@@ -40,21 +40,9 @@ const STILL_TO_NARROW = [
   'src/authentication/ciba/authorize-endpoint.ts',
   'src/authentication/device/authorization-endpoint.ts',
   'src/authentication/par.ts',
-  // The registries' plugin interfaces: a grant and an interaction step are handed the context per call;
-  // each is to declare the context its members may touch (as client-auth/method.ts ClientAuthContext does).
+  // The interaction steps' plugin interface, handed the context per call: it is to declare the context its
+  // members may touch (as client-auth/method.ts ClientAuthContext and token/grant.ts GrantHandlerContext do).
   'src/authentication/interaction/step.ts',
-  'src/authentication/token/grant.ts',
-  // The token endpoint, its grants and what they share to issue user tokens (user-tokens.ts, whose
-  // per-API token policy is being reworked), and /mfa/challenge, which opens an mfa_token through them.
-  'src/authentication/mfa/challenge.ts',
-  'src/authentication/token/approved-login.ts',
-  'src/authentication/token/endpoint.ts',
-  'src/authentication/token/grants/authorization-code.ts',
-  'src/authentication/token/grants/device-code.ts',
-  'src/authentication/token/grants/password.ts',
-  'src/authentication/token/grants/refresh-token.ts',
-  'src/authentication/token/mfa-grant.ts',
-  'src/authentication/token/user-tokens.ts',
   // Federated login's upstream round trip (the sealed hop and the oidc strategy's start and callback):
   // each is to declare the context it touches, as samlp-connection/login.ts does.
   'src/authentication/connections/hop.ts',
