@@ -31,7 +31,7 @@ import { scriptHash } from '../authorize/response-modes/mode.js';
 import { appendCookie, bindBrowser, BROWSER_COOKIE, readCookie } from '../cookies.js';
 import { AuthorizationErrorResponse, pageErrors } from '../errors.js';
 import { startInteraction } from '../interaction/policy.js';
-import type { InteractionDeps } from '../interaction/step.js';
+import type { StepDeps } from '../interaction/step.js';
 import { bareDocument, cspSourceOf, html, Html } from '../pages/html.js';
 import { pageParams } from '../params.js';
 import { cookieVerifier, openLoginTicket, spendLoginTicket, ticketMismatch, verifierCookie, verifierMatches, type LoginTicket } from './ticket.js';
@@ -64,9 +64,9 @@ const VERIFY_SCRIPT = `(() => {
   });
 })();`;
 
-const formTokens = (deps: InteractionDeps) => deps.ctx.formTokens('gatehouse co verify');
+const formTokens = (deps: StepDeps) => deps.ctx.formTokens('gatehouse co verify');
 
-function verificationPage(deps: InteractionDeps, request: FastifyRequest, reply: FastifyReply, ticket: LoginTicket, location: string, authorize: AuthorizeRequest): FastifyReply {
+function verificationPage(deps: StepDeps, request: FastifyRequest, reply: FastifyReply, ticket: LoginTicket, location: string, authorize: AuthorizeRequest): FastifyReply {
   const { tenant } = request;
   const locOrigin = cspSourceOf(location);
   if (locOrigin === undefined) throw refused('The login could not be verified in this browser.', authorize);
@@ -101,7 +101,7 @@ function verificationPage(deps: InteractionDeps, request: FastifyRequest, reply:
 
 /** /authorize with `login_ticket`: the ticket's login, the verification page, or access_denied. */
 export async function redeemLoginTicket(
-  deps: InteractionDeps,
+  deps: StepDeps,
   request: FastifyRequest,
   reply: FastifyReply,
   client: IssuanceClient,
@@ -127,7 +127,7 @@ export async function redeemLoginTicket(
 }
 
 /** POST /co/verify: the verification page's answer; the verifier cookie, then the same /authorize request again. */
-export function coVerifyEndpoint(deps: InteractionDeps): RouteOptions {
+export function coVerifyEndpoint(deps: StepDeps): RouteOptions {
   return {
     method: 'POST',
     url: VERIFY_PATH,

@@ -40,7 +40,7 @@ import { organizationChoicePage, organizationNamePage, type OrganizationPromptEr
 import { sendPage } from '../../pages/html.js';
 import { pageParams } from '../../params.js';
 import { completeStep, runInteraction, stepRoute } from '../policy.js';
-import type { Interaction, InteractionDeps, InteractionStep } from '../step.js';
+import type { Interaction, StepDeps, InteractionStep } from '../step.js';
 import { transactionView } from './login.js';
 
 const NAME = 'organization';
@@ -58,7 +58,7 @@ const refusal = (interaction: Interaction, error: 'invalid_request' | 'access_de
   new AuthorizationErrorResponse(error, description, interaction.request);
 
 /** The request's invitation when still usable for this organization. */
-async function usableInvitation(deps: InteractionDeps, interaction: Interaction, organization: OrganizationRow): Promise<OrganizationInvitationRow> {
+async function usableInvitation(deps: StepDeps, interaction: Interaction, organization: OrganizationRow): Promise<OrganizationInvitationRow> {
   const ticket = interaction.request.invitation!;
   const row = ticket.length <= 100 ? await deps.ctx.stores.organizationInvitations.findByTicket(interaction.tenant.id, secretHash(ticket)) : undefined;
   if (!row || row.organization_id !== organization.id || row.used_at !== null || row.expires_at <= isoAt(deps.ctx.now())) {
@@ -68,7 +68,7 @@ async function usableInvitation(deps: InteractionDeps, interaction: Interaction,
 }
 
 /** The organization the request names, or its refusal. */
-async function namedOrganization(deps: InteractionDeps, interaction: Interaction): Promise<OrganizationRow> {
+async function namedOrganization(deps: StepDeps, interaction: Interaction): Promise<OrganizationRow> {
   const name = interaction.request.organization!;
   const organization = await findOrganization(deps.ctx.stores, interaction.tenant.id, name);
   if (!organization) throw refusal(interaction, 'invalid_request', `no organization found with the id or name ${name}`);
@@ -76,7 +76,7 @@ async function namedOrganization(deps: InteractionDeps, interaction: Interaction
 }
 
 /** What the logged-in user needs to log in to the organization: nothing, or to join it (the step's page). */
-async function membership(deps: InteractionDeps, interaction: Interaction, organization: OrganizationRow): Promise<'member' | 'join'> {
+async function membership(deps: StepDeps, interaction: Interaction, organization: OrganizationRow): Promise<'member' | 'join'> {
   const { stores } = deps.ctx;
   const { tenant } = interaction;
   const user = interaction.authenticated!.user;
@@ -91,7 +91,7 @@ async function membership(deps: InteractionDeps, interaction: Interaction, organ
   throw refusal(interaction, 'access_denied', `user ${user.user_id} is not part of the ${organization.id} organization`);
 }
 
-async function needed(deps: InteractionDeps, interaction: Interaction): Promise<boolean> {
+async function needed(deps: StepDeps, interaction: Interaction): Promise<boolean> {
   const { request, authenticated } = interaction;
   const policy = clientPolicy(interaction);
   if (request.organization === undefined) {
@@ -115,7 +115,7 @@ async function needed(deps: InteractionDeps, interaction: Interaction): Promise<
  * invitee's email address only, with its roles), or by the connection's
  * `assign_membership_on_login`.
  */
-async function join(deps: InteractionDeps, interaction: Interaction, organization: OrganizationRow): Promise<void> {
+async function join(deps: StepDeps, interaction: Interaction, organization: OrganizationRow): Promise<void> {
   const { stores } = deps.ctx;
   const { tenant } = interaction;
   const user = interaction.authenticated!.user;
@@ -147,7 +147,7 @@ async function join(deps: InteractionDeps, interaction: Interaction, organizatio
  * transaction (with the email address it was discovered by as the login's
  * `login_hint`); then the policy goes on.
  */
-async function choose(deps: InteractionDeps, reply: FastifyReply, interaction: Interaction, organization: OrganizationRow, email?: string): Promise<FastifyReply> {
+async function choose(deps: StepDeps, reply: FastifyReply, interaction: Interaction, organization: OrganizationRow, email?: string): Promise<FastifyReply> {
   const request = { ...interaction.request, organization: organization.id, ...(email !== undefined && { login_hint: email }) };
   if (!(await deps.transactions.recordRequest(interaction.tenant, interaction.transactionId!, request))) throw pageErrors.expiredTransaction();
   return runInteraction(deps, reply, { ...interaction, request });
@@ -176,7 +176,7 @@ const MAX_EMAIL = 320;
  * organizations as the name lookup does.
  */
 async function discover(
-  deps: InteractionDeps,
+  deps: StepDeps,
   interaction: Interaction,
   methods: DiscoveryMethod[],
   given: string,
@@ -197,7 +197,7 @@ async function discover(
   return organization ? { organization } : { error: 'no-organization' };
 }
 
-function routes(deps: InteractionDeps): RouteOptions[] {
+function routes(deps: StepDeps): RouteOptions[] {
   const userOrganizations = async (interaction: Interaction) =>
     (await deps.ctx.stores.organizationMembers.listUserOrganizations(interaction.tenant.id, interaction.authenticated!.user.user_id, { offset: 0, limit: 100, withTotal: false })).rows;
   return [
