@@ -29,12 +29,6 @@ const WHOLE_CONTEXT_TAKERS = ['^src/app/', '^src/management/plugin\\.ts$', '^src
  * the list only shrinks; a module leaves it when it declares its own context.
  */
 const STILL_TO_NARROW = [
-  // The authorization-request family's endpoints (/authorize, PAR, CIBA, device authorization): each is to
-  // declare the context it touches, as the stage table (authorize/stages.ts, StageContext) does.
-  'src/authentication/ciba/approve.ts',
-  'src/authentication/ciba/authorize-endpoint.ts',
-  'src/authentication/device/authorization-endpoint.ts',
-  'src/authentication/par.ts',
   // Federated login's upstream round trip (the sealed hop and the oidc strategy's start and callback):
   // each is to declare the context it touches, as samlp-connection/login.ts does. interaction/step.ts
   // declares the steps' InteractionContext; it keeps InteractionDeps (StepDeps over the whole context),
