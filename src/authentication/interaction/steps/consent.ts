@@ -18,7 +18,9 @@
 import type { RouteOptions } from 'fastify';
 import { userinfoAudience } from '../../../domain/tokens/userinfo-token.js';
 import { isoAt } from '../../../platform/clock.js';
-import { AuthorizationErrorResponse, pageErrors } from '../../errors.js';
+import { answerErrorsTo } from '../../error-rendering.js';
+import { pageErrors } from '../../errors.js';
+import { oauthErrors } from '../../../platform/http/errors.js';
 import { consentPage } from '../../pages/authorize.js';
 import { tokenPolicy } from '../../../domain/issuance/token-policy.js';
 import { sendPage } from '../../pages/html.js';
@@ -89,7 +91,9 @@ function routes(deps: StepDeps): RouteOptions[] {
       const { tenant, client } = interaction;
       if (pageParams(request, ['decision']).decision !== 'accept') {
         if (!(await deps.transactions.consume(tenant, interaction.transactionId!))) throw pageErrors.expiredTransaction();
-        throw new AuthorizationErrorResponse('access_denied', 'User did not authorize the request', interaction.request);
+        // The user's refusal goes back to the client, as the authorization error response (RFC 6749 §4.1.2.1).
+        answerErrorsTo(request, interaction.request);
+        throw oauthErrors.accessDenied('User did not authorize the request');
       }
       const wanted = await wantedConsent(deps, interaction);
       await deps.ctx.stores.consentGrants.grant(tenant.id, interaction.authenticated!.user.user_id, client.row.client_id, wanted.audience, wanted.scopes, isoAt(deps.ctx.now()));
