@@ -23,7 +23,6 @@
  */
 import type { IssuanceApi, IssuanceClient } from '../../domain/issuance/lookups.js';
 import { lifetimeOf } from '../../domain/lifetimes.js';
-import { oauthErrors } from '../../platform/http/errors.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { issueAccessToken } from '../../domain/tokens/access-token.js';
 import { issueIdToken } from '../../domain/tokens/id-token.js';
@@ -34,6 +33,7 @@ import { issueRefreshToken, OFFLINE_ACCESS, offlineAccessAllowed } from './refre
 import { tokenTypeOf, type Confirmation } from '../../domain/tokens/confirmation.js';
 import type { TokenOrganization } from '../../domain/organizations/login.js';
 import { accessTokenFormat, defaultUserScopes, grantableUserScopes, tokenPolicy, type ScopeDeps, type TokenPolicy } from '../../domain/issuance/token-policy.js';
+import { audienceApi } from '../../domain/issuance/audience.js';
 import type { IssuanceLookups } from '../../domain/issuance/lookups.js';
 import type { AccessTokenContext } from '../../domain/tokens/access-token.js';
 import type { IdTokenContext } from '../../domain/tokens/id-token.js';
@@ -111,8 +111,7 @@ async function resolveGrant(ctx: UserGrantContext, request: GrantRequest, allowO
   const offline = (api: IssuanceApi | undefined) =>
     allowOffline && requested?.includes(OFFLINE_ACCESS) === true && offlineAccessAllowed(client, api) ? [OFFLINE_ACCESS] : [];
   if (!audience) return { audience: undefined, api: undefined, granted: unique([...oidc, ...offline(undefined)]), oidc };
-  const api = await ctx.lookups.resourceServer(tenant.id, audience);
-  if (!api) throw oauthErrors.accessDenied(`Service not enabled within domain: ${audience}`);
+  const api = await audienceApi(ctx.lookups, tenant.id, audience);
   const policy = tokenPolicy(tenant.id, client.row.client_id, api);
   const candidates = requested === undefined ? defaultUserScopes(policy, api) : requested.filter((s) => !OIDC_SCOPES.has(s));
   const { scopes, permissions } = await grantableUserScopes(ctx, policy, { tenantId: tenant.id, clientId: client.row.client_id, userId: request.userId }, api, candidates);
