@@ -29,34 +29,11 @@ const WHOLE_CONTEXT_TAKERS = ['^src/app/', '^src/management/plugin\\.ts$', '^src
  * the list only shrinks; a module leaves it when it declares its own context.
  */
 const STILL_TO_NARROW = [
-  // The authorization-request family's endpoints (/authorize, PAR, CIBA, device authorization): each is to
-  // declare the context it touches, as the stage table (authorize/stages.ts, StageContext) does.
-  'src/authentication/authorize/endpoint.ts',
-  'src/authentication/authorize/pushed.ts',
-  'src/authentication/authorize/request-object.ts',
-  'src/authentication/authorize/requested-connection.ts',
-  'src/authentication/authorize/response.ts',
-  'src/authentication/ciba/approve.ts',
-  'src/authentication/ciba/authorize-endpoint.ts',
-  'src/authentication/device/authorization-endpoint.ts',
-  'src/authentication/par.ts',
-  // The registries' plugin interfaces: a grant and an interaction step are handed the context per call;
-  // each is to declare the context its members may touch (as client-auth/method.ts ClientAuthContext does).
-  'src/authentication/interaction/step.ts',
-  'src/authentication/token/grant.ts',
-  // The token endpoint, its grants and what they share to issue user tokens (user-tokens.ts, whose
-  // per-API token policy is being reworked), and /mfa/challenge, which opens an mfa_token through them.
-  'src/authentication/mfa/challenge.ts',
-  'src/authentication/token/approved-login.ts',
-  'src/authentication/token/endpoint.ts',
-  'src/authentication/token/grants/authorization-code.ts',
-  'src/authentication/token/grants/device-code.ts',
-  'src/authentication/token/grants/password.ts',
-  'src/authentication/token/grants/refresh-token.ts',
-  'src/authentication/token/mfa-grant.ts',
-  'src/authentication/token/user-tokens.ts',
   // Federated login's upstream round trip (the sealed hop and the oidc strategy's start and callback):
-  // each is to declare the context it touches, as samlp-connection/login.ts does.
+  // each is to declare the context it touches, as samlp-connection/login.ts does. interaction/step.ts
+  // declares the steps' InteractionContext; it keeps InteractionDeps (StepDeps over the whole context),
+  // which these two are written against, until they declare theirs.
+  'src/authentication/interaction/step.ts',
   'src/authentication/connections/hop.ts',
   'src/authentication/oidc-connection/index.ts',
 ];

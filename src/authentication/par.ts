@@ -12,12 +12,12 @@
  * `par_request_expiry` seconds (default 30, at most 600).
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import type { AppContext } from '../domain/context.js';
+import type { Stores } from '../domain/stores.js';
 import { newSecret, secretHash } from '../domain/secrets.js';
 import { isoAt } from '../platform/clock.js';
 import { REQUEST_URI_PREFIX } from './authorize/pushed.js';
 import { responseSupport } from './authorize/request.js';
-import { authorizationPipeline, PAR } from './authorize/stages.js';
+import { authorizationPipeline, PAR, type StageContext } from './authorize/stages.js';
 import type { AuthenticationRegistries } from './registries.js';
 
 export const DEFAULT_PAR_EXPIRY_SECONDS = 30;
@@ -29,7 +29,12 @@ function expirySeconds(config: Record<string, unknown>): number {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? Math.min(value, MAX_PAR_EXPIRY_SECONDS) : DEFAULT_PAR_EXPIRY_SECONDS;
 }
 
-export function parEndpoint(ctx: AppContext, registries: AuthenticationRegistries): RouteOptions {
+/** What /oauth/par touches: the stages' context and the pushed requests it keeps. */
+export interface ParContext extends StageContext {
+  readonly stores: StageContext['stores'] & Pick<Stores, 'pushedRequests'>;
+}
+
+export function parEndpoint(ctx: ParContext, registries: AuthenticationRegistries): RouteOptions {
   const run = authorizationPipeline(PAR, { ctx, clientAuthMethods: registries.clientAuthMethods, responses: responseSupport(registries) });
   return {
     method: 'POST',

@@ -9,7 +9,7 @@ import { cibaApprovalRoutes } from './ciba/approve.js';
 import { deviceAuthorizationEndpoint } from './device/authorization-endpoint.js';
 import { refuseDuplicatedCookies } from './cookies.js';
 import { Sessions } from './interaction/sessions.js';
-import type { InteractionDeps } from './interaction/step.js';
+import type { StepDeps } from './interaction/step.js';
 import { Transactions } from './interaction/transactions.js';
 import { corsHook, preflightRoutes } from './cors.js';
 import { changePasswordEndpoint } from './dbconnections/change-password.js';
@@ -94,7 +94,7 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
     ]) {
       app.route(route);
     }
-    const interaction: InteractionDeps = {
+    const interaction: StepDeps = {
       ctx,
       sessions: new Sessions(ctx),
       transactions: new Transactions(ctx),

@@ -7,6 +7,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import Fastify from 'fastify';
+import { DbConnectionsService } from '../../src/authentication/dbconnections/service.js';
+import { Sessions } from '../../src/authentication/interaction/sessions.js';
+import type { Interaction, StepDeps } from '../../src/authentication/interaction/step.js';
+import { organizationStep } from '../../src/authentication/interaction/steps/organization.js';
+import { Transactions } from '../../src/authentication/interaction/transactions.js';
+import { errorHandler } from '../../src/platform/http/error-handler.js';
 import { createTestApp, DOMAIN, type TestApp } from '../helpers/app.js';
 
 const CALLBACK = 'https://app.example.com/callback';
@@ -88,5 +95,53 @@ describe('error rendering: the endpoint decides', () => {
     const pushed = await form('/oauth/par', { client_id: web.client_id, client_secret: web.client_secret, request: 'not-a-jwt' });
     assert.equal(pushed.statusCode, 400);
     assert.deepEqual(pushed.json(), { error: 'invalid_request_object', error_description: 'The request object is not a signed JWT' });
+  });
+
+  it('an interaction step\'s refusal (the organization step\'s check): a redirect to the client at /authorize, OAuth JSON where the endpoint chose nothing', async () => {
+    const denying = (await t.management('POST', '/api/v2/clients', {
+      body: { name: 'No organizations', app_type: 'regular_web', grant_types: ['authorization_code'], callbacks: [CALLBACK], organization_usage: 'deny' },
+    })).json() as { client_id: string };
+    const description = 'parameter organization is not allowed for this client';
+
+    // /authorize: the interaction policy answers the step's refusal to the trusted redirect target.
+    const authorize = await get(`/authorize?${new URLSearchParams({ client_id: denying.client_id, response_type: 'code', redirect_uri: CALLBACK, state: 's5', organization: 'org_anything' })}`);
+    assert.equal(authorize.statusCode, 302, authorize.body);
+    const location = new URL(authorize.headers.location as string);
+    assert.equal(`${location.origin}${location.pathname}`, CALLBACK);
+    assert.equal(location.searchParams.get('error'), 'invalid_request');
+    assert.equal(location.searchParams.get('error_description'), description);
+    assert.equal(location.searchParams.get('state'), 's5');
+
+    // The same check run by an endpoint that chose no renderer (as the token endpoint): the surface's OAuth JSON,
+    // so the error carries no response shape of its own.
+    const deps: StepDeps = {
+      ctx: t.ctx,
+      sessions: new Sessions(t.ctx),
+      transactions: new Transactions(t.ctx),
+      dbconnections: new DbConnectionsService(t.ctx),
+      steps: [organizationStep],
+      protocols: [],
+      connectionLogins: [],
+    };
+    const client = await t.ctx.lookups.client(t.tenant.id, denying.client_id);
+    assert.ok(client);
+    const interaction: Interaction = {
+      tenant: t.tenant,
+      client,
+      request: { client_id: denying.client_id, response_type: ['code'], redirect_target: CALLBACK, redirect_uri: CALLBACK, response_mode: 'query', state: 's6', organization: 'org_anything' },
+      browser: 'browser',
+      completed: [],
+    };
+    const bare = Fastify();
+    bare.setErrorHandler(errorHandler);
+    bare.post('/check', async () => ({ needed: await organizationStep.needed(deps, interaction) }));
+    try {
+      const checked = await bare.inject({ method: 'POST', url: '/check' });
+      assert.equal(checked.statusCode, 400);
+      assert.equal(checked.headers.location, undefined);
+      assert.deepEqual(checked.json(), { error: 'invalid_request', error_description: description });
+    } finally {
+      await bare.close();
+    }
   });
 });

@@ -13,7 +13,7 @@
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { startInteraction } from '../interaction/policy.js';
-import type { InteractionDeps } from '../interaction/step.js';
+import type { StepDeps } from '../interaction/step.js';
 import { redeemLoginTicket } from '../cross-origin/redeem.js';
 import type { IssuanceClient } from '../../domain/issuance/lookups.js';
 import type { AuthenticationRegistries } from '../registries.js';
@@ -34,7 +34,7 @@ export interface ReadAuthorizeRequest {
  * request's (/passwordless/verify_redirect's email and code).
  */
 export function authorizeRequestReader(
-  deps: InteractionDeps,
+  deps: StepDeps,
   registries: Pick<AuthenticationRegistries, 'clientAuthMethods' | 'responseTypes' | 'responseModes'>,
   extraParameters: readonly string[] = [],
 ): (request: FastifyRequest, reply: FastifyReply) => Promise<ReadAuthorizeRequest> {
@@ -45,7 +45,7 @@ export function authorizeRequestReader(
   };
 }
 
-export function authorizeEndpoint(deps: InteractionDeps, registries: AuthenticationRegistries): RouteOptions {
+export function authorizeEndpoint(deps: StepDeps, registries: AuthenticationRegistries): RouteOptions {
   const read = authorizeRequestReader(deps, registries);
   return {
     method: 'GET',

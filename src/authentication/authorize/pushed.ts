@@ -6,7 +6,6 @@
  * A request_uri that is unknown, spent, expired or another client's is the
  * error page: nothing about the request is trusted, so nothing is redirected.
  */
-import type { AppContext } from '../../domain/context.js';
 import type { Stores } from '../../domain/stores.js';
 import type { IssuanceClient } from '../../domain/issuance/lookups.js';
 import { complianceProfile } from '../../domain/clients/compliance.js';
@@ -22,7 +21,13 @@ export const requiresPushedRequests = (client: IssuanceClient) =>
   client.row.config.require_pushed_authorization_requests === true || complianceProfile(client.row) !== undefined;
 
 /** The pushed parameters a request_uri names (used once), for their client. */
-export async function pushedParameters(ctx: Pick<AppContext, 'now'> & { stores: Pick<Stores, 'pushedRequests'> }, tenant: Tenant, client: IssuanceClient, requestUri: string): Promise<Record<string, string>> {
+/** What reading a pushed request touches: the clock and the pushed requests (spent once). */
+export interface PushedRequestContext {
+  readonly now: () => number;
+  readonly stores: Pick<Stores, 'pushedRequests'>;
+}
+
+export async function pushedParameters(ctx: PushedRequestContext, tenant: Tenant, client: IssuanceClient, requestUri: string): Promise<Record<string, string>> {
   if (!requestUri.startsWith(REQUEST_URI_PREFIX)) throw oauthErrors.invalidRequest('Invalid request_uri.');
   const pushed = await ctx.stores.pushedRequests.consume(tenant.id, secretHash(requestUri.slice(REQUEST_URI_PREFIX.length)), client.row.client_id, isoAt(ctx.now()));
   if (!pushed) throw oauthErrors.invalidRequest('The request_uri is unknown, expired or already used.');

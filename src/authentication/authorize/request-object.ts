@@ -19,7 +19,6 @@
  */
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { candidateKeys } from '../../domain/client-credentials/registered.js';
-import type { AppContext } from '../../domain/context.js';
 import type { Stores } from '../../domain/stores.js';
 import { REQUEST_OBJECT_CREDENTIALS, type IssuanceClient } from '../../domain/issuance/lookups.js';
 import { secretHash } from '../../domain/secrets.js';
@@ -54,7 +53,13 @@ function parametersOf(payload: JWTPayload): Record<string, string> {
   return out;
 }
 
-async function verify(ctx: Pick<AppContext, 'now'>, tenant: Tenant, client: IssuanceClient, jwt: string): Promise<JWTPayload> {
+/** What reading a request object touches: the clock and the one-time-use store (a `jti` is spent once). */
+export interface RequestObjectContext {
+  readonly now: () => number;
+  readonly stores: Pick<Stores, 'oneTimeUses'>;
+}
+
+async function verify(ctx: Pick<RequestObjectContext, 'now'>, tenant: Tenant, client: IssuanceClient, jwt: string): Promise<JWTPayload> {
   if (Buffer.byteLength(jwt) > MAX_REQUEST_OBJECT_BYTES) throw refuse(`The request object is larger than ${MAX_REQUEST_OBJECT_BYTES} bytes`);
   let header: ReturnType<typeof decodeProtectedHeader>;
   try {
@@ -98,7 +103,7 @@ async function verify(ctx: Pick<AppContext, 'now'>, tenant: Tenant, client: Issu
  * object's members over them, once the object is verified and its `jti`
  * spent. Without one, the query's, unless the client requires signed requests.
  */
-export async function withRequestObject(ctx: Pick<AppContext, 'now'> & { stores: Pick<Stores, 'oneTimeUses'> }, tenant: Tenant, client: IssuanceClient, params: Record<string, string>): Promise<Record<string, string>> {
+export async function withRequestObject(ctx: RequestObjectContext, tenant: Tenant, client: IssuanceClient, params: Record<string, string>): Promise<Record<string, string>> {
   const jwt = params.request;
   if (jwt === undefined) {
     if (requiresSignedRequests(client)) throw refuse('This client must send signed request objects (request parameter)');

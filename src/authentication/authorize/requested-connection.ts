@@ -13,7 +13,7 @@
  * A request whose redirect_uri is not trusted never gets here: its error page
  * comes first (./request.ts `resolveRedirectTarget`).
  */
-import type { AppContext } from '../../domain/context.js';
+import type { ConnectionStore } from '../../domain/connections/store.js';
 import type { IssuanceClient } from '../../domain/issuance/lookups.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { oauthErrors } from '../../platform/http/errors.js';
@@ -23,7 +23,12 @@ import { loginConnections } from '../../domain/issuance/token-policy.js';
 export const CONNECTION_NOT_FOUND = 'the connection was not found';
 
 /** Refuses a `connection` that is not enabled for the client (see the file comment); no `connection`: nothing to check. */
-export async function checkRequestedConnection(ctx: AppContext, tenant: Tenant, client: IssuanceClient, authorize: AuthorizeRequest): Promise<void> {
+/** What checking a requested connection reads: the connections enabled for the client. */
+export interface RequestedConnectionContext {
+  readonly stores: { readonly connections: ConnectionStore };
+}
+
+export async function checkRequestedConnection(ctx: RequestedConnectionContext, tenant: Tenant, client: IssuanceClient, authorize: AuthorizeRequest): Promise<void> {
   const name = authorize.connection;
   if (name === undefined) return;
   const enabled = await loginConnections(ctx.stores.connections, tenant.id, client.row.client_id);

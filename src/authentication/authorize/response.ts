@@ -5,7 +5,7 @@
  * stored), tokens when it has `token` or `id_token`
  * (../token/user-tokens.ts issueFrontChannelTokens).
  */
-import type { AppContext } from '../../domain/context.js';
+import type { Stores } from '../../domain/stores.js';
 import type { IssuanceClient } from '../../domain/issuance/lookups.js';
 import { lifetimeOf } from '../../domain/lifetimes.js';
 import { CODE_LIFETIME_SECONDS, complianceProfile } from '../../domain/clients/compliance.js';
@@ -14,11 +14,20 @@ import { newSecret, secretHash } from '../../domain/secrets.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isoAt } from '../../platform/clock.js';
 import type { Authenticated } from '../interaction/sessions.js';
-import { issueFrontChannelTokens, scopesToGrant } from '../token/user-tokens.js';
+import { issueFrontChannelTokens, scopesToGrant, type UserTokenContext } from '../token/user-tokens.js';
 import { tokenPolicy } from '../../domain/issuance/token-policy.js';
 import { oauthErrors } from '../../platform/http/errors.js';
 import type { AuthorizeRequest } from './request.js';
 import { findOrganization, type TokenOrganization } from '../../domain/organizations/login.js';
+
+/**
+ * What an authorization response touches: the codes it keeps, the
+ * organization asked for, the clients a session issued to (back-channel
+ * logout), and what issuing the front channel's tokens does.
+ */
+export interface AuthorizationResponseContext extends UserTokenContext {
+  readonly stores: UserTokenContext['stores'] & Pick<Stores, 'authorizationCodes' | 'backchannelLogout' | 'organizations'>;
+}
 
 /** The tenant's code lifetime, at most CODE_LIFETIME_SECONDS for a client with a compliance level (FAPI). */
 function codeLifetime(tenant: Tenant, client: IssuanceClient): number {
@@ -27,7 +36,7 @@ function codeLifetime(tenant: Tenant, client: IssuanceClient): number {
 }
 
 async function issueCode(
-  ctx: AppContext,
+  ctx: AuthorizationResponseContext,
   tenant: Tenant,
   client: IssuanceClient,
   request: AuthorizeRequest,
@@ -61,7 +70,7 @@ async function issueCode(
  * The organization the request logs in to (the organization step checked the
  * membership); one deleted since is a refusal, never a token without it.
  */
-async function requestOrganization(ctx: AppContext, tenant: Tenant, request: AuthorizeRequest): Promise<TokenOrganization | undefined> {
+async function requestOrganization(ctx: AuthorizationResponseContext, tenant: Tenant, request: AuthorizeRequest): Promise<TokenOrganization | undefined> {
   if (request.organization === undefined) return undefined;
   const row = await findOrganization(ctx.stores, tenant.id, request.organization);
   if (!row) throw oauthErrors.invalidRequest(`no organization found with the id or name ${request.organization}`);
@@ -75,14 +84,14 @@ async function requestOrganization(ctx: AppContext, tenant: Tenant, request: Aut
  * (the token endpoint refuses the same user again, e.g. one whose role was
  * taken away after the code was issued).
  */
-async function requireOperator(ctx: AppContext, tenant: Tenant, client: IssuanceClient, request: AuthorizeRequest, userId: string): Promise<void> {
+async function requireOperator(ctx: AuthorizationResponseContext, tenant: Tenant, client: IssuanceClient, request: AuthorizeRequest, userId: string): Promise<void> {
   if (!tokenPolicy(tenant.id, client.row.client_id).refusedBeforeCode) return;
   // Its access_denied goes back to the client as the authorization error (the interaction policy answers this request's errors to it).
   await scopesToGrant(ctx, { tenant, client, audience: request.audience, scope: request.scope, userId });
 }
 
 export async function authorizationResponse(
-  ctx: AppContext,
+  ctx: AuthorizationResponseContext,
   tenant: Tenant,
   client: IssuanceClient,
   request: AuthorizeRequest,

@@ -25,6 +25,7 @@
  * A stage takes only the parts of the context it uses.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { audienceApi } from '../../domain/issuance/audience.js';
 import type { IssuanceClient, IssuanceLookups } from '../../domain/issuance/lookups.js';
 import type { UserRow } from '../../domain/rows.js';
 import type { Stores } from '../../domain/stores.js';
@@ -245,15 +246,16 @@ function checkBackchannelRequest(deps: { stores: Pick<Stores, 'users'> }): Stage
 }
 
 /**
- * The audience names an API of the tenant (the one place it is checked for
- * the family): the requested one at /authorize, the requested one or the
- * tenant's default at the back-channel endpoints.
+ * The audience names an API of the tenant (checked once for the family, by
+ * the Authentication API's one audience check, domain/issuance/audience.ts):
+ * the requested one at /authorize, the requested one or the tenant's default
+ * at the back-channel endpoints.
  */
 function checkResource({ lookups }: { readonly lookups: IssuanceLookups }): StageFunction {
   return async function checkResource(state) {
     const { tenant } = state;
     const audience = state.endpoint === A ? state.authorize!.audience : (state.params.audience ?? tenant.settings.default_audience);
-    if (audience !== undefined && !(await lookups.resourceServer(tenant.id, audience))) throw oauthErrors.accessDenied(`Service not enabled within domain: ${audience}`);
+    if (audience !== undefined) await audienceApi(lookups, tenant.id, audience);
     state.audience = state.endpoint === A ? state.authorize!.audience : state.params.audience;
   };
 }

@@ -8,7 +8,8 @@
  * bound to it. Gatehouse's reading of the service's email channel (README).
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import type { AppContext } from '../../domain/context.js';
+import type { IssuanceLookups } from '../../domain/issuance/lookups.js';
+import type { Stores } from '../../domain/stores.js';
 import type { BackchannelAuthRequestRow } from '../../domain/rows.js';
 import { secretHash } from '../../domain/secrets.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
@@ -19,7 +20,15 @@ import { cibaApprovalPage, cibaDonePage } from '../pages/ciba.js';
 import { sendPage } from '../pages/html.js';
 import { pageParams } from '../params.js';
 
-export function cibaApprovalRoutes(ctx: AppContext): RouteOptions[] {
+/** What the approval page touches: its CSRF tokens, the clock, the client's name, the back-channel requests it decides. */
+export interface CibaApprovalContext {
+  readonly now: () => number;
+  formTokens(purpose: string): FormTokens;
+  readonly lookups: Pick<IssuanceLookups, 'client'>;
+  readonly stores: Pick<Stores, 'backchannelAuthRequests'>;
+}
+
+export function cibaApprovalRoutes(ctx: CibaApprovalContext): RouteOptions[] {
   let tokens: FormTokens | undefined;
   const csrf = () => (tokens ??= ctx.formTokens('gatehouse ciba approval'));
 

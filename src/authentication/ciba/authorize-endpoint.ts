@@ -10,23 +10,23 @@
  * device's signed answer decides the request, src/domain/mfa/push.ts),
  * `email` mails a single-use link to the approval page (../ciba/approve.ts). Answer `{auth_req_id, expires_in, interval}`.
  */
-import { sendTenantMail, userVariables } from '../../domain/email/templates.js';
+import { sendTenantMail, userVariables, type TenantMailContext } from '../../domain/email/templates.js';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import type { AppContext } from '../../domain/context.js';
+import type { Stores } from '../../domain/stores.js';
 import type { BackchannelAuthRequestRow, UserRow } from '../../domain/rows.js';
 import { newSecret, secretHash } from '../../domain/secrets.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isoAt } from '../../platform/clock.js';
 import { newPrefixedId } from '../../platform/crypto/ids.js';
 import { oauthErrors } from '../../platform/http/errors.js';
-import { authorizationPipeline, BA } from '../authorize/stages.js';
+import { authorizationPipeline, BA, type StageContext } from '../authorize/stages.js';
 import { responseSupport } from '../authorize/request.js';
 import type { AuthenticatedClient } from '../client-auth/method.js';
 import type { AuthenticationRegistries } from '../registries.js';
 import type { Authenticator } from '../../domain/mfa/model.js';
 import { startPushChallenge } from '../../domain/mfa/push.js';
 import { secondFactors, usableAuthenticators } from '../../domain/mfa/service.js';
-import { pushSender } from '../mfa/push-delivery.js';
+import { pushSender, type PushDeliveryContext } from '../mfa/push-delivery.js';
 
 export const CIBA_POLL_INTERVAL = 5;
 
@@ -38,7 +38,12 @@ type Channel = { name: 'guardian-push'; device: Authenticator } | { name: 'email
  * `guardian-push` when the user has an enrolled push device and the factor
  * is on, else `email` when listed and the user has an address.
  */
-async function checkChannels(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient, user: UserRow): Promise<Channel> {
+/** What /bc-authorize touches: the stages' context, the user's push authenticator and the push or mail that asks them, the requests it keeps. */
+export interface BackchannelAuthorizeContext extends StageContext, PushDeliveryContext, TenantMailContext {
+  readonly stores: StageContext['stores'] & PushDeliveryContext['stores'] & TenantMailContext['stores'] & Pick<Stores, 'backchannelAuthRequests'>;
+}
+
+async function checkChannels(ctx: BackchannelAuthorizeContext, tenant: Tenant, client: AuthenticatedClient, user: UserRow): Promise<Channel> {
   const config = client.client.row.config as { async_approval_notification_channels?: unknown };
   const channels = Array.isArray(config.async_approval_notification_channels) ? config.async_approval_notification_channels : ['guardian-push'];
   if (channels.includes('guardian-push')) {
@@ -50,7 +55,7 @@ async function checkChannels(ctx: AppContext, tenant: Tenant, client: Authentica
 }
 
 /** The approval mail (the tenant's `async_approval` template when it has one). */
-function mailApproval(ctx: AppContext, tenant: Tenant, user: UserRow, client: AuthenticatedClient, ticket: string, bindingMessage: string, expiresIn: number): Promise<void> {
+function mailApproval(ctx: BackchannelAuthorizeContext, tenant: Tenant, user: UserRow, client: AuthenticatedClient, ticket: string, bindingMessage: string, expiresIn: number): Promise<void> {
   const link = `${tenant.issuer}ciba/approve?ticket=${encodeURIComponent(ticket)}`;
   const name = client.client.row.name;
   return sendTenantMail(
@@ -69,7 +74,7 @@ function mailApproval(ctx: AppContext, tenant: Tenant, user: UserRow, client: Au
 }
 
 /** Pushes the request to the user's device as a transaction; returns the transaction id. */
-async function pushApproval(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient, device: Authenticator, bindingMessage: string): Promise<string> {
+async function pushApproval(ctx: BackchannelAuthorizeContext, tenant: Tenant, client: AuthenticatedClient, device: Authenticator, bindingMessage: string): Promise<string> {
   let transaction = '';
   const notify = pushSender(ctx, tenant, device, { clientName: client.client.row.name, text: `${client.client.row.name}: ${bindingMessage}` });
   await startPushChallenge(ctx, tenant, device, client.client.row.client_id, async (transactionId, expiresAt) => {
@@ -79,7 +84,7 @@ async function pushApproval(ctx: AppContext, tenant: Tenant, client: Authenticat
   return transaction;
 }
 
-export function backchannelAuthorizeEndpoint(ctx: AppContext, registries: AuthenticationRegistries): RouteOptions {
+export function backchannelAuthorizeEndpoint(ctx: BackchannelAuthorizeContext, registries: AuthenticationRegistries): RouteOptions {
   const run = authorizationPipeline(BA, { ctx, clientAuthMethods: registries.clientAuthMethods, responses: responseSupport(registries) });
   return {
     method: 'POST',

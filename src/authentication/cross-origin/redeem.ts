@@ -29,9 +29,11 @@ import { isActive } from '../../domain/users/active-user.js';
 import type { AuthorizeRequest } from '../authorize/request.js';
 import { scriptHash } from '../authorize/response-modes/mode.js';
 import { appendCookie, bindBrowser, BROWSER_COOKIE, readCookie } from '../cookies.js';
-import { AuthorizationErrorResponse, pageErrors } from '../errors.js';
+import { answerErrorsTo } from '../error-rendering.js';
+import { pageErrors } from '../errors.js';
+import { oauthErrors } from '../../platform/http/errors.js';
 import { startInteraction } from '../interaction/policy.js';
-import type { InteractionDeps } from '../interaction/step.js';
+import type { StepDeps } from '../interaction/step.js';
 import { bareDocument, cspSourceOf, html, Html } from '../pages/html.js';
 import { pageParams } from '../params.js';
 import { cookieVerifier, openLoginTicket, spendLoginTicket, ticketMismatch, verifierCookie, verifierMatches, type LoginTicket } from './ticket.js';
@@ -44,7 +46,8 @@ const VERIFY_PATH = '/co/verify';
  */
 const ELLIPSIS = '\u2026';
 
-const refused = (description: string, authorize: AuthorizeRequest) => new AuthorizationErrorResponse('access_denied', description, authorize);
+/** A ticket's refusal: /authorize answers it to the request's redirect target (redeemLoginTicket chooses so). */
+const refused = (description: string) => oauthErrors.accessDenied(description);
 
 /** The verification page's one script: the message exchange with the application's cross_origin_loc frame, then the form. */
 const VERIFY_SCRIPT = `(() => {
@@ -64,12 +67,12 @@ const VERIFY_SCRIPT = `(() => {
   });
 })();`;
 
-const formTokens = (deps: InteractionDeps) => deps.ctx.formTokens('gatehouse co verify');
+const formTokens = (deps: StepDeps) => deps.ctx.formTokens('gatehouse co verify');
 
-function verificationPage(deps: InteractionDeps, request: FastifyRequest, reply: FastifyReply, ticket: LoginTicket, location: string, authorize: AuthorizeRequest): FastifyReply {
+function verificationPage(deps: StepDeps, request: FastifyRequest, reply: FastifyReply, ticket: LoginTicket, location: string, authorize: AuthorizeRequest): FastifyReply {
   const { tenant } = request;
   const locOrigin = cspSourceOf(location);
-  if (locOrigin === undefined) throw refused('The login could not be verified in this browser.', authorize);
+  if (locOrigin === undefined) throw refused('The login could not be verified in this browser.');
   const browser = bindBrowser(request, reply);
   const query = request.url.slice(request.url.indexOf('?') + 1);
   const csrf = formTokens(deps).token(tenant.id, secretHash(ticket.jti), browser);
@@ -101,7 +104,7 @@ function verificationPage(deps: InteractionDeps, request: FastifyRequest, reply:
 
 /** /authorize with `login_ticket`: the ticket's login, the verification page, or access_denied. */
 export async function redeemLoginTicket(
-  deps: InteractionDeps,
+  deps: StepDeps,
   request: FastifyRequest,
   reply: FastifyReply,
   client: IssuanceClient,
@@ -110,24 +113,25 @@ export async function redeemLoginTicket(
 ): Promise<FastifyReply> {
   const { ctx } = deps;
   const { tenant } = request;
+  answerErrorsTo(request, authorize);
   const ticket = openLoginTicket(ctx, tenant, params.login_ticket ?? '');
-  if (!ticket) throw refused('Invalid or expired login ticket.', authorize);
+  if (!ticket) throw refused('Invalid or expired login ticket.');
   const mismatch = ticketMismatch(ticket, client, params.realm ?? params.connection);
-  if (mismatch !== undefined) throw refused(mismatch, authorize);
+  if (mismatch !== undefined) throw refused(mismatch);
   if (!verifierMatches(ticket, cookieVerifier(request.headers.cookie))) {
     const location = client.browser.crossOriginLoc;
-    if (location === undefined) throw refused('The login could not be verified in this browser (third-party cookies blocked, and the application has no cross_origin_loc).', authorize);
+    if (location === undefined) throw refused('The login could not be verified in this browser (third-party cookies blocked, and the application has no cross_origin_loc).');
     return verificationPage(deps, request, reply, ticket, location, authorize);
   }
-  if (!(await spendLoginTicket(ctx, tenant, ticket))) throw refused('Invalid or expired login ticket.', authorize);
+  if (!(await spendLoginTicket(ctx, tenant, ticket))) throw refused('Invalid or expired login ticket.');
   const user = await ctx.stores.users.get(tenant.id, ticket.user_id);
-  if (!user || !isActive(user)) throw refused('user is blocked', authorize);
+  if (!user || !isActive(user)) throw refused('user is blocked');
   const authenticated = await deps.sessions.start(tenant, user, reply);
   return startInteraction(deps, request, reply, client, authorize, authenticated);
 }
 
 /** POST /co/verify: the verification page's answer; the verifier cookie, then the same /authorize request again. */
-export function coVerifyEndpoint(deps: InteractionDeps): RouteOptions {
+export function coVerifyEndpoint(deps: StepDeps): RouteOptions {
   return {
     method: 'POST',
     url: VERIFY_PATH,

@@ -30,7 +30,7 @@ import { bindBrowser, BROWSER_COOKIE, readCookie } from '../cookies.js';
 import { PageError, pageErrors } from '../errors.js';
 import type { AuthorizeRequest } from '../authorize/request.js';
 import { runInteraction } from '../interaction/policy.js';
-import type { InteractionDeps } from '../interaction/step.js';
+import type { StepDeps } from '../interaction/step.js';
 import { activateCodePage, activateConfirmPage, activateDonePage } from '../pages/device.js';
 import { sendPage } from '../pages/html.js';
 import { pageParams } from '../params.js';
@@ -45,7 +45,7 @@ function callbackUrl(tenant: Tenant): string {
   return `${tenant.issuer}${CALLBACK}`;
 }
 
-async function usableRequest(deps: InteractionDeps, tenant: Tenant, normalized: string): Promise<DeviceCodeRow | undefined> {
+async function usableRequest(deps: StepDeps, tenant: Tenant, normalized: string): Promise<DeviceCodeRow | undefined> {
   const row = await deps.ctx.stores.deviceCodes.findByUserCode(tenant.id, secretHash(normalized));
   return row && row.status === 'pending' && row.expires_at > isoAt(deps.ctx.now()) ? row : undefined;
 }
@@ -64,7 +64,7 @@ function deviceAuthorizeRequest(tenant: Tenant, row: DeviceCodeRow): AuthorizeRe
   };
 }
 
-export function activateRoutes(deps: InteractionDeps): RouteOptions[] {
+export function activateRoutes(deps: StepDeps): RouteOptions[] {
   const { ctx } = deps;
   let tokens: FormTokens | undefined;
   const csrf = () => (tokens ??= ctx.formTokens('gatehouse device activation'));

@@ -11,7 +11,7 @@
  * tenant's `device_code` lifetime (900 s), `interval` 5 s.
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import type { AppContext } from '../../domain/context.js';
+import type { Stores } from '../../domain/stores.js';
 import { newUserCode, normalizeUserCode } from '../../domain/device-codes/codes.js';
 import { lifetimeOf } from '../../domain/lifetimes.js';
 import type { DeviceCodeRow } from '../../domain/rows.js';
@@ -21,7 +21,7 @@ import { isoAt } from '../../platform/clock.js';
 import { newPrefixedId } from '../../platform/crypto/ids.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
 import { responseSupport } from '../authorize/request.js';
-import { authorizationPipeline, DA } from '../authorize/stages.js';
+import { authorizationPipeline, DA, type StageContext } from '../authorize/stages.js';
 import type { AuthenticatedClient } from '../client-auth/method.js';
 import type { Params } from '../params.js';
 import type { AuthenticationRegistries } from '../registries.js';
@@ -30,7 +30,12 @@ import type { AuthenticationRegistries } from '../registries.js';
 export const DEVICE_POLL_INTERVAL = 5;
 
 /** Keeps the request under fresh codes (a new pair on the rare collision of a user code). */
-async function keepRequest(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient, params: Params, audience: string | undefined) {
+/** What /oauth/device/code touches: the stages' context and the device codes it keeps. */
+export interface DeviceAuthorizationContext extends StageContext {
+  readonly stores: StageContext['stores'] & Pick<Stores, 'deviceCodes'>;
+}
+
+async function keepRequest(ctx: DeviceAuthorizationContext, tenant: Tenant, client: AuthenticatedClient, params: Params, audience: string | undefined) {
   const now = ctx.now();
   const lifetime = lifetimeOf(tenant, 'device_code');
   for (let attempt = 0; ; attempt++) {
@@ -65,7 +70,7 @@ async function keepRequest(ctx: AppContext, tenant: Tenant, client: Authenticate
   }
 }
 
-export function deviceAuthorizationEndpoint(ctx: AppContext, registries: AuthenticationRegistries): RouteOptions {
+export function deviceAuthorizationEndpoint(ctx: DeviceAuthorizationContext, registries: AuthenticationRegistries): RouteOptions {
   const run = authorizationPipeline(DA, { ctx, clientAuthMethods: registries.clientAuthMethods, responses: responseSupport(registries) });
   return {
     method: 'POST',

@@ -27,7 +27,7 @@ import { bindBrowser, BROWSER_COOKIE, readCookie } from '../cookies.js';
 import { answeringErrorsTo } from '../error-rendering.js';
 import { pageErrors } from '../errors.js';
 import { pageParams } from '../params.js';
-import type { Interaction, InteractionDeps, InteractionStep, ProtocolResponse } from './step.js';
+import type { Interaction, StepDeps, InteractionStep, ProtocolResponse } from './step.js';
 
 
 /** 302 to one of the hosted pages of a transaction. */
@@ -36,7 +36,7 @@ function redirectToPage(reply: FastifyReply, path: string, transactionId: string
 }
 
 /** The module answering a request of another protocol; undefined for an authorization request. */
-function protocolOf(deps: InteractionDeps, interaction: Interaction): ProtocolResponse | undefined {
+function protocolOf(deps: StepDeps, interaction: Interaction): ProtocolResponse | undefined {
   const name = interaction.request.protocol?.name;
   if (name === undefined) return undefined;
   const protocol = deps.protocols.find((p) => p.name === name);
@@ -45,7 +45,7 @@ function protocolOf(deps: InteractionDeps, interaction: Interaction): ProtocolRe
 }
 
 /** The first step with something to do; an error of a step's check goes back to the client. */
-function firstNeeded(deps: InteractionDeps, http: FastifyRequest, interaction: Interaction): Promise<InteractionStep | undefined> {
+function firstNeeded(deps: StepDeps, http: FastifyRequest, interaction: Interaction): Promise<InteractionStep | undefined> {
   return answeringErrorsTo(http, interaction.request, async () => {
     const skipped = protocolOf(deps, interaction)?.skipsSteps ?? [];
     for (const step of deps.steps) {
@@ -56,7 +56,7 @@ function firstNeeded(deps: InteractionDeps, http: FastifyRequest, interaction: I
   });
 }
 
-export async function runInteraction(deps: InteractionDeps, reply: FastifyReply, interaction: Interaction): Promise<FastifyReply> {
+export async function runInteraction(deps: StepDeps, reply: FastifyReply, interaction: Interaction): Promise<FastifyReply> {
   const { ctx, transactions } = deps;
   const { tenant, request } = interaction;
   return answeringErrorsTo(reply.request, request, async () => {
@@ -79,7 +79,7 @@ export async function runInteraction(deps: InteractionDeps, reply: FastifyReply,
  * steps, with the browser's usable login if any; no transaction yet.
  */
 export function startInteraction(
-  deps: InteractionDeps,
+  deps: StepDeps,
   request: FastifyRequest,
   reply: FastifyReply,
   client: Interaction['client'],
@@ -98,7 +98,7 @@ export function startInteraction(
 }
 
 /** The step `name` is done: kept on the transaction (with the login it was done as), then the policy goes on. */
-export async function completeStep(deps: InteractionDeps, reply: FastifyReply, interaction: Interaction, name: string): Promise<FastifyReply> {
+export async function completeStep(deps: StepDeps, reply: FastifyReply, interaction: Interaction, name: string): Promise<FastifyReply> {
   const completed = [...interaction.completed, name];
   if (interaction.transactionId !== undefined) {
     const recorded = await deps.transactions.record(interaction.tenant, interaction.transactionId, completed, interaction.authenticated?.session.id_hash);
@@ -114,7 +114,7 @@ export async function completeStep(deps: InteractionDeps, reply: FastifyReply, i
  * answers instead (`{ reply }`).
  */
 export async function stepPage(
-  deps: InteractionDeps,
+  deps: StepDeps,
   request: FastifyRequest,
   reply: FastifyReply,
   step: string,
@@ -141,7 +141,7 @@ const PAGE_REFUSALS: StepRefusals = { expired: pageErrors.expiredTransaction, in
  * the policy.
  */
 export async function stepInteraction(
-  deps: InteractionDeps,
+  deps: StepDeps,
   request: FastifyRequest,
   reply: FastifyReply,
   refusals: StepRefusals = PAGE_REFUSALS,
@@ -177,13 +177,13 @@ export async function stepInteraction(
 }
 
 /** The CSRF token of the transaction's forms, for this browser. */
-export function csrfToken(deps: InteractionDeps, interaction: Interaction): string {
+export function csrfToken(deps: StepDeps, interaction: Interaction): string {
   return deps.transactions.csrfToken(interaction.tenant, interaction.transactionId!, interaction.browser);
 }
 
 /** A route of step `step`'s page: `handle` runs only when the request is at that step (see stepPage). */
 export function stepRoute(
-  deps: InteractionDeps,
+  deps: StepDeps,
   step: string,
   method: 'GET' | 'POST',
   url: string,

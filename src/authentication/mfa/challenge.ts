@@ -17,24 +17,30 @@
  * sent are limited per client IP and per recipient (429).
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import type { AppContext } from '../../domain/context.js';
+import type { IssuanceLookups } from '../../domain/issuance/lookups.js';
 import { authenticatorApiId, storedIdOf, type Authenticator } from '../../domain/mfa/model.js';
 import { startPushChallenge } from '../../domain/mfa/push.js';
 import { secondFactors, startOobChallenge, usableAuthenticators } from '../../domain/mfa/service.js';
 import { oauthErrors } from '../../platform/http/errors.js';
-import { takeSend } from '../abuse-limits.js';
-import { authenticateClient, clientAuthenticationParameters } from '../client-auth/authenticate.js';
+import { takeSend, type AbuseLimitContext } from '../abuse-limits.js';
+import { authenticateClient, clientAuthenticationParameters, type ClientAuthenticationContext } from '../client-auth/authenticate.js';
 import { endUserIp } from '../end-user-ip.js';
 import { pick, readBody, requireParams } from '../params.js';
 import type { AuthenticationRegistries } from '../registries.js';
-import { openMfaLogin } from '../token/mfa-grant.js';
-import { bindingCodeSender } from './delivery.js';
-import { pushSender } from './push-delivery.js';
+import { openMfaLogin, type MfaGrantContext } from '../token/mfa-grant.js';
+import { bindingCodeSender, type CodeDeliveryContext } from './delivery.js';
+import { pushSender, type PushDeliveryContext } from './push-delivery.js';
 
 const CHALLENGE_TYPES = new Set(['otp', 'oob']);
 const OOB_CHANNEL: Readonly<Record<Authenticator['type'], string>> = { totp: 'otp', 'recovery-code': 'recovery-code', email: 'email', phone: 'sms', push: 'auth0' };
 
-export function challengeEndpoint(ctx: AppContext, registries: Pick<AuthenticationRegistries, 'clientAuthMethods'>): RouteOptions {
+/** What /mfa/challenge touches: client authentication, the mfa_token's login, the user's authenticators, sending a code or a push, the send limits. */
+export interface MfaChallengeContext extends ClientAuthenticationContext, MfaGrantContext, PushDeliveryContext, CodeDeliveryContext, AbuseLimitContext {
+  readonly lookups: IssuanceLookups;
+  readonly stores: ClientAuthenticationContext['stores'] & MfaGrantContext['stores'] & PushDeliveryContext['stores'] & CodeDeliveryContext['stores'];
+}
+
+export function challengeEndpoint(ctx: MfaChallengeContext, registries: Pick<AuthenticationRegistries, 'clientAuthMethods'>): RouteOptions {
   const authentication = clientAuthenticationParameters(registries.clientAuthMethods);
   return {
     method: 'POST',

@@ -22,10 +22,10 @@ import type { AuthenticationRegistries } from '../registries.js';
 import { bindBrowser } from '../cookies.js';
 import { oauthErrors } from '../../platform/http/errors.js';
 import { runInteraction } from '../interaction/policy.js';
-import type { InteractionDeps } from '../interaction/step.js';
+import type { StepDeps } from '../interaction/step.js';
 import { emailConnection } from './connection.js';
 
-export function verifyRedirectEndpoint(deps: InteractionDeps, registries: AuthenticationRegistries): RouteOptions {
+export function verifyRedirectEndpoint(deps: StepDeps, registries: AuthenticationRegistries): RouteOptions {
   const { ctx } = deps;
   const readAuthorizeRequest = authorizeRequestReader(deps, registries, ['email', 'verification_code']);
   return {

@@ -42,7 +42,7 @@ import { isUniqueViolation } from '../../platform/database-errors.js';
 import { samlify } from '../../platform/xml/samlify.js';
 import { certificateBase64 } from '../../platform/xml/signatures.js';
 import { pageErrors } from '../errors.js';
-import type { InteractionDeps } from '../interaction/step.js';
+import type { InteractionDeps, StepDeps } from '../interaction/step.js';
 import { pick, readBody, readQuery } from '../params.js';
 import { SamlRefusal } from '../samlp/messages.js';
 import { sendHop } from '../connections/hop.js';
@@ -99,7 +99,7 @@ async function provision(ctx: SamlConnectionCallbackContext, connection: Connect
 }
 
 /** IdP-initiated: the configured client's /authorize, answered by the session just started. */
-async function idpInitiated(deps: InteractionDeps, request: FastifyRequest, reply: FastifyReply, connection: ConnectionRow, settings: SamlpConnectionSettings, login: VerifiedLogin) {
+async function idpInitiated(deps: StepDeps, request: FastifyRequest, reply: FastifyReply, connection: ConnectionRow, settings: SamlpConnectionSettings, login: VerifiedLogin) {
   const { ctx } = deps;
   const { tenant } = request;
   const { idpinitiated } = settings;
@@ -118,6 +118,7 @@ async function idpInitiated(deps: InteractionDeps, request: FastifyRequest, repl
 }
 
 /** The ACS: `POST /login/callback?connection=` (claimed from the shared callback URL, ../interaction/steps/federated.ts). */
+/** Its `deps` are the whole context's (`InteractionDeps`): the sealed hop (../connections/hop.ts) still takes it. */
 export async function samlpCallback(deps: InteractionDeps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const { ctx } = deps;
   const { tenant } = request;
@@ -156,7 +157,7 @@ export async function samlpCallback(deps: InteractionDeps, request: FastifyReque
   return sendHop(ctx, reply, tenant, transactionId, user.user_id, step);
 }
 
-export function spMetadataEndpoint(deps: InteractionDeps): RouteOptions {
+export function spMetadataEndpoint(deps: StepDeps): RouteOptions {
   return {
     method: 'GET',
     url: '/samlp/metadata',

@@ -22,7 +22,7 @@ import { secretHash } from '../../domain/secrets.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { HTTP_POST_BINDING } from '../../domain/clients/samlp-addon.js';
 import { formPost } from '../authorize/response-modes/form-post.js';
-import type { Interaction, InteractionDeps } from '../interaction/step.js';
+import type { Interaction, StepDeps } from '../interaction/step.js';
 import { sendToUpstream } from '../connections/upstream-redirect.js';
 import { authnRequest, redirectUrl } from '../samlp/xml-messages.js';
 import type { ConnectionStore } from '../../domain/connections/store.js';
@@ -50,7 +50,7 @@ export function authnRequestId(ctx: SamlConnectionLoginContext, tenant: Tenant, 
 
 /** Sends the browser to the connection's IdP with an AuthnRequest for this transaction. */
 export async function sendAuthnRequest(
-  deps: InteractionDeps,
+  deps: StepDeps,
   interaction: Interaction,
   reply: FastifyReply,
   connection: ConnectionRow,

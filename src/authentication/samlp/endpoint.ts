@@ -29,7 +29,7 @@ import { callbackMatches, type AuthorizeRequest } from '../authorize/request.js'
 import { formPost } from '../authorize/response-modes/form-post.js';
 import { pageErrors } from '../errors.js';
 import { startInteraction } from '../interaction/policy.js';
-import type { InteractionDeps } from '../interaction/step.js';
+import type { StepDeps } from '../interaction/step.js';
 import { pick, readQueryOrBody } from '../params.js';
 import { HTTP_POST_BINDING } from '../../domain/clients/samlp-addon.js';
 import { readAuthnRequest, SamlRefusal, type AuthnRequest, type InboundMessage } from './messages.js';
@@ -39,7 +39,7 @@ import { STATUS, statusResponse } from './xml-messages.js';
 const PARAMETERS = ['SAMLRequest', 'RelayState', 'SigAlg', 'Signature', 'connection'];
 
 /** The client of the path, with its samlp settings; else the error page. */
-export async function samlpClient(deps: InteractionDeps, tenant: Tenant, clientId: string): Promise<{ client: IssuanceClient; settings: SamlpSettings }> {
+export async function samlpClient(deps: StepDeps, tenant: Tenant, clientId: string): Promise<{ client: IssuanceClient; settings: SamlpSettings }> {
   const client = await deps.ctx.lookups.client(tenant.id, clientId);
   if (!client) throw pageErrors.authorize('Unknown client.');
   const settings = samlpSettings(client.row.config);
@@ -101,7 +101,7 @@ function samlpParams(tenant: Tenant, client: IssuanceClient, settings: SamlpSett
 }
 
 /** `IsPassive` and nobody logged in: the `NoPassive` status (SAML Core §3.4.1), at once. */
-async function noPassive(deps: InteractionDeps, reply: FastifyReply, tenant: Tenant, settings: SamlpSettings, params: SamlpRequestParams): Promise<FastifyReply> {
+async function noPassive(deps: StepDeps, reply: FastifyReply, tenant: Tenant, settings: SamlpSettings, params: SamlpRequestParams): Promise<FastifyReply> {
   const { signing } = await deps.ctx.keyring.keys(tenant.id);
   const xml = statusResponse(
     { issuer: samlIssuer(tenant, settings), acs: params.acs, inResponseTo: params.in_response_to!, now: deps.ctx.now(), code: STATUS.responder, subCode: STATUS.noPassive, settings },
@@ -110,7 +110,7 @@ async function noPassive(deps: InteractionDeps, reply: FastifyReply, tenant: Ten
   return formPost.send(reply, params.acs, { SAMLResponse: Buffer.from(xml).toString('base64'), RelayState: params.relay_state });
 }
 
-export function samlpEndpoints(deps: InteractionDeps): RouteOptions[] {
+export function samlpEndpoints(deps: StepDeps): RouteOptions[] {
   const handler = async (request: FastifyRequest<{ Params: { client_id: string } }>, reply: FastifyReply) => {
     const { tenant } = request;
     const params = pick(readQueryOrBody(request), PARAMETERS, pageErrors.invalidParameter);

@@ -28,7 +28,7 @@ import { isoAt } from '../../platform/clock.js';
 import { scriptHash } from '../authorize/response-modes/mode.js';
 import { clearedSessionCookie } from '../cookies.js';
 import { pageErrors } from '../errors.js';
-import type { InteractionDeps } from '../interaction/step.js';
+import type { StepDeps } from '../interaction/step.js';
 import { bareDocument, cspSourceOf, html, Html, sendHtml } from '../pages/html.js';
 import { pick, readQueryOrBody } from '../params.js';
 import { inboundMessage, samlpClient, ssoUrl } from './endpoint.js';
@@ -118,7 +118,7 @@ function namesSession(participant: SamlpParticipantRow | undefined, request: Log
   return request.sessionIndexes.length === 0 || request.sessionIndexes.includes(participant.session_index);
 }
 
-export function samlpLogoutEndpoints(deps: InteractionDeps): RouteOptions[] {
+export function samlpLogoutEndpoints(deps: StepDeps): RouteOptions[] {
   const handler = async (request: FastifyRequest<{ Params: { client_id: string } }>, reply: FastifyReply) => {
     const { tenant } = request;
     const { ctx } = deps;

@@ -17,11 +17,11 @@ import type { RouteOptions } from 'fastify';
 import { HTTP_POST_BINDING, HTTP_REDIRECT_BINDING, NAME_ID_FORMATS } from '../../domain/clients/samlp-addon.js';
 import { samlify } from '../../platform/xml/samlify.js';
 import { certificateBase64 } from '../../platform/xml/signatures.js';
-import type { InteractionDeps } from '../interaction/step.js';
+import type { StepDeps } from '../interaction/step.js';
 import { samlpClient, ssoUrl } from './endpoint.js';
 import { samlIssuer } from './response.js';
 
-export function samlpMetadataEndpoint(deps: InteractionDeps): RouteOptions {
+export function samlpMetadataEndpoint(deps: StepDeps): RouteOptions {
   return {
     method: 'GET',
     url: '/samlp/metadata/:client_id',
@@ -51,7 +51,7 @@ export function samlpMetadataEndpoint(deps: InteractionDeps): RouteOptions {
   };
 }
 
-function download(name: string, type: string, body: (pem: string) => string | Buffer): (deps: InteractionDeps) => RouteOptions {
+function download(name: string, type: string, body: (pem: string) => string | Buffer): (deps: StepDeps) => RouteOptions {
   return (deps) => ({
     method: 'GET',
     url: `/${name}`,

@@ -13,7 +13,7 @@ import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isoAt } from '../../platform/clock.js';
 import { formPost } from '../authorize/response-modes/form-post.js';
 import { pageErrors } from '../errors.js';
-import type { Interaction, InteractionDeps, ProtocolResponse } from '../interaction/step.js';
+import type { Interaction, StepDeps, ProtocolResponse } from '../interaction/step.js';
 import { nameIdentifier, samlAttributes, samlProfile, type Attributes } from './attributes.js';
 import { loginResponse } from './xml-messages.js';
 import type { ConnectionStore } from '../../domain/connections/store.js';
@@ -110,7 +110,7 @@ export async function samlResponseFor(
 export const samlpResponse: ProtocolResponse = {
   name: SAMLP,
   skipsSteps: ['consent'],
-  async respond(deps: InteractionDeps, reply: FastifyReply, interaction: Interaction): Promise<FastifyReply> {
+  async respond(deps: StepDeps, reply: FastifyReply, interaction: Interaction): Promise<FastifyReply> {
     const { tenant, client } = interaction;
     const settings = samlpSettings(client.row.config);
     if (!settings) throw pageErrors.authorize('The application no longer has the SAML2 Web App addon.');

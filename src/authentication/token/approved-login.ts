@@ -5,14 +5,14 @@
  * members; then the user tokens of what was granted, with the login's
  * `auth_time` and `sid`.
  */
-import type { AppContext } from '../../domain/context.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { requireActiveUser } from '../../domain/users/active-user.js';
 import { oauthErrors, type OAuthError } from '../../platform/http/errors.js';
 import type { AuthenticatedClient } from '../client-auth/method.js';
 import type { TokenResponse } from './grant.js';
-import { grantOrganization } from './organization.js';
-import { issueUserTokens } from './user-tokens.js';
+import { grantOrganization, type GrantOrganizationContext } from './organization.js';
+import { issueUserTokens, type UserTokenContext } from './user-tokens.js';
+import type { UserStore } from '../../domain/users/store.js';
 import type { Confirmation } from '../../domain/tokens/confirmation.js';
 
 /** What the approval recorded. */
@@ -25,8 +25,13 @@ export interface ApprovedLogin {
   organization_id: string | null;
 }
 
+/** What redeeming an approved login touches: the user, their organization, and what issuing their tokens does. */
+export interface ApprovedLoginContext extends UserTokenContext, GrantOrganizationContext {
+  readonly stores: UserTokenContext['stores'] & GrantOrganizationContext['stores'] & { readonly users: UserStore };
+}
+
 export async function approvedLoginTokens(
-  ctx: AppContext,
+  ctx: ApprovedLoginContext,
   tenant: Tenant,
   client: AuthenticatedClient,
   login: ApprovedLogin,

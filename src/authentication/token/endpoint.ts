@@ -8,15 +8,17 @@
  * (../registries.ts).
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import type { AppContext } from '../../domain/context.js';
+import type { IssuanceLookups } from '../../domain/issuance/lookups.js';
 import { oauthErrors } from '../../platform/http/errors.js';
-import { authenticateClient, clientAuthenticationParameters } from '../client-auth/authenticate.js';
+import { authenticateClient, clientAuthenticationParameters, type ClientAuthenticationContext } from '../client-auth/authenticate.js';
 import type { AuthenticatedClient } from '../client-auth/method.js';
 import { pick, readBody, requireParams, type Params, type RawParams } from '../params.js';
 import type { AuthenticationRegistries } from '../registries.js';
-import type { GrantHandler, TokenResponse } from './grant.js';
+import type { GrantHandler, GrantHandlerContext, TokenResponse } from './grant.js';
+import type { DpopContext } from '../sender-constraint/dpop.js';
 import { proofOfPossession } from '../sender-constraint/token-proof.js';
-import { logTokenExchange, type TokenExchange } from '../tenant-log.js';
+import { logTokenExchange, type TenantLogLookupContext, type TokenExchange } from '../tenant-log.js';
+import type { Metrics } from '../../platform/metrics.js';
 
 function readGrantType(raw: RawParams): string {
   const { grant_type } = pick(raw, ['grant_type']);
@@ -52,7 +54,14 @@ function sendTokens(reply: FastifyReply, response: TokenResponse): FastifyReply 
     .send(Buffer.from(JSON.stringify(response)));
 }
 
-export function tokenEndpoint(ctx: AppContext, registries: AuthenticationRegistries): RouteOptions {
+/** What the token endpoint touches: client authentication, DPoP proofs, what its grants may (../token/grant.ts), the metrics and the tenant log. */
+export interface TokenEndpointContext extends ClientAuthenticationContext, DpopContext, GrantHandlerContext, TenantLogLookupContext {
+  readonly lookups: IssuanceLookups;
+  readonly metrics: Metrics;
+  readonly stores: ClientAuthenticationContext['stores'] & DpopContext['stores'] & GrantHandlerContext['stores'] & TenantLogLookupContext['stores'];
+}
+
+export function tokenEndpoint(ctx: TokenEndpointContext, registries: AuthenticationRegistries): RouteOptions {
   const grants: ReadonlyMap<string, GrantHandler> = new Map(registries.grants.map((g) => [g.grantType, g]));
   const authentication = clientAuthenticationParameters(registries.clientAuthMethods);
   return {

@@ -2,7 +2,13 @@ import type { FastifyRequest } from 'fastify';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { AuthenticatedClient } from '../client-auth/method.js';
 import type { Params } from '../params.js';
-import type { AppContext } from '../../domain/context.js';
+import type { Logger } from 'pino';
+import type { BruteForceProtection } from '../../domain/brute-force.js';
+import type { IssuanceLookups } from '../../domain/issuance/lookups.js';
+import type { Keyring } from '../../domain/keys/keyring.js';
+import type { Stores } from '../../domain/stores.js';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
+import type { Mailer } from '../../platform/mail/index.js';
 import type { Confirmation, TokenType } from '../../domain/tokens/confirmation.js';
 import type { ConnectionRow } from '../../domain/rows.js';
 import type { UserRow } from '../../domain/users/model.js';
@@ -19,8 +25,43 @@ export interface TokenResponse {
   recovery_code?: string;
 }
 
+/**
+ * What a grant's `handle` may touch (as ../client-auth/method.ts
+ * ClientAuthContext is a method's): the clock, the signing keys, sealing,
+ * the cached issuance lookups, brute-force counters and the mail they
+ * send (a blocked account's notice), and these stores. Each grant's helpers declare the
+ * part they use; a grant that needs more adds it here, where every caller
+ * sees it.
+ */
+export interface GrantHandlerContext {
+  readonly now: () => number;
+  readonly logger: Logger;
+  readonly box: SecretBox;
+  readonly keyring: Keyring;
+  readonly lookups: IssuanceLookups;
+  readonly bruteForce: BruteForceProtection;
+  readonly mailer: Mailer;
+  readonly stores: Pick<
+    Stores,
+    | 'authorizationCodes'
+    | 'backchannelAuthRequests'
+    | 'connections'
+    | 'deviceCodes'
+    | 'emailProviders'
+    | 'emailTemplates'
+    | 'mfa'
+    | 'oneTimeUses'
+    | 'organizationMembers'
+    | 'organizations'
+    | 'passwordless'
+    | 'rbac'
+    | 'refreshTokens'
+    | 'users'
+  >;
+}
+
 export interface GrantContext {
-  ctx: AppContext;
+  ctx: GrantHandlerContext;
   tenant: Tenant;
   request: FastifyRequest;
   params: Params;

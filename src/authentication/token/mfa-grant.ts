@@ -14,9 +14,9 @@
  *   `amr: ["mfa"]` in the ID token; for the MFA API's audience, an MFA API
  *   access token.
  */
-import type { AppContext } from '../../domain/context.js';
-import { issueMfaApiToken, mfaApiScopes, mfaAudience } from '../../domain/mfa/api-token.js';
-import { MFA_TOKEN_PURPOSE, openMfaToken, type MfaTokenClaims } from '../../domain/mfa/mfa-token.js';
+import { issueMfaApiToken, mfaApiScopes, mfaAudience, type MfaApiTokenContext } from '../../domain/mfa/api-token.js';
+import { MFA_TOKEN_PURPOSE, openMfaToken, type MfaTokenClaims, type MfaTokenContext } from '../../domain/mfa/mfa-token.js';
+import type { UserStore } from '../../domain/users/store.js';
 import { secretHash } from '../../domain/secrets.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { requireActiveUser } from '../../domain/users/active-user.js';
@@ -26,7 +26,7 @@ import { oauthErrors } from '../../platform/http/errors.js';
 import type { AuthenticatedClient } from '../client-auth/method.js';
 import { requireParams, type Params } from '../params.js';
 import type { TokenResponse } from './grant.js';
-import { issueUserTokens } from './user-tokens.js';
+import { issueUserTokens, type UserTokenContext } from './user-tokens.js';
 
 export const MFA_TOKEN_FAILURES = {
   malformed: () => oauthErrors.invalidGrant('Malformed mfa_token'),
@@ -35,13 +35,18 @@ export const MFA_TOKEN_FAILURES = {
   spent: () => oauthErrors.invalidGrant('The mfa_token was already used.'),
 };
 
+/** What an `mfa_token`'s login touches: the sealed token (spent once), its user, and the tokens it ends in. */
+export interface MfaGrantContext extends MfaTokenContext, MfaApiTokenContext, UserTokenContext {
+  readonly stores: MfaTokenContext['stores'] & UserTokenContext['stores'] & { readonly users: UserStore };
+}
+
 export interface MfaLogin {
   claims: MfaTokenClaims;
   user: UserRow;
 }
 
 /** The login an `mfa_token` continues, for this client. */
-export async function openMfaLogin(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient, token: string): Promise<MfaLogin> {
+export async function openMfaLogin(ctx: MfaGrantContext, tenant: Tenant, client: AuthenticatedClient, token: string): Promise<MfaLogin> {
   const opened = await openMfaToken(ctx, tenant, token);
   if (!opened.ok) throw MFA_TOKEN_FAILURES[opened.failure]();
   const { claims } = opened;
@@ -51,7 +56,7 @@ export async function openMfaLogin(ctx: AppContext, tenant: Tenant, client: Auth
 }
 
 /** The `mfa_token` parameter's login. */
-export function mfaLoginOf(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient, params: Params): Promise<MfaLogin> {
+export function mfaLoginOf(ctx: MfaGrantContext, tenant: Tenant, client: AuthenticatedClient, params: Params): Promise<MfaLogin> {
   requireParams(params, 'mfa_token');
   return openMfaLogin(ctx, tenant, client, params.mfa_token!);
 }
@@ -63,7 +68,7 @@ export function refuseFailedFactor(outcome: 'ok' | 'wrong' | 'blocked', wrongMes
 }
 
 /** The second factor was right: the token is spent and the login's tokens issued. */
-export async function completeMfaLogin(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient, login: MfaLogin): Promise<TokenResponse> {
+export async function completeMfaLogin(ctx: MfaGrantContext, tenant: Tenant, client: AuthenticatedClient, login: MfaLogin): Promise<TokenResponse> {
   const { claims, user } = login;
   const fresh = await ctx.stores.oneTimeUses.use(tenant.id, MFA_TOKEN_PURPOSE, secretHash(claims.jti), isoAt(claims.exp), isoAt(ctx.now()));
   if (!fresh) throw MFA_TOKEN_FAILURES.spent();

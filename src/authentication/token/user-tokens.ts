@@ -23,7 +23,6 @@
  */
 import type { IssuanceApi, IssuanceClient } from '../../domain/issuance/lookups.js';
 import { lifetimeOf } from '../../domain/lifetimes.js';
-import { oauthErrors } from '../../platform/http/errors.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { issueAccessToken } from '../../domain/tokens/access-token.js';
 import { issueIdToken } from '../../domain/tokens/id-token.js';
@@ -31,10 +30,15 @@ import { issueUserinfoAccessToken, userinfoAudience } from '../../domain/tokens/
 import type { UserRow } from '../../domain/users/model.js';
 import type { TokenResponse } from './grant.js';
 import { issueRefreshToken, OFFLINE_ACCESS, offlineAccessAllowed } from './refresh-tokens.js';
-import type { AppContext } from '../../domain/context.js';
 import { tokenTypeOf, type Confirmation } from '../../domain/tokens/confirmation.js';
 import type { TokenOrganization } from '../../domain/organizations/login.js';
-import { accessTokenFormat, defaultUserScopes, grantableUserScopes, tokenPolicy, type TokenPolicy } from '../../domain/issuance/token-policy.js';
+import { accessTokenFormat, defaultUserScopes, grantableUserScopes, tokenPolicy, type ScopeDeps, type TokenPolicy } from '../../domain/issuance/token-policy.js';
+import { audienceApi } from '../../domain/issuance/audience.js';
+import type { IssuanceLookups } from '../../domain/issuance/lookups.js';
+import type { AccessTokenContext } from '../../domain/tokens/access-token.js';
+import type { IdTokenContext } from '../../domain/tokens/id-token.js';
+import type { UserinfoTokenContext } from '../../domain/tokens/userinfo-token.js';
+import type { RefreshTokenContext } from './refresh-tokens.js';
 
 /** The OIDC scopes Gatehouse grants: those whose claims it can give (OIDC Core §5.4). */
 export const OIDC_SCOPES: ReadonlySet<string> = new Set(['openid', 'profile', 'email']);
@@ -76,6 +80,16 @@ export interface EffectivePermissions {
   effectivePermissions(tenantId: string, userId: string, resourceServerIdentifier: string): Promise<string[]>;
 }
 
+/** What deciding a user grant's audience and scopes reads: the API (cached) and the token policy's inputs. */
+export interface UserGrantContext extends ScopeDeps {
+  readonly lookups: Pick<IssuanceLookups, 'grant' | 'resourceServer'>;
+}
+
+/** What issuing a user's tokens touches: the grant's decision, the signing keys, the clock, refresh tokens. */
+export interface UserTokenContext extends UserGrantContext, AccessTokenContext, IdTokenContext, UserinfoTokenContext, RefreshTokenContext {
+  readonly stores: UserGrantContext['stores'] & RefreshTokenContext['stores'];
+}
+
 /** What a user grant resolves to: the API (if any), its token policy and the scopes granted. */
 interface ResolvedGrant {
   audience: string | undefined;
@@ -89,7 +103,7 @@ interface ResolvedGrant {
 
 type GrantRequest = Pick<UserTokenRequest, 'tenant' | 'client' | 'audience' | 'scope'> & { userId: string };
 
-async function resolveGrant(ctx: AppContext, request: GrantRequest, allowOffline: boolean): Promise<ResolvedGrant> {
+async function resolveGrant(ctx: UserGrantContext, request: GrantRequest, allowOffline: boolean): Promise<ResolvedGrant> {
   const { tenant, client } = request;
   const audience = request.audience ?? tenant.settings.default_audience;
   const requested = request.scope === undefined ? undefined : request.scope.split(' ').filter((s) => s !== '');
@@ -97,8 +111,7 @@ async function resolveGrant(ctx: AppContext, request: GrantRequest, allowOffline
   const offline = (api: IssuanceApi | undefined) =>
     allowOffline && requested?.includes(OFFLINE_ACCESS) === true && offlineAccessAllowed(client, api) ? [OFFLINE_ACCESS] : [];
   if (!audience) return { audience: undefined, api: undefined, granted: unique([...oidc, ...offline(undefined)]), oidc };
-  const api = await ctx.lookups.resourceServer(tenant.id, audience);
-  if (!api) throw oauthErrors.accessDenied(`Service not enabled within domain: ${audience}`);
+  const api = await audienceApi(ctx.lookups, tenant.id, audience);
   const policy = tokenPolicy(tenant.id, client.row.client_id, api);
   const candidates = requested === undefined ? defaultUserScopes(policy, api) : requested.filter((s) => !OIDC_SCOPES.has(s));
   const { scopes, permissions } = await grantableUserScopes(ctx, policy, { tenantId: tenant.id, clientId: client.row.client_id, userId: request.userId }, api, candidates);
@@ -106,12 +119,12 @@ async function resolveGrant(ctx: AppContext, request: GrantRequest, allowOffline
 }
 
 /** The scopes a request would be granted (for consent: what to ask the user for), and the audience they are for. */
-export async function scopesToGrant(ctx: AppContext, request: GrantRequest): Promise<{ audience: string | undefined; scopes: string[] }> {
+export async function scopesToGrant(ctx: UserGrantContext, request: GrantRequest): Promise<{ audience: string | undefined; scopes: string[] }> {
   const { audience, granted } = await resolveGrant(ctx, request, true);
   return { audience, scopes: granted };
 }
 
-async function issueAccess(ctx: AppContext, request: UserTokenRequest, grant: ResolvedGrant, userinfoLifetime?: number): Promise<{ token: string; expiresIn: number }> {
+async function issueAccess(ctx: UserTokenContext, request: UserTokenRequest, grant: ResolvedGrant, userinfoLifetime?: number): Promise<{ token: string; expiresIn: number }> {
   const { tenant, client, user } = request;
   const scope = grant.granted.join(' ');
   if (grant.api) {
@@ -140,7 +153,7 @@ async function issueAccess(ctx: AppContext, request: UserTokenRequest, grant: Re
   });
 }
 
-function idToken(ctx: AppContext, request: UserTokenRequest, granted: readonly string[], hashes: { accessToken?: string; code?: string } = {}): Promise<string> {
+function idToken(ctx: UserTokenContext, request: UserTokenRequest, granted: readonly string[], hashes: { accessToken?: string; code?: string } = {}): Promise<string> {
   return issueIdToken(ctx, {
     tenant: request.tenant,
     client: request.client,
@@ -155,7 +168,7 @@ function idToken(ctx: AppContext, request: UserTokenRequest, granted: readonly s
   });
 }
 
-export async function issueUserTokens(ctx: AppContext, request: UserTokenRequest): Promise<TokenResponse> {
+export async function issueUserTokens(ctx: UserTokenContext, request: UserTokenRequest): Promise<TokenResponse> {
   const grant = await resolveGrant(ctx, { ...request, userId: request.user.user_id }, true);
   const { token: accessToken, expiresIn } = await issueAccess(ctx, request, grant);
   const { granted } = grant;
@@ -192,7 +205,7 @@ export async function issueUserTokens(ctx: AppContext, request: UserTokenRequest
  * token and code it travels with (§3.3.2.11).
  */
 export async function issueFrontChannelTokens(
-  ctx: AppContext,
+  ctx: UserTokenContext,
   request: UserTokenRequest,
   wanted: { accessToken: boolean; idToken: boolean; code?: string },
 ): Promise<Record<string, string>> {

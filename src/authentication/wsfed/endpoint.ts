@@ -30,7 +30,7 @@ import { formPost } from '../authorize/response-modes/form-post.js';
 import { clearedSessionCookie } from '../cookies.js';
 import { pageErrors } from '../errors.js';
 import { startInteraction } from '../interaction/policy.js';
-import type { Interaction, InteractionDeps, ProtocolResponse } from '../interaction/step.js';
+import type { Interaction, StepDeps, ProtocolResponse } from '../interaction/step.js';
 import { logoutUrlAllowed } from '../logout/service.js';
 import { sendPage } from '../pages/html.js';
 import { loggedOutPage } from '../pages/logout.js';
@@ -51,7 +51,7 @@ interface WsfedParams {
 /** The samlp addon's settings shape the token; its defaults without one. */
 const tokenSettings = (client: IssuanceClient): SamlpSettings => samlpSettings(client.row.config) ?? { ...SAMLP_DEFAULTS };
 
-async function wsfedClient(deps: InteractionDeps, request: FastifyRequest, clientId: string | undefined): Promise<IssuanceClient> {
+async function wsfedClient(deps: StepDeps, request: FastifyRequest, clientId: string | undefined): Promise<IssuanceClient> {
   const client = clientId ? await deps.ctx.lookups.client(request.tenant.id, clientId) : undefined;
   if (!client) throw pageErrors.authorize('Unknown client.');
   const addons = client.row.config.addons as Record<string, unknown> | undefined;
@@ -78,7 +78,7 @@ function replyOf(client: IssuanceClient, wreply: string | undefined): string {
   return wreply;
 }
 
-async function signOut(deps: InteractionDeps, request: FastifyRequest, reply: FastifyReply, client: IssuanceClient, wreply: string | undefined): Promise<FastifyReply> {
+async function signOut(deps: StepDeps, request: FastifyRequest, reply: FastifyReply, client: IssuanceClient, wreply: string | undefined): Promise<FastifyReply> {
   if (wreply !== undefined && !logoutUrlAllowed(client.browser.allowedLogoutUrls, wreply)) {
     throw pageErrors.logout('The wreply is not in the list of Allowed Logout URLs of the application.');
   }
@@ -89,7 +89,7 @@ async function signOut(deps: InteractionDeps, request: FastifyRequest, reply: Fa
   return reply.code(302).header('Location', wreply).header('Cache-Control', 'no-store').send();
 }
 
-export function wsfedEndpoints(deps: InteractionDeps): RouteOptions[] {
+export function wsfedEndpoints(deps: StepDeps): RouteOptions[] {
   const handler = async (request: FastifyRequest<{ Params: { client_id?: string } }>, reply: FastifyReply) => {
     const params = pick(readQuery(request), PARAMETERS, pageErrors.invalidParameter);
     const fromRealm = params.wtrealm?.startsWith('urn:') ? params.wtrealm.slice(4) : undefined;
@@ -121,7 +121,7 @@ export function wsfedEndpoints(deps: InteractionDeps): RouteOptions[] {
 export const wsfedResponse: ProtocolResponse = {
   name: WSFED,
   skipsSteps: ['consent'],
-  async respond(deps: InteractionDeps, reply: FastifyReply, interaction: Interaction): Promise<FastifyReply> {
+  async respond(deps: StepDeps, reply: FastifyReply, interaction: Interaction): Promise<FastifyReply> {
     const { tenant, client } = interaction;
     const params = interaction.request.protocol!.params as unknown as WsfedParams;
     const { user, session } = interaction.authenticated!;
@@ -139,7 +139,7 @@ const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
 const DSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';
 const WSA_NS = 'http://www.w3.org/2005/08/addressing';
 
-function federationMetadataEndpoint(deps: InteractionDeps): RouteOptions {
+function federationMetadataEndpoint(deps: StepDeps): RouteOptions {
   return {
     method: 'GET',
     url: '/wsfed/FederationMetadata/2007-06/FederationMetadata.xml',

@@ -9,7 +9,7 @@ import type { Tenant } from '../../domain/tenants/tenant.js';
 import { managementErrors } from '../../platform/http/errors.js';
 import { entityLimitRefusals } from '../entity-limits.js';
 import { groupNotFound } from '../groups/service.js';
-import { checkpointPage, checkpointPaging, offsetList, offsetPaging, offsetWindow, pagedList, type CheckpointList, type OffsetList, type CheckpointSealing } from '../lists.js';
+import { pagedList, type CheckpointList, type OffsetList, type CheckpointSealing } from '../lists.js';
 import type { PagingInput } from '../paging.js';
 import { roleNotFound } from '../roles/service.js';
 import { userNotFound } from '../users/service.js';
@@ -21,6 +21,8 @@ import {
   requireRole,
   linked,
   linkedWithin,
+  ownedCheckpointList,
+  ownedOffsetList,
   permissionsAdded,
   roleUser,
   type ApiPermission,
@@ -43,10 +45,8 @@ export class RoleAccessService {
   // --- /roles/{id}/permissions ---
 
   async listRolePermissions(tenant: Tenant, roleId: string, query: OffsetInput): Promise<OffsetList<'permissions', ApiPermission>> {
-    const page = offsetPaging(query);
-    await requireRole(this.ctx.stores.roles, tenant, roleId);
-    const { rows, total } = await this.ctx.stores.rbac.listRolePermissions(tenant.id, roleId, offsetWindow(page));
-    return offsetList('permissions', rows.map(apiPermission), page, total);
+    const role = () => requireRole(this.ctx.stores.roles, tenant, roleId);
+    return ownedOffsetList(query, role, 'permissions', (window) => this.ctx.stores.rbac.listRolePermissions(tenant.id, roleId, window), apiPermission);
   }
 
   async addRolePermissions(tenant: Tenant, roleId: string, permissions: readonly PermissionRef[]): Promise<void> {
@@ -86,14 +86,12 @@ export class RoleAccessService {
   // --- /roles/{id}/groups ---
 
   async listRoleGroups(tenant: Tenant, roleId: string, query: CheckpointInput): Promise<CheckpointList<'groups', Group>> {
-    const scope = checkpointScopes.roleGroups(tenant, roleId);
-    const page = checkpointPaging(this.ctx, query, scope);
-    await requireRole(this.ctx.stores.roles, tenant, roleId);
-    return checkpointPage(
+    return ownedCheckpointList(
       this.ctx,
-      scope,
+      query,
+      checkpointScopes.roleGroups(tenant, roleId),
+      () => requireRole(this.ctx.stores.roles, tenant, roleId),
       'groups',
-      page,
       (window) => this.ctx.stores.rbac.listRoleGroups(tenant.id, roleId, window),
       (row) => row.id,
       (row) => groupFromRow(row, tenant.name),

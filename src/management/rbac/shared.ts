@@ -33,7 +33,8 @@ import { managementErrors } from '../../platform/http/errors.js';
 import type { RoleStore } from '../../domain/roles/store.js';
 import type { UserStore } from '../../domain/users/store.js';
 import { isoAt } from '../../platform/clock.js';
-import type { CheckpointSealing } from '../lists.js';
+import type { KeysetWindow, OffsetWindow } from '../../domain/paging.js';
+import { checkpointPage, checkpointPaging, offsetList, offsetPaging, offsetWindow, type CheckpointList, type CheckpointSealing, type OffsetList } from '../lists.js';
 import { parsePaging, type Paging, type PagingInput } from '../paging.js';
 import { roleNotFound } from '../roles/service.js';
 import { userNotFound } from '../users/service.js';
@@ -178,4 +179,41 @@ export async function requireRole(roles: Pick<RoleStore, 'get'>, tenant: Tenant,
 
 export async function requireUser(users: Pick<UserStore, 'get'>, tenant: Tenant, userId: string): Promise<void> {
   if (!(await users.get(tenant.id, userId))) throw userNotFound();
+}
+
+/**
+ * An offset-paged list of what the path's role or user holds: its 404 first
+ * (`requireOwner`), then the store's page shaped by `toApi`.
+ */
+export async function ownedOffsetList<K extends string, R, T>(
+  query: OffsetInput,
+  requireOwner: () => Promise<unknown>,
+  key: K,
+  fetch: (window: OffsetWindow) => Promise<{ rows: R[]; total?: number }>,
+  toApi: (row: R) => T,
+): Promise<OffsetList<K, T>> {
+  const page = offsetPaging(query);
+  await requireOwner();
+  const { rows, total } = await fetch(offsetWindow(page));
+  return offsetList(key, rows.map(toApi), page, total);
+}
+
+/**
+ * A checkpoint-paged list of what the path's role or user holds: the paging
+ * read first (a `from` that does not open is 400), then the owner's 404
+ * (`requireOwner`), then the page (../lists.ts checkpointPage).
+ */
+export async function ownedCheckpointList<K extends string, R, T>(
+  ctx: CheckpointSealing,
+  query: CheckpointInput,
+  scope: string,
+  requireOwner: () => Promise<unknown>,
+  key: K,
+  fetch: (window: KeysetWindow) => Promise<R[]>,
+  keyOf: (row: R) => string,
+  toApi: (row: R) => T,
+): Promise<CheckpointList<K, T>> {
+  const page = checkpointPaging(ctx, query, scope);
+  await requireOwner();
+  return checkpointPage(ctx, scope, key, page, fetch, keyOf, toApi);
 }

@@ -13,7 +13,7 @@ import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { UserStore } from '../../domain/users/store.js';
 import { entityLimitRefusals } from '../entity-limits.js';
 import { selectFields, type FieldSelection } from '../fields.js';
-import { checkpointPage, checkpointPaging, offsetList, offsetPaging, offsetWindow, pagedList, type CheckpointList, type CheckpointSealing, type OffsetList } from '../lists.js';
+import { checkpointPage, checkpointPaging, pagedList, type CheckpointList, type CheckpointSealing, type OffsetList } from '../lists.js';
 import type { PagingInput } from '../paging.js';
 import { roleNotFound } from '../roles/service.js';
 import { userNotFound } from '../users/service.js';
@@ -25,6 +25,8 @@ import {
   requireRole,
   requireUser,
   linkedWithin,
+  ownedCheckpointList,
+  ownedOffsetList,
   permissionsAdded,
   roleWithSources,
   type CheckpointInput,
@@ -48,14 +50,16 @@ export interface UserAccessContext extends CheckpointSealing {
 export class UserAccessService {
   constructor(private readonly ctx: UserAccessContext) {}
 
+  /** The path's user must exist (its 404), checked by the lists in their order. */
+  private user(tenant: Tenant, userId: string): () => Promise<unknown> {
+    return () => requireUser(this.ctx.stores.users, tenant, userId);
+  }
+
   // --- /users/{id}/roles ---
 
   /** The roles assigned to the user directly (GET /users/{id}/effective-roles adds those through groups). */
   async listUserRoles(tenant: Tenant, userId: string, query: OffsetInput): Promise<OffsetList<'roles', Role>> {
-    const page = offsetPaging(query);
-    await requireUser(this.ctx.stores.users, tenant, userId);
-    const { rows, total } = await this.ctx.stores.rbac.listUserRoles(tenant.id, userId, offsetWindow(page));
-    return offsetList('roles', rows.map(roleFromRow), page, total);
+    return ownedOffsetList(query, this.user(tenant, userId), 'roles', (window) => this.ctx.stores.rbac.listUserRoles(tenant.id, userId, window), roleFromRow);
   }
 
   async assignUserRoles(tenant: Tenant, userId: string, roleIds: readonly string[]): Promise<void> {
@@ -78,17 +82,19 @@ export class UserAccessService {
    * assigned roles"); GET /users/{id}/effective-permissions includes them.
    */
   async listUserPermissions(tenant: Tenant, userId: string, query: OffsetInput): Promise<OffsetList<'permissions', UserApiPermission>> {
-    const page = offsetPaging(query);
-    await requireUser(this.ctx.stores.users, tenant, userId);
-    const { rows, total } = await this.ctx.stores.rbac.listUserPermissions(tenant.id, userId, offsetWindow(page));
-    const permissions = rows.map((p) => ({
-      ...apiPermission(p),
-      sources: [
-        ...(p.direct ? [{ source_id: '', source_name: '', source_type: 'DIRECT' as const }] : []),
-        ...p.roles.map((r) => ({ source_id: r.id, source_name: r.name, source_type: 'ROLE' as const })),
-      ],
-    }));
-    return offsetList('permissions', permissions, page, total);
+    return ownedOffsetList(
+      query,
+      this.user(tenant, userId),
+      'permissions',
+      (window) => this.ctx.stores.rbac.listUserPermissions(tenant.id, userId, window),
+      (p) => ({
+        ...apiPermission(p),
+        sources: [
+          ...(p.direct ? [{ source_id: '', source_name: '', source_type: 'DIRECT' as const }] : []),
+          ...p.roles.map((r) => ({ source_id: r.id, source_name: r.name, source_type: 'ROLE' as const })),
+        ],
+      }),
+    );
   }
 
   async addUserPermissions(tenant: Tenant, userId: string, permissions: readonly PermissionRef[]): Promise<void> {
@@ -148,14 +154,12 @@ export class UserAccessService {
     permission: PermissionRef,
     query: CheckpointInput,
   ): Promise<CheckpointList<'roles', RoleWithSourcesApi>> {
-    const scope = checkpointScopes.permissionRoles(tenant, userId, permission);
-    const page = checkpointPaging(this.ctx, query, scope);
-    await requireUser(this.ctx.stores.users, tenant, userId);
-    return checkpointPage(
+    return ownedCheckpointList(
       this.ctx,
-      scope,
+      query,
+      checkpointScopes.permissionRoles(tenant, userId, permission),
+      this.user(tenant, userId),
       'roles',
-      page,
       (window) => this.ctx.stores.rbac.listEffectivePermissionRoles(tenant.id, userId, permission, window),
       (row) => row.role.id,
       roleWithSources,
@@ -165,14 +169,12 @@ export class UserAccessService {
   // --- /users/{id}/effective-roles ---
 
   async listEffectiveRoles(tenant: Tenant, userId: string, query: CheckpointInput): Promise<CheckpointList<'roles', RoleWithSourcesApi>> {
-    const scope = checkpointScopes.effectiveRoles(tenant, userId);
-    const page = checkpointPaging(this.ctx, query, scope);
-    await requireUser(this.ctx.stores.users, tenant, userId);
-    return checkpointPage(
+    return ownedCheckpointList(
       this.ctx,
-      scope,
+      query,
+      checkpointScopes.effectiveRoles(tenant, userId),
+      this.user(tenant, userId),
       'roles',
-      page,
       (window) => this.ctx.stores.rbac.listEffectiveRoles(tenant.id, userId, window),
       (row) => row.role.id,
       roleWithSources,
@@ -181,15 +183,16 @@ export class UserAccessService {
 
   /** The user's groups that have the role; the user's 404 first, then the role's (the document's "The role does not exist."). */
   async listRoleSourceGroups(tenant: Tenant, userId: string, roleId: string, query: CheckpointInput): Promise<CheckpointList<'groups', Group>> {
-    const scope = checkpointScopes.roleSourceGroups(tenant, userId, roleId);
-    const page = checkpointPaging(this.ctx, query, scope);
-    await requireUser(this.ctx.stores.users, tenant, userId);
-    await requireRole(this.ctx.stores.roles, tenant, roleId);
-    return checkpointPage(
+    const owners = async () => {
+      await requireUser(this.ctx.stores.users, tenant, userId);
+      await requireRole(this.ctx.stores.roles, tenant, roleId);
+    };
+    return ownedCheckpointList(
       this.ctx,
-      scope,
+      query,
+      checkpointScopes.roleSourceGroups(tenant, userId, roleId),
+      owners,
       'groups',
-      page,
       (window) => this.ctx.stores.rbac.listRoleSourceGroups(tenant.id, userId, roleId, window),
       (row) => row.id,
       (row) => groupFromRow(row, tenant.name),

@@ -18,14 +18,16 @@
 import type { RouteOptions } from 'fastify';
 import { userinfoAudience } from '../../../domain/tokens/userinfo-token.js';
 import { isoAt } from '../../../platform/clock.js';
-import { AuthorizationErrorResponse, pageErrors } from '../../errors.js';
+import { answerErrorsTo } from '../../error-rendering.js';
+import { pageErrors } from '../../errors.js';
+import { oauthErrors } from '../../../platform/http/errors.js';
 import { consentPage } from '../../pages/authorize.js';
 import { tokenPolicy } from '../../../domain/issuance/token-policy.js';
 import { sendPage } from '../../pages/html.js';
 import { scopesToGrant } from '../../token/user-tokens.js';
 import { pageParams } from '../../params.js';
 import { completeStep, stepRoute } from '../policy.js';
-import type { Interaction, InteractionDeps, InteractionStep } from '../step.js';
+import type { Interaction, StepDeps, InteractionStep } from '../step.js';
 import { formRedirects, transactionView } from './login.js';
 
 const NAME = 'consent';
@@ -39,21 +41,21 @@ const OIDC_SCOPE_DESCRIPTIONS: Readonly<Record<string, string>> = {
 };
 
 /** Every scope the request would be granted, and its API (the /userinfo audience for OpenID Connect scopes alone). */
-async function wantedConsent(deps: InteractionDeps, interaction: Interaction): Promise<{ audience: string; apiAudience?: string; scopes: string[] }> {
+async function wantedConsent(deps: StepDeps, interaction: Interaction): Promise<{ audience: string; apiAudience?: string; scopes: string[] }> {
   const { tenant, client, request } = interaction;
   const wanted = await scopesToGrant(deps.ctx, { tenant, client, audience: request.audience, scope: request.scope, userId: interaction.authenticated!.user.user_id });
   return { audience: wanted.audience ?? userinfoAudience(tenant), ...(wanted.audience !== undefined && { apiAudience: wanted.audience }), scopes: wanted.scopes };
 }
 
 /** First-party clients skip consent unless the request is for an API that does not skip it for them. */
-async function firstPartySkips(deps: InteractionDeps, interaction: Interaction): Promise<boolean> {
+async function firstPartySkips(deps: StepDeps, interaction: Interaction): Promise<boolean> {
   const audience = interaction.request.audience ?? interaction.tenant.settings.default_audience;
   if (!audience) return true;
   const api = await deps.ctx.lookups.resourceServer(interaction.tenant.id, audience);
   return api === undefined || api.row.skip_consent_for_verifiable_first_party_clients === 1;
 }
 
-async function needed(deps: InteractionDeps, interaction: Interaction): Promise<boolean> {
+async function needed(deps: StepDeps, interaction: Interaction): Promise<boolean> {
   const { client, request, authenticated } = interaction;
   if (!authenticated) return false;
   // The token policy may skip consent (the built-in admin console, the service's own application).
@@ -65,7 +67,7 @@ async function needed(deps: InteractionDeps, interaction: Interaction): Promise<
   return granted === undefined || !wanted.scopes.every((s) => granted.includes(s));
 }
 
-function routes(deps: InteractionDeps): RouteOptions[] {
+function routes(deps: StepDeps): RouteOptions[] {
   return [
     stepRoute(deps, NAME, 'GET', '/consent', async (interaction, _request, reply) => {
       const { user } = interaction.authenticated!;
@@ -89,7 +91,9 @@ function routes(deps: InteractionDeps): RouteOptions[] {
       const { tenant, client } = interaction;
       if (pageParams(request, ['decision']).decision !== 'accept') {
         if (!(await deps.transactions.consume(tenant, interaction.transactionId!))) throw pageErrors.expiredTransaction();
-        throw new AuthorizationErrorResponse('access_denied', 'User did not authorize the request', interaction.request);
+        // The user's refusal goes back to the client, as the authorization error response (RFC 6749 §4.1.2.1).
+        answerErrorsTo(request, interaction.request);
+        throw oauthErrors.accessDenied('User did not authorize the request');
       }
       const wanted = await wantedConsent(deps, interaction);
       await deps.ctx.stores.consentGrants.grant(tenant.id, interaction.authenticated!.user.user_id, client.row.client_id, wanted.audience, wanted.scopes, isoAt(deps.ctx.now()));

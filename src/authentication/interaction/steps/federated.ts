@@ -24,14 +24,14 @@ import { openLogin } from '../../connections/hop.js';
 import { pageErrors } from '../../errors.js';
 import { pageParams, readQuery } from '../../params.js';
 import { completeStep, stepPage, stepRoute } from '../policy.js';
-import type { ConnectionLogin, Interaction, InteractionDeps, InteractionStep } from '../step.js';
+import type { ConnectionLogin, Interaction, InteractionDeps, InteractionStep, StepDeps } from '../step.js';
 
 const NAME = 'enterprise';
 
-const loginOf = (deps: InteractionDeps, connection: ConnectionRow): ConnectionLogin | undefined => deps.connectionLogins.find((l) => l.strategy === connection.strategy);
+const loginOf = (deps: StepDeps, connection: ConnectionRow): ConnectionLogin | undefined => deps.connectionLogins.find((l) => l.strategy === connection.strategy);
 
 /** The federated connection the request names, when it is enabled for the client, with its login. */
-async function requestedConnection(deps: InteractionDeps, interaction: Interaction): Promise<{ connection: ConnectionRow; login: ConnectionLogin } | undefined> {
+async function requestedConnection(deps: StepDeps, interaction: Interaction): Promise<{ connection: ConnectionRow; login: ConnectionLogin } | undefined> {
   const name = interaction.request.connection;
   if (name === undefined) return undefined;
   const enabled = await loginConnections(deps.ctx.stores.connections, interaction.tenant.id, interaction.client.row.client_id);
@@ -44,7 +44,7 @@ async function requestedConnection(deps: InteractionDeps, interaction: Interacti
  * Home realm discovery: the federated connection enabled for the client whose
  * domains hold the domain of the email typed on the login page.
  */
-export async function homeRealm(deps: InteractionDeps, interaction: Interaction, identifier: string): Promise<{ connection: ConnectionRow; login: ConnectionLogin } | undefined> {
+export async function homeRealm(deps: StepDeps, interaction: Interaction, identifier: string): Promise<{ connection: ConnectionRow; login: ConnectionLogin } | undefined> {
   const at = identifier.lastIndexOf('@');
   if (at <= 0) return undefined;
   const domain = identifier.slice(at + 1).toLowerCase();
@@ -56,6 +56,7 @@ export async function homeRealm(deps: InteractionDeps, interaction: Interaction,
   return undefined;
 }
 
+/** Its `deps` are the whole context's (`InteractionDeps`): the sealed hop (../../connections/hop.ts) still takes it. */
 function routes(deps: InteractionDeps): RouteOptions[] {
   return [
     stepRoute(deps, NAME, 'GET', '/login/connection', async (interaction, _request, reply) => {

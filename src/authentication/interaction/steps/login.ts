@@ -34,7 +34,7 @@ import { forgotPasswordPage, forgotPasswordSentPage, loginPage, signupPage, type
 import { cspSourceOf, sendPage, type PageDocument } from '../../pages/html.js';
 import { pageParams } from '../../params.js';
 import { completeStep, csrfToken, stepRoute } from '../policy.js';
-import type { Interaction, InteractionDeps, InteractionStep } from '../step.js';
+import type { Interaction, StepDeps, InteractionStep } from '../step.js';
 import { isActive } from '../../../domain/users/active-user.js';
 import { readPromptSettings } from '../../../domain/branding/service.js';
 import { homeRealm } from './federated.js';
@@ -49,12 +49,12 @@ export function formRedirects(interaction: Interaction): string[] {
 }
 
 /** The page state every form of a transaction carries. */
-export function transactionView(deps: InteractionDeps, interaction: Interaction) {
+export function transactionView(deps: StepDeps, interaction: Interaction) {
   return { clientName: interaction.client.row.name, state: interaction.transactionId!, csrf: csrfToken(deps, interaction) };
 }
 
 /** The request's database connection, in the service's order (src/domain/connections/login-connection.ts). */
-async function loginConnection(deps: InteractionDeps, interaction: Interaction): Promise<ConnectionRow | undefined> {
+async function loginConnection(deps: StepDeps, interaction: Interaction): Promise<ConnectionRow | undefined> {
   const enabled = await deps.sessions.enabledConnections(interaction.tenant, interaction.client);
   return hostedLoginConnection(enabled, interaction.request.connection, interaction.tenant.settings.default_directory);
 }
@@ -71,12 +71,12 @@ const noSignup = (interaction: Interaction) => !tokenPolicy(interaction.tenant.i
 /** A refused form: the page again, 400, with its error. */
 const refusedForm = (content: PageDocument, interaction: Interaction) => new PageError(400, content, formRedirects(interaction));
 
-async function loggedIn(deps: InteractionDeps, reply: FastifyReply, interaction: Interaction, user: UserRow): Promise<FastifyReply> {
+async function loggedIn(deps: StepDeps, reply: FastifyReply, interaction: Interaction, user: UserRow): Promise<FastifyReply> {
   const authenticated = await deps.sessions.start(interaction.tenant, user, reply);
   return completeStep(deps, reply, { ...interaction, authenticated }, NAME);
 }
 
-function loginRoutes(deps: InteractionDeps): RouteOptions[] {
+function loginRoutes(deps: StepDeps): RouteOptions[] {
   /** The login page; under identifier first, `step` says which of its two (the identifier, then the password). */
   const loginView = async (interaction: Interaction, identifier: string | undefined, error?: FormError, step: 'identifier' | 'password' = 'identifier') => {
     const settings = connectionSettings(await loginConnection(deps, interaction));
@@ -147,7 +147,7 @@ function signupError(error: unknown): FormError | undefined {
   return undefined;
 }
 
-function signupRoutes(deps: InteractionDeps): RouteOptions[] {
+function signupRoutes(deps: StepDeps): RouteOptions[] {
   /** The signup page, with the connection's password policy: checked against the password that was refused, if one was. */
   const signupView = async (interaction: Interaction, fields: { email?: string; username?: string }, error?: FormError, checked?: PolicyResult) => {
     const connection = await loginConnection(deps, interaction);
@@ -192,7 +192,7 @@ function signupRoutes(deps: InteractionDeps): RouteOptions[] {
   ];
 }
 
-function forgotPasswordRoutes(deps: InteractionDeps): RouteOptions[] {
+function forgotPasswordRoutes(deps: StepDeps): RouteOptions[] {
   return [
     stepRoute(deps, NAME, 'GET', '/forgot-password', async (interaction, _request, reply) => {
       return sendPage(reply, 200, forgotPasswordPage(transactionView(deps, interaction)));

@@ -53,7 +53,7 @@ import { Html, sendPage, type PageDocument } from '../../pages/html.js';
 import { mfaChallengePage, mfaEnrolPage, mfaUnavailablePage, recoveryCodePage, type MfaChallengeView } from '../../pages/mfa.js';
 import { pageParams } from '../../params.js';
 import { completeStep, stepInteraction, stepRoute } from '../policy.js';
-import type { Interaction, InteractionDeps, InteractionStep } from '../step.js';
+import type { Interaction, StepDeps, InteractionStep } from '../step.js';
 import { formRedirects, transactionView } from './login.js';
 
 const NAME = 'mfa';
@@ -69,14 +69,14 @@ function hasSecondFactor(interaction: Interaction): boolean {
   return interaction.authenticated?.session.amr?.split(' ').includes(MFA_AMR) === true;
 }
 
-const rememberedBrowsers = new WeakMap<InteractionDeps['ctx'], RememberedBrowsers>();
-function remembered(deps: InteractionDeps): RememberedBrowsers {
+const rememberedBrowsers = new WeakMap<StepDeps['ctx'], RememberedBrowsers>();
+function remembered(deps: StepDeps): RememberedBrowsers {
   let found = rememberedBrowsers.get(deps.ctx);
   if (!found) rememberedBrowsers.set(deps.ctx, (found = new RememberedBrowsers(deps.ctx)));
   return found;
 }
 
-async function needed(deps: InteractionDeps, interaction: Interaction): Promise<boolean> {
+async function needed(deps: StepDeps, interaction: Interaction): Promise<boolean> {
   const { authenticated, request } = interaction;
   if (!authenticated || hasSecondFactor(interaction)) return false;
   const forced = request.acr_values?.split(' ').includes(MULTI_FACTOR_ACR) === true;
@@ -86,7 +86,7 @@ async function needed(deps: InteractionDeps, interaction: Interaction): Promise<
   return true;
 }
 
-async function factorsOf(deps: InteractionDeps, interaction: Interaction): Promise<Authenticator[]> {
+async function factorsOf(deps: StepDeps, interaction: Interaction): Promise<Authenticator[]> {
   return secondFactors(await usableAuthenticators(deps.ctx, interaction.tenant.id, interaction.authenticated!.user.user_id));
 }
 
@@ -98,7 +98,7 @@ function methodOf(value: string | undefined): Method | undefined {
   return value === 'otp' || value === 'push' || value === 'email' || value === 'sms' || value === 'recovery' ? value : undefined;
 }
 
-async function challengeView(deps: InteractionDeps, interaction: Interaction, method: Method | undefined, extra: { oobCode?: string; error?: FormError } = {}) {
+async function challengeView(deps: StepDeps, interaction: Interaction, method: Method | undefined, extra: { oobCode?: string; error?: FormError } = {}) {
   const factors = await factorsOf(deps, interaction);
   const hasOtp = factors.some((a) => a.type === 'totp');
   const hasPush = factors.some((a) => a.type === 'push');
@@ -110,7 +110,7 @@ async function challengeView(deps: InteractionDeps, interaction: Interaction, me
 }
 
 /** A new OTP enrolment and its page (each visit makes a new secret; the latest one is the one confirmed). */
-async function enrolView(deps: InteractionDeps, interaction: Interaction, error?: FormError): Promise<PageDocument | undefined> {
+async function enrolView(deps: StepDeps, interaction: Interaction, error?: FormError): Promise<PageDocument | undefined> {
   const settings = await mfaSettings(deps.ctx, interaction.tenant.id);
   if (!settings.factors.has('otp')) return undefined;
   const { secret, barcodeUri } = await startTotpEnrolment(deps.ctx, interaction.tenant, interaction.authenticated!.user);
@@ -119,7 +119,7 @@ async function enrolView(deps: InteractionDeps, interaction: Interaction, error?
 }
 
 /** The second factor was right: `mfa` on the session, the recovery code shown if there is one, else on with the login. */
-async function passed(deps: InteractionDeps, reply: FastifyReply, interaction: Interaction, recoveryCode: string | undefined): Promise<FastifyReply> {
+async function passed(deps: StepDeps, reply: FastifyReply, interaction: Interaction, recoveryCode: string | undefined): Promise<FastifyReply> {
   const { tenant } = interaction;
   const authenticated = interaction.authenticated!;
   const amr = [...new Set([...(authenticated.session.amr?.split(' ') ?? []), MFA_AMR])].join(' ');
@@ -138,7 +138,7 @@ async function passed(deps: InteractionDeps, reply: FastifyReply, interaction: I
  * waiting page again), denied (the challenge page says so), or approved
  * (the second factor passed). Not paced: the page asks at its own rate.
  */
-async function pushAnswer(deps: InteractionDeps, reply: FastifyReply, interaction: Interaction, oobCode: string): Promise<FastifyReply> {
+async function pushAnswer(deps: StepDeps, reply: FastifyReply, interaction: Interaction, oobCode: string): Promise<FastifyReply> {
   const { tenant } = interaction;
   const poll = await pollPushChallenge(deps.ctx, tenant.id, interaction.authenticated!.user.user_id, interaction.client.row.client_id, oobCode, false);
   switch (poll.outcome) {
@@ -154,7 +154,7 @@ async function pushAnswer(deps: InteractionDeps, reply: FastifyReply, interactio
   }
 }
 
-function routes(deps: InteractionDeps): RouteOptions[] {
+function routes(deps: StepDeps): RouteOptions[] {
   const { ctx } = deps;
   return [
     stepRoute(deps, NAME, 'GET', '/mfa', async (interaction, request, reply) => {

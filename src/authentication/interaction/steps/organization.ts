@@ -35,12 +35,14 @@ import { findOrganization } from '../../../domain/organizations/login.js';
 import type { OrganizationInvitationRow, OrganizationRow } from '../../../domain/rows.js';
 import { secretHash } from '../../../domain/secrets.js';
 import { isoAt } from '../../../platform/clock.js';
-import { AuthorizationErrorResponse, pageErrors } from '../../errors.js';
+import { answeringErrorsTo } from '../../error-rendering.js';
+import { pageErrors } from '../../errors.js';
+import { oauthErrors } from '../../../platform/http/errors.js';
 import { organizationChoicePage, organizationNamePage, type OrganizationPromptError } from '../../pages/organization.js';
 import { sendPage } from '../../pages/html.js';
 import { pageParams } from '../../params.js';
 import { completeStep, runInteraction, stepRoute } from '../policy.js';
-import type { Interaction, InteractionDeps, InteractionStep } from '../step.js';
+import type { Interaction, StepDeps, InteractionStep } from '../step.js';
 import { transactionView } from './login.js';
 
 const NAME = 'organization';
@@ -54,54 +56,58 @@ function clientPolicy(interaction: Interaction): { usage: Usage; behavior: Requi
   return { usage: config.organization_usage ?? 'deny', behavior: config.organization_require_behavior ?? 'no_prompt' };
 }
 
-const refusal = (interaction: Interaction, error: 'invalid_request' | 'access_denied', description: string) =>
-  new AuthorizationErrorResponse(error, description, interaction.request);
+/**
+ * The step's refusal of the request. The endpoint renders it: the policy
+ * (../policy.ts) and the step's page answer it to the client's redirect
+ * target, as the authorization error response.
+ */
+const refusal = (error: 'invalid_request' | 'access_denied', description: string) => oauthErrors.authorizationRequest(error, description);
 
 /** The request's invitation when still usable for this organization. */
-async function usableInvitation(deps: InteractionDeps, interaction: Interaction, organization: OrganizationRow): Promise<OrganizationInvitationRow> {
+async function usableInvitation(deps: StepDeps, interaction: Interaction, organization: OrganizationRow): Promise<OrganizationInvitationRow> {
   const ticket = interaction.request.invitation!;
   const row = ticket.length <= 100 ? await deps.ctx.stores.organizationInvitations.findByTicket(interaction.tenant.id, secretHash(ticket)) : undefined;
   if (!row || row.organization_id !== organization.id || row.used_at !== null || row.expires_at <= isoAt(deps.ctx.now())) {
-    throw refusal(interaction, 'access_denied', 'the invitation is not valid: it was not found, has expired or was already used');
+    throw refusal('access_denied', 'the invitation is not valid: it was not found, has expired or was already used');
   }
   return row;
 }
 
 /** The organization the request names, or its refusal. */
-async function namedOrganization(deps: InteractionDeps, interaction: Interaction): Promise<OrganizationRow> {
+async function namedOrganization(deps: StepDeps, interaction: Interaction): Promise<OrganizationRow> {
   const name = interaction.request.organization!;
   const organization = await findOrganization(deps.ctx.stores, interaction.tenant.id, name);
-  if (!organization) throw refusal(interaction, 'invalid_request', `no organization found with the id or name ${name}`);
+  if (!organization) throw refusal('invalid_request', `no organization found with the id or name ${name}`);
   return organization;
 }
 
 /** What the logged-in user needs to log in to the organization: nothing, or to join it (the step's page). */
-async function membership(deps: InteractionDeps, interaction: Interaction, organization: OrganizationRow): Promise<'member' | 'join'> {
+async function membership(deps: StepDeps, interaction: Interaction, organization: OrganizationRow): Promise<'member' | 'join'> {
   const { stores } = deps.ctx;
   const { tenant } = interaction;
   const user = interaction.authenticated!.user;
   const enabled = await stores.organizationConnections.get(tenant.id, organization.id, user.connection_id);
-  if (!enabled) throw refusal(interaction, 'access_denied', `the connection of the user is not enabled for the organization ${organization.id}`);
+  if (!enabled) throw refusal('access_denied', `the connection of the user is not enabled for the organization ${organization.id}`);
   if (interaction.request.invitation !== undefined) {
     await usableInvitation(deps, interaction, organization);
     return 'join';
   }
   if (await stores.organizationMembers.isMember(tenant.id, organization.id, user.user_id)) return 'member';
   if (enabled.assign_membership_on_login === 1) return 'join';
-  throw refusal(interaction, 'access_denied', `user ${user.user_id} is not part of the ${organization.id} organization`);
+  throw refusal('access_denied', `user ${user.user_id} is not part of the ${organization.id} organization`);
 }
 
-async function needed(deps: InteractionDeps, interaction: Interaction): Promise<boolean> {
+async function needed(deps: StepDeps, interaction: Interaction): Promise<boolean> {
   const { request, authenticated } = interaction;
   const policy = clientPolicy(interaction);
   if (request.organization === undefined) {
-    if (request.invitation !== undefined) throw refusal(interaction, 'invalid_request', 'parameter organization is required with invitation');
+    if (request.invitation !== undefined) throw refusal('invalid_request', 'parameter organization is required with invitation');
     if (policy.usage !== 'require') return false;
     if (policy.behavior === 'pre_login_prompt') return true;
     if (policy.behavior === 'post_login_prompt') return authenticated !== undefined;
-    throw refusal(interaction, 'invalid_request', 'parameter organization is required for this client');
+    throw refusal('invalid_request', 'parameter organization is required for this client');
   }
-  if (policy.usage === 'deny') throw refusal(interaction, 'invalid_request', 'parameter organization is not allowed for this client');
+  if (policy.usage === 'deny') throw refusal('invalid_request', 'parameter organization is not allowed for this client');
   const organization = await namedOrganization(deps, interaction);
   if (!authenticated) {
     if (request.invitation !== undefined) await usableInvitation(deps, interaction, organization);
@@ -115,7 +121,7 @@ async function needed(deps: InteractionDeps, interaction: Interaction): Promise<
  * invitee's email address only, with its roles), or by the connection's
  * `assign_membership_on_login`.
  */
-async function join(deps: InteractionDeps, interaction: Interaction, organization: OrganizationRow): Promise<void> {
+async function join(deps: StepDeps, interaction: Interaction, organization: OrganizationRow): Promise<void> {
   const { stores } = deps.ctx;
   const { tenant } = interaction;
   const user = interaction.authenticated!.user;
@@ -124,18 +130,18 @@ async function join(deps: InteractionDeps, interaction: Interaction, organizatio
   if (interaction.request.invitation !== undefined) {
     const invitation = await usableInvitation(deps, interaction, organization);
     if ((user.email ?? '').toLowerCase() !== invitation.invitee_email.toLowerCase()) {
-      throw refusal(interaction, 'access_denied', 'the invitation was sent to another email address');
+      throw refusal('access_denied', 'the invitation was sent to another email address');
     }
     if (invitation.connection_id !== null && invitation.connection_id !== user.connection_id) {
-      throw refusal(interaction, 'access_denied', 'the invitation is for another connection');
+      throw refusal('access_denied', 'the invitation is for another connection');
     }
     if (!(await stores.organizationInvitations.consume(tenant.id, invitation.id, now))) {
-      throw refusal(interaction, 'access_denied', 'the invitation is not valid: it was not found, has expired or was already used');
+      throw refusal('access_denied', 'the invitation is not valid: it was not found, has expired or was already used');
     }
     roles = invitation.roles;
   }
   const added = await stores.organizationMembers.addMembers(tenant.id, organization.id, [user.user_id], now);
-  if (added.status !== 'assigned') throw refusal(interaction, 'access_denied', `the organization ${organization.id} no longer exists`);
+  if (added.status !== 'assigned') throw refusal('access_denied', `the organization ${organization.id} no longer exists`);
   // Roles deleted since the invitation was made are left out.
   const existing = [];
   for (const id of roles) if (await stores.roles.get(tenant.id, id)) existing.push(id);
@@ -147,7 +153,7 @@ async function join(deps: InteractionDeps, interaction: Interaction, organizatio
  * transaction (with the email address it was discovered by as the login's
  * `login_hint`); then the policy goes on.
  */
-async function choose(deps: InteractionDeps, reply: FastifyReply, interaction: Interaction, organization: OrganizationRow, email?: string): Promise<FastifyReply> {
+async function choose(deps: StepDeps, reply: FastifyReply, interaction: Interaction, organization: OrganizationRow, email?: string): Promise<FastifyReply> {
   const request = { ...interaction.request, organization: organization.id, ...(email !== undefined && { login_hint: email }) };
   if (!(await deps.transactions.recordRequest(interaction.tenant, interaction.transactionId!, request))) throw pageErrors.expiredTransaction();
   return runInteraction(deps, reply, { ...interaction, request });
@@ -176,7 +182,7 @@ const MAX_EMAIL = 320;
  * organizations as the name lookup does.
  */
 async function discover(
-  deps: InteractionDeps,
+  deps: StepDeps,
   interaction: Interaction,
   methods: DiscoveryMethod[],
   given: string,
@@ -197,11 +203,11 @@ async function discover(
   return organization ? { organization } : { error: 'no-organization' };
 }
 
-function routes(deps: InteractionDeps): RouteOptions[] {
+function routes(deps: StepDeps): RouteOptions[] {
   const userOrganizations = async (interaction: Interaction) =>
     (await deps.ctx.stores.organizationMembers.listUserOrganizations(interaction.tenant.id, interaction.authenticated!.user.user_id, { offset: 0, limit: 100, withTotal: false })).rows;
   return [
-    stepRoute(deps, NAME, 'GET', '/organization', async (interaction, _request, reply) => {
+    stepRoute(deps, NAME, 'GET', '/organization', (interaction, request, reply) => answeringErrorsTo(request, interaction.request, async () => {
       if (interaction.request.organization !== undefined) {
         await join(deps, interaction, await namedOrganization(deps, interaction));
         return completeStep(deps, reply, interaction, NAME);
@@ -211,10 +217,10 @@ function routes(deps: InteractionDeps): RouteOptions[] {
       const organizations = await userOrganizations(interaction);
       if (organizations.length === 0) {
         if (!(await deps.transactions.consume(interaction.tenant, interaction.transactionId!))) throw pageErrors.expiredTransaction();
-        throw refusal(interaction, 'access_denied', `user ${interaction.authenticated.user.user_id} is not part of any organization`);
+        throw refusal('access_denied', `user ${interaction.authenticated.user.user_id} is not part of any organization`);
       }
       return sendPage(reply, 200, organizationChoicePage({ ...view, organizations: organizations.map((o) => ({ id: o.id, label: o.display_name ?? o.name })) }));
-    }),
+    })),
     stepRoute(deps, NAME, 'POST', '/organization', async (interaction, request, reply) => {
       const given = (pageParams(request, ['organization']).organization ?? '').trim();
       if (!interaction.authenticated) {

@@ -32,7 +32,7 @@ import { passwordlessCodePage, passwordlessEmailPage, passwordlessPhonePage, pas
 import { pageParams } from '../../params.js';
 import { textPasswordlessCode } from '../../passwordless/sms.js';
 import { completeStep, stepRoute } from '../policy.js';
-import type { Interaction, InteractionDeps, InteractionStep } from '../step.js';
+import type { Interaction, StepDeps, InteractionStep } from '../step.js';
 import { formRedirects, transactionView } from './login.js';
 import { loginConnections } from '../../../domain/issuance/token-policy.js';
 
@@ -43,7 +43,7 @@ const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 const MAX_CODE = 16;
 
 /** The request's passwordless connection, if the request is for one (see the file comment). */
-async function passwordlessConnectionOf(deps: InteractionDeps, interaction: Interaction): Promise<ConnectionRow | undefined> {
+async function passwordlessConnectionOf(deps: StepDeps, interaction: Interaction): Promise<ConnectionRow | undefined> {
   const enabled = await loginConnections(deps.ctx.stores.connections, interaction.tenant.id, interaction.client.row.client_id);
   const named = interaction.request.connection;
   if (named !== undefined) return enabled.find((c) => c.name === named && PASSWORDLESS_STRATEGIES.has(c.strategy));
@@ -62,7 +62,7 @@ const smsText =
   (ui: PageUi): string =>
     ui.text('login-passwordless', 'login-passwordless-sms-otp', key);
 
-function routes(deps: InteractionDeps): RouteOptions[] {
+function routes(deps: StepDeps): RouteOptions[] {
   const { ctx } = deps;
   const emailView = (interaction: Interaction, email?: string, error?: FormError) =>
     passwordlessEmailPage({ ...transactionView(deps, interaction), ...(email !== undefined && { email }), ...(error && { error }) });

@@ -20,12 +20,11 @@ import type { Tenant } from '../../../domain/tenants/tenant.js';
 import type { AuthenticatedClient } from '../../client-auth/method.js';
 import { AUTHORIZATION_CODE_GRANT } from '../../authorize/request.js';
 import { requireParams, type Params } from '../../params.js';
-import type { GrantContext, GrantHandler, TokenResponse } from '../grant.js';
+import type { GrantContext, GrantHandler, GrantHandlerContext, TokenResponse } from '../grant.js';
 import { absoluteExpiry, issueRefreshToken, OFFLINE_ACCESS, refreshTokenSettings } from '../refresh-tokens.js';
 import { approvedLoginTokens } from '../approved-login.js';
 import { type AuthorizationCodeRow } from '../../../domain/rows.js';
 import { secretHash } from '../../../domain/secrets.js';
-import type { AppContext } from '../../../domain/context.js';
 import { isoAt } from '../../../platform/clock.js';
 
 const invalidCode = () => oauthErrors.invalidGrant('Invalid authorization code');
@@ -36,7 +35,7 @@ const CODE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 
 
 /** The code when it is the client's and not expired; a used one is a replay (revokes what it issued). */
-async function findCode(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient, params: Params): Promise<AuthorizationCodeRow> {
+async function findCode(ctx: GrantHandlerContext, tenant: Tenant, client: AuthenticatedClient, params: Params): Promise<AuthorizationCodeRow> {
   const row = await ctx.stores.authorizationCodes.find(tenant.id, secretHash(params.code!));
   if (!row || row.client_id !== client.client.row.client_id) throw invalidCode();
   if (row.used_at !== null) {
@@ -47,7 +46,7 @@ async function findCode(ctx: AppContext, tenant: Tenant, client: AuthenticatedCl
   return row;
 }
 
-async function revokeIssued(ctx: AppContext, tenant: Tenant, row: AuthorizationCodeRow): Promise<void> {
+async function revokeIssued(ctx: GrantHandlerContext, tenant: Tenant, row: AuthorizationCodeRow): Promise<void> {
   if (row.refresh_family_id !== null) await ctx.stores.refreshTokens.revokeFamily(tenant.id, row.refresh_family_id, isoAt(ctx.now()));
 }
 
@@ -76,7 +75,7 @@ function verifyCodeVerifier(row: AuthorizationCodeRow, params: Params): void {
 }
 
 /** One use: of two concurrent exchanges only one gets past this step. */
-async function consumeCode(ctx: AppContext, tenant: Tenant, row: AuthorizationCodeRow, refreshFamilyId: string): Promise<void> {
+async function consumeCode(ctx: GrantHandlerContext, tenant: Tenant, row: AuthorizationCodeRow, refreshFamilyId: string): Promise<void> {
   if (!(await ctx.stores.authorizationCodes.consume(tenant.id, row.code_hash, isoAt(ctx.now()), refreshFamilyId))) throw invalidCode();
 }
 

@@ -12,6 +12,7 @@ import { issueAccessToken } from '../../../domain/tokens/access-token.js';
 import type { GrantContext, GrantHandler, TokenResponse } from '../grant.js';
 import { tokenTypeOf } from '../../../domain/tokens/confirmation.js';
 import { clientCredentialsOrganization } from '../client-credentials-organization.js';
+import { audienceApi } from '../../../domain/issuance/audience.js';
 import { accessTokenFormat, grantableClientScopes, tokenPolicy } from '../../../domain/issuance/token-policy.js';
 
 export const clientCredentials: GrantHandler = {
@@ -24,8 +25,7 @@ export const clientCredentials: GrantHandler = {
     if (!audience) {
       throw oauthErrors.accessDenied('No audience parameter was provided, and no default audience has been configured');
     }
-    const api = await ctx.lookups.resourceServer(tenant.id, audience);
-    if (!api) throw oauthErrors.accessDenied(`Service not enabled within domain: ${audience}`);
+    const api = await audienceApi(ctx.lookups, tenant.id, audience);
     const clientId = client.client.row.client_id;
     const { grant, scope } = await grantableClientScopes(ctx, tenant.id, clientId, api, params.scope);
 

@@ -14,31 +14,30 @@ import { oauthErrors } from '../../../platform/http/errors.js';
 import type { DeviceCodeRow } from '../../../domain/rows.js';
 import { secretHash } from '../../../domain/secrets.js';
 import type { Tenant } from '../../../domain/tenants/tenant.js';
-import type { AppContext } from '../../../domain/context.js';
 import { isoAt } from '../../../platform/clock.js';
 import type { AuthenticatedClient } from '../../client-auth/method.js';
 import { requireParams, type Params } from '../../params.js';
-import type { GrantContext, GrantHandler, TokenResponse } from '../grant.js';
+import type { GrantContext, GrantHandler, GrantHandlerContext, TokenResponse } from '../grant.js';
 import { approvedLoginTokens } from '../approved-login.js';
 
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
 const invalidCode = () => oauthErrors.invalidGrant('Invalid or expired device code.');
 
-async function findRequest(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient, params: Params): Promise<DeviceCodeRow> {
+async function findRequest(ctx: GrantHandlerContext, tenant: Tenant, client: AuthenticatedClient, params: Params): Promise<DeviceCodeRow> {
   const code = params.device_code!;
   const row = code.length <= 100 ? await ctx.stores.deviceCodes.findByDeviceCode(tenant.id, secretHash(code)) : undefined;
   if (!row || row.client_id !== client.client.row.client_id || row.used_at !== null) throw invalidCode();
   return row;
 }
 
-async function checkExpiry(ctx: AppContext, tenant: Tenant, row: DeviceCodeRow): Promise<void> {
+async function checkExpiry(ctx: GrantHandlerContext, tenant: Tenant, row: DeviceCodeRow): Promise<void> {
   if (row.expires_at > isoAt(ctx.now())) return;
   if (await ctx.stores.deviceCodes.reportExpiry(tenant.id, row.id)) throw oauthErrors.expiredToken('The device code has expired.');
   throw invalidCode();
 }
 
-async function pacePolling(ctx: AppContext, tenant: Tenant, row: DeviceCodeRow): Promise<void> {
+async function pacePolling(ctx: GrantHandlerContext, tenant: Tenant, row: DeviceCodeRow): Promise<void> {
   const now = ctx.now();
   if (!(await ctx.stores.deviceCodes.recordPoll(tenant.id, row.id, isoAt(now), isoAt(now - row.interval * 1000)))) {
     throw oauthErrors.slowDown(`You are polling faster than the specified interval of ${row.interval} seconds.`, 429);

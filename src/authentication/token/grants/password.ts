@@ -31,9 +31,8 @@ import { recordLogin, verifyUserPassword } from '../../../domain/users/login.js'
 import type { UserRow } from '../../../domain/users/model.js';
 import { requireParams, type Params } from '../../params.js';
 import { whileClientWaits } from '../../client-waiting.js';
-import type { GrantContext, GrantHandler, TokenResponse } from '../grant.js';
+import type { GrantContext, GrantHandler, GrantHandlerContext, TokenResponse } from '../grant.js';
 import { issueUserTokens } from '../user-tokens.js';
-import type { AppContext } from '../../../domain/context.js';
 import { isActive } from '../../../domain/users/active-user.js';
 import { requireSecondFactor } from '../../mfa/required.js';
 import { loginConnections } from '../../../domain/issuance/token-policy.js';
@@ -47,16 +46,16 @@ const GTY = 'password';
 
 const wrongCredentials = () => oauthErrors.invalidGrant('Wrong email or password.');
 
-type ConnectionResolver = (ctx: AppContext, tenant: Tenant, client: AuthenticatedClient, params: Params) => Promise<ConnectionRow>;
+type ConnectionResolver = (ctx: GrantHandlerContext, tenant: Tenant, client: AuthenticatedClient, params: Params) => Promise<ConnectionRow>;
 
 /** password-realm: the connection named by `realm`, enabled for the client. */
-async function connectionFromRealm(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient, params: Params): Promise<ConnectionRow> {
+async function connectionFromRealm(ctx: GrantHandlerContext, tenant: Tenant, client: AuthenticatedClient, params: Params): Promise<ConnectionRow> {
   requireParams(params, 'realm');
   return requireEnabledConnection(ctx, tenant, client, params.realm!);
 }
 
 /** password: the tenant's default directory, else the client's only database connection. */
-async function defaultConnection(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient): Promise<ConnectionRow> {
+async function defaultConnection(ctx: GrantHandlerContext, tenant: Tenant, client: AuthenticatedClient): Promise<ConnectionRow> {
   const named = tenant.settings.default_directory;
   if (named) return requireEnabledConnection(ctx, tenant, client, named);
   const enabled = (await loginConnections(ctx.stores.connections, tenant.id, client.client.row.client_id)).filter(
@@ -70,7 +69,7 @@ async function defaultConnection(ctx: AppContext, tenant: Tenant, client: Authen
   );
 }
 
-async function requireEnabledConnection(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient, name: string): Promise<ConnectionRow> {
+async function requireEnabledConnection(ctx: GrantHandlerContext, tenant: Tenant, client: AuthenticatedClient, name: string): Promise<ConnectionRow> {
   const store = ctx.stores.connections;
   const connection = (await loginConnections(store, tenant.id, client.client.row.client_id)).find((c) => c.name === name);
   if (!connection) {
@@ -84,7 +83,7 @@ async function requireEnabledConnection(ctx: AppContext, tenant: Tenant, client:
 }
 
 /** Refuses an (identifier, IP) pair that used up its failures, before the password is looked at. */
-async function refuseBruteForced(ctx: AppContext, attempt: LoginAttemptKey): Promise<void> {
+async function refuseBruteForced(ctx: GrantHandlerContext, attempt: LoginAttemptKey): Promise<void> {
   if (await ctx.bruteForce.isBlocked(attempt)) throw oauthErrors.tooManyAttempts();
 }
 
@@ -92,7 +91,7 @@ async function refuseBruteForced(ctx: AppContext, attempt: LoginAttemptKey): Pro
  * Unknown user, user without password and wrong password answer alike; each failure is counted.
  * A client that hangs up before its password is verified costs no verification (../../client-waiting.ts).
  */
-async function verifyCredentials(ctx: AppContext, request: FastifyRequest, tenant: Tenant, attempt: LoginAttemptKey, connection: ConnectionRow, params: Params): Promise<UserRow> {
+async function verifyCredentials(ctx: GrantHandlerContext, request: FastifyRequest, tenant: Tenant, attempt: LoginAttemptKey, connection: ConnectionRow, params: Params): Promise<UserRow> {
   const user = await whileClientWaits(request, (signal) => verifyUserPassword(ctx.stores.users, attempt.tenantId, connection.id, params.username!, params.password!, signal));
   if (!user) {
     await recordLoginFailure(ctx, tenant, connection.id, attempt);

@@ -24,11 +24,10 @@ import { oauthErrors } from '../../../platform/http/errors.js';
 import type { RefreshTokenRow } from '../../../domain/rows.js';
 import type { Tenant } from '../../../domain/tenants/tenant.js';
 import { requireParams, type Params } from '../../params.js';
-import type { GrantContext, GrantHandler, TokenResponse } from '../grant.js';
+import type { GrantContext, GrantHandler, GrantHandlerContext, TokenResponse } from '../grant.js';
 import { idleExpiry, isExpired, issueRefreshToken, REFRESH_TOKEN_GRANT, refreshTokenSettings, type RefreshTokenSettings } from '../refresh-tokens.js';
 import { issueUserTokens } from '../user-tokens.js';
 import { secretHash } from '../../../domain/secrets.js';
-import type { AppContext } from '../../../domain/context.js';
 import { isoAt } from '../../../platform/clock.js';
 import { requireActiveUser } from '../../../domain/users/active-user.js';
 import { grantOrganization } from '../organization.js';
@@ -37,7 +36,7 @@ const unknownToken = () => oauthErrors.invalidGrant('Unknown or invalid refresh 
 
 
 /** The presented token when it is the client's, not revoked and not expired. */
-async function findToken(ctx: AppContext, tenant: Tenant, client: AuthenticatedClient, params: Params): Promise<RefreshTokenRow> {
+async function findToken(ctx: GrantHandlerContext, tenant: Tenant, client: AuthenticatedClient, params: Params): Promise<RefreshTokenRow> {
   const row = await ctx.stores.refreshTokens.find(tenant.id, secretHash(params.refresh_token!));
   if (!row || row.client_id !== client.client.row.client_id || row.revoked_at !== null || isExpired(row, isoAt(ctx.now()))) throw unknownToken();
   return row;
@@ -60,13 +59,13 @@ function narrowScope(row: RefreshTokenRow, params: Params): string {
 type Successor = { id: string; expiresAt: string | null } | undefined;
 
 /** A rotated token presented again: accepted within the leeway, otherwise the family is revoked. */
-async function reuse(ctx: AppContext, tenant: Tenant, row: RefreshTokenRow, settings: RefreshTokenSettings): Promise<Successor> {
+async function reuse(ctx: GrantHandlerContext, tenant: Tenant, row: RefreshTokenRow, settings: RefreshTokenSettings): Promise<Successor> {
   if (ctx.now() < Date.parse(row.rotated_at!) + settings.leeway * 1000) return { id: row.family_id, expiresAt: row.expires_at };
   await ctx.stores.refreshTokens.revokeFamily(tenant.id, row.family_id, isoAt(ctx.now()));
   throw unknownToken();
 }
 
-async function useToken(ctx: AppContext, tenant: Tenant, row: RefreshTokenRow, settings: RefreshTokenSettings): Promise<Successor> {
+async function useToken(ctx: GrantHandlerContext, tenant: Tenant, row: RefreshTokenRow, settings: RefreshTokenSettings): Promise<Successor> {
   const store = ctx.stores.refreshTokens;
   const now = isoAt(ctx.now());
   if (row.rotated_at !== null) return reuse(ctx, tenant, row, settings);
