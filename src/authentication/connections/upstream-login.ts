@@ -194,7 +194,7 @@ async function handleCallback(protocol: UpstreamProtocol, deps: InteractionDeps,
     identity = await protocol.verify(ctx, tenant, connection, { method: request.method === 'POST' ? 'POST' : 'GET', params, secrets: { ...(state.n !== undefined && { n: state.n }), ...(state.v !== undefined && { v: state.v }) } });
   } catch (error) {
     const cause = upstreamCause(error);
-    request.log.warn({ connection: connection.name, reason: (error as Error).message, code: (error as { code?: string }).code, ...(cause && { cause: cause.message }) }, 'identity provider answer refused');
+    request.log.warn({ connection: connection.name, reason: (error as Error).message, code: (error as { code?: string }).code, cause: (cause ?? (error as Error).cause as Error | undefined)?.message }, 'identity provider answer refused');
     if (cause) throw refused(`The identity provider could not be reached (${cause.message.replace(/^[^:]*:\/\/[^:]*:\d*[^:]*: /, '')}).`);
     throw refused('The identity provider\'s answer could not be verified.');
   }

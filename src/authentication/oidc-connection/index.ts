@@ -76,6 +76,8 @@ function configuration(ctx: UpstreamContext, settings: OidcSettings, intercept?:
     return intercept ? intercept(url, response) : response;
   };
   if (settings.type === 'front_channel') client.useIdTokenResponseType(config);
+  // The id_token of the token endpoint is verified against the provider's JWKS too (openid-client trusts TLS alone otherwise).
+  else client.enableNonRepudiationChecks(config);
   return config;
 }
 
