@@ -331,4 +331,15 @@ describe('okta, google-apps and waad on the OpenID Connect flow', () => {
     const single = (await raw('POST', '/connections', { name: 'entra-bad', strategy: 'waad', options: { client_id: 'x', client_secret: 'y', useCommonEndpoint: true } })).json<{ message: string }>();
     assert.match(single.message, /userid_attribute/);
   });
+
+  test('GET /connections/{id}/status: 200 when the provider answers, 404 with the reason when it cannot be reached', async () => {
+    const [okta] = (await management('GET', '/connections?name=op-okta')) as unknown as { id: string }[];
+    const online = await raw('GET', `/connections/${okta!.id}/status`);
+    assert.equal(online.status, 200, online.text);
+    const [unreachable] = (await management('GET', '/connections?name=si-private-jwks')) as unknown as { id: string }[];
+    const offline = await raw('GET', `/connections/${unreachable!.id}/status`);
+    assert.equal(offline.status, 404);
+    assert.match(offline.json<{ message: string }>().message, /could not be reached .*127\.0\.0\.2 is not a public address/);
+    assert.equal((await raw('GET', '/connections/con_0000000000000000/status')).status, 404);
+  });
 });
