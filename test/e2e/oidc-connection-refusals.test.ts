@@ -17,6 +17,7 @@
  * Microsoft and Google hosts replaced through GATEHOUSE_FEDERATION_ENDPOINTS.
  */
 import assert from 'node:assert/strict';
+import type { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
@@ -46,6 +47,8 @@ let upstream: https.Server;
 let issuer: string;
 let standIn: StandIn;
 let client: { client_id: string; client_secret: string };
+let upstreamAccessTtl = 3600;
+let upstreamRefreshes = 0;
 
 // Entra ID sends no `iss` in its authorization responses (nor advertises it).
 const entra: StandInBehaviour = { authorizationIss: null };
@@ -73,7 +76,7 @@ const authorizeUrl = (connection: string, state: string) =>
 
 /** The Management API answer as is (status and body), for the refusals. */
 const raw = (method: string, apiPath: string, body?: unknown) =>
-  httpsRequest(`${server.baseUrl}/api/v2${apiPath}`, { ca, method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body !== undefined && { body: JSON.stringify(body) }) });
+  httpsRequest(`${server.baseUrl}/api/v2${apiPath}`, { ca, method, headers: { authorization: `Bearer ${token}`, ...(body !== undefined && { 'content-type': 'application/json' }) }, ...(body !== undefined && { body: JSON.stringify(body) }) });
 
 const browser = () => new FederationBrowser(ca, APP);
 
@@ -134,7 +137,11 @@ before(async () => {
   });
   ca = fs.readFileSync(server.certFile);
   provider = new Provider(issuer, {
-    clients: [{ client_id: 'gatehouse', client_secret: SECRET, redirect_uris: [`${server.baseUrl}/login/callback`], response_types: ['code'], grant_types: ['authorization_code'], token_endpoint_auth_method: 'client_secret_post' }],
+    clients: [{ client_id: 'gatehouse', client_secret: SECRET, redirect_uris: [`${server.baseUrl}/login/callback`], response_types: ['code'], grant_types: ['authorization_code', 'refresh_token'], token_endpoint_auth_method: 'client_secret_post' }],
+    // Token Vault: a refresh token with every code, and access tokens that live as long as a test says.
+    issueRefreshToken: async () => true,
+    ttl: { AccessToken: () => upstreamAccessTtl },
+    features: { userinfo: { enabled: true } },
     claims: { openid: ['sub'], email: ['email', 'email_verified', 'hd'], profile: ['name', 'given_name', 'family_name'] },
     findAccount: (_ctx, sub) => ({
       accountId: sub,
@@ -143,6 +150,9 @@ before(async () => {
     loadExistingGrant: grantEverything,
     cookies: { keys: ['upstream-cookie-key-for-tests'] },
     conformIdTokenClaims: false,
+  });
+  (provider as unknown as EventEmitter).on('grant.success', (ctx: { oidc: { params?: { grant_type?: string } } }) => {
+    if (ctx.oidc.params?.grant_type === 'refresh_token') upstreamRefreshes++;
   });
   token = await managementToken(server);
   management = await managementApi(server);
@@ -341,5 +351,84 @@ describe('okta, google-apps and waad on the OpenID Connect flow', () => {
     assert.equal(offline.status, 404);
     assert.match(offline.json<{ message: string }>().message, /could not be reached .*127\.0\.0\.2 is not a public address/);
     assert.equal((await raw('GET', '/connections/con_0000000000000000/status')).status, 404);
+  });
+});
+
+describe('Token Vault: the upstream access token for a Gatehouse refresh token', () => {
+  const GRANT = 'urn:auth0:params:oauth:grant-type:token-exchange:federated-connection-access-token';
+  let vault: { client_id: string; client_secret: string };
+  const exchange = (body: Record<string, string>) =>
+    httpsRequest(`${server.baseUrl}/oauth/token`, { ca, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: GRANT, client_id: vault.client_id, client_secret: vault.client_secret, subject_token_type: 'urn:ietf:params:oauth:token-type:refresh_token', requested_token_type: 'http://auth0.com/oauth/token-type/federated-connection-access-token', ...body }).toString() });
+  /** Logs `sub` in through op-okta for the vault application; its Gatehouse refresh token. */
+  async function refreshTokenOf(sub: string): Promise<string> {
+    const b = browser();
+    const url = `${server.baseUrl}/authorize?${new URLSearchParams({ client_id: vault.client_id, response_type: 'code', redirect_uri: CALLBACK, scope: 'openid offline_access', connection: 'op-okta', state: 'v' })}`;
+    const nav = await atProvider(b, await b.navigate(url), sub);
+    assert.ok(nav.arrived?.searchParams.get('code'), nav.last?.text.replace(/^[^]*<body/, ''));
+    const res = await httpsRequest(`${server.baseUrl}/oauth/token`, { ca, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'authorization_code', client_id: vault.client_id, client_secret: vault.client_secret, code: nav.arrived!.searchParams.get('code'), redirect_uri: CALLBACK }) });
+    assert.equal(res.status, 200, res.text);
+    const tokens = res.json<{ refresh_token?: string }>();
+    assert.ok(tokens.refresh_token, res.text);
+    return tokens.refresh_token;
+  }
+  const userinfo = (accessToken: string) => httpsRequest(`${issuer}/me`, { ca, headers: { authorization: `Bearer ${accessToken}` } });
+
+  before(async () => {
+    vault = (await management('POST', '/clients', { name: 'Vault app', app_type: 'regular_web', is_first_party: true, token_endpoint_auth_method: 'client_secret_post', callbacks: [CALLBACK], grant_types: ['authorization_code', 'refresh_token', GRANT] })) as unknown as typeof vault;
+    const [okta] = (await management('GET', '/connections?name=op-okta')) as unknown as { id: string }[];
+    await management('PATCH', `/connections/${okta!.id}/clients`, [{ client_id: vault.client_id, status: true }] as unknown as Record<string, unknown>);
+  });
+
+  test('the kept upstream access token is returned; it works at the provider; the tokenset lists without tokens', async () => {
+    upstreamAccessTtl = 3600;
+    const refreshToken = await refreshTokenOf('vera');
+    const res = await exchange({ subject_token: refreshToken, connection: 'op-okta' });
+    assert.equal(res.status, 200, res.text);
+    const body = res.json<{ access_token: string; issued_token_type: string; token_type: string; expires_in: number }>();
+    assert.equal(body.issued_token_type, 'http://auth0.com/oauth/token-type/federated-connection-access-token');
+    assert.equal(body.token_type, 'Bearer');
+    assert.ok(body.expires_in > 3000 && body.expires_in <= 3600);
+    const me = await userinfo(body.access_token);
+    assert.equal(me.status, 200, me.text);
+    assert.equal(me.json<{ sub: string }>().sub, 'vera');
+    const sets = (await management('GET', `/users/${encodeURIComponent('okta|op-okta|vera')}/federated-connections-tokensets`)) as unknown as Record<string, unknown>[];
+    assert.equal(sets.length, 1);
+    assert.equal(sets[0]!.connection, 'op-okta');
+    assert.ok(typeof sets[0]!.last_used_at === 'string');
+    assert.ok(!JSON.stringify(sets).includes(body.access_token), 'no token in the list');
+  });
+
+  test('an expired upstream access token is refreshed at the provider with the kept refresh token', async () => {
+    upstreamAccessTtl = 5;
+    const refreshToken = await refreshTokenOf('rita');
+    const before = upstreamRefreshes;
+    const res = await exchange({ subject_token: refreshToken, connection: 'op-okta' });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(upstreamRefreshes, before + 1, 'one refresh at the provider');
+    upstreamAccessTtl = 3600;
+    const me = await userinfo(res.json<{ access_token: string }>().access_token);
+    assert.equal(me.json<{ sub: string }>().sub, 'rita');
+  });
+
+  test('refusals: another connection, a bad subject token, a client without the grant; tokensets deleted (an unknown id too)', async () => {
+    upstreamAccessTtl = 3600;
+    const refreshToken = await refreshTokenOf('tess');
+    const none = await exchange({ subject_token: refreshToken, connection: 'si-good' });
+    assert.equal(none.status, 401, none.text);
+    assert.equal(none.json<{ error: string }>().error, 'access_denied');
+    const bad = await exchange({ subject_token: 'not-a-refresh-token', connection: 'op-okta' });
+    assert.equal(bad.status, 403);
+    assert.equal(bad.json<{ error: string }>().error, 'invalid_grant');
+    const other = await httpsRequest(`${server.baseUrl}/oauth/token`, { ca, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: GRANT, client_id: client.client_id, client_secret: client.client_secret, subject_token: refreshToken, subject_token_type: 'urn:ietf:params:oauth:token-type:refresh_token', connection: 'op-okta' }).toString() });
+    assert.equal(other.status, 403);
+    assert.equal(other.json<{ error: string }>().error, 'unauthorized_client');
+    const user = encodeURIComponent('okta|op-okta|tess');
+    const [set] = (await management('GET', `/users/${user}/federated-connections-tokensets`)) as unknown as { id: string }[];
+    assert.equal((await raw('DELETE', `/users/${user}/federated-connections-tokensets/fcts_unknown`)).status, 204);
+    assert.equal((await raw('DELETE', `/users/${user}/federated-connections-tokensets/${set!.id}`)).status, 204);
+    assert.deepEqual(await management('GET', `/users/${user}/federated-connections-tokensets`), []);
+    const gone = await exchange({ subject_token: refreshToken, connection: 'op-okta' });
+    assert.equal(gone.status, 401);
+    assert.equal((await raw('GET', `/users/${encodeURIComponent('okta|op-okta|nobody')}/federated-connections-tokensets`)).status, 404);
   });
 });
