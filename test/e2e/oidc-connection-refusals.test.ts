@@ -304,8 +304,16 @@ describe('okta, google-apps and waad on the OpenID Connect flow', () => {
     const nav = await atProvider(b, await b.navigate(authorizeUrl('op-okta', 'st-okta')), 'ada');
     assert.ok(nav.arrived, `${nav.last?.text.replace(/^[^]*<body/, '')}\n${server.output().split('\n').filter((l) => /refused/.test(l)).slice(-2).join('\n')}`);
     assert.equal((await idTokenOf(nav.arrived)).sub, 'okta|op-okta|ada');
-    const user = await management('GET', `/users/${encodeURIComponent('okta|op-okta|ada')}`);
-    assert.deepEqual(user.identities, [{ connection: 'op-okta', user_id: 'op-okta|ada', provider: 'okta', isSocial: false }]);
+    // Without read:user_idp_tokens the identity has no upstream tokens; with it (the admin's token), the provider's access token.
+    const admin = server.admin();
+    const narrow = await httpsRequest(`${server.baseUrl}/oauth/token`, { ca, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'client_credentials', client_id: admin.client_id, client_secret: admin.client_secret, audience: `https://${server.domain}/api/v2/`, scope: 'read:users' }) });
+    assert.equal(narrow.json<{ scope: string }>().scope, 'read:users');
+    const path = `/users/${encodeURIComponent('okta|op-okta|ada')}`;
+    const plain = await httpsRequest(`${server.baseUrl}/api/v2${path}`, { ca, headers: { authorization: `Bearer ${narrow.json<{ access_token: string }>().access_token}` } });
+    assert.deepEqual(plain.json<{ identities: unknown }>().identities, [{ connection: 'op-okta', user_id: 'op-okta|ada', provider: 'okta', isSocial: false }]);
+    const [withTokens] = (await management('GET', path)).identities as [{ access_token?: string; refresh_token?: string }];
+    assert.equal(typeof withTokens.access_token, 'string');
+    assert.equal((await httpsRequest(`${issuer}/me`, { ca, headers: { authorization: `Bearer ${withTokens.access_token}` } })).json<{ sub: string }>().sub, 'ada');
   });
 
   test('google-apps: the Workspace user by email, `hd` sent and checked; a user of another domain is refused', async () => {

@@ -161,7 +161,10 @@ describe('OpenID Connect connection to a real OpenID provider, in Chromium', { s
         assert.equal(claims.sub, `oidc|${connection}|${sub}`);
         assert.equal(claims.email, `${sub}@upstream.example`);
         const user = await management('GET', `/users/${encodeURIComponent(`oidc|${connection}|${sub}`)}`);
-        assert.deepEqual(user.identities, [{ connection, user_id: `${connection}|${sub}`, provider: 'oidc', isSocial: false }]);
+        // The upstream's tokens (the code flow's) are shown to this token, which has read:user_idp_tokens.
+        const [{ access_token, ...identity }] = user.identities as [{ access_token?: string }];
+        assert.deepEqual([identity], [{ connection, user_id: `${connection}|${sub}`, provider: 'oidc', isSocial: false }]);
+        assert.equal(typeof access_token, connection === 'upstream-code' ? 'string' : 'undefined');
         assert.equal(user.name, `${sub} Upstream`);
         if (sub === 'ada') {
           // Never linked or logged in by email: the database user with the same verified email is another user, untouched.

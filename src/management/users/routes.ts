@@ -31,7 +31,8 @@ export function userRoutes(ctx: UserServiceContext & UserAccessContext & UserIde
   const rbac = new UserAccessService(ctx);
   const identities = new UserIdentityService(ctx);
   return [
-    ...[listUsers, createUser, getUser, updateUser, deleteUser, listUsersByEmail].map((route) => route(ctx, users)),
+    ...[listUsers, createUser, updateUser, deleteUser, listUsersByEmail].map((route) => route(ctx, users)),
+    getUser(ctx, users),
     ...[
       listUserRoles,
       assignUserRoles,

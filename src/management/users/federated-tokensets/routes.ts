@@ -12,6 +12,9 @@
 import { Type } from '@sinclair/typebox';
 import type { UpstreamTokenSetStore } from '../../../domain/upstream-tokens/store.js';
 import type { UserStore } from '../../../domain/users/store.js';
+import type { User } from '../../../domain/users/model.js';
+import { openUpstreamTokens } from '../../../domain/upstream-tokens/vault.js';
+import type { SecretBox } from '../../../platform/crypto/secret-box.js';
 import { managementRoute, NoContent, type ManagementRoute } from '../../route.js';
 import { userNotFound } from '../service.js';
 
@@ -27,7 +30,25 @@ const TokenSet = Type.Object({
 });
 
 export interface FederatedTokenSetContext {
+  readonly box: SecretBox;
   readonly stores: { readonly users: Pick<UserStore, 'get'>; readonly upstreamTokenSets: UpstreamTokenSetStore };
+}
+
+export const IDP_TOKENS_SCOPE = 'read:user_idp_tokens';
+
+/**
+ * The user with its identities' upstream tokens (`access_token`,
+ * `refresh_token`), opened from their sealed sets: for a Management API
+ * token with read:user_idp_tokens only (federation wire notes §3.2).
+ */
+export async function withIdpTokens(ctx: FederatedTokenSetContext, tenantId: string, user: User): Promise<User> {
+  const identities = await Promise.all(
+    user.identities.map(async (identity) => {
+      const set = await ctx.stores.upstreamTokenSets.find(tenantId, `${identity.provider}|${identity.user_id}`, identity.connection);
+      return set ? { ...identity, ...openUpstreamTokens(ctx.box, set) } : identity;
+    }),
+  );
+  return { ...user, identities };
 }
 
 export function federatedTokenSetRoutes(ctx: FederatedTokenSetContext): ManagementRoute[] {
