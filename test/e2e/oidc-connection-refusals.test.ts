@@ -24,11 +24,10 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import Provider from 'oidc-provider';
-import { createTlsCertificate } from '../../src/platform/crypto/certificates.js';
 import { tempDir } from '../helpers/app.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { managementApi, type ManagementApi } from './support/chromium.js';
-import { FederationBrowser, grantEverything, startStandIn, type FederatedNavigation, type StandIn, type StandInBehaviour } from './support/federation.js';
+import { FederationBrowser, grantEverything, sharedTls, startStandIn, type FederatedNavigation, type StandIn, type StandInBehaviour } from './support/federation.js';
 import { cleanUp, httpsRequest, managementToken } from './support/https.js';
 import { portalIdToken } from './support/portal.js';
 
@@ -113,12 +112,7 @@ async function answerOf(b: FederationBrowser, connection: string, sub?: string):
 
 before(async () => {
   const dataDir = tempDir('gatehouse-e2e-oidc-refusals-');
-  const tlsDir = path.join(dataDir, 'tls');
-  fs.mkdirSync(tlsDir, { recursive: true, mode: 0o700 });
-  const material = await createTlsCertificate(['localhost', '127.0.0.1', '127.0.0.2', '::1']);
-  fs.writeFileSync(path.join(tlsDir, 'key.pem'), material.keyPem, { mode: 0o600 });
-  fs.writeFileSync(path.join(tlsDir, 'cert.pem'), material.certPem);
-  const tls = { cert: Buffer.from(material.certPem), key: Buffer.from(material.keyPem) };
+  const { tls, certFile } = await sharedTls(dataDir, ['localhost', '127.0.0.1', '127.0.0.2', '::1']);
 
   standIn = await startStandIn(tls, PROVIDERS, SECRET);
   const entraBase = `${standIn.origin}/t/entra`;
@@ -133,7 +127,7 @@ before(async () => {
 
   server = await startServerProcess({
     dataDir,
-    env: { NODE_EXTRA_CA_CERTS: path.join(tlsDir, 'cert.pem'), GATEHOUSE_OUTBOUND_ALLOW: '127.0.0.1/32,::1/128', GATEHOUSE_FEDERATION_ENDPOINTS: endpointsFile },
+    env: { NODE_EXTRA_CA_CERTS: certFile, GATEHOUSE_OUTBOUND_ALLOW: '127.0.0.1/32,::1/128', GATEHOUSE_FEDERATION_ENDPOINTS: endpointsFile },
   });
   ca = fs.readFileSync(server.certFile);
   provider = new Provider(issuer, {
