@@ -24,6 +24,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import Provider from 'oidc-provider';
+import { Secret, TOTP } from 'otpauth';
 import { tempDir } from '../helpers/app.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { managementApi, type ManagementApi } from './support/chromium.js';
@@ -432,5 +433,59 @@ describe('Token Vault: the upstream access token for a Gatehouse refresh token',
     const gone = await exchange({ subject_token: refreshToken, connection: 'op-okta' });
     assert.equal(gone.status, 401);
     assert.equal((await raw('GET', `/users/${encodeURIComponent('okta|op-okta|nobody')}/federated-connections-tokensets`)).status, 404);
+  });
+});
+
+describe('the interaction steps run after a federated login as after a password', () => {
+  test('consent: a third-party application asks the federated user, and the code comes after the accept', async () => {
+    const third = (await management('POST', '/clients', { name: 'Third party', app_type: 'regular_web', is_first_party: false, token_endpoint_auth_method: 'client_secret_post', callbacks: [CALLBACK], grant_types: ['authorization_code'] })) as unknown as { client_id: string };
+    const [okta] = (await management('GET', '/connections?name=op-okta')) as unknown as { id: string }[];
+    await management('PATCH', `/connections/${okta!.id}/clients`, [{ client_id: third.client_id, status: true }] as unknown as Record<string, unknown>);
+    const b = browser();
+    const url = `${server.baseUrl}/authorize?${new URLSearchParams({ client_id: third.client_id, response_type: 'code', redirect_uri: CALLBACK, scope: 'openid profile', connection: 'op-okta', state: 'st-consent' })}`;
+    const consent = await atProvider(b, await b.navigate(url), 'carol');
+    assert.equal(consent.arrived, undefined, 'no code before the consent');
+    assert.equal(consent.urls.at(-1)!.origin, server.baseUrl);
+    assert.match(consent.last!.text, /name="decision" value="accept"/);
+    const done = await b.submit(consent.last!, consent.urls.at(-1)!, { decision: 'accept' });
+    assert.ok(done.arrived?.searchParams.get('code'), done.last?.text.replace(/^[^]*<body/, ''));
+    assert.equal(done.arrived!.searchParams.get('state'), 'st-consent');
+  });
+
+  test('organization: a login for an organization through its enabled connection makes the federated user a member; org_id in the token', async () => {
+    const org = (await management('POST', '/organizations', { name: 'acme', display_name: 'Acme' })) as { id: string };
+    const [okta] = (await management('GET', '/connections?name=op-okta')) as unknown as { id: string }[];
+    await management('POST', `/organizations/${org.id}/enabled_connections`, { connection_id: okta!.id, assign_membership_on_login: true });
+    const member = (await management('POST', '/clients', { name: 'Acme portal', app_type: 'regular_web', is_first_party: true, organization_usage: 'allow', token_endpoint_auth_method: 'client_secret_post', callbacks: [CALLBACK], grant_types: ['authorization_code'] })) as unknown as { client_id: string; client_secret: string };
+    await management('PATCH', `/connections/${okta!.id}/clients`, [{ client_id: member.client_id, status: true }] as unknown as Record<string, unknown>);
+    const b = browser();
+    const url = `${server.baseUrl}/authorize?${new URLSearchParams({ client_id: member.client_id, response_type: 'code', redirect_uri: CALLBACK, scope: 'openid', connection: 'op-okta', organization: org.id, state: 'st-org' })}`;
+    const nav = await atProvider(b, await b.navigate(url), 'olga');
+    assert.ok(nav.arrived?.searchParams.get('code'), nav.last?.text.replace(/^[^]*<body/, ''));
+    const claims = await portalIdToken(server, ca, member, CALLBACK, nav.arrived!.searchParams.get('code')!);
+    assert.equal(claims.org_id, org.id);
+    const members = (await management('GET', `/organizations/${org.id}/members`)) as unknown as { user_id: string }[];
+    assert.deepEqual(members.map((m) => m.user_id), ['okta|op-okta|olga']);
+  });
+
+  test('MFA: a tenant that requires it enrols the federated user in OTP before any code; amr mfa', async () => {
+    for (const factor of ['otp', 'recovery-code']) await management('PUT', `/guardian/factors/${factor}`, { enabled: true });
+    await management('PUT', '/guardian/policies', ['all-applications'] as unknown as Record<string, unknown>);
+    try {
+      const b = browser();
+      const enrol = await atProvider(b, await b.navigate(authorizeUrl('op-okta', 'st-mfa')), 'mfa-user');
+      assert.equal(enrol.arrived, undefined, 'no code before the second factor');
+      assert.equal(enrol.urls.at(-1)!.pathname, '/mfa');
+      const secret = /<code id="secret">([A-Z2-7]+)<\/code>/.exec(enrol.last!.text)?.[1];
+      assert.ok(secret, 'the enrolment page shows the secret');
+      const recovery = await b.submit(enrol.last!, enrol.urls.at(-1)!, { code: new TOTP({ secret: Secret.fromBase32(secret) }).generate() });
+      const done = recovery.arrived ? recovery : await b.submit(recovery.last!, recovery.urls.at(-1)!, {});
+      assert.ok(done.arrived?.searchParams.get('code'), done.last?.text.replace(/^[^]*<body/, ''));
+      const claims = await idTokenOf(done.arrived!);
+      assert.equal(claims.sub, 'okta|op-okta|mfa-user');
+      assert.deepEqual(claims.amr, ['mfa']);
+    } finally {
+      await management('PUT', '/guardian/policies', [] as unknown as Record<string, unknown>);
+    }
   });
 });

@@ -71,7 +71,13 @@ export class FederationBrowser {
 
   submitUntil(page: HttpResult, pageUrl: URL, fields: Record<string, string>, until: Until): Promise<FederatedNavigation> {
     const form = readForm(page.text, pageUrl);
-    return this.follow(form.action, 'POST', new URLSearchParams({ ...form.hidden, ...fields }).toString(), until);
+    const fieldsOf = new URLSearchParams({ ...form.hidden, ...fields });
+    if (/\bmethod="get"/i.test(/<form\b[^>]*>/i.exec(page.text)?.[0] ?? '')) {
+      const target = new URL(form.action);
+      for (const [name, value] of fieldsOf) target.searchParams.set(name, value);
+      return this.follow(target, 'GET', undefined, until);
+    }
+    return this.follow(form.action, 'POST', fieldsOf.toString(), until);
   }
 
   /** Follows redirects (and auto-submitted form_post pages) from one request. */
