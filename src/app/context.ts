@@ -57,6 +57,7 @@ export const REDACT_PATHS = [
   'req.headers["client-certificate"]',
   'res.headers["set-cookie"]',
   '*.client_secret',
+  '*.app_secret',
   '*.password',
   '*.private_key',
   '*.client_assertion',
@@ -76,6 +77,12 @@ export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
 export async function createContext(config: Config, logger: Logger = createLogger(config)): Promise<RuntimeContext> {
   // The data directory holds the master key, the database and the TLS key: the server's user only.
   for (const line of secureDataDirectory(config.dataDir, config.databaseUrl ? undefined : config.sqliteFile)) logger.warn(line);
+  if (config.federationEndpoints) {
+    logger.warn(
+      { file: config.federationEndpoints.file, strategies: Object.keys(config.federationEndpoints.overrides) },
+      'GATEHOUSE_FEDERATION_ENDPOINTS is set: these social connections log in through the endpoints it names instead of the providers\' (for tests and staging only)',
+    );
+  }
   configureHashing(config.hashing);
   const database = openDatabase({
     databaseUrl: config.databaseUrl,

@@ -31,10 +31,11 @@ import { ciba } from './token/grants/ciba.js';
 import { password, passwordRealm } from './token/grants/password.js';
 import { passwordlessOtp } from './token/grants/passwordless-otp.js';
 import { refreshToken } from './token/grants/refresh-token.js';
+import { federatedConnectionAccessToken } from './token/grants/federated-connection-access-token.js';
 import { samlpResponse } from './samlp/response.js';
 import { federatedLoginStep } from './interaction/steps/federated.js';
 import { samlpLogin } from './samlp-connection/index.js';
-import { oidcLogin } from './oidc-connection/index.js';
+import { googleAppsLogin, oidcLogin, oktaLogin, waadLogin } from './oidc-connection/index.js';
 import { wsfedResponse } from './wsfed/endpoint.js';
 
 export interface AuthenticationRegistries {
@@ -56,12 +57,12 @@ export interface AuthenticationRegistries {
 
 export function defaultRegistries(): AuthenticationRegistries {
   return {
-    grants: [authorizationCode, clientCredentials, password, passwordRealm, refreshToken, mfaOtp, mfaOob, mfaRecoveryCode, passwordlessOtp, deviceCode, ciba],
+    grants: [authorizationCode, clientCredentials, password, passwordRealm, refreshToken, mfaOtp, mfaOob, mfaRecoveryCode, passwordlessOtp, deviceCode, ciba, federatedConnectionAccessToken],
     clientAuthMethods: [clientSecretBasic, clientSecretPost, privateKeyJwt, tlsClientAuth, selfSignedTlsClientAuth, none],
     responseTypes: RESPONSE_TYPES,
     responseModes: RESPONSE_MODE_LIST,
     interactionSteps: [organizationStep, federatedLoginStep, passwordlessStep, loginStep, mfaStep, consentStep],
     protocolResponses: [samlpResponse, wsfedResponse],
-    connectionLogins: [samlpLogin, oidcLogin],
+    connectionLogins: [samlpLogin, oktaLogin, waadLogin, googleAppsLogin, oidcLogin],
   };
 }

@@ -13,6 +13,7 @@ import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readFederationEndpoints, type FederationEndpointOverrides } from './federation-endpoints.js';
 import { parseOutboundAllow, type Cidr, type OutboundPolicy } from './http/outbound-guard.js';
 export interface RateLimitSetting {
   /** Bucket size: requests that may arrive at once. */
@@ -89,6 +90,12 @@ export interface Config {
   backchannelCaFile: string | undefined;
   /** Non-public address ranges that tenants' outbound destinations may reach (GATEHOUSE_OUTBOUND_ALLOW; src/platform/http/outbound-guard.ts). */
   outbound: OutboundPolicy;
+  /**
+   * The endpoints social strategies use instead of the providers' own
+   * (GATEHOUSE_FEDERATION_ENDPOINTS, src/platform/federation-endpoints.ts):
+   * tests and staging only; a warning is logged on every start while set.
+   */
+  federationEndpoints: { file: string; overrides: FederationEndpointOverrides } | undefined;
   /** Worker processes sharing the port (src/app/cluster.ts); 1 runs the server in this process. */
   workers: number;
   /**
@@ -342,6 +349,17 @@ const TABLE = {
       }
     },
     'none: public addresses only',
+  ),
+  GATEHOUSE_FEDERATION_ENDPOINTS: optional(
+    'path of a JSON file mapping a social connection strategy to the endpoints its logins use instead of the provider\'s (`{"github": {"authorization_endpoint": …, "token_endpoint": …, "api_base": …}, "google-oauth2": {"issuer": …}}`; members `issuer` (an OpenID provider whose discovery document is read), `authorization_endpoint`, `token_endpoint`, `api_base`, each https; strategies `google-oauth2`, `github`, `apple`, `windowslive`, `facebook`, `linkedin`), read at start, for tests and staging against local stand-ins (see [Federated login](federation.md)); a warning is logged on every start while it is set. The upstreams are still reached through the outbound guard',
+    "none: the providers' own endpoints",
+    (raw, name) => {
+      try {
+        return { file: path.resolve(raw), overrides: readFederationEndpoints(raw) };
+      } catch (err) {
+        throw new ConfigError(name, (err as Error).message);
+      }
+    },
   ),
   GATEHOUSE_WORKERS: withDefault(
     1,
@@ -647,6 +665,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tlsHandshakeTimeoutMs: read(env, 'GATEHOUSE_TLS_HANDSHAKE_TIMEOUT'),
     dnsServers: read(env, 'GATEHOUSE_DNS_SERVERS'),
     outbound: { allow: read(env, 'GATEHOUSE_OUTBOUND_ALLOW') },
+    federationEndpoints: read(env, 'GATEHOUSE_FEDERATION_ENDPOINTS'),
     backchannelCaFile: read(env, 'GATEHOUSE_BACKCHANNEL_CA_FILE'),
     workers,
     shutdownGraceMs: read(env, 'GATEHOUSE_SHUTDOWN_GRACE'),

@@ -66,4 +66,23 @@ describe('/api/v2/connections: oidc', () => {
     assert.equal(updated.statusCode, 400);
     assert.match(updated.json().message, /::1 is not a public address/);
   });
+
+  it('okta, waad and google-apps: their required options and rules, refused before any discovery', async () => {
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['okta', { client_id: 'x', client_secret: 'y' }, "Payload validation error: 'is required for a okta connection' on property options.domain."],
+      ['okta', { client_id: 'x', client_secret: 'y', domain: 'https://dev-1.okta.com' }, "Payload validation error: 'must be a host name, without scheme' on property options.domain."],
+      ['okta', { client_id: 'x', client_secret: 'y', domain: 'dev-1.okta.com', type: 'front_channel' }, "Payload validation error: 'must be one of back_channel' on property options.type."],
+      ['waad', { client_id: 'x', client_secret: 'y' }, "Payload validation error: 'is required unless useCommonEndpoint is true' on property options.tenant_domain."],
+      ['waad', { client_id: 'x', client_secret: 'y', useCommonEndpoint: true }, "Payload validation error: 'must be sub with useCommonEndpoint (an oid is unique only within its tenant)' on property options.userid_attribute."],
+      ['waad', { client_id: 'x', client_secret: 'y', tenant_domain: 'contoso.com', userid_attribute: 'upn' }, "Payload validation error: 'must be one of oid, sub' on property options.userid_attribute."],
+      ['google-apps', { client_id: 'x' }, "Payload validation error: 'is required for a google-apps connection' on property options.domain."],
+      ['google-apps', { client_id: 'x', domain: 'example.com', map_user_id_to_id: 'yes' }, "Payload validation error: 'must be a boolean' on property options.map_user_id_to_id."],
+    ];
+    for (const [strategy, options, message] of cases) {
+      const res = await t.management('POST', '/api/v2/connections', { body: { name: 'refused', strategy, options } });
+      assert.equal(res.statusCode, 400, `${strategy} ${JSON.stringify(options)}`);
+      assert.equal(res.json().message, message);
+    }
+  });
 });
+

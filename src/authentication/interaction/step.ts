@@ -95,6 +95,7 @@ export interface InteractionContext {
     | 'samlpSessions'
     | 'sessions'
     | 'uiSettings'
+    | 'upstreamTokenSets'
     | 'users'
   >;
 }
@@ -150,7 +151,7 @@ export interface ConnectionLogin {
    */
   callback: {
     claims(request: FastifyRequest): boolean;
-    handle(deps: StepDeps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
+    handle(deps: InteractionDeps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
   };
 }
 

@@ -1,3 +1,4 @@
+import type { Config } from '../../platform/config.js';
 import type { FastifyRequest } from 'fastify';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { AuthenticatedClient } from '../client-auth/method.js';
@@ -21,6 +22,8 @@ export interface TokenResponse {
   scope?: string;
   expires_in: number;
   token_type: TokenType;
+  /** What the token is, for token exchanges (RFC 8693 §2.2.1; Token Vault). */
+  issued_token_type?: string;
   /** The mfa-recovery-code grant's new recovery code (wire notes §5: "MFA recovery adds recovery_code"). */
   recovery_code?: string;
 }
@@ -35,6 +38,7 @@ export interface TokenResponse {
  */
 export interface GrantHandlerContext {
   readonly now: () => number;
+  readonly config: Config;
   readonly logger: Logger;
   readonly box: SecretBox;
   readonly keyring: Keyring;
@@ -56,6 +60,7 @@ export interface GrantHandlerContext {
     | 'passwordless'
     | 'rbac'
     | 'refreshTokens'
+    | 'upstreamTokenSets'
     | 'users'
   >;
 }

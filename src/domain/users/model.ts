@@ -34,6 +34,9 @@ export interface UserIdentity {
   isSocial: false;
   /** Linked identities only: their profile. */
   profileData?: IdentityProfileData;
+  /** The upstream identity provider's tokens: only to a Management API token with read:user_idp_tokens. */
+  access_token?: string;
+  refresh_token?: string;
 }
 
 export interface User {

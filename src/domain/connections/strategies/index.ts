@@ -6,12 +6,15 @@
  * (its login, if any, one line in src/authentication/connections/index.ts).
  */
 import { auth0Strategy } from './auth0.js';
+import { googleAppsStrategy } from './google-apps.js';
+import { oktaStrategy } from './okta.js';
+import { waadStrategy } from './waad.js';
 import { oidcStrategy } from './oidc.js';
 import { emailStrategy, smsStrategy } from './passwordless.js';
 import { samlpStrategy } from './samlp.js';
 import type { ConnectionStrategy } from './strategy.js';
 
-export const CONNECTION_STRATEGIES: readonly ConnectionStrategy[] = [auth0Strategy, samlpStrategy, emailStrategy, smsStrategy, oidcStrategy];
+export const CONNECTION_STRATEGIES: readonly ConnectionStrategy[] = [auth0Strategy, samlpStrategy, emailStrategy, smsStrategy, oidcStrategy, oktaStrategy, waadStrategy, googleAppsStrategy];
 
 const BY_NAME: ReadonlyMap<string, ConnectionStrategy> = new Map(CONNECTION_STRATEGIES.map((s) => [s.name, s]));
 
