@@ -17,12 +17,13 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import * as client from 'openid-client';
 import type { Browser, CDPSession, Page } from 'playwright-core';
-import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { ROOT, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { chromiumSkipReason, inScenario, launchChromium, managementApi, startLocalServer, type LocalServer, type ManagementApi, type Scenario } from './support/chromium.js';
-import { caFetch, cleanUp } from './support/https.js';
+import { caFetch, cleanUp, runNode } from './support/https.js';
 
 const PASSWORD = 'Amber-Harbour-77';
 const CONNECTION = 'webauthn-browser-users';
@@ -190,11 +191,24 @@ describe('WebAuthn security keys as a second factor, in Chromium', { skip }, () 
     });
   });
 
-  test('the Management API deletes the key: the next login must enrol again', async () => {
-    const methods = (await management('GET', `/users/${encodeURIComponent(userId)}/authentication-methods`)) as unknown as { id: string; type: string }[];
-    const key = methods.find((m) => m.type === 'webauthn-roaming')!;
-    await management('DELETE', `/users/${encodeURIComponent(userId)}/authentication-methods/${encodeURIComponent(key.id)}`);
-    const after = (await management('GET', `/users/${encodeURIComponent(userId)}/authentication-methods`)) as unknown as { type: string }[];
-    assert.equal(after.filter((m) => m.type === 'webauthn-roaming').length, 0);
+  test('the auth0 SDK lists the key among the authentication methods and deletes it; the next login must enrol again', async () => {
+    const admin = server.admin();
+    const input = { domain: server.domain, clientId: admin.client_id, clientSecret: admin.client_secret, userId, type: 'webauthn-roaming' };
+    const run = await runNode(['--import', 'tsx', path.join(ROOT, 'test/e2e/clients/auth0-sdk-authentication-methods.ts'), JSON.stringify(input)], {
+      env: { ...process.env, NODE_EXTRA_CA_CERTS: server.certFile },
+      timeoutMs: 90_000,
+    });
+    assert.equal(run.code, 0, `SDK run failed:\n${run.stderr}`);
+    const out = JSON.parse(run.stdout) as { before: { type: string; key_id?: string }[]; after: { type: string }[] };
+    const keys = out.before.filter((m) => m.type === 'webauthn-roaming');
+    assert.deepEqual(keys.map((m) => m.key_id), [Buffer.from(credential.credentialId, 'base64').toString('base64url')]);
+    assert.deepEqual(out.after.filter((m) => m.type === 'webauthn-roaming'), []);
+
+    await inScenario(browser!, 'webauthn enrol again after deletion', async (scenario) => {
+      const { page } = scenario;
+      await page.goto((await authorization()).url);
+      await logIn(page, email);
+      assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Set up two-step verification');
+    });
   });
 });
