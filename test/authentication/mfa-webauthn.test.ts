@@ -66,7 +66,7 @@ describe('WebAuthn as a second factor in the hosted login', () => {
   function refused(res: LightMyRequestResponse, why: string) {
     assert.equal(res.statusCode, 400, `${why}: ${res.statusCode} ${res.body.slice(0, 300)}`);
     assert.equal(res.headers.location, undefined, `${why}: no redirect`);
-    assert.match(res.body, /role="alert"/, `${why}: the page says so`);
+    assert.match(res.body, /role="alert"[^>]*>[^<]*(That security key or device was not accepted|Too many wrong codes)/, `${why}: the page says so`);
   }
 
   /** Enrols a key for a new user; returns the key. */
@@ -152,6 +152,17 @@ describe('WebAuthn as a second factor in the hosted login', () => {
     const login = await loginToMfa('key7@example.com');
     const options = webauthnOptions(login.page.body);
     refused(await answer(login, 'webauthn', key.assert({ challenge: options.challenge, rpId: DOMAIN, userVerified: false })), 'an assertion without user verification');
+  });
+
+  it('DELETE /api/v2/users/{id}/authenticators removes every authenticator: the next login enrols again', async () => {
+    const { done } = await enrolled('key9@example.com');
+    assert.equal(done.statusCode, 302, done.body);
+    const userId = ((await mgmt('GET', '/api/v2/users-by-email?email=key9%40example.com')).json() as { user_id: string }[])[0]!.user_id;
+    const removed = await t.management('DELETE', `/api/v2/users/${encodeURIComponent(userId)}/authenticators`);
+    assert.equal(removed.statusCode, 204, removed.body);
+    assert.deepEqual((await mgmt('GET', `/api/v2/users/${encodeURIComponent(userId)}/authentication-methods`)).json(), []);
+    const next = await loginToMfa('key9@example.com');
+    assert.equal(webauthnOptions(next.page.body).rp?.id, DOMAIN, 'the enrolment page again');
   });
 
   it('a credential field that is not a credential is a wrong answer, not an error', async () => {

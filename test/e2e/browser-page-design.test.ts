@@ -32,7 +32,8 @@ import { invalidSetupLink, setupFormPage } from '../../src/authentication/consol
 import { activateCodePage, activateConfirmPage, activateDonePage } from '../../src/authentication/pages/device.js';
 import { Html, pageUi, renderPage, type PageDocument, type PageUi } from '../../src/authentication/pages/html.js';
 import { confirmLogoutPage, loggedOutPage, logoutErrorPage } from '../../src/authentication/pages/logout.js';
-import { invalidEnrollmentTicketPage, mfaChallengePage, mfaEnrolPage, mfaUnavailablePage, recoveryCodePage, ticketEnrolledPage, ticketEnrolPage } from '../../src/authentication/pages/mfa.js';
+import { invalidEnrollmentTicketPage, mfaChallengePage, mfaEnrolPage,
+  mfaWebauthnEnrolPage, mfaUnavailablePage, recoveryCodePage, ticketEnrolledPage, ticketEnrolPage } from '../../src/authentication/pages/mfa.js';
 import { organizationChoicePage, organizationNamePage } from '../../src/authentication/pages/organization.js';
 import { PASSWORD_TOGGLE_SCRIPT } from '../../src/authentication/pages/password-toggle.js';
 import { PUSH_WAIT_SCRIPT } from '../../src/authentication/pages/push-wait.js';
@@ -114,6 +115,11 @@ describe('hosted pages design system in Chromium', { skip }, () => {
       ['mfa-sms-sent', mfaChallengePage({ ...view, method: 'sms', hasOtp: false, hasPush: false, hasEmail: false, hasSms: true, oobCode: 'oob' })],
       ['mfa-recovery', mfaChallengePage({ ...view, method: 'recovery', hasOtp: true, hasPush: false, hasEmail: false, hasSms: false })],
       ['mfa-enrol', mfaEnrolPage({ ...view, qrSvg, secret: 'JBSWY3DPEHPK3PXP' })],
+      ['mfa-enrol-with-webauthn', mfaEnrolPage({ ...view, qrSvg, secret: 'JBSWY3DPEHPK3PXP', webauthnOffers: ['webauthn-platform', 'webauthn-roaming'] })],
+      ['mfa-webauthn-enrol-key', mfaWebauthnEnrolPage({ ...view, factor: 'webauthn-roaming', options: '{"challenge":"AAAA"}', otpOffered: true, webauthnOffers: ['webauthn-platform', 'webauthn-roaming'] })],
+      ['mfa-webauthn-enrol-device', mfaWebauthnEnrolPage({ ...view, factor: 'webauthn-platform', options: '{"challenge":"AAAA"}', otpOffered: false })],
+      ['mfa-webauthn', mfaChallengePage({ ...view, method: 'webauthn', hasOtp: true, hasWebauthn: true, hasPush: false, hasEmail: false, hasSms: false, webauthnOptions: '{"challenge":"AAAA"}' })],
+      ['mfa-webauthn-refused', mfaChallengePage({ ...view, method: 'webauthn', hasOtp: true, hasWebauthn: true, hasPush: false, hasEmail: false, hasSms: false, webauthnOptions: '{"challenge":"AAAA"}', error: { field: 'credential', message: 'That security key or device was not accepted. Try again, or use another way.' } })],
       ['mfa-recovery-code', recoveryCodePage({ clientName: 'Reports & Co', state: 'st4te', code: 'ABCD EFGH IJKL MNOP QRST UVWX' })],
       ['mfa-unavailable', mfaUnavailablePage()],
       ['enrollment-ticket', ticketEnrolPage({ tenantName: 'acme', ticket: 't', csrf: 'c', qrSvg, secret: 'JBSWY3DPEHPK3PXP' })],

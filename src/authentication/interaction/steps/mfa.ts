@@ -274,7 +274,9 @@ function routes(deps: InteractionDeps): RouteOptions[] {
       const method: Method = methodOf(params.method) ?? 'otp';
 
       const refuse = async (outcome: 'wrong' | 'blocked', field: string) => {
-        const error: FormError = { message: outcome === 'blocked' ? TOO_MANY : (ui) => ui.text('mfa', 'mfa-login-options', 'wrong-code'), field };
+        const wrongText: FormError['message'] =
+          field === 'credential' ? (ui) => ui.text('mfa-webauthn', 'mfa-webauthn-challenge', 'refusedText') : (ui) => ui.text('mfa', 'mfa-login-options', 'wrong-code');
+        const error: FormError = { message: outcome === 'blocked' ? TOO_MANY : wrongText, field };
         const status = outcome === 'blocked' ? 429 : 400;
         const content = enrolling ? await enrolView(deps, interaction, params.method, error) : await challengeView(deps, interaction, method, { ...(params.oob_code !== undefined && { oobCode: params.oob_code }), error });
         return new PageError(status, content ?? mfaUnavailablePage(), formRedirects(interaction));

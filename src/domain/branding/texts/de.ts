@@ -185,6 +185,7 @@ export const de: Catalog = {
     'mfa-webauthn-challenge': {
       description: 'Bestätigen Sie mit Ihrem Sicherheitsschlüssel oder diesem Gerät, dass Sie es sind.',
       buttonText: 'Schlüssel oder Gerät verwenden',
+      refusedText: 'Dieser Sicherheitsschlüssel oder dieses Gerät wurde nicht angenommen. Versuchen Sie es erneut oder wählen Sie einen anderen Weg.',
       failedText: 'Der Browser hat den Schritt nicht abgeschlossen. Versuchen Sie es erneut oder wählen Sie einen anderen Weg.',
       noScriptText: 'Für diesen Schritt ist JavaScript im Browser nötig.',
     },

@@ -189,6 +189,7 @@ export const en = {
     'mfa-webauthn-challenge': {
       description: 'Use your security key or this device to confirm it is you.',
       buttonText: 'Use security key or device',
+      refusedText: 'That security key or device was not accepted. Try again, or use another way.',
       failedText: 'The browser did not complete the step. Try again, or use another way.',
       noScriptText: 'This step needs JavaScript in your browser.',
     },

@@ -185,6 +185,7 @@ export const es: Catalog = {
     'mfa-webauthn-challenge': {
       description: 'Use su llave de seguridad o este dispositivo para confirmar que es usted.',
       buttonText: 'Usar llave o dispositivo',
+      refusedText: 'No se aceptó esa llave de seguridad o dispositivo. Inténtelo de nuevo o use otra forma.',
       failedText: 'El navegador no completó el paso. Inténtelo de nuevo o use otra forma.',
       noScriptText: 'Este paso necesita JavaScript en el navegador.',
     },

@@ -185,6 +185,7 @@ export const fr: Catalog = {
     'mfa-webauthn-challenge': {
       description: 'Utilisez votre clé de sécurité ou cet appareil pour confirmer que c’est bien vous.',
       buttonText: 'Utiliser la clé ou l’appareil',
+      refusedText: 'Cette clé de sécurité ou cet appareil n’a pas été accepté. Réessayez ou choisissez un autre moyen.',
       failedText: 'Le navigateur n’a pas terminé l’étape. Réessayez ou choisissez un autre moyen.',
       noScriptText: 'Cette étape nécessite JavaScript dans le navigateur.',
     },
