@@ -45,6 +45,7 @@ import { LANGUAGES } from '../../src/domain/branding/texts.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { chromiumSkipReason, inScenario, launchChromium, loginApplication, managementApi, startLocalServer, type LocalServer, type ManagementApi, type Scenario } from './support/chromium.js';
 import { axeViolations } from './support/axe.js';
+import { WEBAUTHN_SCRIPT } from '../../src/authentication/pages/webauthn-form.js';
 import { cleanUp } from './support/https.js';
 
 const PHONE = { width: 390, height: 844 };
@@ -160,8 +161,9 @@ describe('hosted pages design system in Chromium', { skip }, () => {
       for (const [uiName, ui] of uis) {
         for (const [name, content] of pages) {
           const rendered = renderPage(content, ui).html.value;
-          // No script but the password fields' "Show password" control and the push waiting page's (their own tests: browser-show-password.test.ts, browser-push-wait.test.ts).
-          assert.ok(!rendered.replace(`<script>${PASSWORD_TOGGLE_SCRIPT}</script>`, '').replace(`<script>${PUSH_WAIT_SCRIPT}</script>`, '').includes('<script'), `${name}: no other script`);
+          // No script but the password fields' "Show password" control, the push waiting page's and the WebAuthn forms' (their own tests: browser-show-password.test.ts, browser-push-wait.test.ts, browser-webauthn.test.ts).
+          const known = [PASSWORD_TOGGLE_SCRIPT, PUSH_WAIT_SCRIPT, WEBAUTHN_SCRIPT].reduce((page, script) => page.replace(`<script>${script}</script>`, ''), rendered);
+          assert.ok(!known.includes('<script'), `${name}: no other script`);
           await checkEveryLook(scenario, `${uiName}-${name}`, () => scenario.page.setContent(rendered));
         }
       }

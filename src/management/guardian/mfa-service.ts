@@ -211,14 +211,14 @@ export class GuardianMfaService {
       }
       case 'email': {
         if (body.email === undefined) throw missing('email');
-        if (existing.some((r) => r.type === 'email' && r.email?.toLowerCase() === body.email!.toLowerCase())) throw duplicate();
+        if (existing.some((r) => r.type === body.type && r.email?.toLowerCase() === body.email!.toLowerCase())) throw duplicate();
         const row = await addOobAuthenticator(this.ctx, tenant.id, userId, 'email', body.email, { confirmed: true, name });
         return created({ id: row.id, type: 'email' });
       }
       case 'phone': {
         if (body.phone_number === undefined) throw missing('phone_number');
         if (body.preferred_authentication_method === 'voice') throw managementErrors.badRequest('Voice calls are not supported by this server.', 'operation_not_supported');
-        if (existing.some((r) => r.type === 'phone' && r.phone_number === body.phone_number)) throw duplicate();
+        if (existing.some((r) => r.type === body.type && r.phone_number === body.phone_number)) throw duplicate();
         const row = await addOobAuthenticator(this.ctx, tenant.id, userId, 'phone', body.phone_number, { confirmed: true, name });
         return created({ id: row.id, type: 'phone' });
       }
