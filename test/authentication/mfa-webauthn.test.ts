@@ -20,6 +20,7 @@ import { SoftwareAuthenticator } from '../helpers/webauthn-authenticator.js';
 const REALM = 'Username-Password-Authentication';
 const PASSWORD = 'Correct horse battery staple 1';
 const CALLBACK = 'https://app.example.com/callback';
+const PASSWORD_REALM = 'http://auth0.com/oauth/grant-type/password-realm';
 
 /** The ceremony options a WebAuthn form carries in data-webauthn (HTML-escaped JSON). */
 function webauthnOptions(body: string): { challenge: string; rp?: { id: string }; rpId?: string; allowCredentials?: { id: string }[]; authenticatorSelection?: { userVerification: string } } {
@@ -31,6 +32,7 @@ function webauthnOptions(body: string): { challenge: string; rp?: { id: string }
 describe('WebAuthn as a second factor in the hosted login', () => {
   let t: TestApp;
   let app: TestClient;
+  let api: TestClient;
 
   const mgmt = async (method: string, url: string, body?: unknown) => {
     const res = await t.management(method, url, body === undefined ? {} : { body });
@@ -82,7 +84,8 @@ describe('WebAuthn as a second factor in the hosted login', () => {
   before(async () => {
     t = await createTestApp();
     app = await insertClient(t, { grant_types: ['authorization_code'], config: { callbacks: [CALLBACK] } });
-    await mgmt('POST', '/api/v2/connections', { name: REALM, strategy: 'auth0', enabled_clients: [app.client_id] });
+    api = await insertClient(t, { grant_types: ['password', PASSWORD_REALM] });
+    await mgmt('POST', '/api/v2/connections', { name: REALM, strategy: 'auth0', enabled_clients: [app.client_id, api.client_id] });
     for (const factor of ['webauthn-roaming', 'webauthn-platform']) await mgmt('PUT', `/api/v2/guardian/factors/${factor}`, { enabled: true });
     await mgmt('PUT', '/api/v2/guardian/policies', ['all-applications']);
   });
@@ -163,6 +166,29 @@ describe('WebAuthn as a second factor in the hosted login', () => {
     assert.deepEqual((await mgmt('GET', `/api/v2/users/${encodeURIComponent(userId)}/authentication-methods`)).json(), []);
     const next = await loginToMfa('key9@example.com');
     assert.equal(webauthnOptions(next.page.body).rp?.id, DOMAIN, 'the enrolment page again');
+  });
+
+  it('the /mfa API and mfa_requirements name the key; the API cannot challenge it', async () => {
+    const { key } = await enrolled('key10@example.com');
+    const login = await tokenRequest(t.app, { grant_type: PASSWORD_REALM, client_id: api.client_id, client_secret: api.client_secret, username: 'key10@example.com', password: PASSWORD, realm: REALM });
+    assert.equal(login.statusCode, 403, login.body);
+    const { mfa_token, mfa_requirements } = login.json() as { mfa_token: string; mfa_requirements: unknown };
+    assert.deepEqual(mfa_requirements, { challenge: [{ type: 'webauthn-roaming' }] });
+    const listed = await t.app.inject({ method: 'GET', url: '/mfa/authenticators', headers: { host: DOMAIN, authorization: `Bearer ${mfa_token}` } });
+    assert.equal(listed.statusCode, 200, listed.body);
+    const [only] = listed.json() as { id: string; authenticator_type: string; active: boolean }[];
+    assert.equal(only!.authenticator_type, 'webauthn-roaming');
+    assert.equal(only!.active, true);
+    assert.match(only!.id, /^webauthn-roaming\|dev_/);
+    assert.ok(key.id.length > 0);
+    const challenge = await t.app.inject({
+      method: 'POST',
+      url: '/mfa/challenge',
+      headers: { host: DOMAIN, 'content-type': 'application/json' },
+      payload: JSON.stringify({ client_id: api.client_id, client_secret: api.client_secret, mfa_token }),
+    });
+    assert.equal(challenge.statusCode, 400, challenge.body);
+    assert.equal((challenge.json() as { error: string }).error, 'unsupported_challenge_type');
   });
 
   it('a credential field that is not a credential is a wrong answer, not an error', async () => {
