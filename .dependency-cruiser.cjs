@@ -74,6 +74,15 @@ module.exports = {
       to: { path: '^src/domain/context\\.ts$' },
     },
     {
+      name: 'second-factors-through-their-registry',
+      severity: 'error',
+      comment:
+        'A second factor is one module under src/domain/mfa/factors/, reached through the registry (docs/architecture.md "Second factors"): ' +
+        'code outside the folder asks the registry what an enrolment is, and never imports one factor by name.',
+      from: { pathNot: '^src/domain/mfa/factors/' },
+      to: { path: '^src/domain/mfa/factors/', pathNot: '^src/domain/mfa/factors/(registry|factor)\\.ts$' },
+    },
+    {
       name: 'only-main-imports-itself',
       severity: 'error',
       comment: 'Nothing imports the entry point.',

@@ -47,6 +47,8 @@ const VALUE_BYTES: ReadonlyMap<string, number> = new Map(Object.entries({
   access_token: TOKEN_VALUE_BYTES,
   id_token_hint: TOKEN_VALUE_BYTES,
   client_assertion: TOKEN_VALUE_BYTES,
+  // A WebAuthn credential's JSON (the MFA page's `credential`): an attestation with its certificates runs to a few KiB.
+  credential: TOKEN_VALUE_BYTES,
   // SAML messages (base64; a Response with a certificate and many attributes runs to tens of KiB).
   SAMLRequest: 64 * 1024,
   SAMLResponse: 256 * 1024,

@@ -32,7 +32,8 @@ import { invalidSetupLink, setupFormPage } from '../../src/authentication/consol
 import { activateCodePage, activateConfirmPage, activateDonePage } from '../../src/authentication/pages/device.js';
 import { Html, pageUi, renderPage, type PageDocument, type PageUi } from '../../src/authentication/pages/html.js';
 import { confirmLogoutPage, loggedOutPage, logoutErrorPage } from '../../src/authentication/pages/logout.js';
-import { invalidEnrollmentTicketPage, mfaChallengePage, mfaEnrolPage, mfaUnavailablePage, recoveryCodePage, ticketEnrolledPage, ticketEnrolPage } from '../../src/authentication/pages/mfa.js';
+import { invalidEnrollmentTicketPage, mfaChallengePage, mfaEnrolPage,
+  mfaWebauthnEnrolPage, mfaUnavailablePage, recoveryCodePage, ticketEnrolledPage, ticketEnrolPage } from '../../src/authentication/pages/mfa.js';
 import { organizationChoicePage, organizationNamePage } from '../../src/authentication/pages/organization.js';
 import { PASSWORD_TOGGLE_SCRIPT } from '../../src/authentication/pages/password-toggle.js';
 import { PUSH_WAIT_SCRIPT } from '../../src/authentication/pages/push-wait.js';
@@ -44,6 +45,7 @@ import { LANGUAGES } from '../../src/domain/branding/texts.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { chromiumSkipReason, inScenario, launchChromium, loginApplication, managementApi, startLocalServer, type LocalServer, type ManagementApi, type Scenario } from './support/chromium.js';
 import { axeViolations } from './support/axe.js';
+import { WEBAUTHN_SCRIPT } from '../../src/authentication/pages/webauthn-form.js';
 import { cleanUp } from './support/https.js';
 
 const PHONE = { width: 390, height: 844 };
@@ -114,6 +116,11 @@ describe('hosted pages design system in Chromium', { skip }, () => {
       ['mfa-sms-sent', mfaChallengePage({ ...view, method: 'sms', hasOtp: false, hasPush: false, hasEmail: false, hasSms: true, oobCode: 'oob' })],
       ['mfa-recovery', mfaChallengePage({ ...view, method: 'recovery', hasOtp: true, hasPush: false, hasEmail: false, hasSms: false })],
       ['mfa-enrol', mfaEnrolPage({ ...view, qrSvg, secret: 'JBSWY3DPEHPK3PXP' })],
+      ['mfa-enrol-with-webauthn', mfaEnrolPage({ ...view, qrSvg, secret: 'JBSWY3DPEHPK3PXP', webauthnOffers: ['webauthn-platform', 'webauthn-roaming'] })],
+      ['mfa-webauthn-enrol-key', mfaWebauthnEnrolPage({ ...view, factor: 'webauthn-roaming', options: '{"challenge":"AAAA"}', otpOffered: true, webauthnOffers: ['webauthn-platform', 'webauthn-roaming'] })],
+      ['mfa-webauthn-enrol-device', mfaWebauthnEnrolPage({ ...view, factor: 'webauthn-platform', options: '{"challenge":"AAAA"}', otpOffered: false })],
+      ['mfa-webauthn', mfaChallengePage({ ...view, method: 'webauthn', hasOtp: true, hasWebauthn: true, hasPush: false, hasEmail: false, hasSms: false, webauthnOptions: '{"challenge":"AAAA"}' })],
+      ['mfa-webauthn-refused', mfaChallengePage({ ...view, method: 'webauthn', hasOtp: true, hasWebauthn: true, hasPush: false, hasEmail: false, hasSms: false, webauthnOptions: '{"challenge":"AAAA"}', error: { field: 'credential', message: 'That security key or device was not accepted. Try again, or use another way.' } })],
       ['mfa-recovery-code', recoveryCodePage({ clientName: 'Reports & Co', state: 'st4te', code: 'ABCD EFGH IJKL MNOP QRST UVWX' })],
       ['mfa-unavailable', mfaUnavailablePage()],
       ['enrollment-ticket', ticketEnrolPage({ tenantName: 'acme', ticket: 't', csrf: 'c', qrSvg, secret: 'JBSWY3DPEHPK3PXP' })],
@@ -154,8 +161,9 @@ describe('hosted pages design system in Chromium', { skip }, () => {
       for (const [uiName, ui] of uis) {
         for (const [name, content] of pages) {
           const rendered = renderPage(content, ui).html.value;
-          // No script but the password fields' "Show password" control and the push waiting page's (their own tests: browser-show-password.test.ts, browser-push-wait.test.ts).
-          assert.ok(!rendered.replace(`<script>${PASSWORD_TOGGLE_SCRIPT}</script>`, '').replace(`<script>${PUSH_WAIT_SCRIPT}</script>`, '').includes('<script'), `${name}: no other script`);
+          // No script but the password fields' "Show password" control, the push waiting page's and the WebAuthn forms' (their own tests: browser-show-password.test.ts, browser-push-wait.test.ts, browser-webauthn.test.ts).
+          const known = [PASSWORD_TOGGLE_SCRIPT, PUSH_WAIT_SCRIPT, WEBAUTHN_SCRIPT].reduce((page, script) => page.replace(`<script>${script}</script>`, ''), rendered);
+          assert.ok(!known.includes('<script'), `${name}: no other script`);
           await checkEveryLook(scenario, `${uiName}-${name}`, () => scenario.page.setContent(rendered));
         }
       }

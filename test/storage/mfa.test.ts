@@ -44,6 +44,11 @@ await forEachStoreFactory('MFA store', (h) => {
     push_service: null,
     push_token_enc: null,
     public_key: null,
+    credential_id: null,
+    sign_count: null,
+    transports: null,
+    credential_device_type: null,
+    credential_backed_up: null,
     ...fields,
   });
 
@@ -127,6 +132,23 @@ await forEachStoreFactory('MFA store', (h) => {
     assert.equal(await stores.mfa.pollChallenge(tenantId, 'p1', at(10), at(5)), true, 'the first poll');
     assert.equal(await stores.mfa.pollChallenge(tenantId, 'p1', at(12), at(7)), false, 'too soon after it');
     assert.equal(await stores.mfa.pollChallenge(tenantId, 'p1', at(15), at(10)), true, 'an interval later');
+  });
+
+  it('WebAuthn: a credential found by its id within its tenant only; unique per tenant; the counter advanced once from the value read', async () => {
+    const { tenantId, userId } = await tenantWithUser();
+    const other = await tenantWithUser();
+    const row = authenticator(tenantId, userId, { type: 'webauthn-roaming', secret_enc: null, confirmed: 1, credential_id: 'cred-1', public_key: 'pk', sign_count: 3 });
+    await stores.mfa.insertAuthenticator(row);
+    assert.equal((await stores.mfa.authenticatorByCredential(tenantId, 'cred-1'))?.id, row.id);
+    assert.equal(await stores.mfa.authenticatorByCredential(other.tenantId, 'cred-1'), undefined, 'not in another tenant');
+    await assert.rejects(stores.mfa.insertAuthenticator(authenticator(tenantId, userId, { id: newPrefixedId('dev'), type: 'webauthn-platform', credential_id: 'cred-1' })), 'a credential id once per tenant');
+    await stores.mfa.insertAuthenticator(authenticator(other.tenantId, other.userId, { type: 'webauthn-roaming', credential_id: 'cred-1' }));
+    const results = await Promise.all([stores.mfa.advanceSignCount(tenantId, row.id, 3, 4, at(1)), stores.mfa.advanceSignCount(tenantId, row.id, 3, 5, at(1))]);
+    assert.deepEqual(results.filter(Boolean).length, 1, 'of two uses with one counter, one wins');
+    assert.equal(await stores.mfa.advanceSignCount(tenantId, row.id, 3, 6, at(2)), false, 'not from a stale value');
+    const after = await stores.mfa.authenticatorByCredential(tenantId, 'cred-1');
+    assert.ok(after?.sign_count === 4 || after?.sign_count === 5);
+    assert.equal(after?.last_auth_at, at(1));
   });
 
   it('failures: counted in a window, a new window after it, cleared by a success', async () => {

@@ -10,6 +10,7 @@
  * device's signed answer decides the request, src/domain/mfa/push.ts),
  * `email` mails a single-use link to the approval page (../ciba/approve.ts). Answer `{auth_req_id, expires_in, interval}`.
  */
+import { factorOf } from '../../domain/mfa/factors/registry.js';
 import { sendTenantMail, userVariables, type TenantMailContext } from '../../domain/email/templates.js';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Stores } from '../../domain/stores.js';
@@ -47,7 +48,7 @@ async function checkChannels(ctx: BackchannelAuthorizeContext, tenant: Tenant, c
   const config = client.client.row.config as { async_approval_notification_channels?: unknown };
   const channels = Array.isArray(config.async_approval_notification_channels) ? config.async_approval_notification_channels : ['guardian-push'];
   if (channels.includes('guardian-push')) {
-    const device = secondFactors(await usableAuthenticators(ctx, tenant.id, user.user_id)).find((a) => a.type === 'push');
+    const device = secondFactors(await usableAuthenticators(ctx, tenant.id, user.user_id)).find((a) => factorOf(a)?.challenge === 'push');
     if (device) return { name: 'guardian-push', device };
   }
   if (channels.includes('email') && user.email) return { name: 'email' };

@@ -7,28 +7,12 @@
  * caller's is 404 `not_found`, whoever's it is.
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { authenticatorApiId, maskedEmail, maskedPhone, storedIdOf, type Authenticator } from '../../domain/mfa/model.js';
+import { storedIdOf } from '../../domain/mfa/model.js';
+import { apiAuthenticator } from '../../domain/mfa/factors/registry.js';
 import { usableAuthenticators, type MfaContext } from '../../domain/mfa/service.js';
 import { oauthErrors } from '../../platform/http/errors.js';
 import { mfaCaller, requireScope, type MfaCallerContext } from './caller.js';
 import type { MfaStore } from '../../domain/mfa/store.js';
-
-function listed(a: Authenticator): Record<string, unknown> {
-  const id = authenticatorApiId(a);
-  const active = a.confirmed === 1;
-  switch (a.type) {
-    case 'totp':
-      return { id, authenticator_type: 'otp', active };
-    case 'recovery-code':
-      return { id, authenticator_type: 'recovery-code', active };
-    case 'email':
-      return { id, authenticator_type: 'oob', active, oob_channel: 'email', name: maskedEmail(a.email ?? '') };
-    case 'phone':
-      return { id, authenticator_type: 'oob', active, oob_channel: 'sms', name: maskedPhone(a.phone_number ?? '') };
-    case 'push':
-      return { id, authenticator_type: 'oob', active, oob_channel: 'auth0', ...(a.name !== null && { name: a.name }) };
-  }
-}
 
 /** What the /mfa/authenticators API touches. */
 export interface MfaAuthenticatorsContext extends MfaCallerContext, MfaContext {
@@ -43,7 +27,7 @@ export function listAuthenticatorsEndpoint(ctx: MfaAuthenticatorsContext): Route
       const caller = await mfaCaller(ctx, request.tenant, request);
       requireScope(caller, 'read:authenticators');
       reply.header('Cache-Control', 'no-store');
-      return (await usableAuthenticators(ctx, request.tenant.id, caller.user.user_id)).map(listed);
+      return (await usableAuthenticators(ctx, request.tenant.id, caller.user.user_id)).map(apiAuthenticator);
     },
   };
 }

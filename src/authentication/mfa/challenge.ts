@@ -18,7 +18,8 @@
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { IssuanceLookups } from '../../domain/issuance/lookups.js';
-import { authenticatorApiId, storedIdOf, type Authenticator } from '../../domain/mfa/model.js';
+import { storedIdOf } from '../../domain/mfa/model.js';
+import { authenticatorApiId, factorOf } from '../../domain/mfa/factors/registry.js';
 import { startPushChallenge } from '../../domain/mfa/push.js';
 import { secondFactors, startOobChallenge, usableAuthenticators } from '../../domain/mfa/service.js';
 import { oauthErrors } from '../../platform/http/errors.js';
@@ -32,7 +33,6 @@ import { bindingCodeSender, type CodeDeliveryContext } from './delivery.js';
 import { pushSender, type PushDeliveryContext } from './push-delivery.js';
 
 const CHALLENGE_TYPES = new Set(['otp', 'oob']);
-const OOB_CHANNEL: Readonly<Record<Authenticator['type'], string>> = { totp: 'otp', 'recovery-code': 'recovery-code', email: 'email', phone: 'sms', push: 'auth0' };
 
 /** What /mfa/challenge touches: client authentication, the mfa_token's login, the user's authenticators, sending a code or a push, the send limits. */
 export interface MfaChallengeContext extends ClientAuthenticationContext, MfaGrantContext, PushDeliveryContext, CodeDeliveryContext, AbuseLimitContext {
@@ -59,9 +59,9 @@ export function challengeEndpoint(ctx: MfaChallengeContext, registries: Pick<Aut
       if (enrolled.length === 0) throw oauthErrors.associationRequired('User is not enrolled. You can use /mfa/associate endpoint to enroll the first authenticator.');
 
       const candidates = enrolled.filter((a) => {
-        const kind = a.type === 'totp' ? 'otp' : 'oob';
-        if (!wanted.includes(kind)) return false;
-        if (kind === 'oob' && params.oob_channel !== undefined && params.oob_channel !== OOB_CHANNEL[a.type]) return false;
+        const api = factorOf(a)?.api;
+        if (!api || !wanted.includes(api.challengeType)) return false;
+        if (api.challengeType === 'oob' && params.oob_channel !== undefined && params.oob_channel !== api.oobChannel) return false;
         return params.authenticator_id === undefined || storedIdOf(params.authenticator_id) === a.id;
       });
       const authenticator = candidates[0];
@@ -72,10 +72,11 @@ export function challengeEndpoint(ctx: MfaChallengeContext, registries: Pick<Aut
         throw oauthErrors.unsupportedChallengeType('User does not have an enrolled authenticator of the requested challenge type.');
       }
       reply.header('Cache-Control', 'no-store');
-      if (authenticator.type === 'totp') return { challenge_type: 'otp' };
+      const kind = factorOf(authenticator)!.challenge;
+      if (kind === 'code') return { challenge_type: 'otp' };
       // Each code or notification sent costs mailbox trust, money or the user's patience: limited per client IP and per recipient (../abuse-limits.ts).
       await takeSend(ctx, tenant, 'mfa_challenge', endUserIp(request, client), authenticator.email ?? authenticator.phone_number ?? authenticator.id);
-      if (authenticator.type === 'push') {
+      if (kind === 'push') {
         const oobCode = await startPushChallenge(ctx, tenant, authenticator, client.client.row.client_id, pushSender(ctx, tenant, authenticator, { clientName: client.client.row.name }));
         return { challenge_type: 'oob', oob_code: oobCode };
       }

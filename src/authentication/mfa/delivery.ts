@@ -98,8 +98,8 @@ async function sendSms(ctx: CodeDeliveryContext, tenant: Tenant, to: string, cod
 
 export function bindingCodeSender(ctx: CodeDeliveryContext, tenant: Tenant, authenticator: Authenticator, purpose: DeliveryPurpose = 'verification'): (code: string) => Promise<void> {
   return async (code) => {
-    if (authenticator.type === 'email' && authenticator.email !== null) return sendMail(ctx, tenant, authenticator.email, code);
-    if (authenticator.type === 'phone' && authenticator.phone_number !== null) return sendSms(ctx, tenant, authenticator.phone_number, code, purpose);
+    if (authenticator.email !== null) return sendMail(ctx, tenant, authenticator.email, code);
+    if (authenticator.phone_number !== null) return sendSms(ctx, tenant, authenticator.phone_number, code, purpose);
     throw oauthErrors.invalidRequest(`Codes cannot be sent to ${authenticator.type} authenticators.`);
   };
 }

@@ -15,15 +15,12 @@ import type { IssuanceClient } from '../../domain/issuance/lookups.js';
 import { lifetimeOf } from '../../domain/lifetimes.js';
 import { mfaAudience } from '../../domain/mfa/api-token.js';
 import { sealMfaToken, type MfaTokenContext } from '../../domain/mfa/mfa-token.js';
-import type { Authenticator, FactorName } from '../../domain/mfa/model.js';
-import { mfaRequired, mfaSettings, usableAuthenticators, type MfaContext } from '../../domain/mfa/service.js';
+import { factorOf, SECOND_FACTORS } from '../../domain/mfa/factors/registry.js';
+import { mfaRequired, mfaSettings, secondFactors, usableAuthenticators, type MfaContext } from '../../domain/mfa/service.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { UserRow } from '../../domain/users/model.js';
 import { MfaRequiredError, type MfaRequirement } from '../errors.js';
 
-/** `mfa_requirements` types (wire notes §5.1: otp, push-notification, phone, recovery-code; email). */
-const CHALLENGE_TYPE: Readonly<Record<Authenticator['type'], string>> = { totp: 'otp', email: 'email', phone: 'phone', push: 'push-notification', 'recovery-code': 'recovery-code' };
-const ENROLL_TYPE: Partial<Record<FactorName, string>> = { otp: 'otp', 'push-notification': 'push-notification', email: 'email', sms: 'phone' };
 
 /** What deciding that a login needs a second factor touches. */
 export interface MfaRequiredContext extends MfaContext, MfaTokenContext {
@@ -33,10 +30,10 @@ export interface MfaRequiredContext extends MfaContext, MfaTokenContext {
 async function requirements(ctx: MfaRequiredContext, tenant: Tenant, userId: string): Promise<{ challenge: MfaRequirement[] } | { enroll: MfaRequirement[] }> {
   const settings = await mfaSettings(ctx, tenant.id);
   const confirmed = (await usableAuthenticators(ctx, tenant.id, userId, settings)).filter((a) => a.confirmed === 1);
-  if (confirmed.some((a) => a.type !== 'recovery-code')) {
-    return { challenge: [...new Set(confirmed.map((a) => CHALLENGE_TYPE[a.type]))].map((type) => ({ type })) };
+  if (secondFactors(confirmed).length > 0) {
+    return { challenge: [...new Set(confirmed.flatMap((a) => factorOf(a)?.requirement.challenge ?? []))].map((type) => ({ type })) };
   }
-  return { enroll: Object.entries(ENROLL_TYPE).filter(([factor]) => settings.factors.has(factor as FactorName)).map(([, type]) => ({ type: type! })) };
+  return { enroll: SECOND_FACTORS.filter((f) => f.requirement.enroll !== undefined && settings.factors.has(f.name)).map((f) => ({ type: f.requirement.enroll! })) };
 }
 
 export async function requireSecondFactor(

@@ -11,6 +11,7 @@ import { renderPageTemplate } from '../../domain/branding/page-template.js';
 import { CATALOGS, type CustomTexts, type Language, type PromptName, type ScreenName, type TextKey } from '../../domain/branding/texts.js';
 import { PASSWORD_TOGGLE_SCRIPT, PASSWORD_TOGGLE_START } from './password-toggle.js';
 import { PUSH_WAIT_SCRIPT, PUSH_WAIT_START } from './push-wait.js';
+import { WEBAUTHN_FORM_START, WEBAUTHN_SCRIPT } from './webauthn-form.js';
 import { BASE_STYLE, brandingWithTheme, tenantStyle } from './theme.js';
 
 export class Html {
@@ -211,6 +212,8 @@ const BASE_STYLE_HASH = cspHash(BASE_STYLE);
 export const PASSWORD_TOGGLE_HASH = cspHash(PASSWORD_TOGGLE_SCRIPT);
 /** The push waiting page's script (./push-wait.ts), the other one. */
 export const PUSH_WAIT_HASH = cspHash(PUSH_WAIT_SCRIPT);
+/** The WebAuthn forms' script (./webauthn-form.ts). */
+export const WEBAUTHN_HASH = cspHash(WEBAUTHN_SCRIPT);
 
 function supportFooter(ui: PageUi): Html | '' {
   const { url, email } = ui.support;
@@ -247,7 +250,8 @@ export function renderPage(content: PageDocument, tenantUi: PageUi, formRedirect
   const passwordToggle = body.value.includes(PASSWORD_TOGGLE_START);
   // The same for the push waiting form, whose script also asks the status route: connect-src 'self' with it, and only then.
   const pushWait = body.value.includes(PUSH_WAIT_START);
-  const scripts = [...(passwordToggle ? [PASSWORD_TOGGLE_HASH] : []), ...(pushWait ? [PUSH_WAIT_HASH] : [])];
+  const webauthn = body.value.includes(WEBAUTHN_FORM_START);
+  const scripts = [...(passwordToggle ? [PASSWORD_TOGGLE_HASH] : []), ...(pushWait ? [PUSH_WAIT_HASH] : []), ...(webauthn ? [WEBAUTHN_HASH] : [])];
   const csp = [
     "default-src 'none'",
     `form-action 'self'${formRedirects.length > 0 ? ` ${formRedirects.join(' ')}` : ''}`,
@@ -274,7 +278,7 @@ ${branding.favicon_url ? html`<link rel="icon" href="${branding.favicon_url}">` 
 ${body}
 ${supportFooter(ui)}
 </main>
-${passwordToggle ? html`<script>${new Html(PASSWORD_TOGGLE_SCRIPT)}</script>\n` : ''}${pushWait ? html`<script>${new Html(PUSH_WAIT_SCRIPT)}</script>\n` : ''}`;
+${passwordToggle ? html`<script>${new Html(PASSWORD_TOGGLE_SCRIPT)}</script>\n` : ''}${pushWait ? html`<script>${new Html(PUSH_WAIT_SCRIPT)}</script>\n` : ''}${webauthn ? html`<script>${new Html(WEBAUTHN_SCRIPT)}</script>\n` : ''}`;
   // The tenant's page template around the page, when it has one and it renders; the CSP stays the page's.
   const templated = ui.pageTemplate === undefined ? undefined : renderPageTemplate(ui.pageTemplate, { head: head.value, widget: widget.value }, templateVariables(ui, content, branding));
   const document = templated !== undefined ? new Html(templated) : html`<!DOCTYPE html>

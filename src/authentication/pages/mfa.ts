@@ -11,13 +11,17 @@ import { errorBlock, fieldState, hiddenFields, type FormError, type TransactionV
 import { Html, html, page, type PageDocument, type PageUi } from './html.js';
 import { invalidLink } from './links.js';
 import { PUSH_WAIT_START } from './push-wait.js';
+import { WEBAUTHN_FORM_START } from './webauthn-form.js';
 
 const link = (path: string, state: string, extra = '') => `${path}?state=${encodeURIComponent(state)}${extra}`;
 
 export interface MfaChallengeView extends TransactionView {
-  method: 'otp' | 'push' | 'email' | 'sms' | 'recovery';
+  method: 'otp' | 'push' | 'email' | 'sms' | 'recovery' | 'webauthn';
   /** Whether the user has each kind of factor (for the links to the others). */
   hasOtp: boolean;
+  hasWebauthn?: boolean;
+  /** webauthn: the options of `navigator.credentials.get()`, as JSON. */
+  webauthnOptions?: string;
   hasPush: boolean;
   hasEmail: boolean;
   hasSms: boolean;
@@ -40,6 +44,7 @@ function codeField(name: string, label: string, error: FormError | undefined, pa
 function otherWays(ui: PageUi, view: MfaChallengeView): Html {
   const S = ['mfa', 'mfa-login-options'] as const;
   return html`<ul class="links">
+${view.method !== 'webauthn' && view.hasWebauthn ? html`<li><a href="${link('/mfa', view.state, '&method=webauthn')}">${ui.text(...S, 'useWebauthnText')}</a></li>` : ''}
 ${view.method !== 'otp' && view.hasOtp ? html`<li><a href="${link('/mfa', view.state)}">${ui.text(...S, 'useOtpText')}</a></li>` : ''}
 ${view.method !== 'push' && view.hasPush ? html`<li><a href="${link('/mfa', view.state, '&method=push')}">${ui.text(...S, 'usePushText')}</a></li>` : ''}
 ${view.method !== 'email' && view.hasEmail ? html`<li><a href="${link('/mfa', view.state, '&method=email')}">${ui.text(...S, 'useEmailText')}</a></li>` : ''}
@@ -54,9 +59,30 @@ function pushWaitForm(view: MfaChallengeView): Html {
   return html`${new Html(PUSH_WAIT_START)}"${status}" data-push-seconds="${view.pushSeconds ?? 0}">`;
 }
 
+const WEBAUTHN_CHALLENGE = ['mfa-webauthn', 'mfa-webauthn-challenge'] as const;
+
+/**
+ * A WebAuthn ceremony's form (./webauthn-form.ts): the options in
+ * `data-webauthn`, the credential's JSON sent in `credential`, a status
+ * line for a ceremony that failed.
+ */
+function webauthnForm(ui: PageUi, view: TransactionView & { error?: FormError }, mode: 'create' | 'get', method: string, options: string, buttonText: string): Html {
+  const failed = ui.text(...WEBAUTHN_CHALLENGE, 'failedText');
+  return html`${new Html(WEBAUTHN_FORM_START)}"${options}" data-webauthn-mode="${mode}" data-webauthn-failed="${failed}" action="/mfa">
+${hiddenFields(view)}<input type="hidden" name="method" value="${method}"><input type="hidden" name="credential" value="">
+<p role="status" class="status"></p>
+<noscript><p>${ui.text(...WEBAUTHN_CHALLENGE, 'noScriptText')}</p></noscript>
+<button type="submit">${buttonText}</button>
+</form>`;
+}
+
 function challengeBody(ui: PageUi, view: MfaChallengeView): Html {
   const continueText = ui.text('mfa', 'mfa-login-options', 'buttonText');
   const S = ['mfa', 'mfa-login-options'] as const;
+  if (view.method === 'webauthn') {
+    return html`<p>${ui.text(...WEBAUTHN_CHALLENGE, 'description')}</p>
+${webauthnForm(ui, view, 'get', 'webauthn', view.webauthnOptions ?? '{}', ui.text(...WEBAUTHN_CHALLENGE, 'buttonText'))}`;
+  }
   if (view.method === 'push' && view.oobCode === undefined) {
     return html`<p>${ui.text(...S, 'pushOfferText')}</p>
 <form method="post" action="/mfa/send">
@@ -115,7 +141,47 @@ ${otherWays(ui, view)}`,
   );
 }
 
+export type WebauthnFactorName = 'webauthn-roaming' | 'webauthn-platform';
+
+/** The WebAuthn factors offered beside the authenticator app on the enrolment page. */
+function webauthnOffers(ui: PageUi, view: TransactionView & { webauthnOffers?: readonly WebauthnFactorName[] }): Html | '' {
+  const offers = view.webauthnOffers ?? [];
+  if (offers.length === 0) return '';
+  const E = ['mfa-webauthn', 'mfa-webauthn-enrollment'] as const;
+  return html`<p>${ui.text(...E, 'offerText')}</p>
+<ul class="links">
+${offers.map((f) => html`<li><a href="${link('/mfa', view.state, `&method=${f}`)}">${ui.text(...E, f === 'webauthn-roaming' ? 'roamingButtonText' : 'platformButtonText')}</a></li>`)}
+</ul>`;
+}
+
+export interface MfaWebauthnEnrolView extends TransactionView {
+  factor: WebauthnFactorName;
+  /** The options of `navigator.credentials.create()`, as JSON. */
+  options: string;
+  /** The other ways to enrol (the authenticator app's page, the other WebAuthn factor). */
+  otpOffered: boolean;
+  webauthnOffers?: readonly WebauthnFactorName[];
+  error?: FormError;
+}
+
+/** Enrolling a security key or this device: the browser creates the credential when the button is pressed. */
+export function mfaWebauthnEnrolPage(view: MfaWebauthnEnrolView): PageDocument {
+  const E = ['mfa-webauthn', 'mfa-webauthn-enrollment'] as const;
+  const roaming = view.factor === 'webauthn-roaming';
+  return page(
+    (ui) => ui.text(...E, 'pageTitle'),
+    (ui) => html`<h1>${ui.text(...E, 'title')}</h1>
+<p>${ui.rich(...E, roaming ? 'roamingDescription' : 'platformDescription', { clientName: view.clientName })}</p>
+${errorBlock(ui, view.error)}
+${webauthnForm(ui, view, 'create', view.factor, view.options, ui.text(...E, roaming ? 'roamingButtonText' : 'platformButtonText'))}
+${view.otpOffered ? html`<ul class="links"><li><a href="${link('/mfa', view.state)}">${ui.text('mfa', 'mfa-login-options', 'useOtpText')}</a></li></ul>` : ''}
+${webauthnOffers(ui, { ...view, webauthnOffers: (view.webauthnOffers ?? []).filter((f) => f !== view.factor) })}`,
+  );
+}
+
 export interface MfaEnrolView extends TransactionView {
+  /** WebAuthn factors the user may enrol instead (links to their pages). */
+  webauthnOffers?: readonly WebauthnFactorName[];
   /** The QR code of the otpauth:// URI, as SVG markup made by the QR library. */
   qrSvg: Html;
   secret: string;
@@ -141,7 +207,8 @@ ${enrolment(ui, view)}
 ${hiddenFields(view)}<input type="hidden" name="method" value="otp">
 ${codeField('code', ui.text(...ENROL, 'codeLabel'), view.error, '[0-9]{6}')}
 <button type="submit">${ui.text(...ENROL, 'buttonText')}</button>
-</form>`,
+</form>
+${webauthnOffers(ui, view)}`,
   );
 }
 

@@ -11,6 +11,8 @@
  * | `phone`         | `sms|dev_…`, `oob` + `sms`      | `phone`                           | `sms`                   |
  * | `push`          | `push|dev_…`, `oob` + `auth0`   | `push`                            | `pn`                    |
  *
+ * Each row is one factor module under ./factors/ (./factors/registry.ts).
+ *
  * A TOTP secret is sealed with the master key under a context naming the
  * tenant and the enrolment, so a sealed value copied to another row does not
  * open; a recovery code is stored as its SHA-256 only.
@@ -21,38 +23,12 @@ import type { MfaAuthenticatorRow } from '../rows.js';
 export const FACTOR_NAMES = ['push-notification', 'sms', 'email', 'duo', 'otp', 'webauthn-roaming', 'webauthn-platform', 'recovery-code'] as const;
 export type FactorName = (typeof FACTOR_NAMES)[number];
 
-/** The factors Gatehouse can use; the others may be listed (disabled) but not enabled. */
-export const SUPPORTED_FACTORS: ReadonlySet<FactorName> = new Set(['otp', 'email', 'sms', 'push-notification', 'recovery-code']);
-
 export const MFA_POLICIES = ['all-applications', 'confidence-score'] as const;
 export type MfaPolicy = (typeof MFA_POLICIES)[number];
 
-export type AuthenticatorType = 'totp' | 'recovery-code' | 'email' | 'phone' | 'push';
+export type AuthenticatorType = 'totp' | 'recovery-code' | 'email' | 'phone' | 'push' | 'webauthn-roaming' | 'webauthn-platform';
 
 export type Authenticator = MfaAuthenticatorRow & { type: AuthenticatorType };
-
-/** The factor that must be enabled for an authenticator type to be used. */
-export const FACTOR_OF: Readonly<Record<AuthenticatorType, FactorName>> = {
-  totp: 'otp',
-  'recovery-code': 'recovery-code',
-  email: 'email',
-  phone: 'sms',
-  push: 'push-notification',
-};
-
-/** The /mfa API's id prefix of each type (wire notes §13: `sms|dev_…`, `totp|dev_…`). */
-const API_PREFIX: Readonly<Record<AuthenticatorType, string>> = {
-  totp: 'totp',
-  'recovery-code': 'recovery-code',
-  email: 'email',
-  phone: 'sms',
-  push: 'push',
-};
-
-/** `totp|dev_…` for the /mfa API and the authentication-methods of the Management API. */
-export function authenticatorApiId(row: Pick<Authenticator, 'type' | 'id'>): string {
-  return `${API_PREFIX[row.type]}|${row.id}`;
-}
 
 /** The stored id of an API id (`totp|dev_…` or the bare `dev_…`); undefined when the prefix does not match the type. */
 export function storedIdOf(apiId: string): string {

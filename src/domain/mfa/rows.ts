@@ -27,8 +27,18 @@ export interface MfaAuthenticatorRow {
   push_service?: string | null;
   /** Push: the device's push token, sealed (src/domain/mfa/model.ts pushTokenContext). */
   push_token_enc?: string | null;
-  /** Push: the device's public key, a JWK as JSON. */
+  /** Push: the device's public key, a JWK as JSON. WebAuthn (migration 0125): the credential's COSE public key, base64url. */
   public_key?: string | null;
+  /** WebAuthn: the credential's id, base64url; unique in the tenant. */
+  credential_id?: string | null;
+  /** WebAuthn: the authenticator's signature counter at the last use. */
+  sign_count?: number | null;
+  /** WebAuthn: the transports the browser reported, a JSON list. */
+  transports?: string | null;
+  /** WebAuthn: `singleDevice` or `multiDevice`. */
+  credential_device_type?: string | null;
+  /** WebAuthn: 1 when the credential is backed up (synced). */
+  credential_backed_up?: number | null;
 }
 
 /** An out-of-band challenge (migration 0020): the oob_code and its binding code, both as SHA-256. */

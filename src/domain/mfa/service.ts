@@ -27,7 +27,8 @@ import type { MfaAuthenticatorRow } from '../rows.js';
 import { newSecret, secretHash } from '../secrets.js';
 import type { Tenant } from '../tenants/tenant.js';
 import type { UserRow } from '../users/model.js';
-import { FACTOR_OF, totpSecretContext, type Authenticator, type AuthenticatorType, type FactorName, type MfaPolicy } from './model.js';
+import { totpSecretContext, type Authenticator, type AuthenticatorType, type FactorName, type MfaPolicy } from './model.js';
+import { factorOf, SECOND_FACTORS } from './factors/registry.js';
 import { newTotpSecret, totpStep, totpStepExpiry, totpUri } from './totp.js';
 import type { MfaAuthenticatorStore, MfaChallengeStore, MfaFailureStore, MfaRecoveryCodeStore, MfaSettingsStore } from './store.js';
 import type { OneTimeUseStore } from '../one-time-use/store.js';
@@ -39,7 +40,7 @@ export const MAX_CODE_FAILURES = 5;
 export const FAILURE_WINDOW_SECONDS = 900;
 
 /** The factors that can be a login's second factor (recovery codes only stand in for one). */
-const SECOND_FACTORS: readonly FactorName[] = ['otp', 'email', 'sms', 'push-notification'];
+const LOGIN_FACTORS: readonly FactorName[] = SECOND_FACTORS.filter((f) => f.secondFactor).map((f) => f.name);
 
 export interface MfaSettings {
   factors: Set<FactorName>;
@@ -65,19 +66,22 @@ export async function mfaSettings(ctx: MfaContext, tenantId: string): Promise<Mf
 
 /** Whether any factor that can be a second factor is enabled. */
 export function mfaAvailable(settings: MfaSettings): boolean {
-  return SECOND_FACTORS.some((f) => settings.factors.has(f));
+  return LOGIN_FACTORS.some((f) => settings.factors.has(f));
 }
 
 /** The user's enrolments whose factor is enabled. */
 export async function usableAuthenticators(ctx: MfaContext, tenantId: string, userId: string, settings?: MfaSettings): Promise<Authenticator[]> {
   const { factors } = settings ?? (await mfaSettings(ctx, tenantId));
   const rows = (await ctx.stores.mfa.authenticators(tenantId, userId)) as Authenticator[];
-  return rows.filter((row) => factors.has(FACTOR_OF[row.type]));
+  return rows.filter((row) => {
+    const factor = factorOf(row);
+    return factor !== undefined && factors.has(factor.name);
+  });
 }
 
 /** The confirmed enrolments that can be a second factor (not the recovery code). */
 export function secondFactors(authenticators: readonly Authenticator[]): Authenticator[] {
-  return authenticators.filter((a) => a.confirmed === 1 && a.type !== 'recovery-code');
+  return authenticators.filter((a) => a.confirmed === 1 && factorOf(a)?.secondFactor === true);
 }
 
 /** Whether this login of the user needs a second factor (see the file comment). `forced`: the request asks for one. */

@@ -60,6 +60,19 @@ export interface MfaAuthenticatorStore {
   deleteAuthenticators(tenantId: string, userId: string): Promise<number>;
 }
 
+/** WebAuthn credentials (enrolments with a `credential_id`). */
+export interface MfaWebAuthnStore {
+  /** The enrolment of the credential `credentialId` in the tenant, whoever it belongs to. */
+  authenticatorByCredential(tenantId: string, credentialId: string): Promise<MfaAuthenticatorRow | undefined>;
+  /**
+   * Records a use of the credential with the authenticator's counter
+   * `signCount`, if the stored counter is still `previous`: false when another
+   * use got there first (of two concurrent assertions with one counter, one
+   * wins). One conditional UPDATE.
+   */
+  advanceSignCount(tenantId: string, id: string, previous: number, signCount: number, now: string): Promise<boolean>;
+}
+
 /** Users' recovery codes (an enrolment of their own). */
 export interface MfaRecoveryCodeStore {
   /**
@@ -121,4 +134,4 @@ export interface MfaFailureStore {
 
 /** Every multi-factor store in one, as src/storage/kysely/mfa.ts implements it. */
 export interface MfaStore
-  extends MfaSettingsStore, MfaAuthenticatorStore, MfaRecoveryCodeStore, MfaChallengeStore, MfaPushStore, MfaFailureStore {}
+  extends MfaSettingsStore, MfaAuthenticatorStore, MfaWebAuthnStore, MfaRecoveryCodeStore, MfaChallengeStore, MfaPushStore, MfaFailureStore {}

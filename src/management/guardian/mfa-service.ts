@@ -4,17 +4,16 @@
  * administrator, removed, the recovery code regenerated). The rules of
  * enrolment and verification are the domain's (src/domain/mfa/service.ts).
  *
- * Factors Gatehouse cannot use (`duo`, `webauthn-*`) are listed, always disabled; enabling one is
+ * Factors Gatehouse cannot use (`duo`) are listed, always disabled; enabling one is
  * refused with 400 `operation_not_supported` rather than accepted and
  * silently ignored.
  */
 import { sendTenantMail, userVariables, type TenantMailContext } from '../../domain/email/templates.js';
+import { authenticatorApiId, factorOf, supportedFactor } from '../../domain/mfa/factors/registry.js';
 import {
-  authenticatorApiId,
   twilioAuthTokenContext,
   FACTOR_NAMES,
   storedIdOf,
-  SUPPORTED_FACTORS,
   type Authenticator,
   type FactorName,
   type MfaPolicy,
@@ -47,29 +46,27 @@ import type { SecretBox } from '../../platform/crypto/secret-box.js';
 
 const enrollmentNotFound = () => managementErrors.notFound('Enrollment not found.');
 
-/** The Management API's type of each stored type (`AuthenticationMethodTypeEnum`). */
+/** An enrolment as the Management API's authentication methods show it (`AuthenticationMethodTypeEnum`: the stored type). */
 function methodOf(row: Authenticator): UserAuthenticationMethod {
   const method: UserAuthenticationMethod = { id: authenticatorApiId(row), type: row.type, confirmed: row.confirmed === 1, created_at: row.created_at };
   if (row.name !== null) method.name = row.name;
-  if (row.type === 'phone') method.preferred_authentication_method = 'sms';
-  if (row.phone_number !== null) method.phone_number = row.phone_number;
-  if (row.email !== null) method.email = row.email;
+  Object.assign(method, factorOf(row)?.methodFields(row));
   if (row.enrolled_at !== null) method.enrolled_at = row.enrolled_at;
   if (row.last_auth_at !== null) method.last_auth_at = row.last_auth_at;
   return method;
 }
 
-/** Guardian enrolments are the authenticator app, phone and push ones (`auth_method` `authenticator`, `sms`, `guardian`; push's type is `pn`). */
+/** Guardian enrolments are those of the factors that name one (authenticator app, phone, push). */
 function enrollmentOf(row: Authenticator): UsersEnrollment | undefined {
-  if (row.type !== 'totp' && row.type !== 'phone' && row.type !== 'push') return undefined;
-  const kind = row.type === 'totp' ? 'authenticator' : row.type === 'push' ? 'guardian' : 'sms';
-  const enrollment: UsersEnrollment = { id: row.id, status: row.confirmed === 1 ? 'confirmed' : 'pending', type: row.type === 'push' ? 'pn' : kind };
-  if (row.type === 'push' && row.name !== null) enrollment.name = row.name;
+  const kind = factorOf(row)?.enrollment;
+  if (!kind) return undefined;
+  const enrollment: UsersEnrollment = { id: row.id, status: row.confirmed === 1 ? 'confirmed' : 'pending', type: kind.type };
+  if (row.name !== null) enrollment.name = row.name;
   if (row.phone_number !== null) {
     enrollment.name = row.name ?? row.phone_number;
     enrollment.phone_number = row.phone_number;
   }
-  enrollment.auth_method = kind;
+  enrollment.auth_method = kind.authMethod;
   if (row.enrolled_at !== null) enrollment.enrolled_at = row.enrolled_at;
   if (row.last_auth_at !== null) enrollment.last_auth = row.last_auth_at;
   return enrollment;
@@ -88,11 +85,11 @@ export class GuardianMfaService {
 
   async listFactors(tenant: Tenant): Promise<GuardianFactor[]> {
     const enabled = await this.ctx.stores.mfa.enabledFactors(tenant.id);
-    return FACTOR_NAMES.map((name) => ({ enabled: enabled.has(name) && SUPPORTED_FACTORS.has(name), trial_expired: false, name }));
+    return FACTOR_NAMES.map((name) => ({ enabled: enabled.has(name) && supportedFactor(name), trial_expired: false, name }));
   }
 
   async setFactor(tenant: Tenant, name: FactorName, enabled: boolean): Promise<{ enabled: boolean }> {
-    if (enabled && !SUPPORTED_FACTORS.has(name)) {
+    if (enabled && !supportedFactor(name)) {
       throw managementErrors.badRequest(`The ${name} factor is not supported by this server and cannot be enabled.`, 'operation_not_supported');
     }
     await this.ctx.stores.mfa.setFactor(tenant.id, name, enabled, isoAt(this.ctx.now()));
@@ -214,14 +211,14 @@ export class GuardianMfaService {
       }
       case 'email': {
         if (body.email === undefined) throw missing('email');
-        if (existing.some((r) => r.type === 'email' && r.email?.toLowerCase() === body.email!.toLowerCase())) throw duplicate();
+        if (existing.some((r) => r.type === body.type && r.email?.toLowerCase() === body.email!.toLowerCase())) throw duplicate();
         const row = await addOobAuthenticator(this.ctx, tenant.id, userId, 'email', body.email, { confirmed: true, name });
         return created({ id: row.id, type: 'email' });
       }
       case 'phone': {
         if (body.phone_number === undefined) throw missing('phone_number');
         if (body.preferred_authentication_method === 'voice') throw managementErrors.badRequest('Voice calls are not supported by this server.', 'operation_not_supported');
-        if (existing.some((r) => r.type === 'phone' && r.phone_number === body.phone_number)) throw duplicate();
+        if (existing.some((r) => r.type === body.type && r.phone_number === body.phone_number)) throw duplicate();
         const row = await addOobAuthenticator(this.ctx, tenant.id, userId, 'phone', body.phone_number, { confirmed: true, name });
         return created({ id: row.id, type: 'phone' });
       }

@@ -4,6 +4,7 @@ import { deleteAuthenticationMethods } from '../users/authentication-methods/del
 import { deleteAuthenticationMethod } from '../users/authentication-methods/delete.js';
 import { getAuthenticationMethod } from '../users/authentication-methods/get.js';
 import { listAuthenticationMethods } from '../users/authentication-methods/list.js';
+import { deleteAuthenticators } from '../users/authenticators/delete-all.js';
 import { listUserEnrollments } from '../users/enrollments/list.js';
 import { regenerateRecoveryCode } from '../users/recovery-code-regeneration/create.js';
 import { createEnrollmentTicket } from './enrollments/create-ticket.js';
@@ -49,6 +50,7 @@ export function guardianRoutes(ctx: GuardianServiceContext & GuardianMfaServiceC
       createAuthenticationMethod,
       deleteAuthenticationMethods,
       deleteAuthenticationMethod,
+      deleteAuthenticators,
       regenerateRecoveryCode,
       getTwilioProvider,
       setTwilioProvider,

@@ -116,6 +116,21 @@ export class KyselyMfaStore implements MfaStore {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  authenticatorByCredential(tenantId: string, credentialId: string): Promise<MfaAuthenticatorRow | undefined> {
+    return this.db.selectFrom('mfa_authenticators').selectAll().where('tenant_id', '=', tenantId).where('credential_id', '=', credentialId).executeTakeFirst();
+  }
+
+  async advanceSignCount(tenantId: string, id: string, previous: number, signCount: number, now: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('mfa_authenticators')
+      .set({ sign_count: signCount, last_auth_at: now })
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .where('sign_count', '=', previous)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   async touchAuthenticator(tenantId: string, id: string, now: string): Promise<void> {
     await this.db.updateTable('mfa_authenticators').set({ last_auth_at: now }).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
   }

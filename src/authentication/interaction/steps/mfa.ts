@@ -27,6 +27,9 @@
 import type { FastifyReply, RouteOptions } from 'fastify';
 import type { Authenticator } from '../../../domain/mfa/model.js';
 import { lifetimeOf } from '../../../domain/lifetimes.js';
+import { factorOf, factorOfPageMethod, SECOND_FACTORS } from '../../../domain/mfa/factors/registry.js';
+import type { SecondFactor } from '../../../domain/mfa/factors/factor.js';
+import { authenticate as authenticateCredential, authenticationOptions, register as registerCredential, registrationOptions, type WebAuthnBinding } from '../../../domain/mfa/webauthn.js';
 import { pollPushChallenge, pushChallengeStatus, startPushChallenge } from '../../../domain/mfa/push.js';
 import {
   firstRecoveryCode,
@@ -50,13 +53,23 @@ import { RememberedBrowsers } from '../../mfa/remember-browser.js';
 import { pushSender } from '../../mfa/push-delivery.js';
 import type { FormError } from '../../pages/authorize.js';
 import { Html, sendPage, type PageDocument } from '../../pages/html.js';
-import { mfaChallengePage, mfaEnrolPage, mfaUnavailablePage, recoveryCodePage, type MfaChallengeView } from '../../pages/mfa.js';
+import { mfaChallengePage, mfaEnrolPage, mfaUnavailablePage, mfaWebauthnEnrolPage, recoveryCodePage, type MfaChallengeView, type WebauthnFactorName } from '../../pages/mfa.js';
 import { pageParams } from '../../params.js';
 import { completeStep, stepInteraction, stepRoute } from '../policy.js';
 import type { Interaction, StepDeps, InteractionStep } from '../step.js';
 import { formRedirects, transactionView } from './login.js';
 
 const NAME = 'mfa';
+
+/** The `credential` field: the JSON of a PublicKeyCredential (at most 16 KiB, ../../parameter-limits.ts); undefined when it is not JSON. */
+function credentialParam(value: string | undefined): unknown {
+  if (value === undefined) return undefined;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The ACR of `acr_values` that asks for a second factor (OpenID Provider Authentication Policy Extension 1.0). */
 export const MULTI_FACTOR_ACR = 'http://schemas.openid.net/pape/policies/2007/06/multi-factor';
@@ -95,27 +108,63 @@ type Method = MfaChallengeView['method'];
 const TOO_MANY_SENT = 'Too many codes were sent. Wait a while, or use another way.';
 
 function methodOf(value: string | undefined): Method | undefined {
-  return value === 'otp' || value === 'push' || value === 'email' || value === 'sms' || value === 'recovery' ? value : undefined;
+  return value === 'otp' || value === 'push' || value === 'email' || value === 'sms' || value === 'recovery' || value === 'webauthn' ? value : undefined;
+}
+
+/** The page's method of a factor: every WebAuthn factor is answered by one ceremony over all the user's credentials. */
+function pageMethodOf(factor: SecondFactor): Method | undefined {
+  return factor.challenge === 'webauthn' ? 'webauthn' : methodOf(factor.pageMethod);
+}
+
+function binding(interaction: Interaction): WebAuthnBinding {
+  return { clientId: interaction.client.row.client_id, transactionId: interaction.transactionId! };
 }
 
 async function challengeView(deps: StepDeps, interaction: Interaction, method: Method | undefined, extra: { oobCode?: string; error?: FormError } = {}) {
   const factors = await factorsOf(deps, interaction);
-  const hasOtp = factors.some((a) => a.type === 'totp');
-  const hasPush = factors.some((a) => a.type === 'push');
-  const hasEmail = factors.some((a) => a.type === 'email');
-  const hasSms = factors.some((a) => a.type === 'phone');
-  const chosen: Method = method ?? (hasOtp ? 'otp' : hasPush ? 'push' : hasEmail ? 'email' : hasSms ? 'sms' : 'recovery');
+  // The registry's order is the page's preference: the first enrolled factor is offered first.
+  const offered = [...new Set(SECOND_FACTORS.filter((f) => factors.some((a) => factorOf(a) === f)).flatMap((f) => pageMethodOf(f) ?? []))];
+  const has = (m: Method) => offered.includes(m);
+  const chosen: Method = method ?? offered[0] ?? 'recovery';
   const pushSeconds = chosen === 'push' && extra.oobCode !== undefined ? lifetimeOf(interaction.tenant, 'mfa_oob_code') : undefined;
-  return mfaChallengePage({ ...transactionView(deps, interaction), method: chosen, hasOtp, hasPush, hasEmail, hasSms, ...extra, ...(pushSeconds !== undefined && { pushSeconds }) });
+  const webauthnOptions =
+    chosen === 'webauthn' ? JSON.stringify(await authenticationOptions(deps.ctx, interaction.tenant, interaction.authenticated!.user.user_id, binding(interaction), factors)) : undefined;
+  return mfaChallengePage({
+    ...transactionView(deps, interaction),
+    method: chosen,
+    hasOtp: has('otp'),
+    hasWebauthn: has('webauthn'),
+    hasPush: has('push'),
+    hasEmail: has('email'),
+    hasSms: has('sms'),
+    ...extra,
+    ...(pushSeconds !== undefined && { pushSeconds }),
+    ...(webauthnOptions !== undefined && { webauthnOptions }),
+  });
 }
 
-/** A new OTP enrolment and its page (each visit makes a new secret; the latest one is the one confirmed). */
-async function enrolView(deps: StepDeps, interaction: Interaction, error?: FormError): Promise<PageDocument | undefined> {
+/**
+ * The enrolment page of the factor asked for (`method`): a security key or
+ * this device (a new WebAuthn challenge each visit), else the authenticator
+ * app (a new secret each visit; the latest one is the one confirmed), with
+ * links to the other enabled ways. Without the authenticator app, the first
+ * enabled WebAuthn factor.
+ */
+async function enrolView(deps: StepDeps, interaction: Interaction, method: string | undefined, error?: FormError): Promise<PageDocument | undefined> {
   const settings = await mfaSettings(deps.ctx, interaction.tenant.id);
-  if (!settings.factors.has('otp')) return undefined;
+  const webauthn = SECOND_FACTORS.filter((f) => f.challenge === 'webauthn' && settings.factors.has(f.name));
+  const offers = webauthn.map((f) => f.name as WebauthnFactorName);
+  const otpOffered = settings.factors.has('otp');
+  const asked = factorOfPageMethod(method);
+  const key = asked && webauthn.includes(asked) ? asked : otpOffered ? undefined : webauthn[0];
+  if (key) {
+    const options = await registrationOptions(deps.ctx, interaction.tenant, interaction.authenticated!.user, key, binding(interaction));
+    return mfaWebauthnEnrolPage({ ...transactionView(deps, interaction), factor: key.name as WebauthnFactorName, options: JSON.stringify(options), otpOffered, webauthnOffers: offers, ...(error && { error }) });
+  }
+  if (!otpOffered) return undefined;
   const { secret, barcodeUri } = await startTotpEnrolment(deps.ctx, interaction.tenant, interaction.authenticated!.user);
   const qrSvg = new Html(await (await import('qrcode')).toString(barcodeUri, { type: 'svg', margin: 1, width: 200 }));
-  return mfaEnrolPage({ ...transactionView(deps, interaction), qrSvg, secret, ...(error && { error }) });
+  return mfaEnrolPage({ ...transactionView(deps, interaction), qrSvg, secret, webauthnOffers: offers, ...(error && { error }) });
 }
 
 /** The second factor was right: `mfa` on the session, the recovery code shown if there is one, else on with the login. */
@@ -159,7 +208,7 @@ function routes(deps: StepDeps): RouteOptions[] {
   return [
     stepRoute(deps, NAME, 'GET', '/mfa', async (interaction, request, reply) => {
       if ((await factorsOf(deps, interaction)).length === 0) {
-        const enrol = await enrolView(deps, interaction);
+        const enrol = await enrolView(deps, interaction, pageParams(request, ['method']).method);
         return sendPage(reply, enrol ? 200 : 400, enrol ?? mfaUnavailablePage(), formRedirects(interaction));
       }
       const params = pageParams(request, ['method', 'oob_code']);
@@ -190,13 +239,14 @@ function routes(deps: StepDeps): RouteOptions[] {
 
     stepRoute(deps, NAME, 'POST', '/mfa/send', async (interaction, request, reply) => {
       const method = methodOf(pageParams(request, ['method']).method);
-      const type = method === 'sms' ? 'phone' : method === 'email' ? 'email' : method === 'push' ? 'push' : undefined;
-      const factor = type && (await factorsOf(deps, interaction)).find((a) => a.type === type);
+      const sent = factorOfPageMethod(method);
+      const kind = sent?.challenge;
+      const factor = (kind === 'binding-code' || kind === 'push') && (await factorsOf(deps, interaction)).find((a) => factorOf(a) === sent);
       if (!factor) throw new PageError(400, await challengeView(deps, interaction, undefined, { error: { message: 'No such way to get a code is set up for this account.' } }), formRedirects(interaction));
-      if (type === 'phone' || type === 'push') {
+      if (sent!.name === 'sms' || kind === 'push') {
         try {
           // Each text message costs money, each notification the user's patience: limited per client IP and per number or device (../../abuse-limits.ts).
-          await takeSend(ctx, interaction.tenant, `mfa_${type === 'phone' ? 'sms' : 'push'}_challenge`, request.ip, factor.phone_number ?? factor.id);
+          await takeSend(ctx, interaction.tenant, `mfa_${kind === 'push' ? 'push' : 'sms'}_challenge`, request.ip, factor.phone_number ?? factor.id);
         } catch {
           throw new PageError(429, await challengeView(deps, interaction, method, { error: { message: TOO_MANY_SENT } }), formRedirects(interaction));
         }
@@ -205,7 +255,7 @@ function routes(deps: StepDeps): RouteOptions[] {
       try {
         const clientId = interaction.client.row.client_id;
         oobCode =
-          factor.type === 'push'
+          kind === 'push'
             ? await startPushChallenge(ctx, interaction.tenant, factor, clientId, pushSender(ctx, interaction.tenant, factor, { clientName: interaction.client.row.name }))
             : await startOobChallenge(ctx, interaction.tenant, factor, clientId, bindingCodeSender(ctx, interaction.tenant, factor));
       } catch (error) {
@@ -218,18 +268,36 @@ function routes(deps: StepDeps): RouteOptions[] {
     stepRoute(deps, NAME, 'POST', '/mfa', async (interaction, request, reply) => {
       const { tenant } = interaction;
       const userId = interaction.authenticated!.user.user_id;
-      const params = pageParams(request, ['method', 'code', 'recovery_code', 'oob_code']);
-      const enrolling = (await factorsOf(deps, interaction)).length === 0;
+      const params = pageParams(request, ['method', 'code', 'recovery_code', 'oob_code', 'credential']);
+      const factors = await factorsOf(deps, interaction);
+      const enrolling = factors.length === 0;
       const method: Method = methodOf(params.method) ?? 'otp';
 
       const refuse = async (outcome: 'wrong' | 'blocked', field: string) => {
-        const error: FormError = { message: outcome === 'blocked' ? TOO_MANY : (ui) => ui.text('mfa', 'mfa-login-options', 'wrong-code'), field };
+        const wrongText: FormError['message'] =
+          field === 'credential' ? (ui) => ui.text('mfa-webauthn', 'mfa-webauthn-challenge', 'refusedText') : (ui) => ui.text('mfa', 'mfa-login-options', 'wrong-code');
+        const error: FormError = { message: outcome === 'blocked' ? TOO_MANY : wrongText, field };
         const status = outcome === 'blocked' ? 429 : 400;
-        const content = enrolling ? await enrolView(deps, interaction, error) : await challengeView(deps, interaction, method, { ...(params.oob_code !== undefined && { oobCode: params.oob_code }), error });
+        const content = enrolling ? await enrolView(deps, interaction, params.method, error) : await challengeView(deps, interaction, method, { ...(params.oob_code !== undefined && { oobCode: params.oob_code }), error });
         return new PageError(status, content ?? mfaUnavailablePage(), formRedirects(interaction));
       };
 
       if (method === 'push') return pushAnswer(deps, reply, interaction, params.oob_code ?? '');
+      const key = factorOfPageMethod(params.method);
+      if (enrolling && key?.challenge === 'webauthn') {
+        // A new security key or this device: the credential the browser created for this login's challenge.
+        const settings = await mfaSettings(ctx, tenant.id);
+        const created = settings.factors.has(key.name)
+          ? await registerCredential(ctx, tenant, interaction.authenticated!.user, key, binding(interaction), credentialParam(params.credential))
+          : ({ outcome: 'wrong' } as const);
+        if (created.outcome !== 'ok') throw await refuse(created.outcome, 'credential');
+        return passed(deps, reply, interaction, await firstRecoveryCode(ctx, tenant.id, userId));
+      }
+      if (method === 'webauthn') {
+        const verified = await authenticateCredential(ctx, tenant, userId, binding(interaction), factors, credentialParam(params.credential));
+        if (verified.outcome !== 'ok') throw await refuse(verified.outcome, 'credential');
+        return passed(deps, reply, interaction, undefined);
+      }
       if (method === 'recovery') {
         const result = await useRecoveryCode(ctx, tenant.id, userId, params.recovery_code ?? '');
         if (result.outcome !== 'ok') throw await refuse(result.outcome, 'recovery_code');

@@ -160,6 +160,7 @@ export const de: Catalog = {
       pushSendButtonText: 'Benachrichtigung senden',
       pushWaitingText: 'Wir haben eine Benachrichtigung an Ihr Gerät gesendet. Bestätigen Sie sie dort; diese Seite geht von selbst weiter, oder mit der Schaltfläche unten.',
       pushApprovedButtonText: 'Ich habe bestätigt',
+      useWebauthnText: 'Sicherheitsschlüssel oder dieses Gerät verwenden',
       useRecoveryCodeText: 'Wiederherstellungscode verwenden',
       buttonText: 'Weiter',
       'wrong-code': 'Dieser Code ist nicht richtig. Versuchen Sie es erneut.',
@@ -169,6 +170,24 @@ export const de: Catalog = {
       pageTitle: 'Zwei-Schritt-Verifizierung',
       title: 'Zwei-Schritt-Verifizierung ist erforderlich',
       description: 'Hier kann kein zweiter Faktor eingerichtet werden. Wenden Sie sich an den Administrator dieser Anwendung.',
+    },
+  },
+  'mfa-webauthn': {
+    'mfa-webauthn-enrollment': {
+      pageTitle: 'Bestätigung in zwei Schritten einrichten',
+      title: 'Bestätigung in zwei Schritten einrichten',
+      roamingDescription: '${clientName} verlangt beim Anmelden einen zweiten Schritt. Verwenden Sie einen Sicherheitsschlüssel: Stecken Sie ihn ein oder tippen Sie darauf, wenn Ihr Browser fragt.',
+      platformDescription: '${clientName} verlangt beim Anmelden einen zweiten Schritt. Verwenden Sie dieses Gerät: Bestätigen Sie mit Fingerabdruck, Gesicht oder Bildschirmsperre, wenn Ihr Browser fragt.',
+      roamingButtonText: 'Sicherheitsschlüssel verwenden',
+      platformButtonText: 'Dieses Gerät verwenden',
+      offerText: 'Oder statt einer App einen Sicherheitsschlüssel oder dieses Gerät verwenden:',
+    },
+    'mfa-webauthn-challenge': {
+      description: 'Bestätigen Sie mit Ihrem Sicherheitsschlüssel oder diesem Gerät, dass Sie es sind.',
+      buttonText: 'Schlüssel oder Gerät verwenden',
+      refusedText: 'Dieser Sicherheitsschlüssel oder dieses Gerät wurde nicht angenommen. Versuchen Sie es erneut oder wählen Sie einen anderen Weg.',
+      failedText: 'Der Browser hat den Schritt nicht abgeschlossen. Versuchen Sie es erneut oder wählen Sie einen anderen Weg.',
+      noScriptText: 'Für diesen Schritt ist JavaScript im Browser nötig.',
     },
   },
   'mfa-otp': {

@@ -164,6 +164,7 @@ export const en = {
       pushSendButtonText: 'Send a notification',
       pushWaitingText: 'We sent a notification to your device. Approve it there; this page goes on by itself, or with the button below.',
       pushApprovedButtonText: 'I have approved it',
+      useWebauthnText: 'Use a security key or this device',
       useRecoveryCodeText: 'Use a recovery code',
       buttonText: 'Continue',
       'wrong-code': 'That code is not right. Try again.',
@@ -173,6 +174,24 @@ export const en = {
       pageTitle: 'Two-step verification',
       title: 'Two-step verification is required',
       description: 'No second factor can be set up here. Contact the administrator of this application.',
+    },
+  },
+  'mfa-webauthn': {
+    'mfa-webauthn-enrollment': {
+      pageTitle: 'Set up two-step verification',
+      title: 'Set up two-step verification',
+      roamingDescription: '${clientName} asks for a second step when you log in. Use a security key: insert or tap it when your browser asks.',
+      platformDescription: '${clientName} asks for a second step when you log in. Use this device: confirm with your fingerprint, face or screen lock when your browser asks.',
+      roamingButtonText: 'Use a security key',
+      platformButtonText: 'Use this device',
+      offerText: 'Or use a security key or this device instead of an app:',
+    },
+    'mfa-webauthn-challenge': {
+      description: 'Use your security key or this device to confirm it is you.',
+      buttonText: 'Use security key or device',
+      refusedText: 'That security key or device was not accepted. Try again, or use another way.',
+      failedText: 'The browser did not complete the step. Try again, or use another way.',
+      noScriptText: 'This step needs JavaScript in your browser.',
     },
   },
   'mfa-otp': {

@@ -160,6 +160,7 @@ export const es: Catalog = {
       pushSendButtonText: 'Enviar una notificación',
       pushWaitingText: 'Enviamos una notificación a su dispositivo. Apruébela allí; esta página continuará sola, o con el botón de abajo.',
       pushApprovedButtonText: 'Ya la aprobé',
+      useWebauthnText: 'Usar una llave de seguridad o este dispositivo',
       useRecoveryCodeText: 'Usar un código de recuperación',
       buttonText: 'Continuar',
       'wrong-code': 'Ese código no es correcto. Inténtelo de nuevo.',
@@ -169,6 +170,24 @@ export const es: Catalog = {
       pageTitle: 'Verificación en dos pasos',
       title: 'Se requiere la verificación en dos pasos',
       description: 'Aquí no se puede configurar ningún segundo factor. Contacte con el administrador de esta aplicación.',
+    },
+  },
+  'mfa-webauthn': {
+    'mfa-webauthn-enrollment': {
+      pageTitle: 'Configurar la verificación en dos pasos',
+      title: 'Configurar la verificación en dos pasos',
+      roamingDescription: '${clientName} pide un segundo paso al iniciar sesión. Use una llave de seguridad: insértela o tóquela cuando el navegador lo pida.',
+      platformDescription: '${clientName} pide un segundo paso al iniciar sesión. Use este dispositivo: confirme con su huella, su cara o el bloqueo de pantalla cuando el navegador lo pida.',
+      roamingButtonText: 'Usar una llave de seguridad',
+      platformButtonText: 'Usar este dispositivo',
+      offerText: 'O use una llave de seguridad o este dispositivo en lugar de una aplicación:',
+    },
+    'mfa-webauthn-challenge': {
+      description: 'Use su llave de seguridad o este dispositivo para confirmar que es usted.',
+      buttonText: 'Usar llave o dispositivo',
+      refusedText: 'No se aceptó esa llave de seguridad o dispositivo. Inténtelo de nuevo o use otra forma.',
+      failedText: 'El navegador no completó el paso. Inténtelo de nuevo o use otra forma.',
+      noScriptText: 'Este paso necesita JavaScript en el navegador.',
     },
   },
   'mfa-otp': {

@@ -160,6 +160,7 @@ export const fr: Catalog = {
       pushSendButtonText: 'Envoyer une notification',
       pushWaitingText: 'Nous avons envoyé une notification à votre appareil. Approuvez-la ; cette page continuera d\'elle-même, ou avec le bouton ci-dessous.',
       pushApprovedButtonText: 'Je l\'ai approuvée',
+      useWebauthnText: 'Utiliser une clé de sécurité ou cet appareil',
       useRecoveryCodeText: 'Utiliser un code de récupération',
       buttonText: 'Continuer',
       'wrong-code': "Ce code n'est pas correct. Réessayez.",
@@ -169,6 +170,24 @@ export const fr: Catalog = {
       pageTitle: 'Vérification en deux étapes',
       title: 'La vérification en deux étapes est requise',
       description: "Aucun second facteur ne peut être configuré ici. Contactez l'administrateur de cette application.",
+    },
+  },
+  'mfa-webauthn': {
+    'mfa-webauthn-enrollment': {
+      pageTitle: 'Configurer la validation en deux étapes',
+      title: 'Configurer la validation en deux étapes',
+      roamingDescription: '${clientName} demande une seconde étape à la connexion. Utilisez une clé de sécurité : insérez-la ou touchez-la quand le navigateur le demande.',
+      platformDescription: '${clientName} demande une seconde étape à la connexion. Utilisez cet appareil : confirmez avec votre empreinte, votre visage ou le verrouillage de l’écran quand le navigateur le demande.',
+      roamingButtonText: 'Utiliser une clé de sécurité',
+      platformButtonText: 'Utiliser cet appareil',
+      offerText: 'Ou utilisez une clé de sécurité ou cet appareil au lieu d’une application :',
+    },
+    'mfa-webauthn-challenge': {
+      description: 'Utilisez votre clé de sécurité ou cet appareil pour confirmer que c’est bien vous.',
+      buttonText: 'Utiliser la clé ou l’appareil',
+      refusedText: 'Cette clé de sécurité ou cet appareil n’a pas été accepté. Réessayez ou choisissez un autre moyen.',
+      failedText: 'Le navigateur n’a pas terminé l’étape. Réessayez ou choisissez un autre moyen.',
+      noScriptText: 'Cette étape nécessite JavaScript dans le navigateur.',
     },
   },
   'mfa-otp': {

@@ -1,0 +1,59 @@
+/**
+ * The second factors Gatehouse implements, one module each (./factor.ts):
+ * the only list the MFA step, the /mfa API and the Management API read to
+ * learn what a factor is. A new factor is one module and one line here.
+ */
+import type { FactorName } from '../model.js';
+import type { MfaAuthenticatorRow } from '../rows.js';
+import { emailFactor } from './email.js';
+import type { ApiAuthenticator, SecondFactor } from './factor.js';
+import { otpFactor } from './otp.js';
+import { pushNotificationFactor } from './push-notification.js';
+import { recoveryCodeFactor } from './recovery-code.js';
+import { smsFactor } from './sms.js';
+import { webauthnPlatformFactor } from './webauthn-platform.js';
+import { webauthnRoamingFactor } from './webauthn-roaming.js';
+
+/** In the order the hosted MFA page offers them. */
+export const SECOND_FACTORS: readonly SecondFactor[] = [
+  webauthnPlatformFactor,
+  webauthnRoamingFactor,
+  otpFactor,
+  pushNotificationFactor,
+  emailFactor,
+  smsFactor,
+  recoveryCodeFactor,
+];
+
+const BY_TYPE = new Map(SECOND_FACTORS.map((f) => [f.type, f]));
+const BY_NAME = new Map<string, SecondFactor>(SECOND_FACTORS.map((f) => [f.name, f]));
+const BY_PAGE_METHOD = new Map(SECOND_FACTORS.flatMap((f) => (f.pageMethod ? [[f.pageMethod, f] as const] : [])));
+
+/** The factor of a stored enrolment; undefined for a type no module knows (a row of a newer version). */
+export function factorOf(row: Pick<MfaAuthenticatorRow, 'type'>): SecondFactor | undefined {
+  return BY_TYPE.get(row.type);
+}
+
+export function factorNamed(name: string): SecondFactor | undefined {
+  return BY_NAME.get(name);
+}
+
+/** The factor of a hosted MFA page's `method`. */
+export function factorOfPageMethod(method: string | undefined): SecondFactor | undefined {
+  return method === undefined ? undefined : BY_PAGE_METHOD.get(method);
+}
+
+/** Whether Gatehouse implements the Guardian factor (the others are listed, always disabled). */
+export function supportedFactor(name: FactorName): boolean {
+  return BY_NAME.has(name);
+}
+
+/** `totp|dev_…` for the /mfa API and the Management API's authentication methods. */
+export function authenticatorApiId(row: Pick<MfaAuthenticatorRow, 'type' | 'id'>): string {
+  return `${factorOf(row)?.apiPrefix ?? row.type}|${row.id}`;
+}
+
+/** An enrolment as GET /mfa/authenticators lists it. */
+export function apiAuthenticator(row: MfaAuthenticatorRow): ApiAuthenticator {
+  return { id: authenticatorApiId(row), ...factorOf(row)!.listed(row), active: row.confirmed === 1 };
+}
