@@ -38,6 +38,8 @@ import { kyselyStores } from '../storage/kysely/index.js';
 import { loopbackAliases } from './loopback-aliases.js';
 import { consoleHosts } from './console-client.js';
 import { issueSetupLink } from '../domain/console/setup.js';
+import { SandboxPool, sandboxSettings } from '../platform/sandbox/pool.js';
+import { ActionsRuntime, NO_BOUND_ACTIONS } from '../domain/actions-runtime/runtime.js';
 
 /** The context of a running process: the surfaces' AppContext, plus what only the process itself touches. */
 export interface RuntimeContext extends AppContext {
@@ -121,6 +123,8 @@ export async function createContext(config: Config, logger: Logger = createLogge
         onRecorded: () => metrics.tenantLogEventRecorded(),
       })
     : DISABLED_TENANT_LOGS;
+  const sandbox = new SandboxPool(sandboxSettings(config.actions, config.outbound));
+  const actions = new ActionsRuntime({ logger, tenantLogs, now: () => clock.now() }, sandbox, NO_BOUND_ACTIONS, config.actions.timeoutMs);
   invalidation.onInvalidate((tenantId) => {
     lookups.invalidateTenant(tenantId);
     stores.clientAnchors.invalidateTenant(tenantId);
@@ -152,6 +156,7 @@ export async function createContext(config: Config, logger: Logger = createLogge
     }),
     mailer,
     tenantLogs,
+    actions,
     async checkDatabase() {
       await sql`select 1`.execute(database.db);
     },
@@ -164,6 +169,7 @@ export async function createContext(config: Config, logger: Logger = createLogge
       invalidation.close();
       mailer.close();
       redis?.disconnect();
+      await sandbox.close();
       // Buffered log events are written before the database goes.
       await tenantLogs.close().catch((err: unknown) => logger.warn({ err }, 'writing the last tenant log events failed'));
       await database.close();

@@ -34,6 +34,7 @@ import { issueRefreshToken, OFFLINE_ACCESS, offlineAccessAllowed } from './refre
 import type { AppContext } from '../../domain/context.js';
 import { tokenTypeOf, type Confirmation } from '../../domain/tokens/confirmation.js';
 import type { TokenOrganization } from '../../domain/organizations/login.js';
+import { changedScopes, type TokenChanges } from '../../domain/actions-runtime/triggers/post-login.js';
 import { accessTokenFormat, defaultUserScopes, grantableUserScopes, tokenPolicy, type TokenPolicy } from '../../domain/issuance/token-policy.js';
 
 /** The OIDC scopes Gatehouse grants: those whose claims it can give (OIDC Core §5.4). */
@@ -65,6 +66,8 @@ export interface UserTokenRequest {
   refreshToken?: (granted: { audience: string | undefined; scope: string }) => Promise<string | undefined>;
   /** The DPoP key the access token is bound to. */
   confirmation?: Confirmation;
+  /** What the post-login actions changed in the tokens: claims, scopes. */
+  actions?: TokenChanges;
 }
 
 /**
@@ -127,6 +130,7 @@ async function issueAccess(ctx: AppContext, request: UserTokenRequest, grant: Re
       ...(grant.permissions !== undefined && { permissions: grant.permissions }),
       ...(request.confirmation && { confirmation: request.confirmation }),
       ...(request.organization && { organization: request.organization }),
+      ...(request.actions && { customClaims: request.actions.accessTokenClaims }),
     });
   }
   return issueUserinfoAccessToken(ctx, {
@@ -151,12 +155,13 @@ function idToken(ctx: AppContext, request: UserTokenRequest, granted: readonly s
     ...(request.sid !== undefined && { sid: request.sid }),
     ...(request.amr !== undefined && { amr: request.amr }),
     ...(request.organization && { organization: request.organization }),
+    ...(request.actions && { customClaims: request.actions.idTokenClaims }),
     ...hashes,
   });
 }
 
 export async function issueUserTokens(ctx: AppContext, request: UserTokenRequest): Promise<TokenResponse> {
-  const grant = await resolveGrant(ctx, { ...request, userId: request.user.user_id }, true);
+  const grant = withActionScopes(await resolveGrant(ctx, { ...request, userId: request.user.user_id }, true), request.actions);
   const { token: accessToken, expiresIn } = await issueAccess(ctx, request, grant);
   const { granted } = grant;
 
@@ -196,7 +201,7 @@ export async function issueFrontChannelTokens(
   request: UserTokenRequest,
   wanted: { accessToken: boolean; idToken: boolean; code?: string },
 ): Promise<Record<string, string>> {
-  const grant = await resolveGrant(ctx, { ...request, userId: request.user.user_id }, false);
+  const grant = withActionScopes(await resolveGrant(ctx, { ...request, userId: request.user.user_id }, false), request.actions);
   const response: Record<string, string> = {};
   let accessToken: string | undefined;
   if (wanted.accessToken) {
@@ -213,6 +218,10 @@ export async function issueFrontChannelTokens(
     });
   }
   return response;
+}
+
+function withActionScopes(grant: ResolvedGrant, actions: TokenChanges | undefined): ResolvedGrant {
+  return actions ? { ...grant, granted: changedScopes(grant.granted, actions) } : grant;
 }
 
 function unique(scopes: readonly string[]): string[] {
