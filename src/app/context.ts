@@ -15,6 +15,7 @@ import { pino, type Logger } from 'pino';
 import { BruteForceProtection } from '../domain/brute-force.js';
 import type { AppContext } from '../domain/context.js';
 import { IssuanceLookups } from '../domain/issuance/lookups.js';
+import { DeployedActionsReader } from '../domain/actions/deployed.js';
 import { Keyring } from '../domain/keys/keyring.js';
 import { BufferedTenantLogs, DISABLED_TENANT_LOGS } from '../domain/logs/tenant-logs.js';
 import { TenantError, TenantService, clientSecretContext } from '../domain/tenants/service.js';
@@ -39,7 +40,7 @@ import { loopbackAliases } from './loopback-aliases.js';
 import { consoleHosts } from './console-client.js';
 import { issueSetupLink } from '../domain/console/setup.js';
 import { SandboxPool, sandboxSettings } from '../platform/sandbox/pool.js';
-import { ActionsRuntime, NO_BOUND_ACTIONS } from '../domain/actions-runtime/runtime.js';
+import { ActionsRuntime, executionRow } from '../domain/actions-runtime/runtime.js';
 
 /** The context of a running process: the surfaces' AppContext, plus what only the process itself touches. */
 export interface RuntimeContext extends AppContext {
@@ -124,7 +125,10 @@ export async function createContext(config: Config, logger: Logger = createLogge
       })
     : DISABLED_TENANT_LOGS;
   const sandbox = new SandboxPool(sandboxSettings(config.actions, config.outbound));
-  const actions = new ActionsRuntime({ logger, tenantLogs, now: () => clock.now() }, sandbox, NO_BOUND_ACTIONS, config.actions.timeoutMs);
+  const deployedActions = new DeployedActionsReader({ box, config, stores });
+  const actions = new ActionsRuntime({ logger, tenantLogs, now: () => clock.now() }, sandbox, deployedActions, config.actions.timeoutMs, {
+    recordExecution: (tenantId, execution) => stores.actionExecutions.record(executionRow(tenantId, execution)),
+  });
   invalidation.onInvalidate((tenantId) => {
     lookups.invalidateTenant(tenantId);
     stores.clientAnchors.invalidateTenant(tenantId);
@@ -157,6 +161,7 @@ export async function createContext(config: Config, logger: Logger = createLogge
     mailer,
     tenantLogs,
     actions,
+    deployedActions,
     async checkDatabase() {
       await sql`select 1`.execute(database.db);
     },

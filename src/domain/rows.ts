@@ -41,3 +41,5 @@ export type * from './logs/rows.js';
 export type * from './log-streams/rows.js';
 export type * from './email/rows.js';
 export type * from './branding/rows.js';
+export type * from './actions/rows.js';
+export type * from './token-exchange-profiles/rows.js';

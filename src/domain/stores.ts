@@ -45,6 +45,8 @@ import type { TenantStore } from './tenants/store.js';
 import type { TicketStore } from './tickets/store.js';
 import type { UserStore } from './users/store.js';
 import type { JobStore } from './jobs/store.js';
+import type { ActionBindingStore, ActionExecutionStore, ActionStore } from './actions/store.js';
+import type { TokenExchangeProfileStore } from './token-exchange-profiles/store.js';
 
 export interface Stores {
   tenants: TenantStore;
@@ -91,6 +93,13 @@ export interface Stores {
   logStreams: LogStreamStore;
   /** Branding, the prompts' settings and custom texts of the hosted pages. */
   uiSettings: UiSettingsStore;
+  /** Actions (drafts, builds) and their versions. */
+  actions: ActionStore;
+  /** The triggers' ordered lists of actions. */
+  actionBindings: ActionBindingStore;
+  /** What runs of the triggers did (recorded by the runtime). */
+  actionExecutions: ActionExecutionStore;
+  tokenExchangeProfiles: TokenExchangeProfileStore;
 }
 
 /**

@@ -3,6 +3,8 @@
  * this one list so the table can be read and grepped in one place. Each area
  * module lists its operations (one file per operation) and builds its service.
  */
+import { actionRoutes } from './actions/routes.js';
+import { tokenExchangeProfileRoutes } from './token-exchange-profiles/routes.js';
 import { attackProtectionRoutes } from './attack-protection/routes.js';
 import { brandingRoutes } from './branding/routes.js';
 import { clientGrantRoutes } from './client-grants/routes.js';
@@ -60,5 +62,7 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
     updateRiskAssessmentSettings(),
     ...brandingRoutes(ctx),
     ...promptRoutes(ctx),
+    ...actionRoutes(ctx),
+    ...tokenExchangeProfileRoutes(ctx),
   ];
 }

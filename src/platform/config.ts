@@ -105,6 +105,8 @@ export interface Config {
     /** Users a batch commits at once (with the job's progress). */
     importBatch: number;
   };
+  /** Registry Actions' dependencies are installed from (src/domain/actions/build.ts); undefined: npm's own configuration. */
+  actionsRegistry: string | undefined;
   /** Tenant logs (src/domain/logs/) and log streams (src/domain/log-streams/). */
   tenantLogs: {
     /** Whether authentication events are recorded (GATEHOUSE_TENANT_LOGS=off turns them off). */
@@ -363,6 +365,11 @@ const TABLE = {
   GATEHOUSE_JOB_LEASE: seconds(
     60,
     'seconds a process holds a Management API job (user import or export) between progress commits; the job of a process that stopped without handing it back is resumed by another after it',
+  ),
+  GATEHOUSE_ACTIONS_REGISTRY: optional(
+    "npm registry (or mirror) that Actions' dependencies are installed from by the build step (`npm install --ignore-scripts` into a folder per build under `<data dir>/actions/builds/`); `https://`, or `http://` only to a loopback address (a local mirror or tarball cache)",
+    "the registry npm's own configuration names (`.npmrc`, `npm_config_registry`), by default the public npm registry",
+    (raw, name) => parseRegistryUrl(name, raw),
   ),
   GATEHOUSE_USERS_IMPORT_MAX_BYTES: withDefault(
     USERS_IMPORT_MAX_BYTES,
@@ -666,6 +673,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       importMaxBytes: read(env, 'GATEHOUSE_USERS_IMPORT_MAX_BYTES'),
       importBatch: 500,
     },
+    actionsRegistry: read(env, 'GATEHOUSE_ACTIONS_REGISTRY'),
     tenantLogs: (() => {
       const enabled = read(env, 'GATEHOUSE_TENANT_LOGS');
       const retentionDays = read(env, 'GATEHOUSE_LOG_RETENTION_DAYS');
@@ -752,6 +760,19 @@ export function helpText(): string {
     ...rows,
     '',
   ].join('\n');
+}
+
+/** An npm registry: https, or http only to a loopback address; a path is kept (mirrors serve under one), credentials are not taken here (.npmrc holds them). */
+function parseRegistryUrl(name: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(name, 'must be an https:// URL');
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))) throw new ConfigError(name, 'must be an https:// URL (http:// only to a loopback address)');
+  if (url.username || url.password || url.search || url.hash) throw new ConfigError(name, 'must be a URL without credentials, query or fragment');
+  return url.href.endsWith('/') ? url.href : `${url.href}/`;
 }
 
 /** The base URL of a remote service: https, or http only to a loopback address (a local stand-in); no path, query or credentials. */

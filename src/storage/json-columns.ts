@@ -6,6 +6,7 @@
  * for the columns a query selects or changes.
  */
 import type { AuthorizationCodeRow } from '../domain/authorization-codes/rows.js';
+import type { ActionExecutionRow, ActionRow, ActionVersionRow } from '../domain/actions/rows.js';
 import type { AuthorizationRequestRow } from '../domain/authorize-transactions/rows.js';
 import type { UiSettingRow } from '../domain/branding/rows.js';
 import type { ClientGrantRow } from '../domain/client-grants/rows.js';
@@ -45,6 +46,9 @@ export const JSON_COLUMNS = {
   log_streams: ['filters', 'sink'],
   email_providers: ['settings'],
   ui_settings: ['value'],
+  actions: ['supported_triggers', 'dependencies', 'secrets', 'build_errors'],
+  action_versions: ['supported_triggers', 'dependencies', 'secrets'],
+  action_executions: ['results'],
 } as const;
 
 /** The domain row of each table with JSON columns. */
@@ -69,6 +73,9 @@ export interface JsonTableRows {
   log_streams: LogStreamRow;
   email_providers: EmailProviderRow;
   ui_settings: UiSettingRow;
+  actions: ActionRow;
+  action_versions: ActionVersionRow;
+  action_executions: ActionExecutionRow;
 }
 
 export type JsonTable = keyof typeof JSON_COLUMNS;

@@ -4,6 +4,8 @@
  * database holds (./json-columns.ts). Booleans are stored as integers (0/1);
  * timestamps are ISO-8601 text in UTC, which sorts correctly.
  */
+import type { ActionBindingRow } from '../domain/actions/rows.js';
+import type { TokenExchangeProfileRow } from '../domain/token-exchange-profiles/rows.js';
 import type { AuthorizationCodeRow } from '../domain/authorization-codes/rows.js';
 import type { BackchannelAuthRequestRow } from '../domain/backchannel-authentication/rows.js';
 import type { BackchannelLogoutDeliveryRow, SessionClientRow } from '../domain/backchannel-logout/rows.js';
@@ -115,4 +117,9 @@ export interface Database {
   user_roles: UserRoleRow;
   user_permissions: UserPermissionRow;
   group_members: GroupMembershipRow;
+  actions: Stored<'actions'>;
+  action_versions: Stored<'action_versions'>;
+  action_bindings: ActionBindingRow;
+  action_executions: Stored<'action_executions'>;
+  token_exchange_profiles: TokenExchangeProfileRow;
 }

@@ -126,8 +126,13 @@ describe('Actions at the token endpoint', () => {
     await t.ctx.tenantLogs.flush();
     const logs = (await t.management('GET', '/api/v2/logs?q=type:actions_execution_failed')).json() as { type: string; details: { execution_id: string; action_name: string } }[];
     assert.ok(logs.length >= 1, JSON.stringify(logs));
-    assert.equal(logs[0]!.details.action_name, 'broken');
-    assert.match(logs[0]!.details.execution_id, /^[A-Za-z0-9_-]{32}$/);
+    assert.match(logs[0]!.details.action_name, /^broken-/);
+    assert.match(logs[0]!.details.execution_id, /^[A-Za-z0-9]{32}$/);
+    const execution = await t.management('GET', `/api/v2/actions/executions/${logs[0]!.details.execution_id}`);
+    assert.equal(execution.statusCode, 200, execution.body);
+    const recorded = execution.json() as { trigger_id: string; results: { error?: { msg: string } }[] };
+    assert.equal(recorded.trigger_id, 'post-login');
+    assert.equal(recorded.results[0]!.error?.msg, 'the CRM is down');
   });
 
   it('post-login: a handler that is not async is refused with the service message', async () => {
@@ -159,11 +164,13 @@ describe('Actions at the token endpoint', () => {
   });
 
   it('credentials-exchange: access.deny answers its code and reason', async () => {
-    await bindActions(t, 'credentials-exchange', [{ name: 'deny', code: "exports.onExecuteCredentialsExchange = async (event, api) => { api.access.deny('invalid_request', 'Not on weekends'); };" }]);
+    // The admin client's Management API tokens pass (the tests' own calls).
+    const onlyApi = (body: string) => `exports.onExecuteCredentialsExchange = async (event, api) => { if (event.resource_server.identifier === '${API}') { ${body} } };`;
+    await bindActions(t, 'credentials-exchange', [{ name: 'deny', code: onlyApi("api.access.deny('invalid_request', 'Not on weekends');") }]);
     const res = await machineToken();
     assert.equal(res.statusCode, 400);
     assert.deepEqual(res.json(), { error: 'invalid_request', error_description: 'Not on weekends' });
-    await bindActions(t, 'credentials-exchange', [{ name: 'bad-code', code: "exports.onExecuteCredentialsExchange = async (event, api) => { api.access.deny('unauthorized', 'x'); };" }]);
+    await bindActions(t, 'credentials-exchange', [{ name: 'bad-code', code: onlyApi("api.access.deny('unauthorized', 'x');") }]);
     const refused = await machineToken();
     assert.equal(refused.statusCode, 403);
     assert.match((refused.json() as { error_description: string }).error_description, /must be one of invalid_scope, invalid_request, server_error/);

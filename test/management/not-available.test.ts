@@ -36,9 +36,9 @@ describe('/api/v2: operations of the service Gatehouse does not implement', () =
       message: 'This operation of the Management API is not available in Gatehouse: POST /api/v2/rules',
       errorCode: 'not_available_in_gatehouse',
     });
-    const withId = await api('PATCH', '/api/v2/actions/actions/act_0123?x=1', { body: {} });
+    const withId = await api('PATCH', '/api/v2/actions/modules/mod_0123?x=1', { body: {} });
     assert.equal(withId.statusCode, 404);
-    assert.match((withId.json() as { message: string }).message, /: PATCH \/api\/v2\/actions\/actions\/\{id\}$/, 'the template, never the request\'s own path');
+    assert.match((withId.json() as { message: string }).message, /: PATCH \/api\/v2\/actions\/modules\/\{id\}$/, 'the template, never the request\'s own path');
     // A method the service has under a path Gatehouse implements others of (replacing all authentication methods is not implemented).
     const replace = await api('PUT', '/api/v2/users/auth0%7Cabc/authentication-methods', { body: [] });
     assert.equal((replace.json() as { errorCode: string }).errorCode, 'not_available_in_gatehouse');
@@ -83,14 +83,11 @@ describe('/api/v2: operations of the service Gatehouse does not implement', () =
   });
 
   it('answers the lists deploy tools read without a way to skip them as empty, in the document\'s shapes', async () => {
-    assert.deepEqual((await api('GET', '/api/v2/actions/actions?per_page=100&page=0')).json(), { actions: [], total: 0, page: 0, per_page: 100 });
-    assert.deepEqual((await api('GET', '/api/v2/actions/triggers')).json(), { triggers: [] });
     assert.deepEqual((await api('GET', '/api/v2/forms?include_totals=true')).json(), { forms: [], start: 0, limit: 50, total: 0 });
     assert.deepEqual((await api('GET', '/api/v2/flows/vault/connections?include_totals=true')).json(), { connections: [], start: 0, limit: 50, total: 0 });
     assert.deepEqual((await api('GET', '/api/v2/self-service-profiles?include_totals=true')).json(), { self_service_profiles: [], start: 0, limit: 50, total: 0 });
     assert.deepEqual((await api('GET', '/api/v2/event-streams')).json(), { eventStreams: [] });
     assert.deepEqual((await api('GET', '/api/v2/branding/phone/providers')).json(), { providers: [] });
-    assert.deepEqual((await api('GET', '/api/v2/token-exchange-profiles')).json(), { token_exchange_profiles: [] });
     // Creating one is refused.
     assert.equal((await api('POST', '/api/v2/forms', { body: { name: 'f' } })).statusCode, 404);
   });

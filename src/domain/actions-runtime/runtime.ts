@@ -12,8 +12,10 @@
  * `actions_execution_failed` naming the execution id, and each execution is
  * recorded (results, bounded logs; never secrets) when a recorder is given.
  */
-import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
+import { isoAt } from '../../platform/clock.js';
+import { EXECUTION_RETENTION_MS, newExecutionId } from '../actions/executions.js';
+import type { ActionExecutionRow } from '../actions/rows.js';
 import type { SandboxCommand, SandboxResult, SandboxRun } from '../../platform/sandbox/pool.js';
 import type { TenantLogs } from '../logs/tenant-logs.js';
 import { ActionCommandError, type TriggerId, type TriggerModule } from './triggers/trigger.js';
@@ -80,10 +82,6 @@ const EXECUTION_LOGS_MAX = 64 * 1024;
 const CACHE_TRIGGERS_MAX = 10_000;
 
 
-/** An execution id: 32 characters of base64url, as the service's look. */
-function executionId(): string {
-  return randomBytes(24).toString('base64url');
-}
 
 export class ActionsRuntime {
   private readonly caches = new Map<string, Record<string, { value: string; expires_at: number }>>();
@@ -111,7 +109,7 @@ export class ActionsRuntime {
     const actions = options.actions ?? (await this.source.boundActions(tenantId, trigger.id));
     const outcome = trigger.start(input);
     if (actions.length === 0) return { outcome };
-    const id = executionId();
+    const id = newExecutionId();
     const created = new Date(this.ctx.now()).toISOString();
     const deadline = Date.now() + this.timeoutMs;
     const results: ActionResult[] = [];
@@ -207,5 +205,16 @@ export class ActionsRuntime {
   }
 }
 
-/** A source with no actions bound anywhere (a process that stores none). */
-export const NO_BOUND_ACTIONS: ActionSource = { boundActions: async () => [] };
+/** The stored form of an execution (GET /api/v2/actions/executions/{id}), kept ten days. */
+export function executionRow(tenantId: string, execution: Execution): ActionExecutionRow {
+  return {
+    tenant_id: tenantId,
+    id: execution.id,
+    trigger_id: execution.trigger_id,
+    status: execution.status,
+    results: execution.results.map(({ action_name, error, started_at, ended_at, logs }) => ({ action_name, ...(error && { error }), started_at, ended_at, logs })),
+    created_at: execution.created_at,
+    updated_at: execution.updated_at,
+    expires_at: isoAt(Date.parse(execution.created_at) + EXECUTION_RETENTION_MS),
+  };
+}

@@ -6,12 +6,13 @@ import type { TenantService } from '../tenants/service.js';
 import type { UserMailContext } from '../tickets/user-mail.js';
 import type { UserStore } from '../users/store.js';
 import type { JobStore } from './store.js';
+import type { ActionStore } from '../actions/store.js';
 
-/** What running a job touches: the jobs, the users they import and export, and the verification mail of imported users. */
+/** What running a job touches: the jobs, the users they import and export, the verification mail of imported users, and actions' builds. */
 export interface JobContext extends UserMailContext {
   readonly config: Config;
   readonly logger: Logger;
   readonly tenants: TenantService;
   readonly unitOfWork: UnitOfWork;
-  readonly stores: UserMailContext['stores'] & { readonly jobs: JobStore; readonly users: UserStore; readonly connections: ConnectionStore };
+  readonly stores: UserMailContext['stores'] & { readonly jobs: JobStore; readonly users: UserStore; readonly connections: ConnectionStore; readonly actions: ActionStore };
 }

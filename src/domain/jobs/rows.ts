@@ -5,7 +5,8 @@
  */
 import type { JsonObject } from '../json.js';
 
-export type JobType = 'users_import' | 'users_export' | 'verification_email';
+/** `action_build`: an action's dependencies installed (src/domain/actions/build.ts); not a Management API job, never shown by GET /jobs/{id}. */
+export type JobType = 'users_import' | 'users_export' | 'verification_email' | 'action_build';
 
 export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed';
 

@@ -22,6 +22,8 @@ import type { Stores } from '../stores.js';
 import { UserMail } from '../tickets/user-mail.js';
 import { importUser, readUsersFile, userForErrors, ImportFileError, type ImportError, type ImportItem } from './users-import.js';
 import { runUsersExport } from './users-export.js';
+import { actionBuildParams, runActionBuild } from '../actions/build.js';
+import { deployDraft } from '../actions/deploy.js';
 
 /** Most users an import file may hold. */
 export const MAX_IMPORT_USERS = 1_000_000;
@@ -69,6 +71,7 @@ export class JobRunner {
   private async run(job: JobRow): Promise<void> {
     try {
       if (job.type === 'users_import') await this.runImport(job);
+      else if (job.type === 'action_build') await this.runActionBuild(job);
       else if (job.type === 'users_export') await this.finish(job, 'completed', await runUsersExport(this.ctx, job), null);
       else await this.runVerificationEmail(job);
     } catch (error) {
@@ -119,6 +122,18 @@ export class JobRunner {
     if (summary.inserted > 0) {
       await this.ctx.stores.users.refreshStatistics().catch((err: unknown) => this.ctx.logger.warn({ err }, 'refreshing the users table statistics failed'));
     }
+  }
+
+  /** An action's dependencies installed; drafts created with `deploy: true` are deployed once built. */
+  private async runActionBuild(job: JobRow): Promise<void> {
+    const outcome = await runActionBuild(this.ctx, job.tenant_id, actionBuildParams(job.params));
+    if (outcome.ok) {
+      const key = actionBuildParams(job.params).build_key;
+      await this.ctx.unitOfWork.transaction(async (stores) => {
+        for (const action of await stores.actions.waitingToDeploy(job.tenant_id, key)) await deployDraft(stores, action, this.ctx.now());
+      });
+    }
+    await this.finish(job, outcome.ok ? 'completed' : 'failed', job.summary, outcome.ok ? null : outcome.reason);
   }
 
   private async runVerificationEmail(job: JobRow): Promise<void> {

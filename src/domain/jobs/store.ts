@@ -2,7 +2,29 @@
  * Storage of Management API jobs, their files and their errors: the durable
  * queue of src/domain/jobs/runner.ts. Implemented by src/storage/kysely/jobs.ts.
  */
-import type { JobErrorRow, JobFilePartRow, JobFileRow, JobRow, JobStatus, JobSummary } from './rows.js';
+import { newPrefixedId } from '../../platform/crypto/ids.js';
+import type { JobErrorRow, JobFilePartRow, JobFileRow, JobRow, JobStatus, JobSummary, JobType } from './rows.js';
+
+/** A new pending job of the queue. */
+export function newJobRow(tenantId: string, type: JobType, now: string, params: JobRow['params'], connectionId: string | null = null, externalId: string | null = null): JobRow {
+  return {
+    tenant_id: tenantId,
+    id: newPrefixedId('job', 16),
+    type,
+    status: 'pending',
+    connection_id: connectionId,
+    external_id: externalId,
+    params,
+    progress: 0,
+    summary: { failed: 0, updated: 0, inserted: 0, total: 0 },
+    status_details: null,
+    lease_owner: null,
+    lease_expires_at: null,
+    created_at: now,
+    updated_at: now,
+    completed_at: null,
+  };
+}
 
 export interface JobStore {
   /** A new job, with its input file when it has one, atomically. */

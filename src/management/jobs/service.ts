@@ -10,12 +10,11 @@ import { ImportFileError, readUsersFile } from '../../domain/jobs/users-import.j
 import type { JobRow, JobType } from '../../domain/rows.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isoAt } from '../../platform/clock.js';
-import { newPrefixedId } from '../../platform/crypto/ids.js';
 import { managementErrors } from '../../platform/http/errors.js';
 import type { ExportBody, JobResponse, VerificationEmailBody } from './schema.js';
 import type { ClientStore } from '../../domain/clients/store.js';
 import type { ConnectionStore } from '../../domain/connections/store.js';
-import type { JobStore } from '../../domain/jobs/store.js';
+import { newJobRow, type JobStore } from '../../domain/jobs/store.js';
 import type { UserStore } from '../../domain/users/store.js';
 
 type Job = Static<typeof JobResponse>;
@@ -49,24 +48,7 @@ export class JobService {
   constructor(private readonly ctx: JobServiceContext) {}
 
   private newJob(tenant: Tenant, type: JobType, connectionId: string | null, params: JobRow['params'], externalId: string | null = null): JobRow {
-    const now = isoAt(this.ctx.now());
-    return {
-      tenant_id: tenant.id,
-      id: newPrefixedId('job', 16),
-      type,
-      status: 'pending',
-      connection_id: connectionId,
-      external_id: externalId,
-      params,
-      progress: 0,
-      summary: { failed: 0, updated: 0, inserted: 0, total: 0 },
-      status_details: null,
-      lease_owner: null,
-      lease_expires_at: null,
-      created_at: now,
-      updated_at: now,
-      completed_at: null,
-    };
+    return newJobRow(tenant.id, type, isoAt(this.ctx.now()), params, connectionId, externalId);
   }
 
   /** A database connection of the tenant, or the 400 the service answers. */
@@ -112,7 +94,8 @@ export class JobService {
 
   async get(tenant: Tenant, id: string): Promise<Job> {
     const job = await this.ctx.stores.jobs.get(tenant.id, id);
-    if (!job) throw jobNotFound();
+    // An action's build is a job of the queue, not of the Management API.
+    if (!job || job.type === 'action_build') throw jobNotFound();
     const connection = job.connection_id ? await this.ctx.stores.connections.get(tenant.id, job.connection_id) : undefined;
     return this.shape(tenant, job, connection?.name);
   }
@@ -120,7 +103,8 @@ export class JobService {
   /** Per failing user of an import; for a failed job without them, the job; undefined: none (204). */
   async errors(tenant: Tenant, id: string): Promise<{ user: Record<string, unknown>; errors: { code: string; message: string; path: string }[] }[] | Job | undefined> {
     const job = await this.ctx.stores.jobs.get(tenant.id, id);
-    if (!job) throw jobNotFound();
+    // An action's build is a job of the queue, not of the Management API.
+    if (!job || job.type === 'action_build') throw jobNotFound();
     const rows = await this.ctx.stores.jobs.errors(tenant.id, id, MAX_ERRORS);
     if (rows.length > 0) return rows.map((row) => ({ user: row.user, errors: row.errors }));
     if (job.status === 'failed') return this.shape(tenant, job);

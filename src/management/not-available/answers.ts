@@ -12,10 +12,9 @@
  *   service. Rules, rules configs and hooks are deprecated: the service
  *   answers a tenant that never had them with empty lists (its OpenAPI
  *   document's shapes). The others are lists auth0-deploy-cli reads with no
- *   way to skip them (its handlers for databases, which reads the actions to
- *   name custom password hash actions, forms, flows, flow vault connections,
- *   self-service profiles, event streams, phone providers and templates, and
- *   token exchange profiles throw on any error): Gatehouse has none of them,
+ *   way to skip them (its handlers for forms, flows, flow vault connections,
+ *   self-service profiles, event streams, phone providers and templates
+ *   throw on any error): Gatehouse has none of them,
  *   so the empty list is the true answer. Creating one is still refused as
  *   not available.
  * - `forbidden`: 403, the service's answer to a tenant without the feature's
@@ -31,7 +30,7 @@ import type { ServiceOperation } from './operations.js';
 export type EmptyList =
   /** `[]`, or with include_totals `{<key>: [], start, limit, total: 0}`. */
   | { paging: 'offset'; key: string }
-  /** `{<key>: [], total: 0, page, per_page}` (GET /actions/actions). */
+  /** `{<key>: [], total: 0, page, per_page}`: page-paged lists (none at present: GET /actions/actions is implemented). */
   | { paging: 'page'; key: string }
   /** `{<key>: []}`: checkpoint lists on their last page, and unpaged lists in an object. */
   | { paging: 'none'; key: string }
@@ -46,9 +45,6 @@ const ANSWERS: ReadonlyMap<string, Answer> = new Map(Object.entries({
   'GET /rules-configs': { kind: 'empty', list: { paging: 'array' } },
   'GET /hooks': { kind: 'empty', list: { paging: 'offset', key: 'hooks' } },
   // Read by auth0-deploy-cli with no way to skip: Gatehouse has none.
-  'GET /actions/actions': { kind: 'empty', list: { paging: 'page', key: 'actions' } },
-  // Its 404 answer makes the tool export `triggers: []`, which its own import then rejects (an object is expected).
-  'GET /actions/triggers': { kind: 'empty', list: { paging: 'none', key: 'triggers' } },
   'GET /forms': { kind: 'empty', list: { paging: 'offset', key: 'forms' } },
   'GET /flows': { kind: 'empty', list: { paging: 'offset', key: 'flows' } },
   'GET /flows/vault/connections': { kind: 'empty', list: { paging: 'offset', key: 'connections' } },
@@ -56,7 +52,6 @@ const ANSWERS: ReadonlyMap<string, Answer> = new Map(Object.entries({
   'GET /event-streams': { kind: 'empty', list: { paging: 'none', key: 'eventStreams' } },
   'GET /branding/phone/providers': { kind: 'empty', list: { paging: 'none', key: 'providers' } },
   'GET /branding/phone/templates': { kind: 'empty', list: { paging: 'none', key: 'templates' } },
-  'GET /token-exchange-profiles': { kind: 'empty', list: { paging: 'none', key: 'token_exchange_profiles' } },
   // The tool skips supplemental signals only on 403 (the service's answer without the entitlement).
   'GET /supplemental-signals': { kind: 'forbidden' },
   // Prompt partials (custom HTML in the service's login pages) likewise: the tool skips them on 403 ("feature is not supported").

@@ -44,6 +44,8 @@ import { KyselyTenantStore } from './tenants.js';
 import { KyselyTicketStore } from './tickets.js';
 import { KyselyUserStore } from './users.js';
 import { KyselyJobStore } from './jobs.js';
+import { KyselyActionBindingStore, KyselyActionExecutionStore, KyselyActionStore } from './actions.js';
+import { KyselyTokenExchangeProfileStore } from './token-exchange-profiles.js';
 
 /** Every store on `db` (the database or a transaction); `clientAnchors` is shared, as its cache must be. */
 function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
@@ -87,6 +89,10 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     tenantLogs: new KyselyTenantLogStore(db),
     logStreams: new KyselyLogStreamStore(db),
     uiSettings: new KyselyUiSettingsStore(db),
+    actions: new KyselyActionStore(db),
+    actionBindings: new KyselyActionBindingStore(db),
+    actionExecutions: new KyselyActionExecutionStore(db),
+    tokenExchangeProfiles: new KyselyTokenExchangeProfileStore(db),
   };
 }
 

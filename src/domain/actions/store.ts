@@ -1,0 +1,82 @@
+/**
+ * Storage of actions, their versions, the triggers' bindings and the
+ * executions the runtime records. Implemented by src/storage/kysely/actions.ts.
+ */
+import type { ActionBindingRow, ActionBuildError, ActionBuildStatus, ActionExecutionRow, ActionRow, ActionVersionRow } from './rows.js';
+
+export type ActionChanges = Partial<
+  Pick<ActionRow, 'name' | 'supported_triggers' | 'code' | 'runtime' | 'dependencies' | 'secrets' | 'status' | 'build_key' | 'build_errors' | 'built_at' | 'deployed_version_id' | 'all_changes_deployed' | 'deploy_when_built'>
+>;
+
+export interface ActionListFilter {
+  /** Actions whose supported trigger is this one. */
+  triggerId?: string;
+  /** The action of exactly this name. */
+  actionName?: string;
+  /** Only actions with (true) or without (false) a deployed version. */
+  deployed?: boolean;
+}
+
+/** The build state a build job sets on the draft (and the versions) whose `build_key` it built. */
+export interface BuildOutcome {
+  status: ActionBuildStatus;
+  build_errors: ActionBuildError[] | null;
+  built_at: string | null;
+}
+
+export interface ActionStore {
+  /** A page of the tenant's actions (by creation, then id) and how many match. */
+  list(tenantId: string, filter: ActionListFilter, window: { offset: number; limit: number }): Promise<{ rows: ActionRow[]; total: number }>;
+  count(tenantId: string): Promise<number>;
+  get(tenantId: string, id: string): Promise<ActionRow | undefined>;
+  getByName(tenantId: string, name: string): Promise<ActionRow | undefined>;
+  /** A new action; false when the tenant has one of that name already. */
+  create(row: ActionRow): Promise<boolean>;
+  /** The action after the change; undefined when there is none; 'name_taken' when another action has the new name. */
+  update(tenantId: string, id: string, changes: ActionChanges, now: string): Promise<ActionRow | undefined | 'name_taken'>;
+  /** Deletes the action with its versions and bindings; true when one was deleted. */
+  delete(tenantId: string, id: string): Promise<boolean>;
+  /**
+   * Records a build's outcome on the tenant's drafts and versions whose
+   * `build_key` is `buildKey` and whose status is not final already (a draft
+   * changed since holds another key and is left alone); how many drafts changed.
+   */
+  setBuild(tenantId: string, buildKey: string, outcome: BuildOutcome, now: string): Promise<number>;
+
+  /** Drafts built under `buildKey` that were created with `deploy: true` and wait for it. */
+  waitingToDeploy(tenantId: string, buildKey: string): Promise<ActionRow[]>;
+
+  /** A page of an action's versions, newest first, and how many there are. */
+  versions(tenantId: string, actionId: string, window: { offset: number; limit: number }): Promise<{ rows: ActionVersionRow[]; total: number }>;
+  version(tenantId: string, actionId: string, id: string): Promise<ActionVersionRow | undefined>;
+  /** The highest version number of the action, 0 when it has none. */
+  lastVersionNumber(tenantId: string, actionId: string): Promise<number>;
+  insertVersion(row: ActionVersionRow): Promise<void>;
+  /** Deletes the oldest versions of the action beyond `keep`, never `spare` (the deployed one). */
+  pruneVersions(tenantId: string, actionId: string, keep: number, spare: string): Promise<void>;
+}
+
+/** A binding with its action, as the bindings list answers. */
+export interface BoundRow {
+  binding: ActionBindingRow;
+  action: ActionRow;
+}
+
+export interface ActionBindingStore {
+  /** A page of a trigger's bindings in execution order, with their actions, and how many there are. */
+  list(tenantId: string, triggerId: string, window: { offset: number; limit: number }): Promise<{ rows: BoundRow[]; total: number }>;
+  /** Replaces the trigger's whole list with `rows` (in their order). */
+  replace(tenantId: string, triggerId: string, rows: ActionBindingRow[]): Promise<void>;
+  /** Whether the action is bound to any trigger. */
+  isBound(tenantId: string, actionId: string): Promise<boolean>;
+  /** The trigger's bindings in order with the deployed version of each bound action (bindings of undeployed actions left out). */
+  deployed(tenantId: string, triggerId: string): Promise<{ binding: ActionBindingRow; action: ActionRow; version: ActionVersionRow }[]>;
+}
+
+/** Executions of triggers: recorded by the runtime, read by GET /actions/executions/{id}. */
+export interface ActionExecutionStore {
+  /** Writes (or replaces, by id) an execution. */
+  record(row: ActionExecutionRow): Promise<void>;
+  /** The execution, unless it has expired at `now`. */
+  get(tenantId: string, id: string, now: string): Promise<ActionExecutionRow | undefined>;
+}
