@@ -154,6 +154,19 @@ describe('the sandbox process', () => {
     for (const pid of pool.pids('tenant-two')) assert.ok(!one.has(pid));
   });
 
+  test("requires the version's installed dependencies (built into the data directory) and Node's built-ins, and fetch is there", async () => {
+    const build = path.join(testApp.dataDir, 'actions', 'builds', 'test-build');
+    fs.mkdirSync(path.join(build, 'node_modules', 'greet'), { recursive: true });
+    fs.writeFileSync(path.join(build, 'node_modules', 'greet', 'package.json'), JSON.stringify({ name: 'greet', version: '1.0.0', main: 'index.js' }));
+    fs.writeFileSync(path.join(build, 'node_modules', 'greet', 'index.js'), "module.exports = (name) => 'hello ' + name;");
+    const code = `const greet = require('greet'); const { createHash } = require('node:crypto');
+      exports.onExecutePostLogin = async (event, api) => { console.log(JSON.stringify([greet('ann'), createHash('sha256').update('x').digest('hex').slice(0, 8), typeof fetch])); };`;
+    const result = await pool.run('tenant-deps', { code, modulesDir: build, handler: 'onExecutePostLogin', args: [{}], api: API }, Date.now() + 10_000);
+    assert.deepEqual(logged(result), [['hello ann', '2d711642', 'function']]);
+    const missing = await pool.run('tenant-deps', { code: "require('left-pad'); exports.onExecutePostLogin = async () => {};", modulesDir: build, handler: 'onExecutePostLogin', args: [{}], api: API }, Date.now() + 10_000);
+    assert.match(missing.error?.message ?? '', /Cannot find module 'left-pad'/);
+  });
+
   test('console output is captured and bounded', async () => {
     const result = await run('tenant-a', "for (let i = 0; i < 2000; i++) console.log('x'.repeat(1000));");
     assert.equal(result.error, undefined);

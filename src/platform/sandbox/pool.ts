@@ -283,6 +283,7 @@ export class SandboxPool {
   private readonly waiters: Waiter[] = [];
   private total = 0;
   private closed = false;
+  private mirrorRoot: string | undefined;
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(readonly settings: SandboxSettings) {
@@ -294,7 +295,9 @@ export class SandboxPool {
   async run(tenantId: string, run: SandboxRun, deadline: number): Promise<SandboxResult> {
     const remaining = deadline - Date.now();
     if (remaining <= 0) return { commands: [], logs: '', error: timeoutError(this.settings.timeoutMs), durationMs: 0 };
-    const readable = run.modulesDir ? [path.resolve(run.modulesDir)] : [];
+    const modulesDir = run.modulesDir ? this.readableModules(path.resolve(run.modulesDir)) : null;
+    const readable = modulesDir ? [modulesDir] : [];
+    run = { ...run, modulesDir };
     let acquired: SandboxProcess;
     try {
       acquired = await this.acquire(tenantId, readable, remaining);
@@ -310,6 +313,25 @@ export class SandboxPool {
     }
   }
 
+  /**
+   * A folder of installed dependencies as the sandbox's user may read it. Builds live in the data
+   * directory (0700, the server's user): each is copied once, by its content-addressed name, into
+   * this pool's own folder (root-owned 0755, made fresh at start), whose files keep their modes.
+   */
+  private readableModules(dir: string): string {
+    if (!this.settings.user) return dir;
+    this.mirrorRoot ??= fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-action-modules-'));
+    fs.chmodSync(this.mirrorRoot, 0o755);
+    const copy = path.join(this.mirrorRoot, createHash('sha256').update(dir).digest('hex').slice(0, 40));
+    if (!fs.existsSync(copy)) {
+      const partial = `${copy}.partial-${process.pid}-${Date.now()}`;
+      fs.cpSync(dir, partial, { recursive: true, dereference: false, verbatimSymlinks: true });
+      fs.chmodSync(partial, 0o755);
+      fs.renameSync(partial, copy);
+    }
+    return copy;
+  }
+
   /** Processes per tenant now (tests, metrics). */
   processCount(tenantId?: string): number {
     return tenantId === undefined ? this.total : (this.byTenant.get(tenantId)?.filter((p) => !p.dead).length ?? 0);
@@ -323,6 +345,7 @@ export class SandboxPool {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.sweeper);
+    if (this.mirrorRoot) fs.rmSync(this.mirrorRoot, { recursive: true, force: true });
     for (const waiter of this.waiters.splice(0)) waiter.reject(new Error('the sandbox pool is closed'));
     const all = [...this.byTenant.values()].flat();
     await Promise.all(
