@@ -41,6 +41,7 @@ import { consoleHosts } from './console-client.js';
 import { issueSetupLink } from '../domain/console/setup.js';
 import { SandboxPool, sandboxSettings } from '../platform/sandbox/pool.js';
 import { ActionsRuntime, executionRow } from '../domain/actions-runtime/runtime.js';
+import { CachedActionSource } from '../domain/actions-runtime/cached-source.js';
 
 /** The context of a running process: the surfaces' AppContext, plus what only the process itself touches. */
 export interface RuntimeContext extends AppContext {
@@ -126,7 +127,8 @@ export async function createContext(config: Config, logger: Logger = createLogge
     : DISABLED_TENANT_LOGS;
   const sandbox = new SandboxPool(sandboxSettings(config.actions, config.outbound));
   const deployedActions = new DeployedActionsReader({ box, config, stores });
-  const actions = new ActionsRuntime({ logger, tenantLogs, now: () => clock.now() }, sandbox, deployedActions, config.actions.timeoutMs, {
+  const boundActions = new CachedActionSource(deployedActions);
+  const actions = new ActionsRuntime({ logger, tenantLogs, now: () => clock.now() }, sandbox, boundActions, config.actions.timeoutMs, {
     recordExecution: (tenantId, execution) => stores.actionExecutions.record(executionRow(tenantId, execution)),
   });
   invalidation.onInvalidate((tenantId) => {
@@ -134,6 +136,7 @@ export async function createContext(config: Config, logger: Logger = createLogge
     stores.clientAnchors.invalidateTenant(tenantId);
     tenants.forget(tenantId);
     keyring.invalidate(tenantId);
+    boundActions.forget(tenantId);
   });
   return {
     config,
