@@ -100,6 +100,9 @@ for (const postgres of [false, true]) describe(`purgeExpired (${postgres ? 'Post
     });
     await db.insertInto('passwordless_codes').values([passwordless('old@example.com', longAgo), passwordless('live@example.com', later)]).execute();
 
+    const execution = (id: string, expires_at: string) => ({ tenant_id, id, trigger_id: 'post-login', status: 'final' as const, results: '[]', created_at: longAgo, updated_at: longAgo, expires_at });
+    await db.insertInto('action_executions').values([execution('e-old', longAgo), execution('e-live', later)]).execute();
+
     const removed = await purgeExpired(db, now);
     assert.deepEqual(removed, {
       tickets: 1,
@@ -114,6 +117,7 @@ for (const postgres of [false, true]) describe(`purgeExpired (${postgres ? 'Post
       device_codes: 0,
       backchannel_logout_deliveries: 0,
       backchannel_auth_requests: 0,
+      action_executions: 1,
       tenant_logs: 0,
     });
 
