@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import { createTestApp, tokenRequest, type TestApp } from '../helpers/app.js';
-import { bindActions } from '../helpers/actions.js';
+import { bindActions, deployAction } from '../helpers/actions.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
 
 const API = 'https://api.example.com/';
@@ -142,6 +142,22 @@ describe('Actions at the token endpoint', () => {
     assert.match((res.json() as { error_description: string }).error_description, /^Invalid function signature for the "onExecutePostLogin" handler/);
     await bindActions(t, 'post-login', []);
     assert.equal((await login()).statusCode, 200, 'with no action bound the login goes on');
+  });
+
+  it('POST /actions/actions/{id}/test runs the draft on the given event and answers its api calls, logs and error', async () => {
+    const id = await deployAction(t, 'post-login', { name: 'tested', secrets: { GREETING: 'hi' }, code: "exports.onExecutePostLogin = async (event, api) => { console.log(event.secrets.GREETING, event.user.email); if (!event.user.email) throw new TypeError('no email'); api.idToken.setCustomClaim('https://example.com/e', event.user.email); };" });
+    const ok = await t.management('POST', `/api/v2/actions/actions/${id}/test`, { body: { payload: { event: { user: { email: 'x@example.com' } } } } });
+    assert.equal(ok.statusCode, 200, ok.body);
+    const payload = (ok.json() as { payload: { commands: unknown; logs: string; error?: unknown; stats: Record<string, number> } }).payload;
+    assert.deepEqual(payload.commands, [{ method: 'idToken.setCustomClaim', args: ['https://example.com/e', 'x@example.com'] }]);
+    assert.equal(payload.logs, 'hi x@example.com\n');
+    assert.equal(payload.error, undefined);
+    assert.equal(typeof payload.stats.action_duration_ms, 'number');
+    const failed = await t.management('POST', `/api/v2/actions/actions/${id}/test`, { body: { payload: { event: { user: {} } } } });
+    assert.equal(failed.statusCode, 200, failed.body);
+    assert.deepEqual((failed.json() as { payload: { error: { name: string; message: string } } }).payload.error.message, 'no email');
+    const missing = await t.management('POST', '/api/v2/actions/actions/00000000-0000-4000-8000-000000000000/test', { body: { payload: {} } });
+    assert.equal(missing.statusCode, 404, missing.body);
   });
 
   it('credentials-exchange: a claim in the client_credentials token; restricted claims dropped', async () => {

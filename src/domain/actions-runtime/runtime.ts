@@ -165,6 +165,11 @@ export class ActionsRuntime {
     return { outcome, executionId: id, ...(failure && { failure }) };
   }
 
+  /** Runs one action's code on a given event, applying nothing (the Management API's test). */
+  test<I, O>(tenantId: string, trigger: TriggerModule<I, O>, action: Pick<BoundActionLike, 'code' | 'modulesDir' | 'secrets'>, event: Record<string, unknown>): Promise<TestRun> {
+    return testAction(this.sandbox, tenantId, trigger, action, event, this.timeoutMs);
+  }
+
   /** Runs an asynchronous trigger after the fact: its outcome and errors never reach the flow. */
   runDetached<I, O>(tenantId: string, trigger: TriggerModule<I, O>, input: I): void {
     void this.run(tenantId, trigger, input).catch((err: unknown) => this.ctx.logger.warn({ err, trigger: trigger.id }, 'an asynchronous trigger failed'));
@@ -217,4 +222,21 @@ export function executionRow(tenantId: string, execution: Execution): ActionExec
     updated_at: execution.updated_at,
     expires_at: isoAt(Date.parse(execution.created_at) + EXECUTION_RETENTION_MS),
   };
+}
+
+/** What `POST /api/v2/actions/actions/{id}/test` answers: the run of the draft on a given event. */
+export interface TestRun {
+  commands: { method: string; args: unknown[] }[];
+  logs: string;
+  error?: { name: string; message: string; stack?: string };
+  durationMs: number;
+}
+
+/** Runs one action's code on an event as given (its secrets added), in the tenant's sandbox; nothing is applied. */
+export function testAction<I, O>(sandbox: SandboxRunner, tenantId: string, trigger: TriggerModule<I, O>, action: Pick<BoundActionLike, 'code' | 'modulesDir' | 'secrets'>, event: Record<string, unknown>, timeoutMs: number): Promise<TestRun> {
+  return sandbox.run(
+    tenantId,
+    { code: action.code, modulesDir: action.modulesDir, handler: trigger.handler, args: [{ ...event, secrets: action.secrets }], api: { methods: [...trigger.methods], values: {}, cache: {} } },
+    Date.now() + timeoutMs,
+  );
 }
