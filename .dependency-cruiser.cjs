@@ -99,10 +99,18 @@ module.exports = {
       to: { path: '^src/domain/console/(client|operator)\\.ts$' },
     },
     {
+      name: 'sandbox-runner-imports-nothing-of-the-server',
+      severity: 'error',
+      comment:
+        "The sandbox process (src/platform/sandbox/actions-runner.ts) runs tenants' code: it imports Node's built-ins only, so nothing of the server (configuration, keys, stores) is ever loaded in it.",
+      from: { path: '^src/platform/sandbox/actions-runner\\.ts$' },
+      to: { path: '^src/' },
+    },
+    {
       name: 'no-orphans',
       severity: 'error',
       comment: 'A module nothing imports is dead code (migrations are found in their folder, src/storage/database.ts).',
-      from: { orphan: true, pathNot: ['^src/main\\.ts$', '\\.d\\.ts$', '^src/storage/migrations/'] },
+      from: { orphan: true, pathNot: ['^src/main\\.ts$', '\\.d\\.ts$', '^src/storage/migrations/', '^src/platform/sandbox/actions-runner\\.ts$'] },
       to: {},
     },
   ],

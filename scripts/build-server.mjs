@@ -83,6 +83,7 @@ await build({
   entryPoints: {
     main: path.join(dist, 'main.js'),
     'hash-worker': path.join(dist, 'platform', 'passwords', 'hash-worker.js'),
+    'actions-runner': path.join(dist, 'platform', 'sandbox', 'actions-runner.js'),
     ...migrations,
   },
   outdir: out,

@@ -24,6 +24,9 @@ export const CONFIGURATION_WRITES = {
   organizations: ['insert', 'update', 'delete', 'linkClientGrant', 'unlinkClientGrant'],
   customDomains: ['insert', 'update', 'delete'],
   guardian: ['setEnabled', 'setSelectedProvider', 'replaceApns', 'mergeApns', 'replaceSns', 'mergeSns'],
+  // What the Actions runtime runs (src/domain/actions-runtime/cached-source.ts): deployed versions and bindings.
+  actions: ['create', 'update', 'delete', 'setBuild', 'insertVersion', 'pruneVersions'],
+  actionBindings: ['replace'],
 } as const satisfies Writes;
 
 function tenantOf(args: unknown[]): string {

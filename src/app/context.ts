@@ -39,6 +39,9 @@ import { kyselyStores } from '../storage/kysely/index.js';
 import { loopbackAliases } from './loopback-aliases.js';
 import { consoleHosts } from './console-client.js';
 import { issueSetupLink } from '../domain/console/setup.js';
+import { SandboxPool, sandboxSettings } from '../platform/sandbox/pool.js';
+import { ActionsRuntime, executionRow } from '../domain/actions-runtime/runtime.js';
+import { CachedActionSource } from '../domain/actions-runtime/cached-source.js';
 
 /** The context of a running process: the surfaces' AppContext, plus what only the process itself touches. */
 export interface RuntimeContext extends AppContext {
@@ -129,11 +132,18 @@ export async function createContext(config: Config, logger: Logger = createLogge
         onRecorded: () => metrics.tenantLogEventRecorded(),
       })
     : DISABLED_TENANT_LOGS;
+  const sandbox = new SandboxPool(sandboxSettings(config.actions, config.outbound));
+  const deployedActions = new DeployedActionsReader({ box, config, stores });
+  const boundActions = new CachedActionSource(deployedActions);
+  const actions = new ActionsRuntime({ logger, tenantLogs, now: () => clock.now() }, sandbox, boundActions, config.actions.timeoutMs, {
+    recordExecution: (tenantId, execution) => stores.actionExecutions.record(executionRow(tenantId, execution)),
+  });
   invalidation.onInvalidate((tenantId) => {
     lookups.invalidateTenant(tenantId);
     stores.clientAnchors.invalidateTenant(tenantId);
     tenants.forget(tenantId);
     keyring.invalidate(tenantId);
+    boundActions.forget(tenantId);
   });
   return {
     config,
@@ -160,7 +170,8 @@ export async function createContext(config: Config, logger: Logger = createLogge
     }),
     mailer,
     tenantLogs,
-    deployedActions: new DeployedActionsReader({ box, config, stores }),
+    actions,
+    deployedActions,
     async checkDatabase() {
       await sql`select 1`.execute(database.db);
     },
@@ -173,6 +184,7 @@ export async function createContext(config: Config, logger: Logger = createLogge
       invalidation.close();
       mailer.close();
       redis?.disconnect();
+      await sandbox.close();
       // Buffered log events are written before the database goes.
       await tenantLogs.close().catch((err: unknown) => logger.warn({ err }, 'writing the last tenant log events failed'));
       await database.close();

@@ -13,6 +13,7 @@ import type { SecretBox } from '../platform/crypto/secret-box.js';
 import type { Mailer } from '../platform/mail/index.js';
 import type { RateLimiter } from '../platform/rate-limit/rate-limiter.js';
 import type { Metrics } from '../platform/metrics.js';
+import type { ActionsRuntime } from './actions-runtime/runtime.js';
 import type { DeployedActions } from './actions/deployed.js';
 import type { BruteForceProtection } from './brute-force.js';
 import type { IssuanceLookups } from './issuance/lookups.js';
@@ -58,6 +59,8 @@ export interface AppContext {
   mailer: Mailer;
   /** The tenant log: `record` an event where an outcome is decided; written in batches off the request path. */
   tenantLogs: TenantLogs;
+  /** Runs the actions bound to a trigger in the tenant's sandbox processes (src/domain/actions-runtime/). */
+  actions: ActionsRuntime;
   /** The actions bound to each trigger, as deployed (src/domain/actions/deployed.ts): what the Actions runtime runs. */
   deployedActions: DeployedActions;
   /** Resolves when the database answers; rejects otherwise (GET /health, /health/ready). */

@@ -132,6 +132,15 @@ export interface Config {
     /** Hashes waiting for a thread beyond which logins are refused with 429 and Retry-After. */
     queue: number;
   };
+  /** The sandbox processes that run tenants' code: Actions, connection scripts (src/platform/sandbox/pool.ts). */
+  actions: {
+    /** The user they run as (name or uid[:gid]); undefined: the server's own user (the operator isolates them otherwise: docs/actions.md). */
+    user: string | undefined;
+    memoryMb: number;
+    timeoutMs: number;
+    processes: number;
+    processesPerTenant: number;
+  };
   /** New tenants start with `Username-Password-Authentication`, enabled for their clients and for clients created later. */
   defaultConnection: boolean;
   /** GET /metrics (src/platform/metrics.ts); served only when one of the two is set. */
@@ -431,6 +440,15 @@ const TABLE = {
     `${HASH_QUEUE_PER_THREAD} per hashing thread`,
     (raw, name) => parseCount(name, raw),
   ),
+  GATEHOUSE_ACTIONS_USER: derived(
+    "user that the sandbox processes running tenants' code (Actions, connection scripts) run as: a name of /etc/passwd or `uid[:gid]`; it must not be the server's user, whose processes can read the server's environment (`/proc/<pid>/environ`) and files (see [Actions](actions.md))",
+    '`nobody` when the server runs as root; otherwise the server\'s own user (then isolate the sandbox yourself: see [Actions](actions.md))',
+    text,
+  ),
+  GATEHOUSE_ACTIONS_MEMORY_MB: count(128, "heap of each sandbox process in MiB (`--max-old-space-size`); a process that exceeds it is stopped and the run fails"),
+  GATEHOUSE_ACTIONS_TIMEOUT: seconds(20, "seconds the actions of one trigger may run in all, as the service allows; past it the sandbox process is killed (and replaced) and the trigger fails"),
+  GATEHOUSE_ACTIONS_PROCESSES: count(8, 'sandbox processes running at most, all tenants together; an idle process of another tenant is stopped to make room'),
+  GATEHOUSE_ACTIONS_PROCESSES_PER_TENANT: count(2, "sandbox processes of one tenant at most (a tenant's processes are never shared with another); further runs wait for one"),
   UV_THREADPOOL_SIZE: readElsewhere(
     'bin/gatehouse.cjs',
     "threads of libuv's pool, on which token signing (RS256) and password hashing run; read by Node.js when the pool is first used, so the launcher sets it before anything else",
@@ -685,6 +703,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       const threads = read(env, 'GATEHOUSE_HASH_THREADS') ?? defaultHashThreads(workers);
       return { threads, queue: read(env, 'GATEHOUSE_HASH_QUEUE') ?? HASH_QUEUE_PER_THREAD * threads };
     })(),
+    actions: {
+      user: read(env, 'GATEHOUSE_ACTIONS_USER') ?? (process.getuid?.() === 0 ? 'nobody' : undefined),
+      memoryMb: read(env, 'GATEHOUSE_ACTIONS_MEMORY_MB'),
+      timeoutMs: read(env, 'GATEHOUSE_ACTIONS_TIMEOUT'),
+      processes: read(env, 'GATEHOUSE_ACTIONS_PROCESSES'),
+      processesPerTenant: read(env, 'GATEHOUSE_ACTIONS_PROCESSES_PER_TENANT'),
+    },
     defaultConnection,
     metrics: { token: metricsToken, port: metricsPort },
     rateLimits: {

@@ -5,6 +5,7 @@
  * read through `fromStored` and write through `toStored`, for whole rows and
  * for the columns a query selects or changes.
  */
+import type { AuthorizationCodeRow } from '../domain/authorization-codes/rows.js';
 import type { ActionExecutionRow, ActionRow, ActionVersionRow } from '../domain/actions/rows.js';
 import type { AuthorizationRequestRow } from '../domain/authorize-transactions/rows.js';
 import type { UiSettingRow } from '../domain/branding/rows.js';
@@ -35,6 +36,7 @@ export const JSON_COLUMNS = {
   users: ['app_metadata', 'user_metadata'],
   user_grants: ['scope'],
   authorization_requests: ['params', 'completed_steps'],
+  authorization_codes: ['action_changes'],
   pushed_authorization_requests: ['params'],
   custom_domains: ['domain_metadata'],
   organization_invitations: ['app_metadata', 'user_metadata', 'roles'],
@@ -62,6 +64,7 @@ export interface JsonTableRows {
   user_grants: ConsentGrantRow;
   authorization_requests: AuthorizationRequestRow;
   pushed_authorization_requests: PushedAuthorizationRequestRow;
+  authorization_codes: AuthorizationCodeRow;
   custom_domains: CustomDomainRow;
   organization_invitations: OrganizationInvitationRow;
   jobs: JobRow;

@@ -19,6 +19,12 @@ import { tokenPolicy } from '../../domain/issuance/token-policy.js';
 import { oauthErrors } from '../../platform/http/errors.js';
 import type { AuthorizeRequest } from './request.js';
 import { findOrganization, type TokenOrganization } from '../../domain/organizations/login.js';
+import type { TokenChanges } from '../../domain/actions-runtime/triggers/post-login.js';
+
+/** Only what changes the tokens is kept with the code. */
+function tokenChanges({ idTokenClaims, accessTokenClaims, addScopes, removeScopes }: TokenChanges): TokenChanges {
+  return { idTokenClaims, accessTokenClaims, addScopes, removeScopes };
+}
 
 /**
  * What an authorization response touches: the codes it keeps, the
@@ -43,6 +49,7 @@ async function issueCode(
   userId: string,
   session: SessionRow,
   organization: TokenOrganization | undefined,
+  actions: TokenChanges | undefined,
 ): Promise<string> {
   const code = newSecret();
   await ctx.stores.authorizationCodes.insert({
@@ -62,6 +69,7 @@ async function issueCode(
     expires_at: isoAt(ctx.now() + codeLifetime(tenant, client) * 1000),
     dpop_jkt: request.dpop_jkt ?? null,
     organization_id: organization?.id ?? null,
+    action_changes: actions ? tokenChanges(actions) : null,
   });
   return code;
 }
@@ -96,6 +104,7 @@ export async function authorizationResponse(
   client: IssuanceClient,
   request: AuthorizeRequest,
   { user, session }: Authenticated,
+  actions?: TokenChanges,
 ): Promise<Record<string, string>> {
   const parts = new Set(request.response_type);
   const response: Record<string, string> = {};
@@ -103,7 +112,7 @@ export async function authorizationResponse(
   await requireOperator(ctx, tenant, client, request, user.user_id);
   // Who the session issued tokens to: told by back-channel logout when it ends.
   await ctx.stores.backchannelLogout.recordClient(tenant.id, session.id_hash, client.row.client_id, isoAt(ctx.now()));
-  if (parts.has('code')) response.code = await issueCode(ctx, tenant, client, request, user.user_id, session, organization);
+  if (parts.has('code')) response.code = await issueCode(ctx, tenant, client, request, user.user_id, session, organization, actions);
   if (parts.has('token') || parts.has('id_token')) {
     Object.assign(
       response,
@@ -120,6 +129,7 @@ export async function authorizationResponse(
           sid: session.id_hash,
           ...(session.amr !== null && { amr: session.amr.split(' ') }),
           ...(organization && { organization }),
+          ...(actions && { actions }),
         },
         { accessToken: parts.has('token'), idToken: parts.has('id_token'), ...(response.code !== undefined && { code: response.code }) },
       ),

@@ -19,7 +19,8 @@ export type DbConnectionsErrorCode =
   | 'invalid_parameter'
   | 'invalid_client'
   | 'invalid_connection'
-  | 'operation_not_allowed';
+  | 'operation_not_allowed'
+  | 'extensibility_error';
 
 export class DbConnectionsError extends HttpError {
   constructor(
@@ -63,4 +64,6 @@ export const dbConnectionsErrors = {
   notDatabaseConnection: () => new DbConnectionsError('invalid_connection', 'Connection is not a database connection.'),
   signupDisabled: () => new DbConnectionsError('operation_not_allowed', 'Public signup is disabled'),
   userExists: () => new DbConnectionsError('user_exists', 'The user already exists.'),
+  /** A pre-user-registration action refused the signup: its message for the user. */
+  refusedByAction: (userMessage: string) => new DbConnectionsError('extensibility_error', userMessage),
 };

@@ -28,6 +28,7 @@ import { DbConnectionsError } from './errors.js';
 import type { IssuanceLookups } from '../../domain/issuance/lookups.js';
 import { loginConnections, tokenPolicy } from '../../domain/issuance/token-policy.js';
 import type { UnitOfWork } from '../../domain/stores.js';
+import { runPostUserRegistration, runPreUserRegistration, type RegistrationActionsContext } from '../actions/registration.js';
 
 const DATABASE_STRATEGY = 'auth0';
 
@@ -107,13 +108,18 @@ export type ResetOutcome =
 
 
 /** What the database connections' endpoints touch. */
-export interface DbConnectionsContext extends UserMailContext, TenantLogContext {
+export interface DbConnectionsContext extends UserMailContext, TenantLogContext, RegistrationActionsContext {
   formTokens(purpose: string): FormTokens;
   readonly lookups: IssuanceLookups;
   readonly now: () => number;
   readonly rateLimiter: RateLimiter;
   readonly unitOfWork: UnitOfWork;
   readonly stores: UserMailContext['stores'] & { readonly connections: ConnectionStore; readonly tickets: TicketStore; readonly users: UserStore };
+}
+
+/** Metadata an action set, less the keys it deleted (`null`). */
+function withoutNulls(values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== null));
 }
 
 export class DbConnectionsService {
@@ -148,7 +154,7 @@ export class DbConnectionsService {
   async signup(tenant: Tenant, input: SignupInput, request?: FastifyRequest): Promise<SignupResponse> {
     const event = { client_id: input.client_id, connection: input.connection, user_name: input.email };
     try {
-      const response = await this.#signup(tenant, input);
+      const response = await this.#signup(tenant, input, request);
       if (request) logAuthenticationEvent(this.ctx, request, { type: 'ss', ...event, user_id: `auth0|${response._id}` });
       return response;
     } catch (error) {
@@ -158,7 +164,7 @@ export class DbConnectionsService {
     }
   }
 
-  async #signup(tenant: Tenant, input: SignupInput): Promise<SignupResponse> {
+  async #signup(tenant: Tenant, input: SignupInput, request?: FastifyRequest): Promise<SignupResponse> {
     // A client the token policy closes to signup (the admin console: its operators come from the setup link and the Management API).
     if (!tokenPolicy(tenant.id, input.client_id).signup) throw dbConnectionsErrors.signupDisabled();
     const connection = await this.connectionFor(tenant, input.client_id, input.connection);
@@ -172,6 +178,13 @@ export class DbConnectionsService {
     if (!policy.verified) throw new PasswordStrengthError(policy);
 
     const row = await newDatabaseUserRow({ tenantId: tenant.id, connectionId: connection.id, ...input, now: isoAt(this.ctx.now()) });
+    const actions = await runPreUserRegistration(this.ctx, { tenantId: tenant.id, connection, user: row, clientId: input.client_id, ...(request && { request }) });
+    if (actions?.failure !== undefined) throw dbConnectionsErrors.refusedByAction(actions.failure);
+    if (actions?.deny) throw dbConnectionsErrors.refusedByAction(actions.deny.userMessage);
+    if (actions) {
+      row.app_metadata = { ...row.app_metadata, ...withoutNulls(actions.appMetadata) } as UserRow['app_metadata'];
+      row.user_metadata = { ...row.user_metadata, ...withoutNulls(actions.userMetadata) } as UserRow['user_metadata'];
+    }
     try {
       await this.#users.insert(row);
     } catch (error) {
@@ -180,6 +193,7 @@ export class DbConnectionsService {
       throw error;
     }
     await this.#mail.sendVerification(tenant, row);
+    runPostUserRegistration(this.ctx, { tenantId: tenant.id, connection, user: row, ...(request && { request }) });
 
     // Key order as recorded: _id, email, username, email_verified, then the profile.
     const response: SignupResponse = {

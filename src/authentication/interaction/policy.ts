@@ -21,6 +21,8 @@
  */
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { oauthErrors } from '../../platform/http/errors.js';
+import { actionsWantSecondFactor, runLoginActions } from '../actions/login-actions.js';
+import { MULTI_FACTOR_ACR } from './acr.js';
 import { authorizationResponse } from '../authorize/response.js';
 import { sendAuthorizationResponse } from '../authorize/response-modes/index.js';
 import { bindBrowser, BROWSER_COOKIE, readCookie } from '../cookies.js';
@@ -67,10 +69,19 @@ export async function runInteraction(deps: StepDeps, reply: FastifyReply, intera
       return redirectToPage(reply, step.page(interaction), id);
     }
     if (!interaction.authenticated) throw new Error('the interaction steps ended without a logged-in user');
-    if (interaction.transactionId !== undefined && !(await transactions.consume(tenant, interaction.transactionId))) throw pageErrors.expiredTransaction();
     const protocol = protocolOf(deps, interaction);
+    const actions = protocol ? undefined : await runLoginActions(ctx, reply.request, interaction);
+    if (actionsWantSecondFactor(actions, interaction)) {
+      // Asked again after the MFA step was offered: no factor the user could use (the service: the login fails).
+      if (request.acr_values?.split(' ').includes(MULTI_FACTOR_ACR)) throw oauthErrors.accessDenied('An action requires a second factor, but no MFA factor is enabled for the tenant');
+      // The MFA step, in a transaction whose request asks for it; the actions run again once it is done.
+      const acr = [request.acr_values, MULTI_FACTOR_ACR].filter((value) => value !== undefined).join(' ');
+      const { transactionId: _replaced, ...rest } = interaction;
+      return runInteraction(deps, reply, { ...rest, request: { ...request, acr_values: acr } });
+    }
+    if (interaction.transactionId !== undefined && !(await transactions.consume(tenant, interaction.transactionId))) throw pageErrors.expiredTransaction();
     if (protocol) return await protocol.respond(deps, reply, interaction);
-    return sendAuthorizationResponse(reply, request, await authorizationResponse(ctx, tenant, interaction.client, request, interaction.authenticated));
+    return sendAuthorizationResponse(reply, request, await authorizationResponse(ctx, tenant, interaction.client, request, interaction.authenticated, actions));
   });
 }
 

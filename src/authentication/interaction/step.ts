@@ -11,6 +11,7 @@
  * A step is one module (./steps/) and one line in the list (../registries.ts);
  * its pages are its own routes.
  */
+import type { ActionsRuntime } from '../../domain/actions-runtime/runtime.js';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { ConnectionRow } from '../../domain/connections/model.js';
 import type { Logger } from 'pino';
@@ -57,6 +58,8 @@ export interface Interaction {
  * needs more adds it here, where every caller sees it.
  */
 export interface InteractionContext {
+  /** The tenant's actions: post-login runs at the end of an interactive login. */
+  readonly actions: ActionsRuntime;
   readonly config: Config;
   readonly logger: Logger;
   readonly now: () => number;

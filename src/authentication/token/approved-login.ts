@@ -14,6 +14,7 @@ import { grantOrganization, type GrantOrganizationContext } from './organization
 import { issueUserTokens, type UserTokenContext } from './user-tokens.js';
 import type { UserStore } from '../../domain/users/store.js';
 import type { Confirmation } from '../../domain/tokens/confirmation.js';
+import type { TokenChanges } from '../../domain/actions-runtime/triggers/post-login.js';
 
 /** What the approval recorded. */
 export interface ApprovedLogin {
@@ -42,6 +43,8 @@ export async function approvedLoginTokens(
     confirmation?: Confirmation;
     /** The authentication methods of the login (`amr`: `mfa` after a second factor). */
     amr?: string[];
+    /** What the login's post-login actions changed in the tokens. */
+    actions?: TokenChanges;
     /** The refresh token of the response (see UserTokenRequest), told the organization the grant is for. */
     refreshToken?: (granted: { audience: string | undefined; scope: string; organizationId?: string }) => Promise<string | undefined>;
   } = {},
@@ -60,6 +63,7 @@ export async function approvedLoginTokens(
     ...(extra.nonce !== undefined && { nonce: extra.nonce }),
     ...(extra.confirmation && { confirmation: extra.confirmation }),
     ...(extra.amr && { amr: extra.amr }),
+    ...(extra.actions && { actions: extra.actions }),
     ...(extra.refreshToken && { refreshToken: (granted) => extra.refreshToken!({ ...granted, ...(organization && { organizationId: organization.id }) }) }),
   });
 }

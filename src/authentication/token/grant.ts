@@ -1,4 +1,6 @@
 import type { Config } from '../../platform/config.js';
+import type { ActionsRuntime } from '../../domain/actions-runtime/runtime.js';
+import type { DeployedActions } from '../../domain/actions/deployed.js';
 import type { FastifyRequest } from 'fastify';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { AuthenticatedClient } from '../client-auth/method.js';
@@ -39,6 +41,9 @@ export interface TokenResponse {
 export interface GrantHandlerContext {
   readonly now: () => number;
   readonly config: Config;
+  /** The tenant's actions (credentials-exchange, post-login, custom token exchange) and what is deployed of them. */
+  readonly actions: ActionsRuntime;
+  readonly deployedActions: DeployedActions;
   readonly logger: Logger;
   readonly box: SecretBox;
   readonly keyring: Keyring;
@@ -60,6 +65,7 @@ export interface GrantHandlerContext {
     | 'passwordless'
     | 'rbac'
     | 'refreshTokens'
+    | 'tokenExchangeProfiles'
     | 'upstreamTokenSets'
     | 'users'
   >;

@@ -32,6 +32,7 @@ import type { TokenResponse } from './grant.js';
 import { issueRefreshToken, OFFLINE_ACCESS, offlineAccessAllowed } from './refresh-tokens.js';
 import { tokenTypeOf, type Confirmation } from '../../domain/tokens/confirmation.js';
 import type { TokenOrganization } from '../../domain/organizations/login.js';
+import { changedScopes, type TokenChanges } from '../../domain/actions-runtime/triggers/post-login.js';
 import { accessTokenFormat, defaultUserScopes, grantableUserScopes, tokenPolicy, type ScopeDeps, type TokenPolicy } from '../../domain/issuance/token-policy.js';
 import { audienceApi } from '../../domain/issuance/audience.js';
 import type { IssuanceLookups } from '../../domain/issuance/lookups.js';
@@ -69,6 +70,8 @@ export interface UserTokenRequest {
   refreshToken?: (granted: { audience: string | undefined; scope: string }) => Promise<string | undefined>;
   /** The DPoP key the access token is bound to. */
   confirmation?: Confirmation;
+  /** What the post-login actions changed in the tokens: claims, scopes. */
+  actions?: TokenChanges;
 }
 
 /**
@@ -140,6 +143,7 @@ async function issueAccess(ctx: UserTokenContext, request: UserTokenRequest, gra
       ...(grant.permissions !== undefined && { permissions: grant.permissions }),
       ...(request.confirmation && { confirmation: request.confirmation }),
       ...(request.organization && { organization: request.organization }),
+      ...(request.actions && { customClaims: request.actions.accessTokenClaims }),
     });
   }
   return issueUserinfoAccessToken(ctx, {
@@ -164,12 +168,13 @@ function idToken(ctx: UserTokenContext, request: UserTokenRequest, granted: read
     ...(request.sid !== undefined && { sid: request.sid }),
     ...(request.amr !== undefined && { amr: request.amr }),
     ...(request.organization && { organization: request.organization }),
+    ...(request.actions && { customClaims: request.actions.idTokenClaims }),
     ...hashes,
   });
 }
 
 export async function issueUserTokens(ctx: UserTokenContext, request: UserTokenRequest): Promise<TokenResponse> {
-  const grant = await resolveGrant(ctx, { ...request, userId: request.user.user_id }, true);
+  const grant = withActionScopes(await resolveGrant(ctx, { ...request, userId: request.user.user_id }, true), request.actions);
   const { token: accessToken, expiresIn } = await issueAccess(ctx, request, grant);
   const { granted } = grant;
 
@@ -209,7 +214,7 @@ export async function issueFrontChannelTokens(
   request: UserTokenRequest,
   wanted: { accessToken: boolean; idToken: boolean; code?: string },
 ): Promise<Record<string, string>> {
-  const grant = await resolveGrant(ctx, { ...request, userId: request.user.user_id }, false);
+  const grant = withActionScopes(await resolveGrant(ctx, { ...request, userId: request.user.user_id }, false), request.actions);
   const response: Record<string, string> = {};
   let accessToken: string | undefined;
   if (wanted.accessToken) {
@@ -226,6 +231,10 @@ export async function issueFrontChannelTokens(
     });
   }
   return response;
+}
+
+function withActionScopes(grant: ResolvedGrant, actions: TokenChanges | undefined): ResolvedGrant {
+  return actions ? { ...grant, granted: changedScopes(grant.granted, actions) } : grant;
 }
 
 function unique(scopes: readonly string[]): string[] {

@@ -3,6 +3,8 @@
  * the tables to them): booleans as integers (0/1), timestamps as ISO-8601 text in UTC, JSON columns
  * as typed values (src/storage/json-columns.ts parses and serialises them).
  */
+import type { TokenChanges } from '../actions-runtime/triggers/post-login.js';
+
 /** Authorization codes (migration 0009); only the code's SHA-256 is stored. */
 export interface AuthorizationCodeRow {
   tenant_id: string;
@@ -27,4 +29,6 @@ export interface AuthorizationCodeRow {
   amr: string | null;
   /** The organization the login was for (migration 0040); null without one. */
   organization_id: string | null;
+  /** What the post-login actions changed in the tokens (migration 0120); null or absent: nothing. */
+  action_changes?: TokenChanges | null;
 }

@@ -44,6 +44,7 @@ export const LOG_TYPES = {
   fcpr: { description: 'Failed Change Password Request', category: 'user.fail' },
   sapi: { description: 'Success API Operation', category: 'management.success' },
   fapi: { description: 'Failed API Operation', category: 'management.fail' },
+  actions_execution_failed: { description: 'Execution of an Action failed', category: 'actions' },
 } as const satisfies Record<string, { description: string; category: string }>;
 
 export type LogType = keyof typeof LOG_TYPES;

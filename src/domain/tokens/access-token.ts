@@ -37,6 +37,8 @@ export interface AccessTokenRequest {
   organization?: TokenOrganization;
   /** Its lifetime, profile and signature, as the token policy decides them (../issuance/token-policy.ts `accessTokenFormat`). */
   format: AccessTokenFormat;
+  /** Claims set by Actions (validated by ../actions-runtime/claims.ts); never one the token already has. */
+  customClaims?: Readonly<Record<string, unknown>>;
 }
 
 /** What the token policy decides of an access token's shape. */
@@ -82,6 +84,7 @@ export async function issueAccessToken(ctx: AccessTokenContext, request: AccessT
   if (request.permissions !== undefined && format.permissions) payload.permissions = [...request.permissions];
   if (request.confirmation) payload.cnf = { ...request.confirmation };
   Object.assign(payload, organizationClaims(tenant, request.organization));
+  addCustomClaims(payload, request.customClaims);
 
   const typ = rfc9068 ? 'at+jwt' : 'JWT';
   let token: string;
@@ -93,4 +96,9 @@ export async function issueAccessToken(ctx: AccessTokenContext, request: AccessT
     token = signJwt(payload, { alg: SIGNING_ALG, typ, kid: signing.kid }, signing.privateKey);
   }
   return { token, expiresIn };
+}
+
+/** Custom claims after the token's own, which they never replace. */
+export function addCustomClaims(payload: JWTPayload, claims: Readonly<Record<string, unknown>> | undefined): void {
+  for (const [name, value] of Object.entries(claims ?? {})) if (!(name in payload)) payload[name] = value;
 }

@@ -15,6 +15,7 @@ import { complianceProfile } from '../clients/compliance.js';
 import type { Tenant } from '../tenants/tenant.js';
 import type { UserRow } from '../users/model.js';
 import { organizationClaims, type TokenOrganization } from '../organizations/login.js';
+import { addCustomClaims } from './access-token.js';
 
 export const DEFAULT_ID_TOKEN_LIFETIME = 36_000;
 
@@ -36,6 +37,8 @@ export interface IdTokenRequest {
   amr?: readonly string[];
   /** The organization the login was for: `org_id` (and `org_name`). */
   organization?: TokenOrganization;
+  /** Claims set by Actions (validated by ../actions-runtime/claims.ts); never one the token already has. */
+  customClaims?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -115,6 +118,7 @@ export async function issueIdToken(ctx: IdTokenContext, request: IdTokenRequest)
   if (request.code !== undefined) payload.c_hash = halfHash(request.code);
   if (request.nonce !== undefined) payload.nonce = request.nonce;
   Object.assign(payload, organizationClaims(tenant, request.organization));
+  addCustomClaims(payload, request.customClaims);
 
   const { signing } = await ctx.keyring.keys(tenant.id);
   // FAPI levels: PS256 (see FAPI_SIGNING_ALG).

@@ -9,13 +9,14 @@ import { getAction } from './get.js';
 import { listActions } from './list.js';
 import { ActionService, type ActionServiceContext } from './service.js';
 import { listTriggers } from './triggers-list.js';
+import { testActionRoute, type TestActionContext } from './test.js';
 import { updateAction } from './update.js';
 import { deployActionVersion } from './versions-deploy.js';
 import { getActionVersion } from './versions-get.js';
 import { listActionVersions } from './versions-list.js';
 
 /** /api/v2/actions (docs/actions.md). */
-export function actionRoutes(ctx: ActionServiceContext): ManagementRoute[] {
+export function actionRoutes(ctx: ActionServiceContext & TestActionContext): ManagementRoute[] {
   const actions = new ActionService(ctx);
   return [
     listActions,
@@ -31,5 +32,6 @@ export function actionRoutes(ctx: ActionServiceContext): ManagementRoute[] {
     listBindings,
     updateBindings,
     getExecution,
+    testActionRoute,
   ].map((route) => route(ctx, actions));
 }

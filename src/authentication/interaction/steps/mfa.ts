@@ -58,6 +58,7 @@ import { pageParams } from '../../params.js';
 import { completeStep, stepInteraction, stepRoute } from '../policy.js';
 import type { Interaction, StepDeps, InteractionStep } from '../step.js';
 import { formRedirects, transactionView } from './login.js';
+import { MULTI_FACTOR_ACR } from '../acr.js';
 
 const NAME = 'mfa';
 
@@ -71,8 +72,7 @@ function credentialParam(value: string | undefined): unknown {
   }
 }
 
-/** The ACR of `acr_values` that asks for a second factor (OpenID Provider Authentication Policy Extension 1.0). */
-export const MULTI_FACTOR_ACR = 'http://schemas.openid.net/pape/policies/2007/06/multi-factor';
+export { MULTI_FACTOR_ACR };
 
 const MFA_AMR = 'mfa';
 

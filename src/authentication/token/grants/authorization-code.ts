@@ -99,6 +99,7 @@ export const authorizationCode: GrantHandler = {
       ...(row.nonce !== null && { nonce: row.nonce }),
       ...(confirmation && { confirmation }),
       ...(row.amr !== null && { amr: row.amr.split(' ') }),
+      ...(row.action_changes && { actions: row.action_changes }),
       refreshToken: async ({ organizationId, ...granted }) =>
         granted.scope.split(' ').includes(OFFLINE_ACCESS)
           ? issueRefreshToken(ctx, {

@@ -13,6 +13,8 @@ import type { GrantContext, GrantHandler, TokenResponse } from '../grant.js';
 import { tokenTypeOf } from '../../../domain/tokens/confirmation.js';
 import { clientCredentialsOrganization } from '../client-credentials-organization.js';
 import { audienceApi } from '../../../domain/issuance/audience.js';
+import { runCredentialsExchange } from '../../actions/credentials-exchange.js';
+import { endUserIp } from '../../end-user-ip.js';
 import { accessTokenFormat, grantableClientScopes, tokenPolicy } from '../../../domain/issuance/token-policy.js';
 
 export const clientCredentials: GrantHandler = {
@@ -20,7 +22,7 @@ export const clientCredentials: GrantHandler = {
   parameters: ['audience', 'scope', 'organization'],
   requiresConfidentialClient: true,
 
-  async handle({ ctx, tenant, params, client, confirmation }: GrantContext): Promise<TokenResponse> {
+  async handle({ ctx, tenant, params, client, confirmation, request }: GrantContext): Promise<TokenResponse> {
     const audience = params.audience ?? tenant.settings.default_audience;
     if (!audience) {
       throw oauthErrors.accessDenied('No audience parameter was provided, and no default audience has been configured');
@@ -30,6 +32,7 @@ export const clientCredentials: GrantHandler = {
     const { grant, scope } = await grantableClientScopes(ctx, tenant.id, clientId, api, params.scope);
 
     const organization = await clientCredentialsOrganization(ctx, tenant, client, grant, params.organization);
+    const customClaims = await runCredentialsExchange(ctx, { tenantId: tenant.id, client: client.client, api, scope, requestedScope: params.scope, request, ip: endUserIp(request, client) });
 
     const { token, expiresIn } = await issueAccessToken(ctx, {
       tenant,
@@ -43,6 +46,7 @@ export const clientCredentials: GrantHandler = {
       permissions: scope === '' ? [] : scope.split(' '),
       ...(confirmation && { confirmation: confirmation }),
       ...(organization && { organization }),
+      ...(customClaims && { customClaims }),
     });
     const token_type = tokenTypeOf(confirmation);
     if (scope) return { access_token: token, scope, expires_in: expiresIn, token_type };

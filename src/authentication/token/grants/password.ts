@@ -33,6 +33,7 @@ import { requireParams, type Params } from '../../params.js';
 import { whileClientWaits } from '../../client-waiting.js';
 import type { GrantContext, GrantHandler, GrantHandlerContext, TokenResponse } from '../grant.js';
 import { issueUserTokens } from '../user-tokens.js';
+import { runPostLogin } from '../../actions/post-login.js';
 import { isActive } from '../../../domain/users/active-user.js';
 import { requireSecondFactor } from '../../mfa/required.js';
 import { loginConnections } from '../../../domain/issuance/token-policy.js';
@@ -126,6 +127,18 @@ function passwordGrant(grantType: string, parameters: readonly string[], resolve
       refuseBlockedUser(verified);
       await requireSecondFactor(ctx, tenant, client.client, verified, { audience: params.audience, scope: params.scope });
       const user = await recordLogin(ctx.stores.users, ctx.now(), verified);
+      const actions = await runPostLogin(ctx, {
+        tenant,
+        client: client.client,
+        user,
+        connection: { id: connection.id, name: connection.name, strategy: connection.strategy },
+        request,
+        ip: endUserIp(request, client),
+        protocol: 'oauth2-password',
+        audience: params.audience,
+        scope: params.scope,
+        canRedirect: false,
+      });
       return issueUserTokens(ctx, {
         tenant,
         client: client.client,
@@ -134,6 +147,7 @@ function passwordGrant(grantType: string, parameters: readonly string[], resolve
         scope: params.scope,
         grantType: GTY,
         ...(confirmation && { confirmation: confirmation }),
+        ...(actions && { actions }),
       });
     },
   };

@@ -1,0 +1,18 @@
+/** What the runtime needs of the actions' storage (src/domain/actions/deployed.ts answers it). */
+
+/** An action version bound to a trigger, as the actions' storage answers it (src/domain/actions/deployed.ts). */
+export interface BoundActionLike {
+  actionId: string;
+  versionId: string;
+  name: string;
+  code: string;
+  runtime: string;
+  secrets: Record<string, string>;
+  dependencies: { name: string; version: string }[];
+  modulesDir: string | null;
+}
+
+/** Where the bound actions come from. */
+export interface ActionSource {
+  boundActions(tenantId: string, triggerId: string): Promise<BoundActionLike[]>;
+}
