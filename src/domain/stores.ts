@@ -45,6 +45,7 @@ import type { TenantStore } from './tenants/store.js';
 import type { TicketStore } from './tickets/store.js';
 import type { UserStore } from './users/store.js';
 import type { JobStore } from './jobs/store.js';
+import type { ScimStore } from './scim/store.js';
 
 export interface Stores {
   tenants: TenantStore;
@@ -59,6 +60,8 @@ export interface Stores {
   organizationConnections: OrganizationConnectionStore;
   organizationInvitations: OrganizationInvitationStore;
   organizationDiscoveryDomains: OrganizationDiscoveryDomainStore;
+  /** SCIM provisioning per enterprise connection. */
+  scim: ScimStore;
   emailProviders: EmailProviderStore;
   emailTemplates: EmailTemplateStore;
   roles: RoleStore;

@@ -22,6 +22,7 @@ import type { PushedAuthorizationRequestRow } from '../domain/pushed-requests/ro
 import type { ResourceServerRow } from '../domain/resource-servers/rows.js';
 import type { TenantRow } from '../domain/tenants/rows.js';
 import type { UserRow } from '../domain/users/rows.js';
+import type { ScimConfigurationRow, ScimTokenRow, ScimUserRow } from '../domain/scim/rows.js';
 
 export const JSON_COLUMNS = {
   tenants: ['settings'],
@@ -43,6 +44,9 @@ export const JSON_COLUMNS = {
   log_streams: ['filters', 'sink'],
   email_providers: ['settings'],
   ui_settings: ['value'],
+  scim_configurations: ['mapping'],
+  scim_tokens: ['scopes'],
+  scim_users: ['resource'],
 } as const;
 
 /** The domain row of each table with JSON columns. */
@@ -66,6 +70,9 @@ export interface JsonTableRows {
   log_streams: LogStreamRow;
   email_providers: EmailProviderRow;
   ui_settings: UiSettingRow;
+  scim_configurations: ScimConfigurationRow;
+  scim_tokens: ScimTokenRow;
+  scim_users: ScimUserRow;
 }
 
 export type JsonTable = keyof typeof JSON_COLUMNS;
