@@ -4,15 +4,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { secretHash } from '../../src/domain/secrets.js';
+import { OIDC_METADATA } from '../fixtures/scim-requests.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
-export const OIDC_METADATA = {
-  issuer: 'https://idp.example.com',
-  authorization_endpoint: 'https://idp.example.com/auth',
-  token_endpoint: 'https://idp.example.com/token',
-  jwks_uri: 'https://idp.example.com/jwks',
-  id_token_signing_alg_values_supported: ['RS256'],
-};
 
 describe('/api/v2/connections/{id}/scim-configuration', () => {
   let t: TestApp;
