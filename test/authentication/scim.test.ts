@@ -7,10 +7,13 @@ import { secretHash } from '../../src/domain/secrets.js';
 import { isoAt } from '../../src/platform/clock.js';
 import { ENTRA, OIDC_METADATA, OKTA } from '../fixtures/scim-requests.js';
 import { createTestApp, DOMAIN, type TestApp } from '../helpers/app.js';
+import { postgresAvailable } from '../helpers/postgres.js';
 
 const ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
 
-describe('/scim/v2/connections/{id}', () => {
+const postgresSkip = (await postgresAvailable()) ? false : 'PostgreSQL is not reachable';
+
+for (const database of ['SQLite', 'PostgreSQL'] as const) describe(`/scim/v2/connections/{id} (${database})`, { skip: database === 'PostgreSQL' && postgresSkip }, () => {
   let t: TestApp;
   let connectionId: string;
   let otherId: string;
@@ -32,7 +35,7 @@ describe('/scim/v2/connections/{id}', () => {
   };
 
   before(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ postgres: database === 'PostgreSQL' });
     connectionId = await createConnection('okta-corp');
     otherId = await createConnection('entra-corp');
     token = await issue(connectionId);
@@ -103,14 +106,22 @@ describe('/scim/v2/connections/{id}', () => {
     assert.equal(replaced.json().id, user.id);
     assert.equal((await t.ctx.stores.users.get(t.tenant.id, user.id))!.given_name, 'Another');
 
-    // Deactivation blocks the user and ends their sessions.
+    // Deactivation blocks the user and ends their sessions, told to the clients by back-channel logout.
     const now = t.ctx.now();
+    const relyingParty = await t.management('POST', '/api/v2/clients', {
+      body: { name: 'Relying party', oidc_logout: { backchannel_logout_urls: ['https://rp.example.com/backchannel'], backchannel_logout_initiators: { mode: 'all' } } },
+    });
+    assert.equal(relyingParty.statusCode, 201, relyingParty.body);
+    const rpId = relyingParty.json().client_id as string;
     await t.ctx.stores.sessions.insert({ tenant_id: t.tenant.id, id_hash: secretHash('okta-session'), user_id: user.id, auth_time: Math.floor(now / 1000), created_at: isoAt(now), expires_at: isoAt(now + 3_600_000) });
+    await t.ctx.stores.backchannelLogout.recordClient(t.tenant.id, secretHash('okta-session'), rpId, isoAt(now));
     const deactivated = await scim('PATCH', `/Users/${encodeURIComponent(user.id)}`, { body: OKTA.deactivate });
     assert.equal(deactivated.statusCode, 200, deactivated.body);
     assert.equal(deactivated.json().active, false);
     assert.equal((await t.ctx.stores.users.get(t.tenant.id, user.id))!.blocked, 1);
     assert.equal(await t.ctx.stores.sessions.findActive(t.tenant.id, secretHash('okta-session'), isoAt(t.ctx.now())), undefined);
+    const deliveries = await t.ctx.stores.backchannelLogout.forClient(t.tenant.id, rpId);
+    assert.deepEqual(deliveries.map((d) => [d.sub, d.sid, d.initiator]), [[user.id, secretHash('okta-session'), 'session-revoked']]);
     assert.equal((await scim('GET', `/Users/${encodeURIComponent(user.id)}`)).json().active, false);
     const reactivated = await scim('PATCH', `/Users/${encodeURIComponent(user.id)}`, { body: OKTA.reactivate });
     assert.equal(reactivated.json().active, true);
