@@ -37,6 +37,7 @@ export default defineConfig({
           { text: 'Organizations', link: '/organizations' },
           { text: 'Federated login', link: '/federation' },
           { text: 'Federation and Actions', link: '/federation-and-actions' },
+          { text: 'SCIM provisioning', link: '/scim' },
           { text: 'Device flow', link: '/device-flow' },
           { text: 'CIBA', link: '/ciba' },
           { text: 'Logout', link: '/logout' },
