@@ -243,4 +243,24 @@ for (const database of ['SQLite', 'PostgreSQL'] as const) describe(`/scim/v2/con
     assertScimError(await scim('POST', '/Users', { body: { userName: 'large@corp.example', externalId: 'large', roles: [{ value: 'x'.repeat(70_000) }] } }), 413);
     assert.equal((await scim('GET', `/Users?filter=${encodeURIComponent('userName eq "big@corp.example"')}`)).json().totalResults, 0);
   });
+
+  it('answers odd input with a SCIM 4xx, never a 500', async () => {
+    const created = (await scim('POST', '/Users', { body: { userName: 'odd@corp.example', externalId: 'odd' } })).json();
+    const url = `/Users/${encodeURIComponent(created.id)}`;
+    const op = (...operations: unknown[]) => ({ schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: operations });
+    const cases: [string, string, unknown, string][] = [
+      ['PATCH', url, op({ op: 'replace', path: 'name', value: 'flat' }, { op: 'replace', value: { 'name.givenName': 'X' } }), 'invalidValue'],
+      ['PATCH', url, op({ op: 'replace', path: 'emails[type eq ', value: 'x' }), 'invalidValue'],
+      ['PATCH', url, op({ op: 'remove', path: 'userName' }), 'invalidValue'],
+      ['PATCH', url, op({ op: 'replace', path: 'displayName', value: { a: 1 } }), 'invalidValue'],
+      ['PATCH', url, op('x'), 'invalidSyntax'],
+      ['PUT', url, [], 'invalidSyntax'],
+      ['POST', '/Users', { userName: ['x'], externalId: 'x' }, 'invalidValue'],
+      ['POST', '/Users', { userName: 'x', externalId: 5 }, 'invalidValue'],
+      ['GET', '/Users?startIndex=abc', undefined, 'invalidValue'],
+      ['GET', `/Users?filter=${encodeURIComponent('userName eq 5')}`, undefined, 'invalidFilter'],
+    ];
+    for (const [method, path, body, scimType] of cases) assertScimError(await scim(method, path, { body }), 400, scimType);
+    assert.equal((await scim('GET', url)).json().userName, 'odd@corp.example');
+  });
 });

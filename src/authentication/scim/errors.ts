@@ -56,10 +56,10 @@ export const scimShape: ErrorRenderer = (error, reply) =>
 
 /**
  * The framework's own refusals on a SCIM route (body too large, JSON that
- * does not parse, a media type it does not take) as SCIM errors, before the
- * one error handler answers them; anything else is left as it is.
+ * does not parse, a media type it does not take) and unexpected errors as
+ * SCIM errors, before the one error handler answers them.
  */
-export function scimFrameworkError(error: FastifyError): Error {
+export function scimFrameworkError(error: FastifyError, log: (error: unknown) => void): Error {
   if (error instanceof HttpError) return error;
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -71,5 +71,7 @@ export function scimFrameworkError(error: FastifyError): Error {
       return new ScimError(415, `The body must be ${SCIM_MEDIA_TYPE} or application/json`);
   }
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return new ScimError(error.statusCode, 'The request cannot be taken');
-  return error;
+  // Anything else is ours: logged with its stack, answered in SCIM's shape without detail.
+  log(error);
+  return new ScimError(500, 'Internal Server Error');
 }

@@ -52,7 +52,9 @@ export function scimRoutes(ctx: ScimContext): FastifyPluginAsync {
   const userId = (request: FastifyRequest<{ Params: Params }>) => request.params.userId!;
   return async (app) => {
     // The framework's refusals (body limit, JSON syntax, media type) become SCIM errors; the one error handler answers them.
-    app.setErrorHandler((error: FastifyError, request, reply) => errorHandler(scimFrameworkError(error) as FastifyError, request, reply));
+    app.setErrorHandler((error: FastifyError, request, reply) =>
+      errorHandler(scimFrameworkError(error, (err) => request.log.error({ err }, 'unhandled error')) as FastifyError, request, reply),
+    );
     // application/scim+json (RFC 7644 §3.1) parsed as JSON, with the depth check of every JSON body (platform/http/json-body.ts).
     const parse = app.getDefaultJsonParser('error', 'error');
     app.addContentTypeParser(SCIM_MEDIA_TYPE, { parseAs: 'string' }, (request, body, done) => {

@@ -163,14 +163,14 @@ export class ScimUsers {
   async patch(target: ScimTarget, userId: string, body: unknown): Promise<JsonObject> {
     const { row, user } = await this.found(target, userId);
     const operations = checkedPatch(body);
-    const { scimPatch, ScimError: PatchError } = await import('scim-patch');
+    const { scimPatch } = await import('scim-patch');
     const current = { ...row.resource, active: user.blocked === 0, meta: { created: new Date(row.created_at), lastModified: new Date(row.updated_at) }, schemas: row.resource.schemas ?? [CORE_USER_SCHEMA] };
     let patched: JsonObject;
     try {
       patched = scimPatch(current as never, operations as never, { mutateDocument: false, treatMissingAsAdd: true }) as unknown as JsonObject;
     } catch (error) {
-      if (error instanceof PatchError) throw scimErrors.invalidValue(`The PATCH operations cannot be applied: ${error.message}`);
-      throw error;
+      // scim-patch is a pure function of the resource and the operations: whatever it throws is about the operations.
+      throw scimErrors.invalidValue(`The PATCH operations cannot be applied: ${error instanceof Error ? error.message.slice(0, 200) : 'invalid operation'}`);
     }
     return this.write(target, userId, patched, row);
   }
