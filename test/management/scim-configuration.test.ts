@@ -99,6 +99,22 @@ describe('/api/v2/connections/{id}/scim-configuration', () => {
     assert.match(short.json().message, /token_lifetime/);
   });
 
+  it('lists the tenant\'s configurations with checkpoint paging', async () => {
+    const second = await t.management('POST', '/api/v2/connections', { body: { name: 'corp-idp-2', strategy: 'oidc', options: { client_id: 'x', type: 'front_channel', oidc_metadata: OIDC_METADATA } } });
+    const secondId = second.json().id as string;
+    await t.management('POST', `/api/v2/connections/${secondId}/scim-configuration`);
+    const first = (await t.management('GET', '/api/v2/connections-scim-configurations?take=1')).json();
+    assert.equal(first.scim_configurations.length, 1);
+    assert.ok(first.next);
+    const rest = (await t.management('GET', `/api/v2/connections-scim-configurations?take=1&from=${encodeURIComponent(first.next)}`)).json();
+    assert.equal(rest.scim_configurations.length, 1);
+    assert.equal(rest.next, undefined);
+    const ids = [first.scim_configurations[0].connection_id, rest.scim_configurations[0].connection_id].sort();
+    assert.deepEqual(ids, [connectionId, secondId].sort());
+    assert.ok([...first.scim_configurations, ...rest.scim_configurations].every((c: { tenant_name: string; mapping: unknown[] }) => c.tenant_name === t.tenant.name && c.mapping.length > 0));
+    assert.equal((await t.management('GET', '/api/v2/connections-scim-configurations?from=forged')).statusCode, 400);
+  });
+
   it('takes the document\'s scopes', async () => {
     const readOnly = await t.managementToken('read:scim_config read:scim_token');
     assert.equal((await t.management('GET', base(), { token: readOnly })).statusCode, 200);

@@ -1,3 +1,4 @@
+import type { KeysetWindow } from '../paging.js';
 import type { ScimConfigurationRow, ScimTokenRow, ScimUserRow } from './rows.js';
 
 /** The SCIM filters the endpoint answers from an index (src/authentication/scim/filter.ts). */
@@ -15,6 +16,8 @@ export type ScimUserWrite = 'done' | 'user_name_taken';
 export interface ScimStore {
   /** The connection's configuration, or undefined. */
   getConfiguration(tenantId: string, connectionId: string): Promise<ScimConfigurationRow | undefined>;
+  /** The tenant's configurations by connection id, after `window.after`, with their connection's name and strategy. */
+  listConfigurations(tenantId: string, window: KeysetWindow): Promise<(ScimConfigurationRow & { connection_name: string; strategy: string })[]>;
   /** Inserts it; false when the connection already has one. */
   insertConfiguration(row: ScimConfigurationRow): Promise<boolean>;
   /** Changes mapping and id attribute; false when there is none. */

@@ -3,6 +3,7 @@
  * document (`GetScimConfigurationResponseContent`, `CreateScimTokenRequestContent` …).
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { CheckpointQuery } from '../lists.js';
 
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'The id of the connection' }) });
 export const TokenParams = Type.Object({
@@ -41,6 +42,9 @@ export const ScimConfigurationResponse = Type.Object({
   updated_on: Type.String({ format: 'date-time' }),
 });
 export type ScimConfiguration = Static<typeof ScimConfigurationResponse>;
+
+export const ScimConfigurationListQuery = Type.Object({ from: CheckpointQuery.from, take: CheckpointQuery.take }, { additionalProperties: true });
+export const ScimConfigurationListResponse = Type.Object({ scim_configurations: Type.Array(ScimConfigurationResponse), next: Type.Optional(Type.String()) }, { additionalProperties: false });
 
 export const DefaultMappingResponse = Type.Object({ mapping: Type.Array(ScimMappingItem) });
 

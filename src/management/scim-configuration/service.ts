@@ -16,6 +16,7 @@ import { isoAt } from '../../platform/clock.js';
 import { newPrefixedId } from '../../platform/crypto/ids.js';
 import { managementErrors } from '../../platform/http/errors.js';
 import { connectionNotFound } from '../connections/service.js';
+import { checkpointPage, checkpointPaging, type CheckpointList, type CheckpointSealing } from '../lists.js';
 import type { CreateScimConfigurationBody, CreateScimTokenBody, ScimConfiguration, ScimTokenItem, UpdateScimConfigurationBody } from './schema.js';
 
 /** The SCIM attribute whose value is the user's id at the connection, by default (the service's). */
@@ -23,7 +24,7 @@ export const DEFAULT_USER_ID_ATTRIBUTE = 'externalId';
 
 const configurationNotFound = () => managementErrors.notFound('Not Found');
 
-export interface ScimConfigurationServiceContext {
+export interface ScimConfigurationServiceContext extends CheckpointSealing {
   readonly now: () => number;
   readonly stores: { readonly connections: Pick<ConnectionStore, 'get'>; readonly scim: ScimStore };
 }
@@ -48,7 +49,7 @@ export class ScimConfigurationService {
     return { connection, row };
   }
 
-  private shape(tenant: Tenant, connection: ConnectionRow, row: ScimConfigurationRow): ScimConfiguration {
+  private shape(tenant: Tenant, connection: Pick<ConnectionRow, 'id' | 'name' | 'strategy'>, row: ScimConfigurationRow): ScimConfiguration {
     return {
       connection_id: connection.id,
       connection_name: connection.name,
@@ -75,6 +76,21 @@ export class ScimConfigurationService {
     const row: ScimConfigurationRow = { tenant_id: tenant.id, connection_id: connection.id, user_id_attribute: userIdAttribute, mapping, created_at: now, updated_on: now };
     if (!(await this.ctx.stores.scim.insertConfiguration(row))) throw managementErrors.conflict('A SCIM configuration already exists for this connection');
     return this.shape(tenant, connection, row);
+  }
+
+  /** GET /connections-scim-configurations: the tenant's configurations by connection id, checkpoint paging. */
+  async list(tenant: Tenant, query: { from?: string; take?: number }): Promise<CheckpointList<'scim_configurations', ScimConfiguration>> {
+    const scope = `${tenant.id}:scim-configurations`;
+    const paging = checkpointPaging(this.ctx, query, scope);
+    return checkpointPage(
+      this.ctx,
+      scope,
+      'scim_configurations',
+      paging,
+      (window) => this.ctx.stores.scim.listConfigurations(tenant.id, window),
+      (row) => row.connection_id,
+      (row) => this.shape(tenant, { id: row.connection_id, name: row.connection_name, strategy: row.strategy }, row),
+    );
   }
 
   async get(tenant: Tenant, connectionId: string): Promise<ScimConfiguration> {

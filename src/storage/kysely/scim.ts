@@ -1,4 +1,5 @@
 import type { ScimConfigurationRow, ScimTokenRow, ScimUserRow } from '../../domain/scim/rows.js';
+import type { KeysetWindow } from '../../domain/paging.js';
 import type { ScimStore, ScimUserLookup, ScimUserPage, ScimUserWrite } from '../../domain/scim/store.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
 import type { Db } from '../database.js';
@@ -10,6 +11,18 @@ export class KyselyScimStore implements ScimStore {
   async getConfiguration(tenantId: string, connectionId: string): Promise<ScimConfigurationRow | undefined> {
     const row = await this.db.selectFrom('scim_configurations').selectAll().where('tenant_id', '=', tenantId).where('connection_id', '=', connectionId).executeTakeFirst();
     return row && fromStored('scim_configurations', row);
+  }
+
+  async listConfigurations(tenantId: string, window: KeysetWindow): Promise<(ScimConfigurationRow & { connection_name: string; strategy: string })[]> {
+    let query = this.db
+      .selectFrom('scim_configurations')
+      .innerJoin('connections', (join) => join.onRef('connections.tenant_id', '=', 'scim_configurations.tenant_id').onRef('connections.id', '=', 'scim_configurations.connection_id'))
+      .selectAll('scim_configurations')
+      .select(['connections.name as connection_name', 'connections.strategy as strategy'])
+      .where('scim_configurations.tenant_id', '=', tenantId);
+    if (window.after !== undefined) query = query.where('scim_configurations.connection_id', '>', window.after);
+    const rows = await query.orderBy('scim_configurations.connection_id').limit(window.limit).execute();
+    return rows.map((row) => fromStored('scim_configurations', row));
   }
 
   async insertConfiguration(row: ScimConfigurationRow): Promise<boolean> {
