@@ -152,6 +152,10 @@ for (const database of ['SQLite', 'PostgreSQL'] as const) describe(`/scim/v2/con
     assert.equal(user.email, 'updatedEmail@microsoft.com');
     assert.equal(user.family_name, 'updatedFamilyName');
     assert.equal(user.app_metadata.department, 'Engineering');
+    // A removed attribute leaves the profile too.
+    const removed = await scim('PATCH', `/Users/${encodeURIComponent(id)}`, { connection: otherId, token: entraToken, body: { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'Remove', path: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department' }] } });
+    assert.equal(removed.statusCode, 200, removed.body);
+    assert.equal((await t.ctx.stores.users.get(t.tenant.id, id))!.app_metadata.department, undefined);
 
     const disabled = await scim('PATCH', `/Users/${encodeURIComponent(id)}`, { connection: otherId, token: entraToken, body: ENTRA.disable });
     assert.equal(disabled.statusCode, 200, disabled.body);
@@ -200,6 +204,8 @@ for (const database of ['SQLite', 'PostgreSQL'] as const) describe(`/scim/v2/con
     assertScimError(await scim('POST', '/Users', { token: otherToken, body }), 403);
     assertScimError(await scim('POST', '/Users', { token: readOnly, body }), 403);
     assert.equal((await scim('GET', '/Users', { token: readOnly })).statusCode, 200);
+    const used = (await t.management('GET', `/api/v2/connections/${connectionId}/scim-configuration/tokens`)).json();
+    assert.ok(used.every((item: { last_used_at?: string }) => typeof item.last_used_at === 'string'));
     const tokens = (await t.management('GET', `/api/v2/connections/${connectionId}/scim-configuration/tokens`)).json();
     const readOnlyId = tokens.find((item: { scopes: string[] }) => item.scopes.length === 1).token_id;
     assert.equal((await t.management('DELETE', `/api/v2/connections/${connectionId}/scim-configuration/tokens/${readOnlyId}`)).statusCode, 204);

@@ -226,7 +226,11 @@ export class ScimUsers {
     try {
       await this.ctx.unitOfWork.transaction(async (stores) => {
         const existing = await stores.users.getIdentity(tenant.id, userId);
-        const metadata = (kind: 'app_metadata' | 'user_metadata') => ({ ...(existing?.[kind] ?? {}), ...mapped[kind] });
+        const metadata = (kind: 'app_metadata' | 'user_metadata') => {
+          const merged: JsonObject = { ...(existing?.[kind] ?? {}), ...mapped[kind] };
+          for (const key of mapped.unset[kind]) delete merged[key];
+          return merged;
+        };
         if (existing) {
           if (existing.connection_id !== connection.id) throw scimErrors.uniqueness('A user with this id exists in another connection');
           wasBlocked = existing.blocked === 1;

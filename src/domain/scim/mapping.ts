@@ -134,13 +134,15 @@ export interface MappedProfile {
   blocked?: boolean;
   app_metadata: JsonObject;
   user_metadata: JsonObject;
+  /** Metadata members the mapping writes that the resource has no value for: removed from the user's. */
+  unset: { app_metadata: string[]; user_metadata: string[] };
 }
 
 const MAX_VALUE_LENGTH = 512;
 
 /** The profile the mapping makes of a resource; a value it cannot take is named by `invalid`. */
 export function mappedProfile(resource: JsonObject, mapping: readonly ScimMappingItem[], elementFilter: ElementFilter): MappedProfile | { invalid: string } {
-  const profile: MappedProfile = { root: {}, app_metadata: {}, user_metadata: {} };
+  const profile: MappedProfile = { root: {}, app_metadata: {}, user_metadata: {}, unset: { app_metadata: [], user_metadata: [] } };
   for (const item of mapping) {
     const value = readScimPath(resource, item.scim, elementFilter);
     if (item.auth0 === 'blocked') {
@@ -154,7 +156,9 @@ export function mappedProfile(resource: JsonObject, mapping: readonly ScimMappin
     if (text === undefined || (text !== null && text.length > MAX_VALUE_LENGTH)) return { invalid: item.scim };
     const metadata = METADATA_TARGET.exec(item.auth0);
     if (metadata) {
-      if (text !== null) profile[metadata[1] as 'app_metadata' | 'user_metadata'][metadata[2]!] = text;
+      const kind = metadata[1] as 'app_metadata' | 'user_metadata';
+      if (text !== null) profile[kind][metadata[2]!] = text;
+      else profile.unset[kind].push(metadata[2]!);
     } else {
       profile.root[item.auth0 as Exclude<ProfileTarget, 'blocked'>] = text;
     }
