@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { secretHash } from '../../src/domain/secrets.js';
 import { OIDC_METADATA } from '../fixtures/scim-requests.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { keyAndCertificate } from '../helpers/saml.js';
 
 
 describe('/api/v2/connections/{id}/scim-configuration', () => {
@@ -113,6 +114,17 @@ describe('/api/v2/connections/{id}/scim-configuration', () => {
     assert.deepEqual(ids, [connectionId, secondId].sort());
     assert.ok([...first.scim_configurations, ...rest.scim_configurations].every((c: { tenant_name: string; mapping: unknown[] }) => c.tenant_name === t.tenant.name && c.mapping.length > 0));
     assert.equal((await t.management('GET', '/api/v2/connections-scim-configurations?from=forged')).statusCode, 400);
+  });
+
+  it('goes with its connection, tokens included', async () => {
+    const doomed = await t.management('POST', '/api/v2/connections', { body: { name: 'doomed', strategy: 'samlp', options: { signInEndpoint: 'https://idp.example.com/sso', signingCert: (await keyAndCertificate()).certificatePem } } });
+    assert.equal(doomed.statusCode, 201, doomed.body);
+    const id = doomed.json().id as string;
+    assert.equal((await t.management('POST', `/api/v2/connections/${id}/scim-configuration`)).statusCode, 201);
+    const token = (await t.management('POST', `/api/v2/connections/${id}/scim-configuration/tokens`, { body: {} })).json().token as string;
+    assert.equal((await t.management('DELETE', `/api/v2/connections/${id}`)).statusCode, 204);
+    assert.equal(await t.ctx.stores.scim.getConfiguration(t.tenant.id, id), undefined);
+    assert.equal(await t.ctx.stores.scim.findToken(t.tenant.id, secretHash(token)), undefined);
   });
 
   it('takes the document\'s scopes', async () => {
