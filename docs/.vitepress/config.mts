@@ -38,6 +38,7 @@ export default defineConfig({
           { text: 'Federated login', link: '/federation' },
           { text: 'Federation and Actions', link: '/federation-and-actions' },
           { text: 'Actions', link: '/actions' },
+          { text: 'SCIM provisioning', link: '/scim' },
           { text: 'Device flow', link: '/device-flow' },
           { text: 'CIBA', link: '/ciba' },
           { text: 'Logout', link: '/logout' },

@@ -47,6 +47,7 @@ import { defaultRegistries, type AuthenticationRegistries } from './registries.j
 import { consoleRoutes } from './console/routes.js';
 import { coAuthenticateEndpoint } from './cross-origin/authenticate.js';
 import { coVerifyEndpoint } from './cross-origin/redeem.js';
+import { scimRoutes } from './scim/routes.js';
 
 /** The Authentication API, built from the registries (default: ./registries.ts `defaultRegistries()`). */
 export function authenticationRoutes(ctx: AppContext, registries: AuthenticationRegistries = defaultRegistries()): FastifyPluginAsync {
@@ -117,5 +118,7 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
     for (const route of consoleRoutes(ctx, interaction.sessions)) app.route(route);
     const logout = new LogoutService(ctx);
     for (const route of [v2LogoutEndpoint(logout), oidcLogoutEndpoint(logout)]) app.route(route);
+    // SCIM 2.0 provisioning per enterprise connection (./scim/).
+    await app.register(scimRoutes(ctx));
   };
 }

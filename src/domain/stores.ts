@@ -50,6 +50,7 @@ import type { UserStore } from './users/store.js';
 import type { JobStore } from './jobs/store.js';
 import type { ActionBindingStore, ActionExecutionStore, ActionStore } from './actions/store.js';
 import type { TokenExchangeProfileStore } from './token-exchange-profiles/store.js';
+import type { ScimStore } from './scim/store.js';
 
 export interface Stores {
   tenants: TenantStore;
@@ -64,6 +65,8 @@ export interface Stores {
   organizationConnections: OrganizationConnectionStore;
   organizationInvitations: OrganizationInvitationStore;
   organizationDiscoveryDomains: OrganizationDiscoveryDomainStore;
+  /** SCIM provisioning per enterprise connection. */
+  scim: ScimStore;
   emailProviders: EmailProviderStore;
   emailTemplates: EmailTemplateStore;
   roles: RoleStore;

@@ -14,6 +14,7 @@ import { customDomainRoutes } from './custom-domains/routes.js';
 import { emailRoutes } from './emails/routes.js';
 import { emailTemplateRoutes } from './email-templates/routes.js';
 import { connectionRoutes } from './connections/routes.js';
+import { scimConfigurationRoutes } from './scim-configuration/routes.js';
 import { consentGrantRoutes } from './grants/routes.js';
 import { groupRoutes } from './groups/routes.js';
 import { guardianRoutes } from './guardian/routes.js';
@@ -50,6 +51,7 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
     ...roleRoutes(ctx),
     ...groupRoutes(ctx),
     ...connectionRoutes(ctx),
+    ...scimConfigurationRoutes(ctx),
     ...userRoutes(ctx),
     ...userBlockRoutes(ctx),
     ...jobRoutes(ctx),

@@ -24,6 +24,7 @@ import type { PushedAuthorizationRequestRow } from '../domain/pushed-requests/ro
 import type { ResourceServerRow } from '../domain/resource-servers/rows.js';
 import type { TenantRow } from '../domain/tenants/rows.js';
 import type { UserRow } from '../domain/users/rows.js';
+import type { ScimConfigurationRow, ScimTokenRow, ScimUserRow } from '../domain/scim/rows.js';
 
 export const JSON_COLUMNS = {
   tenants: ['settings'],
@@ -49,6 +50,9 @@ export const JSON_COLUMNS = {
   actions: ['supported_triggers', 'dependencies', 'secrets', 'build_errors'],
   action_versions: ['supported_triggers', 'dependencies', 'secrets'],
   action_executions: ['results'],
+  scim_configurations: ['mapping'],
+  scim_tokens: ['scopes'],
+  scim_users: ['resource'],
 } as const;
 
 /** The domain row of each table with JSON columns. */
@@ -76,6 +80,9 @@ export interface JsonTableRows {
   actions: ActionRow;
   action_versions: ActionVersionRow;
   action_executions: ActionExecutionRow;
+  scim_configurations: ScimConfigurationRow;
+  scim_tokens: ScimTokenRow;
+  scim_users: ScimUserRow;
 }
 
 export type JsonTable = keyof typeof JSON_COLUMNS;

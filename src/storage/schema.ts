@@ -104,6 +104,9 @@ export interface Database {
   pushed_authorization_requests: Stored<'pushed_authorization_requests'>;
   custom_domains: Stored<'custom_domains'>;
   ui_settings: Stored<'ui_settings'>;
+  scim_configurations: Stored<'scim_configurations'>;
+  scim_tokens: Stored<'scim_tokens'>;
+  scim_users: Stored<'scim_users'>;
   authorization_codes: AuthorizationCodeRow;
   client_credentials: ClientCredentialRow;
   one_time_uses: OneTimeUseRow;

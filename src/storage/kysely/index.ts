@@ -29,6 +29,7 @@ import { KyselyUpstreamTokenSetStore } from './upstream-token-sets.js';
 import { KyselyPasswordlessStore } from './passwordless.js';
 import { KyselyOrganizationConnectionStore } from './organization-connections.js';
 import { KyselyOrganizationDiscoveryDomainStore } from './organization-discovery-domains.js';
+import { KyselyScimStore } from './scim.js';
 import { KyselyEmailProviderStore, KyselyEmailTemplateStore } from './email.js';
 import { KyselyOrganizationInvitationStore } from './organization-invitations.js';
 import { KyselyOrganizationMemberStore } from './organization-members.js';
@@ -64,6 +65,7 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     organizationConnections: new KyselyOrganizationConnectionStore(db),
     organizationInvitations: new KyselyOrganizationInvitationStore(db),
     organizationDiscoveryDomains: new KyselyOrganizationDiscoveryDomainStore(db),
+    scim: new KyselyScimStore(db),
     emailProviders: new KyselyEmailProviderStore(db),
     emailTemplates: new KyselyEmailTemplateStore(db),
     roles: new KyselyRoleStore(db),
