@@ -23,6 +23,7 @@ export const CONFIGURATION_WRITES = {
   connections: ['insert', 'update', 'delete', 'setClientStatus'],
   organizations: ['insert', 'update', 'delete', 'linkClientGrant', 'unlinkClientGrant'],
   customDomains: ['insert', 'update', 'delete'],
+  networkAcls: ['insert', 'replace', 'delete'],
   guardian: ['setEnabled', 'setSelectedProvider', 'replaceApns', 'mergeApns', 'replaceSns', 'mergeSns'],
 } as const satisfies Writes;
 

@@ -44,6 +44,7 @@ import type { SessionStore } from './sessions/store.js';
 import type { TenantStore } from './tenants/store.js';
 import type { TicketStore } from './tickets/store.js';
 import type { DeviceCredentialStore } from './device-credentials/store.js';
+import type { NetworkAclStore } from './network-acls/store.js';
 import type { StatsStore } from './stats/store.js';
 import type { UserStore } from './users/store.js';
 import type { JobStore } from './jobs/store.js';
@@ -93,6 +94,7 @@ export interface Stores {
   /** Tenant log events (written in batches by src/domain/logs/tenant-logs.ts). */
   tenantLogs: TenantLogStore;
   logStreams: LogStreamStore;
+  networkAcls: NetworkAclStore;
   /** Branding, the prompts' settings and custom texts of the hosted pages. */
   uiSettings: UiSettingsStore;
 }

@@ -28,6 +28,7 @@ import { refreshTokenRoutes } from './refresh-tokens/routes.js';
 import { deviceCredentialRoutes } from './device-credentials/routes.js';
 import { statsRoutes } from './stats/routes.js';
 import { anomalyRoutes } from './anomaly/routes.js';
+import { networkAclRoutes } from './network-acls/routes.js';
 import { tenantSettingsRoutes } from './tenants/settings/routes.js';
 import { userBlockRoutes } from './user-blocks/routes.js';
 import { userRoutes } from './users/routes.js';
@@ -58,6 +59,7 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
     ...deviceCredentialRoutes(ctx),
     ...statsRoutes(ctx),
     ...anomalyRoutes(ctx),
+    ...networkAclRoutes(ctx),
     ...signingKeyRoutes(ctx),
     ...tenantSettingsRoutes(ctx),
     ...logRoutes(ctx),

@@ -16,6 +16,7 @@ import type { EmailProviderRow } from '../domain/email/rows.js';
 import type { JobErrorRow, JobRow } from '../domain/jobs/rows.js';
 import type { SigningKeyRow } from '../domain/keys/rows.js';
 import type { LogStreamRow } from '../domain/log-streams/rows.js';
+import type { NetworkAclRow } from '../domain/network-acls/rows.js';
 import type { TenantLogRow } from '../domain/logs/rows.js';
 import type { OrganizationInvitationRow, OrganizationRow } from '../domain/organizations/rows.js';
 import type { PushedAuthorizationRequestRow } from '../domain/pushed-requests/rows.js';
@@ -43,6 +44,7 @@ export const JSON_COLUMNS = {
   log_streams: ['filters', 'sink'],
   email_providers: ['settings'],
   ui_settings: ['value'],
+  network_acls: ['rule'],
 } as const;
 
 /** The domain row of each table with JSON columns. */
@@ -66,6 +68,7 @@ export interface JsonTableRows {
   log_streams: LogStreamRow;
   email_providers: EmailProviderRow;
   ui_settings: UiSettingRow;
+  network_acls: NetworkAclRow;
 }
 
 export type JsonTable = keyof typeof JSON_COLUMNS;

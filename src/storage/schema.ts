@@ -97,6 +97,7 @@ export interface Database {
   job_errors: Stored<'job_errors'>;
   tenant_logs: Stored<'tenant_logs'>;
   log_streams: Stored<'log_streams'>;
+  network_acls: Stored<'network_acls'>;
   authorization_requests: Stored<'authorization_requests'>;
   pushed_authorization_requests: Stored<'pushed_authorization_requests'>;
   custom_domains: Stored<'custom_domains'>;

@@ -43,6 +43,7 @@ import { KyselySigningKeyStore } from './signing-keys.js';
 import { KyselyTenantStore } from './tenants.js';
 import { KyselyTicketStore } from './tickets.js';
 import { KyselyDeviceCredentialStore } from './device-credentials.js';
+import { KyselyNetworkAclStore } from './network-acls.js';
 import { KyselyStatsStore } from './stats.js';
 import { KyselyUserStore } from './users.js';
 import { KyselyJobStore } from './jobs.js';
@@ -90,6 +91,7 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     backchannelAuthRequests: new KyselyBackchannelAuthRequestStore(db),
     tenantLogs: new KyselyTenantLogStore(db),
     logStreams: new KyselyLogStreamStore(db),
+    networkAcls: new KyselyNetworkAclStore(db),
     uiSettings: new KyselyUiSettingsStore(db),
   };
 }
