@@ -24,6 +24,7 @@ export const CONFIGURATION_WRITES = {
   organizations: ['insert', 'update', 'delete', 'linkClientGrant', 'unlinkClientGrant'],
   customDomains: ['insert', 'update', 'delete'],
   networkAcls: ['insert', 'replace', 'delete'],
+  customSigningKeys: ['set', 'delete'],
   guardian: ['setEnabled', 'setSelectedProvider', 'replaceApns', 'mergeApns', 'replaceSns', 'mergeSns'],
 } as const satisfies Writes;
 

@@ -45,6 +45,7 @@ import type { TenantStore } from './tenants/store.js';
 import type { TicketStore } from './tickets/store.js';
 import type { DeviceCredentialStore } from './device-credentials/store.js';
 import type { NetworkAclStore } from './network-acls/store.js';
+import type { CustomSigningKeyStore } from './keys/custom-signing.js';
 import type { StatsStore } from './stats/store.js';
 import type { UserStore } from './users/store.js';
 import type { JobStore } from './jobs/store.js';
@@ -95,6 +96,7 @@ export interface Stores {
   tenantLogs: TenantLogStore;
   logStreams: LogStreamStore;
   networkAcls: NetworkAclStore;
+  customSigningKeys: CustomSigningKeyStore;
   /** Branding, the prompts' settings and custom texts of the hosted pages. */
   uiSettings: UiSettingsStore;
 }

@@ -16,6 +16,7 @@ import { consentGrantRoutes } from './grants/routes.js';
 import { groupRoutes } from './groups/routes.js';
 import { guardianRoutes } from './guardian/routes.js';
 import { signingKeyRoutes } from './keys/signing/routes.js';
+import { customSigningKeyRoutes } from './keys/custom-signing/routes.js';
 import { logStreamRoutes } from './log-streams/routes.js';
 import { logRoutes } from './logs/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
@@ -61,6 +62,7 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
     ...anomalyRoutes(ctx),
     ...networkAclRoutes(ctx),
     ...signingKeyRoutes(ctx),
+    ...customSigningKeyRoutes(ctx),
     ...tenantSettingsRoutes(ctx),
     ...logRoutes(ctx),
     ...logStreamRoutes(ctx),

@@ -20,21 +20,10 @@ import { startServerProcess, type ServerProcess } from '../helpers/server-proces
 import { createTestDatabase, postgresAvailable, type TestDatabase } from '../helpers/postgres.js';
 import { REDIS_URL, redisAvailable } from '../helpers/redis.js';
 import { caFetch, cleanUp, httpsRequest, tokenBody, type HttpResult } from './support/https.js';
+import { sdkError } from './support/sdk-error.js';
 
 const CALLBACK = 'https://rp.example.com/callback';
 const available = (await postgresAvailable()) && (await redisAvailable());
-
-type SdkError = { statusCode: number; body: { statusCode: number; errorCode?: string; message: string } };
-
-/** The SDK's error for a refused call. */
-async function sdkError(call: () => Promise<unknown>): Promise<SdkError> {
-  try {
-    await call();
-  } catch (error) {
-    return error as SdkError;
-  }
-  throw new Error('the call was accepted');
-}
 
 describe('auth0 SDK: network ACLs across two processes (PostgreSQL + Redis)', { skip: !available && 'PostgreSQL or Redis is not reachable' }, () => {
   let db: TestDatabase;

@@ -44,6 +44,7 @@ import { KyselyTenantStore } from './tenants.js';
 import { KyselyTicketStore } from './tickets.js';
 import { KyselyDeviceCredentialStore } from './device-credentials.js';
 import { KyselyNetworkAclStore } from './network-acls.js';
+import { KyselyCustomSigningKeyStore } from './custom-signing-keys.js';
 import { KyselyStatsStore } from './stats.js';
 import { KyselyUserStore } from './users.js';
 import { KyselyJobStore } from './jobs.js';
@@ -92,6 +93,7 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     tenantLogs: new KyselyTenantLogStore(db),
     logStreams: new KyselyLogStreamStore(db),
     networkAcls: new KyselyNetworkAclStore(db),
+    customSigningKeys: new KyselyCustomSigningKeyStore(db),
     uiSettings: new KyselyUiSettingsStore(db),
   };
 }
