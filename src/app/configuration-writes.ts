@@ -23,6 +23,8 @@ export const CONFIGURATION_WRITES = {
   connections: ['insert', 'update', 'delete', 'setClientStatus'],
   organizations: ['insert', 'update', 'delete', 'linkClientGrant', 'unlinkClientGrant'],
   customDomains: ['insert', 'update', 'delete'],
+  networkAcls: ['insert', 'replace', 'delete'],
+  customSigningKeys: ['set', 'delete'],
   guardian: ['setEnabled', 'setSelectedProvider', 'replaceApns', 'mergeApns', 'replaceSns', 'mergeSns'],
   // What the Actions runtime runs (src/domain/actions-runtime/cached-source.ts): deployed versions and bindings.
   actions: ['create', 'update', 'delete', 'setBuild', 'insertVersion', 'pruneVersions'],

@@ -110,7 +110,7 @@ export async function createContext(config: Config, logger: Logger = createLogge
   const kysely = kyselyStores(database.db, clock);
   // Configuration writes invalidate the tenant's cached copies once committed (src/app/configuration-writes.ts).
   const { stores, unitOfWork } = invalidatingStores(kysely.stores, kysely.unitOfWork, (tenantId) => invalidation.invalidate(tenantId));
-  const keyring = new Keyring(stores.signingKeys, box, () => clock.now());
+  const keyring = new Keyring(stores.signingKeys, box, () => clock.now(), stores.customSigningKeys);
   const aliases = loopbackAliases(config);
   const tenants = new TenantService(stores.tenants, keyring, box, () => clock.now(), stores.customDomains, {
     defaultConnection: config.defaultConnection,

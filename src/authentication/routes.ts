@@ -29,6 +29,7 @@ import { deviceTransactionEndpoint } from './mfa/device/transaction.js';
 import { passwordlessStartEndpoint } from './passwordless/start.js';
 import { verifyRedirectEndpoint } from './passwordless/verify-redirect.js';
 import { parameterLimitsHook } from './parameter-limits.js';
+import { networkAclHook } from './network-acl.js';
 import { pageUiHook } from './page-ui.js';
 import { parEndpoint } from './par.js';
 import { readEdgeCertificate } from './sender-constraint/edge.js';
@@ -54,6 +55,8 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
   return async (app) => {
     // What /authorize accepts and sends through is the registry's (./authorize/response-modes/index.ts).
     app.decorate('responseModes', registries.responseModes);
+    // The tenant's network ACLs, before anything else looks at the request (./network-acl.ts).
+    app.addHook('onRequest', networkAclHook(ctx));
     app.addHook('onRequest', refuseDuplicatedCookies);
     // The hosted pages' look and language, loaded when a page is sent (./page-ui.ts).
     app.addHook('onRequest', pageUiHook(ctx));

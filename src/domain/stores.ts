@@ -45,6 +45,8 @@ import type { SessionStore } from './sessions/store.js';
 import type { TenantStore } from './tenants/store.js';
 import type { TicketStore } from './tickets/store.js';
 import type { DeviceCredentialStore } from './device-credentials/store.js';
+import type { NetworkAclStore } from './network-acls/store.js';
+import type { CustomSigningKeyStore } from './keys/custom-signing.js';
 import type { StatsStore } from './stats/store.js';
 import type { UserStore } from './users/store.js';
 import type { JobStore } from './jobs/store.js';
@@ -100,6 +102,8 @@ export interface Stores {
   /** Tenant log events (written in batches by src/domain/logs/tenant-logs.ts). */
   tenantLogs: TenantLogStore;
   logStreams: LogStreamStore;
+  networkAcls: NetworkAclStore;
+  customSigningKeys: CustomSigningKeyStore;
   /** Branding, the prompts' settings and custom texts of the hosted pages. */
   uiSettings: UiSettingsStore;
   /** Actions (drafts, builds) and their versions. */

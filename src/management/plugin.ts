@@ -10,6 +10,7 @@ import { authenticateManagement, authorizeOperation } from './auth.js';
 import { notAvailableRoutes } from './not-available/route.js';
 import { managementRoutes } from './routes.js';
 import { logManagementOperation } from './tenant-log.js';
+import { managementNetworkAclHook } from './network-acl-hook.js';
 import type { AppContext } from '../domain/context.js';
 import { ManagementError } from '../platform/http/errors.js';
 import { MULTIPART_MEDIA_TYPE, requestMediaType } from '../platform/http/media-type.js';
@@ -18,6 +19,8 @@ export function managementPlugin(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
     // multipart/form-data for the user import's file (limits set per request, src/management/jobs/users-imports.ts).
     await app.register(multipart, { limits: { files: 1, parts: 8, fieldSize: 1024 } });
+    // The tenant's network ACLs of scope management (./network-acl-hook.ts), before the token is checked.
+    app.addHook('onRequest', managementNetworkAclHook(ctx));
     app.addHook('onRequest', async (request) => {
       const { scopes, currentUser, allScopes } = request.routeOptions.config;
       // Unknown routes fall through to the 404 handler without authentication; the catch-all (not-available/route.ts) authenticates the service's operations itself.

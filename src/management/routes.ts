@@ -19,6 +19,7 @@ import { consentGrantRoutes } from './grants/routes.js';
 import { groupRoutes } from './groups/routes.js';
 import { guardianRoutes } from './guardian/routes.js';
 import { signingKeyRoutes } from './keys/signing/routes.js';
+import { customSigningKeyRoutes } from './keys/custom-signing/routes.js';
 import { logStreamRoutes } from './log-streams/routes.js';
 import { logRoutes } from './logs/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
@@ -31,6 +32,7 @@ import { refreshTokenRoutes } from './refresh-tokens/routes.js';
 import { deviceCredentialRoutes } from './device-credentials/routes.js';
 import { statsRoutes } from './stats/routes.js';
 import { anomalyRoutes } from './anomaly/routes.js';
+import { networkAclRoutes } from './network-acls/routes.js';
 import { tenantSettingsRoutes } from './tenants/settings/routes.js';
 import { userBlockRoutes } from './user-blocks/routes.js';
 import { userRoutes } from './users/routes.js';
@@ -62,7 +64,9 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
     ...deviceCredentialRoutes(ctx),
     ...statsRoutes(ctx),
     ...anomalyRoutes(ctx),
+    ...networkAclRoutes(ctx),
     ...signingKeyRoutes(ctx),
+    ...customSigningKeyRoutes(ctx),
     ...tenantSettingsRoutes(ctx),
     ...logRoutes(ctx),
     ...logStreamRoutes(ctx),

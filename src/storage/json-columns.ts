@@ -18,6 +18,7 @@ import type { EmailProviderRow } from '../domain/email/rows.js';
 import type { JobErrorRow, JobRow } from '../domain/jobs/rows.js';
 import type { SigningKeyRow } from '../domain/keys/rows.js';
 import type { LogStreamRow } from '../domain/log-streams/rows.js';
+import type { NetworkAclRow } from '../domain/network-acls/rows.js';
 import type { TenantLogRow } from '../domain/logs/rows.js';
 import type { OrganizationInvitationRow, OrganizationRow } from '../domain/organizations/rows.js';
 import type { PushedAuthorizationRequestRow } from '../domain/pushed-requests/rows.js';
@@ -53,6 +54,7 @@ export const JSON_COLUMNS = {
   scim_configurations: ['mapping'],
   scim_tokens: ['scopes'],
   scim_users: ['resource'],
+  network_acls: ['rule'],
 } as const;
 
 /** The domain row of each table with JSON columns. */
@@ -83,6 +85,7 @@ export interface JsonTableRows {
   scim_configurations: ScimConfigurationRow;
   scim_tokens: ScimTokenRow;
   scim_users: ScimUserRow;
+  network_acls: NetworkAclRow;
 }
 
 export type JsonTable = keyof typeof JSON_COLUMNS;

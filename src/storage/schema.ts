@@ -100,6 +100,8 @@ export interface Database {
   job_errors: Stored<'job_errors'>;
   tenant_logs: Stored<'tenant_logs'>;
   log_streams: Stored<'log_streams'>;
+  network_acls: Stored<'network_acls'>;
+  custom_signing_keys: { tenant_id: string; jwks: string; updated_at: string };
   authorization_requests: Stored<'authorization_requests'>;
   pushed_authorization_requests: Stored<'pushed_authorization_requests'>;
   custom_domains: Stored<'custom_domains'>;

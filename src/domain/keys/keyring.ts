@@ -20,6 +20,7 @@ import { newKeyId } from '../../platform/crypto/ids.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import type { SigningKeyRow, SigningKeyStatus } from '../rows.js';
 import type { SigningKeyStore } from './store.js';
+import type { CustomSigningJwk, CustomSigningKeyStore } from './custom-signing.js';
 import { isoAt } from '../../platform/clock.js';
 
 const generateKeyPairAsync = promisify(generateKeyPair);
@@ -86,6 +87,8 @@ export class Keyring {
     private readonly store: SigningKeyStore,
     private readonly box: SecretBox,
     private readonly now: () => number,
+    /** The tenant's custom public keys (./custom-signing.ts), published after its own. */
+    private readonly customKeys?: Pick<CustomSigningKeyStore, 'get'>,
   ) {}
 
   /**
@@ -138,7 +141,7 @@ export class Keyring {
   }
 
   #reload(tenantId: string): Promise<TenantKeys> {
-    const keys = this.store.listByTenant(tenantId).then((rows) => this.#build(tenantId, rows));
+    const keys = Promise.all([this.store.listByTenant(tenantId), this.customKeys?.get(tenantId)]).then(([rows, custom]) => this.#build(tenantId, rows, custom ?? []));
     const entry = { keys, startedAt: this.now() };
     this.#cache.set(tenantId, entry);
     keys.catch(() => {
@@ -147,7 +150,7 @@ export class Keyring {
     return keys;
   }
 
-  #build(tenantId: string, rows: SigningKeyRow[]): TenantKeys {
+  #build(tenantId: string, rows: SigningKeyRow[], custom: readonly CustomSigningJwk[]): TenantKeys {
     const current = rows.filter((r) => r.status === 'current').at(-1);
     if (!current) throw new Error(`tenant ${tenantId} has no current signing key`);
     const verification = new Map<string, KeyObject>();
@@ -171,7 +174,8 @@ export class Keyring {
     return {
       signing: { kid: current.kid, privateKey: createPrivateKey(pem), privateKeyPem: pem, certificatePem: toPem(Buffer.from(current.cert_der, 'base64'), 'CERTIFICATE') },
       verification,
-      jwksJson: JSON.stringify({ keys: jwks }),
+      // Custom keys are published only: Gatehouse does not accept them as its own (not in `verification`).
+      jwksJson: JSON.stringify({ keys: [...jwks, ...custom] }),
       get clientSigningKeys() {
         return (clientSigningKeys ??= [clientSigningKey(Buffer.from(current.cert_der, 'base64'))]);
       },

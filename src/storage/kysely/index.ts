@@ -45,6 +45,8 @@ import { KyselySigningKeyStore } from './signing-keys.js';
 import { KyselyTenantStore } from './tenants.js';
 import { KyselyTicketStore } from './tickets.js';
 import { KyselyDeviceCredentialStore } from './device-credentials.js';
+import { KyselyNetworkAclStore } from './network-acls.js';
+import { KyselyCustomSigningKeyStore } from './custom-signing-keys.js';
 import { KyselyStatsStore } from './stats.js';
 import { KyselyUserStore } from './users.js';
 import { KyselyJobStore } from './jobs.js';
@@ -96,6 +98,8 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     backchannelAuthRequests: new KyselyBackchannelAuthRequestStore(db),
     tenantLogs: new KyselyTenantLogStore(db),
     logStreams: new KyselyLogStreamStore(db),
+    networkAcls: new KyselyNetworkAclStore(db),
+    customSigningKeys: new KyselyCustomSigningKeyStore(db),
     uiSettings: new KyselyUiSettingsStore(db),
     actions: new KyselyActionStore(db),
     actionBindings: new KyselyActionBindingStore(db),
