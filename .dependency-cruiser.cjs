@@ -24,20 +24,6 @@ const layer = (name) => `^src/${name}/`;
  */
 const WHOLE_CONTEXT_TAKERS = ['^src/app/', '^src/management/plugin\\.ts$', '^src/management/routes\\.ts$', '^src/authentication/routes\\.ts$'];
 
-/**
- * Modules that still take the whole AppContext, to be narrowed (issue 26):
- * the list only shrinks; a module leaves it when it declares its own context.
- */
-const STILL_TO_NARROW = [
-  // Federated login's sealed hop: to declare the context it touches, as connections/upstream-login.ts does.
-  // interaction/step.ts declares the steps' InteractionContext; it keeps InteractionDeps (StepDeps over the
-  // whole context), which the hop's callers are written against, until the hop declares its own.
-  'src/authentication/interaction/step.ts',
-  'src/authentication/connections/hop.ts',
-];
-
-const escaped = (file) => `^${file.replace(/[.]/g, '\\.')}$`;
-
 /** Each layer and the layers it may not import. */
 const FORBIDDEN = {
   platform: ['app', 'management', 'authentication', 'storage', 'domain'],
@@ -70,7 +56,7 @@ module.exports = {
       name: 'no-whole-app-context',
       severity: 'error',
       comment: 'Outside the composition root, a module declares the narrow context it uses, not the whole AppContext.',
-      from: { path: '^src/', pathNot: [...WHOLE_CONTEXT_TAKERS, ...STILL_TO_NARROW.map(escaped)] },
+      from: { path: '^src/', pathNot: WHOLE_CONTEXT_TAKERS },
       to: { path: '^src/domain/context\\.ts$' },
     },
     {

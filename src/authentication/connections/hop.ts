@@ -11,7 +11,7 @@
  * defeats login CSRF.
  */
 import type { FastifyReply } from 'fastify';
-import type { AppContext } from '../../domain/context.js';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import { secretHash } from '../../domain/secrets.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 
@@ -19,6 +19,12 @@ import type { Tenant } from '../../domain/tenants/tenant.js';
 const HOP_LIFETIME_MS = 120_000;
 
 /** The step a federated login completes: `enterprise` when the request named the connection, `login` after home realm discovery. */
+/** What the hop touches: the master key's box that seals it, and the clock that bounds it. */
+export interface HopContext {
+  readonly box: SecretBox;
+  readonly now: () => number;
+}
+
 export type FederatedStepName = 'enterprise' | 'login';
 
 export interface SealedLogin {
@@ -30,12 +36,12 @@ export interface SealedLogin {
 const hopContext = (tenant: Tenant, transactionId: string) => `federated login:${tenant.id}:${secretHash(transactionId)}`;
 
 /** The sealed verified login of a transaction: the user to log in and the step it completes, for two minutes. */
-export function sealLogin(ctx: AppContext, tenant: Tenant, transactionId: string, userId: string, step: FederatedStepName): string {
+export function sealLogin(ctx: HopContext, tenant: Tenant, transactionId: string, userId: string, step: FederatedStepName): string {
   const login: SealedLogin = { user_id: userId, step, exp: ctx.now() + HOP_LIFETIME_MS };
   return ctx.box.seal(JSON.stringify(login), hopContext(tenant, transactionId));
 }
 
-export function openLogin(ctx: AppContext, tenant: Tenant, transactionId: string, sealed: string | undefined): SealedLogin | undefined {
+export function openLogin(ctx: HopContext, tenant: Tenant, transactionId: string, sealed: string | undefined): SealedLogin | undefined {
   if (!sealed || sealed.length > 2048) return undefined;
   try {
     const login = JSON.parse(ctx.box.openString(sealed, hopContext(tenant, transactionId))) as SealedLogin;
@@ -46,7 +52,7 @@ export function openLogin(ctx: AppContext, tenant: Tenant, transactionId: string
 }
 
 /** The 303 to the hop's GET for a verified login. */
-export function sendHop(ctx: AppContext, reply: FastifyReply, tenant: Tenant, transactionId: string, userId: string, step: FederatedStepName): FastifyReply {
+export function sendHop(ctx: HopContext, reply: FastifyReply, tenant: Tenant, transactionId: string, userId: string, step: FederatedStepName): FastifyReply {
   const next = `/login/callback?${new URLSearchParams({ state: transactionId, login: sealLogin(ctx, tenant, transactionId, userId, step) })}`;
   return reply.code(303).header('Location', next).header('Cache-Control', 'no-store').send();
 }

@@ -45,7 +45,7 @@ import { isUniqueViolation } from '../../platform/database-errors.js';
 import { UpstreamFetchError } from '../../platform/http/upstream-fetch.js';
 import type { AuthorizeRequest } from '../authorize/request.js';
 import { AuthorizationErrorResponse, pageErrors } from '../errors.js';
-import type { ConnectionLogin, Interaction, InteractionDeps } from '../interaction/step.js';
+import type { ConnectionLogin, Interaction, StepDeps } from '../interaction/step.js';
 import { pick, readBody, readQuery } from '../params.js';
 import { sendHop } from './hop.js';
 import { sendToUpstream } from './upstream-redirect.js';
@@ -157,7 +157,7 @@ function answerParams(request: FastifyRequest, names: readonly string[]): Record
   return request.method === 'POST' ? pick(readBody(request), all, pageErrors.invalidParameter) : pick(readQuery(request), all, pageErrors.invalidParameter);
 }
 
-async function handleCallback(protocol: UpstreamProtocol, deps: InteractionDeps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+async function handleCallback(protocol: UpstreamProtocol, deps: StepDeps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const { ctx } = deps;
   const { tenant } = request;
   const params = answerParams(request, protocol.callbackParams);

@@ -16,7 +16,6 @@ import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { ConnectionRow } from '../../domain/connections/model.js';
 import type { Logger } from 'pino';
 import type { BruteForceProtection } from '../../domain/brute-force.js';
-import type { AppContext } from '../../domain/context.js';
 import type { IssuanceLookups } from '../../domain/issuance/lookups.js';
 import type { Keyring } from '../../domain/keys/keyring.js';
 import type { TenantLogs } from '../../domain/logs/tenant-logs.js';
@@ -118,13 +117,6 @@ export interface StepDeps<C extends InteractionContext = InteractionContext> {
 }
 
 /**
- * @deprecated The steps' deps with the whole context, which the federated
- * round trip is still written against (../connections/hop.ts and
- * ../oidc-connection/ take the whole AppContext): new code takes `StepDeps`.
- */
-export type InteractionDeps = StepDeps<AppContext>;
-
-/**
  * The Authentication API's half of a federated connection strategy (its
  * options and user ids are the domain's: src/domain/connections/strategies/):
  * how the browser is sent to the upstream identity provider for a
@@ -154,7 +146,7 @@ export interface ConnectionLogin {
    */
   callback: {
     claims(request: FastifyRequest): boolean;
-    handle(deps: InteractionDeps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
+    handle(deps: StepDeps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
   };
 }
 

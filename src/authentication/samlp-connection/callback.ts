@@ -42,7 +42,7 @@ import { isUniqueViolation } from '../../platform/database-errors.js';
 import { samlify } from '../../platform/xml/samlify.js';
 import { certificateBase64 } from '../../platform/xml/signatures.js';
 import { pageErrors } from '../errors.js';
-import type { InteractionDeps, StepDeps } from '../interaction/step.js';
+import type { StepDeps } from '../interaction/step.js';
 import { pick, readBody, readQuery } from '../params.js';
 import { SamlRefusal } from '../samlp/messages.js';
 import { sendHop } from '../connections/hop.js';
@@ -118,8 +118,7 @@ async function idpInitiated(deps: StepDeps, request: FastifyRequest, reply: Fast
 }
 
 /** The ACS: `POST /login/callback?connection=` (claimed from the shared callback URL, ../interaction/steps/federated.ts). */
-/** Its `deps` are the whole context's (`InteractionDeps`): the sealed hop (../connections/hop.ts) still takes it. */
-export async function samlpCallback(deps: InteractionDeps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+export async function samlpCallback(deps: StepDeps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const { ctx } = deps;
   const { tenant } = request;
   const connectionName = pick(readQuery(request), ['connection'], pageErrors.invalidParameter).connection;

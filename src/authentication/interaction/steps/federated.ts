@@ -24,7 +24,7 @@ import { openLogin } from '../../connections/hop.js';
 import { pageErrors } from '../../errors.js';
 import { pageParams, readQuery } from '../../params.js';
 import { completeStep, stepPage, stepRoute } from '../policy.js';
-import type { ConnectionLogin, Interaction, InteractionDeps, InteractionStep, StepDeps } from '../step.js';
+import type { ConnectionLogin, Interaction, InteractionStep, StepDeps } from '../step.js';
 
 const NAME = 'enterprise';
 
@@ -56,8 +56,7 @@ export async function homeRealm(deps: StepDeps, interaction: Interaction, identi
   return undefined;
 }
 
-/** Its `deps` are the whole context's (`InteractionDeps`): the sealed hop (../../connections/hop.ts) still takes it. */
-function routes(deps: InteractionDeps): RouteOptions[] {
+function routes(deps: StepDeps): RouteOptions[] {
   return [
     stepRoute(deps, NAME, 'GET', '/login/connection', async (interaction, _request, reply) => {
       const requested = await requestedConnection(deps, interaction);
