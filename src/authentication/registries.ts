@@ -35,6 +35,7 @@ import { samlpResponse } from './samlp/response.js';
 import { federatedLoginStep } from './interaction/steps/federated.js';
 import { samlpLogin } from './samlp-connection/index.js';
 import { oidcLogin } from './oidc-connection/index.js';
+import { socialLogins } from './social-connections/index.js';
 import { wsfedResponse } from './wsfed/endpoint.js';
 
 export interface AuthenticationRegistries {
@@ -62,6 +63,6 @@ export function defaultRegistries(): AuthenticationRegistries {
     responseModes: RESPONSE_MODE_LIST,
     interactionSteps: [organizationStep, federatedLoginStep, passwordlessStep, loginStep, mfaStep, consentStep],
     protocolResponses: [samlpResponse, wsfedResponse],
-    connectionLogins: [samlpLogin, oidcLogin],
+    connectionLogins: [samlpLogin, ...socialLogins, oidcLogin],
   };
 }

@@ -1,0 +1,294 @@
+/**
+ * The social strategies end to end: the built server over HTTPS, each
+ * provider played by a local HTTPS stand-in that answers as it does
+ * (test/helpers/social-stand-ins.ts), Gatehouse pointed at them by
+ * GATEHOUSE_FEDERATION_ENDPOINTS, trusting their certificate through
+ * NODE_EXTRA_CA_CERTS and reaching them on loopback through
+ * GATEHOUSE_OUTBOUND_ALLOW. openid-client is the application (PKCE, state,
+ * nonce; the code redeemed, the ID token verified); a scripted browser
+ * carries the redirects and Apple's form post; the auth0 SDK creates the
+ * connections and reads the users back.
+ *
+ * - each strategy: /authorize?connection= → the provider → /login/callback
+ *   → the application's code → an ID token of `{strategy}|{id}`; the user's
+ *   identities (`isSocial: true`) and normalised profile; the computed
+ *   `scope` of the connection;
+ * - GitHub: the primary verified email only; an account whose only email
+ *   is unverified gets `email_verified: false`;
+ * - Apple: the client secret an ES256 JWT of the `.p8` key (the stand-in
+ *   refuses anything else), the name from the first answer's `user` kept on
+ *   the next login, which carries none;
+ * - a database user with the same verified email stays another user;
+ * - refusals: the provider's access_denied reaches the application as
+ *   access_denied with its state; a replayed or forged callback is an error
+ *   page and no code reaches the application.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { ManagementClient } from 'auth0';
+import * as client from 'openid-client';
+import { createTlsCertificate } from '../../src/platform/crypto/certificates.js';
+import { tempDir } from '../helpers/app.js';
+import { LOOPBACK_RANGES } from '../helpers/outbound.js';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { startSocialStandIns, type SocialStandIns, type StandInAccount, type StandInProvider } from '../helpers/social-stand-ins.js';
+import { readForm, ScriptedBrowser, type Navigation } from './support/browser.js';
+import { caFetch, cleanUp, httpsRequest, managementToken } from './support/https.js';
+
+const CALLBACK = 'https://portal.example.com/callback';
+let server: ServerProcess;
+let ca: Buffer;
+let upstreamCa: Buffer;
+let standIns: SocialStandIns;
+let management: ManagementClient;
+let app: client.Configuration;
+let databaseUserId: string;
+
+interface Pending {
+  url: URL;
+  pkceCodeVerifier: string;
+  expectedState: string;
+  expectedNonce: string;
+}
+
+async function authorization(connection: string): Promise<Pending> {
+  const pkceCodeVerifier = client.randomPKCECodeVerifier();
+  const expectedState = client.randomState();
+  const expectedNonce = client.randomNonce();
+  const url = client.buildAuthorizationUrl(app, {
+    redirect_uri: CALLBACK,
+    scope: 'openid email profile',
+    code_challenge: await client.calculatePKCECodeChallenge(pkceCodeVerifier),
+    code_challenge_method: 'S256',
+    state: expectedState,
+    nonce: expectedNonce,
+    connection,
+  });
+  return { url, pkceCodeVerifier, expectedState, expectedNonce };
+}
+
+/** The browser's round trip: Gatehouse → the provider (a redirect back, or Apple's form post) → Gatehouse → where it is sent at last. */
+async function roundTrip(pending: Pending): Promise<{ browser: ScriptedBrowser; done: Navigation; upstreamAnswer: URL | { action: URL; hidden: Record<string, string> } }> {
+  const browser = new ScriptedBrowser(new URL(server.baseUrl).origin, ca);
+  const toProvider = await browser.navigate(pending.url);
+  assert.equal(toProvider.leftTo?.origin, standIns.origin, `sent to the provider, not ${toProvider.leftTo?.href ?? toProvider.last.text.slice(0, 300)}`);
+  const answer = await httpsRequest(toProvider.leftTo!.href, { ca: upstreamCa, method: 'GET' });
+  if (answer.status === 302) {
+    const back = new URL(answer.headers.location!);
+    return { browser, done: await browser.navigate(back), upstreamAnswer: back };
+  }
+  assert.equal(answer.status, 200, answer.text);
+  const form = readForm(answer.text, toProvider.leftTo!);
+  return { browser, done: await browser.submit(form.action, form.hidden), upstreamAnswer: form };
+}
+
+/** A whole login through `connection` as `account`: the ID token's claims. */
+async function logIn(connection: string, provider: StandInProvider, account: StandInAccount): Promise<Record<string, unknown>> {
+  standIns.next[provider] = account;
+  const pending = await authorization(connection);
+  const { done } = await roundTrip(pending);
+  assert.ok(done.leftTo, `expected the application's callback, got ${done.last.status}: ${done.last.text.slice(0, 400)}`);
+  assert.equal(`${done.leftTo.origin}${done.leftTo.pathname}`, CALLBACK);
+  const tokens = await client.authorizationCodeGrant(app, done.leftTo, pending);
+  return tokens.claims() as Record<string, unknown>;
+}
+
+const lastAuthorize = (provider: StandInProvider) => standIns.seen.authorize.filter((a) => a.provider === provider).at(-1)!.params;
+
+before(async () => {
+  const dataDir = tempDir('gatehouse-e2e-social-');
+  const material = await createTlsCertificate(['localhost', '127.0.0.1', '::1']);
+  const certFile = path.join(dataDir, 'upstream-cert.pem');
+  fs.writeFileSync(certFile, material.certPem);
+  upstreamCa = Buffer.from(material.certPem);
+  standIns = await startSocialStandIns({ cert: upstreamCa, key: Buffer.from(material.keyPem) });
+  const endpointsFile = path.join(dataDir, 'federation-endpoints.json');
+  fs.writeFileSync(endpointsFile, JSON.stringify(standIns.endpoints));
+  server = await startServerProcess({
+    dataDir,
+    env: { NODE_EXTRA_CA_CERTS: certFile, GATEHOUSE_OUTBOUND_ALLOW: LOOPBACK_RANGES, GATEHOUSE_FEDERATION_ENDPOINTS: endpointsFile },
+  });
+  ca = fs.readFileSync(server.certFile);
+  const token = await managementToken(server);
+  management = new ManagementClient({ domain: server.domain, token, fetch: caFetch(ca) as typeof fetch });
+  const portal = await management.clients.create({
+    name: 'Portal',
+    app_type: 'regular_web',
+    is_first_party: true,
+    token_endpoint_auth_method: 'client_secret_basic',
+    callbacks: [CALLBACK],
+    grant_types: ['authorization_code'],
+  });
+  app = await client.discovery(new URL(server.baseUrl), portal.client_id!, portal.client_secret!, client.ClientSecretBasic(portal.client_secret!), { [client.customFetch]: caFetch(ca) });
+  const enabled = [portal.client_id!];
+  await management.connections.create({ name: 'Username-Password-Authentication', strategy: 'auth0', enabled_clients: enabled });
+  databaseUserId = (await management.users.create({ connection: 'Username-Password-Authentication', email: 'ada@social.example', password: 'Correct-Horse-Battery-9', email_verified: true })).user_id!;
+
+  const apple = standIns.appleKey();
+  standIns.clients.google = { client_id: 'google-client', client_secret: 'google-secret' };
+  standIns.clients.github = { client_id: 'github-client', client_secret: 'github-secret' };
+  standIns.clients.facebook = { client_id: 'facebook-client', client_secret: 'facebook-secret' };
+  standIns.clients.windowslive = { client_id: '00000000-0000-0000-0000-00000000beef', client_secret: 'windowslive-secret' };
+  standIns.clients.linkedin = { client_id: '78abcdefghij12', client_secret: 'linkedin-secret' };
+  standIns.clients.apple = { client_id: 'com.example.portal', apple: { team_id: 'TEAM123456', kid: 'KEY1234567', publicKey: apple.publicKey } };
+  const create = (name: string, strategy: string, options: Record<string, unknown>) => management.connections.create({ name, strategy: strategy as 'github', enabled_clients: enabled, options });
+  await create('google-oauth2', 'google-oauth2', { client_id: 'google-client', client_secret: 'google-secret', email: true, profile: true, gmail: true });
+  await create('github', 'github', { client_id: 'github-client', client_secret: 'github-secret', email: true, read_user: true });
+  await create('apple', 'apple', { client_id: 'com.example.portal', app_secret: apple.pem, kid: 'KEY1234567', team_id: 'TEAM123456', name: true, email: true });
+  await create('windowslive', 'windowslive', { client_id: '00000000-0000-0000-0000-00000000beef', client_secret: 'windowslive-secret', signin: true, graph_user: true });
+  await create('facebook', 'facebook', { client_id: 'facebook-client', client_secret: 'facebook-secret', email: true, public_profile: true, user_birthday: true });
+  await create('linkedin', 'linkedin', { client_id: '78abcdefghij12', client_secret: 'linkedin-secret', email: true, profile: true, basic_profile: true, strategy_version: 2 });
+});
+
+after(async () => {
+  await standIns?.close();
+  await cleanUp(server ? [server] : [], server ? [server.dataDir] : []);
+});
+
+/** The user as the auth0 SDK reads it back. */
+const userOf = (id: string) => management.users.get(id) as unknown as Promise<Record<string, unknown> & { identities: Record<string, unknown>[] }>;
+
+describe('social connections against stand-ins of their providers', () => {
+  test('the Management API computes each connection\'s scope from its flags, in the provider\'s shape', async () => {
+    const byName = new Map((await management.connections.list()).data.map((c) => [c.name, c]));
+    assert.deepEqual(byName.get('google-oauth2')!.options!.scope, ['email', 'profile', 'https://mail.google.com/mail/feed/atom']);
+    assert.deepEqual(byName.get('github')!.options!.scope, ['user:email', 'read:user']);
+    assert.equal(byName.get('apple')!.options!.scope, 'name email');
+    assert.deepEqual(byName.get('windowslive')!.options!.scope, ['https://graph.microsoft.com/User.Read']);
+    assert.equal(byName.get('facebook')!.options!.scope, 'email,user_birthday,public_profile');
+    assert.deepEqual(byName.get('linkedin')!.options!.scope, ['r_emailaddress', 'r_liteprofile', 'r_basicprofile']);
+  });
+
+  test('google-oauth2: an id_token verified (PKCE, nonce), google-oauth2|{sub} with its profile and a social identity; the database user with the same email untouched', async () => {
+    const claims = await logIn('google-oauth2', 'google', { id: '103547991597142817347', email: 'ada@social.example', email_verified: true, name: 'Ada Lovelace', given_name: 'Ada', family_name: 'Lovelace', picture: 'https://pictures.example/ada.png' });
+    assert.equal(claims.sub, 'google-oauth2|103547991597142817347');
+    assert.equal(claims.email, 'ada@social.example');
+    const sent = lastAuthorize('google');
+    assert.equal(sent.get('code_challenge_method'), 'S256');
+    assert.ok(sent.get('nonce'));
+    assert.equal(sent.get('redirect_uri'), `${server.baseUrl}/login/callback`);
+    assert.deepEqual(sent.get('scope')!.split(' '), ['openid', 'email', 'profile', 'https://mail.google.com/mail/feed/atom']);
+    const user = await userOf('google-oauth2|103547991597142817347');
+    assert.deepEqual(user.identities, [{ connection: 'google-oauth2', user_id: '103547991597142817347', provider: 'google-oauth2', isSocial: true }]);
+    assert.equal(user.email_verified, true);
+    assert.equal(user.name, 'Ada Lovelace');
+    assert.equal(user.given_name, 'Ada');
+    assert.equal(user.family_name, 'Lovelace');
+    assert.equal(user.picture, 'https://pictures.example/ada.png');
+    const database = await userOf(databaseUserId);
+    assert.equal(database.logins_count ?? 0, 0, 'never logged in by email');
+  });
+
+  test('github: /user and /user/emails, the primary verified email; github|{id}', async () => {
+    const claims = await logIn('github', 'github', {
+      id: '583231',
+      login: 'octocat',
+      name: 'The Octocat',
+      picture: 'https://avatars.example/u/583231',
+      emails: [
+        { email: 'old@social.example', primary: false, verified: true, visibility: null },
+        { email: 'octocat@social.example', primary: true, verified: true, visibility: 'public' },
+      ],
+    });
+    assert.equal(claims.sub, 'github|583231');
+    assert.equal(lastAuthorize('github').get('code_challenge_method'), 'S256');
+    assert.equal(lastAuthorize('github').get('scope'), 'user:email read:user');
+    const user = await userOf('github|583231');
+    assert.deepEqual(user.identities, [{ connection: 'github', user_id: '583231', provider: 'github', isSocial: true }]);
+    assert.equal(user.email, 'octocat@social.example');
+    assert.equal(user.email_verified, true);
+    assert.equal(user.nickname, 'octocat');
+    assert.equal(user.name, 'The Octocat');
+    assert.equal(user.picture, 'https://avatars.example/u/583231');
+  });
+
+  test('github: an account whose only email is unverified gets email_verified false', async () => {
+    await logIn('github', 'github', { id: '9001', login: 'unverified', emails: [{ email: 'unverified@social.example', primary: true, verified: false, visibility: null }] });
+    const user = await userOf('github|9001');
+    assert.equal(user.email, 'unverified@social.example');
+    assert.equal(user.email_verified, false);
+    assert.equal(user.name, 'unverified');
+  });
+
+  test('apple: form post, the client secret an ES256 JWT of the .p8 key, the name from the first answer kept on the next', async () => {
+    const account = { id: '001234.0a1b2c3d4e5f.0123', email: 'grace@privaterelay.example', email_verified: true, given_name: 'Grace', family_name: 'Hopper' };
+    const first = await logIn('apple', 'apple', account);
+    assert.equal(first.sub, 'apple|001234.0a1b2c3d4e5f.0123');
+    assert.equal(lastAuthorize('apple').get('response_mode'), 'form_post');
+    assert.equal(lastAuthorize('apple').get('scope'), 'name email');
+    const secret = standIns.seen.token.filter((t) => t.provider === 'apple').at(-1)!.form.get('client_secret')!;
+    assert.equal(secret.split('.').length, 3, 'a JWT, which the stand-in verified against the .p8 public key');
+    let user = await userOf('apple|001234.0a1b2c3d4e5f.0123');
+    assert.equal(user.name, 'Grace Hopper');
+    assert.equal(user.given_name, 'Grace');
+    assert.equal(user.email_verified, true, 'Apple\'s "true" string');
+    assert.equal(user.identities[0]!.isSocial, true);
+    // The second answer carries no `user`: the name stays.
+    const second = await logIn('apple', 'apple', account);
+    assert.equal(second.sub, first.sub);
+    user = await userOf('apple|001234.0a1b2c3d4e5f.0123');
+    assert.equal(user.name, 'Grace Hopper');
+    assert.equal(user.family_name, 'Hopper');
+    assert.equal(user.logins_count, 2);
+  });
+
+  test('windowslive: Microsoft Graph /me, windowslive|{id}', async () => {
+    const claims = await logIn('windowslive', 'windowslive', { id: '4cf0a30169d55031', email: 'alan@outlook.example', name: 'Alan Turing', given_name: 'Alan', family_name: 'Turing' });
+    assert.equal(claims.sub, 'windowslive|4cf0a30169d55031');
+    assert.equal(lastAuthorize('windowslive').get('scope'), 'https://graph.microsoft.com/User.Read');
+    const user = await userOf('windowslive|4cf0a30169d55031');
+    assert.deepEqual(user.identities, [{ connection: 'windowslive', user_id: '4cf0a30169d55031', provider: 'windowslive', isSocial: true }]);
+    assert.equal(user.email, 'alan@outlook.example');
+    assert.equal(user.given_name, 'Alan');
+  });
+
+  test('facebook: the Graph API /me, facebook|{id}', async () => {
+    const claims = await logIn('facebook', 'facebook', { id: '10158000000000001', email: 'katherine@social.example', name: 'Katherine Johnson', given_name: 'Katherine', family_name: 'Johnson', picture: 'https://pictures.example/kj.jpg' });
+    assert.equal(claims.sub, 'facebook|10158000000000001');
+    assert.equal(lastAuthorize('facebook').get('scope'), 'email user_birthday public_profile');
+    const user = await userOf('facebook|10158000000000001');
+    assert.equal(user.identities[0]!.provider, 'facebook');
+    assert.equal(user.identities[0]!.isSocial, true);
+    assert.equal(user.picture, 'https://pictures.example/kj.jpg');
+    assert.equal(user.family_name, 'Johnson');
+  });
+
+  test('linkedin: its OpenID Connect profile, linkedin|{sub}', async () => {
+    const claims = await logIn('linkedin', 'linkedin', { id: 'yrZCpj2Z12', email: 'margaret@social.example', email_verified: true, name: 'Margaret Hamilton', given_name: 'Margaret', family_name: 'Hamilton' });
+    assert.equal(claims.sub, 'linkedin|yrZCpj2Z12');
+    assert.equal(lastAuthorize('linkedin').get('scope'), 'openid profile email');
+    const user = await userOf('linkedin|yrZCpj2Z12');
+    assert.equal(user.identities[0]!.isSocial, true);
+    assert.equal(user.name, 'Margaret Hamilton');
+  });
+
+  test('the provider refuses (access_denied): the application gets access_denied with its state, and no code', async () => {
+    standIns.next.github = 'deny';
+    const pending = await authorization('github');
+    const { done } = await roundTrip(pending);
+    assert.ok(done.leftTo);
+    assert.equal(done.leftTo.searchParams.get('error'), 'access_denied');
+    assert.equal(done.leftTo.searchParams.get('error_description'), 'User did not authorize the request');
+    assert.equal(done.leftTo.searchParams.get('state'), pending.expectedState);
+    assert.equal(done.leftTo.searchParams.get('code'), null);
+  });
+
+  test('a replayed or forged callback is an error page, and no code reaches the application', async () => {
+    standIns.next.google = { id: 'replay-1', email: 'replay@social.example', email_verified: true };
+    const { done, upstreamAnswer, browser } = await roundTrip(await authorization('google-oauth2'));
+    assert.ok(done.leftTo?.searchParams.get('code'));
+    const callback = upstreamAnswer as URL;
+    const replay = await browser.navigate(callback);
+    assert.equal(replay.last.status, 400);
+    assert.match(replay.last.text, /already used/);
+    assert.equal(replay.leftTo, undefined);
+    const forged = new URL(callback);
+    forged.searchParams.set('state', `${forged.searchParams.get('state')!.slice(0, -4)}AAAA`);
+    const unknown = await browser.navigate(forged);
+    assert.equal(unknown.last.status, 400);
+    assert.match(unknown.last.text, /unknown or expired/);
+    assert.equal(unknown.leftTo, undefined);
+  });
+});
