@@ -34,7 +34,7 @@ import { refreshToken } from './token/grants/refresh-token.js';
 import { samlpResponse } from './samlp/response.js';
 import { federatedLoginStep } from './interaction/steps/federated.js';
 import { samlpLogin } from './samlp-connection/index.js';
-import { oidcLogin } from './oidc-connection/index.js';
+import { googleAppsLogin, oidcLogin, oktaLogin, waadLogin } from './oidc-connection/index.js';
 import { socialLogins } from './social-connections/index.js';
 import { wsfedResponse } from './wsfed/endpoint.js';
 
@@ -63,6 +63,6 @@ export function defaultRegistries(): AuthenticationRegistries {
     responseModes: RESPONSE_MODE_LIST,
     interactionSteps: [organizationStep, federatedLoginStep, passwordlessStep, loginStep, mfaStep, consentStep],
     protocolResponses: [samlpResponse, wsfedResponse],
-    connectionLogins: [samlpLogin, ...socialLogins, oidcLogin],
+    connectionLogins: [samlpLogin, oktaLogin, waadLogin, googleAppsLogin, ...socialLogins, oidcLogin],
   };
 }

@@ -22,7 +22,7 @@ export interface FederationEndpoints {
 export type FederationEndpointOverrides = Readonly<Record<string, Readonly<FederationEndpoints>>>;
 
 /** The strategies whose endpoints may be replaced. */
-export const REPLACEABLE_STRATEGIES = ['google-oauth2', 'github', 'apple', 'windowslive', 'facebook', 'linkedin'] as const;
+export const REPLACEABLE_STRATEGIES = ['google-oauth2', 'github', 'apple', 'windowslive', 'facebook', 'linkedin', 'waad', 'google-apps'] as const;
 const MEMBERS = ['issuer', 'authorization_endpoint', 'token_endpoint', 'api_base'] as const;
 const MAX_FILE = 64 * 1024;
 

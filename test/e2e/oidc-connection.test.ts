@@ -31,6 +31,7 @@ import { LOOPBACK_RANGES } from '../helpers/outbound.js';
 import { chromiumSkipReason, inScenario, launchChromium, managementApi, startLocalServer, type LocalServer, type ManagementApi } from './support/chromium.js';
 import { cleanUp, httpsRequest } from './support/https.js';
 import { portalCallback, portalIdToken } from './support/portal.js';
+import { grantEverything } from './support/federation.js';
 
 const skip = chromiumSkipReason();
 let server: ServerProcess;
@@ -82,12 +83,7 @@ before(async () => {
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'given_name', 'family_name'] },
     findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub, email: `${sub}@upstream.example`, email_verified: true, name: `${sub} Upstream`, given_name: sub }) }),
     // No consent page at the upstream: every login has its grant.
-    loadExistingGrant: async (ctx) => {
-      const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client!.clientId, accountId: ctx.oidc.session!.accountId! });
-      grant.addOIDCScope('openid email profile');
-      await grant.save();
-      return grant;
-    },
+    loadExistingGrant: grantEverything,
     cookies: { keys: ['upstream-cookie-key-for-tests'] },
     // The profile claims in the id_token of the code flow too (Gatehouse reads the id_token, as the service does).
     conformIdTokenClaims: false,

@@ -47,6 +47,14 @@ export interface OidcSettings {
   sync: RootAttributesSync;
   domainAliases: readonly string[];
   nonPersistent: ReadonlySet<string>;
+  /** The claim that names the user at the provider (`sub`; Entra ID's `oid` by default). */
+  userIdClaim: string;
+  /** Whether `email_verified` is read from the claims (`claim`), or set regardless (Entra ID's `never`/`always`). */
+  emailVerified: 'claim' | 'never' | 'always';
+  /** The user id is the email (Google Workspace without `map_user_id_to_id`). */
+  userIdFromEmail: boolean;
+  /** The Google Workspace domain the `hd` claim must name. */
+  hostedDomain?: string;
 }
 
 export interface OidcMetadata {
@@ -61,15 +69,15 @@ export interface OidcMetadata {
   [member: string]: unknown;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-const httpsUrl = (max: number) => (v: unknown) =>
+export const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+export const httpsUrl = (max: number) => (v: unknown) =>
   typeof v === 'string' && v.length >= 8 && v.length <= max && /^https:\/\//.test(v) && URL.canParse(v) ? undefined : `must be an https URL of at most ${max} characters`;
-const text = (max: number) => (v: unknown) => (typeof v === 'string' && v.length <= max ? undefined : `must be a string of at most ${max} characters`);
-const oneOf = (values: readonly string[]) => (v: unknown) => (typeof v === 'string' && values.includes(v) ? undefined : `must be one of ${values.join(', ')}`);
-const boolean = (v: unknown) => (typeof v === 'boolean' ? undefined : 'must be a boolean');
+export const text = (max: number) => (v: unknown) => (typeof v === 'string' && v.length <= max ? undefined : `must be a string of at most ${max} characters`);
+export const oneOf = (values: readonly string[]) => (v: unknown) => (typeof v === 'string' && values.includes(v) ? undefined : `must be one of ${values.join(', ')}`);
+export const boolean = (v: unknown) => (typeof v === 'boolean' ? undefined : 'must be a boolean');
 const HOSTNAME = /^(?=.{1,253}$)(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
 
-const RULES: ReadonlyMap<string, (v: unknown) => string | undefined> = new Map(Object.entries({
+export const OIDC_RULES: ReadonlyMap<string, (v: unknown) => string | undefined> = new Map(Object.entries({
   client_id: (v: unknown) => (typeof v === 'string' && v.length > 0 && v.length <= 255 ? undefined : 'must be a non-empty string of at most 255 characters'),
   client_secret: text(700),
   type: oneOf(['front_channel', 'back_channel']),
@@ -111,7 +119,7 @@ const METADATA_REQUIRED = ['issuer', 'authorization_endpoint', 'jwks_uri'] as co
 export function oidcOptionsProblem(options: Record<string, unknown>): OptionsProblem | undefined {
   if (options.client_id === undefined) return { property: 'options.client_id', message: 'is required for an oidc connection' };
   for (const [key, value] of Object.entries(options)) {
-    const problem = RULES.get(key)?.(value);
+    const problem = OIDC_RULES.get(key)?.(value);
     if (problem) return { property: `options.${key}`, message: problem };
   }
   if (options.discovery_url === undefined && options.issuer === undefined && options.oidc_metadata === undefined) {
@@ -121,7 +129,7 @@ export function oidcOptionsProblem(options: Record<string, unknown>): OptionsPro
   return undefined;
 }
 
-function metadataProblem(metadata: unknown): string | undefined {
+export function metadataProblem(metadata: unknown): string | undefined {
   if (!isObject(metadata)) return 'is not a JSON object';
   for (const member of METADATA_REQUIRED) if (httpsUrl(2083)(metadata[member]) !== undefined) return `has no https ${member}`;
   return undefined;
@@ -135,10 +143,17 @@ function discoveryUrl(options: Record<string, unknown>): string | undefined {
 }
 
 /** Reads the provider's discovery document into `oidc_metadata` (on create and update); defaults as the service adds them. */
-export async function prepareOidcOptions(options: Record<string, unknown>, fetch: UpstreamFetch): Promise<Record<string, unknown>> {
-  const prepared: Record<string, unknown> = { attribute_map: { mapping_mode: 'bind_all' }, ...options, schema_version: 'oidc-V4' };
-  const url = discoveryUrl(options);
-  const property = options.discovery_url !== undefined ? 'options.discovery_url' : 'options.issuer';
+export async function prepareOidcOptions(
+  options: Record<string, unknown>,
+  fetch: UpstreamFetch,
+  discovery: { url: string | undefined; property: string; defaults: Record<string, unknown> } = {
+    url: discoveryUrl(options),
+    property: options.discovery_url !== undefined ? 'options.discovery_url' : 'options.issuer',
+    defaults: { attribute_map: { mapping_mode: 'bind_all' } },
+  },
+): Promise<Record<string, unknown>> {
+  const prepared: Record<string, unknown> = { ...discovery.defaults, ...options, schema_version: 'oidc-V4' };
+  const { url, property } = discovery;
   if (url !== undefined) {
     let metadata: unknown;
     try {
@@ -179,5 +194,8 @@ export function oidcSettings(options: Readonly<Record<string, unknown>>): OidcSe
     sync: (options.set_user_root_attributes as RootAttributesSync | undefined) ?? 'on_each_login',
     domainAliases: Array.isArray(options.domain_aliases) ? (options.domain_aliases as string[]) : [],
     nonPersistent: new Set(Array.isArray(options.non_persistent_attrs) ? (options.non_persistent_attrs as string[]) : []),
+    userIdClaim: 'sub',
+    emailVerified: 'claim',
+    userIdFromEmail: false,
   };
 }

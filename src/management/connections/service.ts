@@ -6,8 +6,9 @@
  */
 import { connectionFromRow, newConnectionId, type Connection, type ConnectionRow } from '../../domain/connections/model.js';
 import { CONNECTION_STRATEGIES, connectionStrategy } from '../../domain/connections/strategies/index.js';
-import { StrategyOptionsError, type ConnectionStrategy } from '../../domain/connections/strategies/strategy.js';
-import { upstreamFetch, type UpstreamFetch } from '../../platform/http/upstream-fetch.js';
+import { StrategyOptionsError, type ConnectionStrategy, type StrategyDeps } from '../../domain/connections/strategies/strategy.js';
+import { upstreamFetch } from '../../platform/http/upstream-fetch.js';
+import type { FederationEndpointOverrides } from '../../platform/federation-endpoints.js';
 import { managementErrors } from '../../platform/http/errors.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { Paging } from '../paging.js';
@@ -56,11 +57,11 @@ function checkOptions(strategy: ConnectionStrategy | undefined, options: Record<
 }
 
 /** The options as stored: checked, then completed by the strategy (an OpenID provider's discovery document). */
-async function storedOptions(strategy: ConnectionStrategy | undefined, options: Record<string, unknown>, fetch: UpstreamFetch): Promise<Record<string, unknown>> {
+async function storedOptions(strategy: ConnectionStrategy | undefined, options: Record<string, unknown>, deps: StrategyDeps): Promise<Record<string, unknown>> {
   checkOptions(strategy, options);
   if (!strategy?.prepareOptions) return options;
   try {
-    return await strategy.prepareOptions(options, { fetch });
+    return await strategy.prepareOptions(options, deps);
   } catch (error) {
     if (error instanceof StrategyOptionsError) throw managementErrors.invalidBody(`Payload validation error: '${error.problem.message}' on property ${error.problem.property}.`);
     throw error;
@@ -72,16 +73,17 @@ export interface ConnectionServiceContext extends CheckpointSealing {
   readonly now: () => number;
   readonly stores: { readonly connections: ConnectionStore };
   /** Where upstream calls (an oidc connection's discovery) may go. */
-  readonly config: { readonly outbound: OutboundPolicy };
+  readonly config: { readonly outbound: OutboundPolicy; readonly federationEndpoints?: { readonly overrides: FederationEndpointOverrides } | undefined };
 }
 
 export class ConnectionService {
   readonly connections: ConnectionStore;
-  private readonly fetch: UpstreamFetch;
+  private readonly strategyDeps: StrategyDeps;
 
   constructor(private readonly ctx: ConnectionServiceContext) {
     this.connections = ctx.stores.connections;
-    this.fetch = upstreamFetch({ outbound: ctx.config.outbound });
+    const endpoints = ctx.config.federationEndpoints?.overrides;
+    this.strategyDeps = { fetch: upstreamFetch({ outbound: ctx.config.outbound }), ...(endpoints && { endpoints }) };
   }
 
   list(tenant: Tenant, filter: ConnectionFilter, paging: Paging, selection?: FieldSelection): Promise<ConnectionList> {
@@ -108,7 +110,7 @@ export class ConnectionService {
         'operation_not_supported',
       );
     }
-    const options = await storedOptions(strategy, body.options ?? {}, this.fetch);
+    const options = await storedOptions(strategy, body.options ?? {}, this.strategyDeps);
     const enabledClients = [...new Set(body.enabled_clients ?? [])];
     await this.requireClients(tenant, enabledClients);
     const now = isoAt(this.ctx.now());
@@ -144,7 +146,7 @@ export class ConnectionService {
     const changes: ConnectionChanges = { updated_at: isoAt(this.ctx.now()) };
     if (body.display_name !== undefined) changes.display_name = body.display_name;
     if (body.options !== undefined) {
-      changes.options = await storedOptions(connectionStrategy(row.strategy), body.options ?? {}, this.fetch);
+      changes.options = await storedOptions(connectionStrategy(row.strategy), body.options ?? {}, this.strategyDeps);
     }
     if (body.is_domain_connection !== undefined) changes.is_domain_connection = body.is_domain_connection ? 1 : 0;
     if (body.realms !== undefined) changes.realms = body.realms.length > 0 ? body.realms : [row.name];

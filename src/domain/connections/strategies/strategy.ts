@@ -7,6 +7,7 @@
  * starts and how its callback completes is the Authentication API's half,
  * registered under the same name (src/authentication/connections/).
  */
+import type { FederationEndpointOverrides } from '../../../platform/federation-endpoints.js';
 import type { UpstreamFetch } from '../../../platform/http/upstream-fetch.js';
 import type { ConnectionRow } from '../../rows.js';
 
@@ -23,6 +24,8 @@ export interface OptionsProblem {
 export interface StrategyDeps {
   /** HTTPS toward the upstream through the outbound guard (src/platform/http/upstream-fetch.ts). */
   fetch: UpstreamFetch;
+  /** The operator's replacements of providers' fixed endpoints (GATEHOUSE_FEDERATION_ENDPOINTS; tests and staging). */
+  endpoints?: FederationEndpointOverrides;
 }
 
 export interface ConnectionStrategy {
