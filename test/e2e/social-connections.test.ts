@@ -19,7 +19,8 @@
  *   refuses anything else), the name from the first answer's `user` kept on
  *   the next login, which carries none;
  * - a database user with the same verified email stays another user;
- * - refusals: the provider's access_denied reaches the application as
+ * - refusals: id_tokens signed by another key, for another audience, with
+ *   another nonce, of another issuer, expired; no client_id; the provider's access_denied reaches the application as
  *   access_denied with its state; a replayed or forged callback is an error
  *   page and no code reaches the application.
  */
@@ -290,5 +291,30 @@ describe('social connections against stand-ins of their providers', () => {
     assert.equal(unknown.last.status, 400);
     assert.match(unknown.last.text, /unknown or expired/);
     assert.equal(unknown.leftTo, undefined);
+  });
+
+  for (const spoil of ['key', 'aud', 'nonce', 'iss', 'exp'] as const) {
+    test(`an id_token ${{ key: 'signed by another key', aud: 'for another audience', nonce: 'with another nonce', iss: 'of another issuer', exp: 'expired' }[spoil]} is refused: an error page, no user, no code`, async () => {
+      const sub = `spoiled-${spoil}`;
+      standIns.next.google = { id: sub, email: `${sub}@social.example`, email_verified: true };
+      standIns.tamper.idToken = spoil;
+      const { done } = await roundTrip(await authorization('google-oauth2'));
+      assert.equal(done.leftTo, undefined, 'nothing reaches the application');
+      assert.equal(done.last.status, 400);
+      assert.match(done.last.text, /could not be verified/);
+      await assert.rejects(userOf(`google-oauth2|${sub}`), (error: { statusCode?: number }) => error.statusCode === 404);
+    });
+  }
+
+  test('a social connection without a client_id (the service's developer keys, which Gatehouse has not) is an error page at the start', async () => {
+    const created = await management.connections.create({ name: 'github-unreachable', strategy: 'github', enabled_clients: [], options: { client_id: '', client_secret: 'x' } });
+    assert.equal(created.strategy, 'github');
+    const portal = (await management.clients.list()).data.find((c) => c.name === 'Portal')!;
+    await management.connections.clients.update(created.id!, [{ client_id: portal.client_id!, status: true }]);
+    const browser = new ScriptedBrowser(new URL(server.baseUrl).origin, ca);
+    const opened = await browser.navigate((await authorization('github-unreachable')).url);
+    assert.equal(opened.leftTo, undefined);
+    assert.equal(opened.last.status, 400);
+    assert.match(opened.last.text, /cannot be used: the connection has no client_id/);
   });
 });

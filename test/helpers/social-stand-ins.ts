@@ -74,6 +74,8 @@ export interface SocialStandIns {
   clients: Partial<Record<StandInProvider, StandInClient>>;
   /** Every authorization request's parameters, and every token request's form, by provider. */
   seen: { authorize: { provider: StandInProvider; params: URLSearchParams }[]; token: { provider: StandInProvider; form: URLSearchParams }[] };
+  /** How the next id_token is spoiled (a refusal to test): signed by another key, for another audience, another nonce, another issuer, expired. */
+  tamper: { idToken?: 'key' | 'aud' | 'nonce' | 'iss' | 'exp' };
   /** An Apple `.p8` key: its PEM for the connection, its public JWK for the stand-in. */
   appleKey(): { pem: string; publicKey: JWK };
   close(): Promise<void>;
@@ -92,6 +94,8 @@ export async function startSocialStandIns(tls: { cert: Buffer; key: Buffer }): P
   const seen: SocialStandIns['seen'] = { authorize: [], token: [] };
   const next: SocialStandIns['next'] = {};
   const clients: SocialStandIns['clients'] = {};
+  const tamper: SocialStandIns['tamper'] = {};
+  const otherKey = (await generateKeyPair('RS256')).privateKey;
   let origin = '';
   const issuerOf = (provider: StandInProvider) => `${origin}/${provider}`;
 
@@ -110,7 +114,16 @@ export async function startSocialStandIns(tls: { cert: Buffer; key: Buffer }): P
     } else {
       Object.assign(claims, { email_verified: a.email_verified ?? false, name: a.name, given_name: a.given_name, family_name: a.family_name, picture: a.picture });
     }
-    return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: jwk.kid }).setIssuer(issuerOf(provider)).setAudience(grant.client_id).setIssuedAt().setExpirationTime('5m').sign(privateKey);
+    const spoil = tamper.idToken;
+    tamper.idToken = undefined;
+    if (spoil === 'nonce') claims.nonce = 'another-nonce';
+    return new SignJWT(claims)
+      .setProtectedHeader({ alg: 'RS256', kid: jwk.kid })
+      .setIssuer(spoil === 'iss' ? `${origin}/elsewhere` : issuerOf(provider))
+      .setAudience(spoil === 'aud' ? 'another-client' : grant.client_id)
+      .setIssuedAt(spoil === 'exp' ? Math.floor(Date.now() / 1000) - 7200 : undefined)
+      .setExpirationTime(spoil === 'exp' ? Math.floor(Date.now() / 1000) - 3600 : '5m')
+      .sign(spoil === 'key' ? otherKey : privateKey);
   }
 
   async function clientAuthenticates(provider: StandInProvider, form: URLSearchParams): Promise<boolean> {
@@ -255,6 +268,7 @@ export async function startSocialStandIns(tls: { cert: Buffer; key: Buffer }): P
     next,
     clients,
     seen,
+    tamper,
     appleKey: () => {
       const pair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
       const pem = pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
