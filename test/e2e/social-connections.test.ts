@@ -306,7 +306,7 @@ describe('social connections against stand-ins of their providers', () => {
     });
   }
 
-  test('a social connection without a client_id (the service's developer keys, which Gatehouse has not) is an error page at the start', async () => {
+  test('a social connection without a client_id (the service’s developer keys, which Gatehouse has not) is an error page at the start', async () => {
     const created = await management.connections.create({ name: 'github-unreachable', strategy: 'github', enabled_clients: [], options: { client_id: '', client_secret: 'x' } });
     assert.equal(created.strategy, 'github');
     const portal = (await management.clients.list()).data.find((c) => c.name === 'Portal')!;
