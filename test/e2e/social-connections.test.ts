@@ -54,7 +54,7 @@ interface Pending {
   expectedNonce: string;
 }
 
-async function authorization(connection: string): Promise<Pending> {
+async function authorization(connection?: string): Promise<Pending> {
   const pkceCodeVerifier = client.randomPKCECodeVerifier();
   const expectedState = client.randomState();
   const expectedNonce = client.randomNonce();
@@ -65,7 +65,7 @@ async function authorization(connection: string): Promise<Pending> {
     code_challenge_method: 'S256',
     state: expectedState,
     nonce: expectedNonce,
-    connection,
+    ...(connection !== undefined && { connection }),
   });
   return { url, pkceCodeVerifier, expectedState, expectedNonce };
 }
@@ -316,5 +316,85 @@ describe('social connections against stand-ins of their providers', () => {
     assert.equal(opened.leftTo, undefined);
     assert.equal(opened.last.status, 400);
     assert.match(opened.last.text, /cannot be used: the connection has no client_id/);
+    await management.connections.delete(created.id!);
+  });
+
+  describe('the login and signup pages', () => {
+    const buttonsOf = (page: string) => [...page.matchAll(/<button type="submit" class="secondary" name="connection" value="([^"]+)" data-strategy="[^"]+">([^<]+)<\/button>/g)].map((m) => [m[1], m[2]]);
+    const federatedForm = (page: string, at: URL) => readForm(page.slice(page.indexOf('<div class="federated"')), at);
+    const refreshTarget = (page: string) => new URL(/content="0;url=([^"]+)"/.exec(page)![1]!.replace(/&amp;/g, '&'));
+
+    before(async () => {
+      // Two enterprise connections on the google stand-in's OpenID provider: one shown as a button, one reached by its email domain only.
+      const discovery_url = `${standIns.endpoints['google-oauth2']!.issuer}/.well-known/openid-configuration`;
+      const enabled = [(await management.clients.list()).data.find((c) => c.name === 'Portal')!.client_id!];
+      const options = { client_id: 'google-client', client_secret: 'google-secret', type: 'back_channel', discovery_url, scope: 'openid email profile' };
+      await management.connections.create({ name: 'acme-sso', display_name: 'Acme Corp', strategy: 'oidc', enabled_clients: enabled, show_as_button: true, options } as Parameters<typeof management.connections.create>[0]);
+      await management.connections.create({ name: 'initech-sso', strategy: 'oidc', enabled_clients: enabled, options: { ...options, domain_aliases: ['initech.example'] } });
+    });
+
+    test('the login page offers each enabled social connection and the enterprise one with show_as_button, by name; the signup page too', async () => {
+      const browser = new ScriptedBrowser(new URL(server.baseUrl).origin, ca);
+      const opened = await browser.navigate((await authorization()).url);
+      assert.equal(opened.hops.at(-1)!.url.pathname, '/login', opened.last.text.slice(0, 300));
+      const expected = [
+        ['google-oauth2', 'Continue with Google'],
+        ['github', 'Continue with GitHub'],
+        ['apple', 'Continue with Apple'],
+        ['windowslive', 'Continue with Microsoft'],
+        ['facebook', 'Continue with Facebook'],
+        ['linkedin', 'Continue with LinkedIn'],
+        ['acme-sso', 'Continue with Acme Corp'],
+      ];
+      assert.deepEqual(buttonsOf(opened.last.text).sort(), [...expected].sort(), 'initech-sso (no show_as_button) is reached by its domain only');
+      assert.match(opened.last.text, /<div class="federated" role="group" aria-labelledby="federated-title">\s*<p id="federated-title" class="separator">Or<\/p>/);
+      const state = readForm(opened.last.text, opened.hops.at(-1)!.url).hidden.state!;
+      const signup = await browser.navigate(`/signup?state=${encodeURIComponent(state)}`);
+      assert.equal(signup.last.status, 200);
+      assert.deepEqual(buttonsOf(signup.last.text).sort(), [...expected].sort());
+    });
+
+    test('a button logs in through its connection: the form post → the provider → the application', async () => {
+      standIns.next.github = { id: '4242', login: 'buttoned', emails: [{ email: 'buttoned@social.example', primary: true, verified: true, visibility: null }] };
+      const pending = await authorization();
+      const browser = new ScriptedBrowser(new URL(server.baseUrl).origin, ca);
+      const opened = await browser.navigate(pending.url);
+      const form = federatedForm(opened.last.text, opened.hops.at(-1)!.url);
+      assert.equal(form.action.pathname, '/login/federated');
+      const posted = await browser.submit(form.action, { ...form.hidden, connection: 'github' });
+      assert.equal(posted.last.status, 200, 'a page that moves on to the provider (the form CSP allows no redirect elsewhere)');
+      const toProvider = refreshTarget(posted.last.text);
+      assert.equal(`${toProvider.origin}${toProvider.pathname}`, standIns.endpoints.github!.authorization_endpoint);
+      const answer = await httpsRequest(toProvider.href, { ca: upstreamCa, method: 'GET' });
+      const done = await browser.navigate(new URL(answer.headers.location!));
+      assert.ok(done.leftTo, done.last.text.slice(0, 300));
+      const tokens = await client.authorizationCodeGrant(app, done.leftTo, pending);
+      assert.equal(tokens.claims()!.sub, 'github|4242');
+    });
+
+    test('a button of a connection the pages do not offer is refused on the page', async () => {
+      const pending = await authorization();
+      const browser = new ScriptedBrowser(new URL(server.baseUrl).origin, ca);
+      const opened = await browser.navigate(pending.url);
+      const form = federatedForm(opened.last.text, opened.hops.at(-1)!.url);
+      for (const connection of ['initech-sso', 'Username-Password-Authentication', 'nope']) {
+        const posted = await browser.submit(form.action, { ...form.hidden, connection });
+        assert.equal(posted.last.status, 400, connection);
+        assert.match(posted.last.text, /This sign-in option is not available for this application\./);
+      }
+    });
+
+    test('home realm discovery: an email of an enterprise connection\'s domain_aliases goes to its provider, no password asked', async () => {
+      const pending = await authorization();
+      const browser = new ScriptedBrowser(new URL(server.baseUrl).origin, ca);
+      const opened = await browser.navigate(pending.url);
+      const login = readForm(opened.last.text, opened.hops.at(-1)!.url);
+      const posted = await browser.submit(login.action, { ...login.hidden, username: 'peter@initech.example', password: '' });
+      assert.equal(posted.last.status, 200);
+      const toProvider = refreshTarget(posted.last.text);
+      assert.equal(`${toProvider.origin}${toProvider.pathname}`, `${standIns.endpoints['google-oauth2']!.issuer}/authorize`);
+      assert.equal(toProvider.searchParams.get('client_id'), 'google-client');
+      assert.match(toProvider.searchParams.get('state')!, /^oidc\./);
+    });
   });
 });

@@ -44,6 +44,14 @@ describe('social connections in the Management API', () => {
     assert.deepEqual((res.json() as { options: unknown }).options, { client_id: 'a', client_secret: 'c', gist: true, scope: ['gist'] });
   });
 
+  it('PATCH options without the secret keep the stored one (auth0-deploy-cli drops the secrets it exported as placeholders); null options clear everything', async () => {
+    const created = (await t.management('POST', '/api/v2/connections', { body: { name: 'apple-two', strategy: 'apple', options: { client_id: 'a', app_secret: 'PEM', kid: 'K', team_id: 'T' } } })).json() as { id: string };
+    const kept = await t.management('PATCH', `/api/v2/connections/${created.id}`, { body: { options: { client_id: 'b', kid: 'K2', team_id: 'T' } } });
+    assert.deepEqual((kept.json() as { options: unknown }).options, { client_id: 'b', kid: 'K2', team_id: 'T', app_secret: 'PEM', scope: '' });
+    const cleared = await t.management('PATCH', `/api/v2/connections/${created.id}`, { body: { options: null } });
+    assert.deepEqual((cleared.json() as { options: unknown }).options, { scope: '' });
+  });
+
   it('refuses bad options with the service\'s 400', async () => {
     const cases: [string, Record<string, unknown>, string][] = [
       ['github', { client_id: 'a', email: 'yes' }, "must be a boolean' on property options.email."],

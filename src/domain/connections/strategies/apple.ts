@@ -8,7 +8,7 @@
  */
 import { socialStrategy } from './social.js';
 
-export const appleStrategy = socialStrategy('apple', {
+export const appleStrategy = socialStrategy('apple', 'Apple', {
   credentials: { client_id: 384, app_secret: 5120, kid: 1536, team_id: 256 },
   flags: { name: ['name'], email: ['email'] },
   scopeShape: ' ',

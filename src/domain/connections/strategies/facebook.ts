@@ -12,7 +12,7 @@ const PERMISSIONS = [
   'publish_video', 'read_insights', 'ads_read', 'ads_management', 'business_management', 'instagram_basic',
 ];
 
-export const facebookStrategy = socialStrategy('facebook', {
+export const facebookStrategy = socialStrategy('facebook', 'Facebook', {
   credentials: { client_id: 255, client_secret: 255 },
   flags: Object.fromEntries(PERMISSIONS.map((p) => [p, [p]])),
   defaultFlags: ['public_profile'],

@@ -7,7 +7,7 @@
  */
 import { socialStrategy } from './social.js';
 
-export const githubStrategy = socialStrategy('github', {
+export const githubStrategy = socialStrategy('github', 'GitHub', {
   credentials: { client_id: 255, client_secret: 255 },
   flags: {
     profile: [],

@@ -9,7 +9,7 @@ import { socialStrategy } from './social.js';
 
 const API = 'https://www.googleapis.com/auth';
 
-export const googleOauth2Strategy = socialStrategy('google-oauth2', {
+export const googleOauth2Strategy = socialStrategy('google-oauth2', 'Google', {
   credentials: { client_id: 255, client_secret: 255 },
   flags: {
     email: ['email'],

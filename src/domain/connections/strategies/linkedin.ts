@@ -9,7 +9,7 @@
  */
 import { socialStrategy } from './social.js';
 
-export const linkedinStrategy = socialStrategy('linkedin', {
+export const linkedinStrategy = socialStrategy('linkedin', 'LinkedIn', {
   credentials: { client_id: 255, client_secret: 255 },
   flags: { email: ['r_emailaddress'], profile: ['r_liteprofile'], basic_profile: ['r_basicprofile'], full_profile: ['r_fullprofile'], network: ['r_network'], openid: [] },
   defaultFlags: ['profile'],

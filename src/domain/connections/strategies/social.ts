@@ -8,12 +8,15 @@ import { prepareSocialOptions, socialOptionsProblem, type SocialOptionRules } fr
 import { plainUserId, type ConnectionStrategy } from './strategy.js';
 
 export interface SocialStrategy extends ConnectionStrategy {
+  /** The provider's name, as its login button says it (`Continue with GitHub`). */
+  readonly label: string;
   readonly rules: SocialOptionRules;
 }
 
-export function socialStrategy(name: string, rules: SocialOptionRules): SocialStrategy {
+export function socialStrategy(name: string, label: string, rules: SocialOptionRules): SocialStrategy {
   return {
     name,
+    label,
     kind: 'social',
     isSocial: true,
     rules,

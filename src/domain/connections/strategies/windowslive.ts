@@ -9,7 +9,7 @@ import { socialStrategy } from './social.js';
 
 const GRAPH = 'https://graph.microsoft.com';
 
-export const windowsliveStrategy = socialStrategy('windowslive', {
+export const windowsliveStrategy = socialStrategy('windowslive', 'Microsoft', {
   credentials: { client_id: 255, client_secret: 255 },
   flags: {
     signin: [],
