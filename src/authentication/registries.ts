@@ -31,6 +31,7 @@ import { ciba } from './token/grants/ciba.js';
 import { password, passwordRealm } from './token/grants/password.js';
 import { passwordlessOtp } from './token/grants/passwordless-otp.js';
 import { refreshToken } from './token/grants/refresh-token.js';
+import { federatedConnectionAccessToken } from './token/grants/federated-connection-access-token.js';
 import { samlpResponse } from './samlp/response.js';
 import { federatedLoginStep } from './interaction/steps/federated.js';
 import { samlpLogin } from './samlp-connection/index.js';
@@ -57,7 +58,7 @@ export interface AuthenticationRegistries {
 
 export function defaultRegistries(): AuthenticationRegistries {
   return {
-    grants: [authorizationCode, clientCredentials, password, passwordRealm, refreshToken, mfaOtp, mfaOob, mfaRecoveryCode, passwordlessOtp, deviceCode, ciba],
+    grants: [authorizationCode, clientCredentials, password, passwordRealm, refreshToken, mfaOtp, mfaOob, mfaRecoveryCode, passwordlessOtp, deviceCode, ciba, federatedConnectionAccessToken],
     clientAuthMethods: [clientSecretBasic, clientSecretPost, privateKeyJwt, tlsClientAuth, selfSignedTlsClientAuth, none],
     responseTypes: RESPONSE_TYPES,
     responseModes: RESPONSE_MODE_LIST,

@@ -28,6 +28,7 @@ import type { SigningKeyStore } from './keys/store.js';
 import type { MfaStore } from './mfa/store.js';
 import type { PasswordlessStore } from './passwordless/store.js';
 import type { OneTimeUseStore } from './one-time-use/store.js';
+import type { UpstreamTokenSetStore } from './upstream-tokens/store.js';
 import type { OrganizationConnectionStore } from './organizations/connections-store.js';
 import type { OrganizationDiscoveryDomainStore } from './organizations/discovery-domains-store.js';
 import type { EmailProviderStore, EmailTemplateStore } from './email/store.js';
@@ -76,6 +77,7 @@ export interface Stores {
   authorizationCodes: AuthorizationCodeStore;
   clientCredentials: ClientCredentialStore;
   oneTimeUses: OneTimeUseStore;
+  upstreamTokenSets: UpstreamTokenSetStore;
   pushedRequests: PushedRequestStore;
   customDomains: CustomDomainStore;
   samlpSessions: SamlpSessionStore;

@@ -17,6 +17,7 @@ import type { GuardianFactorRow, GuardianPolicyRow, GuardianPushNotificationRow,
 import type { JobFilePartRow, JobFileRow } from '../domain/jobs/rows.js';
 import type { MfaAuthenticatorRow, MfaChallengeRow, MfaFailureRow } from '../domain/mfa/rows.js';
 import type { OneTimeUseRow } from '../domain/one-time-use/rows.js';
+import type { UpstreamTokenSetRow } from '../domain/upstream-tokens/rows.js';
 import type { OrganizationClientGrantRow, OrganizationConnectionRow, OrganizationDiscoveryDomainRow, OrganizationMemberRoleRow, OrganizationMemberRow } from '../domain/organizations/rows.js';
 import type { PasswordlessCodeRow } from '../domain/passwordless/rows.js';
 import type { RolePermissionRow, UserPermissionRow, UserRoleRow } from '../domain/rbac/rows.js';
@@ -101,6 +102,7 @@ export interface Database {
   authorization_codes: AuthorizationCodeRow;
   client_credentials: ClientCredentialRow;
   one_time_uses: OneTimeUseRow;
+  upstream_token_sets: UpstreamTokenSetRow;
   samlp_session_participants: SamlpParticipantRow;
   guardian_factors: GuardianFactorRow;
   guardian_policies: GuardianPolicyRow;

@@ -143,6 +143,7 @@ describe('GET|POST /userinfo', () => {
       'http://auth0.com/oauth/grant-type/passwordless/otp',
       'urn:ietf:params:oauth:grant-type:device_code',
       'urn:openid:params:grant-type:ciba',
+      'urn:auth0:params:oauth:grant-type:token-exchange:federated-connection-access-token',
     ].sort());
     assert.equal(doc.revocation_endpoint, `https://${DOMAIN}/oauth/revoke`);
     assert.ok((doc.scopes_supported as string[]).includes('openid'));

@@ -17,17 +17,18 @@
  * Microsoft and Google hosts replaced through GATEHOUSE_FEDERATION_ENDPOINTS.
  */
 import assert from 'node:assert/strict';
+import type { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import Provider from 'oidc-provider';
-import { createTlsCertificate } from '../../src/platform/crypto/certificates.js';
+import { Secret, TOTP } from 'otpauth';
 import { tempDir } from '../helpers/app.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { managementApi, type ManagementApi } from './support/chromium.js';
-import { FederationBrowser, grantEverything, startStandIn, type FederatedNavigation, type StandIn, type StandInBehaviour } from './support/federation.js';
+import { FederationBrowser, grantEverything, sharedTls, startStandIn, type FederatedNavigation, type StandIn, type StandInBehaviour } from './support/federation.js';
 import { cleanUp, httpsRequest, managementToken } from './support/https.js';
 import { portalIdToken } from './support/portal.js';
 
@@ -46,6 +47,8 @@ let upstream: https.Server;
 let issuer: string;
 let standIn: StandIn;
 let client: { client_id: string; client_secret: string };
+let upstreamAccessTtl = 3600;
+let upstreamRefreshes = 0;
 
 // Entra ID sends no `iss` in its authorization responses (nor advertises it).
 const entra: StandInBehaviour = { authorizationIss: null };
@@ -73,7 +76,7 @@ const authorizeUrl = (connection: string, state: string) =>
 
 /** The Management API answer as is (status and body), for the refusals. */
 const raw = (method: string, apiPath: string, body?: unknown) =>
-  httpsRequest(`${server.baseUrl}/api/v2${apiPath}`, { ca, method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body !== undefined && { body: JSON.stringify(body) }) });
+  httpsRequest(`${server.baseUrl}/api/v2${apiPath}`, { ca, method, headers: { authorization: `Bearer ${token}`, ...(body !== undefined && { 'content-type': 'application/json' }) }, ...(body !== undefined && { body: JSON.stringify(body) }) });
 
 const browser = () => new FederationBrowser(ca, APP);
 
@@ -110,12 +113,7 @@ async function answerOf(b: FederationBrowser, connection: string, sub?: string):
 
 before(async () => {
   const dataDir = tempDir('gatehouse-e2e-oidc-refusals-');
-  const tlsDir = path.join(dataDir, 'tls');
-  fs.mkdirSync(tlsDir, { recursive: true, mode: 0o700 });
-  const material = await createTlsCertificate(['localhost', '127.0.0.1', '127.0.0.2', '::1']);
-  fs.writeFileSync(path.join(tlsDir, 'key.pem'), material.keyPem, { mode: 0o600 });
-  fs.writeFileSync(path.join(tlsDir, 'cert.pem'), material.certPem);
-  const tls = { cert: Buffer.from(material.certPem), key: Buffer.from(material.keyPem) };
+  const { tls, certFile } = await sharedTls(dataDir, ['localhost', '127.0.0.1', '127.0.0.2', '::1']);
 
   standIn = await startStandIn(tls, PROVIDERS, SECRET);
   const entraBase = `${standIn.origin}/t/entra`;
@@ -130,11 +128,15 @@ before(async () => {
 
   server = await startServerProcess({
     dataDir,
-    env: { NODE_EXTRA_CA_CERTS: path.join(tlsDir, 'cert.pem'), GATEHOUSE_OUTBOUND_ALLOW: '127.0.0.1/32,::1/128', GATEHOUSE_FEDERATION_ENDPOINTS: endpointsFile },
+    env: { NODE_EXTRA_CA_CERTS: certFile, GATEHOUSE_OUTBOUND_ALLOW: '127.0.0.1/32,::1/128', GATEHOUSE_FEDERATION_ENDPOINTS: endpointsFile },
   });
   ca = fs.readFileSync(server.certFile);
   provider = new Provider(issuer, {
-    clients: [{ client_id: 'gatehouse', client_secret: SECRET, redirect_uris: [`${server.baseUrl}/login/callback`], response_types: ['code'], grant_types: ['authorization_code'], token_endpoint_auth_method: 'client_secret_post' }],
+    clients: [{ client_id: 'gatehouse', client_secret: SECRET, redirect_uris: [`${server.baseUrl}/login/callback`], response_types: ['code'], grant_types: ['authorization_code', 'refresh_token'], token_endpoint_auth_method: 'client_secret_post' }],
+    // Token Vault: a refresh token with every code, and access tokens that live as long as a test says.
+    issueRefreshToken: async () => true,
+    ttl: { AccessToken: () => upstreamAccessTtl },
+    features: { userinfo: { enabled: true } },
     claims: { openid: ['sub'], email: ['email', 'email_verified', 'hd'], profile: ['name', 'given_name', 'family_name'] },
     findAccount: (_ctx, sub) => ({
       accountId: sub,
@@ -143,6 +145,9 @@ before(async () => {
     loadExistingGrant: grantEverything,
     cookies: { keys: ['upstream-cookie-key-for-tests'] },
     conformIdTokenClaims: false,
+  });
+  (provider as unknown as EventEmitter).on('grant.success', (ctx: { oidc: { params?: { grant_type?: string } } }) => {
+    if (ctx.oidc.params?.grant_type === 'refresh_token') upstreamRefreshes++;
   });
   token = await managementToken(server);
   management = await managementApi(server);
@@ -294,8 +299,16 @@ describe('okta, google-apps and waad on the OpenID Connect flow', () => {
     const nav = await atProvider(b, await b.navigate(authorizeUrl('op-okta', 'st-okta')), 'ada');
     assert.ok(nav.arrived, `${nav.last?.text.replace(/^[^]*<body/, '')}\n${server.output().split('\n').filter((l) => /refused/.test(l)).slice(-2).join('\n')}`);
     assert.equal((await idTokenOf(nav.arrived)).sub, 'okta|op-okta|ada');
-    const user = await management('GET', `/users/${encodeURIComponent('okta|op-okta|ada')}`);
-    assert.deepEqual(user.identities, [{ connection: 'op-okta', user_id: 'op-okta|ada', provider: 'okta', isSocial: false }]);
+    // Without read:user_idp_tokens the identity has no upstream tokens; with it (the admin's token), the provider's access token.
+    const admin = server.admin();
+    const narrow = await httpsRequest(`${server.baseUrl}/oauth/token`, { ca, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'client_credentials', client_id: admin.client_id, client_secret: admin.client_secret, audience: `https://${server.domain}/api/v2/`, scope: 'read:users' }) });
+    assert.equal(narrow.json<{ scope: string }>().scope, 'read:users');
+    const path = `/users/${encodeURIComponent('okta|op-okta|ada')}`;
+    const plain = await httpsRequest(`${server.baseUrl}/api/v2${path}`, { ca, headers: { authorization: `Bearer ${narrow.json<{ access_token: string }>().access_token}` } });
+    assert.deepEqual(plain.json<{ identities: unknown }>().identities, [{ connection: 'op-okta', user_id: 'op-okta|ada', provider: 'okta', isSocial: false }]);
+    const [withTokens] = (await management('GET', path)).identities as [{ access_token?: string; refresh_token?: string }];
+    assert.equal(typeof withTokens.access_token, 'string');
+    assert.equal((await httpsRequest(`${issuer}/me`, { ca, headers: { authorization: `Bearer ${withTokens.access_token}` } })).json<{ sub: string }>().sub, 'ada');
   });
 
   test('google-apps: the Workspace user by email, `hd` sent and checked; a user of another domain is refused', async () => {
@@ -330,5 +343,149 @@ describe('okta, google-apps and waad on the OpenID Connect flow', () => {
     assertRefused(other, await other.navigate(authorizeUrl('entra-multi', 'st-multi2')), /could not be verified/);
     const single = (await raw('POST', '/connections', { name: 'entra-bad', strategy: 'waad', options: { client_id: 'x', client_secret: 'y', useCommonEndpoint: true } })).json<{ message: string }>();
     assert.match(single.message, /userid_attribute/);
+  });
+
+  test('GET /connections/{id}/status: 200 when the provider answers, 404 with the reason when it cannot be reached', async () => {
+    const [okta] = (await management('GET', '/connections?name=op-okta')) as unknown as { id: string }[];
+    const online = await raw('GET', `/connections/${okta!.id}/status`);
+    assert.equal(online.status, 200, online.text);
+    const [unreachable] = (await management('GET', '/connections?name=si-private-jwks')) as unknown as { id: string }[];
+    const offline = await raw('GET', `/connections/${unreachable!.id}/status`);
+    assert.equal(offline.status, 404);
+    assert.match(offline.json<{ message: string }>().message, /could not be reached .*127\.0\.0\.2 is not a public address/);
+    assert.equal((await raw('GET', '/connections/con_0000000000000000/status')).status, 404);
+  });
+});
+
+describe('Token Vault: the upstream access token for a Gatehouse refresh token', () => {
+  const GRANT = 'urn:auth0:params:oauth:grant-type:token-exchange:federated-connection-access-token';
+  let vault: { client_id: string; client_secret: string };
+  const exchange = (body: Record<string, string>) =>
+    httpsRequest(`${server.baseUrl}/oauth/token`, { ca, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: GRANT, client_id: vault.client_id, client_secret: vault.client_secret, subject_token_type: 'urn:ietf:params:oauth:token-type:refresh_token', requested_token_type: 'http://auth0.com/oauth/token-type/federated-connection-access-token', ...body }).toString() });
+  /** Logs `sub` in through op-okta for the vault application; its Gatehouse refresh token. */
+  async function refreshTokenOf(sub: string): Promise<string> {
+    const b = browser();
+    const url = `${server.baseUrl}/authorize?${new URLSearchParams({ client_id: vault.client_id, response_type: 'code', redirect_uri: CALLBACK, scope: 'openid offline_access', connection: 'op-okta', state: 'v' })}`;
+    const nav = await atProvider(b, await b.navigate(url), sub);
+    assert.ok(nav.arrived?.searchParams.get('code'), nav.last?.text.replace(/^[^]*<body/, ''));
+    const res = await httpsRequest(`${server.baseUrl}/oauth/token`, { ca, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'authorization_code', client_id: vault.client_id, client_secret: vault.client_secret, code: nav.arrived!.searchParams.get('code'), redirect_uri: CALLBACK }) });
+    assert.equal(res.status, 200, res.text);
+    const tokens = res.json<{ refresh_token?: string }>();
+    assert.ok(tokens.refresh_token, res.text);
+    return tokens.refresh_token;
+  }
+  const userinfo = (accessToken: string) => httpsRequest(`${issuer}/me`, { ca, headers: { authorization: `Bearer ${accessToken}` } });
+
+  before(async () => {
+    vault = (await management('POST', '/clients', { name: 'Vault app', app_type: 'regular_web', is_first_party: true, token_endpoint_auth_method: 'client_secret_post', callbacks: [CALLBACK], grant_types: ['authorization_code', 'refresh_token', GRANT] })) as unknown as typeof vault;
+    const [okta] = (await management('GET', '/connections?name=op-okta')) as unknown as { id: string }[];
+    await management('PATCH', `/connections/${okta!.id}/clients`, [{ client_id: vault.client_id, status: true }] as unknown as Record<string, unknown>);
+  });
+
+  test('the kept upstream access token is returned; it works at the provider; the tokenset lists without tokens', async () => {
+    upstreamAccessTtl = 3600;
+    const refreshToken = await refreshTokenOf('vera');
+    const res = await exchange({ subject_token: refreshToken, connection: 'op-okta' });
+    assert.equal(res.status, 200, res.text);
+    const body = res.json<{ access_token: string; issued_token_type: string; token_type: string; expires_in: number }>();
+    assert.equal(body.issued_token_type, 'http://auth0.com/oauth/token-type/federated-connection-access-token');
+    assert.equal(body.token_type, 'Bearer');
+    assert.ok(body.expires_in > 3000 && body.expires_in <= 3600);
+    const me = await userinfo(body.access_token);
+    assert.equal(me.status, 200, me.text);
+    assert.equal(me.json<{ sub: string }>().sub, 'vera');
+    const sets = (await management('GET', `/users/${encodeURIComponent('okta|op-okta|vera')}/federated-connections-tokensets`)) as unknown as Record<string, unknown>[];
+    assert.equal(sets.length, 1);
+    assert.equal(sets[0]!.connection, 'op-okta');
+    assert.ok(typeof sets[0]!.last_used_at === 'string');
+    assert.ok(!JSON.stringify(sets).includes(body.access_token), 'no token in the list');
+  });
+
+  test('an expired upstream access token is refreshed at the provider with the kept refresh token', async () => {
+    upstreamAccessTtl = 5;
+    const refreshToken = await refreshTokenOf('rita');
+    const before = upstreamRefreshes;
+    const res = await exchange({ subject_token: refreshToken, connection: 'op-okta' });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(upstreamRefreshes, before + 1, 'one refresh at the provider');
+    upstreamAccessTtl = 3600;
+    const me = await userinfo(res.json<{ access_token: string }>().access_token);
+    assert.equal(me.json<{ sub: string }>().sub, 'rita');
+  });
+
+  test('refusals: another connection, a bad subject token, a client without the grant; tokensets deleted (an unknown id too)', async () => {
+    upstreamAccessTtl = 3600;
+    const refreshToken = await refreshTokenOf('tess');
+    const none = await exchange({ subject_token: refreshToken, connection: 'si-good' });
+    assert.equal(none.status, 401, none.text);
+    assert.equal(none.json<{ error: string }>().error, 'access_denied');
+    const bad = await exchange({ subject_token: 'not-a-refresh-token', connection: 'op-okta' });
+    assert.equal(bad.status, 403);
+    assert.equal(bad.json<{ error: string }>().error, 'invalid_grant');
+    const other = await httpsRequest(`${server.baseUrl}/oauth/token`, { ca, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: GRANT, client_id: client.client_id, client_secret: client.client_secret, subject_token: refreshToken, subject_token_type: 'urn:ietf:params:oauth:token-type:refresh_token', connection: 'op-okta' }).toString() });
+    assert.equal(other.status, 403);
+    assert.equal(other.json<{ error: string }>().error, 'unauthorized_client');
+    const user = encodeURIComponent('okta|op-okta|tess');
+    const [set] = (await management('GET', `/users/${user}/federated-connections-tokensets`)) as unknown as { id: string }[];
+    assert.equal((await raw('DELETE', `/users/${user}/federated-connections-tokensets/fcts_unknown`)).status, 204);
+    assert.equal((await raw('DELETE', `/users/${user}/federated-connections-tokensets/${set!.id}`)).status, 204);
+    assert.deepEqual(await management('GET', `/users/${user}/federated-connections-tokensets`), []);
+    const gone = await exchange({ subject_token: refreshToken, connection: 'op-okta' });
+    assert.equal(gone.status, 401);
+    assert.equal((await raw('GET', `/users/${encodeURIComponent('okta|op-okta|nobody')}/federated-connections-tokensets`)).status, 404);
+  });
+});
+
+describe('the interaction steps run after a federated login as after a password', () => {
+  test('consent: a third-party application asks the federated user, and the code comes after the accept', async () => {
+    const third = (await management('POST', '/clients', { name: 'Third party', app_type: 'regular_web', is_first_party: false, token_endpoint_auth_method: 'client_secret_post', callbacks: [CALLBACK], grant_types: ['authorization_code'] })) as unknown as { client_id: string };
+    const [okta] = (await management('GET', '/connections?name=op-okta')) as unknown as { id: string }[];
+    await management('PATCH', `/connections/${okta!.id}/clients`, [{ client_id: third.client_id, status: true }] as unknown as Record<string, unknown>);
+    const b = browser();
+    const url = `${server.baseUrl}/authorize?${new URLSearchParams({ client_id: third.client_id, response_type: 'code', redirect_uri: CALLBACK, scope: 'openid profile', connection: 'op-okta', state: 'st-consent' })}`;
+    const consent = await atProvider(b, await b.navigate(url), 'carol');
+    assert.equal(consent.arrived, undefined, 'no code before the consent');
+    assert.equal(consent.urls.at(-1)!.origin, server.baseUrl);
+    assert.match(consent.last!.text, /name="decision" value="accept"/);
+    const done = await b.submit(consent.last!, consent.urls.at(-1)!, { decision: 'accept' });
+    assert.ok(done.arrived?.searchParams.get('code'), done.last?.text.replace(/^[^]*<body/, ''));
+    assert.equal(done.arrived!.searchParams.get('state'), 'st-consent');
+  });
+
+  test('organization: a login for an organization through its enabled connection makes the federated user a member; org_id in the token', async () => {
+    const org = (await management('POST', '/organizations', { name: 'acme', display_name: 'Acme' })) as { id: string };
+    const [okta] = (await management('GET', '/connections?name=op-okta')) as unknown as { id: string }[];
+    await management('POST', `/organizations/${org.id}/enabled_connections`, { connection_id: okta!.id, assign_membership_on_login: true });
+    const member = (await management('POST', '/clients', { name: 'Acme portal', app_type: 'regular_web', is_first_party: true, organization_usage: 'allow', token_endpoint_auth_method: 'client_secret_post', callbacks: [CALLBACK], grant_types: ['authorization_code'] })) as unknown as { client_id: string; client_secret: string };
+    await management('PATCH', `/connections/${okta!.id}/clients`, [{ client_id: member.client_id, status: true }] as unknown as Record<string, unknown>);
+    const b = browser();
+    const url = `${server.baseUrl}/authorize?${new URLSearchParams({ client_id: member.client_id, response_type: 'code', redirect_uri: CALLBACK, scope: 'openid', connection: 'op-okta', organization: org.id, state: 'st-org' })}`;
+    const nav = await atProvider(b, await b.navigate(url), 'olga');
+    assert.ok(nav.arrived?.searchParams.get('code'), nav.last?.text.replace(/^[^]*<body/, ''));
+    const claims = await portalIdToken(server, ca, member, CALLBACK, nav.arrived!.searchParams.get('code')!);
+    assert.equal(claims.org_id, org.id);
+    const members = (await management('GET', `/organizations/${org.id}/members`)) as unknown as { user_id: string }[];
+    assert.deepEqual(members.map((m) => m.user_id), ['okta|op-okta|olga']);
+  });
+
+  test('MFA: a tenant that requires it enrols the federated user in OTP before any code; amr mfa', async () => {
+    for (const factor of ['otp', 'recovery-code']) await management('PUT', `/guardian/factors/${factor}`, { enabled: true });
+    await management('PUT', '/guardian/policies', ['all-applications'] as unknown as Record<string, unknown>);
+    try {
+      const b = browser();
+      const enrol = await atProvider(b, await b.navigate(authorizeUrl('op-okta', 'st-mfa')), 'mfa-user');
+      assert.equal(enrol.arrived, undefined, 'no code before the second factor');
+      assert.equal(enrol.urls.at(-1)!.pathname, '/mfa');
+      const secret = /<code id="secret">([A-Z2-7]+)<\/code>/.exec(enrol.last!.text)?.[1];
+      assert.ok(secret, 'the enrolment page shows the secret');
+      const recovery = await b.submit(enrol.last!, enrol.urls.at(-1)!, { code: new TOTP({ secret: Secret.fromBase32(secret) }).generate() });
+      const done = recovery.arrived ? recovery : await b.submit(recovery.last!, recovery.urls.at(-1)!, {});
+      assert.ok(done.arrived?.searchParams.get('code'), done.last?.text.replace(/^[^]*<body/, ''));
+      const claims = await idTokenOf(done.arrived!);
+      assert.equal(claims.sub, 'okta|op-okta|mfa-user');
+      assert.deepEqual(claims.amr, ['mfa']);
+    } finally {
+      await management('PUT', '/guardian/policies', [] as unknown as Record<string, unknown>);
+    }
   });
 });

@@ -19,19 +19,17 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import https from 'node:https';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import Provider from 'oidc-provider';
 import type { Browser } from 'playwright-core';
-import { createTlsCertificate } from '../../src/platform/crypto/certificates.js';
 import { tempDir } from '../helpers/app.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { LOOPBACK_RANGES } from '../helpers/outbound.js';
 import { chromiumSkipReason, inScenario, launchChromium, managementApi, startLocalServer, type LocalServer, type ManagementApi } from './support/chromium.js';
 import { cleanUp, httpsRequest } from './support/https.js';
 import { portalCallback, portalIdToken } from './support/portal.js';
-import { grantEverything } from './support/federation.js';
+import { grantEverything, sharedTls } from './support/federation.js';
 
 const skip = chromiumSkipReason();
 let server: ServerProcess;
@@ -54,12 +52,7 @@ const authorizeUrl = (connection: string, state: string) =>
 before(async () => {
   if (skip) return;
   const dataDir = tempDir('gatehouse-e2e-oidc-');
-  const tlsDir = path.join(dataDir, 'tls');
-  fs.mkdirSync(tlsDir, { recursive: true, mode: 0o700 });
-  const material = await createTlsCertificate(['localhost', '127.0.0.1', '::1']);
-  fs.writeFileSync(path.join(tlsDir, 'key.pem'), material.keyPem, { mode: 0o600 });
-  fs.writeFileSync(path.join(tlsDir, 'cert.pem'), material.certPem);
-  const tls = { cert: Buffer.from(material.certPem), key: Buffer.from(material.keyPem) };
+  const { tls, certFile } = await sharedTls(dataDir, ['localhost', '127.0.0.1', '::1']);
 
   // The upstream listens first: its issuer names its port.
   let provider: Provider | undefined;
@@ -67,7 +60,7 @@ before(async () => {
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   issuer = `https://localhost:${(upstream.address() as AddressInfo).port}`;
 
-  server = await startServerProcess({ dataDir, env: { NODE_EXTRA_CA_CERTS: path.join(tlsDir, 'cert.pem'), GATEHOUSE_OUTBOUND_ALLOW: LOOPBACK_RANGES } });
+  server = await startServerProcess({ dataDir, env: { NODE_EXTRA_CA_CERTS: certFile, GATEHOUSE_OUTBOUND_ALLOW: LOOPBACK_RANGES } });
   ca = fs.readFileSync(server.certFile);
   provider = new Provider(issuer, {
     clients: [
@@ -96,7 +89,7 @@ before(async () => {
     if (code !== 'implicit-forbid-localhost') invalidate.call(this, message, code);
   };
   browser = await launchChromium();
-  appServer = await startLocalServer(application, { cert: ca, key: fs.readFileSync(path.join(tlsDir, 'key.pem')) });
+  appServer = await startLocalServer(application, { cert: ca, key: tls.key });
   callback = `${appServer.origin}/callback`;
   management = await managementApi(server);
   client = (await management('POST', '/clients', {
@@ -161,7 +154,10 @@ describe('OpenID Connect connection to a real OpenID provider, in Chromium', { s
         assert.equal(claims.sub, `oidc|${connection}|${sub}`);
         assert.equal(claims.email, `${sub}@upstream.example`);
         const user = await management('GET', `/users/${encodeURIComponent(`oidc|${connection}|${sub}`)}`);
-        assert.deepEqual(user.identities, [{ connection, user_id: `${connection}|${sub}`, provider: 'oidc', isSocial: false }]);
+        // The upstream's tokens (the code flow's) are shown to this token, which has read:user_idp_tokens.
+        const [{ access_token, ...identity }] = user.identities as [{ access_token?: string }];
+        assert.deepEqual([identity], [{ connection, user_id: `${connection}|${sub}`, provider: 'oidc', isSocial: false }]);
+        assert.equal(typeof access_token, connection === 'upstream-code' ? 'string' : 'undefined');
         assert.equal(user.name, `${sub} Upstream`);
         if (sub === 'ada') {
           // Never linked or logged in by email: the database user with the same verified email is another user, untouched.

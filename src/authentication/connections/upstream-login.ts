@@ -19,7 +19,8 @@
  *   session starts. An upstream that cannot be reached (the outbound guard,
  *   1 MiB, 10 s: src/platform/http/upstream-fetch.ts) says so.
  * - The user `{strategy}|…` (the strategy's `userId`) is made or refreshed,
- *   never found by email; the login finishes through the sealed hop (./hop.ts), where only the browser that
+ *   never found by email; the provider's tokens are kept sealed
+ *   (src/domain/upstream-tokens/vault.ts); the login finishes through the sealed hop (./hop.ts), where only the browser that
  *   started it can.
  */
 import { createHash } from 'node:crypto';
@@ -37,6 +38,8 @@ import type { OutboundPolicy } from '../../platform/http/outbound-guard.js';
 import { secretHash } from '../../domain/secrets.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isActive } from '../../domain/users/active-user.js';
+import { keepUpstreamTokens, type UpstreamTokens } from '../../domain/upstream-tokens/vault.js';
+import type { UpstreamTokenSetStore } from '../../domain/upstream-tokens/store.js';
 import { upsertFederatedUser, type FederatedProfile } from '../../domain/users/federated-user.js';
 import { isoAt } from '../../platform/clock.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
@@ -66,6 +69,7 @@ export interface UpstreamContext {
     readonly connections: ConnectionStore;
     readonly authorizeTransactions: AuthorizationRequestStore;
     readonly users: UserStore;
+    readonly upstreamTokenSets: UpstreamTokenSetStore;
   };
 }
 
@@ -91,15 +95,6 @@ export interface UpstreamAnswer {
   /** The answer's parameters (the protocol's `callbackParams` and the common ones), the state as received. */
   params: Readonly<Record<string, string | undefined>>;
   secrets: UpstreamSecrets;
-}
-
-/** The upstream's tokens, kept sealed with the user's identity. */
-export interface UpstreamTokens {
-  access_token?: string;
-  refresh_token?: string;
-  /** Seconds since the epoch. */
-  expires_at?: number;
-  scope?: string;
 }
 
 /** Who the upstream says logged in. */
@@ -211,6 +206,8 @@ async function handleCallback(protocol: UpstreamProtocol, deps: InteractionDeps,
   }
   if (!user) throw refused('This user is not known to this connection.');
   if (!isActive(user)) throw refused('This user is blocked.');
+  // The provider's tokens, sealed (identities[] under read:user_idp_tokens, Token Vault).
+  if (identity.tokens) await keepUpstreamTokens(ctx, tenant.id, strategy.userId(connection, identity.id), connection, identity.tokens);
   const step = authorize.connection === connection.name ? 'enterprise' : 'login';
   return sendHop(ctx, reply, tenant, state.t, user.user_id, step);
 }

@@ -33,8 +33,9 @@ import { OIDC_STRATEGY, oidcSettings, type OidcSettings } from '../../domain/con
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { FederatedProfile } from '../../domain/users/federated-user.js';
 import { upstreamFetch, type UpstreamFetch } from '../../platform/http/upstream-fetch.js';
-import { callbackUrl, upstreamLogin, type UpstreamAnswer, type UpstreamIdentity, type UpstreamProtocol, type UpstreamSecrets, type UpstreamContext, type UpstreamTokens } from '../connections/upstream-login.js';
-import type { Interaction } from '../interaction/step.js';
+import { callbackUrl, upstreamLogin, type UpstreamAnswer, type UpstreamIdentity, type UpstreamProtocol, type UpstreamSecrets, type UpstreamContext } from '../connections/upstream-login.js';
+import type { UpstreamTokens } from '../../domain/upstream-tokens/vault.js';
+import type { ConnectionLogin, Interaction } from '../interaction/step.js';
 
 /** The algorithms an id_token may be signed with: asymmetric only (never `none`, never a MAC keyed by what the client knows). */
 const ASYMMETRIC = new Set(['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519']);
@@ -130,6 +131,16 @@ function tokensOf(response: client.TokenEndpointResponse, now: number): Upstream
   };
 }
 
+/** A fetch interceptor that takes the id_token out of the token endpoint's answer (handing it to `take`). */
+function idTokenTaker(settings: OidcSettings, take: (idToken: string | undefined) => void) {
+  return async (target: string, response: Response): Promise<Response> => {
+    if (target !== settings.metadata.token_endpoint || response.status !== 200) return response;
+    const { id_token, ...rest } = (await response.json()) as Record<string, unknown>;
+    take(typeof id_token === 'string' ? id_token : undefined);
+    return new Response(JSON.stringify(rest), { status: 200, headers: { 'content-type': 'application/json' } });
+  };
+}
+
 /** The answer's claims (and the provider's tokens on the code flow), every check passed; throws otherwise. */
 async function verifiedClaims(ctx: UpstreamContext, tenant: Tenant, settings: OidcSettings, answer: UpstreamAnswer): Promise<{ claims: Record<string, unknown>; tokens?: UpstreamTokens }> {
   const { params, secrets } = answer;
@@ -145,14 +156,7 @@ async function verifiedClaims(ctx: UpstreamContext, tenant: Tenant, settings: Oi
   for (const [name, value] of fields) url.searchParams.set(name, value);
   // A multi-tenant id_token is checked against its own tenant's issuer: taken out of the token response before openid-client reads it.
   let tenantIdToken: string | undefined;
-  const intercept = multiTenant(settings)
-    ? async (target: string, response: Response) => {
-        if (target !== settings.metadata.token_endpoint || response.status !== 200) return response;
-        const { id_token, ...rest } = (await response.json()) as Record<string, unknown>;
-        tenantIdToken = typeof id_token === 'string' ? id_token : undefined;
-        return new Response(JSON.stringify(rest), { status: 200, headers: { 'content-type': 'application/json' } });
-      }
-    : undefined;
+  const intercept = multiTenant(settings) ? idTokenTaker(settings, (idToken) => (tenantIdToken = idToken)) : undefined;
   const response = await client.authorizationCodeGrant(configuration(ctx, settings, intercept), url, {
     expectedState: sealed,
     idTokenExpected: intercept === undefined,
@@ -188,6 +192,27 @@ async function verify(flavour: OidcFlavour, ctx: UpstreamContext, tenant: Tenant
   return { id, profile, ...(tokens && { tokens }) };
 }
 
+const FLAVOURS: readonly OidcFlavour[] = [
+  { strategy: OIDC_STRATEGY, settings: oidcSettings },
+  { strategy: OKTA_STRATEGY, settings: oktaSettings },
+  { strategy: WAAD_STRATEGY, settings: waadSettings },
+  { strategy: GOOGLE_APPS_STRATEGY, settings: googleAppsSettings },
+];
+
+/**
+ * New tokens for a user's refresh token at the connection's provider
+ * (Token Vault, when the kept access token has expired); undefined when the
+ * connection's strategy is not on this flow.
+ */
+export async function refreshOidcTokens(ctx: UpstreamContext, connection: ConnectionRow, refreshToken: string): Promise<UpstreamTokens | undefined> {
+  const flavour = FLAVOURS.find((f) => f.strategy === connection.strategy);
+  if (!flavour) return undefined;
+  const settings = { ...flavour.settings(connection.options), type: 'back_channel' as const };
+  // The refreshed id_token, if any, is not what is asked for: taken out unread for a multi-tenant issuer.
+  const config = configuration(ctx, settings, multiTenant(settings) ? idTokenTaker(settings, () => undefined) : undefined);
+  return tokensOf(await client.refreshTokenGrant(config, refreshToken), ctx.now()) ?? {};
+}
+
 /** The upstream protocol of an OpenID Connect flavour. */
 export function oidcProtocol(flavour: OidcFlavour): UpstreamProtocol {
   return {
@@ -200,7 +225,4 @@ export function oidcProtocol(flavour: OidcFlavour): UpstreamProtocol {
 }
 
 // The generic strategy answers, besides its own, the callbacks whose state names no strategy (to refuse them with their reason).
-export const oidcLogin = upstreamLogin(oidcProtocol({ strategy: OIDC_STRATEGY, settings: oidcSettings }), { answersUnclaimed: true });
-export const oktaLogin = upstreamLogin(oidcProtocol({ strategy: OKTA_STRATEGY, settings: oktaSettings }));
-export const waadLogin = upstreamLogin(oidcProtocol({ strategy: WAAD_STRATEGY, settings: waadSettings }));
-export const googleAppsLogin = upstreamLogin(oidcProtocol({ strategy: GOOGLE_APPS_STRATEGY, settings: googleAppsSettings }));
+export const [oidcLogin, oktaLogin, waadLogin, googleAppsLogin] = FLAVOURS.map((flavour) => upstreamLogin(oidcProtocol(flavour), { answersUnclaimed: flavour.strategy === OIDC_STRATEGY })) as [ConnectionLogin, ConnectionLogin, ConnectionLogin, ConnectionLogin];

@@ -15,6 +15,8 @@ export interface TokenResponse {
   scope?: string;
   expires_in: number;
   token_type: TokenType;
+  /** What the token is, for token exchanges (RFC 8693 §2.2.1; Token Vault). */
+  issued_token_type?: string;
   /** The mfa-recovery-code grant's new recovery code (wire notes §5: "MFA recovery adds recovery_code"). */
   recovery_code?: string;
 }

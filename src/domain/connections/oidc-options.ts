@@ -199,3 +199,16 @@ export function oidcSettings(options: Readonly<Record<string, unknown>>): OidcSe
     userIdFromEmail: false,
   };
 }
+
+/** Whether the provider answers now: its JWKS (which every login reads) fetched through the outbound guard; undefined when it does, else why not. */
+export async function oidcProviderStatus(options: Readonly<Record<string, unknown>>, fetch: UpstreamFetch): Promise<string | undefined> {
+  const { jwks_uri } = oidcSettings(options).metadata;
+  try {
+    const answer = await fetch(jwks_uri, { headers: { accept: 'application/json' } });
+    if (answer.status !== 200) return `The identity provider's JWKS answered ${answer.status}.`;
+    const keys = ((await answer.json()) as { keys?: unknown }).keys;
+    return Array.isArray(keys) ? undefined : 'The identity provider\'s JWKS holds no keys.';
+  } catch (error) {
+    return `The identity provider could not be reached (${(error as Error).message}).`;
+  }
+}

@@ -35,6 +35,9 @@ export interface UserIdentity {
   isSocial: boolean;
   /** Linked identities only: their profile. */
   profileData?: IdentityProfileData;
+  /** The upstream identity provider's tokens: only to a Management API token with read:user_idp_tokens. */
+  access_token?: string;
+  refresh_token?: string;
 }
 
 export interface User {

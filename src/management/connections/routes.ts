@@ -4,6 +4,7 @@ import { updateConnectionClients } from './clients/update.js';
 import { createConnection } from './create.js';
 import { deleteConnection } from './delete.js';
 import { getConnection } from './get.js';
+import { connectionStatus } from './status.js';
 import { listConnections } from './list.js';
 import { ConnectionService, type ConnectionServiceContext } from './service.js';
 import { updateConnection } from './update.js';
@@ -15,6 +16,7 @@ export function connectionRoutes(ctx: ConnectionServiceContext): ManagementRoute
     listConnections,
     createConnection,
     getConnection,
+    connectionStatus,
     updateConnection,
     deleteConnection,
     listConnectionClients,

@@ -120,6 +120,13 @@ export class ConnectionService {
     return row;
   }
 
+  /** GET /connections/{id}/status: nothing when the connection's upstream answers (or it has none); a 404 saying why otherwise. */
+  async status(tenant: Tenant, id: string): Promise<void> {
+    const row = await this.find(tenant, id);
+    const problem = await connectionStrategy(row.strategy)?.status?.(row.options, this.strategyDeps);
+    if (problem !== undefined) throw managementErrors.notFound(problem);
+  }
+
   async get(tenant: Tenant, id: string, selection?: FieldSelection): Promise<Partial<Connection>> {
     const row = await this.find(tenant, id);
     return select(connectionFromRow(row, await this.connections.enabledClients(tenant.id, id)), selection);

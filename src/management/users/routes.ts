@@ -23,14 +23,16 @@ import { OrganizationMemberService, type OrganizationMemberServiceContext } from
 import { linkUserIdentity } from './identities/link.js';
 import { UserIdentityService, type UserIdentityServiceContext } from './identities/service.js';
 import { unlinkUserIdentity } from './identities/unlink.js';
+import { federatedTokenSetRoutes, type FederatedTokenSetContext } from './federated-tokensets/routes.js';
 
 /** /api/v2/users, /api/v2/users-by-email, and a user's identities, roles, permissions and groups. */
-export function userRoutes(ctx: UserServiceContext & UserAccessContext & UserIdentityServiceContext & OrganizationMemberServiceContext): ManagementRoute[] {
+export function userRoutes(ctx: UserServiceContext & UserAccessContext & UserIdentityServiceContext & OrganizationMemberServiceContext & FederatedTokenSetContext): ManagementRoute[] {
   const users = new UserService(ctx);
   const rbac = new UserAccessService(ctx);
   const identities = new UserIdentityService(ctx);
   return [
-    ...[listUsers, createUser, getUser, updateUser, deleteUser, listUsersByEmail].map((route) => route(ctx, users)),
+    ...[listUsers, createUser, updateUser, deleteUser, listUsersByEmail].map((route) => route(ctx, users)),
+    getUser(ctx, users),
     ...[
       listUserRoles,
       assignUserRoles,
@@ -46,5 +48,6 @@ export function userRoutes(ctx: UserServiceContext & UserAccessContext & UserIde
     ].map((route) => route(ctx, rbac)),
     listUserOrganizations(ctx, new OrganizationMemberService(ctx)),
     ...[linkUserIdentity, unlinkUserIdentity].map((route) => route(ctx, identities)),
+    ...federatedTokenSetRoutes(ctx),
   ];
 }

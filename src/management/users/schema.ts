@@ -120,6 +120,8 @@ export const Identity = Type.Object(
     provider: Type.String({ description: 'The type of identity provider' }),
     isSocial: Type.Boolean({ description: 'Whether this identity is from a social provider (true) or not (false)' }),
     profileData: Type.Optional(ProfileData),
+    access_token: Type.Optional(Type.String({ description: "The identity provider's access token (only with read:user_idp_tokens)" })),
+    refresh_token: Type.Optional(Type.String({ description: "The identity provider's refresh token (only with read:user_idp_tokens)" })),
   },
   { additionalProperties: false },
 );

@@ -25,6 +25,7 @@ import { KyselyGroupStore } from './groups.js';
 import { KyselyGuardianPushStore } from './guardian.js';
 import { KyselyMfaStore } from './mfa.js';
 import { KyselyOneTimeUseStore } from './one-time-uses.js';
+import { KyselyUpstreamTokenSetStore } from './upstream-token-sets.js';
 import { KyselyPasswordlessStore } from './passwordless.js';
 import { KyselyOrganizationConnectionStore } from './organization-connections.js';
 import { KyselyOrganizationDiscoveryDomainStore } from './organization-discovery-domains.js';
@@ -76,6 +77,7 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     authorizationCodes: new KyselyAuthorizationCodeStore(db),
     clientCredentials: new KyselyClientCredentialStore(db),
     oneTimeUses: new KyselyOneTimeUseStore(db),
+    upstreamTokenSets: new KyselyUpstreamTokenSetStore(db),
     pushedRequests: new KyselyPushedRequestStore(db),
     customDomains: new KyselyCustomDomainStore(db),
     samlpSessions: new KyselySamlpSessionStore(db),

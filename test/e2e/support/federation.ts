@@ -17,11 +17,14 @@
  *   answers, Entra ID's multi-tenant issuer template).
  */
 import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import https from 'node:https';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as jose from 'jose';
 import type { Configuration } from 'oidc-provider';
+import { createTlsCertificate } from '../../../src/platform/crypto/certificates.js';
 import { httpsRequest, type HttpResult } from './https.js';
 import { parseSetCookie, readForm } from './browser.js';
 
@@ -68,7 +71,13 @@ export class FederationBrowser {
 
   submitUntil(page: HttpResult, pageUrl: URL, fields: Record<string, string>, until: Until): Promise<FederatedNavigation> {
     const form = readForm(page.text, pageUrl);
-    return this.follow(form.action, 'POST', new URLSearchParams({ ...form.hidden, ...fields }).toString(), until);
+    const fieldsOf = new URLSearchParams({ ...form.hidden, ...fields });
+    if (/\bmethod="get"/i.test(/<form\b[^>]*>/i.exec(page.text)?.[0] ?? '')) {
+      const target = new URL(form.action);
+      for (const [name, value] of fieldsOf) target.searchParams.set(name, value);
+      return this.follow(target, 'GET', undefined, until);
+    }
+    return this.follow(form.action, 'POST', fieldsOf.toString(), until);
   }
 
   /** Follows redirects (and auto-submitted form_post pages) from one request. */
@@ -281,3 +290,17 @@ export const grantEverything: NonNullable<Configuration['loadExistingGrant']> = 
   await grant.save();
   return grant;
 };
+
+/**
+ * One certificate for Gatehouse and the upstreams, written to `{dataDir}/tls`
+ * (where the server takes its pair), for the server to trust through
+ * NODE_EXTRA_CA_CERTS (`certFile`, read by Node at process start).
+ */
+export async function sharedTls(dataDir: string, hosts: string[]): Promise<{ tls: { cert: Buffer; key: Buffer }; certFile: string }> {
+  const tlsDir = path.join(dataDir, 'tls');
+  fs.mkdirSync(tlsDir, { recursive: true, mode: 0o700 });
+  const material = await createTlsCertificate(hosts);
+  fs.writeFileSync(path.join(tlsDir, 'key.pem'), material.keyPem, { mode: 0o600 });
+  fs.writeFileSync(path.join(tlsDir, 'cert.pem'), material.certPem);
+  return { tls: { cert: Buffer.from(material.certPem), key: Buffer.from(material.keyPem) }, certFile: path.join(tlsDir, 'cert.pem') };
+}

@@ -4,6 +4,7 @@
  * (or the Google id with `map_user_id_to_id`); the login in src/authentication/oidc-connection/.
  */
 import { GOOGLE_APPS_STRATEGY, googleAppsOptionsProblem, prepareGoogleAppsOptions } from '../enterprise-oidc-options.js';
+import { oidcProviderStatus } from '../oidc-options.js';
 import { enterpriseUserId, type ConnectionStrategy } from './strategy.js';
 
 export const googleAppsStrategy: ConnectionStrategy = {
@@ -12,5 +13,6 @@ export const googleAppsStrategy: ConnectionStrategy = {
   isSocial: false,
   optionsProblem: googleAppsOptionsProblem,
   prepareOptions: (options, deps) => prepareGoogleAppsOptions(options, deps.fetch, deps.endpoints),
+  status: (options, deps) => oidcProviderStatus(options, deps.fetch),
   userId: enterpriseUserId(GOOGLE_APPS_STRATEGY),
 };

@@ -4,7 +4,7 @@
  * enterprise form, federation wire notes §3.1); the login in
  * src/authentication/oidc-connection/.
  */
-import { OIDC_STRATEGY, oidcOptionsProblem, prepareOidcOptions } from '../oidc-options.js';
+import { OIDC_STRATEGY, oidcOptionsProblem, oidcProviderStatus, prepareOidcOptions } from '../oidc-options.js';
 import { enterpriseUserId, type ConnectionStrategy } from './strategy.js';
 
 export const oidcStrategy: ConnectionStrategy = {
@@ -13,5 +13,6 @@ export const oidcStrategy: ConnectionStrategy = {
   isSocial: false,
   optionsProblem: oidcOptionsProblem,
   prepareOptions: (options, deps) => prepareOidcOptions(options, deps.fetch),
+  status: (options, deps) => oidcProviderStatus(options, deps.fetch),
   userId: enterpriseUserId(OIDC_STRATEGY),
 };

@@ -41,6 +41,11 @@ export interface ConnectionStrategy {
    * discovery document). Throws a `StrategyOptionsError` when one cannot be had.
    */
   prepareOptions?(options: Record<string, unknown>, deps: StrategyDeps): Promise<Record<string, unknown>>;
+  /**
+   * Whether the upstream answers now (GET /connections/{id}/status): undefined
+   * when it does, else why not. A strategy without an upstream is always online.
+   */
+  status?(options: Readonly<Record<string, unknown>>, deps: StrategyDeps): Promise<string | undefined>;
   /** The user id of an identity `id` at this connection (`samlp|{connection}|{id}`, `github|{id}`). */
   userId(connection: Pick<ConnectionRow, 'name'>, id: string): string;
 }
