@@ -148,6 +148,18 @@ after(async () => {
   await cleanUp(server ? [server] : [], server ? [server.dataDir] : []);
 });
 
+/**
+ * The user's one identity, social; with the provider's access token the
+ * login kept (the Management token has read:user_idp_tokens), which is the
+ * one the stand-in issued for the last code.
+ */
+function assertSocialIdentity(identities: Record<string, unknown>[], expected: Record<string, unknown>): void {
+  assert.equal(identities.length, 1);
+  const { access_token, ...identity } = identities[0]!;
+  assert.deepEqual(identity, expected);
+  assert.equal(access_token, standIns.issued.at(-1), 'the provider\'s access token, kept sealed, shown under read:user_idp_tokens');
+}
+
 /** The user as the auth0 SDK reads it back. */
 const userOf = (id: string) => management.users.get(id) as unknown as Promise<Record<string, unknown> & { identities: Record<string, unknown>[] }>;
 
@@ -162,6 +174,22 @@ describe('social connections against stand-ins of their providers', () => {
     assert.deepEqual(byName.get('linkedin')!.options!.scope, ['r_emailaddress', 'r_liteprofile', 'r_basicprofile']);
   });
 
+  test('the auth0 SDK updates and gets each social strategy: options replaced, the scope computed again, the secret kept', async () => {
+    const connections = (await management.connections.list()).data;
+    for (const name of ['google-oauth2', 'github', 'apple', 'windowslive', 'facebook', 'linkedin']) {
+      const connection = connections.find((c) => c.name === name)!;
+      const { client_secret: _secret, app_secret: _key, scope: _scope, ...options } = connection.options as Record<string, unknown>;
+      const updated = await management.connections.update(connection.id!, { options: { ...options, email: true } });
+      const read = await management.connections.get(connection.id!);
+      assert.deepEqual(read.options, updated.options, name);
+      assert.equal(read.strategy, name);
+      assert.equal((read.options as Record<string, unknown>).email, true, name);
+      const secret = name === 'apple' ? 'app_secret' : 'client_secret';
+      assert.equal((read.options as Record<string, unknown>)[secret], (connection.options as Record<string, unknown>)[secret], `${name}: the secret left out is kept`);
+      assert.deepEqual((read.options as Record<string, unknown>).scope, (connection.options as Record<string, unknown>).scope, `${name}: email was already asked for`);
+    }
+  });
+
   test('google-oauth2: an id_token verified (PKCE, nonce), google-oauth2|{sub} with its profile and a social identity; the database user with the same email untouched', async () => {
     const claims = await logIn('google-oauth2', 'google', { id: '103547991597142817347', email: 'ada@social.example', email_verified: true, name: 'Ada Lovelace', given_name: 'Ada', family_name: 'Lovelace', picture: 'https://pictures.example/ada.png' });
     assert.equal(claims.sub, 'google-oauth2|103547991597142817347');
@@ -172,7 +200,7 @@ describe('social connections against stand-ins of their providers', () => {
     assert.equal(sent.get('redirect_uri'), `${server.baseUrl}/login/callback`);
     assert.deepEqual(sent.get('scope')!.split(' '), ['openid', 'email', 'profile', 'https://mail.google.com/mail/feed/atom']);
     const user = await userOf('google-oauth2|103547991597142817347');
-    assert.deepEqual(user.identities, [{ connection: 'google-oauth2', user_id: '103547991597142817347', provider: 'google-oauth2', isSocial: true }]);
+    assertSocialIdentity(user.identities, { connection: 'google-oauth2', user_id: '103547991597142817347', provider: 'google-oauth2', isSocial: true });
     assert.equal(user.email_verified, true);
     assert.equal(user.name, 'Ada Lovelace');
     assert.equal(user.given_name, 'Ada');
@@ -197,7 +225,7 @@ describe('social connections against stand-ins of their providers', () => {
     assert.equal(lastAuthorize('github').get('code_challenge_method'), 'S256');
     assert.equal(lastAuthorize('github').get('scope'), 'user:email read:user');
     const user = await userOf('github|583231');
-    assert.deepEqual(user.identities, [{ connection: 'github', user_id: '583231', provider: 'github', isSocial: true }]);
+    assertSocialIdentity(user.identities, { connection: 'github', user_id: '583231', provider: 'github', isSocial: true });
     assert.equal(user.email, 'octocat@social.example');
     assert.equal(user.email_verified, true);
     assert.equal(user.nickname, 'octocat');
@@ -240,7 +268,7 @@ describe('social connections against stand-ins of their providers', () => {
     assert.equal(claims.sub, 'windowslive|4cf0a30169d55031');
     assert.equal(lastAuthorize('windowslive').get('scope'), 'https://graph.microsoft.com/User.Read');
     const user = await userOf('windowslive|4cf0a30169d55031');
-    assert.deepEqual(user.identities, [{ connection: 'windowslive', user_id: '4cf0a30169d55031', provider: 'windowslive', isSocial: true }]);
+    assertSocialIdentity(user.identities, { connection: 'windowslive', user_id: '4cf0a30169d55031', provider: 'windowslive', isSocial: true });
     assert.equal(user.email, 'alan@outlook.example');
     assert.equal(user.given_name, 'Alan');
   });

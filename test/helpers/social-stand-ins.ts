@@ -72,6 +72,8 @@ export interface SocialStandIns {
   next: Partial<Record<StandInProvider, StandInAccount | 'deny'>>;
   /** The registered client of each provider. */
   clients: Partial<Record<StandInProvider, StandInClient>>;
+  /** The access tokens issued, in order. */
+  issued: string[];
   /** Every authorization request's parameters, and every token request's form, by provider. */
   seen: { authorize: { provider: StandInProvider; params: URLSearchParams }[]; token: { provider: StandInProvider; form: URLSearchParams }[] };
   /** How the next id_token is spoiled (a refusal to test): signed by another key, for another audience, another nonce, another issuer, expired. */
@@ -95,6 +97,7 @@ export async function startSocialStandIns(tls: { cert: Buffer; key: Buffer }): P
   const next: SocialStandIns['next'] = {};
   const clients: SocialStandIns['clients'] = {};
   const tamper: SocialStandIns['tamper'] = {};
+  const issued: string[] = [];
   const otherKey = (await generateKeyPair('RS256')).privateKey;
   let origin = '';
   const issuerOf = (provider: StandInProvider) => `${origin}/${provider}`;
@@ -181,6 +184,7 @@ export async function startSocialStandIns(tls: { cert: Buffer; key: Buffer }): P
     grant.used = true;
     const accessToken = random();
     tokens.set(accessToken, { provider, account: grant.account });
+    issued.push(accessToken);
     const body: Record<string, unknown> = { access_token: accessToken, token_type: provider === 'github' ? 'bearer' : 'Bearer', expires_in: 3600 };
     if (OIDC.includes(provider)) body.id_token = await idToken(provider, grant);
     if (provider === 'github') {
@@ -269,6 +273,7 @@ export async function startSocialStandIns(tls: { cert: Buffer; key: Buffer }): P
     clients,
     seen,
     tamper,
+    issued,
     appleKey: () => {
       const pair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
       const pem = pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();

@@ -32,7 +32,8 @@ import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { FederatedProfile } from '../../domain/users/federated-user.js';
 import type { FederationEndpoints } from '../../platform/federation-endpoints.js';
 import { upstreamFetch, type UpstreamFetch } from '../../platform/http/upstream-fetch.js';
-import { callbackUrl, upstreamLogin, type UpstreamAnswer, type UpstreamContext, type UpstreamIdentity, type UpstreamProtocol, type UpstreamSecrets, type UpstreamTokens } from '../connections/upstream-login.js';
+import { callbackUrl, upstreamLogin, type UpstreamAnswer, type UpstreamContext, type UpstreamIdentity, type UpstreamProtocol, type UpstreamSecrets } from '../connections/upstream-login.js';
+import type { UpstreamTokens } from '../../domain/upstream-tokens/vault.js';
 import { pageErrors } from '../errors.js';
 import type { ConnectionLogin, Interaction } from '../interaction/step.js';
 
