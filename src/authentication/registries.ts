@@ -37,6 +37,7 @@ import { samlpResponse } from './samlp/response.js';
 import { federatedLoginStep } from './interaction/steps/federated.js';
 import { samlpLogin } from './samlp-connection/index.js';
 import { googleAppsLogin, oidcLogin, oktaLogin, waadLogin } from './oidc-connection/index.js';
+import { socialLogins } from './social-connections/index.js';
 import { wsfedResponse } from './wsfed/endpoint.js';
 
 export interface AuthenticationRegistries {
@@ -64,6 +65,6 @@ export function defaultRegistries(): AuthenticationRegistries {
     responseModes: RESPONSE_MODE_LIST,
     interactionSteps: [organizationStep, federatedLoginStep, passwordlessStep, loginStep, mfaStep, consentStep],
     protocolResponses: [samlpResponse, wsfedResponse],
-    connectionLogins: [samlpLogin, oktaLogin, waadLogin, googleAppsLogin, oidcLogin],
+    connectionLogins: [samlpLogin, oktaLogin, waadLogin, googleAppsLogin, ...socialLogins, oidcLogin],
   };
 }

@@ -52,6 +52,12 @@ const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
 const PASSWORD = 'Sunny-Meadow-42';
 const PRIMARY = '#0a7d33';
+/** Two social connections and an enterprise one shown as buttons (the others are found by their email domain). */
+const FEDERATED = [
+  { name: 'google-oauth2', label: 'Google', strategy: 'google-oauth2' },
+  { name: 'github', label: 'GitHub', strategy: 'github' },
+  { name: 'acme-sso', label: 'Acme Corp', strategy: 'oidc' },
+];
 
 /** The three looks every page is checked in. */
 const LOOKS = [
@@ -95,10 +101,12 @@ describe('hosted pages design system in Chromium', { skip }, () => {
     const weak = checkPassword({}, 'abc');
     const pages: [string, PageDocument][] = [
       ['login', loginPage({ ...view, usernames: false, signup: true })],
+      ['login-federated', loginPage({ ...view, usernames: false, signup: true, connections: FEDERATED })],
       ['login-error', loginPage({ ...view, usernames: true, signup: true, identifier: 'alice', error: { message: 'Wrong email or password.' } })],
       ['login-identifier', loginPage({ ...view, usernames: false, signup: false, identifierFirst: 'identifier' })],
       ['login-password', loginPage({ ...view, usernames: false, signup: false, identifier: 'alice@example.com', identifierFirst: 'password' })],
       ['signup', signupPage({ ...view, usernames: true, policy: checkPassword({}, '') })],
+      ['signup-federated', signupPage({ ...view, usernames: false, policy: checkPassword({}, ''), connections: FEDERATED })],
       ['signup-weak', signupPage({ ...view, usernames: false, email: 'a@example.com', policy: weak, policyChecked: true, error: { field: 'password', message: 'Your password is too weak.' } })],
       ['forgot-password', forgotPasswordPage(view)],
       ['forgot-password-sent', forgotPasswordSentPage('st4te')],

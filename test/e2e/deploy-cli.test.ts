@@ -21,22 +21,15 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { tempDir } from '../helpers/app.js';
-import { startServerProcess, ROOT, type ServerProcess } from '../helpers/server-process.js';
-import { cleanUp, httpsRequest, managementToken, runNode, type NodeRun } from './support/https.js';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { A0DEPLOY_BIN, a0deploy as runA0deploy, UNSKIPPABLE } from './support/a0deploy.js';
+import { cleanUp, httpsRequest, managementToken, type NodeRun } from './support/https.js';
 
-const BIN = path.join(ROOT, 'node_modules/auth0-deploy-cli/lib/index.js');
 // The tool's own YAML library reads and writes its files.
-const yaml = createRequire(BIN)('js-yaml') as { load(text: string): unknown; dump(value: unknown): string };
+const yaml = createRequire(A0DEPLOY_BIN)('js-yaml') as { load(text: string): unknown; dump(value: unknown): string };
 
 const ORDERS = 'https://orders.deploy.example/';
 
-/** Resource types the tool reads with no way to skip them, and the operation that serves each. */
-const UNSKIPPABLE: ReadonlyArray<[types: string[], path: string]> = [
-  [['tenant', 'pages'], '/tenants/settings'],
-  [['prompts'], '/prompts'],
-  [['logStreams'], '/log-streams'],
-  [['attackProtection'], '/attack-protection/brute-force-protection'],
-];
 
 type Named = { name: string; [key: string]: unknown };
 type Tenant = Record<string, unknown> & {
@@ -71,27 +64,7 @@ describe('auth0-deploy-cli: export, import an edited export, import it again, ex
     return res.body;
   }
 
-  /**
-   * Runs `a0deploy <args>` with a config file; asserts it succeeded and logged
-   * no error. Exports take their token with the client's credentials, as the
-   * README says. Imports are given a token (`AUTH0_ACCESS_TOKEN`): the tool
-   * takes its token first, then validates the file for a while (a minute of
-   * CPU on a loaded machine), and its first API call can then meet the token
-   * request's keep-alive connection just as the server closes it (72 s idle).
-   */
-  async function a0deploy(args: string[], success: string): Promise<NodeRun> {
-    const config = args[0] === 'import' ? 'config-token.json' : 'config.json';
-    const run = await runNode([BIN, ...args, '-c', path.join(work, config)], {
-      cwd: work,
-      env: { ...process.env, NODE_EXTRA_CA_CERTS: server.certFile, FORCE_COLOR: '0', NO_COLOR: '1' },
-      timeoutMs: 600_000,
-    });
-    const output = run.stdout + run.stderr;
-    assert.equal(run.code, 0, `a0deploy ${args.join(' ')} failed:\n${output}\n${server.output().slice(-3000)}`);
-    assert.match(output, new RegExp(success));
-    assert.doesNotMatch(output, / - error: /, output);
-    return run;
-  }
+  const a0deploy = (args: string[], success: string): Promise<NodeRun> => runA0deploy(server, work, args, success);
 
   /** Requests to the Management API the server logged since `mark` (its output length then). */
   function requestsSince(mark: number): { method: string; path: string; status: number }[] {

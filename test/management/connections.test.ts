@@ -169,7 +169,7 @@ describe('/api/v2/connections', () => {
       ],
       [
         'POST', '/api/v2/connections', { name: 'x', strategy: 'auth0', show_as_button: true },
-        "Payload validation error: 'Additional properties not allowed: show_as_button'.",
+        "Payload validation error: 'show_as_button is only available on enterprise connections' on property show_as_button.",
       ],
       [
         'POST', '/api/v2/connections', { name: 'x', strategy: 'auth0', options: { passwordPolicy: 'strong' } },

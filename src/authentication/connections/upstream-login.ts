@@ -33,6 +33,7 @@ import type { ConnectionStore } from '../../domain/connections/store.js';
 import type { OneTimeUseStore } from '../../domain/one-time-use/store.js';
 import type { UserStore } from '../../domain/users/store.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
+import type { FederationEndpointOverrides } from '../../platform/federation-endpoints.js';
 import type { OutboundPolicy } from '../../platform/http/outbound-guard.js';
 import { secretHash } from '../../domain/secrets.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
@@ -62,7 +63,7 @@ export interface UpstreamContext {
   readonly box: SecretBox;
   readonly now: () => number;
   /** Where calls to the provider may go (src/platform/http/outbound-guard.ts). */
-  readonly config: { readonly outbound: OutboundPolicy };
+  readonly config: { readonly outbound: OutboundPolicy; readonly federationEndpoints?: { readonly overrides: FederationEndpointOverrides } | undefined };
   readonly stores: {
     readonly oneTimeUses: OneTimeUseStore;
     readonly connections: ConnectionStore;

@@ -118,7 +118,35 @@ export function policyChecklist(ui: PageUi, policy: PolicyResult, showResult: bo
 
 const link = (path: string, state: string) => `${path}?state=${encodeURIComponent(state)}`;
 
+/** A federated connection the login and signup pages offer as a button (enabled social connections; enterprise ones with `show_as_button`). */
+export interface FederatedButton {
+  /** The connection's name, posted as `connection`. */
+  name: string;
+  /** The provider's or connection's name as the button says it. */
+  label: string;
+  strategy: string;
+}
+
+/**
+ * The buttons of the federated connections, after the page's form: one form
+ * posting `connection` to /login/federated with the transaction's fields,
+ * each a labelled button ("Continue with GitHub"), grouped under "Or".
+ */
+function federatedButtons(ui: PageUi, view: TransactionView & { connections?: readonly FederatedButton[] }): Html | '' {
+  const buttons = view.connections ?? [];
+  if (buttons.length === 0) return '';
+  return html`<div class="federated" role="group" aria-labelledby="federated-title">
+<p id="federated-title" class="separator">${ui.text('login', 'login', 'separatorText')}</p>
+<form method="post" action="/login/federated">
+${hiddenFields(view)}
+${buttons.map((b) => html`<button type="submit" class="secondary" name="connection" value="${b.name}" data-strategy="${b.strategy}">${ui.text('login', 'login', 'federatedConnectionButtonText', { connectionName: b.label })}</button>
+`)}</form>
+</div>`;
+}
+
 export interface LoginView extends TransactionView {
+  /** The federated connections offered as buttons. */
+  connections?: readonly FederatedButton[];
   /** Whether the connection has usernames (then the field takes either). */
   usernames: boolean;
   identifier?: string;
@@ -158,6 +186,7 @@ ${hiddenFields(view)}
 ${identifierOnly ? '' : passwordField(ui, { id: 'password', label: ui.text('login', 'login', 'passwordLabel'), autocomplete: 'current-password', state: fieldState(view.error, 'password') })}
 <button type="submit">${identifierOnly ? ui.text('common', 'common', 'continueButtonText') : ui.text('login', 'login', 'buttonText')}</button>
 </form>
+${federatedButtons(ui, view)}
 ${loginLinks(ui, view)}`;
   }, { clientName: view.clientName });
 }
@@ -178,6 +207,8 @@ ${loginLinks(ui, view)}`, { clientName: view.clientName });
 }
 
 export interface SignupView extends TransactionView {
+  /** The federated connections offered as buttons. */
+  connections?: readonly FederatedButton[];
   usernames: boolean;
   email?: string;
   username?: string;
@@ -213,6 +244,7 @@ ${
 ${view.policy && view.policy.rules.length > 0 ? html`<p id="policy-title">${ui.text('signup', 'signup', 'policyTitle')}</p>${policyChecklist(ui, view.policy, view.policyChecked === true)}` : ''}
 <button type="submit">${ui.text('signup', 'signup', 'buttonText')}</button>
 </form>
+${federatedButtons(ui, view)}
 <div class="links"><p>${ui.text('signup', 'signup', 'loginActionText')} <a href="${link('/login', view.state)}">${ui.text('signup', 'signup', 'loginActionLinkText')}</a></p></div>`,
     { clientName: view.clientName },
   );

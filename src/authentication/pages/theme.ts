@@ -234,6 +234,9 @@ h1.ok{background:none;border:0;padding:0}
 .links{text-align:center;font-size:.9375rem;margin-top:1.25rem}
 .links p{margin:.5rem 0}
 ul.links{list-style:none;padding:0}
+.federated{margin-top:1.25rem}
+.federated .separator{text-align:center;color:var(--muted);margin:0}
+.federated button.secondary{display:block;width:100%;padding:.75rem 1rem;font-weight:600;color:var(--text)}
 ul.links li{margin:.25rem 0}
 .links a,footer a{display:inline-block;padding:.25rem 0;min-height:24px}
 ul{padding-left:1.25rem}

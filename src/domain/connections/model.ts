@@ -5,6 +5,7 @@
  */
 import type { ConnectionRow } from '../rows.js';
 import { newPrefixedId } from '../../platform/crypto/ids.js';
+import { connectionStrategy } from './strategies/index.js';
 
 export type { ConnectionRow } from '../rows.js';
 
@@ -15,6 +16,8 @@ export interface Connection {
   strategy: string;
   options: Record<string, unknown>;
   is_domain_connection: boolean;
+  /** Enterprise connections only (false unless set). */
+  show_as_button?: boolean;
   realms: string[];
   metadata?: Record<string, string | null>;
   /** Only in the create/get/update responses (not in list items), per the document. */
@@ -34,6 +37,7 @@ export function connectionFromRow(row: ConnectionRow, enabledClients?: readonly 
     strategy: row.strategy,
     options: row.options,
     is_domain_connection: row.is_domain_connection === 1,
+    ...(connectionStrategy(row.strategy)?.kind === 'enterprise' && { show_as_button: row.show_as_button === 1 }),
     realms: [...row.realms],
   };
   if (row.display_name !== null) connection.display_name = row.display_name;

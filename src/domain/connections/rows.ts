@@ -13,6 +13,8 @@ export interface ConnectionRow {
   strategy: string;
   options: JsonObject;
   is_domain_connection: number;
+  /** Enterprise connections: 1 when the login page shows a button for it; null while never set (false). */
+  show_as_button?: number | null;
   realms: string[];
   metadata: Record<string, string | null>;
   created_at: string;

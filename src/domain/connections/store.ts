@@ -13,7 +13,7 @@ export interface ConnectionFilter {
 }
 
 /** The mutable columns of a connection. */
-export type ConnectionChanges = Partial<Pick<ConnectionRow, 'display_name' | 'options' | 'is_domain_connection' | 'realms' | 'metadata' | 'updated_at'>>;
+export type ConnectionChanges = Partial<Pick<ConnectionRow, 'display_name' | 'options' | 'is_domain_connection' | 'show_as_button' | 'realms' | 'metadata' | 'updated_at'>>;
 
 export interface ConnectionStore {
   get(tenantId: string, id: string): Promise<ConnectionRow | undefined>;

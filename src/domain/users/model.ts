@@ -5,6 +5,7 @@
  * shape has no member for it, and every response schema forbids undeclared members.
  */
 import { randomBytes } from 'node:crypto';
+import { connectionStrategy } from '../connections/strategies/index.js';
 import type { UserRow } from '../rows.js';
 
 export type { UserRow } from '../rows.js';
@@ -30,8 +31,8 @@ export interface UserIdentity {
   user_id: string;
   /** `auth0` for database users, `email` for passwordless ones: the user id's prefix. */
   provider: string;
-  /** No strategy Gatehouse has (database, passwordless, SAML) is a social one. */
-  isSocial: false;
+  /** Whether the provider is a social strategy (src/domain/connections/strategies/: `google-oauth2`, `github` …). */
+  isSocial: boolean;
   /** Linked identities only: their profile. */
   profileData?: IdentityProfileData;
   /** The upstream identity provider's tokens: only to a Management API token with read:user_idp_tokens. */
@@ -91,7 +92,7 @@ function objectOf(value: unknown): Record<string, unknown> {
 
 /** A row's identity: its connection, the user id split at the provider prefix. */
 function identityOf(row: UserRow, connectionName: string): UserIdentity {
-  return { connection: connectionName, user_id: userIdPart(row.user_id), provider: providerOf(row.user_id), isSocial: false };
+  return { connection: connectionName, user_id: userIdPart(row.user_id), provider: providerOf(row.user_id), isSocial: connectionStrategy(providerOf(row.user_id))?.isSocial ?? false };
 }
 
 /** A linked row's identity, with its profile as `profileData`. */

@@ -7,7 +7,7 @@
  * validation messages.
  *
  * Not modelled yet, hence refused as additional properties rather than dropped:
- * `show_as_button`, `authentication`, `connected_accounts`,
+ * `authentication`, `connected_accounts`,
  * `cross_app_access_requesting_app` (no storage for them).
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
@@ -122,6 +122,11 @@ const isDomainConnection = Type.Boolean({
 
 const clientId = (description: string) => Type.String({ format: 'client-id', description });
 
+/** The document's `ConnectionShowAsButton` (enterprise strategies only). */
+const showAsButton = Type.Boolean({
+  description: 'Enables showing a button for the connection in the login page (new experience only). If false, it will be usable only by HRD. (Defaults to false.)',
+});
+
 export const CreateConnectionBody = Type.Object(
   {
     name: Type.String({
@@ -140,6 +145,7 @@ export const CreateConnectionBody = Type.Object(
       }),
     ),
     is_domain_connection: Type.Optional(isDomainConnection),
+    show_as_button: Type.Optional(showAsButton),
     realms: Type.Optional(realms),
     metadata: Type.Optional(metadata),
   },
@@ -171,6 +177,7 @@ export const UpdateConnectionBody = Type.Object(
       }),
     ),
     is_domain_connection: Type.Optional(isDomainConnection),
+    show_as_button: Type.Optional(showAsButton),
     realms: Type.Optional(realms),
     metadata: Type.Optional(metadata),
   },
@@ -186,6 +193,7 @@ const responseProperties = {
   strategy: Type.String({ description: 'The type of the connection, related to the identity provider' }),
   realms: Type.Array(Type.String()),
   is_domain_connection: Type.Boolean({ description: 'True if the connection is domain level' }),
+  show_as_button: Type.Boolean({ description: 'Enables showing a button for the connection in the login page (enterprise connections)' }),
   metadata: Type.Record(Type.String(), Type.Union([Type.String(), Type.Null()])),
 };
 

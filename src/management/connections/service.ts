@@ -68,6 +68,29 @@ async function storedOptions(strategy: ConnectionStrategy | undefined, options: 
   }
 }
 
+/** The members of options that are an upstream's secrets (Apple's `.p8` key is `app_secret`). */
+const SECRET_OPTIONS = ['client_secret', 'app_secret'] as const;
+
+/**
+ * New options replace the stored ones wholesale, except the secrets they
+ * leave out: those are kept, as the service keeps them (auth0-deploy-cli
+ * exports secrets as placeholders and, importing, drops them from the
+ * options it sends, "the existing value on Auth0 will be preserved").
+ */
+function keptSecrets(stored: Readonly<Record<string, unknown>>, options: Record<string, unknown> | null): Record<string, unknown> {
+  const next = { ...options };
+  if (options === null) return next;
+  for (const member of SECRET_OPTIONS) if (!(member in next) && typeof stored[member] === 'string') next[member] = stored[member];
+  return next;
+}
+
+/** `show_as_button` as stored: enterprise strategies only, as the service's schemas have it (social connections always show as buttons). */
+function buttonSetting(strategy: ConnectionStrategy | undefined, value: boolean | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (strategy?.kind !== 'enterprise') throw managementErrors.invalidBody("Payload validation error: 'show_as_button is only available on enterprise connections' on property show_as_button.");
+  return value ? 1 : 0;
+}
+
 /** What ConnectionService touches. */
 export interface ConnectionServiceContext extends CheckpointSealing {
   readonly now: () => number;
@@ -117,6 +140,7 @@ export class ConnectionService {
         'operation_not_supported',
       );
     }
+    const showAsButton = buttonSetting(strategy, body.show_as_button);
     const options = await storedOptions(strategy, body.options ?? {}, this.strategyDeps);
     const enabledClients = [...new Set(body.enabled_clients ?? [])];
     await this.requireClients(tenant, enabledClients);
@@ -129,6 +153,7 @@ export class ConnectionService {
       strategy: body.strategy,
       options,
       is_domain_connection: body.is_domain_connection ? 1 : 0,
+      ...(showAsButton !== undefined && { show_as_button: showAsButton }),
       // "If the array is empty or the property is not specified, the connection name will be added as realm."
       realms: body.realms?.length ? body.realms : [body.name],
       metadata: body.metadata ?? {},
@@ -153,9 +178,11 @@ export class ConnectionService {
     const changes: ConnectionChanges = { updated_at: isoAt(this.ctx.now()) };
     if (body.display_name !== undefined) changes.display_name = body.display_name;
     if (body.options !== undefined) {
-      changes.options = await storedOptions(connectionStrategy(row.strategy), body.options ?? {}, this.strategyDeps);
+      changes.options = await storedOptions(connectionStrategy(row.strategy), keptSecrets(row.options, body.options), this.strategyDeps);
     }
     if (body.is_domain_connection !== undefined) changes.is_domain_connection = body.is_domain_connection ? 1 : 0;
+    const showAsButton = buttonSetting(connectionStrategy(row.strategy), body.show_as_button);
+    if (showAsButton !== undefined) changes.show_as_button = showAsButton;
     if (body.realms !== undefined) changes.realms = body.realms.length > 0 ? body.realms : [row.name];
     if (body.metadata !== undefined) changes.metadata = body.metadata;
     let enabledClients: string[] | undefined;

@@ -18,10 +18,12 @@
  */
 import type { RouteOptions } from 'fastify';
 import type { ConnectionRow } from '../../../domain/connections/model.js';
+import { connectionStrategy } from '../../../domain/connections/strategies/index.js';
 import { isActive } from '../../../domain/users/active-user.js';
 import { loginConnections } from '../../../domain/issuance/token-policy.js';
 import { openLogin } from '../../connections/hop.js';
 import { pageErrors } from '../../errors.js';
+import type { FederatedButton } from '../../pages/authorize.js';
 import { pageParams, readQuery } from '../../params.js';
 import { completeStep, stepPage, stepRoute } from '../policy.js';
 import type { ConnectionLogin, Interaction, InteractionStep, StepDeps } from '../step.js';
@@ -54,6 +56,35 @@ export async function homeRealm(deps: StepDeps, interaction: Interaction, identi
     if (login?.domains(connection).some((d) => d.toLowerCase() === domain)) return { connection, login };
   }
   return undefined;
+}
+
+/** A connection the login and signup pages offer as a button, with its login. */
+export interface OfferedConnection {
+  connection: ConnectionRow;
+  login: ConnectionLogin;
+  button: FederatedButton;
+}
+
+/**
+ * The federated connections the login and signup pages offer as buttons:
+ * enabled for the client, with a login, and social (always, as the
+ * service shows them) or enterprise with `show_as_button`. A social button
+ * names the provider, an enterprise one the connection's display name.
+ */
+export async function offeredConnections(deps: StepDeps, interaction: Interaction): Promise<OfferedConnection[]> {
+  const enabled = await loginConnections(deps.ctx.stores.connections, interaction.tenant.id, interaction.client.row.client_id);
+  const offered: OfferedConnection[] = [];
+  for (const connection of enabled) {
+    const login = loginOf(deps, connection);
+    const strategy = connectionStrategy(connection.strategy);
+    if (!login || !strategy) continue;
+    const social = strategy.kind === 'social';
+    if (!social && !(strategy.kind === 'enterprise' && connection.show_as_button === 1)) continue;
+    const provider = 'label' in strategy && typeof strategy.label === 'string' ? strategy.label : undefined;
+    const label = social ? (provider ?? connection.display_name ?? connection.name) : (connection.display_name ?? connection.name);
+    offered.push({ connection, login, button: { name: connection.name, label, strategy: connection.strategy } });
+  }
+  return offered;
 }
 
 function routes(deps: StepDeps): RouteOptions[] {

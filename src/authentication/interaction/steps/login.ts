@@ -37,7 +37,7 @@ import { completeStep, csrfToken, stepRoute } from '../policy.js';
 import type { Interaction, StepDeps, InteractionStep } from '../step.js';
 import { isActive } from '../../../domain/users/active-user.js';
 import { readPromptSettings } from '../../../domain/branding/service.js';
-import { homeRealm } from './federated.js';
+import { homeRealm, offeredConnections } from './federated.js';
 import { tokenPolicy } from '../../../domain/issuance/token-policy.js';
 
 const NAME = 'login';
@@ -84,6 +84,7 @@ function loginRoutes(deps: StepDeps): RouteOptions[] {
     return loginPage({
       ...transactionView(deps, interaction),
       ...settings,
+      connections: (await offeredConnections(deps, interaction)).map((o) => o.button),
       signup: settings.signup && !noSignup(interaction),
       ...(identifier !== undefined && { identifier }),
       ...(error && { error }),
@@ -93,6 +94,13 @@ function loginRoutes(deps: StepDeps): RouteOptions[] {
   return [
     stepRoute(deps, NAME, 'GET', '/login', async (interaction, _request, reply) => {
       return sendPage(reply, 200, await loginView(interaction, interaction.request.login_hint), formRedirects(interaction));
+    }),
+    // A federated connection's button (the login and signup pages): its login starts, if the pages offer it.
+    stepRoute(deps, NAME, 'POST', '/login/federated', async (interaction, request, reply) => {
+      const { connection: name } = pageParams(request, ['connection']);
+      const offered = (await offeredConnections(deps, interaction)).find((o) => o.connection.name === name);
+      if (!offered) throw refusedForm(await loginView(interaction, undefined, { message: (ui) => ui.text('login', 'login', 'no-federated-connection') }), interaction);
+      return offered.login.start(deps, interaction, reply, offered.connection, { fromForm: true });
     }),
     stepRoute(deps, NAME, 'POST', '/login', async (interaction, request, reply) => {
       const { ctx } = deps;
@@ -153,7 +161,7 @@ function signupRoutes(deps: StepDeps): RouteOptions[] {
     const connection = await loginConnection(deps, interaction);
     const { usernames } = connectionSettings(connection);
     const policy = checked ?? (connection ? checkPassword(connection.options ?? {}, '') : undefined);
-    return signupPage({ ...transactionView(deps, interaction), usernames, ...fields, ...(error && { error }), ...(policy && { policy, policyChecked: checked !== undefined }) });
+    return signupPage({ ...transactionView(deps, interaction), connections: (await offeredConnections(deps, interaction)).map((o) => o.button), usernames, ...fields, ...(error && { error }), ...(policy && { policy, policyChecked: checked !== undefined }) });
   };
   return [
     stepRoute(deps, NAME, 'GET', '/signup', async (interaction, _request, reply) => {

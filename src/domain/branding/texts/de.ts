@@ -41,6 +41,9 @@ export const de: Catalog = {
       'user-blocked': 'Dieser Benutzer ist gesperrt.',
       'too-many-attempts': 'Ihr Konto wurde nach mehreren aufeinanderfolgenden Anmeldeversuchen gesperrt.',
       'no-db-connection': 'Für diese Anwendung ist keine Datenbankverbindung aktiviert; eine Anmeldung mit Passwort ist nicht möglich.',
+      federatedConnectionButtonText: 'Weiter mit ${connectionName}',
+      separatorText: 'Oder',
+      'no-federated-connection': 'Diese Anmeldeoption steht für diese Anwendung nicht zur Verfügung.',
     },
   },
   'login-password': {

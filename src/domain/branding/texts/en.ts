@@ -45,6 +45,9 @@ export const en = {
       'user-blocked': 'This user is blocked.',
       'too-many-attempts': 'Your account has been blocked after multiple consecutive login attempts.',
       'no-db-connection': 'This application has no database connection enabled, so it cannot log in with a password.',
+      federatedConnectionButtonText: 'Continue with ${connectionName}',
+      separatorText: 'Or',
+      'no-federated-connection': 'This sign-in option is not available for this application.',
     },
   },
   'login-password': {

@@ -41,6 +41,9 @@ export const es: Catalog = {
       'user-blocked': 'Este usuario está bloqueado.',
       'too-many-attempts': 'Su cuenta ha sido bloqueada tras varios intentos de inicio de sesión consecutivos.',
       'no-db-connection': 'Esta aplicación no tiene ninguna conexión de base de datos habilitada, por lo que no se puede iniciar sesión con contraseña.',
+      federatedConnectionButtonText: 'Continuar con ${connectionName}',
+      separatorText: 'O',
+      'no-federated-connection': 'Esta opción de inicio de sesión no está disponible para esta aplicación.',
     },
   },
   'login-password': {

@@ -41,6 +41,9 @@ export const fr: Catalog = {
       'user-blocked': 'Cet utilisateur est bloqué.',
       'too-many-attempts': 'Votre compte a été bloqué après plusieurs tentatives de connexion consécutives.',
       'no-db-connection': "Aucune connexion de base de données n'est activée pour cette application : la connexion par mot de passe est impossible.",
+      federatedConnectionButtonText: 'Continuer avec ${connectionName}',
+      separatorText: 'Ou',
+      'no-federated-connection': "Cette option de connexion n'est pas disponible pour cette application.",
     },
   },
   'login-password': {

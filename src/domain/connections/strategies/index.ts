@@ -5,7 +5,13 @@
  * strategy is a module exporting a `ConnectionStrategy` and one line here
  * (its login, if any, one line in src/authentication/connections/index.ts).
  */
+import { appleStrategy } from './apple.js';
 import { auth0Strategy } from './auth0.js';
+import { facebookStrategy } from './facebook.js';
+import { githubStrategy } from './github.js';
+import { googleOauth2Strategy } from './google-oauth2.js';
+import { linkedinStrategy } from './linkedin.js';
+import { windowsliveStrategy } from './windowslive.js';
 import { googleAppsStrategy } from './google-apps.js';
 import { oktaStrategy } from './okta.js';
 import { waadStrategy } from './waad.js';
@@ -14,7 +20,8 @@ import { emailStrategy, smsStrategy } from './passwordless.js';
 import { samlpStrategy } from './samlp.js';
 import type { ConnectionStrategy } from './strategy.js';
 
-export const CONNECTION_STRATEGIES: readonly ConnectionStrategy[] = [auth0Strategy, samlpStrategy, emailStrategy, smsStrategy, oidcStrategy, oktaStrategy, waadStrategy, googleAppsStrategy];
+export const CONNECTION_STRATEGIES: readonly ConnectionStrategy[] = [auth0Strategy, samlpStrategy, emailStrategy, smsStrategy, oidcStrategy, oktaStrategy, waadStrategy, googleAppsStrategy,
+  googleOauth2Strategy, githubStrategy, appleStrategy, windowsliveStrategy, facebookStrategy, linkedinStrategy];
 
 const BY_NAME: ReadonlyMap<string, ConnectionStrategy> = new Map(CONNECTION_STRATEGIES.map((s) => [s.name, s]));
 
