@@ -96,6 +96,38 @@ function runnerFile(): string {
   return new URL(self.pathname.endsWith('.ts') ? './actions-runner.ts' : './actions-runner.js', self).pathname;
 }
 
+/** Whether any user may reach and execute (or read) `file`: every folder above it searchable by others, the file readable and executable by them. */
+function openToOthers(file: string): boolean {
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    if ((fs.statSync(dir).mode & 0o001) === 0) return false;
+    if (dir === path.dirname(dir)) break;
+  }
+  return (fs.statSync(file).mode & 0o005) === 0o005;
+}
+
+let executables: { node: string; runner: string } | undefined;
+/**
+ * The Node binary and the runner as the sandbox's user can run them. Where
+ * either sits in a folder that user cannot enter (Node installed under a
+ * private home or a 0700 temporary folder, the server under /root), both are
+ * copied once into a root-owned 0755 folder of this process (the binary
+ * keeps its bytes; nothing else of the server's is copied).
+ */
+function sandboxExecutables(user: SandboxSettings['user']): { node: string; runner: string } {
+  if (executables) return executables;
+  const node = fs.realpathSync(process.execPath);
+  const runner = runnerFile();
+  if (!user || (openToOthers(node) && openToOthers(runner))) return (executables = { node, runner });
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-action-node-'));
+  fs.chmodSync(folder, 0o755);
+  const copies = { node: path.join(folder, 'node'), runner: path.join(folder, path.basename(runner)) };
+  fs.copyFileSync(node, copies.node);
+  fs.copyFileSync(runner, copies.runner);
+  fs.chmodSync(copies.node, 0o755);
+  fs.chmodSync(copies.runner, 0o644);
+  return (executables = copies);
+}
+
 let prlimitPath: string | null | undefined;
 /** util-linux's prlimit, when installed. */
 function prlimitCommand(): string | null {
@@ -138,7 +170,7 @@ class SandboxProcess {
     this.folder = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-action-'));
     fs.chmodSync(this.folder, 0o700);
     if (settings.user) fs.chownSync(this.folder, settings.user.uid, settings.user.gid);
-    const runner = runnerFile();
+    const { node, runner } = sandboxExecutables(settings.user);
     const args = [
       `--max-old-space-size=${settings.memoryMb}`,
       permissionFlag(),
@@ -152,7 +184,7 @@ class SandboxProcess {
     // Memory outside the heap (buffers) is capped by the data segment's limit where util-linux's prlimit is there.
     const prlimit = prlimitCommand();
     const dataBytes = (settings.memoryMb * 2 + 768) * 1024 * 1024;
-    const [command, commandArgs] = prlimit ? [prlimit, [`--data=${dataBytes}`, '--', process.execPath, ...args]] : [process.execPath, args];
+    const [command, commandArgs] = prlimit ? [prlimit, [`--data=${dataBytes}`, '--', node, ...args]] : [node, args];
     this.child = spawn(command, commandArgs, {
       cwd: this.folder,
       env: {},
