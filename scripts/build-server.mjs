@@ -79,16 +79,9 @@ const migrations = Object.fromEntries(
     .map((name) => [`migrations/${name}`, path.join(dist, 'storage', 'migrations', `${name}.js`)]),
 );
 
-await build({
-  entryPoints: {
-    main: path.join(dist, 'main.js'),
-    'hash-worker': path.join(dist, 'platform', 'passwords', 'hash-worker.js'),
-    'actions-runner': path.join(dist, 'platform', 'sandbox', 'actions-runner.js'),
-    ...migrations,
-  },
+const options = {
   outdir: out,
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node22',
@@ -118,7 +111,20 @@ await build({
       },
     },
   ],
+};
+
+await build({
+  ...options,
+  entryPoints: {
+    main: path.join(dist, 'main.js'),
+    'hash-worker': path.join(dist, 'platform', 'passwords', 'hash-worker.js'),
+    ...migrations,
+  },
+  splitting: true,
 });
+// The Actions runner alone, one file without shared chunks: the sandbox's permission model lets it
+// read only itself (and its action's dependencies), and it may run from a copy in another folder.
+await build({ ...options, entryPoints: { 'actions-runner': path.join(dist, 'platform', 'sandbox', 'actions-runner.js') }, splitting: false });
 
 // V8 keeps each module's source for the life of the process, as one byte per character only when
 // every character is Latin-1: a single other character (say an ellipsis in a tagged template's text,
