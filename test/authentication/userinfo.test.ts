@@ -144,6 +144,7 @@ describe('GET|POST /userinfo', () => {
       'urn:ietf:params:oauth:grant-type:device_code',
       'urn:openid:params:grant-type:ciba',
       'urn:auth0:params:oauth:grant-type:token-exchange:federated-connection-access-token',
+      'urn:ietf:params:oauth:grant-type:token-exchange',
     ].sort());
     assert.equal(doc.revocation_endpoint, `https://${DOMAIN}/oauth/revoke`);
     assert.ok((doc.scopes_supported as string[]).includes('openid'));
