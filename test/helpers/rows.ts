@@ -80,6 +80,7 @@ export function connectionRow(tenantId: string, overrides: Partial<ConnectionRow
     is_domain_connection: 0,
     realms: [name],
     metadata: {},
+    show_as_button: null,
     created_at: T0,
     updated_at: T0,
     ...overrides,
