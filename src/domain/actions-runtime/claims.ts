@@ -30,6 +30,8 @@ function namespaced(name: string): boolean {
 /** Whether `name` may be set as a custom claim of the token; `namespacedOnly` for access tokens of the tenant's own APIs. */
 export function claimAllowed(name: string, options: { namespacedOnly: boolean }): boolean {
   if (name.length === 0 || name.length > CLAIM_NAME_MAX) return false;
+  // Assigned as `claims[name]`, `__proto__` would replace the claims object's prototype rather than add a claim.
+  if (name === '__proto__') return false;
   if (RESTRICTED_CLAIMS.has(name)) return false;
   if (RESERVED_NAMESPACES.some((pattern) => pattern.test(name))) return false;
   if (options.namespacedOnly && !namespaced(name)) return false;

@@ -191,7 +191,8 @@ export class ActionsRuntime {
 
   private cacheOf(key: string): Record<string, { value: string; expires_at: number }> {
     const now = Date.now();
-    const cache = this.caches.get(key) ?? {};
+    // Without a prototype: a cache key an action names (`__proto__`, `constructor`) is only ever its own entry.
+    const cache = this.caches.get(key) ?? (Object.create(null) as Record<string, { value: string; expires_at: number }>);
     for (const [name, entry] of Object.entries(cache)) if (entry.expires_at <= now) delete cache[name];
     return cache;
   }

@@ -48,7 +48,7 @@ type Rule = (v: unknown) => string | undefined;
 function check(strategy: string, options: Record<string, unknown>, rules: Readonly<Record<string, Rule>>, requiredMembers: readonly string[]): OptionsProblem | undefined {
   for (const member of requiredMembers) if (options[member] === undefined) return { property: `options.${member}`, message: `is required for a ${strategy} connection` };
   for (const [key, value] of Object.entries(options)) {
-    const problem = (rules[key] ?? OIDC_RULES.get(key))?.(value);
+    const problem = (Object.hasOwn(rules, key) ? rules[key] : OIDC_RULES.get(key))?.(value);
     if (problem) return { property: `options.${key}`, message: problem };
   }
   return undefined;

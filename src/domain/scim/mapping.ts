@@ -97,7 +97,7 @@ export function mappingProblem(mapping: readonly ScimMappingItem[], userIdAttrib
 export function member(object: unknown, name: string): unknown {
   if (object === null || typeof object !== 'object' || Array.isArray(object)) return undefined;
   const record = object as JsonObject;
-  if (name in record) return record[name];
+  if (Object.hasOwn(record, name)) return record[name];
   const lower = name.toLowerCase();
   for (const key of Object.keys(record)) if (key.toLowerCase() === lower) return record[key];
   return undefined;

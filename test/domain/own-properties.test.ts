@@ -1,0 +1,35 @@
+/**
+ * Names that come from outside (an action's claim names, a SCIM attribute
+ * path, a connection's option names) are looked up among own properties
+ * only: `__proto__` and `constructor` are names like any other, never the
+ * object's prototype or Object's members.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { setClaim } from '../../src/domain/actions-runtime/claims.js';
+import { member } from '../../src/domain/scim/mapping.js';
+import { googleAppsOptionsProblem } from '../../src/domain/connections/enterprise-oidc-options.js';
+
+describe('names from outside are own properties only', () => {
+  it('an action cannot set __proto__ as a claim: the claims keep their prototype and gain nothing', () => {
+    const claims: Record<string, unknown> = {};
+    setClaim(claims, '__proto__', { sub: 'someone-else', iss: 'https://evil.example' }, { namespacedOnly: false });
+    assert.equal(Object.getPrototypeOf(claims), Object.prototype);
+    assert.equal((claims as { sub?: unknown }).sub, undefined);
+    assert.deepEqual(Object.keys(claims), []);
+    setClaim(claims, 'https://example.com/role', 'admin', { namespacedOnly: false });
+    assert.deepEqual(claims, { 'https://example.com/role': 'admin' });
+  });
+
+  it('a SCIM attribute named constructor or __proto__ finds nothing on a resource without it', () => {
+    assert.equal(member({ userName: 'a' }, 'constructor'), undefined);
+    assert.equal(member({ userName: 'a' }, '__proto__'), undefined);
+    assert.equal(member({ userName: 'a' }, 'USERNAME'), 'a');
+  });
+
+  it('a connection option named constructor is not taken for a rule of the strategy', () => {
+    const good = { client_id: 'abc', domain: 'example.com' };
+    const problem = googleAppsOptionsProblem({ ...good, constructor: 'x' });
+    assert.ok(problem === undefined || typeof problem.message === 'string', JSON.stringify(problem));
+  });
+});
