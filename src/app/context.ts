@@ -40,6 +40,7 @@ import { loopbackAliases } from './loopback-aliases.js';
 import { consoleHosts } from './console-client.js';
 import { issueSetupLink } from '../domain/console/setup.js';
 import { SandboxPool, sandboxSettings } from '../platform/sandbox/pool.js';
+import { openGeoDatabases } from '../platform/geoip.js';
 import { ActionsRuntime, executionRow } from '../domain/actions-runtime/runtime.js';
 import { CachedActionSource } from '../domain/actions-runtime/cached-source.js';
 
@@ -86,6 +87,8 @@ export async function createContext(config: Config, logger: Logger = createLogge
       'GATEHOUSE_FEDERATION_ENDPOINTS is set: these social connections log in through the endpoints it names instead of the providers\' (for tests and staging only)',
     );
   }
+  // Read before the database is opened: a file that cannot serve stops the start (also checked by ./preflight.ts).
+  const geo = await openGeoDatabases(config.geoip);
   configureHashing(config.hashing);
   const database = openDatabase({
     databaseUrl: config.databaseUrl,
@@ -172,6 +175,7 @@ export async function createContext(config: Config, logger: Logger = createLogge
     tenantLogs,
     actions,
     deployedActions,
+    geo,
     async checkDatabase() {
       await sql`select 1`.execute(database.db);
     },

@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { InvalidationBus } from '../platform/cache/invalidation.js';
 import type { Clock } from '../platform/clock.js';
 import type { Config } from '../platform/config.js';
+import type { GeoLookup } from '../platform/geoip.js';
 import type { FormTokens } from '../platform/crypto/form-tokens.js';
 import type { SecretBox } from '../platform/crypto/secret-box.js';
 import type { Mailer } from '../platform/mail/index.js';
@@ -63,6 +64,8 @@ export interface AppContext {
   actions: ActionsRuntime;
   /** The actions bound to each trigger, as deployed (src/domain/actions/deployed.ts): what the Actions runtime runs. */
   deployedActions: DeployedActions;
+  /** Where an address is, from the operator's MaxMind databases (GATEHOUSE_GEOIP_DATABASE, GATEHOUSE_ASN_DATABASE); undefined without them. */
+  geo?: GeoLookup | undefined;
   /** Resolves when the database answers; rejects otherwise (GET /health, /health/ready). */
   checkDatabase(): Promise<void>;
   /** Resolves when Redis answers, or at once when none is configured; rejects otherwise (GET /health/ready). */

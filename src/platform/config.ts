@@ -13,6 +13,7 @@ import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { GeoSettings } from './geoip.js';
 import { readFederationEndpoints, type FederationEndpointOverrides } from './federation-endpoints.js';
 import { parseOutboundAllow, type Cidr, type OutboundPolicy } from './http/outbound-guard.js';
 export interface RateLimitSetting {
@@ -96,6 +97,8 @@ export interface Config {
    * tests and staging only; a warning is logged on every start while set.
    */
   federationEndpoints: { file: string; overrides: FederationEndpointOverrides } | undefined;
+  /** The operator's MaxMind databases (GATEHOUSE_GEOIP_DATABASE, GATEHOUSE_ASN_DATABASE; src/platform/geoip.ts). */
+  geoip: GeoSettings;
   /** Worker processes sharing the port (src/app/cluster.ts); 1 runs the server in this process. */
   workers: number;
   /**
@@ -236,6 +239,14 @@ function caFile(meaning: string): Entry<string | undefined> {
   });
 }
 
+/** A data file read at start (its content is checked where it is opened). */
+function dataFile(meaning: string, absent: string): Entry<string | undefined> {
+  return optional(meaning, absent, (raw, name) => {
+    if (!fs.existsSync(raw)) throw new ConfigError(name, `no such file: ${raw}`);
+    return path.resolve(raw);
+  });
+}
+
 /** The base URL of a remote service (parseServiceUrl). */
 function serviceUrl(meaning: string, absent: string): Entry<string | undefined> {
   return optional(meaning, absent, (raw, name) => parseServiceUrl(name, raw));
@@ -369,6 +380,14 @@ const TABLE = {
         throw new ConfigError(name, (err as Error).message);
       }
     },
+  ),
+  GATEHOUSE_GEOIP_DATABASE: dataFile(
+    'path of a MaxMind City or Country database (`.mmdb`: GeoLite2-City, GeoIP2-Country, …) that network ACL rules by country (`geo_country_codes`) and subdivision (`geo_subdivision_codes`, ISO 3166-2 such as `GB-ENG`) read; Gatehouse ships no geolocation data (see [the Management API](management-api.md))',
+    'none: rules by country or subdivision are refused',
+  ),
+  GATEHOUSE_ASN_DATABASE: dataFile(
+    'path of a MaxMind ASN database (`.mmdb`: GeoLite2-ASN) that network ACL rules by autonomous system (`asns`) read',
+    'none: rules by ASN are refused',
   ),
   GATEHOUSE_WORKERS: withDefault(
     1,
@@ -685,6 +704,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outbound: { allow: read(env, 'GATEHOUSE_OUTBOUND_ALLOW') },
     federationEndpoints: read(env, 'GATEHOUSE_FEDERATION_ENDPOINTS'),
     backchannelCaFile: read(env, 'GATEHOUSE_BACKCHANNEL_CA_FILE'),
+    geoip: { database: read(env, 'GATEHOUSE_GEOIP_DATABASE'), asnDatabase: read(env, 'GATEHOUSE_ASN_DATABASE') },
     workers,
     shutdownGraceMs: read(env, 'GATEHOUSE_SHUTDOWN_GRACE'),
     jobs: {
