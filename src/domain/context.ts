@@ -64,7 +64,7 @@ export interface AppContext {
   actions: ActionsRuntime;
   /** The actions bound to each trigger, as deployed (src/domain/actions/deployed.ts): what the Actions runtime runs. */
   deployedActions: DeployedActions;
-  /** Where an address is, from the operator's MaxMind databases (GATEHOUSE_GEOIP_DATABASE, GATEHOUSE_ASN_DATABASE); undefined without them. */
+  /** Where an address is, from the operator's MaxMind databases (GATEHOUSE_GEOIP_DB, GATEHOUSE_ASN_DB); undefined without them. */
   geo?: GeoLookup | undefined;
   /** Resolves when the database answers; rejects otherwise (GET /health, /health/ready). */
   checkDatabase(): Promise<void>;

@@ -97,7 +97,7 @@ export interface Config {
    * tests and staging only; a warning is logged on every start while set.
    */
   federationEndpoints: { file: string; overrides: FederationEndpointOverrides } | undefined;
-  /** The operator's MaxMind databases (GATEHOUSE_GEOIP_DATABASE, GATEHOUSE_ASN_DATABASE; src/platform/geoip.ts). */
+  /** The operator's MaxMind databases (GATEHOUSE_GEOIP_DB, GATEHOUSE_ASN_DB; src/platform/geoip.ts). */
   geoip: GeoSettings;
   /** Worker processes sharing the port (src/app/cluster.ts); 1 runs the server in this process. */
   workers: number;
@@ -381,11 +381,11 @@ const TABLE = {
       }
     },
   ),
-  GATEHOUSE_GEOIP_DATABASE: dataFile(
+  GATEHOUSE_GEOIP_DB: dataFile(
     'path of a MaxMind City or Country database (`.mmdb`: GeoLite2-City, GeoIP2-Country, …) that network ACL rules by country (`geo_country_codes`) and subdivision (`geo_subdivision_codes`, ISO 3166-2 such as `GB-ENG`) read; Gatehouse ships no geolocation data (see [the Management API](management-api.md))',
     'none: rules by country or subdivision are refused',
   ),
-  GATEHOUSE_ASN_DATABASE: dataFile(
+  GATEHOUSE_ASN_DB: dataFile(
     'path of a MaxMind ASN database (`.mmdb`: GeoLite2-ASN) that network ACL rules by autonomous system (`asns`) read',
     'none: rules by ASN are refused',
   ),
@@ -704,7 +704,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outbound: { allow: read(env, 'GATEHOUSE_OUTBOUND_ALLOW') },
     federationEndpoints: read(env, 'GATEHOUSE_FEDERATION_ENDPOINTS'),
     backchannelCaFile: read(env, 'GATEHOUSE_BACKCHANNEL_CA_FILE'),
-    geoip: { database: read(env, 'GATEHOUSE_GEOIP_DATABASE'), asnDatabase: read(env, 'GATEHOUSE_ASN_DATABASE') },
+    geoip: { database: read(env, 'GATEHOUSE_GEOIP_DB'), asnDatabase: read(env, 'GATEHOUSE_ASN_DB') },
     workers,
     shutdownGraceMs: read(env, 'GATEHOUSE_SHUTDOWN_GRACE'),
     jobs: {

@@ -1,8 +1,8 @@
 /**
  * Where an address is: the operator's MaxMind databases (the `.mmdb` format
  * of GeoLite2 / GeoIP2, read with the `maxmind` library), named by
- * GATEHOUSE_GEOIP_DATABASE (a City or Country database: country and
- * subdivision codes, city, location) and GATEHOUSE_ASN_DATABASE (an ASN
+ * GATEHOUSE_GEOIP_DB (a City or Country database: country and
+ * subdivision codes, city, location) and GATEHOUSE_ASN_DB (an ASN
  * database: the autonomous system number). Gatehouse ships no geolocation
  * data: without these settings nothing is looked up, and what needs the
  * data (network ACL rules by country, subdivision or ASN) is refused where
@@ -69,8 +69,8 @@ async function reader<T extends CityResponse | AsnResponse>(variable: string, fi
 /** The lookup of the configured databases; undefined when none is configured. Throws an Error naming the variable of a file that cannot serve. */
 export async function openGeoDatabases(settings: GeoSettings): Promise<GeoLookup | undefined> {
   if (settings.database === undefined && settings.asnDatabase === undefined) return undefined;
-  const location = settings.database === undefined ? undefined : await reader<CityResponse>('GATEHOUSE_GEOIP_DATABASE', settings.database, /(City|Country)/);
-  const asn = settings.asnDatabase === undefined ? undefined : await reader<AsnResponse>('GATEHOUSE_ASN_DATABASE', settings.asnDatabase, /ASN/);
+  const location = settings.database === undefined ? undefined : await reader<CityResponse>('GATEHOUSE_GEOIP_DB', settings.database, /(City|Country)/);
+  const asn = settings.asnDatabase === undefined ? undefined : await reader<AsnResponse>('GATEHOUSE_ASN_DB', settings.asnDatabase, /ASN/);
   return {
     location: location !== undefined,
     asn: asn !== undefined,

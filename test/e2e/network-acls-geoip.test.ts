@@ -1,7 +1,7 @@
 /**
  * Network ACL rules by country, subdivision and autonomous system, driven by
  * the official `auth0` SDK over real HTTPS against the built server started
- * with GATEHOUSE_GEOIP_DATABASE and GATEHOUSE_ASN_DATABASE (MaxMind's test
+ * with GATEHOUSE_GEOIP_DB and GATEHOUSE_ASN_DB (MaxMind's test
  * databases, test/fixtures/geoip/) behind a trusted proxy (the loopback, so
  * `X-Forwarded-For` gives the end user's address): /authorize and
  * /oauth/token refuse the addresses the databases place in a blocked
@@ -27,8 +27,8 @@ describe('network ACLs by country, subdivision and ASN (MaxMind databases)', () 
   it('blocks by the databases\' answer at /authorize and /oauth/token; refuses malformed codes', async () => {
     const server = await start({
       env: {
-        GATEHOUSE_GEOIP_DATABASE: path.join(FIXTURES, 'GeoLite2-City-Test.mmdb'),
-        GATEHOUSE_ASN_DATABASE: path.join(FIXTURES, 'GeoLite2-ASN-Test.mmdb'),
+        GATEHOUSE_GEOIP_DB: path.join(FIXTURES, 'GeoLite2-City-Test.mmdb'),
+        GATEHOUSE_ASN_DB: path.join(FIXTURES, 'GeoLite2-ASN-Test.mmdb'),
         GATEHOUSE_TRUST_PROXY: '127.0.0.1,::1',
         GATEHOUSE_RATE_LIMIT_MANAGEMENT: '100000/100000',
       },
@@ -94,8 +94,8 @@ describe('network ACLs by country, subdivision and ASN (MaxMind databases)', () 
 
   it('does not start with a database of the wrong kind, and names the setting', async () => {
     await assert.rejects(
-      start({ env: { GATEHOUSE_GEOIP_DATABASE: path.join(FIXTURES, 'GeoLite2-ASN-Test.mmdb') } }),
-      (error: Error) => /exited with 1 before listening/.test(error.message) && /GATEHOUSE_GEOIP_DATABASE: .*GeoLite2-ASN database; expected City\|Country/.test(error.message),
+      start({ env: { GATEHOUSE_GEOIP_DB: path.join(FIXTURES, 'GeoLite2-ASN-Test.mmdb') } }),
+      (error: Error) => /exited with 1 before listening/.test(error.message) && /GATEHOUSE_GEOIP_DB: .*GeoLite2-ASN database; expected City\|Country/.test(error.message),
     );
   });
 });

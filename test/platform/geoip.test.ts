@@ -55,12 +55,12 @@ describe('geolocation databases', () => {
   });
 
   it('refuses a database of the wrong kind and a file that is not one, naming the setting', async () => {
-    await assert.rejects(openGeoDatabases({ database: ASN_DB, asnDatabase: undefined }), /^Error: GATEHOUSE_GEOIP_DATABASE: .*GeoLite2-ASN database; expected City\|Country/);
-    await assert.rejects(openGeoDatabases({ database: undefined, asnDatabase: CITY_DB }), /^Error: GATEHOUSE_ASN_DATABASE: .*GeoLite2-City database; expected ASN/);
+    await assert.rejects(openGeoDatabases({ database: ASN_DB, asnDatabase: undefined }), /^Error: GATEHOUSE_GEOIP_DB: .*GeoLite2-ASN database; expected City\|Country/);
+    await assert.rejects(openGeoDatabases({ database: undefined, asnDatabase: CITY_DB }), /^Error: GATEHOUSE_ASN_DB: .*GeoLite2-City database; expected ASN/);
     const notOne = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-geo-')), 'GeoLite2-City.mmdb');
     fs.writeFileSync(notOne, 'not a MaxMind database\n'.repeat(100));
     try {
-      await assert.rejects(openGeoDatabases({ database: notOne, asnDatabase: undefined }), /^Error: GATEHOUSE_GEOIP_DATABASE: cannot read .* as a MaxMind database/);
+      await assert.rejects(openGeoDatabases({ database: notOne, asnDatabase: undefined }), /^Error: GATEHOUSE_GEOIP_DB: cannot read .* as a MaxMind database/);
     } finally {
       fs.rmSync(path.dirname(notOne), { recursive: true, force: true });
     }

@@ -6,7 +6,7 @@
  * src/management/network-acl-hook.ts). Signals Gatehouse has no data for
  * are refused with 400 naming them, so that a rule never silently matches
  * nothing: JA3/JA4 TLS fingerprints always, countries and subdivisions
- * without GATEHOUSE_GEOIP_DATABASE, ASNs without GATEHOUSE_ASN_DATABASE. At most MAX_ACLS rules
+ * without GATEHOUSE_GEOIP_DB, ASNs without GATEHOUSE_ASN_DB. At most MAX_ACLS rules
  * per tenant, as the service allows; a priority is unique in its tenant
  * (409, the service's words).
  */
@@ -33,9 +33,9 @@ const UNSUPPORTED_SIGNALS: Readonly<Record<string, string>> = {
 
 /** Signals read from the operator's MaxMind databases: the database each needs, the form of a value. */
 const GEO_SIGNALS = [
-  { signal: 'geo_country_codes', needs: 'location', setting: 'GATEHOUSE_GEOIP_DATABASE', form: /^[A-Za-z]{2}$/, expected: 'an ISO 3166-1 alpha-2 country code' },
-  { signal: 'geo_subdivision_codes', needs: 'location', setting: 'GATEHOUSE_GEOIP_DATABASE', form: /^[A-Za-z]{2}-[A-Za-z0-9]{1,3}$/, expected: 'an ISO 3166-2 subdivision code (GB-ENG)' },
-  { signal: 'asns', needs: 'asn', setting: 'GATEHOUSE_ASN_DATABASE', form: undefined, expected: '' },
+  { signal: 'geo_country_codes', needs: 'location', setting: 'GATEHOUSE_GEOIP_DB', form: /^[A-Za-z]{2}$/, expected: 'an ISO 3166-1 alpha-2 country code' },
+  { signal: 'geo_subdivision_codes', needs: 'location', setting: 'GATEHOUSE_GEOIP_DB', form: /^[A-Za-z]{2}-[A-Za-z0-9]{1,3}$/, expected: 'an ISO 3166-2 subdivision code (GB-ENG)' },
+  { signal: 'asns', needs: 'asn', setting: 'GATEHOUSE_ASN_DB', form: undefined, expected: '' },
 ] as const;
 
 const NO_GEO: GeoCapabilities = { location: false, asn: false };
