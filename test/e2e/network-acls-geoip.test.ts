@@ -13,9 +13,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { ManagementClient } from 'auth0';
 import { ROOT } from '../helpers/server-process.js';
-import { caFetch, httpsRequest, type HttpResult } from './support/https.js';
+import { httpsRequest, type HttpResult } from './support/https.js';
+import { adminManagementClient } from './support/sdk-client.js';
 import { sdkError } from './support/sdk-error.js';
 import { tracked } from './support/tracked.js';
 
@@ -34,8 +34,7 @@ describe('network ACLs by country, subdivision and ASN (MaxMind databases)', () 
       },
     });
     const ca = fs.readFileSync(server.certFile);
-    const admin = server.admin();
-    const management = new ManagementClient({ domain: server.domain, clientId: admin.client_id, clientSecret: admin.client_secret, maxRetries: 0, fetch: caFetch(ca) as unknown as typeof fetch });
+    const management = adminManagementClient(server);
     const client = await management.clients.create({ name: 'RP', app_type: 'regular_web', token_endpoint_auth_method: 'client_secret_post', callbacks: [CALLBACK], grant_types: ['authorization_code', 'client_credentials'] });
     const authorizeFrom = (ip: string): Promise<HttpResult> => {
       const query = new URLSearchParams({ client_id: client.client_id!, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid', state: 'st' });

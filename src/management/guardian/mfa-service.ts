@@ -10,6 +10,7 @@
  */
 import { sendTenantMail, userVariables, type TenantMailContext } from '../../domain/email/templates.js';
 import { authenticatorApiId, factorOf, supportedFactor } from '../../domain/mfa/factors/registry.js';
+import { otpFactor } from '../../domain/mfa/factors/otp.js';
 import {
   twilioAuthTokenContext,
   FACTOR_NAMES,
@@ -166,6 +167,17 @@ export class GuardianMfaService {
   async deleteEnrollment(tenant: Tenant, id: string): Promise<void> {
     const row = await this.ctx.stores.mfa.authenticator(tenant.id, storedIdOf(id));
     if (row) await this.ctx.stores.mfa.deleteAuthenticator(tenant.id, row.user_id, row.id);
+  }
+
+  /**
+   * DELETE /users/{id}/multifactor/{provider}: the legacy per-provider reset. `google-authenticator`
+   * is the authenticator app (the OTP factor): its enrolments go. Gatehouse has no Duo factor, so a
+   * user never has a `duo` enrolment and there is nothing to delete.
+   */
+  async deleteMultifactorProvider(tenant: Tenant, userId: string, provider: 'duo' | 'google-authenticator'): Promise<void> {
+    const rows = await this.authenticators(tenant, userId);
+    if (provider !== 'google-authenticator') return;
+    for (const row of rows) if (factorOf(row) === otpFactor) await this.ctx.stores.mfa.deleteAuthenticator(tenant.id, userId, row.id);
   }
 
   async authenticationMethods(

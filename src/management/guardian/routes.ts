@@ -5,6 +5,7 @@ import { deleteAuthenticationMethod } from '../users/authentication-methods/dele
 import { getAuthenticationMethod } from '../users/authentication-methods/get.js';
 import { listAuthenticationMethods } from '../users/authentication-methods/list.js';
 import { deleteAuthenticators } from '../users/authenticators/delete-all.js';
+import { deleteMultifactorProvider } from '../users/authenticators/delete-provider.js';
 import { listUserEnrollments } from '../users/enrollments/list.js';
 import { regenerateRecoveryCode } from '../users/recovery-code-regeneration/create.js';
 import { createEnrollmentTicket } from './enrollments/create-ticket.js';
@@ -51,6 +52,7 @@ export function guardianRoutes(ctx: GuardianServiceContext & GuardianMfaServiceC
       deleteAuthenticationMethods,
       deleteAuthenticationMethod,
       deleteAuthenticators,
+      deleteMultifactorProvider,
       regenerateRecoveryCode,
       getTwilioProvider,
       setTwilioProvider,
