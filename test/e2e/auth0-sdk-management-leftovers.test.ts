@@ -5,9 +5,12 @@
  * checkpoint-paged, by strategy), `connections.users.deleteByEmail` (a
  * database connection's user deleted by email, sessions and all) and
  * `users.multifactor.deleteProvider` (the authenticator-app enrolments of a
- * user). With the refusals: an unknown client or connection (404), a
+ * user); the phone factor's operations under both of the document's names
+ * (`guardian.factors.sms` and `guardian.factors.phone`: selected provider,
+ * Twilio provider, templates, message types). With the refusals: an unknown client or connection (404), a
  * connection that is not a database connection (400), a bad email (400), a
- * token without the scopes (403), an unknown provider (400).
+ * token without the scopes (403), an unknown provider (400), `voice`
+ * message types (400: Gatehouse sends text messages only).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -114,5 +117,39 @@ describe('auth0 SDK: client connections, users by email, multifactor providers',
     assert.equal(badProvider.statusCode, 400);
     const readOnly = await scoped('read:users');
     assert.equal((await sdkError(() => readOnly.users.multifactor.deleteProvider(user.user_id!, 'google-authenticator'))).statusCode, 403);
+  });
+
+  it('reads and writes the phone factor\'s settings under both names (sms and phone), one configuration', async () => {
+    const { sms, phone } = management.guardian.factors;
+    assert.deepEqual(await sms.getSelectedProvider(), { provider: 'auth0' });
+    assert.deepEqual(await phone.getSelectedProvider(), { provider: 'auth0' });
+    assert.deepEqual(await phone.getMessageTypes(), { message_types: ['sms'] });
+
+    assert.deepEqual(await phone.setProvider({ provider: 'twilio' }), { provider: 'twilio' });
+    assert.deepEqual(await sms.getSelectedProvider(), { provider: 'twilio' });
+    assert.deepEqual(await sms.setProvider({ provider: 'phone-message-hook' }), { provider: 'phone-message-hook' });
+    assert.deepEqual(await phone.getSelectedProvider(), { provider: 'phone-message-hook' });
+
+    await phone.setTwilioProvider({ sid: 'AC0000000000000000000000000000000a', auth_token: 'twilio-secret-token', from: '+15005550006' });
+    const twilio = await sms.getTwilioProvider();
+    assert.deepEqual(twilio, { sid: 'AC0000000000000000000000000000000a', from: '+15005550006' }, 'the auth token is never read back');
+    assert.deepEqual(await phone.getTwilioProvider(), twilio);
+
+    const templates = { enrollment_message: '{{code}} enrols you at {{tenant.friendly_name}}', verification_message: '{{code}} is your code' };
+    await phone.setTemplates(templates);
+    assert.deepEqual(await sms.getTemplates(), templates);
+    const badTemplate = await sdkError(() => phone.setTemplates({ ...templates, verification_message: '{{ code ' }));
+    assert.equal(badTemplate.statusCode, 400);
+
+    assert.deepEqual(await phone.setMessageTypes({ message_types: ['sms', 'sms'] }), { message_types: ['sms'] });
+    const voice = await sdkError(() => phone.setMessageTypes({ message_types: ['sms', 'voice'] }));
+    assert.equal(voice.statusCode, 400);
+    assert.match(voice.body.message, /voice is not supported/);
+    const unknown = await sdkError(() => phone.setProvider({ provider: 'carrier-pigeon' as 'twilio' }));
+    assert.equal(unknown.statusCode, 400);
+    assert.deepEqual(await phone.getSelectedProvider(), { provider: 'phone-message-hook' }, 'a refused write changed nothing');
+    const readOnly = await scoped('read:guardian_factors');
+    assert.deepEqual(await readOnly.guardian.factors.phone.getMessageTypes(), { message_types: ['sms'] });
+    assert.equal((await sdkError(() => readOnly.guardian.factors.phone.setProvider({ provider: 'auth0' }))).statusCode, 403);
   });
 });

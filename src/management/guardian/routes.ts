@@ -20,8 +20,10 @@ import { getApnsProvider, setApnsProvider, updateApnsProvider } from './push-not
 import { getSelectedProvider, setSelectedProvider } from './push-notification/selected-provider.js';
 import { getSnsProvider, setSnsProvider, updateSnsProvider } from './push-notification/sns.js';
 import { GuardianPushService, type GuardianServiceContext } from './service.js';
-import { getSmsTemplates, setSmsTemplates } from './sms/templates.js';
-import { getTwilioProvider, setTwilioProvider } from './sms/twilio.js';
+import { getPhoneTemplates, getSmsTemplates, setPhoneTemplates, setSmsTemplates } from './sms/templates.js';
+import { getPhoneTwilioProvider, getTwilioProvider, setPhoneTwilioProvider, setTwilioProvider } from './sms/twilio.js';
+import { getPhoneSelectedProvider, getSmsSelectedProvider, setPhoneSelectedProvider, setSmsSelectedProvider } from './phone/selected-provider.js';
+import { getPhoneMessageTypes, setPhoneMessageTypes } from './phone/message-types.js';
 import type { GuardianPushStore } from '../../domain/guardian/store.js';
 
 /**
@@ -58,6 +60,16 @@ export function guardianRoutes(ctx: GuardianServiceContext & GuardianMfaServiceC
       setTwilioProvider,
       getSmsTemplates,
       setSmsTemplates,
+      getPhoneTwilioProvider,
+      setPhoneTwilioProvider,
+      getPhoneTemplates,
+      setPhoneTemplates,
+      getSmsSelectedProvider,
+      setSmsSelectedProvider,
+      getPhoneSelectedProvider,
+      setPhoneSelectedProvider,
+      getPhoneMessageTypes,
+      setPhoneMessageTypes,
     ].map((route) => route(ctx, mfa)),
   ];
 }
