@@ -200,3 +200,38 @@ async function retire(store: EncryptionKeyStore, tenantId: string, keep: string[
     await store.update(tenantId, row.kid, { state: 'destroyed', wrapped_key: null, updated_at: now });
   }
 }
+
+/** Where a tenant's sealed values stand: how many are sealed under each key, and how many no held key opens. */
+export interface SealedValueCensus {
+  byKid: Record<string, number>;
+  unreadable: number;
+}
+
+/**
+ * Opens every sealed value of the tenant (changing nothing) and counts them
+ * by the key they name: what an operator (or a test) checks after a rekey.
+ */
+export async function sealedValueCensus(ctx: { readonly box: SecretBox; readonly stores: { readonly sealedValues: SealedValueStore } }, tenantId: string, batch = 500): Promise<SealedValueCensus> {
+  const census: SealedValueCensus = { byKid: {}, unreadable: 0 };
+  const look: Move = (sealed, context) => {
+    if (sealed === null) return undefined;
+    const kid = ctx.box.kidOf(sealed) ?? 'unknown';
+    try {
+      ctx.box.open(sealed, context);
+      census.byKid[kid] = (census.byKid[kid] ?? 0) + 1;
+    } catch {
+      census.unreadable++;
+    }
+    return undefined;
+  };
+  for (const source of SEALED_VALUE_SOURCES) {
+    let after: string[] | undefined;
+    for (;;) {
+      const rows = await ctx.stores.sealedValues.scan(source, tenantId, after, batch);
+      for (const row of rows) source.reseal(tenantId, row, look);
+      if (rows.length < batch || source.key.length === 0) break;
+      after = source.key.map((k) => rows[rows.length - 1]![k]!);
+    }
+  }
+  return census;
+}
