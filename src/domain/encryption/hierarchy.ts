@@ -97,7 +97,7 @@ export class EncryptionHierarchy {
     const now = isoAt(this.ctx.now());
     const started = await this.ctx.unitOfWork.transaction(async (stores) => {
       const rows = await stores.encryptionKeys.list(tenantId);
-      if (rows.some(isRekeyKey)) throw new EncryptionKeyError(409, 'A rekey of this tenant is already in progress.');
+      if ((await stores.encryptionKeys.rekeyRunning(tenantId)) || rows.some(isRekeyKey)) throw new EncryptionKeyError(409, 'A rekey of this tenant is already in progress.');
       const customer = activeRoot(rows);
       const parentKey = customer ? unwrapTenantKeys(this.ctx.box, rows).get(customer.kid)! : undefined;
       const master = randomBytes(32);
@@ -171,7 +171,7 @@ export class EncryptionHierarchy {
       if (row.type !== 'customer-provided-root-key' || row.state !== 'pre-activation' || row.wrapping_key_enc === null) {
         throw new EncryptionKeyError(409, 'Failed precondition. Key import not in progress or unable to find the wrapping key. Make sure you have followed all the steps to import a key.');
       }
-      if (rows.some(isRekeyKey)) throw new EncryptionKeyError(409, 'A rekey of this tenant is in progress; import the key once it has ended.');
+      if ((await stores.encryptionKeys.rekeyRunning(tenantId)) || rows.some(isRekeyKey)) throw new EncryptionKeyError(409, 'A rekey of this tenant is in progress; import the key once it has ended.');
       const material = unwrapImported(this.ctx.box.unwrapUnderRoot(row.wrapping_key_enc, wrappingKeyContext(tenantId, kid)), wrappedKey);
       const held = unwrapTenantKeys(this.ctx.box, rows);
       const active = { ...row, state: 'active' as const, parent_kid: null, wrapped_key: this.ctx.box.wrapUnderRoot(material, wrapContext(tenantId, row.type, kid)), wrapping_key_enc: null, public_key: null, updated_at: now };
@@ -206,7 +206,7 @@ export class EncryptionHierarchy {
         await stores.encryptionKeys.delete(tenantId, kid);
         return;
       }
-      if (rows.some(isRekeyKey)) throw new EncryptionKeyError(409, 'A rekey of this tenant is in progress; delete the key once it has ended.');
+      if ((await stores.encryptionKeys.rekeyRunning(tenantId)) || rows.some(isRekeyKey)) throw new EncryptionKeyError(409, 'A rekey of this tenant is in progress; delete the key once it has ended.');
       const held = unwrapTenantKeys(this.ctx.box, rows);
       for (const master of rows.filter((r) => r.type === 'tenant-master-key' && r.parent_kid === kid && r.wrapped_key !== null)) {
         await stores.encryptionKeys.update(tenantId, master.kid, {

@@ -14,6 +14,8 @@ export interface EncryptionKeyStore {
   /** Changes a key; false when it does not exist. */
   update(tenantId: string, kid: string, changes: Partial<Omit<EncryptionKeyRow, 'tenant_id' | 'kid' | 'type' | 'created_at'>>): Promise<boolean>;
   delete(tenantId: string, kid: string): Promise<boolean>;
+  /** Whether a rekey job of the tenant is queued or running (the `jobs` table, type `encryption_rekey`). */
+  rekeyRunning(tenantId: string): Promise<boolean>;
 }
 
 /** Where sealed values live: a table's rows of one tenant, their key columns (besides `tenant_id`) and the columns to re-seal. */

@@ -32,6 +32,17 @@ export class KyselyEncryptionKeyStore implements EncryptionKeyStore {
     const result = await this.db.deleteFrom('encryption_keys').where('tenant_id', '=', tenantId).where('kid', '=', kid).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
+
+  async rekeyRunning(tenantId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('tenant_id', '=', tenantId)
+      .where('type', '=', 'encryption_rekey')
+      .where('status', 'in', ['pending', 'processing'])
+      .executeTakeFirst();
+    return row !== undefined;
+  }
 }
 
 /**
