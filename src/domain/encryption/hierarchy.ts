@@ -5,7 +5,8 @@
  * import the wrapped material), remove it. The mapping onto the service's key
  * types is in docs/operations/encryption-keys.md.
  */
-import { createDecipheriv, createPrivateKey, generateKeyPairSync, privateDecrypt, constants, randomBytes, randomUUID } from 'node:crypto';
+import { createDecipheriv, createPrivateKey, generateKeyPair, privateDecrypt, constants, randomBytes, randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
 import { isoAt } from '../../platform/clock.js';
 import { wrapKey, type SecretBox } from '../../platform/crypto/secret-box.js';
 import { newJobRow } from '../jobs/store.js';
@@ -143,7 +144,8 @@ export class EncryptionHierarchy {
     if (row.type !== 'customer-provided-root-key' || row.state !== 'pre-activation') {
       throw new EncryptionKeyError(409, 'Failed precondition. Create new encryption key without the key material first.');
     }
-    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: WRAPPING_KEY_BITS });
+    // Off the event loop: an RSA key of this size takes a noticeable moment to make.
+    const { publicKey, privateKey } = await promisify(generateKeyPair)('rsa', { modulusLength: WRAPPING_KEY_BITS });
     const publicPem = publicKey.export({ type: 'spki', format: 'pem' }) as string;
     const privateDer = privateKey.export({ type: 'pkcs8', format: 'der' });
     await this.ctx.stores.encryptionKeys.update(tenantId, kid, {
