@@ -17,6 +17,7 @@ import type { AppContext } from '../domain/context.js';
 import { IssuanceLookups } from '../domain/issuance/lookups.js';
 import { DeployedActionsReader } from '../domain/actions/deployed.js';
 import { Keyring } from '../domain/keys/keyring.js';
+import { EncryptionKeyring } from '../domain/encryption/keyring.js';
 import { BufferedTenantLogs, DISABLED_TENANT_LOGS } from '../domain/logs/tenant-logs.js';
 import { TenantError, TenantService, clientSecretContext } from '../domain/tenants/service.js';
 import type { Tenant } from '../domain/tenants/tenant.js';
@@ -113,6 +114,13 @@ export async function createContext(config: Config, logger: Logger = createLogge
   const kysely = kyselyStores(database.db, clock);
   // Configuration writes invalidate the tenant's cached copies once committed (src/app/configuration-writes.ts).
   const { stores, unitOfWork } = invalidatingStores(kysely.stores, kysely.unitOfWork, (tenantId) => invalidation.invalidate(tenantId));
+  // The tenants' encryption keys are in the box before anything is sealed or opened.
+  const encryptionKeys = new EncryptionKeyring(stores.encryptionKeys, box, logger);
+  await encryptionKeys.loadAll().catch(async (error: unknown) => {
+    await database.close();
+    throw error;
+  });
+  encryptionKeys.start(config.encryptionKeys.refreshMs);
   const keyring = new Keyring(stores.signingKeys, box, () => clock.now(), stores.customSigningKeys);
   const aliases = loopbackAliases(config);
   const tenants = new TenantService(stores.tenants, keyring, box, () => clock.now(), stores.customDomains, {
@@ -147,6 +155,7 @@ export async function createContext(config: Config, logger: Logger = createLogge
     tenants.forget(tenantId);
     keyring.invalidate(tenantId);
     boundActions.forget(tenantId);
+    encryptionKeys.reload(tenantId).catch((err: unknown) => logger.warn({ err, tenant: tenantId }, "reloading the tenant's encryption keys failed"));
   });
   return {
     config,
@@ -162,6 +171,7 @@ export async function createContext(config: Config, logger: Logger = createLogge
       return tokens;
     },
     keyring,
+    encryptionKeys,
     tenants,
     lookups,
     invalidation,
@@ -185,6 +195,7 @@ export async function createContext(config: Config, logger: Logger = createLogge
     database,
     redis,
     async close() {
+      encryptionKeys.stop();
       invalidation.close();
       mailer.close();
       redis?.disconnect();

@@ -17,6 +17,7 @@ import path from 'node:path';
 import type { Config } from '../platform/config.js';
 import { existingMasterKey, masterKeySource } from '../platform/crypto/master-key.js';
 import { SecretBox } from '../platform/crypto/secret-box.js';
+import { wrapContext } from '../domain/encryption/keyring.js';
 import { clientSecretContext } from '../domain/tenants/service.js';
 import { probeDatabase } from '../storage/probe.js';
 import { openGeoDatabases } from '../platform/geoip.js';
@@ -125,7 +126,9 @@ async function databaseAndKeyCheck(config: Config): Promise<string[]> {
     return [`${source}: ${where} holds sealed secrets but there is no master key; set GATEHOUSE_MASTER_KEY or restore ${source}`];
   }
   try {
-    new SecretBox(key).open(probe.sample.sealed, clientSecretContext(probe.sample.tenantId, probe.sample.clientId));
+    const { kind, tenantId, id, sealed } = probe.sample;
+    if (kind === 'client_secret') new SecretBox(key).open(sealed, clientSecretContext(tenantId, id));
+    else new SecretBox(key).unwrapUnderRoot(sealed, wrapContext(tenantId, kind, id));
     return [];
   } catch {
     return [`${source}: the master key does not open the secrets sealed in ${where} (a different key than the one they were sealed with)`];

@@ -19,6 +19,7 @@ import type { DeployedActions } from './actions/deployed.js';
 import type { BruteForceProtection } from './brute-force.js';
 import type { IssuanceLookups } from './issuance/lookups.js';
 import type { Keyring } from './keys/keyring.js';
+import type { EncryptionKeyring } from './encryption/keyring.js';
 import type { TenantLogs } from './logs/tenant-logs.js';
 import type { Stores, UnitOfWork } from './stores.js';
 import type { TenantService } from './tenants/service.js';
@@ -43,6 +44,8 @@ export interface AppContext {
    */
   formTokens(purpose: string): FormTokens;
   keyring: Keyring;
+  /** The tenants' encryption keys, held in `box` (loaded at start, reloaded on invalidation and every refresh interval). */
+  encryptionKeys: EncryptionKeyring;
   tenants: TenantService;
   /** Cached reads of the token endpoint's hot path (clients, APIs, client grants). */
   lookups: IssuanceLookups;

@@ -115,6 +115,15 @@ export interface Config {
     /** Users a batch commits at once (with the job's progress). */
     importBatch: number;
   };
+  /** The tenant encryption keys (src/domain/encryption/) and the rekey job that moves sealed values under a new one. */
+  encryptionKeys: {
+    /** How often every process reloads every tenant's keys; a rekey waits this long before sealing under a new key and before retiring an old one. */
+    refreshMs: number;
+    /** Rows a rekey reads and rewrites per transaction. */
+    batch: number;
+    /** Pause between a rekey's batches (0: none). */
+    pauseMs: number;
+  };
   /** Registry Actions' dependencies are installed from (src/domain/actions/build.ts); undefined: npm's own configuration. */
   actionsRegistry: string | undefined;
   /** Tenant logs (src/domain/logs/) and log streams (src/domain/log-streams/). */
@@ -403,6 +412,12 @@ const TABLE = {
     60,
     'seconds a process holds a Management API job (user import or export) between progress commits; the job of a process that stopped without handing it back is resumed by another after it',
   ),
+  GATEHOUSE_ENCRYPTION_KEYS_REFRESH: seconds(
+    30,
+    "seconds between reloads of every tenant's encryption keys in each process (a key operation also reloads them at once in every process when `REDIS_URL` is set); a rekey waits this long before sealing under the new key and again before retiring the old one, so no process seals under a key another does not hold",
+  ),
+  GATEHOUSE_REKEY_BATCH: count(200, 'rows a rekey reads and rewrites per transaction'),
+  GATEHOUSE_REKEY_PAUSE: seconds(0, "seconds a rekey pauses between batches, to leave the database to the traffic (0: no pause)"),
   GATEHOUSE_ACTIONS_REGISTRY: optional(
     "npm registry (or mirror) that Actions' dependencies are installed from by the build step (`npm install --ignore-scripts` into a folder per build under `<data dir>/actions/builds/`); `https://`, or `http://` only to a loopback address (a local mirror or tarball cache)",
     "the registry npm's own configuration names (`.npmrc`, `npm_config_registry`), by default the public npm registry",
@@ -711,6 +726,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseMs: read(env, 'GATEHOUSE_JOB_LEASE'),
       importMaxBytes: read(env, 'GATEHOUSE_USERS_IMPORT_MAX_BYTES'),
       importBatch: 500,
+    },
+    encryptionKeys: {
+      refreshMs: read(env, 'GATEHOUSE_ENCRYPTION_KEYS_REFRESH'),
+      batch: read(env, 'GATEHOUSE_REKEY_BATCH'),
+      pauseMs: read(env, 'GATEHOUSE_REKEY_PAUSE'),
     },
     actionsRegistry: read(env, 'GATEHOUSE_ACTIONS_REGISTRY'),
     tenantLogs: (() => {

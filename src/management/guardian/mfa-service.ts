@@ -121,7 +121,7 @@ export class GuardianMfaService {
   async setTwilio(tenant: Tenant, body: TwilioBody): Promise<TwilioBody> {
     const { auth_token, ...rest } = body;
     const settings: TwilioSettings = { ...rest };
-    if (auth_token !== undefined) settings.auth_token_enc = auth_token === null ? null : this.ctx.box.seal(auth_token, twilioAuthTokenContext(tenant.id));
+    if (auth_token !== undefined) settings.auth_token_enc = auth_token === null ? null : this.ctx.box.seal(auth_token, twilioAuthTokenContext(tenant.id), tenant.id);
     await this.ctx.stores.mfa.setTwilio(tenant.id, settings, isoAt(this.ctx.now()));
     this.ctx.invalidation.invalidate(tenant.id);
     return body;
