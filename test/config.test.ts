@@ -26,7 +26,14 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ GATEHOUSE_WORKERS: '3' }).hashing.threads, Math.max(1, Math.floor((os.availableParallelism() - 1) / 3)), 'hashing threads shared among workers');
     assert.equal(config.sms.twilioUrl, 'https://api.twilio.com');
     assert.equal(loadConfig({ GATEHOUSE_TWILIO_URL: 'http://127.0.0.1:8081' }).sms.twilioUrl, 'http://127.0.0.1:8081', 'http only to a loopback stand-in');
-    assert.deepEqual(config.push, { apnsUrl: undefined, snsEndpoint: undefined, caFile: undefined }, "push providers' own defaults (Apple's hosts by sandbox, the region's SNS endpoint)");
+    assert.deepEqual(
+      config.push,
+      { apnsUrl: undefined, snsEndpoint: undefined, fcmUrl: undefined, fcmTokenUrl: undefined, caFile: undefined },
+      "push providers' own defaults (Apple's hosts by sandbox, the region's SNS endpoint, Google's FCM and token hosts)",
+    );
+    assert.equal(loadConfig({ GATEHOUSE_FCM_TOKEN_URL: 'http://127.0.0.1:9000/token' }).push.fcmTokenUrl, 'http://127.0.0.1:9000/token', 'an endpoint keeps its path');
+    assert.throws(() => loadConfig({ GATEHOUSE_FCM_TOKEN_URL: 'http://token.example.com/token' }), /GATEHOUSE_FCM_TOKEN_URL/, 'http only to a loopback stand-in');
+    assert.throws(() => loadConfig({ GATEHOUSE_FCM_URL: 'https://fcm.example.com/v1' }), /GATEHOUSE_FCM_URL/, 'a base URL has no path');
     assert.equal(loadConfig({ GATEHOUSE_APNS_URL: 'https://127.0.0.1:8443' }).push.apnsUrl, 'https://127.0.0.1:8443');
     assert.equal(loadConfig({ GATEHOUSE_SNS_ENDPOINT: 'http://localhost:9911' }).push.snsEndpoint, 'http://localhost:9911');
     assert.deepEqual(config.rateLimits, {

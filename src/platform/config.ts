@@ -73,7 +73,10 @@ export interface Config {
     apnsUrl: string | undefined;
     /** Endpoint of Amazon SNS, overriding the default of the provider's region. */
     snsEndpoint: string | undefined;
-    /** PEM file of extra certificate authorities trusted for APNs and SNS (besides the system roots). */
+    /** Base URL of Firebase Cloud Messaging, and Google's token endpoint for FCM v1 service accounts (src/platform/push/fcm.ts). */
+    fcmUrl: string | undefined;
+    fcmTokenUrl: string | undefined;
+    /** PEM file of extra certificate authorities trusted for APNs, SNS and FCM (besides the system roots). */
     caFile: string | undefined;
   };
   /**
@@ -256,6 +259,11 @@ function dataFile(meaning: string, absent: string): Entry<string | undefined> {
   });
 }
 
+/** The URL of a remote endpoint (parseEndpointUrl). */
+function endpointUrl(meaning: string, absent: string): Entry<string | undefined> {
+  return optional(meaning, absent, (raw, name) => parseEndpointUrl(name, raw));
+}
+
 /** The base URL of a remote service (parseServiceUrl). */
 function serviceUrl(meaning: string, absent: string): Entry<string | undefined> {
   return optional(meaning, absent, (raw, name) => parseServiceUrl(name, raw));
@@ -354,7 +362,15 @@ const TABLE = {
     "endpoint of Amazon SNS, where MFA pushes go when the tenant's push provider is `sns` (`CreatePlatformEndpoint`, `Publish`, through the AWS SDK with the provider's keys); `https://`, or `http://` only to a loopback address",
     "the AWS endpoint of the provider's `aws_region`",
   ),
-  GATEHOUSE_PUSH_CA_FILE: caFile('PEM file of extra certificate authorities trusted when connecting to APNs and SNS (a private relay, or the tests\' stand-ins), besides the system roots'),
+  GATEHOUSE_FCM_URL: serviceUrl(
+    "base URL of Firebase Cloud Messaging, where MFA pushes to Android devices go when the tenant's push provider is `direct` (or `guardian`) and it has an `fcmv1` (`POST /v1/projects/{project}/messages:send`) or `fcm` (`POST /fcm/send`) provider; `https://`, or `http://` only to a loopback address",
+    '`https://fcm.googleapis.com`',
+  ),
+  GATEHOUSE_FCM_TOKEN_URL: endpointUrl(
+    "Google's OAuth 2.0 token endpoint, where an `fcmv1` provider's service account exchanges its signed assertion for an access token (the key's own `token_uri` is not followed); `https://`, or `http://` only to a loopback address",
+    '`https://oauth2.googleapis.com/token`',
+  ),
+  GATEHOUSE_PUSH_CA_FILE: caFile('PEM file of extra certificate authorities trusted when connecting to APNs, SNS and FCM (a private relay, or the tests\' stand-ins), besides the system roots'),
   GATEHOUSE_REQUEST_TIMEOUT: seconds(30, 'seconds a client has to send a whole request, headers and body (0.01 to 3600); a slower one is answered 408 and its connection closed'),
   GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS: count(
     256,
@@ -710,6 +726,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     push: {
       apnsUrl: read(env, 'GATEHOUSE_APNS_URL'),
       snsEndpoint: read(env, 'GATEHOUSE_SNS_ENDPOINT'),
+      fcmUrl: read(env, 'GATEHOUSE_FCM_URL'),
+      fcmTokenUrl: read(env, 'GATEHOUSE_FCM_TOKEN_URL'),
       caFile: read(env, 'GATEHOUSE_PUSH_CA_FILE'),
     },
     requestTimeoutMs: read(env, 'GATEHOUSE_REQUEST_TIMEOUT'),
@@ -830,22 +848,26 @@ function parseRegistryUrl(name: string, value: string): string {
     throw new ConfigError(name, 'must be an https:// URL');
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))) throw new ConfigError(name, 'must be an https:// URL (http:// only to a loopback address)');
-  if (url.username || url.password || url.search || url.hash) throw new ConfigError(name, 'must be a URL without credentials, query or fragment');
+  if (url.username || url.password || url.search || url.hash) throw new ConfigError(name, 'must be a base URL without credentials, path, query or fragment');
   return url.href.endsWith('/') ? url.href : `${url.href}/`;
 }
 
 /** The base URL of a remote service: https, or http only to a loopback address (a local stand-in); no path, query or credentials. */
-function parseServiceUrl(name: string, value: string): string {
+/** As parseServiceUrl, for an endpoint: a path is kept. */
+function parseEndpointUrl(name: string, value: string): string {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
     throw new ConfigError(name, 'must be an https:// URL');
   }
-  const loopback = LOOPBACK_HOSTS.has(url.hostname);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) throw new ConfigError(name, 'must be an https:// URL (http:// only to a loopback address)');
-  if (url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) {
-    throw new ConfigError(name, 'must be a base URL without credentials, path, query or fragment');
-  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))) throw new ConfigError(name, 'must be an https:// URL (http:// only to a loopback address)');
+  if (url.username || url.password || url.search || url.hash) throw new ConfigError(name, 'must be a base URL without credentials, path, query or fragment');
+  return url.href;
+}
+
+function parseServiceUrl(name: string, value: string): string {
+  const url = new URL(parseEndpointUrl(name, value));
+  if (url.pathname !== '/' && url.pathname !== '') throw new ConfigError(name, 'must be a base URL without credentials, path, query or fragment');
   return url.origin;
 }

@@ -4,8 +4,10 @@
  * polling (authorization_pending, slow_down, access_denied, tokens), the
  * hosted waiting page, and the two providers over their real client
  * protocols against local stand-ins: APNs over HTTP/2 with the tenant's p12
- * client certificate (the stand-in checks it), and SNS through the AWS SDK
- * (CreatePlatformEndpoint, Publish).
+ * client certificate (the stand-in checks it), SNS through the AWS SDK
+ * (CreatePlatformEndpoint, Publish), and FCM to Android devices (the HTTP v1
+ * API with a service account's signed assertion exchanged at the token
+ * endpoint, and the legacy API with a server key).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -17,6 +19,8 @@ import { enrolPushDevice, pushAnswer, signDeviceJwt, type DevicePost, type PushD
 import { PUSH_WAIT_HASH } from '../../src/authentication/pages/html.js';
 import { PUSH_WAIT_SCRIPT } from '../../src/authentication/pages/push-wait.js';
 import { startApnsStandIn, startSnsStandIn, type ApnsStandIn, type SnsStandIn } from '../helpers/push-stand-ins.js';
+import { startFcmStandIn, type FcmStandIn } from '../helpers/fcm-stand-in.js';
+import { generateKeyPairSync } from 'node:crypto';
 
 const REALM = 'Username-Password-Authentication';
 const PASSWORD = 'correct horse battery staple';
@@ -25,11 +29,22 @@ const BUNDLE = 'com.example.guardian';
 const APNS_SUBJECT = 'Apple Push Services: com.example.guardian';
 const AWS_KEY_ID = 'AKIAEXAMPLEKEYID0001';
 const CALLBACK = 'https://app.example.com/callback';
+const FCM_SERVER_KEY = 'AAAA-legacy-server-key-0123456789';
+const SERVICE_ACCOUNT_KEYS = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const SERVICE_ACCOUNT = {
+  type: 'service_account',
+  project_id: 'guardian-android',
+  client_email: 'push@guardian-android.iam.gserviceaccount.com',
+  private_key: SERVICE_ACCOUNT_KEYS.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  // Not followed: the operator's GATEHOUSE_FCM_TOKEN_URL is.
+  token_uri: 'https://attacker.example.com/token',
+};
 
 describe('MFA by push notification', () => {
   let t: TestApp;
   let apns: ApnsStandIn;
   let sns: SnsStandIn;
+  let fcm: FcmStandIn;
   let app: TestClient;
   const baseUrl = `https://${DOMAIN}/guardian`;
   /** The device each user enrolled (the tests run in order). */
@@ -50,7 +65,7 @@ describe('MFA by push notification', () => {
     return { status: res.statusCode, text: res.body };
   };
   /** A device enrols through the barcode's transaction with a new key pair. */
-  const enrolDevice = (barcodeUri: string, alg: 'ES256' | 'RS256' = 'ES256') => enrolPushDevice(barcodeUri, baseUrl, post, alg);
+  const enrolDevice = (barcodeUri: string, alg: 'ES256' | 'RS256' = 'ES256', service: 'APNS' | 'GCM' = 'APNS') => enrolPushDevice(barcodeUri, baseUrl, post, alg, service);
   /** What the device sends about a transaction, at the context's time. */
   const deviceJwt = (device: Device, txn: string, audience: string, claims: Record<string, unknown> = {}, key?: CryptoKey) => signDeviceJwt(device, txn, audience, t.ctx.now(), claims, key);
   const answer = async (device: Device, txn: string, accepted: boolean, key?: CryptoKey) =>
@@ -58,7 +73,7 @@ describe('MFA by push notification', () => {
   const lastTxn = () => (apns.notifications.at(-1)!.payload.gatehouse as { txn: string }).txn;
 
   /** Enrols `email` by push and completes that first login. */
-  const enrol = async (email: string): Promise<Device> => {
+  const enrol = async (email: string, service: 'APNS' | 'GCM' = 'APNS'): Promise<Device> => {
     const token = await mfaToken(email);
     const res = await json('POST', '/mfa/associate', { authenticator_types: ['oob'], oob_channels: ['auth0'] }, { authorization: `Bearer ${token}` });
     assert.equal(res.statusCode, 200, res.body);
@@ -67,7 +82,7 @@ describe('MFA by push notification', () => {
     const pending = await poll(token, body.oob_code);
     assert.equal(pending.statusCode, 400, pending.body);
     assert.equal((pending.json() as { error: string }).error, 'authorization_pending');
-    const device = await enrolDevice(body.barcode_uri);
+    const device = await enrolDevice(body.barcode_uri, 'ES256', service);
     const done = await withClockAdvanced(t, 6000, () => poll(token, body.oob_code));
     assert.equal(done.statusCode, 200, done.body);
     devices.set(email, device);
@@ -86,10 +101,13 @@ describe('MFA by push notification', () => {
   before(async () => {
     apns = await startApnsStandIn(APNS_SUBJECT);
     sns = await startSnsStandIn(AWS_KEY_ID);
-    t = await createTestApp({ env: { GATEHOUSE_APNS_URL: apns.url, GATEHOUSE_SNS_ENDPOINT: sns.url, GATEHOUSE_PUSH_CA_FILE: apns.caFile } });
+    fcm = await startFcmStandIn({ ...SERVICE_ACCOUNT, publicKey: SERVICE_ACCOUNT_KEYS.publicKey }, FCM_SERVER_KEY);
+    t = await createTestApp({
+      env: { GATEHOUSE_APNS_URL: apns.url, GATEHOUSE_SNS_ENDPOINT: sns.url, GATEHOUSE_PUSH_CA_FILE: apns.caFile, GATEHOUSE_FCM_URL: fcm.url, GATEHOUSE_FCM_TOKEN_URL: fcm.tokenUrl },
+    });
     app = await insertClient(t, { grant_types: ['http://auth0.com/oauth/grant-type/password-realm', MFA_OOB] });
     await mgmt('POST', '/api/v2/connections', { name: REALM, strategy: 'auth0', enabled_clients: [app.client_id] });
-    for (const email of ['push1@example.com', 'push2@example.com', 'push3@example.com', 'push4@example.com']) await mgmt('POST', '/api/v2/users', { connection: REALM, email, password: PASSWORD });
+    for (const email of ['push1@example.com', 'push2@example.com', 'push3@example.com', 'push4@example.com', 'android@example.com']) await mgmt('POST', '/api/v2/users', { connection: REALM, email, password: PASSWORD });
     assert.equal((await mgmt('PUT', '/api/v2/guardian/factors/push-notification', { enabled: true })).statusCode, 200);
     await mgmt('PUT', '/api/v2/guardian/policies', ['all-applications']);
     const set = await mgmt('PUT', '/api/v2/guardian/factors/push-notification/providers/apns', { sandbox: false, bundle_id: BUNDLE, p12: await apns.providerP12(APNS_SUBJECT) });
@@ -100,6 +118,7 @@ describe('MFA by push notification', () => {
     await t.close();
     await apns.close();
     await sns.close();
+    await fcm.close();
   });
 
   it('enrols a device by the QR code transaction; the oob login is approved through APNs with a signed answer', async () => {
@@ -275,6 +294,69 @@ describe('MFA by push notification', () => {
     } finally {
       await mgmt('PUT', '/api/v2/guardian/factors/push-notification/selected-provider', { provider: 'direct' });
     }
+  });
+
+  it('to an Android device through FCM: the legacy API with the server key, then HTTP v1 with the service account; credentials checked and never read back', async () => {
+    const device = await enrol('android@example.com', 'GCM');
+    const challengeOf = async () => json('POST', '/mfa/challenge', { client_id: app.client_id, client_secret: app.client_secret, mfa_token: await mfaToken('android@example.com'), challenge_type: 'oob' });
+    // No FCM provider yet: APNs cannot reach an Android device.
+    const unconfigured = await challengeOf();
+    assert.deepEqual([unconfigured.statusCode, (unconfigured.json() as { error: string }).error], [400, 'invalid_request']);
+    assert.match(unconfigured.body, /GCM devices need an FCM provider/);
+
+    const legacy = await mgmt('PUT', '/api/v2/guardian/factors/push-notification/providers/fcm', { server_key: FCM_SERVER_KEY });
+    assert.deepEqual([legacy.statusCode, legacy.json()], [200, {}]);
+    const sentApns = apns.notifications.length;
+    const token = await mfaToken('android@example.com');
+    const oobCode = await challenge(token);
+    assert.equal(apns.notifications.length, sentApns, 'nothing went to APNs');
+    const first = fcm.messages.at(-1)!;
+    assert.equal(first.api, 'legacy');
+    assert.equal(first.body.to, device.token);
+    const txn = (first.body.data as { txn: string }).txn;
+    assert.match(txn, /^txn_/);
+    assert.equal((await answer(device, txn, true)).statusCode, 204);
+    assert.equal((await withClockAdvanced(t, 6000, () => poll(token, oobCode))).statusCode, 200);
+
+    // A service account's key that is not one is refused, and changes nothing.
+    for (const bad of ['not json', JSON.stringify({ ...SERVICE_ACCOUNT, private_key: 'nope' }), JSON.stringify({ ...SERVICE_ACCOUNT, project_id: undefined })]) {
+      const refused = await mgmt('PUT', '/api/v2/guardian/factors/push-notification/providers/fcmv1', { server_credentials: bad });
+      assert.equal(refused.statusCode, 400, bad);
+      assert.match(refused.body, /on property server_credentials/);
+    }
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    assert.equal((await mgmt('PUT', '/api/v2/guardian/factors/push-notification/providers/fcmv1', { server_credentials: JSON.stringify({ ...SERVICE_ACCOUNT, private_key: ec }) })).statusCode, 400);
+    assert.equal((await challengeOf()).statusCode, 200, 'still the legacy API');
+    assert.equal(fcm.messages.at(-1)!.api, 'legacy');
+
+    const v1 = await mgmt('PUT', '/api/v2/guardian/factors/push-notification/providers/fcmv1', { server_credentials: JSON.stringify(SERVICE_ACCOUNT) });
+    assert.deepEqual([v1.statusCode, v1.json()], [200, {}]);
+    const v1Token = await mfaToken('android@example.com');
+    const v1Code = await challenge(v1Token);
+    const sent = fcm.messages.at(-1)!;
+    assert.deepEqual([sent.api, sent.project], ['v1', 'guardian-android']);
+    const message = sent.body.message as { token: string; notification: { title: string }; data: { txn: string; dev: string } };
+    assert.equal(message.token, device.token);
+    assert.equal(message.data.dev, device.id);
+    assert.equal(fcm.tokensIssued, 1, 'the assertion went to the operator\'s token endpoint, not the key\'s token_uri');
+    assert.equal((await answer(device, message.data.txn, true)).statusCode, 204);
+    assert.equal((await withClockAdvanced(t, 6000, () => poll(v1Token, v1Code))).statusCode, 200);
+    assert.equal((await challengeOf()).statusCode, 200);
+    assert.equal(fcm.tokensIssued, 1, 'the access token is reused until it expires');
+
+    // PATCH without the member keeps it; the stored credentials are sealed, never in the row as given.
+    assert.equal((await mgmt('PATCH', '/api/v2/guardian/factors/push-notification/providers/fcmv1', {})).statusCode, 200);
+    const settings = await t.ctx.stores.guardian.get(t.tenant.id);
+    assert.ok(settings.fcmv1_credentials_enc && !settings.fcmv1_credentials_enc.includes('PRIVATE KEY'));
+    assert.ok(settings.fcm_server_key_enc && !settings.fcm_server_key_enc.includes(FCM_SERVER_KEY));
+    // PUT without it clears it: back to the legacy API, whose key is now wrong: 502, nothing delivered.
+    assert.equal((await mgmt('PUT', '/api/v2/guardian/factors/push-notification/providers/fcmv1', {})).statusCode, 200);
+    assert.equal((await mgmt('PATCH', '/api/v2/guardian/factors/push-notification/providers/fcm', { server_key: 'AAAA-a-revoked-key' })).statusCode, 200);
+    const count = fcm.messages.length;
+    const refused = await challengeOf();
+    assert.deepEqual([refused.statusCode, refused.json()], [502, { error: 'server_error', error_description: 'The push notification could not be sent.' }]);
+    assert.equal(fcm.messages.length, count);
+    await mgmt('PUT', '/api/v2/guardian/factors/push-notification/providers/fcm', { server_key: null });
   });
 
   it('APNs refuses a provider certificate its CA did not sign: the challenge is 502, nothing is delivered', async () => {

@@ -7,12 +7,14 @@
  * `users.multifactor.deleteProvider` (the authenticator-app enrolments of a
  * user); the phone factor's operations under both of the document's names
  * (`guardian.factors.sms` and `guardian.factors.phone`: selected provider,
- * Twilio provider, templates, message types). With the refusals: an unknown client or connection (404), a
+ * Twilio provider, templates, message types); the FCM and FCM v1 push
+ * providers (delivery itself: test/authentication/mfa-push.test.ts). With the refusals: an unknown client or connection (404), a
  * connection that is not a database connection (400), a bad email (400), a
  * token without the scopes (403), an unknown provider (400), `voice`
  * message types (400: Gatehouse sends text messages only).
  */
 import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { ManagementClient } from 'auth0';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
@@ -151,5 +153,22 @@ describe('auth0 SDK: client connections, users by email, multifactor providers',
     const readOnly = await scoped('read:guardian_factors');
     assert.deepEqual(await readOnly.guardian.factors.phone.getMessageTypes(), { message_types: ['sms'] });
     assert.equal((await sdkError(() => readOnly.guardian.factors.phone.setProvider({ provider: 'auth0' }))).statusCode, 403);
+  });
+
+  it('sets the FCM and FCM v1 push providers; the credentials are checked and never answered', async () => {
+    const push = management.guardian.factors.pushNotification;
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const account = { type: 'service_account', project_id: 'guardian-app', client_email: 'push@guardian-app.iam.gserviceaccount.com', private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
+    assert.deepEqual(await push.setFcmProvider({ server_key: 'AAAA-server-key' }), {});
+    assert.deepEqual(await push.updateFcmProvider({ server_key: null }), {});
+    assert.deepEqual(await push.setFcmv1Provider({ server_credentials: JSON.stringify(account) }), {});
+    assert.deepEqual(await push.updateFcmv1Provider({}), {});
+    const refused = await sdkError(() => push.setFcmv1Provider({ server_credentials: JSON.stringify({ ...account, private_key: 'not a key' }) }));
+    assert.equal(refused.statusCode, 400);
+    assert.match(refused.body.message, /server_credentials/);
+    const tooLong = await sdkError(() => push.setFcmProvider({ server_key: 'k'.repeat(153) }));
+    assert.equal(tooLong.statusCode, 400);
+    const readOnly = await scoped('read:guardian_factors');
+    assert.equal((await sdkError(() => readOnly.guardian.factors.pushNotification.setFcmProvider({ server_key: 'AAAA-server-key' }))).statusCode, 403);
   });
 });

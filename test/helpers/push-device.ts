@@ -19,15 +19,15 @@ export interface PushDevice {
 /** POSTs a JSON body with these headers; the status and body text. */
 export type DevicePost = (path: string, body: unknown, headers: Record<string, string>) => Promise<{ status: number; text: string }>;
 
-/** The device enrols through the barcode's transaction (`baseUrl`: the server's /guardian) with a new key pair, as the APNs device `identifier`. */
-export async function enrolPushDevice(barcodeUri: string, baseUrl: string, post: DevicePost, alg: 'ES256' | 'RS256' = 'ES256'): Promise<PushDevice> {
+/** The device enrols through the barcode's transaction (`baseUrl`: the server's /guardian) with a new key pair, as an APNs (or GCM: Android) device. */
+export async function enrolPushDevice(barcodeUri: string, baseUrl: string, post: DevicePost, alg: 'ES256' | 'RS256' = 'ES256', service: 'APNS' | 'GCM' = 'APNS'): Promise<PushDevice> {
   const uri = new URL(barcodeUri);
   assert.equal(uri.protocol, 'otpauth:');
   assert.equal(uri.searchParams.get('base_url'), baseUrl);
   const { publicKey, privateKey } = await generateKeyPair(alg);
   const publicJwk = await exportJWK(publicKey);
   const token = `device-${Math.random().toString(16).slice(2)}`;
-  const res = await post('/guardian/api/enroll', { identifier: 'phone-1', name: 'My phone', push_credentials: { service: 'APNS', token }, public_key: publicJwk }, { authorization: `Ticket id="${uri.searchParams.get('enrollment_tx_id')}"` });
+  const res = await post('/guardian/api/enroll', { identifier: 'phone-1', name: 'My phone', push_credentials: { service, token }, public_key: publicJwk }, { authorization: `Ticket id="${uri.searchParams.get('enrollment_tx_id')}"` });
   assert.equal(res.status, 201, res.text);
   const body = JSON.parse(res.text) as { id: string; url: string };
   assert.equal(body.url, baseUrl);

@@ -12,7 +12,7 @@
 import { actionSecretContext } from '../actions/secrets.js';
 import type { StoredActionSecret } from '../actions/rows.js';
 import { CREDENTIALS_SEAL } from '../email/provider.js';
-import { apnsP12Context, snsAccessKeyIdContext, snsSecretAccessKeyContext } from '../guardian/model.js';
+import { apnsP12Context, fcmCredentialContext, snsAccessKeyIdContext, snsSecretAccessKeyContext } from '../guardian/model.js';
 import { signingKeyContext } from '../keys/keyring.js';
 import { streamAuthorizationContext } from '../log-streams/delivery.js';
 import { pushTokenContext, totpSecretContext, twilioAuthTokenContext } from '../mfa/model.js';
@@ -74,14 +74,18 @@ function actionSecrets(name: string, table: 'actions' | 'action_versions', actio
   };
 }
 
-/** Guardian push settings: the APNs p12 and the SNS secret in columns, the SNS access key id inside the `sns` JSON. */
+/** Guardian push settings: the APNs p12, the SNS secret and the FCM credentials in columns, the SNS access key id inside the `sns` JSON. */
 const guardianPush: SealedValueSource = {
   name: 'guardian push notification credentials',
   table: 'guardian_push_notification',
   key: [],
-  columns: ['apns_p12_enc', 'sns_secret_access_key_enc', 'sns'],
+  columns: ['apns_p12_enc', 'sns_secret_access_key_enc', 'sns', 'fcm_server_key_enc', 'fcmv1_credentials_enc'],
   reseal(tenantId, row, move) {
     const changes: SealedRow = {};
+    for (const [column, provider] of [['fcm_server_key_enc', 'fcm'], ['fcmv1_credentials_enc', 'fcmv1']] as const) {
+      const moved = move(row[column] ?? null, fcmCredentialContext(tenantId, provider));
+      if (moved !== undefined) changes[column] = moved;
+    }
     const p12 = move(row.apns_p12_enc ?? null, apnsP12Context(tenantId));
     if (p12 !== undefined) changes.apns_p12_enc = p12;
     const secret = move(row.sns_secret_access_key_enc ?? null, snsSecretAccessKeyContext(tenantId));

@@ -13,6 +13,10 @@ export interface GuardianPushNotificationRow {
   /** JSON of the SNS fields but the secret key (the access key id inside it sealed), or null. */
   sns: string | null;
   sns_secret_access_key_enc: string | null;
+  /** The legacy FCM server key, sealed (migration 0231); null when not set. */
+  fcm_server_key_enc?: string | null;
+  /** The FCM v1 service account key (JSON), sealed; null when not set. */
+  fcmv1_credentials_enc?: string | null;
   updated_at: string;
 }
 

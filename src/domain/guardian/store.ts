@@ -2,7 +2,7 @@
  * Storage of the MFA push-notification factor and its providers.
  * Implemented by src/storage/kysely/guardian.ts; the composition root builds one.
  */
-import type { ApnsSettings, PushNotificationSettings, PushProvider, SnsSettings } from './model.js';
+import type { ApnsSettings, FcmProvider, PushNotificationSettings, PushProvider, SnsSettings } from './model.js';
 
 /**
  * Storage of a tenant's push-notification factor settings: one row per tenant,
@@ -33,4 +33,6 @@ export interface GuardianPushStore {
   replaceSns(tenantId: string, sns: SnsSettings, updatedAt: string): Promise<SnsSettings>;
   /** As `mergeApns`, for SNS. */
   mergeSns(tenantId: string, changes: SnsSettings, updatedAt: string): Promise<SnsSettings>;
+  /** Sets (or, with null, clears) an FCM provider's sealed credential. One statement. */
+  setFcmCredential(tenantId: string, provider: FcmProvider, sealed: string | null, updatedAt: string): Promise<void>;
 }

@@ -17,6 +17,7 @@ import { GuardianMfaService, type GuardianMfaServiceContext } from './mfa-servic
 import { getPolicies } from './policies/get.js';
 import { setPolicies } from './policies/set.js';
 import { getApnsProvider, setApnsProvider, updateApnsProvider } from './push-notification/apns.js';
+import { setFcmProvider, setFcmV1Provider, updateFcmProvider, updateFcmV1Provider } from './push-notification/fcm.js';
 import { getSelectedProvider, setSelectedProvider } from './push-notification/selected-provider.js';
 import { getSnsProvider, setSnsProvider, updateSnsProvider } from './push-notification/sns.js';
 import { GuardianPushService, type GuardianServiceContext } from './service.js';
@@ -36,9 +37,20 @@ export function guardianRoutes(ctx: GuardianServiceContext & GuardianMfaServiceC
   const push = new GuardianPushService(ctx, ctx.stores.guardian);
   const mfa = new GuardianMfaService(ctx);
   return [
-    ...[getSelectedProvider, setSelectedProvider, getApnsProvider, setApnsProvider, updateApnsProvider, getSnsProvider, setSnsProvider, updateSnsProvider].map(
-      (route) => route(ctx, push),
-    ),
+    ...[
+      getSelectedProvider,
+      setSelectedProvider,
+      getApnsProvider,
+      setApnsProvider,
+      updateApnsProvider,
+      getSnsProvider,
+      setSnsProvider,
+      updateSnsProvider,
+      setFcmProvider,
+      updateFcmProvider,
+      setFcmV1Provider,
+      updateFcmV1Provider,
+    ].map((route) => route(ctx, push)),
     ...[
       listFactors,
       setFactor,

@@ -15,8 +15,11 @@
  * never come back from a GET: the p12 is never returned at all, the AWS secret
  * key only in the response to the request that sent it (wire notes §4).
  */
+import { parseServiceAccount } from '../../platform/push/fcm.js';
 import {
   apnsP12Context,
+  fcmCredentialContext,
+  type FcmProvider,
   snsAccessKeyIdContext,
   snsSecretAccessKeyContext,
   type ApnsSettings,
@@ -116,6 +119,31 @@ export class GuardianPushService {
     if (apns.sandbox !== undefined) api.sandbox = apns.sandbox;
     if (apns.bundle_id !== undefined) api.bundle_id = apns.bundle_id;
     return api;
+  }
+
+  // -------------------------------------------------------------------------
+  // FCM (legacy server key) and FCM v1 (service account key)
+  // -------------------------------------------------------------------------
+
+  /**
+   * PUT or PATCH of …/providers/fcm (`server_key`) or …/providers/fcmv1
+   * (`server_credentials`, a service account's JSON key, checked before it is
+   * kept): the one credential is sealed; `null`, and an absent member on PUT,
+   * clear it; an absent member on PATCH keeps it. The answer is `{}`, as the
+   * document has it: the credential never comes back.
+   */
+  async setFcm(tenant: Tenant, provider: FcmProvider, value: string | null | undefined, replace: boolean): Promise<Record<string, never>> {
+    if (value === undefined && !replace) return {};
+    if (provider === 'fcmv1' && typeof value === 'string') {
+      try {
+        parseServiceAccount(value);
+      } catch (error) {
+        throw managementErrors.invalidBody(`Payload validation error: '${(error as Error).message}' on property server_credentials.`);
+      }
+    }
+    const sealed = typeof value === 'string' ? this.ctx.box.seal(value, fcmCredentialContext(tenant.id, provider), tenant.id) : null;
+    await this.store.setFcmCredential(tenant.id, provider, sealed, now(this.ctx));
+    return {};
   }
 
   // -------------------------------------------------------------------------

@@ -2,6 +2,7 @@ import { atomically, type Db } from '../database.js';
 import {
   DEFAULT_PUSH_PROVIDER,
   type ApnsSettings,
+  type FcmProvider,
   type GuardianPushRow,
   type PushNotificationSettings,
   type PushProvider,
@@ -58,13 +59,19 @@ export class KyselyGuardianPushStore implements GuardianPushStore {
 
   async get(tenantId: string): Promise<PushNotificationSettings> {
     const row = await this.db.selectFrom(TABLE).selectAll().where('tenant_id', '=', tenantId).executeTakeFirst();
-    if (!row) return { enabled: false, selected_provider: DEFAULT_PUSH_PROVIDER, apns: null, sns: null };
+    if (!row) return { enabled: false, selected_provider: DEFAULT_PUSH_PROVIDER, apns: null, sns: null, fcm_server_key_enc: null, fcmv1_credentials_enc: null };
     return {
       enabled: row.enabled === 1,
       selected_provider: row.selected_provider as PushProvider,
       apns: codecs.apns.fromColumns(row),
       sns: codecs.sns.fromColumns(row),
+      fcm_server_key_enc: row.fcm_server_key_enc ?? null,
+      fcmv1_credentials_enc: row.fcmv1_credentials_enc ?? null,
     };
+  }
+
+  async setFcmCredential(tenantId: string, provider: FcmProvider, sealed: string | null, updatedAt: string): Promise<void> {
+    await this.upsert(tenantId, provider === 'fcm' ? { fcm_server_key_enc: sealed } : { fcmv1_credentials_enc: sealed }, updatedAt);
   }
 
   async setEnabled(tenantId: string, enabled: boolean, updatedAt: string): Promise<void> {
