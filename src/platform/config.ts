@@ -88,6 +88,8 @@ export interface Config {
   dnsServers: string[] | undefined;
   /** PEM file of extra certificate authorities trusted for back-channel logout deliveries (relying parties on a private PKI). */
   backchannelCaFile: string | undefined;
+  /** PEM file of extra certificate authorities trusted when posting events to event streams' webhooks. */
+  eventStreamCaFile: string | undefined;
   /** Non-public address ranges that tenants' outbound destinations may reach (GATEHOUSE_OUTBOUND_ALLOW; src/platform/http/outbound-guard.ts). */
   outbound: OutboundPolicy;
   /**
@@ -417,6 +419,7 @@ const TABLE = {
     50_000,
     'tenant log events a process holds in memory while the database does not take them; beyond it the oldest are dropped, counted, and a warning is logged',
   ),
+  GATEHOUSE_EVENT_STREAM_CA_FILE: caFile('PEM file of extra certificate authorities trusted when posting events to event streams\' webhook endpoints, besides the system roots'),
   GATEHOUSE_LOG_STREAM_CA_FILE: caFile('PEM file of extra certificate authorities trusted when posting log events to log stream endpoints, besides the system roots'),
   GATEHOUSE_SMTP_CA_FILE: optional(
     'PEM file of extra certificate authorities trusted for the SMTP servers tenants configure (`/api/v2/emails/provider`), besides the system roots',
@@ -685,6 +688,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outbound: { allow: read(env, 'GATEHOUSE_OUTBOUND_ALLOW') },
     federationEndpoints: read(env, 'GATEHOUSE_FEDERATION_ENDPOINTS'),
     backchannelCaFile: read(env, 'GATEHOUSE_BACKCHANNEL_CA_FILE'),
+    eventStreamCaFile: read(env, 'GATEHOUSE_EVENT_STREAM_CA_FILE'),
     workers,
     shutdownGraceMs: read(env, 'GATEHOUSE_SHUTDOWN_GRACE'),
     jobs: {

@@ -1,6 +1,6 @@
 /**
- * Outgoing POSTs: forms to relying parties (back-channel logout) and log
- * events to log stream endpoints. HTTPS only,
+ * Outgoing POSTs: forms to relying parties (back-channel logout), log
+ * events to log stream endpoints and events to event streams' webhooks. HTTPS only,
  * certificates verified against the system roots plus the configured extra
  * authorities (`GATEHOUSE_BACKCHANNEL_CA_FILE`, `GATEHOUSE_LOG_STREAM_CA_FILE`), no redirects followed, the
  * answer's body read and dropped (at most 64 KiB), a deadline for the whole
@@ -18,6 +18,13 @@ export interface FormPosterOptions {
   timeoutMs?: number;
   /** Where posts may go beyond public addresses (GATEHOUSE_OUTBOUND_ALLOW); public only when absent. */
   outbound?: OutboundPolicy;
+  /**
+   * Keeps connections open between posts (at most this many per
+   * destination): for many small posts to the same endpoints (event streams),
+   * where a TLS handshake per post would cost more than the post. The
+   * guard's check runs whenever a connection is opened.
+   */
+  keepAliveSockets?: number;
 }
 
 const MAX_BODY = 64 * 1024;
@@ -33,6 +40,7 @@ export function httpsPoster(options: FormPosterOptions = {}): (url: string, body
   const timeoutMs = options.timeoutMs ?? 5000;
   const policy = options.outbound ?? PUBLIC_ONLY;
   const lookup = guardedLookup(policy);
+  const agent = options.keepAliveSockets === undefined ? false : new https.Agent({ keepAlive: true, maxSockets: options.keepAliveSockets, lookup, ...(ca && { ca }) });
   return (url, body, headers) =>
     new Promise<number>((resolve, reject) => {
       if (!url.startsWith('https://')) {
@@ -49,7 +57,7 @@ export function httpsPoster(options: FormPosterOptions = {}): (url: string, body
         url,
         {
           method: 'POST',
-          agent: false,
+          agent,
           lookup,
           ...(ca && { ca }),
           headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
