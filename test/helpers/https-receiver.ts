@@ -1,7 +1,9 @@
 /**
  * An HTTPS endpoint standing in for a tenant's destination (a log stream's
  * sink, an event stream's webhook): answers the first `failFirst` requests
- * with 503, then 200; records every request it accepted.
+ * with 503, then 200; records every request it accepted. While `hold` is
+ * set, requests are read and left unanswered (counted in `held`): a
+ * destination that is slow, for killing a sender mid-delivery.
  */
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +16,8 @@ export interface Received {
 export class HttpsReceiver {
   readonly accepted: Received[] = [];
   refused = 0;
+  hold = false;
+  held = 0;
   url = '';
   #server: https.Server | undefined;
   constructor(
@@ -27,6 +31,10 @@ export class HttpsReceiver {
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
+        if (this.hold) {
+          this.held += 1;
+          return;
+        }
         if (this.failFirst > 0) {
           this.failFirst -= 1;
           this.refused += 1;

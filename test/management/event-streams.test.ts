@@ -148,10 +148,10 @@ for (const database of ['SQLite', 'PostgreSQL'] as const) {
         assert.deepEqual(first, { delivered: 2, failed: 1 });
         const failures = await api('GET', `/event-streams/${stream.id}/deliveries`);
         assert.equal(failures.statusCode, 200, failures.body);
-        const [failed] = (failures.json() as { deliveries: { id: string; status: string; event_type: string; attempts: { status: string; error_message: string }[]; event: { id: string; data: string } }[] }).deliveries;
+        const [failed] = (failures.json() as { deliveries: { id: string; status: string; event_type: string; attempts: { status: string; error_message: string }[]; event: { id: string; data: unknown } }[] }).deliveries;
         assert.equal(failed!.status, 'failed');
         assert.equal(failed!.attempts[0]!.error_message, 'HTTP 503');
-        assert.equal(typeof failed!.event.data, 'string');
+        assert.equal(typeof failed!.event.data, 'object');
         const history = await api('GET', `/event-streams/${stream.id}/deliveries/${failed!.event.id}`);
         assert.equal(history.statusCode, 200);
         assert.equal(history.json().id, failed!.id);
@@ -182,6 +182,7 @@ for (const database of ['SQLite', 'PostgreSQL'] as const) {
         assert.equal(test.json().status, 'pending');
         assert.deepEqual(await worker.runOnce(), { delivered: 1, failed: 0 });
         assert.deepEqual(events(receiver).at(-1)!.body.data.object, { hello: 'world' });
+        assert.equal(events(receiver).at(-1)!.body.a0purpose, 'test');
         assert.equal((await api('POST', `/event-streams/${stream.id}/redeliver/${test.json().event.id}`)).statusCode, 404);
 
         // Given a failure, redelivery makes it due at once, without waiting for the backoff.

@@ -31,10 +31,13 @@ export type EventPoster = (url: string, body: string, headers: Record<string, st
 export const FIRST_RETRY_MS = 5000;
 export const MAX_RETRY_MS = 3_600_000;
 export const MAX_ATTEMPTS = 18;
-/** How long a claimed delivery is held: longer than a batch of posts at their timeout. */
-export const LEASE_MS = 60_000;
 export const BATCH = 200;
 export const CONCURRENCY = 32;
+
+/** How long a claimed batch is held: longer than its posts can take at `timeoutMs` each, CONCURRENCY at a time. */
+export function leaseFor(timeoutMs: number): number {
+  return timeoutMs * Math.ceil(BATCH / CONCURRENCY) + 5000;
+}
 /** The failed attempts a delivery keeps in its history. */
 const LOGGED_ATTEMPTS = 10;
 
@@ -75,10 +78,16 @@ export interface EventStreamDeliveryContext {
 type Outcome = { row: EventDeliveryRow; error?: string };
 
 export class EventStreamDelivery {
+  private readonly leaseMs: number;
+
+  /** `timeoutMs`: the poster's deadline per post, from which the lease of a claimed batch follows. */
   constructor(
     private readonly ctx: EventStreamDeliveryContext,
     private readonly post: EventPoster,
-  ) {}
+    timeoutMs = 10_000,
+  ) {
+    this.leaseMs = leaseFor(timeoutMs);
+  }
 
   /** One round: batches of due deliveries until none is left. */
   async runOnce(): Promise<EventRound> {
@@ -87,7 +96,7 @@ export class EventStreamDelivery {
     const streams = new Map<string, Promise<{ url: string; headers: Record<string, string> } | undefined>>();
     for (;;) {
       const now = this.ctx.now();
-      const claimed = await store.claimDue(isoAt(now), isoAt(now + LEASE_MS), BATCH);
+      const claimed = await store.claimDue(isoAt(now), isoAt(now + this.leaseMs), BATCH);
       if (claimed.length === 0) return round;
       const outcomes = await inParallel(claimed, CONCURRENCY, async (row): Promise<Outcome> => {
         const key = `${row.tenant_id}\n${row.stream_id}`;

@@ -17,8 +17,8 @@
  * sends them: `specversion`, `id` (`evt_…`), `type`, `source`
  * (`urn:auth0:<the tenant's domain>`), `time`, `data: {object}` (the user or
  * organization as the Management API shows it; for a deletion, its id), and
- * the service's extension attributes `a0tenant` (the tenant's name) and
- * `a0stream` (the stream's id).
+ * the service's extension attributes `a0tenant` (the tenant's name),
+ * `a0stream` (the stream's id) and, on test events only, `a0purpose: test`.
  */
 import { isoAt } from '../../platform/clock.js';
 import { newPrefixedId } from '../../platform/crypto/ids.js';
@@ -57,7 +57,7 @@ export interface EventRecording {
 }
 
 /** The outbox row of one event for one stream. */
-export function deliveryFor(stream: EventStreamRow, tenant: EventTenant, event: { id: string; type: string; object: Record<string, unknown> }, now: number): EventDeliveryRow {
+export function deliveryFor(stream: EventStreamRow, tenant: EventTenant, event: { id: string; type: string; object: Record<string, unknown>; test?: boolean }, now: number): EventDeliveryRow {
   const time = isoAt(now);
   const cloudEvent: CloudEvent = {
     specversion: '1.0',
@@ -68,6 +68,7 @@ export function deliveryFor(stream: EventStreamRow, tenant: EventTenant, event: 
     data: { object: event.object },
     a0tenant: tenant.name,
     a0stream: stream.id,
+    ...(event.test === true && { a0purpose: 'test' as const }),
   };
   return {
     id: newPrefixedId('del', 22),

@@ -44,6 +44,8 @@ export interface CloudEvent {
   a0tenant: string;
   /** The stream it is sent on. */
   a0stream: string;
+  /** `test` on a test event (POST /event-streams/{id}/test); absent otherwise. */
+  a0purpose?: 'test';
 }
 
 export interface EventDeliveryAttempt {

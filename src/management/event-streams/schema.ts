@@ -15,9 +15,11 @@
  * - `destination.type` is checked by the service (./service.ts) once the
  *   body is valid: `webhook` is served, `eventbridge` and `action` are
  *   refused by name.
- * - The deliveries list is `{deliveries, next?}` as the `auth0` SDK (latest)
- *   reads it (the document says a bare array; the SDK pages through
- *   `deliveries` and `next`).
+ * - Where the document and the `auth0` SDK (latest, generated from the
+ *   service's newer definition) disagree, Gatehouse answers as the SDK reads:
+ *   the deliveries list is `{deliveries, next?}` (the document: a bare
+ *   array; the SDK pages through `deliveries` and `next`), and a delivery's
+ *   `event.data` is the event's data object (the document: a string).
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { EVENT_TYPES } from '../../domain/event-streams/events.js';
@@ -168,7 +170,7 @@ export const DeliveryResponse = Type.Object(
     ),
     event: Type.Optional(
       Type.Object(
-        { id: Type.String(), source: Type.String(), specversion: Type.String(), type: Type.String(), time: Type.String(), data: Type.String({ description: 'Event contents encoded as a string.' }) },
+        { id: Type.String(), source: Type.String(), specversion: Type.String(), type: Type.String(), time: Type.String(), data: FreeObject({ description: 'The event\'s data.' }, null) },
         { additionalProperties: false },
       ),
     ),

@@ -16,6 +16,8 @@
  *   guard's message.
  * - The authorization's secret is sealed at rest and never returned.
  * - At most MAX_STREAMS streams per tenant (409 beyond).
+ * - Where the document and the `auth0` SDK (latest) disagree, Gatehouse
+ *   answers as the SDK reads, the newer of the two (./schema.ts).
  * - The deliveries listed are the failed ones (an attempt failed and none
  *   succeeded since: the document's only status, `failed`); the history of
  *   one event also answers `pending` and `delivered`.
@@ -71,7 +73,7 @@ function deliveryToApi(row: EventDeliveryRow): DeliveryResponse {
     status: row.status === 'delivered' ? 'delivered' : row.attempts > 0 ? 'failed' : 'pending',
     event_type: row.event_type,
     attempts: row.attempt_log,
-    event: { id, source, specversion, type, time, data: JSON.stringify(data) },
+    event: { id, source, specversion, type, time, data },
   };
 }
 
@@ -258,7 +260,7 @@ export class EventStreamService {
   /** Queues a test event of the type for the stream alone (whatever it subscribes to), with `data` as its object. */
   async test(tenant: Tenant, id: string, body: TestEventBody): Promise<DeliveryResponse> {
     const stream = await this.row(tenant, id);
-    const row = deliveryFor(stream, tenant, { id: newEventId(), type: body.event_type, object: body.data ?? { test: true } }, this.ctx.now());
+    const row = deliveryFor(stream, tenant, { id: newEventId(), type: body.event_type, object: body.data ?? {}, test: true }, this.ctx.now());
     await this.ctx.stores.eventStreams.enqueue([row]);
     return deliveryToApi(row);
   }
