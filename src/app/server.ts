@@ -192,7 +192,7 @@ export async function startServer(config: Config, print: (line: string) => void 
   // and what a stopped process held is due again once its lease ends.
   const eventStreams = new EventStreamDelivery(
     ctx,
-    httpsPoster({ timeoutMs: config.eventStreamTimeoutMs, keepAliveSockets: 16, outbound: config.outbound, ...(config.eventStreamCaFile && { ca: fs.readFileSync(config.eventStreamCaFile) }) }),
+    httpsPoster({ timeoutMs: config.eventStreamTimeoutMs, keepAliveSockets: 32, outbound: config.outbound, ...(config.eventStreamCaFile && { ca: fs.readFileSync(config.eventStreamCaFile) }) }),
     config.eventStreamTimeoutMs,
   );
   const events = whileBusy(

@@ -1,7 +1,7 @@
 /**
  * Delivering the outbox of event streams (src/domain/event-streams/events.ts
  * writes it). Every process runs rounds; a round claims due deliveries in
- * batches (one statement per batch, under a lease: no two processes send the
+ * batches, PIPELINES at once (one statement per batch, under a lease: no two processes send the
  * same row at once, and a process that dies mid-attempt leaves its rows due
  * again once the lease ends), POSTs each event to its stream's webhook with
  * the stream's authorization, at most CONCURRENCY at a time, and records the
@@ -31,8 +31,12 @@ export type EventPoster = (url: string, body: string, headers: Record<string, st
 export const FIRST_RETRY_MS = 5000;
 export const MAX_RETRY_MS = 3_600_000;
 export const MAX_ATTEMPTS = 18;
-export const BATCH = 200;
+/** Deliveries claimed at once; a process killed mid-batch leaves them to be sent again (at least once). */
+export const BATCH = 64;
+/** Posts in flight per batch. */
 export const CONCURRENCY = 32;
+/** Batches under way at once in a round. */
+export const PIPELINES = 3;
 
 /** How long a claimed batch is held: longer than its posts can take at `timeoutMs` each, CONCURRENCY at a time. */
 export function leaseFor(timeoutMs: number): number {
@@ -76,6 +80,7 @@ export interface EventStreamDeliveryContext {
 }
 
 type Outcome = { row: EventDeliveryRow; error?: string };
+type Destination = { url: string; headers: Record<string, string> };
 
 export class EventStreamDelivery {
   private readonly leaseMs: number;
@@ -89,41 +94,56 @@ export class EventStreamDelivery {
     this.leaseMs = leaseFor(timeoutMs);
   }
 
-  /** One round: batches of due deliveries until none is left. */
+  /**
+   * One round: batches of due deliveries until none is left, PIPELINES of
+   * them under way at once (one batch's database writes overlap the others'
+   * posts).
+   */
   async runOnce(): Promise<EventRound> {
     const round: EventRound = { delivered: 0, failed: 0 };
+    const streams = new Map<string, Promise<Destination | undefined>>();
+    await Promise.all(
+      Array.from({ length: PIPELINES }, async () => {
+        for (;;) {
+          const claimed = await this.batch(streams, round);
+          if (claimed < BATCH) return;
+        }
+      }),
+    );
+    return round;
+  }
+
+  /** Claims, posts and records one batch; returns how many it claimed. */
+  private async batch(streams: Map<string, Promise<Destination | undefined>>, round: EventRound): Promise<number> {
     const store = this.ctx.stores.eventStreams;
-    const streams = new Map<string, Promise<{ url: string; headers: Record<string, string> } | undefined>>();
-    for (;;) {
-      const now = this.ctx.now();
-      const claimed = await store.claimDue(isoAt(now), isoAt(now + this.leaseMs), BATCH);
-      if (claimed.length === 0) return round;
-      const outcomes = await inParallel(claimed, CONCURRENCY, async (row): Promise<Outcome> => {
-        const key = `${row.tenant_id}\n${row.stream_id}`;
-        let target = streams.get(key);
-        if (!target) {
-          target = store.get(row.tenant_id, row.stream_id).then((stream) => stream && { url: stream.destination.configuration.webhook_endpoint, headers: destinationHeaders(stream, this.ctx.box) });
-          streams.set(key, target);
-        }
-        try {
-          const destination = await target;
-          if (!destination) return { row, error: 'the event stream no longer exists' };
-          const status = await this.post(destination.url, JSON.stringify(row.event), destination.headers);
-          return status >= 200 && status < 300 ? { row } : { row, error: `HTTP ${status}` };
-        } catch (err) {
-          return { row, error: err instanceof Error ? err.message : String(err) };
-        }
-      });
-      const delivered = outcomes.filter((o) => o.error === undefined).map((o) => o.row.id);
-      await store.delivered(delivered, isoAt(this.ctx.now()));
-      round.delivered += delivered.length;
-      for (const { row, error } of outcomes) {
-        if (error === undefined) continue;
-        round.failed += 1;
-        await this.failed(row, error);
+    const now = this.ctx.now();
+    const claimed = await store.claimDue(isoAt(now), isoAt(now + this.leaseMs), BATCH);
+    if (claimed.length === 0) return 0;
+    const outcomes = await inParallel(claimed, CONCURRENCY, async (row): Promise<Outcome> => {
+      const key = `${row.tenant_id}\n${row.stream_id}`;
+      let target = streams.get(key);
+      if (!target) {
+        target = store.get(row.tenant_id, row.stream_id).then((stream) => stream && { url: stream.destination.configuration.webhook_endpoint, headers: destinationHeaders(stream, this.ctx.box) });
+        streams.set(key, target);
       }
-      if (claimed.length < BATCH) return round;
+      try {
+        const destination = await target;
+        if (!destination) return { row, error: 'the event stream no longer exists' };
+        const status = await this.post(destination.url, JSON.stringify(row.event), destination.headers);
+        return status >= 200 && status < 300 ? { row } : { row, error: `HTTP ${status}` };
+      } catch (err) {
+        return { row, error: err instanceof Error ? err.message : String(err) };
+      }
+    });
+    const delivered = outcomes.filter((o) => o.error === undefined).map((o) => o.row.id);
+    await store.delivered(delivered, isoAt(this.ctx.now()));
+    round.delivered += delivered.length;
+    for (const { row, error } of outcomes) {
+      if (error === undefined) continue;
+      round.failed += 1;
+      await this.failed(row, error);
     }
+    return claimed.length;
   }
 
   private async failed(row: EventDeliveryRow, error: string): Promise<void> {
