@@ -238,6 +238,20 @@ for (const database of ['SQLite', 'PostgreSQL'] as const) {
       });
     });
 
+    it('a webhook whose certificate no trusted authority issued is refused', async () => {
+      await withReceiver(tls, 0, async (receiver) => {
+        const stream = (await api('POST', '/event-streams', webhook(receiver.url))).json() as { id: string };
+        assert.equal((await api('POST', `/event-streams/${stream.id}/test`, { event_type: 'user.created' })).statusCode, 202);
+        // The system roots only (no GATEHOUSE_EVENT_STREAM_CA_FILE), over kept-alive connections as the server posts.
+        const untrusting = new EventStreamDelivery(t.ctx, httpsPoster({ timeoutMs: 2000, keepAliveSockets: 4, outbound: LOOPBACK_ALLOWED }));
+        assert.deepEqual(await untrusting.runOnce(), { delivered: 0, failed: 1 });
+        assert.equal(receiver.accepted.length, 0);
+        const failures = (await api('GET', `/event-streams/${stream.id}/deliveries`)).json() as { deliveries: { attempts: { error_message: string }[] }[] };
+        assert.match(failures.deliveries[0]!.attempts[0]!.error_message, /self-signed certificate|unable to verify/);
+        await api('DELETE', `/event-streams/${stream.id}`);
+      });
+    });
+
     it('two workers at once send each event once', async () => {
       await withReceiver(tls, 0, async (receiver) => {
         const stream = (await api('POST', '/event-streams', webhook(receiver.url))).json() as { id: string };

@@ -36,11 +36,13 @@ export function httpsFormPoster(options: FormPosterOptions = {}): (url: string, 
 
 /** POSTs `body` with `headers` (the content type among them); resolves with the status, rejects when no answer came. */
 export function httpsPoster(options: FormPosterOptions = {}): (url: string, body: string, headers: Record<string, string>) => Promise<number> {
-  const ca = options.ca === undefined ? undefined : [...tls.rootCertificates, options.ca.toString()];
+  // One TLS context for every post: building one from the system roots costs milliseconds, and a `ca`
+  // option would be folded into the agent's connection key (every root certificate's text) on each post.
+  const secureContext = options.ca === undefined ? undefined : tls.createSecureContext({ ca: [...tls.rootCertificates, options.ca.toString()] });
   const timeoutMs = options.timeoutMs ?? 5000;
   const policy = options.outbound ?? PUBLIC_ONLY;
   const lookup = guardedLookup(policy);
-  const agent = options.keepAliveSockets === undefined ? false : new https.Agent({ keepAlive: true, maxSockets: options.keepAliveSockets, lookup, ...(ca && { ca }) });
+  const agent = options.keepAliveSockets === undefined ? false : new https.Agent({ keepAlive: true, maxSockets: options.keepAliveSockets, lookup });
   return (url, body, headers) =>
     new Promise<number>((resolve, reject) => {
       if (!url.startsWith('https://')) {
@@ -59,7 +61,7 @@ export function httpsPoster(options: FormPosterOptions = {}): (url: string, body
           method: 'POST',
           agent,
           lookup,
-          ...(ca && { ca }),
+          ...(secureContext && { secureContext }),
           headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
           timeout: timeoutMs,
         },
