@@ -2,7 +2,8 @@
  * Outgoing POSTs: forms to relying parties (back-channel logout), log
  * events to log stream endpoints and events to event streams' webhooks. HTTPS only,
  * certificates verified against the system roots plus the configured extra
- * authorities (`GATEHOUSE_BACKCHANNEL_CA_FILE`, `GATEHOUSE_LOG_STREAM_CA_FILE`), no redirects followed, the
+ * authorities (`GATEHOUSE_BACKCHANNEL_CA_FILE`, `GATEHOUSE_LOG_STREAM_CA_FILE`,
+ * `GATEHOUSE_EVENT_STREAM_CA_FILE`), no redirects followed, the
  * answer's body read and dropped (at most 64 KiB), a deadline for the whole
  * exchange, and only to public addresses unless the operator allows more
  * (./outbound-guard.ts: tenants choose these URLs). Resolves with the status;
