@@ -2,8 +2,8 @@
  * The events of event streams and how a change records one. The event types
  * are the service's (`EventStreamEventTypeEnum` of its OpenAPI document);
  * Gatehouse produces those of PRODUCED_EVENT_TYPES, where the change is made:
- * users created, updated and deleted through the Management API and created
- * by signup; organizations created, updated and deleted and their members
+ * users created, updated and deleted through the Management API and SCIM,
+ * and created by signup; organizations created, updated and deleted and their members
  * added and removed through the Management API. A stream may subscribe to
  * the others (they are the service's), and hears of them only as test events.
  *
