@@ -53,6 +53,7 @@ export default defineConfig({
           { text: 'Tenant settings and keys', link: '/tenant-settings' },
           { text: 'Users and jobs', link: '/users' },
           { text: 'Tenant logs', link: '/tenant-logs' },
+          { text: 'Event streams', link: '/event-streams' },
           { text: 'Attack protection and mail', link: '/attack-protection' },
         ],
       },

@@ -17,6 +17,7 @@ import { BackchannelLogoutDelivery } from '../domain/backchannel-logout/delivery
 import { JobRunner } from '../domain/jobs/runner.js';
 import { httpsFormPoster, httpsPoster } from '../platform/http/form-poster.js';
 import { LogStreamDelivery } from '../domain/log-streams/delivery.js';
+import { EventStreamDelivery } from '../domain/event-streams/delivery.js';
 import type { Tracing } from '../platform/tracing/tracing.js';
 
 /** How often each process looks for a job to run. */
@@ -24,6 +25,9 @@ const JOBS_ROUND_MS = 1000;
 
 /** How often the back-channel logout queue is worked. */
 const BACKCHANNEL_ROUND_MS = 1000;
+
+/** How long the event streams' worker waits after a round that found nothing to send. */
+const EVENT_STREAMS_IDLE_MS = 250;
 import { type AppContext } from '../domain/context.js';
 
 export interface TlsFiles {
@@ -64,6 +68,36 @@ function everyRound<T>(run: () => Promise<T>, done: (result: T) => void, failed:
     async stop() {
       clearInterval(timer);
       await last;
+    },
+  };
+}
+
+/**
+ * Rounds back to back while they find work, EVENT_STREAMS_IDLE_MS apart
+ * otherwise (not keeping the process alive); `stop` waits for the round
+ * under way.
+ */
+function whileBusy(run: () => Promise<number>, failed: (err: unknown) => void): { stop(): Promise<void> } {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let current: Promise<void> = Promise.resolve();
+  const round = () => {
+    current = run().then(
+      (done) => {
+        if (!stopped) timer = setTimeout(round, done > 0 ? 0 : EVENT_STREAMS_IDLE_MS).unref();
+      },
+      (err: unknown) => {
+        failed(err);
+        if (!stopped) timer = setTimeout(round, EVENT_STREAMS_IDLE_MS).unref();
+      },
+    );
+  };
+  timer = setTimeout(round, EVENT_STREAMS_IDLE_MS).unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await current;
     },
   };
 }
@@ -152,6 +186,24 @@ export async function startServer(config: Config, print: (line: string) => void 
     (err) => ctx.logger.warn({ err }, 'log stream deliveries failed'),
   );
 
+  // Event streams: the outbox is worked by every process, rounds back to back
+  // while there is work; deliveries are claimed under a lease (PostgreSQL
+  // skips rows another process is claiming), so none goes out twice at once,
+  // and what a stopped process held is due again once its lease ends.
+  const eventStreams = new EventStreamDelivery(
+    ctx,
+    httpsPoster({ timeoutMs: config.eventStreamTimeoutMs, keepAliveSockets: 32, outbound: config.outbound, ...(config.eventStreamCaFile && { ca: fs.readFileSync(config.eventStreamCaFile) }) }),
+    config.eventStreamTimeoutMs,
+  );
+  const events = whileBusy(
+    async () => {
+      const round = await eventStreams.runOnce();
+      if (round.delivered || round.failed) ctx.logger.debug({ round }, 'event stream deliveries');
+      return round.delivered + round.failed;
+    },
+    (err) => ctx.logger.warn({ err }, 'event stream deliveries failed'),
+  );
+
   // Management API jobs (user imports and exports): every process works the
   // durable queue; a job is claimed under a lease, and a job a stopped process
   // left is resumed from its committed progress once the lease runs out.
@@ -191,7 +243,7 @@ export async function startServer(config: Config, print: (line: string) => void 
         clearTimeout(firstPurge);
         clearInterval(runJobs);
         jobs.stop();
-        await Promise.all([deliver.stop(), stream.stop(), running, closed]);
+        await Promise.all([deliver.stop(), stream.stop(), events.stop(), running, closed]);
         clearTimeout(grace);
         await metricsListener?.close();
         // Writes the tenant log events still buffered (those of the last requests too), then closes the database.

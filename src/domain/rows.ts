@@ -40,6 +40,7 @@ export type * from './backchannel-authentication/rows.js';
 export type * from './jobs/rows.js';
 export type * from './logs/rows.js';
 export type * from './log-streams/rows.js';
+export type * from './event-streams/rows.js';
 export type * from './email/rows.js';
 export type * from './branding/rows.js';
 export type * from './actions/rows.js';

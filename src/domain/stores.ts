@@ -20,6 +20,7 @@ import type { CustomDomainStore } from './custom-domains/store.js';
 import type { BackchannelAuthRequestStore } from './backchannel-authentication/store.js';
 import type { BackchannelLogoutStore } from './backchannel-logout/store.js';
 import type { LogStreamStore } from './log-streams/store.js';
+import type { EventStreamStore } from './event-streams/store.js';
 import type { TenantLogStore } from './logs/store.js';
 import type { DeviceCodeStore } from './device-codes/store.js';
 import type { GroupStore } from './groups/store.js';
@@ -103,6 +104,8 @@ export interface Stores {
   /** Tenant log events (written in batches by src/domain/logs/tenant-logs.ts). */
   tenantLogs: TenantLogStore;
   logStreams: LogStreamStore;
+  /** Event streams and the outbox of their deliveries. */
+  eventStreams: EventStreamStore;
   networkAcls: NetworkAclStore;
   customSigningKeys: CustomSigningKeyStore;
   /** The tenants' encryption key hierarchy (src/domain/encryption/). */

@@ -22,6 +22,7 @@ import { signingKeyRoutes } from './keys/signing/routes.js';
 import { customSigningKeyRoutes } from './keys/custom-signing/routes.js';
 import { encryptionKeyRoutes } from './keys/encryption/routes.js';
 import { logStreamRoutes } from './log-streams/routes.js';
+import { eventStreamRoutes } from './event-streams/routes.js';
 import { logRoutes } from './logs/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { promptRoutes } from './prompts/routes.js';
@@ -72,6 +73,7 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
     ...tenantSettingsRoutes(ctx),
     ...logRoutes(ctx),
     ...logStreamRoutes(ctx),
+    ...eventStreamRoutes(ctx),
     ...attackProtectionRoutes(ctx),
     ...emailRoutes(ctx),
     ...emailTemplateRoutes(ctx),

@@ -92,6 +92,10 @@ export interface Config {
   dnsServers: string[] | undefined;
   /** PEM file of extra certificate authorities trusted for back-channel logout deliveries (relying parties on a private PKI). */
   backchannelCaFile: string | undefined;
+  /** PEM file of extra certificate authorities trusted when posting events to event streams' webhooks. */
+  eventStreamCaFile: string | undefined;
+  /** How long a post to an event stream's webhook may take (ms); a claimed batch is leased for as long as its posts can take. */
+  eventStreamTimeoutMs: number;
   /** Non-public address ranges that tenants' outbound destinations may reach (GATEHOUSE_OUTBOUND_ALLOW; src/platform/http/outbound-guard.ts). */
   outbound: OutboundPolicy;
   /**
@@ -467,6 +471,11 @@ const TABLE = {
     50_000,
     'tenant log events a process holds in memory while the database does not take them; beyond it the oldest are dropped, counted, and a warning is logged',
   ),
+  GATEHOUSE_EVENT_STREAM_CA_FILE: caFile('PEM file of extra certificate authorities trusted when posting events to event streams\' webhook endpoints, besides the system roots'),
+  GATEHOUSE_EVENT_STREAM_TIMEOUT: seconds(
+    10,
+    'seconds a post of an event to an event stream\'s webhook may take (0.01 to 3600) before it counts as a failed attempt; the deliveries a process claims are held for as long as a batch of such posts can take, after which a process that died holding them leaves them to another',
+  ),
   GATEHOUSE_LOG_STREAM_CA_FILE: caFile('PEM file of extra certificate authorities trusted when posting log events to log stream endpoints, besides the system roots'),
   GATEHOUSE_SMTP_CA_FILE: optional(
     'PEM file of extra certificate authorities trusted for the SMTP servers tenants configure (`/api/v2/emails/provider`), besides the system roots',
@@ -738,6 +747,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     federationEndpoints: read(env, 'GATEHOUSE_FEDERATION_ENDPOINTS'),
     backchannelCaFile: read(env, 'GATEHOUSE_BACKCHANNEL_CA_FILE'),
     geoip: { database: read(env, 'GATEHOUSE_GEOIP_DB'), asnDatabase: read(env, 'GATEHOUSE_ASN_DB') },
+    eventStreamCaFile: read(env, 'GATEHOUSE_EVENT_STREAM_CA_FILE'),
+    eventStreamTimeoutMs: read(env, 'GATEHOUSE_EVENT_STREAM_TIMEOUT'),
     workers,
     shutdownGraceMs: read(env, 'GATEHOUSE_SHUTDOWN_GRACE'),
     jobs: {

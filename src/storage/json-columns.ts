@@ -18,6 +18,7 @@ import type { EmailProviderRow } from '../domain/email/rows.js';
 import type { JobErrorRow, JobRow } from '../domain/jobs/rows.js';
 import type { SigningKeyRow } from '../domain/keys/rows.js';
 import type { LogStreamRow } from '../domain/log-streams/rows.js';
+import type { EventDeliveryRow, EventStreamRow } from '../domain/event-streams/rows.js';
 import type { NetworkAclRow } from '../domain/network-acls/rows.js';
 import type { TenantLogRow } from '../domain/logs/rows.js';
 import type { OrganizationInvitationRow, OrganizationRow } from '../domain/organizations/rows.js';
@@ -55,6 +56,8 @@ export const JSON_COLUMNS = {
   scim_tokens: ['scopes'],
   scim_users: ['resource'],
   network_acls: ['rule'],
+  event_streams: ['subscriptions', 'destination'],
+  event_deliveries: ['event', 'attempt_log'],
 } as const;
 
 /** The domain row of each table with JSON columns. */
@@ -86,6 +89,8 @@ export interface JsonTableRows {
   scim_tokens: ScimTokenRow;
   scim_users: ScimUserRow;
   network_acls: NetworkAclRow;
+  event_streams: EventStreamRow;
+  event_deliveries: EventDeliveryRow;
 }
 
 export type JsonTable = keyof typeof JSON_COLUMNS;

@@ -4,7 +4,7 @@
  * tickets, waiting authorization requests, codes, MFA challenges and passwordless codes once expired, sessions
  * once expired or revoked, refresh tokens once their absolute lifetime ended
  * or their family was revoked, device authorization and CIBA requests once expired, back-channel logout
- * deliveries once delivered or given up), in batches, and tenant log events once older than the
+ * deliveries once delivered or given up, event stream deliveries once delivered), in batches, and tenant log events once older than the
  * retention (GATEHOUSE_LOG_RETENTION_DAYS, default 30 days). The day of grace keeps a late replay of a code
  * recognisable (it still revokes what the code issued). Rotated refresh tokens
  * of a live family are kept: reuse detection needs them.

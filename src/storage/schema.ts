@@ -101,6 +101,8 @@ export interface Database {
   job_errors: Stored<'job_errors'>;
   tenant_logs: Stored<'tenant_logs'>;
   log_streams: Stored<'log_streams'>;
+  event_streams: Stored<'event_streams'>;
+  event_deliveries: Stored<'event_deliveries'>;
   network_acls: Stored<'network_acls'>;
   custom_signing_keys: { tenant_id: string; jwks: string; updated_at: string };
   encryption_keys: EncryptionKeyRow;

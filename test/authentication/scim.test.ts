@@ -269,4 +269,22 @@ for (const database of ['SQLite', 'PostgreSQL'] as const) describe(`/scim/v2/con
     for (const [method, path, body, scimType] of cases) assertScimError(await scim(method, path, { body }), 400, scimType);
     assert.equal((await scim('GET', url)).json().userName, 'odd@corp.example');
   });
+
+  it('users created, replaced and deleted through SCIM are announced to event streams', async () => {
+    const stream = await t.management('POST', '/api/v2/event-streams', {
+      body: {
+        subscriptions: ['user.created', 'user.updated', 'user.deleted'].map((event_type) => ({ event_type })),
+        destination: { type: 'webhook', configuration: { webhook_endpoint: 'https://hooks.example.com/scim', webhook_authorization: { method: 'bearer', token: 't' } } },
+      },
+    });
+    assert.equal(stream.statusCode, 201, stream.body);
+    const created = (await scim('POST', '/Users', { body: { userName: 'events@corp.example', externalId: 'events', name: { givenName: 'Eve' } } })).json();
+    const url = `/Users/${encodeURIComponent(created.id)}`;
+    assert.equal((await scim('PUT', url, { body: { userName: 'events@corp.example', externalId: 'events', name: { givenName: 'Evelyn' } } })).statusCode, 200);
+    assert.equal((await scim('DELETE', url)).statusCode, 204);
+    const queued = (await t.ctx.stores.eventStreams.claimDue(isoAt(t.ctx.now() + 1000), isoAt(t.ctx.now() + 60_000), 100)).filter((d) => d.stream_id === stream.json().id);
+    assert.deepEqual(queued.map((d) => d.event_type).sort(), ['user.created', 'user.deleted', 'user.updated']);
+    assert.ok(queued.every((d) => d.event.data.object.user_id === created.id));
+    assert.equal(queued.find((d) => d.event_type === 'user.updated')!.event.data.object.given_name, 'Evelyn');
+  });
 });

@@ -7,49 +7,13 @@
  * never send one batch twice. Time moves with the context's clock.
  */
 import assert from 'node:assert/strict';
-import https from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createTlsCertificate } from '../../src/platform/crypto/certificates.js';
 import { httpsPoster } from '../../src/platform/http/form-poster.js';
 import { LOOPBACK_ALLOWED } from '../helpers/outbound.js';
+import { HttpsReceiver as Receiver } from '../helpers/https-receiver.js';
 import { LogStreamDelivery, SETTLE_MS } from '../../src/domain/log-streams/delivery.js';
 import { createTestApp, withClockAdvanced, type TestApp } from '../helpers/app.js';
-
-interface Received {
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** An HTTPS log endpoint: answers `failFirst` requests with 503, then 200; records every request. */
-class Receiver {
-  readonly accepted: Received[] = [];
-  refused = 0;
-  #server: https.Server | undefined;
-  constructor(private readonly tls: { cert: string; key: string }, private failFirst: number) {}
-  url = '';
-  async up(): Promise<void> {
-    this.#server = https.createServer(this.tls, (req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        if (this.failFirst > 0) {
-          this.failFirst -= 1;
-          this.refused += 1;
-          res.writeHead(503).end();
-          return;
-        }
-        this.accepted.push({ headers: req.headers, body });
-        res.writeHead(200).end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => this.#server!.listen(0, '127.0.0.1', resolve));
-    this.url = `https://127.0.0.1:${(this.#server!.address() as AddressInfo).port}/logs`;
-  }
-  async down(): Promise<void> {
-    await new Promise<void>((resolve) => (this.#server ? this.#server.close(() => resolve()) : resolve()));
-  }
-}
 
 describe('log streams', () => {
   let t: TestApp;
@@ -145,9 +109,9 @@ describe('log streams', () => {
   });
 
   it('delivers every event once, in order, after refusals with backoff; filters; two workers never send one batch twice', async () => {
-    const receiver = new Receiver(tls, 2);
+    const receiver = new Receiver(tls, 2, '/logs');
     await receiver.up();
-    const filtered = new Receiver(tls, 0);
+    const filtered = new Receiver(tls, 0, '/logs');
     await filtered.up();
     try {
       const all = await api('POST', '/log-streams', { type: 'http', sink: { httpEndpoint: receiver.url, httpAuthorization: 'Bearer stream-secret' } });
@@ -223,7 +187,7 @@ describe('log streams', () => {
   });
 
   it('a paused stream sends nothing and, resumed, sends what it missed', async () => {
-    const receiver = new Receiver(tls, 0);
+    const receiver = new Receiver(tls, 0, '/logs');
     await receiver.up();
     try {
       const created = await api('POST', '/log-streams', { type: 'http', sink: { httpEndpoint: receiver.url, httpContentFormat: 'JSONOBJECT' } });

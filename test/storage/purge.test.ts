@@ -103,7 +103,21 @@ for (const postgres of [false, true]) describe(`purgeExpired (${postgres ? 'Post
     const execution = (id: string, expires_at: string) => ({ tenant_id, id, trigger_id: 'post-login', status: 'final' as const, results: '[]', created_at: longAgo, updated_at: longAgo, expires_at });
     await db.insertInto('action_executions').values([execution('e-old', longAgo), execution('e-live', later)]).execute();
 
+    await db
+      .insertInto('event_streams')
+      .values({ tenant_id, id: 'est_purge', name: 's', status: 'enabled', subscriptions: '[]', destination: '{}', authorization_enc: null, created_at: longAgo, updated_at: longAgo })
+      .execute();
+    const delivery = (id: string, status: 'delivered' | 'failed', delivered_at: string | null) => ({
+      id, tenant_id, stream_id: 'est_purge', event_id: `evt_${id}`, event_type: 'user.created', event: '{}', status, attempts: 1, attempt_log: '[]', next_attempt_at: longAgo, created_at: longAgo, delivered_at,
+    });
+    // Delivered long ago: purged; delivered lately, and failed long ago (waiting for a redelivery): kept.
+    await db.insertInto('event_deliveries').values([delivery('d-old', 'delivered', longAgo), delivery('d-recent', 'delivered', later), delivery('d-failed', 'failed', null)]).execute();
+
     const removed = await purgeExpired(db, now);
+    assert.deepEqual(
+      (await db.selectFrom('event_deliveries').select('id').where('tenant_id', '=', tenant_id).execute()).map((r) => r.id).sort(),
+      ['d-failed', 'd-recent'],
+    );
     assert.deepEqual(removed, {
       tickets: 1,
       authorization_requests: 1,
@@ -118,6 +132,7 @@ for (const postgres of [false, true]) describe(`purgeExpired (${postgres ? 'Post
       backchannel_logout_deliveries: 0,
       backchannel_auth_requests: 0,
       action_executions: 1,
+      event_deliveries: 1,
       tenant_logs: 0,
     });
 

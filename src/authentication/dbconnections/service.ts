@@ -3,6 +3,8 @@
  * verification email, and password reset by emailed ticket. Storage goes
  * through the user, connection and ticket stores; mail through the mailer.
  */
+import { userFromRow } from '../../domain/users/model.js';
+import { recordEvent } from '../../domain/event-streams/events.js';
 import { sendTenantMail, storedTemplate, userVariables } from '../../domain/email/templates.js';
 import type { ConnectionStore } from '../../domain/connections/store.js';
 import type { UserStore } from '../../domain/users/store.js';
@@ -186,7 +188,11 @@ export class DbConnectionsService {
       row.user_metadata = { ...row.user_metadata, ...withoutNulls(actions.userMetadata) } as UserRow['user_metadata'];
     }
     try {
-      await this.#users.insert(row);
+      // The user and its `user.created` event commit together (src/domain/event-streams/events.ts).
+      await this.ctx.unitOfWork.transaction(async (stores) => {
+        await stores.users.insert(row);
+        await recordEvent(stores, tenant, 'user.created', { ...userFromRow(row, connection.name) }, this.ctx.now());
+      });
     } catch (error) {
       // Taken email or username alike (case-insensitively, per connection).
       if (isUniqueViolation(error)) throw dbConnectionsErrors.userExists();

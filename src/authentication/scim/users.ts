@@ -19,6 +19,8 @@ import type { ScimConfigurationRow, ScimUserRow } from '../../domain/scim/rows.j
 import type { ScimStore } from '../../domain/scim/store.js';
 import type { Stores, UnitOfWork } from '../../domain/stores.js';
 import { defaultPicture } from '../../domain/users/new-user.js';
+import { userFromRow } from '../../domain/users/model.js';
+import { recordEvent } from '../../domain/event-streams/events.js';
 import type { UserRow } from '../../domain/rows.js';
 import type { UserStore } from '../../domain/users/store.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
@@ -39,7 +41,8 @@ export interface ScimUsersContext extends UserSessionsEnding {
     readonly users: UserStore;
     readonly connections: Pick<ConnectionStore, 'get'>;
   };
-  readonly unitOfWork: UnitOfWork<Pick<Stores, 'users' | 'scim'>>;
+  /** A user's change, its SCIM resource and its event (src/domain/event-streams/events.ts) commit together. */
+  readonly unitOfWork: UnitOfWork<Pick<Stores, 'users' | 'scim' | 'eventStreams'>>;
 }
 
 /** The connection a request is for, with its configuration. */
@@ -179,7 +182,12 @@ export class ScimUsers {
   async delete(target: ScimTarget, userId: string): Promise<void> {
     await this.found(target, userId);
     await endUserSessions(this.ctx, target.tenant.id, userId, 'account-deleted', { revoke: false });
-    await this.ctx.stores.users.delete(target.tenant.id, userId);
+    const user = await this.ctx.stores.users.get(target.tenant.id, userId);
+    await this.ctx.unitOfWork.transaction(async (stores) => {
+      if ((await stores.users.delete(target.tenant.id, userId)) && user) {
+        await recordEvent(stores, target.tenant, 'user.deleted', { ...userFromRow(user, target.connection.name) }, this.ctx.now());
+      }
+    });
   }
 
   /** The user and their resource written in one transaction; a user blocked by it has their sessions ended. */
@@ -258,6 +266,8 @@ export class ScimUsers {
           });
         }
         if ((await stores.scim.putUser(row)) === 'user_name_taken') throw scimErrors.uniqueness('userName is taken by another user of this connection');
+        const user = await stores.users.get(tenant.id, userId);
+        if (user) await recordEvent(stores, tenant, existing ? 'user.updated' : 'user.created', { ...userFromRow(user, connection.name) }, this.ctx.now());
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw scimErrors.uniqueness('userName or email is taken by another user of this connection');

@@ -13,7 +13,7 @@
  *   answers a tenant that never had them with empty lists (its OpenAPI
  *   document's shapes). The others are lists auth0-deploy-cli reads with no
  *   way to skip them (its handlers for forms, flows, flow vault connections,
- *   self-service profiles, event streams, phone providers
+ *   self-service profiles, phone providers
  *   throw on any error): Gatehouse has none of them,
  *   so the empty list is the true answer. Creating one is still refused as
  *   not available.
@@ -49,7 +49,6 @@ const ANSWERS: ReadonlyMap<string, Answer> = new Map(Object.entries({
   'GET /flows': { kind: 'empty', list: { paging: 'offset', key: 'flows' } },
   'GET /flows/vault/connections': { kind: 'empty', list: { paging: 'offset', key: 'connections' } },
   'GET /self-service-profiles': { kind: 'empty', list: { paging: 'offset', key: 'self_service_profiles' } },
-  'GET /event-streams': { kind: 'empty', list: { paging: 'none', key: 'eventStreams' } },
   'GET /branding/phone/providers': { kind: 'empty', list: { paging: 'none', key: 'providers' } },
   // The tool skips supplemental signals only on 403 (the service's answer without the entitlement).
   'GET /supplemental-signals': { kind: 'forbidden' },

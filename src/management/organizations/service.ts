@@ -1,4 +1,7 @@
 /** Business rules of organizations, behind the Management API routes. */
+import { recordEvent } from '../../domain/event-streams/events.js';
+import type { EventStreamStore } from '../../domain/event-streams/store.js';
+import type { UnitOfWork } from '../../domain/stores.js';
 import { newPrefixedId } from '../../platform/crypto/ids.js';
 import { ManagementError, managementErrors } from '../../platform/http/errors.js';
 import { organizationFromRow, type Organization, type OrganizationRow } from '../../domain/organizations/model.js';
@@ -68,6 +71,8 @@ export interface OrganizationSort {
 /** What OrganizationService touches. */
 export interface OrganizationServiceContext extends CheckpointSealing {
   readonly now: () => number;
+  /** A change and its event (src/domain/event-streams/events.ts) commit together. */
+  readonly unitOfWork: UnitOfWork<{ readonly organizations: OrganizationStore; readonly eventStreams: EventStreamStore }>;
 }
 
 export class OrganizationService {
@@ -111,7 +116,10 @@ export class OrganizationService {
       created_at: isoAt(this.ctx.now()),
     };
     try {
-      await this.organizations.insert(row);
+      await this.ctx.unitOfWork.transaction(async (stores) => {
+        await stores.organizations.insert(row);
+        await recordEvent(stores, tenant, 'organization.created', { ...organizationFromRow(row) }, this.ctx.now());
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw nameTaken();
       throw error;
@@ -138,7 +146,11 @@ export class OrganizationService {
     if (Object.keys(changes).length) {
       let updated: boolean;
       try {
-        updated = await this.organizations.update(tenant.id, id, changes);
+        updated = await this.ctx.unitOfWork.transaction(async (stores) => {
+          const done = await stores.organizations.update(tenant.id, id, changes);
+          if (done) await recordEvent(stores, tenant, 'organization.updated', { ...organizationFromRow({ ...row, ...changes }) }, this.ctx.now());
+          return done;
+        });
       } catch (error) {
         if (isUniqueViolation(error)) throw nameTaken();
         throw error;
@@ -150,7 +162,13 @@ export class OrganizationService {
 
   /** Its client grant links go with it; the grants themselves stay. */
   async delete(tenant: Tenant, id: string): Promise<void> {
-    if (!(await this.organizations.delete(tenant.id, id))) throw notFound();
+    const row = await this.organizations.get(tenant.id, id);
+    const deleted = await this.ctx.unitOfWork.transaction(async (stores) => {
+      const done = await stores.organizations.delete(tenant.id, id);
+      if (done && row) await recordEvent(stores, tenant, 'organization.deleted', { ...organizationFromRow(row) }, this.ctx.now());
+      return done;
+    });
+    if (!deleted) throw notFound();
   }
 }
 

@@ -3,6 +3,7 @@
  * routes. Passwords are hashed here (argon2id, src/platform/passwords/hashing.ts) and
  * never leave this module: the response shape has no member for the hash.
  */
+import { recordEvent } from '../../domain/event-streams/events.js';
 import { ManagementError, managementErrors } from '../../platform/http/errors.js';
 import { hashPassword } from '../../platform/passwords/hashing.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
@@ -211,8 +212,13 @@ export class UserService {
       app_metadata: withoutNulls(body.app_metadata),
       user_metadata: withoutNulls(body.user_metadata),
     };
+    const user = userFromRow(row, connection.name);
     try {
-      await this.users.insert(row);
+      // The user and its `user.created` event commit together (src/domain/event-streams/events.ts).
+      await this.ctx.unitOfWork.transaction(async (stores) => {
+        await stores.users.insert(row);
+        await recordEvent(stores, tenant, 'user.created', { ...user }, this.ctx.now());
+      });
     } catch (error) {
       // Taken email, username or user_id alike: the service answers the same.
       if (isUniqueViolation(error)) throw userExists();
@@ -221,7 +227,7 @@ export class UserService {
     // "User will receive a verification email after creation if email_verified is false or not
     // specified"; verify_email overrides that either way.
     if (body.verify_email ?? row.email_verified === 0) await this.mail.sendVerification(tenant, row);
-    return userFromRow(row, connection.name);
+    return user;
   }
 
   /** Partial update, limited to what `access` allows (see UserUpdateAccess). */
@@ -247,23 +253,29 @@ export class UserService {
     const changes = await this.changesFor(tenant, row, body);
     const now = isoAt(this.ctx.now());
     changes.updated_at = now;
+    const user = { ...row, ...changes };
+    const shown = (await this.usersFromRows(tenant, [user]))[0]!;
     let updated: boolean;
     try {
-      // A new password ends the user's sessions and refresh tokens with it (src/domain/users/password-change.ts).
+      // The change and its `user.updated` event commit together; a new password ends the user's sessions
+      // and refresh tokens with it (src/domain/users/password-change.ts), in the same transaction.
       const { password_hash } = changes;
-      updated =
-        password_hash === undefined || password_hash === null
-          ? await this.users.update(tenant.id, userId, changes)
-          : await changePassword(this.ctx.unitOfWork, tenant.id, userId, { ...changes, password_hash }, now, this.ctx.lookups);
+      updated = await this.ctx.unitOfWork.transaction(async (stores, joined) => {
+        const done =
+          password_hash === undefined || password_hash === null
+            ? await stores.users.update(tenant.id, userId, changes)
+            : await changePassword(joined, tenant.id, userId, { ...changes, password_hash }, now, this.ctx.lookups);
+        if (done) await recordEvent(stores, tenant, 'user.updated', { ...shown }, this.ctx.now());
+        return done;
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw userExists();
       throw error;
     }
     if (!updated) throw userNotFound();
-    const user = { ...row, ...changes };
     // "If set to false the user will not receive a verification email unless verify_email is set to true."
     if (body.verify_email === true && changes.email !== undefined) await this.mail.sendVerification(tenant, user);
-    return (await this.usersFromRows(tenant, [user]))[0]!;
+    return shown;
   }
 
   /**
@@ -340,7 +352,11 @@ export class UserService {
   /** The user's sessions are announced ended (`account-deleted`) to back-channel logout, then the user goes, and the sessions with them. */
   async delete(tenant: Tenant, userId: string): Promise<void> {
     await endUserSessions(this.ctx, tenant.id, userId, 'account-deleted', { revoke: false });
-    await this.users.delete(tenant.id, userId);
+    const row = await this.users.get(tenant.id, userId);
+    // The deletion and its `user.deleted` event (the user as last seen) commit together.
+    await this.ctx.unitOfWork.transaction(async (stores) => {
+      if ((await stores.users.delete(tenant.id, userId)) && row) await recordEvent(stores, tenant, 'user.deleted', { ...userFromRow(row, row.connection_name) }, this.ctx.now());
+    });
   }
 
   /**

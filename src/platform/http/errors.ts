@@ -71,6 +71,7 @@ export type ManagementErrorCode =
   | 'theme_exists'
   | 'inexistent_log'
   | 'inexistent_log_stream'
+  | 'inexistent_event_stream'
   | 'user_exists'
   | 'conflict'
   | 'operation_not_supported'

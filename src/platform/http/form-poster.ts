@@ -1,8 +1,9 @@
 /**
- * Outgoing POSTs: forms to relying parties (back-channel logout) and log
- * events to log stream endpoints. HTTPS only,
+ * Outgoing POSTs: forms to relying parties (back-channel logout), log
+ * events to log stream endpoints and events to event streams' webhooks. HTTPS only,
  * certificates verified against the system roots plus the configured extra
- * authorities (`GATEHOUSE_BACKCHANNEL_CA_FILE`, `GATEHOUSE_LOG_STREAM_CA_FILE`), no redirects followed, the
+ * authorities (`GATEHOUSE_BACKCHANNEL_CA_FILE`, `GATEHOUSE_LOG_STREAM_CA_FILE`,
+ * `GATEHOUSE_EVENT_STREAM_CA_FILE`), no redirects followed, the
  * answer's body read and dropped (at most 64 KiB), a deadline for the whole
  * exchange, and only to public addresses unless the operator allows more
  * (./outbound-guard.ts: tenants choose these URLs). Resolves with the status;
@@ -18,6 +19,13 @@ export interface FormPosterOptions {
   timeoutMs?: number;
   /** Where posts may go beyond public addresses (GATEHOUSE_OUTBOUND_ALLOW); public only when absent. */
   outbound?: OutboundPolicy;
+  /**
+   * Keeps connections open between posts (at most this many per
+   * destination): for many small posts to the same endpoints (event streams),
+   * where a TLS handshake per post would cost more than the post. The
+   * guard's check runs whenever a connection is opened.
+   */
+  keepAliveSockets?: number;
 }
 
 const MAX_BODY = 64 * 1024;
@@ -29,10 +37,13 @@ export function httpsFormPoster(options: FormPosterOptions = {}): (url: string, 
 
 /** POSTs `body` with `headers` (the content type among them); resolves with the status, rejects when no answer came. */
 export function httpsPoster(options: FormPosterOptions = {}): (url: string, body: string, headers: Record<string, string>) => Promise<number> {
-  const ca = options.ca === undefined ? undefined : [...tls.rootCertificates, options.ca.toString()];
+  // One TLS context for every post: building one from the system roots costs milliseconds, and a `ca`
+  // option would be folded into the agent's connection key (every root certificate's text) on each post.
+  const secureContext = options.ca === undefined ? undefined : tls.createSecureContext({ ca: [...tls.rootCertificates, options.ca.toString()] });
   const timeoutMs = options.timeoutMs ?? 5000;
   const policy = options.outbound ?? PUBLIC_ONLY;
   const lookup = guardedLookup(policy);
+  const agent = options.keepAliveSockets === undefined ? false : new https.Agent({ keepAlive: true, maxSockets: options.keepAliveSockets, lookup });
   return (url, body, headers) =>
     new Promise<number>((resolve, reject) => {
       if (!url.startsWith('https://')) {
@@ -49,9 +60,9 @@ export function httpsPoster(options: FormPosterOptions = {}): (url: string, body
         url,
         {
           method: 'POST',
-          agent: false,
+          agent,
           lookup,
-          ...(ca && { ca }),
+          ...(secureContext && { secureContext }),
           headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
           timeout: timeoutMs,
         },

@@ -93,6 +93,8 @@ export const SERVICE_FORMATS: Record<string, (value: string) => boolean> = {
   'url-or-null': (v) => parsesAsUrl(v, HTTP),
   'ec-initiate-login-uri-template-url': (v) => parsesAsUrl(v, HTTPS),
   'organization-id': (v) => /^org_[A-Za-z0-9]{16}$/.test(v),
+  'event-stream-id': (v) => /^est_[A-Za-z0-9]{22}$/.test(v),
+  'event-id': (v) => /^evt_[A-Za-z0-9]{22}$/.test(v),
   'role-id': (v) => /^rol_[A-Za-z0-9]{16}$/.test(v),
   'client-id': (v) => ID.test(v),
   'connection-profile-id': (v) => ID.test(v),

@@ -37,6 +37,8 @@ export const EXPIRING_ARTEFACTS = {
   sessions: ['expires_at', 'revoked_at'],
   refresh_tokens: ['expires_at', 'revoked_at'],
   backchannel_logout_deliveries: ['delivered_at', 'gave_up_at'],
+  // An event's delivery once its webhook took it; failed ones wait for a redelivery (or their stream's deletion).
+  event_deliveries: ['delivered_at'],
   action_executions: ['expires_at'],
 } as const satisfies { [T in keyof Database]?: readonly TimeColumn<T>[] };
 

@@ -18,6 +18,7 @@ import { KyselyCustomDomainStore } from './custom-domains.js';
 import { KyselyBackchannelAuthRequestStore } from './backchannel-auth-requests.js';
 import { KyselyBackchannelLogoutStore } from './backchannel-logout.js';
 import { KyselyLogStreamStore } from './log-streams.js';
+import { KyselyEventStreamStore } from './event-streams.js';
 import { KyselyTenantLogStore } from './tenant-logs.js';
 import { KyselyDeviceCodeStore } from './device-codes.js';
 import { KyselyUiSettingsStore } from './ui-settings.js';
@@ -99,6 +100,7 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     backchannelAuthRequests: new KyselyBackchannelAuthRequestStore(db),
     tenantLogs: new KyselyTenantLogStore(db),
     logStreams: new KyselyLogStreamStore(db),
+    eventStreams: new KyselyEventStreamStore(db),
     networkAcls: new KyselyNetworkAclStore(db),
     customSigningKeys: new KyselyCustomSigningKeyStore(db),
     encryptionKeys: new KyselyEncryptionKeyStore(db),

@@ -8,6 +8,9 @@
  * members; their roles in the organization go with their membership. Roles:
  * only members hold them; every role must exist, all or none.
  */
+import { recordEvent } from '../../../domain/event-streams/events.js';
+import type { EventStreamStore } from '../../../domain/event-streams/store.js';
+import type { UnitOfWork } from '../../../domain/stores.js';
 import type { Organization } from '../../../domain/organizations/model.js';
 import { organizationFromRow } from '../../../domain/organizations/model.js';
 import type { OrganizationMemberProfile, OrganizationMemberStore } from '../../../domain/organizations/members-store.js';
@@ -56,6 +59,27 @@ export interface OrganizationMemberServiceContext extends CheckpointSealing {
     readonly organizations: OrganizationStore;
     readonly users: UserStore;
   };
+  /** Members added or removed and their events (src/domain/event-streams/events.ts) commit together. */
+  readonly unitOfWork: UnitOfWork<{ readonly organizationMembers: OrganizationMemberStore; readonly organizations: OrganizationStore; readonly eventStreams: EventStreamStore }>;
+}
+
+type MemberStores = { readonly organizationMembers: OrganizationMemberStore; readonly organizations: OrganizationStore; readonly eventStreams: EventStreamStore };
+
+/** `organization.member.added` / `.deleted` for each user whose membership the change made or ended. */
+async function recordMemberEvents(stores: MemberStores, tenant: Tenant, organizationId: string, type: 'organization.member.added' | 'organization.member.deleted', userIds: readonly string[], now: number): Promise<void> {
+  if (userIds.length === 0) return;
+  const organization = await stores.organizations.get(tenant.id, organizationId);
+  if (!organization) return;
+  for (const user_id of userIds) {
+    await recordEvent(stores, tenant, type, { organization: { id: organization.id, name: organization.name }, user: { user_id } }, now);
+  }
+}
+
+/** Which of the users are members of the organization (before a change: who the change concerns). */
+async function membersAmong(stores: MemberStores, tenantId: string, organizationId: string, userIds: readonly string[]): Promise<Set<string>> {
+  const members = new Set<string>();
+  for (const id of new Set(userIds)) if (await stores.organizationMembers.isMember(tenantId, organizationId, id)) members.add(id);
+  return members;
 }
 
 export class OrganizationMemberService {
@@ -101,13 +125,26 @@ export class OrganizationMemberService {
   }
 
   async add(tenant: Tenant, organizationId: string, userIds: readonly string[]): Promise<void> {
-    const result = await this.ctx.stores.organizationMembers.addMembers(tenant.id, organizationId, userIds, isoAt(this.ctx.now()));
+    const result = await this.ctx.unitOfWork.transaction(async (stores) => {
+      const before = await membersAmong(stores, tenant.id, organizationId, userIds);
+      const added = await stores.organizationMembers.addMembers(tenant.id, organizationId, userIds, isoAt(this.ctx.now()));
+      if (added.status === 'assigned') {
+        await recordMemberEvents(stores, tenant, organizationId, 'organization.member.added', [...new Set(userIds)].filter((id) => !before.has(id)), this.ctx.now());
+      }
+      return added;
+    });
     if (result.status === 'owner_not_found') throw organizationNotFound();
     if (result.status === 'item_not_found') throw managementErrors.badRequest(`The user ${result.id} does not exist.`, 'inexistent_user');
   }
 
   async remove(tenant: Tenant, organizationId: string, userIds: readonly string[]): Promise<void> {
-    if (!(await this.ctx.stores.organizationMembers.removeMembers(tenant.id, organizationId, userIds))) throw organizationNotFound();
+    const removed = await this.ctx.unitOfWork.transaction(async (stores) => {
+      const before = await membersAmong(stores, tenant.id, organizationId, userIds);
+      const done = await stores.organizationMembers.removeMembers(tenant.id, organizationId, userIds);
+      if (done) await recordMemberEvents(stores, tenant, organizationId, 'organization.member.deleted', [...before], this.ctx.now());
+      return done;
+    });
+    if (!removed) throw organizationNotFound();
   }
 
   /** A member's roles in the organization; the organization's 404, then the user's, then "not a member". */
