@@ -14,7 +14,7 @@ import type { ClientCountRow } from '../domain/clients/rows.js';
 import type { ConnectionClientRow } from '../domain/connections/rows.js';
 import type { DeviceCodeRow } from '../domain/device-codes/rows.js';
 import type { EmailTemplateRow } from '../domain/email/rows.js';
-import type { GroupMembershipRow, GroupRoleRow, GroupRow } from '../domain/groups/rows.js';
+import type { GroupMembershipRow, GroupRoleRow, GroupRow, OrganizationGroupRoleRow } from '../domain/groups/rows.js';
 import type { GuardianFactorRow, GuardianPolicyRow, GuardianPushNotificationRow, GuardianSmsRow } from '../domain/guardian/rows.js';
 import type { JobFilePartRow, JobFileRow } from '../domain/jobs/rows.js';
 import type { MfaAuthenticatorRow, MfaChallengeRow, MfaFailureRow } from '../domain/mfa/rows.js';
@@ -81,6 +81,7 @@ export interface Database {
   roles: RoleRow;
   groups: GroupRow;
   group_roles: GroupRoleRow;
+  organization_group_roles: OrganizationGroupRoleRow;
   guardian_push_notification: GuardianPushNotificationRow;
   connections: Stored<'connections'>;
   connection_clients: ConnectionClientRow;

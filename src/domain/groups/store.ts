@@ -29,6 +29,11 @@ export interface GroupStore {
    * within the group's connection, organization, or (for tenant groups) tenant.
    */
   insert(row: GroupRow): Promise<void>;
+  /**
+   * Changes the name, external id and `updated_at`; false when the group does
+   * not exist. Fails with a unique violation when the name is taken, as `insert`.
+   */
+  update(tenantId: string, id: string, changes: Pick<GroupRow, 'name' | 'external_id' | 'updated_at'>): Promise<boolean>;
   /** Deletes the group with its members and its role assignments, atomically; false when the group does not exist. */
   delete(tenantId: string, id: string): Promise<boolean>;
   /** The roles assigned to a group, by role id ascending, after `after` (exclusive). Empty for an unknown group. */

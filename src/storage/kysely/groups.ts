@@ -37,6 +37,11 @@ export class KyselyGroupStore implements GroupStore {
     await this.db.insertInto('groups').values(row).execute();
   }
 
+  async update(tenantId: string, id: string, changes: Pick<GroupRow, 'name' | 'external_id' | 'updated_at'>): Promise<boolean> {
+    const result = await this.db.updateTable('groups').set(changes).where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   delete(tenantId: string, id: string): Promise<boolean> {
     return atomically(this.db, async (trx) => {
       for (const table of ['group_members', 'group_roles'] as const) {
