@@ -51,4 +51,21 @@ export interface GroupStore {
    * including ids of roles that do not exist, are skipped.
    */
   removeRoles(tenantId: string, groupId: string, roleIds: readonly string[]): Promise<boolean>;
+
+  // --- groups in an organization (/organizations/{id}/groups, migration 0220) ---
+
+  /**
+   * The organization's groups, by id after `window.after`: groups created in
+   * it (`organization_id`) and the groups of the connections enabled for it
+   * (a customer's directory groups, provisioned through SCIM).
+   */
+  listOrganizationGroups(tenantId: string, organizationId: string, window: KeysetWindow): Promise<GroupRow[]>;
+  /** The group if it is one of the organization's (as `listOrganizationGroups` counts them). */
+  getOrganizationGroup(tenantId: string, organizationId: string, groupId: string): Promise<GroupRow | undefined>;
+  /** The roles the group holds in the organization, by role id after `window.after`. */
+  listOrganizationGroupRoles(tenantId: string, organizationId: string, groupId: string, window: KeysetWindow): Promise<RoleRow[]>;
+  /** Assigns every listed role to the group in the organization, or none (a missing role is reported); existing ones stay. */
+  assignOrganizationGroupRoles(tenantId: string, organizationId: string, groupId: string, roleIds: readonly string[], createdAt: string): Promise<AssignRolesResult>;
+  /** Removes the listed roles from the group in the organization; ids not assigned are skipped. */
+  removeOrganizationGroupRoles(tenantId: string, organizationId: string, groupId: string, roleIds: readonly string[]): Promise<void>;
 }

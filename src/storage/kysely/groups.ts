@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { fetchPage } from '../paging.js';
 import type { KeysetWindow, Page, PageQuery } from '../../domain/paging.js';
 import { atomically, type Db } from '../database.js';
-import { assignLinks, removeLinks, type Link } from '../links.js';
+import { assignLinks, chunks, removeLinks, type Link } from '../links.js';
 import type { RoleRow } from '../../domain/roles/model.js';
 import { likeContains } from './roles.js';
 import type { GroupRow } from '../../domain/groups/model.js';
@@ -75,5 +75,75 @@ export class KyselyGroupStore implements GroupStore {
 
   removeRoles(tenantId: string, groupId: string, roleIds: readonly string[]): Promise<boolean> {
     return removeLinks(this.db, GROUP_ROLES, tenantId, groupId, roleIds);
+  }
+
+  /** Groups of the organization: its own, and those of the connections enabled for it (organization_connections' key). */
+  #organizationGroups(tenantId: string, organizationId: string) {
+    return this.db
+      .selectFrom('groups')
+      .where('tenant_id', '=', tenantId)
+      .where((eb) =>
+        eb.or([
+          eb('organization_id', '=', organizationId),
+          eb(
+            'connection_id',
+            'in',
+            eb.selectFrom('organization_connections').select('connection_id').where('tenant_id', '=', tenantId).where('organization_id', '=', organizationId),
+          ),
+        ]),
+      );
+  }
+
+  listOrganizationGroups(tenantId: string, organizationId: string, window: KeysetWindow): Promise<GroupRow[]> {
+    let q = this.#organizationGroups(tenantId, organizationId);
+    if (window.after !== undefined) q = q.where('id', '>', window.after);
+    return q.selectAll().orderBy('id').limit(window.limit).execute();
+  }
+
+  getOrganizationGroup(tenantId: string, organizationId: string, groupId: string): Promise<GroupRow | undefined> {
+    return this.#organizationGroups(tenantId, organizationId).where('id', '=', groupId).selectAll().executeTakeFirst();
+  }
+
+  listOrganizationGroupRoles(tenantId: string, organizationId: string, groupId: string, window: KeysetWindow): Promise<RoleRow[]> {
+    let q = this.db
+      .selectFrom('organization_group_roles as ogr')
+      .innerJoin('roles', (join) => join.onRef('roles.tenant_id', '=', 'ogr.tenant_id').onRef('roles.id', '=', 'ogr.role_id'))
+      .where('ogr.tenant_id', '=', tenantId)
+      .where('ogr.organization_id', '=', organizationId)
+      .where('ogr.group_id', '=', groupId);
+    if (window.after !== undefined) q = q.where('ogr.role_id', '>', window.after);
+    return q.select(['roles.tenant_id', 'roles.id', 'roles.name', 'roles.description', 'roles.created_at']).orderBy('ogr.role_id').limit(window.limit).execute();
+  }
+
+  assignOrganizationGroupRoles(tenantId: string, organizationId: string, groupId: string, roleIds: readonly string[], createdAt: string): Promise<AssignRolesResult> {
+    const ids = [...new Set(roleIds)];
+    return atomically(this.db, async (trx): Promise<AssignRolesResult> => {
+      const found = new Set<string>();
+      for (const chunk of chunks(ids)) {
+        for (const row of await trx.selectFrom('roles').select('id').where('tenant_id', '=', tenantId).where('id', 'in', chunk).execute()) found.add(row.id);
+      }
+      const missing = ids.find((id) => !found.has(id));
+      if (missing !== undefined) return { status: 'role_not_found', roleId: missing };
+      for (const chunk of chunks(ids)) {
+        await trx
+          .insertInto('organization_group_roles')
+          .values(chunk.map((role_id) => ({ tenant_id: tenantId, organization_id: organizationId, group_id: groupId, role_id, created_at: createdAt })))
+          .onConflict((oc) => oc.columns(['tenant_id', 'organization_id', 'group_id', 'role_id']).doNothing())
+          .execute();
+      }
+      return { status: 'assigned' };
+    });
+  }
+
+  async removeOrganizationGroupRoles(tenantId: string, organizationId: string, groupId: string, roleIds: readonly string[]): Promise<void> {
+    for (const chunk of chunks([...new Set(roleIds)])) {
+      await this.db
+        .deleteFrom('organization_group_roles')
+        .where('tenant_id', '=', tenantId)
+        .where('organization_id', '=', organizationId)
+        .where('group_id', '=', groupId)
+        .where('role_id', 'in', chunk)
+        .execute();
+    }
   }
 }
