@@ -110,6 +110,8 @@ export interface Database {
   scim_configurations: Stored<'scim_configurations'>;
   scim_tokens: Stored<'scim_tokens'>;
   scim_users: Stored<'scim_users'>;
+  self_service_profiles: Stored<'self_service_profiles'>;
+  sso_tickets: Stored<'sso_tickets'>;
   authorization_codes: AuthorizationCodeRow;
   client_credentials: ClientCredentialRow;
   one_time_uses: OneTimeUseRow;

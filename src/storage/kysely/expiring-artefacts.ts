@@ -38,6 +38,7 @@ export const EXPIRING_ARTEFACTS = {
   refresh_tokens: ['expires_at', 'revoked_at'],
   backchannel_logout_deliveries: ['delivered_at', 'gave_up_at'],
   action_executions: ['expires_at'],
+  sso_tickets: ['expires_at'],
 } as const satisfies { [T in keyof Database]?: readonly TimeColumn<T>[] };
 
 export type ExpiringTable = keyof typeof EXPIRING_ARTEFACTS;
