@@ -14,7 +14,6 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import type http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
@@ -22,7 +21,8 @@ import { startServerProcess, type ServerProcess } from '../helpers/server-proces
 import { externalIdp, keyAndCertificate, type ExternalIdp } from '../helpers/saml.js';
 import { chromiumSkipReason, inScenario, launchChromium, managementApi, startLocalServer, type LocalServer, type ManagementApi } from './support/chromium.js';
 import { cleanUp, httpsRequest } from './support/https.js';
-import { escapeHtml, portalCallback, portalIdToken } from './support/portal.js';
+import { portalCallback, portalIdToken } from './support/portal.js';
+import { samlIdpListener } from './support/saml-idp.js';
 
 const CONNECTION = 'initech-sso';
 const NAME_ID = 'peter@initech.example';
@@ -42,44 +42,8 @@ let callback: string;
 let organizationId: string;
 let ticketUrl: string;
 
-function readForm(req: http.IncomingMessage): Promise<URLSearchParams> {
-  return new Promise((resolve, reject) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => resolve(new URLSearchParams(body)));
-    req.on('error', reject);
-  });
-}
-
-/** The customer's identity provider: /sso reads the AuthnRequest and shows a sign-in button; /signin posts the Response to the ACS URL. */
-const identityProvider: http.RequestListener = (req, res) => {
-  void (async () => {
-    const url = new URL(req.url ?? '/', 'https://localhost');
-    if (req.method === 'GET' && url.pathname === '/sso') {
-      const requestId = await idp.readRequest(spMetadata, url.href);
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      return res.end(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Initech IdP</title></head><body><h1>Initech sign-in</h1>
-<form method="post" action="/signin"><input type="hidden" name="request" value="${escapeHtml(requestId)}"><input type="hidden" name="relay" value="${escapeHtml(url.searchParams.get('RelayState') ?? '')}">
-<button type="submit">Sign in as Peter</button></form></body></html>`);
-    }
-    if (req.method === 'POST' && url.pathname === '/signin') {
-      const form = await readForm(req);
-      const response = await idp.respond(spMetadata, { inResponseTo: form.get('request')!, nameId: NAME_ID, email: NAME_ID, givenName: 'Peter' });
-      const acs = /AssertionConsumerService[^>]*Location="([^"]+)"/.exec(spMetadata)![1]!.replace(/&amp;/g, '&');
-      const relay = form.get('relay');
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      return res.end(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Initech IdP</title></head><body>
-<form method="post" action="${escapeHtml(acs)}"><input type="hidden" name="SAMLResponse" value="${escapeHtml(response)}">
-${relay ? `<input type="hidden" name="RelayState" value="${escapeHtml(relay)}">` : ''}</form>
-<script>document.forms[0].submit()</script></body></html>`);
-    }
-    res.writeHead(404);
-    res.end();
-  })().catch((error: Error) => {
-    res.writeHead(500, { 'content-type': 'text/plain' });
-    res.end(`identity provider error: ${error.message}`);
-  });
-};
+/** The customer's identity provider: /sso, /signin (./support/saml-idp.ts). */
+const identityProvider = samlIdpListener({ idp: () => idp, spMetadata: () => spMetadata, name: 'Initech', user: { nameId: NAME_ID, email: NAME_ID, givenName: 'Peter' } });
 
 before(async () => {
   if (skip) return;
