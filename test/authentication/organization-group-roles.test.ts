@@ -32,6 +32,7 @@ describe('organization group roles in tokens', () => {
   let finance: string;
   let tenantGroup: string;
   let writer: string;
+  let memberId: string;
 
   const api = async (method: string, url: string, body?: unknown) => {
     const res = await t.management(method, url, { ...(body !== undefined && { body }) });
@@ -94,7 +95,7 @@ describe('organization group roles in tokens', () => {
       organization_usage: 'allow',
     })).client_id as string;
     connectionId = (await api('POST', '/api/v2/connections', { name: REALM, strategy: 'auth0', enabled_clients: [clientId] })).id as string;
-    const member = (await api('POST', '/api/v2/users', { connection: REALM, email: 'member@acme.example', password: PASSWORD })).user_id as string;
+    const member = (memberId = (await api('POST', '/api/v2/users', { connection: REALM, email: 'member@acme.example', password: PASSWORD })).user_id as string);
     acme = ((await api('POST', '/api/v2/organizations', { name: 'acme' })) as { id: string }).id;
     globex = ((await api('POST', '/api/v2/organizations', { name: 'globex' })) as { id: string }).id;
     initech = ((await api('POST', '/api/v2/organizations', { name: 'initech' })) as { id: string }).id;
@@ -134,6 +135,13 @@ describe('organization group roles in tokens', () => {
     // The tenant-wide roles of the group are another list: it has none.
     assert.deepEqual((await api('GET', `/api/v2/groups/${finance}/roles`)).roles, []);
 
+    // The member's effective roles in acme, and the group they come through; none in globex.
+    const effective = await api('GET', `/api/v2/organizations/${acme}/members/${encodeURIComponent(memberId)}/effective-roles`);
+    assert.deepEqual(effective.roles, [{ id: writer, name: 'Report writer', description: null, sources: ['groups'] }]);
+    const sources = await api('GET', `/api/v2/organizations/${acme}/members/${encodeURIComponent(memberId)}/effective-roles/sources/groups?role_id=${writer}`);
+    assert.deepEqual((sources.groups as { id: string }[]).map((g) => g.id), [finance]);
+    assert.deepEqual((await api('GET', `/api/v2/organizations/${globex}/members/${encodeURIComponent(memberId)}/effective-roles`)).roles, []);
+
     const inAcme = await login(acme);
     assert.deepEqual(inAcme.access.permissions, ['write:reports']);
     assert.match(String(inAcme.access.scope), /(^| )write:reports( |$)/);
@@ -162,6 +170,8 @@ describe('organization group roles in tokens', () => {
     const userId = member[0]!.user_id;
     await api('POST', `/api/v2/organizations/${acme}/members/${encodeURIComponent(userId)}/roles`, { roles: [writer] });
     try {
+      const effective = await api('GET', `/api/v2/organizations/${acme}/members/${encodeURIComponent(userId)}/effective-roles`);
+      assert.deepEqual((effective.roles as { sources: string[] }[]).map((r) => r.sources), [['direct']]);
       assert.deepEqual((await login(acme)).access.permissions, ['write:reports']);
       assert.deepEqual((await login(globex)).access.permissions, []);
     } finally {
@@ -188,5 +198,9 @@ describe('organization group roles in tokens', () => {
     assert.equal(refused.statusCode, 403, refused.body);
     assert.match(refused.json().message, /create:organization_group_roles/);
     assert.deepEqual((await api('GET', `/api/v2/organizations/${acme}/groups/${finance}/roles`)).roles, []);
+    // Effective roles: an unknown organization, a user who is not a member.
+    assert.equal((await t.management('GET', `/api/v2/organizations/org_doesnotexist00000/members/${encodeURIComponent(memberId)}/effective-roles`)).statusCode, 404);
+    assert.equal((await t.management('GET', `/api/v2/organizations/${initech}/members/${encodeURIComponent(memberId)}/effective-roles`)).statusCode, 404);
+    assert.equal((await t.management('GET', `/api/v2/organizations/${acme}/members/${encodeURIComponent(memberId)}/effective-roles/sources/groups`)).statusCode, 400, 'role_id is required');
   });
 });

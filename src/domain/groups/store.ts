@@ -3,6 +3,7 @@
  * Implemented by src/storage/kysely/groups.ts; the composition root builds one.
  */
 import type { RoleRow } from '../roles/model.js';
+import type { RoleWithSources } from '../rbac/store.js';
 import type { GroupRow } from './model.js';
 import type { KeysetWindow, Page, PageQuery } from '../paging.js';
 
@@ -68,4 +69,11 @@ export interface GroupStore {
   assignOrganizationGroupRoles(tenantId: string, organizationId: string, groupId: string, roleIds: readonly string[], createdAt: string): Promise<AssignRolesResult>;
   /** Removes the listed roles from the group in the organization; ids not assigned are skipped. */
   removeOrganizationGroupRoles(tenantId: string, organizationId: string, groupId: string, roleIds: readonly string[]): Promise<void>;
+  /**
+   * The roles the user holds in the organization (`/organizations/{id}/members/{user_id}/effective-roles`):
+   * as its member (`direct`) and through their groups' roles there (`viaGroups`), by role id after `window.after`.
+   */
+  listOrganizationMemberEffectiveRoles(tenantId: string, organizationId: string, userId: string, window: KeysetWindow): Promise<RoleWithSources[]>;
+  /** The user's groups that hold the role in the organization, by group id after `window.after`. */
+  listOrganizationMemberRoleSourceGroups(tenantId: string, organizationId: string, userId: string, roleId: string, window: KeysetWindow): Promise<GroupRow[]>;
 }

@@ -46,6 +46,8 @@ import { assignOrganizationGroupRoles } from './groups/roles/create.js';
 import { removeOrganizationGroupRoles } from './groups/roles/delete.js';
 import { listOrganizationGroupRoles } from './groups/roles/list.js';
 import { OrganizationGroupService, type OrganizationGroupServiceContext } from './groups/service.js';
+import { listOrganizationMemberEffectiveRoles } from './members/effective-roles/list.js';
+import { listOrganizationMemberRoleSourceGroups } from './members/effective-roles/sources/groups.js';
 
 /** /api/v2/organizations and its sub-resources: client grants, members and their roles, enabled connections (also as /connections), invitations, discovery domains, groups and their roles. */
 export function organizationRoutes(ctx: OrganizationServiceContext & OrganizationGroupServiceContext & OrganizationClientGrantServiceContext & OrganizationMemberServiceContext & OrganizationConnectionServiceContext & OrganizationInvitationServiceContext & OrganizationDiscoveryDomainServiceContext): ManagementRoute[] {
@@ -75,7 +77,14 @@ export function organizationRoutes(ctx: OrganizationServiceContext & Organizatio
     ...[listOrganizationInvitations, createOrganizationInvitation, getOrganizationInvitation, deleteOrganizationInvitation].map((route) =>
       route(ctx, invitations),
     ),
-    ...[listOrganizationGroups, listOrganizationGroupRoles, assignOrganizationGroupRoles, removeOrganizationGroupRoles].map((route) => route(ctx, groups)),
+    ...[
+      listOrganizationGroups,
+      listOrganizationGroupRoles,
+      assignOrganizationGroupRoles,
+      removeOrganizationGroupRoles,
+      listOrganizationMemberEffectiveRoles,
+      listOrganizationMemberRoleSourceGroups,
+    ].map((route) => route(ctx, groups)),
     ...[
       listOrganizationDiscoveryDomains,
       createOrganizationDiscoveryDomain,

@@ -7,6 +7,7 @@ import type { RoleRow } from '../../domain/roles/model.js';
 import { likeContains } from './roles.js';
 import type { GroupRow } from '../../domain/groups/model.js';
 import type { GroupFilter, AssignRolesResult, GroupStore } from '../../domain/groups/store.js';
+import type { RoleWithSources } from '../../domain/rbac/store.js';
 
 /** group_roles, written from the group's side. */
 const GROUP_ROLES: Link = { table: 'group_roles', owner: { side: 'group', column: 'group_id' }, item: { side: 'role', column: 'role_id' } };
@@ -145,5 +146,52 @@ export class KyselyGroupStore implements GroupStore {
         .where('role_id', 'in', chunk)
         .execute();
     }
+  }
+
+  /** The user's groups (group_members_user_idx). */
+  #groupsOf(tenantId: string, userId: string) {
+    return this.db.selectFrom('group_members').select('group_id').where('tenant_id', '=', tenantId).where('user_id', '=', userId);
+  }
+
+  async listOrganizationMemberEffectiveRoles(tenantId: string, organizationId: string, userId: string, window: KeysetWindow): Promise<RoleWithSources[]> {
+    const sources = this.db
+      .selectFrom('organization_member_roles')
+      .select(['role_id', sql<number>`1`.as('direct'), sql<number>`0`.as('via_groups')])
+      .where('tenant_id', '=', tenantId)
+      .where('organization_id', '=', organizationId)
+      .where('user_id', '=', userId)
+      .unionAll(
+        this.db
+          .selectFrom('organization_group_roles')
+          .select(['role_id', sql<number>`0`.as('direct'), sql<number>`1`.as('via_groups')])
+          .where('tenant_id', '=', tenantId)
+          .where('organization_id', '=', organizationId)
+          .where('group_id', 'in', this.#groupsOf(tenantId, userId)),
+      );
+    let held = this.db
+      .selectFrom(sources.as('s'))
+      .select((eb) => ['s.role_id', eb.fn.max('s.direct').as('direct'), eb.fn.max('s.via_groups').as('via_groups')])
+      .groupBy('s.role_id');
+    if (window.after !== undefined) held = held.where('s.role_id', '>', window.after);
+    const rows = await this.db
+      .selectFrom(held.as('h'))
+      .innerJoin('roles as r', (join) => join.onRef('r.id', '=', 'h.role_id'))
+      .where('r.tenant_id', '=', tenantId)
+      .select(['r.tenant_id', 'r.id', 'r.name', 'r.description', 'r.created_at', 'h.direct', 'h.via_groups'])
+      .orderBy('h.role_id')
+      .limit(window.limit)
+      .execute();
+    return rows.map(({ direct, via_groups, ...role }) => ({ role, direct: Number(direct) === 1, viaGroups: Number(via_groups) === 1 }));
+  }
+
+  listOrganizationMemberRoleSourceGroups(tenantId: string, organizationId: string, userId: string, roleId: string, window: KeysetWindow): Promise<GroupRow[]> {
+    let q = this.db
+      .selectFrom('groups')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('id', 'in', this.#groupsOf(tenantId, userId))
+      .where('id', 'in', this.db.selectFrom('organization_group_roles').select('group_id').where('tenant_id', '=', tenantId).where('organization_id', '=', organizationId).where('role_id', '=', roleId));
+    if (window.after !== undefined) q = q.where('id', '>', window.after);
+    return q.orderBy('id').limit(window.limit).execute();
   }
 }

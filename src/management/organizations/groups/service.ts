@@ -10,6 +10,10 @@
 import { groupFromRow, type Group } from '../../../domain/groups/model.js';
 import type { GroupStore } from '../../../domain/groups/store.js';
 import type { OrganizationStore } from '../../../domain/organizations/store.js';
+import type { OrganizationMemberStore } from '../../../domain/organizations/members-store.js';
+import { managementErrors } from '../../../platform/http/errors.js';
+import { roleWithSources } from '../../rbac/shared.js';
+import type { RoleWithSourcesApi } from '../../rbac/shared.js';
 import { roleFromRow, type Role } from '../../../domain/roles/model.js';
 import type { Tenant } from '../../../domain/tenants/tenant.js';
 import { isoAt } from '../../../platform/clock.js';
@@ -19,7 +23,7 @@ import { roleNotFound } from '../../roles/service.js';
 import { notFound as organizationNotFound } from '../service.js';
 
 export interface OrganizationGroupServiceContext extends CheckpointSealing {
-  readonly stores: { readonly groups: GroupStore; readonly organizations: Pick<OrganizationStore, 'get'> };
+  readonly stores: { readonly groups: GroupStore; readonly organizations: Pick<OrganizationStore, 'get'>; readonly organizationMembers: Pick<OrganizationMemberStore, 'isMember'> };
 }
 
 type Query = { from?: string; take?: number };
@@ -78,5 +82,41 @@ export class OrganizationGroupService {
   async removeRoles(tenant: Tenant, organizationId: string, groupId: string, roleIds: readonly string[]): Promise<void> {
     await this.group(tenant, organizationId, groupId);
     await this.ctx.stores.groups.removeOrganizationGroupRoles(tenant.id, organizationId, groupId, roleIds);
+  }
+
+  /** 404 for an unknown organization, then for a user who is not its member (the document's 404 is the organization's). */
+  private async member(tenant: Tenant, organizationId: string, userId: string): Promise<void> {
+    await this.organization(tenant, organizationId);
+    if (!(await this.ctx.stores.organizationMembers.isMember(tenant.id, organizationId, userId))) throw managementErrors.notFound('The user is not a member of the organization.');
+  }
+
+  /** GET /organizations/{id}/members/{user_id}/effective-roles → `{roles, next?}`: the roles held in the organization, with `sources`. */
+  async listMemberEffectiveRoles(tenant: Tenant, organizationId: string, userId: string, query: Query): Promise<CheckpointList<'roles', RoleWithSourcesApi>> {
+    await this.member(tenant, organizationId, userId);
+    const scope = `${tenant.id}:organizations:${organizationId}:members:${userId}:effective-roles`;
+    return checkpointPage(
+      this.ctx,
+      scope,
+      'roles',
+      checkpointPaging(this.ctx, query, scope),
+      (window) => this.ctx.stores.groups.listOrganizationMemberEffectiveRoles(tenant.id, organizationId, userId, window),
+      (row) => row.role.id,
+      roleWithSources,
+    );
+  }
+
+  /** GET …/effective-roles/sources/groups?role_id= → `{groups, next?}`: the member's groups that hold the role in the organization. */
+  async listMemberRoleSourceGroups(tenant: Tenant, organizationId: string, userId: string, roleId: string, query: Query): Promise<CheckpointList<'groups', Group>> {
+    await this.member(tenant, organizationId, userId);
+    const scope = `${tenant.id}:organizations:${organizationId}:members:${userId}:roles:${roleId}:groups`;
+    return checkpointPage(
+      this.ctx,
+      scope,
+      'groups',
+      checkpointPaging(this.ctx, query, scope),
+      (window) => this.ctx.stores.groups.listOrganizationMemberRoleSourceGroups(tenant.id, organizationId, userId, roleId, window),
+      (row) => row.id,
+      (row) => groupFromRow(row, tenant.name),
+    );
   }
 }
