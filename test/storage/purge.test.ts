@@ -103,6 +103,13 @@ for (const postgres of [false, true]) describe(`purgeExpired (${postgres ? 'Post
     const execution = (id: string, expires_at: string) => ({ tenant_id, id, trigger_id: 'post-login', status: 'final' as const, results: '[]', created_at: longAgo, updated_at: longAgo, expires_at });
     await db.insertInto('action_executions').values([execution('e-old', longAgo), execution('e-live', later)]).execute();
 
+    await db
+      .insertInto('self_service_profiles')
+      .values({ tenant_id, id: 'ssp_purge', name: 'Purge', description: null, branding: null, allowed_strategies: '["samlp"]', user_attributes: '[]', custom_text: '{}', created_at: longAgo, updated_at: longAgo })
+      .execute();
+    const ssoTicket = (id_hash: string, expires_at: string) => ({ tenant_id, id_hash, profile_id: 'ssp_purge', config: '{}', created_at: longAgo, expires_at, used_at: null, revoked_at: null, connection_id: null });
+    await db.insertInto('sso_tickets').values([ssoTicket('st-old', longAgo), ssoTicket('st-live', later)]).execute();
+
     const removed = await purgeExpired(db, now);
     assert.deepEqual(removed, {
       tickets: 1,
@@ -118,6 +125,7 @@ for (const postgres of [false, true]) describe(`purgeExpired (${postgres ? 'Post
       backchannel_logout_deliveries: 0,
       backchannel_auth_requests: 0,
       action_executions: 1,
+      sso_tickets: 1,
       tenant_logs: 0,
     });
 
