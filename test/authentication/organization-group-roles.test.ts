@@ -15,13 +15,16 @@ import { newGroupId } from '../../src/domain/groups/model.js';
 import { isoAt } from '../../src/platform/clock.js';
 import { createTestApp, DOMAIN, tokenRequest, type TestApp } from '../helpers/app.js';
 import { Browser, hidden, pkce, redirectParams } from '../helpers/browser.js';
+import { postgresAvailable } from '../helpers/postgres.js';
 
 const REALM = 'acme-directory';
 const PASSWORD = 'Correct horse battery staple 1';
 const CALLBACK = 'https://app.example.com/callback';
 const API = 'https://reports.example.com';
 
-describe('organization group roles in tokens', () => {
+const postgresSkip = (await postgresAvailable()) ? false : 'PostgreSQL is not reachable';
+
+for (const database of ['SQLite', 'PostgreSQL'] as const) describe(`organization group roles in tokens (${database})`, { skip: database === 'PostgreSQL' && postgresSkip }, () => {
   let t: TestApp;
   let jwks: ReturnType<typeof createLocalJWKSet>;
   let clientId: string;
@@ -75,7 +78,7 @@ describe('organization group roles in tokens', () => {
   };
 
   before(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ postgres: database === 'PostgreSQL' });
     await api('POST', '/api/v2/resource-servers', {
       identifier: API,
       name: 'Reports',

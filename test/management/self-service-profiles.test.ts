@@ -6,8 +6,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, DOMAIN, withClockAdvanced, type TestApp } from '../helpers/app.js';
 import { externalIdp, keyAndCertificate } from '../helpers/saml.js';
+import { postgresAvailable } from '../helpers/postgres.js';
 
-describe('/api/v2/self-service-profiles and the ticket page', () => {
+const postgresSkip = (await postgresAvailable()) ? false : 'PostgreSQL is not reachable';
+
+for (const database of ['SQLite', 'PostgreSQL'] as const) describe(`/api/v2/self-service-profiles and the ticket page (${database})`, { skip: database === 'PostgreSQL' && postgresSkip }, () => {
   let t: TestApp;
   let clientId: string;
   let organizationId: string;
@@ -33,7 +36,7 @@ describe('/api/v2/self-service-profiles and the ticket page', () => {
   };
 
   before(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ postgres: database === 'PostgreSQL' });
     clientId = (await api('POST', '/api/v2/clients', { name: 'Customer portal', callbacks: ['https://portal.example.com/callback'] })).client_id;
     organizationId = (await api('POST', '/api/v2/organizations', { name: 'initech' })).id;
     idpMetadata = externalIdp(await keyAndCertificate('idp.initech.example'), 'https://idp.initech.example/metadata', 'https://idp.initech.example/sso').metadata;
