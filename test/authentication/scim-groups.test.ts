@@ -166,9 +166,26 @@ for (const database of ['SQLite', 'PostgreSQL'] as const) describe(`SCIM /Groups
     assertScimError(await asOkta('PATCH', `/Groups/${group.id}`, op({ op: 'remove', path: 'displayName' })), 400, 'mutability');
     assertScimError(await asOkta('PATCH', `/Groups/${group.id}`, op({ op: 'add', path: 'members', value: 'not a list' })), 400, 'invalidValue');
     assertScimError(await asOkta('PATCH', `/Groups/${group.id}`, { Operations: [] }), 400, 'invalidSyntax');
+    assertScimError(await asOkta('GET', '/Groups?startIndex=x'), 400, 'invalidValue');
+    assertScimError(await asOkta('GET', `/Groups/${'g'.repeat(300)}`), 404);
     const after = (await asOkta('GET', `/Groups/${group.id}`)).json();
     assert.equal(after.displayName, 'Refusals');
     assert.equal((await asOkta('GET', `/Groups?filter=${encodeURIComponent('displayName eq "Not created"')}`)).json().totalResults, 0);
+  });
+
+  it('pages the connection\'s groups with startIndex and count; count=0 answers the total alone', async () => {
+    for (const name of ['Page A', 'Page B', 'Page C']) assert.equal((await asEntra('POST', '/Groups', { displayName: name })).statusCode, 201);
+    const all = (await asEntra('GET', '/Groups?excludedAttributes=members')).json();
+    assert.ok(all.totalResults >= 3);
+    const page = (await asEntra('GET', '/Groups?startIndex=2&count=1')).json();
+    assert.equal(page.itemsPerPage, 1);
+    assert.equal(page.startIndex, 2);
+    assert.equal(page.Resources[0].id, all.Resources[1].id);
+    const none = (await asEntra('GET', '/Groups?count=0')).json();
+    assert.equal(none.itemsPerPage, 0);
+    assert.equal(none.totalResults, all.totalResults);
+    // Only this connection's groups.
+    assert.ok(all.Resources.every((group: { meta: { location: string } }) => group.meta.location.includes(`/connections/${entra}/`)));
   });
 
   it('deprovisioning: `block` keeps the user blocked and lets the directory provision them again; `delete` (the default) deletes', async () => {
