@@ -49,6 +49,7 @@ import { consoleRoutes } from './console/routes.js';
 import { coAuthenticateEndpoint } from './cross-origin/authenticate.js';
 import { coVerifyEndpoint } from './cross-origin/redeem.js';
 import { scimRoutes } from './scim/routes.js';
+import { selfServiceRoutes } from './self-service/routes.js';
 
 /** The Authentication API, built from the registries (default: ./registries.ts `defaultRegistries()`). */
 export function authenticationRoutes(ctx: AppContext, registries: AuthenticationRegistries = defaultRegistries()): FastifyPluginAsync {
@@ -121,6 +122,8 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
     for (const route of consoleRoutes(ctx, interaction.sessions)) app.route(route);
     const logout = new LogoutService(ctx);
     for (const route of [v2LogoutEndpoint(logout), oidcLogoutEndpoint(logout)]) app.route(route);
+    // The page a self-service SSO ticket opens (./self-service/).
+    for (const route of selfServiceRoutes(ctx)) app.route(route);
     // SCIM 2.0 provisioning per enterprise connection (./scim/).
     await app.register(scimRoutes(ctx));
   };

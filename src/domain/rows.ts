@@ -45,3 +45,4 @@ export type * from './email/rows.js';
 export type * from './branding/rows.js';
 export type * from './actions/rows.js';
 export type * from './token-exchange-profiles/rows.js';
+export type * from './self-service/rows.js';

@@ -55,6 +55,7 @@ import type { JobStore } from './jobs/store.js';
 import type { ActionBindingStore, ActionExecutionStore, ActionStore } from './actions/store.js';
 import type { TokenExchangeProfileStore } from './token-exchange-profiles/store.js';
 import type { ScimStore } from './scim/store.js';
+import type { SelfServiceStore } from './self-service/store.js';
 
 export interface Stores {
   tenants: TenantStore;
@@ -71,6 +72,7 @@ export interface Stores {
   organizationDiscoveryDomains: OrganizationDiscoveryDomainStore;
   /** SCIM provisioning per enterprise connection. */
   scim: ScimStore;
+  selfService: SelfServiceStore;
   emailProviders: EmailProviderStore;
   emailTemplates: EmailTemplateStore;
   roles: RoleStore;

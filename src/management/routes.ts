@@ -15,6 +15,7 @@ import { emailRoutes } from './emails/routes.js';
 import { emailTemplateRoutes } from './email-templates/routes.js';
 import { connectionRoutes } from './connections/routes.js';
 import { scimConfigurationRoutes } from './scim-configuration/routes.js';
+import { selfServiceProfileRoutes } from './self-service-profiles/routes.js';
 import { consentGrantRoutes } from './grants/routes.js';
 import { groupRoutes } from './groups/routes.js';
 import { guardianRoutes } from './guardian/routes.js';
@@ -56,6 +57,7 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
     ...groupRoutes(ctx),
     ...connectionRoutes(ctx),
     ...scimConfigurationRoutes(ctx),
+    ...selfServiceProfileRoutes(ctx),
     ...userRoutes(ctx),
     ...userBlockRoutes(ctx),
     ...jobRoutes(ctx),

@@ -27,6 +27,7 @@ import type { ResourceServerRow } from '../domain/resource-servers/rows.js';
 import type { TenantRow } from '../domain/tenants/rows.js';
 import type { UserRow } from '../domain/users/rows.js';
 import type { ScimConfigurationRow, ScimTokenRow, ScimUserRow } from '../domain/scim/rows.js';
+import type { SelfServiceProfileRow, SsoTicketRow } from '../domain/self-service/rows.js';
 
 export const JSON_COLUMNS = {
   tenants: ['settings'],
@@ -55,6 +56,8 @@ export const JSON_COLUMNS = {
   scim_configurations: ['mapping'],
   scim_tokens: ['scopes'],
   scim_users: ['resource'],
+  self_service_profiles: ['branding', 'allowed_strategies', 'user_attributes', 'custom_text'],
+  sso_tickets: ['config'],
   network_acls: ['rule'],
   event_streams: ['subscriptions', 'destination'],
   event_deliveries: ['event', 'attempt_log'],
@@ -88,6 +91,8 @@ export interface JsonTableRows {
   scim_configurations: ScimConfigurationRow;
   scim_tokens: ScimTokenRow;
   scim_users: ScimUserRow;
+  self_service_profiles: SelfServiceProfileRow;
+  sso_tickets: SsoTicketRow;
   network_acls: NetworkAclRow;
   event_streams: EventStreamRow;
   event_deliveries: EventDeliveryRow;

@@ -14,7 +14,7 @@ import type { ClientCountRow } from '../domain/clients/rows.js';
 import type { ConnectionClientRow } from '../domain/connections/rows.js';
 import type { DeviceCodeRow } from '../domain/device-codes/rows.js';
 import type { EmailTemplateRow } from '../domain/email/rows.js';
-import type { GroupMembershipRow, GroupRoleRow, GroupRow } from '../domain/groups/rows.js';
+import type { GroupMembershipRow, GroupRoleRow, GroupRow, OrganizationGroupRoleRow } from '../domain/groups/rows.js';
 import type { GuardianFactorRow, GuardianPolicyRow, GuardianPushNotificationRow, GuardianSmsRow } from '../domain/guardian/rows.js';
 import type { JobFilePartRow, JobFileRow } from '../domain/jobs/rows.js';
 import type { MfaAuthenticatorRow, MfaChallengeRow, MfaFailureRow } from '../domain/mfa/rows.js';
@@ -82,6 +82,7 @@ export interface Database {
   roles: RoleRow;
   groups: GroupRow;
   group_roles: GroupRoleRow;
+  organization_group_roles: OrganizationGroupRoleRow;
   guardian_push_notification: GuardianPushNotificationRow;
   connections: Stored<'connections'>;
   connection_clients: ConnectionClientRow;
@@ -113,6 +114,8 @@ export interface Database {
   scim_configurations: Stored<'scim_configurations'>;
   scim_tokens: Stored<'scim_tokens'>;
   scim_users: Stored<'scim_users'>;
+  self_service_profiles: Stored<'self_service_profiles'>;
+  sso_tickets: Stored<'sso_tickets'>;
   authorization_codes: AuthorizationCodeRow;
   client_credentials: ClientCredentialRow;
   one_time_uses: OneTimeUseRow;

@@ -5,11 +5,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { secretHash } from '../../src/domain/secrets.js';
 import { isoAt } from '../../src/platform/clock.js';
-import { ENTRA, OIDC_METADATA, OKTA } from '../fixtures/scim-requests.js';
+import { ENTRA, OKTA } from '../fixtures/scim-requests.js';
 import { createTestApp, DOMAIN, type TestApp } from '../helpers/app.js';
 import { postgresAvailable } from '../helpers/postgres.js';
+import { assertScimError, scimConnection, scimToken } from '../helpers/scim.js';
 
-const ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
 
 const postgresSkip = (await postgresAvailable()) ? false : 'PostgreSQL is not reachable';
 
@@ -21,18 +21,8 @@ for (const database of ['SQLite', 'PostgreSQL'] as const) describe(`/scim/v2/con
   let otherToken: string;
   let readOnly: string;
 
-  const createConnection = async (name: string) => {
-    const res = await t.management('POST', '/api/v2/connections', { body: { name, strategy: 'oidc', options: { client_id: 'x', type: 'front_channel', oidc_metadata: OIDC_METADATA } } });
-    assert.equal(res.statusCode, 201, res.body);
-    const id = res.json().id as string;
-    assert.equal((await t.management('POST', `/api/v2/connections/${id}/scim-configuration`)).statusCode, 201);
-    return id;
-  };
-  const issue = async (id: string, scopes?: string[]) => {
-    const res = await t.management('POST', `/api/v2/connections/${id}/scim-configuration/tokens`, { body: scopes ? { scopes } : {} });
-    assert.equal(res.statusCode, 201, res.body);
-    return res.json().token as string;
-  };
+  const createConnection = (name: string) => scimConnection(t, name);
+  const issue = (id: string, scopes?: string[]) => scimToken(t, id, scopes);
 
   before(async () => {
     t = await createTestApp({ postgres: database === 'PostgreSQL' });
@@ -56,15 +46,6 @@ for (const database of ['SQLite', 'PostgreSQL'] as const) describe(`/scim/v2/con
       ...(options.raw !== undefined ? { payload: options.raw } : options.body !== undefined && { payload: JSON.stringify(options.body) }),
     });
 
-  const assertScimError = (res: { statusCode: number; headers: Record<string, unknown>; json: () => Record<string, unknown>; body: string }, status: number, scimType?: string) => {
-    assert.equal(res.statusCode, status, res.body);
-    assert.match(String(res.headers['content-type']), /^application\/scim\+json/, res.body);
-    const body = res.json();
-    assert.deepEqual(body.schemas, [ERROR_SCHEMA]);
-    assert.equal(body.status, String(status));
-    assert.equal(body.scimType, scimType);
-    assert.equal(typeof body.detail, 'string');
-  };
 
   it('Okta: looks up, creates (password never kept), finds by filter, replaces, deactivates and reactivates', async () => {
     const none = await scim('GET', `/Users?${OKTA.lookupQuery}`);
@@ -173,10 +154,15 @@ for (const database of ['SQLite', 'PostgreSQL'] as const) describe(`/scim/v2/con
     assert.equal(config.filter.supported, true);
     assert.equal(config.bulk.supported, false);
     const types = (await scim('GET', '/ResourceTypes')).json();
-    assert.deepEqual(types.Resources.map((r: { id: string }) => r.id), ['User']);
+    assert.deepEqual(types.Resources.map((r: { id: string }) => r.id), ['User', 'Group']);
+    assert.equal((await scim('GET', '/ResourceTypes/Group')).json().endpoint, '/Groups');
     const schemas = (await scim('GET', '/Schemas')).json();
-    assert.deepEqual(schemas.Resources.map((r: { id: string }) => r.id), ['urn:ietf:params:scim:schemas:core:2.0:User', 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User']);
-    assertScimError(await scim('GET', '/Groups'), 404);
+    assert.deepEqual(schemas.Resources.map((r: { id: string }) => r.id), [
+      'urn:ietf:params:scim:schemas:core:2.0:User',
+      'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User',
+      'urn:ietf:params:scim:schemas:core:2.0:Group',
+    ]);
+    assertScimError(await scim('GET', '/Bulk'), 404);
   });
 
   it('pages with startIndex and count, count clamped to 100', async () => {

@@ -18,7 +18,6 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import type http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
@@ -26,7 +25,8 @@ import { startServerProcess, type ServerProcess } from '../helpers/server-proces
 import { externalIdp, keyAndCertificate, type ExternalIdp } from '../helpers/saml.js';
 import { chromiumSkipReason, inScenario, launchChromium, managementApi, startLocalServer, type LocalServer, type ManagementApi } from './support/chromium.js';
 import { cleanUp, httpsRequest } from './support/https.js';
-import { escapeHtml, portalCallback, portalIdToken } from './support/portal.js';
+import { portalCallback, portalIdToken } from './support/portal.js';
+import { samlIdpListener } from './support/saml-idp.js';
 
 const CONNECTION = 'corp';
 const NAME_ID = 'grace@corp.example.com';
@@ -43,52 +43,8 @@ let spMetadata: string;
 let client: { client_id: string; client_secret: string };
 let callback: string;
 
-
-/** The IdP's answer: a page that posts the Response to Gatehouse's ACS URL. */
-function postToAcs(res: http.ServerResponse, samlResponse: string, relayState: string | undefined): void {
-  const acs = /AssertionConsumerService[^>]*Location="([^"]+)"/.exec(spMetadata)![1]!.replace(/&amp;/g, '&');
-  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-  res.end(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Corp IdP</title></head><body>
-<form method="post" action="${escapeHtml(acs)}"><input type="hidden" name="SAMLResponse" value="${escapeHtml(samlResponse)}">
-${relayState === undefined ? '' : `<input type="hidden" name="RelayState" value="${escapeHtml(relayState)}">`}</form>
-<script>document.forms[0].submit()</script></body></html>`);
-}
-
-function readForm(req: http.IncomingMessage): Promise<URLSearchParams> {
-  return new Promise((resolve, reject) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => resolve(new URLSearchParams(body)));
-    req.on('error', reject);
-  });
-}
-
-/** The identity provider: /sso reads the AuthnRequest and shows a sign-in button; /signin and /start answer with a Response. */
-const identityProvider: http.RequestListener = (req, res) => {
-  void (async () => {
-    const url = new URL(req.url ?? '/', 'https://localhost');
-    if (req.method === 'GET' && url.pathname === '/sso') {
-      const requestId = await idp.readRequest(spMetadata, url.href);
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      return res.end(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Corp IdP</title></head><body><h1>Corp sign-in</h1>
-<form method="post" action="/signin"><input type="hidden" name="request" value="${escapeHtml(requestId)}"><input type="hidden" name="relay" value="${escapeHtml(url.searchParams.get('RelayState') ?? '')}">
-<button type="submit">Sign in as Grace</button></form></body></html>`);
-    }
-    if (req.method === 'POST' && url.pathname === '/signin') {
-      const form = await readForm(req);
-      const response = await idp.respond(spMetadata, { inResponseTo: form.get('request')!, nameId: NAME_ID, email: NAME_ID, givenName: 'Grace' });
-      return postToAcs(res, response, form.get('relay') ?? undefined);
-    }
-    if (req.method === 'GET' && url.pathname === '/start') {
-      return postToAcs(res, await idp.respond(spMetadata, { nameId: NAME_ID, email: NAME_ID, givenName: 'Grace' }), undefined);
-    }
-    res.writeHead(404);
-    res.end();
-  })().catch((error: Error) => {
-    res.writeHead(500, { 'content-type': 'text/plain' });
-    res.end(`identity provider error: ${error.message}`);
-  });
-};
+/** The identity provider: /sso, /signin and /start (./support/saml-idp.ts). */
+const identityProvider = samlIdpListener({ idp: () => idp, spMetadata: () => spMetadata, name: 'Corp', user: { nameId: NAME_ID, email: NAME_ID, givenName: 'Grace' } });
 
 const application = portalCallback;
 const idTokenFor = (code: string) => portalIdToken(server, ca, client, callback, code);

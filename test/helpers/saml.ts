@@ -62,6 +62,8 @@ samlifyForTests.setSchemaValidator(require('@authenio/samlify-node-xmllint') as 
 
 export interface ExternalIdp {
   entityId: string;
+  /** Its SAML 2.0 metadata (what a customer gives a service provider). */
+  metadata: string;
   ssoUrl: string;
   keys: KeyAndCertificate;
   /** Parses (and, the SP metadata asking for it, verifies) an HTTP-Redirect AuthnRequest; its ID. */
@@ -90,6 +92,7 @@ export function externalIdp(keys: KeyAndCertificate, entityId = 'https://idp.exa
   });
   return {
     entityId,
+    metadata: (idp as unknown as { getMetadata(): string }).getMetadata(),
     ssoUrl,
     keys,
     async readRequest(spMetadata, location) {

@@ -79,7 +79,7 @@ describe('/api/v2/connections/{id}/scim-configuration', () => {
     assert.equal(stored[0]!.token_hash, secretHash(token.token));
     assert.ok(!JSON.stringify(stored).includes(token.token));
     const all = await t.management('POST', `${base()}/tokens`, { body: {} });
-    assert.deepEqual(all.json().scopes, ['get:users', 'post:users', 'put:users', 'patch:users', 'delete:users']);
+    assert.deepEqual(all.json().scopes, ['get:users', 'post:users', 'put:users', 'patch:users', 'delete:users', 'get:groups', 'post:groups', 'put:groups', 'patch:groups', 'delete:groups']);
     const third = await t.management('POST', `${base()}/tokens`, { body: {} });
     assert.equal(third.statusCode, 409);
     assert.equal(third.json().message, 'Maximum of 2 tokens already issued for this connection');

@@ -112,6 +112,12 @@ for (const postgres of [false, true]) describe(`purgeExpired (${postgres ? 'Post
     });
     // Delivered long ago: purged; delivered lately, and failed long ago (waiting for a redelivery): kept.
     await db.insertInto('event_deliveries').values([delivery('d-old', 'delivered', longAgo), delivery('d-recent', 'delivered', later), delivery('d-failed', 'failed', null)]).execute();
+    await db
+      .insertInto('self_service_profiles')
+      .values({ tenant_id, id: 'ssp_purge', name: 'Purge', description: null, branding: null, allowed_strategies: '["samlp"]', user_attributes: '[]', custom_text: '{}', created_at: longAgo, updated_at: longAgo })
+      .execute();
+    const ssoTicket = (id_hash: string, expires_at: string) => ({ tenant_id, id_hash, profile_id: 'ssp_purge', config: '{}', created_at: longAgo, expires_at, used_at: null, revoked_at: null, connection_id: null });
+    await db.insertInto('sso_tickets').values([ssoTicket('st-old', longAgo), ssoTicket('st-live', later)]).execute();
 
     const removed = await purgeExpired(db, now);
     assert.deepEqual(
@@ -133,6 +139,7 @@ for (const postgres of [false, true]) describe(`purgeExpired (${postgres ? 'Post
       backchannel_auth_requests: 0,
       action_executions: 1,
       event_deliveries: 1,
+      sso_tickets: 1,
       tenant_logs: 0,
     });
 

@@ -1,10 +1,11 @@
 /**
  * What the endpoint says of itself (RFC 7644 §4): /ServiceProviderConfig
  * (PATCH and filtering yes, bulk, sort, ETags and password change no),
- * /ResourceTypes (User, with the enterprise extension) and /Schemas (the
- * User and EnterpriseUser attributes Gatehouse keeps, RFC 7643 §4).
+ * /ResourceTypes (User, with the enterprise extension, and Group) and
+ * /Schemas (the User and EnterpriseUser attributes Gatehouse keeps, and
+ * Group's, RFC 7643 §4).
  */
-import { CORE_USER_SCHEMA, ENTERPRISE_USER_SCHEMA } from '../../domain/scim/mapping.js';
+import { CORE_GROUP_SCHEMA, CORE_USER_SCHEMA, ENTERPRISE_USER_SCHEMA } from '../../domain/scim/mapping.js';
 import { MAX_CANDIDATES } from './filter.js';
 
 export const LIST_RESPONSE_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
@@ -50,6 +51,12 @@ export const ENTERPRISE_ATTRIBUTES: readonly Attribute[] = [
   { name: 'manager', type: 'complex', multiValued: false, subAttributes: [string('value'), string('$ref'), string('displayName')] },
 ];
 
+/** The Group attributes (RFC 7643 §4.2). */
+export const GROUP_ATTRIBUTES: readonly Attribute[] = [
+  string('displayName', { required: true, uniqueness: 'server' }),
+  { name: 'members', type: 'complex', multiValued: true, subAttributes: [string('value'), string('$ref'), string('display'), string('type')] },
+];
+
 export function serviceProviderConfig(baseUrl: string): Record<string, unknown> {
   return {
     schemas: ['urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig'],
@@ -76,6 +83,14 @@ export function resourceTypes(baseUrl: string): Record<string, unknown>[] {
       schemaExtensions: [{ schema: ENTERPRISE_USER_SCHEMA, required: false }],
       meta: { resourceType: 'ResourceType', location: `${baseUrl}/ResourceTypes/User` },
     },
+    {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:ResourceType'],
+      id: 'Group',
+      name: 'Group',
+      endpoint: '/Groups',
+      schema: CORE_GROUP_SCHEMA,
+      meta: { resourceType: 'ResourceType', location: `${baseUrl}/ResourceTypes/Group` },
+    },
   ];
 }
 
@@ -83,6 +98,7 @@ export function schemas(baseUrl: string): Record<string, unknown>[] {
   return [
     { id: CORE_USER_SCHEMA, name: 'User', description: 'User Account', attributes: USER_ATTRIBUTES },
     { id: ENTERPRISE_USER_SCHEMA, name: 'EnterpriseUser', description: 'Enterprise User', attributes: ENTERPRISE_ATTRIBUTES },
+    { id: CORE_GROUP_SCHEMA, name: 'Group', description: 'Group', attributes: GROUP_ATTRIBUTES },
   ].map((schema) => ({ schemas: ['urn:ietf:params:scim:schemas:core:2.0:Schema'], ...schema, meta: { resourceType: 'Schema', location: `${baseUrl}/Schemas/${schema.id}` } }));
 }
 

@@ -17,10 +17,12 @@ import { errorHandler } from '../../platform/http/error-handler.js';
 import { MAX_BODY_BYTES, SCIM_MEDIA_TYPE, ScimError, scimErrors, scimFrameworkError, scimShape } from './errors.js';
 import { resourceTypes, schemas, serviceProviderConfig } from './resources.js';
 import { ScimUsers, type ScimTarget, type ScimUsersContext } from './users.js';
+import { projectionOf, ScimGroups, type ScimGroupsContext } from './groups.js';
 
-export type ScimContext = ScimUsersContext & ScimAuthContext & { readonly stores: { readonly connections: Pick<ConnectionStore, 'get'> } };
+export type ScimContext = ScimUsersContext & ScimGroupsContext & ScimAuthContext & { readonly stores: { readonly connections: Pick<ConnectionStore, 'get'> } };
 
-type Params = { id: string; userId?: string; schemaId?: string };
+type Params = { id: string; userId?: string; groupId?: string; resourceType?: string; schemaId?: string };
+type ListQuery = { filter?: string; startIndex?: string; count?: string; attributes?: string; excludedAttributes?: string };
 type Handler = (target: ScimTarget, request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) => Promise<unknown>;
 
 async function loadTarget(ctx: ScimContext, request: FastifyRequest<{ Params: Params }>): Promise<ScimTarget> {
@@ -36,6 +38,7 @@ const send = (reply: FastifyReply, status: number, body: unknown) => reply.code(
 
 export function scimRoutes(ctx: ScimContext): FastifyPluginAsync {
   const users = new ScimUsers(ctx);
+  const groups = new ScimGroups(ctx);
   const route = (method: HTTPMethods, url: string, scope: ScimTokenScope | undefined, handler: Handler): RouteOptions => ({
     method,
     url: `/scim/v2/connections/:id${url}`,
@@ -50,6 +53,8 @@ export function scimRoutes(ctx: ScimContext): FastifyPluginAsync {
     },
   });
   const userId = (request: FastifyRequest<{ Params: Params }>) => request.params.userId!;
+  const groupId = (request: FastifyRequest<{ Params: Params }>) => request.params.groupId!;
+  const query = (request: FastifyRequest) => request.query as ListQuery;
   return async (app) => {
     // The framework's refusals (body limit, JSON syntax, media type) become SCIM errors; the one error handler answers them.
     app.setErrorHandler((error: FastifyError, request, reply) =>
@@ -70,7 +75,11 @@ export function scimRoutes(ctx: ScimContext): FastifyPluginAsync {
         const types = resourceTypes(target.baseUrl);
         return send(reply, 200, { schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'], totalResults: types.length, startIndex: 1, itemsPerPage: types.length, Resources: types });
       }),
-      route('GET', '/ResourceTypes/User', undefined, async (target, _request, reply) => send(reply, 200, resourceTypes(target.baseUrl)[0])),
+      route('GET', '/ResourceTypes/:resourceType', undefined, async (target, request, reply) => {
+        const found = resourceTypes(target.baseUrl).find((type) => type.id === request.params.resourceType);
+        if (!found) throw scimErrors.notFound('Unknown resource type');
+        return send(reply, 200, found);
+      }),
       route('GET', '/Schemas', undefined, async (target, _request, reply) => {
         const all = schemas(target.baseUrl);
         return send(reply, 200, { schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'], totalResults: all.length, startIndex: 1, itemsPerPage: all.length, Resources: all });
@@ -92,16 +101,30 @@ export function scimRoutes(ctx: ScimContext): FastifyPluginAsync {
         await users.delete(target, userId(request));
         return reply.code(204).header('Cache-Control', 'no-store').send();
       }),
+      route('GET', '/Groups', 'get:groups', async (target, request, reply) => send(reply, 200, await groups.list(target, query(request)))),
+      route('POST', '/Groups', 'post:groups', async (target, request, reply) => {
+        const created = await groups.create(target, request.body);
+        return send(reply.header('Location', (created.meta as { location: string }).location), 201, created);
+      }),
+      route('GET', '/Groups/:groupId', 'get:groups', async (target, request, reply) => send(reply, 200, await groups.get(target, groupId(request), projectionOf(query(request))))),
+      route('PUT', '/Groups/:groupId', 'put:groups', async (target, request, reply) => send(reply, 200, await groups.replace(target, groupId(request), request.body))),
+      route('PATCH', '/Groups/:groupId', 'patch:groups', async (target, request, reply) =>
+        send(reply, 200, await groups.patch(target, groupId(request), request.body, projectionOf(query(request)))),
+      ),
+      route('DELETE', '/Groups/:groupId', 'delete:groups', async (target, request, reply) => {
+        await groups.delete(target, groupId(request));
+        return reply.code(204).header('Cache-Control', 'no-store').send();
+      }),
     ]) {
       app.route(options);
     }
-    // Any other resource (Groups, Bulk, /Me …) is not served: SCIM's 404.
+    // Any other resource (Bulk, /Me …) is not served: SCIM's 404.
     app.route({
       method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
       url: '/scim/v2/*',
       config: { renderError: scimShape, ownParameterLimits: true },
       handler: async () => {
-        throw new ScimError(404, 'Gatehouse serves /Users, /ServiceProviderConfig, /ResourceTypes and /Schemas of a connection');
+        throw new ScimError(404, 'Gatehouse serves /Users, /Groups, /ServiceProviderConfig, /ResourceTypes and /Schemas of a connection');
       },
     });
   };

@@ -29,11 +29,10 @@ import { isUniqueViolation } from '../../platform/database-errors.js';
 import { scimErrors } from './errors.js';
 import { filterModule, MAX_CANDIDATES, parseUserFilter } from './filter.js';
 import { ENTERPRISE_ATTRIBUTES, listResponse, MAX_COUNT, USER_ATTRIBUTES } from './resources.js';
+import { checkedPatchOperations, integer, isObject, type PatchOperation } from './patch.js';
 
 /** The largest SCIM resource kept for a user. */
 export const MAX_RESOURCE_BYTES = 64 * 1024;
-const PATCH_OP_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
-const MAX_PATCH_OPERATIONS = 100;
 
 export interface ScimUsersContext extends UserSessionsEnding {
   readonly stores: Pick<Stores, 'backchannelLogout' | 'sessions'> & {
@@ -85,10 +84,6 @@ function kept(resource: JsonObject): JsonObject {
   }
   if (!Array.isArray(out.schemas)) out.schemas = [CORE_USER_SCHEMA];
   return out;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export class ScimUsers {
@@ -178,14 +173,29 @@ export class ScimUsers {
     return this.write(target, userId, patched, row);
   }
 
-  /** DELETE /Users/{id} → 204: the user's sessions announced ended, then the user (and their SCIM resource) deleted. */
+  /**
+   * DELETE /Users/{id} → 204, as the configuration's `deprovisioning` says:
+   * `delete`: the user's sessions announced ended (`account-deleted`), then
+   * the user (and their SCIM resource) deleted; `block`: the user blocked,
+   * their sessions ended (`session-revoked`), and their SCIM resource
+   * deleted, so the directory reads 404 after (RFC 7644 §3.6) and may
+   * provision the same user again, which unblocks them when `active`.
+   */
   async delete(target: ScimTarget, userId: string): Promise<void> {
-    await this.found(target, userId);
-    await endUserSessions(this.ctx, target.tenant.id, userId, 'account-deleted', { revoke: false });
-    const user = await this.ctx.stores.users.get(target.tenant.id, userId);
+    const { user } = await this.found(target, userId);
+    const { tenant, connection, configuration } = target;
+    if (configuration.deprovisioning === 'block') {
+      await this.ctx.unitOfWork.transaction(async (stores) => {
+        await stores.users.update(tenant.id, userId, { blocked: 1, updated_at: isoAt(this.ctx.now()) });
+        await stores.scim.deleteUser(tenant.id, connection.id, userId);
+      });
+      if (user.blocked !== 1) await endUserSessions(this.ctx, tenant.id, userId, 'session-revoked', { revoke: true });
+      return;
+    }
+    await endUserSessions(this.ctx, tenant.id, userId, 'account-deleted', { revoke: false });
     await this.ctx.unitOfWork.transaction(async (stores) => {
-      if ((await stores.users.delete(target.tenant.id, userId)) && user) {
-        await recordEvent(stores, target.tenant, 'user.deleted', { ...userFromRow(user, target.connection.name) }, this.ctx.now());
+      if (await stores.users.delete(tenant.id, userId)) {
+        await recordEvent(stores, tenant, 'user.deleted', { ...userFromRow(user, connection.name) }, this.ctx.now());
       }
     });
   }
@@ -278,12 +288,6 @@ export class ScimUsers {
   }
 }
 
-function integer(value: string | undefined, name: string): number | undefined {
-  if (value === undefined || value === '') return undefined;
-  if (!/^-?\d{1,9}$/.test(value)) throw scimErrors.invalidValue(`${name} must be an integer`);
-  return Number(value);
-}
-
 /** A User resource: an object with `userName`; attributes Gatehouse does not know are left as sent. */
 function checkedResource(body: unknown): JsonObject {
   if (!isObject(body)) throw scimErrors.invalidSyntax('The body must be a SCIM User resource (a JSON object)');
@@ -291,25 +295,14 @@ function checkedResource(body: unknown): JsonObject {
 }
 
 /** A PatchOp message (RFC 7644 §3.5.2): its operations, each on a path Gatehouse knows. */
-function checkedPatch(body: unknown): JsonObject[] {
-  if (!isObject(body)) throw scimErrors.invalidSyntax('The body must be a SCIM PatchOp message');
-  const schemas = member(body, 'schemas');
-  if (!Array.isArray(schemas) || !schemas.includes(PATCH_OP_SCHEMA)) throw scimErrors.invalidSyntax(`schemas must include ${PATCH_OP_SCHEMA}`);
-  const operations = member(body, 'Operations');
-  if (!Array.isArray(operations) || operations.length === 0 || operations.length > MAX_PATCH_OPERATIONS) {
-    throw scimErrors.invalidSyntax(`Operations must hold 1 to ${MAX_PATCH_OPERATIONS} operations`);
-  }
-  return operations.map((operation) => {
-    if (!isObject(operation)) throw scimErrors.invalidSyntax('Each operation is an object');
-    const op = member(operation, 'op');
-    if (typeof op !== 'string' || !['add', 'replace', 'remove'].includes(op.toLowerCase())) throw scimErrors.invalidSyntax('op must be add, replace or remove');
-    const path = member(operation, 'path');
-    if (path !== undefined && (typeof path !== 'string' || path.length > 300)) throw scimErrors.invalidPath('path must be a string of at most 300 characters');
+function checkedPatch(body: unknown): PatchOperation[] {
+  return checkedPatchOperations(body).map((operation) => {
+    const { op, path, value } = operation;
     if (path !== undefined) checkPath(path);
-    else if (op.toLowerCase() === 'remove') throw scimErrors.noTarget('remove needs a path');
-    else if (isObject(member(operation, 'value'))) checkAttributes(member(operation, 'value') as JsonObject);
+    else if (op === 'remove') throw scimErrors.noTarget('remove needs a path');
+    else if (isObject(value)) checkAttributes(value);
     else throw scimErrors.invalidValue('An operation without a path takes an object value');
-    return { op: op.toLowerCase(), ...(path !== undefined && { path }), ...('value' in operation && { value: operation.value }) };
+    return operation;
   });
 }
 

@@ -80,7 +80,7 @@ export interface UserTokenRequest {
  * and through their groups' roles.
  */
 export interface EffectivePermissions {
-  effectivePermissions(tenantId: string, userId: string, resourceServerIdentifier: string): Promise<string[]>;
+  effectivePermissions(tenantId: string, userId: string, resourceServerIdentifier: string, organizationId?: string): Promise<string[]>;
 }
 
 /** What deciding a user grant's audience and scopes reads: the API (cached) and the token policy's inputs. */
@@ -104,7 +104,7 @@ interface ResolvedGrant {
   permissions?: string[];
 }
 
-type GrantRequest = Pick<UserTokenRequest, 'tenant' | 'client' | 'audience' | 'scope'> & { userId: string };
+type GrantRequest = Pick<UserTokenRequest, 'tenant' | 'client' | 'audience' | 'scope' | 'organization'> & { userId: string };
 
 async function resolveGrant(ctx: UserGrantContext, request: GrantRequest, allowOffline: boolean): Promise<ResolvedGrant> {
   const { tenant, client } = request;
@@ -117,7 +117,8 @@ async function resolveGrant(ctx: UserGrantContext, request: GrantRequest, allowO
   const api = await audienceApi(ctx.lookups, tenant.id, audience);
   const policy = tokenPolicy(tenant.id, client.row.client_id, api);
   const candidates = requested === undefined ? defaultUserScopes(policy, api) : requested.filter((s) => !OIDC_SCOPES.has(s));
-  const { scopes, permissions } = await grantableUserScopes(ctx, policy, { tenantId: tenant.id, clientId: client.row.client_id, userId: request.userId }, api, candidates);
+  const scopeRequest = { tenantId: tenant.id, clientId: client.row.client_id, userId: request.userId, ...(request.organization && { organizationId: request.organization.id }) };
+  const { scopes, permissions } = await grantableUserScopes(ctx, policy, scopeRequest, api, candidates);
   return { audience, api: { issuance: api, policy }, granted: unique([...oidc, ...scopes, ...offline(api)]), oidc, ...(permissions && { permissions }) };
 }
 

@@ -29,3 +29,12 @@ export interface GroupMembershipRow {
   user_id: string;
   created_at: string;
 }
+
+/** A role a group holds in one organization (migration 0220): its members hold it in that organization's logins. */
+export interface OrganizationGroupRoleRow {
+  tenant_id: string;
+  organization_id: string;
+  group_id: string;
+  role_id: string;
+  created_at: string;
+}

@@ -163,6 +163,8 @@ export interface UserScopeRequest {
   tenantId: string;
   clientId: string;
   userId: string;
+  /** The organization a login is for: the roles the user holds in it count too (theirs as its member, their groups'). */
+  organizationId?: string;
 }
 
 /**
@@ -174,8 +176,9 @@ export interface UserScopeRequest {
  *   flow; `require_client_grant` needs a client grant of subject_type `user`
  *   for the client, whose scopes bound the token's;
  * - `enforce_policies` (RBAC): only the permissions the user holds for the
- *   API (direct, through roles, through groups' roles) that the API still
- *   defines; without it, any scope the API defines (the service's behaviour
+ *   API (direct, through roles, through groups' roles, and in an
+ *   organization's login the roles held in that organization) that the API
+ *   still defines; without it, any scope the API defines (the service's behaviour
  *   for APIs without RBAC).
  *
  * `access_token_authz` and `rfc9068_profile_authz` add every permission the
@@ -190,7 +193,7 @@ export async function grantableUserScopes(
   api: IssuanceApi,
   candidates: readonly string[],
 ): Promise<{ scopes: string[]; permissions?: string[] }> {
-  const { tenantId, clientId, userId } = request;
+  const { tenantId, clientId, userId, organizationId } = request;
   if (policy.userScopes === 'operator') return { scopes: await operatorScopes(deps.stores, tenantId, userId, api, candidates) };
   if (policy.userScopes === 'current_user') return { scopes: candidates.filter((s) => CURRENT_USER_SCOPE_SET.has(s)) };
   let scopes = candidates.filter((s) => api.scopeSet.has(s));
@@ -206,7 +209,7 @@ export async function grantableUserScopes(
   }
   const authz = api.row.token_dialect.endsWith('_authz');
   if (api.row.enforce_policies !== 1 && !authz) return { scopes };
-  const held = new Set((await deps.stores.rbac.effectivePermissions(tenantId, userId, api.row.identifier)).filter((p) => api.scopeSet.has(p)));
+  const held = new Set((await deps.stores.rbac.effectivePermissions(tenantId, userId, api.row.identifier, organizationId)).filter((p) => api.scopeSet.has(p)));
   if (api.row.enforce_policies === 1) scopes = scopes.filter((s) => held.has(s));
   return authz ? { scopes, permissions: api.scopes.filter((s) => held.has(s)) } : { scopes };
 }

@@ -85,9 +85,12 @@ export interface EffectivePermissionStore {
    * identifier is given (direct ∪ the user's roles' ∪ the user's groups'
    * roles'), ascending byte-wise. One statement, every step by index
    * (primary keys and group_members_user_idx); empty for an unknown user or API.
-   * Token issuance calls it for each user token of an API with RBAC.
+   * Token issuance calls it for each user token of an API with RBAC. With
+   * `organizationId` (a login to that organization), also the permissions of
+   * the roles the user holds in it: as its member, and through their groups'
+   * roles in that organization; never those of another organization.
    */
-  effectivePermissions(tenantId: string, userId: string, resourceServerIdentifier: string): Promise<string[]>;
+  effectivePermissions(tenantId: string, userId: string, resourceServerIdentifier: string, organizationId?: string): Promise<string[]>;
 }
 
 /** /roles/{id}/permissions */

@@ -10,6 +10,7 @@ import type { ScimMappingItem } from './rows.js';
 
 export const ENTERPRISE_USER_SCHEMA = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
 export const CORE_USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
+export const CORE_GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 
 /**
  * The default mapping, after the service's: the SCIM core and enterprise

@@ -12,6 +12,10 @@ export interface ScimMappingItem {
   scim: string;
 }
 
+/** What deprovisioning (a directory's DELETE /Users/{id}) does: `delete` the user (the default) or `block` them. */
+export const SCIM_DEPROVISIONING = ['delete', 'block'] as const;
+export type ScimDeprovisioning = (typeof SCIM_DEPROVISIONING)[number];
+
 /** `/connections/{id}/scim-configuration`. */
 export interface ScimConfigurationRow {
   tenant_id: string;
@@ -19,6 +23,8 @@ export interface ScimConfigurationRow {
   /** The SCIM attribute whose value is the user's id at the connection (`externalId` by default). */
   user_id_attribute: string;
   mapping: ScimMappingItem[];
+  /** What the directory's DELETE /Users/{id} does to the user (migration 0220): deletes them, or blocks them and ends their sessions. */
+  deprovisioning: ScimDeprovisioning;
   created_at: string;
   updated_on: string;
 }

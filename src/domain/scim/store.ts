@@ -21,7 +21,7 @@ export interface ScimStore {
   /** Inserts it; false when the connection already has one. */
   insertConfiguration(row: ScimConfigurationRow): Promise<boolean>;
   /** Changes mapping and id attribute; false when there is none. */
-  updateConfiguration(tenantId: string, connectionId: string, changes: Pick<ScimConfigurationRow, 'user_id_attribute' | 'mapping' | 'updated_on'>): Promise<boolean>;
+  updateConfiguration(tenantId: string, connectionId: string, changes: Pick<ScimConfigurationRow, 'user_id_attribute' | 'mapping' | 'deprovisioning' | 'updated_on'>): Promise<boolean>;
   /** Deletes it with its tokens (the users stay); false when there was none. */
   deleteConfiguration(tenantId: string, connectionId: string): Promise<boolean>;
 
@@ -42,4 +42,6 @@ export interface ScimStore {
   listUsers(tenantId: string, connectionId: string, offset: number, limit: number): Promise<ScimUserPage>;
   /** Inserts or replaces the user's SCIM representation; `user_name_taken` when another user of the connection has the userName. */
   putUser(row: ScimUserRow): Promise<ScimUserWrite>;
+  /** Deletes the user's SCIM representation (the user stays); false when there was none. */
+  deleteUser(tenantId: string, connectionId: string, userId: string): Promise<boolean>;
 }

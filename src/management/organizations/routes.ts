@@ -41,9 +41,16 @@ import { getOrganizationAllConnection } from './connections/get.js';
 import { listOrganizationAllConnections } from './connections/list.js';
 import { OrganizationAllConnectionService } from './connections/service.js';
 import { updateOrganizationAllConnection } from './connections/update.js';
+import { listOrganizationGroups } from './groups/list.js';
+import { assignOrganizationGroupRoles } from './groups/roles/create.js';
+import { removeOrganizationGroupRoles } from './groups/roles/delete.js';
+import { listOrganizationGroupRoles } from './groups/roles/list.js';
+import { OrganizationGroupService, type OrganizationGroupServiceContext } from './groups/service.js';
+import { listOrganizationMemberEffectiveRoles } from './members/effective-roles/list.js';
+import { listOrganizationMemberRoleSourceGroups } from './members/effective-roles/sources/groups.js';
 
-/** /api/v2/organizations and its sub-resources: client grants, members and their roles, enabled connections (also as /connections), invitations, discovery domains. */
-export function organizationRoutes(ctx: OrganizationServiceContext & OrganizationClientGrantServiceContext & OrganizationMemberServiceContext & OrganizationConnectionServiceContext & OrganizationInvitationServiceContext & OrganizationDiscoveryDomainServiceContext): ManagementRoute[] {
+/** /api/v2/organizations and its sub-resources: client grants, members and their roles, enabled connections (also as /connections), invitations, discovery domains, groups and their roles. */
+export function organizationRoutes(ctx: OrganizationServiceContext & OrganizationGroupServiceContext & OrganizationClientGrantServiceContext & OrganizationMemberServiceContext & OrganizationConnectionServiceContext & OrganizationInvitationServiceContext & OrganizationDiscoveryDomainServiceContext): ManagementRoute[] {
   const store = ctx.stores.organizations;
   const organizations = new OrganizationService(ctx, store);
   const clientGrants = new OrganizationClientGrantService(ctx, store);
@@ -52,6 +59,7 @@ export function organizationRoutes(ctx: OrganizationServiceContext & Organizatio
   const invitations = new OrganizationInvitationService(ctx);
   const discoveryDomains = new OrganizationDiscoveryDomainService(ctx);
   const allConnections = new OrganizationAllConnectionService(connections);
+  const groups = new OrganizationGroupService(ctx);
   const organizationOperations = [listOrganizations, createOrganization, getOrganization, getOrganizationByName, updateOrganization, deleteOrganization];
   const clientGrantOperations = [listOrganizationClientGrants, createOrganizationClientGrant, deleteOrganizationClientGrant];
   return [
@@ -69,6 +77,14 @@ export function organizationRoutes(ctx: OrganizationServiceContext & Organizatio
     ...[listOrganizationInvitations, createOrganizationInvitation, getOrganizationInvitation, deleteOrganizationInvitation].map((route) =>
       route(ctx, invitations),
     ),
+    ...[
+      listOrganizationGroups,
+      listOrganizationGroupRoles,
+      assignOrganizationGroupRoles,
+      removeOrganizationGroupRoles,
+      listOrganizationMemberEffectiveRoles,
+      listOrganizationMemberRoleSourceGroups,
+    ].map((route) => route(ctx, groups)),
     ...[
       listOrganizationDiscoveryDomains,
       createOrganizationDiscoveryDomain,

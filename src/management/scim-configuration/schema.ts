@@ -20,15 +20,22 @@ export const ScimMappingItem = Type.Object(
 );
 
 const Mapping = Type.Array(ScimMappingItem, { maxItems: 100, description: 'The mapping between auth0 and SCIM' });
+/** Gatehouse's extension: what a directory's DELETE /Users/{id} does (src/domain/scim/rows.ts). */
+const Deprovisioning = Type.Union([Type.Literal('delete'), Type.Literal('block')], {
+  description: 'What a DELETE /Users/{id} of the SCIM client does: delete the user (the default) or block them',
+});
 const UserIdAttribute = Type.String({ minLength: 1, maxLength: 300, description: 'User ID attribute for generating unique user ids' });
 
 export const CreateScimConfigurationBody = Type.Union([
-  Type.Object({ user_id_attribute: Type.Optional(UserIdAttribute), mapping: Type.Optional(Mapping) }, { additionalProperties: false }),
+  Type.Object({ user_id_attribute: Type.Optional(UserIdAttribute), mapping: Type.Optional(Mapping), deprovisioning: Type.Optional(Deprovisioning) }, { additionalProperties: false }),
   Type.Null(),
 ]);
 export type CreateScimConfigurationBody = Static<typeof CreateScimConfigurationBody>;
 
-export const UpdateScimConfigurationBody = Type.Object({ user_id_attribute: UserIdAttribute, mapping: Mapping }, { additionalProperties: false });
+export const UpdateScimConfigurationBody = Type.Object(
+  { user_id_attribute: UserIdAttribute, mapping: Mapping, deprovisioning: Type.Optional(Deprovisioning) },
+  { additionalProperties: false },
+);
 export type UpdateScimConfigurationBody = Static<typeof UpdateScimConfigurationBody>;
 
 export const ScimConfigurationResponse = Type.Object({
@@ -38,6 +45,7 @@ export const ScimConfigurationResponse = Type.Object({
   tenant_name: Type.String(),
   user_id_attribute: Type.String(),
   mapping: Type.Array(ScimMappingItem),
+  deprovisioning: Deprovisioning,
   created_at: Type.String({ format: 'date-time' }),
   updated_on: Type.String({ format: 'date-time' }),
 });

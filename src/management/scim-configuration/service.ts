@@ -57,6 +57,7 @@ export class ScimConfigurationService {
       tenant_name: tenant.name,
       user_id_attribute: row.user_id_attribute,
       mapping: row.mapping,
+      deprovisioning: row.deprovisioning,
       created_at: row.created_at,
       updated_on: row.updated_on,
     };
@@ -73,7 +74,15 @@ export class ScimConfigurationService {
     const userIdAttribute = body?.user_id_attribute ?? DEFAULT_USER_ID_ATTRIBUTE;
     this.checked(mapping, userIdAttribute);
     const now = isoAt(this.ctx.now());
-    const row: ScimConfigurationRow = { tenant_id: tenant.id, connection_id: connection.id, user_id_attribute: userIdAttribute, mapping, created_at: now, updated_on: now };
+    const row: ScimConfigurationRow = {
+      tenant_id: tenant.id,
+      connection_id: connection.id,
+      user_id_attribute: userIdAttribute,
+      mapping,
+      deprovisioning: body?.deprovisioning ?? 'delete',
+      created_at: now,
+      updated_on: now,
+    };
     if (!(await this.ctx.stores.scim.insertConfiguration(row))) throw managementErrors.conflict('A SCIM configuration already exists for this connection');
     return this.shape(tenant, connection, row);
   }
@@ -101,7 +110,8 @@ export class ScimConfigurationService {
   async update(tenant: Tenant, connectionId: string, body: UpdateScimConfigurationBody): Promise<ScimConfiguration> {
     const { connection, row } = await this.configuration(tenant, connectionId);
     this.checked(body.mapping, body.user_id_attribute);
-    const changes = { user_id_attribute: body.user_id_attribute, mapping: body.mapping, updated_on: isoAt(this.ctx.now()) };
+    // `deprovisioning` (Gatehouse's) is kept when the body, as the service's, leaves it out.
+    const changes = { user_id_attribute: body.user_id_attribute, mapping: body.mapping, deprovisioning: body.deprovisioning ?? row.deprovisioning, updated_on: isoAt(this.ctx.now()) };
     if (!(await this.ctx.stores.scim.updateConfiguration(tenant.id, connectionId, changes))) throw configurationNotFound();
     return this.shape(tenant, connection, { ...row, ...changes });
   }

@@ -40,6 +40,7 @@ export const EXPIRING_ARTEFACTS = {
   // An event's delivery once its webhook took it; failed ones wait for a redelivery (or their stream's deletion).
   event_deliveries: ['delivered_at'],
   action_executions: ['expires_at'],
+  sso_tickets: ['expires_at'],
 } as const satisfies { [T in keyof Database]?: readonly TimeColumn<T>[] };
 
 export type ExpiringTable = keyof typeof EXPIRING_ARTEFACTS;

@@ -31,6 +31,7 @@ import { KyselyPasswordlessStore } from './passwordless.js';
 import { KyselyOrganizationConnectionStore } from './organization-connections.js';
 import { KyselyOrganizationDiscoveryDomainStore } from './organization-discovery-domains.js';
 import { KyselyScimStore } from './scim.js';
+import { KyselySelfServiceStore } from './self-service.js';
 import { KyselyEmailProviderStore, KyselyEmailTemplateStore } from './email.js';
 import { KyselyOrganizationInvitationStore } from './organization-invitations.js';
 import { KyselyOrganizationMemberStore } from './organization-members.js';
@@ -70,6 +71,7 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     organizationInvitations: new KyselyOrganizationInvitationStore(db),
     organizationDiscoveryDomains: new KyselyOrganizationDiscoveryDomainStore(db),
     scim: new KyselyScimStore(db),
+    selfService: new KyselySelfServiceStore(db),
     emailProviders: new KyselyEmailProviderStore(db),
     emailTemplates: new KyselyEmailTemplateStore(db),
     roles: new KyselyRoleStore(db),

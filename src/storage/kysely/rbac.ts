@@ -112,14 +112,40 @@ export class KyselyRbacStore implements RbacStore {
     return { direct, viaRoles: ofRoles(this.userRoleIds(tenantId, userId)), viaGroups: ofRoles(this.groupRoleIds(tenantId, userId)) };
   }
 
-  async effectivePermissions(tenantId: string, userId: string, resourceServerIdentifier: string): Promise<string[]> {
+  /**
+   * The ids of the roles the user holds in one organization: assigned to them
+   * as its member (organization_member_roles' key) and to their groups in it
+   * (group_members_user_idx, then organization_group_roles' key).
+   */
+  private organizationRoleIds(tenantId: string, userId: string, organizationId: string) {
+    return this.db
+      .selectFrom('organization_member_roles')
+      .select('role_id')
+      .where('tenant_id', '=', tenantId)
+      .where('organization_id', '=', organizationId)
+      .where('user_id', '=', userId)
+      .union(
+        this.db
+          .selectFrom('organization_group_roles')
+          .select('role_id')
+          .where('tenant_id', '=', tenantId)
+          .where('organization_id', '=', organizationId)
+          .where('group_id', 'in', this.db.selectFrom('group_members').select('group_id').where('tenant_id', '=', tenantId).where('user_id', '=', userId)),
+      );
+  }
+
+  async effectivePermissions(tenantId: string, userId: string, resourceServerIdentifier: string, organizationId?: string): Promise<string[]> {
     const { direct, viaRoles, viaGroups } = this.permissionSources(tenantId, userId, resourceServerIdentifier);
-    const rows = await direct
-      .select('up.permission_name')
-      .union(viaRoles.select('rp.permission_name'))
-      .union(viaGroups.select('rp.permission_name'))
-      .orderBy('permission_name')
-      .execute();
+    let query = direct.select('up.permission_name').union(viaRoles.select('rp.permission_name')).union(viaGroups.select('rp.permission_name'));
+    if (organizationId !== undefined) {
+      const viaOrganization = this.db
+        .selectFrom('role_permissions as rp')
+        .where('rp.tenant_id', '=', tenantId)
+        .where('rp.role_id', 'in', this.db.selectFrom(this.organizationRoleIds(tenantId, userId, organizationId).as('o')).select('o.role_id'))
+        .where('rp.resource_server_identifier', '=', resourceServerIdentifier);
+      query = query.union(viaOrganization.select('rp.permission_name'));
+    }
+    const rows = await query.orderBy('permission_name').execute();
     return rows.map((r) => r.permission_name);
   }
 

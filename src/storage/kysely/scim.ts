@@ -35,7 +35,7 @@ export class KyselyScimStore implements ScimStore {
     }
   }
 
-  async updateConfiguration(tenantId: string, connectionId: string, changes: Pick<ScimConfigurationRow, 'user_id_attribute' | 'mapping' | 'updated_on'>): Promise<boolean> {
+  async updateConfiguration(tenantId: string, connectionId: string, changes: Pick<ScimConfigurationRow, 'user_id_attribute' | 'mapping' | 'deprovisioning' | 'updated_on'>): Promise<boolean> {
     const result = await this.db
       .updateTable('scim_configurations')
       .set(toStored('scim_configurations', changes))
@@ -157,5 +157,10 @@ export class KyselyScimStore implements ScimStore {
       if (isUniqueViolation(error)) return 'user_name_taken';
       throw error;
     }
+  }
+
+  async deleteUser(tenantId: string, connectionId: string, userId: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('scim_users').where('tenant_id', '=', tenantId).where('connection_id', '=', connectionId).where('user_id', '=', userId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   }
 }

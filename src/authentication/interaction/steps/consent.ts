@@ -15,6 +15,7 @@
  * it cannot verify; Gatehouse does not, so local development and CI run
  * without the extra page.
  */
+import { findOrganization } from '../../../domain/organizations/login.js';
 import type { RouteOptions } from 'fastify';
 import { userinfoAudience } from '../../../domain/tokens/userinfo-token.js';
 import { isoAt } from '../../../platform/clock.js';
@@ -43,7 +44,16 @@ const OIDC_SCOPE_DESCRIPTIONS: Readonly<Record<string, string>> = {
 /** Every scope the request would be granted, and its API (the /userinfo audience for OpenID Connect scopes alone). */
 async function wantedConsent(deps: StepDeps, interaction: Interaction): Promise<{ audience: string; apiAudience?: string; scopes: string[] }> {
   const { tenant, client, request } = interaction;
-  const wanted = await scopesToGrant(deps.ctx, { tenant, client, audience: request.audience, scope: request.scope, userId: interaction.authenticated!.user.user_id });
+  // A login to an organization is asked about the scopes its roles there give too (the organization step found it).
+  const organization = request.organization === undefined ? undefined : await findOrganization(deps.ctx.stores, tenant.id, request.organization);
+  const wanted = await scopesToGrant(deps.ctx, {
+    tenant,
+    client,
+    audience: request.audience,
+    scope: request.scope,
+    userId: interaction.authenticated!.user.user_id,
+    ...(organization && { organization: { id: organization.id, name: organization.name } }),
+  });
   return { audience: wanted.audience ?? userinfoAudience(tenant), ...(wanted.audience !== undefined && { apiAudience: wanted.audience }), scopes: wanted.scopes };
 }
 
