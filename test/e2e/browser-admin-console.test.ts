@@ -322,6 +322,29 @@ describe('admin console in Chromium', { skip }, () => {
       await look.getByText('Branding saved.').waitFor();
       assert.equal(((await management('GET', '/branding')).colors as { primary?: string }).primary, '#0a7d33');
       await scenario.shot('branding preview');
+
+      // The page template: a refusal shown under its form, then a template saved; the login partials likewise.
+      const templateForm = page.getByRole('form', { name: 'Page template' });
+      const templateField = templateForm.getByLabel('Template (Liquid)');
+      await templateField.fill('<html><body>no tags</body></html>');
+      await templateForm.getByRole('button', { name: 'Save template' }).click();
+      await templateForm.getByText(/missing required Liquid tags/).waitFor();
+      await templateField.fill('<!DOCTYPE html><html><head>{%- auth0:head -%}</head><body><header>Acme console</header>{%- auth0:widget -%}</body></html>');
+      await templateForm.getByRole('button', { name: 'Save template' }).click();
+      await templateForm.getByText(/Template saved/).waitFor();
+      assert.match(String((await management('GET', '/branding/templates/universal-login')).body), /<header>Acme console<\/header>/);
+      const partialsForm = page.getByRole('form', { name: 'Login page partials' });
+      await partialsForm.getByLabel('Form start (before the first field)').fill('<script>alert(1)</script>');
+      await partialsForm.getByRole('button', { name: 'Save partials' }).click();
+      await partialsForm.getByText(/may not contain a <script> element/).waitFor();
+      await partialsForm.getByLabel('Form start (before the first field)').fill('');
+      await partialsForm.getByLabel('Form end (before the button)').fill('<p>Terms apply.</p>');
+      await partialsForm.getByRole('button', { name: 'Save partials' }).click();
+      await partialsForm.getByText('Partials saved.').waitFor();
+      assert.deepEqual(await management('GET', '/prompts/login/partials'), { login: { 'form-content-end': '<p>Terms apply.</p>' } });
+      await checkAccessibility(scenario, 'branding editors');
+      await management('DELETE', '/branding/templates/universal-login');
+      await management('PUT', '/prompts/login/partials', {});
       assert.deepEqual(cspViolations(scenario), [], 'no Content-Security-Policy violation');
     });
   });

@@ -1,12 +1,15 @@
 /**
  * Branding (/api/v2/branding): logo, primary colour and page background,
  * with a live preview of the real login page (/admin/preview/login renders
- * it with the values given in its query); and, optionally, the login
- * prompt's custom text (/api/v2/prompts/login/custom-text/{language}).
+ * it with the values given in its query); the login prompt's custom text
+ * (/api/v2/prompts/login/custom-text/{language}); the page template
+ * (/api/v2/branding/templates/universal-login) and the login screen's
+ * partials (/api/v2/prompts/login/partials), each saved as the Management
+ * API checks it, its refusal shown under the form.
  */
-import { useEffect, useState } from 'preact/hooks';
-import { seg } from '../api.js';
-import { Field, Form, LoadState, PageHeader, Select, useApi, useLoad } from '../ui.js';
+import { useEffect, useId, useState } from 'preact/hooks';
+import { ApiError, seg } from '../api.js';
+import { ActionButton, Field, Form, LoadState, PageHeader, Select, useApi, useLoad } from '../ui.js';
 
 interface Branding {
   logo_url?: string;
@@ -27,6 +30,8 @@ export function BrandingPage() {
       <PageHeader title="Branding" />
       <LoadState loaded={branding}>{(b) => <BrandingEditor initial={b} />}</LoadState>
       <CustomText />
+      <PageTemplate />
+      <LoginPartials />
     </>
   );
 }
@@ -124,6 +129,97 @@ function CustomTextForm({ lang, initial }: { lang: string; initial: Record<strin
     >
       {TEXT_KEYS.map(([key, label]) => (
         <Field key={key} label={label} value={values[key] ?? ''} onValue={(v) => setValues({ ...values, [key]: v })} hint="Empty: the default text." />
+      ))}
+    </Form>
+  );
+}
+
+/** A textarea for markup: monospace, its hint tied to it. */
+function CodeField({ label, value, onValue, hint, rows = 6 }: { label: string; value: string; onValue: (value: string) => void; hint: string; rows?: number }) {
+  const id = useId();
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <textarea id={id} class="code" rows={rows} spellcheck={false} value={value} aria-describedby={`${id}-hint`} onInput={(e) => onValue(e.currentTarget.value)} />
+      <p class="hint" id={`${id}-hint`}>
+        {hint}
+      </p>
+    </div>
+  );
+}
+
+const STARTER_TEMPLATE = `<!DOCTYPE html>
+<html lang="{{ locale }}">
+  <head>{%- auth0:head -%}</head>
+  <body>
+    {%- auth0:widget -%}
+  </body>
+</html>`;
+
+function PageTemplate() {
+  const api = useApi();
+  const template = useLoad(
+    () => api.get<{ body: string }>('/branding/templates/universal-login').catch((error: unknown) => (error instanceof ApiError && error.status === 404 ? { body: '' } : Promise.reject(error))),
+    [],
+  );
+  return <LoadState loaded={template}>{(t) => <PageTemplateForm initial={t.body} reload={template.reload} />}</LoadState>;
+}
+
+function PageTemplateForm({ initial, reload }: { initial: string; reload: () => void }) {
+  const api = useApi();
+  const [body, setBody] = useState(initial || STARTER_TEMPLATE);
+  return (
+    <Form
+      title="Page template"
+      submit="Save template"
+      onSubmit={async () => {
+        await api.put('/branding/templates/universal-login', { template: body });
+        return 'Template saved: every hosted page now renders inside it.';
+      }}
+    >
+      <CodeField
+        label="Template (Liquid)"
+        rows={14}
+        value={body}
+        onValue={setBody}
+        hint="{%- auth0:head -%} and {%- auth0:widget -%} are required; variables: locale, application.name, tenant.friendly_name, prompt.name. Markup only: the pages' CSP refuses scripts, styles and other origins."
+      />
+      {initial && <ActionButton label="Remove the template" danger confirm="Remove the page template? The pages go back to the default document." action={async () => { await api.del('/branding/templates/universal-login'); reload(); }} />}
+    </Form>
+  );
+}
+
+/** The login screen's insertion points (the service's), with what each is. */
+const INSERTION_POINTS: [string, string][] = [
+  ['form-content-start', 'Form start (before the first field)'],
+  ['form-content-end', 'Form end (before the button)'],
+  ['form-footer-start', 'Footer start (before the links)'],
+  ['form-footer-end', 'Footer end (after the links)'],
+  ['secondary-actions-start', 'Before the other ways to log in'],
+  ['secondary-actions-end', 'After the other ways to log in'],
+];
+
+function LoginPartials() {
+  const api = useApi();
+  const partials = useLoad(() => api.get<{ login?: Record<string, string> }>('/prompts/login/partials'), []);
+  return <LoadState loaded={partials}>{(p) => <LoginPartialsForm initial={p.login ?? {}} />}</LoadState>;
+}
+
+function LoginPartialsForm({ initial }: { initial: Record<string, string> }) {
+  const api = useApi();
+  const [values, setValues] = useState<Record<string, string>>(initial);
+  return (
+    <Form
+      title="Login page partials"
+      submit="Save partials"
+      onSubmit={async () => {
+        const login = Object.fromEntries(Object.entries(values).filter(([, v]) => v.trim() !== ''));
+        await api.put('/prompts/login/partials', { login });
+        return 'Partials saved.';
+      }}
+    >
+      {INSERTION_POINTS.map(([point, label]) => (
+        <CodeField key={point} label={label} rows={3} value={values[point] ?? ''} onValue={(v) => setValues({ ...values, [point]: v })} hint={`${point}: Liquid markup, at most 10,000 characters; empty: none.`} />
       ))}
     </Form>
   );
