@@ -342,7 +342,24 @@ describe('admin console in Chromium', { skip }, () => {
       await partialsForm.getByRole('button', { name: 'Save partials' }).click();
       await partialsForm.getByText('Partials saved.').waitFor();
       assert.deepEqual(await management('GET', '/prompts/login/partials'), { login: { 'form-content-end': '<p>Terms apply.</p>' } });
+      // The theme: created from the defaults, its button colour changed and saved; the saved login page beside it.
+      await page.getByRole('button', { name: 'Create a theme' }).click();
+      const themeForm = page.getByRole('form', { name: 'Theme' });
+      await themeForm.getByLabel('Button', { exact: true }).fill('#8a1538');
+      await themeForm.getByLabel('Buttons', { exact: true }).selectOption('pill');
+      const themed = page.waitForResponse((response) => response.url().includes('/admin/preview/login?lang=en&v=1'));
+      await themeForm.getByRole('button', { name: 'Save theme' }).click();
+      await themeForm.getByText('Theme saved.').waitFor();
+      assert.equal((await themed).status(), 200);
+      const savedTheme = await management('GET', '/branding/themes/default');
+      assert.equal((savedTheme.colors as Record<string, string>).primary_button, '#8a1538');
+      assert.equal((savedTheme.borders as Record<string, string>).buttons_style, 'pill');
+      const previewFrame = page.frame({ url: /\/admin\/preview\/login\?lang=en&v=1$/ });
+      assert.ok(previewFrame, 'the saved theme\'s preview');
+      await previewFrame.locator('button[type=submit]').waitFor();
+      assert.equal(await previewFrame.evaluate("getComputedStyle(document.querySelector('button[type=submit]')).backgroundColor"), 'rgb(138, 21, 56)');
       await checkAccessibility(scenario, 'branding editors');
+      await management('DELETE', `/branding/themes/${String(savedTheme.themeId)}`);
       await management('DELETE', '/branding/templates/universal-login');
       await management('PUT', '/prompts/login/partials', {});
       assert.deepEqual(cspViolations(scenario), [], 'no Content-Security-Policy violation');
