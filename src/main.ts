@@ -15,11 +15,19 @@ import { backupCommand, BackupError, restoreCommand } from './app/backup.js';
 async function serve(config: Config): Promise<void> {
   // GATEHOUSE_WORKERS > 1: this process is the primary and the workers serve (./app/cluster.ts).
   if (config.workers > 1 && !isClusterWorker()) return runPrimary(config);
+  // A signal that arrives while the server is still starting (a worker the cluster replaced, a deploy
+  // cancelled early) is kept and acted on once it is up, so the process still closes its database and
+  // log writer instead of dying on the signal's default action.
+  let shutdown: ((signal: string) => void) | undefined;
+  let pending: string | undefined;
+  const onSignal = (signal: string) => (shutdown ? shutdown(signal) : (pending ??= signal));
+  process.once('SIGTERM', () => onSignal('SIGTERM'));
+  process.once('SIGINT', () => onSignal('SIGINT'));
   // Traces when OTEL_EXPORTER_OTLP_ENDPOINT is set: started before the server requires pg, ioredis or opens a connection.
   const tracing = await startTracing();
   const server = await startServer(config, isClusterWorker() ? () => undefined : console.log, tracing);
   restoreYoungGenerationGrowth();
-  const shutdown = (signal: string) => {
+  shutdown = (signal: string) => {
     server.ctx.logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down: finishing in-flight requests');
     // The grace is for the requests (src/app/server.ts); a shutdown still not done 5 s after it (a database that hangs) gives up.
     const force = setTimeout(() => {
@@ -35,8 +43,7 @@ async function serve(config: Config): Promise<void> {
       },
     );
   };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  if (pending !== undefined) shutdown(pending);
 }
 
 function option(args: string[], name: string): string | undefined {

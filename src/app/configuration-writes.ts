@@ -25,6 +25,8 @@ export const CONFIGURATION_WRITES = {
   customDomains: ['insert', 'update', 'delete'],
   networkAcls: ['insert', 'replace', 'delete'],
   customSigningKeys: ['set', 'delete'],
+  // Every process reloads the tenant's encryption keys (src/domain/encryption/keyring.ts).
+  encryptionKeys: ['insert', 'update', 'delete'],
   guardian: ['setEnabled', 'setSelectedProvider', 'replaceApns', 'mergeApns', 'replaceSns', 'mergeSns'],
   // What the Actions runtime runs (src/domain/actions-runtime/cached-source.ts): deployed versions and bindings.
   actions: ['create', 'update', 'delete', 'setBuild', 'insertVersion', 'pruneVersions'],

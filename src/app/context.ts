@@ -17,6 +17,7 @@ import type { AppContext } from '../domain/context.js';
 import { IssuanceLookups } from '../domain/issuance/lookups.js';
 import { DeployedActionsReader } from '../domain/actions/deployed.js';
 import { Keyring } from '../domain/keys/keyring.js';
+import { EncryptionKeyring } from '../domain/encryption/keyring.js';
 import { BufferedTenantLogs, DISABLED_TENANT_LOGS } from '../domain/logs/tenant-logs.js';
 import { TenantError, TenantService, clientSecretContext } from '../domain/tenants/service.js';
 import type { Tenant } from '../domain/tenants/tenant.js';
@@ -40,6 +41,7 @@ import { loopbackAliases } from './loopback-aliases.js';
 import { consoleHosts } from './console-client.js';
 import { issueSetupLink } from '../domain/console/setup.js';
 import { SandboxPool, sandboxSettings } from '../platform/sandbox/pool.js';
+import { openGeoDatabases } from '../platform/geoip.js';
 import { ActionsRuntime, executionRow } from '../domain/actions-runtime/runtime.js';
 import { CachedActionSource } from '../domain/actions-runtime/cached-source.js';
 
@@ -86,6 +88,8 @@ export async function createContext(config: Config, logger: Logger = createLogge
       'GATEHOUSE_FEDERATION_ENDPOINTS is set: these social connections log in through the endpoints it names instead of the providers\' (for tests and staging only)',
     );
   }
+  // Read before the database is opened: a file that cannot serve stops the start (also checked by ./preflight.ts).
+  const geo = await openGeoDatabases(config.geoip);
   configureHashing(config.hashing);
   const database = openDatabase({
     databaseUrl: config.databaseUrl,
@@ -110,6 +114,13 @@ export async function createContext(config: Config, logger: Logger = createLogge
   const kysely = kyselyStores(database.db, clock);
   // Configuration writes invalidate the tenant's cached copies once committed (src/app/configuration-writes.ts).
   const { stores, unitOfWork } = invalidatingStores(kysely.stores, kysely.unitOfWork, (tenantId) => invalidation.invalidate(tenantId));
+  // The tenants' encryption keys are in the box before anything is sealed or opened.
+  const encryptionKeys = new EncryptionKeyring(stores.encryptionKeys, box, logger);
+  await encryptionKeys.loadAll().catch(async (error: unknown) => {
+    await database.close();
+    throw error;
+  });
+  encryptionKeys.start(config.encryptionKeys.refreshMs);
   const keyring = new Keyring(stores.signingKeys, box, () => clock.now(), stores.customSigningKeys);
   const aliases = loopbackAliases(config);
   const tenants = new TenantService(stores.tenants, keyring, box, () => clock.now(), stores.customDomains, {
@@ -144,6 +155,7 @@ export async function createContext(config: Config, logger: Logger = createLogge
     tenants.forget(tenantId);
     keyring.invalidate(tenantId);
     boundActions.forget(tenantId);
+    encryptionKeys.reload(tenantId).catch((err: unknown) => logger.warn({ err, tenant: tenantId }, "reloading the tenant's encryption keys failed"));
   });
   return {
     config,
@@ -159,6 +171,7 @@ export async function createContext(config: Config, logger: Logger = createLogge
       return tokens;
     },
     keyring,
+    encryptionKeys,
     tenants,
     lookups,
     invalidation,
@@ -172,6 +185,7 @@ export async function createContext(config: Config, logger: Logger = createLogge
     tenantLogs,
     actions,
     deployedActions,
+    geo,
     async checkDatabase() {
       await sql`select 1`.execute(database.db);
     },
@@ -181,6 +195,7 @@ export async function createContext(config: Config, logger: Logger = createLogge
     database,
     redis,
     async close() {
+      encryptionKeys.stop();
       invalidation.close();
       mailer.close();
       redis?.disconnect();

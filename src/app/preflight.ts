@@ -6,8 +6,9 @@
  * reported together and the process exits non-zero (src/main.ts).
  *
  * The checks: the ports are free, the TLS files are readable and belong
- * together, the data directory (and the SQLite file's) is writable, the
- * database answers, and the master key opens what is sealed in it.
+ * together, the MaxMind databases named are databases of their kind, the data
+ * directory (and the SQLite file's) is writable, the database answers, and
+ * the master key opens what is sealed in it.
  */
 import { createPrivateKey, X509Certificate, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -16,8 +17,10 @@ import path from 'node:path';
 import type { Config } from '../platform/config.js';
 import { existingMasterKey, masterKeySource } from '../platform/crypto/master-key.js';
 import { SecretBox } from '../platform/crypto/secret-box.js';
+import { wrapContext } from '../domain/encryption/keyring.js';
 import { clientSecretContext } from '../domain/tenants/service.js';
 import { probeDatabase } from '../storage/probe.js';
+import { openGeoDatabases } from '../platform/geoip.js';
 
 export class StartupCheckError extends Error {
   constructor(readonly failures: string[]) {
@@ -123,7 +126,9 @@ async function databaseAndKeyCheck(config: Config): Promise<string[]> {
     return [`${source}: ${where} holds sealed secrets but there is no master key; set GATEHOUSE_MASTER_KEY or restore ${source}`];
   }
   try {
-    new SecretBox(key).open(probe.sample.sealed, clientSecretContext(probe.sample.tenantId, probe.sample.clientId));
+    const { kind, tenantId, id, sealed } = probe.sample;
+    if (kind === 'client_secret') new SecretBox(key).open(sealed, clientSecretContext(tenantId, id));
+    else new SecretBox(key).unwrapUnderRoot(sealed, wrapContext(tenantId, kind, id));
     return [];
   } catch {
     return [`${source}: the master key does not open the secrets sealed in ${where} (a different key than the one they were sealed with)`];
@@ -141,6 +146,8 @@ export async function preflight(config: Config): Promise<void> {
     if (metricsFailure) failures.push(metricsFailure);
   }
   failures.push(...tlsCheck(config));
+  // The MaxMind databases are opened as the context will open them (each is read whole, then dropped).
+  await openGeoDatabases(config.geoip).catch((error: unknown) => failures.push(reason(error)));
   const dataDir = directoryProblem('GATEHOUSE_DATA_DIR', config.dataDir);
   if (dataDir) failures.push(dataDir);
   if (!config.databaseUrl && path.dirname(config.sqliteFile) !== config.dataDir) {

@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { InvalidationBus } from '../platform/cache/invalidation.js';
 import type { Clock } from '../platform/clock.js';
 import type { Config } from '../platform/config.js';
+import type { GeoLookup } from '../platform/geoip.js';
 import type { FormTokens } from '../platform/crypto/form-tokens.js';
 import type { SecretBox } from '../platform/crypto/secret-box.js';
 import type { Mailer } from '../platform/mail/index.js';
@@ -18,6 +19,7 @@ import type { DeployedActions } from './actions/deployed.js';
 import type { BruteForceProtection } from './brute-force.js';
 import type { IssuanceLookups } from './issuance/lookups.js';
 import type { Keyring } from './keys/keyring.js';
+import type { EncryptionKeyring } from './encryption/keyring.js';
 import type { TenantLogs } from './logs/tenant-logs.js';
 import type { Stores, UnitOfWork } from './stores.js';
 import type { TenantService } from './tenants/service.js';
@@ -42,6 +44,8 @@ export interface AppContext {
    */
   formTokens(purpose: string): FormTokens;
   keyring: Keyring;
+  /** The tenants' encryption keys, held in `box` (loaded at start, reloaded on invalidation and every refresh interval). */
+  encryptionKeys: EncryptionKeyring;
   tenants: TenantService;
   /** Cached reads of the token endpoint's hot path (clients, APIs, client grants). */
   lookups: IssuanceLookups;
@@ -63,6 +67,8 @@ export interface AppContext {
   actions: ActionsRuntime;
   /** The actions bound to each trigger, as deployed (src/domain/actions/deployed.ts): what the Actions runtime runs. */
   deployedActions: DeployedActions;
+  /** Where an address is, from the operator's MaxMind databases (GATEHOUSE_GEOIP_DB, GATEHOUSE_ASN_DB); undefined without them. */
+  geo?: GeoLookup | undefined;
   /** Resolves when the database answers; rejects otherwise (GET /health, /health/ready). */
   checkDatabase(): Promise<void>;
   /** Resolves when Redis answers, or at once when none is configured; rejects otherwise (GET /health/ready). */

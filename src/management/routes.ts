@@ -20,6 +20,7 @@ import { groupRoutes } from './groups/routes.js';
 import { guardianRoutes } from './guardian/routes.js';
 import { signingKeyRoutes } from './keys/signing/routes.js';
 import { customSigningKeyRoutes } from './keys/custom-signing/routes.js';
+import { encryptionKeyRoutes } from './keys/encryption/routes.js';
 import { logStreamRoutes } from './log-streams/routes.js';
 import { logRoutes } from './logs/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
@@ -67,6 +68,7 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
     ...networkAclRoutes(ctx),
     ...signingKeyRoutes(ctx),
     ...customSigningKeyRoutes(ctx),
+    ...encryptionKeyRoutes(ctx),
     ...tenantSettingsRoutes(ctx),
     ...logRoutes(ctx),
     ...logStreamRoutes(ctx),

@@ -13,6 +13,7 @@ import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { GeoSettings } from './geoip.js';
 import { readFederationEndpoints, type FederationEndpointOverrides } from './federation-endpoints.js';
 import { parseOutboundAllow, type Cidr, type OutboundPolicy } from './http/outbound-guard.js';
 export interface RateLimitSetting {
@@ -96,6 +97,8 @@ export interface Config {
    * tests and staging only; a warning is logged on every start while set.
    */
   federationEndpoints: { file: string; overrides: FederationEndpointOverrides } | undefined;
+  /** The operator's MaxMind databases (GATEHOUSE_GEOIP_DB, GATEHOUSE_ASN_DB; src/platform/geoip.ts). */
+  geoip: GeoSettings;
   /** Worker processes sharing the port (src/app/cluster.ts); 1 runs the server in this process. */
   workers: number;
   /**
@@ -111,6 +114,15 @@ export interface Config {
     importMaxBytes: number;
     /** Users a batch commits at once (with the job's progress). */
     importBatch: number;
+  };
+  /** The tenant encryption keys (src/domain/encryption/) and the rekey job that moves sealed values under a new one. */
+  encryptionKeys: {
+    /** How often every process reloads every tenant's keys; a rekey waits this long before sealing under a new key and before retiring an old one. */
+    refreshMs: number;
+    /** Rows a rekey reads and rewrites per transaction. */
+    batch: number;
+    /** Pause between a rekey's batches (0: none). */
+    pauseMs: number;
   };
   /** Registry Actions' dependencies are installed from (src/domain/actions/build.ts); undefined: npm's own configuration. */
   actionsRegistry: string | undefined;
@@ -231,6 +243,14 @@ function rate(fallback: RateLimitSetting, meaning: string): Entry<RateLimitSetti
 /** A PEM file of extra certificate authorities: its path, resolved, after checking that it exists. */
 function caFile(meaning: string): Entry<string | undefined> {
   return optional(meaning, 'none: the system roots only', (raw, name) => {
+    if (!fs.existsSync(raw)) throw new ConfigError(name, `no such file: ${raw}`);
+    return path.resolve(raw);
+  });
+}
+
+/** A data file read at start (its content is checked where it is opened). */
+function dataFile(meaning: string, absent: string): Entry<string | undefined> {
+  return optional(meaning, absent, (raw, name) => {
     if (!fs.existsSync(raw)) throw new ConfigError(name, `no such file: ${raw}`);
     return path.resolve(raw);
   });
@@ -370,6 +390,14 @@ const TABLE = {
       }
     },
   ),
+  GATEHOUSE_GEOIP_DB: dataFile(
+    'path of a MaxMind City or Country database (`.mmdb`: GeoLite2-City, GeoIP2-Country, …) that network ACL rules by country (`geo_country_codes`) and subdivision (`geo_subdivision_codes`, ISO 3166-2 such as `GB-ENG`) read; Gatehouse ships no geolocation data (see [the Management API](management-api.md))',
+    'none: rules by country or subdivision are refused',
+  ),
+  GATEHOUSE_ASN_DB: dataFile(
+    'path of a MaxMind ASN database (`.mmdb`: GeoLite2-ASN) that network ACL rules by autonomous system (`asns`) read',
+    'none: rules by ASN are refused',
+  ),
   GATEHOUSE_WORKERS: withDefault(
     1,
     'worker processes serving the port (`node:cluster`), or `auto` for one per core (1 to 64); each has its own caches and, without `REDIS_URL`, its own rate-limit buckets and brute-force counters (see [Workers](operations/workers.md))',
@@ -384,6 +412,12 @@ const TABLE = {
     60,
     'seconds a process holds a Management API job (user import or export) between progress commits; the job of a process that stopped without handing it back is resumed by another after it',
   ),
+  GATEHOUSE_ENCRYPTION_KEYS_REFRESH: seconds(
+    30,
+    "seconds between reloads of every tenant's encryption keys in each process (a key operation also reloads them at once in every process when `REDIS_URL` is set); a rekey waits this long before sealing under the new key and again before retiring the old one, so no process seals under a key another does not hold",
+  ),
+  GATEHOUSE_REKEY_BATCH: count(200, 'rows a rekey reads and rewrites per transaction'),
+  GATEHOUSE_REKEY_PAUSE: seconds(0, "seconds a rekey pauses between batches, to leave the database to the traffic (0: no pause)"),
   GATEHOUSE_ACTIONS_REGISTRY: optional(
     "npm registry (or mirror) that Actions' dependencies are installed from by the build step (`npm install --ignore-scripts` into a folder per build under `<data dir>/actions/builds/`); `https://`, or `http://` only to a loopback address (a local mirror or tarball cache)",
     "the registry npm's own configuration names (`.npmrc`, `npm_config_registry`), by default the public npm registry",
@@ -685,12 +719,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outbound: { allow: read(env, 'GATEHOUSE_OUTBOUND_ALLOW') },
     federationEndpoints: read(env, 'GATEHOUSE_FEDERATION_ENDPOINTS'),
     backchannelCaFile: read(env, 'GATEHOUSE_BACKCHANNEL_CA_FILE'),
+    geoip: { database: read(env, 'GATEHOUSE_GEOIP_DB'), asnDatabase: read(env, 'GATEHOUSE_ASN_DB') },
     workers,
     shutdownGraceMs: read(env, 'GATEHOUSE_SHUTDOWN_GRACE'),
     jobs: {
       leaseMs: read(env, 'GATEHOUSE_JOB_LEASE'),
       importMaxBytes: read(env, 'GATEHOUSE_USERS_IMPORT_MAX_BYTES'),
       importBatch: 500,
+    },
+    encryptionKeys: {
+      refreshMs: read(env, 'GATEHOUSE_ENCRYPTION_KEYS_REFRESH'),
+      batch: read(env, 'GATEHOUSE_REKEY_BATCH'),
+      pauseMs: read(env, 'GATEHOUSE_REKEY_PAUSE'),
     },
     actionsRegistry: read(env, 'GATEHOUSE_ACTIONS_REGISTRY'),
     tenantLogs: (() => {

@@ -29,6 +29,7 @@ import type { SamlpParticipantRow } from '../domain/samlp-sessions/rows.js';
 import type { SessionRow } from '../domain/sessions/rows.js';
 import type { TicketRow } from '../domain/tickets/rows.js';
 import type { DeviceCredentialRow } from '../domain/device-credentials/rows.js';
+import type { EncryptionKeyRow } from '../domain/encryption/rows.js';
 import type { Stored } from './json-columns.js';
 
 export type {
@@ -102,6 +103,7 @@ export interface Database {
   log_streams: Stored<'log_streams'>;
   network_acls: Stored<'network_acls'>;
   custom_signing_keys: { tenant_id: string; jwks: string; updated_at: string };
+  encryption_keys: EncryptionKeyRow;
   authorization_requests: Stored<'authorization_requests'>;
   pushed_authorization_requests: Stored<'pushed_authorization_requests'>;
   custom_domains: Stored<'custom_domains'>;

@@ -9,13 +9,15 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
+import { spawn } from 'node:child_process';
 import { describe, test } from 'node:test';
 import SQLite from 'better-sqlite3';
-import type { ServerProcess } from '../helpers/server-process.js';
+import { freePort, ROOT, type ServerProcess } from '../helpers/server-process.js';
+import { tempDir } from '../helpers/app.js';
 import { tokenBody, waitFor } from './support/https.js';
 import { tracked } from './support/tracked.js';
 
-const { start } = tracked();
+const { start, dirs } = tracked();
 
 interface Outcome {
   /** The request's number, also in its User-Agent. */
@@ -145,6 +147,32 @@ describe('SIGTERM under load', () => {
     assert.equal(await exited, 1, server.output().slice(-2000));
     assert.match(server.output(), /shutdown grace over: closing the connections still busy/);
     assert.equal(typeof (await stuck).result, 'string', 'the unfinished request got an answer');
+  });
+
+  test('a SIGTERM while the server is still starting is acted on once it is up: it logs the shutdown and exits 0', async () => {
+    // The first start prints the admin credentials before it makes its TLS certificate and builds the app:
+    // the signal is sent at that line, while the listener is not up yet.
+    const dataDir = tempDir('gatehouse-e2e-');
+    dirs.push(dataDir);
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin/gatehouse.cjs')], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: String(await freePort()), GATEHOUSE_DATA_DIR: dataDir, LOG_LEVEL: 'info', GATEHOUSE_DEFAULT_CONNECTION: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    let signalledBeforeListening: boolean | undefined;
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (signalledBeforeListening === undefined && output.includes('Created the default tenant')) {
+        signalledBeforeListening = !output.includes('Gatehouse is listening');
+        child.kill('SIGTERM');
+      }
+    });
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (c, s) => resolve([c, s])));
+    assert.equal(signalledBeforeListening, true, output);
+    assert.deepEqual([code, signal], [0, null], output);
+    assert.match(output, /Gatehouse is listening[\s\S]*shutting down: finishing in-flight requests/);
   });
 
   test('one process: in-flight requests answered, exit 0, their tenant log events written', () => shutdownUnderLoad({}));

@@ -28,7 +28,7 @@ export function sealActionSecrets(
   return given.map(({ name, value }) => {
     const kept = stored.find((s) => s.name === name);
     if (value === undefined && kept) return kept;
-    return { name, value_enc: box.seal(value ?? '', actionSecretContext(tenantId, actionId, name)), updated_at: now };
+    return { name, value_enc: box.seal(value ?? '', actionSecretContext(tenantId, actionId, name), tenantId), updated_at: now };
   });
 }
 

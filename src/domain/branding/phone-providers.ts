@@ -8,7 +8,11 @@
  *   GATEHOUSE_TWILIO_URL), with the account `configuration.sid`, the sender
  *   `default_from` or the messaging service `mssid`, and the auth token
  *   `credentials.auth_token`: sealed at rest under phoneProviderTokenContext,
- *   never answered, never logged.
+ *   never answered, never logged. It is sealed under the environment root
+ *   key (no tenant id given to the box): the provider lives in a
+ *   `ui_settings` document, whose composite key the rekey's scan
+ *   (src/domain/encryption/sealed-values.ts) cannot walk, so it is not
+ *   listed there and must not be sealed under a tenant key a rekey retires.
  * - `custom`: the service hands each message to the tenant's
  *   `send-phone-message` Action. It is stored and listed; a message through
  *   it is refused with a clear reason (PhoneDeliveryError `custom_provider`)

@@ -10,6 +10,8 @@ export interface ConnectionFilter {
   strategies?: readonly string[];
   /** Exactly this name. */
   name?: string;
+  /** Enabled for this client. */
+  clientId?: string;
 }
 
 /** The mutable columns of a connection. */

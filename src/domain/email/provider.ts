@@ -33,8 +33,8 @@ export function openCredentials(ctx: CredentialSealing, sealed: string): SmtpCre
   return JSON.parse(ctx.box.openString(sealed, CREDENTIALS_SEAL)) as SmtpCredentials;
 }
 
-export function sealCredentials(ctx: CredentialSealing, credentials: SmtpCredentials): string {
-  return ctx.box.seal(JSON.stringify(credentials), CREDENTIALS_SEAL);
+export function sealCredentials(ctx: CredentialSealing, credentials: SmtpCredentials, tenantId: string): string {
+  return ctx.box.seal(JSON.stringify(credentials), CREDENTIALS_SEAL, tenantId);
 }
 
 /** The tenant's SMTP server when its provider is set and enabled. */

@@ -37,5 +37,9 @@ export interface GuardianSmsRow {
   twilio: string | null;
   twilio_auth_token_enc: string | null;
   templates: string | null;
+  /** `auth0`, `twilio` or `phone-message-hook` (migration 0230); null: `auth0`. */
+  selected_provider: string | null;
+  /** JSON array of `sms` / `voice`; null: `["sms"]`. */
+  message_types: string | null;
   updated_at: string;
 }

@@ -7,12 +7,15 @@ import type { UserMailContext } from '../tickets/user-mail.js';
 import type { UserStore } from '../users/store.js';
 import type { JobStore } from './store.js';
 import type { ActionStore } from '../actions/store.js';
+import type { RekeyContext, RekeyStores } from '../encryption/rekey.js';
 
-/** What running a job touches: the jobs, the users they import and export, the verification mail of imported users, and actions' builds. */
+/** What running a job touches: the jobs, the users they import and export, the verification mail of imported users, actions' builds and rekeys. */
 export interface JobContext extends UserMailContext {
   readonly config: Config;
   readonly logger: Logger;
   readonly tenants: TenantService;
   readonly unitOfWork: UnitOfWork;
-  readonly stores: UserMailContext['stores'] & { readonly jobs: JobStore; readonly users: UserStore; readonly connections: ConnectionStore; readonly actions: ActionStore };
+  readonly box: RekeyContext['box'];
+  readonly encryptionKeys: RekeyContext['encryptionKeys'];
+  readonly stores: UserMailContext['stores'] & RekeyStores & { readonly jobs: JobStore; readonly users: UserStore; readonly connections: ConnectionStore; readonly actions: ActionStore };
 }

@@ -24,6 +24,7 @@ import { importUser, readUsersFile, userForErrors, ImportFileError, type ImportE
 import { runUsersExport } from './users-export.js';
 import { actionBuildParams, runActionBuild } from '../actions/build.js';
 import { deployDraft } from '../actions/deploy.js';
+import { RekeyFailed, runRekey, type RekeyContext, type RekeyStores } from '../encryption/rekey.js';
 
 /** Most users an import file may hold. */
 export const MAX_IMPORT_USERS = 1_000_000;
@@ -72,6 +73,7 @@ export class JobRunner {
     try {
       if (job.type === 'users_import') await this.runImport(job);
       else if (job.type === 'action_build') await this.runActionBuild(job);
+      else if (job.type === 'encryption_rekey') await this.runRekey(job);
       else if (job.type === 'users_export') await this.finish(job, 'completed', await runUsersExport(this.ctx, job), null);
       else await this.runVerificationEmail(job);
     } catch (error) {
@@ -85,7 +87,8 @@ export class JobRunner {
         return;
       }
       this.ctx.logger.error({ err: error, job: job.id }, 'job failed');
-      await this.finish(job, 'failed', job.summary, error instanceof ImportFileError ? error.message : 'The job failed on an internal error.');
+      const told = error instanceof ImportFileError || error instanceof RekeyFailed;
+      await this.finish(job, 'failed', job.summary, told ? error.message : 'The job failed on an internal error.');
     }
   }
 
@@ -134,6 +137,28 @@ export class JobRunner {
       });
     }
     await this.finish(job, outcome.ok ? 'completed' : 'failed', job.summary, outcome.ok ? null : outcome.reason);
+  }
+
+  /** A rekey (src/domain/encryption/rekey.ts): each commit checks the lease; a stop hands the job back at its last commit. */
+  private async runRekey(job: JobRow): Promise<void> {
+    let committed = { progress: job.progress, summary: job.summary };
+    const summary = await runRekey(this.rekeyContext(), job, {
+      commit: async (progress, summary, work?: (stores: RekeyStores) => Promise<void>) => {
+        if (this.stopping) throw new Stopping(committed);
+        await this.ctx.unitOfWork.transaction(async (stores) => {
+          if (work) await work(stores);
+          const held = await stores.jobs.advance(job.tenant_id, job.id, this.owner, { progress, summary, now: isoAt(this.ctx.now()), leaseUntil: this.leaseUntil() });
+          if (!held) throw new LeaseLost();
+        });
+        committed = { progress, summary };
+      },
+    });
+    await this.finish(job, 'completed', summary, null);
+  }
+
+  private rekeyContext(): RekeyContext {
+    const { box, encryptionKeys, stores, unitOfWork, config } = this.ctx;
+    return { box, encryptionKeys, stores, unitOfWork, now: () => this.ctx.now(), settings: config.encryptionKeys };
   }
 
   private async runVerificationEmail(job: JobRow): Promise<void> {

@@ -76,7 +76,7 @@ export interface TenantKeys {
   loadedAt: number;
 }
 
-function sealContext(tenantId: string, kid: string): string {
+export function signingKeyContext(tenantId: string, kid: string): string {
   return `signing_key:${tenantId}:${kid}`;
 }
 
@@ -103,7 +103,7 @@ export class Keyring {
     return {
       tenant_id: tenantId,
       kid,
-      private_key_enc: this.box.seal(privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, sealContext(tenantId, kid)),
+      private_key_enc: this.box.seal(privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, signingKeyContext(tenantId, kid), tenantId),
       public_jwk: { kty: 'RSA', n: jwk.n, e: jwk.e },
       cert_der: certDer.toString('base64'),
       status,
@@ -169,7 +169,7 @@ export class Keyring {
         { kty: 'RSA', use: 'sig', n: jwk.n, e: jwk.e, kid: fapiKid(row.kid), x5t, x5c: [row.cert_der], alg: FAPI_SIGNING_ALG },
       );
     }
-    const pem = this.box.openString(current.private_key_enc, sealContext(tenantId, current.kid));
+    const pem = this.box.openString(current.private_key_enc, signingKeyContext(tenantId, current.kid));
     let clientSigningKeys: TenantKeys['clientSigningKeys'] | undefined;
     return {
       signing: { kid: current.kid, privateKey: createPrivateKey(pem), privateKeyPem: pem, certificatePem: toPem(Buffer.from(current.cert_der, 'base64'), 'CERTIFICATE') },

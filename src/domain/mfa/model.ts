@@ -77,10 +77,19 @@ export const DEFAULT_SMS_TEMPLATES: SmsTemplates = {
   verification_message: '{{code}} is your verification code for {{tenant.friendly_name}}',
 };
 
+/** Who sends the phone factor's messages (the service's GuardianFactorsProviderSmsProviderEnum). */
+export const PHONE_PROVIDERS = ['auth0', 'twilio', 'phone-message-hook'] as const;
+export type PhoneProvider = (typeof PHONE_PROVIDERS)[number];
+export type PhoneMessageType = 'sms' | 'voice';
+
 export interface SmsSettings {
   /** null until configured. */
   twilio: TwilioSettings | null;
   templates: SmsTemplates;
+  /** `auth0` until set. */
+  selectedProvider: PhoneProvider;
+  /** `['sms']` until set. */
+  messageTypes: PhoneMessageType[];
 }
 
 export function twilioAuthTokenContext(tenantId: string): string {

@@ -144,7 +144,7 @@ export async function enrolPushDevice(ctx: PushContext, tenant: Tenant, enrolmen
     {
       name: device.name,
       push_service: device.service,
-      push_token_enc: ctx.box.seal(device.token, pushTokenContext(tenant.id, challenge.authenticator_id)),
+      push_token_enc: ctx.box.seal(device.token, pushTokenContext(tenant.id, challenge.authenticator_id), tenant.id),
       public_key: JSON.stringify(device.publicKey),
     },
     now,

@@ -141,7 +141,7 @@ export async function startTotpEnrolment(ctx: MfaContext, tenant: Tenant, user: 
   await dropPending(ctx, tenant.id, user.user_id, 'totp');
   const secret = newTotpSecret();
   const authenticator = newAuthenticator(ctx, tenant.id, user.user_id, 'totp');
-  authenticator.secret_enc = ctx.box.seal(secret, totpSecretContext(tenant.id, authenticator.id));
+  authenticator.secret_enc = ctx.box.seal(secret, totpSecretContext(tenant.id, authenticator.id), tenant.id);
   await ctx.stores.mfa.insertAuthenticator(authenticator);
   return { authenticator, secret, barcodeUri: totpUri(secret, totpIssuer(tenant), accountLabel(user)) };
 }
@@ -181,7 +181,7 @@ export async function startOobEnrolment(
 export async function addTotpAuthenticator(ctx: MfaContext, tenant: Tenant, userId: string, secret: string, name: string | null): Promise<MfaAuthenticatorRow> {
   const now = isoAt(ctx.now());
   const authenticator = newAuthenticator(ctx, tenant.id, userId, 'totp', { confirmed: 1, enrolled_at: now, name });
-  authenticator.secret_enc = ctx.box.seal(secret, totpSecretContext(tenant.id, authenticator.id));
+  authenticator.secret_enc = ctx.box.seal(secret, totpSecretContext(tenant.id, authenticator.id), tenant.id);
   await ctx.stores.mfa.insertAuthenticator(authenticator);
   return authenticator;
 }

@@ -4,7 +4,7 @@
  * Implemented by src/storage/kysely/mfa.ts; the composition root builds one.
  */
 import type { MfaAuthenticatorRow, MfaChallengeRow } from './rows.js';
-import type { FactorName, MfaPolicy, SmsSettings, SmsTemplates, TwilioSettings } from './model.js';
+import type { FactorName, MfaPolicy, PhoneMessageType, PhoneProvider, SmsSettings, SmsTemplates, TwilioSettings } from './model.js';
 
 /** What a push enrolment keeps of its device. */
 export interface PushDevice {
@@ -40,6 +40,10 @@ export interface MfaSettingsStore {
   setTwilio(tenantId: string, twilio: TwilioSettings, now: string): Promise<void>;
   /** Replaces the SMS templates. One statement. */
   setSmsTemplates(tenantId: string, templates: SmsTemplates, now: string): Promise<void>;
+  /** Selects the phone factor's provider. One statement. */
+  setPhoneProvider(tenantId: string, provider: PhoneProvider, now: string): Promise<void>;
+  /** Replaces the phone factor's message types. One statement. */
+  setPhoneMessageTypes(tenantId: string, types: readonly PhoneMessageType[], now: string): Promise<void>;
 }
 
 /** Users' enrolments (authenticators). */

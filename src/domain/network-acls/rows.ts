@@ -8,6 +8,12 @@ export interface NetworkAclMatch {
   connecting_ipv6_cidrs?: string[];
   user_agents?: string[];
   hostnames?: string[];
+  /** ISO 3166-1 alpha-2 codes (a MaxMind City or Country database, src/platform/geoip.ts). */
+  geo_country_codes?: string[];
+  /** ISO 3166-2 codes, `GB-ENG`. */
+  geo_subdivision_codes?: string[];
+  /** Autonomous system numbers (a MaxMind ASN database). */
+  asns?: number[];
 }
 
 export interface NetworkAclAction {

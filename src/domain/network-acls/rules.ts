@@ -12,8 +12,12 @@
  * address, from `X-Forwarded-For` behind the proxies GATEHOUSE_TRUST_PROXY
  * names; `auth0-forwarded-for` is not read, as the service does not), the
  * TCP peer (`connecting_ipv4_cidrs` / `connecting_ipv6_cidrs`), the
- * `User-Agent` (exact value) and the host name. ASNs, geolocation and TLS
- * fingerprints are refused when a rule is written (no database of them).
+ * `User-Agent` (exact value), the host name, and, where the operator gave
+ * Gatehouse a MaxMind database (src/platform/geoip.ts), the end user's
+ * country, subdivisions and autonomous system (looked up once per request,
+ * only when a rule names them). Rules by country, subdivision or ASN are
+ * refused when written without the database, and TLS fingerprints always
+ * (src/management/network-acls/service.ts).
  *
  * The compiled rules are cached per tenant for ACL_CACHE_TTL_MS; a write
  * clears the tenant's entry in every process through the invalidation bus
@@ -22,6 +26,7 @@
 import { BlockList, isIP } from 'node:net';
 import type { InvalidationBus } from '../../platform/cache/invalidation.js';
 import { TenantCache } from '../../platform/cache/tenant-cache.js';
+import type { GeoInfo, GeoLookup } from '../../platform/geoip.js';
 import type { NetworkAclMatch, NetworkAclRow, NetworkAclScope } from './rows.js';
 import type { NetworkAclStore } from './store.js';
 
@@ -83,7 +88,11 @@ function blockList(v4: readonly string[] | undefined, v6: readonly string[] | un
   return list;
 }
 
-type Signal = (request: AclRequest) => boolean | undefined;
+/** Where the request's end-user address is, looked up at most once per request. */
+type Where = () => GeoInfo | undefined;
+type Signal = (request: AclRequest, where: Where) => boolean | undefined;
+
+const nowhere: Where = () => undefined;
 
 /** The signals a match names, each a test answering whether the request has one of its values. */
 function signals(match: NetworkAclMatch): Signal[] {
@@ -104,6 +113,21 @@ function signals(match: NetworkAclMatch): Signal[] {
     const hosts = new Set(match.hostnames.map((h) => h.toLowerCase()));
     out.push((request) => hosts.has(request.hostname.toLowerCase()));
   }
+  if (match.geo_country_codes) {
+    const countries = new Set(match.geo_country_codes.map((c) => c.toUpperCase()));
+    out.push((_request, where) => countries.has(where()?.countryCode ?? ''));
+  }
+  if (match.geo_subdivision_codes) {
+    const subdivisions = new Set(match.geo_subdivision_codes.map((c) => c.toUpperCase()));
+    out.push((_request, where) => (where()?.subdivisionCodes ?? []).some((code) => subdivisions.has(code.toUpperCase())));
+  }
+  if (match.asns) {
+    const asns = new Set(match.asns);
+    out.push((_request, where) => {
+      const asn = where()?.asn;
+      return asn !== undefined && asns.has(asn);
+    });
+  }
   return out;
 }
 
@@ -117,18 +141,18 @@ function compile(row: NetworkAclRow): CompiledRule {
   return { row, match: signals(row.rule.match ?? {}), notMatch: signals(row.rule.not_match ?? {}) };
 }
 
-function triggers(rule: CompiledRule, request: AclRequest): boolean {
+function triggers(rule: CompiledRule, request: AclRequest, where: Where): boolean {
   if (rule.match.length === 0 && rule.notMatch.length === 0) return false;
-  return rule.match.every((signal) => signal(request)) && rule.notMatch.every((signal) => !signal(request));
+  return rule.match.every((signal) => signal(request, where)) && rule.notMatch.every((signal) => !signal(request, where));
 }
 
 /** The decision of a tenant's rules (already in priority order) on a request. */
-export function evaluate(rules: readonly CompiledRule[], request: AclRequest): AclOutcome {
+export function evaluate(rules: readonly CompiledRule[], request: AclRequest, where: Where = nowhere): AclOutcome {
   const logged: NetworkAclRow[] = [];
   for (const rule of rules) {
     const { scope, action } = rule.row.rule;
     if (scope !== 'tenant' && scope !== request.scope) continue;
-    if (!triggers(rule, request)) continue;
+    if (!triggers(rule, request, where)) continue;
     if (action.log) {
       logged.push(rule.row);
       continue;
@@ -147,13 +171,18 @@ export class NetworkAcls {
   constructor(
     private readonly store: NetworkAclStore,
     now: () => number,
+    private readonly geo?: GeoLookup,
   ) {
     this.#cache = new TenantCache(ACL_CACHE_TTL_MS, now, 1);
   }
 
   async evaluate(tenantId: string, request: AclRequest): Promise<AclOutcome> {
     const rules = await this.#cache.get(tenantId, 'rules', async () => (await this.store.list(tenantId)).filter((row) => row.active === 1).map(compile));
-    return rules.length === 0 ? { decision: undefined, logged: [] } : evaluate(rules, request);
+    if (rules.length === 0) return { decision: undefined, logged: [] };
+    const { geo } = this;
+    if (!geo) return evaluate(rules, request);
+    let place: GeoInfo | undefined | null = null;
+    return evaluate(rules, request, () => (place === null ? (place = geo.lookup(request.ip)) : place));
   }
 
   invalidate(tenantId: string): void {
@@ -166,6 +195,8 @@ export interface NetworkAclContext {
   readonly stores: { readonly networkAcls: NetworkAclStore };
   readonly now: () => number;
   readonly invalidation: InvalidationBus;
+  /** The operator's geolocation databases, when configured. */
+  readonly geo?: GeoLookup | undefined;
 }
 
 const shared = new WeakMap<NetworkAclContext['stores'], NetworkAcls>();
@@ -174,7 +205,7 @@ const shared = new WeakMap<NetworkAclContext['stores'], NetworkAcls>();
 export function networkAclsOf(ctx: NetworkAclContext): NetworkAcls {
   let acls = shared.get(ctx.stores);
   if (!acls) {
-    const created = new NetworkAcls(ctx.stores.networkAcls, ctx.now);
+    const created = new NetworkAcls(ctx.stores.networkAcls, ctx.now, ctx.geo);
     ctx.invalidation.onInvalidate((tenantId) => created.invalidate(tenantId));
     shared.set(ctx.stores, (acls = created));
   }

@@ -5,6 +5,9 @@
 import type { OffsetWindow, Page } from '../paging.js';
 import type { OrganizationInvitationRow } from './rows.js';
 
+/** The additional data an invitation's ticket is sealed with (`ticket_enc`). */
+export const INVITATION_TICKET_SEAL = 'organization invitation ticket';
+
 export interface OrganizationInvitationStore {
   /** Stores a new invitation; a foreign-key violation when the organization does not exist. */
   insert(row: OrganizationInvitationRow): Promise<void>;

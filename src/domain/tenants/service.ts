@@ -148,7 +148,7 @@ export class TenantService {
         client_id: clientId,
         global: global ? 1 : 0,
         ...columnsFromConfig(config),
-        client_secret_enc: this.box.seal(secret, clientSecretContext(tenantId, clientId)),
+        client_secret_enc: this.box.seal(secret, clientSecretContext(tenantId, clientId), tenantId),
         created_at: createdAt,
         updated_at: createdAt,
         config,

@@ -27,10 +27,10 @@ export interface UpstreamTokenContext {
   readonly stores: { readonly upstreamTokenSets: UpstreamTokenSetStore };
 }
 
-const sealContext = (tenantId: string, id: string) => `upstream token set:${tenantId}:${id}`;
+export const upstreamTokenContext = (tenantId: string, id: string) => `upstream token set:${tenantId}:${id}`;
 
 function sealed(ctx: UpstreamTokenContext, tenantId: string, id: string, tokens: UpstreamTokens) {
-  const seal = (value: string | undefined) => (value === undefined ? null : ctx.box.seal(value, sealContext(tenantId, id)));
+  const seal = (value: string | undefined) => (value === undefined ? null : ctx.box.seal(value, upstreamTokenContext(tenantId, id), tenantId));
   return {
     access_token: seal(tokens.access_token),
     refresh_token: seal(tokens.refresh_token),
@@ -63,7 +63,7 @@ export async function refreshedUpstreamTokens(ctx: UpstreamTokenContext, row: Up
 
 /** The set's tokens in clear. */
 export function openUpstreamTokens(box: SecretBox, row: UpstreamTokenSetRow): { access_token?: string; refresh_token?: string } {
-  const open = (value: string | null) => (value === null ? undefined : box.openString(value, sealContext(row.tenant_id, row.id)));
+  const open = (value: string | null) => (value === null ? undefined : box.openString(value, upstreamTokenContext(row.tenant_id, row.id)));
   const access = open(row.access_token);
   const refresh = open(row.refresh_token);
   return { ...(access !== undefined && { access_token: access }), ...(refresh !== undefined && { refresh_token: refresh }) };

@@ -178,7 +178,7 @@ export class ClientService {
       client_id: clientId,
       global: 0,
       ...columnsFromConfig(config),
-      client_secret_enc: this.ctx.box.seal(newClientSecret(), clientSecretContext(tenant.id, clientId)),
+      client_secret_enc: this.ctx.box.seal(newClientSecret(), clientSecretContext(tenant.id, clientId), tenant.id),
       created_at: now,
       updated_at: now,
       config,
@@ -226,7 +226,7 @@ export class ClientService {
       updated_at: isoAt(this.ctx.now()),
     };
     if (typeof body.client_secret === 'string') {
-      changes.client_secret_enc = this.ctx.box.seal(body.client_secret, clientSecretContext(tenant.id, clientId));
+      changes.client_secret_enc = this.ctx.box.seal(body.client_secret, clientSecretContext(tenant.id, clientId), tenant.id);
     }
     await this.ctx.stores.clients.update(tenant.id, clientId, changes);
     return this.present(tenant, { ...row, ...changes }, access);
@@ -235,7 +235,7 @@ export class ClientService {
   async rotateSecret(tenant: Tenant, clientId: string): Promise<ClientResponseBody> {
     const row = await this.find(tenant, clientId);
     const changes = {
-      client_secret_enc: this.ctx.box.seal(newClientSecret(), clientSecretContext(tenant.id, clientId)),
+      client_secret_enc: this.ctx.box.seal(newClientSecret(), clientSecretContext(tenant.id, clientId), tenant.id),
       updated_at: isoAt(this.ctx.now()),
     };
     await this.ctx.stores.clients.update(tenant.id, clientId, changes);

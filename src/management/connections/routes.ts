@@ -1,5 +1,6 @@
 import type { ManagementRoute } from '../route.js';
 import { listConnectionClients } from './clients/list.js';
+import { listClientConnections } from './client-connections.js';
 import { updateConnectionClients } from './clients/update.js';
 import { createConnection } from './create.js';
 import { deleteConnection } from './delete.js';
@@ -9,7 +10,7 @@ import { listConnections } from './list.js';
 import { ConnectionService, type ConnectionServiceContext } from './service.js';
 import { updateConnection } from './update.js';
 
-/** /api/v2/connections and /api/v2/connections/{id}/clients */
+/** /api/v2/connections, /api/v2/connections/{id}/clients and /api/v2/clients/{id}/connections */
 export function connectionRoutes(ctx: ConnectionServiceContext): ManagementRoute[] {
   const service = new ConnectionService(ctx);
   return [
@@ -21,5 +22,6 @@ export function connectionRoutes(ctx: ConnectionServiceContext): ManagementRoute
     deleteConnection,
     listConnectionClients,
     updateConnectionClients,
+    listClientConnections,
   ].map((route) => route(ctx, service));
 }

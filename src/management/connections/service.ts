@@ -12,7 +12,7 @@ import type { FederationEndpointOverrides } from '../../platform/federation-endp
 import { managementErrors } from '../../platform/http/errors.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { Paging } from '../paging.js';
-import { checkpointPage, pagedList, type CheckpointList, type OffsetList, type CheckpointSealing } from '../lists.js';
+import { checkpointPage, checkpointPaging, pagedList, type CheckpointList, type OffsetList, type CheckpointSealing } from '../lists.js';
 import type { CreateConnectionBody, UpdateConnectionBody, UpdateEnabledClientsBody } from './schema.js';
 import { type ConnectionChanges, type ConnectionFilter, type ConnectionStore } from '../../domain/connections/store.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
@@ -48,6 +48,10 @@ export function checkpointScope(tenant: Tenant): string {
 
 export function clientsCheckpointScope(tenant: Tenant, connectionId: string): string {
   return `${tenant.id}:connections:${connectionId}:clients`;
+}
+
+export function clientConnectionsCheckpointScope(tenant: Tenant, clientId: string): string {
+  return `${tenant.id}:clients:${clientId}:connections`;
 }
 
 /** The options' check of the connection's strategy (src/domain/connections/strategies/). */
@@ -112,6 +116,28 @@ export class ConnectionService {
   list(tenant: Tenant, filter: ConnectionFilter, paging: Paging, selection?: FieldSelection): Promise<ConnectionList> {
     const toApi = (row: ConnectionRow) => select(connectionFromRow(row), selection);
     return pagedList(this.ctx, checkpointScope(tenant), 'connections', paging, (page) => this.connections.list(tenant.id, filter, page), (row) => row.id, toApi);
+  }
+
+  /** GET /clients/{id}/connections: the connections enabled for the client, checkpoint-paged by id. */
+  async listForClient(
+    tenant: Tenant,
+    clientId: string,
+    strategies: readonly string[] | undefined,
+    query: { from?: string; take?: number },
+    selection?: FieldSelection,
+  ): Promise<CheckpointList<'connections', Partial<Connection>>> {
+    if (!(await this.connections.existingClients(tenant.id, [clientId])).has(clientId)) throw managementErrors.notFound('Client does not exist.', 'inexistent_client');
+    const scope = clientConnectionsCheckpointScope(tenant, clientId);
+    const filter = { clientId, ...(strategies !== undefined && { strategies }) };
+    return checkpointPage(
+      this.ctx,
+      scope,
+      'connections',
+      checkpointPaging(this.ctx, query, scope),
+      async (window) => (await this.connections.list(tenant.id, filter, { kind: 'keyset', ...window })).rows,
+      (row) => row.id,
+      (row) => select(connectionFromRow(row), selection),
+    );
   }
 
   async find(tenant: Tenant, id: string): Promise<ConnectionRow> {

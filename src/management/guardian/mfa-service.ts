@@ -9,7 +9,7 @@
  * silently ignored.
  */
 import { sendTenantMail, userVariables, type TenantMailContext } from '../../domain/email/templates.js';
-import { authenticatorApiId, factorOf, supportedFactor } from '../../domain/mfa/factors/registry.js';
+import { authenticatorApiId, factorNamed, factorOf, supportedFactor } from '../../domain/mfa/factors/registry.js';
 import {
   twilioAuthTokenContext,
   FACTOR_NAMES,
@@ -17,6 +17,8 @@ import {
   type Authenticator,
   type FactorName,
   type MfaPolicy,
+  type PhoneMessageType,
+  type PhoneProvider,
   type SmsTemplates,
   type TwilioSettings,
 } from '../../domain/mfa/model.js';
@@ -119,10 +121,40 @@ export class GuardianMfaService {
   async setTwilio(tenant: Tenant, body: TwilioBody): Promise<TwilioBody> {
     const { auth_token, ...rest } = body;
     const settings: TwilioSettings = { ...rest };
-    if (auth_token !== undefined) settings.auth_token_enc = auth_token === null ? null : this.ctx.box.seal(auth_token, twilioAuthTokenContext(tenant.id));
+    if (auth_token !== undefined) settings.auth_token_enc = auth_token === null ? null : this.ctx.box.seal(auth_token, twilioAuthTokenContext(tenant.id), tenant.id);
     await this.ctx.stores.mfa.setTwilio(tenant.id, settings, isoAt(this.ctx.now()));
     this.ctx.invalidation.invalidate(tenant.id);
     return body;
+  }
+
+  /** GET …/{sms|phone}/selected-provider. */
+  async phoneProvider(tenant: Tenant): Promise<{ provider: PhoneProvider }> {
+    return { provider: (await this.ctx.stores.mfa.smsSettings(tenant.id)).selectedProvider };
+  }
+
+  /**
+   * PUT …/{sms|phone}/selected-provider: who sends the phone factor's messages. `auth0` (the
+   * default) and `twilio` both send through the Twilio settings of …/providers/twilio (Gatehouse
+   * has no SMS service of its own); `phone-message-hook` hands each message to the action bound to
+   * the send-phone-message trigger.
+   */
+  async setPhoneProvider(tenant: Tenant, provider: PhoneProvider): Promise<{ provider: PhoneProvider }> {
+    await this.ctx.stores.mfa.setPhoneProvider(tenant.id, provider, isoAt(this.ctx.now()));
+    this.ctx.invalidation.invalidate(tenant.id);
+    return { provider };
+  }
+
+  async phoneMessageTypes(tenant: Tenant): Promise<{ message_types: PhoneMessageType[] }> {
+    return { message_types: (await this.ctx.stores.mfa.smsSettings(tenant.id)).messageTypes };
+  }
+
+  /** PUT …/phone/message-types: Gatehouse sends text messages only, so `voice` is refused rather than kept and never used. */
+  async setPhoneMessageTypes(tenant: Tenant, types: PhoneMessageType[]): Promise<{ message_types: PhoneMessageType[] }> {
+    const unique = [...new Set(types)];
+    if (unique.includes('voice')) throw managementErrors.invalidBody("Payload validation error: 'Gatehouse sends text messages only; voice is not supported' on property message_types.");
+    await this.ctx.stores.mfa.setPhoneMessageTypes(tenant.id, unique, isoAt(this.ctx.now()));
+    this.ctx.invalidation.invalidate(tenant.id);
+    return { message_types: unique };
   }
 
   async smsTemplates(tenant: Tenant): Promise<SmsTemplates> {
@@ -166,6 +198,18 @@ export class GuardianMfaService {
   async deleteEnrollment(tenant: Tenant, id: string): Promise<void> {
     const row = await this.ctx.stores.mfa.authenticator(tenant.id, storedIdOf(id));
     if (row) await this.ctx.stores.mfa.deleteAuthenticator(tenant.id, row.user_id, row.id);
+  }
+
+  /**
+   * DELETE /users/{id}/multifactor/{provider}: the legacy per-provider reset. `google-authenticator`
+   * is the authenticator app (the OTP factor): its enrolments go. Gatehouse has no Duo factor, so a
+   * user never has a `duo` enrolment and there is nothing to delete.
+   */
+  async deleteMultifactorProvider(tenant: Tenant, userId: string, provider: 'duo' | 'google-authenticator'): Promise<void> {
+    const rows = await this.authenticators(tenant, userId);
+    if (provider !== 'google-authenticator') return;
+    const authenticatorApp = factorNamed('otp');
+    for (const row of rows) if (factorOf(row) === authenticatorApp) await this.ctx.stores.mfa.deleteAuthenticator(tenant.id, userId, row.id);
   }
 
   async authenticationMethods(

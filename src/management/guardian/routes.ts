@@ -5,6 +5,7 @@ import { deleteAuthenticationMethod } from '../users/authentication-methods/dele
 import { getAuthenticationMethod } from '../users/authentication-methods/get.js';
 import { listAuthenticationMethods } from '../users/authentication-methods/list.js';
 import { deleteAuthenticators } from '../users/authenticators/delete-all.js';
+import { deleteMultifactorProvider } from '../users/authenticators/delete-provider.js';
 import { listUserEnrollments } from '../users/enrollments/list.js';
 import { regenerateRecoveryCode } from '../users/recovery-code-regeneration/create.js';
 import { createEnrollmentTicket } from './enrollments/create-ticket.js';
@@ -19,8 +20,10 @@ import { getApnsProvider, setApnsProvider, updateApnsProvider } from './push-not
 import { getSelectedProvider, setSelectedProvider } from './push-notification/selected-provider.js';
 import { getSnsProvider, setSnsProvider, updateSnsProvider } from './push-notification/sns.js';
 import { GuardianPushService, type GuardianServiceContext } from './service.js';
-import { getSmsTemplates, setSmsTemplates } from './sms/templates.js';
-import { getTwilioProvider, setTwilioProvider } from './sms/twilio.js';
+import { getPhoneTemplates, getSmsTemplates, setPhoneTemplates, setSmsTemplates } from './sms/templates.js';
+import { getPhoneTwilioProvider, getTwilioProvider, setPhoneTwilioProvider, setTwilioProvider } from './sms/twilio.js';
+import { getPhoneSelectedProvider, getSmsSelectedProvider, setPhoneSelectedProvider, setSmsSelectedProvider } from './phone/selected-provider.js';
+import { getPhoneMessageTypes, setPhoneMessageTypes } from './phone/message-types.js';
 import type { GuardianPushStore } from '../../domain/guardian/store.js';
 
 /**
@@ -51,11 +54,22 @@ export function guardianRoutes(ctx: GuardianServiceContext & GuardianMfaServiceC
       deleteAuthenticationMethods,
       deleteAuthenticationMethod,
       deleteAuthenticators,
+      deleteMultifactorProvider,
       regenerateRecoveryCode,
       getTwilioProvider,
       setTwilioProvider,
       getSmsTemplates,
       setSmsTemplates,
+      getPhoneTwilioProvider,
+      setPhoneTwilioProvider,
+      getPhoneTemplates,
+      setPhoneTemplates,
+      getSmsSelectedProvider,
+      setSmsSelectedProvider,
+      getPhoneSelectedProvider,
+      setPhoneSelectedProvider,
+      getPhoneMessageTypes,
+      setPhoneMessageTypes,
     ].map((route) => route(ctx, mfa)),
   ];
 }

@@ -106,7 +106,7 @@ export class GuardianPushService {
     if (body.sandbox !== undefined) settings.sandbox = body.sandbox;
     if (body.bundle_id !== undefined) settings.bundle_id = body.bundle_id;
     if (body.p12 !== undefined) {
-      settings.p12_enc = body.p12 === null ? null : this.ctx.box.seal(decodeP12(body.p12), apnsP12Context(tenant.id));
+      settings.p12_enc = body.p12 === null ? null : this.ctx.box.seal(decodeP12(body.p12), apnsP12Context(tenant.id), tenant.id);
     }
     return settings;
   }
@@ -161,13 +161,13 @@ export class GuardianPushService {
     const settings: SnsSettings = {};
     if (body.aws_access_key_id !== undefined) {
       settings.aws_access_key_id_enc =
-        body.aws_access_key_id === null ? null : this.ctx.box.seal(body.aws_access_key_id, snsAccessKeyIdContext(tenant.id));
+        body.aws_access_key_id === null ? null : this.ctx.box.seal(body.aws_access_key_id, snsAccessKeyIdContext(tenant.id), tenant.id);
     }
     if (body.aws_secret_access_key !== undefined) {
       settings.aws_secret_access_key_enc =
         body.aws_secret_access_key === null
           ? null
-          : this.ctx.box.seal(body.aws_secret_access_key, snsSecretAccessKeyContext(tenant.id));
+          : this.ctx.box.seal(body.aws_secret_access_key, snsSecretAccessKeyContext(tenant.id), tenant.id);
     }
     if (body.aws_region !== undefined) settings.aws_region = body.aws_region;
     if (body.sns_apns_platform_application_arn !== undefined) {

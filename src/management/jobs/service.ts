@@ -8,6 +8,7 @@ import { exportLink, type ExportLinkContext } from '../../domain/jobs/export-lin
 import { MAX_IMPORT_USERS } from '../../domain/jobs/runner.js';
 import { ImportFileError, readUsersFile } from '../../domain/jobs/users-import.js';
 import type { JobRow, JobType } from '../../domain/rows.js';
+import { INTERNAL_JOB_TYPES } from '../../domain/jobs/rows.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isoAt } from '../../platform/clock.js';
 import { managementErrors } from '../../platform/http/errors.js';
@@ -95,7 +96,7 @@ export class JobService {
   async get(tenant: Tenant, id: string): Promise<Job> {
     const job = await this.ctx.stores.jobs.get(tenant.id, id);
     // An action's build is a job of the queue, not of the Management API.
-    if (!job || job.type === 'action_build') throw jobNotFound();
+    if (!job || INTERNAL_JOB_TYPES.includes(job.type)) throw jobNotFound();
     const connection = job.connection_id ? await this.ctx.stores.connections.get(tenant.id, job.connection_id) : undefined;
     return this.shape(tenant, job, connection?.name);
   }
@@ -104,7 +105,7 @@ export class JobService {
   async errors(tenant: Tenant, id: string): Promise<{ user: Record<string, unknown>; errors: { code: string; message: string; path: string }[] }[] | Job | undefined> {
     const job = await this.ctx.stores.jobs.get(tenant.id, id);
     // An action's build is a job of the queue, not of the Management API.
-    if (!job || job.type === 'action_build') throw jobNotFound();
+    if (!job || INTERNAL_JOB_TYPES.includes(job.type)) throw jobNotFound();
     const rows = await this.ctx.stores.jobs.errors(tenant.id, id, MAX_ERRORS);
     if (rows.length > 0) return rows.map((row) => ({ user: row.user, errors: row.errors }));
     if (job.status === 'failed') return this.shape(tenant, job);

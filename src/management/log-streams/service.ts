@@ -86,7 +86,7 @@ export class LogStreamService {
       status: 'active',
       filters: body.filters ?? [],
       sink: { httpEndpoint: sink.httpEndpoint, httpContentType: sink.httpContentType ?? 'application/json', httpContentFormat: sink.httpContentFormat ?? 'JSONLINES' },
-      authorization_enc: sink.httpAuthorization ? this.ctx.box.seal(sink.httpAuthorization, streamAuthorizationContext(tenant.id, id)) : null,
+      authorization_enc: sink.httpAuthorization ? this.ctx.box.seal(sink.httpAuthorization, streamAuthorizationContext(tenant.id, id), tenant.id) : null,
       // Every event recorded from `start` on sorts after this cursor.
       cursor: logIdFloor(start),
       attempts: 0,
@@ -117,7 +117,7 @@ export class LogStreamService {
       const sink: LogStreamHttpSink = { ...row.sink, ...rest };
       changes.sink = sink;
       if (httpAuthorization !== undefined) {
-        changes.authorization_enc = httpAuthorization === '' ? null : this.ctx.box.seal(httpAuthorization, streamAuthorizationContext(tenant.id, id));
+        changes.authorization_enc = httpAuthorization === '' ? null : this.ctx.box.seal(httpAuthorization, streamAuthorizationContext(tenant.id, id), tenant.id);
       }
     }
     const updated = await this.ctx.stores.logStreams.update(tenant.id, id, changes, isoAt(this.ctx.now()));

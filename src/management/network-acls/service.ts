@@ -4,8 +4,9 @@
  * evaluated by priority on the scope they name (src/domain/network-acls/rules.ts,
  * enforced by src/authentication/network-acl.ts and
  * src/management/network-acl-hook.ts). Signals Gatehouse has no data for
- * (ASNs, geolocation, JA3/JA4 TLS fingerprints) are refused with 400 naming
- * them, so that a rule never silently matches nothing. At most MAX_ACLS rules
+ * are refused with 400 naming them, so that a rule never silently matches
+ * nothing: JA3/JA4 TLS fingerprints always, countries and subdivisions
+ * without GATEHOUSE_GEOIP_DB, ASNs without GATEHOUSE_ASN_DB. At most MAX_ACLS rules
  * per tenant, as the service allows; a priority is unique in its tenant
  * (409, the service's words).
  */
@@ -14,6 +15,7 @@ import { parseCidr } from '../../domain/network-acls/rules.js';
 import type { NetworkAclMatch, NetworkAclRow, NetworkAclRule } from '../../domain/network-acls/rows.js';
 import type { NetworkAclStore } from '../../domain/network-acls/store.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
+import type { GeoCapabilities } from '../../platform/geoip.js';
 import { isoAt } from '../../platform/clock.js';
 import { newPrefixedId } from '../../platform/crypto/ids.js';
 import { managementErrors } from '../../platform/http/errors.js';
@@ -25,12 +27,18 @@ const ID = /^acl_[A-Za-z0-9]{22}$/;
 
 /** Signals of the document Gatehouse cannot evaluate, and why. */
 const UNSUPPORTED_SIGNALS: Readonly<Record<string, string>> = {
-  asns: 'Gatehouse has no ASN database; match addresses with ipv4_cidrs or ipv6_cidrs',
-  geo_country_codes: 'Gatehouse has no geolocation database; match addresses with ipv4_cidrs or ipv6_cidrs',
-  geo_subdivision_codes: 'Gatehouse has no geolocation database; match addresses with ipv4_cidrs or ipv6_cidrs',
   ja3_fingerprints: 'Gatehouse does not compute TLS fingerprints',
   ja4_fingerprints: 'Gatehouse does not compute TLS fingerprints',
 };
+
+/** Signals read from the operator's MaxMind databases: the database each needs, the form of a value. */
+const GEO_SIGNALS = [
+  { signal: 'geo_country_codes', needs: 'location', setting: 'GATEHOUSE_GEOIP_DB', form: /^[A-Za-z]{2}$/, expected: 'an ISO 3166-1 alpha-2 country code' },
+  { signal: 'geo_subdivision_codes', needs: 'location', setting: 'GATEHOUSE_GEOIP_DB', form: /^[A-Za-z]{2}-[A-Za-z0-9]{1,3}$/, expected: 'an ISO 3166-2 subdivision code (GB-ENG)' },
+  { signal: 'asns', needs: 'asn', setting: 'GATEHOUSE_ASN_DB', form: undefined, expected: '' },
+] as const;
+
+const NO_GEO: GeoCapabilities = { location: false, asn: false };
 
 const CIDR_SIGNALS = [
   ['ipv4_cidrs', 'ipv4'],
@@ -44,11 +52,22 @@ function invalid(property: string, message: string): Error {
 }
 
 /** The signals of a match Gatehouse evaluates, checked; the others refused. */
-function checkedMatch(match: MatchBody, property: string): NetworkAclMatch {
+function checkedMatch(match: MatchBody, property: string, geo: GeoCapabilities): NetworkAclMatch {
   for (const [signal, reason] of Object.entries(UNSUPPORTED_SIGNALS)) {
     if (match[signal as keyof MatchBody] !== undefined) throw invalid(`${property}.${signal}`, reason);
   }
   const out: NetworkAclMatch = {};
+  for (const { signal, needs, setting, form, expected } of GEO_SIGNALS) {
+    const values = match[signal];
+    if (values === undefined) continue;
+    if (!geo[needs]) throw invalid(`${property}.${signal}`, `Gatehouse has no ${needs === 'asn' ? 'ASN' : 'geolocation'} database (${setting} is not set); match addresses with ipv4_cidrs or ipv6_cidrs`);
+    values.forEach((value, i) => {
+      if (form && typeof value === 'string' && !form.test(value)) throw invalid(`${property}.${signal}[${i}]`, `${value} is not ${expected}`);
+    });
+  }
+  if (match.geo_country_codes) out.geo_country_codes = match.geo_country_codes;
+  if (match.geo_subdivision_codes) out.geo_subdivision_codes = match.geo_subdivision_codes;
+  if (match.asns) out.asns = match.asns;
   for (const [signal, family] of CIDR_SIGNALS) {
     const values = match[signal];
     if (values === undefined) continue;
@@ -63,7 +82,7 @@ function checkedMatch(match: MatchBody, property: string): NetworkAclMatch {
   return out;
 }
 
-function checkedRule(body: RuleBody): NetworkAclRule {
+function checkedRule(body: RuleBody, geo: GeoCapabilities): NetworkAclRule {
   const { action } = body;
   const chosen = (['block', 'allow', 'log', 'redirect'] as const).filter((name) => action[name] === true);
   if (chosen.length !== 1) throw invalid('rule.action', 'Exactly one of block, allow, log or redirect is required');
@@ -80,8 +99,8 @@ function checkedRule(body: RuleBody): NetworkAclRule {
   }
   if (body.match === undefined && body.not_match === undefined) throw invalid('rule', 'One of match or not_match is required');
   const rule: NetworkAclRule = { action: { ...action }, scope: body.scope };
-  if (body.match) rule.match = checkedMatch(body.match, 'rule.match');
-  if (body.not_match) rule.not_match = checkedMatch(body.not_match, 'rule.not_match');
+  if (body.match) rule.match = checkedMatch(body.match, 'rule.match', geo);
+  if (body.not_match) rule.not_match = checkedMatch(body.not_match, 'rule.not_match', geo);
   return rule;
 }
 
@@ -109,10 +128,16 @@ function priorityTaken(): Error {
 export interface NetworkAclServiceContext {
   readonly now: () => number;
   readonly stores: { readonly networkAcls: NetworkAclStore };
+  /** Which geolocation signals the operator's databases answer (src/platform/geoip.ts). */
+  readonly geo?: GeoCapabilities | undefined;
 }
 
 export class NetworkAclService {
-  constructor(private readonly ctx: NetworkAclServiceContext) {}
+  private readonly geo: GeoCapabilities;
+
+  constructor(private readonly ctx: NetworkAclServiceContext) {
+    this.geo = ctx.geo ?? NO_GEO;
+  }
 
   async list(tenant: Tenant, query: { page?: number; per_page?: number; include_totals?: boolean }) {
     const all = (await this.ctx.stores.networkAcls.list(tenant.id)).map(toApi);
@@ -127,7 +152,7 @@ export class NetworkAclService {
   }
 
   async create(tenant: Tenant, body: SetNetworkAclBody): Promise<NetworkAclResponse> {
-    const rule = checkedRule(body.rule);
+    const rule = checkedRule(body.rule, this.geo);
     if ((await this.ctx.stores.networkAcls.list(tenant.id)).length >= MAX_ACLS) {
       throw managementErrors.entityLimitExceeded(`A tenant can have at most ${MAX_ACLS} network ACLs`);
     }
@@ -154,7 +179,7 @@ export class NetworkAclService {
   /** PUT: the whole rule replaced (an absent priority is the default again). */
   async replace(tenant: Tenant, id: string, body: SetNetworkAclBody): Promise<NetworkAclResponse> {
     const current = await this.row(tenant, id, true);
-    return this.write({ ...current, description: body.description, active: body.active ? 1 : 0, priority: body.priority ?? DEFAULT_PRIORITY, rule: checkedRule(body.rule) });
+    return this.write({ ...current, description: body.description, active: body.active ? 1 : 0, priority: body.priority ?? DEFAULT_PRIORITY, rule: checkedRule(body.rule, this.geo) });
   }
 
   /** PATCH: the members given replaced (`rule` as a whole). */
@@ -165,7 +190,7 @@ export class NetworkAclService {
       ...(body.description !== undefined && { description: body.description }),
       ...(body.active !== undefined && { active: body.active ? 1 : 0 }),
       ...(body.priority !== undefined && { priority: body.priority }),
-      ...(body.rule !== undefined && { rule: checkedRule(body.rule) }),
+      ...(body.rule !== undefined && { rule: checkedRule(body.rule, this.geo) }),
     });
   }
 

@@ -88,7 +88,7 @@ export class ResourceServerService {
       is_system: 0,
       scopes: body.scopes ?? [],
       signing_alg: signingAlg,
-      signing_secret_enc: secret === undefined ? null : this.ctx.box.seal(secret, signingSecretContext(tenant.id, id)),
+      signing_secret_enc: secret === undefined ? null : this.ctx.box.seal(secret, signingSecretContext(tenant.id, id), tenant.id),
       token_lifetime: body.token_lifetime ?? DEFAULT_TOKEN_LIFETIME,
       token_lifetime_for_web: webLifetime(body.token_lifetime ?? DEFAULT_TOKEN_LIFETIME, body.token_lifetime_for_web, DEFAULT_TOKEN_LIFETIME_FOR_WEB),
       allow_offline_access: bool(body.allow_offline_access, false),
@@ -118,7 +118,7 @@ export class ResourceServerService {
     const secret =
       body.signing_secret ??
       (body.signing_alg === 'HS256' && row.signing_secret_enc === null ? randomBytes(32).toString('base64url') : undefined);
-    if (secret !== undefined) changes.signing_secret_enc = this.ctx.box.seal(secret, signingSecretContext(tenant.id, row.id));
+    if (secret !== undefined) changes.signing_secret_enc = this.ctx.box.seal(secret, signingSecretContext(tenant.id, row.id), tenant.id);
     if (body.token_lifetime !== undefined) changes.token_lifetime = body.token_lifetime;
     if (body.token_lifetime !== undefined || body.token_lifetime_for_web !== undefined) {
       changes.token_lifetime_for_web = webLifetime(body.token_lifetime ?? row.token_lifetime, body.token_lifetime_for_web, row.token_lifetime_for_web);

@@ -3,6 +3,7 @@ import type { ManagementRoute } from '../route.js';
 import { listUsersByEmail } from '../users-by-email/list.js';
 import { createUser } from './create.js';
 import { deleteUser } from './delete.js';
+import { deleteConnectionUserByEmail } from './delete-by-email.js';
 import { listEffectivePermissions } from './effective-permissions/list.js';
 import { listEffectivePermissionRoles } from './effective-permissions/sources/effective-roles.js';
 import { listEffectiveRoles } from './effective-roles/list.js';
@@ -31,7 +32,7 @@ export function userRoutes(ctx: UserServiceContext & UserAccessContext & UserIde
   const rbac = new UserAccessService(ctx);
   const identities = new UserIdentityService(ctx);
   return [
-    ...[listUsers, createUser, updateUser, deleteUser, listUsersByEmail].map((route) => route(ctx, users)),
+    ...[listUsers, createUser, updateUser, deleteUser, listUsersByEmail, deleteConnectionUserByEmail].map((route) => route(ctx, users)),
     getUser(ctx, users),
     ...[
       listUserRoles,

@@ -342,5 +342,18 @@ export class UserService {
     await endUserSessions(this.ctx, tenant.id, userId, 'account-deleted', { revoke: false });
     await this.users.delete(tenant.id, userId);
   }
+
+  /**
+   * DELETE /connections/{id}/users?email=: the user of a database connection with that email
+   * (compared case-insensitively, as logins do), deleted as DELETE /users/{id} deletes; nothing
+   * to delete is not an error (the service's 204 says the user no longer exists).
+   */
+  async deleteByEmail(tenant: Tenant, connectionId: string, email: string): Promise<void> {
+    const connection = await this.ctx.stores.connections.get(tenant.id, connectionId);
+    if (!connection) throw managementErrors.notFound('The connection does not exist', 'inexistent_connection');
+    if (connection.strategy !== 'auth0') throw managementErrors.badRequest('Connection must be a database connection');
+    const user = await this.users.findByEmail(tenant.id, connection.id, email.toLowerCase());
+    if (user) await this.delete(tenant, user.user_id);
+  }
 }
 

@@ -28,6 +28,18 @@ export class KyselyConnectionStore implements ConnectionStore {
       base = base.where('strategy', 'in', [...filter.strategies]);
     }
     if (filter.name !== undefined) base = base.where('name', '=', filter.name);
+    if (filter.clientId !== undefined) {
+      const clientId = filter.clientId;
+      base = base.where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('connection_clients')
+            .select('connection_clients.client_id')
+            .whereRef('connection_clients.tenant_id', '=', 'connections.tenant_id')
+            .whereRef('connection_clients.connection_id', '=', 'connections.id')
+            .where('connection_clients.client_id', '=', clientId),
+        ),
+      );
+    }
     return parsedPage('connections', fetchPage(base, (q) => q.selectAll(), 'id', page));
   }
 

@@ -8,13 +8,17 @@ import {
   DEFAULT_SMS_TEMPLATES,
   FACTOR_NAMES,
   MFA_POLICIES,
+  PHONE_PROVIDERS,
   type FactorName,
   type MfaPolicy,
+  type PhoneMessageType,
+  type PhoneProvider,
   type SmsSettings,
   type SmsTemplates,
   type TwilioSettings,
 } from '../../domain/mfa/model.js';
 import type { MfaStore, PushDevice } from '../../domain/mfa/store.js';
+import type { GuardianSmsRow } from '../../domain/guardian/rows.js';
 import { ArtefactTable } from './expiring-artefacts.js';
 
 const FACTORS: ReadonlySet<string> = new Set(FACTOR_NAMES);
@@ -59,31 +63,43 @@ export class KyselyMfaStore implements MfaStore {
 
   async smsSettings(tenantId: string): Promise<SmsSettings> {
     const row = await this.db.selectFrom('guardian_sms').selectAll().where('tenant_id', '=', tenantId).executeTakeFirst();
-    if (!row) return { twilio: null, templates: DEFAULT_SMS_TEMPLATES };
+    if (!row) return { twilio: null, templates: DEFAULT_SMS_TEMPLATES, selectedProvider: 'auth0', messageTypes: ['sms'] };
     let twilio: TwilioSettings | null = null;
     if (row.twilio !== null) {
       twilio = JSON.parse(row.twilio) as TwilioSettings;
       if (row.twilio_auth_token_enc !== null) twilio.auth_token_enc = row.twilio_auth_token_enc;
     }
-    return { twilio, templates: row.templates === null ? DEFAULT_SMS_TEMPLATES : (JSON.parse(row.templates) as SmsTemplates) };
+    return {
+      twilio,
+      templates: row.templates === null ? DEFAULT_SMS_TEMPLATES : (JSON.parse(row.templates) as SmsTemplates),
+      selectedProvider: (PHONE_PROVIDERS as readonly string[]).includes(row.selected_provider ?? '') ? (row.selected_provider as PhoneProvider) : 'auth0',
+      messageTypes: row.message_types === null ? ['sms'] : (JSON.parse(row.message_types) as PhoneMessageType[]),
+    };
   }
 
-  async setTwilio(tenantId: string, { auth_token_enc, ...rest }: TwilioSettings, now: string): Promise<void> {
-    const columns = { twilio: JSON.stringify(rest), twilio_auth_token_enc: auth_token_enc ?? null, updated_at: now };
+  setPhoneProvider(tenantId: string, provider: PhoneProvider, now: string): Promise<void> {
+    return this.upsertSms(tenantId, { selected_provider: provider, updated_at: now });
+  }
+
+  setPhoneMessageTypes(tenantId: string, types: readonly PhoneMessageType[], now: string): Promise<void> {
+    return this.upsertSms(tenantId, { message_types: JSON.stringify(types), updated_at: now });
+  }
+
+  /** The tenant's one guardian_sms row, made with these columns or given them. */
+  private async upsertSms(tenantId: string, columns: Partial<Omit<GuardianSmsRow, 'tenant_id'>> & { updated_at: string }): Promise<void> {
     await this.db
       .insertInto('guardian_sms')
-      .values({ tenant_id: tenantId, templates: null, ...columns })
+      .values({ tenant_id: tenantId, twilio: null, twilio_auth_token_enc: null, templates: null, selected_provider: null, message_types: null, ...columns })
       .onConflict((oc) => oc.column('tenant_id').doUpdateSet(columns))
       .execute();
   }
 
-  async setSmsTemplates(tenantId: string, templates: SmsTemplates, now: string): Promise<void> {
-    const columns = { templates: JSON.stringify(templates), updated_at: now };
-    await this.db
-      .insertInto('guardian_sms')
-      .values({ tenant_id: tenantId, twilio: null, twilio_auth_token_enc: null, ...columns })
-      .onConflict((oc) => oc.column('tenant_id').doUpdateSet(columns))
-      .execute();
+  setTwilio(tenantId: string, { auth_token_enc, ...rest }: TwilioSettings, now: string): Promise<void> {
+    return this.upsertSms(tenantId, { twilio: JSON.stringify(rest), twilio_auth_token_enc: auth_token_enc ?? null, updated_at: now });
+  }
+
+  setSmsTemplates(tenantId: string, templates: SmsTemplates, now: string): Promise<void> {
+    return this.upsertSms(tenantId, { templates: JSON.stringify(templates), updated_at: now });
   }
 
   authenticators(tenantId: string, userId: string): Promise<MfaAuthenticatorRow[]> {

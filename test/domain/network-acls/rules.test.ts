@@ -2,14 +2,16 @@
  * Network ACL evaluation (src/domain/network-acls/rules.ts) against a store
  * held in memory: priority order, first decision wins, log rules go on,
  * scopes, AND across signals and OR within one (the two address lists as
- * one), not_match, IPv4-mapped addresses, inactive rules, and the cache
- * until invalidated.
+ * one), not_match, IPv4-mapped addresses, inactive rules, the cache
+ * until invalidated, and countries, subdivisions and ASNs read from MaxMind's
+ * test databases (looked up once per request, and only when a rule asks).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { NetworkAcls, parseCidr, type AclRequest } from '../../../src/domain/network-acls/rules.js';
 import type { NetworkAclRow, NetworkAclRule } from '../../../src/domain/network-acls/rows.js';
 import type { NetworkAclStore } from '../../../src/domain/network-acls/store.js';
+import { openGeoDatabases, type GeoLookup } from '../../../src/platform/geoip.js';
 
 const TENANT = 'ten_1';
 
@@ -92,6 +94,39 @@ describe('network ACL evaluation', () => {
     assert.equal(store.reads, 1);
     acls.invalidate(TENANT);
     assert.equal((await acls.evaluate(TENANT, request('203.0.113.1'))).decision?.action, 'block');
+  });
+
+  it('matches countries, ISO 3166-2 subdivisions and ASNs from the geolocation databases, looked up once per request', async () => {
+    const fixtures = new URL('../../fixtures/geoip/', import.meta.url).pathname;
+    const opened = await openGeoDatabases({ database: `${fixtures}GeoLite2-City-Test.mmdb`, asnDatabase: `${fixtures}GeoLite2-ASN-Test.mmdb` });
+    assert.ok(opened);
+    const lookups: string[] = [];
+    const geo: GeoLookup = { ...opened, lookup: (ip) => (lookups.push(ip), opened.lookup(ip)) };
+    const country = acl(1, { action: { block: true }, match: { geo_country_codes: ['gb'] }, scope: 'authentication' });
+    const subdivision = acl(2, { action: { block: true }, match: { geo_subdivision_codes: ['US-WA'], user_agents: ['ua/1'] }, scope: 'authentication' });
+    const asn = acl(3, { action: { redirect: true, redirect_uri: 'https://asn.example.com' }, match: { asns: [15169] }, scope: 'authentication' });
+    const onlySweden = acl(4, { action: { block: true }, not_match: { geo_country_codes: ['SE'] }, match: { ipv4_cidrs: ['0.0.0.0/0'] }, scope: 'management' });
+    const acls = new NetworkAcls(memoryStore([country, subdivision, asn, onlySweden]), () => 0, geo);
+    assert.equal((await acls.evaluate(TENANT, request('81.2.69.142'))).decision?.acl.id, country.id);
+    assert.equal((await acls.evaluate(TENANT, request('::ffff:2.125.160.216'))).decision?.acl.id, country.id);
+    assert.equal((await acls.evaluate(TENANT, request('216.160.83.56'))).decision?.acl.id, subdivision.id);
+    // Every signal of a rule must match: US-WA with another user agent passes.
+    assert.equal((await acls.evaluate(TENANT, request('216.160.83.56', { userAgent: 'other/2' }))).decision, undefined);
+    const viaAsn = await acls.evaluate(TENANT, request('1.0.0.1'));
+    assert.equal(viaAsn.decision?.action === 'redirect' && viaAsn.decision.redirectUri, 'https://asn.example.com');
+    // An address the databases do not hold is in no country: it passes the country rules and fails not_match's.
+    assert.equal((await acls.evaluate(TENANT, request('198.51.100.1'))).decision, undefined);
+    assert.equal((await acls.evaluate(TENANT, request('198.51.100.1', { scope: 'management' }))).decision?.acl.id, onlySweden.id);
+    assert.equal((await acls.evaluate(TENANT, request('89.160.20.112', { scope: 'management' }))).decision, undefined);
+    assert.equal((await acls.evaluate(TENANT, request('81.2.69.142', { scope: 'management' }))).decision?.acl.id, onlySweden.id);
+    // One lookup per request, however many rules read it.
+    assert.equal(lookups.filter((ip) => ip === '198.51.100.1').length, 2);
+
+    // Rules that name no geolocation signal never look the address up.
+    lookups.length = 0;
+    const plain = new NetworkAcls(memoryStore([acl(5, { action: { block: true }, match: { ipv4_cidrs: ['203.0.113.0/24'] }, scope: 'tenant' })]), () => 0, geo);
+    assert.equal((await plain.evaluate(TENANT, request('203.0.113.1'))).decision?.action, 'block');
+    assert.deepEqual(lookups, []);
   });
 
   it('parses addresses and ranges of the family only', () => {

@@ -86,7 +86,7 @@ export class EmailProviderService {
       name: body.name,
       enabled: body.enabled === false ? 0 : 1,
       default_from_address: body.default_from_address ?? null,
-      credentials_enc: sealCredentials(this.ctx, checkCredentials(body.credentials)),
+      credentials_enc: sealCredentials(this.ctx, checkCredentials(body.credentials), tenant.id),
       settings: body.settings ?? null,
       created_at: now,
       updated_at: now,
@@ -106,7 +106,7 @@ export class EmailProviderService {
     if (body.settings !== undefined) changes.settings = body.settings;
     if (body.credentials !== undefined) {
       const merged = { ...openCredentials(this.ctx, current.credentials_enc), ...body.credentials };
-      changes.credentials_enc = sealCredentials(this.ctx, checkCredentials(merged));
+      changes.credentials_enc = sealCredentials(this.ctx, checkCredentials(merged), tenant.id);
     }
     if (!(await this.ctx.stores.emailProviders.update(tenant.id, changes))) throw notConfigured();
     return this.toApi({ ...current, ...changes });

@@ -2,22 +2,28 @@ import { BODY_CONTENT_TYPES, managementRoute, type ManagementRouteFactory } from
 import type { GuardianMfaService } from '../mfa-service.js';
 import { TwilioBody, TwilioReadResponse, TwilioResponse } from './schema.js';
 
-const url = '/guardian/factors/sms/providers/twilio';
+/** The factor's two names in the service's document: `sms` (older) and `phone`; one configuration. */
+const urlOf = (factor: 'sms' | 'phone') => `/guardian/factors/${factor}/providers/twilio`;
 
-/** GET /api/v2/guardian/factors/sms/providers/twilio → 200 `{from, messaging_service_sid, sid}`; never the auth token. */
-export const getTwilioProvider: ManagementRouteFactory<GuardianMfaService> = (_ctx, mfa) => managementRoute({
+/** GET /api/v2/guardian/factors/{sms|phone}/providers/twilio → 200 `{from, messaging_service_sid, sid}`; never the auth token. */
+const getTwilio = (factor: 'sms' | 'phone'): ManagementRouteFactory<GuardianMfaService> => (_ctx, mfa) => managementRoute({
   method: 'GET',
-  url,
+  url: urlOf(factor),
   config: { scopes: ['read:guardian_factors'] },
   schema: { response: { 200: TwilioReadResponse } },
   handler: async (request) => mfa.twilio(request.tenant),
 });
 
 /** PUT …/providers/twilio → 200 echoing the body; replaces the configuration (the auth token sealed). */
-export const setTwilioProvider: ManagementRouteFactory<GuardianMfaService> = (_ctx, mfa) => managementRoute({
+const setTwilio = (factor: 'sms' | 'phone'): ManagementRouteFactory<GuardianMfaService> => (_ctx, mfa) => managementRoute({
   method: 'PUT',
-  url,
+  url: urlOf(factor),
   config: { scopes: ['update:guardian_factors'] },
   schema: { consumes: [...BODY_CONTENT_TYPES], body: TwilioBody, response: { 200: TwilioResponse } },
   handler: async (request) => mfa.setTwilio(request.tenant, request.body),
 });
+
+export const getTwilioProvider = getTwilio('sms');
+export const setTwilioProvider = setTwilio('sms');
+export const getPhoneTwilioProvider = getTwilio('phone');
+export const setPhoneTwilioProvider = setTwilio('phone');

@@ -29,7 +29,7 @@ import { DEFAULT_TTL_SEC, type CreateInvitationBody } from './schema.js';
 import type { ConnectionStore } from '../../../domain/connections/store.js';
 import type { IssuanceLookups } from '../../../domain/issuance/lookups.js';
 import type { OrganizationConnectionStore } from '../../../domain/organizations/connections-store.js';
-import type { OrganizationInvitationStore } from '../../../domain/organizations/invitations-store.js';
+import { INVITATION_TICKET_SEAL, type OrganizationInvitationStore } from '../../../domain/organizations/invitations-store.js';
 import type { OrganizationStore } from '../../../domain/organizations/store.js';
 import type { RoleStore } from '../../../domain/roles/store.js';
 import type { SecretBox } from '../../../platform/crypto/secret-box.js';
@@ -51,7 +51,6 @@ export interface Invitation {
 }
 
 /** The purpose the ticket is sealed under. */
-const TICKET_SEAL = 'organization invitation ticket';
 
 const organizationMissing = () => managementErrors.notFound('No organization found by that id.', 'inexistent_organization');
 const invitationMissing = () => managementErrors.notFound('The invitation does not exist.');
@@ -88,7 +87,7 @@ export class OrganizationInvitationService {
   }
 
   private async toApi(tenant: Tenant, row: OrganizationInvitationRow, organization: OrganizationRow): Promise<Invitation> {
-    const ticket = this.ctx.box.openString(row.ticket_enc, TICKET_SEAL);
+    const ticket = this.ctx.box.openString(row.ticket_enc, INVITATION_TICKET_SEAL);
     const client = await this.ctx.lookups.client(tenant.id, row.client_id);
     const loginUri = (client?.row.config as { initiate_login_uri?: string } | undefined)?.initiate_login_uri;
     return {
@@ -138,7 +137,7 @@ export class OrganizationInvitationService {
       id: newPrefixedId('uinv'),
       organization_id: organizationId,
       ticket_hash: secretHash(ticket),
-      ticket_enc: this.ctx.box.seal(ticket, TICKET_SEAL),
+      ticket_enc: this.ctx.box.seal(ticket, INVITATION_TICKET_SEAL, tenant.id),
       inviter_name: body.inviter.name,
       invitee_email: body.invitee.email,
       client_id: body.client_id,
