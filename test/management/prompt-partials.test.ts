@@ -9,7 +9,8 @@
  * Refusals: an unknown prompt, screen or insertion point, a partial too
  * long, a script, style or form element, a file tag, a syntax error, a
  * missing scope, each changing nothing; a partial that fails at render
- * leaves the page without it.
+ * leaves the page without it. The passwordless pages show the
+ * `login-passwordless` partials of their channel's screen.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -19,6 +20,8 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { authorizeUrl, Browser, hidden } from '../helpers/browser.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
 import { inProcessSdk } from '../helpers/in-process-sdk.js';
+import { passwordlessEmailPage, passwordlessSmsCodePage } from '../../src/authentication/pages/passwordless.js';
+import { pageUi, renderPage } from '../../src/authentication/pages/html.js';
 
 const CALLBACK = 'https://app.example.com/callback';
 const REALM = 'Username-Password-Authentication';
@@ -170,5 +173,22 @@ describe('/api/v2/prompts/{prompt}/partials', () => {
     assert.doesNotMatch(page.body, /data-point="form-content-start"/);
     assert.match(page.body, /<p id="kept">kept<\/p>/);
     assert.match(page.body, /<label for="username">/);
+  });
+
+  it('the passwordless pages show the login-passwordless partials of their channel\'s screen, and only those', () => {
+    const partials = {
+      'login-passwordless': {
+        'login-passwordless-sms-otp': { 'form-content-end': '<p id="sms-end">Codes expire in 5 minutes, {{ locale }}.</p>' },
+        'login-passwordless-email-code': { 'form-content-start': '<p id="email-start">Check your spam folder.</p>' },
+      },
+    };
+    const ui = pageUi({ language: 'fr', companyName: 'Acme', partials });
+    const view = { clientName: 'App', state: 's', csrf: 'c' };
+    const sms = renderPage(passwordlessSmsCodePage({ ...view, phoneNumber: '+15550001111' }), ui).html.value;
+    assert.match(sms, /<div class="ulp-partial" data-point="form-content-end"><p id="sms-end">Codes expire in 5 minutes, fr\.<\/p><\/div><button type="submit">/);
+    assert.doesNotMatch(sms, /email-start/);
+    const email = renderPage(passwordlessEmailPage(view), ui).html.value;
+    assert.match(email, /name="csrf_token" value="c">\n<div class="ulp-partial" data-point="form-content-start"><p id="email-start">/);
+    assert.doesNotMatch(email, /sms-end/);
   });
 });
