@@ -18,6 +18,8 @@
  *   RBAC user token                   Gatehouse only: refresh_token grant for a user whose 3 roles
  *                                     hold 50 permissions of an API with enforce_policies (skipped,
  *                                     saying why, when the roles endpoints answer 404)
+ *   login page                        Gatehouse only: GET /login of one transaction with the tenant's
+ *                                     page template and two prompt partials, then without (bench/login-page.ts)
  *   password-login flood              Gatehouse only: client_credentials alone, password-realm logins
  *                                     alone (BENCH_LOGIN_CONNECTIONS connections, 20 users with argon2id
  *                                     hashes), then both at once: what each class keeps of its rate
@@ -44,7 +46,7 @@
  *   BENCH_LOGIN_TIMEOUT  seconds a login client waits before it gives up and reconnects (default 10)
  *   BENCH_FLOOD_DURATION     seconds of each line of the flood case (default twice BENCH_DURATION, at least 10)
  *   BENCH_CASES         comma-separated cases to measure (client_credentials, jwks, discovery,
- *                       management_token, rbac_user_token, login_flood); every case by default
+ *                       management_token, rbac_user_token, login_page, login_flood); every case by default
  *   BENCH_PIN           0 pins nothing (default 1)
  *   BENCH_LOG_LEVEL     LOG_LEVEL of the Gatehouse processes (default warn)
  *
@@ -117,6 +119,7 @@ import {
   type Summary,
   type VerifiedToken,
 } from './lib.js';
+import { openLoginPage, setTemplated, setUpLoginPages } from './login-page.js';
 
 // ---------------------------------------------------------------------------
 // Settings and targets
@@ -137,6 +140,8 @@ const TARGETS = {
   floodTokensP99: 2,
   /** …and the logins keep at least this share of their rate alone. */
   floodLoginsKept: 0.5,
+  /** The login page with a page template and partials: at most this multiple of the time of the page without (issue 31). */
+  templatedPage: 1.5,
   /** JWKS req/s at least this share of the bare node:http server's. */
   vsBare: 0.9,
   idleRssMiB: 70,
@@ -335,9 +340,9 @@ interface Contender {
   key: string;
   label: string;
   load: LoadCase;
-  /** Called before and after each of its measurements (the unpinned row widens the affinities). */
-  before?: () => void;
-  after?: () => void;
+  /** Called before and after each of its measurements (the unpinned row widens the affinities; the templated login page puts its template). */
+  before?: () => void | Promise<void>;
+  after?: () => void | Promise<void>;
 }
 
 interface CaseSpec {
@@ -360,11 +365,11 @@ async function runCase(spec: CaseSpec, index: number, count: number): Promise<Ca
     spec.contenders.map((contender) => ({
       key: contender.key,
       run: async (round: number) => {
-        contender.before?.();
+        await contender.before?.();
         try {
           return await measure(contender.load, SETTINGS, `round ${round}/${SETTINGS.rounds} ${contender.key}`);
         } finally {
-          contender.after?.();
+          await contender.after?.();
         }
       },
     })),
@@ -416,6 +421,7 @@ async function main(): Promise<number> {
   const typical = await setUpTypicalApi(first.endpoint, adminToken);
   let rbac = await setUpRbacUserToken(first.endpoint, adminToken);
   const loginBodies = await setUpPasswordLogins(first.endpoint, adminToken);
+  const pages = await setUpLoginPages(first.endpoint, adminToken);
   log(`  ready in ${fmtInt(first.readyMs)} ms; created ${TYPICAL_AUDIENCE} (${TYPICAL_SCOPES.length} scopes) with a client and its grant`);
   log(`  created a database connection with ${LOGIN_USERS} users and a first-party client allowed the password-realm grant (the login flood)`);
   log('skipped' in rbac ? `  RBAC user token: skipped: ${rbac.skipped}` : `  created ${RBAC_AUDIENCE} (${RBAC_PERMISSIONS.length} scopes, RBAC), 3 roles and a user holding them`);
@@ -517,6 +523,7 @@ async function main(): Promise<number> {
     if (reply.status !== 200 || reply.body !== body) throw new BenchError(`the bare server's ${pathName} is not Gatehouse's (${reply.status})`);
     JSON.parse(reply.body);
   }
+  const loginPage = await openLoginPage(g, pages.clientId);
   const login = (await requestToken(g, '/oauth/token', loginBodies[0]!, 'password-realm login')) as TokenReply & { id_token?: unknown };
   if (typeof login.id_token !== 'string') throw new BenchError('the password-realm login answered without an id_token');
   for (const [name, t] of Object.entries(tokens)) {
@@ -591,6 +598,20 @@ async function main(): Promise<number> {
       label: `RBAC user token (refresh_token; 3 roles, ${RBAC_PERMISSIONS.length} permissions)`,
       contenders: 'body' in rbac ? [{ key: 'gatehouse', label: 'gatehouse', load: gatehouseCase('rbac user token', rbac.body) }] : [],
       ...('skipped' in rbac && { skipped: rbac.skipped }),
+    },
+    {
+      key: 'login_page',
+      label: 'login page (GET /login): page template + 2 partials vs none',
+      contenders: [
+        {
+          key: 'gatehouse',
+          label: 'gatehouse, template + 2 partials',
+          load: { name: 'login page templated', method: 'GET', path: loginPage.path, headers: loginPage.headers, endpoint: g, server: gatehouse.child },
+          before: () => setTemplated(g, adminToken, loginPage, true),
+          after: () => setTemplated(g, adminToken, loginPage, false),
+        },
+        { key: 'plain', label: 'gatehouse, no template', load: { name: 'login page plain', method: 'GET', path: loginPage.path, headers: loginPage.headers, endpoint: g, server: gatehouse.child } },
+      ],
     },
   ];
   log(`\n[4/4] load: ${SETTINGS.rounds} round(s) per case, servers in turn within each round`);
@@ -775,6 +796,12 @@ async function main(): Promise<number> {
       value: loginsKept,
       pass: loginsKept >= TARGETS.floodLoginsKept,
       shown: `${fmt(loginsKept, 2)} (${rate(flood?.loginsDuring)} ÷ ${rate(flood?.loginsAlone)})`,
+    },
+    {
+      name: `login page with a template and partials: time ≤ ${TARGETS.templatedPage} × without`,
+      value: 1 / ratio('login_page', 'plain'),
+      pass: 1 / ratio('login_page', 'plain') <= TARGETS.templatedPage,
+      shown: `${fmtRatio(1 / ratio('login_page', 'plain'))} (${rate(summaryOf('login_page', 'plain'))} without ÷ ${rate(summaryOf('login_page', 'gatehouse'))} with; p50 ${fmt(summaryOf('login_page', 'gatehouse')?.p50Ms ?? NaN, 1)} vs ${fmt(summaryOf('login_page', 'plain')?.p50Ms ?? NaN, 1)} ms; CPU per page ${fmtRatio((summaryOf('login_page', 'plain')?.perCpuSecond ?? NaN) / (summaryOf('login_page', 'gatehouse')?.perCpuSecond ?? NaN))})`,
     },
     {
       name: `JWKS req/s ≥ ${TARGETS.vsBare} × bare node:http's`,

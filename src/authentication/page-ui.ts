@@ -1,6 +1,6 @@
 /**
  * What a hosted page of this request is rendered with (pages/html.ts
- * PageUi): the tenant's branding, theme and page template, its prompts' settings, its support contact,
+ * PageUi): the tenant's branding, theme, page template and prompt partials, its prompts' settings, its support contact,
  * and the language, with the tenant's custom texts in it. Loaded only when a
  * page is sent (request.pageUi, memoized), so the JSON endpoints read nothing.
  *
@@ -18,6 +18,7 @@ import { customTextsIn, readBranding, readPromptSettings, type UiSettingsContext
 import { chooseLanguage, enabledLanguages } from '../domain/branding/texts.js';
 import { readTheme } from '../domain/branding/theme.js';
 import { readPageTemplate } from '../domain/branding/page-template.js';
+import { allPartials } from '../domain/branding/partials.js';
 import { pageUi, type PageUi } from './pages/html.js';
 
 const MAX_SUPPORT_EMAIL = 254;
@@ -43,10 +44,11 @@ export async function loadPageUi(ctx: UiSettingsContext, request: FastifyRequest
   const settings = tenant.settings as unknown as Record<string, unknown>;
   const accept = request.headers['accept-language'];
   const language = chooseLanguage(enabledLanguages(settings.enabled_locales), request.uiLocales ?? queryUiLocales(request), typeof accept === 'string' ? accept : undefined);
-  const [branding, theme, pageTemplate, prompts, custom] = await Promise.all([
+  const [branding, theme, pageTemplate, partials, prompts, custom] = await Promise.all([
     readBranding(ctx, tenant.id),
     readTheme(ctx, tenant.id),
     readPageTemplate(ctx, tenant.id),
+    allPartials(ctx, tenant.id),
     readPromptSettings(ctx, tenant.id),
     customTextsIn(ctx, tenant.id, language),
   ]);
@@ -57,6 +59,7 @@ export async function loadPageUi(ctx: UiSettingsContext, request: FastifyRequest
     branding: withBranding(branding),
     ...(theme && { theme }),
     ...(pageTemplate !== undefined && { pageTemplate }),
+    ...(Object.keys(partials).length > 0 && { partials }),
     companyName: typeof friendly === 'string' && friendly !== '' ? friendly : tenant.name,
     support: supportOf(settings),
     identifierFirst: prompts.identifier_first,

@@ -322,6 +322,46 @@ describe('admin console in Chromium', { skip }, () => {
       await look.getByText('Branding saved.').waitFor();
       assert.equal(((await management('GET', '/branding')).colors as { primary?: string }).primary, '#0a7d33');
       await scenario.shot('branding preview');
+
+      // The page template: a refusal shown under its form, then a template saved; the login partials likewise.
+      const templateForm = page.getByRole('form', { name: 'Page template' });
+      const templateField = templateForm.getByLabel('Template (Liquid)');
+      await templateField.fill('<html><body>no tags</body></html>');
+      await templateForm.getByRole('button', { name: 'Save template' }).click();
+      await templateForm.getByText(/missing required Liquid tags/).waitFor();
+      await templateField.fill('<!DOCTYPE html><html><head>{%- auth0:head -%}</head><body><header>Acme console</header>{%- auth0:widget -%}</body></html>');
+      await templateForm.getByRole('button', { name: 'Save template' }).click();
+      await templateForm.getByText(/Template saved/).waitFor();
+      assert.match(String((await management('GET', '/branding/templates/universal-login')).body), /<header>Acme console<\/header>/);
+      const partialsForm = page.getByRole('form', { name: 'Login page partials' });
+      await partialsForm.getByLabel('Form start (before the first field)').fill('<script>alert(1)</script>');
+      await partialsForm.getByRole('button', { name: 'Save partials' }).click();
+      await partialsForm.getByText(/may not contain a <script> element/).waitFor();
+      await partialsForm.getByLabel('Form start (before the first field)').fill('');
+      await partialsForm.getByLabel('Form end (before the button)').fill('<p>Terms apply.</p>');
+      await partialsForm.getByRole('button', { name: 'Save partials' }).click();
+      await partialsForm.getByText('Partials saved.').waitFor();
+      assert.deepEqual(await management('GET', '/prompts/login/partials'), { login: { 'form-content-end': '<p>Terms apply.</p>' } });
+      // The theme: created from the defaults, its button colour changed and saved; the saved login page beside it.
+      await page.getByRole('button', { name: 'Create a theme' }).click();
+      const themeForm = page.getByRole('form', { name: 'Theme' });
+      await themeForm.getByLabel('Button', { exact: true }).fill('#8a1538');
+      await themeForm.getByLabel('Buttons', { exact: true }).selectOption('pill');
+      const themed = page.waitForResponse((response) => response.url().includes('/admin/preview/login?lang=en&v=1'));
+      await themeForm.getByRole('button', { name: 'Save theme' }).click();
+      await themeForm.getByText('Theme saved.').waitFor();
+      assert.equal((await themed).status(), 200);
+      const savedTheme = await management('GET', '/branding/themes/default');
+      assert.equal((savedTheme.colors as Record<string, string>).primary_button, '#8a1538');
+      assert.equal((savedTheme.borders as Record<string, string>).buttons_style, 'pill');
+      const previewFrame = page.frame({ url: /\/admin\/preview\/login\?lang=en&v=1$/ });
+      assert.ok(previewFrame, 'the saved theme\'s preview');
+      await previewFrame.locator('button[type=submit]').waitFor();
+      assert.equal(await previewFrame.evaluate("getComputedStyle(document.querySelector('button[type=submit]')).backgroundColor"), 'rgb(138, 21, 56)');
+      await checkAccessibility(scenario, 'branding editors');
+      await management('DELETE', `/branding/themes/${String(savedTheme.themeId)}`);
+      await management('DELETE', '/branding/templates/universal-login');
+      await management('PUT', '/prompts/login/partials', {});
       assert.deepEqual(cspViolations(scenario), [], 'no Content-Security-Policy violation');
     });
   });

@@ -87,7 +87,6 @@ describe('/api/v2: operations of the service Gatehouse does not implement', () =
     assert.deepEqual((await api('GET', '/api/v2/flows/vault/connections?include_totals=true')).json(), { connections: [], start: 0, limit: 50, total: 0 });
     assert.deepEqual((await api('GET', '/api/v2/self-service-profiles?include_totals=true')).json(), { self_service_profiles: [], start: 0, limit: 50, total: 0 });
     assert.deepEqual((await api('GET', '/api/v2/event-streams')).json(), { eventStreams: [] });
-    assert.deepEqual((await api('GET', '/api/v2/branding/phone/providers')).json(), { providers: [] });
     // Creating one is refused.
     assert.equal((await api('POST', '/api/v2/forms', { body: { name: 'f' } })).statusCode, 404);
   });
@@ -98,12 +97,7 @@ describe('/api/v2: operations of the service Gatehouse does not implement', () =
     assert.equal((res.json() as { errorCode: string }).errorCode, 'not_available_in_gatehouse');
   });
 
-  it('answers prompt partials 403, which the deploy tool reads as a feature the tenant lacks', async () => {
-    for (const [method, body] of [['GET', undefined], ['PUT', { 'form-content-start': '<p>x</p>' }]] as const) {
-      const res = await api(method, '/api/v2/prompts/login/partials', body === undefined ? {} : { body });
-      assert.equal(res.statusCode, 403, method);
-      assert.equal((res.json() as { errorCode: string }).errorCode, 'not_available_in_gatehouse');
-    }
+  it('answers bot detection and captcha 403, which the deploy tool reads as a feature the tenant lacks', async () => {
     for (const path of ['/api/v2/attack-protection/bot-detection', '/api/v2/attack-protection/captcha']) {
       assert.equal((await api('GET', path)).statusCode, 403, `${path}: what the tool skips as not on the tenant's plan`);
     }

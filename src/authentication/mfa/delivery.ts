@@ -4,9 +4,10 @@
  * - email through the mail transport (src/platform/mail), handed over
  *   without waiting for delivery (a slow mail server must not hold the
  *   request); a failure is logged without the message;
- * - SMS through the tenant's Twilio provider (src/platform/sms/twilio.ts,
- *   GATEHOUSE_TWILIO_URL), with the tenant's enrolment or verification
- *   template (Liquid: `code`, `tenant.friendly_name`). Awaited: a provider
+ * - SMS through the tenant's phone provider (src/domain/branding/
+ *   phone-providers.ts; Twilio at GATEHOUSE_TWILIO_URL), with the tenant's
+ *   enrolment or verification template (Liquid: `code`, `friendly_name`,
+ *   `tenant.friendly_name`, `locale`, `message_type`). Awaited: a provider
  *   that refuses is the request's 502 `server_error`, and a tenant without a
  *   configured provider gets 400 `invalid_request`, before anything is told
  *   to the user.
@@ -15,16 +16,16 @@
  */
 import { sendTenantMail, type TenantMailContext } from '../../domain/email/templates.js';
 import { lifetimeOf } from '../../domain/lifetimes.js';
-import { twilioAuthTokenContext, type Authenticator } from '../../domain/mfa/model.js';
+import type { Authenticator } from '../../domain/mfa/model.js';
 import { totpIssuer } from '../../domain/mfa/service.js';
+import { customPhoneText, phoneTemplateVariables } from '../../domain/branding/phone-templates.js';
+import { PhoneDeliveryError, sendPhoneText } from '../../domain/branding/phone-providers.js';
 import { renderLine } from '../../domain/templates.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { oauthErrors } from '../../platform/http/errors.js';
-import { sendTwilioSms, SmsDeliveryError } from '../../platform/sms/twilio.js';
 import type { Logger } from 'pino';
 import type { MfaStore } from '../../domain/mfa/store.js';
 import type { UiSettingsStore } from '../../domain/branding/store.js';
-import { customPhoneText } from '../../domain/branding/phone-templates.js';
 import type { Config } from '../../platform/config.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 
@@ -55,51 +56,42 @@ function sendMail(ctx: CodeDeliveryContext, tenant: Tenant, to: string, code: st
 }
 
 /**
- * A text message through the tenant's Twilio provider: from its number or
- * messaging service unless `sender` chooses another on the same account.
- * Not configured: 400 `invalid_request`; refused by Twilio: 502
- * `server_error` (logged with Twilio's status and code, never the text).
+ * A text message through the tenant's phone provider, else its Guardian SMS
+ * factor's Twilio account (src/domain/branding/phone-providers.ts): from its
+ * number or messaging service unless `sender` chooses another on the same
+ * account. Not configured, or a `custom` provider: 400 `invalid_request`
+ * saying so; refused by Twilio: 502 `server_error` (logged with Twilio's
+ * status and code, never the text).
  */
 export async function sendTextMessage(ctx: CodeDeliveryContext, tenant: Tenant, to: string, body: string, sender: { from?: string; messagingServiceSid?: string } = {}): Promise<void> {
-  const { twilio } = await ctx.stores.mfa.smsSettings(tenant.id);
-  const from = sender.messagingServiceSid === undefined ? (sender.from ?? twilio?.from) : undefined;
-  const messagingServiceSid = sender.messagingServiceSid ?? (sender.from === undefined ? twilio?.messaging_service_sid : undefined);
-  if (!twilio?.sid || !twilio.auth_token_enc || !(from || messagingServiceSid)) {
-    throw oauthErrors.invalidRequest('Text messages cannot be sent: the SMS provider is not configured.');
-  }
   try {
-    await sendTwilioSms(
-      ctx.config.sms.twilioUrl,
-      {
-        sid: twilio.sid,
-        authToken: ctx.box.openString(twilio.auth_token_enc, twilioAuthTokenContext(tenant.id)),
-        ...(from && { from }),
-        ...(messagingServiceSid && { messagingServiceSid }),
-      },
-      to,
-      body,
-    );
+    await sendPhoneText(ctx, tenant.id, to, body, sender);
   } catch (error) {
-    if (!(error instanceof SmsDeliveryError)) throw error;
-    ctx.logger.error({ tenant: tenant.name, status: error.status, providerCode: error.providerCode }, 'sending a text message failed');
+    if (!(error instanceof PhoneDeliveryError)) throw error;
+    if (error.reason !== 'provider_refused') throw oauthErrors.invalidRequest(error.message);
+    ctx.logger.error({ tenant: tenant.name, status: error.provider?.status, providerCode: error.provider?.code }, 'sending a text message failed');
     throw oauthErrors.serverError('The text message could not be sent.', 502);
   }
 }
 
-async function sendSms(ctx: CodeDeliveryContext, tenant: Tenant, to: string, code: string, purpose: DeliveryPurpose): Promise<void> {
+async function sendSms(ctx: CodeDeliveryContext, tenant: Tenant, to: string, code: string, purpose: DeliveryPurpose, locale: string | undefined): Promise<void> {
   // The tenant's phone template of the purpose (/api/v2/branding/phone/templates) first, then the Guardian SMS factor's messages.
   const custom = await customPhoneText(ctx, tenant.id, purpose === 'enrollment' ? 'otp_enroll' : 'otp_verify');
   const { templates } = await ctx.stores.mfa.smsSettings(tenant.id);
   const template = custom?.text ?? (purpose === 'enrollment' ? templates.enrollment_message : templates.verification_message);
-  const friendlyName = totpIssuer(tenant);
-  const text = await renderLine(template, { code, friendly_name: friendlyName, tenant: { friendly_name: friendlyName } });
+  const text = await renderLine(template, phoneTemplateVariables(totpIssuer(tenant), code, locale));
   await sendTextMessage(ctx, tenant, to, text, custom?.from === undefined ? {} : { from: custom.from });
 }
 
-export function bindingCodeSender(ctx: CodeDeliveryContext, tenant: Tenant, authenticator: Authenticator, purpose: DeliveryPurpose = 'verification'): (code: string) => Promise<void> {
+/**
+ * `locale`: the language of the page the code was asked from (the hosted
+ * pages' language, from `ui_locales`), which a phone template reads as
+ * `{{ locale }}` to choose its words; absent for the API's calls.
+ */
+export function bindingCodeSender(ctx: CodeDeliveryContext, tenant: Tenant, authenticator: Authenticator, purpose: DeliveryPurpose = 'verification', locale?: string): (code: string) => Promise<void> {
   return async (code) => {
     if (authenticator.email !== null) return sendMail(ctx, tenant, authenticator.email, code);
-    if (authenticator.phone_number !== null) return sendSms(ctx, tenant, authenticator.phone_number, code, purpose);
+    if (authenticator.phone_number !== null) return sendSms(ctx, tenant, authenticator.phone_number, code, purpose, locale);
     throw oauthErrors.invalidRequest(`Codes cannot be sent to ${authenticator.type} authenticators.`);
   };
 }

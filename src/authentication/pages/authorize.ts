@@ -10,7 +10,7 @@
  */
 import type { PolicyResult } from '../dbconnections/password-policy.js';
 import { ruleSentences } from '../dbconnections/password-policy.js';
-import { Html, html, localize, page, type Localized, type PageDocument, type PageUi } from './html.js';
+import { Html, html, localize, page, partialAt, type Localized, type PageDocument, type PageUi } from './html.js';
 import { PASSWORD_TOGGLE_START } from './password-toggle.js';
 
 export function authorizeErrorPage(message: string): PageDocument {
@@ -132,17 +132,31 @@ export interface FederatedButton {
  * posting `connection` to /login/federated with the transaction's fields,
  * each a labelled button ("Continue with GitHub"), grouped under "Or".
  */
-function federatedButtons(ui: PageUi, view: TransactionView & { connections?: readonly FederatedButton[] }): Html | '' {
+function federatedButtons(ui: PageUi, view: TransactionView & { connections?: readonly FederatedButton[] }, at: Screen): Html | '' {
   const buttons = view.connections ?? [];
-  if (buttons.length === 0) return '';
-  return html`<div class="federated" role="group" aria-labelledby="federated-title">
+  const start = partialAt(ui, at.prompt, at.screen, 'secondary-actions-start');
+  const end = partialAt(ui, at.prompt, at.screen, 'secondary-actions-end');
+  if (buttons.length === 0) return html`${start}${end}`;
+  return html`${start}<div class="federated" role="group" aria-labelledby="federated-title">
 <p id="federated-title" class="separator">${ui.text('login', 'login', 'separatorText')}</p>
 <form method="post" action="/login/federated">
 ${hiddenFields(view)}
 ${buttons.map((b) => html`<button type="submit" class="secondary" name="connection" value="${b.name}" data-strategy="${b.strategy}">${ui.text('login', 'login', 'federatedConnectionButtonText', { connectionName: b.label })}</button>
 `)}</form>
-</div>`;
+</div>${end}`;
 }
+
+/** The service's prompt and screen of a page, where its partials are looked up. */
+interface Screen {
+  prompt: string;
+  screen: string;
+}
+
+/** A screen's partial at one insertion point (src/domain/branding/partials.ts). */
+const slot = (ui: PageUi, at: Screen, point: Parameters<typeof partialAt>[3]) => partialAt(ui, at.prompt, at.screen, point);
+
+/** The links under a form, between the screen's form-footer partials. */
+const footer = (ui: PageUi, at: Screen, links: Html) => html`${slot(ui, at, 'form-footer-start')}${links}${slot(ui, at, 'form-footer-end')}`;
 
 export interface LoginView extends TransactionView {
   /** The federated connections offered as buttons. */
@@ -174,6 +188,7 @@ export function loginPage(view: LoginView): PageDocument {
   const title = (ui: PageUi) => ui.text('login', 'login', 'pageTitle', { clientName: view.clientName });
   if (view.identifierFirst === 'password') return loginPasswordPage(view, title);
   const identifierOnly = view.identifierFirst === 'identifier';
+  const at: Screen = identifierOnly ? { prompt: 'login-id', screen: 'login-id' } : { prompt: 'login', screen: 'login' };
   return page(title, (ui) => {
     const label = identifierLabel(ui, view.usernames);
     return html`<h1>${ui.text('login', 'login', 'title')}</h1>
@@ -181,18 +196,19 @@ export function loginPage(view: LoginView): PageDocument {
 ${errorBlock(ui, view.error)}
 <form method="post" action="/login">
 ${hiddenFields(view)}
-<label for="username">${label}</label>
+${slot(ui, at, 'form-content-start')}<label for="username">${label}</label>
 <input type="${view.usernames ? 'text' : 'email'}" id="username" name="username" value="${view.identifier ?? ''}" autocomplete="username" required${fieldState(view.error, 'username')}>
 ${identifierOnly ? '' : passwordField(ui, { id: 'password', label: ui.text('login', 'login', 'passwordLabel'), autocomplete: 'current-password', state: fieldState(view.error, 'password') })}
-<button type="submit">${identifierOnly ? ui.text('common', 'common', 'continueButtonText') : ui.text('login', 'login', 'buttonText')}</button>
+${slot(ui, at, 'form-content-end')}<button type="submit">${identifierOnly ? ui.text('common', 'common', 'continueButtonText') : ui.text('login', 'login', 'buttonText')}</button>
 </form>
-${federatedButtons(ui, view)}
-${loginLinks(ui, view)}`;
-  }, { clientName: view.clientName });
+${federatedButtons(ui, view, at)}
+${footer(ui, at, loginLinks(ui, view))}`;
+  }, { clientName: view.clientName }, at.prompt);
 }
 
 /** Identifier first, second step: the identifier shown (with a way back to change it), the password asked. */
 function loginPasswordPage(view: LoginView, title: (ui: PageUi) => string): PageDocument {
+  const at: Screen = { prompt: 'login-password', screen: 'login-password' };
   return page(title, (ui) => html`<h1>${ui.text('login-password', 'login-password', 'title')}</h1>
 <p>${ui.rich('login-password', 'login-password', 'description', { clientName: view.clientName })}</p>
 ${errorBlock(ui, view.error)}
@@ -200,10 +216,10 @@ ${errorBlock(ui, view.error)}
 ${hiddenFields(view)}
 <div class="identifier"><span id="identifier-label" class="visually-hidden">${identifierLabel(ui, view.usernames)}</span><strong aria-describedby="identifier-label">${view.identifier!}</strong> <a href="${link('/login', view.state)}">${ui.text('login-password', 'login-password', 'editIdentifierText')}</a></div>
 <input type="${view.usernames ? 'text' : 'email'}" name="username" value="${view.identifier!}" autocomplete="username" readonly hidden>
-${passwordField(ui, { id: 'password', label: ui.text('login', 'login', 'passwordLabel'), autocomplete: 'current-password', state: fieldState(view.error, 'password') })}
-<button type="submit">${ui.text('login-password', 'login-password', 'buttonText')}</button>
+${slot(ui, at, 'form-content-start')}${passwordField(ui, { id: 'password', label: ui.text('login', 'login', 'passwordLabel'), autocomplete: 'current-password', state: fieldState(view.error, 'password') })}
+${slot(ui, at, 'form-content-end')}<button type="submit">${ui.text('login-password', 'login-password', 'buttonText')}</button>
 </form>
-${loginLinks(ui, view)}`, { clientName: view.clientName });
+${footer(ui, at, loginLinks(ui, view))}`, { clientName: view.clientName }, at.prompt);
 }
 
 export interface SignupView extends TransactionView {
@@ -220,6 +236,7 @@ export interface SignupView extends TransactionView {
 }
 
 export function signupPage(view: SignupView): PageDocument {
+  const at: Screen = { prompt: 'signup', screen: 'signup' };
   return page(
     (ui) => ui.text('signup', 'signup', 'pageTitle', { clientName: view.clientName }),
     (ui) => html`<h1>${ui.text('signup', 'signup', 'title')}</h1>
@@ -227,7 +244,7 @@ export function signupPage(view: SignupView): PageDocument {
 ${errorBlock(ui, view.error)}
 <form method="post" action="/signup">
 ${hiddenFields(view)}
-<label for="email">${ui.text('signup', 'signup', 'emailLabel')}</label>
+${slot(ui, at, 'form-content-start')}<label for="email">${ui.text('signup', 'signup', 'emailLabel')}</label>
 <input type="email" id="email" name="email" value="${view.email ?? ''}" autocomplete="email" required${fieldState(view.error, 'email')}>
 ${
   view.usernames
@@ -242,11 +259,12 @@ ${
       state: fieldState(view.error, 'password', view.policy && view.policy.rules.length > 0 ? ['policy'] : []),
     })}
 ${view.policy && view.policy.rules.length > 0 ? html`<p id="policy-title">${ui.text('signup', 'signup', 'policyTitle')}</p>${policyChecklist(ui, view.policy, view.policyChecked === true)}` : ''}
-<button type="submit">${ui.text('signup', 'signup', 'buttonText')}</button>
+${slot(ui, at, 'form-content-end')}<button type="submit">${ui.text('signup', 'signup', 'buttonText')}</button>
 </form>
-${federatedButtons(ui, view)}
-<div class="links"><p>${ui.text('signup', 'signup', 'loginActionText')} <a href="${link('/login', view.state)}">${ui.text('signup', 'signup', 'loginActionLinkText')}</a></p></div>`,
+${federatedButtons(ui, view, at)}
+${footer(ui, at, html`<div class="links"><p>${ui.text('signup', 'signup', 'loginActionText')} <a href="${link('/login', view.state)}">${ui.text('signup', 'signup', 'loginActionLinkText')}</a></p></div>`)}`,
     { clientName: view.clientName },
+    at.prompt,
   );
 }
 

@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { Branding } from '../../domain/branding/branding.js';
 import type { Theme } from '../../domain/branding/theme.js';
-import { renderPageTemplate } from '../../domain/branding/page-template.js';
+import { renderPageTemplate, renderPartial } from '../../domain/branding/page-template.js';
+import type { InsertionPoint, PromptPartials } from '../../domain/branding/partials.js';
 import { CATALOGS, type CustomTexts, type Language, type PromptName, type ScreenName, type TextKey } from '../../domain/branding/texts.js';
 import { PASSWORD_TOGGLE_SCRIPT, PASSWORD_TOGGLE_START } from './password-toggle.js';
 import { PUSH_WAIT_SCRIPT, PUSH_WAIT_START } from './push-wait.js';
@@ -108,6 +109,8 @@ export interface PageUi {
   readonly theme?: Theme;
   /** The tenant's page template (PUT /api/v2/branding/templates/universal-login), when it has one. */
   readonly pageTemplate?: string;
+  /** The tenant's prompt partials (PUT /api/v2/prompts/{prompt}/partials): prompt → screen → insertion point → Liquid. */
+  readonly partials?: Readonly<Record<string, PromptPartials>>;
   /** The name shown under the logo (the tenant's friendly name, else its name). */
   readonly companyName: string;
   readonly support: { url?: string; email?: string };
@@ -116,6 +119,8 @@ export interface PageUi {
   text<P extends PromptName, S extends ScreenName<P>>(prompt: P, screen: S, key: TextKey<P, S>, vars?: Readonly<Record<string, string>>): string;
   /** The same as markup: the text escaped, its variables in bold. */
   rich<P extends PromptName, S extends ScreenName<P>>(prompt: P, screen: S, key: TextKey<P, S>, vars?: Readonly<Record<string, string>>): Html;
+  /** The page's variables (`clientName`…). */
+  readonly vars: Readonly<Record<string, string>>;
   /** The same UI with variables every text of the page may use (`${clientName}` in a custom button text). */
   withVars(vars: Readonly<Record<string, string>>): PageUi;
 }
@@ -144,8 +149,9 @@ export function page(
   title: Localized<string>,
   body: Localized<Html>,
   vars: Readonly<Record<string, string>> = {},
+  prompt?: string,
 ): PageDocument {
-  return new PageDocument(title, body, vars);
+  return new PageDocument(title, body, vars, prompt);
 }
 
 const VARIABLE = /\$\{([A-Za-z]+)\}/g;
@@ -157,6 +163,7 @@ export function pageUi(options: {
   branding?: Branding;
   theme?: Theme;
   pageTemplate?: string;
+  partials?: Readonly<Record<string, PromptPartials>>;
   companyName?: string;
   support?: { url?: string; email?: string };
   identifierFirst?: boolean;
@@ -173,9 +180,11 @@ export function pageUi(options: {
     branding: options.branding ?? {},
     ...(options.theme && { theme: options.theme }),
     ...(options.pageTemplate !== undefined && { pageTemplate: options.pageTemplate }),
+    ...(options.partials && { partials: options.partials }),
     companyName,
     support: options.support ?? {},
     identifierFirst: options.identifierFirst ?? false,
+    vars: options.vars ?? {},
     withVars: (vars) => pageUi({ ...options, vars: { ...options.vars, ...vars } }),
     text: (prompt, screen, key, vars = {}) => raw(prompt, screen, key).replace(VARIABLE, (whole, name: string) => vars[name] ?? pageVars[name] ?? whole),
     rich: (prompt, screen, key, vars = {}) => {
@@ -236,6 +245,26 @@ function templateVariables(ui: PageUi, content: PageDocument, branding: Branding
     tenant: { friendly_name: ui.companyName, support_url: ui.support.url ?? '', support_email: ui.support.email ?? '' },
     prompt: { name: content.prompt ?? '' },
   };
+}
+
+/**
+ * The tenant's partial of a screen at one insertion point, rendered with the
+ * page template's engine and limits (src/domain/branding/partials.ts): its
+ * markup as the tenant wrote it, in a `div` naming the point; '' when there
+ * is none or it fails to render. Its variables are the page template's
+ * (`locale`, `application`, `tenant`, `prompt` with the screen).
+ */
+export function partialAt(ui: PageUi, prompt: string, screen: string, point: InsertionPoint): Html | '' {
+  const source = ui.partials?.[prompt]?.[screen]?.[point];
+  if (source === undefined) return '';
+  const out = renderPartial(source, {
+    locale: ui.language,
+    dir: 'ltr',
+    application: { name: ui.vars.clientName ?? '' },
+    tenant: { friendly_name: ui.companyName, support_url: ui.support.url ?? '', support_email: ui.support.email ?? '' },
+    prompt: { name: prompt, screen: { name: screen } },
+  });
+  return out === '' ? '' : new Html(`<div class="ulp-partial" data-point="${point}">${out}</div>`);
 }
 
 /** A rendered hosted page and the CSP that lets exactly it load. */

@@ -4,10 +4,12 @@
  * (sms connections) to send a code to, then the code. Same rules as the
  * other pages: texts in the request's language, escaped values, labelled
  * fields, errors announced and tied to their field, the transaction and its
- * CSRF token in every form.
+ * CSRF token in every form. The tenant's `login-passwordless` partials of
+ * the channel's screen (src/domain/branding/partials.ts) are written at the
+ * start and end of each page's form.
  */
 import { errorBlock, fieldState, hiddenFields, type FormError, type TransactionView } from './authorize.js';
-import { html, page, type Html, type PageDocument, type PageUi } from './html.js';
+import { html, page, partialAt, type Html, type PageDocument, type PageUi } from './html.js';
 
 const PROMPT = 'login-passwordless';
 
@@ -46,10 +48,12 @@ function recipientPage(channel: Channel, view: TransactionView & { recipient?: s
 ${errorBlock(ui, view.error)}
 <form method="post" action="/passwordless/login/start">
 ${hiddenFields(view)}
-<label for="${field}">${channel.label(ui)}</label>
+${partialAt(ui, PROMPT, screen, 'form-content-start')}<label for="${field}">${channel.label(ui)}</label>
 <input ${channel.input} id="${field}" name="${field}" value="${view.recipient ?? ''}" required${fieldState(view.error, field)}>
-<button type="submit">${ui.text(PROMPT, screen, 'buttonText')}</button>
+${partialAt(ui, PROMPT, screen, 'form-content-end')}<button type="submit">${ui.text(PROMPT, screen, 'buttonText')}</button>
 </form>`,
+    {},
+    PROMPT,
   );
 }
 
@@ -62,14 +66,16 @@ function codePage(channel: Channel, view: TransactionView & { recipient: string;
 ${errorBlock(ui, view.error)}
 <form method="post" action="/passwordless/login/verify">
 ${hiddenFields(view)}<input type="hidden" name="${field}" value="${view.recipient}">
-<label for="code">${ui.text(PROMPT, screen, 'codeLabel')}</label>
+${partialAt(ui, PROMPT, screen, 'form-content-start')}<label for="code">${ui.text(PROMPT, screen, 'codeLabel')}</label>
 <input type="text" id="code" name="code" inputmode="numeric" autocomplete="one-time-code" required${fieldState(view.error, 'code')}>
-<button type="submit">${ui.text(PROMPT, screen, 'codeButtonText')}</button>
+${partialAt(ui, PROMPT, screen, 'form-content-end')}<button type="submit">${ui.text(PROMPT, screen, 'codeButtonText')}</button>
 </form>
 <form method="post" action="/passwordless/login/start">
 ${hiddenFields(view)}<input type="hidden" name="${field}" value="${view.recipient}">
 <button type="submit" class="secondary">${ui.text(PROMPT, screen, 'resendButtonText')}</button>
 </form>`,
+    {},
+    PROMPT,
   );
 }
 

@@ -216,7 +216,8 @@ a{color:var(--link);text-underline-offset:.15em}
 a:hover{text-decoration-thickness:2px}
 form{margin:1.25rem 0 .5rem}
 label{display:block;margin:1rem 0 .375rem;font-weight:var(--label-weight,600);font-size:var(--label-size,.9375rem);color:var(--label,inherit)}
-input[type=text],input[type=email],input[type=password]{width:100%;padding:.7rem .8rem;font:inherit;color:var(--input-text,var(--text));background:var(--input-bg,var(--card));border:var(--input-border-weight,1px) solid var(--border);border-radius:var(--input-radius,.375rem)}
+input[type=text],input[type=email],input[type=password],input[type=tel],input[type=number],input[type=url],select,textarea{width:100%;padding:.7rem .8rem;font:inherit;color:var(--input-text,var(--text));background:var(--input-bg,var(--card));border:var(--input-border-weight,1px) solid var(--border);border-radius:var(--input-radius,.375rem)}
+input[type=checkbox],input[type=radio]{width:1.5rem;height:1.5rem;margin:0 .5rem 0 0;vertical-align:middle;accent-color:var(--primary)}
 input[aria-invalid=true]{border-color:var(--error);border-width:2px}
 :focus-visible{outline:3px solid var(--focus,var(--link));outline-offset:2px}
 input:focus-visible{outline-offset:0}

@@ -81,12 +81,8 @@ function liquid(): Liquid {
 export function pageTemplateProblem(template: string): string | undefined {
   if (template.length > MAX_TEMPLATE_LENGTH) return `Payload content length greater than maximum allowed: ${MAX_TEMPLATE_LENGTH}.`;
   if (!REQUIRED.every(([, tag]) => tag.test(template))) return 'Payload content missing required Liquid tags (auth0:head and auth0:widget).';
-  try {
-    liquid().parse(template);
-    return undefined;
-  } catch (error) {
-    return `Liquid template syntax error: ${error instanceof Error ? error.message.split('\n')[0] : 'unreadable'}.`;
-  }
+  const problem = liquidProblem(template);
+  return problem === undefined ? undefined : `Liquid template syntax error: ${problem}.`;
 }
 
 /** Parsed templates by their text's hash: a change of template is a new key, so nothing has to be invalidated. */
@@ -115,6 +111,33 @@ export function renderPageTemplate(template: string, parts: PageParts, variables
     return Buffer.byteLength(out, 'utf8') <= MAX_RENDERED_BYTES ? out : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** The most one rendered prompt partial may weigh: past it the partial is left out. */
+export const MAX_PARTIAL_OUTPUT_BYTES = 64 * 1024;
+
+/** Why `source` cannot be parsed as a partial by the pages' engine (file tags are refused as in a template), or undefined. */
+export function liquidProblem(source: string): string | undefined {
+  try {
+    liquid().parse(source);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message.split('\n')[0] : 'unreadable';
+  }
+}
+
+/**
+ * A prompt partial (./partials.ts) rendered by the same engine and limits
+ * as the page template, or '' when it fails or weighs more than
+ * MAX_PARTIAL_OUTPUT_BYTES: the page is then shown without it.
+ */
+export function renderPartial(source: string, variables: Record<string, unknown>): string {
+  try {
+    const out = liquid().renderSync(parse(source), variables);
+    return Buffer.byteLength(out, 'utf8') <= MAX_PARTIAL_OUTPUT_BYTES ? out : '';
+  } catch {
+    return '';
   }
 }
 

@@ -130,6 +130,19 @@ export async function deletePhoneTemplate(ctx: UiSettingsContext, tenantId: stri
   return ctx.stores.uiSettings.delete(tenantId, 'phone_template', current.type);
 }
 
+/**
+ * The variables a phone template's Liquid sees (the service's: `code`,
+ * `friendly_name`, `tenant.friendly_name`, `message_type`, `locale`). The
+ * document has one text per template, not one per language: a template
+ * speaks the user's language by testing `locale`, the language of the
+ * hosted page the code was asked from (`ui_locales`), e.g.
+ * `{% if locale == "fr" %}Votre code : {{ code }}{% else %}Your code: {{ code }}{% endif %}`;
+ * `locale` is empty for codes asked through the API.
+ */
+export function phoneTemplateVariables(friendlyName: string, code: string, locale?: string): Record<string, unknown> {
+  return { code, friendly_name: friendlyName, tenant: { friendly_name: friendlyName }, message_type: 'sms', locale: locale ?? '' };
+}
+
 /** The text of `type` the tenant created and has not disabled, or undefined (the sender then uses its own default). */
 export async function customPhoneText(ctx: { readonly stores: Pick<UiSettingsContext['stores'], 'uiSettings'> }, tenantId: string, type: PhoneTemplateType): Promise<{ text: string; from?: string } | undefined> {
   const row = await ctx.stores.uiSettings.get(tenantId, 'phone_template', type);

@@ -12,9 +12,8 @@
  *   service. Rules, rules configs and hooks are deprecated: the service
  *   answers a tenant that never had them with empty lists (its OpenAPI
  *   document's shapes). The others are lists auth0-deploy-cli reads with no
- *   way to skip them (its handlers for forms, flows, flow vault connections,
- *   self-service profiles, phone providers
- *   throw on any error): Gatehouse has none of them,
+ *   way to skip them (its handlers for forms, flows and flow vault
+ *   connections throw on any error): Gatehouse has none of them,
  *   so the empty list is the true answer. Creating one is still refused as
  *   not available.
  * - `forbidden`: 403, the service's answer to a tenant without the feature's
@@ -48,13 +47,8 @@ const ANSWERS: ReadonlyMap<string, Answer> = new Map(Object.entries({
   'GET /forms': { kind: 'empty', list: { paging: 'offset', key: 'forms' } },
   'GET /flows': { kind: 'empty', list: { paging: 'offset', key: 'flows' } },
   'GET /flows/vault/connections': { kind: 'empty', list: { paging: 'offset', key: 'connections' } },
-  'GET /self-service-profiles': { kind: 'empty', list: { paging: 'offset', key: 'self_service_profiles' } },
-  'GET /branding/phone/providers': { kind: 'empty', list: { paging: 'none', key: 'providers' } },
   // The tool skips supplemental signals only on 403 (the service's answer without the entitlement).
   'GET /supplemental-signals': { kind: 'forbidden' },
-  // Prompt partials (custom HTML in the service's login pages) likewise: the tool skips them on 403 ("feature is not supported").
-  'GET /prompts/{prompt}/partials': { kind: 'forbidden' },
-  'PUT /prompts/{prompt}/partials': { kind: 'forbidden' },
   // Bot detection and captcha: the tool skips them on 403 ("not available on this tenant's current plan").
   'GET /attack-protection/bot-detection': { kind: 'forbidden' },
   'PATCH /attack-protection/bot-detection': { kind: 'forbidden' },

@@ -3,11 +3,15 @@ import { getCustomText } from './custom-text/get.js';
 import { setCustomText } from './custom-text/put.js';
 import { getPromptSettings } from './get.js';
 import { PromptService } from './service.js';
+import { getPartials } from './partials/get.js';
+import { putPartials } from './partials/put.js';
+import { PartialsService } from './partials/service.js';
 import { updatePromptSettings } from './update.js';
 import type { UiSettingsContext } from '../../domain/branding/service.js';
 
-/** /api/v2/prompts and the prompts' custom texts. */
+/** /api/v2/prompts, the prompts' custom texts and their partials. */
 export function promptRoutes(ctx: UiSettingsContext): ManagementRoute[] {
   const prompts = new PromptService(ctx);
-  return [getPromptSettings, updatePromptSettings, getCustomText, setCustomText].map((route) => route(ctx, prompts));
+  const partials = new PartialsService(ctx);
+  return [...[getPromptSettings, updatePromptSettings, getCustomText, setCustomText].map((route) => route(ctx, prompts)), ...[getPartials, putPartials].map((route) => route(ctx, partials))];
 }

@@ -257,7 +257,7 @@ function routes(deps: StepDeps): RouteOptions[] {
         oobCode =
           kind === 'push'
             ? await startPushChallenge(ctx, interaction.tenant, factor, clientId, pushSender(ctx, interaction.tenant, factor, { clientName: interaction.client.row.name }))
-            : await startOobChallenge(ctx, interaction.tenant, factor, clientId, bindingCodeSender(ctx, interaction.tenant, factor));
+            : await startOobChallenge(ctx, interaction.tenant, factor, clientId, bindingCodeSender(ctx, interaction.tenant, factor, 'verification', (await request.pageUi?.())?.language));
       } catch (error) {
         if (!(error instanceof OAuthError)) throw error;
         throw new PageError(502, await challengeView(deps, interaction, method, { error: { message: 'The code could not be sent. Try another way, or try again later.' } }), formRedirects(interaction));

@@ -32,3 +32,4 @@ export const PhoneTemplateResponse = Type.Object({
 });
 export const PhoneTemplateList = Type.Object({ templates: Type.Array(PhoneTemplateResponse) });
 export const PhoneTemplateIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
+export const TryTemplateResponse = Type.Object({ message: Type.String() });

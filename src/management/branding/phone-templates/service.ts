@@ -8,7 +8,13 @@ import {
   updatePhoneTemplate,
   type PhoneTemplate,
 } from '../../../domain/branding/phone-templates.js';
+import { sendPhoneText, type PhoneDeliveryContext } from '../../../domain/branding/phone-providers.js';
+import { phoneTemplateVariables } from '../../../domain/branding/phone-templates.js';
 import type { UiSettingsContext } from '../../../domain/branding/service.js';
+import { totpIssuer } from '../../../domain/mfa/service.js';
+import { renderLine } from '../../../domain/templates.js';
+import { phoneDeliveryRefusal } from '../phone-providers/service.js';
+import type { Try } from '../phone-providers/schema.js';
 import type { Tenant } from '../../../domain/tenants/tenant.js';
 import { managementErrors } from '../../../platform/http/errors.js';
 import type { CreatePhoneTemplate, UpdatePhoneTemplate } from './schema.js';
@@ -20,7 +26,7 @@ const found = (template: PhoneTemplate | undefined): PhoneTemplate => {
 };
 
 export class PhoneTemplateService {
-  constructor(private readonly ctx: UiSettingsContext) {}
+  constructor(private readonly ctx: UiSettingsContext & PhoneDeliveryContext) {}
 
   async list(tenant: Tenant, disabled?: boolean): Promise<{ templates: PhoneTemplate[] }> {
     const all = await listPhoneTemplates(this.ctx, tenant.id, tenant.name);
@@ -43,6 +49,19 @@ export class PhoneTemplateService {
 
   async reset(tenant: Tenant, id: string): Promise<PhoneTemplate> {
     return found(await resetPhoneTemplate(this.ctx, tenant.id, tenant.name, id));
+  }
+
+  /** The template's text with a sample code (000000), sent to `to` through the tenant's provider as a real message would be. */
+  async try(tenant: Tenant, id: string, body: Try): Promise<{ message: string }> {
+    const template = await this.get(tenant, id);
+    if (body.delivery_method === 'voice') throw managementErrors.badRequest('Voice delivery is not available in Gatehouse: phone messages are sent as text.', 'invalid_body');
+    const text = await renderLine(template.content.body.text ?? '', phoneTemplateVariables(totpIssuer(tenant), '000000'));
+    try {
+      await sendPhoneText(this.ctx, tenant.id, body.to, text, template.content.from === undefined ? {} : { from: template.content.from });
+    } catch (error) {
+      throw phoneDeliveryRefusal(error);
+    }
+    return { message: 'Phone notification sent.' };
   }
 
   async delete(tenant: Tenant, id: string): Promise<void> {
