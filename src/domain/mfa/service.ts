@@ -28,7 +28,7 @@ import { newSecret, secretHash } from '../secrets.js';
 import type { Tenant } from '../tenants/tenant.js';
 import type { UserRow } from '../users/model.js';
 import { totpSecretContext, type Authenticator, type AuthenticatorType, type FactorName, type MfaPolicy } from './model.js';
-import { factorOf, SECOND_FACTORS } from './factors/registry.js';
+import { factorEnabled, factorOf, SECOND_FACTORS } from './factors/registry.js';
 import { newTotpSecret, totpStep, totpStepExpiry, totpUri } from './totp.js';
 import type { MfaAuthenticatorStore, MfaChallengeStore, MfaFailureStore, MfaRecoveryCodeStore, MfaSettingsStore } from './store.js';
 import type { OneTimeUseStore } from '../one-time-use/store.js';
@@ -40,7 +40,7 @@ export const MAX_CODE_FAILURES = 5;
 export const FAILURE_WINDOW_SECONDS = 900;
 
 /** The factors that can be a login's second factor (recovery codes only stand in for one). */
-const LOGIN_FACTORS: readonly FactorName[] = SECOND_FACTORS.filter((f) => f.secondFactor).map((f) => f.name);
+const LOGIN_FACTORS = SECOND_FACTORS.filter((f) => f.secondFactor);
 
 export interface MfaSettings {
   factors: Set<FactorName>;
@@ -66,7 +66,7 @@ export async function mfaSettings(ctx: MfaContext, tenantId: string): Promise<Mf
 
 /** Whether any factor that can be a second factor is enabled. */
 export function mfaAvailable(settings: MfaSettings): boolean {
-  return LOGIN_FACTORS.some((f) => settings.factors.has(f));
+  return LOGIN_FACTORS.some((f) => factorEnabled(settings.factors, f));
 }
 
 /** The user's enrolments whose factor is enabled. */
@@ -75,7 +75,7 @@ export async function usableAuthenticators(ctx: MfaContext, tenantId: string, us
   const rows = (await ctx.stores.mfa.authenticators(tenantId, userId)) as Authenticator[];
   return rows.filter((row) => {
     const factor = factorOf(row);
-    return factor !== undefined && factors.has(factor.name);
+    return factor !== undefined && factorEnabled(factors, factor);
   });
 }
 
@@ -93,7 +93,7 @@ export async function mfaRequired(ctx: MfaContext, tenantId: string, userId: str
   return secondFactors(await usableAuthenticators(ctx, tenantId, userId, settings)).length > 0;
 }
 
-export function newAuthenticator(ctx: MfaContext, tenantId: string, userId: string, type: AuthenticatorType, fields: Partial<MfaAuthenticatorRow> = {}): MfaAuthenticatorRow {
+export function newAuthenticator(ctx: Pick<MfaContext, 'now'>, tenantId: string, userId: string, type: AuthenticatorType, fields: Partial<MfaAuthenticatorRow> = {}): MfaAuthenticatorRow {
   return {
     tenant_id: tenantId,
     id: newPrefixedId('dev', 16),
