@@ -11,9 +11,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ManagementClient } from 'auth0';
+import type { ManagementClient } from 'auth0';
+import { inProcessSdk } from '../helpers/sdk.js';
 import type { LightMyRequestResponse } from 'fastify';
-import { createTestApp, DOMAIN, type TestApp } from '../helpers/app.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
 import { authorizeUrl, Browser, hidden } from '../helpers/browser.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
 
@@ -37,20 +38,7 @@ describe('/api/v2/branding/templates/universal-login', () => {
     assert.equal(conn.statusCode, 201, conn.body);
     const user = await t.management('POST', '/api/v2/users', { body: { connection: REALM, email: 'alice@example.com', password: PASSWORD } });
     assert.equal(user.statusCode, 201, user.body);
-    const token = await t.managementToken();
-    const inProcess: typeof fetch = async (input, init) => {
-      const request = new Request(input, init);
-      const url = new URL(request.url);
-      const res = await t.app.inject({
-        method: request.method as 'GET',
-        url: url.pathname + url.search,
-        headers: { ...Object.fromEntries(request.headers), host: DOMAIN },
-        ...(request.body ? { payload: Buffer.from(await request.arrayBuffer()) } : {}),
-      });
-      const empty = res.statusCode === 204 || res.statusCode === 201 && res.rawPayload.length === 0;
-      return new Response(empty ? null : res.rawPayload, { status: res.statusCode, headers: { 'content-type': String(res.headers['content-type'] ?? '') } });
-    };
-    sdk = new ManagementClient({ domain: DOMAIN, token, maxRetries: 0, fetch: inProcess });
+    sdk = await inProcessSdk(t);
   });
   after(() => t.close());
 

@@ -11,10 +11,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ManagementClient } from 'auth0';
+import type { ManagementClient } from 'auth0';
+import { inProcessSdk } from '../helpers/sdk.js';
 import type { LightMyRequestResponse } from 'fastify';
 import { contrast } from '../../src/authentication/pages/theme.js';
-import { createTestApp, DOMAIN, type TestApp } from '../helpers/app.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
 import { authorizeUrl, Browser } from '../helpers/browser.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
 import { defaultTheme, lowContrastTheme } from '../fixtures/themes.js';
@@ -33,19 +34,7 @@ describe('/api/v2/branding/themes', () => {
     const conn = await t.management('POST', '/api/v2/connections', { body: { name: REALM, strategy: 'auth0', enabled_clients: [client.client_id] } });
     assert.equal(conn.statusCode, 201, conn.body);
     // The SDK over the app in process: its requests, paths and bodies exactly as it sends them.
-    const token = await t.managementToken();
-    const inProcess: typeof fetch = async (input, init) => {
-      const request = new Request(input, init);
-      const url = new URL(request.url);
-      const res = await t.app.inject({
-        method: request.method as 'GET',
-        url: url.pathname + url.search,
-        headers: { ...Object.fromEntries(request.headers), host: DOMAIN },
-        ...(request.body ? { payload: Buffer.from(await request.arrayBuffer()) } : {}),
-      });
-      return new Response(res.statusCode === 204 ? null : res.rawPayload, { status: res.statusCode, headers: { 'content-type': String(res.headers['content-type'] ?? '') } });
-    };
-    sdk = new ManagementClient({ domain: DOMAIN, token, maxRetries: 0, fetch: inProcess });
+    sdk = await inProcessSdk(t);
   });
   after(() => t.close());
 

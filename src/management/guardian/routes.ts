@@ -4,6 +4,8 @@ import { deleteAuthenticationMethods } from '../users/authentication-methods/del
 import { deleteAuthenticationMethod } from '../users/authentication-methods/delete.js';
 import { getAuthenticationMethod } from '../users/authentication-methods/get.js';
 import { listAuthenticationMethods } from '../users/authentication-methods/list.js';
+import { setAuthenticationMethods } from '../users/authentication-methods/set.js';
+import { updateAuthenticationMethod } from '../users/authentication-methods/update.js';
 import { deleteAuthenticators } from '../users/authenticators/delete-all.js';
 import { listUserEnrollments } from '../users/enrollments/list.js';
 import { regenerateRecoveryCode } from '../users/recovery-code-regeneration/create.js';
@@ -48,6 +50,8 @@ export function guardianRoutes(ctx: GuardianServiceContext & GuardianMfaServiceC
       listAuthenticationMethods,
       getAuthenticationMethod,
       createAuthenticationMethod,
+      setAuthenticationMethods,
+      updateAuthenticationMethod,
       deleteAuthenticationMethods,
       deleteAuthenticationMethod,
       deleteAuthenticators,

@@ -72,6 +72,12 @@ export interface SecondFactor {
   methodFields(row: Enrolment): MethodFields;
   /** WebAuthn factors: the authenticators the browser is to offer (absent: any), and whether the user must be verified (PIN, biometrics). */
   readonly webauthn?: { readonly attachment?: 'cross-platform' | 'platform'; readonly userVerification: 'required' | 'preferred' | 'discouraged' };
+  /**
+   * The Management API's POST/PUT /users/{id}/authentication-methods: an
+   * administrator may set the factor's enrolments (`preferredMethod`: the
+   * phone's `preferred_authentication_method` applies); absent when not.
+   */
+  readonly settable?: { readonly preferredMethod: boolean };
   /** Guardian enrolments (/users/{id}/enrollments): `type` and `auth_method`, absent when not listed there. */
   readonly enrollment?: { readonly type: string; readonly authMethod: 'authenticator' | 'guardian' | 'sms' };
 }
