@@ -9,7 +9,8 @@
  * silently ignored.
  */
 import { sendTenantMail, userVariables, type TenantMailContext } from '../../domain/email/templates.js';
-import { authenticatorApiId, factorOf, supportedFactor } from '../../domain/mfa/factors/registry.js';
+import { authenticatorApiId, factorOf, factorOfType, supportedFactor } from '../../domain/mfa/factors/registry.js';
+import type { SecondFactor } from '../../domain/mfa/factors/factor.js';
 import {
   twilioAuthTokenContext,
   FACTOR_NAMES,
@@ -52,12 +53,13 @@ const missingMember = (member: string) => managementErrors.invalidBody(`Payload 
 const duplicateMethod = () => managementErrors.conflict('An authentication method of this type with this value already exists for the user.');
 const voiceUnsupported = () => managementErrors.badRequest('Voice calls are not supported by this server.', 'operation_not_supported');
 
-/** The member each settable type needs, and what this server refuses of it. */
-function checkSettable(body: CreateAuthenticationMethodBody): void {
-  if (body.type === 'totp' && body.totp_secret === undefined) throw missingMember('totp_secret');
-  if (body.type === 'email' && body.email === undefined) throw missingMember('email');
-  if (body.type === 'phone' && body.phone_number === undefined) throw missingMember('phone_number');
-  if (body.type === 'phone' && body.preferred_authentication_method === 'voice') throw voiceUnsupported();
+/** The factor of a method an administrator sets (its module says `settable`), with the member it needs present; voice refused. */
+function checkSettable(body: CreateAuthenticationMethodBody): SecondFactor & { settable: NonNullable<SecondFactor['settable']> } {
+  const factor = factorOfType(body.type);
+  if (!factor?.settable) throw managementErrors.badRequest(`Authentication methods of type ${body.type} are not supported by this server.`, 'operation_not_supported');
+  if (body[factor.settable.member] === undefined) throw missingMember(factor.settable.member);
+  if (factor.settable.preferredMethod && body.preferred_authentication_method === 'voice') throw voiceUnsupported();
+  return factor as SecondFactor & { settable: NonNullable<SecondFactor['settable']> };
 }
 
 /** Whether an enrolment has the address a new method of the same type would have (one of a kind per address). */
@@ -259,25 +261,21 @@ export class GuardianMfaService {
 
   /** A new confirmed method (the administrator vouches for it), checked by checkSettable. */
   async #add(tenant: Tenant, userId: string, body: CreateAuthenticationMethodBody): Promise<CreatedAuthenticationMethod> {
+    const factor = checkSettable(body);
     const name = body.name ?? null;
-    const created = (row: { id: string; type: string }): CreatedAuthenticationMethod => ({
+    const value = body[factor.settable.member]!;
+    const row =
+      factor.challenge === 'code'
+        ? await addTotpAuthenticator(this.ctx, tenant, userId, value.replace(/=+$/, '').toUpperCase(), name)
+        : await addOobAuthenticator(this.ctx, tenant.id, userId, factor.type as 'email' | 'phone', value, { confirmed: true, name });
+    return {
       id: authenticatorApiId(row),
       type: body.type,
       ...(body.name !== undefined && { name: body.name }),
       ...(body.phone_number !== undefined && { phone_number: body.phone_number }),
       ...(body.email !== undefined && { email: body.email }),
-      ...(body.type === 'phone' && { preferred_authentication_method: body.preferred_authentication_method ?? 'sms' }),
-    });
-    switch (body.type) {
-      case 'totp':
-        return created(await addTotpAuthenticator(this.ctx, tenant, userId, body.totp_secret!.replace(/=+$/, '').toUpperCase(), name));
-      case 'email':
-        return created(await addOobAuthenticator(this.ctx, tenant.id, userId, 'email', body.email!, { confirmed: true, name }));
-      case 'phone':
-        return created(await addOobAuthenticator(this.ctx, tenant.id, userId, 'phone', body.phone_number!, { confirmed: true, name }));
-      default:
-        throw managementErrors.badRequest(`Authentication methods of type ${body.type} are not supported by this server.`, 'operation_not_supported');
-    }
+      ...(factor.settable.preferredMethod && { preferred_authentication_method: body.preferred_authentication_method ?? 'sms' }),
+    };
   }
 
   async deleteAuthenticationMethods(tenant: Tenant, userId: string): Promise<void> {

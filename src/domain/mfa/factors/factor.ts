@@ -74,10 +74,11 @@ export interface SecondFactor {
   readonly webauthn?: { readonly attachment?: 'cross-platform' | 'platform'; readonly userVerification: 'required' | 'preferred' | 'discouraged' };
   /**
    * The Management API's POST/PUT /users/{id}/authentication-methods: an
-   * administrator may set the factor's enrolments (`preferredMethod`: the
-   * phone's `preferred_authentication_method` applies); absent when not.
+   * administrator may set the factor's enrolments, giving `member` (the
+   * secret or address; `preferredMethod`: the phone's
+   * `preferred_authentication_method` applies); absent when not.
    */
-  readonly settable?: { readonly preferredMethod: boolean };
+  readonly settable?: { readonly member: 'totp_secret' | 'email' | 'phone_number'; readonly preferredMethod: boolean };
   /** Guardian enrolments (/users/{id}/enrollments): `type` and `auth_method`, absent when not listed there. */
   readonly enrollment?: { readonly type: string; readonly authMethod: 'authenticator' | 'guardian' | 'sms' };
 }

@@ -11,7 +11,7 @@ export const otpFactor: SecondFactor = {
   api: { challengeType: 'otp' },
   pageMethod: 'otp',
   listed: () => ({ authenticator_type: 'otp' }),
-  settable: { preferredMethod: false },
+  settable: { member: 'totp_secret', preferredMethod: false },
   methodFields: () => ({}),
   enrollment: { type: 'authenticator', authMethod: 'authenticator' },
 };

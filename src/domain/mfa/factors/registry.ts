@@ -45,6 +45,19 @@ export function factorOfPageMethod(method: string | undefined): SecondFactor | u
   return method === undefined ? undefined : BY_PAGE_METHOD.get(method);
 }
 
+/** The factor whose enrolments are stored (and named by the Management API) as `type`. */
+export function factorOfType(type: string): SecondFactor | undefined {
+  return BY_TYPE.get(type);
+}
+
+/** The recovery code: the factor that only stands in for another (challenge `none`). */
+export const RECOVERY_CODE_FACTOR: SecondFactor = SECOND_FACTORS.find((f) => f.challenge === 'none')!;
+
+/** Whether the enrolment is the user's recovery code. */
+export function isRecoveryCode(row: Pick<MfaAuthenticatorRow, 'type'>): boolean {
+  return factorOf(row) === RECOVERY_CODE_FACTOR;
+}
+
 /** Whether the tenant's enabled Guardian factors switch `factor` on as a second factor (a passkey: never, the connection enables it). */
 export function factorEnabled(enabled: ReadonlySet<FactorName>, factor: SecondFactor): boolean {
   return factor.name !== 'passkey' && enabled.has(factor.name);

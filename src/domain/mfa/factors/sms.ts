@@ -12,7 +12,7 @@ export const smsFactor: SecondFactor = {
   api: { challengeType: 'oob', oobChannel: 'sms' },
   pageMethod: 'sms',
   listed: (row) => ({ authenticator_type: 'oob', oob_channel: 'sms', name: maskedPhone(row.phone_number ?? '') }),
-  settable: { preferredMethod: true },
+  settable: { member: 'phone_number', preferredMethod: true },
   methodFields: (row) => ({ preferred_authentication_method: 'sms', ...(row.phone_number !== null && { phone_number: row.phone_number }) }),
   enrollment: { type: 'sms', authMethod: 'sms' },
 };
