@@ -8,7 +8,8 @@
  * alert) and no code for the application: another origin, another RP ID, a
  * replayed challenge, the challenge of another login, another user's
  * handle, a passkey of another tenant, user verification missing, a
- * counter that went backwards, the method switched off, a blocked user.
+ * counter that went backwards, the method switched off, a blocked user,
+ * brute-force protection.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -241,6 +242,16 @@ describe('passkeys as a first factor in the hosted login', () => {
     await mgmt('PATCH', `/api/v2/users/${encodeURIComponent(userId)}`, { blocked: true });
     const login = await loginPage();
     refused(await login.post(key.assert({ challenge: login.options.challenge, rpId: DOMAIN }, { userHandle: userId })), 'a blocked user', /This user is blocked/);
+  });
+
+  it('brute-force protection counts refused passkeys as wrong passwords: after 10, even the right passkey is refused', async () => {
+    const { key, userId } = await signUp('pk10@example.com');
+    for (let i = 0; i < 10; i++) {
+      const login = await loginPage();
+      refused(await login.post(key.assert({ challenge: login.options.challenge, rpId: DOMAIN, origin: 'https://evil.example' }, { userHandle: userId })), `refused attempt ${i + 1}`);
+    }
+    const login = await loginPage();
+    refused(await login.post(key.assert({ challenge: login.options.challenge, rpId: DOMAIN }, { userHandle: userId })), 'blocked', /Your account has been blocked/);
   });
 
   it("refuses a passkey of another tenant: the credential id is unknown there", async () => {
