@@ -9,7 +9,7 @@
  * silently ignored.
  */
 import { sendTenantMail, userVariables, type TenantMailContext } from '../../domain/email/templates.js';
-import { authenticatorApiId, factorOf, factorOfType, supportedFactor } from '../../domain/mfa/factors/registry.js';
+import { authenticatorApiId, factorEnabled, factorOf, factorOfType, OTP_FACTOR, supportedFactor } from '../../domain/mfa/factors/registry.js';
 import type { SecondFactor } from '../../domain/mfa/factors/factor.js';
 import {
   twilioAuthTokenContext,
@@ -297,10 +297,10 @@ export class GuardianMfaService {
   async createEnrollmentTicket(tenant: Tenant, body: EnrollmentTicketBody): Promise<EnrollmentTicketResponse> {
     const user = await this.ctx.stores.users.get(tenant.id, body.user_id);
     if (!user) throw userNotFound();
-    if (body.factor !== undefined && body.factor !== 'otp') {
+    if (body.factor !== undefined && body.factor !== OTP_FACTOR.name) {
       throw managementErrors.badRequest(`Enrollment tickets for the ${body.factor} factor are not supported by this server; use otp.`, 'operation_not_supported');
     }
-    if (!(await this.ctx.stores.mfa.enabledFactors(tenant.id)).has('otp')) throw managementErrors.badRequest('The otp factor is not enabled.');
+    if (!factorEnabled(await this.ctx.stores.mfa.enabledFactors(tenant.id), OTP_FACTOR)) throw managementErrors.badRequest('The otp factor is not enabled.');
     if (body.allow_multiple_enrollments !== true && secondFactors((await this.ctx.stores.mfa.authenticators(tenant.id, user.user_id)) as Authenticator[]).length > 0) {
       throw managementErrors.badRequest('The user is already enrolled in multi-factor authentication; set allow_multiple_enrollments to enroll another factor.');
     }

@@ -27,7 +27,7 @@
 import type { FastifyReply, RouteOptions } from 'fastify';
 import type { Authenticator } from '../../../domain/mfa/model.js';
 import { lifetimeOf } from '../../../domain/lifetimes.js';
-import { factorEnabled, factorOf, factorOfPageMethod, SECOND_FACTORS } from '../../../domain/mfa/factors/registry.js';
+import { factorEnabled, factorOf, factorOfPageMethod, OTP_FACTOR, SECOND_FACTORS } from '../../../domain/mfa/factors/registry.js';
 import type { SecondFactor } from '../../../domain/mfa/factors/factor.js';
 import { authenticate as authenticateCredential, authenticationOptions, register as registerCredential, registrationOptions, type WebAuthnBinding } from '../../../domain/mfa/webauthn.js';
 import { pollPushChallenge, pushChallengeStatus, startPushChallenge } from '../../../domain/mfa/push.js';
@@ -146,7 +146,7 @@ async function enrolView(deps: StepDeps, interaction: Interaction, method: strin
   const settings = await mfaSettings(deps.ctx, interaction.tenant.id);
   const webauthn = SECOND_FACTORS.filter((f) => f.challenge === 'webauthn' && factorEnabled(settings.factors, f));
   const offers = webauthn.map((f) => f.name as WebauthnFactorName);
-  const otpOffered = settings.factors.has('otp');
+  const otpOffered = factorEnabled(settings.factors, OTP_FACTOR);
   const asked = factorOfPageMethod(method);
   const key = asked && webauthn.includes(asked) ? asked : otpOffered ? undefined : webauthn[0];
   if (key) {
@@ -235,10 +235,10 @@ function routes(deps: StepDeps): RouteOptions[] {
       const kind = sent?.challenge;
       const factor = (kind === 'binding-code' || kind === 'push') && (await factorsOf(deps, interaction)).find((a) => factorOf(a) === sent);
       if (!factor) throw new PageError(400, await challengeView(deps, interaction, undefined, { error: { message: 'No such way to get a code is set up for this account.' } }), formRedirects(interaction));
-      if (sent!.name === 'sms' || kind === 'push') {
+      if (sent!.sendLimit !== undefined) {
         try {
           // Each text message costs money, each notification the user's patience: limited per client IP and per number or device (../../abuse-limits.ts).
-          await takeSend(ctx, interaction.tenant, `mfa_${kind === 'push' ? 'push' : 'sms'}_challenge`, request.ip, factor.phone_number ?? factor.id);
+          await takeSend(ctx, interaction.tenant, sent!.sendLimit, request.ip, factor.phone_number ?? factor.id);
         } catch {
           throw new PageError(429, await challengeView(deps, interaction, method, { error: { message: TOO_MANY_SENT } }), formRedirects(interaction));
         }

@@ -72,6 +72,8 @@ export interface SecondFactor {
   methodFields(row: Enrolment): MethodFields;
   /** WebAuthn factors: the authenticators the browser is to offer (absent: any), and whether the user must be verified (PIN, biometrics). */
   readonly webauthn?: { readonly attachment?: 'cross-platform' | 'platform'; readonly userVerification: 'required' | 'preferred' | 'discouraged' };
+  /** Each challenge sent costs money (a text message) or the user's patience (a notification): the send limit's purpose (src/authentication/abuse-limits.ts). */
+  readonly sendLimit?: string;
   /**
    * The Management API's POST/PUT /users/{id}/authentication-methods: an
    * administrator may set the factor's enrolments, giving `member` (the

@@ -53,6 +53,9 @@ export function factorOfType(type: string): SecondFactor | undefined {
 /** The recovery code: the factor that only stands in for another (challenge `none`). */
 export const RECOVERY_CODE_FACTOR: SecondFactor = SECOND_FACTORS.find((f) => f.challenge === 'none')!;
 
+/** The authenticator app: the factor whose code the user types (challenge `code`), the one enrolment tickets and the enrolment page start with. */
+export const OTP_FACTOR: SecondFactor = SECOND_FACTORS.find((f) => f.challenge === 'code')!;
+
 /** Whether the enrolment is the user's recovery code. */
 export function isRecoveryCode(row: Pick<MfaAuthenticatorRow, 'type'>): boolean {
   return factorOf(row) === RECOVERY_CODE_FACTOR;

@@ -7,6 +7,7 @@ export const smsFactor: SecondFactor = {
   type: 'phone',
   apiPrefix: 'sms',
   secondFactor: true,
+  sendLimit: 'mfa_sms_challenge',
   challenge: 'binding-code',
   requirement: { challenge: 'phone', enroll: 'phone' },
   api: { challengeType: 'oob', oobChannel: 'sms' },
