@@ -148,6 +148,12 @@ describe('passkeys as a first factor in the hosted login', () => {
     const ok = await login.post(key.assert({ challenge: login.options.challenge, rpId: DOMAIN }, { userHandle: userId }));
     assert.equal(ok.statusCode, 302, ok.body);
     assert.equal((await exchange(ok, login.verifier)).sub, userId);
+
+    // The tenant log has the login (s), as a password login's.
+    await t.ctx.tenantLogs.flush();
+    const logs = (await mgmt('GET', `/api/v2/logs?q=${encodeURIComponent(`user_id:"${userId}" AND type:s`)}`)).json() as { type: string; connection: string }[];
+    assert.equal(logs.length, 1, JSON.stringify(logs));
+    assert.equal(logs[0]!.connection, REALM);
   });
 
   it('offers the button, the autofill, or both, as passkey_options.challenge_ui says', async () => {
@@ -252,6 +258,10 @@ describe('passkeys as a first factor in the hosted login', () => {
     }
     const login = await loginPage();
     refused(await login.post(key.assert({ challenge: login.options.challenge, rpId: DOMAIN }, { userHandle: userId })), 'blocked', /Your account has been blocked/);
+    await t.ctx.tenantLogs.flush();
+    const types = ((await mgmt('GET', `/api/v2/logs?q=${encodeURIComponent(`user_id:"${userId}"`)}&per_page=50`)).json() as { type: string; description?: string }[]).map((l) => l.type);
+    assert.equal(types.filter((type) => type === 'f').length, 10, 'each refused passkey logged (f)');
+    assert.ok(types.includes('limit_wc'), 'the blocked attempt logged (limit_wc)');
   });
 
   it("refuses a passkey of another tenant: the credential id is unknown there", async () => {

@@ -25,7 +25,7 @@ import type { ConnectionRow } from '../../../domain/connections/model.js';
 import { hostedLoginConnection } from '../../../domain/connections/login-connection.js';
 import { verifyUserPassword } from '../../../domain/users/login.js';
 import { whileClientWaits } from '../../client-waiting.js';
-import { logPasswordLogin, type PasswordLoginOutcome } from '../../tenant-log.js';
+import { logPasskeyLogin, logPasswordLogin, type PasswordLoginOutcome } from '../../tenant-log.js';
 import type { UserRow } from '../../../domain/rows.js';
 import { DbConnectionsError, PasswordStrengthError } from '../../dbconnections/errors.js';
 import { checkPassword, ruleSentences, type PolicyResult } from '../../dbconnections/password-policy.js';
@@ -132,12 +132,18 @@ function loginRoutes(deps: StepDeps): RouteOptions[] {
       const user = result.userId === undefined ? undefined : await ctx.stores.users.get(tenant.id, result.userId);
       // Brute-force protection counts a refused passkey of a user as a wrong password of theirs, and a blocked user's passkey is refused as their password is.
       const attempt = user && loginAttempt(tenant, connection.name, user.email ?? user.username ?? user.user_id, request.ip);
-      if (attempt && (await ctx.bruteForce.isBlocked(attempt))) throw await refuse('too-many-attempts');
+      const log = (outcome: 'ok' | 'blocked_account' | 'refused') => logPasskeyLogin(ctx, request, { client: interaction.client.row, connection, user, outcome });
+      if (attempt && (await ctx.bruteForce.isBlocked(attempt))) {
+        log('blocked_account');
+        throw await refuse('too-many-attempts');
+      }
       if (result.outcome !== 'ok' || !user || user.connection_id !== connection.id) {
         if (attempt) await recordLoginFailure(ctx, tenant, connection.id, attempt);
+        log('refused');
         throw await refuse('passkeyRefusedText');
       }
       await ctx.bruteForce.recordSuccess(attempt!);
+      log('ok');
       if (!isActive(user)) throw await refuse('user-blocked');
       return loggedIn(deps, reply, interaction, user);
     }),
