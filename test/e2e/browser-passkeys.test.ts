@@ -16,25 +16,22 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import * as client from 'openid-client';
-import type { Browser, CDPSession, Page } from 'playwright-core';
+import type { Browser, CDPSession } from 'playwright-core';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { axeViolations } from './support/axe.js';
-import { chromiumSkipReason, inScenario, launchChromium, managementApi, startLocalServer, type LocalServer, type ManagementApi, type Scenario } from './support/chromium.js';
-import { caFetch, cleanUp } from './support/https.js';
+import { chromiumSkipReason, inScenario, launchChromium, managementApi, type ManagementApi, type Scenario } from './support/chromium.js';
+import { atCallback, authorization, codeFlowApp, navigation, type CodeFlowApp } from './support/code-flow-app.js';
+import { cleanUp } from './support/https.js';
 
 const CONNECTION = 'passkey-browser-users';
 
 const skip = chromiumSkipReason();
 let server: ServerProcess;
-let callbackServer: LocalServer;
-let callback: string;
-let loggedOut: string;
+let app: CodeFlowApp;
 let management: ManagementApi;
 let browser: Browser | undefined;
-let config: client.Configuration;
 let connectionId: string;
 
 const passkeyOptions = (challengeUi: 'both' | 'button' | 'autofill') => ({
@@ -46,58 +43,16 @@ before(async () => {
   if (skip) return;
   server = await startServerProcess();
   browser = await launchChromium();
-  const ca = fs.readFileSync(server.certFile);
-  callbackServer = await startLocalServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Callback</title></head><body><h1>Signed in</h1></body></html>');
-  });
-  callback = `${callbackServer.origin}/callback`;
-  loggedOut = `${callbackServer.origin}/logged-out`;
   management = await managementApi(server);
-  const created = await management('POST', '/clients', {
-    name: 'Passkey Browser App',
-    is_first_party: true,
-    app_type: 'regular_web',
-    token_endpoint_auth_method: 'client_secret_basic',
-    callbacks: [callback],
-    allowed_logout_urls: [loggedOut],
-    grant_types: ['authorization_code'],
-  });
-  const clientSecret = created.client_secret as string;
-  connectionId = (await management('POST', '/connections', { name: CONNECTION, strategy: 'auth0', enabled_clients: [created.client_id], options: passkeyOptions('button') })).id as string;
-  config = await client.discovery(new URL(`${server.baseUrl}/`), created.client_id as string, clientSecret, client.ClientSecretBasic(clientSecret), { [client.customFetch]: caFetch(ca) });
+  app = await codeFlowApp(server, management, 'Passkey Browser App');
+  connectionId = (await management('POST', '/connections', { name: CONNECTION, strategy: 'auth0', enabled_clients: [app.clientId], options: passkeyOptions('button') })).id as string;
 });
 
 after(async () => {
   await browser?.close();
-  await callbackServer?.close();
+  await app?.close();
   await cleanUp(server ? [server] : [], server ? [server.dataDir] : []);
 });
-
-interface Pending {
-  url: string;
-  state: string;
-  verifier: string;
-}
-
-async function authorization(params: Record<string, string> = {}): Promise<Pending> {
-  const verifier = client.randomPKCECodeVerifier();
-  const state = client.randomState();
-  const url = client.buildAuthorizationUrl(config, {
-    redirect_uri: callback,
-    scope: 'openid email',
-    state,
-    code_challenge: await client.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    ...params,
-  });
-  return { url: url.href, state, verifier };
-}
-
-async function navigation(page: Page, action: () => Promise<unknown>) {
-  const [response] = await Promise.all([page.waitForNavigation(), action()]);
-  return response;
-}
 
 /** A platform authenticator in this page's browser context: CTAP2, internal, resident keys, the user verified at each use. */
 async function platformAuthenticator(scenario: Scenario): Promise<{ cdp: CDPSession; authenticatorId: string }> {
@@ -107,14 +62,6 @@ async function platformAuthenticator(scenario: Scenario): Promise<{ cdp: CDPSess
     options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
   });
   return { cdp, authenticatorId };
-}
-
-/** The application's side of the callback: openid-client exchanges the code and checks the ID token. */
-async function callbackTokens(scenario: Scenario, pending: Pending, step: string) {
-  const url = new URL(scenario.page.url());
-  assert.equal(`${url.origin}${url.pathname}`, callback, `on the callback, not ${scenario.page.url()}`);
-  await scenario.shot(step);
-  return client.authorizationCodeGrant(config, url, { pkceCodeVerifier: pending.verifier, expectedState: pending.state });
 }
 
 /** The page photographed in light and dark mode, axe-core reporting nothing in either. */
@@ -138,7 +85,7 @@ describe('passkeys as a first factor, in Chromium', { skip }, () => {
     await inScenario(browser!, 'passkey signup logout login', async (scenario) => {
       const { page } = scenario;
       const key = await platformAuthenticator(scenario);
-      const signup = await authorization({ screen_hint: 'signup' });
+      const signup = await authorization(app, { screen_hint: 'signup' });
       await page.goto(signup.url);
       assert.equal(await page.getByLabel('Password', { exact: true }).count(), 0, 'no password asked');
       await lightAndDark(scenario, 'signup: email first');
@@ -147,7 +94,7 @@ describe('passkeys as a first factor, in Chromium', { skip }, () => {
       assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Create a passkey');
       await lightAndDark(scenario, 'signup: create a passkey');
       await navigation(page, () => page.getByRole('button', { name: 'Create a passkey' }).click());
-      const tokens = await callbackTokens(scenario, signup, 'signed up: callback');
+      const tokens = await atCallback(scenario, app, signup, 'signed up: callback');
       const claims = tokens.claims()!;
       assert.equal(claims.email, email);
       userId = claims.sub;
@@ -160,16 +107,16 @@ describe('passkeys as a first factor, in Chromium', { skip }, () => {
       assert.equal(Buffer.from(credential.userHandle!, 'base64').toString('utf8'), userId, 'the user handle is the user id');
 
       // Log out through the end-session URL: the session ends, the next authorization shows the login page.
-      const endSession = client.buildEndSessionUrl(config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: loggedOut });
+      const endSession = client.buildEndSessionUrl(app.config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: app.loggedOut });
       await page.goto(endSession.href);
-      assert.equal(`${new URL(page.url()).origin}${new URL(page.url()).pathname}`, loggedOut);
+      assert.equal(`${new URL(page.url()).origin}${new URL(page.url()).pathname}`, app.loggedOut);
 
-      const login = await authorization();
+      const login = await authorization(app);
       await page.goto(login.url);
       assert.equal(new URL(page.url()).pathname, '/login', 'logged out: the login page');
       await lightAndDark(scenario, 'login with the passkey button');
       await navigation(page, () => page.getByRole('button', { name: 'Continue with a passkey' }).click());
-      const again = (await callbackTokens(scenario, login, 'logged in with the passkey: callback')).claims()!;
+      const again = (await atCallback(scenario, app, login, 'logged in with the passkey: callback')).claims()!;
       assert.equal(again.sub, userId);
       // The passkey as it is now (its counter moved on), for another browser to hold.
       credential = ((await key.cdp.send('WebAuthn.getCredentials', { authenticatorId: key.authenticatorId })) as { credentials: VirtualCredential[] }).credentials[0]!;
@@ -184,7 +131,7 @@ describe('passkeys as a first factor, in Chromium', { skip }, () => {
       const { page } = scenario;
       const key = await platformAuthenticator(scenario);
       await key.cdp.send('WebAuthn.addCredential', { authenticatorId: key.authenticatorId, credential });
-      const login = await authorization();
+      const login = await authorization(app);
       const posts: number[] = [];
       page.on('response', (response) => {
         if (response.request().method() === 'POST' && new URL(response.url()).pathname === '/login/passkey') posts.push(response.status());
@@ -195,9 +142,9 @@ describe('passkeys as a first factor, in Chromium', { skip }, () => {
       const html = await loginPage.text();
       assert.match(html, /<input[^>]*id="username"[^>]*autocomplete="username webauthn"/, 'the identifier field offers passkeys');
       assert.match(html, /<form[^>]*data-webauthn-conditional="true"/);
-      await page.waitForURL((url) => url.href.startsWith(callback));
+      await page.waitForURL((url) => url.href.startsWith(app.callback));
       assert.deepEqual(posts, [302], 'one passkey answer, sent without a click, accepted');
-      const claims = (await callbackTokens(scenario, login, 'logged in from the identifier field: callback')).claims()!;
+      const claims = (await atCallback(scenario, app, login, 'logged in from the identifier field: callback')).claims()!;
       assert.equal(claims.sub, userId);
     });
   });
