@@ -9,8 +9,9 @@
  * default). `local_enrollment_enabled` (a passkey of this device after one
  * from another device) is stored and shown but has no effect: Gatehouse
  * cannot tell a cross-device ceremony from a local one.
- * `options.authentication_methods.password.enabled: false` closes the
- * password: the pages then offer passkeys alone.
+ * `options.authentication_methods.password.enabled: false` closes signup
+ * with a password: the signup page then offers passkeys alone (the login
+ * page still takes the passwords users have).
  */
 import type { ConnectionRow } from './model.js';
 
@@ -23,7 +24,7 @@ export interface PasskeySettings {
   autofill: boolean;
   /** After a password login, the offer to create a passkey. */
   progressiveEnrolment: boolean;
-  /** Whether the connection's users may still log in and sign up with a password. */
+  /** Whether new users may sign up with a password. */
   passwords: boolean;
 }
 
