@@ -26,8 +26,8 @@ import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { performance } from 'node:perf_hooks';
 import Provider from 'oidc-provider';
+import { loginRounds } from './login-rounds.js';
 import { startServerProcess } from '../test/helpers/server-process.js';
 import { FederationBrowser, grantEverything, sharedTls } from '../test/e2e/support/federation.js';
 import { httpsRequest, managementToken } from '../test/e2e/support/https.js';
@@ -39,12 +39,6 @@ const APP = 'https://portal.example';
 const CALLBACK = `${APP}/callback`;
 const SECRET = 'upstream-secret-0123456789abcdef';
 const PASSWORD = 'Correct-Horse-Battery-9';
-const TICKS = 100; // USER_HZ
-
-function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
-}
 
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-federation-'));
@@ -101,30 +95,7 @@ async function main(): Promise<void> {
     await logins.federated(0);
     await logins.password(0);
 
-    const results: Record<string, { perSecond: number[]; cpuPerLogin: number[] }> = { federated: { perSecond: [], cpuPerLogin: [] }, password: { perSecond: [], cpuPerLogin: [] } };
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const kind of ['federated', 'password'] as const) {
-        const pid = server.child.pid!;
-        const cpuBefore = cpuMs(pid);
-        const start = performance.now();
-        const end = start + DURATION_S * 1000;
-        let count = 0;
-        await Promise.all(
-          Array.from({ length: CONNECTIONS }, async (_, worker) => {
-            while (performance.now() < end) {
-              await logins[kind](worker);
-              if (performance.now() <= end) count++;
-            }
-          }),
-        );
-        const cpu = cpuMs(pid) - cpuBefore;
-        results[kind]!.perSecond.push(count / DURATION_S);
-        results[kind]!.cpuPerLogin.push(cpu / Math.max(1, count));
-      }
-    }
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-    const fed = { rate: median(results.federated!.perSecond), cpu: median(results.federated!.cpuPerLogin) };
-    const pwd = { rate: median(results.password!.perSecond), cpu: median(results.password!.cpuPerLogin) };
+    const { federated: fed, password: pwd } = await loginRounds(server.child.pid!, logins, { rounds: ROUNDS, durationS: DURATION_S, connections: CONNECTIONS });
     console.log(`\nFederated and password logins (${ROUNDS} rounds of ${DURATION_S} s, ${CONNECTIONS} browsers, ${os.cpus().length} cores shared by Gatehouse, the provider and the load)\n`);
     console.log('| Login | logins/s (median) | Gatehouse CPU ms/login (median) |');
     console.log('|---|---:|---:|');

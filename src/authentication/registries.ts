@@ -18,6 +18,7 @@ import type { ConnectionLogin, InteractionStep, ProtocolResponse } from './inter
 import { consentStep } from './interaction/steps/consent.js';
 import { loginStep } from './interaction/steps/login.js';
 import { mfaStep } from './interaction/steps/mfa.js';
+import { passkeyEnrolmentStep } from './interaction/steps/passkey-enrolment.js';
 import { passwordlessStep } from './interaction/steps/passwordless.js';
 import type { GrantHandler } from './token/grant.js';
 import { authorizationCode } from './token/grants/authorization-code.js';
@@ -63,7 +64,7 @@ export function defaultRegistries(): AuthenticationRegistries {
     clientAuthMethods: [clientSecretBasic, clientSecretPost, privateKeyJwt, tlsClientAuth, selfSignedTlsClientAuth, none],
     responseTypes: RESPONSE_TYPES,
     responseModes: RESPONSE_MODE_LIST,
-    interactionSteps: [organizationStep, federatedLoginStep, passwordlessStep, loginStep, mfaStep, consentStep],
+    interactionSteps: [organizationStep, federatedLoginStep, passwordlessStep, loginStep, mfaStep, passkeyEnrolmentStep, consentStep],
     protocolResponses: [samlpResponse, wsfedResponse],
     connectionLogins: [samlpLogin, oktaLogin, waadLogin, googleAppsLogin, ...socialLogins, oidcLogin],
   };

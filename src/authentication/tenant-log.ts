@@ -13,6 +13,7 @@ import type { UserStore } from '../domain/users/store.js';
 import type { LogEvent, LogType } from '../domain/logs/events.js';
 import type { ConnectionRow } from '../domain/rows.js';
 import type { UserRow } from '../domain/users/model.js';
+import { isActive } from '../domain/users/active-user.js';
 import { OAuthError } from '../platform/http/errors.js';
 import type { AuthenticatedClient } from './client-auth/method.js';
 import type { Params } from './params.js';
@@ -238,4 +239,28 @@ export function logPasswordLogin(
       ),
     );
   }
+}
+
+/**
+ * A passkey login at the hosted login page, as a password login's: `s` with
+ * the user (`f` for a blocked one), `limit_wc` when brute-force protection
+ * blocks it, and `f` "Passkey not accepted." for a refused passkey, with the
+ * user when the credential named one.
+ */
+export function logPasskeyLogin(
+  ctx: TenantLogLookupContext,
+  request: FastifyRequest,
+  login: { client: { client_id: string; name: string }; connection: ConnectionRow; user: UserRow | undefined; outcome: 'ok' | 'blocked_account' | 'refused' },
+): void {
+  if (!ctx.tenantLogs.enabled) return;
+  const { user, outcome } = login;
+  const event = {
+    client_id: login.client.client_id,
+    client_name: login.client.name,
+    ...connectionMembers(login.connection),
+    ...(user && { user_id: user.user_id, user_name: user.email ?? user.username ?? user.user_id }),
+  };
+  if (outcome === 'ok' && user) logPasswordLogin(ctx, request, { ...login, identifier: event.user_name!, outcome: { user, active: isActive(user) } });
+  else if (outcome === 'blocked_account') logAuthenticationEvent(ctx, request, { type: 'limit_wc', ...event, description: 'Too many failed login attempts; the account is blocked for this address' });
+  else logAuthenticationEvent(ctx, request, { type: 'f', ...event, description: 'Passkey not accepted.' });
 }

@@ -16,7 +16,8 @@
  *   permission, a connection enabled for an application, an organization's
  *   member, a factor, direct APNs (a file that is no PKCS#12 refused with
  *   the API's message), tenant settings, 51 users found with `q` over two
- *   pages, a password-reset link, a log event found with `q` and opened;
+ *   pages, a password-reset link, a user's authentication methods listed and
+ *   one removed, a log event found with `q` and opened;
  * - axe-core reports no WCAG 2.2 AA violation on any section's page, in
  *   light and dark mode; the browser reports no CSP violation (no inline
  *   script or style);
@@ -374,6 +375,9 @@ describe('admin console in Chromium', { skip }, () => {
     const app = await management('POST', '/clients', { name: `Ledger app ${suffix()}`, app_type: 'regular_web' });
     const member = newEmail('member');
     const memberId = await createUser(member);
+    // Two authentication methods of the member, for the user page's list (one removed there).
+    await management('POST', `/users/${encodeURIComponent(memberId)}/authentication-methods`, { type: 'email', email: `otp-${member}` });
+    await management('POST', `/users/${encodeURIComponent(memberId)}/authentication-methods`, { type: 'phone', phone_number: '+15550001234' });
     // A page and one more of users whose emails share a prefix, for the users list's pager.
     const many = `many-${suffix()}`;
     for (let i = 0; i < 51; i += 17) await Promise.all(Array.from({ length: Math.min(17, 51 - i) }, (_, j) => createUser(`${many}-${String(i + j).padStart(2, '0')}@example.com`)));
@@ -514,6 +518,16 @@ describe('admin console in Chromium', { skip }, () => {
       await reset.getByRole('button', { name: 'Create password reset link' }).click();
       await reset.getByText('Password reset link created.', { exact: false }).waitFor();
       assert.ok(((await reset.locator('code').textContent()) ?? '').startsWith(`${server.baseUrl}/`), 'a link on the tenant');
+
+      // The user's authentication methods: listed, and one removed.
+      const methods = page.getByRole('table', { name: 'Passkeys, security keys and second factors' });
+      await methods.getByRole('cell', { name: `otp-${member}` }).waitFor();
+      await methods.getByRole('cell', { name: '+15550001234' }).waitFor();
+      await checkAccessibility(scenario, 'user with authentication methods');
+      await methods.getByRole('button', { name: 'Remove email' }).click();
+      await methods.getByRole('cell', { name: `otp-${member}` }).waitFor({ state: 'detached' });
+      const left = (await management('GET', `/users/${encodeURIComponent(memberId)}/authentication-methods`)) as unknown as { type: string }[];
+      assert.deepEqual(left.map((m) => m.type), ['phone'], 'the email method is gone, the phone stays');
 
       // A log event, listed and opened.
       await openSection(page, 'Logs', 'Logs');

@@ -77,8 +77,12 @@ export class SoftwareAuthenticator {
     };
   }
 
-  /** The answer to navigator.credentials.get(); the counter moves on by one unless `signCount` says otherwise. */
-  assert(c: Ceremony, options: { signCount?: number } = {}): Record<string, unknown> {
+  /**
+   * The answer to navigator.credentials.get(); the counter moves on by one
+   * unless `signCount` says otherwise. `userHandle`: the user id a
+   * discoverable credential (a passkey) returns, as text.
+   */
+  assert(c: Ceremony, options: { signCount?: number; userHandle?: string } = {}): Record<string, unknown> {
     this.signCount = options.signCount ?? this.signCount + 1;
     const authData = this.#authData(c.rpId, this.#flags(c, false), undefined);
     const clientData = this.#clientData('webauthn.get', c);
@@ -87,7 +91,12 @@ export class SoftwareAuthenticator {
       id: this.id,
       rawId: this.id,
       type: 'public-key',
-      response: { clientDataJSON: b64u(clientData), authenticatorData: b64u(authData), signature: b64u(signature) },
+      response: {
+        clientDataJSON: b64u(clientData),
+        authenticatorData: b64u(authData),
+        signature: b64u(signature),
+        ...(options.userHandle !== undefined && { userHandle: Buffer.from(options.userHandle).toString('base64url') }),
+      },
       clientExtensionResults: {},
       authenticatorAttachment: 'cross-platform',
     };

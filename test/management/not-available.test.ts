@@ -39,9 +39,9 @@ describe('/api/v2: operations of the service Gatehouse does not implement', () =
     const withId = await api('PATCH', '/api/v2/actions/modules/mod_0123?x=1', { body: {} });
     assert.equal(withId.statusCode, 404);
     assert.match((withId.json() as { message: string }).message, /: PATCH \/api\/v2\/actions\/modules\/\{id\}$/, 'the template, never the request\'s own path');
-    // A method the service has under a path Gatehouse implements others of (replacing all authentication methods is not implemented).
-    const replace = await api('PUT', '/api/v2/users/auth0%7Cabc/authentication-methods', { body: [] });
-    assert.equal((replace.json() as { errorCode: string }).errorCode, 'not_available_in_gatehouse');
+    // A method the service has under a path Gatehouse implements others of (reading the risk assessment settings is not implemented, changing them is).
+    const read = await api('GET', '/api/v2/risk-assessments/settings');
+    assert.equal((read.json() as { errorCode: string }).errorCode, 'not_available_in_gatehouse');
   });
 
   it('answers before reading the body: a multipart upload gets the same answer, not 415', async () => {

@@ -1,7 +1,8 @@
 /**
  * Users (/api/v2/users): search with a Lucene `q`, create in a database
  * connection, and one user's page: block or unblock, a password-change
- * ticket, roles, and sessions (list and revoke).
+ * ticket, roles, sessions (list and revoke), and authentication methods
+ * (passkeys, security keys, second factors: list and remove).
  */
 import { useState } from 'preact/hooks';
 import { seg } from '../api.js';
@@ -35,6 +36,31 @@ interface Session {
   authenticated_at: string;
   device?: { last_ip?: string; last_user_agent?: string };
 }
+
+/** An entry of GET /users/{id}/authentication-methods. */
+interface AuthenticationMethod {
+  id: string;
+  type: string;
+  name?: string;
+  email?: string;
+  phone_number?: string;
+  key_id?: string;
+  confirmed?: boolean;
+  created_at: string;
+  last_auth_at?: string;
+}
+
+/** What an operator calls each type of authentication method. */
+const METHOD_NAMES: Readonly<Record<string, string>> = {
+  passkey: 'Passkey',
+  'webauthn-roaming': 'Security key',
+  'webauthn-platform': 'Device biometrics',
+  totp: 'Authenticator app',
+  email: 'Email',
+  phone: 'Phone',
+  push: 'Push notification',
+  'recovery-code': 'Recovery code',
+};
 
 const PER_PAGE = 50;
 
@@ -123,6 +149,7 @@ function UserDetail({ id }: { id: string }) {
           <PasswordReset user={u} />
           <AssignedRoles path={`/users/${seg(u.user_id)}/roles`} owner={u.email ?? u.user_id} />
           <Sessions userId={u.user_id} />
+          <AuthenticationMethods userId={u.user_id} />
         </>
       )}
     </DetailPage>
@@ -180,5 +207,25 @@ function Sessions({ userId }: { userId: string }) {
         />
       )}
     </ListSection>
+  );
+}
+
+function AuthenticationMethods({ userId }: { userId: string }) {
+  const api = useApi();
+  const methods = useLoad(() => api.get<AuthenticationMethod[]>(`/users/${seg(userId)}/authentication-methods`), [userId]);
+  return (
+    <ListSection
+      title="Authentication methods"
+      caption="Passkeys, security keys and second factors"
+      empty="No passkey, security key or second factor."
+      rows={methods}
+      columns={[
+        { title: 'Type', cell: (m) => METHOD_NAMES[m.type] ?? m.type },
+        { title: 'Name', cell: (m) => m.name ?? m.email ?? m.phone_number ?? (m.key_id ? <code class="wrap">{m.key_id}</code> : '—') },
+        { title: 'Added', cell: (m) => m.created_at },
+        { title: 'Last used', cell: (m) => m.last_auth_at ?? (m.confirmed === false ? 'Not confirmed' : 'Never') },
+      ]}
+      action={{ label: (m) => `Remove ${(METHOD_NAMES[m.type] ?? m.type).toLowerCase()}`, run: (m) => api.del(`/users/${seg(userId)}/authentication-methods/${seg(m.id)}`) }}
+    />
   );
 }

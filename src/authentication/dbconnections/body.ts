@@ -38,10 +38,14 @@ function requiredString(body: Record<string, unknown>, name: string, max?: numbe
   return value;
 }
 
-/** A deliberately loose address check: one `@` with text either side, no whitespace. */
+/** A deliberately loose address check: one `@` with text either side, no whitespace, at most 320 characters. */
+export function looksLikeEmail(value: string): boolean {
+  return value.length <= 320 && /^[^\s@]+@[^\s@]+$/.test(value);
+}
+
 function email(body: Record<string, unknown>): string {
   const value = requiredString(body, 'email', 320);
-  if (!/^[^\s@]+@[^\s@]+$/.test(value)) throw dbConnectionsErrors.invalid('Parameter email must be an email address');
+  if (!looksLikeEmail(value)) throw dbConnectionsErrors.invalid('Parameter email must be an email address');
   return value;
 }
 

@@ -153,10 +153,15 @@ export class DbConnectionsService {
   }
 
   /** Signs the user up; with the request, the outcome goes to the tenant log (`ss`, `fs`). */
-  async signup(tenant: Tenant, input: SignupInput, request?: FastifyRequest): Promise<SignupResponse> {
+  /**
+   * `passkey`: the user signs up with a passkey (the login step's passkey
+   * signup, src/domain/mfa/passkeys.ts), under the id its passkey was made
+   * for, with no password: no password is asked or checked.
+   */
+  async signup(tenant: Tenant, input: SignupInput, request?: FastifyRequest, passkey?: { userId: string }): Promise<SignupResponse> {
     const event = { client_id: input.client_id, connection: input.connection, user_name: input.email };
     try {
-      const response = await this.#signup(tenant, input, request);
+      const response = await this.#signup(tenant, input, request, passkey);
       if (request) logAuthenticationEvent(this.ctx, request, { type: 'ss', ...event, user_id: `auth0|${response._id}` });
       return response;
     } catch (error) {
@@ -166,7 +171,7 @@ export class DbConnectionsService {
     }
   }
 
-  async #signup(tenant: Tenant, input: SignupInput, request?: FastifyRequest): Promise<SignupResponse> {
+  async #signup(tenant: Tenant, input: SignupInput, request?: FastifyRequest, passkey?: { userId: string }): Promise<SignupResponse> {
     // A client the token policy closes to signup (the admin console: its operators come from the setup link and the Management API).
     if (!tokenPolicy(tenant.id, input.client_id).signup) throw dbConnectionsErrors.signupDisabled();
     const connection = await this.connectionFor(tenant, input.client_id, input.connection);
@@ -176,10 +181,13 @@ export class DbConnectionsService {
     if (!requiresUsername && input.username !== undefined) {
       throw dbConnectionsErrors.invalid('Cannot set username for connection without requires_username.');
     }
-    const policy = checkPassword(connection.options, input.password);
-    if (!policy.verified) throw new PasswordStrengthError(policy);
+    if (!passkey) {
+      const policy = checkPassword(connection.options, input.password);
+      if (!policy.verified) throw new PasswordStrengthError(policy);
+    }
 
-    const row = await newDatabaseUserRow({ tenantId: tenant.id, connectionId: connection.id, ...input, now: isoAt(this.ctx.now()) });
+    const row = await newDatabaseUserRow({ tenantId: tenant.id, connectionId: connection.id, ...input, ...(passkey && { password: undefined }), now: isoAt(this.ctx.now()) });
+    if (passkey) row.user_id = passkey.userId;
     const actions = await runPreUserRegistration(this.ctx, { tenantId: tenant.id, connection, user: row, clientId: input.client_id, ...(request && { request }) });
     if (actions?.failure !== undefined) throw dbConnectionsErrors.refusedByAction(actions.failure);
     if (actions?.deny) throw dbConnectionsErrors.refusedByAction(actions.deny.userMessage);

@@ -26,6 +26,7 @@ import { pick, readBody } from '../params.js';
 import { startPushEnrolment, type PushContext } from '../../domain/mfa/push.js';
 import { mfaCaller, requireScope, type MfaCaller, type MfaCallerContext } from './caller.js';
 import { bindingCodeSender, type CodeDeliveryContext } from './delivery.js';
+import { factorEnabled, SECOND_FACTORS } from '../../domain/mfa/factors/registry.js';
 
 /** A JSON list of strings (a lone string is taken as a list of one), at most a few entries. */
 function stringList(body: unknown, name: string): string[] {
@@ -75,36 +76,35 @@ export function associateEndpoint(ctx: MfaAssociateContext): RouteOptions {
       const settings = await mfaSettings(ctx, tenant.id);
       reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
 
-      if (types[0] === 'otp') {
-        if (!settings.factors.has('otp')) throw factorDisabled('otp');
+      if (types[0] !== 'otp' && types[0] !== 'oob') throw oauthErrors.invalidRequest(`Unsupported authenticator type: ${types[0]}`);
+      const channel = channels.length === 1 ? channels[0] : undefined;
+      // The factor the request names, by its /mfa API challenge type and channel (each factor module's `api`).
+      const factor = SECOND_FACTORS.find((f) => f.api?.challengeType === types[0] && (types[0] === 'otp' || f.api?.oobChannel === channel));
+      if (!factor) throw oauthErrors.invalidRequest('oob_channels must be ["auth0"], ["email"] or ["sms"]: the other channels are not supported by this server');
+      if (!factorEnabled(settings.factors, factor)) throw factorDisabled(factor.name);
+      if (factor.challenge === 'code') {
         const { secret, barcodeUri } = await startTotpEnrolment(ctx, tenant, caller.user);
         const recovery = await firstRecoveryCode(ctx, tenant.id, caller.user.user_id);
         return { authenticator_type: 'otp', secret, barcode_uri: barcodeUri, ...(recovery !== undefined && { recovery_codes: [recovery] }) };
       }
-      if (types[0] !== 'oob') throw oauthErrors.invalidRequest(`Unsupported authenticator type: ${types[0]}`);
-      const channel = channels.length === 1 ? channels[0] : undefined;
-      if (channel === 'auth0') {
+      if (factor.challenge === 'push') {
         // Push: the QR code of barcode_uri leads the device to the enrolment (src/domain/mfa/push.ts).
-        if (!settings.factors.has('push-notification')) throw factorDisabled('push-notification');
         const { oobCode, barcodeUri } = await startPushEnrolment(ctx, tenant, caller.user, caller.clientId);
         const recovery = await firstRecoveryCode(ctx, tenant.id, caller.user.user_id);
         return { authenticator_type: 'oob', barcode_uri: barcodeUri, ...(recovery !== undefined && { recovery_codes: [recovery] }), oob_channel: 'auth0', oob_code: oobCode };
       }
-      if (channel !== 'email' && channel !== 'sms') throw oauthErrors.invalidRequest('oob_channels must be ["auth0"], ["email"] or ["sms"]: the other channels are not supported by this server');
       let address: string;
       if (channel === 'email') {
-        if (!settings.factors.has('email')) throw factorDisabled('email');
         address = params.email ?? caller.user.email ?? '';
         if (!EMAIL.test(address)) throw oauthErrors.invalidRequest('A valid email is required for the email channel');
         await takeSend(ctx, tenant, 'mfa_email_enrollment', request.ip, address);
       } else {
-        if (!settings.factors.has('sms')) throw factorDisabled('sms');
         address = params.phone_number ?? '';
         if (!E164.test(address)) throw oauthErrors.invalidRequest('phone_number must be an E.164 number, such as +14155550100');
         // Each text message costs money: limited per client IP and per number (../abuse-limits.ts).
         await takeSend(ctx, tenant, 'mfa_sms_enrollment', request.ip, address);
       }
-      const type = channel === 'email' ? 'email' : 'phone';
+      const type = factor.type as 'email' | 'phone';
       const oobCode = await startOobEnrolment(ctx, tenant, caller.user.user_id, caller.clientId, type, address, (authenticator) =>
         bindingCodeSender(ctx, tenant, authenticator, 'enrollment'),
       );

@@ -15,7 +15,7 @@ import type { IssuanceClient } from '../../domain/issuance/lookups.js';
 import { lifetimeOf } from '../../domain/lifetimes.js';
 import { mfaAudience } from '../../domain/mfa/api-token.js';
 import { sealMfaToken, type MfaTokenContext } from '../../domain/mfa/mfa-token.js';
-import { factorOf, SECOND_FACTORS } from '../../domain/mfa/factors/registry.js';
+import { factorEnabled, factorOf, SECOND_FACTORS } from '../../domain/mfa/factors/registry.js';
 import { mfaRequired, mfaSettings, secondFactors, usableAuthenticators, type MfaContext } from '../../domain/mfa/service.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { UserRow } from '../../domain/users/model.js';
@@ -33,7 +33,7 @@ async function requirements(ctx: MfaRequiredContext, tenant: Tenant, userId: str
   if (secondFactors(confirmed).length > 0) {
     return { challenge: [...new Set(confirmed.flatMap((a) => factorOf(a)?.requirement.challenge ?? []))].map((type) => ({ type })) };
   }
-  return { enroll: SECOND_FACTORS.filter((f) => f.requirement.enroll !== undefined && settings.factors.has(f.name)).map((f) => ({ type: f.requirement.enroll! })) };
+  return { enroll: SECOND_FACTORS.filter((f) => f.requirement.enroll !== undefined && factorEnabled(settings.factors, f)).map((f) => ({ type: f.requirement.enroll! })) };
 }
 
 export async function requireSecondFactor(

@@ -171,6 +171,8 @@ export interface LoginView extends TransactionView {
    * identifier alone or then the password; absent: both on one page.
    */
   identifierFirst?: 'identifier' | 'password';
+  /** Passkeys, when the connection has them on: the passkey form (./passkeys.ts `passkeyLoginForm`), and whether the identifier field offers them (autofill). */
+  passkey?: { form: (ui: PageUi) => Html; autofill: boolean };
 }
 
 function identifierLabel(ui: PageUi, usernames: boolean): string {
@@ -197,10 +199,11 @@ ${errorBlock(ui, view.error)}
 <form method="post" action="/login">
 ${hiddenFields(view)}
 ${slot(ui, at, 'form-content-start')}<label for="username">${label}</label>
-<input type="${view.usernames ? 'text' : 'email'}" id="username" name="username" value="${view.identifier ?? ''}" autocomplete="username" required${fieldState(view.error, 'username')}>
+<input type="${view.usernames ? 'text' : 'email'}" id="username" name="username" value="${view.identifier ?? ''}" autocomplete="${view.passkey?.autofill ? 'username webauthn' : 'username'}" required${fieldState(view.error, 'username')}>
 ${identifierOnly ? '' : passwordField(ui, { id: 'password', label: ui.text('login', 'login', 'passwordLabel'), autocomplete: 'current-password', state: fieldState(view.error, 'password') })}
 ${slot(ui, at, 'form-content-end')}<button type="submit">${identifierOnly ? ui.text('common', 'common', 'continueButtonText') : ui.text('login', 'login', 'buttonText')}</button>
 </form>
+${view.passkey ? view.passkey.form(ui) : ''}
 ${federatedButtons(ui, view, at)}
 ${footer(ui, at, loginLinks(ui, view))}`;
   }, { clientName: view.clientName }, at.prompt);
@@ -233,6 +236,8 @@ export interface SignupView extends TransactionView {
   policy?: PolicyResult;
   /** Whether `policy` holds the result of a submitted password. */
   policyChecked?: boolean;
+  /** Passkeys first (the connection has them on): the email alone, then the passkey page; `passwordInstead` links to the form with a password. */
+  passkeyFirst?: { passwordInstead: boolean };
 }
 
 export function signupPage(view: SignupView): PageDocument {
@@ -240,7 +245,7 @@ export function signupPage(view: SignupView): PageDocument {
   return page(
     (ui) => ui.text('signup', 'signup', 'pageTitle', { clientName: view.clientName }),
     (ui) => html`<h1>${ui.text('signup', 'signup', 'title')}</h1>
-<p>${ui.rich('signup', 'signup', 'description', { clientName: view.clientName })}</p>
+<p>${view.passkeyFirst ? ui.text('signup', 'signup', 'passkeyDescription') : ui.rich('signup', 'signup', 'description', { clientName: view.clientName })}</p>
 ${errorBlock(ui, view.error)}
 <form method="post" action="/signup">
 ${hiddenFields(view)}
@@ -252,15 +257,16 @@ ${
 <input type="text" id="username" name="username" value="${view.username ?? ''}" autocomplete="username" required${fieldState(view.error, 'username')}>
 `
     : ''
-}${passwordField(ui, {
+}${view.passkeyFirst ? '' : passwordField(ui, {
       id: 'password',
       label: ui.text('signup', 'signup', 'passwordLabel'),
       autocomplete: 'new-password',
       state: fieldState(view.error, 'password', view.policy && view.policy.rules.length > 0 ? ['policy'] : []),
     })}
-${view.policy && view.policy.rules.length > 0 ? html`<p id="policy-title">${ui.text('signup', 'signup', 'policyTitle')}</p>${policyChecklist(ui, view.policy, view.policyChecked === true)}` : ''}
-${slot(ui, at, 'form-content-end')}<button type="submit">${ui.text('signup', 'signup', 'buttonText')}</button>
+${!view.passkeyFirst && view.policy && view.policy.rules.length > 0 ? html`<p id="policy-title">${ui.text('signup', 'signup', 'policyTitle')}</p>${policyChecklist(ui, view.policy, view.policyChecked === true)}` : ''}
+${slot(ui, at, 'form-content-end')}<button type="submit">${view.passkeyFirst ? ui.text('common', 'common', 'continueButtonText') : ui.text('signup', 'signup', 'buttonText')}</button>
 </form>
+${view.passkeyFirst?.passwordInstead ? html`<div class="links"><p><a href="${link('/signup', view.state)}&amp;method=password">${ui.text('signup', 'signup', 'passwordInsteadText')}</a></p></div>` : ''}
 ${federatedButtons(ui, view, at)}
 ${footer(ui, at, html`<div class="links"><p>${ui.text('signup', 'signup', 'loginActionText')} <a href="${link('/login', view.state)}">${ui.text('signup', 'signup', 'loginActionLinkText')}</a></p></div>`)}`,
     { clientName: view.clientName },

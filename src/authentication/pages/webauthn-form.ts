@@ -1,6 +1,7 @@
 /**
  * The WebAuthn forms' script (security keys and device biometrics in the MFA
- * step, ./mfa.ts): a WebAuthn ceremony needs the browser's
+ * step, ./mfa.ts; passkeys on the login, signup and enrolment pages,
+ * ./passkeys.ts): a WebAuthn ceremony needs the browser's
  * `navigator.credentials`, so unlike the other scripts this one is what the
  * form is for; without script the page says so (`<noscript>`).
  *
@@ -11,12 +12,27 @@
  * every page) runs the ceremony, puts the credential's JSON
  * (`PublicKeyCredential.toJSON()`) into the form's `credential` field and
  * sends the form; a refused or failed ceremony shows the form's
- * `data-webauthn-failed` text in its status line and sends nothing. No CBOR
- * or signature is handled here: the server verifies everything.
+ * `data-webauthn-failed` text in its status line and sends nothing. A form
+ * with `data-webauthn-conditional="true"` (the passkey login, ./passkeys.ts)
+ * also asks at once for conditional mediation, where the browser has it:
+ * the passkeys are offered in the identifier field's autofill, and one
+ * chosen there sends the form; the button aborts that request and asks
+ * modally. No CBOR or signature is handled here: the server verifies
+ * everything.
  *
  * Inline and allowed by its SHA-256 in `script-src` (html.ts `renderPage`),
  * only on the pages with such a form.
  */
+
+/** A WebAuthn form's `credential` field: the JSON of a PublicKeyCredential (at most 16 KiB, ../parameter-limits.ts); undefined when it is not JSON. */
+export function credentialParam(value: string | undefined): unknown {
+  if (value === undefined) return undefined;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The attribute that marks a WebAuthn form: its value is the ceremony's options. */
 export const WEBAUTHN_ATTRIBUTE = 'data-webauthn';
@@ -28,6 +44,7 @@ export const WEBAUTHN_SCRIPT = `(() => {
   const form = document.querySelector('form[${WEBAUTHN_ATTRIBUTE}]');
   if (!(form instanceof HTMLFormElement) || !window.PublicKeyCredential) return;
   const status = form.querySelector('[role=status]');
+  const field = form.elements.namedItem('credential');
   const b64 = (s) => Uint8Array.from(atob(s.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((s.length + 3) % 4)), (c) => c.charCodeAt(0)).buffer;
   const text = (b) => btoa(String.fromCharCode(...new Uint8Array(b))).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '');
   const creating = form.dataset.webauthnMode === 'create';
@@ -39,22 +56,33 @@ export const WEBAUTHN_SCRIPT = `(() => {
     else Object.assign(response, { authenticatorData: text(r.authenticatorData), signature: text(r.signature), userHandle: r.userHandle ? text(r.userHandle) : undefined });
     return { id: c.id, rawId: text(c.rawId), type: c.type, response, clientExtensionResults: c.getClientExtensionResults(), authenticatorAttachment: c.authenticatorAttachment || undefined };
   };
-  form.addEventListener('submit', (event) => {
-    const field = form.elements.namedItem('credential');
-    if (field && field.value) return;
-    event.preventDefault();
+  const options = () => {
     const o = JSON.parse(form.getAttribute('${WEBAUTHN_ATTRIBUTE}') || '{}');
     o.challenge = b64(o.challenge);
     for (const c of [...(o.excludeCredentials || []), ...(o.allowCredentials || [])]) c.id = b64(c.id);
     if (o.user) o.user.id = b64(o.user.id);
-    const ceremony = creating ? navigator.credentials.create({ publicKey: o }) : navigator.credentials.get({ publicKey: o });
-    ceremony
-      .then((credential) => {
-        field.value = JSON.stringify(toJson(credential));
-        form.submit();
-      })
-      .catch(() => {
-        if (status) status.textContent = form.dataset.webauthnFailed || '';
-      });
+    return o;
+  };
+  const send = (credential) => {
+    field.value = JSON.stringify(toJson(credential));
+    form.submit();
+  };
+  let waiting;
+  if (form.dataset.webauthnConditional === 'true' && !creating && PublicKeyCredential.isConditionalMediationAvailable) {
+    PublicKeyCredential.isConditionalMediationAvailable().then((available) => {
+      if (!available) return;
+      waiting = new AbortController();
+      navigator.credentials.get({ publicKey: options(), mediation: 'conditional', signal: waiting.signal }).then((c) => c && send(c), () => {});
+    });
+  }
+  form.addEventListener('submit', (event) => {
+    if (field && field.value) return;
+    event.preventDefault();
+    if (waiting) waiting.abort();
+    waiting = undefined;
+    const ceremony = creating ? navigator.credentials.create({ publicKey: options() }) : navigator.credentials.get({ publicKey: options() });
+    ceremony.then(send).catch(() => {
+      if (status) status.textContent = form.dataset.webauthnFailed || '';
+    });
   });
 })();`;

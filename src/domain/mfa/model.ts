@@ -26,7 +26,7 @@ export type FactorName = (typeof FACTOR_NAMES)[number];
 export const MFA_POLICIES = ['all-applications', 'confidence-score'] as const;
 export type MfaPolicy = (typeof MFA_POLICIES)[number];
 
-export type AuthenticatorType = 'totp' | 'recovery-code' | 'email' | 'phone' | 'push' | 'webauthn-roaming' | 'webauthn-platform';
+export type AuthenticatorType = 'totp' | 'recovery-code' | 'email' | 'phone' | 'push' | 'webauthn-roaming' | 'webauthn-platform' | 'passkey';
 
 export type Authenticator = MfaAuthenticatorRow & { type: AuthenticatorType };
 

@@ -36,6 +36,7 @@ import { pushTokenContext, type Authenticator } from './model.js';
 import { accountLabel, blocked, confirmRecoveryCode, dropPending, newAuthenticator, succeeded, totpIssuer, wrong, type MfaContext, type Verification } from './service.js';
 import type { BackchannelAuthRequestStore } from '../backchannel-authentication/store.js';
 import type { MfaPushStore } from './store.js';
+import { factorOf } from './factors/registry.js';
 
 /** Seconds a client waits between polls of a push challenge (the service's 5). */
 export const PUSH_POLL_INTERVAL = 5;
@@ -208,7 +209,7 @@ export async function deviceTransaction(ctx: PushContext, tenant: Tenant, jwt: s
   const challenge = await ctx.stores.mfa.challengeByTransaction(tenant.id, secretHash(unverified.sub));
   if (!challenge || challenge.used_at !== null || challenge.expires_at <= isoAt(ctx.now())) return 'not_found';
   const authenticator = (await ctx.stores.mfa.authenticator(tenant.id, challenge.authenticator_id)) as Authenticator | undefined;
-  if (!authenticator || authenticator.type !== 'push' || !authenticator.public_key || unverified.iss !== authenticator.id) return 'invalid_token';
+  if (!authenticator || factorOf(authenticator)?.challenge !== 'push' || !authenticator.public_key || unverified.iss !== authenticator.id) return 'invalid_token';
   const jwk = JSON.parse(authenticator.public_key) as JWK;
   const alg = jwk.kty === 'EC' ? 'ES256' : 'RS256';
   try {

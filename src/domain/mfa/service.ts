@@ -28,7 +28,7 @@ import { newSecret, secretHash } from '../secrets.js';
 import type { Tenant } from '../tenants/tenant.js';
 import type { UserRow } from '../users/model.js';
 import { totpSecretContext, type Authenticator, type AuthenticatorType, type FactorName, type MfaPolicy } from './model.js';
-import { factorOf, SECOND_FACTORS } from './factors/registry.js';
+import { factorEnabled, factorOf, factorOfType, isRecoveryCode, RECOVERY_CODE_FACTOR, SECOND_FACTORS } from './factors/registry.js';
 import { newTotpSecret, totpStep, totpStepExpiry, totpUri } from './totp.js';
 import type { MfaAuthenticatorStore, MfaChallengeStore, MfaFailureStore, MfaRecoveryCodeStore, MfaSettingsStore } from './store.js';
 import type { OneTimeUseStore } from '../one-time-use/store.js';
@@ -40,7 +40,7 @@ export const MAX_CODE_FAILURES = 5;
 export const FAILURE_WINDOW_SECONDS = 900;
 
 /** The factors that can be a login's second factor (recovery codes only stand in for one). */
-const LOGIN_FACTORS: readonly FactorName[] = SECOND_FACTORS.filter((f) => f.secondFactor).map((f) => f.name);
+const LOGIN_FACTORS = SECOND_FACTORS.filter((f) => f.secondFactor);
 
 export interface MfaSettings {
   factors: Set<FactorName>;
@@ -66,7 +66,7 @@ export async function mfaSettings(ctx: MfaContext, tenantId: string): Promise<Mf
 
 /** Whether any factor that can be a second factor is enabled. */
 export function mfaAvailable(settings: MfaSettings): boolean {
-  return LOGIN_FACTORS.some((f) => settings.factors.has(f));
+  return LOGIN_FACTORS.some((f) => factorEnabled(settings.factors, f));
 }
 
 /** The user's enrolments whose factor is enabled. */
@@ -75,7 +75,7 @@ export async function usableAuthenticators(ctx: MfaContext, tenantId: string, us
   const rows = (await ctx.stores.mfa.authenticators(tenantId, userId)) as Authenticator[];
   return rows.filter((row) => {
     const factor = factorOf(row);
-    return factor !== undefined && factors.has(factor.name);
+    return factor !== undefined && factorEnabled(factors, factor);
   });
 }
 
@@ -93,7 +93,7 @@ export async function mfaRequired(ctx: MfaContext, tenantId: string, userId: str
   return secondFactors(await usableAuthenticators(ctx, tenantId, userId, settings)).length > 0;
 }
 
-export function newAuthenticator(ctx: MfaContext, tenantId: string, userId: string, type: AuthenticatorType, fields: Partial<MfaAuthenticatorRow> = {}): MfaAuthenticatorRow {
+export function newAuthenticator(ctx: Pick<MfaContext, 'now'>, tenantId: string, userId: string, type: AuthenticatorType, fields: Partial<MfaAuthenticatorRow> = {}): MfaAuthenticatorRow {
   return {
     tenant_id: tenantId,
     id: newPrefixedId('dev', 16),
@@ -197,7 +197,7 @@ export async function addOobAuthenticator(
 ): Promise<MfaAuthenticatorRow> {
   const now = isoAt(ctx.now());
   const authenticator = newAuthenticator(ctx, tenantId, userId, type, {
-    ...(type === 'email' ? { email: address } : { phone_number: address }),
+    [factorOfType(type)!.settable!.member]: address,
     ...(options.confirmed && { confirmed: 1, enrolled_at: now }),
     name: options.name ?? null,
   });
@@ -211,11 +211,11 @@ export async function addOobAuthenticator(
  * is kept. Usable once a second factor is confirmed.
  */
 export async function firstRecoveryCode(ctx: MfaContext, tenantId: string, userId: string): Promise<string | undefined> {
-  if (!(await ctx.stores.mfa.enabledFactors(tenantId)).has('recovery-code')) return undefined;
+  if (!factorEnabled(await ctx.stores.mfa.enabledFactors(tenantId), RECOVERY_CODE_FACTOR)) return undefined;
   const rows = await ctx.stores.mfa.authenticators(tenantId, userId);
-  if (rows.some((r) => r.type === 'recovery-code')) return undefined;
+  if (rows.some(isRecoveryCode)) return undefined;
   const code = newRecoveryCode();
-  const confirmed = rows.some((r) => r.confirmed === 1 && r.type !== 'recovery-code');
+  const confirmed = rows.some((r) => r.confirmed === 1 && !isRecoveryCode(r));
   await ctx.stores.mfa.replaceRecoveryCode(
     newAuthenticator(ctx, tenantId, userId, 'recovery-code', { code_hash: secretHash(code), ...(confirmed && { confirmed: 1, enrolled_at: isoAt(ctx.now()) }) }),
   );
@@ -247,7 +247,7 @@ export async function wrong(ctx: MfaContext, tenantId: string, userId: string): 
 /** The user's unconfirmed recovery code is confirmed with their first second factor. */
 export async function confirmRecoveryCode(ctx: MfaContext, tenantId: string, userId: string, now: string): Promise<void> {
   for (const row of await ctx.stores.mfa.authenticators(tenantId, userId)) {
-    if (row.type === 'recovery-code' && row.confirmed === 0) await ctx.stores.mfa.confirmAuthenticator(tenantId, row.id, now);
+    if (isRecoveryCode(row) && row.confirmed === 0) await ctx.stores.mfa.confirmAuthenticator(tenantId, row.id, now);
   }
 }
 
@@ -268,7 +268,7 @@ export async function succeeded(ctx: MfaContext, tenantId: string, authenticator
  */
 export async function verifyTotp(ctx: MfaContext, tenantId: string, userId: string, code: string): Promise<Verification> {
   if (await blocked(ctx, tenantId, userId)) return { outcome: 'blocked' };
-  const totps = (await usableAuthenticators(ctx, tenantId, userId)).filter((a) => a.type === 'totp' && a.secret_enc !== null);
+  const totps = (await usableAuthenticators(ctx, tenantId, userId)).filter((a) => factorOf(a)?.challenge === 'code' && a.secret_enc !== null);
   for (const authenticator of totps) {
     const secret = ctx.box.openString(authenticator.secret_enc!, totpSecretContext(tenantId, authenticator.id));
     const step = totpStep(secret, code, ctx.now());
@@ -337,9 +337,9 @@ export async function verifyOob(ctx: MfaContext, tenantId: string, userId: strin
 /** A recovery code of the user: spent, and a new one returned in its place. */
 export async function useRecoveryCode(ctx: MfaContext, tenantId: string, userId: string, code: string): Promise<{ outcome: 'ok'; next: string } | { outcome: 'wrong' } | { outcome: 'blocked' }> {
   if (await blocked(ctx, tenantId, userId)) return { outcome: 'blocked' };
-  if (!(await ctx.stores.mfa.enabledFactors(tenantId)).has('recovery-code')) return wrong(ctx, tenantId, userId);
+  if (!factorEnabled(await ctx.stores.mfa.enabledFactors(tenantId), RECOVERY_CODE_FACTOR)) return wrong(ctx, tenantId, userId);
   const rows = await ctx.stores.mfa.authenticators(tenantId, userId);
-  if (!rows.some((r) => r.type === 'recovery-code' && r.confirmed === 1)) return wrong(ctx, tenantId, userId);
+  if (!rows.some((r) => isRecoveryCode(r) && r.confirmed === 1)) return wrong(ctx, tenantId, userId);
   const next = newRecoveryCode();
   const now = isoAt(ctx.now());
   const row = newAuthenticator(ctx, tenantId, userId, 'recovery-code', { code_hash: secretHash(next), confirmed: 1, enrolled_at: now, last_auth_at: now });

@@ -58,6 +58,8 @@ export interface MfaAuthenticatorStore {
   confirmAuthenticator(tenantId: string, id: string, now: string): Promise<boolean>;
   /** Records a successful use at `now`. */
   touchAuthenticator(tenantId: string, id: string, now: string): Promise<void>;
+  /** Names one of the user's enrolments; false when the user has no such enrolment. */
+  renameAuthenticator(tenantId: string, userId: string, id: string, name: string | null): Promise<boolean>;
   /** Deletes one of the user's enrolments; false when the user has no such enrolment. */
   deleteAuthenticator(tenantId: string, userId: string, id: string): Promise<boolean>;
   /** Deletes every enrolment of the user (their recovery code included); returns how many. */

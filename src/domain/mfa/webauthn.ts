@@ -67,7 +67,7 @@ export function relyingParty(tenant: Tenant): { id: string; origin: string; name
 }
 
 /** Milliseconds the browser gives the user to answer. */
-function timeoutMs(tenant: Tenant): number {
+export function timeoutMs(tenant: Tenant): number {
   return lifetimeOf(tenant, 'mfa_oob_code') * 1000;
 }
 
@@ -102,7 +102,7 @@ async function credentialsOf(ctx: WebAuthnContext, tenantId: string, userId: str
   return rows.filter((row) => row.credential_id && factorOf(row)?.challenge === 'webauthn');
 }
 
-function transportsOf(row: MfaAuthenticatorRow): AuthenticatorTransport[] | undefined {
+export function transportsOf(row: MfaAuthenticatorRow): AuthenticatorTransport[] | undefined {
   if (!row.transports) return undefined;
   const parsed: unknown = JSON.parse(row.transports);
   return Array.isArray(parsed) ? (parsed as AuthenticatorTransport[]) : undefined;
@@ -127,7 +127,7 @@ export async function registrationOptions(ctx: WebAuthnContext, tenant: Tenant, 
 }
 
 /** The credential the browser sent (`PublicKeyCredential.toJSON()`), as far as its shape goes; the library checks the rest. */
-function credentialJson(value: unknown): { id: string; response: Record<string, unknown> } | undefined {
+export function credentialJson(value: unknown): { id: string; response: Record<string, unknown> } | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const { id, rawId, type, response } = value as Record<string, unknown>;
   if (typeof id !== 'string' || id.length === 0 || id.length > 1024 || rawId !== id || type !== 'public-key') return undefined;
@@ -204,23 +204,41 @@ export async function authenticate(ctx: WebAuthnContext, tenant: Tenant, userId:
   const credential = credentialJson(answer);
   const row = credential && usable.find((a) => a.credential_id === credential.id && factorOf(a)?.challenge === 'webauthn');
   if (!row || row.user_id !== userId) return wrong(ctx, tenant.id, userId);
+  const newCounter = await verifiedAssertion(ctx, tenant, row, answer, challengeSpender(ctx, tenant, userId, binding, AUTHENTICATE), factorOf(row)!.webauthn!.userVerification === 'required');
+  if (newCounter === undefined) return wrong(ctx, tenant.id, userId);
+  return succeeded(ctx, tenant.id, { ...row, sign_count: newCounter });
+}
+
+/**
+ * An assertion by the enrolled credential `row`, for this tenant as relying
+ * party and a challenge `expectedChallenge` accepts: the signature counter it
+ * moved to (recorded with a conditional UPDATE, so of two assertions with one
+ * counter one wins), or undefined when anything did not hold.
+ */
+export async function verifiedAssertion(
+  ctx: { readonly now: () => number; readonly stores: { readonly mfa: MfaWebAuthnStore } },
+  tenant: Tenant,
+  row: MfaAuthenticatorRow,
+  answer: unknown,
+  expectedChallenge: (challenge: string) => Promise<boolean>,
+  requireUserVerification: boolean,
+): Promise<number | undefined> {
   const rp = relyingParty(tenant);
   const previous = row.sign_count ?? 0;
   let newCounter: number;
   try {
     const verified = await verifyAuthenticationResponse({
       response: answer as AuthenticationResponseJSON,
-      expectedChallenge: challengeSpender(ctx, tenant, userId, binding, AUTHENTICATE),
+      expectedChallenge,
       expectedOrigin: rp.origin,
       expectedRPID: rp.id,
       credential: { id: row.credential_id!, publicKey: isoBase64URL.toBuffer(row.public_key!), counter: previous, ...(transportsOf(row) && { transports: transportsOf(row) }) },
-      requireUserVerification: factorOf(row)!.webauthn!.userVerification === 'required',
+      requireUserVerification,
     });
-    if (!verified.verified) return wrong(ctx, tenant.id, userId);
+    if (!verified.verified) return undefined;
     newCounter = verified.authenticationInfo.newCounter;
   } catch {
-    return wrong(ctx, tenant.id, userId);
+    return undefined;
   }
-  if (!(await ctx.stores.mfa.advanceSignCount(tenant.id, row.id, previous, newCounter, isoAt(ctx.now())))) return wrong(ctx, tenant.id, userId);
-  return succeeded(ctx, tenant.id, { ...row, sign_count: newCounter });
+  return (await ctx.stores.mfa.advanceSignCount(tenant.id, row.id, previous, newCounter, isoAt(ctx.now()))) ? newCounter : undefined;
 }

@@ -11,7 +11,8 @@ export interface NewUser {
   tenantId: string;
   connectionId: string;
   email: string;
-  password: string;
+  /** Absent: a user without a password (who signs up with a passkey). */
+  password: string | undefined;
   username?: string | undefined;
   given_name?: string | undefined;
   family_name?: string | undefined;
@@ -74,7 +75,7 @@ export async function newDatabaseUserRow(input: NewUser): Promise<UserRow> {
     ...base,
     username: input.username ?? null,
     username_lower: input.username?.toLowerCase() ?? null,
-    password_hash: await hashPassword(input.password),
+    password_hash: input.password === undefined ? null : await hashPassword(input.password),
     name: input.name ?? base.name,
     given_name: input.given_name ?? null,
     family_name: input.family_name ?? null,

@@ -82,6 +82,35 @@ const optionProperties = {
     description: 'Enable this if you have a legacy user store and you want to gradually migrate those users to the Auth0 user store',
   }),
   enabledDatabaseCustomization: Type.Boolean({ description: 'Set to true to use a legacy user store' }),
+  authentication_methods: NullableObject(
+    {
+      password: NullableObject(
+        {
+          enabled: Type.Boolean({ description: 'Determines whether passwords are enabled' }),
+          api_behavior: Type.String({ enum: ['required', 'optional'] }),
+          signup_behavior: Type.String({ enum: ['allow', 'block'] }),
+        },
+        [],
+        'Password authentication enablement',
+      ),
+      passkey: NullableObject({ enabled: Type.Boolean({ description: 'Determines whether passkeys are enabled' }) }, [], 'Passkey authentication enablement'),
+      email_otp: Type.Unsafe<Record<string, unknown> | null>({ type: ['object', 'null'] }),
+      phone_otp: Type.Unsafe<Record<string, unknown> | null>({ type: ['object', 'null'] }),
+    },
+    [],
+    'Options for enabling authentication methods.',
+  ),
+  passkey_options: NullableObject(
+    {
+      challenge_ui: Type.String({ enum: ['both', 'autofill', 'button'], description: 'Controls the UI used to challenge the user for their passkey.' }),
+      progressive_enrollment_enabled: Type.Boolean({ description: 'Enables or disables progressive enrollment of passkeys for the connection.' }),
+      local_enrollment_enabled: Type.Boolean({
+        description: 'Enables or disables enrollment prompt for local passkey when user authenticates using a cross-device passkey for the connection.',
+      }),
+    },
+    [],
+    'Options for the passkey authentication method',
+  ),
   non_persistent_attrs: Type.Unsafe<string[] | null>({
     type: ['array', 'null'],
     items: { type: 'string' },

@@ -128,6 +128,35 @@ export const CreatedAuthenticationMethod = Type.Object(
 );
 export type CreatedAuthenticationMethod = Static<typeof CreatedAuthenticationMethod>;
 
+/** PUT /users/{id}/authentication-methods: the methods that replace the user's (`SetUserAuthenticationMethods`), at most MAX_SET_METHODS. */
+export const MAX_SET_METHODS = 20;
+const settable = CreateAuthenticationMethodBody.properties;
+export const SetAuthenticationMethodsBody = Type.Array(
+  Type.Object(
+    {
+      type: StringEnum(['phone', 'email', 'totp'] as const),
+      preferred_authentication_method: Type.Optional(settable.preferred_authentication_method),
+      name: Type.Optional(Type.String({ minLength: 1, maxLength: 20, pattern: NO_CONTROL_CHARACTERS, description: 'A human-readable label to identify the authentication method.' })),
+      phone_number: Type.Optional(settable.phone_number),
+      email: Type.Optional(settable.email),
+      totp_secret: Type.Optional(settable.totp_secret),
+    },
+    { additionalProperties: false },
+  ),
+  { maxItems: MAX_SET_METHODS },
+);
+export type SetAuthenticationMethodsBody = Static<typeof SetAuthenticationMethodsBody>;
+
+/** PATCH /users/{id}/authentication-methods/{authentication_method_id} (`UpdateUserAuthenticationMethodRequestContent`). */
+export const UpdateAuthenticationMethodBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ maxLength: 20, pattern: NO_CONTROL_CHARACTERS, description: 'A human-readable label to identify the authentication method.' })),
+    preferred_authentication_method: Type.Optional(preferred),
+  },
+  { additionalProperties: false },
+);
+export type UpdateAuthenticationMethodBody = Static<typeof UpdateAuthenticationMethodBody>;
+
 export const AuthenticationMethodParams = Type.Object({
   id: Type.String({ minLength: 1, pattern: NO_CONTROL_CHARACTERS, description: 'The ID of the user in question.' }),
   authentication_method_id: Type.String({ minLength: 1, maxLength: 100, pattern: NO_CONTROL_CHARACTERS, description: 'The ID of the authentication method.' }),

@@ -9,7 +9,8 @@
  * silently ignored.
  */
 import { sendTenantMail, userVariables, type TenantMailContext } from '../../domain/email/templates.js';
-import { authenticatorApiId, factorNamed, factorOf, supportedFactor } from '../../domain/mfa/factors/registry.js';
+import { authenticatorApiId, factorEnabled, factorOf, factorOfType, OTP_FACTOR, supportedFactor } from '../../domain/mfa/factors/registry.js';
+import type { SecondFactor } from '../../domain/mfa/factors/factor.js';
 import {
   twilioAuthTokenContext,
   FACTOR_NAMES,
@@ -38,6 +39,8 @@ import type {
   CreatedAuthenticationMethod,
   GuardianEnrollment,
   GuardianFactor,
+  SetAuthenticationMethodsBody,
+  UpdateAuthenticationMethodBody,
   UserAuthenticationMethod,
   UsersEnrollment,
 } from './mfa-schema.js';
@@ -47,6 +50,26 @@ import type { InvalidationBus } from '../../platform/cache/invalidation.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 
 const enrollmentNotFound = () => managementErrors.notFound('Enrollment not found.');
+
+const missingMember = (member: string) => managementErrors.invalidBody(`Payload validation error: 'Missing required property: ${member}' on property ${member}.`);
+const duplicateMethod = () => managementErrors.conflict('An authentication method of this type with this value already exists for the user.');
+const voiceUnsupported = () => managementErrors.badRequest('Voice calls are not supported by this server.', 'operation_not_supported');
+
+/** The factor of a method an administrator sets (its module says `settable`), with the member it needs present; voice refused. */
+function checkSettable(body: CreateAuthenticationMethodBody): SecondFactor & { settable: NonNullable<SecondFactor['settable']> } {
+  const factor = factorOfType(body.type);
+  if (!factor?.settable) throw managementErrors.badRequest(`Authentication methods of type ${body.type} are not supported by this server.`, 'operation_not_supported');
+  if (body[factor.settable.member] === undefined) throw missingMember(factor.settable.member);
+  if (factor.settable.preferredMethod && body.preferred_authentication_method === 'voice') throw voiceUnsupported();
+  return factor as SecondFactor & { settable: NonNullable<SecondFactor['settable']> };
+}
+
+/** Whether an enrolment has the address a new method of the same type would have (one of a kind per address). */
+function sameAddress(row: { type: string; email: string | null; phone_number: string | null }, body: CreateAuthenticationMethodBody): boolean {
+  if (row.type !== body.type) return false;
+  if (body.email !== undefined) return row.email?.toLowerCase() === body.email.toLowerCase();
+  return body.phone_number !== undefined && row.phone_number === body.phone_number;
+}
 
 /** An enrolment as the Management API's authentication methods show it (`AuthenticationMethodTypeEnum`: the stored type). */
 function methodOf(row: Authenticator): UserAuthenticationMethod {
@@ -208,8 +231,7 @@ export class GuardianMfaService {
   async deleteMultifactorProvider(tenant: Tenant, userId: string, provider: 'duo' | 'google-authenticator'): Promise<void> {
     const rows = await this.authenticators(tenant, userId);
     if (provider !== 'google-authenticator') return;
-    const authenticatorApp = factorNamed('otp');
-    for (const row of rows) if (factorOf(row) === authenticatorApp) await this.ctx.stores.mfa.deleteAuthenticator(tenant.id, userId, row.id);
+    for (const row of rows) if (factorOf(row) === OTP_FACTOR) await this.ctx.stores.mfa.deleteAuthenticator(tenant.id, userId, row.id);
   }
 
   async authenticationMethods(
@@ -236,39 +258,67 @@ export class GuardianMfaService {
    */
   async createAuthenticationMethod(tenant: Tenant, userId: string, body: CreateAuthenticationMethodBody): Promise<CreatedAuthenticationMethod> {
     const existing = await this.authenticators(tenant, userId);
+    checkSettable(body);
+    if (existing.some((r) => sameAddress(r, body))) throw duplicateMethod();
+    return this.#add(tenant, userId, body);
+  }
+
+  /**
+   * PUT /users/{id}/authentication-methods: the user's methods of the types
+   * an administrator may set (phone, email, totp: the factors whose module
+   * says `settable`) are replaced by `bodies`; their security keys,
+   * passkeys, push devices and recovery code stay, as the body cannot name
+   * them (Gatehouse's reading of "replace all": a PUT never locks a user out
+   * of a passkey). Every method is checked before anything changes: a
+   * missing member is 400, the same address twice 409.
+   */
+  async setAuthenticationMethods(tenant: Tenant, userId: string, bodies: SetAuthenticationMethodsBody): Promise<CreatedAuthenticationMethod[]> {
+    const existing = await this.authenticators(tenant, userId);
+    bodies.forEach(checkSettable);
+    if (bodies.some((body, i) => bodies.slice(0, i).some((earlier) => earlier.type === body.type && sameAddress({ type: earlier.type, email: earlier.email ?? null, phone_number: earlier.phone_number ?? null }, body)))) {
+      throw duplicateMethod();
+    }
+    for (const row of existing) if (factorOf(row)?.settable) await this.ctx.stores.mfa.deleteAuthenticator(tenant.id, userId, row.id);
+    const created: CreatedAuthenticationMethod[] = [];
+    for (const body of bodies) created.push(await this.#add(tenant, userId, body));
+    return created;
+  }
+
+  /**
+   * PATCH /users/{id}/authentication-methods/{id}: its name, and for a phone
+   * its preferred method (`sms`; `voice` is not supported). 404 when the user
+   * has no such method; a preferred method for another kind is 400.
+   */
+  async updateAuthenticationMethod(tenant: Tenant, userId: string, id: string, body: UpdateAuthenticationMethodBody): Promise<UserAuthenticationMethod> {
+    const row = (await this.authenticators(tenant, userId)).find((r) => r.id === storedIdOf(id));
+    if (!row) throw managementErrors.notFound('Authentication method not found.');
+    if (body.preferred_authentication_method !== undefined) {
+      if (!factorOf(row)?.settable?.preferredMethod) throw managementErrors.invalidBody('preferred_authentication_method applies to phone authentication methods only.');
+      if (body.preferred_authentication_method === 'voice') throw voiceUnsupported();
+    }
+    if (body.name === undefined) return methodOf(row);
+    const name = body.name === '' ? null : body.name;
+    if (!(await this.ctx.stores.mfa.renameAuthenticator(tenant.id, userId, row.id, name))) throw managementErrors.notFound('Authentication method not found.');
+    return methodOf({ ...row, name });
+  }
+
+  /** A new confirmed method (the administrator vouches for it), checked by checkSettable. */
+  async #add(tenant: Tenant, userId: string, body: CreateAuthenticationMethodBody): Promise<CreatedAuthenticationMethod> {
+    const factor = checkSettable(body);
     const name = body.name ?? null;
-    const created = (row: { id: string; type: Authenticator['type'] }): CreatedAuthenticationMethod => ({
+    const value = body[factor.settable.member]!;
+    const row =
+      factor.challenge === 'code'
+        ? await addTotpAuthenticator(this.ctx, tenant, userId, value.replace(/=+$/, '').toUpperCase(), name)
+        : await addOobAuthenticator(this.ctx, tenant.id, userId, factor.type as 'email' | 'phone', value, { confirmed: true, name });
+    return {
       id: authenticatorApiId(row),
       type: body.type,
       ...(body.name !== undefined && { name: body.name }),
       ...(body.phone_number !== undefined && { phone_number: body.phone_number }),
       ...(body.email !== undefined && { email: body.email }),
-      ...(body.type === 'phone' && { preferred_authentication_method: body.preferred_authentication_method ?? 'sms' }),
-    });
-    const missing = (member: string) => managementErrors.invalidBody(`Payload validation error: 'Missing required property: ${member}' on property ${member}.`);
-    const duplicate = () => managementErrors.conflict('An authentication method of this type with this value already exists for the user.');
-    switch (body.type) {
-      case 'totp': {
-        if (body.totp_secret === undefined) throw missing('totp_secret');
-        const row = await addTotpAuthenticator(this.ctx, tenant, userId, body.totp_secret.replace(/=+$/, '').toUpperCase(), name);
-        return created({ id: row.id, type: 'totp' });
-      }
-      case 'email': {
-        if (body.email === undefined) throw missing('email');
-        if (existing.some((r) => r.type === body.type && r.email?.toLowerCase() === body.email!.toLowerCase())) throw duplicate();
-        const row = await addOobAuthenticator(this.ctx, tenant.id, userId, 'email', body.email, { confirmed: true, name });
-        return created({ id: row.id, type: 'email' });
-      }
-      case 'phone': {
-        if (body.phone_number === undefined) throw missing('phone_number');
-        if (body.preferred_authentication_method === 'voice') throw managementErrors.badRequest('Voice calls are not supported by this server.', 'operation_not_supported');
-        if (existing.some((r) => r.type === body.type && r.phone_number === body.phone_number)) throw duplicate();
-        const row = await addOobAuthenticator(this.ctx, tenant.id, userId, 'phone', body.phone_number, { confirmed: true, name });
-        return created({ id: row.id, type: 'phone' });
-      }
-      default:
-        throw managementErrors.badRequest(`Authentication methods of type ${body.type} are not supported by this server.`, 'operation_not_supported');
-    }
+      ...(factor.settable.preferredMethod && { preferred_authentication_method: body.preferred_authentication_method ?? 'sms' }),
+    };
   }
 
   async deleteAuthenticationMethods(tenant: Tenant, userId: string): Promise<void> {
@@ -290,10 +340,10 @@ export class GuardianMfaService {
   async createEnrollmentTicket(tenant: Tenant, body: EnrollmentTicketBody): Promise<EnrollmentTicketResponse> {
     const user = await this.ctx.stores.users.get(tenant.id, body.user_id);
     if (!user) throw userNotFound();
-    if (body.factor !== undefined && body.factor !== 'otp') {
+    if (body.factor !== undefined && body.factor !== OTP_FACTOR.name) {
       throw managementErrors.badRequest(`Enrollment tickets for the ${body.factor} factor are not supported by this server; use otp.`, 'operation_not_supported');
     }
-    if (!(await this.ctx.stores.mfa.enabledFactors(tenant.id)).has('otp')) throw managementErrors.badRequest('The otp factor is not enabled.');
+    if (!factorEnabled(await this.ctx.stores.mfa.enabledFactors(tenant.id), OTP_FACTOR)) throw managementErrors.badRequest('The otp factor is not enabled.');
     if (body.allow_multiple_enrollments !== true && secondFactors((await this.ctx.stores.mfa.authenticators(tenant.id, user.user_id)) as Authenticator[]).length > 0) {
       throw managementErrors.badRequest('The user is already enrolled in multi-factor authentication; set allow_multiple_enrollments to enroll another factor.');
     }

@@ -4,6 +4,8 @@ import { deleteAuthenticationMethods } from '../users/authentication-methods/del
 import { deleteAuthenticationMethod } from '../users/authentication-methods/delete.js';
 import { getAuthenticationMethod } from '../users/authentication-methods/get.js';
 import { listAuthenticationMethods } from '../users/authentication-methods/list.js';
+import { setAuthenticationMethods } from '../users/authentication-methods/set.js';
+import { updateAuthenticationMethod } from '../users/authentication-methods/update.js';
 import { deleteAuthenticators } from '../users/authenticators/delete-all.js';
 import { deleteMultifactorProvider } from '../users/authenticators/delete-provider.js';
 import { listUserEnrollments } from '../users/enrollments/list.js';
@@ -63,6 +65,8 @@ export function guardianRoutes(ctx: GuardianServiceContext & GuardianMfaServiceC
       listAuthenticationMethods,
       getAuthenticationMethod,
       createAuthenticationMethod,
+      setAuthenticationMethods,
+      updateAuthenticationMethod,
       deleteAuthenticationMethods,
       deleteAuthenticationMethod,
       deleteAuthenticators,

@@ -151,6 +151,17 @@ export class KyselyMfaStore implements MfaStore {
     await this.db.updateTable('mfa_authenticators').set({ last_auth_at: now }).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
   }
 
+  async renameAuthenticator(tenantId: string, userId: string, id: string, name: string | null): Promise<boolean> {
+    const result = await this.db
+      .updateTable('mfa_authenticators')
+      .set({ name })
+      .where('tenant_id', '=', tenantId)
+      .where('user_id', '=', userId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   async deleteAuthenticator(tenantId: string, userId: string, id: string): Promise<boolean> {
     const result = await this.db
       .deleteFrom('mfa_authenticators')

@@ -25,13 +25,13 @@ import type { ConnectionRow } from '../../../domain/connections/model.js';
 import { hostedLoginConnection } from '../../../domain/connections/login-connection.js';
 import { verifyUserPassword } from '../../../domain/users/login.js';
 import { whileClientWaits } from '../../client-waiting.js';
-import { logPasswordLogin, type PasswordLoginOutcome } from '../../tenant-log.js';
+import { logPasskeyLogin, logPasswordLogin, type PasswordLoginOutcome } from '../../tenant-log.js';
 import type { UserRow } from '../../../domain/rows.js';
 import { DbConnectionsError, PasswordStrengthError } from '../../dbconnections/errors.js';
 import { checkPassword, ruleSentences, type PolicyResult } from '../../dbconnections/password-policy.js';
 import { PageError } from '../../errors.js';
 import { forgotPasswordPage, forgotPasswordSentPage, loginPage, signupPage, type FormError } from '../../pages/authorize.js';
-import { cspSourceOf, sendPage, type PageDocument } from '../../pages/html.js';
+import { cspSourceOf, sendPage, type PageDocument, type PageUi } from '../../pages/html.js';
 import { pageParams } from '../../params.js';
 import { completeStep, csrfToken, stepRoute } from '../policy.js';
 import type { Interaction, StepDeps, InteractionStep } from '../step.js';
@@ -39,6 +39,12 @@ import { isActive } from '../../../domain/users/active-user.js';
 import { readPromptSettings } from '../../../domain/branding/service.js';
 import { homeRealm, offeredConnections } from './federated.js';
 import { tokenPolicy } from '../../../domain/issuance/token-policy.js';
+import { passkeySettings, type PasskeySettings } from '../../../domain/connections/passkey-options.js';
+import { passkeyLoginOptions, passkeyRegistrationOptions, storePasskey, verifyPasskeyLogin, verifyPasskeyRegistration } from '../../../domain/mfa/passkeys.js';
+import { fullUserId, newUserIdPart } from '../../../domain/users/model.js';
+import { looksLikeEmail } from '../../dbconnections/body.js';
+import { passkeyEnrolmentPage, passkeyLoginForm } from '../../pages/passkeys.js';
+import { credentialParam } from '../../pages/webauthn-form.js';
 
 const NAME = 'login';
 
@@ -79,11 +85,22 @@ async function loggedIn(deps: StepDeps, reply: FastifyReply, interaction: Intera
 function loginRoutes(deps: StepDeps): RouteOptions[] {
   /** The login page; under identifier first, `step` says which of its two (the identifier, then the password). */
   const loginView = async (interaction: Interaction, identifier: string | undefined, error?: FormError, step: 'identifier' | 'password' = 'identifier') => {
-    const settings = connectionSettings(await loginConnection(deps, interaction));
+    const connection = await loginConnection(deps, interaction);
+    const settings = connectionSettings(connection);
     const identifierFirst = (await readPromptSettings(deps.ctx, interaction.tenant.id)).identifier_first;
+    const view = transactionView(deps, interaction);
+    const passkeys = passkeySettings(connection);
+    // A fresh ceremony on each page: its challenge is sealed into the form (src/domain/mfa/passkeys.ts).
+    const ceremony = passkeys && !(identifierFirst && identifier && step === 'password') ? await passkeyLoginOptions(deps.ctx, interaction.tenant, interaction.transactionId!) : undefined;
     return loginPage({
-      ...transactionView(deps, interaction),
+      ...view,
       ...settings,
+      ...(passkeys && ceremony && {
+        passkey: {
+          autofill: passkeys.autofill,
+          form: (ui: PageUi) => passkeyLoginForm(ui, view, { options: JSON.stringify(ceremony.options), state: ceremony.state, button: passkeys.button, autofill: passkeys.autofill }),
+        },
+      }),
       connections: (await offeredConnections(deps, interaction)).map((o) => o.button),
       signup: settings.signup && !noSignup(interaction),
       ...(identifier !== undefined && { identifier }),
@@ -101,6 +118,34 @@ function loginRoutes(deps: StepDeps): RouteOptions[] {
       const offered = (await offeredConnections(deps, interaction)).find((o) => o.connection.name === name);
       if (!offered) throw refusedForm(await loginView(interaction, undefined, { message: (ui) => ui.text('login', 'login', 'no-federated-connection') }), interaction);
       return offered.login.start(deps, interaction, reply, offered.connection, { fromForm: true });
+    }),
+    // A passkey (the button or the identifier field's autofill): its user logs in, as with a password.
+    stepRoute(deps, NAME, 'POST', '/login/passkey', async (interaction, request, reply) => {
+      const { ctx } = deps;
+      const { tenant } = interaction;
+      const params = pageParams(request, ['passkey_state', 'credential']);
+      const refuse = async (key: 'passkeyRefusedText' | 'too-many-attempts' | 'user-blocked') =>
+        refusedForm(await loginView(interaction, undefined, { message: (ui) => ui.text('login', 'login', key) }), interaction);
+      const connection = await loginConnection(deps, interaction);
+      if (!connection || !passkeySettings(connection)) throw await refuse('passkeyRefusedText');
+      const result = await verifyPasskeyLogin(ctx, tenant, interaction.transactionId!, params.passkey_state, credentialParam(params.credential));
+      const user = result.userId === undefined ? undefined : await ctx.stores.users.get(tenant.id, result.userId);
+      // Brute-force protection counts a refused passkey of a user as a wrong password of theirs, and a blocked user's passkey is refused as their password is.
+      const attempt = user && loginAttempt(tenant, connection.name, user.email ?? user.username ?? user.user_id, request.ip);
+      const log = (outcome: 'ok' | 'blocked_account' | 'refused') => logPasskeyLogin(ctx, request, { client: interaction.client.row, connection, user, outcome });
+      if (attempt && (await ctx.bruteForce.isBlocked(attempt))) {
+        log('blocked_account');
+        throw await refuse('too-many-attempts');
+      }
+      if (result.outcome !== 'ok' || !user || user.connection_id !== connection.id) {
+        if (attempt) await recordLoginFailure(ctx, tenant, connection.id, attempt);
+        log('refused');
+        throw await refuse('passkeyRefusedText');
+      }
+      await ctx.bruteForce.recordSuccess(attempt!);
+      log('ok');
+      if (!isActive(user)) throw await refuse('user-blocked');
+      return loggedIn(deps, reply, interaction, user);
     }),
     stepRoute(deps, NAME, 'POST', '/login', async (interaction, request, reply) => {
       const { ctx } = deps;
@@ -155,29 +200,67 @@ function signupError(error: unknown): FormError | undefined {
   return undefined;
 }
 
+/** Whether the signup page asks for the email alone, then a passkey: passkeys on, no usernames, and the password not asked for (or closed). */
+function passkeyFirst(passkeys: PasskeySettings | undefined, usernames: boolean, method: string | undefined): passkeys is PasskeySettings {
+  return passkeys !== undefined && !usernames && (method !== 'password' || !passkeys.passwords);
+}
+
 function signupRoutes(deps: StepDeps): RouteOptions[] {
-  /** The signup page, with the connection's password policy: checked against the password that was refused, if one was. */
-  const signupView = async (interaction: Interaction, fields: { email?: string; username?: string }, error?: FormError, checked?: PolicyResult) => {
+  /**
+   * The signup page, with the connection's password policy: checked against
+   * the password that was refused, if one was. With passkeys on, the email
+   * alone first (unless `method=password` asks for the password's form).
+   */
+  const signupView = async (interaction: Interaction, fields: { email?: string; username?: string }, error?: FormError, checked?: PolicyResult, method?: string) => {
     const connection = await loginConnection(deps, interaction);
     const { usernames } = connectionSettings(connection);
+    const passkeys = passkeySettings(connection);
     const policy = checked ?? (connection ? checkPassword(connection.options ?? {}, '') : undefined);
-    return signupPage({ ...transactionView(deps, interaction), connections: (await offeredConnections(deps, interaction)).map((o) => o.button), usernames, ...fields, ...(error && { error }), ...(policy && { policy, policyChecked: checked !== undefined }) });
+    return signupPage({
+      ...transactionView(deps, interaction),
+      connections: (await offeredConnections(deps, interaction)).map((o) => o.button),
+      usernames,
+      ...fields,
+      ...(error && { error }),
+      ...(policy && { policy, policyChecked: checked !== undefined }),
+      ...(passkeyFirst(passkeys, usernames, method) && { passkeyFirst: { passwordInstead: passkeys.passwords } }),
+    });
+  };
+  /** Create a passkey for a new user of `email` (made once the passkey is): a fresh ceremony for a user id drawn now. */
+  const passkeySignupView = async (interaction: Interaction, email: string, passwords: boolean, error?: FormError) => {
+    const ceremony = await passkeyRegistrationOptions(deps.ctx, interaction.tenant, interaction.transactionId!, 'signup', { userId: fullUserId(newUserIdPart()), name: email });
+    return passkeyEnrolmentPage({
+      ...transactionView(deps, interaction),
+      ceremony: { options: JSON.stringify(ceremony.options), state: ceremony.state },
+      action: '/signup/passkey',
+      ...(passwords && { passwordInstead: email }),
+      ...(error && { error }),
+    });
   };
   return [
-    stepRoute(deps, NAME, 'GET', '/signup', async (interaction, _request, reply) => {
+    stepRoute(deps, NAME, 'GET', '/signup', async (interaction, request, reply) => {
       if (noSignup(interaction)) return reply.redirect(`/login?state=${encodeURIComponent(interaction.transactionId!)}`, 303);
-      const hint = interaction.request.login_hint;
-      return sendPage(reply, 200, await signupView(interaction, hint !== undefined ? { email: hint } : {}), formRedirects(interaction));
+      const { method, email } = pageParams(request, ['method', 'email']);
+      const hint = email ?? interaction.request.login_hint;
+      return sendPage(reply, 200, await signupView(interaction, hint !== undefined ? { email: hint } : {}, undefined, undefined, method), formRedirects(interaction));
     }),
     stepRoute(deps, NAME, 'POST', '/signup', async (interaction, request, reply) => {
       const params = pageParams(request, ['email', 'username', 'password']);
       const email = params.email ?? '';
       const username = params.username || undefined;
       const fields = { email, ...(username !== undefined && { username }) };
-      const refuse = async (error: FormError, checked?: PolicyResult) => refusedForm(await signupView(interaction, fields, error, checked), interaction);
+      const refuse = async (error: FormError, checked?: PolicyResult) => refusedForm(await signupView(interaction, fields, error, checked, params.password === undefined ? undefined : 'password'), interaction);
 
       const connection = await loginConnection(deps, interaction);
       if (!connection) throw await refuse({ message: (ui) => ui.text('signup', 'signup', 'no-db-connection') });
+      const passkeys = passkeySettings(connection);
+      // Passkeys first: the email alone, then the page that creates the passkey (the user is made once it is).
+      if (passkeyFirst(passkeys, connectionSettings(connection).usernames, params.password === undefined ? undefined : 'password')) {
+        if (noSignup(interaction) || connection.options.disable_signup === true) throw await refuse({ message: (ui) => ui.text('signup', 'signup', 'could-not-create') });
+        if (!looksLikeEmail(email)) throw await refuse({ field: 'email', message: (ui) => ui.text('signup', 'signup', 'invalid-email') });
+        if (await deps.ctx.stores.users.findByEmail(interaction.tenant.id, connection.id, email.toLowerCase())) throw await refuse({ field: 'email', message: (ui) => ui.text('signup', 'signup', 'user-exists') });
+        return sendPage(reply, 200, await passkeySignupView(interaction, email, passkeys.passwords), formRedirects(interaction));
+      }
       let userId: string;
       try {
         const created = await deps.dbconnections.signup(interaction.tenant, {
@@ -195,6 +278,28 @@ function signupRoutes(deps: StepDeps): RouteOptions[] {
       }
       const user = await deps.ctx.stores.users.get(interaction.tenant.id, userId);
       if (!user) throw refusedForm(await signupView(interaction, fields, { message: (ui) => ui.text('signup', 'signup', 'could-not-create') }), interaction);
+      return loggedIn(deps, reply, interaction, user);
+    }),
+    // The passkey of a passkey signup: verified, then its user made (no password) and logged in.
+    stepRoute(deps, NAME, 'POST', '/signup/passkey', async (interaction, request, reply) => {
+      const { ctx } = deps;
+      const { tenant } = interaction;
+      const params = pageParams(request, ['passkey_state', 'credential']);
+      const connection = await loginConnection(deps, interaction);
+      const passkeys = passkeySettings(connection);
+      const refuse = async (error: FormError) => refusedForm(await signupView(interaction, {}, error), interaction);
+      if (!connection || !passkeys) throw await refuse({ message: (ui) => ui.text('passkeys', 'passkey-enrollment', 'refusedText') });
+      const passkey = await verifyPasskeyRegistration(ctx, tenant, interaction.transactionId!, 'signup', params.passkey_state, credentialParam(params.credential));
+      if (!passkey) throw await refuse({ message: (ui) => ui.text('passkeys', 'passkey-enrollment', 'refusedText') });
+      try {
+        await deps.dbconnections.signup(tenant, { client_id: interaction.client.row.client_id, connection: connection.name, email: passkey.name, password: '' }, request, { userId: passkey.userId });
+      } catch (error) {
+        const refusal = signupError(error);
+        if (refusal) throw refusedForm(await signupView(interaction, { email: passkey.name }, refusal), interaction);
+        throw error;
+      }
+      const user = await ctx.stores.users.get(tenant.id, passkey.userId);
+      if (!user || !(await storePasskey(ctx, tenant.id, passkey))) throw await refuse({ message: (ui) => ui.text('signup', 'signup', 'could-not-create') });
       return loggedIn(deps, reply, interaction, user);
     }),
   ];

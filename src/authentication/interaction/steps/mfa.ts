@@ -27,7 +27,7 @@
 import type { FastifyReply, RouteOptions } from 'fastify';
 import type { Authenticator } from '../../../domain/mfa/model.js';
 import { lifetimeOf } from '../../../domain/lifetimes.js';
-import { factorOf, factorOfPageMethod, SECOND_FACTORS } from '../../../domain/mfa/factors/registry.js';
+import { factorEnabled, factorOf, factorOfPageMethod, OTP_FACTOR, SECOND_FACTORS } from '../../../domain/mfa/factors/registry.js';
 import type { SecondFactor } from '../../../domain/mfa/factors/factor.js';
 import { authenticate as authenticateCredential, authenticationOptions, register as registerCredential, registrationOptions, type WebAuthnBinding } from '../../../domain/mfa/webauthn.js';
 import { pollPushChallenge, pushChallengeStatus, startPushChallenge } from '../../../domain/mfa/push.js';
@@ -54,6 +54,7 @@ import { pushSender } from '../../mfa/push-delivery.js';
 import type { FormError } from '../../pages/authorize.js';
 import { Html, sendPage, type PageDocument } from '../../pages/html.js';
 import { mfaChallengePage, mfaEnrolPage, mfaUnavailablePage, mfaWebauthnEnrolPage, recoveryCodePage, type MfaChallengeView, type WebauthnFactorName } from '../../pages/mfa.js';
+import { credentialParam } from '../../pages/webauthn-form.js';
 import { pageParams } from '../../params.js';
 import { completeStep, stepInteraction, stepRoute } from '../policy.js';
 import type { Interaction, StepDeps, InteractionStep } from '../step.js';
@@ -62,15 +63,6 @@ import { MULTI_FACTOR_ACR } from '../acr.js';
 
 const NAME = 'mfa';
 
-/** The `credential` field: the JSON of a PublicKeyCredential (at most 16 KiB, ../../parameter-limits.ts); undefined when it is not JSON. */
-function credentialParam(value: string | undefined): unknown {
-  if (value === undefined) return undefined;
-  try {
-    return JSON.parse(value) as unknown;
-  } catch {
-    return undefined;
-  }
-}
 
 export { MULTI_FACTOR_ACR };
 
@@ -152,9 +144,9 @@ async function challengeView(deps: StepDeps, interaction: Interaction, method: M
  */
 async function enrolView(deps: StepDeps, interaction: Interaction, method: string | undefined, error?: FormError): Promise<PageDocument | undefined> {
   const settings = await mfaSettings(deps.ctx, interaction.tenant.id);
-  const webauthn = SECOND_FACTORS.filter((f) => f.challenge === 'webauthn' && settings.factors.has(f.name));
+  const webauthn = SECOND_FACTORS.filter((f) => f.challenge === 'webauthn' && factorEnabled(settings.factors, f));
   const offers = webauthn.map((f) => f.name as WebauthnFactorName);
-  const otpOffered = settings.factors.has('otp');
+  const otpOffered = factorEnabled(settings.factors, OTP_FACTOR);
   const asked = factorOfPageMethod(method);
   const key = asked && webauthn.includes(asked) ? asked : otpOffered ? undefined : webauthn[0];
   if (key) {
@@ -243,10 +235,10 @@ function routes(deps: StepDeps): RouteOptions[] {
       const kind = sent?.challenge;
       const factor = (kind === 'binding-code' || kind === 'push') && (await factorsOf(deps, interaction)).find((a) => factorOf(a) === sent);
       if (!factor) throw new PageError(400, await challengeView(deps, interaction, undefined, { error: { message: 'No such way to get a code is set up for this account.' } }), formRedirects(interaction));
-      if (sent!.name === 'sms' || kind === 'push') {
+      if (sent!.sendLimit !== undefined) {
         try {
           // Each text message costs money, each notification the user's patience: limited per client IP and per number or device (../../abuse-limits.ts).
-          await takeSend(ctx, interaction.tenant, `mfa_${kind === 'push' ? 'push' : 'sms'}_challenge`, request.ip, factor.phone_number ?? factor.id);
+          await takeSend(ctx, interaction.tenant, sent!.sendLimit, request.ip, factor.phone_number ?? factor.id);
         } catch {
           throw new PageError(429, await challengeView(deps, interaction, method, { error: { message: TOO_MANY_SENT } }), formRedirects(interaction));
         }
@@ -287,7 +279,7 @@ function routes(deps: StepDeps): RouteOptions[] {
       if (enrolling && key?.challenge === 'webauthn') {
         // A new security key or this device: the credential the browser created for this login's challenge.
         const settings = await mfaSettings(ctx, tenant.id);
-        const created = settings.factors.has(key.name)
+        const created = factorEnabled(settings.factors, key)
           ? await registerCredential(ctx, tenant, interaction.authenticated!.user, key, binding(interaction), credentialParam(params.credential))
           : ({ outcome: 'wrong' } as const);
         if (created.outcome !== 'ok') throw await refuse(created.outcome, 'credential');

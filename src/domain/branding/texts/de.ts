@@ -44,6 +44,9 @@ export const de: Catalog = {
       federatedConnectionButtonText: 'Weiter mit ${connectionName}',
       separatorText: 'Oder',
       'no-federated-connection': 'Diese Anmeldeoption steht für diese Anwendung nicht zur Verfügung.',
+      passkeyButtonText: 'Mit einem Passkey fortfahren',
+      passkeyFailedText: 'Der Passkey wurde nicht verwendet. Versuchen Sie es erneut oder melden Sie sich anders an.',
+      passkeyRefusedText: 'Dieser Passkey wurde nicht akzeptiert. Versuchen Sie es erneut oder melden Sie sich anders an.',
     },
   },
   'login-password': {
@@ -70,6 +73,9 @@ export const de: Catalog = {
       'password-too-weak': 'Ihr Passwort ist zu schwach.',
       'could-not-create': 'Das Konto konnte nicht erstellt werden.',
       'no-db-connection': 'Für diese Anwendung ist keine Datenbankverbindung aktiviert; es kann kein Konto angelegt werden.',
+      passkeyDescription: 'Geben Sie Ihre E-Mail-Adresse ein und erstellen Sie dann einen Passkey: Sie melden sich mit Fingerabdruck, Gesicht oder Bildschirmsperre an, ohne Passwort.',
+      passwordInsteadText: 'Stattdessen mit einem Passwort registrieren',
+      'invalid-email': 'Geben Sie eine gültige E-Mail-Adresse ein.',
     },
   },
   'reset-password': {
@@ -173,6 +179,19 @@ export const de: Catalog = {
       pageTitle: 'Zwei-Schritt-Verifizierung',
       title: 'Zwei-Schritt-Verifizierung ist erforderlich',
       description: 'Hier kann kein zweiter Faktor eingerichtet werden. Wenden Sie sich an den Administrator dieser Anwendung.',
+    },
+  },
+  passkeys: {
+    'passkey-enrollment': {
+      pageTitle: 'Passkey erstellen',
+      title: 'Passkey erstellen',
+      description: 'Melden Sie sich bei ${clientName} mit Fingerabdruck, Gesicht oder Bildschirmsperre statt mit einem Passwort an. Ihr Passkey bleibt auf Ihrem Gerät oder in Ihrem Passwortmanager.',
+      createButtonText: 'Passkey erstellen',
+      skipButtonText: 'Nicht jetzt',
+      passwordInsteadText: 'Stattdessen ein Passwort verwenden',
+      failedText: 'Es wurde kein Passkey erstellt. Versuchen Sie es erneut oder fahren Sie anders fort.',
+      refusedText: 'Dieser Passkey konnte nicht erstellt werden. Versuchen Sie es erneut oder fahren Sie anders fort.',
+      tooManyText: 'Sie haben bereits die höchste Zahl an Passkeys für ein Konto.',
     },
   },
   'mfa-webauthn': {

@@ -48,6 +48,9 @@ export const en = {
       federatedConnectionButtonText: 'Continue with ${connectionName}',
       separatorText: 'Or',
       'no-federated-connection': 'This sign-in option is not available for this application.',
+      passkeyButtonText: 'Continue with a passkey',
+      passkeyFailedText: 'The passkey was not used. Try again, or log in another way.',
+      passkeyRefusedText: 'That passkey was not accepted. Try again, or log in another way.',
     },
   },
   'login-password': {
@@ -74,6 +77,9 @@ export const en = {
       'password-too-weak': 'Your password is too weak.',
       'could-not-create': 'The account could not be created.',
       'no-db-connection': 'This application has no database connection enabled, so no account can be created for it.',
+      passkeyDescription: 'Enter your email address, then create a passkey: you will log in with your fingerprint, face or screen lock, no password needed.',
+      passwordInsteadText: 'Sign up with a password instead',
+      'invalid-email': 'Enter a valid email address.',
     },
   },
   'reset-password': {
@@ -177,6 +183,19 @@ export const en = {
       pageTitle: 'Two-step verification',
       title: 'Two-step verification is required',
       description: 'No second factor can be set up here. Contact the administrator of this application.',
+    },
+  },
+  passkeys: {
+    'passkey-enrollment': {
+      pageTitle: 'Create a passkey',
+      title: 'Create a passkey',
+      description: 'Log in to ${clientName} with your fingerprint, face or screen lock instead of a password. Your passkey is kept on your device or in your password manager.',
+      createButtonText: 'Create a passkey',
+      skipButtonText: 'Not now',
+      passwordInsteadText: 'Use a password instead',
+      failedText: 'No passkey was created. Try again, or continue another way.',
+      refusedText: 'That passkey could not be created. Try again, or continue another way.',
+      tooManyText: 'You already have the most passkeys an account may have.',
     },
   },
   'mfa-webauthn': {

@@ -44,6 +44,9 @@ export const es: Catalog = {
       federatedConnectionButtonText: 'Continuar con ${connectionName}',
       separatorText: 'O',
       'no-federated-connection': 'Esta opción de inicio de sesión no está disponible para esta aplicación.',
+      passkeyButtonText: 'Continuar con una llave de acceso',
+      passkeyFailedText: 'No se usó la llave de acceso. Inténtelo de nuevo o inicie sesión de otra forma.',
+      passkeyRefusedText: 'No se aceptó esa llave de acceso. Inténtelo de nuevo o inicie sesión de otra forma.',
     },
   },
   'login-password': {
@@ -70,6 +73,9 @@ export const es: Catalog = {
       'password-too-weak': 'Su contraseña es demasiado débil.',
       'could-not-create': 'No se pudo crear la cuenta.',
       'no-db-connection': 'Esta aplicación no tiene ninguna conexión de base de datos habilitada, por lo que no se puede crear ninguna cuenta.',
+      passkeyDescription: 'Introduzca su dirección de correo y cree una llave de acceso: iniciará sesión con su huella, su cara o el bloqueo de pantalla, sin contraseña.',
+      passwordInsteadText: 'Registrarse con una contraseña',
+      'invalid-email': 'Introduzca una dirección de correo válida.',
     },
   },
   'reset-password': {
@@ -173,6 +179,19 @@ export const es: Catalog = {
       pageTitle: 'Verificación en dos pasos',
       title: 'Se requiere la verificación en dos pasos',
       description: 'Aquí no se puede configurar ningún segundo factor. Contacte con el administrador de esta aplicación.',
+    },
+  },
+  passkeys: {
+    'passkey-enrollment': {
+      pageTitle: 'Crear una llave de acceso',
+      title: 'Crear una llave de acceso',
+      description: 'Inicie sesión en ${clientName} con su huella, su cara o el bloqueo de pantalla en lugar de una contraseña. Su llave de acceso se guarda en su dispositivo o en su gestor de contraseñas.',
+      createButtonText: 'Crear una llave de acceso',
+      skipButtonText: 'Ahora no',
+      passwordInsteadText: 'Usar una contraseña',
+      failedText: 'No se creó ninguna llave de acceso. Inténtelo de nuevo o continúe de otra forma.',
+      refusedText: 'No se pudo crear esa llave de acceso. Inténtelo de nuevo o continúe de otra forma.',
+      tooManyText: 'Ya tiene el número máximo de llaves de acceso de una cuenta.',
     },
   },
   'mfa-webauthn': {

@@ -44,6 +44,9 @@ export const fr: Catalog = {
       federatedConnectionButtonText: 'Continuer avec ${connectionName}',
       separatorText: 'Ou',
       'no-federated-connection': "Cette option de connexion n'est pas disponible pour cette application.",
+      passkeyButtonText: 'Continuer avec une clé d’accès',
+      passkeyFailedText: 'La clé d’accès n’a pas été utilisée. Réessayez, ou connectez-vous autrement.',
+      passkeyRefusedText: 'Cette clé d’accès n’a pas été acceptée. Réessayez, ou connectez-vous autrement.',
     },
   },
   'login-password': {
@@ -70,6 +73,9 @@ export const fr: Catalog = {
       'password-too-weak': 'Votre mot de passe est trop faible.',
       'could-not-create': "Le compte n'a pas pu être créé.",
       'no-db-connection': "Aucune connexion de base de données n'est activée pour cette application : aucun compte ne peut y être créé.",
+      passkeyDescription: 'Saisissez votre adresse e-mail, puis créez une clé d’accès : vous vous connecterez avec votre empreinte, votre visage ou le verrouillage de l’écran, sans mot de passe.',
+      passwordInsteadText: 'S’inscrire plutôt avec un mot de passe',
+      'invalid-email': 'Saisissez une adresse e-mail valide.',
     },
   },
   'reset-password': {
@@ -173,6 +179,19 @@ export const fr: Catalog = {
       pageTitle: 'Vérification en deux étapes',
       title: 'La vérification en deux étapes est requise',
       description: "Aucun second facteur ne peut être configuré ici. Contactez l'administrateur de cette application.",
+    },
+  },
+  passkeys: {
+    'passkey-enrollment': {
+      pageTitle: 'Créer une clé d’accès',
+      title: 'Créer une clé d’accès',
+      description: 'Connectez-vous à ${clientName} avec votre empreinte, votre visage ou le verrouillage de l’écran plutôt qu’avec un mot de passe. Votre clé d’accès est conservée sur votre appareil ou dans votre gestionnaire de mots de passe.',
+      createButtonText: 'Créer une clé d’accès',
+      skipButtonText: 'Pas maintenant',
+      passwordInsteadText: 'Utiliser plutôt un mot de passe',
+      failedText: 'Aucune clé d’accès n’a été créée. Réessayez, ou continuez autrement.',
+      refusedText: 'Cette clé d’accès n’a pas pu être créée. Réessayez, ou continuez autrement.',
+      tooManyText: 'Vous avez déjà le nombre maximal de clés d’accès pour un compte.',
     },
   },
   'mfa-webauthn': {

@@ -12,5 +12,6 @@ export const emailFactor: SecondFactor = {
   api: { challengeType: 'oob', oobChannel: 'email' },
   pageMethod: 'email',
   listed: (row) => ({ authenticator_type: 'oob', oob_channel: 'email', name: maskedEmail(row.email ?? '') }),
+  settable: { member: 'email', preferredMethod: false },
   methodFields: (row) => (row.email !== null ? { email: row.email } : {}),
 };

@@ -45,15 +45,20 @@ export interface MethodFields {
   credential_backed_up?: boolean;
 }
 
+/** A factor's name: the Guardian factor that enables it, or `passkey` (a database connection's first factor, enabled by the connection). */
+export type MethodName = FactorName | 'passkey';
+
 export interface SecondFactor {
-  /** The Guardian factor that must be enabled for an enrolment to be used. */
-  readonly name: FactorName;
+  /** The Guardian factor that must be enabled for an enrolment to be used as a second factor (`passkey`: none, see ./passkey.ts). */
+  readonly name: MethodName;
   /** The enrolments' stored `type`, which is also the Management API's authentication-method type. */
   readonly type: string;
   /** The /mfa API's id prefix (`totp|dev_…`). */
   readonly apiPrefix: string;
   /** Whether an enrolment can be a login's second factor (a recovery code only stands in for one). */
   readonly secondFactor: boolean;
+  /** Whether an enrolment logs a user in on its own, in place of a password (a passkey). */
+  readonly firstFactor?: boolean;
   readonly challenge: ChallengeKind;
   /** The /mfa API: `challenge_type` (otp or oob) and `oob_channel`; absent when the API cannot challenge it. */
   readonly api?: { readonly challengeType: 'otp' | 'oob'; readonly oobChannel?: string };
@@ -65,8 +70,17 @@ export interface SecondFactor {
   listed(row: Enrolment): Omit<ApiAuthenticator, 'id' | 'active'>;
   /** GET /users/{id}/authentication-methods: the factor's own members. */
   methodFields(row: Enrolment): MethodFields;
-  /** WebAuthn factors: the authenticators the browser is to offer, and whether the user must be verified (PIN, biometrics). */
-  readonly webauthn?: { readonly attachment: 'cross-platform' | 'platform'; readonly userVerification: 'required' | 'preferred' | 'discouraged' };
+  /** WebAuthn factors: the authenticators the browser is to offer (absent: any), and whether the user must be verified (PIN, biometrics). */
+  readonly webauthn?: { readonly attachment?: 'cross-platform' | 'platform'; readonly userVerification: 'required' | 'preferred' | 'discouraged' };
+  /** Each challenge sent costs money (a text message) or the user's patience (a notification): the send limit's purpose (src/authentication/abuse-limits.ts). */
+  readonly sendLimit?: string;
+  /**
+   * The Management API's POST/PUT /users/{id}/authentication-methods: an
+   * administrator may set the factor's enrolments, giving `member` (the
+   * secret or address; `preferredMethod`: the phone's
+   * `preferred_authentication_method` applies); absent when not.
+   */
+  readonly settable?: { readonly member: 'totp_secret' | 'email' | 'phone_number'; readonly preferredMethod: boolean };
   /** Guardian enrolments (/users/{id}/enrollments): `type` and `auth_method`, absent when not listed there. */
   readonly enrollment?: { readonly type: string; readonly authMethod: 'authenticator' | 'guardian' | 'sms' };
 }

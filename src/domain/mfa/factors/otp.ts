@@ -11,6 +11,7 @@ export const otpFactor: SecondFactor = {
   api: { challengeType: 'otp' },
   pageMethod: 'otp',
   listed: () => ({ authenticator_type: 'otp' }),
+  settable: { member: 'totp_secret', preferredMethod: false },
   methodFields: () => ({}),
   enrollment: { type: 'authenticator', authMethod: 'authenticator' },
 };

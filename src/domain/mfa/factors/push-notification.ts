@@ -6,6 +6,7 @@ export const pushNotificationFactor: SecondFactor = {
   type: 'push',
   apiPrefix: 'push',
   secondFactor: true,
+  sendLimit: 'mfa_push_challenge',
   challenge: 'push',
   requirement: { challenge: 'push-notification', enroll: 'push-notification' },
   api: { challengeType: 'oob', oobChannel: 'auth0' },

@@ -8,13 +8,14 @@ import type { MfaAuthenticatorRow } from '../rows.js';
 import { emailFactor } from './email.js';
 import type { ApiAuthenticator, SecondFactor } from './factor.js';
 import { otpFactor } from './otp.js';
+import { passkeyFactor } from './passkey.js';
 import { pushNotificationFactor } from './push-notification.js';
 import { recoveryCodeFactor } from './recovery-code.js';
 import { smsFactor } from './sms.js';
 import { webauthnPlatformFactor } from './webauthn-platform.js';
 import { webauthnRoamingFactor } from './webauthn-roaming.js';
 
-/** In the order the hosted MFA page offers them. */
+/** In the order the hosted MFA page offers them; the passkey last (a first factor, never offered there). */
 export const SECOND_FACTORS: readonly SecondFactor[] = [
   webauthnPlatformFactor,
   webauthnRoamingFactor,
@@ -23,6 +24,7 @@ export const SECOND_FACTORS: readonly SecondFactor[] = [
   emailFactor,
   smsFactor,
   recoveryCodeFactor,
+  passkeyFactor,
 ];
 
 const BY_TYPE = new Map(SECOND_FACTORS.map((f) => [f.type, f]));
@@ -41,6 +43,35 @@ export function factorNamed(name: string): SecondFactor | undefined {
 /** The factor of a hosted MFA page's `method`. */
 export function factorOfPageMethod(method: string | undefined): SecondFactor | undefined {
   return method === undefined ? undefined : BY_PAGE_METHOD.get(method);
+}
+
+/** The factor whose enrolments are stored (and named by the Management API) as `type`. */
+export function factorOfType(type: string): SecondFactor | undefined {
+  return BY_TYPE.get(type);
+}
+
+/** The recovery code: the factor that only stands in for another (challenge `none`). */
+export const RECOVERY_CODE_FACTOR: SecondFactor = SECOND_FACTORS.find((f) => f.challenge === 'none')!;
+
+/** The authenticator app: the factor whose code the user types (challenge `code`), the one enrolment tickets and the enrolment page start with. */
+export const OTP_FACTOR: SecondFactor = SECOND_FACTORS.find((f) => f.challenge === 'code')!;
+
+/** Whether the enrolment is the user's recovery code. */
+export function isRecoveryCode(row: Pick<MfaAuthenticatorRow, 'type'>): boolean {
+  return factorOf(row) === RECOVERY_CODE_FACTOR;
+}
+
+/** Whether the tenant's enabled Guardian factors switch `factor` on as a second factor (a passkey: never, the connection enables it). */
+export function factorEnabled(enabled: ReadonlySet<FactorName>, factor: SecondFactor): boolean {
+  return factor.name !== 'passkey' && enabled.has(factor.name);
+}
+
+/** The factor that logs a user in on its own (passkeys), by which a first factor's enrolments are found. */
+export const FIRST_FACTOR: SecondFactor = passkeyFactor;
+
+/** Whether the enrolment logs its user in on its own (a passkey). */
+export function isFirstFactor(row: Pick<MfaAuthenticatorRow, 'type'>): boolean {
+  return factorOf(row)?.firstFactor === true;
 }
 
 /** Whether Gatehouse implements the Guardian factor (the others are listed, always disabled). */
