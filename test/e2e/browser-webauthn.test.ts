@@ -16,87 +16,42 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import * as client from 'openid-client';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { ROOT, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
-import { chromiumSkipReason, inScenario, launchChromium, managementApi, startLocalServer, type LocalServer, type ManagementApi, type Scenario } from './support/chromium.js';
-import { caFetch, cleanUp, runNode } from './support/https.js';
+import { chromiumSkipReason, inScenario, launchChromium, managementApi, type ManagementApi, type Scenario } from './support/chromium.js';
+import { cleanUp, runNode } from './support/https.js';
+import { callbackTokens, navigation, openidApp, pkceAuthorization, submitLogin, type OpenidApp, type PendingAuthorization } from './support/openid-app.js';
 
 const PASSWORD = 'Amber-Harbour-77';
 const CONNECTION = 'webauthn-browser-users';
 
 const skip = chromiumSkipReason();
 let server: ServerProcess;
-let callbackServer: LocalServer;
-let callback: string;
+let app: OpenidApp;
 let management: ManagementApi;
 let browser: Browser | undefined;
-let config: client.Configuration;
 
 before(async () => {
   if (skip) return;
   server = await startServerProcess();
   browser = await launchChromium();
-  const ca = fs.readFileSync(server.certFile);
-  callbackServer = await startLocalServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Callback</title></head><body><h1>Signed in</h1></body></html>');
-  });
-  callback = `${callbackServer.origin}/callback`;
   management = await managementApi(server);
-  const created = await management('POST', '/clients', {
-    name: 'WebAuthn Browser App',
-    is_first_party: true,
-    app_type: 'regular_web',
-    token_endpoint_auth_method: 'client_secret_basic',
-    callbacks: [callback],
-    grant_types: ['authorization_code'],
-  });
-  const clientSecret = created.client_secret as string;
-  await management('POST', '/connections', { name: CONNECTION, strategy: 'auth0', enabled_clients: [created.client_id] });
+  app = await openidApp(server, management, 'WebAuthn Browser App');
+  await management('POST', '/connections', { name: CONNECTION, strategy: 'auth0', enabled_clients: [app.clientId] });
   for (const factor of ['otp', 'webauthn-roaming', 'recovery-code']) await management('PUT', `/guardian/factors/${factor}`, { enabled: true });
   await management('PUT', '/guardian/policies', ['all-applications']);
-  config = await client.discovery(new URL(`${server.baseUrl}/`), created.client_id as string, clientSecret, client.ClientSecretBasic(clientSecret), { [client.customFetch]: caFetch(ca) });
 });
 
 after(async () => {
   await browser?.close();
-  await callbackServer?.close();
+  await app?.callbackServer.close();
   await cleanUp(server ? [server] : [], server ? [server.dataDir] : []);
 });
 
-interface Pending {
-  url: string;
-  state: string;
-  verifier: string;
-}
-
-async function authorization(): Promise<Pending> {
-  const verifier = client.randomPKCECodeVerifier();
-  const state = client.randomState();
-  const url = client.buildAuthorizationUrl(config, {
-    redirect_uri: callback,
-    scope: 'openid email',
-    state,
-    code_challenge: await client.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-  });
-  return { url: url.href, state, verifier };
-}
-
-async function navigation(page: Page, action: () => Promise<unknown>) {
-  const [response] = await Promise.all([page.waitForNavigation(), action()]);
-  return response;
-}
-
-async function logIn(page: Page, email: string) {
-  await page.getByLabel('Email address', { exact: true }).fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  return navigation(page, () => page.getByRole('button', { name: 'Log in' }).click());
-}
+const authorization = () => pkceAuthorization(app);
+const logIn = (page: Page, email: string) => submitLogin(page, email, PASSWORD);
 
 /** A CTAP2 USB security key in this page's browser context, which touches itself when asked (user presence, no user verification). */
 async function securityKey(scenario: Scenario): Promise<{ cdp: CDPSession; authenticatorId: string }> {
@@ -108,13 +63,8 @@ async function securityKey(scenario: Scenario): Promise<{ cdp: CDPSession; authe
   return { cdp, authenticatorId };
 }
 
-/** The application's side of the callback: openid-client exchanges the code and checks the ID token. */
-async function callbackClaims(scenario: Scenario, pending: Pending, step: string) {
-  const url = new URL(scenario.page.url());
-  assert.equal(`${url.origin}${url.pathname}`, callback, `on the callback, not ${scenario.page.url()}`);
-  await scenario.shot(step);
-  const tokens = await client.authorizationCodeGrant(config, url, { pkceCodeVerifier: pending.verifier, expectedState: pending.state });
-  return tokens.claims()!;
+async function callbackClaims(scenario: Scenario, pending: PendingAuthorization, step: string) {
+  return (await callbackTokens(scenario, app, pending, step)).claims()!;
 }
 
 type VirtualCredential = { credentialId: string; isResidentCredential: boolean; privateKey: string; signCount: number; rpId?: string; userHandle?: string };

@@ -11,6 +11,10 @@
  * transaction itself is usable only from the browser that started it and
  * for the session it was answered for. What the actions decided so far
  * stays on the server, never in the URL.
+ *
+ * The URL is the action's to choose, as in the service (any `https:` URL;
+ * `http:` only to a loopback host; never another scheme: post-login.ts
+ * `redirectTarget`).
  */
 import type { FastifyReply } from 'fastify';
 import type { PostLoginOutcome } from '../../domain/actions-runtime/triggers/post-login.js';
@@ -20,6 +24,7 @@ import { newSecret, secretHash } from '../../domain/secrets.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import { pageErrors } from '../errors.js';
+import { html, page, sendPage } from '../pages/html.js';
 import type { Interaction, StepDeps } from '../interaction/step.js';
 import type { SuspendedActions } from './login-actions.js';
 
@@ -63,5 +68,10 @@ export async function suspendLogin(deps: StepDeps, reply: FastifyReply, interact
   const state: ContinueState = { t: id, n: nonce, exp: ctx.now() + lifetimeOf(tenant, 'authorize_transaction') * 1000 };
   const target = new URL(redirect.url);
   target.searchParams.set('state', ctx.box.seal(JSON.stringify(state), stateContext(tenant)));
+  // Answering a form of the hosted pages, whose CSP lets a form redirect only to this origin and the
+  // application's: a page that moves on (a refresh is a navigation, not a form redirect).
+  if (reply.request.method === 'POST') {
+    return sendPage(reply, 200, page('Continue', html`<meta http-equiv="refresh" content="0;url=${target.href}"><h1>One more step</h1><p><a id="continue" href="${target.href}">Continue</a></p>`));
+  }
   return reply.code(302).header('Location', target.href).header('Cache-Control', 'no-store').send();
 }
