@@ -4,7 +4,8 @@
  * - email through the mail transport (src/platform/mail), handed over
  *   without waiting for delivery (a slow mail server must not hold the
  *   request); a failure is logged without the message;
- * - SMS through the tenant's Twilio provider (src/platform/sms/twilio.ts,
+ * - SMS through a send-phone-message action when one is bound
+ *   (../actions/phone-message.ts), else the tenant's Twilio provider (src/platform/sms/twilio.ts,
  *   GATEHOUSE_TWILIO_URL), with the tenant's enrolment or verification
  *   template (Liquid: `code`, `tenant.friendly_name`). Awaited: a provider
  *   that refuses is the request's 502 `server_error`, and a tenant without a
@@ -26,12 +27,13 @@ import type { MfaStore } from '../../domain/mfa/store.js';
 import type { UiSettingsStore } from '../../domain/branding/store.js';
 import { customPhoneText } from '../../domain/branding/phone-templates.js';
 import type { Config } from '../../platform/config.js';
+import { sendThroughActions, type PhoneMessageActionsContext } from '../actions/phone-message.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 
 export type DeliveryPurpose = 'enrollment' | 'verification';
 
 /** What delivering one-time codes touches. */
-export interface CodeDeliveryContext extends TenantMailContext {
+export interface CodeDeliveryContext extends TenantMailContext, PhoneMessageActionsContext {
   readonly box: SecretBox;
   readonly config: Config;
   readonly logger: Logger;
@@ -86,20 +88,22 @@ export async function sendTextMessage(ctx: CodeDeliveryContext, tenant: Tenant, 
   }
 }
 
-async function sendSms(ctx: CodeDeliveryContext, tenant: Tenant, to: string, code: string, purpose: DeliveryPurpose): Promise<void> {
+async function sendSms(ctx: CodeDeliveryContext, tenant: Tenant, to: string, code: string, purpose: DeliveryPurpose, userId: string): Promise<void> {
   // The tenant's phone template of the purpose (/api/v2/branding/phone/templates) first, then the Guardian SMS factor's messages.
   const custom = await customPhoneText(ctx, tenant.id, purpose === 'enrollment' ? 'otp_enroll' : 'otp_verify');
   const { templates } = await ctx.stores.mfa.smsSettings(tenant.id);
   const template = custom?.text ?? (purpose === 'enrollment' ? templates.enrollment_message : templates.verification_message);
   const friendlyName = totpIssuer(tenant);
   const text = await renderLine(template, { code, friendly_name: friendlyName, tenant: { friendly_name: friendlyName } });
+  // A send-phone-message action, when bound, sends it instead of the provider.
+  if (await sendThroughActions(ctx, tenant, { recipient: to, text, code, action: purpose === 'enrollment' ? 'enrollment' : 'second-factor-authentication' }, { user_id: userId })) return;
   await sendTextMessage(ctx, tenant, to, text, custom?.from === undefined ? {} : { from: custom.from });
 }
 
 export function bindingCodeSender(ctx: CodeDeliveryContext, tenant: Tenant, authenticator: Authenticator, purpose: DeliveryPurpose = 'verification'): (code: string) => Promise<void> {
   return async (code) => {
     if (authenticator.email !== null) return sendMail(ctx, tenant, authenticator.email, code);
-    if (authenticator.phone_number !== null) return sendSms(ctx, tenant, authenticator.phone_number, code, purpose);
+    if (authenticator.phone_number !== null) return sendSms(ctx, tenant, authenticator.phone_number, code, purpose, authenticator.user_id);
     throw oauthErrors.invalidRequest(`Codes cannot be sent to ${authenticator.type} authenticators.`);
   };
 }

@@ -4,6 +4,8 @@
  * never leave this module: the response shape has no member for the hash.
  */
 import { ManagementError, managementErrors } from '../../platform/http/errors.js';
+import type { ActionsRuntime } from '../../domain/actions-runtime/runtime.js';
+import { runPostChangePassword } from '../../domain/actions-runtime/password-changed.js';
 import { hashPassword } from '../../platform/passwords/hashing.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { findConnectionByName } from '../../domain/users/connections.js';
@@ -112,6 +114,8 @@ function withoutNulls(value: Record<string, unknown> | undefined): Record<string
 
 /** What UserService touches. */
 export interface UserServiceContext extends UserMailContext, UserSessionsEnding {
+  /** post-change-password runs after a password set here. */
+  readonly actions: ActionsRuntime;
   readonly lookups: IssuanceLookups;
   readonly now: () => number;
   readonly unitOfWork: UnitOfWork;
@@ -261,6 +265,7 @@ export class UserService {
     }
     if (!updated) throw userNotFound();
     const user = { ...row, ...changes };
+    if (changes.password_hash !== undefined) runPostChangePassword(this.ctx.actions, { tenantId: tenant.id, user, connection: { id: row.connection_id, name: row.connection_name } });
     // "If set to false the user will not receive a verification email unless verify_email is set to true."
     if (body.verify_email === true && changes.email !== undefined) await this.mail.sendVerification(tenant, user);
     return (await this.usersFromRows(tenant, [user]))[0]!;
