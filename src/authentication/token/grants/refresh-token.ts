@@ -105,8 +105,9 @@ export const refreshToken: GrantHandler = {
     const scope = narrowScope(row, params);
     // post-login runs on the exchange too (`transaction.protocol` oauth2-refresh-token); a deny
     // refuses it before the token is used, so a refused refresh rotates nothing.
-    const connection = await ctx.stores.connections.get(tenant.id, user.connection_id);
-    const actions = await runPostLogin(ctx, {
+    const bound = await ctx.actions.bound(tenant.id, 'post-login');
+    const connection = bound.length === 0 ? undefined : await ctx.stores.connections.get(tenant.id, user.connection_id);
+    const actions = bound.length === 0 ? undefined : await runPostLogin(ctx, {
       tenant,
       client: client.client,
       user,
@@ -118,7 +119,7 @@ export const refreshToken: GrantHandler = {
       scope,
       ...(organization && { organization: { id: organization.id, name: organization.name } }),
       canRedirect: false,
-    });
+    }, bound);
     const successor = await useToken(ctx, tenant, row, refreshTokenSettings(client.client));
     return issueUserTokens(ctx, {
       tenant,
