@@ -182,6 +182,24 @@ describe('api.redirect.sendUserTo and /continue', () => {
     }
   });
 
+  it('with an SSO session the redirect is a 302 from /authorize; an action unbound while the user is away fails the login', async () => {
+    await bindActions(t, 'post-login', []);
+    const browser = new Browser(t);
+    redirectParams(await login(browser, 'alice@example.com'), CALLBACK);
+    await bindActions(t, 'post-login', [REDIRECTING]);
+    const again = await browser.get(`/authorize?${new URLSearchParams({ client_id: web.client_id, redirect_uri: CALLBACK, response_type: 'code', scope: 'openid', state: 's3' })}`);
+    assert.equal(again.statusCode, 302, again.body);
+    const away = new URL(again.headers.location as string);
+    assert.equal(`${away.origin}${away.pathname}`, SITE);
+    const state = away.searchParams.get('state')!;
+    // The binding changes while the user is on the site: its onContinuePostLogin cannot run.
+    await bindActions(t, 'post-login', [{ name: 'other', code: 'exports.onExecutePostLogin = async () => {};' }]);
+    const params = callbackParams(await browser.get(`/continue?${new URLSearchParams({ state, session_token: await siteToken(state, { sub: users.alice }) })}`));
+    assert.equal(params.get('error'), 'access_denied');
+    assert.match(params.get('error_description')!, /no longer bound/);
+    assert.equal(params.get('state'), 's3');
+  });
+
   it('refuses URLs the browser must not be sent to: javascript:, data:, http to a remote host', async () => {
     for (const url of ['javascript:alert(1)', 'data:text/html,hi', 'http://consent.example.org/form', 'https://user:pw@consent.example.org/']) {
       await bindActions(t, 'post-login', [{ name: 'bad-url', code: `exports.onExecutePostLogin = async (event, api) => { api.redirect.sendUserTo(${JSON.stringify(url)}); };` }]);
