@@ -50,6 +50,7 @@ import { coAuthenticateEndpoint } from './cross-origin/authenticate.js';
 import { coVerifyEndpoint } from './cross-origin/redeem.js';
 import { scimRoutes } from './scim/routes.js';
 import { selfServiceRoutes } from './self-service/routes.js';
+import { continueRoutes } from './actions/continue.js';
 
 /** The Authentication API, built from the registries (default: ./registries.ts `defaultRegistries()`). */
 export function authenticationRoutes(ctx: AppContext, registries: AuthenticationRegistries = defaultRegistries()): FastifyPluginAsync {
@@ -118,6 +119,8 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
     for (const login of registries.connectionLogins) for (const route of login.routes(interaction)) app.route(route);
     for (const route of enrollmentTicketPages(ctx)) app.route(route);
     for (const route of activateRoutes(interaction)) app.route(route);
+    // Where a post-login action's redirect comes back (./actions/continue.ts).
+    for (const route of continueRoutes(interaction)) app.route(route);
     // The admin console (./console/routes.ts).
     for (const route of consoleRoutes(ctx, interaction.sessions)) app.route(route);
     const logout = new LogoutService(ctx);

@@ -39,7 +39,7 @@ export const JSON_COLUMNS = {
   connections: ['options', 'realms', 'metadata'],
   users: ['app_metadata', 'user_metadata'],
   user_grants: ['scope'],
-  authorization_requests: ['params', 'completed_steps'],
+  authorization_requests: ['params', 'completed_steps', 'action_suspension'],
   authorization_codes: ['action_changes'],
   pushed_authorization_requests: ['params'],
   custom_domains: ['domain_metadata'],

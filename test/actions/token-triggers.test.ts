@@ -58,6 +58,46 @@ describe('Actions at the token endpoint', () => {
   });
   after(() => t.close());
 
+  it('post-login runs on the refresh_token exchange: oauth2-refresh-token, no redirect; its claims are the new tokens\'; a deny refuses it and rotates nothing', async () => {
+    const apis = (await t.management('GET', '/api/v2/resource-servers')).json() as { id: string; identifier: string }[];
+    const patched = await t.management('PATCH', `/api/v2/resource-servers/${apis.find((a) => a.identifier === API)!.id}`, { body: { allow_offline_access: true } });
+    assert.equal(patched.statusCode, 200, patched.body);
+    const refresher = await insertClient(t, { grant_types: [PASSWORD_REALM, 'refresh_token'], config: { refresh_token: { rotation_type: 'rotating', expiration_type: 'expiring', leeway: 0, token_lifetime: 3600, infinite_token_lifetime: false, idle_token_lifetime: 3600, infinite_idle_token_lifetime: false } } });
+    const enabled = await t.management('PATCH', `/api/v2/connections/${((await t.management('GET', `/api/v2/connections?name=${REALM}`)).json() as { id: string }[])[0]!.id}`, { body: { enabled_clients: [app.client_id, refresher.client_id] } });
+    assert.equal(enabled.statusCode, 200, enabled.body);
+    await bindActions(t, 'post-login', [
+      {
+        name: 'refresh',
+        code: `exports.onExecutePostLogin = async (event, api) => {
+          if (event.transaction.protocol !== 'oauth2-refresh-token') return;
+          if (event.user.app_metadata.refresh_blocked) return api.access.deny('refresh refused by policy');
+          api.idToken.setCustomClaim('https://example.com/refreshed', event.transaction.protocol + ' ' + api.redirect.canRedirect());
+          api.accessToken.setCustomClaim('https://example.com/refreshed', true);
+        };`,
+      },
+    ]);
+    const first = await tokenRequest(t.app, { grant_type: PASSWORD_REALM, client_id: refresher.client_id, client_secret: refresher.client_secret, username: 'alice@example.com', password: PASSWORD, realm: REALM, audience: API, scope: 'openid offline_access read:things' });
+    assert.equal(first.statusCode, 200, first.body);
+    const { refresh_token: refreshToken, id_token: firstId } = first.json() as { refresh_token: string; id_token: string };
+    assert.equal(decodeJwt(firstId)['https://example.com/refreshed'], undefined, 'not on the password login');
+    const refreshed = await tokenRequest(t.app, { grant_type: 'refresh_token', client_id: refresher.client_id, client_secret: refresher.client_secret, refresh_token: refreshToken });
+    assert.equal(refreshed.statusCode, 200, refreshed.body);
+    const body = refreshed.json() as { id_token: string; access_token: string; refresh_token: string };
+    assert.equal(decodeJwt(body.id_token)['https://example.com/refreshed'], 'oauth2-refresh-token false');
+    assert.equal(decodeJwt(body.access_token)['https://example.com/refreshed'], true);
+
+    const blocked = await t.management('PATCH', `/api/v2/users/${encodeURIComponent(userId)}`, { body: { app_metadata: { refresh_blocked: true } } });
+    assert.equal(blocked.statusCode, 200, blocked.body);
+    const denied = await tokenRequest(t.app, { grant_type: 'refresh_token', client_id: refresher.client_id, client_secret: refresher.client_secret, refresh_token: body.refresh_token });
+    assert.equal(denied.statusCode, 403, denied.body);
+    assert.deepEqual(denied.json(), { error: 'access_denied', error_description: 'refresh refused by policy' });
+    await t.management('PATCH', `/api/v2/users/${encodeURIComponent(userId)}`, { body: { app_metadata: { refresh_blocked: null } } });
+    // The refused exchange did not rotate the token: it still works.
+    const again = await tokenRequest(t.app, { grant_type: 'refresh_token', client_id: refresher.client_id, client_secret: refresher.client_secret, refresh_token: body.refresh_token });
+    assert.equal(again.statusCode, 200, again.body);
+    await bindActions(t, 'post-login', []);
+  });
+
   it('post-login: claims in both tokens, scopes, roles and secrets in the event; restricted and reserved claims dropped', async () => {
     await bindActions(t, 'post-login', [
       {

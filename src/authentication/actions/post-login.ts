@@ -41,16 +41,33 @@ export interface PostLoginLogin {
   canRedirect: boolean;
   /** Extra members of `event.transaction` (the authorization request's). */
   transaction?: Record<string, unknown>;
+  /** At `/continue`: its state and parameters (`api.redirect.validateToken`), and the query and body `event.request` shows. */
+  continued?: { state: string; params: Record<string, unknown>; query: Record<string, unknown>; body: Record<string, unknown> };
+}
+
+/** A login a post-login action suspended (`api.redirect.sendUserTo`), resumed at `/continue`: the action's place in the bindings and the outcome so far. */
+export interface ResumedActions {
+  index: number;
+  outcome: PostLoginOutcome;
 }
 
 /** The most roles listed in `event.authorization.roles`. */
 const ROLES_MAX = 1000;
 
 /** The post-login actions' outcome for this login, or undefined when none is bound; throws `access_denied` for a deny or a failure. */
-export async function runPostLogin(ctx: PostLoginContext, login: PostLoginLogin, bound?: BoundActionLike[]): Promise<PostLoginOutcome | undefined> {
+export async function runPostLogin(ctx: PostLoginContext, login: PostLoginLogin, bound?: BoundActionLike[], resumed?: ResumedActions): Promise<PostLoginOutcome | undefined> {
   const actions = bound ?? (await ctx.actions.bound(login.tenant.id, 'post-login'));
   if (actions.length === 0) return undefined;
-  const { outcome, failure } = await ctx.actions.run(login.tenant.id, postLogin, await postLoginInput(ctx, login), { actions });
+  const input = await postLoginInput(ctx, login);
+  let run;
+  if (resumed) {
+    // The action that redirected goes on in onContinuePostLogin; the actions before it do not run again, those after it run as usual.
+    run = await ctx.actions.run(login.tenant.id, postLogin, input, { actions: actions.slice(resumed.index, resumed.index + 1), handler: 'onContinuePostLogin', outcome: resumed.outcome });
+    if (!run.failure && !postLogin.stops!(run.outcome)) run = await ctx.actions.run(login.tenant.id, postLogin, input, { actions: actions.slice(resumed.index + 1), outcome: run.outcome });
+  } else {
+    run = await ctx.actions.run(login.tenant.id, postLogin, input, { actions });
+  }
+  const { outcome, failure } = run;
   // Metadata is written even when the login is then refused (the service: a deny does not undo it).
   await writeMetadata(ctx, login, outcome);
   if (failure) throw oauthErrors.accessDenied(failure.message);
@@ -75,8 +92,8 @@ async function postLoginInput(ctx: PostLoginContext, login: PostLoginLogin): Pro
       hostname: request.hostname,
       ...(request.headers['user-agent'] !== undefined && { user_agent: request.headers['user-agent'] }),
       ...(request.headers['accept-language'] !== undefined && { language: request.headers['accept-language'].split(',')[0] }),
-      query: withoutSecrets(request.query as Record<string, unknown>),
-      body: withoutSecrets(body),
+      query: withoutSecrets(login.continued?.query ?? (request.query as Record<string, unknown>)),
+      body: withoutSecrets(login.continued?.body ?? body),
     },
     transaction: {
       ...login.transaction,
@@ -89,6 +106,7 @@ async function postLoginInput(ctx: PostLoginContext, login: PostLoginLogin): Pro
     loginsCount: user.logins_count,
     ...(api && { resourceServer: { identifier: api.row.identifier, system: api.row.is_system === 1 } }),
     canRedirect: login.canRedirect,
+    ...(login.continued && { continued: { state: login.continued.state, params: login.continued.params } }),
   };
 }
 

@@ -24,7 +24,10 @@ export interface RegistrationActionsContext {
   readonly actions: ActionsRuntime;
 }
 
-function eventRequest(request: FastifyRequest | undefined): EventRequest | undefined {
+/** `event.request` of a trigger run for a request (its body without secrets; no headers but the user agent). */
+export function eventRequest(request: FastifyRequest): EventRequest;
+export function eventRequest(request: FastifyRequest | undefined): EventRequest | undefined;
+export function eventRequest(request: FastifyRequest | undefined): EventRequest | undefined {
   if (!request) return undefined;
   const body = typeof request.body === 'object' && request.body !== null ? (request.body as Record<string, unknown>) : {};
   return {

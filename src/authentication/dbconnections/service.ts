@@ -7,7 +7,7 @@ import { userFromRow } from '../../domain/users/model.js';
 import { recordEvent } from '../../domain/event-streams/events.js';
 import { sendTenantMail, storedTemplate, userVariables } from '../../domain/email/templates.js';
 import type { ConnectionStore } from '../../domain/connections/store.js';
-import type { UserStore } from '../../domain/users/store.js';
+import type { UserStore, UserWithConnection } from '../../domain/users/store.js';
 import { changePassword } from '../../domain/users/password-change.js';
 import type { RateLimitSetting } from '../../platform/config.js';
 import { FormTokens } from '../../platform/crypto/form-tokens.js';
@@ -30,7 +30,8 @@ import { DbConnectionsError } from './errors.js';
 import type { IssuanceLookups } from '../../domain/issuance/lookups.js';
 import { loginConnections, tokenPolicy } from '../../domain/issuance/token-policy.js';
 import type { UnitOfWork } from '../../domain/stores.js';
-import { runPostUserRegistration, runPreUserRegistration, type RegistrationActionsContext } from '../actions/registration.js';
+import { eventRequest, runPostUserRegistration, runPreUserRegistration, type RegistrationActionsContext } from '../actions/registration.js';
+import { runPostChangePassword } from '../../domain/actions-runtime/password-changed.js';
 
 const DATABASE_STRATEGY = 'auth0';
 
@@ -334,7 +335,7 @@ export class DbConnectionsService {
     return tokens;
   }
 
-  private async resetTarget(tenant: Tenant, ticket: string): Promise<{ user: UserRow; options: ConnectionOptions; ticket: TicketRow } | undefined> {
+  private async resetTarget(tenant: Tenant, ticket: string): Promise<{ user: UserWithConnection; options: ConnectionOptions; ticket: TicketRow } | undefined> {
     const row = await this.ctx.stores.tickets.findUsable(tenant.id, secretHash(ticket), 'password_reset', isoAt(this.ctx.now()));
     if (!row) return undefined;
     // The password of an identity linked to another user is still its own (it logs that user in).
@@ -365,7 +366,7 @@ export class DbConnectionsService {
     confirmation: string | undefined,
     request?: FastifyRequest,
   ): Promise<ResetOutcome> {
-    const outcome = await this.#resetPassword(tenant, ticket, csrf, password, confirmation);
+    const outcome = await this.#resetPassword(tenant, ticket, csrf, password, confirmation, request);
     // With the request, the outcome goes to the tenant log (`scp`, `fcp`); a forged form is no attempt.
     if (request && outcome.kind !== 'bad_csrf') {
       const done = outcome.kind === 'done';
@@ -375,7 +376,7 @@ export class DbConnectionsService {
     return outcome;
   }
 
-  async #resetPassword(tenant: Tenant, ticket: string, csrf: string | undefined, password: string, confirmation: string | undefined): Promise<ResetOutcome> {
+  async #resetPassword(tenant: Tenant, ticket: string, csrf: string | undefined, password: string, confirmation: string | undefined, request: FastifyRequest | undefined): Promise<ResetOutcome> {
     if (!this.csrfMatches(tenant, ticket, csrf, 'password_reset')) return { kind: 'bad_csrf' };
     const target = await this.resetTarget(tenant, ticket);
     if (!target) return { kind: 'invalid_ticket' };
@@ -395,6 +396,12 @@ export class DbConnectionsService {
       return changePassword(joined, tenant.id, userId, { password_hash, last_password_reset: now, ...verified, updated_at: now }, now, this.ctx.lookups);
     });
     if (!done) return { kind: 'invalid_ticket' };
+    runPostChangePassword(this.ctx.actions, {
+      tenantId: tenant.id,
+      user: { ...target.user, last_password_reset: now, ...(target.ticket.mark_email_verified !== 0 && { email_verified: 1 }) },
+      connection: { id: target.user.connection_id, name: target.user.connection_name },
+      ...(request && { request: eventRequest(request) }),
+    });
     const redirect = resultRedirect(target.ticket, email, 'You can now login to the application with the new password.');
     return { kind: 'done', email, ...(redirect && { redirect }) };
   }

@@ -22,6 +22,8 @@
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { oauthErrors } from '../../platform/http/errors.js';
 import { actionsWantSecondFactor, runLoginActions } from '../actions/login-actions.js';
+import { suspendLogin } from '../actions/redirect.js';
+import type { PostLoginOutcome } from '../../domain/actions-runtime/triggers/post-login.js';
 import { MULTI_FACTOR_ACR } from './acr.js';
 import { authorizationResponse } from '../authorize/response.js';
 import { sendAuthorizationResponse } from '../authorize/response-modes/index.js';
@@ -58,7 +60,11 @@ function firstNeeded(deps: StepDeps, http: FastifyRequest, interaction: Interact
   });
 }
 
-export async function runInteraction(deps: StepDeps, reply: FastifyReply, interaction: Interaction): Promise<FastifyReply> {
+/**
+ * `decided`: the post-login actions already ran for this login (resumed at
+ * `/continue`, ../actions/continue.ts): their outcome, not run again.
+ */
+export async function runInteraction(deps: StepDeps, reply: FastifyReply, interaction: Interaction, decided?: PostLoginOutcome): Promise<FastifyReply> {
   const { ctx, transactions } = deps;
   const { tenant, request } = interaction;
   return answeringErrorsTo(reply.request, request, async () => {
@@ -70,7 +76,10 @@ export async function runInteraction(deps: StepDeps, reply: FastifyReply, intera
     }
     if (!interaction.authenticated) throw new Error('the interaction steps ended without a logged-in user');
     const protocol = protocolOf(deps, interaction);
-    const actions = protocol ? undefined : await runLoginActions(ctx, reply.request, interaction);
+    const actions = protocol ? undefined : (decided ?? (await runLoginActions(ctx, reply.request, interaction)));
+    if (actions?.interactionRequired) throw oauthErrors.authorizationRequest('interaction_required', 'An action redirects the login, which prompt=none does not allow');
+    // An action sends the browser away: the login waits for /continue.
+    if (actions?.redirect) return await suspendLogin(deps, reply, interaction, actions);
     if (actionsWantSecondFactor(actions, interaction)) {
       // Asked again after the MFA step was offered: no factor the user could use (the service: the login fails).
       if (request.acr_values?.split(' ').includes(MULTI_FACTOR_ACR)) throw oauthErrors.accessDenied('An action requires a second factor, but no MFA factor is enabled for the tenant');
@@ -163,9 +172,19 @@ export async function stepInteraction(
   if (!state) throw refusals.expired();
   const browser = form ? readCookie(request.headers.cookie, BROWSER_COOKIE) : bindBrowser(request, reply);
   if (form && !deps.transactions.csrfMatches(tenant, state, browser, csrf)) throw pageErrors.refusedForm();
-  const transaction = await deps.transactions.find(tenant, state, browser);
-  if (!transaction || browser === undefined) throw refusals.expired();
+  const interaction = await transactionInteraction(deps, request, state, browser, refusals);
+  return { interaction, current: await firstNeeded(deps, request, interaction) };
+}
 
+/**
+ * The interaction of transaction `id` for this browser, with the login it is
+ * answered for: once a step completed with a session, only that session
+ * (else `refusals.expired`).
+ */
+export async function transactionInteraction(deps: StepDeps, request: FastifyRequest, id: string, browser: string | undefined, refusals: StepRefusals = PAGE_REFUSALS): Promise<Interaction> {
+  const { tenant } = request;
+  const transaction = await deps.transactions.find(tenant, id, browser);
+  if (!transaction || browser === undefined) throw refusals.expired();
   let authenticated;
   if (transaction.sessionHash !== undefined) {
     authenticated = await deps.sessions.user(tenant, request.headers.cookie);
@@ -174,7 +193,7 @@ export async function stepInteraction(
     authenticated = await deps.sessions.usable(tenant, transaction.client, transaction.request, request.headers.cookie);
   }
   if (transaction.request.ui_locales !== undefined) request.uiLocales = transaction.request.ui_locales;
-  const interaction: Interaction = {
+  return {
     tenant,
     client: transaction.client,
     request: transaction.request,
@@ -184,7 +203,6 @@ export async function stepInteraction(
     ...(request.headers.cookie !== undefined && { cookies: request.headers.cookie }),
     ...(authenticated && { authenticated }),
   };
-  return { interaction, current: await firstNeeded(deps, request, interaction) };
 }
 
 /** The CSRF token of the transaction's forms, for this browser. */

@@ -20,6 +20,7 @@ import type { FormTokens } from '../../platform/crypto/form-tokens.js';
 import { isoAt } from '../../platform/clock.js';
 import type { AuthorizeRequest } from '../authorize/request.js';
 import type { AuthorizationRequestStore } from '../../domain/authorize-transactions/store.js';
+import type { JsonObject } from '../../domain/json.js';
 
 /** A waiting authorization request and its client. */
 export interface Transaction {
@@ -82,6 +83,17 @@ export class Transactions {
   /** Replaces the kept request (parameters a step's page completed); false when the transaction is no longer usable. */
   recordRequest(tenant: Tenant, id: string, request: AuthorizeRequest): Promise<boolean> {
     return this.ctx.stores.authorizeTransactions.recordRequest(tenant.id, secretHash(id), isoAt(this.ctx.now()), { ...request });
+  }
+
+  /** Suspends the login for a post-login action's redirect until `/continue` brings the nonce back (../actions/continue.ts); false when no longer usable. */
+  suspend(tenant: Tenant, id: string, continueHash: string, suspension: JsonObject): Promise<boolean> {
+    return this.ctx.stores.authorizeTransactions.suspend(tenant.id, secretHash(id), isoAt(this.ctx.now()), continueHash, suspension);
+  }
+
+  /** What the suspension kept, once: of two `/continue` requests with the same nonce only one gets it. */
+  async resume(tenant: Tenant, id: string, continueHash: string): Promise<JsonObject | undefined> {
+    const row = await this.ctx.stores.authorizeTransactions.resume(tenant.id, secretHash(id), isoAt(this.ctx.now()), continueHash);
+    return row?.action_suspension ?? undefined;
   }
 
   /** Spends the transaction: of two concurrent submissions only one gets true. */

@@ -4,10 +4,11 @@
  * - email through the mail transport (src/platform/mail), handed over
  *   without waiting for delivery (a slow mail server must not hold the
  *   request); a failure is logged without the message;
- * - SMS through the tenant's phone provider (src/domain/branding/
- *   phone-providers.ts; Twilio at GATEHOUSE_TWILIO_URL), with the tenant's
- *   enrolment or verification template (Liquid: `code`, `friendly_name`,
- *   `tenant.friendly_name`, `locale`, `message_type`). Awaited: a provider
+ * - SMS through the tenant's send-phone-message action when the tenant chose
+ *   it (../actions/phone-message.ts), else its phone provider
+ *   (src/domain/branding/phone-providers.ts; Twilio at GATEHOUSE_TWILIO_URL),
+ *   with the tenant's enrolment or verification template (Liquid: `code`,
+ *   `friendly_name`, `tenant.friendly_name`, `locale`, `message_type`). Awaited: a provider
  *   that refuses is the request's 502 `server_error`, and a tenant without a
  *   configured provider gets 400 `invalid_request`, before anything is told
  *   to the user.
@@ -27,12 +28,13 @@ import type { Logger } from 'pino';
 import type { MfaStore } from '../../domain/mfa/store.js';
 import type { UiSettingsStore } from '../../domain/branding/store.js';
 import type { Config } from '../../platform/config.js';
+import { sendThroughActions, type PhoneMessageActionsContext } from '../actions/phone-message.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 
 export type DeliveryPurpose = 'enrollment' | 'verification';
 
 /** What delivering one-time codes touches. */
-export interface CodeDeliveryContext extends TenantMailContext {
+export interface CodeDeliveryContext extends TenantMailContext, PhoneMessageActionsContext {
   readonly box: SecretBox;
   readonly config: Config;
   readonly logger: Logger;
@@ -74,12 +76,14 @@ export async function sendTextMessage(ctx: CodeDeliveryContext, tenant: Tenant, 
   }
 }
 
-async function sendSms(ctx: CodeDeliveryContext, tenant: Tenant, to: string, code: string, purpose: DeliveryPurpose, locale: string | undefined): Promise<void> {
+async function sendSms(ctx: CodeDeliveryContext, tenant: Tenant, to: string, code: string, purpose: DeliveryPurpose, userId: string, locale: string | undefined): Promise<void> {
   // The tenant's phone template of the purpose (/api/v2/branding/phone/templates) first, then the Guardian SMS factor's messages.
   const custom = await customPhoneText(ctx, tenant.id, purpose === 'enrollment' ? 'otp_enroll' : 'otp_verify');
   const { templates } = await ctx.stores.mfa.smsSettings(tenant.id);
   const template = custom?.text ?? (purpose === 'enrollment' ? templates.enrollment_message : templates.verification_message);
   const text = await renderLine(template, phoneTemplateVariables(totpIssuer(tenant), code, locale));
+  // The tenant's send-phone-message action, when the tenant chose it, sends it instead of the provider.
+  if (await sendThroughActions(ctx, tenant, { recipient: to, text, code, action: purpose === 'enrollment' ? 'enrollment' : 'second-factor-authentication' }, { user_id: userId })) return;
   await sendTextMessage(ctx, tenant, to, text, custom?.from === undefined ? {} : { from: custom.from });
 }
 
@@ -91,7 +95,7 @@ async function sendSms(ctx: CodeDeliveryContext, tenant: Tenant, to: string, cod
 export function bindingCodeSender(ctx: CodeDeliveryContext, tenant: Tenant, authenticator: Authenticator, purpose: DeliveryPurpose = 'verification', locale?: string): (code: string) => Promise<void> {
   return async (code) => {
     if (authenticator.email !== null) return sendMail(ctx, tenant, authenticator.email, code);
-    if (authenticator.phone_number !== null) return sendSms(ctx, tenant, authenticator.phone_number, code, purpose, locale);
+    if (authenticator.phone_number !== null) return sendSms(ctx, tenant, authenticator.phone_number, code, purpose, authenticator.user_id, locale);
     throw oauthErrors.invalidRequest(`Codes cannot be sent to ${authenticator.type} authenticators.`);
   };
 }

@@ -1,8 +1,9 @@
-/** Texting a passwordless code (an sms connection) through the tenant's Twilio provider: /passwordless/start and the hosted step share it. */
+/** Texting a passwordless code (an sms connection) through a send-phone-message action or the tenant's Twilio provider: /passwordless/start and the hosted step share it. */
 import type { ConnectionRow } from '../../domain/connections/model.js';
 import { startSms, type PasswordlessContext } from '../../domain/passwordless/service.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { sendTextMessage, type CodeDeliveryContext } from '../mfa/delivery.js';
+import { sendThroughActions } from '../actions/phone-message.js';
 
 /** What sending passwordless codes by text message touches. */
 export interface PasswordlessSmsContext extends PasswordlessContext, CodeDeliveryContext {
@@ -15,5 +16,15 @@ export interface PasswordlessSmsContext extends PasswordlessContext, CodeDeliver
  * provider that refuses one of 502 (../mfa/delivery.ts).
  */
 export function textPasswordlessCode(ctx: PasswordlessSmsContext, tenant: Tenant, connection: ConnectionRow, client: { id: string; name: string }, phoneNumber: string): Promise<void> {
-  return startSms(ctx, { tenant, connection, client, phoneNumber, send: (body, sender) => sendTextMessage(ctx, tenant, phoneNumber, body, sender) });
+  return startSms(ctx, {
+    tenant,
+    connection,
+    client,
+    phoneNumber,
+    // A send-phone-message action, when bound, sends it instead of the provider.
+    send: async (body, sender, code) => {
+      if (await sendThroughActions(ctx, tenant, { recipient: phoneNumber, text: body, code, action: 'passwordless' })) return;
+      await sendTextMessage(ctx, tenant, phoneNumber, body, sender);
+    },
+  });
 }

@@ -105,9 +105,9 @@ export class ActionsRuntime {
   }
 
   /** Runs `trigger` for `input`; `actions` when the caller already listed them. */
-  async run<I, O>(tenantId: string, trigger: TriggerModule<I, O>, input: I, options: { actions?: BoundActionLike[]; handler?: string; from?: number } = {}): Promise<TriggerRun<O>> {
+  async run<I, O>(tenantId: string, trigger: TriggerModule<I, O>, input: I, options: { actions?: BoundActionLike[]; handler?: string; from?: number; outcome?: O } = {}): Promise<TriggerRun<O>> {
     const actions = options.actions ?? (await this.source.boundActions(tenantId, trigger.id));
-    const outcome = trigger.start(input);
+    const outcome = options.outcome ?? trigger.start(input);
     if (actions.length === 0) return { outcome };
     const id = newExecutionId();
     const created = new Date(this.ctx.now()).toISOString();
@@ -126,7 +126,7 @@ export class ActionsRuntime {
           modulesDir: action.modulesDir,
           handler: options.handler ?? trigger.handler,
           args: [{ ...event, secrets: action.secrets }],
-          api: { methods: [...trigger.methods], values: trigger.values?.(input) ?? {}, cache },
+          api: { methods: [...trigger.methods], values: trigger.values?.(input) ?? {}, cache, ...(trigger.tokens && { tokens: trigger.tokens(input) }) },
         },
         deadline,
       );

@@ -21,4 +21,8 @@ export interface AuthorizationRequestRow {
   completed_steps: string[];
   /** `id_hash` of the session this request's login step started (migration 0013); null until then. */
   session_hash: string | null;
+  /** SHA-256 of the nonce of the `/continue` state while a post-login action has the login suspended (migration 0160); null otherwise. */
+  continue_hash: string | null;
+  /** The post-login actions' outcome so far and the action that redirected, while suspended (migration 0160). */
+  action_suspension: JsonObject | null;
 }

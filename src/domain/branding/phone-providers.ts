@@ -98,6 +98,24 @@ async function stored(ctx: { readonly stores: { readonly uiSettings: UiSettingsS
 }
 
 /** Why `input` cannot be the provider (a message for the service's 400), or undefined: the configuration and credentials its name needs. */
+/**
+ * Who sends the tenant's text messages (MFA and passwordless codes): the tenant's
+ * send-phone-message action (`action`), or Twilio (`provider`).
+ * - An enabled phone provider decides: `custom` is the action, `twilio` Twilio.
+ * - Else the Guardian phone factor's selected provider: `phone-message-hook` is the
+ *   action, `twilio` Twilio, and `auth0` (the default; Gatehouse has no SMS service of
+ *   its own) the action when one is bound, else Twilio.
+ * `required`: the choice names the action, so a tenant without one bound is refused
+ * rather than sent through Twilio behind its back.
+ */
+export async function phoneSender(ctx: { readonly stores: { readonly uiSettings: UiSettingsStore; readonly mfa: MfaStore } }, tenantId: string): Promise<'action-required' | 'action-if-bound' | 'provider'> {
+  const provider = await stored(ctx, tenantId);
+  if (provider && !provider.disabled) return provider.name === 'custom' ? 'action-required' : 'provider';
+  const { selectedProvider } = await ctx.stores.mfa.smsSettings(tenantId);
+  if (selectedProvider === 'phone-message-hook') return 'action-required';
+  return selectedProvider === 'twilio' ? 'provider' : 'action-if-bound';
+}
+
 export function phoneProviderProblem(input: Required<Pick<PhoneProviderInput, 'name'>> & PhoneProviderInput, hasToken: boolean): string | undefined {
   const config = input.configuration;
   if (input.name === 'twilio') {
@@ -217,7 +235,7 @@ export async function sendPhoneText(
   let account: { sid: string; authToken: string; from?: string; messagingServiceSid?: string } | undefined;
   if (provider && (!provider.disabled || options.providerOnly)) {
     if (provider.name === 'custom') {
-      throw new PhoneDeliveryError('custom_provider', 'The custom phone provider delivers through the send-phone-message Action, which Gatehouse does not run yet.');
+      throw new PhoneDeliveryError('custom_provider', 'The custom phone provider delivers through the send-phone-message Action (MFA and passwordless codes); it does not send test messages.');
     }
     const { sid, default_from: from, mssid } = provider.configuration;
     if (sid && provider.auth_token_enc) {

@@ -82,7 +82,7 @@ export interface SmsStart {
   /** E.164. */
   phoneNumber: string;
   /** Sends the text through the tenant's provider with the connection's sender. */
-  send: (body: string, sender: { from?: string; messagingServiceSid?: string }) => Promise<void>;
+  send: (body: string, sender: { from?: string; messagingServiceSid?: string }, code: string) => Promise<void>;
 }
 
 /** Creates the number's code and texts it with the connection's template; sends nothing to an unknown number under disable_signup. */
@@ -92,7 +92,7 @@ export async function startSms(ctx: PasswordlessContext, start: SmsStart): Promi
   if (settings.disableSignup && !(await existingUser(ctx, tenant, connection, start.phoneNumber))) return;
   const code = await newRecipientCode(ctx, tenant, connection, start.client.id, start.phoneNumber, settings);
   const body = await renderLine(settings.smsTemplate, { code, password: code, application: { name: start.client.name }, connection: { name: connection.name } });
-  await start.send(body, { ...(settings.smsFrom !== undefined && { from: settings.smsFrom }), ...(settings.messagingServiceSid !== undefined && { messagingServiceSid: settings.messagingServiceSid }) });
+  await start.send(body, { ...(settings.smsFrom !== undefined && { from: settings.smsFrom }), ...(settings.messagingServiceSid !== undefined && { messagingServiceSid: settings.messagingServiceSid }) }, code);
 }
 
 /** Creates the recipient's code and mails it (or the link carrying it); sends nothing to an unknown address under disable_signup. */

@@ -156,10 +156,11 @@ export class GuardianMfaService {
   }
 
   /**
-   * PUT …/{sms|phone}/selected-provider: who sends the phone factor's messages. `auth0` (the
-   * default) and `twilio` both send through the Twilio settings of …/providers/twilio (Gatehouse
-   * has no SMS service of its own); `phone-message-hook` hands each message to the action bound to
-   * the send-phone-message trigger.
+   * PUT …/{sms|phone}/selected-provider: who sends the phone factor's messages when no phone
+   * provider (/branding/phone/providers) is enabled: `twilio` the Twilio settings of
+   * …/providers/twilio; `phone-message-hook` the action bound to the send-phone-message trigger
+   * (none bound: the message is refused); `auth0`, the default (Gatehouse has no SMS service of its
+   * own), that action when one is bound, else Twilio (src/domain/branding/phone-providers.ts).
    */
   async setPhoneProvider(tenant: Tenant, provider: PhoneProvider): Promise<{ provider: PhoneProvider }> {
     await this.ctx.stores.mfa.setPhoneProvider(tenant.id, provider, isoAt(this.ctx.now()));

@@ -5,6 +5,8 @@
  */
 import { recordEvent } from '../../domain/event-streams/events.js';
 import { ManagementError, managementErrors } from '../../platform/http/errors.js';
+import type { ActionsRuntime } from '../../domain/actions-runtime/runtime.js';
+import { runPostChangePassword } from '../../domain/actions-runtime/password-changed.js';
 import { hashPassword } from '../../platform/passwords/hashing.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { findConnectionByName } from '../../domain/users/connections.js';
@@ -113,6 +115,8 @@ function withoutNulls(value: Record<string, unknown> | undefined): Record<string
 
 /** What UserService touches. */
 export interface UserServiceContext extends UserMailContext, UserSessionsEnding {
+  /** post-change-password runs after a password set here. */
+  readonly actions: ActionsRuntime;
   readonly lookups: IssuanceLookups;
   readonly now: () => number;
   readonly unitOfWork: UnitOfWork;
@@ -273,6 +277,7 @@ export class UserService {
       throw error;
     }
     if (!updated) throw userNotFound();
+    if (changes.password_hash !== undefined) runPostChangePassword(this.ctx.actions, { tenantId: tenant.id, user, connection: { id: row.connection_id, name: row.connection_name } });
     // "If set to false the user will not receive a verification email unless verify_email is set to true."
     if (body.verify_email === true && changes.email !== undefined) await this.mail.sendVerification(tenant, user);
     return shown;

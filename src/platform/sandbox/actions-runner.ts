@@ -17,6 +17,7 @@
  * dist/server/actions-runner.js: TypeScript's erasable syntax only.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import dns from 'node:dns';
 import { createRequire } from 'node:module';
 import net from 'node:net';
@@ -50,6 +51,16 @@ interface ApiShape {
   values: Record<string, unknown>;
   /** The trigger's cache as the host holds it: key → record. */
   cache: Record<string, CacheRecord> | null;
+  /** post-login's `api.redirect.encodeToken`/`validateToken`: who issues and is the subject of the tokens; at /continue, its state and parameters. */
+  tokens?: RedirectTokens;
+}
+
+interface RedirectTokens {
+  issuer: string;
+  subject: string;
+  ip: string;
+  state?: string;
+  params?: Record<string, unknown>;
 }
 
 interface CacheRecord {
@@ -241,6 +252,10 @@ function apiFor(shape: ApiShape, commands: Command[]): Record<string, unknown> {
     const [node, name] = at(method);
     node[name] = () => value;
   }
+  if (shape.tokens) {
+    const [node] = at('redirect.encodeToken');
+    Object.assign(node, redirectTokens(shape.tokens));
+  }
   if (shape.cache) {
     const cache = shape.cache;
     const live = (key: string): CacheRecord | undefined => {
@@ -273,6 +288,72 @@ function apiFor(shape: ApiShape, commands: Command[]): Record<string, unknown> {
     };
   }
   return api;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The session tokens of the redirect protocol (actions-wire-notes §2.3): HS256 under a secret the
+// action gives, as the service's runtime makes and checks them. The runner imports no package (its
+// permission model lets it read only itself), so the one algorithm is written here on node:crypto's
+// HMAC: the header is fixed on signing and must be exactly HS256 on checking, the signature is
+// compared in constant time, and only then is the payload read.
+
+const TOKEN_HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+
+function hs256(secret: string, input: string): Buffer {
+  return createHmac('sha256', secret).update(input).digest();
+}
+
+function tokenSecret(options: unknown, what: string): string {
+  const secret = (options as { secret?: unknown } | null)?.secret;
+  if (typeof secret !== 'string' || secret.length === 0) throw new TypeError(`${what}: "secret" must be a non-empty string.`);
+  return secret;
+}
+
+function redirectTokens(tokens: RedirectTokens): Record<string, unknown> {
+  const invalid = (reason: string) => new Error(`The session token is invalid: ${reason}`);
+  return {
+    encodeToken(options: { secret?: unknown; expiresInSeconds?: unknown; payload?: unknown }) {
+      const secret = tokenSecret(options, 'encodeToken');
+      const lifetime = options.expiresInSeconds ?? 900;
+      if (typeof lifetime !== 'number' || !Number.isFinite(lifetime) || lifetime <= 0) throw new TypeError('encodeToken: "expiresInSeconds" must be a positive number.');
+      const payload = options.payload ?? {};
+      if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new TypeError('encodeToken: "payload" must be an object.');
+      const iat = Math.floor(Date.now() / 1000);
+      const body = Buffer.from(JSON.stringify({ iat, iss: tokens.issuer, sub: tokens.subject, exp: iat + Math.floor(lifetime), ip: tokens.ip, ...payload })).toString('base64url');
+      return `${TOKEN_HEADER}.${body}.${hs256(secret, `${TOKEN_HEADER}.${body}`).toString('base64url')}`;
+    },
+    validateToken(options: { secret?: unknown; tokenParameterName?: unknown }) {
+      const secret = tokenSecret(options, 'validateToken');
+      const name = typeof options.tokenParameterName === 'string' ? options.tokenParameterName : 'session_token';
+      const token = tokens.params?.[name];
+      if (typeof token !== 'string' || token.length === 0) throw new Error(`There is no parameter called '${name}' available in either the POST body or query string.`);
+      const parts = token.split('.');
+      if (parts.length !== 3 || parts.some((part) => !/^[A-Za-z0-9_-]*$/.test(part))) throw invalid('jwt malformed');
+      const [header, body, signature] = parts as [string, string, string];
+      let alg: unknown;
+      try {
+        alg = (JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as { alg?: unknown }).alg;
+      } catch {
+        throw invalid('jwt malformed');
+      }
+      if (alg !== 'HS256') throw invalid('invalid algorithm');
+      const expected = hs256(secret, `${header}.${body}`);
+      const given = Buffer.from(signature, 'base64url');
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid('invalid signature');
+      let payload: Record<string, unknown>;
+      try {
+        payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Record<string, unknown>;
+      } catch {
+        throw invalid('jwt malformed');
+      }
+      if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw invalid('jwt malformed');
+      if (typeof payload.exp !== 'number' || payload.exp <= Date.now() / 1000) throw invalid('jwt expired');
+      if (tokens.state === undefined || payload.state !== tokens.state) throw invalid('state mismatch');
+      if (payload.sub !== tokens.subject) throw invalid('subject mismatch');
+      if (payload.iss !== tokens.issuer) throw invalid('issuer mismatch');
+      return payload;
+    },
+  };
 }
 
 function describe(error: unknown): NonNullable<Result['error']> {

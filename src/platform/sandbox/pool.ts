@@ -50,6 +50,8 @@ export interface ApiShape {
   methods: string[];
   values: Record<string, unknown>;
   cache: Record<string, { value: string; expires_at: number }> | null;
+  /** What `api.redirect.encodeToken`/`validateToken` work with (./actions-runner.ts `RedirectTokens`). */
+  tokens?: { issuer: string; subject: string; ip: string; state?: string; params?: Record<string, unknown> };
 }
 
 export interface SandboxCommand {

@@ -16,6 +16,13 @@
  * Non-rotating tokens keep working until revoked or expired; the response
  * has no refresh_token.
  *
+ * The post-login actions run on the exchange, as the service runs them
+ * (`event.transaction.protocol` is `oauth2-refresh-token`, where
+ * `api.redirect.canRedirect()` is false and a deny is 403 `access_denied`,
+ * actions-wire-notes §2.3): their claims and scopes are the new tokens'.
+ * `api.multifactor.enable` asks nothing here: the second factor belongs to
+ * the login that issued the token.
+ *
  * Not transactional: a failure after the rotation (e.g. the API was deleted
  * meanwhile) leaves the presented token rotated without a successor.
  */
@@ -31,6 +38,8 @@ import { secretHash } from '../../../domain/secrets.js';
 import { isoAt } from '../../../platform/clock.js';
 import { requireActiveUser } from '../../../domain/users/active-user.js';
 import { grantOrganization } from '../organization.js';
+import { runPostLogin } from '../../actions/post-login.js';
+import { endUserIp } from '../../end-user-ip.js';
 
 const unknownToken = () => oauthErrors.invalidGrant('Unknown or invalid refresh token.');
 
@@ -86,7 +95,7 @@ export const refreshToken: GrantHandler = {
   // Public clients (client_id only) refresh too; the token is bound to the client.
   requiresConfidentialClient: false,
 
-  async handle({ ctx, tenant, params, client, confirmation }: GrantContext): Promise<TokenResponse> {
+  async handle({ ctx, tenant, request, params, client, confirmation }: GrantContext): Promise<TokenResponse> {
     requireParams(params, 'refresh_token');
     const row = await findToken(ctx, tenant, client, params);
     // Checked before the token is used, so a request without the key spends nothing.
@@ -94,6 +103,23 @@ export const refreshToken: GrantHandler = {
     const user = await requireActiveUser(ctx.stores.users, tenant.id, row.user_id, userRefusals);
     const organization = await grantOrganization(ctx, tenant, row.organization_id, user.user_id, unknownToken);
     const scope = narrowScope(row, params);
+    // post-login runs on the exchange too (`transaction.protocol` oauth2-refresh-token); a deny
+    // refuses it before the token is used, so a refused refresh rotates nothing.
+    const bound = await ctx.actions.bound(tenant.id, 'post-login');
+    const connection = bound.length === 0 ? undefined : await ctx.stores.connections.get(tenant.id, user.connection_id);
+    const actions = bound.length === 0 ? undefined : await runPostLogin(ctx, {
+      tenant,
+      client: client.client,
+      user,
+      connection: { id: user.connection_id, name: connection?.name ?? '', strategy: connection?.strategy ?? 'auth0' },
+      request,
+      ip: endUserIp(request, client),
+      protocol: 'oauth2-refresh-token',
+      audience: row.audience ?? undefined,
+      scope,
+      ...(organization && { organization: { id: organization.id, name: organization.name } }),
+      canRedirect: false,
+    }, bound);
     const successor = await useToken(ctx, tenant, row, refreshTokenSettings(client.client));
     return issueUserTokens(ctx, {
       tenant,
@@ -104,6 +130,7 @@ export const refreshToken: GrantHandler = {
       scope,
       grantType: REFRESH_TOKEN_GRANT,
       ...(confirmation && { confirmation }),
+      ...(actions && { actions }),
       ...(organization && { organization }),
       // RFC 6749 §6: the new refresh token has the scope of the one it replaces, not the narrowed one.
       refreshToken: async () =>

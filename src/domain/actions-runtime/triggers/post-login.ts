@@ -24,6 +24,8 @@ export interface PostLoginInput {
   resourceServer?: { identifier: string; system: boolean };
   /** Whether the flow can send the browser away (not under prompt=none, not at the token endpoint). */
   canRedirect: boolean;
+  /** At `/continue`: its `state` and its query and body merged, which `api.redirect.validateToken` reads. */
+  continued?: { state: string; params: Record<string, unknown> };
 }
 
 export interface PostLoginOutcome {
@@ -36,7 +38,10 @@ export interface PostLoginOutcome {
   appMetadata: Record<string, unknown>;
   userMetadata: Record<string, unknown>;
   transactionMetadata: Record<string, unknown>;
-  redirect?: { url: string; actionIndex?: number };
+  /** `api.redirect.sendUserTo`: where the browser goes, and the action (its version) whose `onContinuePostLogin` resumes the login. */
+  redirect?: { url: string; versionId: string };
+  /** A redirect asked under `prompt=none`: the login ends with `interaction_required` (actions-wire-notes §2.3). */
+  interactionRequired?: true;
 }
 
 const MFA_PROVIDERS = new Set(['any', 'none', 'guardian', 'google-authenticator', 'duo']);
@@ -59,6 +64,12 @@ export const postLogin: TriggerModule<PostLoginInput, PostLoginOutcome> = {
     'transaction.setMetadata',
   ],
   values: (input) => ({ 'redirect.canRedirect': input.canRedirect }),
+  tokens: (input) => ({
+    issuer: input.request.hostname ?? '',
+    subject: String(input.user.user_id ?? ''),
+    ip: input.request.ip,
+    ...(input.continued && { state: input.continued.state, params: input.continued.params }),
+  }),
 
   event(input) {
     return {
@@ -77,7 +88,7 @@ export const postLogin: TriggerModule<PostLoginInput, PostLoginOutcome> = {
 
   start: () => ({ idTokenClaims: {}, accessTokenClaims: {}, addScopes: [], removeScopes: [], appMetadata: {}, userMetadata: {}, transactionMetadata: {} }),
 
-  apply(outcome, { method, args }, input) {
+  apply(outcome, { method, args }, input, action) {
     switch (method) {
       case 'access.deny':
         outcome.deny = typeof args[0] === 'string' ? args[0].slice(0, 1024) : 'Access denied';
@@ -103,12 +114,14 @@ export const postLogin: TriggerModule<PostLoginInput, PostLoginOutcome> = {
         return;
       }
       case 'redirect.sendUserTo': {
-        if (!input.canRedirect) throw new ActionCommandError('Redirects are not possible in this flow (prompt=none or a token endpoint grant).');
-        const target = new URL(stringArg(args[0], 'The redirect URL', 2048));
-        if (target.protocol !== 'https:' && target.protocol !== 'http:') throw new ActionCommandError('The redirect URL must be http(s).');
-        const query = (args[1] as { query?: Record<string, unknown> } | null)?.query ?? {};
-        for (const [key, value] of Object.entries(query)) target.searchParams.set(key, String(value));
-        outcome.redirect = { url: target.href };
+        if (!input.canRedirect) {
+          if (input.transaction.prompt === 'none') {
+            outcome.interactionRequired = true;
+            return;
+          }
+          throw new ActionCommandError('Redirects are not possible in this flow (a token endpoint grant).');
+        }
+        outcome.redirect = { url: redirectTarget(args[0], args[1]), versionId: action.versionId };
         return;
       }
       case 'user.setAppMetadata':
@@ -120,8 +133,37 @@ export const postLogin: TriggerModule<PostLoginInput, PostLoginOutcome> = {
     }
   },
 
-  stops: (outcome) => outcome.deny !== undefined || outcome.redirect !== undefined,
+  stops: (outcome) => outcome.deny !== undefined || outcome.redirect !== undefined || outcome.interactionRequired === true,
 };
+
+/**
+ * Where `api.redirect.sendUserTo(url, {query})` sends the browser: the
+ * service lets an action send it to any URL it names, so any `https:` URL
+ * is taken (the tenant's code chooses it, as its own site); `http:` only to
+ * a loopback host (a page on the same machine); never another scheme
+ * (`javascript:`, `data:`, …), nor a URL with credentials. `query` is
+ * merged into the URL's query; `state` is the server's own, set last.
+ */
+export function redirectTarget(url: unknown, options: unknown): string {
+  let target: URL;
+  try {
+    target = new URL(stringArg(url, 'The redirect URL', 2048));
+  } catch (error) {
+    if (error instanceof ActionCommandError) throw error;
+    throw new ActionCommandError('api.redirect.sendUserTo: the URL is not an absolute URL.');
+  }
+  const loopback = target.hostname === 'localhost' || target.hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(target.hostname);
+  if (target.protocol !== 'https:' && !(target.protocol === 'http:' && loopback)) throw new ActionCommandError('api.redirect.sendUserTo: the URL must be https (http only to a loopback address).');
+  if (target.username !== '' || target.password !== '') throw new ActionCommandError('api.redirect.sendUserTo: the URL must not carry credentials.');
+  const query = (options as { query?: unknown } | null)?.query;
+  if (query !== undefined && query !== null) {
+    if (typeof query !== 'object' || Array.isArray(query)) throw new ActionCommandError('api.redirect.sendUserTo: query must be an object.');
+    for (const [key, value] of Object.entries(query)) if (key !== 'state') target.searchParams.set(key, typeof value === 'string' ? value : JSON.stringify(value));
+  }
+  target.searchParams.delete('state');
+  if (target.href.length > 4096) throw new ActionCommandError('api.redirect.sendUserTo: the URL is too long.');
+  return target.href;
+}
 
 /** What post-login changes in the tokens: carried to issuance (with an authorization code, until it is redeemed). */
 export type TokenChanges = Pick<PostLoginOutcome, 'idTokenClaims' | 'accessTokenClaims' | 'addScopes' | 'removeScopes'>;

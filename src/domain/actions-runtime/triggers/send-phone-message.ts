@@ -12,7 +12,8 @@ export interface SendPhoneMessageInput {
   user?: Record<string, unknown>;
   client?: { client_id: string; name: string; metadata: Record<string, unknown> };
   request?: EventRequest;
-  message: { recipient: string; text: string; code: string; message_type: 'sms' | 'voice'; action: 'enrollment' | 'second-factor-authentication' };
+  /** `action`: the service's two, and `passwordless` for a passwordless code (Gatehouse also sends those through the trigger). */
+  message: { recipient: string; text: string; code: string; message_type: 'sms' | 'voice'; action: 'enrollment' | 'second-factor-authentication' | 'passwordless' };
 }
 
 export const sendPhoneMessage: TriggerModule<SendPhoneMessageInput, Record<string, never>> = {

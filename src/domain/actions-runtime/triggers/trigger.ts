@@ -5,7 +5,7 @@
  * outcome, and whether the flow stops. The runtime (../runtime.ts) never
  * compares a trigger's name; the registry (./index.ts) lists them.
  */
-import type { SandboxCommand } from '../../../platform/sandbox/pool.js';
+import type { ApiShape, SandboxCommand } from '../../../platform/sandbox/pool.js';
 import type { BoundActionLike } from '../bound-action.js';
 
 export type TriggerId =
@@ -29,6 +29,8 @@ export interface TriggerModule<I, O> {
   readonly methods: readonly string[];
   /** Methods that answer a value (`redirect.canRedirect`). */
   values?(input: I): Record<string, unknown>;
+  /** What `api.redirect.encodeToken`/`validateToken` work with (post-login): the issuer, the subject, the address; at /continue its state and parameters. */
+  tokens?(input: I): RedirectTokens;
   /** The event, less `secrets` (each action gets its own). */
   event(input: I): Record<string, unknown>;
   /** The outcome before any action ran. */
@@ -38,6 +40,9 @@ export interface TriggerModule<I, O> {
   /** Whether the flow stops after the action that brought the outcome here (a deny, a redirect). */
   stops?(outcome: O): boolean;
 }
+
+/** See TriggerModule.tokens. */
+export type RedirectTokens = NonNullable<ApiShape['tokens']>;
 
 /** A string argument of at most `max` characters, else the command is refused. */
 export function stringArg(value: unknown, what: string, max: number): string {
