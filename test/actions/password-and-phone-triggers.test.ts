@@ -217,8 +217,33 @@ describe('post-change-password and send-phone-message', () => {
       await mgmt('PUT', '/api/v2/guardian/policies', ['all-applications']);
     });
 
-    it('unbound, the provider sends again', async () => {
+    it('a tenant that selected twilio is sent through Twilio though an action is bound', async () => {
+      await mgmt('PUT', '/api/v2/guardian/factors/phone/selected-provider', { provider: 'twilio' });
+      try {
+        const sent = twilio.messages.length;
+        const from = reports.received.length;
+        const token = await mfaToken('sam@example.com');
+        const res = await post('/mfa/associate', { authenticator_types: ['oob'], oob_channels: ['sms'], phone_number: '+15557650003' }, token);
+        assert.equal(res.statusCode, 200, res.body);
+        assert.equal(twilio.messages.length, sent + 1);
+        assert.equal(reports.received.slice(from).filter((r) => r.path === '/sms').length, 0, 'the action was not run');
+      } finally {
+        await mgmt('PUT', '/api/v2/guardian/factors/phone/selected-provider', { provider: 'auth0' });
+      }
+    });
+
+    it('unbound, the provider sends again; unless the tenant chose the action (phone-message-hook): then the text is refused', async () => {
       await bindActions(t, 'send-phone-message', []);
+      await mgmt('PUT', '/api/v2/guardian/factors/phone/selected-provider', { provider: 'phone-message-hook' });
+      try {
+        const sent = twilio.messages.length;
+        const refused = await post('/mfa/associate', { authenticator_types: ['oob'], oob_channels: ['sms'], phone_number: '+15557650004' }, await mfaToken('sam@example.com'));
+        assert.equal(refused.statusCode, 400, refused.body);
+        assert.match(refused.body, /none is bound/);
+        assert.equal(twilio.messages.length, sent, 'not sent through Twilio behind the tenant\'s back');
+      } finally {
+        await mgmt('PUT', '/api/v2/guardian/factors/phone/selected-provider', { provider: 'auth0' });
+      }
       const sent = twilio.messages.length;
       const token = await mfaToken('sam@example.com');
       const res = await post('/mfa/associate', { authenticator_types: ['oob'], oob_channels: ['sms'], phone_number: '+15557650002' }, token);

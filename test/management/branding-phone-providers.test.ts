@@ -174,7 +174,7 @@ describe('/api/v2/branding/phone/providers', () => {
     assert.equal((await mgmt('POST', `${PATH}/${provider.id}/try`, { to: '+15557650099' })).statusCode, 202);
     assert.equal(twilio.messages.at(-1)!.accountSid, PROVIDER_SID);
 
-    // A custom provider: stored, but a text through it is refused with the reason.
+    // A custom provider: its texts go to the send-phone-message action; with none bound they are refused, never sent through Twilio.
     await mgmt('PATCH', `${PATH}/${provider.id}`, { name: 'custom', disabled: false, configuration: { delivery_methods: ['text'] } });
     refused(await mgmt('POST', `${PATH}/${provider.id}/try`, { to: '+15557650099' }), 409, /send-phone-message Action/);
     const token = await tokenRequest(t.app, { grant_type: 'http://auth0.com/oauth/grant-type/password-realm', client_id: app.client_id, client_secret: app.client_secret, username: 'c@example.com', password: PASSWORD, realm: REALM });
@@ -185,7 +185,7 @@ describe('/api/v2/branding/phone/providers', () => {
       payload: JSON.stringify({ client_id: app.client_id, client_secret: app.client_secret, mfa_token: (token.json() as { mfa_token: string }).mfa_token, challenge_type: 'oob', oob_channel: 'sms' }),
     });
     assert.equal(challenge.statusCode, 400, challenge.body);
-    assert.match((challenge.json() as { error_description: string }).error_description, /send-phone-message Action/);
+    assert.match((challenge.json() as { error_description: string }).error_description, /send-phone-message action, and none is bound/);
     assert.equal((await mgmt('DELETE', `${PATH}/${provider.id}`)).statusCode, 204);
   });
 
