@@ -42,6 +42,7 @@ import { issueSetupLink } from '../domain/console/setup.js';
 import { SandboxPool, sandboxSettings } from '../platform/sandbox/pool.js';
 import { ActionsRuntime, executionRow } from '../domain/actions-runtime/runtime.js';
 import { CachedActionSource } from '../domain/actions-runtime/cached-source.js';
+import { ConnectionScripts } from '../domain/connections/scripts.js';
 
 /** The context of a running process: the surfaces' AppContext, plus what only the process itself touches. */
 export interface RuntimeContext extends AppContext {
@@ -171,6 +172,7 @@ export async function createContext(config: Config, logger: Logger = createLogge
     mailer,
     tenantLogs,
     actions,
+    scripts: new ConnectionScripts(sandbox, config.actions.timeoutMs),
     deployedActions,
     async checkDatabase() {
       await sql`select 1`.execute(database.db);

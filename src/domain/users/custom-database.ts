@@ -1,0 +1,123 @@
+/**
+ * Password login through a database connection, custom or not: the one
+ * function the password grants, the hosted login page and cross-origin
+ * authentication call.
+ *
+ * A custom database (`options.enabledDatabaseCustomization`) reaches the
+ * tenant's own user store through its `login` script, run in the sandbox
+ * (../connections/scripts.ts) as `login(identifier, password, callback)`:
+ *
+ * - without `import_mode` the script is called on every login; the user it
+ *   answers is kept in Gatehouse's store (its profile refreshed each time,
+ *   no password) as `auth0|{user_id}`, so tokens, sessions and the
+ *   Management API know it, as the service keeps a cached profile;
+ * - with `import_mode` (lazy migration) a user already in Gatehouse's store
+ *   logs in there and the script is never called for them; an unknown one
+ *   is looked up through the script and, on its success, created with the
+ *   password just verified, hashed (argon2id), so the next login is local.
+ *
+ * The script's answer, as the service's runtime defines it: a profile with
+ * `user_id` (or `id`) logs in; `callback(null)` or a
+ * `WrongUsernameOrPasswordError` is a wrong password; an
+ * `UnauthorizedError` refuses with its message; any other error, a
+ * timeout, or a profile without `user_id` fails the login
+ * (`CustomDatabaseError`), its detail kept for the tenant log only.
+ */
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
+import { hashPassword } from '../../platform/passwords/hashing.js';
+import { isoAt } from '../../platform/clock.js';
+import { openConfiguration } from '../connections/configuration.js';
+import type { ConnectionRow } from '../connections/model.js';
+import type { ConnectionScripts } from '../connections/scripts.js';
+import { auth0Strategy, customScript, usesCustomScripts } from '../connections/strategies/auth0.js';
+import type { UserRow } from './model.js';
+import type { UserStore } from './store.js';
+import { upsertFederatedUser, type FederatedProfile } from './federated-user.js';
+import { verifyUserPassword } from './login.js';
+
+export interface CustomDatabaseDeps {
+  readonly stores: { readonly users: UserStore };
+  readonly box: SecretBox;
+  readonly scripts: ConnectionScripts;
+  readonly now: () => number;
+}
+
+/** Why a script login failed other than a wrong password. */
+export class CustomDatabaseError extends Error {
+  constructor(
+    /** `unauthorized`: the script's `UnauthorizedError` (its message is the user's); `script_failed`: anything else. */
+    readonly code: 'unauthorized' | 'script_failed',
+    message: string,
+    /** What the script said, for the tenant log (never the client). */
+    readonly detail: string,
+  ) {
+    super(message);
+  }
+}
+
+const FAILED = 'The login could not be completed by the connection\'s login script.';
+const MAX_USER_ID = 255;
+
+/** The user when the password is right; undefined for a wrong one (callers answer alike). Throws `CustomDatabaseError`. */
+export async function passwordLogin(deps: CustomDatabaseDeps, tenantId: string, connection: ConnectionRow, identifier: string, password: string, signal?: AbortSignal): Promise<UserRow | undefined> {
+  const script = customScript(connection.options, 'login');
+  if (!usesCustomScripts(connection.options) || script === undefined) return verifyUserPassword(deps.stores.users, tenantId, connection.id, identifier, password, signal);
+  const importing = connection.options.import_mode === true;
+  if (importing && (await deps.stores.users.findByLoginIdentifier(tenantId, connection.id, identifier.toLowerCase()))) {
+    // Already moved: the local store answers, the legacy store is not asked again.
+    return verifyUserPassword(deps.stores.users, tenantId, connection.id, identifier, password, signal);
+  }
+  signal?.throwIfAborted();
+  const outcome = await deps.scripts.run(tenantId, script, [identifier, password], openConfiguration(deps.box, tenantId, connection.id, connection.options));
+  if ('error' in outcome) {
+    const { name, message } = outcome.error;
+    if (name === 'WrongUsernameOrPasswordError') return undefined;
+    if (name === 'UnauthorizedError') throw new CustomDatabaseError('unauthorized', message, `${name}: ${message}`);
+    throw new CustomDatabaseError('script_failed', FAILED, `${name}: ${message}`);
+  }
+  if (outcome.value === null || typeof outcome.value !== 'object' || Array.isArray(outcome.value)) return undefined;
+  const profile = outcome.value as Record<string, unknown>;
+  const id = scriptUserId(profile);
+  if (id === undefined) throw new CustomDatabaseError('script_failed', FAILED, 'the profile the login script returned has no user_id');
+  const now = isoAt(deps.now());
+  const user = await upsertFederatedUser(deps.stores.users, auth0Strategy, connection, id, profileOf(profile, identifier), now);
+  if (!user) return undefined;
+  const extra = rootMembers(profile);
+  const changes = { ...extra, ...(importing && { password_hash: await hashPassword(password) }) };
+  if (Object.keys(changes).length > 0) await deps.stores.users.update(tenantId, user.user_id, { ...changes, updated_at: now });
+  return { ...user, ...changes };
+}
+
+/** The script's `user_id` (or `id`) without the strategy prefix it may carry: `auth0|{id}` is the user. */
+function scriptUserId(profile: Record<string, unknown>): string | undefined {
+  const raw = profile.user_id ?? profile.id;
+  const id = typeof raw === 'number' && Number.isSafeInteger(raw) ? String(raw) : typeof raw === 'string' ? raw.replace(/^auth0\|/, '') : undefined;
+  return id && id.length <= MAX_USER_ID ? id : undefined;
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' && value.length <= 512 ? value : undefined);
+
+function profileOf(profile: Record<string, unknown>, identifier: string): FederatedProfile {
+  const email = text(profile.email) ?? (identifier.includes('@') ? identifier : undefined);
+  return {
+    email,
+    ...(email !== undefined && { email_verified: profile.email_verified === true || profile.email_verified === 'true' ? 'true' : 'false' }),
+    name: text(profile.name),
+    given_name: text(profile.given_name),
+    family_name: text(profile.family_name),
+    nickname: text(profile.nickname),
+    picture: text(profile.picture),
+  };
+}
+
+/** The members of the profile kept beside the federated ones: username and metadata (objects, bounded). */
+function rootMembers(profile: Record<string, unknown>): Partial<Pick<UserRow, 'username' | 'username_lower' | 'app_metadata' | 'user_metadata'>> {
+  const members: Partial<Pick<UserRow, 'username' | 'username_lower' | 'app_metadata' | 'user_metadata'>> = {};
+  const username = text(profile.username);
+  if (username !== undefined && username.length <= 128) Object.assign(members, { username, username_lower: username.toLowerCase() });
+  for (const key of ['app_metadata', 'user_metadata'] as const) {
+    const value = profile[key];
+    if (typeof value === 'object' && value !== null && !Array.isArray(value) && JSON.stringify(value).length <= 16_384) members[key] = value as Record<string, unknown>;
+  }
+  return members;
+}
