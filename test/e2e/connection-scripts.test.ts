@@ -32,6 +32,7 @@ import { LOOPBACK_RANGES } from '../helpers/outbound.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { readForm, ScriptedBrowser } from './support/browser.js';
 import { caFetch, cleanUp, httpsRequest, managementToken } from './support/https.js';
+import { appAuthorization, type PendingAuthorization as Pending } from './support/app-authorization.js';
 import { sdkError } from './support/sdk-error.js';
 
 const CALLBACK = 'https://portal.example.com/callback';
@@ -132,28 +133,7 @@ const FETCH_PROFILE = () => `function fetchUserProfile(accessToken, ctx, callbac
     .catch(callback);
 }`;
 
-interface Pending {
-  url: URL;
-  pkceCodeVerifier: string;
-  expectedState: string;
-  expectedNonce: string;
-}
-
-async function authorization(connection: string): Promise<Pending> {
-  const pkceCodeVerifier = client.randomPKCECodeVerifier();
-  const expectedState = client.randomState();
-  const expectedNonce = client.randomNonce();
-  const url = client.buildAuthorizationUrl(app, {
-    redirect_uri: CALLBACK,
-    scope: 'openid email profile',
-    code_challenge: await client.calculatePKCECodeChallenge(pkceCodeVerifier),
-    code_challenge_method: 'S256',
-    state: expectedState,
-    nonce: expectedNonce,
-    connection,
-  });
-  return { url, pkceCodeVerifier, expectedState, expectedNonce };
-}
+const authorization = (connection?: string): Promise<Pending> => appAuthorization(app, CALLBACK, connection);
 
 before(async () => {
   const dataDir = tempDir('gatehouse-e2e-scripts-');
@@ -226,22 +206,15 @@ describe('a custom database connection with import_mode', () => {
   });
 });
 
+/** An oauth2 connection at the stand-in, enabled for the portal, as the auth0 SDK creates it. */
+function createOAuth2(name: string, fetchUserProfile: string, extra: Record<string, unknown> = {}) {
+  const options = { authorizationURL: `${providerUrl}/authorize`, tokenURL: `${providerUrl}/token`, client_id: OAUTH_CLIENT.id, client_secret: OAUTH_CLIENT.secret, scripts: { fetchUserProfile }, ...extra };
+  return management.connections.create({ name, strategy: 'oauth2', enabled_clients: [portal.client_id], options });
+}
+
 describe('an oauth2 connection with fetchUserProfile', () => {
   test('the auth0 SDK creates it; a login gets oauth2|{connection}|{user_id} from the script\'s profile', async () => {
-    await management.connections.create({
-      name: 'acme-oauth',
-      strategy: 'oauth2',
-      enabled_clients: [portal.client_id],
-      options: {
-        authorizationURL: `${providerUrl}/authorize`,
-        tokenURL: `${providerUrl}/token`,
-        client_id: OAUTH_CLIENT.id,
-        client_secret: OAUTH_CLIENT.secret,
-        scope: 'profile email',
-        customHeaders: { 'x-acme-tenant': 'gatehouse' },
-        scripts: { fetchUserProfile: FETCH_PROFILE() },
-      } as Record<string, unknown>,
-    });
+    await createOAuth2('acme-oauth', FETCH_PROFILE(), { scope: 'profile email', customHeaders: { 'x-acme-tenant': 'gatehouse' } });
     nextAccount = { sub: 'acme-7', mail: 'kay@acme.example', display_name: 'Kay Acme' };
     const pending = await authorization('acme-oauth');
     const browser = new ScriptedBrowser(new URL(server.baseUrl).origin, ca);
@@ -264,18 +237,7 @@ describe('an oauth2 connection with fetchUserProfile', () => {
   });
 
   test('a profile without user_id ends on an error page; no code reaches the application', async () => {
-    await management.connections.create({
-      name: 'acme-no-id',
-      strategy: 'oauth2',
-      enabled_clients: [portal.client_id],
-      options: {
-        authorizationURL: `${providerUrl}/authorize`,
-        tokenURL: `${providerUrl}/token`,
-        client_id: OAUTH_CLIENT.id,
-        client_secret: OAUTH_CLIENT.secret,
-        scripts: { fetchUserProfile: "function fetchUserProfile(accessToken, ctx, callback) { callback(null, { email: 'x@acme.example' }); }" },
-      } as Record<string, unknown>,
-    });
+    await createOAuth2('acme-no-id', "function fetchUserProfile(accessToken, ctx, callback) { callback(null, { email: 'x@acme.example' }); }");
     const pending = await authorization('acme-no-id');
     const browser = new ScriptedBrowser(new URL(server.baseUrl).origin, ca);
     const toProvider = await browser.navigate(pending.url);
