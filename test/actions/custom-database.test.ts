@@ -22,6 +22,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { decodeJwt } from 'jose';
+import { readOutbox } from '../../src/platform/mail/index.js';
 import { createTestApp, DOMAIN, tokenRequest, type TestApp } from '../helpers/app.js';
 import { hidden, Jar } from '../helpers/browser.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
@@ -32,6 +33,8 @@ const LEGACY_USERS = new Map([
   ['ada@legacy.example', { password: 'Analytical-Engine-1843', id: 'L-1001', name: 'Ada Lovelace' }],
   ['grace@legacy.example', { password: 'Compiler-A0-1952', id: 'L-1002', name: 'Grace Hopper' }],
   ['alan@legacy.example', { password: 'Bombe-1939-Enigma', id: 'L-1003', name: 'Alan Turing' }],
+  ['edsger@legacy.example', { password: 'Goto-Considered-1968', id: 'L-1004', name: 'Edsger Dijkstra' }],
+  ['barbara@legacy.example', { password: 'Liskov-Substitution-87', id: 'L-1005', name: 'Barbara Liskov' }],
 ]);
 
 /** The login script a tenant writes against its legacy store's API. */
@@ -50,7 +53,11 @@ const LOGIN = `function login(email, password, callback) {
 
 const GET_USER = `function getByEmail(email, callback) {
   fetch(configuration.LEGACY_URL + '/users/' + encodeURIComponent(email), { headers: { authorization: 'Bearer ' + configuration.API_KEY } })
-    .then(async (res) => callback(null, res.status === 200 ? await res.json() : null), callback);
+    .then(async (res) => {
+      if (res.status !== 200) return callback(null);
+      const user = await res.json();
+      callback(null, { user_id: user.id, email: user.email, name: user.name });
+    }, callback);
 }`;
 
 let t: TestApp;
@@ -77,6 +84,12 @@ function startLegacyStore(): Promise<void> {
           return;
         }
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: user.id, email, name: user.name }));
+        return;
+      }
+      const byEmail = /^\/users\/([^/]+)$/.exec(req.url ?? '');
+      const found = byEmail && LEGACY_USERS.get(decodeURIComponent(byEmail[1]!));
+      if (req.method === 'GET' && found) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: found.id, email: decodeURIComponent(byEmail[1]!), name: found.name }));
         return;
       }
       res.writeHead(404).end();
@@ -181,6 +194,33 @@ describe('custom database with import_mode (lazy migration)', () => {
     assert.equal(posted.statusCode, 302, posted.body);
     assert.ok((posted.headers.location as string).startsWith(`${CALLBACK}?code=`), posted.headers.location as string);
     assert.match((await t.ctx.stores.users.getIdentity(t.tenant.id, 'auth0|L-1002'))!.password_hash ?? '', /^\$argon2id\$/);
+  });
+});
+
+describe('get_user under import_mode', () => {
+  const post = (url: string, body: Record<string, unknown>) =>
+    t.app.inject({ method: 'POST', url, headers: { host: DOMAIN, 'content-type': 'application/json' }, payload: JSON.stringify({ client_id: web.client_id, connection: 'legacy-import', ...body }) });
+
+  test('a signup of an address the legacy store holds is refused as taken; a new one is created here', async () => {
+    const taken = await post('/dbconnections/signup', { email: 'edsger@legacy.example', password: 'Another-Strong-Password-1' });
+    assert.equal(taken.statusCode, 400, taken.body);
+    assert.equal((taken.json() as { code: string }).code, 'user_exists');
+    const fresh = await post('/dbconnections/signup', { email: 'newcomer@legacy.example', password: 'Another-Strong-Password-1' });
+    assert.equal(fresh.statusCode, 200, fresh.body);
+    const before = legacyCalls;
+    const login = await passwordRealm('legacy-import', 'newcomer@legacy.example', 'Another-Strong-Password-1');
+    assert.equal(login.statusCode, 200, login.body);
+    assert.equal(legacyCalls, before, 'a user signed up here logs in here');
+  });
+
+  test('a password reset of a legacy user moves them first, without a password, and mails the link', async () => {
+    const res = await post('/dbconnections/change_password', { email: 'barbara@legacy.example' });
+    assert.equal(res.statusCode, 200, res.body);
+    const moved = await t.ctx.stores.users.getIdentity(t.tenant.id, 'auth0|L-1005');
+    assert.ok(moved, 'moved at the reset request');
+    assert.equal(moved.password_hash, null);
+    assert.equal(moved.name, 'Barbara Liskov');
+    assert.equal(readOutbox(t.ctx).filter((m) => m.to === 'barbara@legacy.example' && m.subject === 'Reset your password').length, 1);
   });
 });
 

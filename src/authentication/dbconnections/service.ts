@@ -15,6 +15,10 @@ import type { Tenant } from '../../domain/tenants/tenant.js';
 import { UserMail, type UserMailContext } from '../../domain/tickets/user-mail.js';
 import { userIdPart, type UserRow } from '../../domain/users/model.js';
 import { newDatabaseUserRow } from '../../domain/users/new-user.js';
+import { CustomDatabaseError, importedByEmail, legacyUser } from '../../domain/users/custom-database.js';
+import type { ConnectionRow } from '../../domain/connections/model.js';
+import type { ConnectionScripts } from '../../domain/connections/scripts.js';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import { dbConnectionsErrors, PasswordStrengthError } from './errors.js';
 import { checkPassword, type ConnectionPasswordOptions, type PolicyResult } from './password-policy.js';
 import { secretHash } from '../../domain/secrets.js';
@@ -48,6 +52,7 @@ export interface DbConnection {
   id: string;
   name: string;
   options: ConnectionOptions;
+  row: ConnectionRow;
 }
 
 export interface SignupInput {
@@ -115,6 +120,10 @@ export interface DbConnectionsContext extends UserMailContext, TenantLogContext,
   readonly rateLimiter: RateLimiter;
   readonly unitOfWork: UnitOfWork;
   readonly stores: UserMailContext['stores'] & { readonly connections: ConnectionStore; readonly tickets: TicketStore; readonly users: UserStore };
+  /** Seals and opens custom database connections' settings. */
+  readonly box: SecretBox;
+  /** Custom database scripts (`get_user` under import_mode), in the tenant's sandbox processes. */
+  readonly scripts: ConnectionScripts;
 }
 
 /** Metadata an action set, less the keys it deleted (`null`). */
@@ -147,7 +156,7 @@ export class DbConnectionsService {
       const enabled = await loginConnections(this.#connections, tenant.id, clientId);
       if (!enabled.some((c) => c.id === row.id)) throw dbConnectionsErrors.connectionNotEnabled();
     }
-    return { id: row.id, name: row.name, options: row.options as ConnectionOptions };
+    return { id: row.id, name: row.name, options: row.options as ConnectionOptions, row };
   }
 
   /** Signs the user up; with the request, the outcome goes to the tenant log (`ss`, `fs`). */
@@ -177,6 +186,8 @@ export class DbConnectionsService {
     const policy = checkPassword(connection.options, input.password);
     if (!policy.verified) throw new PasswordStrengthError(policy);
 
+    // A custom database that imports its users: an address its legacy store holds is taken (the user moves on their first login).
+    if (await this.#legacyHolds(tenant, connection.row, input.email)) throw dbConnectionsErrors.userExists();
     const row = await newDatabaseUserRow({ tenantId: tenant.id, connectionId: connection.id, ...input, now: isoAt(this.ctx.now()) });
     const actions = await runPreUserRegistration(this.ctx, { tenantId: tenant.id, connection, user: row, clientId: input.client_id, ...(request && { request }) });
     if (actions?.failure !== undefined) throw dbConnectionsErrors.refusedByAction(actions.failure);
@@ -209,6 +220,16 @@ export class DbConnectionsService {
     return response;
   }
 
+  /** Whether a custom database's legacy store holds the address (`get_user`, under import_mode); its failure refuses the signup. */
+  async #legacyHolds(tenant: Tenant, connection: ConnectionRow, email: string): Promise<boolean> {
+    try {
+      return (await legacyUser(this.ctx, tenant.id, connection, email)) !== undefined;
+    } catch (error) {
+      if (error instanceof CustomDatabaseError) throw dbConnectionsErrors.invalid(error.message);
+      throw error;
+    }
+  }
+
   /**
    * Takes one request from the (tenant, IP, lower-cased email) bucket of
    * change_password, shared through Redis when configured. Counted whether or
@@ -226,7 +247,9 @@ export class DbConnectionsService {
    */
   async changePassword(tenant: Tenant, input: ChangePasswordInput, request?: FastifyRequest): Promise<void> {
     const connection = await this.connectionFor(tenant, input.client_id, input.connection);
-    const user = await this.#users.findByEmail(tenant.id, connection.id, input.email.toLowerCase());
+    // A custom database that imports its users: one its legacy store holds is moved first, so the reset gives them a password here.
+    const imported = await importedByEmail(this.ctx, tenant.id, connection.row, input.email).catch(() => undefined);
+    const user = imported ?? (await this.#users.findByEmail(tenant.id, connection.id, input.email.toLowerCase()));
     if (user) await this.#mail.sendPasswordReset(tenant, user);
     if (user && request) {
       logAuthenticationEvent(this.ctx, request, { type: 'scpr', client_id: input.client_id, connection: connection.name, connection_id: connection.id, user_id: user.user_id, user_name: user.email ?? undefined });

@@ -16,6 +16,12 @@
  *   is looked up through the script and, on its success, created with the
  *   password just verified, hashed (argon2id), so the next login is local.
  *
+ * `get_user(email, callback)` is asked, under `import_mode`, about an
+ * address Gatehouse's store does not know: a signup of an address the
+ * legacy store holds is refused as a taken one, and a password reset of
+ * such an address moves the user first (without a password: the reset
+ * sets it), as the service's lazy migration does (`importedByEmail`).
+ *
  * The script's answer, as the service's runtime defines it: a profile with
  * `user_id` (or `id`) logs in; `callback(null)` or a
  * `WrongUsernameOrPasswordError` is a wrong password; an
@@ -56,6 +62,7 @@ export class CustomDatabaseError extends Error {
 }
 
 const FAILED = 'The login could not be completed by the connection\'s login script.';
+const GET_USER_FAILED = "The connection's get_user script failed.";
 const MAX_USER_ID = 255;
 
 /** The user when the password is right; undefined for a wrong one (callers answer alike). Throws `CustomDatabaseError`. */
@@ -76,16 +83,45 @@ export async function passwordLogin(deps: CustomDatabaseDeps, tenantId: string, 
     throw new CustomDatabaseError('script_failed', FAILED, `${name}: ${message}`);
   }
   if (outcome.value === null || typeof outcome.value !== 'object' || Array.isArray(outcome.value)) return undefined;
-  const profile = outcome.value as Record<string, unknown>;
+  return keepScriptUser(deps, connection, outcome.value as Record<string, unknown>, identifier, 'login', importing ? await hashPassword(password) : undefined);
+}
+
+/** The user a script answered, made or refreshed in Gatehouse's store (with `passwordHash`: imported). */
+async function keepScriptUser(deps: CustomDatabaseDeps, connection: ConnectionRow, profile: Record<string, unknown>, identifier: string, script: 'login' | 'get_user', passwordHash?: string): Promise<UserRow | undefined> {
   const id = scriptUserId(profile);
-  if (id === undefined) throw new CustomDatabaseError('script_failed', FAILED, 'the profile the login script returned has no user_id');
+  if (id === undefined) throw new CustomDatabaseError('script_failed', script === 'login' ? FAILED : GET_USER_FAILED, `the profile the ${script} script returned has no user_id`);
   const now = isoAt(deps.now());
   const user = await upsertFederatedUser(deps.stores.users, auth0Strategy, connection, id, profileOf(profile, identifier), now);
   if (!user) return undefined;
-  const extra = rootMembers(profile);
-  const changes = { ...extra, ...(importing && { password_hash: await hashPassword(password) }) };
-  if (Object.keys(changes).length > 0) await deps.stores.users.update(tenantId, user.user_id, { ...changes, updated_at: now });
+  const changes = { ...rootMembers(profile), ...(passwordHash !== undefined && { password_hash: passwordHash }) };
+  if (Object.keys(changes).length > 0) await deps.stores.users.update(connection.tenant_id, user.user_id, { ...changes, updated_at: now });
   return { ...user, ...changes };
+}
+
+/**
+ * Under `import_mode`, the user the `get_user` script finds for `email`
+ * when Gatehouse's store has none, moved into it without a password;
+ * undefined when the connection does not import or the script finds nobody.
+ * Throws `CustomDatabaseError` when the script fails.
+ */
+export async function importedByEmail(deps: CustomDatabaseDeps, tenantId: string, connection: ConnectionRow, email: string): Promise<UserRow | undefined> {
+  if (await deps.stores.users.findByEmail(tenantId, connection.id, email.toLowerCase())) return undefined;
+  const profile = await legacyUser(deps, tenantId, connection, email);
+  return profile === undefined ? undefined : keepScriptUser(deps, connection, profile, email, 'get_user');
+}
+
+/**
+ * What the `get_user` script answers for `email` under `import_mode`: the
+ * legacy store's profile, or undefined (no such user, or the connection
+ * does not import). Throws `CustomDatabaseError` when the script fails.
+ */
+export async function legacyUser(deps: CustomDatabaseDeps, tenantId: string, connection: ConnectionRow, email: string): Promise<Record<string, unknown> | undefined> {
+  const script = customScript(connection.options, 'get_user');
+  if (script === undefined || connection.options.import_mode !== true) return undefined;
+  const outcome = await deps.scripts.run(tenantId, script, [email], openConfiguration(deps.box, tenantId, connection.id, connection.options));
+  if ('error' in outcome) throw new CustomDatabaseError('script_failed', GET_USER_FAILED, `${outcome.error.name}: ${outcome.error.message}`);
+  if (outcome.value === null || typeof outcome.value !== 'object' || Array.isArray(outcome.value)) return undefined;
+  return outcome.value as Record<string, unknown>;
 }
 
 /** The script's `user_id` (or `id`) without the strategy prefix it may carry: `auth0|{id}` is the user. */
