@@ -215,6 +215,8 @@ function createOAuth2(name: string, fetchUserProfile: string, extra: Record<stri
 describe('an oauth2 connection with fetchUserProfile', () => {
   test('the auth0 SDK creates it; a login gets oauth2|{connection}|{user_id} from the script\'s profile', async () => {
     await createOAuth2('acme-oauth', FETCH_PROFILE(), { scope: 'profile email', customHeaders: { 'x-acme-tenant': 'gatehouse' } });
+    const loginPage = await new ScriptedBrowser(new URL(server.baseUrl).origin, ca).navigate((await authorization()).url);
+    assert.match(loginPage.last.text, /value="acme-oauth"[^>]*>[^<]*acme-oauth/, 'its button is named by the connection');
     nextAccount = { sub: 'acme-7', mail: 'kay@acme.example', display_name: 'Kay Acme' };
     const pending = await authorization('acme-oauth');
     const browser = new ScriptedBrowser(new URL(server.baseUrl).origin, ca);

@@ -48,7 +48,8 @@ function oauth2OptionsProblem(options: Record<string, unknown>): OptionsProblem 
 }
 
 export const oauth2Strategy: SocialStrategy = {
-  ...socialStrategy('oauth2', 'OAuth2', RULES),
+  // No provider name: its login button says the connection's display_name, else its name.
+  ...socialStrategy('oauth2', '', RULES),
   optionsProblem: oauth2OptionsProblem,
   // `scope` is kept as sent (the service computes nothing for oauth2).
   prepareOptions: async (options) => options,
