@@ -86,6 +86,12 @@ function startLegacyStore(): Promise<void> {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: user.id, email, name: user.name }));
         return;
       }
+      if (req.method === 'POST' && req.url === '/users') {
+        const { email, password, name } = JSON.parse(body) as { email: string; password: string; name?: string };
+        if (LEGACY_USERS.has(email)) return void res.writeHead(409).end();
+        LEGACY_USERS.set(email, { password, id: `L-${2000 + LEGACY_USERS.size}`, name: name ?? email });
+        return void res.writeHead(201).end();
+      }
       const byEmail = /^\/users\/([^/]+)$/.exec(req.url ?? '');
       const found = byEmail && LEGACY_USERS.get(decodeURIComponent(byEmail[1]!));
       if (req.method === 'GET' && found) {
@@ -238,6 +244,49 @@ describe('custom database without import_mode', () => {
     }
     const row = await t.ctx.stores.users.getIdentity(t.tenant.id, 'auth0|L-1003');
     assert.equal(row!.password_hash, null);
+  });
+});
+
+describe('signup on a custom database without import_mode (create)', () => {
+  const CREATE = `function create(user, callback) {
+    fetch(configuration.LEGACY_URL + '/users', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer ' + configuration.API_KEY },
+      body: JSON.stringify({ email: user.email, password: user.password, name: user.user_metadata && user.user_metadata.name }),
+    }).then((res) => {
+      if (res.status === 409) return callback(new ValidationError('user_exists', 'That address already has an account.'));
+      callback(res.status === 201 ? null : new Error('legacy store: ' + res.status));
+    }, callback);
+  }`;
+  const signup = (connection: string, email: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/dbconnections/signup',
+      headers: { host: DOMAIN, 'content-type': 'application/json' },
+      payload: JSON.stringify({ client_id: web.client_id, connection, email, password: 'Signed-Up-Legacy-Pass-9', user_metadata: { name: 'New Legacy' } }),
+    });
+
+  test('the user is made in the legacy store and logs in through the script; no password is kept here', async () => {
+    await createConnection('legacy-create', customDb({ login: LOGIN, create: CREATE }));
+    const res = await signup('legacy-create', 'newlegacy@legacy.example');
+    assert.equal(res.statusCode, 200, res.body);
+    const id = (res.json() as { _id: string })._id;
+    assert.equal(id, LEGACY_USERS.get('newlegacy@legacy.example')!.id, "the legacy store's id");
+    assert.equal((await t.ctx.stores.users.getIdentity(t.tenant.id, `auth0|${id}`))!.password_hash, null);
+    const before = legacyCalls;
+    const login = await passwordRealm('legacy-create', 'newlegacy@legacy.example', 'Signed-Up-Legacy-Pass-9');
+    assert.equal(login.statusCode, 200, login.body);
+    assert.equal(legacyCalls, before + 1);
+  });
+
+  test("a taken address (the script's ValidationError user_exists) and a connection without create are refused", async () => {
+    const taken = await signup('legacy-create', 'ada@legacy.example');
+    assert.equal(taken.statusCode, 400, taken.body);
+    assert.equal((taken.json() as { code: string }).code, 'user_exists');
+    const none = await signup('legacy-live', 'other@legacy.example');
+    assert.equal(none.statusCode, 400, none.body);
+    assert.equal((none.json() as { code: string }).code, 'operation_not_allowed');
+    assert.equal(LEGACY_USERS.has('other@legacy.example'), false);
   });
 });
 

@@ -15,7 +15,7 @@ import type { Tenant } from '../../domain/tenants/tenant.js';
 import { UserMail, type UserMailContext } from '../../domain/tickets/user-mail.js';
 import { userIdPart, type UserRow } from '../../domain/users/model.js';
 import { newDatabaseUserRow } from '../../domain/users/new-user.js';
-import { CustomDatabaseError, importedByEmail, legacyUser } from '../../domain/users/custom-database.js';
+import { CustomDatabaseError, importedByEmail, legacyUser, scriptSignup } from '../../domain/users/custom-database.js';
 import type { ConnectionRow } from '../../domain/connections/model.js';
 import type { ConnectionScripts } from '../../domain/connections/scripts.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
@@ -196,19 +196,24 @@ export class DbConnectionsService {
       row.app_metadata = { ...row.app_metadata, ...withoutNulls(actions.appMetadata) } as UserRow['app_metadata'];
       row.user_metadata = { ...row.user_metadata, ...withoutNulls(actions.userMetadata) } as UserRow['user_metadata'];
     }
-    try {
-      await this.#users.insert(row);
-    } catch (error) {
-      // Taken email or username alike (case-insensitively, per connection).
-      if (isUniqueViolation(error)) throw dbConnectionsErrors.userExists();
-      throw error;
+    // A custom database without import_mode: the user is made in the legacy store (`create`), not here.
+    const scripted = await this.#scriptSignup(tenant, connection.row, input);
+    if (!scripted) {
+      try {
+        await this.#users.insert(row);
+      } catch (error) {
+        // Taken email or username alike (case-insensitively, per connection).
+        if (isUniqueViolation(error)) throw dbConnectionsErrors.userExists();
+        throw error;
+      }
+      await this.#mail.sendVerification(tenant, row);
     }
-    await this.#mail.sendVerification(tenant, row);
-    runPostUserRegistration(this.ctx, { tenantId: tenant.id, connection, user: row, ...(request && { request }) });
+    const user = scripted ?? row;
+    runPostUserRegistration(this.ctx, { tenantId: tenant.id, connection, user, ...(request && { request }) });
 
     // Key order as recorded: _id, email, username, email_verified, then the profile.
     const response: SignupResponse = {
-      _id: userIdPart(row.user_id),
+      _id: userIdPart(user.user_id),
       email: input.email,
       ...(input.username !== undefined && { username: input.username }),
       email_verified: false,
@@ -218,6 +223,23 @@ export class DbConnectionsService {
     }
     if (input.user_metadata !== undefined) response.user_metadata = input.user_metadata;
     return response;
+  }
+
+  /** A custom database's signup through its `create` script (without import_mode); undefined when the user is made here. */
+  async #scriptSignup(tenant: Tenant, connection: ConnectionRow, input: SignupInput): Promise<UserRow | undefined> {
+    try {
+      return await scriptSignup(this.ctx, tenant.id, connection, {
+        email: input.email,
+        password: input.password,
+        ...(input.username !== undefined && { username: input.username }),
+        ...(input.user_metadata !== undefined && { user_metadata: input.user_metadata }),
+      });
+    } catch (error) {
+      if (!(error instanceof CustomDatabaseError)) throw error;
+      if (error.code === 'user_exists') throw dbConnectionsErrors.userExists();
+      if (error.code === 'no_script') throw dbConnectionsErrors.signupDisabled();
+      throw dbConnectionsErrors.invalid(error.message);
+    }
   }
 
   /** Whether a custom database's legacy store holds the address (`get_user`, under import_mode); its failure refuses the signup. */

@@ -22,6 +22,11 @@
  * such an address moves the user first (without a password: the reset
  * sets it), as the service's lazy migration does (`importedByEmail`).
  *
+ * Without `import_mode` the users are the legacy store's: a signup goes
+ * there through `create(user, callback)` (a `ValidationError('user_exists')`
+ * is a taken address), and the user is then had through `login` and kept
+ * like any script login; no password is stored here.
+ *
  * The script's answer, as the service's runtime defines it: a profile with
  * `user_id` (or `id`) logs in; `callback(null)` or a
  * `WrongUsernameOrPasswordError` is a wrong password; an
@@ -51,8 +56,12 @@ export interface CustomDatabaseDeps {
 /** Why a script login failed other than a wrong password. */
 export class CustomDatabaseError extends Error {
   constructor(
-    /** `unauthorized`: the script's `UnauthorizedError` (its message is the user's); `script_failed`: anything else. */
-    readonly code: 'unauthorized' | 'script_failed',
+    /**
+     * `unauthorized`: the script's `UnauthorizedError` (its message is the user's); `user_exists`,
+     * `invalid`: a `create` script's `ValidationError` (taken, or another code: its message is the
+     * user's); `no_script`: the operation needs a script the connection lacks; `script_failed`: anything else.
+     */
+    readonly code: 'unauthorized' | 'user_exists' | 'invalid' | 'no_script' | 'script_failed',
     message: string,
     /** What the script said, for the tenant log (never the client). */
     readonly detail: string,
@@ -62,6 +71,7 @@ export class CustomDatabaseError extends Error {
 }
 
 const FAILED = 'The login could not be completed by the connection\'s login script.';
+const CREATE_FAILED = "The connection's create script failed.";
 const GET_USER_FAILED = "The connection's get_user script failed.";
 const MAX_USER_ID = 255;
 
@@ -108,6 +118,37 @@ export async function importedByEmail(deps: CustomDatabaseDeps, tenantId: string
   if (await deps.stores.users.findByEmail(tenantId, connection.id, email.toLowerCase())) return undefined;
   const profile = await legacyUser(deps, tenantId, connection, email);
   return profile === undefined ? undefined : keepScriptUser(deps, connection, profile, email, 'get_user');
+}
+
+/** What a signup sends to a `create` script (the service's `user` argument). */
+export interface ScriptSignup {
+  email: string;
+  password: string;
+  username?: string;
+  user_metadata?: Record<string, unknown>;
+}
+
+/**
+ * A signup on a custom database without `import_mode`: `create` in the
+ * legacy store, then `login` for the user, kept here without a password.
+ * Undefined when the connection's users are Gatehouse's (not custom, or
+ * importing). Throws `CustomDatabaseError`.
+ */
+export async function scriptSignup(deps: CustomDatabaseDeps, tenantId: string, connection: ConnectionRow, user: ScriptSignup): Promise<UserRow | undefined> {
+  if (!usesCustomScripts(connection.options) || connection.options.import_mode === true) return undefined;
+  const create = customScript(connection.options, 'create');
+  if (create === undefined) throw new CustomDatabaseError('no_script', 'Public signup is disabled', 'the connection has no create script');
+  const configuration = openConfiguration(deps.box, tenantId, connection.id, connection.options);
+  const created = await deps.scripts.run(tenantId, create, [{ ...user, tenant: tenantId, connection: connection.name }], configuration);
+  if ('error' in created) {
+    const { name, message, code } = created.error;
+    if (name === 'ValidationError' && code === 'user_exists') throw new CustomDatabaseError('user_exists', message, `${name}: ${message}`);
+    if (name === 'ValidationError') throw new CustomDatabaseError('invalid', message, `${name}: ${message}`);
+    throw new CustomDatabaseError('script_failed', CREATE_FAILED, `${name}: ${message}`);
+  }
+  const loggedIn = await passwordLogin(deps, tenantId, connection, user.email, user.password);
+  if (!loggedIn) throw new CustomDatabaseError('script_failed', CREATE_FAILED, 'the login script did not find the user the create script made');
+  return loggedIn;
 }
 
 /**
