@@ -227,6 +227,10 @@ describe('get_user under import_mode', () => {
     assert.equal(moved.password_hash, null);
     assert.equal(moved.name, 'Barbara Liskov');
     assert.equal(readOutbox(t.ctx).filter((m) => m.to === 'barbara@legacy.example' && m.subject === 'Reset your password').length, 1);
+    // Until the reset is done, the legacy password still logs in, and moves the password with it.
+    const login = await passwordRealm('legacy-import', 'barbara@legacy.example', 'Liskov-Substitution-87');
+    assert.equal(login.statusCode, 200, login.body);
+    assert.match((await t.ctx.stores.users.getIdentity(t.tenant.id, 'auth0|L-1005'))!.password_hash ?? '', /^\$argon2id\$/);
   });
 });
 

@@ -80,8 +80,9 @@ export async function passwordLogin(deps: CustomDatabaseDeps, tenantId: string, 
   const script = customScript(connection.options, 'login');
   if (!usesCustomScripts(connection.options) || script === undefined) return verifyUserPassword(deps.stores.users, tenantId, connection.id, identifier, password, signal);
   const importing = connection.options.import_mode === true;
-  if (importing && (await deps.stores.users.findByLoginIdentifier(tenantId, connection.id, identifier.toLowerCase()))) {
-    // Already moved: the local store answers, the legacy store is not asked again.
+  if (importing && (await deps.stores.users.findByLoginIdentifier(tenantId, connection.id, identifier.toLowerCase()))?.password_hash) {
+    // Already moved: the local store answers, the legacy store is not asked again. (One moved
+    // without a password, by a reset request not yet completed, still logs in at the legacy store.)
     return verifyUserPassword(deps.stores.users, tenantId, connection.id, identifier, password, signal);
   }
   signal?.throwIfAborted();
