@@ -92,6 +92,13 @@ function startLegacyStore(): Promise<void> {
         LEGACY_USERS.set(email, { password, id: `L-${2000 + LEGACY_USERS.size}`, name: name ?? email });
         return void res.writeHead(201).end();
       }
+      if (req.method === 'POST' && req.url === '/password') {
+        const { email, password } = JSON.parse(body) as { email: string; password: string };
+        const user = LEGACY_USERS.get(email);
+        if (!user) return void res.writeHead(404).end();
+        user.password = password;
+        return void res.writeHead(204).end();
+      }
       const byEmail = /^\/users\/([^/]+)$/.exec(req.url ?? '');
       const found = byEmail && LEGACY_USERS.get(decodeURIComponent(byEmail[1]!));
       if (req.method === 'GET' && found) {
@@ -291,6 +298,50 @@ describe('signup on a custom database without import_mode (create)', () => {
     assert.equal(none.statusCode, 400, none.body);
     assert.equal((none.json() as { code: string }).code, 'operation_not_allowed');
     assert.equal(LEGACY_USERS.has('other@legacy.example'), false);
+  });
+});
+
+describe('password reset on a custom database without import_mode (change_password)', () => {
+  const CHANGE_PASSWORD = `function changePassword(email, newPassword, callback) {
+    fetch(configuration.LEGACY_URL + '/password', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer ' + configuration.API_KEY },
+      body: JSON.stringify({ email: email, password: newPassword }),
+    }).then((res) => callback(null, res.status === 204), callback);
+  }`;
+
+  /** The reset link mailed for `email` at `connection`, its form, the new password posted: the answer. */
+  async function reset(connection: string, email: string, password: string): Promise<LightMyRequestResponse> {
+    const sent = await t.app.inject({ method: 'POST', url: '/dbconnections/change_password', headers: { host: DOMAIN, 'content-type': 'application/json' }, payload: JSON.stringify({ client_id: web.client_id, connection, email }) });
+    assert.equal(sent.statusCode, 200, sent.body);
+    const mail = readOutbox(t.ctx).filter((m) => m.to === email && m.subject === 'Reset your password').at(-1)!;
+    const link = /https:\/\/[^/\s]+(\/reset-password\?ticket=[A-Za-z0-9_%-]+)/.exec(mail.text)![1]!;
+    const form = await t.app.inject({ method: 'GET', url: link, headers: { host: DOMAIN } });
+    assert.equal(form.statusCode, 200, form.body);
+    return t.app.inject({
+      method: 'POST',
+      url: '/reset-password',
+      headers: { host: DOMAIN, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ ticket: hidden(form.body, 'ticket'), csrf_token: hidden(form.body, 'csrf_token'), password, password_confirmation: password }).toString(),
+    });
+  }
+
+  test("the new password is set in the legacy store through the script, and logs in there", async () => {
+    await createConnection('legacy-reset', customDb({ login: LOGIN, change_password: CHANGE_PASSWORD }));
+    assert.equal((await passwordRealm('legacy-reset', 'edsger@legacy.example', 'Goto-Considered-1968')).statusCode, 200, 'the user is known here after a login');
+    const done = await reset('legacy-reset', 'edsger@legacy.example', 'Structured-Programming-72');
+    assert.equal(done.statusCode, 200, done.body);
+    assert.equal(LEGACY_USERS.get('edsger@legacy.example')!.password, 'Structured-Programming-72');
+    const login = await passwordRealm('legacy-reset', 'edsger@legacy.example', 'Structured-Programming-72');
+    assert.equal(login.statusCode, 200, login.body);
+  });
+
+  test('without a change_password script the reset is refused on the form, and the legacy password stays', async () => {
+    assert.equal((await passwordRealm('legacy-live', 'alan@legacy.example', 'Bombe-1939-Enigma')).statusCode, 200);
+    const refused = await reset('legacy-live', 'alan@legacy.example', 'Turing-Machine-1936');
+    assert.equal(refused.statusCode, 400, refused.body);
+    assert.match(refused.body, /could not be changed in the connection/);
+    assert.equal(LEGACY_USERS.get('alan@legacy.example')!.password, 'Bombe-1939-Enigma');
   });
 });
 

@@ -15,7 +15,7 @@ import type { Tenant } from '../../domain/tenants/tenant.js';
 import { UserMail, type UserMailContext } from '../../domain/tickets/user-mail.js';
 import { userIdPart, type UserRow } from '../../domain/users/model.js';
 import { newDatabaseUserRow } from '../../domain/users/new-user.js';
-import { CustomDatabaseError, importedByEmail, legacyUser, scriptSignup } from '../../domain/users/custom-database.js';
+import { CustomDatabaseError, importedByEmail, legacyUser, scriptPasswordChange, scriptSignup } from '../../domain/users/custom-database.js';
 import type { ConnectionRow } from '../../domain/connections/model.js';
 import type { ConnectionScripts } from '../../domain/connections/scripts.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
@@ -108,7 +108,9 @@ export type ResetOutcome =
   | { kind: 'invalid_ticket' }
   | { kind: 'bad_csrf' }
   | { kind: 'mismatch'; email: string; policy: PolicyResult }
-  | { kind: 'weak'; email: string; policy: PolicyResult };
+  | { kind: 'weak'; email: string; policy: PolicyResult }
+  /** A custom database's change_password script refused or failed: the form again with `message`. */
+  | { kind: 'refused'; email: string; policy: PolicyResult; message: string };
 
 
 
@@ -365,14 +367,14 @@ export class DbConnectionsService {
     return tokens;
   }
 
-  private async resetTarget(tenant: Tenant, ticket: string): Promise<{ user: UserRow; options: ConnectionOptions; ticket: TicketRow } | undefined> {
+  private async resetTarget(tenant: Tenant, ticket: string): Promise<{ user: UserRow; options: ConnectionOptions; connection: ConnectionRow | undefined; ticket: TicketRow } | undefined> {
     const row = await this.ctx.stores.tickets.findUsable(tenant.id, secretHash(ticket), 'password_reset', isoAt(this.ctx.now()));
     if (!row) return undefined;
     // The password of an identity linked to another user is still its own (it logs that user in).
     const user = await this.#users.getIdentity(tenant.id, row.user_id);
     if (!user) return undefined;
     const connection = await this.#connections.get(tenant.id, user.connection_id);
-    return { user, options: connection ? (connection.options as ConnectionOptions) : {}, ticket: row };
+    return { user, options: connection ? (connection.options as ConnectionOptions) : {}, connection, ticket: row };
   }
 
   async resetForm(tenant: Tenant, ticket: string): Promise<ResetFormState> {
@@ -400,7 +402,7 @@ export class DbConnectionsService {
     // With the request, the outcome goes to the tenant log (`scp`, `fcp`); a forged form is no attempt.
     if (request && outcome.kind !== 'bad_csrf') {
       const done = outcome.kind === 'done';
-      const description = { done: undefined, invalid_ticket: 'The ticket is expired or was used', mismatch: 'The passwords do not match', weak: 'Password is too weak' }[outcome.kind];
+      const description = { done: undefined, invalid_ticket: 'The ticket is expired or was used', mismatch: 'The passwords do not match', weak: 'Password is too weak', refused: "The connection's change_password script refused or failed" }[outcome.kind];
       logAuthenticationEvent(this.ctx, request, { type: done ? 'scp' : 'fcp', ...('email' in outcome && { user_name: outcome.email }), ...(description && { description }) });
     }
     return outcome;
@@ -414,6 +416,15 @@ export class DbConnectionsService {
     const policy = checkPassword(target.options, password);
     if (confirmation !== password) return { kind: 'mismatch', email, policy: checkPassword(target.options, '') };
     if (!policy.verified) return { kind: 'weak', email, policy };
+    // A custom database without import_mode: the legacy store's password changes first (its change_password script).
+    if (target.connection) {
+      try {
+        await scriptPasswordChange(this.ctx, tenant.id, target.connection, email, password);
+      } catch (error) {
+        if (error instanceof CustomDatabaseError) return { kind: 'refused', email, policy: checkPassword(target.options, ''), message: error.message };
+        throw error;
+      }
+    }
 
     const password_hash = await hashPassword(password);
     const now = isoAt(this.ctx.now());

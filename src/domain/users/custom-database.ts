@@ -27,6 +27,9 @@
  * is a taken address), and the user is then had through `login` and kept
  * like any script login; no password is stored here.
  *
+ * A password reset there changes the password in the legacy store through
+ * `change_password` (`scriptPasswordChange`).
+ *
  * The script's answer, as the service's runtime defines it: a profile with
  * `user_id` (or `id`) logs in; `callback(null)` or a
  * `WrongUsernameOrPasswordError` is a wrong password; an
@@ -71,6 +74,7 @@ export class CustomDatabaseError extends Error {
 }
 
 const FAILED = 'The login could not be completed by the connection\'s login script.';
+const CHANGE_PASSWORD_FAILED = "The password could not be changed in the connection's user store.";
 const CREATE_FAILED = "The connection's create script failed.";
 const GET_USER_FAILED = "The connection's get_user script failed.";
 const MAX_USER_ID = 255;
@@ -119,6 +123,23 @@ export async function importedByEmail(deps: CustomDatabaseDeps, tenantId: string
   if (await deps.stores.users.findByEmail(tenantId, connection.id, email.toLowerCase())) return undefined;
   const profile = await legacyUser(deps, tenantId, connection, email);
   return profile === undefined ? undefined : keepScriptUser(deps, connection, profile, email, 'get_user');
+}
+
+/**
+ * A password reset on a custom database without `import_mode`: the new
+ * password goes to the legacy store through `change_password(email,
+ * newPassword, callback)`, which must answer `true`. False when the
+ * connection's users are Gatehouse's (not custom, or importing); throws
+ * `CustomDatabaseError` when the script is missing, fails or answers false.
+ */
+export async function scriptPasswordChange(deps: CustomDatabaseDeps, tenantId: string, connection: ConnectionRow, email: string, newPassword: string): Promise<boolean> {
+  if (!usesCustomScripts(connection.options) || connection.options.import_mode === true) return false;
+  const script = customScript(connection.options, 'change_password');
+  if (script === undefined) throw new CustomDatabaseError('no_script', CHANGE_PASSWORD_FAILED, 'the connection has no change_password script');
+  const outcome = await deps.scripts.run(tenantId, script, [email, newPassword], openConfiguration(deps.box, tenantId, connection.id, connection.options));
+  if ('error' in outcome) throw new CustomDatabaseError('script_failed', CHANGE_PASSWORD_FAILED, `${outcome.error.name}: ${outcome.error.message}`);
+  if (outcome.value !== true) throw new CustomDatabaseError('script_failed', CHANGE_PASSWORD_FAILED, 'the change_password script did not answer true');
+  return true;
 }
 
 /** What a signup sends to a `create` script (the service's `user` argument). */
