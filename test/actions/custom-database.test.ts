@@ -99,6 +99,13 @@ function startLegacyStore(): Promise<void> {
         user.password = password;
         return void res.writeHead(204).end();
       }
+      const deleted = /^\/users\/id\/([^/]+)$/.exec(req.url ?? '');
+      if (req.method === 'DELETE' && deleted) {
+        const entry = [...LEGACY_USERS].find(([, user]) => user.id === decodeURIComponent(deleted[1]!));
+        if (!entry) return void res.writeHead(404).end();
+        LEGACY_USERS.delete(entry[0]);
+        return void res.writeHead(204).end();
+      }
       const byEmail = /^\/users\/([^/]+)$/.exec(req.url ?? '');
       const found = byEmail && LEGACY_USERS.get(decodeURIComponent(byEmail[1]!));
       if (req.method === 'GET' && found) {
@@ -342,6 +349,32 @@ describe('password reset on a custom database without import_mode (change_passwo
     assert.equal(refused.statusCode, 400, refused.body);
     assert.match(refused.body, /could not be changed in the connection/);
     assert.equal(LEGACY_USERS.get('alan@legacy.example')!.password, 'Bombe-1939-Enigma');
+  });
+});
+
+describe('deleting a user of a custom database without import_mode (delete)', () => {
+  const DELETE = `function remove(id, callback) {
+    fetch(configuration.LEGACY_URL + '/users/id/' + encodeURIComponent(id), { method: 'DELETE', headers: { authorization: 'Bearer ' + configuration.API_KEY } })
+      .then((res) => callback(res.status === 204 ? null : new Error('legacy store: ' + res.status)), callback);
+  }`;
+
+  test('the user is deleted in the legacy store first; a failing script keeps the user', async () => {
+    LEGACY_USERS.set('kathleen@legacy.example', { password: 'Assembly-Language-47', id: 'L-3001', name: 'Kathleen Booth' });
+    await createConnection('legacy-delete', customDb({ login: LOGIN, delete: DELETE }));
+    assert.equal((await passwordRealm('legacy-delete', 'kathleen@legacy.example', 'Assembly-Language-47')).statusCode, 200);
+    const gone = await t.management('DELETE', `/api/v2/users/${encodeURIComponent('auth0|L-3001')}`);
+    assert.equal(gone.statusCode, 204, gone.body);
+    assert.equal(LEGACY_USERS.has('kathleen@legacy.example'), false);
+    assert.equal(await t.ctx.stores.users.getIdentity(t.tenant.id, 'auth0|L-3001'), undefined);
+
+    // The legacy store no longer knows this one: the script fails, and the user stays.
+    LEGACY_USERS.set('ghost@legacy.example', { password: 'Vanishing-Act-1999', id: 'L-9999', name: 'Ghost' });
+    assert.equal((await passwordRealm('legacy-delete', 'ghost@legacy.example', 'Vanishing-Act-1999')).statusCode, 200);
+    LEGACY_USERS.delete('ghost@legacy.example');
+    const refused = await t.management('DELETE', `/api/v2/users/${encodeURIComponent('auth0|L-9999')}`);
+    assert.equal(refused.statusCode, 400, refused.body);
+    assert.match((refused.json() as { message: string }).message, /delete script failed/);
+    assert.ok(await t.ctx.stores.users.getIdentity(t.tenant.id, 'auth0|L-9999'));
   });
 });
 

@@ -142,6 +142,21 @@ export async function scriptPasswordChange(deps: CustomDatabaseDeps, tenantId: s
   return true;
 }
 
+/**
+ * A user deleted through the Management API on a custom database without
+ * `import_mode`: deleted in the legacy store first through `delete(id,
+ * callback)` (`id` the user id without `auth0|`). Nothing to do without the
+ * script (the user is only forgotten here) or when the connection's users
+ * are Gatehouse's; throws `CustomDatabaseError` when the script fails.
+ */
+export async function scriptDelete(deps: CustomDatabaseDeps, tenantId: string, connection: ConnectionRow, userId: string): Promise<void> {
+  if (!usesCustomScripts(connection.options) || connection.options.import_mode === true) return;
+  const script = customScript(connection.options, 'delete');
+  if (script === undefined) return;
+  const outcome = await deps.scripts.run(tenantId, script, [userId.replace(/^auth0\|/, '')], openConfiguration(deps.box, tenantId, connection.id, connection.options));
+  if ('error' in outcome) throw new CustomDatabaseError('script_failed', "The connection's delete script failed; the user was not deleted.", `${outcome.error.name}: ${outcome.error.message}`);
+}
+
 /** What a signup sends to a `create` script (the service's `user` argument). */
 export interface ScriptSignup {
   email: string;

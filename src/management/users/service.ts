@@ -4,6 +4,9 @@
  * never leave this module: the response shape has no member for the hash.
  */
 import { ManagementError, managementErrors } from '../../platform/http/errors.js';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
+import type { ConnectionScripts } from '../../domain/connections/scripts.js';
+import { CustomDatabaseError, scriptDelete } from '../../domain/users/custom-database.js';
 import { hashPassword } from '../../platform/passwords/hashing.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { findConnectionByName } from '../../domain/users/connections.js';
@@ -116,6 +119,9 @@ export interface UserServiceContext extends UserMailContext, UserSessionsEnding 
   readonly now: () => number;
   readonly unitOfWork: UnitOfWork;
   readonly stores: UserMailContext['stores'] & UserSessionsEnding['stores'] & { readonly clients: ClientStore; readonly connections: ConnectionStore; readonly users: UserStore };
+  /** Custom database scripts (`delete`), in the tenant's sandbox processes. */
+  readonly box: SecretBox;
+  readonly scripts: ConnectionScripts;
 }
 
 export class UserService {
@@ -339,6 +345,17 @@ export class UserService {
    */
   /** The user's sessions are announced ended (`account-deleted`) to back-channel logout, then the user goes, and the sessions with them. */
   async delete(tenant: Tenant, userId: string): Promise<void> {
+    // A custom database's user (without import_mode) is the legacy store's: deleted there first.
+    const identity = await this.users.getIdentity(tenant.id, userId);
+    const connection = identity && (await this.ctx.stores.connections.get(tenant.id, identity.connection_id));
+    if (connection) {
+      try {
+        await scriptDelete(this.ctx, tenant.id, connection, userId);
+      } catch (error) {
+        if (error instanceof CustomDatabaseError) throw managementErrors.badRequest(error.message);
+        throw error;
+      }
+    }
     await endUserSessions(this.ctx, tenant.id, userId, 'account-deleted', { revoke: false });
     await this.users.delete(tenant.id, userId);
   }
