@@ -343,6 +343,17 @@ describe('password reset on a custom database without import_mode (change_passwo
     assert.equal(login.statusCode, 200, login.body);
   });
 
+  test('the Management API: a new password goes to the legacy store; an email change without change_email is refused and changes nothing', async () => {
+    const userId = encodeURIComponent('auth0|L-1004');
+    const patched = await t.management('PATCH', `/api/v2/users/${userId}`, { body: { password: 'Shortest-Path-1959', connection: 'legacy-reset' } });
+    assert.equal(patched.statusCode, 200, patched.body);
+    assert.equal(LEGACY_USERS.get('edsger@legacy.example')!.password, 'Shortest-Path-1959');
+    const email = await t.management('PATCH', `/api/v2/users/${userId}`, { body: { email: 'ewd@legacy.example', connection: 'legacy-reset' } });
+    assert.equal(email.statusCode, 400, email.body);
+    assert.match((email.json() as { message: string }).message, /email could not be changed/);
+    assert.equal((await t.ctx.stores.users.getIdentity(t.tenant.id, 'auth0|L-1004'))!.email, 'edsger@legacy.example');
+  });
+
   test('without a change_password script the reset is refused on the form, and the legacy password stays', async () => {
     assert.equal((await passwordRealm('legacy-live', 'alan@legacy.example', 'Bombe-1939-Enigma')).statusCode, 200);
     const refused = await reset('legacy-live', 'alan@legacy.example', 'Turing-Machine-1936');

@@ -27,8 +27,9 @@
  * is a taken address), and the user is then had through `login` and kept
  * like any script login; no password is stored here.
  *
- * A password reset there changes the password in the legacy store through
- * `change_password` (`scriptPasswordChange`).
+ * A password reset, or a password or email change through the Management
+ * API, changes it in the legacy store first through `change_password` or
+ * `change_email` (`scriptPasswordChange`, `scriptEmailChange`).
  *
  * The script's answer, as the service's runtime defines it: a profile with
  * `user_id` (or `id`) logs in; `callback(null)` or a
@@ -133,12 +134,26 @@ export async function importedByEmail(deps: CustomDatabaseDeps, tenantId: string
  * `CustomDatabaseError` when the script is missing, fails or answers false.
  */
 export async function scriptPasswordChange(deps: CustomDatabaseDeps, tenantId: string, connection: ConnectionRow, email: string, newPassword: string): Promise<boolean> {
+  return legacyChange(deps, tenantId, connection, 'change_password', [email, newPassword], CHANGE_PASSWORD_FAILED);
+}
+
+/**
+ * An email change (Management API) on a custom database without
+ * `import_mode`: `change_email(email, newEmail, verified, callback)` in the
+ * legacy store, which must answer `true`; as `scriptPasswordChange` otherwise.
+ */
+export async function scriptEmailChange(deps: CustomDatabaseDeps, tenantId: string, connection: ConnectionRow, email: string, newEmail: string, verified: boolean): Promise<boolean> {
+  return legacyChange(deps, tenantId, connection, 'change_email', [email, newEmail, verified], "The email could not be changed in the connection's user store.");
+}
+
+/** A change the legacy store makes through `script`, which must answer `true`; false when the users are Gatehouse's. */
+async function legacyChange(deps: CustomDatabaseDeps, tenantId: string, connection: ConnectionRow, name: 'change_password' | 'change_email', args: unknown[], failed: string): Promise<boolean> {
   if (!usesCustomScripts(connection.options) || connection.options.import_mode === true) return false;
-  const script = customScript(connection.options, 'change_password');
-  if (script === undefined) throw new CustomDatabaseError('no_script', CHANGE_PASSWORD_FAILED, 'the connection has no change_password script');
-  const outcome = await deps.scripts.run(tenantId, script, [email, newPassword], openConfiguration(deps.box, tenantId, connection.id, connection.options));
-  if ('error' in outcome) throw new CustomDatabaseError('script_failed', CHANGE_PASSWORD_FAILED, `${outcome.error.name}: ${outcome.error.message}`);
-  if (outcome.value !== true) throw new CustomDatabaseError('script_failed', CHANGE_PASSWORD_FAILED, 'the change_password script did not answer true');
+  const script = customScript(connection.options, name);
+  if (script === undefined) throw new CustomDatabaseError('no_script', failed, `the connection has no ${name} script`);
+  const outcome = await deps.scripts.run(tenantId, script, args, openConfiguration(deps.box, tenantId, connection.id, connection.options));
+  if ('error' in outcome) throw new CustomDatabaseError('script_failed', failed, `${outcome.error.name}: ${outcome.error.message}`);
+  if (outcome.value !== true) throw new CustomDatabaseError('script_failed', failed, `the ${name} script did not answer true`);
   return true;
 }
 
