@@ -29,7 +29,10 @@
  *
  * A password reset, or a password or email change through the Management
  * API, changes it in the legacy store first through `change_password` or
- * `change_email` (`scriptPasswordChange`, `scriptEmailChange`).
+ * `change_email` (`scriptPasswordChange`, `scriptEmailChange`); the new
+ * password's hash is then also written here as for any user, unused while
+ * the connection does not import (and its password should it switch to
+ * `import_mode` later).
  *
  * The script's answer, as the service's runtime defines it: a profile with
  * `user_id` (or `id`) logs in; `callback(null)` or a
