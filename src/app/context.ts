@@ -44,6 +44,7 @@ import { SandboxPool, sandboxSettings } from '../platform/sandbox/pool.js';
 import { openGeoDatabases } from '../platform/geoip.js';
 import { ActionsRuntime, executionRow } from '../domain/actions-runtime/runtime.js';
 import { CachedActionSource } from '../domain/actions-runtime/cached-source.js';
+import { ConnectionScripts } from '../domain/connections/scripts.js';
 
 /** The context of a running process: the surfaces' AppContext, plus what only the process itself touches. */
 export interface RuntimeContext extends AppContext {
@@ -184,6 +185,7 @@ export async function createContext(config: Config, logger: Logger = createLogge
     mailer,
     tenantLogs,
     actions,
+    scripts: new ConnectionScripts(sandbox, config.actions.timeoutMs),
     deployedActions,
     geo,
     async checkDatabase() {

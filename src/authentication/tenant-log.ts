@@ -196,7 +196,7 @@ export function logTokenExchange(
 }
 
 /** How a password login at the hosted login page ended. */
-export type PasswordLoginOutcome = { user: UserRow; active: boolean } | 'blocked_account' | 'wrong_credentials';
+export type PasswordLoginOutcome = { user: UserRow; active: boolean } | { scriptError: string } | 'blocked_account' | 'wrong_credentials';
 
 /**
  * The login page's outcome: `s` with the user, `limit_wc` when brute-force
@@ -218,7 +218,10 @@ export function logPasswordLogin(
     ...connectionMembers(connection),
     user_name: login.identifier,
   };
-  if (typeof outcome === 'object') {
+  if (typeof outcome === 'object' && 'scriptError' in outcome) {
+    // A custom database's script failed: what it said is the tenant's to read, never the client's.
+    logAuthenticationEvent(ctx, request, { type: 'f', ...event, description: outcome.scriptError.slice(0, 512) });
+  } else if (typeof outcome === 'object') {
     const user = { user_id: outcome.user.user_id, user_name: outcome.user.email ?? login.identifier };
     logAuthenticationEvent(ctx, request, outcome.active ? { type: 's', ...event, ...user } : { type: 'f', ...event, ...user, description: 'user is blocked' });
   } else if (outcome === 'blocked_account') {

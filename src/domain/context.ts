@@ -15,6 +15,7 @@ import type { Mailer } from '../platform/mail/index.js';
 import type { RateLimiter } from '../platform/rate-limit/rate-limiter.js';
 import type { Metrics } from '../platform/metrics.js';
 import type { ActionsRuntime } from './actions-runtime/runtime.js';
+import type { ConnectionScripts } from './connections/scripts.js';
 import type { DeployedActions } from './actions/deployed.js';
 import type { BruteForceProtection } from './brute-force.js';
 import type { IssuanceLookups } from './issuance/lookups.js';
@@ -65,6 +66,8 @@ export interface AppContext {
   tenantLogs: TenantLogs;
   /** Runs the actions bound to a trigger in the tenant's sandbox processes (src/domain/actions-runtime/). */
   actions: ActionsRuntime;
+  /** Runs connections' scripts (custom databases, `oauth2` profiles) in the tenant's sandbox processes (src/domain/connections/scripts.ts). */
+  scripts: ConnectionScripts;
   /** The actions bound to each trigger, as deployed (src/domain/actions/deployed.ts): what the Actions runtime runs. */
   deployedActions: DeployedActions;
   /** Where an address is, from the operator's MaxMind databases (GATEHOUSE_GEOIP_DB, GATEHOUSE_ASN_DB); undefined without them. */

@@ -37,6 +37,7 @@ import { startServerProcess, type ServerProcess } from '../helpers/server-proces
 import { startSocialStandIns, type SocialStandIns, type StandInAccount, type StandInProvider } from '../helpers/social-stand-ins.js';
 import { readForm, ScriptedBrowser, type Navigation } from './support/browser.js';
 import { caFetch, cleanUp, httpsRequest, managementToken } from './support/https.js';
+import { appAuthorization, type PendingAuthorization as Pending } from './support/app-authorization.js';
 
 const CALLBACK = 'https://portal.example.com/callback';
 let server: ServerProcess;
@@ -47,28 +48,7 @@ let management: ManagementClient;
 let app: client.Configuration;
 let databaseUserId: string;
 
-interface Pending {
-  url: URL;
-  pkceCodeVerifier: string;
-  expectedState: string;
-  expectedNonce: string;
-}
-
-async function authorization(connection?: string): Promise<Pending> {
-  const pkceCodeVerifier = client.randomPKCECodeVerifier();
-  const expectedState = client.randomState();
-  const expectedNonce = client.randomNonce();
-  const url = client.buildAuthorizationUrl(app, {
-    redirect_uri: CALLBACK,
-    scope: 'openid email profile',
-    code_challenge: await client.calculatePKCECodeChallenge(pkceCodeVerifier),
-    code_challenge_method: 'S256',
-    state: expectedState,
-    nonce: expectedNonce,
-    ...(connection !== undefined && { connection }),
-  });
-  return { url, pkceCodeVerifier, expectedState, expectedNonce };
-}
+const authorization = (connection?: string): Promise<Pending> => appAuthorization(app, CALLBACK, connection);
 
 /** The browser's round trip: Gatehouse → the provider (a redirect back, or Apple's form post) → Gatehouse → where it is sent at last. */
 async function roundTrip(pending: Pending): Promise<{ browser: ScriptedBrowser; done: Navigation; upstreamAnswer: URL | { action: URL; hidden: Record<string, string> } }> {

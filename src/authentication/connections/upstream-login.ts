@@ -32,6 +32,7 @@ import type { AuthorizationRequestStore } from '../../domain/authorize-transacti
 import type { ConnectionStore } from '../../domain/connections/store.js';
 import type { OneTimeUseStore } from '../../domain/one-time-use/store.js';
 import type { UserStore } from '../../domain/users/store.js';
+import type { ConnectionScripts } from '../../domain/connections/scripts.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import type { FederationEndpointOverrides } from '../../platform/federation-endpoints.js';
 import type { OutboundPolicy } from '../../platform/http/outbound-guard.js';
@@ -61,6 +62,8 @@ const COMMON_PARAMS = ['state', 'error', 'error_description', 'error_uri', 'iss'
 /** What an upstream login touches. */
 export interface UpstreamContext {
   readonly box: SecretBox;
+  /** Connections' scripts (the `oauth2` strategy's `fetchUserProfile`), in the tenant's sandbox processes. */
+  readonly scripts: ConnectionScripts;
   readonly now: () => number;
   /** Where calls to the provider may go (src/platform/http/outbound-guard.ts). */
   readonly config: { readonly outbound: OutboundPolicy; readonly federationEndpoints?: { readonly overrides: FederationEndpointOverrides } | undefined };
@@ -191,6 +194,7 @@ async function handleCallback(protocol: UpstreamProtocol, deps: StepDeps, reques
   } catch (error) {
     const cause = upstreamCause(error);
     request.log.warn({ connection: connection.name, reason: (error as Error).message, code: (error as { code?: string }).code, cause: (cause ?? (error as Error).cause as Error | undefined)?.message }, 'identity provider answer refused');
+    if (error instanceof ProfileRefusal) throw refused(error.message);
     if (cause) throw refused(`The identity provider could not be reached (${cause.message.replace(/^[^:]*:\/\/[^:]*:\d*[^:]*: /, '')}).`);
     throw refused('The identity provider\'s answer could not be verified.');
   }
@@ -211,6 +215,9 @@ async function handleCallback(protocol: UpstreamProtocol, deps: StepDeps, reques
   const step = authorize.connection === connection.name ? 'enterprise' : 'login';
   return sendHop(ctx, reply, tenant, state.t, user.user_id, step);
 }
+
+/** A profile that cannot be had (a connection's profile script failed): its message is the error page's, so it names no detail of the script's. */
+export class ProfileRefusal extends Error {}
 
 /** The outbound failure (guard, size, deadline) behind a refusal, if that is what it was. */
 function upstreamCause(error: unknown): UpstreamFetchError | undefined {

@@ -34,7 +34,9 @@ import { SMS_STRATEGY } from '../../domain/passwordless/options.js';
 import type { UserRow } from '../../domain/rows.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isActive } from '../../domain/users/active-user.js';
-import { verifyUserPassword } from '../../domain/users/login.js';
+import { CustomDatabaseError, passwordLogin } from '../../domain/users/custom-database.js';
+import type { ConnectionScripts } from '../../domain/connections/scripts.js';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import { whileClientWaits } from '../client-waiting.js';
 import { oauthErrors } from '../../platform/http/errors.js';
 import { pick, readBody, requireParams, type Params } from '../params.js';
@@ -62,6 +64,9 @@ const blockedUser = oauthErrors.blockedUser;
 export interface CrossOriginAuthContext extends TenantLogLookupContext, LoginFailureContext, PasswordlessContext, LoginTicketContext {
   readonly bruteForce: BruteForceProtection;
   readonly lookups: IssuanceLookups;
+  readonly box: SecretBox;
+  /** Custom database scripts, in the tenant's sandbox processes. */
+  readonly scripts: ConnectionScripts;
   readonly stores: TenantLogLookupContext['stores'] & LoginFailureContext['stores'] & PasswordlessContext['stores'] & LoginTicketContext['stores'] & { readonly connections: ConnectionStore; readonly users: UserStore };
 }
 
@@ -87,7 +92,14 @@ function passwordCredentials(connectionName: (tenant: Tenant, params: Params) =>
       log('blocked_account');
       throw oauthErrors.tooManyAttempts();
     }
-    const user = await whileClientWaits(request, (signal) => verifyUserPassword(ctx.stores.users, tenant.id, connection.id, identifier, params.password!, signal));
+    let user: UserRow | undefined;
+    try {
+      user = await whileClientWaits(request, (signal) => passwordLogin(ctx, tenant.id, connection, identifier, params.password!, signal));
+    } catch (error) {
+      if (!(error instanceof CustomDatabaseError)) throw error;
+      log({ scriptError: error.detail });
+      throw error.code === 'unauthorized' ? oauthErrors.unauthorized(error.message) : oauthErrors.accessDenied(error.message);
+    }
     if (!user) {
       await recordLoginFailure(ctx, tenant, connection.id, attempt);
       log('wrong_credentials');

@@ -65,6 +65,11 @@ export function resetPasswordRoutes(service: DbConnectionsService): RouteOptions
             throw formAgain(outcome.email, outcome.policy, 'password-mismatch');
           case 'weak':
             throw formAgain(outcome.email, outcome.policy, 'password-too-weak');
+          case 'refused':
+            throw new PageError(
+              400,
+              resetPasswordPage({ ticket, email: outcome.email, csrf: service.csrfToken(request.tenant, ticket), policy: outcome.policy, error: { message: () => outcome.message, showRules: false } }),
+            );
         }
       },
     },

@@ -17,6 +17,10 @@ import type { Tenant } from '../../domain/tenants/tenant.js';
 import { UserMail, type UserMailContext } from '../../domain/tickets/user-mail.js';
 import { userIdPart, type UserRow } from '../../domain/users/model.js';
 import { newDatabaseUserRow } from '../../domain/users/new-user.js';
+import { CustomDatabaseError, importedByEmail, legacyUser, scriptPasswordChange, scriptSignup } from '../../domain/users/custom-database.js';
+import type { ConnectionRow } from '../../domain/connections/model.js';
+import type { ConnectionScripts } from '../../domain/connections/scripts.js';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import { dbConnectionsErrors, PasswordStrengthError } from './errors.js';
 import { checkPassword, type ConnectionPasswordOptions, type PolicyResult } from './password-policy.js';
 import { secretHash } from '../../domain/secrets.js';
@@ -51,6 +55,7 @@ export interface DbConnection {
   id: string;
   name: string;
   options: ConnectionOptions;
+  row: ConnectionRow;
 }
 
 export interface SignupInput {
@@ -106,7 +111,9 @@ export type ResetOutcome =
   | { kind: 'invalid_ticket' }
   | { kind: 'bad_csrf' }
   | { kind: 'mismatch'; email: string; policy: PolicyResult }
-  | { kind: 'weak'; email: string; policy: PolicyResult };
+  | { kind: 'weak'; email: string; policy: PolicyResult }
+  /** A custom database's change_password script refused or failed: the form again with `message`. */
+  | { kind: 'refused'; email: string; policy: PolicyResult; message: string };
 
 
 
@@ -118,6 +125,10 @@ export interface DbConnectionsContext extends UserMailContext, TenantLogContext,
   readonly rateLimiter: RateLimiter;
   readonly unitOfWork: UnitOfWork;
   readonly stores: UserMailContext['stores'] & { readonly connections: ConnectionStore; readonly tickets: TicketStore; readonly users: UserStore };
+  /** Seals and opens custom database connections' settings. */
+  readonly box: SecretBox;
+  /** Custom database scripts (`get_user` under import_mode), in the tenant's sandbox processes. */
+  readonly scripts: ConnectionScripts;
 }
 
 /** Metadata an action set, less the keys it deleted (`null`). */
@@ -150,7 +161,7 @@ export class DbConnectionsService {
       const enabled = await loginConnections(this.#connections, tenant.id, clientId);
       if (!enabled.some((c) => c.id === row.id)) throw dbConnectionsErrors.connectionNotEnabled();
     }
-    return { id: row.id, name: row.name, options: row.options as ConnectionOptions };
+    return { id: row.id, name: row.name, options: row.options as ConnectionOptions, row };
   }
 
   /** Signs the user up; with the request, the outcome goes to the tenant log (`ss`, `fs`). */
@@ -187,6 +198,8 @@ export class DbConnectionsService {
       if (!policy.verified) throw new PasswordStrengthError(policy);
     }
 
+    // A custom database that imports its users: an address its legacy store holds is taken (the user moves on their first login).
+    if (await this.#legacyHolds(tenant, connection.row, input.email)) throw dbConnectionsErrors.userExists();
     const row = await newDatabaseUserRow({ tenantId: tenant.id, connectionId: connection.id, ...input, ...(passkey && { password: undefined }), now: isoAt(this.ctx.now()) });
     if (passkey) row.user_id = passkey.userId;
     const actions = await runPreUserRegistration(this.ctx, { tenantId: tenant.id, connection, user: row, clientId: input.client_id, ...(request && { request }) });
@@ -196,23 +209,28 @@ export class DbConnectionsService {
       row.app_metadata = { ...row.app_metadata, ...withoutNulls(actions.appMetadata) } as UserRow['app_metadata'];
       row.user_metadata = { ...row.user_metadata, ...withoutNulls(actions.userMetadata) } as UserRow['user_metadata'];
     }
-    try {
-      // The user and its `user.created` event commit together (src/domain/event-streams/events.ts).
-      await this.ctx.unitOfWork.transaction(async (stores) => {
-        await stores.users.insert(row);
-        await recordEvent(stores, tenant, 'user.created', { ...userFromRow(row, connection.name) }, this.ctx.now());
-      });
-    } catch (error) {
-      // Taken email or username alike (case-insensitively, per connection).
-      if (isUniqueViolation(error)) throw dbConnectionsErrors.userExists();
-      throw error;
+    // A custom database without import_mode: the user is made in the legacy store (`create`), not here.
+    const scripted = await this.#scriptSignup(tenant, connection.row, input);
+    if (!scripted) {
+      try {
+        // The user and its `user.created` event commit together (src/domain/event-streams/events.ts).
+        await this.ctx.unitOfWork.transaction(async (stores) => {
+          await stores.users.insert(row);
+          await recordEvent(stores, tenant, 'user.created', { ...userFromRow(row, connection.name) }, this.ctx.now());
+        });
+      } catch (error) {
+        // Taken email or username alike (case-insensitively, per connection).
+        if (isUniqueViolation(error)) throw dbConnectionsErrors.userExists();
+        throw error;
+      }
+      await this.#mail.sendVerification(tenant, row);
     }
-    await this.#mail.sendVerification(tenant, row);
-    runPostUserRegistration(this.ctx, { tenantId: tenant.id, connection, user: row, ...(request && { request }) });
+    const user = scripted ?? row;
+    runPostUserRegistration(this.ctx, { tenantId: tenant.id, connection, user, ...(request && { request }) });
 
     // Key order as recorded: _id, email, username, email_verified, then the profile.
     const response: SignupResponse = {
-      _id: userIdPart(row.user_id),
+      _id: userIdPart(user.user_id),
       email: input.email,
       ...(input.username !== undefined && { username: input.username }),
       email_verified: false,
@@ -222,6 +240,33 @@ export class DbConnectionsService {
     }
     if (input.user_metadata !== undefined) response.user_metadata = input.user_metadata;
     return response;
+  }
+
+  /** A custom database's signup through its `create` script (without import_mode); undefined when the user is made here. */
+  async #scriptSignup(tenant: Tenant, connection: ConnectionRow, input: SignupInput): Promise<UserRow | undefined> {
+    try {
+      return await scriptSignup(this.ctx, tenant.id, connection, {
+        email: input.email,
+        password: input.password,
+        ...(input.username !== undefined && { username: input.username }),
+        ...(input.user_metadata !== undefined && { user_metadata: input.user_metadata }),
+      });
+    } catch (error) {
+      if (!(error instanceof CustomDatabaseError)) throw error;
+      if (error.code === 'user_exists') throw dbConnectionsErrors.userExists();
+      if (error.code === 'no_script') throw dbConnectionsErrors.signupDisabled();
+      throw dbConnectionsErrors.invalid(error.message);
+    }
+  }
+
+  /** Whether a custom database's legacy store holds the address (`get_user`, under import_mode); its failure refuses the signup. */
+  async #legacyHolds(tenant: Tenant, connection: ConnectionRow, email: string): Promise<boolean> {
+    try {
+      return (await legacyUser(this.ctx, tenant.id, connection, email)) !== undefined;
+    } catch (error) {
+      if (error instanceof CustomDatabaseError) throw dbConnectionsErrors.invalid(error.message);
+      throw error;
+    }
   }
 
   /**
@@ -241,7 +286,9 @@ export class DbConnectionsService {
    */
   async changePassword(tenant: Tenant, input: ChangePasswordInput, request?: FastifyRequest): Promise<void> {
     const connection = await this.connectionFor(tenant, input.client_id, input.connection);
-    const user = await this.#users.findByEmail(tenant.id, connection.id, input.email.toLowerCase());
+    // A custom database that imports its users: one its legacy store holds is moved first, so the reset gives them a password here.
+    const imported = await importedByEmail(this.ctx, tenant.id, connection.row, input.email).catch(() => undefined);
+    const user = imported ?? (await this.#users.findByEmail(tenant.id, connection.id, input.email.toLowerCase()));
     if (user) await this.#mail.sendPasswordReset(tenant, user);
     if (user && request) {
       logAuthenticationEvent(this.ctx, request, { type: 'scpr', client_id: input.client_id, connection: connection.name, connection_id: connection.id, user_id: user.user_id, user_name: user.email ?? undefined });
@@ -335,14 +382,14 @@ export class DbConnectionsService {
     return tokens;
   }
 
-  private async resetTarget(tenant: Tenant, ticket: string): Promise<{ user: UserWithConnection; options: ConnectionOptions; ticket: TicketRow } | undefined> {
+  private async resetTarget(tenant: Tenant, ticket: string): Promise<{ user: UserWithConnection; options: ConnectionOptions; connection: ConnectionRow | undefined; ticket: TicketRow } | undefined> {
     const row = await this.ctx.stores.tickets.findUsable(tenant.id, secretHash(ticket), 'password_reset', isoAt(this.ctx.now()));
     if (!row) return undefined;
     // The password of an identity linked to another user is still its own (it logs that user in).
     const user = await this.#users.getIdentity(tenant.id, row.user_id);
     if (!user) return undefined;
     const connection = await this.#connections.get(tenant.id, user.connection_id);
-    return { user, options: connection ? (connection.options as ConnectionOptions) : {}, ticket: row };
+    return { user, options: connection ? (connection.options as ConnectionOptions) : {}, connection, ticket: row };
   }
 
   async resetForm(tenant: Tenant, ticket: string): Promise<ResetFormState> {
@@ -370,7 +417,7 @@ export class DbConnectionsService {
     // With the request, the outcome goes to the tenant log (`scp`, `fcp`); a forged form is no attempt.
     if (request && outcome.kind !== 'bad_csrf') {
       const done = outcome.kind === 'done';
-      const description = { done: undefined, invalid_ticket: 'The ticket is expired or was used', mismatch: 'The passwords do not match', weak: 'Password is too weak' }[outcome.kind];
+      const description = { done: undefined, invalid_ticket: 'The ticket is expired or was used', mismatch: 'The passwords do not match', weak: 'Password is too weak', refused: "The connection's change_password script refused or failed" }[outcome.kind];
       logAuthenticationEvent(this.ctx, request, { type: done ? 'scp' : 'fcp', ...('email' in outcome && { user_name: outcome.email }), ...(description && { description }) });
     }
     return outcome;
@@ -384,6 +431,15 @@ export class DbConnectionsService {
     const policy = checkPassword(target.options, password);
     if (confirmation !== password) return { kind: 'mismatch', email, policy: checkPassword(target.options, '') };
     if (!policy.verified) return { kind: 'weak', email, policy };
+    // A custom database without import_mode: the legacy store's password changes first (its change_password script).
+    if (target.connection) {
+      try {
+        await scriptPasswordChange(this.ctx, tenant.id, target.connection, email, password);
+      } catch (error) {
+        if (error instanceof CustomDatabaseError) return { kind: 'refused', email, policy: checkPassword(target.options, ''), message: error.message };
+        throw error;
+      }
+    }
 
     const password_hash = await hashPassword(password);
     const now = isoAt(this.ctx.now());

@@ -11,6 +11,7 @@
  * A step is one module (./steps/) and one line in the list (../registries.ts);
  * its pages are its own routes.
  */
+import type { ConnectionScripts } from '../../domain/connections/scripts.js';
 import type { ActionsRuntime } from '../../domain/actions-runtime/runtime.js';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { ConnectionRow } from '../../domain/connections/model.js';
@@ -59,6 +60,8 @@ export interface Interaction {
 export interface InteractionContext {
   /** The tenant's actions: post-login runs at the end of an interactive login. */
   readonly actions: ActionsRuntime;
+  /** Connections' scripts (custom databases, `oauth2` profiles), in the tenant's sandbox processes. */
+  readonly scripts: ConnectionScripts;
   readonly config: Config;
   readonly logger: Logger;
   readonly now: () => number;

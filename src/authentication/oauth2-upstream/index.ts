@@ -26,6 +26,7 @@
  */
 import * as client from 'openid-client';
 import type { ConnectionRow } from '../../domain/connections/model.js';
+import type { ConnectionScripts } from '../../domain/connections/scripts.js';
 import { rootAttributesSync } from '../../domain/connections/social-options.js';
 import type { SocialStrategy } from '../../domain/connections/strategies/social.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
@@ -49,6 +50,13 @@ export interface ProviderAnswer {
   claims: Record<string, unknown> | undefined;
   /** The callback's parameters (Apple's `user`). */
   callback: Readonly<Record<string, string | undefined>>;
+  /** The tenant whose login it is. */
+  tenantId: string;
+  /** The provider's access token and its whole token response (the `oauth2` strategy's script reads both). */
+  accessToken: string;
+  tokenResponse: Readonly<Record<string, unknown>>;
+  /** Runs a connection script in the tenant's sandbox processes. */
+  scripts: ConnectionScripts;
   /** GET `{api_base}{path}` with the access token, as JSON (a status other than 200 is a failure). */
   api(path: string, headers?: Record<string, string>): Promise<unknown>;
 }
@@ -58,8 +66,14 @@ export interface SocialProvider {
   readonly protocol: 'oidc' | 'oauth2';
   /** Its own endpoints: an OpenID provider's `issuer`; OAuth 2.0's `authorization_endpoint`, `token_endpoint` (and `api_base`). */
   readonly endpoints: Readonly<FederationEndpoints>;
+  /** The connection's own endpoints, for a provider whose options name them (`oauth2`); over `endpoints`. */
+  endpointsOf?(options: Readonly<Record<string, unknown>>): Readonly<FederationEndpoints>;
+  /** Headers of the token request the options add (`oauth2`'s `customHeaders`). */
+  tokenHeaders?(options: Readonly<Record<string, unknown>>): Record<string, string>;
   /** OAuth 2.0 providers that take PKCE (an OpenID provider's discovery says). */
   readonly pkce?: boolean;
+  /** Whether PKCE is used, from the connection's options (`oauth2`'s `pkce_enabled`); over `pkce`. */
+  pkceOf?(options: Readonly<Record<string, unknown>>): boolean;
   /** The scope parameter of the authorization request, from the connection's options. */
   scope(options: Readonly<Record<string, unknown>>): string;
   /** Further parameters of the authorization request (Google's `access_type`, Apple's `response_mode`). */
@@ -99,8 +113,9 @@ async function discover(ctx: UpstreamContext, issuer: string): Promise<client.Se
 }
 
 /** The provider's endpoints: its own, or those GATEHOUSE_FEDERATION_ENDPOINTS names for its strategy. */
-async function upstreamOf(ctx: UpstreamContext, provider: SocialProvider): Promise<Upstream> {
-  const endpoints = { ...provider.endpoints, ...ctx.config.federationEndpoints?.overrides[provider.strategy.name] };
+async function upstreamOf(ctx: UpstreamContext, provider: SocialProvider, options: Readonly<Record<string, unknown>>): Promise<Upstream> {
+  const endpoints = { ...provider.endpoints, ...ctx.config.federationEndpoints?.overrides[provider.strategy.name], ...provider.endpointsOf?.(options) };
+  if (provider.protocol === 'oauth2' && (!endpoints.authorization_endpoint || !endpoints.token_endpoint)) throw new Error('the connection has no authorization or token endpoint');
   if (provider.protocol === 'oidc') {
     const server = await discover(ctx, endpoints.issuer!);
     const algs = (server.id_token_signing_alg_values_supported ?? ['RS256']).filter((alg) => ID_TOKEN_ALGS.includes(alg));
@@ -117,20 +132,25 @@ async function configuration(ctx: UpstreamContext, provider: SocialProvider, ups
   const secret = provider.clientSecret ? await provider.clientSecret(options, upstream.server.issuer) : typeof options.client_secret === 'string' ? options.client_secret : '';
   const config = new client.Configuration(upstream.server, clientId, { client_secret: secret }, client.ClientSecretPost(secret));
   const fetch = guardedFetch(ctx);
-  config[client.customFetch] = (url, init) => fetch(url, { method: init.method, headers: init.headers as Record<string, string>, body: init.body as string | null, signal: init.signal ?? null });
+  const extra = provider.tokenHeaders?.(options) ?? {};
+  config[client.customFetch] = (url, init) => {
+    const headers = Object.fromEntries(new Headers(init.headers as ConstructorParameters<typeof Headers>[0]));
+    if (url === upstream.server.token_endpoint) Object.assign(headers, extra);
+    return fetch(url, { method: init.method, headers, body: init.body as string | null, signal: init.signal ?? null });
+  };
   // The token endpoint's id_token is verified against the provider's JWKS (openid-client trusts TLS alone otherwise).
   if (provider.protocol === 'oidc') client.enableNonRepudiationChecks(config);
   return config;
 }
 
-function usesPkce(provider: SocialProvider, upstream: Upstream): boolean {
-  if (provider.protocol === 'oauth2') return provider.pkce === true;
+function usesPkce(provider: SocialProvider, upstream: Upstream, options: Readonly<Record<string, unknown>>): boolean {
+  if (provider.protocol === 'oauth2') return provider.pkceOf?.(options) ?? provider.pkce === true;
   return (upstream.server.code_challenge_methods_supported ?? []).includes('S256');
 }
 
 async function authorize(provider: SocialProvider, ctx: UpstreamContext, interaction: Interaction, connection: ConnectionRow, secrets: UpstreamSecrets, state: () => string): Promise<string> {
   const options = connection.options;
-  const upstream = await upstreamOf(ctx, provider);
+  const upstream = await upstreamOf(ctx, provider, options);
   const params: Record<string, string> = {};
   const upstreamParams = (options.upstream_params ?? {}) as Record<string, { value?: string; alias?: string }>;
   for (const [name, spec] of Object.entries(upstreamParams)) {
@@ -141,7 +161,7 @@ async function authorize(provider: SocialProvider, ctx: UpstreamContext, interac
   const scope = provider.scope(options);
   if (scope !== '') params.scope = scope;
   if (provider.protocol === 'oidc') params.nonce = secrets.n = client.randomNonce();
-  if (usesPkce(provider, upstream)) {
+  if (usesPkce(provider, upstream, options)) {
     secrets.v = client.randomPKCECodeVerifier();
     Object.assign(params, { code_challenge: await client.calculatePKCECodeChallenge(secrets.v), code_challenge_method: 'S256' });
   }
@@ -161,7 +181,7 @@ function tokensOf(response: client.TokenEndpointResponse, now: number): Upstream
 
 async function verify(provider: SocialProvider, ctx: UpstreamContext, tenant: Tenant, connection: ConnectionRow, answer: UpstreamAnswer): Promise<UpstreamIdentity> {
   const { params, secrets } = answer;
-  const upstream = await upstreamOf(ctx, provider);
+  const upstream = await upstreamOf(ctx, provider, connection.options);
   const config = await configuration(ctx, provider, upstream, connection.options);
   // The authorization response as openid-client checks it: only its own members (Apple's form also
   // carries an id_token and `user`, which are not an implicit or hybrid response's).
@@ -178,6 +198,10 @@ async function verify(provider: SocialProvider, ctx: UpstreamContext, tenant: Te
     options: connection.options,
     claims: tokens.claims() as Record<string, unknown> | undefined,
     callback: params,
+    tenantId: tenant.id,
+    accessToken: tokens.access_token,
+    tokenResponse: Object.fromEntries(Object.entries(tokens).filter(([, value]) => ['string', 'number', 'boolean'].includes(typeof value))),
+    scripts: ctx.scripts,
     api: async (path, headers = {}) => {
       if (upstream.apiBase === undefined) throw new Error('the provider has no profile API');
       const res = await fetch(`${upstream.apiBase}${path}`, { headers: { accept: 'application/json', 'user-agent': 'Gatehouse', ...headers, authorization: `Bearer ${tokens.access_token}` } });

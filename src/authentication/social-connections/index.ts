@@ -9,6 +9,7 @@ import { facebook } from './facebook.js';
 import { github } from './github.js';
 import { googleOauth2 } from './google-oauth2.js';
 import { linkedin } from './linkedin.js';
+import { oauth2 } from './oauth2.js';
 import { windowslive } from './windowslive.js';
 
-export const socialLogins = [googleOauth2, github, apple, windowslive, facebook, linkedin].map(socialLogin);
+export const socialLogins = [googleOauth2, github, apple, windowslive, facebook, linkedin, oauth2].map(socialLogin);

@@ -1,3 +1,4 @@
+import type { ConnectionScripts } from '../../domain/connections/scripts.js';
 import type { Config } from '../../platform/config.js';
 import type { ActionsRuntime } from '../../domain/actions-runtime/runtime.js';
 import type { DeployedActions } from '../../domain/actions/deployed.js';
@@ -44,6 +45,8 @@ export interface GrantHandlerContext {
   /** The tenant's actions (credentials-exchange, post-login, custom token exchange) and what is deployed of them. */
   readonly actions: ActionsRuntime;
   readonly deployedActions: DeployedActions;
+  /** Custom database scripts, in the tenant's sandbox processes. */
+  readonly scripts: ConnectionScripts;
   readonly logger: Logger;
   readonly box: SecretBox;
   readonly keyring: Keyring;

@@ -18,6 +18,8 @@ import { type ConnectionChanges, type ConnectionFilter, type ConnectionStore } f
 import { isUniqueViolation } from '../../platform/database-errors.js';
 import { isoAt } from '../../platform/clock.js';
 import type { OutboundPolicy } from '../../platform/http/outbound-guard.js';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
+import { sealConfiguration } from '../../domain/connections/configuration.js';
 
 /** management-api-wire-notes §2. */
 export const connectionNotFound = () => managementErrors.notFound('The connection does not exist', 'inexistent_connection');
@@ -99,6 +101,8 @@ function buttonSetting(strategy: ConnectionStrategy | undefined, value: boolean 
 export interface ConnectionServiceContext extends CheckpointSealing {
   readonly now: () => number;
   readonly stores: { readonly connections: ConnectionStore };
+  /** Seals `options.configuration` (custom database settings) at rest. */
+  readonly box: SecretBox;
   /** Where upstream calls (an oidc connection's discovery) may go. */
   readonly config: { readonly outbound: OutboundPolicy; readonly federationEndpoints?: { readonly overrides: FederationEndpointOverrides } | undefined };
 }
@@ -167,13 +171,14 @@ export class ConnectionService {
       );
     }
     const showAsButton = buttonSetting(strategy, body.show_as_button);
-    const options = await storedOptions(strategy, body.options ?? {}, this.strategyDeps);
+    const id = newConnectionId();
+    const options = sealConfiguration(this.ctx.box, tenant.id, id, await storedOptions(strategy, body.options ?? {}, this.strategyDeps));
     const enabledClients = [...new Set(body.enabled_clients ?? [])];
     await this.requireClients(tenant, enabledClients);
     const now = isoAt(this.ctx.now());
     const row: ConnectionRow = {
       tenant_id: tenant.id,
-      id: newConnectionId(),
+      id,
       name: body.name,
       display_name: body.display_name ?? null,
       strategy: body.strategy,
@@ -204,7 +209,8 @@ export class ConnectionService {
     const changes: ConnectionChanges = { updated_at: isoAt(this.ctx.now()) };
     if (body.display_name !== undefined) changes.display_name = body.display_name;
     if (body.options !== undefined) {
-      changes.options = await storedOptions(connectionStrategy(row.strategy), keptSecrets(row.options, body.options), this.strategyDeps);
+      const options = await storedOptions(connectionStrategy(row.strategy), keptSecrets(row.options, body.options), this.strategyDeps);
+      changes.options = sealConfiguration(this.ctx.box, tenant.id, id, options, row.options);
     }
     if (body.is_domain_connection !== undefined) changes.is_domain_connection = body.is_domain_connection ? 1 : 0;
     const showAsButton = buttonSetting(connectionStrategy(row.strategy), body.show_as_button);

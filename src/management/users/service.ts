@@ -7,6 +7,9 @@ import { recordEvent } from '../../domain/event-streams/events.js';
 import { ManagementError, managementErrors } from '../../platform/http/errors.js';
 import type { ActionsRuntime } from '../../domain/actions-runtime/runtime.js';
 import { runPostChangePassword } from '../../domain/actions-runtime/password-changed.js';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
+import type { ConnectionScripts } from '../../domain/connections/scripts.js';
+import { CustomDatabaseError, scriptDelete, scriptEmailChange, scriptPasswordChange } from '../../domain/users/custom-database.js';
 import { hashPassword } from '../../platform/passwords/hashing.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import { findConnectionByName } from '../../domain/users/connections.js';
@@ -121,6 +124,9 @@ export interface UserServiceContext extends UserMailContext, UserSessionsEnding 
   readonly now: () => number;
   readonly unitOfWork: UnitOfWork;
   readonly stores: UserMailContext['stores'] & UserSessionsEnding['stores'] & { readonly clients: ClientStore; readonly connections: ConnectionStore; readonly users: UserStore };
+  /** Custom database scripts (`delete`), in the tenant's sandbox processes. */
+  readonly box: SecretBox;
+  readonly scripts: ConnectionScripts;
 }
 
 export class UserService {
@@ -255,6 +261,7 @@ export class UserService {
       requireMetadataScopes(row.user_metadata, body.user_metadata, access);
     }
     const changes = await this.changesFor(tenant, row, body);
+    await this.legacyChanges(tenant, row, body);
     const now = isoAt(this.ctx.now());
     changes.updated_at = now;
     const user = { ...row, ...changes };
@@ -355,7 +362,32 @@ export class UserService {
    * The user's roles, permissions and group memberships go with the user.
    */
   /** The user's sessions are announced ended (`account-deleted`) to back-channel logout, then the user goes, and the sessions with them. */
+  /** A custom database's user (without import_mode): a new password or email is made in the legacy store first, by its scripts. */
+  private async legacyChanges(tenant: Tenant, row: UserRow, body: UpdateUserBody): Promise<void> {
+    if (body.password === undefined && body.email === undefined) return;
+    const connection = await this.ctx.stores.connections.get(tenant.id, row.connection_id);
+    if (!connection) return;
+    try {
+      if (typeof body.password === 'string') await scriptPasswordChange(this.ctx, tenant.id, connection, row.email ?? '', body.password);
+      if (typeof body.email === 'string') await scriptEmailChange(this.ctx, tenant.id, connection, row.email ?? '', body.email, body.email_verified === true);
+    } catch (error) {
+      if (error instanceof CustomDatabaseError) throw managementErrors.badRequest(error.message);
+      throw error;
+    }
+  }
+
   async delete(tenant: Tenant, userId: string): Promise<void> {
+    // A custom database's user (without import_mode) is the legacy store's: deleted there first.
+    const identity = await this.users.getIdentity(tenant.id, userId);
+    const connection = identity && (await this.ctx.stores.connections.get(tenant.id, identity.connection_id));
+    if (connection) {
+      try {
+        await scriptDelete(this.ctx, tenant.id, connection, userId);
+      } catch (error) {
+        if (error instanceof CustomDatabaseError) throw managementErrors.badRequest(error.message);
+        throw error;
+      }
+    }
     await endUserSessions(this.ctx, tenant.id, userId, 'account-deleted', { revoke: false });
     const row = await this.users.get(tenant.id, userId);
     // The deletion and its `user.deleted` event (the user as last seen) commit together.

@@ -80,7 +80,8 @@ export async function offeredConnections(deps: StepDeps, interaction: Interactio
     if (!login || !strategy) continue;
     const social = strategy.kind === 'social';
     if (!social && !(strategy.kind === 'enterprise' && connection.show_as_button === 1)) continue;
-    const provider = 'label' in strategy && typeof strategy.label === 'string' ? strategy.label : undefined;
+    // A provider's own name (Google); none for a custom one (`oauth2`), which its connection names.
+    const provider = 'label' in strategy && typeof strategy.label === 'string' && strategy.label !== '' ? strategy.label : undefined;
     const label = social ? (provider ?? connection.display_name ?? connection.name) : (connection.display_name ?? connection.name);
     offered.push({ connection, login, button: { name: connection.name, label, strategy: connection.strategy } });
   }

@@ -23,7 +23,7 @@ import { loginAttempt, recordLoginFailure } from '../../../domain/attack-protect
 import type { FastifyReply, RouteOptions } from 'fastify';
 import type { ConnectionRow } from '../../../domain/connections/model.js';
 import { hostedLoginConnection } from '../../../domain/connections/login-connection.js';
-import { verifyUserPassword } from '../../../domain/users/login.js';
+import { CustomDatabaseError, passwordLogin } from '../../../domain/users/custom-database.js';
 import { whileClientWaits } from '../../client-waiting.js';
 import { logPasskeyLogin, logPasswordLogin, type PasswordLoginOutcome } from '../../tenant-log.js';
 import type { UserRow } from '../../../domain/rows.js';
@@ -171,7 +171,15 @@ function loginRoutes(deps: StepDeps): RouteOptions[] {
         log('blocked_account');
         throw await refuse('too-many-attempts');
       }
-      const user = await whileClientWaits(request, (signal) => verifyUserPassword(ctx.stores.users, interaction.tenant.id, connection.id, identifier, password, signal));
+      let user: UserRow | undefined;
+      try {
+        user = await whileClientWaits(request, (signal) => passwordLogin(ctx, interaction.tenant.id, connection, identifier, password, signal));
+      } catch (error) {
+        if (!(error instanceof CustomDatabaseError)) throw error;
+        // A custom database's script: its UnauthorizedError's message is shown, as the service's login page shows it; any other failure a fixed sentence.
+        log({ scriptError: error.detail });
+        throw refusedForm(await loginView(interaction, identifier, { message: () => error.message }, 'password'), interaction);
+      }
       if (!user) {
         await recordLoginFailure(ctx, interaction.tenant, connection.id, attempt);
         log('wrong_credentials');

@@ -27,7 +27,8 @@ import { endUserIp } from '../../end-user-ip.js';
 import type { ConnectionRow } from '../../../domain/connections/model.js';
 import { oauthErrors } from '../../../platform/http/errors.js';
 import type { Tenant } from '../../../domain/tenants/tenant.js';
-import { recordLogin, verifyUserPassword } from '../../../domain/users/login.js';
+import { recordLogin } from '../../../domain/users/login.js';
+import { CustomDatabaseError, passwordLogin } from '../../../domain/users/custom-database.js';
 import type { UserRow } from '../../../domain/users/model.js';
 import { requireParams, type Params } from '../../params.js';
 import { whileClientWaits } from '../../client-waiting.js';
@@ -93,7 +94,12 @@ async function refuseBruteForced(ctx: GrantHandlerContext, attempt: LoginAttempt
  * A client that hangs up before its password is verified costs no verification (../../client-waiting.ts).
  */
 async function verifyCredentials(ctx: GrantHandlerContext, request: FastifyRequest, tenant: Tenant, attempt: LoginAttemptKey, connection: ConnectionRow, params: Params): Promise<UserRow> {
-  const user = await whileClientWaits(request, (signal) => verifyUserPassword(ctx.stores.users, attempt.tenantId, connection.id, params.username!, params.password!, signal));
+  let user: UserRow | undefined;
+  try {
+    user = await whileClientWaits(request, (signal) => passwordLogin(ctx, attempt.tenantId, connection, params.username!, params.password!, signal));
+  } catch (error) {
+    throw scriptRefusal(error);
+  }
   if (!user) {
     await recordLoginFailure(ctx, tenant, connection.id, attempt);
     throw wrongCredentials();
@@ -101,6 +107,16 @@ async function verifyCredentials(ctx: GrantHandlerContext, request: FastifyReque
   // The password was right: the count of consecutive failures starts again.
   await ctx.bruteForce.recordSuccess(attempt);
   return user;
+}
+
+/**
+ * A custom database's script that refused or failed (src/domain/users/custom-database.ts): its
+ * `UnauthorizedError` is 401 `unauthorized` with its message, as the service answers; any other
+ * failure 403 `access_denied` with a fixed description (what the script said goes to the logs).
+ */
+function scriptRefusal(error: unknown): unknown {
+  if (!(error instanceof CustomDatabaseError)) return error;
+  return error.code === 'unauthorized' ? oauthErrors.unauthorized(error.message) : oauthErrors.accessDenied(error.message);
 }
 
 function refuseBlockedUser(user: UserRow): void {

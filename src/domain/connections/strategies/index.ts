@@ -16,12 +16,13 @@ import { googleAppsStrategy } from './google-apps.js';
 import { oktaStrategy } from './okta.js';
 import { waadStrategy } from './waad.js';
 import { oidcStrategy } from './oidc.js';
+import { oauth2Strategy } from './oauth2.js';
 import { emailStrategy, smsStrategy } from './passwordless.js';
 import { samlpStrategy } from './samlp.js';
 import type { ConnectionStrategy } from './strategy.js';
 
 export const CONNECTION_STRATEGIES: readonly ConnectionStrategy[] = [auth0Strategy, samlpStrategy, emailStrategy, smsStrategy, oidcStrategy, oktaStrategy, waadStrategy, googleAppsStrategy,
-  googleOauth2Strategy, githubStrategy, appleStrategy, windowsliveStrategy, facebookStrategy, linkedinStrategy];
+  googleOauth2Strategy, githubStrategy, appleStrategy, windowsliveStrategy, facebookStrategy, linkedinStrategy, oauth2Strategy];
 
 const BY_NAME: ReadonlyMap<string, ConnectionStrategy> = new Map(CONNECTION_STRATEGIES.map((s) => [s.name, s]));
 
