@@ -24,9 +24,13 @@
  *   `…/{tenantid}/v2.0`) has its id_token checked with jose against the
  *   template filled with the token's own `tid`. A Google Workspace login
  *   must carry the connection's domain in `hd`.
+ * - the profile: the claims, or the connection's `attribute_map.use_map`
+ *   attributes, with the provider's userinfo answer fetched (its `sub` that
+ *   of the id_token) when an attribute refers to `context.userinfo`.
  */
 import * as jose from 'jose';
 import * as client from 'openid-client';
+import { mappedAttributes, needsUserinfo } from '../../domain/connections/attribute-map.js';
 import type { ConnectionRow } from '../../domain/connections/model.js';
 import { GOOGLE_APPS_STRATEGY, googleAppsSettings, OKTA_STRATEGY, oktaSettings, WAAD_STRATEGY, waadSettings } from '../../domain/connections/enterprise-oidc-options.js';
 import { OIDC_STRATEGY, oidcSettings, type OidcSettings } from '../../domain/connections/oidc-options.js';
@@ -168,25 +172,46 @@ async function verifiedClaims(ctx: UpstreamContext, tenant: Tenant, settings: Oi
   return { claims, ...(tokens && { tokens }) };
 }
 
-/** The normalised profile of the id_token's claims (federation wire notes §3.3). */
-function profileOf(claims: Record<string, unknown>, settings: OidcSettings): FederatedProfile {
+const PROFILE_MEMBERS = ['email', 'name', 'given_name', 'family_name', 'nickname', 'picture'] as const;
+
+/**
+ * The normalised profile (federation wire notes §3.3): the id_token's claims
+ * of the profile members (`bind_all`, `basic_profile`), or the members the
+ * connection's `use_map` attributes give (./attribute-map.ts).
+ */
+function profileOf(claims: Record<string, unknown>, settings: OidcSettings, mapped: Record<string, unknown> | undefined): FederatedProfile {
+  const source = mapped ?? claims;
   const profile: FederatedProfile = {};
-  for (const member of ['email', 'name', 'given_name', 'family_name', 'nickname', 'picture'] as const) {
-    const value = claims[member] ?? (member === 'email' && settings.userIdClaim === 'oid' ? claims.preferred_username : undefined);
+  for (const member of PROFILE_MEMBERS) {
+    const value = source[member] ?? (mapped === undefined && member === 'email' && settings.userIdClaim === 'oid' ? claims.preferred_username : undefined);
     if (typeof value === 'string' && value !== '' && value.length <= 512 && !settings.nonPersistent.has(member)) profile[member] = value;
   }
   if (profile.email !== undefined) {
-    const claimed = claims.email_verified === true || claims.email_verified === 'true';
+    const claimed = source.email_verified === true || source.email_verified === 'true';
     profile.email_verified = settings.emailVerified === 'always' || (settings.emailVerified === 'claim' && claimed) ? 'true' : 'false';
   }
   return profile;
+}
+
+/**
+ * The provider's userinfo answer, when the connection's map refers to it:
+ * fetched with the code flow's access token through the outbound guard, its
+ * `sub` that of the id_token (openid-client's check).
+ */
+async function userinfoOf(ctx: UpstreamContext, settings: OidcSettings, claims: Record<string, unknown>, tokens: UpstreamTokens | undefined): Promise<Record<string, unknown> | undefined> {
+  if (!needsUserinfo(settings.attributeMap)) return undefined;
+  if (tokens?.access_token === undefined) throw new Error('the provider gave no access token for its userinfo endpoint');
+  if (typeof claims.sub !== 'string') throw new Error('the id_token has no sub to check the userinfo answer against');
+  return (await client.fetchUserInfo(configuration(ctx, settings), tokens.access_token, claims.sub)) as Record<string, unknown>;
 }
 
 async function verify(flavour: OidcFlavour, ctx: UpstreamContext, tenant: Tenant, connection: ConnectionRow, answer: UpstreamAnswer): Promise<UpstreamIdentity> {
   const settings = flavour.settings(connection.options);
   const { claims, tokens } = await verifiedClaims(ctx, tenant, settings, answer);
   if (settings.hostedDomain !== undefined && claims.hd !== settings.hostedDomain) throw new Error(`the user is not of the Workspace domain ${settings.hostedDomain} (hd)`);
-  const profile = profileOf(claims, settings);
+  const userinfo = await userinfoOf(ctx, settings, claims, tokens);
+  const mapped = settings.attributeMap.mode === 'use_map' ? mappedAttributes(settings.attributeMap, { tokenset: claims, userinfo, connection: { id: connection.id, strategy: connection.strategy } }) : undefined;
+  const profile = profileOf(claims, settings, mapped);
   const id = settings.userIdFromEmail ? profile.email : claims[settings.userIdClaim];
   if (typeof id !== 'string' || id === '') throw new Error(`the id_token has no ${settings.userIdFromEmail ? 'email' : settings.userIdClaim}`);
   return { id, profile, ...(tokens && { tokens }) };

@@ -23,10 +23,13 @@
  *   sign client assertions toward providers yet: `private_key_jwt` is refused);
  * - `id_token_signed_response_algs`: the id_token algorithms accepted
  *   (default the provider's advertised asymmetric ones);
- * - `upstream_params`, `attribute_map`, `set_user_root_attributes`,
+ * - `attribute_map`: `mapping_mode` `bind_all` (default), `use_map` (its
+ *   `attributes`, `userinfo_scope`), `basic_profile` (./attribute-map.ts);
+ * - `upstream_params`, `set_user_root_attributes`,
  *   `domain_aliases`, `non_persistent_attrs`, `icon_url`, `tenant_domain`.
  */
 import type { UpstreamFetch } from '../../platform/http/upstream-fetch.js';
+import { attributeMapOf, attributeMapProblem, needsUserinfo, type AttributeMap } from './attribute-map.js';
 import { StrategyOptionsError, type OptionsProblem } from './strategies/strategy.js';
 
 export const OIDC_STRATEGY = 'oidc';
@@ -55,6 +58,8 @@ export interface OidcSettings {
   userIdFromEmail: boolean;
   /** The Google Workspace domain the `hd` claim must name. */
   hostedDomain?: string;
+  /** How the claims become the profile (./attribute-map.ts); the userinfo endpoint is called when it needs it. */
+  attributeMap: AttributeMap;
 }
 
 export interface OidcMetadata {
@@ -109,7 +114,7 @@ export const OIDC_RULES: ReadonlyMap<string, (v: unknown) => string | undefined>
     }
     return undefined;
   },
-  attribute_map: (v: unknown) => (isObject(v) && (v.mapping_mode === undefined || oneOf(['bind_all', 'use_map', 'basic_profile'])(v.mapping_mode) === undefined) ? undefined : 'mapping_mode must be bind_all or use_map'),
+  attribute_map: (v: unknown) => attributeMapProblem(v, ['bind_all', 'use_map', 'basic_profile']),
   oidc_metadata: (v: unknown) => (isObject(v) ? undefined : 'must be an object'),
 }));
 
@@ -126,6 +131,14 @@ export function oidcOptionsProblem(options: Record<string, unknown>): OptionsPro
     return { property: 'options.discovery_url', message: 'is required (or issuer, or oidc_metadata)' };
   }
   if (options.type === 'back_channel' && typeof options.client_secret !== 'string') return { property: 'options.client_secret', message: 'is required for back_channel' };
+  return userinfoProblem(options, options.type === 'back_channel');
+}
+
+/** A map reading `context.userinfo` needs the code flow's access token: `back_channel` only. */
+export function userinfoProblem(options: Record<string, unknown>, backChannel: boolean): OptionsProblem | undefined {
+  if (!backChannel && needsUserinfo(attributeMapOf(options.attribute_map, 'bind_all'))) {
+    return { property: 'options.attribute_map', message: 'refers to context.userinfo, which needs type back_channel (the userinfo endpoint is called with the access token of the code flow)' };
+  }
   return undefined;
 }
 
@@ -169,6 +182,9 @@ export async function prepareOidcOptions(
   }
   const problem = metadataProblem(prepared.oidc_metadata);
   if (problem) throw new StrategyOptionsError({ property: 'options.oidc_metadata', message: problem });
+  if (needsUserinfo(attributeMapOf(prepared.attribute_map, 'bind_all')) && httpsUrl(255)(prepared.userinfo_endpoint ?? (prepared.oidc_metadata as OidcMetadata).userinfo_endpoint) !== undefined) {
+    throw new StrategyOptionsError({ property: 'options.attribute_map', message: 'refers to context.userinfo, but the provider has no https userinfo_endpoint' });
+  }
   return prepared;
 }
 
@@ -179,7 +195,9 @@ export function oidcSettings(options: Readonly<Record<string, unknown>>): OidcSe
   for (const member of ['issuer', 'authorization_endpoint', 'jwks_uri', 'token_endpoint', 'userinfo_endpoint'] as const) {
     if (typeof options[member] === 'string') metadata[member] = options[member];
   }
+  const attributeMap = attributeMapOf(options.attribute_map, 'bind_all');
   const scopes = new Set(['openid', ...String(options.scope ?? 'openid profile email').split(' ').filter(Boolean)]);
+  if (needsUserinfo(attributeMap)) for (const scope of (attributeMap.userinfoScope ?? '').split(' ').filter(Boolean)) scopes.add(scope);
   const pkce = isObject(options.connection_settings) ? options.connection_settings.pkce : undefined;
   return {
     clientId: String(options.client_id),
@@ -197,6 +215,7 @@ export function oidcSettings(options: Readonly<Record<string, unknown>>): OidcSe
     userIdClaim: 'sub',
     emailVerified: 'claim',
     userIdFromEmail: false,
+    attributeMap,
   };
 }
 

@@ -14,7 +14,8 @@
  *   HS256 keyed by the client secret, an authorization response naming
  *   another issuer, a code accepted twice, endpoints on an address the
  *   outbound guard refuses, a JWKS over 1 MiB, a token endpoint that never
- *   answers, Entra ID's multi-tenant issuer template).
+ *   answers, Entra ID's multi-tenant issuer template, a userinfo answer
+ *   about another user).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -145,6 +146,8 @@ export interface StandInBehaviour {
   hugeJwks?: boolean;
   /** A token endpoint that never answers. */
   silentTokenEndpoint?: boolean;
+  /** Claims of the userinfo answer over the ordinary ones (`sub`, `email`, `name`). */
+  userinfo?: (ordinary: Record<string, unknown>) => Record<string, unknown>;
   /** The issuer the discovery document at `/t/{name}/{segment}/v2.0/.well-known/…` states (Entra ID's: the tenant's, or the template for `common`). */
   discoveryIssuer?: (segment: string | undefined) => string;
 }
@@ -260,6 +263,11 @@ export async function startStandIn(tls: { cert: Buffer; key: Buffer }, providers
         })();
       });
       return undefined;
+    }
+    if (route === '/userinfo') {
+      if (!/^Bearer \S+$/.test(req.headers.authorization ?? '')) return json(res, 401, { error: 'invalid_token' });
+      const ordinary = { sub: `${name}-user`, email: `${name}-user@stand-in.example`, name: `${name} userinfo` };
+      return json(res, 200, behaviour.userinfo ? behaviour.userinfo(ordinary) : ordinary);
     }
     return json(res, 404, { error: 'not_found' });
   };
