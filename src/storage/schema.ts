@@ -31,6 +31,8 @@ import type { TicketRow } from '../domain/tickets/rows.js';
 import type { DeviceCredentialRow } from '../domain/device-credentials/rows.js';
 import type { Stored } from './json-columns.js';
 
+import type { ConnectionKeyRow } from '../domain/connections/keys.js';
+
 export type {
   AuthorizationCodeRow,
   AuthorizationRequestRow,
@@ -102,6 +104,7 @@ export interface Database {
   log_streams: Stored<'log_streams'>;
   network_acls: Stored<'network_acls'>;
   custom_signing_keys: { tenant_id: string; jwks: string; updated_at: string };
+  connection_keys: ConnectionKeyRow;
   authorization_requests: Stored<'authorization_requests'>;
   pushed_authorization_requests: Stored<'pushed_authorization_requests'>;
   custom_domains: Stored<'custom_domains'>;

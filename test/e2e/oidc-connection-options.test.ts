@@ -16,6 +16,14 @@
  *   `front_channel` or toward a provider without a userinfo endpoint, a
  *   reference outside the four forms, `use_map` without attributes,
  *   `bind_all` on okta.
+ * - `private_key_jwt`: the connection's keys provisioned and rotated through
+ *   the Management API (`/connections/{id}/keys`); a second
+ *   node-oidc-provider whose client is registered with the connection's
+ *   public keys and *requires* private_key_jwt redeems the code only for an
+ *   assertion signed by the current key; after a rotation the next key
+ *   (registered beforehand) signs. Refused: a login through a connection
+ *   with no keys; keys twice (409), on another strategy, of an algorithm
+ *   Gatehouse does not make, a rotation with no keys (400).
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -23,6 +31,8 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import Provider from 'oidc-provider';
+import type { JWK } from 'jose';
+import { createPublicKey } from 'node:crypto';
 import { tempDir } from '../helpers/app.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { managementApi, type ManagementApi } from './support/chromium.js';
@@ -44,6 +54,7 @@ let client: { client_id: string; client_secret: string };
 let upstream: https.Server;
 let standIn: StandIn;
 let issuer: string;
+let upstreamTls: { cert: Buffer; key: Buffer };
 
 const authorizeUrl = (connection: string, state: string) =>
   `${server.baseUrl}/authorize?${new URLSearchParams({ client_id: client.client_id, response_type: 'code', redirect_uri: CALLBACK, scope: 'openid email profile', connection, state })}`;
@@ -74,6 +85,7 @@ const upstreamScope = (nav: FederatedNavigation) => new URL(nav.urls.find((u) =>
 before(async () => {
   const dataDir = tempDir('gatehouse-e2e-oidc-options-');
   const { tls, certFile } = await sharedTls(dataDir, ['localhost', '127.0.0.1', '::1']);
+  upstreamTls = tls;
   standIn = await startStandIn(tls, { 'userinfo-other': { userinfo: (ordinary) => ({ ...ordinary, sub: 'someone-else' }) } }, SECRET);
   let provider: Provider | undefined;
   upstream = https.createServer(tls, (req, res) => {
@@ -204,5 +216,114 @@ describe('attribute_map and userinfo, against node-oidc-provider', () => {
     const res = await raw('POST', '/connections', { name: 'no-userinfo', strategy: 'oidc', options: { client_id: 'x', client_secret: 'y', type: 'back_channel', oidc_metadata: metadata, attribute_map: { mapping_mode: 'use_map', attributes: { name: '${context.userinfo.name}' } } } });
     assert.equal(res.status, 400, res.text);
     assert.match(res.json<{ message: string }>().message, /no https userinfo_endpoint/);
+  });
+});
+
+describe('private_key_jwt toward an OpenID provider that requires it', () => {
+  let keyServer: https.Server;
+  let keyIssuer: string;
+  let connectionId: string;
+  const registered: JWK[] = [];
+  let keyProvider: Provider | undefined;
+
+  before(async () => {
+    // The certificate Gatehouse trusts (NODE_EXTRA_CA_CERTS), the first upstream's.
+    keyServer = https.createServer(upstreamTls, (req, res) => (keyProvider ? keyProvider.callback()(req, res) : res.end()));
+    await new Promise<void>((resolve) => keyServer.listen(0, '127.0.0.1', resolve));
+    keyIssuer = `https://localhost:${(keyServer.address() as AddressInfo).port}`;
+    // Its metadata given, not discovered: the provider is made once the connection's keys exist.
+    const oidc_metadata = {
+      issuer: keyIssuer,
+      authorization_endpoint: `${keyIssuer}/auth`,
+      token_endpoint: `${keyIssuer}/token`,
+      jwks_uri: `${keyIssuer}/jwks`,
+      code_challenge_methods_supported: ['S256'],
+      id_token_signing_alg_values_supported: ['RS256'],
+      authorization_response_iss_parameter_supported: true,
+    };
+    const created = await management('POST', '/connections', { name: 'op-pkjwt', strategy: 'oidc', enabled_clients: [client.client_id], options: { client_id: 'gatehouse-pkjwt', type: 'back_channel', token_endpoint_auth_method: 'private_key_jwt', oidc_metadata } });
+    connectionId = String(created.id);
+    await management('POST', '/connections', { name: 'op-pkjwt-nokeys', strategy: 'oidc', enabled_clients: [client.client_id], options: { client_id: 'gatehouse-pkjwt', type: 'back_channel', token_endpoint_auth_method: 'private_key_jwt', oidc_metadata } });
+  });
+
+  after(async () => {
+    keyServer?.closeAllConnections();
+    await new Promise((resolve) => (keyServer ? keyServer.close(resolve) : resolve(undefined)));
+  });
+
+  test('keys provisioned: current and next, certificates and digests, no private key; a second provisioning is 409', async () => {
+    const res = await raw('POST', `/connections/${connectionId}/keys`, { signing_alg: 'RS256' });
+    assert.equal(res.status, 201, res.text);
+    const keys = res.json<Record<string, unknown>[]>();
+    assert.deepEqual(keys.map((k) => [k.current ?? false, k.next ?? false]), [[true, false], [false, true]]);
+    for (const key of keys) {
+      assert.match(String(key.cert), /^-----BEGIN CERTIFICATE-----\r\n/);
+      assert.match(String(key.pkcs), /^-----BEGIN PKCS7-----/);
+      assert.match(String(key.fingerprint), /^([0-9A-F]{2}:){19}[0-9A-F]{2}$/);
+      assert.equal(key.algorithm, 'RS256');
+      assert.equal(key.key_use, 'signing');
+      assert.doesNotMatch(JSON.stringify(key), /PRIVATE/);
+      registered.push({ ...(createPublicKey(String(key.cert)).export({ format: 'jwk' }) as JWK), kid: String(key.kid), alg: 'RS256', use: 'sig' });
+    }
+    assert.deepEqual((await management('GET', `/connections/${connectionId}/keys`)) as unknown as unknown[], keys);
+    const again = await raw('POST', `/connections/${connectionId}/keys`);
+    assert.equal(again.status, 409);
+    // The provider knows the client by the connection's public keys only, and takes nothing but private_key_jwt.
+    keyProvider = new Provider(keyIssuer, {
+      clients: [{ client_id: 'gatehouse-pkjwt', redirect_uris: [`${server.baseUrl}/login/callback`], response_types: ['code'], grant_types: ['authorization_code'], token_endpoint_auth_method: 'private_key_jwt', token_endpoint_auth_signing_alg: 'RS256', jwks: { keys: registered } }],
+      clientAuthMethods: ['private_key_jwt'],
+      findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
+      loadExistingGrant: grantEverything,
+      cookies: { keys: ['pkjwt-cookie-key-for-tests'] },
+    });
+  });
+
+  const logInAtKeyProvider = async (connection: string, sub: string) => {
+    const b = browser();
+    const start = await b.navigate(authorizeUrl(connection, `st-${sub}`));
+    const page = start.urls.at(-1)!;
+    assert.equal(page.origin, keyIssuer, `at the provider, not ${page.href}: ${server.output().split('\n').filter((l) => /"level":(50|40)/.test(l)).slice(-3).join('')} ${start.last?.status} ${start.last?.text.replace(/<style>[^]*<\/style>/, '').slice(0, 1500)}`);
+    return { b, done: await b.submit(start.last!, page, { login: sub, password: 'anything' }) };
+  };
+
+  test('a login redeems its code with an assertion signed by the current key', async () => {
+    const { done } = await logInAtKeyProvider('op-pkjwt', 'ada');
+    const user = await userOf(done.arrived, 'oidc|op-pkjwt|ada');
+    assert.equal(user.user_id, 'oidc|op-pkjwt|ada');
+  });
+
+  test('after a rotation the next key, registered beforehand, signs; the old one is previous', async () => {
+    const res = await raw('POST', `/connections/${connectionId}/keys/rotate`, {});
+    assert.equal(res.status, 201, res.text);
+    const next = res.json<{ kid: string; next?: boolean }>();
+    assert.equal(next.next, true);
+    const keys = (await management('GET', `/connections/${connectionId}/keys`)) as unknown as { kid: string; current?: boolean; next?: boolean; previous?: boolean }[];
+    assert.deepEqual(keys.map((k) => [k.kid, Boolean(k.current), Boolean(k.next), Boolean(k.previous)]), [[registered[1]!.kid, true, false, false], [next.kid, false, true, false], [registered[0]!.kid, false, false, true]]);
+    const { done } = await logInAtKeyProvider('op-pkjwt', 'grace');
+    await userOf(done.arrived, 'oidc|op-pkjwt|grace');
+  });
+
+  test('a connection with private_key_jwt and no keys cannot redeem its code: an error page, nothing issued', async () => {
+    const { b, done } = await logInAtKeyProvider('op-pkjwt-nokeys', 'linus');
+    assert.equal(done.arrived, undefined);
+    assert.equal(done.last!.status, 400);
+    assert.equal(b.cookies(server.baseUrl).get(SESSION), undefined);
+    assert.match(refusedLines(), /no current key for private_key_jwt/);
+    assert.equal((await raw('GET', `/users/${encodeURIComponent('oidc|op-pkjwt-nokeys|linus')}`)).status, 404);
+  });
+
+  test('refused: keys of another strategy, of an algorithm Gatehouse does not make, a rotation without keys', async () => {
+    const database = await management('POST', '/connections', { name: 'Username-Password-Authentication', strategy: 'auth0' });
+    const auth0 = await raw('POST', `/connections/${String(database.id)}/keys`);
+    assert.equal(auth0.status, 400);
+    assert.match(auth0.json<{ message: string }>().message, /only available for the oidc and okta strategies/);
+    const [noKeys] = (await management('GET', '/connections?name=op-pkjwt-nokeys')) as unknown as { id: string }[];
+    const es = await raw('POST', `/connections/${noKeys!.id}/keys`, { signing_alg: 'ES256' });
+    assert.equal(es.status, 400);
+    assert.match(es.json<{ message: string }>().message, /ES256 is not supported/);
+    const rotate = await raw('POST', `/connections/${noKeys!.id}/keys/rotate`);
+    assert.equal(rotate.status, 400);
+    assert.match(rotate.json<{ message: string }>().message, /no keys to rotate/);
+    assert.equal((await raw('GET', `/connections/${noKeys!.id}/keys`)).json<unknown[]>().length, 0);
   });
 });

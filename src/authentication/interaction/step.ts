@@ -98,6 +98,7 @@ export interface InteractionContext {
     | 'sessions'
     | 'uiSettings'
     | 'upstreamTokenSets'
+    | 'connectionKeys'
     | 'users'
   >;
 }

@@ -23,7 +23,9 @@
  *   A multi-tenant Entra ID connection (its issuer the template
  *   `…/{tenantid}/v2.0`) has its id_token checked with jose against the
  *   template filled with the token's own `tid`. A Google Workspace login
- *   must carry the connection's domain in `hd`.
+ *   must carry the connection's domain in `hd`. The code is redeemed with
+ *   the client secret, or a client assertion signed with the connection's
+ *   current key (`private_key_jwt`).
  * - the profile: the claims, or the connection's `attribute_map.use_map`
  *   attributes, with the provider's userinfo answer fetched (its `sub` that
  *   of the id_token) when an attribute refers to `context.userinfo`.
@@ -33,6 +35,7 @@ import * as client from 'openid-client';
 import { mappedAttributes, needsUserinfo } from '../../domain/connections/attribute-map.js';
 import type { ConnectionRow } from '../../domain/connections/model.js';
 import { GOOGLE_APPS_STRATEGY, googleAppsSettings, OKTA_STRATEGY, oktaSettings, WAAD_STRATEGY, waadSettings } from '../../domain/connections/enterprise-oidc-options.js';
+import { connectionPrivateKey } from '../../domain/connections/keys.js';
 import { OIDC_STRATEGY, oidcSettings, type OidcSettings } from '../../domain/connections/oidc-options.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { FederatedProfile } from '../../domain/users/federated-user.js';
@@ -71,10 +74,10 @@ const multiTenant = (settings: OidcSettings) => settings.metadata.issuer.include
  * algorithms, the guarded fetch (through `intercept` when the caller reads
  * the token response first).
  */
-function configuration(ctx: Pick<UpstreamContext, 'config'>, settings: OidcSettings, intercept?: (url: string, response: Response) => Promise<Response>): client.Configuration {
+function configuration(ctx: Pick<UpstreamContext, 'config'>, settings: OidcSettings, intercept?: (url: string, response: Response) => Promise<Response>, auth?: client.ClientAuth): client.Configuration {
   const server = { ...settings.metadata, id_token_signing_alg_values_supported: allowedAlgs(settings) } as client.ServerMetadata;
   const secret = settings.clientSecret ?? '';
-  const config = new client.Configuration(server, settings.clientId, { client_secret: secret }, client.ClientSecretPost(secret));
+  const config = new client.Configuration(server, settings.clientId, settings.clientAuth.method === 'private_key_jwt' ? {} : { client_secret: secret }, auth ?? (secret === '' ? client.None() : client.ClientSecretPost(secret)));
   const fetch = fetchFor(ctx);
   config[client.customFetch] = async (url, options) => {
     const response = await fetch(url, { method: options.method, headers: options.headers as Record<string, string>, body: options.body as string | null, signal: options.signal ?? null });
@@ -84,6 +87,31 @@ function configuration(ctx: Pick<UpstreamContext, 'config'>, settings: OidcSetti
   // The id_token of the token endpoint is verified against the provider's JWKS too (openid-client trusts TLS alone otherwise).
   else client.enableNonRepudiationChecks(config);
   return config;
+}
+
+const SUBTLE_ALGS: Readonly<Record<string, { name: string; hash: string }>> = {
+  RS256: { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
+  RS384: { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-384' },
+  RS512: { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-512' },
+  PS256: { name: 'RSA-PSS', hash: 'SHA-256' },
+  PS384: { name: 'RSA-PSS', hash: 'SHA-384' },
+};
+
+/**
+ * How the connection authenticates at the token endpoint: its client secret,
+ * or (`private_key_jwt`) a client assertion signed with its current key
+ * (src/domain/connections/keys.ts), `aud` the issuer or the token endpoint.
+ */
+async function clientAuth(ctx: Pick<UpstreamContext, 'box'> & { readonly stores: Pick<UpstreamContext['stores'], 'connectionKeys'> }, connection: ConnectionRow, settings: OidcSettings): Promise<client.ClientAuth> {
+  const method = settings.clientAuth;
+  if (method.method !== 'private_key_jwt') return client.ClientSecretPost(settings.clientSecret ?? '');
+  const current = (await ctx.stores.connectionKeys.list(connection.tenant_id, connection.id)).find((key) => key.status === 'current');
+  if (!current) throw new Error('the connection has no current key for private_key_jwt (POST /api/v2/connections/{id}/keys)');
+  const alg = SUBTLE_ALGS[method.alg ?? current.algorithm] ?? SUBTLE_ALGS.RS256!;
+  const der = connectionPrivateKey(ctx.box, current).export({ type: 'pkcs8', format: 'der' });
+  const key = await crypto.subtle.importKey('pkcs8', der, alg, false, ['sign']);
+  const tokenEndpoint = settings.metadata.token_endpoint;
+  return client.PrivateKeyJwt({ key, kid: current.kid }, method.audience === 'token_endpoint' && tokenEndpoint !== undefined ? { [client.modifyAssertion]: (_header, payload) => void (payload.aud = tokenEndpoint) } : undefined);
 }
 
 function usesPkce(settings: OidcSettings): boolean {
@@ -146,7 +174,7 @@ function idTokenTaker(settings: OidcSettings, take: (idToken: string | undefined
 }
 
 /** The answer's claims (and the provider's tokens on the code flow), every check passed; throws otherwise. */
-async function verifiedClaims(ctx: UpstreamContext, tenant: Tenant, settings: OidcSettings, answer: UpstreamAnswer): Promise<{ claims: Record<string, unknown>; tokens?: UpstreamTokens }> {
+async function verifiedClaims(ctx: UpstreamContext, tenant: Tenant, connection: ConnectionRow, settings: OidcSettings, answer: UpstreamAnswer): Promise<{ claims: Record<string, unknown>; tokens?: UpstreamTokens }> {
   const { params, secrets } = answer;
   const sealed = params.state!;
   const fields = Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined);
@@ -161,7 +189,7 @@ async function verifiedClaims(ctx: UpstreamContext, tenant: Tenant, settings: Oi
   // A multi-tenant id_token is checked against its own tenant's issuer: taken out of the token response before openid-client reads it.
   let tenantIdToken: string | undefined;
   const intercept = multiTenant(settings) ? idTokenTaker(settings, (idToken) => (tenantIdToken = idToken)) : undefined;
-  const response = await client.authorizationCodeGrant(configuration(ctx, settings, intercept), url, {
+  const response = await client.authorizationCodeGrant(configuration(ctx, settings, intercept, await clientAuth(ctx, connection, settings)), url, {
     expectedState: sealed,
     idTokenExpected: intercept === undefined,
     ...(secrets.v !== undefined && { pkceCodeVerifier: secrets.v }),
@@ -207,7 +235,7 @@ async function userinfoOf(ctx: UpstreamContext, settings: OidcSettings, claims: 
 
 async function verify(flavour: OidcFlavour, ctx: UpstreamContext, tenant: Tenant, connection: ConnectionRow, answer: UpstreamAnswer): Promise<UpstreamIdentity> {
   const settings = flavour.settings(connection.options);
-  const { claims, tokens } = await verifiedClaims(ctx, tenant, settings, answer);
+  const { claims, tokens } = await verifiedClaims(ctx, tenant, connection, settings, answer);
   if (settings.hostedDomain !== undefined && claims.hd !== settings.hostedDomain) throw new Error(`the user is not of the Workspace domain ${settings.hostedDomain} (hd)`);
   const userinfo = await userinfoOf(ctx, settings, claims, tokens);
   const mapped = settings.attributeMap.mode === 'use_map' ? mappedAttributes(settings.attributeMap, { tokenset: claims, userinfo, connection: { id: connection.id, strategy: connection.strategy } }) : undefined;
@@ -229,12 +257,12 @@ const FLAVOURS: readonly OidcFlavour[] = [
  * (Token Vault, when the kept access token has expired); undefined when the
  * connection's strategy is not on this flow.
  */
-export async function refreshOidcTokens(ctx: Pick<UpstreamContext, 'config' | 'now'>, connection: ConnectionRow, refreshToken: string): Promise<UpstreamTokens | undefined> {
+export async function refreshOidcTokens(ctx: Pick<UpstreamContext, 'config' | 'now' | 'box'> & { readonly stores: Pick<UpstreamContext['stores'], 'connectionKeys'> }, connection: ConnectionRow, refreshToken: string): Promise<UpstreamTokens | undefined> {
   const flavour = FLAVOURS.find((f) => f.strategy === connection.strategy);
   if (!flavour) return undefined;
   const settings = { ...flavour.settings(connection.options), type: 'back_channel' as const };
   // The refreshed id_token, if any, is not what is asked for: taken out unread for a multi-tenant issuer.
-  const config = configuration(ctx, settings, multiTenant(settings) ? idTokenTaker(settings, () => undefined) : undefined);
+  const config = configuration(ctx, settings, multiTenant(settings) ? idTokenTaker(settings, () => undefined) : undefined, await clientAuth(ctx, connection, settings));
   return tokensOf(await client.refreshTokenGrant(config, refreshToken), ctx.now()) ?? {};
 }
 

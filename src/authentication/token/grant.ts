@@ -67,6 +67,7 @@ export interface GrantHandlerContext {
     | 'refreshTokens'
     | 'tokenExchangeProfiles'
     | 'upstreamTokenSets'
+    | 'connectionKeys'
     | 'users'
   >;
 }

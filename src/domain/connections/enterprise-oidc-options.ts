@@ -71,7 +71,7 @@ export function oktaOptionsProblem(options: Record<string, unknown>): OptionsPro
     domain: host,
     type: oneOf(['back_channel']),
     attribute_map: (v) => attributeMapProblem(v, ['basic_profile', 'use_map']),
-  }, ['client_id', 'client_secret', 'domain']);
+  }, options.token_endpoint_auth_method === 'private_key_jwt' ? ['client_id', 'domain'] : ['client_id', 'client_secret', 'domain']);
 }
 
 export function prepareOktaOptions(options: Record<string, unknown>, fetch: UpstreamFetch): Promise<Record<string, unknown>> {

@@ -19,8 +19,11 @@
  *   it), `S256`, `plain` (sent as S256: plain gives nothing), `disabled`;
  * - `send_back_channel_nonce`: a nonce on `back_channel` too (there is
  *   always one on `front_channel`);
- * - `token_endpoint_auth_method`: `client_secret_post` (Gatehouse does not
- *   sign client assertions toward providers yet: `private_key_jwt` is refused);
+ * - `token_endpoint_auth_method`: `client_secret_post` (default) or
+ *   `private_key_jwt` (a client assertion signed with the connection's
+ *   current key, ./keys.ts; `token_endpoint_jwtca_aud_format` `issuer`
+ *   (default) or `token_endpoint` names its `aud`; the key's algorithm, or
+ *   `token_endpoint_auth_signing_alg`, signs it);
  * - `id_token_signed_response_algs`: the id_token algorithms accepted
  *   (default the provider's advertised asymmetric ones);
  * - `attribute_map`: `mapping_mode` `bind_all` (default), `use_map` (its
@@ -30,6 +33,7 @@
  */
 import type { UpstreamFetch } from '../../platform/http/upstream-fetch.js';
 import { attributeMapOf, attributeMapProblem, needsUserinfo, type AttributeMap } from './attribute-map.js';
+import { RSA_KEY_ALGS } from './keys.js';
 import { StrategyOptionsError, type OptionsProblem } from './strategies/strategy.js';
 
 export const OIDC_STRATEGY = 'oidc';
@@ -60,6 +64,13 @@ export interface OidcSettings {
   hostedDomain?: string;
   /** How the claims become the profile (./attribute-map.ts); the userinfo endpoint is called when it needs it. */
   attributeMap: AttributeMap;
+  /**
+   * How Gatehouse authenticates to the token endpoint: the client secret
+   * (`client_secret_post`), or a client assertion signed with the
+   * connection's current key (`private_key_jwt`, ./keys.ts), its `aud` the
+   * issuer (default) or the token endpoint.
+   */
+  clientAuth: { method: 'client_secret_post' } | { method: 'private_key_jwt'; audience: 'issuer' | 'token_endpoint'; alg?: string };
 }
 
 export interface OidcMetadata {
@@ -96,7 +107,9 @@ export const OIDC_RULES: ReadonlyMap<string, (v: unknown) => string | undefined>
   tenant_domain: text(255),
   scope: text(255),
   send_back_channel_nonce: boolean,
-  token_endpoint_auth_method: (v: unknown) => (v === null || v === 'client_secret_post' ? undefined : 'must be client_secret_post (private_key_jwt toward providers is not supported by Gatehouse)'),
+  token_endpoint_auth_method: (v: unknown) => (v === null || v === 'client_secret_post' || v === 'private_key_jwt' ? undefined : 'must be client_secret_post or private_key_jwt'),
+  token_endpoint_auth_signing_alg: (v: unknown) => (v === null ? undefined : oneOf(RSA_KEY_ALGS)(v) === undefined ? undefined : `must be one of ${RSA_KEY_ALGS.join(', ')} (ES256 and ES384 are not supported by Gatehouse yet)`),
+  token_endpoint_jwtca_aud_format: (v: unknown) => (v === null ? undefined : oneOf(['issuer', 'token_endpoint'])(v)),
   id_token_signed_response_algs: (v: unknown) =>
     v === null || (Array.isArray(v) && v.every((a) => (ID_TOKEN_ALGS as readonly unknown[]).includes(a))) ? undefined : `must be a list of ${ID_TOKEN_ALGS.join(', ')}`,
   connection_settings: (v: unknown) => (isObject(v) && (v.pkce === undefined || oneOf(['auto', 'S256', 'plain', 'disabled'])(v.pkce) === undefined) ? undefined : 'pkce must be one of auto, S256, plain, disabled'),
@@ -130,7 +143,7 @@ export function oidcOptionsProblem(options: Record<string, unknown>): OptionsPro
   if (options.discovery_url === undefined && options.issuer === undefined && options.oidc_metadata === undefined) {
     return { property: 'options.discovery_url', message: 'is required (or issuer, or oidc_metadata)' };
   }
-  if (options.type === 'back_channel' && typeof options.client_secret !== 'string') return { property: 'options.client_secret', message: 'is required for back_channel' };
+  if (options.type === 'back_channel' && typeof options.client_secret !== 'string' && options.token_endpoint_auth_method !== 'private_key_jwt') return { property: 'options.client_secret', message: 'is required for back_channel (unless token_endpoint_auth_method is private_key_jwt)' };
   return userinfoProblem(options, options.type === 'back_channel');
 }
 
@@ -216,6 +229,7 @@ export function oidcSettings(options: Readonly<Record<string, unknown>>): OidcSe
     emailVerified: 'claim',
     userIdFromEmail: false,
     attributeMap,
+    clientAuth: options.token_endpoint_auth_method === 'private_key_jwt' ? { method: 'private_key_jwt', audience: options.token_endpoint_jwtca_aud_format === 'token_endpoint' ? 'token_endpoint' : 'issuer', ...(typeof options.token_endpoint_auth_signing_alg === 'string' && { alg: options.token_endpoint_auth_signing_alg }) } : { method: 'client_secret_post' },
   };
 }
 

@@ -6,11 +6,12 @@ import { deleteConnection } from './delete.js';
 import { getConnection } from './get.js';
 import { connectionStatus } from './status.js';
 import { listConnections } from './list.js';
+import { connectionKeyRoutes, type ConnectionKeysContext } from './keys.js';
 import { ConnectionService, type ConnectionServiceContext } from './service.js';
 import { updateConnection } from './update.js';
 
-/** /api/v2/connections and /api/v2/connections/{id}/clients */
-export function connectionRoutes(ctx: ConnectionServiceContext): ManagementRoute[] {
+/** /api/v2/connections, /api/v2/connections/{id}/clients and /api/v2/connections/{id}/keys */
+export function connectionRoutes(ctx: ConnectionServiceContext & ConnectionKeysContext): ManagementRoute[] {
   const service = new ConnectionService(ctx);
   return [
     listConnections,
@@ -21,5 +22,6 @@ export function connectionRoutes(ctx: ConnectionServiceContext): ManagementRoute
     deleteConnection,
     listConnectionClients,
     updateConnectionClients,
+    ...connectionKeyRoutes(ctx),
   ].map((route) => route(ctx, service));
 }

@@ -47,6 +47,7 @@ import { KyselyTicketStore } from './tickets.js';
 import { KyselyDeviceCredentialStore } from './device-credentials.js';
 import { KyselyNetworkAclStore } from './network-acls.js';
 import { KyselyCustomSigningKeyStore } from './custom-signing-keys.js';
+import { KyselyConnectionKeyStore } from './connection-keys.js';
 import { KyselyStatsStore } from './stats.js';
 import { KyselyUserStore } from './users.js';
 import { KyselyJobStore } from './jobs.js';
@@ -100,6 +101,7 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     logStreams: new KyselyLogStreamStore(db),
     networkAcls: new KyselyNetworkAclStore(db),
     customSigningKeys: new KyselyCustomSigningKeyStore(db),
+    connectionKeys: new KyselyConnectionKeyStore(db),
     uiSettings: new KyselyUiSettingsStore(db),
     actions: new KyselyActionStore(db),
     actionBindings: new KyselyActionBindingStore(db),
