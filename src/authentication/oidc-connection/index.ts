@@ -61,6 +61,29 @@ function fetchFor(ctx: Pick<UpstreamContext, 'config'>): UpstreamFetch {
   return sharedFetch.fetch;
 }
 
+/**
+ * The providers' key sets as openid-client last read them, by `jwks_uri`
+ * (public documents; only this module writes them): each login starts from
+ * it instead of fetching the JWKS again. openid-client refetches a set past
+ * its age or when a token names a key it does not hold, so a provider's
+ * rotation is still seen. At most JWKS_CACHE_SIZE sets, the oldest dropped.
+ */
+const jwksCaches = new Map<string, client.ExportedJWKSCache>();
+const JWKS_CACHE_SIZE = 1000;
+
+function withJwksCache<T>(config: client.Configuration, settings: OidcSettings, use: () => Promise<T>): Promise<T> {
+  const uri = settings.metadata.jwks_uri;
+  const cached = jwksCaches.get(uri);
+  if (cached) client.setJwksCache(config, cached);
+  return use().finally(() => {
+    const fresh = client.getJwksCache(config);
+    if (!fresh || fresh === cached) return;
+    jwksCaches.delete(uri);
+    jwksCaches.set(uri, fresh);
+    if (jwksCaches.size > JWKS_CACHE_SIZE) jwksCaches.delete(jwksCaches.keys().next().value!);
+  });
+}
+
 const allowedAlgs = (settings: OidcSettings): string[] => {
   const advertised = settings.metadata.id_token_signing_alg_values_supported ?? ['RS256'];
   const algs = (settings.idTokenAlgs ?? advertised).filter((alg) => ASYMMETRIC.has(alg) && advertised.includes(alg));
@@ -182,19 +205,21 @@ async function verifiedClaims(ctx: UpstreamContext, tenant: Tenant, connection: 
     if (answer.method !== 'POST') throw new Error('a front_channel answer comes by form post');
     if (multiTenant(settings)) return { claims: await verifyTenantIdToken(ctx, settings, params.id_token ?? '', secrets.n) };
     const form = new Request(callbackUrl(tenant), { method: 'POST', body: new URLSearchParams(fields), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-    return { claims: (await client.implicitAuthentication(configuration(ctx, settings), form, secrets.n!, { expectedState: sealed })) as Record<string, unknown> };
+    const config = configuration(ctx, settings);
+    return { claims: (await withJwksCache(config, settings, () => client.implicitAuthentication(config, form, secrets.n!, { expectedState: sealed }))) as Record<string, unknown> };
   }
   const url = new URL(callbackUrl(tenant));
   for (const [name, value] of fields) url.searchParams.set(name, value);
   // A multi-tenant id_token is checked against its own tenant's issuer: taken out of the token response before openid-client reads it.
   let tenantIdToken: string | undefined;
   const intercept = multiTenant(settings) ? idTokenTaker(settings, (idToken) => (tenantIdToken = idToken)) : undefined;
-  const response = await client.authorizationCodeGrant(configuration(ctx, settings, intercept, await clientAuth(ctx, connection, settings)), url, {
+  const config = configuration(ctx, settings, intercept, await clientAuth(ctx, connection, settings));
+  const response = await withJwksCache(config, settings, () => client.authorizationCodeGrant(config, url, {
     expectedState: sealed,
     idTokenExpected: intercept === undefined,
     ...(secrets.v !== undefined && { pkceCodeVerifier: secrets.v }),
     ...(secrets.n !== undefined && intercept === undefined && { expectedNonce: secrets.n }),
-  });
+  }));
   const claims = intercept ? await verifyTenantIdToken(ctx, settings, tenantIdToken ?? '', secrets.n) : (response.claims() as Record<string, unknown>);
   const tokens = tokensOf(response, ctx.now());
   return { claims, ...(tokens && { tokens }) };
