@@ -11,7 +11,11 @@
  * machine. Each of BENCH_CONNECTIONS workers is a scripted browser that logs
  * in from `/authorize` to the application's callback with a code, then
  * redeems the code at /oauth/token: federated logins go through the
- * provider's login page, password logins through Gatehouse's. The phases
+ * provider's login page, password logins through Gatehouse's. Each login is
+ * a new browser, which keeps its connections alive across the login's
+ * requests as a browser does (the federated login makes more requests to
+ * Gatehouse than the password login: a TLS handshake per request would
+ * charge it for the load generator's habit, not for its own work). The phases
  * alternate for BENCH_ROUNDS rounds of BENCH_DURATION seconds each.
  *
  * Besides logins per second (which include the provider's work and the
@@ -111,16 +115,24 @@ async function main(): Promise<void> {
     };
     const logins = {
       federated: async (worker: number) => {
-        const b = new FederationBrowser(ca, APP);
-        const page = await b.navigate(authorize('upstream'));
-        const done = await b.submit(page.last!, page.urls.at(-1)!, { login: `fed${worker}`, password: 'x' });
-        await redeem(done.arrived);
+        const b = new FederationBrowser(ca, APP, { keepAlive: true });
+        try {
+          const page = await b.navigate(authorize('upstream'));
+          const done = await b.submit(page.last!, page.urls.at(-1)!, { login: `fed${worker}`, password: 'x' });
+          await redeem(done.arrived);
+        } finally {
+          b.close();
+        }
       },
       password: async (worker: number) => {
-        const b = new FederationBrowser(ca, APP);
-        const page = await b.navigate(authorize('Username-Password-Authentication'));
-        const done = await b.submit(page.last!, page.urls.at(-1)!, { username: `user${worker}@bench.example`, password: PASSWORD });
-        await redeem(done.arrived);
+        const b = new FederationBrowser(ca, APP, { keepAlive: true });
+        try {
+          const page = await b.navigate(authorize('Username-Password-Authentication'));
+          const done = await b.submit(page.last!, page.urls.at(-1)!, { username: `user${worker}@bench.example`, password: PASSWORD });
+          await redeem(done.arrived);
+        } finally {
+          b.close();
+        }
       },
     };
     // Preflight: one of each.

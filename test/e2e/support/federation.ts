@@ -46,11 +46,21 @@ const MAX_HOPS = 25;
 
 export class FederationBrowser {
   private readonly jars = new Map<string, Map<string, string>>();
+  /** With `keepAlive`, the browser's own connections, reused across its requests as a browser does (`close` ends them). */
+  private readonly agent: https.Agent | undefined;
 
   constructor(
     private readonly ca: string | Buffer,
     private readonly applicationOrigin: string,
-  ) {}
+    options: { keepAlive?: boolean } = {},
+  ) {
+    this.agent = options.keepAlive ? new https.Agent({ keepAlive: true, ca }) : undefined;
+  }
+
+  /** Closes the browser's kept connections. */
+  close(): void {
+    this.agent?.destroy();
+  }
 
   cookies(origin: string): ReadonlyMap<string, string> {
     return this.jars.get(origin) ?? new Map();
@@ -117,7 +127,7 @@ export class FederationBrowser {
     const headers: Record<string, string> = { accept: 'text/html' };
     if (!crossSite && jar.size > 0) headers.cookie = [...jar].map(([n, v]) => `${n}=${v}`).join('; ');
     if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
-    const response = await httpsRequest(url.href, { ca: this.ca, method, headers, ...(body !== undefined && { body }), timeoutMs: 30_000 });
+    const response = await httpsRequest(url.href, { ca: this.ca, method, headers, ...(body !== undefined && { body }), ...(this.agent && { agent: this.agent }), timeoutMs: 30_000 });
     const raw = response.headers['set-cookie'];
     for (const header of raw === undefined ? [] : Array.isArray(raw) ? raw : [raw]) {
       const cookie = parseSetCookie(header);
