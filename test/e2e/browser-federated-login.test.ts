@@ -14,7 +14,11 @@
  * - clicking "Continue with GitHub" goes to the stand-in and back: the
  *   application gets a code and openid-client the tokens of `github|{id}`;
  * - clicking "Continue with Acme Corp" goes to the OpenID provider's login
- *   page, and after it back: tokens of `oidc|acme-sso|{sub}`.
+ *   page, and after it back: tokens of `oidc|acme-sso|{sub}`;
+ * - home realm discovery: an email of the domain of another enterprise
+ *   connection (no button, `domain_aliases`) typed on the login page, no
+ *   password (the field is not required while some connection has domains),
+ *   goes to its provider and back: tokens of `oidc|initech-sso|{sub}`.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -80,10 +84,10 @@ async function openLogin(scenario: Scenario, pending: Pending): Promise<string[]
 async function through(scenario: Scenario, pending: Pending, button: string, atProvider?: () => Promise<void>): Promise<Record<string, unknown>> {
   const { page } = scenario;
   if (atProvider) {
-    await Promise.all([page.waitForURL(`${issuer}/**`), page.getByRole('button', { name: button }).click()]);
+    await Promise.all([page.waitForURL(`${issuer}/**`), page.getByRole('button', { name: button, exact: true }).click()]);
     await atProvider();
   } else {
-    await Promise.all([page.waitForURL(`${callback}?**`), page.getByRole('button', { name: button }).click()]);
+    await Promise.all([page.waitForURL(`${callback}?**`), page.getByRole('button', { name: button, exact: true }).click()]);
   }
   await page.waitForURL(`${callback}?**`);
   await scenario.shot(`${button} back at the application`);
@@ -133,6 +137,12 @@ before(async () => {
     enabled_clients,
     options: { client_id: 'gatehouse', client_secret: UPSTREAM_SECRET, type: 'back_channel', discovery_url: `${issuer}/.well-known/openid-configuration` },
   });
+  await management('POST', '/connections', {
+    name: 'initech-sso',
+    strategy: 'oidc',
+    enabled_clients,
+    options: { client_id: 'gatehouse', client_secret: UPSTREAM_SECRET, type: 'back_channel', discovery_url: `${issuer}/.well-known/openid-configuration`, domain_aliases: ['initech.example'] },
+  });
 });
 
 after(async () => {
@@ -178,6 +188,24 @@ describe('federated buttons on the login page, live in Chromium', { skip }, () =
       assert.equal(claims.sub, 'oidc|acme-sso|ada');
       assert.equal(claims.email, 'ada@acme.example');
       assert.equal(claims.name, 'ada of Acme');
+    });
+  });
+});
+
+describe('home realm discovery, live in Chromium', { skip }, () => {
+  test('an email of an enterprise connection\'s domain, no password: its provider, then the application with the tokens of oidc|initech-sso|{sub}', async () => {
+    await inScenario(browser!, 'federated login home realm discovery', async (scenario) => {
+      const pending = await authorization();
+      assert.deepEqual(await openLogin(scenario, pending), BUTTONS, 'initech-sso has no button');
+      assert.equal(await scenario.page.locator('#password').getAttribute('required'), null, 'the password is not required while a connection has domains');
+      await scenario.page.getByLabel('Email address', { exact: true }).fill('peter@initech.example');
+      await scenario.shot('an email of initech.example typed');
+      const claims = await through(scenario, pending, 'Log in', async () => {
+        await scenario.page.locator('input[name=login]').fill('peter');
+        await scenario.page.locator('input[name=password]').fill('anything');
+        await scenario.page.locator('button[type=submit]').click();
+      });
+      assert.equal(claims.sub, 'oidc|initech-sso|peter');
     });
   });
 });

@@ -481,5 +481,17 @@ describe('social connections against stand-ins of their providers', () => {
       assert.equal(toProvider.searchParams.get('client_id'), 'google-client');
       assert.match(toProvider.searchParams.get('state')!, /^oidc\./);
     });
+
+    test('with a connection of domains the password is not required on the page; an empty one for a database user is refused as a wrong password', async () => {
+      const pending = await authorization();
+      const browser = new ScriptedBrowser(new URL(server.baseUrl).origin, ca);
+      const opened = await browser.navigate(pending.url);
+      assert.match(opened.last.text, /<input type="password" id="password" name="password" autocomplete="current-password">/);
+      const login = readForm(opened.last.text, opened.hops.at(-1)!.url);
+      const posted = await browser.submit(login.action, { ...login.hidden, username: 'ada@social.example', password: '' });
+      assert.equal(posted.last.status, 400);
+      assert.match(posted.last.text, /Wrong email or password\./);
+      assert.equal(posted.leftTo, undefined);
+    });
   });
 });
