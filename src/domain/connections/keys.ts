@@ -10,7 +10,7 @@
  * PKCS#7, its SHA-1 fingerprint and thumbprint, as the service shows them);
  * the private key sealed with the master key, never returned.
  */
-import { createPrivateKey, createPublicKey, generateKeyPair } from 'node:crypto';
+import { createPrivateKey, generateKeyPair } from 'node:crypto';
 import { promisify } from 'node:util';
 import { certificateDigests, clientSigningKey, createSigningCertificate } from '../../platform/crypto/certificates.js';
 import { newKeyId } from '../../platform/crypto/ids.js';
@@ -18,8 +18,7 @@ import type { SecretBox } from '../../platform/crypto/secret-box.js';
 
 const generateKeyPairAsync = promisify(generateKeyPair);
 
-export const CONNECTION_KEY_ALGS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'ES256', 'ES384'] as const;
-/** The algorithms Gatehouse makes keys for (RSA); ES256 and ES384 are the service's too but not offered yet. */
+/** The algorithms Gatehouse makes keys for (RSA); the service also offers ES256 and ES384, which are not offered yet. */
 export const RSA_KEY_ALGS: readonly string[] = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384'];
 export type ConnectionKeyStatus = 'current' | 'next' | 'previous';
 
@@ -91,11 +90,6 @@ export async function newConnectionKey(box: SecretBox, at: { tenantId: string; c
 /** The private key of a row, opened. */
 export function connectionPrivateKey(box: SecretBox, row: ConnectionKeyRow) {
   return createPrivateKey(box.openString(row.private_key, sealContext(row)));
-}
-
-/** The public key of a row, as a JWK with its kid and alg (what the provider registers). */
-export function connectionPublicJwk(row: ConnectionKeyRow): Record<string, unknown> {
-  return { ...createPublicKey(row.cert).export({ format: 'jwk' }), kid: row.kid, alg: row.algorithm, use: 'sig' };
 }
 
 export function connectionKeyOf(row: ConnectionKeyRow): ConnectionKey {
