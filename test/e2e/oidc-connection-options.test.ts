@@ -65,6 +65,16 @@ const raw = (method: string, apiPath: string, body?: unknown) =>
 const browser = () => new FederationBrowser(ca, APP);
 const refusedLines = () => server.output().split('\n').filter((l) => /refused/.test(l)).slice(-2).join('\n');
 
+/** The server's log lines of refused answers once one matches (the child's output arrives after the page, within a moment); throws after 5 s. */
+async function refusalLogged(match: RegExp): Promise<string> {
+  for (let waited = 0; ; waited += 50) {
+    const line = server.output().split('\n').find((l) => /refused/.test(l) && match.test(l));
+    if (line !== undefined) return line;
+    if (waited >= 5000) throw new Error(`no refusal logged matching ${match}: ${refusedLines()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** A login through `connection` as `sub` at node-oidc-provider's login page; where it ended. */
 async function logIn(b: FederationBrowser, connection: string, sub: string): Promise<{ start: FederatedNavigation; done: FederatedNavigation }> {
   const start = await b.navigate(authorizeUrl(connection, `st-${sub}`));
@@ -192,7 +202,7 @@ describe('attribute_map and userinfo, against node-oidc-provider', () => {
     assert.equal(nav.arrived, undefined, `nothing reaches the application: ${nav.arrived?.href}`);
     assert.equal(nav.last!.status, 400);
     assert.match(nav.last!.text, /could not be verified/);
-    assert.match(refusedLines(), /body \\"sub\\" property value/, 'refused for the userinfo answer\'s sub');
+    assert.match(await refusalLogged(/si-userinfo-other/), /body \\"sub\\" property value/, 'refused for the userinfo answer\'s sub');
     assert.equal(b.cookies(server.baseUrl).get(SESSION), undefined);
     assert.equal((await raw('GET', `/users/${encodeURIComponent('oidc|si-userinfo-other|userinfo-other-user')}`)).status, 404);
   });
@@ -308,7 +318,7 @@ describe('private_key_jwt toward an OpenID provider that requires it', () => {
     assert.equal(done.arrived, undefined);
     assert.equal(done.last!.status, 400);
     assert.equal(b.cookies(server.baseUrl).get(SESSION), undefined);
-    assert.match(refusedLines(), /no current key for private_key_jwt/);
+    assert.match(await refusalLogged(/op-pkjwt-nokeys/), /no current key for private_key_jwt/);
     assert.equal((await raw('GET', `/users/${encodeURIComponent('oidc|op-pkjwt-nokeys|linus')}`)).status, 404);
   });
 
