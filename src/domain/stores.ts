@@ -49,6 +49,7 @@ import type { DeviceCredentialStore } from './device-credentials/store.js';
 import type { NetworkAclStore } from './network-acls/store.js';
 import type { CustomSigningKeyStore } from './keys/custom-signing.js';
 import type { EncryptionKeyStore, SealedValueStore } from './encryption/store.js';
+import type { ConnectionKeyStore } from './connections/keys.js';
 import type { StatsStore } from './stats/store.js';
 import type { UserStore } from './users/store.js';
 import type { JobStore } from './jobs/store.js';
@@ -114,6 +115,8 @@ export interface Stores {
   encryptionKeys: EncryptionKeyStore;
   /** The scan and rewrite of sealed values a rekey walks. */
   sealedValues: SealedValueStore;
+  /** The keys oidc and okta connections sign their client assertions with (private_key_jwt). */
+  connectionKeys: ConnectionKeyStore;
   /** Branding, the prompts' settings and custom texts of the hosted pages. */
   uiSettings: UiSettingsStore;
   /** Actions (drafts, builds) and their versions. */

@@ -32,6 +32,8 @@ import type { DeviceCredentialRow } from '../domain/device-credentials/rows.js';
 import type { EncryptionKeyRow } from '../domain/encryption/rows.js';
 import type { Stored } from './json-columns.js';
 
+import type { ConnectionKeyRow } from '../domain/connections/keys.js';
+
 export type {
   AuthorizationCodeRow,
   AuthorizationRequestRow,
@@ -107,6 +109,7 @@ export interface Database {
   network_acls: Stored<'network_acls'>;
   custom_signing_keys: { tenant_id: string; jwks: string; updated_at: string };
   encryption_keys: EncryptionKeyRow;
+  connection_keys: ConnectionKeyRow;
   authorization_requests: Stored<'authorization_requests'>;
   pushed_authorization_requests: Stored<'pushed_authorization_requests'>;
   custom_domains: Stored<'custom_domains'>;

@@ -115,7 +115,8 @@ before(async () => {
   standIns.clients.linkedin = { client_id: '78abcdefghij12', client_secret: 'linkedin-secret' };
   standIns.clients.apple = { client_id: 'com.example.portal', apple: { team_id: 'TEAM123456', kid: 'KEY1234567', publicKey: apple.publicKey } };
   const create = (name: string, strategy: string, options: Record<string, unknown>) => management.connections.create({ name, strategy: strategy as 'github', enabled_clients: enabled, options });
-  await create('google-oauth2', 'google-oauth2', { client_id: 'google-client', client_secret: 'google-secret', email: true, profile: true, gmail: true });
+  // allowed_audiences are for native applications' id_tokens only: 'another-client' listed here is still refused in the browser login (the spoiled `aud` below).
+  await create('google-oauth2', 'google-oauth2', { client_id: 'google-client', client_secret: 'google-secret', email: true, profile: true, gmail: true, allowed_audiences: ['native-app-client', 'another-client'] });
   await create('github', 'github', { client_id: 'github-client', client_secret: 'github-secret', email: true, read_user: true });
   await create('apple', 'apple', { client_id: 'com.example.portal', app_secret: apple.pem, kid: 'KEY1234567', team_id: 'TEAM123456', name: true, email: true });
   await create('windowslive', 'windowslive', { client_id: '00000000-0000-0000-0000-00000000beef', client_secret: 'windowslive-secret', signin: true, graph_user: true });
@@ -205,7 +206,9 @@ describe('social connections against stand-ins of their providers', () => {
     assert.equal(lastAuthorize('github').get('code_challenge_method'), 'S256');
     assert.equal(lastAuthorize('github').get('scope'), 'user:email read:user');
     const user = await userOf('github|583231');
-    assertSocialIdentity(user.identities, { connection: 'github', user_id: '583231', provider: 'github', isSocial: true });
+    // The identity's user_id is GitHub's numeric id as a JSON number, as the service sends it; the root user_id a string.
+    assertSocialIdentity(user.identities, { connection: 'github', user_id: 583231, provider: 'github', isSocial: true });
+    assert.equal(user.user_id, 'github|583231');
     assert.equal(user.email, 'octocat@social.example');
     assert.equal(user.email_verified, true);
     assert.equal(user.nickname, 'octocat');
@@ -327,6 +330,60 @@ describe('social connections against stand-ins of their providers', () => {
     await management.connections.delete(created.id!);
   });
 
+  describe('Google Native Social Login: a native application\'s Google id_token exchanged at /oauth/token', () => {
+    const GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
+    const TYPE = 'http://auth0.com/oauth/token-type/google-id-token';
+    let native: { client_id: string };
+    let closed: { client_id: string };
+    const exchange = (clientId: string, subjectToken: string) =>
+      httpsRequest(`${server.baseUrl}/oauth/token`, { ca, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: GRANT, client_id: clientId, subject_token: subjectToken, subject_token_type: TYPE, scope: 'openid profile email' }) });
+
+    before(async () => {
+      const base = { app_type: 'native' as const, token_endpoint_auth_method: 'none' as const };
+      native = (await management.clients.create({ name: 'Native', ...base, native_social_login: { google: { enabled: true } } } as Parameters<typeof management.clients.create>[0])) as { client_id: string };
+      closed = (await management.clients.create({ name: 'Native without Google', ...base } as Parameters<typeof management.clients.create>[0])) as { client_id: string };
+      const google = (await management.connections.list()).data.find((c) => c.name === 'google-oauth2')!;
+      await management.connections.clients.update(google.id!, [native, closed].map((c) => ({ client_id: c.client_id, status: true })));
+    });
+
+    test('an id_token issued to one of allowed_audiences: tokens for google-oauth2|{sub}; the same id_token again is refused', async () => {
+      const idToken = await standIns.nativeIdToken('google', { sub: 'native-1', aud: 'native-app-client', email: 'native@social.example', email_verified: true, name: 'Native User' });
+      const res = await exchange(native.client_id, idToken);
+      assert.equal(res.status, 200, res.text);
+      const body = res.json<{ access_token: string; id_token: string }>();
+      assert.ok(body.access_token);
+      const user = await userOf('google-oauth2|native-1');
+      assert.equal(user.name, 'Native User');
+      assert.equal(user.email_verified, true);
+      const again = await exchange(native.client_id, idToken);
+      assert.equal(again.status, 403);
+      assert.equal(again.json<{ error: string }>().error, 'invalid_grant');
+    });
+
+    const refusals: [string, () => Promise<string>, () => string, string][] = [
+      ['issued to a client id the connection does not list', () => standIns.nativeIdToken('google', { sub: 'native-unlisted', aud: 'unlisted-client' }), () => native.client_id, 'invalid_grant'],
+      ['whose signature does not verify against the provider\'s JWKS', async () => (await standIns.nativeIdToken('google', { sub: 'native-forged', aud: 'native-app-client' })).replace(/\.[^.]+$/, '.AAAA'), () => native.client_id, 'invalid_grant'],
+      ['for a client without native_social_login.google', () => standIns.nativeIdToken('google', { sub: 'native-closed', aud: 'native-app-client' }), () => closed.client_id, 'unauthorized_client'],
+    ];
+    for (const [name, token, clientId, error] of refusals) {
+      test(`refused: an id_token ${name}; no user, no tokens`, async () => {
+        const res = await exchange(clientId(), await token());
+        assert.equal(res.status, 403, res.text);
+        assert.equal(res.json<{ error: string }>().error, error);
+        assert.equal(res.json<{ access_token?: string }>().access_token, undefined);
+        const sub = /"sub":"([^"]+)"/.exec(Buffer.from((await token()).split('.')[1]!, 'base64url').toString())![1];
+        await assert.rejects(userOf(`google-oauth2|${sub}`), (e: { statusCode?: number }) => e.statusCode === 404);
+      });
+    }
+
+    test('allowed_audiences out of bounds is a 400 naming it', async () => {
+      const google = (await management.connections.list()).data.find((c) => c.name === 'google-oauth2')!;
+      for (const allowed of [[], Array.from({ length: 65 }, (_, i) => `app-${i}`), ['']]) {
+        await assert.rejects(management.connections.update(google.id!, { options: { ...(google.options as Record<string, unknown>), allowed_audiences: allowed } }), (e: { statusCode?: number; message?: string }) => e.statusCode === 400 && /allowed_audiences/.test(e.message ?? ''));
+      }
+    });
+  });
+
   describe('the login and signup pages', () => {
     const buttonsOf = (page: string) => [...page.matchAll(/<button type="submit" class="secondary" name="connection" value="([^"]+)" data-strategy="[^"]+">([^<]+)<\/button>/g)].map((m) => [m[1], m[2]]);
     const federatedForm = (page: string, at: URL) => readForm(page.slice(page.indexOf('<div class="federated"')), at);
@@ -403,6 +460,18 @@ describe('social connections against stand-ins of their providers', () => {
       assert.equal(`${toProvider.origin}${toProvider.pathname}`, `${standIns.endpoints['google-oauth2']!.issuer}/authorize`);
       assert.equal(toProvider.searchParams.get('client_id'), 'google-client');
       assert.match(toProvider.searchParams.get('state')!, /^oidc\./);
+    });
+
+    test('with a connection of domains the password is not required on the page; an empty one for a database user is refused as a wrong password', async () => {
+      const pending = await authorization();
+      const browser = new ScriptedBrowser(new URL(server.baseUrl).origin, ca);
+      const opened = await browser.navigate(pending.url);
+      assert.match(opened.last.text, /<input type="password" id="password" name="password" autocomplete="current-password">/);
+      const login = readForm(opened.last.text, opened.hops.at(-1)!.url);
+      const posted = await browser.submit(login.action, { ...login.hidden, username: 'ada@social.example', password: '' });
+      assert.equal(posted.last.status, 400);
+      assert.match(posted.last.text, /Wrong email or password\./);
+      assert.equal(posted.leftTo, undefined);
     });
   });
 });

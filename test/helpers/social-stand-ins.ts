@@ -78,6 +78,8 @@ export interface SocialStandIns {
   seen: { authorize: { provider: StandInProvider; params: URLSearchParams }[]; token: { provider: StandInProvider; form: URLSearchParams }[] };
   /** How the next id_token is spoiled (a refusal to test): signed by another key, for another audience, another nonce, another issuer, expired. */
   tamper: { idToken?: 'key' | 'aud' | 'nonce' | 'iss' | 'exp' };
+  /** An id_token of a provider as a native application gets it from the provider itself (Google Native Social Login), signed by the key of its JWKS. */
+  nativeIdToken(provider: StandInProvider, claims: Record<string, unknown> & { aud: string | string[]; sub: string }): Promise<string>;
   /** An Apple `.p8` key: its PEM for the connection, its public JWK for the stand-in. */
   appleKey(): { pem: string; publicKey: JWK };
   close(): Promise<void>;
@@ -274,6 +276,8 @@ export async function startSocialStandIns(tls: { cert: Buffer; key: Buffer }): P
     seen,
     tamper,
     issued,
+    nativeIdToken: (provider, claims) =>
+      new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: jwk.kid }).setIssuer(issuerOf(provider)).setIssuedAt().setExpirationTime('5m').sign(privateKey),
     appleKey: () => {
       const pair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
       const pem = pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();

@@ -41,9 +41,11 @@ describe('/api/v2/connections: oidc', () => {
       [{ client_id: 'x' }, "Payload validation error: 'is required (or issuer, or oidc_metadata)' on property options.discovery_url."],
       [{ client_id: 'x', discovery_url: 'http://idp.example.com/.well-known/openid-configuration' }, "Payload validation error: 'must be an https URL of at most 255 characters' on property options.discovery_url."],
       [{ client_id: 'x', type: 'hybrid', oidc_metadata: METADATA }, "Payload validation error: 'must be one of front_channel, back_channel' on property options.type."],
-      [{ client_id: 'x', type: 'back_channel', oidc_metadata: METADATA }, "Payload validation error: 'is required for back_channel' on property options.client_secret."],
+      [{ client_id: 'x', type: 'back_channel', oidc_metadata: METADATA }, "Payload validation error: 'is required for back_channel (unless token_endpoint_auth_method is private_key_jwt)' on property options.client_secret."],
       [{ client_id: 'x', oidc_metadata: { issuer: 'https://idp.example.com' } }, "Payload validation error: 'has no https authorization_endpoint' on property options.oidc_metadata."],
-      [{ client_id: 'x', oidc_metadata: METADATA, token_endpoint_auth_method: 'private_key_jwt' }, "Payload validation error: 'must be client_secret_post (private_key_jwt toward providers is not supported by Gatehouse)' on property options.token_endpoint_auth_method."],
+      [{ client_id: 'x', oidc_metadata: METADATA, token_endpoint_auth_method: 'client_secret_basic' }, "Payload validation error: 'must be client_secret_post or private_key_jwt' on property options.token_endpoint_auth_method."],
+      [{ client_id: 'x', oidc_metadata: METADATA, token_endpoint_auth_method: 'private_key_jwt', token_endpoint_auth_signing_alg: 'ES256' }, "Payload validation error: 'must be one of RS256, RS384, RS512, PS256, PS384 (ES256 and ES384 are not supported by Gatehouse yet)' on property options.token_endpoint_auth_signing_alg."],
+      [{ client_id: 'x', oidc_metadata: METADATA, token_endpoint_jwtca_aud_format: 'audience' }, "Payload validation error: 'must be one of issuer, token_endpoint' on property options.token_endpoint_jwtca_aud_format."],
       [{ client_id: 'x', oidc_metadata: METADATA, upstream_params: { screen_name: { alias: 'password' } } }, `Payload validation error: 'screen_name must be {"value": a string} or {"alias": one of acr_values, audience, client_id, display, id_token_hint, login_hint, max_age, prompt, resource, response_mode, response_type, ui_locales}' on property options.upstream_params.`],
     ];
     for (const [options, message] of cases) {

@@ -40,6 +40,13 @@ describe('GATEHOUSE_FEDERATION_ENDPOINTS', () => {
     ['strategy.json', { samlp: { issuer: 'https://idp.example.com' } }, /"samlp" is not one of google-oauth2, github/],
     ['member.json', { github: { userinfo: 'https://idp.example.com' } }, /"github.userinfo" is not one of issuer/],
     ['http.json', { github: { token_endpoint: 'http://127.0.0.1:9443/token' } }, /"github.token_endpoint" must be an https URL/],
+    // A member the strategy would ignore: its logins would go to the real provider.
+    ['ignored.json', { github: { issuer: 'https://127.0.0.1:9443' } }, /"github.issuer" is not used by github, which takes authorization_endpoint, token_endpoint, api_base/],
+    ['ignored-oidc.json', { 'google-oauth2': { issuer: 'https://127.0.0.1:9444', authorization_endpoint: 'https://127.0.0.1:9444/auth' } }, /"google-oauth2.authorization_endpoint" is not used by google-oauth2, which takes issuer/],
+    // Half a provider: the code would go to the real token endpoint.
+    ['partial.json', { github: { authorization_endpoint: 'https://127.0.0.1:9443/login/oauth/authorize' } }, /"github" needs token_endpoint, api_base too/],
+    ['empty-entry.json', { apple: {} }, /"apple" needs issuer too/],
+    ['waad.json', { waad: { issuer: 'https://127.0.0.1:9446/common/v2.0' } }, /"waad.issuer" must hold \{tenant\}/],
   ] as const) {
     it(`a bad file stops the start, naming the setting: ${name}`, () => {
       const at = content === undefined ? path.join(dir, name) : file(name, content);

@@ -30,6 +30,7 @@ import type { RootAttributesSync } from '../../domain/connections/oidc-options.j
 import { connectionStrategy } from '../../domain/connections/strategies/index.js';
 import type { AuthorizationRequestStore } from '../../domain/authorize-transactions/store.js';
 import type { ConnectionStore } from '../../domain/connections/store.js';
+import type { ConnectionKeyStore } from '../../domain/connections/keys.js';
 import type { OneTimeUseStore } from '../../domain/one-time-use/store.js';
 import type { UserStore } from '../../domain/users/store.js';
 import type { ConnectionScripts } from '../../domain/connections/scripts.js';
@@ -73,6 +74,8 @@ export interface UpstreamContext {
     readonly authorizeTransactions: AuthorizationRequestStore;
     readonly users: UserStore;
     readonly upstreamTokenSets: UpstreamTokenSetStore;
+    /** The keys oidc and okta connections sign client assertions with (private_key_jwt). */
+    readonly connectionKeys: ConnectionKeyStore;
   };
 }
 

@@ -101,6 +101,7 @@ export interface InteractionContext {
     | 'sessions'
     | 'uiSettings'
     | 'upstreamTokenSets'
+    | 'connectionKeys'
     | 'users'
   >;
 }

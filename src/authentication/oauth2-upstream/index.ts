@@ -39,7 +39,7 @@ import { pageErrors } from '../errors.js';
 import type { ConnectionLogin, Interaction } from '../interaction/step.js';
 
 const DISCOVERY_TTL_MS = 600_000;
-const ID_TOKEN_ALGS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
+export const ID_TOKEN_ALGS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
 /** What a provider's answer may carry besides the common parameters (Apple's `user`; Google's echoes; Facebook's `error_reason`). */
 const CALLBACK_PARAMS = ['code', 'user', 'error_reason', 'scope', 'authuser', 'prompt', 'hd'];
 
@@ -92,8 +92,12 @@ interface Upstream {
   apiBase: string | undefined;
 }
 
+/** What reading a provider's documents needs: the outbound policy, the clock. */
+export type ProviderReadContext = Pick<UpstreamContext, 'config' | 'now'>;
+
 let guarded: { policy: unknown; fetch: UpstreamFetch } | undefined;
-function guardedFetch(ctx: UpstreamContext): UpstreamFetch {
+/** HTTPS toward providers through the outbound guard. */
+export function guardedFetch(ctx: Pick<UpstreamContext, 'config'>): UpstreamFetch {
   if (guarded?.policy !== ctx.config.outbound) guarded = { policy: ctx.config.outbound, fetch: upstreamFetch({ outbound: ctx.config.outbound }) };
   return guarded.fetch;
 }
@@ -101,7 +105,7 @@ function guardedFetch(ctx: UpstreamContext): UpstreamFetch {
 /** Discovery documents read, by issuer, for ten minutes (an issuer is the provider's or the operator's, never a tenant's). */
 const discovered = new Map<string, { server: client.ServerMetadata; until: number }>();
 
-async function discover(ctx: UpstreamContext, issuer: string): Promise<client.ServerMetadata> {
+export async function discover(ctx: ProviderReadContext, issuer: string): Promise<client.ServerMetadata> {
   const cached = discovered.get(issuer);
   if (cached && cached.until > ctx.now()) return cached.server;
   const answer = await guardedFetch(ctx)(`${issuer}/.well-known/openid-configuration`, { headers: { accept: 'application/json' } });

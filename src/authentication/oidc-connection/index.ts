@@ -23,12 +23,19 @@
  *   A multi-tenant Entra ID connection (its issuer the template
  *   `…/{tenantid}/v2.0`) has its id_token checked with jose against the
  *   template filled with the token's own `tid`. A Google Workspace login
- *   must carry the connection's domain in `hd`.
+ *   must carry the connection's domain in `hd`. The code is redeemed with
+ *   the client secret, or a client assertion signed with the connection's
+ *   current key (`private_key_jwt`).
+ * - the profile: the claims, or the connection's `attribute_map.use_map`
+ *   attributes, with the provider's userinfo answer fetched (its `sub` that
+ *   of the id_token) when an attribute refers to `context.userinfo`.
  */
 import * as jose from 'jose';
 import * as client from 'openid-client';
+import { mappedAttributes, needsUserinfo } from '../../domain/connections/attribute-map.js';
 import type { ConnectionRow } from '../../domain/connections/model.js';
 import { GOOGLE_APPS_STRATEGY, googleAppsSettings, OKTA_STRATEGY, oktaSettings, WAAD_STRATEGY, waadSettings } from '../../domain/connections/enterprise-oidc-options.js';
+import { connectionPrivateKey } from '../../domain/connections/keys.js';
 import { OIDC_STRATEGY, oidcSettings, type OidcSettings } from '../../domain/connections/oidc-options.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { FederatedProfile } from '../../domain/users/federated-user.js';
@@ -54,6 +61,29 @@ function fetchFor(ctx: Pick<UpstreamContext, 'config'>): UpstreamFetch {
   return sharedFetch.fetch;
 }
 
+/**
+ * The providers' key sets as openid-client last read them, by `jwks_uri`
+ * (public documents; only this module writes them): each login starts from
+ * it instead of fetching the JWKS again. openid-client refetches a set past
+ * its age or when a token names a key it does not hold, so a provider's
+ * rotation is still seen. At most JWKS_CACHE_SIZE sets, the oldest dropped.
+ */
+const jwksCaches = new Map<string, client.ExportedJWKSCache>();
+const JWKS_CACHE_SIZE = 1000;
+
+function withJwksCache<T>(config: client.Configuration, settings: OidcSettings, use: () => Promise<T>): Promise<T> {
+  const uri = settings.metadata.jwks_uri;
+  const cached = jwksCaches.get(uri);
+  if (cached) client.setJwksCache(config, cached);
+  return use().finally(() => {
+    const fresh = client.getJwksCache(config);
+    if (!fresh || fresh === cached) return;
+    jwksCaches.delete(uri);
+    jwksCaches.set(uri, fresh);
+    if (jwksCaches.size > JWKS_CACHE_SIZE) jwksCaches.delete(jwksCaches.keys().next().value!);
+  });
+}
+
 const allowedAlgs = (settings: OidcSettings): string[] => {
   const advertised = settings.metadata.id_token_signing_alg_values_supported ?? ['RS256'];
   const algs = (settings.idTokenAlgs ?? advertised).filter((alg) => ASYMMETRIC.has(alg) && advertised.includes(alg));
@@ -67,10 +97,10 @@ const multiTenant = (settings: OidcSettings) => settings.metadata.issuer.include
  * algorithms, the guarded fetch (through `intercept` when the caller reads
  * the token response first).
  */
-function configuration(ctx: Pick<UpstreamContext, 'config'>, settings: OidcSettings, intercept?: (url: string, response: Response) => Promise<Response>): client.Configuration {
+function configuration(ctx: Pick<UpstreamContext, 'config'>, settings: OidcSettings, intercept?: (url: string, response: Response) => Promise<Response>, auth?: client.ClientAuth): client.Configuration {
   const server = { ...settings.metadata, id_token_signing_alg_values_supported: allowedAlgs(settings) } as client.ServerMetadata;
   const secret = settings.clientSecret ?? '';
-  const config = new client.Configuration(server, settings.clientId, { client_secret: secret }, client.ClientSecretPost(secret));
+  const config = new client.Configuration(server, settings.clientId, settings.clientAuth.method === 'private_key_jwt' ? {} : { client_secret: secret }, auth ?? (secret === '' ? client.None() : client.ClientSecretPost(secret)));
   const fetch = fetchFor(ctx);
   config[client.customFetch] = async (url, options) => {
     const response = await fetch(url, { method: options.method, headers: options.headers as Record<string, string>, body: options.body as string | null, signal: options.signal ?? null });
@@ -80,6 +110,31 @@ function configuration(ctx: Pick<UpstreamContext, 'config'>, settings: OidcSetti
   // The id_token of the token endpoint is verified against the provider's JWKS too (openid-client trusts TLS alone otherwise).
   else client.enableNonRepudiationChecks(config);
   return config;
+}
+
+const SUBTLE_ALGS: Readonly<Record<string, { name: string; hash: string }>> = {
+  RS256: { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
+  RS384: { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-384' },
+  RS512: { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-512' },
+  PS256: { name: 'RSA-PSS', hash: 'SHA-256' },
+  PS384: { name: 'RSA-PSS', hash: 'SHA-384' },
+};
+
+/**
+ * How the connection authenticates at the token endpoint: its client secret,
+ * or (`private_key_jwt`) a client assertion signed with its current key
+ * (src/domain/connections/keys.ts), `aud` the issuer or the token endpoint.
+ */
+async function clientAuth(ctx: Pick<UpstreamContext, 'box'> & { readonly stores: Pick<UpstreamContext['stores'], 'connectionKeys'> }, connection: ConnectionRow, settings: OidcSettings): Promise<client.ClientAuth> {
+  const method = settings.clientAuth;
+  if (method.method !== 'private_key_jwt') return client.ClientSecretPost(settings.clientSecret ?? '');
+  const current = (await ctx.stores.connectionKeys.list(connection.tenant_id, connection.id)).find((key) => key.status === 'current');
+  if (!current) throw new Error('the connection has no current key for private_key_jwt (POST /api/v2/connections/{id}/keys)');
+  const alg = SUBTLE_ALGS[method.alg ?? current.algorithm] ?? SUBTLE_ALGS.RS256!;
+  const der = connectionPrivateKey(ctx.box, current).export({ type: 'pkcs8', format: 'der' });
+  const key = await crypto.subtle.importKey('pkcs8', der, alg, false, ['sign']);
+  const tokenEndpoint = settings.metadata.token_endpoint;
+  return client.PrivateKeyJwt({ key, kid: current.kid }, method.audience === 'token_endpoint' && tokenEndpoint !== undefined ? { [client.modifyAssertion]: (_header, payload) => void (payload.aud = tokenEndpoint) } : undefined);
 }
 
 function usesPkce(settings: OidcSettings): boolean {
@@ -142,7 +197,7 @@ function idTokenTaker(settings: OidcSettings, take: (idToken: string | undefined
 }
 
 /** The answer's claims (and the provider's tokens on the code flow), every check passed; throws otherwise. */
-async function verifiedClaims(ctx: UpstreamContext, tenant: Tenant, settings: OidcSettings, answer: UpstreamAnswer): Promise<{ claims: Record<string, unknown>; tokens?: UpstreamTokens }> {
+async function verifiedClaims(ctx: UpstreamContext, tenant: Tenant, connection: ConnectionRow, settings: OidcSettings, answer: UpstreamAnswer): Promise<{ claims: Record<string, unknown>; tokens?: UpstreamTokens }> {
   const { params, secrets } = answer;
   const sealed = params.state!;
   const fields = Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined);
@@ -150,43 +205,66 @@ async function verifiedClaims(ctx: UpstreamContext, tenant: Tenant, settings: Oi
     if (answer.method !== 'POST') throw new Error('a front_channel answer comes by form post');
     if (multiTenant(settings)) return { claims: await verifyTenantIdToken(ctx, settings, params.id_token ?? '', secrets.n) };
     const form = new Request(callbackUrl(tenant), { method: 'POST', body: new URLSearchParams(fields), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-    return { claims: (await client.implicitAuthentication(configuration(ctx, settings), form, secrets.n!, { expectedState: sealed })) as Record<string, unknown> };
+    const config = configuration(ctx, settings);
+    return { claims: (await withJwksCache(config, settings, () => client.implicitAuthentication(config, form, secrets.n!, { expectedState: sealed }))) as Record<string, unknown> };
   }
   const url = new URL(callbackUrl(tenant));
   for (const [name, value] of fields) url.searchParams.set(name, value);
   // A multi-tenant id_token is checked against its own tenant's issuer: taken out of the token response before openid-client reads it.
   let tenantIdToken: string | undefined;
   const intercept = multiTenant(settings) ? idTokenTaker(settings, (idToken) => (tenantIdToken = idToken)) : undefined;
-  const response = await client.authorizationCodeGrant(configuration(ctx, settings, intercept), url, {
+  const config = configuration(ctx, settings, intercept, await clientAuth(ctx, connection, settings));
+  const response = await withJwksCache(config, settings, () => client.authorizationCodeGrant(config, url, {
     expectedState: sealed,
     idTokenExpected: intercept === undefined,
     ...(secrets.v !== undefined && { pkceCodeVerifier: secrets.v }),
     ...(secrets.n !== undefined && intercept === undefined && { expectedNonce: secrets.n }),
-  });
+  }));
   const claims = intercept ? await verifyTenantIdToken(ctx, settings, tenantIdToken ?? '', secrets.n) : (response.claims() as Record<string, unknown>);
   const tokens = tokensOf(response, ctx.now());
   return { claims, ...(tokens && { tokens }) };
 }
 
-/** The normalised profile of the id_token's claims (federation wire notes §3.3). */
-function profileOf(claims: Record<string, unknown>, settings: OidcSettings): FederatedProfile {
+const PROFILE_MEMBERS = ['email', 'name', 'given_name', 'family_name', 'nickname', 'picture'] as const;
+
+/**
+ * The normalised profile (federation wire notes §3.3): the id_token's claims
+ * of the profile members (`bind_all`, `basic_profile`), or the members the
+ * connection's `use_map` attributes give (./attribute-map.ts).
+ */
+function profileOf(claims: Record<string, unknown>, settings: OidcSettings, mapped: Record<string, unknown> | undefined): FederatedProfile {
+  const source = mapped ?? claims;
   const profile: FederatedProfile = {};
-  for (const member of ['email', 'name', 'given_name', 'family_name', 'nickname', 'picture'] as const) {
-    const value = claims[member] ?? (member === 'email' && settings.userIdClaim === 'oid' ? claims.preferred_username : undefined);
+  for (const member of PROFILE_MEMBERS) {
+    const value = source[member] ?? (mapped === undefined && member === 'email' && settings.userIdClaim === 'oid' ? claims.preferred_username : undefined);
     if (typeof value === 'string' && value !== '' && value.length <= 512 && !settings.nonPersistent.has(member)) profile[member] = value;
   }
   if (profile.email !== undefined) {
-    const claimed = claims.email_verified === true || claims.email_verified === 'true';
+    const claimed = source.email_verified === true || source.email_verified === 'true';
     profile.email_verified = settings.emailVerified === 'always' || (settings.emailVerified === 'claim' && claimed) ? 'true' : 'false';
   }
   return profile;
 }
 
+/**
+ * The provider's userinfo answer, when the connection's map refers to it:
+ * fetched with the code flow's access token through the outbound guard, its
+ * `sub` that of the id_token (openid-client's check).
+ */
+async function userinfoOf(ctx: UpstreamContext, settings: OidcSettings, claims: Record<string, unknown>, tokens: UpstreamTokens | undefined): Promise<Record<string, unknown> | undefined> {
+  if (!needsUserinfo(settings.attributeMap)) return undefined;
+  if (tokens?.access_token === undefined) throw new Error('the provider gave no access token for its userinfo endpoint');
+  if (typeof claims.sub !== 'string') throw new Error('the id_token has no sub to check the userinfo answer against');
+  return (await client.fetchUserInfo(configuration(ctx, settings), tokens.access_token, claims.sub)) as Record<string, unknown>;
+}
+
 async function verify(flavour: OidcFlavour, ctx: UpstreamContext, tenant: Tenant, connection: ConnectionRow, answer: UpstreamAnswer): Promise<UpstreamIdentity> {
   const settings = flavour.settings(connection.options);
-  const { claims, tokens } = await verifiedClaims(ctx, tenant, settings, answer);
+  const { claims, tokens } = await verifiedClaims(ctx, tenant, connection, settings, answer);
   if (settings.hostedDomain !== undefined && claims.hd !== settings.hostedDomain) throw new Error(`the user is not of the Workspace domain ${settings.hostedDomain} (hd)`);
-  const profile = profileOf(claims, settings);
+  const userinfo = await userinfoOf(ctx, settings, claims, tokens);
+  const mapped = settings.attributeMap.mode === 'use_map' ? mappedAttributes(settings.attributeMap, { tokenset: claims, userinfo, connection: { id: connection.id, strategy: connection.strategy } }) : undefined;
+  const profile = profileOf(claims, settings, mapped);
   const id = settings.userIdFromEmail ? profile.email : claims[settings.userIdClaim];
   if (typeof id !== 'string' || id === '') throw new Error(`the id_token has no ${settings.userIdFromEmail ? 'email' : settings.userIdClaim}`);
   return { id, profile, ...(tokens && { tokens }) };
@@ -204,12 +282,12 @@ const FLAVOURS: readonly OidcFlavour[] = [
  * (Token Vault, when the kept access token has expired); undefined when the
  * connection's strategy is not on this flow.
  */
-export async function refreshOidcTokens(ctx: Pick<UpstreamContext, 'config' | 'now'>, connection: ConnectionRow, refreshToken: string): Promise<UpstreamTokens | undefined> {
+export async function refreshOidcTokens(ctx: Pick<UpstreamContext, 'config' | 'now' | 'box'> & { readonly stores: Pick<UpstreamContext['stores'], 'connectionKeys'> }, connection: ConnectionRow, refreshToken: string): Promise<UpstreamTokens | undefined> {
   const flavour = FLAVOURS.find((f) => f.strategy === connection.strategy);
   if (!flavour) return undefined;
   const settings = { ...flavour.settings(connection.options), type: 'back_channel' as const };
   // The refreshed id_token, if any, is not what is asked for: taken out unread for a multi-tenant issuer.
-  const config = configuration(ctx, settings, multiTenant(settings) ? idTokenTaker(settings, () => undefined) : undefined);
+  const config = configuration(ctx, settings, multiTenant(settings) ? idTokenTaker(settings, () => undefined) : undefined, await clientAuth(ctx, connection, settings));
   return tokensOf(await client.refreshTokenGrant(config, refreshToken), ctx.now()) ?? {};
 }
 

@@ -70,11 +70,11 @@ export function fieldState(error: FormError | undefined, field: string, describe
  * and the field is a plain password field. The field keeps its name and
  * `autocomplete` whatever its type, for password managers.
  */
-export function passwordField(ui: PageUi, field: { id: string; label: string; autocomplete: 'current-password' | 'new-password'; state: Html | '' }): Html {
+export function passwordField(ui: PageUi, field: { id: string; label: string; autocomplete: 'current-password' | 'new-password'; state: Html | ''; optional?: boolean }): Html {
   const show = ui.text('common', 'common', 'showPasswordText');
   return html`<label for="${field.id}">${field.label}</label>
 <div class="password">
-<input type="password" id="${field.id}" name="${field.id}" autocomplete="${field.autocomplete}" required${field.state}>
+<input type="password" id="${field.id}" name="${field.id}" autocomplete="${field.autocomplete}"${field.optional ? '' : ' required'}${field.state}>
 ${new Html(PASSWORD_TOGGLE_START)} class="reveal" aria-controls="${field.id}" aria-pressed="false" data-show="${show}" data-hide="${ui.text('common', 'common', 'hidePasswordText')}" hidden>${show}</button>
 </div>`;
 }
@@ -173,6 +173,13 @@ export interface LoginView extends TransactionView {
   identifierFirst?: 'identifier' | 'password';
   /** Passkeys, when the connection has them on: the passkey form (./passkeys.ts `passkeyLoginForm`), and whether the identifier field offers them (autofill). */
   passkey?: { form: (ui: PageUi) => Html; autofill: boolean };
+  /**
+   * An enabled enterprise connection has `domain_aliases`: an email of its
+   * domains goes to its provider without a password, so the password field
+   * is not `required` (an empty one for a database user is refused by the
+   * server as any wrong password).
+   */
+  homeRealmDiscovery?: boolean;
 }
 
 function identifierLabel(ui: PageUi, usernames: boolean): string {
@@ -200,7 +207,7 @@ ${errorBlock(ui, view.error)}
 ${hiddenFields(view)}
 ${slot(ui, at, 'form-content-start')}<label for="username">${label}</label>
 <input type="${view.usernames ? 'text' : 'email'}" id="username" name="username" value="${view.identifier ?? ''}" autocomplete="${view.passkey?.autofill ? 'username webauthn' : 'username'}" required${fieldState(view.error, 'username')}>
-${identifierOnly ? '' : passwordField(ui, { id: 'password', label: ui.text('login', 'login', 'passwordLabel'), autocomplete: 'current-password', state: fieldState(view.error, 'password') })}
+${identifierOnly ? '' : passwordField(ui, { id: 'password', label: ui.text('login', 'login', 'passwordLabel'), autocomplete: 'current-password', state: fieldState(view.error, 'password'), optional: view.homeRealmDiscovery === true })}
 ${slot(ui, at, 'form-content-end')}<button type="submit">${identifierOnly ? ui.text('common', 'common', 'continueButtonText') : ui.text('login', 'login', 'buttonText')}</button>
 </form>
 ${view.passkey ? view.passkey.form(ui) : ''}

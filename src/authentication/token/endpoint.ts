@@ -36,11 +36,11 @@ function pickGrantParameters(raw: RawParams, handler: GrantHandler, authenticati
   return pick(raw, ['grant_type', ...authentication, ...handler.parameters]);
 }
 
-function checkClientMayUseGrant(handler: GrantHandler, client: AuthenticatedClient): void {
+function checkClientMayUseGrant(handler: GrantHandler, client: AuthenticatedClient, params: Params): void {
   if (handler.requiresConfidentialClient && !client.confidential) {
     throw oauthErrors.unauthorizedClient(`Grant type '${handler.grantType}' not allowed for public clients.`);
   }
-  if (!client.client.grantTypes.has(handler.grantType)) {
+  if (!client.client.grantTypes.has(handler.grantType) && handler.unlisted?.(params) !== true) {
     throw oauthErrors.unauthorizedClient(`Grant type '${handler.grantType}' not allowed for the client.`);
   }
 }
@@ -75,7 +75,7 @@ export function tokenEndpoint(ctx: TokenEndpointContext, registries: Authenticat
         const handler = selectGrant(grants, (exchange.grantType = readGrantType(raw)));
         const params = (exchange.params = pickGrantParameters(raw, handler, authentication));
         const client = (exchange.client = await authenticateClient(registries.clientAuthMethods, ctx, request.tenant, request, params));
-        checkClientMayUseGrant(handler, client);
+        checkClientMayUseGrant(handler, client, params);
         const confirmation = await proofOfPossession(ctx, request.tenant, request, reply, client.client, `${request.tenant.issuer}oauth/token`, {
           enforceClientRequirement: true,
           authenticatedWith: client.method,

@@ -70,6 +70,7 @@ export interface GrantHandlerContext {
     | 'refreshTokens'
     | 'tokenExchangeProfiles'
     | 'upstreamTokenSets'
+    | 'connectionKeys'
     | 'users'
   >;
 }
@@ -111,6 +112,12 @@ export interface GrantHandler {
   parameters: readonly string[];
   /** Whether the client must have authenticated with a credential (not client_id alone). */
   requiresConfidentialClient: boolean;
+  /**
+   * Whether this request may use the grant without the client listing it in
+   * `grant_types` (a variant the client enables by another setting, which
+   * `handle` checks: Native Social Login); default never.
+   */
+  unlisted?(params: Params): boolean;
   handle(grant: GrantContext): Promise<TokenResponse>;
   /** Discovery members the grant brings with it (its own endpoints), from the issuer URL (with its trailing slash). */
   discovery?(issuer: string): Record<string, unknown>;

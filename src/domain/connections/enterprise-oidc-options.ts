@@ -30,6 +30,7 @@
  */
 import type { UpstreamFetch } from '../../platform/http/upstream-fetch.js';
 import type { FederationEndpointOverrides } from '../../platform/federation-endpoints.js';
+import { attributeMapOf, attributeMapProblem } from './attribute-map.js';
 import { boolean, isObject, OIDC_RULES, oidcSettings, oneOf, prepareOidcOptions, text, type OidcSettings } from './oidc-options.js';
 import type { OptionsProblem } from './strategies/strategy.js';
 
@@ -69,8 +70,8 @@ export function oktaOptionsProblem(options: Record<string, unknown>): OptionsPro
   return check(OKTA_STRATEGY, options, {
     domain: host,
     type: oneOf(['back_channel']),
-    attribute_map: (v) => (isObject(v) && (v.mapping_mode === undefined || oneOf(['basic_profile', 'use_map'])(v.mapping_mode) === undefined) ? undefined : 'mapping_mode must be basic_profile or use_map'),
-  }, ['client_id', 'client_secret', 'domain']);
+    attribute_map: (v) => attributeMapProblem(v, ['basic_profile', 'use_map']),
+  }, options.token_endpoint_auth_method === 'private_key_jwt' ? ['client_id', 'domain'] : ['client_id', 'client_secret', 'domain']);
 }
 
 export function prepareOktaOptions(options: Record<string, unknown>, fetch: UpstreamFetch): Promise<Record<string, unknown>> {
@@ -78,7 +79,7 @@ export function prepareOktaOptions(options: Record<string, unknown>, fetch: Upst
   return prepareOidcOptions(options, fetch, { url, property: 'options.domain', defaults: { type: 'back_channel', attribute_map: { mapping_mode: 'basic_profile' } } });
 }
 
-export const oktaSettings = (options: Readonly<Record<string, unknown>>): OidcSettings => ({ ...oidcSettings(options), type: 'back_channel' });
+export const oktaSettings = (options: Readonly<Record<string, unknown>>): OidcSettings => ({ ...oidcSettings(options), type: 'back_channel', attributeMap: attributeMapOf(options.attribute_map, 'basic_profile') });
 
 // --- waad ---------------------------------------------------------------------
 

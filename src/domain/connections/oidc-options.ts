@@ -19,14 +19,21 @@
  *   it), `S256`, `plain` (sent as S256: plain gives nothing), `disabled`;
  * - `send_back_channel_nonce`: a nonce on `back_channel` too (there is
  *   always one on `front_channel`);
- * - `token_endpoint_auth_method`: `client_secret_post` (Gatehouse does not
- *   sign client assertions toward providers yet: `private_key_jwt` is refused);
+ * - `token_endpoint_auth_method`: `client_secret_post` (default) or
+ *   `private_key_jwt` (a client assertion signed with the connection's
+ *   current key, ./keys.ts; `token_endpoint_jwtca_aud_format` `issuer`
+ *   (default) or `token_endpoint` names its `aud`; the key's algorithm, or
+ *   `token_endpoint_auth_signing_alg`, signs it);
  * - `id_token_signed_response_algs`: the id_token algorithms accepted
  *   (default the provider's advertised asymmetric ones);
- * - `upstream_params`, `attribute_map`, `set_user_root_attributes`,
+ * - `attribute_map`: `mapping_mode` `bind_all` (default), `use_map` (its
+ *   `attributes`, `userinfo_scope`), `basic_profile` (./attribute-map.ts);
+ * - `upstream_params`, `set_user_root_attributes`,
  *   `domain_aliases`, `non_persistent_attrs`, `icon_url`, `tenant_domain`.
  */
 import type { UpstreamFetch } from '../../platform/http/upstream-fetch.js';
+import { attributeMapOf, attributeMapProblem, needsUserinfo, type AttributeMap } from './attribute-map.js';
+import { RSA_KEY_ALGS } from './keys.js';
 import { StrategyOptionsError, type OptionsProblem } from './strategies/strategy.js';
 
 export const OIDC_STRATEGY = 'oidc';
@@ -55,6 +62,15 @@ export interface OidcSettings {
   userIdFromEmail: boolean;
   /** The Google Workspace domain the `hd` claim must name. */
   hostedDomain?: string;
+  /** How the claims become the profile (./attribute-map.ts); the userinfo endpoint is called when it needs it. */
+  attributeMap: AttributeMap;
+  /**
+   * How Gatehouse authenticates to the token endpoint: the client secret
+   * (`client_secret_post`), or a client assertion signed with the
+   * connection's current key (`private_key_jwt`, ./keys.ts), its `aud` the
+   * issuer (default) or the token endpoint.
+   */
+  clientAuth: { method: 'client_secret_post' } | { method: 'private_key_jwt'; audience: 'issuer' | 'token_endpoint'; alg?: string };
 }
 
 export interface OidcMetadata {
@@ -91,7 +107,9 @@ export const OIDC_RULES: ReadonlyMap<string, (v: unknown) => string | undefined>
   tenant_domain: text(255),
   scope: text(255),
   send_back_channel_nonce: boolean,
-  token_endpoint_auth_method: (v: unknown) => (v === null || v === 'client_secret_post' ? undefined : 'must be client_secret_post (private_key_jwt toward providers is not supported by Gatehouse)'),
+  token_endpoint_auth_method: (v: unknown) => (v === null || v === 'client_secret_post' || v === 'private_key_jwt' ? undefined : 'must be client_secret_post or private_key_jwt'),
+  token_endpoint_auth_signing_alg: (v: unknown) => (v === null ? undefined : oneOf(RSA_KEY_ALGS)(v) === undefined ? undefined : `must be one of ${RSA_KEY_ALGS.join(', ')} (ES256 and ES384 are not supported by Gatehouse yet)`),
+  token_endpoint_jwtca_aud_format: (v: unknown) => (v === null ? undefined : oneOf(['issuer', 'token_endpoint'])(v)),
   id_token_signed_response_algs: (v: unknown) =>
     v === null || (Array.isArray(v) && v.every((a) => (ID_TOKEN_ALGS as readonly unknown[]).includes(a))) ? undefined : `must be a list of ${ID_TOKEN_ALGS.join(', ')}`,
   connection_settings: (v: unknown) => (isObject(v) && (v.pkce === undefined || oneOf(['auto', 'S256', 'plain', 'disabled'])(v.pkce) === undefined) ? undefined : 'pkce must be one of auto, S256, plain, disabled'),
@@ -109,7 +127,7 @@ export const OIDC_RULES: ReadonlyMap<string, (v: unknown) => string | undefined>
     }
     return undefined;
   },
-  attribute_map: (v: unknown) => (isObject(v) && (v.mapping_mode === undefined || oneOf(['bind_all', 'use_map', 'basic_profile'])(v.mapping_mode) === undefined) ? undefined : 'mapping_mode must be bind_all or use_map'),
+  attribute_map: (v: unknown) => attributeMapProblem(v, ['bind_all', 'use_map', 'basic_profile']),
   oidc_metadata: (v: unknown) => (isObject(v) ? undefined : 'must be an object'),
 }));
 
@@ -125,7 +143,15 @@ export function oidcOptionsProblem(options: Record<string, unknown>): OptionsPro
   if (options.discovery_url === undefined && options.issuer === undefined && options.oidc_metadata === undefined) {
     return { property: 'options.discovery_url', message: 'is required (or issuer, or oidc_metadata)' };
   }
-  if (options.type === 'back_channel' && typeof options.client_secret !== 'string') return { property: 'options.client_secret', message: 'is required for back_channel' };
+  if (options.type === 'back_channel' && typeof options.client_secret !== 'string' && options.token_endpoint_auth_method !== 'private_key_jwt') return { property: 'options.client_secret', message: 'is required for back_channel (unless token_endpoint_auth_method is private_key_jwt)' };
+  return userinfoProblem(options, options.type === 'back_channel');
+}
+
+/** A map reading `context.userinfo` needs the code flow's access token: `back_channel` only. */
+export function userinfoProblem(options: Record<string, unknown>, backChannel: boolean): OptionsProblem | undefined {
+  if (!backChannel && needsUserinfo(attributeMapOf(options.attribute_map, 'bind_all'))) {
+    return { property: 'options.attribute_map', message: 'refers to context.userinfo, which needs type back_channel (the userinfo endpoint is called with the access token of the code flow)' };
+  }
   return undefined;
 }
 
@@ -169,6 +195,9 @@ export async function prepareOidcOptions(
   }
   const problem = metadataProblem(prepared.oidc_metadata);
   if (problem) throw new StrategyOptionsError({ property: 'options.oidc_metadata', message: problem });
+  if (needsUserinfo(attributeMapOf(prepared.attribute_map, 'bind_all')) && httpsUrl(255)(prepared.userinfo_endpoint ?? (prepared.oidc_metadata as OidcMetadata).userinfo_endpoint) !== undefined) {
+    throw new StrategyOptionsError({ property: 'options.attribute_map', message: 'refers to context.userinfo, but the provider has no https userinfo_endpoint' });
+  }
   return prepared;
 }
 
@@ -179,7 +208,9 @@ export function oidcSettings(options: Readonly<Record<string, unknown>>): OidcSe
   for (const member of ['issuer', 'authorization_endpoint', 'jwks_uri', 'token_endpoint', 'userinfo_endpoint'] as const) {
     if (typeof options[member] === 'string') metadata[member] = options[member];
   }
+  const attributeMap = attributeMapOf(options.attribute_map, 'bind_all');
   const scopes = new Set(['openid', ...String(options.scope ?? 'openid profile email').split(' ').filter(Boolean)]);
+  if (needsUserinfo(attributeMap)) for (const scope of (attributeMap.userinfoScope ?? '').split(' ').filter(Boolean)) scopes.add(scope);
   const pkce = isObject(options.connection_settings) ? options.connection_settings.pkce : undefined;
   return {
     clientId: String(options.client_id),
@@ -197,6 +228,8 @@ export function oidcSettings(options: Readonly<Record<string, unknown>>): OidcSe
     userIdClaim: 'sub',
     emailVerified: 'claim',
     userIdFromEmail: false,
+    attributeMap,
+    clientAuth: options.token_endpoint_auth_method === 'private_key_jwt' ? { method: 'private_key_jwt', audience: options.token_endpoint_jwtca_aud_format === 'token_endpoint' ? 'token_endpoint' : 'issuer', ...(typeof options.token_endpoint_auth_signing_alg === 'string' && { alg: options.token_endpoint_auth_signing_alg }) } : { method: 'client_secret_post' },
   };
 }
 

@@ -23,6 +23,8 @@ export interface SocialOptionRules {
   /** Flags on unless the options say otherwise (GitHub's `profile`, Facebook's `public_profile`). */
   readonly defaultFlags?: readonly string[];
   readonly scopeShape: ScopeShape;
+  /** Lists of strings the strategy takes, with their bounds (Google's `allowed_audiences`: 1 to 64 client ids). */
+  readonly lists?: Readonly<Record<string, { min: number; max: number; each: number }>>;
 }
 
 const SYNC = ['on_each_login', 'on_first_login', 'never_on_login'];
@@ -52,6 +54,9 @@ export function socialOptionsProblem(rules: SocialOptionRules, options: Record<s
       if (typeof value !== 'string' || value.length > most) return at(key, `must be a string of at most ${most} characters`);
     } else if (key in rules.flags) {
       if (typeof value !== 'boolean') return at(key, 'must be a boolean');
+    } else if (rules.lists?.[key] !== undefined) {
+      const { min, max, each } = rules.lists[key];
+      if (!stringList(value, max, each) || (value as unknown[]).length < min) return at(key, `must be a list of ${min} to ${max} strings of at most ${each} characters`);
     } else if (key === 'freeform_scopes') {
       if (!stringList(value, 100, 255)) return at(key, 'must be a list of at most 100 scopes');
     } else if (key === 'set_user_root_attributes') {

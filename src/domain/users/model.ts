@@ -27,8 +27,8 @@ export interface IdentityProfileData {
 /** An identity of a user (`UserIdentitySchema`): its own first, then those linked to it. */
 export interface UserIdentity {
   connection: string;
-  /** The id without the provider prefix (`auth0|`, `email|`). */
-  user_id: string;
+  /** The id without the provider prefix (`auth0|`, `email|`); GitHub's a number (its strategy's `identityUserId`). */
+  user_id: string | number;
   /** `auth0` for database users, `email` for passwordless ones: the user id's prefix. */
   provider: string;
   /** Whether the provider is a social strategy (src/domain/connections/strategies/: `google-oauth2`, `github` …). */
@@ -92,7 +92,9 @@ function objectOf(value: unknown): Record<string, unknown> {
 
 /** A row's identity: its connection, the user id split at the provider prefix. */
 function identityOf(row: UserRow, connectionName: string): UserIdentity {
-  return { connection: connectionName, user_id: userIdPart(row.user_id), provider: providerOf(row.user_id), isSocial: connectionStrategy(providerOf(row.user_id))?.isSocial ?? false };
+  const part = userIdPart(row.user_id);
+  const strategy = connectionStrategy(providerOf(row.user_id));
+  return { connection: connectionName, user_id: strategy?.identityUserId?.(part) ?? part, provider: providerOf(row.user_id), isSocial: strategy?.isSocial ?? false };
 }
 
 /** A linked row's identity, with its profile as `profileData`. */

@@ -7,11 +7,12 @@ import { deleteConnection } from './delete.js';
 import { getConnection } from './get.js';
 import { connectionStatus } from './status.js';
 import { listConnections } from './list.js';
+import { connectionKeyRoutes, type ConnectionKeysContext } from './keys.js';
 import { ConnectionService, type ConnectionServiceContext } from './service.js';
 import { updateConnection } from './update.js';
 
-/** /api/v2/connections, /api/v2/connections/{id}/clients and /api/v2/clients/{id}/connections */
-export function connectionRoutes(ctx: ConnectionServiceContext): ManagementRoute[] {
+/** /api/v2/connections, /api/v2/connections/{id}/clients and …/keys, and /api/v2/clients/{id}/connections */
+export function connectionRoutes(ctx: ConnectionServiceContext & ConnectionKeysContext): ManagementRoute[] {
   const service = new ConnectionService(ctx);
   return [
     listConnections,
@@ -23,5 +24,6 @@ export function connectionRoutes(ctx: ConnectionServiceContext): ManagementRoute
     listConnectionClients,
     updateConnectionClients,
     listClientConnections,
+    ...connectionKeyRoutes(ctx),
   ].map((route) => route(ctx, service));
 }

@@ -116,7 +116,7 @@ const ProfileData = Type.Object(
 export const Identity = Type.Object(
   {
     connection: Type.String({ description: 'Name of the connection containing this identity' }),
-    user_id: Type.String({ description: 'The unique identifier of the user for the identity' }),
+    user_id: Type.Union([Type.String(), Type.Integer()], { description: 'The unique identifier of the user for the identity (a number for GitHub identities, as the service sends it)' }),
     provider: Type.String({ description: 'The type of identity provider' }),
     isSocial: Type.Boolean({ description: 'Whether this identity is from a social provider (true) or not (false)' }),
     profileData: Type.Optional(ProfileData),

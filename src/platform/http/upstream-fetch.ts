@@ -7,7 +7,10 @@
  * with certificates verified against the system roots (plus
  * NODE_EXTRA_CA_CERTS, read by Node at process start), no redirect followed,
  * a body of at most 1 MiB and a deadline of 10 s for the whole exchange. Any
- * of these failing rejects with an `UpstreamFetchError`.
+ * of these failing rejects with an `UpstreamFetchError`. Connections are kept
+ * alive (at most 8 idle per provider, closed after 30 s idle): the guard
+ * checks the address each one connects to, and a login's calls to the same
+ * provider skip a TLS handshake each.
  */
 import https from 'node:https';
 import { checkLiteralHost, guardedLookup, PUBLIC_ONLY, type OutboundPolicy } from './outbound-guard.js';
@@ -39,6 +42,8 @@ export function upstreamFetch(options: UpstreamFetchOptions = {}): UpstreamFetch
   const maxBody = options.maxBody ?? UPSTREAM_MAX_BODY;
   const timeoutMs = options.timeoutMs ?? UPSTREAM_TIMEOUT_MS;
   const lookup = guardedLookup(policy);
+  // One pool per fetcher, and so per outbound policy: every socket in it was connected through this policy's lookup.
+  const agent = new https.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 8, timeout: 30_000, scheduling: 'lifo' });
   return (input, init = {}) =>
     new Promise<Response>((resolve, reject) => {
       const url = new URL(String(input));
@@ -53,7 +58,7 @@ export function upstreamFetch(options: UpstreamFetchOptions = {}): UpstreamFetch
       const body = init.body === undefined || init.body === null ? undefined : String(init.body);
       if (init.body instanceof URLSearchParams && !headers.has('content-type')) headers.set('content-type', 'application/x-www-form-urlencoded;charset=UTF-8');
       if (body !== undefined) headers.set('content-length', String(Buffer.byteLength(body)));
-      const req = https.request(url, { method: init.method ?? 'GET', agent: false, lookup, headers: Object.fromEntries(headers), timeout: timeoutMs }, (res) => {
+      const req = https.request(url, { method: init.method ?? 'GET', agent, lookup, headers: Object.fromEntries(headers), timeout: timeoutMs }, (res) => {
         const chunks: Buffer[] = [];
         let read = 0;
         res.on('data', (chunk: Buffer) => {

@@ -50,6 +50,7 @@ import { KyselyDeviceCredentialStore } from './device-credentials.js';
 import { KyselyNetworkAclStore } from './network-acls.js';
 import { KyselyCustomSigningKeyStore } from './custom-signing-keys.js';
 import { KyselyEncryptionKeyStore, KyselySealedValueStore } from './encryption-keys.js';
+import { KyselyConnectionKeyStore } from './connection-keys.js';
 import { KyselyStatsStore } from './stats.js';
 import { KyselyUserStore } from './users.js';
 import { KyselyJobStore } from './jobs.js';
@@ -107,6 +108,7 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     customSigningKeys: new KyselyCustomSigningKeyStore(db),
     encryptionKeys: new KyselyEncryptionKeyStore(db),
     sealedValues: new KyselySealedValueStore(db),
+    connectionKeys: new KyselyConnectionKeyStore(db),
     uiSettings: new KyselyUiSettingsStore(db),
     actions: new KyselyActionStore(db),
     actionBindings: new KyselyActionBindingStore(db),

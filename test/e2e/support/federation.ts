@@ -14,7 +14,8 @@
  *   HS256 keyed by the client secret, an authorization response naming
  *   another issuer, a code accepted twice, endpoints on an address the
  *   outbound guard refuses, a JWKS over 1 MiB, a token endpoint that never
- *   answers, Entra ID's multi-tenant issuer template).
+ *   answers, Entra ID's multi-tenant issuer template, a userinfo answer
+ *   about another user).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -45,11 +46,21 @@ const MAX_HOPS = 25;
 
 export class FederationBrowser {
   private readonly jars = new Map<string, Map<string, string>>();
+  /** With `keepAlive`, the browser's own connections, reused across its requests as a browser does (`close` ends them). */
+  private readonly agent: https.Agent | undefined;
 
   constructor(
     private readonly ca: string | Buffer,
     private readonly applicationOrigin: string,
-  ) {}
+    options: { keepAlive?: boolean } = {},
+  ) {
+    this.agent = options.keepAlive ? new https.Agent({ keepAlive: true, ca }) : undefined;
+  }
+
+  /** Closes the browser's kept connections. */
+  close(): void {
+    this.agent?.destroy();
+  }
 
   cookies(origin: string): ReadonlyMap<string, string> {
     return this.jars.get(origin) ?? new Map();
@@ -116,7 +127,7 @@ export class FederationBrowser {
     const headers: Record<string, string> = { accept: 'text/html' };
     if (!crossSite && jar.size > 0) headers.cookie = [...jar].map(([n, v]) => `${n}=${v}`).join('; ');
     if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
-    const response = await httpsRequest(url.href, { ca: this.ca, method, headers, ...(body !== undefined && { body }), timeoutMs: 30_000 });
+    const response = await httpsRequest(url.href, { ca: this.ca, method, headers, ...(body !== undefined && { body }), ...(this.agent && { agent: this.agent }), timeoutMs: 30_000 });
     const raw = response.headers['set-cookie'];
     for (const header of raw === undefined ? [] : Array.isArray(raw) ? raw : [raw]) {
       const cookie = parseSetCookie(header);
@@ -145,6 +156,8 @@ export interface StandInBehaviour {
   hugeJwks?: boolean;
   /** A token endpoint that never answers. */
   silentTokenEndpoint?: boolean;
+  /** Claims of the userinfo answer over the ordinary ones (`sub`, `email`, `name`). */
+  userinfo?: (ordinary: Record<string, unknown>) => Record<string, unknown>;
   /** The issuer the discovery document at `/t/{name}/{segment}/v2.0/.well-known/…` states (Entra ID's: the tenant's, or the template for `common`). */
   discoveryIssuer?: (segment: string | undefined) => string;
 }
@@ -260,6 +273,11 @@ export async function startStandIn(tls: { cert: Buffer; key: Buffer }, providers
         })();
       });
       return undefined;
+    }
+    if (route === '/userinfo') {
+      if (!/^Bearer \S+$/.test(req.headers.authorization ?? '')) return json(res, 401, { error: 'invalid_token' });
+      const ordinary = { sub: `${name}-user`, email: `${name}-user@stand-in.example`, name: `${name} userinfo` };
+      return json(res, 200, behaviour.userinfo ? behaviour.userinfo(ordinary) : ordinary);
     }
     return json(res, 404, { error: 'not_found' });
   };

@@ -58,6 +58,12 @@ export async function homeRealm(deps: StepDeps, interaction: Interaction, identi
   return undefined;
 }
 
+/** Whether any federated connection enabled for the client takes part in home realm discovery (has domains). */
+export async function hasHomeRealms(deps: StepDeps, interaction: Interaction): Promise<boolean> {
+  const enabled = await loginConnections(deps.ctx.stores.connections, interaction.tenant.id, interaction.client.row.client_id);
+  return enabled.some((connection) => (loginOf(deps, connection)?.domains(connection).length ?? 0) > 0);
+}
+
 /** A connection the login and signup pages offer as a button, with its login. */
 export interface OfferedConnection {
   connection: ConnectionRow;

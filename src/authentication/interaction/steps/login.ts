@@ -37,7 +37,7 @@ import { completeStep, csrfToken, stepRoute } from '../policy.js';
 import type { Interaction, StepDeps, InteractionStep } from '../step.js';
 import { isActive } from '../../../domain/users/active-user.js';
 import { readPromptSettings } from '../../../domain/branding/service.js';
-import { homeRealm, offeredConnections } from './federated.js';
+import { hasHomeRealms, homeRealm, offeredConnections } from './federated.js';
 import { tokenPolicy } from '../../../domain/issuance/token-policy.js';
 import { passkeySettings, type PasskeySettings } from '../../../domain/connections/passkey-options.js';
 import { passkeyLoginOptions, passkeyRegistrationOptions, storePasskey, verifyPasskeyLogin, verifyPasskeyRegistration } from '../../../domain/mfa/passkeys.js';
@@ -102,6 +102,7 @@ function loginRoutes(deps: StepDeps): RouteOptions[] {
         },
       }),
       connections: (await offeredConnections(deps, interaction)).map((o) => o.button),
+      homeRealmDiscovery: await hasHomeRealms(deps, interaction),
       signup: settings.signup && !noSignup(interaction),
       ...(identifier !== undefined && { identifier }),
       ...(error && { error }),

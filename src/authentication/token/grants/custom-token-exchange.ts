@@ -10,7 +10,11 @@
  * Users are set by id (`setUserById`) or by connection and `user_id`
  * (`setUserByConnection`, an existing user of that connection); creating a
  * user from the action's attributes is not offered yet.
+ *
+ * The subject token type `http://auth0.com/oauth/token-type/google-id-token`
+ * is Google Native Social Login (../../social-connections/google-native.ts).
  */
+import { GOOGLE_ID_TOKEN, googleNativeLogin } from '../../social-connections/google-native.js';
 import { customTokenExchange } from '../../../domain/actions-runtime/triggers/custom-token-exchange.js';
 import { withoutSecrets } from '../../../domain/actions-runtime/triggers/event-parts.js';
 import { requireActiveUser } from '../../../domain/users/active-user.js';
@@ -33,9 +37,14 @@ export const customTokenExchangeGrant: GrantHandler = {
   grantType: TOKEN_EXCHANGE,
   parameters: ['subject_token', 'subject_token_type', 'requested_token_type', 'audience', 'scope', 'actor_token', 'actor_token_type'],
   requiresConfidentialClient: false,
+  // Native Social Login is enabled by the client's native_social_login (which handle checks), not by grant_types.
+  unlisted: (params) => params.subject_token_type === GOOGLE_ID_TOKEN,
 
-  async handle({ ctx, tenant, request, params, client, confirmation, login }: GrantContext): Promise<TokenResponse> {
+  async handle(grant: GrantContext): Promise<TokenResponse> {
+    const { ctx, tenant, request, params, client, confirmation, login } = grant;
     requireParams(params, 'subject_token', 'subject_token_type');
+    // The service's own subject token types (a reserved namespace no profile can take): Native Social Login.
+    if (params.subject_token_type === GOOGLE_ID_TOKEN) return googleNativeLogin(grant);
     const row = client.client.row;
     if (!allowsCustomProfiles(row.config)) throw oauthErrors.unauthorizedClient('The client is not allowed to use custom token exchange profiles');
     const profile = await ctx.stores.tokenExchangeProfiles.bySubjectTokenType(tenant.id, params.subject_token_type!);

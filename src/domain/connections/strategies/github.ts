@@ -33,4 +33,4 @@ export const githubStrategy = socialStrategy('github', 'GitHub', {
   },
   defaultFlags: ['profile'],
   scopeShape: 'array',
-});
+}, { identityUserId: (part) => (/^[1-9]\d{0,14}$/.test(part) ? Number(part) : part) });

@@ -4,6 +4,9 @@
  * computed from the flags as the service's recordings show (`email`,
  * `profile`, `gmail`, `youtube`…); `offline_access` asks Google for a
  * refresh token (`access_type=offline`) rather than for a scope.
+ * `allowed_audiences` (1 to 64 client ids) are the native applications'
+ * Google client ids whose id_tokens Native Social Login accepts; the
+ * browser login's id_token must be issued to `client_id` itself.
  */
 import { socialStrategy } from './social.js';
 
@@ -31,4 +34,6 @@ export const googleOauth2Strategy = socialStrategy('google-oauth2', 'Google', {
   },
   defaultFlags: ['email', 'profile'],
   scopeShape: 'array',
+  // The client ids of native applications whose Google id_tokens may be exchanged (src/authentication/social-connections/google-native.ts).
+  lists: { allowed_audiences: { min: 1, max: 64, each: 255 } },
 });

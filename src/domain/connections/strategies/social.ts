@@ -13,8 +13,9 @@ export interface SocialStrategy extends ConnectionStrategy {
   readonly rules: SocialOptionRules;
 }
 
-export function socialStrategy(name: string, label: string, rules: SocialOptionRules): SocialStrategy {
+export function socialStrategy(name: string, label: string, rules: SocialOptionRules, extra: Pick<ConnectionStrategy, 'identityUserId'> = {}): SocialStrategy {
   return {
+    ...extra,
     name,
     label,
     kind: 'social',

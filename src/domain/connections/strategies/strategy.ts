@@ -48,6 +48,11 @@ export interface ConnectionStrategy {
   status?(options: Readonly<Record<string, unknown>>, deps: StrategyDeps): Promise<string | undefined>;
   /** The user id of an identity `id` at this connection (`samlp|{connection}|{id}`, `github|{id}`). */
   userId(connection: Pick<ConnectionRow, 'name'>, id: string): string;
+  /**
+   * `identities[].user_id` of the part after the strategy (default the part
+   * as is): GitHub's is its numeric id as a JSON number, as the service's.
+   */
+  identityUserId?(part: string): string | number;
 }
 
 /** A computed option that could not be had (a discovery document that cannot be read): a 400 of the Management API. */
