@@ -16,6 +16,7 @@ import { after, before, describe, it } from 'node:test';
 import dns2 from 'dns2';
 import { decodeJwt } from 'jose';
 import { createTestApp, DOMAIN, tokenRequest, type TestApp } from '../helpers/app.js';
+import { inProcessSdk } from '../helpers/in-process-sdk.js';
 import { caSignedCertificate, selfSignedCertificate, type TestCertificate } from '../helpers/certificates.js';
 
 const CUSTOM = 'login.mtls-customer.example';
@@ -191,6 +192,43 @@ describe('custom domains and mTLS at the edge', () => {
     assert.equal((await userinfo({})).statusCode, 401);
     assert.equal((await userinfo(edgeHeaders(clientCert, 'SUCCESS', 'wrong-key'))).statusCode, 401);
     assert.equal((await userinfo(edgeHeaders(selfCert, 'FAILED'))).statusCode, 401);
+  });
+
+  it('the default domain (the auth0 SDK): a ready custom domain or the canonical one, the host of ticket links; test re-reads the TXT record', async () => {
+    const sdk = await inProcessSdk(t);
+    const [domain] = (await t.management('GET', '/api/v2/custom-domains')).json() as Domain[];
+    assert.deepEqual(await sdk.customDomains.getDefault(), { domain: DOMAIN }, 'the canonical domain until one is chosen');
+    const user = await sdk.users.create({ connection: 'Username-Password-Authentication', email: 'default-domain@example.com', password: 'Correct horse battery 9' });
+    const ticketHost = async () => new URL((await sdk.tickets.changePassword({ user_id: user.user_id! })).ticket).host;
+    assert.equal(await ticketHost(), DOMAIN);
+
+    const chosen = await sdk.customDomains.setDefault({ domain: CUSTOM.toUpperCase() });
+    assert.deepEqual([(chosen as Domain).custom_domain_id, (chosen as { is_default?: boolean }).is_default], [domain!.custom_domain_id, true]);
+    assert.equal(((await sdk.customDomains.getDefault()) as Domain).domain, CUSTOM);
+    assert.equal(((await sdk.customDomains.get(domain!.custom_domain_id)) as { is_default?: boolean }).is_default, true);
+    assert.equal(await ticketHost(), CUSTOM, 'links name the default custom domain');
+
+    assert.deepEqual(await sdk.customDomains.test(domain!.custom_domain_id), { success: true, message: `The verification record _gatehouse-verification.${CUSTOM} is in place.` });
+    const record = txt.get(`_gatehouse-verification.${CUSTOM}`)!;
+    txt.delete(`_gatehouse-verification.${CUSTOM}`);
+    assert.equal((await sdk.customDomains.test(domain!.custom_domain_id)).success, false);
+    txt.set(`_gatehouse-verification.${CUSTOM}`, record);
+
+    // Refused: a domain that is not the tenant's, one not yet verified (for the default and the test), an unknown id.
+    const pending = (await t.management('POST', '/api/v2/custom-domains', { body: { domain: 'pending.mtls-customer.example', type: 'auth0_managed_certs' } })).json() as Domain;
+    for (const other of ['elsewhere.example.com', 'pending.mtls-customer.example']) {
+      const refused = await t.management('PATCH', '/api/v2/custom-domains/default', { body: { domain: other } });
+      assert.equal(refused.statusCode, 400, other);
+      assert.match(refused.body, /must be a verified custom domain or the canonical domain/);
+    }
+    assert.equal((await t.management('POST', `/api/v2/custom-domains/${pending.custom_domain_id}/test`)).statusCode, 409);
+    assert.equal((await t.management('POST', '/api/v2/custom-domains/cd_unknown/test')).statusCode, 404);
+    assert.equal(((await sdk.customDomains.getDefault()) as Domain).domain, CUSTOM, 'a refused change changed nothing');
+    assert.equal((await t.management('DELETE', `/api/v2/custom-domains/${pending.custom_domain_id}`)).statusCode, 204);
+
+    assert.deepEqual(await sdk.customDomains.setDefault({ domain: DOMAIN }), { domain: DOMAIN });
+    assert.deepEqual(await sdk.customDomains.getDefault(), { domain: DOMAIN });
+    assert.equal(await ticketHost(), DOMAIN);
   });
 
   it('deleting the custom domain stops serving it', async () => {

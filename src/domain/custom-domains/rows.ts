@@ -19,5 +19,7 @@ export interface CustomDomainRow {
   custom_client_ip_header: string | null;
   tls_policy: string;
   domain_metadata: Record<string, string>;
+  /** 1 on the tenant's default custom domain (migration 0232); null or 0 elsewhere. */
+  is_default?: number | null;
   created_at: string;
 }

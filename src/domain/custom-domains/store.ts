@@ -14,6 +14,10 @@ export interface CustomDomainStore {
   findReady(domain: string): Promise<CustomDomainRow | undefined>;
   update(tenantId: string, id: string, changes: Partial<Pick<CustomDomainRow, 'status' | 'edge_key_hash' | 'custom_client_ip_header' | 'tls_policy' | 'domain_metadata'>>): Promise<boolean>;
   delete(tenantId: string, id: string): Promise<boolean>;
+  /** The tenant's default custom domain: ready, and marked so; undefined while the canonical domain is the default. */
+  findDefault(tenantId: string): Promise<CustomDomainRow | undefined>;
+  /** Makes the domain `id` the default (`null`: none, the canonical domain), atomically; false when `id` is not the tenant's. */
+  setDefault(tenantId: string, id: string | null): Promise<boolean>;
   /** The edge key hashes of the tenant's ready self-managed domains. */
   edgeKeyHashes(tenantId: string): Promise<string[]>;
 }

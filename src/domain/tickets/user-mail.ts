@@ -14,6 +14,7 @@
  */
 import { sendTenantMail, storedTemplate, userVariables, type DefaultMail, type EmailTemplateName, type TenantMailContext } from '../email/templates.js';
 import type { Tenant } from '../tenants/tenant.js';
+import type { CustomDomainStore } from '../custom-domains/store.js';
 import type { UserRow } from '../users/model.js';
 import { newSecret, secretHash } from '../secrets.js';
 import { type TicketKind, type TicketStore } from './store.js';
@@ -48,11 +49,19 @@ type UserForMail = Pick<UserRow, 'user_id' | 'email'> & Partial<Pick<UserRow, 'n
 /** What UserMail touches. */
 export interface UserMailContext extends TenantMailContext {
   readonly now: () => number;
-  readonly stores: TenantMailContext['stores'] & { readonly tickets: TicketStore };
+  readonly stores: TenantMailContext['stores'] & { readonly tickets: TicketStore; readonly customDomains: Pick<CustomDomainStore, 'findDefault'> };
 }
 
 export class UserMail {
   constructor(private readonly ctx: UserMailContext) {}
+
+  /**
+   * The host of a link: the custom domain the request came through, else the tenant's default
+   * custom domain (PATCH /api/v2/custom-domains/default), else its canonical domain.
+   */
+  private async linkHost(tenant: Tenant): Promise<string> {
+    return tenant.customDomain ?? (await this.ctx.stores.customDomains.findDefault(tenant.id))?.domain ?? tenant.domain;
+  }
 
   /**
    * A ticket living `options.ttlSeconds` (a Management API ticket), else the
@@ -82,7 +91,7 @@ export class UserMail {
    */
   async ticketUrl(tenant: Tenant, userId: string, kind: TicketKind, options: TicketOptions): Promise<string> {
     const ticket = await this.issueTicket(tenant, userId, kind, options);
-    return `https://${tenant.domain}/${TICKET_PAGE[kind]}?ticket=${encodeURIComponent(ticket)}#`;
+    return `https://${await this.linkHost(tenant)}/${TICKET_PAGE[kind]}?ticket=${encodeURIComponent(ticket)}#`;
   }
 
   /** Mails the user a single-use link to `page` (a no-op for a user without an email, or when the tenant disabled the template). */
@@ -91,7 +100,7 @@ export class UserMail {
     const template = await storedTemplate(this.ctx, tenant, TICKET_TEMPLATE[kind]);
     if (template?.enabled === 0) return;
     const ticket = await this.issueTicket(tenant, user.user_id, kind, { templateLifetime: template?.url_lifetime_in_seconds });
-    const link = `https://${tenant.domain}/${page}?ticket=${encodeURIComponent(ticket)}`;
+    const link = `https://${await this.linkHost(tenant)}/${page}?ticket=${encodeURIComponent(ticket)}`;
     await sendTenantMail(this.ctx, tenant, TICKET_TEMPLATE[kind], user.email, fallback(link), { url: link, user: userVariables(user) }, template ?? null);
   }
 

@@ -6,9 +6,14 @@ import { listCustomDomains } from './list.js';
 import { CustomDomainService, type CustomDomainServiceContext } from './service.js';
 import { updateCustomDomain } from './update.js';
 import { verifyCustomDomain } from './verify.js';
+import { getDefaultCustomDomain, setDefaultCustomDomain } from './default.js';
+import { testCustomDomain } from './test.js';
 
 /** /api/v2/custom-domains */
 export function customDomainRoutes(ctx: CustomDomainServiceContext): ManagementRoute[] {
   const domains = new CustomDomainService(ctx);
-  return [listCustomDomains, createCustomDomain, getCustomDomain, updateCustomDomain, deleteCustomDomain, verifyCustomDomain].map((route) => route(ctx, domains));
+  // /custom-domains/default is a static path: the router prefers it to /custom-domains/:id.
+  return [getDefaultCustomDomain, setDefaultCustomDomain, listCustomDomains, createCustomDomain, getCustomDomain, updateCustomDomain, deleteCustomDomain, verifyCustomDomain, testCustomDomain].map((route) =>
+    route(ctx, domains),
+  );
 }

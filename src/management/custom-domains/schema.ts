@@ -53,7 +53,16 @@ export const CustomDomainResponse = Type.Object(
     custom_client_ip_header: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     tls_policy: Type.Optional(Type.String()),
     domain_metadata: Type.Optional(Type.Record(Type.String(), Type.String())),
+    is_default: Type.Optional(Type.Boolean({ description: 'Whether this is the default custom domain (true) or not (false).' })),
   },
   { additionalProperties: false },
 );
 export type CustomDomain = Static<typeof CustomDomainResponse>;
+
+/** GET/PATCH /custom-domains/default: the default custom domain, or `{domain}` when it is the canonical domain. */
+export const DefaultDomainResponse = Type.Union([CustomDomainResponse, Type.Object({ domain: Type.String() }, { additionalProperties: false })]);
+export const SetDefaultDomainBody = Type.Object(
+  { domain: Type.String({ minLength: 3, maxLength: 255, description: 'The domain to set as the default custom domain. Must be a verified custom domain or the canonical domain.' }) },
+  { additionalProperties: false },
+);
+export const TestCustomDomainResponse = Type.Object({ success: Type.Boolean(), message: Type.Optional(Type.String()) }, { additionalProperties: false });

@@ -37,6 +37,7 @@ export function customDomainFromRow(row: CustomDomainRow): CustomDomain {
     custom_client_ip_header: row.custom_client_ip_header,
     tls_policy: row.tls_policy,
     ...(Object.keys(row.domain_metadata).length > 0 && { domain_metadata: row.domain_metadata }),
+    ...(row.is_default === 1 && { is_default: true }),
   };
 }
 
@@ -116,6 +117,42 @@ export class CustomDomainService {
     const key = row.type === 'self_managed_certs' ? newSecret() : undefined;
     await this.ctx.stores.customDomains.update(tenant.id, id, { status: 'ready', ...(key && { edge_key_hash: secretHash(key) }) });
     return { ...customDomainFromRow({ ...row, status: 'ready' }), ...(key && { cname_api_key: key }) };
+  }
+
+  /** GET /custom-domains/default: the default custom domain, else the canonical domain as `{domain}`. */
+  async getDefault(tenant: Tenant): Promise<CustomDomain | { domain: string }> {
+    const row = await this.ctx.stores.customDomains.findDefault(tenant.id);
+    return row ? customDomainFromRow(row) : { domain: tenant.domain };
+  }
+
+  /**
+   * PATCH /custom-domains/default `{domain}`: one of the tenant's ready custom domains, or its
+   * canonical domain (which clears the choice). The default is the host of the links Gatehouse
+   * mails or answers (tickets, verification and reset mails) when no request names another.
+   */
+  async setDefault(tenant: Tenant, domain: string): Promise<CustomDomain | { domain: string }> {
+    const wanted = domain.toLowerCase();
+    if (wanted === tenant.domain.toLowerCase()) {
+      await this.ctx.stores.customDomains.setDefault(tenant.id, null);
+      return { domain: tenant.domain };
+    }
+    const row = (await this.ctx.stores.customDomains.list(tenant.id)).find((r) => r.domain === wanted);
+    if (!row || row.status !== 'ready') throw managementErrors.badRequest('The domain must be a verified custom domain or the canonical domain.');
+    await this.ctx.stores.customDomains.setDefault(tenant.id, row.id);
+    return customDomainFromRow({ ...row, is_default: 1 });
+  }
+
+  /**
+   * POST /custom-domains/{id}/test: the test the service runs on a ready domain, as Gatehouse can
+   * run it without reaching the domain through the customer's edge: the verification TXT record is
+   * looked up again. 409 while the domain is not ready.
+   */
+  async test(tenant: Tenant, id: string): Promise<{ success: boolean; message: string }> {
+    const row = await this.#find(tenant, id);
+    if (row.status !== 'ready') throw managementErrors.conflict('The custom domain is not ready.');
+    return (await this.#txtRecordPresent(row))
+      ? { success: true, message: `The verification record ${VERIFICATION_PREFIX}${row.domain} is in place.` }
+      : { success: false, message: `The verification record ${VERIFICATION_PREFIX}${row.domain} was not found; the domain still serves the tenant until it is deleted.` };
   }
 
   async #txtRecordPresent(row: CustomDomainRow): Promise<boolean> {

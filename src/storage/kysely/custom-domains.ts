@@ -1,5 +1,5 @@
 /** Custom domains (migration 0017). */
-import type { Db } from '../database.js';
+import { atomically, type Db } from '../database.js';
 import type { CustomDomainStore } from '../../domain/custom-domains/store.js';
 import type { CustomDomainRow } from '../../domain/custom-domains/rows.js';
 import { parsedRow, parsedRows, toStored } from '../json-columns.js';
@@ -31,6 +31,22 @@ export class KyselyCustomDomainStore implements CustomDomainStore {
   async delete(tenantId: string, id: string): Promise<boolean> {
     const result = await this.db.deleteFrom('custom_domains').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
+  }
+
+  findDefault(tenantId: string): Promise<CustomDomainRow | undefined> {
+    return parsedRow(
+      'custom_domains',
+      this.db.selectFrom('custom_domains').selectAll().where('tenant_id', '=', tenantId).where('is_default', '=', 1).where('status', '=', 'ready').executeTakeFirst(),
+    );
+  }
+
+  setDefault(tenantId: string, id: string | null): Promise<boolean> {
+    return atomically(this.db, async (trx) => {
+      await trx.updateTable('custom_domains').set({ is_default: null }).where('tenant_id', '=', tenantId).where('is_default', '=', 1).execute();
+      if (id === null) return true;
+      const result = await trx.updateTable('custom_domains').set({ is_default: 1 }).where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    });
   }
 
   async edgeKeyHashes(tenantId: string): Promise<string[]> {
