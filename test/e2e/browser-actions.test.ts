@@ -25,7 +25,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { chromiumSkipReason, inScenario, launchChromium, managementApi, startLocalServer, type LocalServer, type ManagementApi } from './support/chromium.js';
 import { cleanUp } from './support/https.js';
-import { callbackTokens, navigation, openidApp, pkceAuthorization, submitLogin, type OpenidApp } from './support/openid-app.js';
+import { atCallback, navigation, codeFlowApp, authorization, submitLogin, type CodeFlowApp } from './support/code-flow-app.js';
 
 const PASSWORD = 'Copper-Lantern-31';
 const CONNECTION = 'actions-browser-users';
@@ -34,7 +34,7 @@ const SITE_SECRET = 'the secret the action shares with its consent page';
 
 const skip = chromiumSkipReason();
 let server: ServerProcess;
-let app: OpenidApp;
+let app: CodeFlowApp;
 let siteServer: LocalServer;
 let management: ManagementApi;
 let browser: Browser | undefined;
@@ -76,7 +76,7 @@ before(async () => {
     );
   });
   management = await managementApi(server);
-  app = await openidApp(server, management, 'Actions Browser App');
+  app = await codeFlowApp(server, management, 'Actions Browser App');
   await management('POST', '/connections', { name: CONNECTION, strategy: 'auth0', enabled_clients: [app.clientId] });
   audience = `https://api.${randomBytes(3).toString('hex')}.example`;
   await management('POST', '/resource-servers', { name: 'Actions API', identifier: audience, scopes: [{ value: 'read:things', description: 'Read things' }] });
@@ -84,7 +84,7 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  await app?.callbackServer.close();
+  await app?.close();
   await siteServer?.close();
   await cleanUp(server ? [server] : [], server ? [server.dataDir] : []);
 });
@@ -106,7 +106,7 @@ async function bind(trigger: string, actions: { name: string; code: string; secr
   await management('PATCH', `/actions/triggers/${trigger}/bindings`, { bindings: ids.map((id) => ({ ref: { type: 'action_id', value: id } })) });
 }
 
-const authorization = (extra: Record<string, string> = {}) => pkceAuthorization(app, extra);
+const newAuthorization = (extra: Record<string, string> = {}) => authorization(app, extra);
 const logIn = (page: Page, email: string) => submitLogin(page, email, PASSWORD);
 
 async function newUser(prefix: string): Promise<{ email: string; userId: string }> {
@@ -131,10 +131,10 @@ describe('Actions in the hosted login, in Chromium', { skip }, () => {
       },
     ]);
     await inScenario(browser!, 'actions claims', async (scenario) => {
-      const pending = await authorization({ audience });
+      const pending = await newAuthorization({ audience });
       await scenario.page.goto(pending.url);
       await logIn(scenario.page, email);
-      const tokens = await callbackTokens(scenario, app, pending, 'callback');
+      const tokens = await atCallback(scenario, app, pending, 'callback');
       const claims = tokens.claims()!;
       assert.equal(claims.email, email);
       assert.deepEqual(claims[`${NS}roles`], [role.name]);
@@ -165,7 +165,7 @@ describe('Actions in the hosted login, in Chromium', { skip }, () => {
     ]);
     await inScenario(browser!, 'actions redirect and continue', async (scenario) => {
       const { page } = scenario;
-      const pending = await authorization();
+      const pending = await newAuthorization();
       await page.goto(pending.url);
       await logIn(page, email);
       // The login form's answer moves on to the action's page (a refresh: the form's CSP allows no redirect elsewhere).
@@ -176,7 +176,7 @@ describe('Actions in the hosted login, in Chromium', { skip }, () => {
       assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), `Accept the terms, ${email}`);
       await scenario.shot('the action page');
       await navigation(page, () => page.getByRole('button', { name: 'I agree' }).click());
-      const claims = (await callbackTokens(scenario, app, pending, 'back at the application')).claims()!;
+      const claims = (await atCallback(scenario, app, pending, 'back at the application')).claims()!;
       assert.equal(claims.email, email);
       assert.equal(claims[`${NS}terms`], 'agreed');
       const user = await management('GET', `/users/${encodeURIComponent(userId)}`);
@@ -199,7 +199,7 @@ describe('Actions in the hosted login, in Chromium', { skip }, () => {
     await bind('post-login', [{ name: 'mfa', code: "exports.onExecutePostLogin = async (event, api) => { api.multifactor.enable('any'); };" }]);
     await inScenario(browser!, 'actions multifactor enable', async (scenario) => {
       const { page } = scenario;
-      const pending = await authorization();
+      const pending = await newAuthorization();
       await page.goto(pending.url);
       await logIn(page, email);
       assert.equal(new URL(page.url()).pathname, '/mfa');
@@ -209,7 +209,7 @@ describe('Actions in the hosted login, in Chromium', { skip }, () => {
       assert.match(secret, /^[A-Z2-7]{32}$/);
       await page.getByLabel('Code from the app', { exact: true }).fill(new TOTP({ secret: Secret.fromBase32(secret) }).generate());
       await navigation(page, () => page.getByRole('button', { name: 'Verify' }).click());
-      const claims = (await callbackTokens(scenario, app, pending, 'enrolled: callback')).claims()!;
+      const claims = (await atCallback(scenario, app, pending, 'enrolled: callback')).claims()!;
       assert.equal(claims.email, email);
       assert.deepEqual(claims.amr, ['mfa']);
     });
@@ -228,7 +228,7 @@ describe('Actions in the hosted login, in Chromium', { skip }, () => {
     const email = `someone-${randomBytes(3).toString('hex')}@free-mail.example`;
     await inScenario(browser!, 'actions refused signup', async (scenario) => {
       const { page } = scenario;
-      const pending = await authorization({ screen_hint: 'signup' });
+      const pending = await newAuthorization({ screen_hint: 'signup' });
       await page.goto(pending.url);
       assert.equal(new URL(page.url()).pathname, '/signup');
       await page.getByLabel('Email address', { exact: true }).fill(email);

@@ -21,7 +21,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { ROOT, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { chromiumSkipReason, inScenario, launchChromium, managementApi, type ManagementApi, type Scenario } from './support/chromium.js';
-import { atCallback, authorization, codeFlowApp, navigation, type CodeFlowApp, type Pending } from './support/code-flow-app.js';
+import { atCallback, authorization, codeFlowApp, navigation, submitLogin, type CodeFlowApp, type Pending } from './support/code-flow-app.js';
 import { cleanUp, runNode } from './support/https.js';
 
 const PASSWORD = 'Amber-Harbour-77';
@@ -50,11 +50,7 @@ after(async () => {
   await cleanUp(server ? [server] : [], server ? [server.dataDir] : []);
 });
 
-async function logIn(page: Page, email: string) {
-  await page.getByLabel('Email address', { exact: true }).fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  return navigation(page, () => page.getByRole('button', { name: 'Log in' }).click());
-}
+const logIn = (page: Page, email: string) => submitLogin(page, email, PASSWORD);
 
 /** A CTAP2 USB security key in this page's browser context, which touches itself when asked (user presence, no user verification). */
 async function securityKey(scenario: Scenario): Promise<{ cdp: CDPSession; authenticatorId: string }> {

@@ -78,3 +78,10 @@ export async function atCallback(scenario: Scenario, app: CodeFlowApp, pending: 
   await scenario.shot(step);
   return client.authorizationCodeGrant(app.config, url, { pkceCodeVerifier: pending.verifier, expectedState: pending.state });
 }
+
+/** Fills the login page's email and password and submits it. */
+export async function submitLogin(page: Page, email: string, password: string) {
+  await page.getByLabel('Email address', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  return navigation(page, () => page.getByRole('button', { name: 'Log in' }).click());
+}
