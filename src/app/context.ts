@@ -16,11 +16,13 @@ import { BruteForceProtection } from '../domain/brute-force.js';
 import type { AppContext } from '../domain/context.js';
 import { IssuanceLookups } from '../domain/issuance/lookups.js';
 import { DeployedActionsReader } from '../domain/actions/deployed.js';
+import { BufferedExecutionStore } from '../domain/actions/buffered-executions.js';
 import { Keyring } from '../domain/keys/keyring.js';
 import { EncryptionKeyring } from '../domain/encryption/keyring.js';
 import { BufferedTenantLogs, DISABLED_TENANT_LOGS } from '../domain/logs/tenant-logs.js';
 import { TenantError, TenantService, clientSecretContext } from '../domain/tenants/service.js';
 import type { Tenant } from '../domain/tenants/tenant.js';
+import type { Stores } from '../domain/stores.js';
 import { InvalidationBus } from '../platform/cache/invalidation.js';
 import { ProcessClock } from '../platform/clock.js';
 import type { Config } from '../platform/config.js';
@@ -114,7 +116,10 @@ export async function createContext(config: Config, logger: Logger = createLogge
   const invalidation = new InvalidationBus(redis, logger);
   const kysely = kyselyStores(database.db, clock);
   // Configuration writes invalidate the tenant's cached copies once committed (src/app/configuration-writes.ts).
-  const { stores, unitOfWork } = invalidatingStores(kysely.stores, kysely.unitOfWork, (tenantId) => invalidation.invalidate(tenantId));
+  const { stores: invalidating, unitOfWork } = invalidatingStores(kysely.stores, kysely.unitOfWork, (tenantId) => invalidation.invalidate(tenantId));
+  // Actions' execution records are written in batches, off the request path (src/domain/actions/buffered-executions.ts).
+  const executions = new BufferedExecutionStore(invalidating.actionExecutions, logger);
+  const stores: Stores = { ...invalidating, actionExecutions: executions };
   // The tenants' encryption keys are in the box before anything is sealed or opened.
   const encryptionKeys = new EncryptionKeyring(stores.encryptionKeys, box, logger);
   await encryptionKeys.loadAll().catch(async (error: unknown) => {
@@ -204,6 +209,7 @@ export async function createContext(config: Config, logger: Logger = createLogge
       await sandbox.close();
       // Buffered log events are written before the database goes.
       await tenantLogs.close().catch((err: unknown) => logger.warn({ err }, 'writing the last tenant log events failed'));
+      await executions.close().catch((err: unknown) => logger.warn({ err }, 'writing the last action execution records failed'));
       await database.close();
     },
   };

@@ -77,6 +77,8 @@ export interface ActionBindingStore {
 export interface ActionExecutionStore {
   /** Writes (or replaces, by id) an execution. */
   record(row: ActionExecutionRow): Promise<void>;
+  /** Writes (or replaces, by id) several executions at once, all or nothing. */
+  recordMany(rows: readonly ActionExecutionRow[]): Promise<void>;
   /** The execution, unless it has expired at `now`. */
   get(tenantId: string, id: string, now: string): Promise<ActionExecutionRow | undefined>;
 }

@@ -310,6 +310,8 @@ interface Waiter {
   readable: string[];
   resolve(process: SandboxProcess): void;
   reject(error: Error): void;
+  /** Ends the wait at the run's deadline; cleared once the waiter is served. */
+  timer?: NodeJS.Timeout;
 }
 
 export class SandboxPool {
@@ -380,7 +382,10 @@ export class SandboxPool {
     this.closed = true;
     clearInterval(this.sweeper);
     if (this.mirrorRoot) fs.rmSync(this.mirrorRoot, { recursive: true, force: true });
-    for (const waiter of this.waiters.splice(0)) waiter.reject(new Error('the sandbox pool is closed'));
+    for (const waiter of this.waiters.splice(0)) {
+      clearTimeout(waiter.timer);
+      waiter.reject(new Error('the sandbox pool is closed'));
+    }
     const all = [...this.byTenant.values()].flat();
     await Promise.all(
       all.map(
@@ -413,13 +418,14 @@ export class SandboxPool {
     return new Promise((resolve, reject) => {
       const waiter: Waiter = { tenantId, readable, resolve, reject };
       this.waiters.push(waiter);
-      setTimeout(() => {
+      waiter.timer = setTimeout(() => {
         const at = this.waiters.indexOf(waiter);
         if (at >= 0) {
           this.waiters.splice(at, 1);
           reject(new SandboxTimeout());
         }
-      }, remaining).unref();
+      }, remaining);
+      waiter.timer.unref();
     });
   }
 
@@ -480,6 +486,8 @@ export class SandboxPool {
       if (!idle && !canStart) continue;
       this.waiters.splice(i, 1);
       i -= 1;
+      // Served: its deadline timer would otherwise live on, one per waiting run, for up to the whole time limit.
+      clearTimeout(waiter.timer);
       if (idle && waiter.readable.every((dir) => idle.readable.has(dir))) waiter.resolve(this.take(idle));
       else {
         const dirs = new Set([...(idle?.readable ?? []), ...waiter.readable]);

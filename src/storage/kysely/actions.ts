@@ -3,6 +3,7 @@ import type { ActionBindingRow, ActionExecutionRow, ActionRow, ActionVersionRow 
 import { isUniqueViolation } from '../../platform/database-errors.js';
 import type { Db } from '../database.js';
 import { fromStored, toStored } from '../json-columns.js';
+import { chunks } from '../links.js';
 
 const countOf = (row: { n: string | number | bigint } | undefined): number => Number(row?.n ?? 0);
 
@@ -217,6 +218,20 @@ export class KyselyActionExecutionStore implements ActionExecutionStore {
       .values(stored)
       .onConflict((oc) => oc.columns(['tenant_id', 'id']).doUpdateSet({ status: stored.status, results: stored.results, updated_at: stored.updated_at }))
       .execute();
+  }
+
+  async recordMany(rows: readonly ActionExecutionRow[]): Promise<void> {
+    // The last of the same id wins (one statement may not update a row twice).
+    const byId = new Map(rows.map((row) => [`${row.tenant_id}\0${row.id}`, row]));
+    for (const chunk of chunks([...byId.values()])) {
+      await this.db
+        .insertInto('action_executions')
+        .values(chunk.map((row) => toStored('action_executions', row)))
+        .onConflict((oc) =>
+          oc.columns(['tenant_id', 'id']).doUpdateSet((eb) => ({ status: eb.ref('excluded.status'), results: eb.ref('excluded.results'), updated_at: eb.ref('excluded.updated_at') })),
+        )
+        .execute();
+    }
   }
 
   async get(tenantId: string, id: string, now: string): Promise<ActionExecutionRow | undefined> {
