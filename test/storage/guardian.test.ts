@@ -54,6 +54,8 @@ await forEachStoreFactory('guardian push-notification store', (h) => {
       apns_p12_enc: null,
       sns: null,
       sns_secret_access_key_enc: null,
+      fcm_server_key_enc: null,
+      fcmv1_credentials_enc: null,
       updated_at: T1,
     });
     await store.replaceApns(tenant, { bundle_id: 'com.x', p12_enc: 'sealed-p12' }, T1);

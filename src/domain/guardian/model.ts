@@ -52,10 +52,10 @@ export interface PushNotificationSettings {
   apns: ApnsSettings | null;
   /** null when SNS was never configured. */
   sns: SnsSettings | null;
-  /** The legacy FCM server key, sealed; null when not set. */
-  fcm_server_key_enc: string | null;
-  /** The FCM v1 service account key (JSON), sealed; null when not set. */
-  fcmv1_credentials_enc: string | null;
+  /** The legacy FCM server key, sealed; absent when not set. */
+  fcm_server_key_enc?: string;
+  /** The FCM v1 service account key (JSON), sealed; absent when not set. */
+  fcmv1_credentials_enc?: string;
 }
 
 /** The FCM providers' one credential each: `fcm` a server key, `fcmv1` a service account key. */

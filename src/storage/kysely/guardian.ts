@@ -59,14 +59,14 @@ export class KyselyGuardianPushStore implements GuardianPushStore {
 
   async get(tenantId: string): Promise<PushNotificationSettings> {
     const row = await this.db.selectFrom(TABLE).selectAll().where('tenant_id', '=', tenantId).executeTakeFirst();
-    if (!row) return { enabled: false, selected_provider: DEFAULT_PUSH_PROVIDER, apns: null, sns: null, fcm_server_key_enc: null, fcmv1_credentials_enc: null };
+    if (!row) return { enabled: false, selected_provider: DEFAULT_PUSH_PROVIDER, apns: null, sns: null };
     return {
       enabled: row.enabled === 1,
       selected_provider: row.selected_provider as PushProvider,
       apns: codecs.apns.fromColumns(row),
       sns: codecs.sns.fromColumns(row),
-      fcm_server_key_enc: row.fcm_server_key_enc ?? null,
-      fcmv1_credentials_enc: row.fcmv1_credentials_enc ?? null,
+      ...(row.fcm_server_key_enc && { fcm_server_key_enc: row.fcm_server_key_enc }),
+      ...(row.fcmv1_credentials_enc && { fcmv1_credentials_enc: row.fcmv1_credentials_enc }),
     };
   }
 
