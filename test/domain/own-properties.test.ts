@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 import { setClaim } from '../../src/domain/actions-runtime/claims.js';
 import { member } from '../../src/domain/scim/mapping.js';
 import { googleAppsOptionsProblem } from '../../src/domain/connections/enterprise-oidc-options.js';
+import { attributeMapProblem, mappedAttributes } from '../../src/domain/connections/attribute-map.js';
 
 describe('names from outside are own properties only', () => {
   it('an action cannot set __proto__ as a claim: the claims keep their prototype and gain nothing', () => {
@@ -31,5 +32,19 @@ describe('names from outside are own properties only', () => {
     const good = { client_id: 'abc', domain: 'example.com' };
     const problem = googleAppsOptionsProblem({ ...good, constructor: 'x' });
     assert.ok(problem === undefined || typeof problem.message === 'string', JSON.stringify(problem));
+  });
+
+  it('an attribute map naming __proto__ or constructor is refused, and never sets the profile\'s prototype', () => {
+    for (const name of ['__proto__', 'constructor', 'prototype']) {
+      const attributes = JSON.parse(`{"${name}": "\${context.tokenset.extra}", "email": "\${context.tokenset.email}"}`) as Record<string, string>;
+      assert.match(attributeMapProblem({ mapping_mode: 'use_map', attributes }, ['use_map']) ?? '', /is not an attribute name/, name);
+      const mapped = mappedAttributes(
+        { mode: 'use_map', attributes, userinfoScope: undefined },
+        { tokenset: { email: 'user@example.com', extra: { email_verified: true, name: 'Injected' } }, userinfo: undefined, connection: { id: 'con_1', strategy: 'oidc' } },
+      );
+      assert.deepEqual({ ...mapped }, { email: 'user@example.com' }, name);
+      assert.equal(mapped.email_verified, undefined, name);
+      assert.equal(mapped.name, undefined, name);
+    }
   });
 });

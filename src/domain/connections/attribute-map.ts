@@ -49,6 +49,8 @@ const MAX_DEPTH = 5;
 const REFERENCE = /\$\{([^}]*)\}/g;
 const VALID_REFERENCE = /^context\.(?:(tokenset|userinfo)\.([A-Za-z0-9_:-]{1,128}(?:\.[A-Za-z0-9_:-]{1,128}){0,4})|connection\.(id|strategy))$/;
 const ATTRIBUTE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+/** Names of an object's own machinery, never attributes. */
+const RESERVED_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** What is wrong with an `attribute_map` of the given modes; undefined when nothing is. */
 export function attributeMapProblem(value: unknown, modes: readonly MappingMode[]): string | undefined {
@@ -60,7 +62,7 @@ export function attributeMapProblem(value: unknown, modes: readonly MappingMode[
   if (attributes === undefined) return mode === 'use_map' ? 'attributes is required with mapping_mode use_map' : undefined;
   if (!isObject(attributes) || Object.keys(attributes).length > MAX_ATTRIBUTES) return `attributes must be an object of at most ${MAX_ATTRIBUTES} members`;
   for (const [name, template] of Object.entries(attributes)) {
-    if (!ATTRIBUTE_NAME.test(name)) return `attributes: "${name.slice(0, 64)}" is not an attribute name`;
+    if (!ATTRIBUTE_NAME.test(name) || RESERVED_NAMES.has(name)) return `attributes: "${name.slice(0, 64)}" is not an attribute name`;
     if (typeof template !== 'string' || template.length > MAX_TEMPLATE) return `attributes.${name} must be a string of at most ${MAX_TEMPLATE} characters`;
     for (const [, reference] of template.matchAll(REFERENCE)) {
       if (!VALID_REFERENCE.test(reference!)) return `attributes.${name}: \${${reference!.slice(0, 64)}} is not one of \${context.tokenset.<claim>}, \${context.userinfo.<claim>}, \${context.connection.id}, \${context.connection.strategy}`;
@@ -107,8 +109,11 @@ function resolve(reference: string, context: MappingContext): unknown {
  * nothing).
  */
 export function mappedAttributes(map: AttributeMap, context: MappingContext): Record<string, unknown> {
-  const mapped: Record<string, unknown> = {};
+  // No prototype: a name from the tenant's map is only ever an own member (a stored map from before the
+  // names were checked included).
+  const mapped: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [name, template] of Object.entries(map.attributes)) {
+    if (RESERVED_NAMES.has(name)) continue;
     const whole = /^\$\{([^}]*)\}$/.exec(template);
     if (whole) {
       const value = resolve(whole[1]!, context);
