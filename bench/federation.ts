@@ -41,7 +41,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
-import { loginRounds } from './login-rounds.js';
+import { loginRounds, pinServer } from './login-rounds.js';
 import runHashTask from '../src/platform/passwords/hash-worker.js';
 import { ARGON2_PARAMETERS } from '../src/platform/passwords/hashing.js';
 import { startServerProcess } from '../test/helpers/server-process.js';
@@ -78,6 +78,7 @@ async function main(): Promise<void> {
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   const issuer = `https://localhost:${(upstream.address() as AddressInfo).port}`;
   const server = await startServerProcess({ dataDir, env: { NODE_EXTRA_CA_CERTS: certFile, GATEHOUSE_OUTBOUND_ALLOW: '127.0.0.1/32,::1/128', GATEHOUSE_RATE_LIMIT_AUTHENTICATION: '100000/100000' } });
+  const pinned = pinServer(server.child.pid!);
   try {
     const ca = fs.readFileSync(server.certFile);
     provider = new Provider(issuer, {
@@ -136,7 +137,7 @@ async function main(): Promise<void> {
     const hashCpu = [verifyCpuMs(hash)];
     const { federated: fed, password: pwd } = await loginRounds(server.child.pid!, logins, { rounds: ROUNDS, durationS: DURATION_S, connections: CONNECTIONS });
     hashCpu.push(verifyCpuMs(hash));
-    console.log(`\nFederated and password logins (${ROUNDS} rounds of ${DURATION_S} s, ${CONNECTIONS} browsers, ${os.cpus().length} cores shared by Gatehouse, the provider and the load)\n`);
+    console.log(`\nFederated and password logins (${ROUNDS} rounds of ${DURATION_S} s, ${CONNECTIONS} browsers; ${pinned}; the provider runs with the load)\n`);
     console.log('| Login | logins/s (median) | Gatehouse CPU ms/login (median) |');
     console.log('|---|---:|---:|');
     console.log(`| federated (oidc back_channel, real OpenID provider) | ${fed.rate.toFixed(1)} | ${fed.cpu.toFixed(2)} |`);

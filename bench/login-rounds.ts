@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { repin, setUpPinning } from './lib.js';
 
 const TICKS = 100; // USER_HZ
 
@@ -43,4 +44,14 @@ export async function loginRounds<K extends string>(
     }
   }
   return Object.fromEntries(kinds.map((kind) => [kind, { rate: median(results.get(kind)!.perSecond), cpu: median(results.get(kind)!.cpuPerLogin) }])) as Record<K, { rate: number; cpu: number }>;
+}
+
+/**
+ * The server under test (every thread) on one core, this process (the browsers, the load) on the
+ * other, as the other benches run (bench/lib.ts setUpPinning); the line saying how, for the output.
+ */
+export function pinServer(pid: number): string {
+  const pinning = setUpPinning();
+  if (pinning.pinned) repin(pid, pinning.serverCpus!);
+  return pinning.note;
 }

@@ -30,7 +30,7 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
-import { loginRounds } from './login-rounds.js';
+import { loginRounds, pinServer } from './login-rounds.js';
 import { startServerProcess } from '../test/helpers/server-process.js';
 import { SoftwareAuthenticator } from '../test/helpers/webauthn-authenticator.js';
 import { FederationBrowser } from '../test/e2e/support/federation.js';
@@ -57,6 +57,7 @@ function passkeyForm(page: HttpResult): { form: HttpResult; options: { challenge
 
 async function main(): Promise<void> {
   const server = await startServerProcess({ env: { GATEHOUSE_RATE_LIMIT_AUTHENTICATION: '100000/100000' } });
+  const pinned = pinServer(server.child.pid!);
   try {
     const ca = fs.readFileSync(server.certFile);
     const origin = new URL(server.baseUrl).origin;
@@ -117,7 +118,7 @@ async function main(): Promise<void> {
     await logins.password(0);
 
     const { passkey, password } = await loginRounds(server.child.pid!, logins, { rounds: ROUNDS, durationS: DURATION_S, connections: CONNECTIONS });
-    console.log(`\nPasskey and password logins (${ROUNDS} rounds of ${DURATION_S} s, ${CONNECTIONS} browsers, ${os.cpus().length} cores shared by Gatehouse and the load; load average ${os.loadavg()[0]!.toFixed(1)})\n`);
+    console.log(`\nPasskey and password logins (${ROUNDS} rounds of ${DURATION_S} s, ${CONNECTIONS} browsers; ${pinned}; load average ${os.loadavg()[0]!.toFixed(1)})\n`);
     console.log('| Login | logins/s (median) | Gatehouse CPU ms/login (median) |');
     console.log('|---|---:|---:|');
     console.log(`| passkey (hosted login page, ES256 assertion) | ${passkey.rate.toFixed(1)} | ${passkey.cpu.toFixed(2)} |`);
