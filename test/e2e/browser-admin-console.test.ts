@@ -349,9 +349,12 @@ describe('admin console in Chromium', { skip }, () => {
       await themeForm.getByLabel('Button', { exact: true }).fill('#8a1538');
       await themeForm.getByLabel('Buttons', { exact: true }).selectOption('pill');
       const themed = page.waitForResponse((response) => response.url().includes('/admin/preview/login?lang=en&v=1'));
+      // The frame's URL changes when its navigation commits, which may come after the response: wait for that too.
+      const themedFrame = page.waitForEvent('framenavigated', { predicate: (frame) => /\/admin\/preview\/login\?lang=en&v=1$/.test(frame.url()) });
       await themeForm.getByRole('button', { name: 'Save theme' }).click();
       await themeForm.getByText('Theme saved.').waitFor();
       assert.equal((await themed).status(), 200);
+      await themedFrame;
       const savedTheme = await management('GET', '/branding/themes/default');
       assert.equal((savedTheme.colors as Record<string, string>).primary_button, '#8a1538');
       assert.equal((savedTheme.borders as Record<string, string>).buttons_style, 'pill');
