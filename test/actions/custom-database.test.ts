@@ -35,7 +35,12 @@ const LEGACY_USERS = new Map([
   ['alan@legacy.example', { password: 'Bombe-1939-Enigma', id: 'L-1003', name: 'Alan Turing' }],
   ['edsger@legacy.example', { password: 'Goto-Considered-1968', id: 'L-1004', name: 'Edsger Dijkstra' }],
   ['barbara@legacy.example', { password: 'Liskov-Substitution-87', id: 'L-1005', name: 'Barbara Liskov' }],
+  ['hedy@legacy.example', { password: 'Frequency-Hopping-1942', id: 'L-1006', name: 'Hedy Lamarr' }],
+  ['katherine@legacy.example', { password: 'Orbital-Mechanics-1962', id: 'L-1007', name: 'Katherine Johnson' }],
 ]);
+
+/** The addresses the legacy store holds as verified (its `verify` endpoint). */
+const LEGACY_VERIFIED = new Set<string>();
 
 /** The login script a tenant writes against its legacy store's API. */
 const LOGIN = `function login(email, password, callback) {
@@ -91,6 +96,12 @@ function startLegacyStore(): Promise<void> {
         if (LEGACY_USERS.has(email)) return void res.writeHead(409).end();
         LEGACY_USERS.set(email, { password, id: `L-${2000 + LEGACY_USERS.size}`, name: name ?? email });
         return void res.writeHead(201).end();
+      }
+      if (req.method === 'POST' && req.url === '/verify') {
+        const { email } = JSON.parse(body) as { email: string };
+        if (!LEGACY_USERS.has(email)) return void res.writeHead(404).end();
+        LEGACY_VERIFIED.add(email);
+        return void res.writeHead(204).end();
       }
       if (req.method === 'POST' && req.url === '/password') {
         const { email, password } = JSON.parse(body) as { email: string; password: string };
@@ -360,6 +371,58 @@ describe('password reset on a custom database without import_mode (change_passwo
     assert.equal(refused.statusCode, 400, refused.body);
     assert.match(refused.body, /could not be changed in the connection/);
     assert.equal(LEGACY_USERS.get('alan@legacy.example')!.password, 'Bombe-1939-Enigma');
+  });
+});
+
+describe('email verification on a custom database without import_mode (verify)', () => {
+  const VERIFY = `function verify(email, callback) {
+    fetch(configuration.LEGACY_URL + '/verify', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer ' + configuration.API_KEY },
+      body: JSON.stringify({ email: email }),
+    }).then((res) => (res.status === 204 ? callback(null, true) : callback(new Error('the legacy store answered ' + res.status))), callback);
+  }`;
+  const UNVERIFIED_LOGIN = LOGIN.replace('email_verified: true', 'email_verified: false');
+
+  /** A Management API verification ticket for `userId`, its page, its form posted: the answer, and the ticket's path. */
+  async function followLink(userId: string): Promise<{ done: LightMyRequestResponse; path: string }> {
+    const ticket = await t.management('POST', '/api/v2/tickets/email-verification', { body: { user_id: userId } });
+    assert.equal(ticket.statusCode, 201, ticket.body);
+    const url = new URL((ticket.json() as { ticket: string }).ticket);
+    const path = `${url.pathname}${url.search}`;
+    const form = await t.app.inject({ method: 'GET', url: path, headers: { host: DOMAIN } });
+    assert.equal(form.statusCode, 200, form.body);
+    const done = await t.app.inject({
+      method: 'POST',
+      url: '/verify-email',
+      headers: { host: DOMAIN, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ ticket: hidden(form.body, 'ticket'), csrf_token: hidden(form.body, 'csrf_token') }).toString(),
+    });
+    return { done, path };
+  }
+
+  test('the followed link marks the address in the legacy store through the script, then here', async () => {
+    await createConnection('legacy-verify', customDb({ login: UNVERIFIED_LOGIN, verify: VERIFY }));
+    assert.equal((await passwordRealm('legacy-verify', 'hedy@legacy.example', 'Frequency-Hopping-1942')).statusCode, 200, 'the user is known here after a login');
+    assert.equal((await t.ctx.stores.users.getIdentity(t.tenant.id, 'auth0|L-1006'))!.email_verified, 0);
+    const { done } = await followLink('auth0|L-1006');
+    assert.equal(done.statusCode, 200, done.body);
+    assert.ok(LEGACY_VERIFIED.has('hedy@legacy.example'), 'the verify script reached the legacy store');
+    assert.equal((await t.ctx.stores.users.getIdentity(t.tenant.id, 'auth0|L-1006'))!.email_verified, 1);
+  });
+
+  test('a failing verify script: the form again with why, the address unverified, the link still usable', async () => {
+    const failing = VERIFY.replace("'/verify'", "'/verify-nowhere'");
+    await createConnection('legacy-verify-down', customDb({ login: UNVERIFIED_LOGIN, verify: failing }));
+    assert.equal((await passwordRealm('legacy-verify-down', 'katherine@legacy.example', 'Orbital-Mechanics-1962')).statusCode, 200);
+    const { done, path } = await followLink('auth0|L-1007');
+    assert.equal(done.statusCode, 400, done.body);
+    assert.match(done.body, /could not be verified in the connection/);
+    assert.doesNotMatch(done.body, /legacy store answered/, "the script's own words stay out of the page");
+    assert.ok(!LEGACY_VERIFIED.has('katherine@legacy.example'));
+    assert.equal((await t.ctx.stores.users.getIdentity(t.tenant.id, 'auth0|L-1007'))!.email_verified, 0);
+    const again = await t.app.inject({ method: 'GET', url: path, headers: { host: DOMAIN } });
+    assert.equal(again.statusCode, 200, 'the ticket was not consumed');
   });
 });
 

@@ -17,7 +17,7 @@ import type { Tenant } from '../../domain/tenants/tenant.js';
 import { UserMail, type UserMailContext } from '../../domain/tickets/user-mail.js';
 import { userIdPart, type UserRow } from '../../domain/users/model.js';
 import { newDatabaseUserRow } from '../../domain/users/new-user.js';
-import { CustomDatabaseError, importedByEmail, legacyUser, scriptPasswordChange, scriptSignup } from '../../domain/users/custom-database.js';
+import { CustomDatabaseError, importedByEmail, legacyUser, scriptPasswordChange, scriptSignup, scriptVerify } from '../../domain/users/custom-database.js';
 import type { ConnectionRow } from '../../domain/connections/model.js';
 import type { ConnectionScripts } from '../../domain/connections/scripts.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
@@ -95,7 +95,12 @@ export interface ChangePasswordInput {
 /** What GET /verify-email shows for a ticket. */
 export type VerifyFormState = { usable: true; email: string; csrf: string } | { usable: false };
 
-export type VerifyOutcome = { kind: 'done'; email: string; redirect?: string } | { kind: 'invalid_ticket' } | { kind: 'bad_csrf' };
+export type VerifyOutcome =
+  | { kind: 'done'; email: string; redirect?: string }
+  | { kind: 'invalid_ticket' }
+  | { kind: 'bad_csrf' }
+  /** A custom database's `verify` script failed: nothing was consumed or changed. */
+  | { kind: 'refused'; message: string };
 
 /** HKDF `info` of each page's CSRF key, so a token made for one page never fits the other. */
 const CSRF_KEY_INFO: Record<TicketKind, string> = {
@@ -314,6 +319,19 @@ export class DbConnectionsService {
   async verifyEmail(tenant: Tenant, ticket: string, csrf: string | undefined): Promise<VerifyOutcome> {
     if (!this.csrfMatches(tenant, ticket, csrf, 'email_verification')) return { kind: 'bad_csrf' };
     const now = isoAt(this.ctx.now());
+    // A custom database without import_mode: the legacy store marks the address first (its verify script).
+    const usable = await this.ctx.stores.tickets.findUsable(tenant.id, secretHash(ticket), 'email_verification', now);
+    if (!usable) return { kind: 'invalid_ticket' };
+    const target = await this.#users.getIdentity(tenant.id, usable.user_id);
+    const connection = target && (await this.#connections.get(tenant.id, target.connection_id));
+    if (connection && target.email) {
+      try {
+        await scriptVerify(this.ctx, tenant.id, connection, target.email);
+      } catch (error) {
+        if (error instanceof CustomDatabaseError) return { kind: 'refused', message: error.message };
+        throw error;
+      }
+    }
     const done = await this.ctx.unitOfWork.transaction(async ({ tickets, users }) => {
       const row = await tickets.findUsable(tenant.id, secretHash(ticket), 'email_verification', now);
       const userId = await tickets.consume(tenant.id, secretHash(ticket), 'email_verification', now);

@@ -7,7 +7,9 @@
  *   the single-use ticket (5 days);
  * - POST /verify-email (form: ticket, csrf_token): checks the CSRF token
  *   bound to the ticket (as the password reset form does), then consumes the
- *   ticket and marks the address verified in one transaction; then the
+ *   ticket and marks the address verified in one transaction (on a custom
+ *   database without import_mode, after its `verify` script marked it in the
+ *   legacy store; a failing script leaves the ticket usable); then the
  *   browser goes to the tenant's `verify_email` template's `resultUrl` when
  *   it has one, else sees the page.
  *
@@ -44,6 +46,12 @@ async function confirm(service: DbConnectionsService, request: FastifyRequest, r
       throw new PageError(403, refusedLinkPage());
     case 'invalid_ticket':
       throw new PageError(400, invalidVerificationLinkPage());
+    case 'refused': {
+      // Nothing was consumed: the same form again, with why, so the user may try once more.
+      const state = await service.verificationForm(request.tenant, ticket);
+      if (!state.usable) throw new PageError(400, invalidVerificationLinkPage());
+      throw new PageError(400, verifyEmailPage({ ticket, email: state.email, csrf: state.csrf, error: outcome.message }));
+    }
   }
 }
 

@@ -8,11 +8,13 @@ import { invalidLink } from './links.js';
 
 const S = 'email-verification' as const;
 
-export function verifyEmailPage(view: { ticket: string; email: string; csrf: string }): PageDocument {
+/** `error`: why the last confirmation was refused (a custom database's `verify` script failed); the link stays usable. */
+export function verifyEmailPage(view: { ticket: string; email: string; csrf: string; error?: string }): PageDocument {
   return page(
     (ui) => ui.text(S, S, 'pageTitle'),
     (ui) => html`<h1>${ui.text(S, S, 'title')}</h1>
-<p>${ui.rich(S, S, 'description', { email: view.email })}</p>
+<p>${ui.rich(S, S, 'description', { email: view.email })}</p>${view.error === undefined ? '' : html`
+<p class="error" role="alert">${view.error}</p>`}
 <form method="post" action="/verify-email">
 <input type="hidden" name="ticket" value="${view.ticket}">
 <input type="hidden" name="csrf_token" value="${view.csrf}">

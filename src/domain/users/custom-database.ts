@@ -29,7 +29,9 @@
  *
  * A password reset, or a password or email change through the Management
  * API, changes it in the legacy store first through `change_password` or
- * `change_email` (`scriptPasswordChange`, `scriptEmailChange`); the new
+ * `change_email` (`scriptPasswordChange`, `scriptEmailChange`), and a
+ * followed verification link marks the address there through `verify`
+ * (`scriptVerify`); the new
  * password's hash is then also written here as for any user, unused while
  * the connection does not import (and its password should it switch to
  * `import_mode` later).
@@ -149,8 +151,23 @@ export async function scriptEmailChange(deps: CustomDatabaseDeps, tenantId: stri
   return legacyChange(deps, tenantId, connection, 'change_email', [email, newEmail, verified], "The email could not be changed in the connection's user store.");
 }
 
+/**
+ * The link of a verification email, followed, on a custom database without
+ * `import_mode`: `verify(email, callback)` marks the address verified in the
+ * legacy store and must answer `true` (the script profile of later logins
+ * then says so too). False when the connection's users are Gatehouse's, or
+ * when the connection has no `verify` script: the address is then verified
+ * in Gatehouse's store only (the service requires the script for legacy
+ * stores; Gatehouse keeps a connection without one working as before).
+ * Throws `CustomDatabaseError` when the script fails or answers other than `true`.
+ */
+export async function scriptVerify(deps: CustomDatabaseDeps, tenantId: string, connection: ConnectionRow, email: string): Promise<boolean> {
+  if (customScript(connection.options, 'verify') === undefined) return false;
+  return legacyChange(deps, tenantId, connection, 'verify', [email], "The email could not be verified in the connection's user store.");
+}
+
 /** A change the legacy store makes through `script`, which must answer `true`; false when the users are Gatehouse's. */
-async function legacyChange(deps: CustomDatabaseDeps, tenantId: string, connection: ConnectionRow, name: 'change_password' | 'change_email', args: unknown[], failed: string): Promise<boolean> {
+async function legacyChange(deps: CustomDatabaseDeps, tenantId: string, connection: ConnectionRow, name: 'change_password' | 'change_email' | 'verify', args: unknown[], failed: string): Promise<boolean> {
   if (!usesCustomScripts(connection.options) || connection.options.import_mode === true) return false;
   const script = customScript(connection.options, name);
   if (script === undefined) throw new CustomDatabaseError('no_script', failed, `the connection has no ${name} script`);
