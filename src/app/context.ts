@@ -38,6 +38,7 @@ import { RateLimiter } from '../platform/rate-limit/rate-limiter.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../storage/database.js';
 import { databaseIdentity } from '../storage/probe.js';
 import { invalidatingStores } from './configuration-writes.js';
+import { sealingConnections } from './sealed-connections.js';
 import { kyselyStores } from '../storage/kysely/index.js';
 import { loopbackAliases } from './loopback-aliases.js';
 import { consoleHosts } from './console-client.js';
@@ -115,8 +116,10 @@ export async function createContext(config: Config, logger: Logger = createLogge
   redis?.on('error', (err) => logger.warn({ err }, 'redis error; rate limits fall back to in-process buckets'));
   const invalidation = new InvalidationBus(redis, logger);
   const kysely = kyselyStores(database.db, clock);
+  // Connections' upstream secrets are sealed at rest and opened on read (src/app/sealed-connections.ts).
+  const sealed = sealingConnections(kysely.stores, kysely.unitOfWork, box);
   // Configuration writes invalidate the tenant's cached copies once committed (src/app/configuration-writes.ts).
-  const { stores: invalidating, unitOfWork } = invalidatingStores(kysely.stores, kysely.unitOfWork, (tenantId) => invalidation.invalidate(tenantId));
+  const { stores: invalidating, unitOfWork } = invalidatingStores(sealed.stores, sealed.unitOfWork, (tenantId) => invalidation.invalidate(tenantId));
   // Actions' execution records are written in batches, off the request path (src/domain/actions/buffered-executions.ts).
   const executions = new BufferedExecutionStore(invalidating.actionExecutions, logger);
   const stores: Stores = { ...invalidating, actionExecutions: executions };

@@ -11,6 +11,7 @@
  */
 import { actionSecretContext } from '../actions/secrets.js';
 import type { StoredActionSecret } from '../actions/rows.js';
+import { connectionSecretContext, SEALED_OPTION_MEMBERS, SEALED_OPTIONS_MEMBER } from '../connections/sealed-options.js';
 import { CREDENTIALS_SEAL } from '../email/provider.js';
 import { apnsP12Context, fcmCredentialContext, snsAccessKeyIdContext, snsSecretAccessKeyContext } from '../guardian/model.js';
 import { signingKeyContext } from '../keys/keyring.js';
@@ -99,6 +100,29 @@ const guardianPush: SealedValueSource = {
   },
 };
 
+/** Connections' upstream secrets: inside the `options` JSON, in its reserved member, each bound to its connection and name. */
+const connectionSecrets: SealedValueSource = {
+  name: 'connection secrets',
+  table: 'connections',
+  key: ['id'],
+  columns: ['options'],
+  reseal(tenantId, row, move) {
+    if (!row.options) return undefined;
+    const options = JSON.parse(row.options) as Record<string, unknown>;
+    const sealed = options[SEALED_OPTIONS_MEMBER] as Record<string, string> | undefined;
+    if (typeof sealed !== 'object' || sealed === null) return undefined;
+    const next = { ...sealed };
+    let changed = false;
+    for (const member of SEALED_OPTION_MEMBERS) {
+      const moved = typeof sealed[member] === 'string' ? move(sealed[member], connectionSecretContext(tenantId, row.id!, member)) : undefined;
+      if (moved === undefined) continue;
+      next[member] = moved;
+      changed = true;
+    }
+    return changed ? { options: JSON.stringify({ ...options, [SEALED_OPTIONS_MEMBER]: next }) } : undefined;
+  },
+};
+
 export const SEALED_VALUE_SOURCES: readonly SealedValueSource[] = [
   columns('signing keys', 'signing_keys', ['kid'], { private_key_enc: (t, r) => signingKeyContext(t, r.kid!) }),
   columns('client secrets', 'clients', ['client_id'], { client_secret_enc: (t, r) => clientSecretContext(t, r.client_id!) }),
@@ -118,4 +142,5 @@ export const SEALED_VALUE_SOURCES: readonly SealedValueSource[] = [
   columns('email provider credentials', 'email_providers', [], { credentials_enc: () => CREDENTIALS_SEAL }),
   columns('log stream authorization', 'log_streams', ['id'], { authorization_enc: (t, r) => streamAuthorizationContext(t, r.id!) }),
   columns('organization invitation tickets', 'organization_invitations', ['id'], { ticket_enc: () => INVITATION_TICKET_SEAL }),
+  connectionSecrets,
 ];
