@@ -25,6 +25,7 @@ import { recordEvent, type EventTenant } from '../event-streams/events.js';
 import type { JsonObject } from '../json.js';
 import type { JobRow, JobSummary } from '../jobs/rows.js';
 import type { ElementFilter } from '../scim/mapping.js';
+import { elementFilterOf } from '../scim/element-filter.js';
 import type { Stores, UnitOfWork } from '../stores.js';
 import { userFromRow } from '../users/model.js';
 import { baseUserRow } from '../users/new-user.js';
@@ -64,26 +65,6 @@ export interface SyncOutcome {
   summary: JobSummary & { blocked: number };
   /** Set when the run stopped at the bound. */
   note?: string;
-}
-
-let elementFilter: Promise<ElementFilter> | undefined;
-/** The value filters of attribute paths (`organizations[primary eq true]`), by scim2-parse-filter as the SCIM endpoint's. */
-function elementFilterOf(): Promise<ElementFilter> {
-  return (elementFilter ??= import('scim2-parse-filter').then(({ parse, filter }) => {
-    const cache = new Map<string, (element: unknown) => boolean>();
-    return (expression: string) => {
-      let test = cache.get(expression);
-      if (!test) {
-        try {
-          test = filter(parse(expression));
-        } catch {
-          test = () => false;
-        }
-        if (cache.size < 1000) cache.set(expression, test);
-      }
-      return test;
-    };
-  }));
 }
 
 const fetchers = new WeakMap<object, UpstreamFetch>();
