@@ -8,12 +8,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { JobRunner } from '../../src/domain/jobs/runner.js';
+import { secretHash } from '../../src/domain/secrets.js';
 import { isoAt } from '../../src/platform/clock.js';
 import { createTlsCertificate } from '../../src/platform/crypto/certificates.js';
 import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { directoryUser, startDirectoryStandIn, type DirectoryStandIn } from '../helpers/google-directory-stand-in.js';
 import { LOOPBACK_RANGES } from '../helpers/outbound.js';
 import { postgresAvailable } from '../helpers/postgres.js';
+import { inProcessSdk } from '../helpers/in-process-sdk.js';
 import { connectionRow } from '../helpers/rows.js';
 
 const CLIENT_ID = 'workspace-client.apps.googleusercontent.com';
@@ -202,6 +204,12 @@ for (const postgres of [false, true]) describe(`directory provisioning (${postgr
     const adminBlock = await t.management('PATCH', `/api/v2/users/${encodeURIComponent(userId('erin@corp.example'))}`, { body: { blocked: true } });
     assert.equal(adminBlock.statusCode, 200, adminBlock.body);
     directory.users[0] = directoryUser('101', 'alice@corp.example', 'Alice', 'Archer-Smith', { organizations: [{ title: 'Staff Engineer', primary: true }] });
+    // Bob and Dave are signed in; the directory is about to take them away.
+    const now = t.ctx.now();
+    for (const email of ['bob@corp.example', 'dave@corp.example']) {
+      await t.ctx.stores.sessions.insert({ tenant_id: t.tenant.id, id_hash: secretHash(`session-${email}`), user_id: userId(email), auth_time: Math.floor(now / 1000), created_at: isoAt(now), expires_at: isoAt(now + 3_600_000) });
+      assert.ok(await t.ctx.stores.sessions.findActive(t.tenant.id, secretHash(`session-${email}`), isoAt(now)));
+    }
     directory.users[1] = { ...directory.users[1], suspended: true };
     directory.users[2] = { ...directory.users[2], suspended: false };
     directory.users.splice(3, 1); // dave leaves the directory
@@ -214,6 +222,9 @@ for (const postgres of [false, true]) describe(`directory provisioning (${postgr
     assert.equal(alice.app_metadata?.department, undefined, 'a mapped attribute the directory no longer has is removed');
     assert.equal((await user('bob@corp.example')).blocked, true, 'suspended in the directory');
     assert.equal((await user('dave@corp.example')).blocked, true, 'removed from the directory');
+    for (const email of ['bob@corp.example', 'dave@corp.example']) {
+      assert.equal(await t.ctx.stores.sessions.findActive(t.tenant.id, secretHash(`session-${email}`), isoAt(t.ctx.now())), undefined, `${email}'s session ended`);
+    }
     assert.equal((await user('carol@corp.example')).blocked ?? false, false, 'reactivated: the directory lifts its own block');
     assert.equal((await user('erin@corp.example')).blocked, true, "the administrator's block stays");
   });
@@ -275,7 +286,7 @@ for (const postgres of [false, true]) describe(`directory provisioning (${postgr
     t.ctx.clock.advance(31 * 60 * 1000);
     const limits = t.config.directorySync as { maxUsers: number };
     const saved = limits.maxUsers;
-    limits.maxUsers = 2;
+    limits.maxUsers = 3;
     try {
       await synchronize();
     } finally {
@@ -283,8 +294,48 @@ for (const postgres of [false, true]) describe(`directory provisioning (${postgr
     }
     const state = (await t.management('GET', base(workspaceId))).json();
     assert.equal(state.last_synchronization_status, 'completed');
-    assert.match(state.last_synchronization_error, /more than 2 users/);
+    assert.match(state.last_synchronization_error, /more than 3 users/);
     assert.equal((await user('frank@corp.example')).blocked ?? false, false, 'not seen, but the run did not read the whole directory');
+  });
+
+  it('the auth0 SDK drives every operation (connections.directoryProvisioning)', async () => {
+    const row = connectionRow(t.tenant.id, {
+      name: 'sdk-workspace',
+      strategy: 'google-apps',
+      realms: ['sdk-workspace'],
+      options: { client_id: CLIENT_ID, client_secret: CLIENT_SECRET, domain: 'corp.example', api_enable_users: true, api_enable_groups: true, admin_refresh_token: REFRESH_TOKEN, oidc_metadata: { token_endpoint: directory.tokenUrl } },
+    });
+    await t.ctx.stores.connections.insert(row, []);
+    const sdk = (await inProcessSdk(t)).connections.directoryProvisioning;
+    const defaults = await sdk.getDefaultMapping(row.id);
+    assert.equal(defaults.mapping?.[0]?.idp, 'primaryEmail');
+    const created = await sdk.create(row.id, { mapping: [{ auth0: 'email', idp: 'primaryEmail' }, { auth0: 'app_metadata.unit', idp: 'orgUnitPath' }], synchronize_groups: 'all' });
+    assert.equal(created.connection_name, 'sdk-workspace');
+    assert.equal(created.synchronize_groups, 'all');
+    assert.equal((await sdk.get(row.id)).mapping.length, 2);
+    const page = await sdk.list({ take: 1 });
+    assert.equal(page.data.length, 1);
+    const all: string[] = [];
+    for await (const item of await sdk.list({ take: 1 })) all.push(item.connection_id);
+    assert.ok(all.includes(row.id), 'the SDK follows `next` to the second configuration');
+    await sdk.set(row.id, { groups: [{ id: 'grp2' }, { id: 'grp1' }] });
+    const groups: string[] = [];
+    for await (const group of await sdk.listSynchronizedGroups(row.id, { take: 1 })) groups.push(group.id);
+    assert.deepEqual(groups, ['grp1', 'grp2']);
+    const updated = await sdk.update(row.id, { synchronize_automatically: true });
+    assert.equal(updated.synchronize_automatically, true);
+    assert.equal(updated.mapping.length, 2);
+    const sync = await sdk.synchronizations.create(row.id);
+    assert.equal(sync.status, 'pending');
+    assert.equal(await runner.runOnce(), 1);
+    const state = await sdk.get(row.id);
+    assert.equal(state.last_synchronization_status, 'completed', JSON.stringify(state));
+    const frank = await t.management('GET', `/api/v2/users/${encodeURIComponent('google-apps|sdk-workspace|frank@corp.example')}`);
+    assert.equal(frank.statusCode, 200, frank.body);
+    assert.equal(frank.json().app_metadata.unit, '/');
+    await assert.rejects(sdk.create(row.id, {}), (error: { statusCode?: number }) => error.statusCode === 409);
+    await sdk.delete(row.id);
+    await assert.rejects(sdk.get(row.id), (error: { statusCode?: number }) => error.statusCode === 404);
   });
 
   it('deletes the configuration (204); its users stay', async () => {

@@ -107,11 +107,12 @@ export async function runDirectorySync(ctx: DirectorySyncContext, job: JobRow, c
   const filter = await elementFilterOf();
   const max = ctx.config.directorySync.maxUsers;
   const summary = { failed: 0, updated: 0, inserted: 0, total: 0, blocked: 0 };
+  // Whether the run saw every user of the directory: only then is an absent user blocked.
   let complete = false;
   for (let pageToken: string | undefined; ; ) {
     const page = await client.users(pageToken, Math.min(USERS_PAGE_SIZE, max));
-    for (const user of page.items) {
-      if (summary.total >= max) break;
+    const taken = page.items.slice(0, max - summary.total);
+    for (const user of taken) {
       summary.total++;
       const written = await writeUser(ctx, target, user, groups, filter);
       if (written === 'failed') summary.failed++;
@@ -120,8 +121,9 @@ export async function runDirectorySync(ctx: DirectorySyncContext, job: JobRow, c
       if (written !== 'failed' && written.blocked) summary.blocked++;
     }
     await checkpoint(summary.total, summary);
+    if (taken.length < page.items.length) break;
     if (!page.nextPageToken) {
-      complete = summary.total <= max;
+      complete = true;
       break;
     }
     if (summary.total >= max) break;
