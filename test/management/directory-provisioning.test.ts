@@ -264,10 +264,14 @@ for (const postgres of [false, true]) describe(`directory provisioning (${postgr
     assert.equal(claimed?.id, requested.json().synchronization_id);
     assert.equal(await new JobRunner(t.ctx).runOnce(), 0, 'leased to the dead process');
     t.ctx.clock.advance(61_000);
-    directory.users.push(directoryUser('106', 'frank@corp.example', 'Frank', 'Fox'));
+    // A directory user whose address another user of the connection holds is skipped; the others are written.
+    directory.users.push(directoryUser('107', 'ALICE@corp.example', 'Impostor', 'Alias'), directoryUser('106', 'frank@corp.example', 'Frank', 'Fox'));
     assert.equal(await new JobRunner(t.ctx).runOnce(), 1);
     assert.equal((await user('frank@corp.example')).given_name, 'Frank');
     assert.equal((await t.management('GET', base(workspaceId))).json().last_synchronization_status, 'completed');
+    assert.equal((await t.management('GET', `/api/v2/users/${encodeURIComponent(userId('ALICE@corp.example'))}`)).statusCode, 404);
+    assert.equal((await user('alice@corp.example')).given_name, 'Alice');
+    directory.users = directory.users.filter((u) => u.id !== '107');
 
     t.ctx.clock.advance(31 * 60 * 1000);
     directory.refuseTokens = true;

@@ -30,6 +30,7 @@ import type { Stores, UnitOfWork } from '../stores.js';
 import { userFromRow } from '../users/model.js';
 import { baseUserRow } from '../users/new-user.js';
 import { isoAt } from '../../platform/clock.js';
+import { isUniqueViolation } from '../../platform/database-errors.js';
 import { upstreamFetch, type UpstreamFetch } from '../../platform/http/upstream-fetch.js';
 import type { OutboundPolicy } from '../../platform/http/outbound-guard.js';
 import { DirectoryError, GOOGLE_TOKEN_ENDPOINT, GoogleDirectoryClient, USERS_PAGE_SIZE, type DirectoryGroup } from './google-directory.js';
@@ -197,6 +198,7 @@ async function writeUser(
   const now = isoAt(ctx.now());
   if (groups) mapped.app_metadata.groups = groups.get(directoryId) ?? [];
   let outcome: { created: boolean; blocked: boolean; ended: boolean } | 'failed' = 'failed';
+  // A user whose email or username another user of the connection holds is counted as failed; the others go on.
   await ctx.unitOfWork.transaction(async (stores: Stores) => {
     const existing = await stores.users.getIdentity(tenant.id, userId);
     if (existing && existing.connection_id !== connection.id) return;
@@ -246,6 +248,9 @@ async function writeUser(
     const written = await stores.users.get(tenant.id, userId);
     if (written) await recordEvent(stores, tenant, existing ? 'user.updated' : 'user.created', { ...userFromRow(written, connection.name) }, ctx.now());
     outcome = { created: !existing, blocked: blocked && !wasBlocked, ended: blocked && !wasBlocked };
+  }).catch((error: unknown) => {
+    if (!isUniqueViolation(error)) throw error;
+    outcome = 'failed';
   });
   if (outcome === 'failed') return outcome;
   const done: { created: boolean; blocked: boolean; ended: boolean } = outcome;
