@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { JobRunner } from '../../src/domain/jobs/runner.js';
 import { secretHash } from '../../src/domain/secrets.js';
 import { isoAt } from '../../src/platform/clock.js';
+import { loadConfig } from '../../src/platform/config.js';
 import { createTlsCertificate } from '../../src/platform/crypto/certificates.js';
 import { createTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { directoryUser, startDirectoryStandIn, type DirectoryStandIn } from '../helpers/google-directory-stand-in.js';
@@ -349,6 +350,20 @@ for (const postgres of [false, true]) describe(`directory provisioning (${postgr
     assert.equal((await t.management('DELETE', base(workspaceId))).statusCode, 404);
     assert.deepEqual((await t.management('GET', '/api/v2/connections-directory-provisionings')).json(), { directory_provisionings: [] });
     await user('alice@corp.example');
+  });
+});
+
+describe('directory provisioning: its settings', () => {
+  it('checks GATEHOUSE_GOOGLE_DIRECTORY_URL, _CA_FILE and GATEHOUSE_DIRECTORY_SYNC_MAX_USERS at start, naming the variable', () => {
+    const dataDir = tempDir();
+    const defaults = loadConfig({ GATEHOUSE_DATA_DIR: dataDir });
+    assert.deepEqual(defaults.directorySync, { googleUrl: 'https://admin.googleapis.com', caFile: undefined, maxUsers: 50_000 });
+    assert.throws(() => loadConfig({ GATEHOUSE_DATA_DIR: dataDir, GATEHOUSE_GOOGLE_DIRECTORY_URL: 'http://127.0.0.1:8443' }), /GATEHOUSE_GOOGLE_DIRECTORY_URL.*https/);
+    assert.throws(() => loadConfig({ GATEHOUSE_DATA_DIR: dataDir, GATEHOUSE_GOOGLE_DIRECTORY_URL: 'https://directory.example/admin' }), /GATEHOUSE_GOOGLE_DIRECTORY_URL/);
+    assert.throws(() => loadConfig({ GATEHOUSE_DATA_DIR: dataDir, GATEHOUSE_GOOGLE_DIRECTORY_CA_FILE: path.join(dataDir, 'absent.pem') }), /GATEHOUSE_GOOGLE_DIRECTORY_CA_FILE/);
+    assert.throws(() => loadConfig({ GATEHOUSE_DATA_DIR: dataDir, GATEHOUSE_DIRECTORY_SYNC_MAX_USERS: '0' }), /GATEHOUSE_DIRECTORY_SYNC_MAX_USERS/);
+    const set = loadConfig({ GATEHOUSE_DATA_DIR: dataDir, GATEHOUSE_GOOGLE_DIRECTORY_URL: 'https://127.0.0.1:8443', GATEHOUSE_GOOGLE_DIRECTORY_CA_FILE: caFile, GATEHOUSE_DIRECTORY_SYNC_MAX_USERS: '10' });
+    assert.deepEqual(set.directorySync, { googleUrl: 'https://127.0.0.1:8443', caFile: path.resolve(caFile), maxUsers: 10 });
   });
 });
 
