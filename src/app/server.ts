@@ -15,6 +15,7 @@ import { startMetricsListener } from './metrics.js';
 import { PURGE_FIRST_DELAY_MS, PURGE_INTERVAL_MS, purgeExpired } from '../storage/purge.js';
 import { BackchannelLogoutDelivery } from '../domain/backchannel-logout/delivery.js';
 import { JobRunner } from '../domain/jobs/runner.js';
+import { queueAutomaticSynchronizations } from '../domain/directory-provisioning/queue.js';
 import { httpsFormPoster, httpsPoster } from '../platform/http/form-poster.js';
 import { LogStreamDelivery } from '../domain/log-streams/delivery.js';
 import { EventStreamDelivery } from '../domain/event-streams/delivery.js';
@@ -29,6 +30,9 @@ const BACKCHANNEL_ROUND_MS = 1000;
 /** How long the event streams' worker waits after a round that found nothing to send. */
 const EVENT_STREAMS_IDLE_MS = 250;
 import { type AppContext } from '../domain/context.js';
+
+/** How often due automatic directory synchronizations are queued. */
+const DIRECTORY_SYNC_ROUND_MS = 5 * 60 * 1000;
 
 export interface TlsFiles {
   key: Buffer;
@@ -220,6 +224,15 @@ export async function startServer(config: Config, print: (line: string) => void 
   }, JOBS_ROUND_MS);
   runJobs.unref();
 
+  // Directory provisioning with `synchronize_automatically`: every process looks for due
+  // configurations every few minutes; a synchronization already queued or running is not queued twice.
+  const automaticSync = setInterval(() => {
+    queueAutomaticSynchronizations(ctx.unitOfWork, ctx.stores.directoryProvisioning, ctx.now()).catch((err: unknown) =>
+      ctx.logger.warn({ err }, 'queueing automatic directory synchronizations failed'),
+    );
+  }, DIRECTORY_SYNC_ROUND_MS);
+  automaticSync.unref();
+
   let stopping: Promise<boolean> | undefined;
   return {
     app,
@@ -242,6 +255,7 @@ export async function startServer(config: Config, print: (line: string) => void 
         clearInterval(purge);
         clearTimeout(firstPurge);
         clearInterval(runJobs);
+        clearInterval(automaticSync);
         jobs.stop();
         await Promise.all([deliver.stop(), stream.stop(), events.stop(), running, closed]);
         clearTimeout(grace);

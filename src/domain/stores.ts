@@ -56,6 +56,7 @@ import type { JobStore } from './jobs/store.js';
 import type { ActionBindingStore, ActionExecutionStore, ActionStore } from './actions/store.js';
 import type { TokenExchangeProfileStore } from './token-exchange-profiles/store.js';
 import type { ScimStore } from './scim/store.js';
+import type { DirectoryProvisioningStore } from './directory-provisioning/store.js';
 import type { SelfServiceStore } from './self-service/store.js';
 
 export interface Stores {
@@ -73,6 +74,7 @@ export interface Stores {
   organizationDiscoveryDomains: OrganizationDiscoveryDomainStore;
   /** SCIM provisioning per enterprise connection. */
   scim: ScimStore;
+  directoryProvisioning: DirectoryProvisioningStore;
   selfService: SelfServiceStore;
   emailProviders: EmailProviderStore;
   emailTemplates: EmailTemplateStore;

@@ -15,6 +15,7 @@ import { emailRoutes } from './emails/routes.js';
 import { emailTemplateRoutes } from './email-templates/routes.js';
 import { connectionRoutes } from './connections/routes.js';
 import { scimConfigurationRoutes } from './scim-configuration/routes.js';
+import { directoryProvisioningRoutes } from './directory-provisioning/routes.js';
 import { selfServiceProfileRoutes } from './self-service-profiles/routes.js';
 import { consentGrantRoutes } from './grants/routes.js';
 import { groupRoutes } from './groups/routes.js';
@@ -57,6 +58,7 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
     ...groupRoutes(ctx),
     ...connectionRoutes(ctx),
     ...scimConfigurationRoutes(ctx),
+    ...directoryProvisioningRoutes(ctx),
     ...selfServiceProfileRoutes(ctx),
     ...userRoutes(ctx),
     ...userBlockRoutes(ctx),

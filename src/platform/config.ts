@@ -122,6 +122,17 @@ export interface Config {
     /** Users a batch commits at once (with the job's progress). */
     importBatch: number;
   };
+  /**
+   * Inbound directory provisioning of Google Workspace connections
+   * (src/domain/directory-provisioning/): where the Admin SDK Directory API
+   * is, the extra certificate authorities trusted for it and for Google's
+   * token endpoint, and the bound of one synchronization.
+   */
+  directorySync: {
+    googleUrl: string;
+    caFile: string | undefined;
+    maxUsers: number;
+  };
   /** The tenant encryption keys (src/domain/encryption/) and the rekey job that moves sealed values under a new one. */
   encryptionKeys: {
     /** How often every process reloads every tenant's keys; a rekey waits this long before sealing under a new key and before retiring an old one. */
@@ -373,6 +384,20 @@ const TABLE = {
   GATEHOUSE_FCM_TOKEN_URL: endpointUrl(
     "Google's OAuth 2.0 token endpoint, where an `fcmv1` provider's service account exchanges its signed assertion for an access token (the key's own `token_uri` is not followed); `https://`, or `http://` only to a loopback address",
     '`https://oauth2.googleapis.com/token`',
+  ),
+  GATEHOUSE_GOOGLE_DIRECTORY_URL: withDefault(
+    'https://admin.googleapis.com',
+    "base URL of Google's Admin SDK Directory API, which a `google-apps` connection's directory provisioning reads (`GET /admin/directory/v1/users`, `…/groups`, `…/groups/{id}/members`, with an access token from the connection's `admin_refresh_token`; see [SCIM provisioning](scim.md)); `https://` only. For tests and staging against a local stand-in; calls still go through the outbound guard",
+    (raw, name) => {
+      const url = parseServiceUrl(name, raw);
+      if (!url.startsWith('https://')) throw new ConfigError(name, 'must be an https:// URL');
+      return url;
+    },
+  ),
+  GATEHOUSE_GOOGLE_DIRECTORY_CA_FILE: caFile("PEM file of extra certificate authorities trusted when a directory synchronization calls Google's token endpoint and Directory API (the tests' stand-in), besides the system roots"),
+  GATEHOUSE_DIRECTORY_SYNC_MAX_USERS: count(
+    50_000,
+    'most directory users one synchronization of a connection reads (pages of at most 500); a directory larger than this is synchronized up to it, and then nobody is blocked for being absent (the run saw only part of the directory), which the synchronization\'s status says',
   ),
   GATEHOUSE_PUSH_CA_FILE: caFile('PEM file of extra certificate authorities trusted when connecting to APNs, SNS and FCM (a private relay, or the tests\' stand-ins), besides the system roots'),
   GATEHOUSE_REQUEST_TIMEOUT: seconds(30, 'seconds a client has to send a whole request, headers and body (0.01 to 3600); a slower one is answered 408 and its connection closed'),
@@ -755,6 +780,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseMs: read(env, 'GATEHOUSE_JOB_LEASE'),
       importMaxBytes: read(env, 'GATEHOUSE_USERS_IMPORT_MAX_BYTES'),
       importBatch: 500,
+    },
+    directorySync: {
+      googleUrl: read(env, 'GATEHOUSE_GOOGLE_DIRECTORY_URL'),
+      caFile: read(env, 'GATEHOUSE_GOOGLE_DIRECTORY_CA_FILE'),
+      maxUsers: read(env, 'GATEHOUSE_DIRECTORY_SYNC_MAX_USERS'),
     },
     encryptionKeys: {
       refreshMs: read(env, 'GATEHOUSE_ENCRYPTION_KEYS_REFRESH'),

@@ -26,6 +26,7 @@ import type { PushedAuthorizationRequestRow } from '../domain/pushed-requests/ro
 import type { ResourceServerRow } from '../domain/resource-servers/rows.js';
 import type { TenantRow } from '../domain/tenants/rows.js';
 import type { UserRow } from '../domain/users/rows.js';
+import type { DirectoryProvisioningRow } from '../domain/directory-provisioning/rows.js';
 import type { ScimConfigurationRow, ScimTokenRow, ScimUserRow } from '../domain/scim/rows.js';
 import type { SelfServiceProfileRow, SsoTicketRow } from '../domain/self-service/rows.js';
 
@@ -56,6 +57,7 @@ export const JSON_COLUMNS = {
   scim_configurations: ['mapping'],
   scim_tokens: ['scopes'],
   scim_users: ['resource'],
+  directory_provisionings: ['mapping'],
   self_service_profiles: ['branding', 'allowed_strategies', 'user_attributes', 'custom_text'],
   sso_tickets: ['config'],
   network_acls: ['rule'],
@@ -91,6 +93,7 @@ export interface JsonTableRows {
   scim_configurations: ScimConfigurationRow;
   scim_tokens: ScimTokenRow;
   scim_users: ScimUserRow;
+  directory_provisionings: DirectoryProvisioningRow;
   self_service_profiles: SelfServiceProfileRow;
   sso_tickets: SsoTicketRow;
   network_acls: NetworkAclRow;

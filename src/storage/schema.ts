@@ -4,6 +4,7 @@
  * database holds (./json-columns.ts). Booleans are stored as integers (0/1);
  * timestamps are ISO-8601 text in UTC, which sorts correctly.
  */
+import type { DirectoryUserRow } from '../domain/directory-provisioning/rows.js';
 import type { ActionBindingRow } from '../domain/actions/rows.js';
 import type { TokenExchangeProfileRow } from '../domain/token-exchange-profiles/rows.js';
 import type { AuthorizationCodeRow } from '../domain/authorization-codes/rows.js';
@@ -117,6 +118,9 @@ export interface Database {
   scim_configurations: Stored<'scim_configurations'>;
   scim_tokens: Stored<'scim_tokens'>;
   scim_users: Stored<'scim_users'>;
+  directory_provisionings: Stored<'directory_provisionings'>;
+  directory_synchronized_groups: { tenant_id: string; connection_id: string; group_id: string };
+  directory_users: DirectoryUserRow;
   self_service_profiles: Stored<'self_service_profiles'>;
   sso_tickets: Stored<'sso_tickets'>;
   authorization_codes: AuthorizationCodeRow;

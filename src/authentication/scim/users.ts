@@ -14,7 +14,7 @@ import type { ConnectionStore } from '../../domain/connections/store.js';
 import { connectionStrategy } from '../../domain/connections/strategies/index.js';
 import { endUserSessions, type UserSessionsEnding } from '../../domain/backchannel-logout/announce.js';
 import type { JsonObject } from '../../domain/json.js';
-import { CORE_USER_SCHEMA, ENTERPRISE_USER_SCHEMA, mappedProfile, member, readScimPath, scimBoolean, type ElementFilter } from '../../domain/scim/mapping.js';
+import { CORE_USER_SCHEMA, ENTERPRISE_USER_SCHEMA, mappedProfile, member, readScimPath, scimBoolean } from '../../domain/scim/mapping.js';
 import type { ScimConfigurationRow, ScimUserRow } from '../../domain/scim/rows.js';
 import type { ScimStore } from '../../domain/scim/store.js';
 import type { Stores, UnitOfWork } from '../../domain/stores.js';
@@ -27,7 +27,8 @@ import type { Tenant } from '../../domain/tenants/tenant.js';
 import { isoAt } from '../../platform/clock.js';
 import { isUniqueViolation } from '../../platform/database-errors.js';
 import { scimErrors } from './errors.js';
-import { filterModule, MAX_CANDIDATES, parseUserFilter } from './filter.js';
+import { MAX_CANDIDATES, parseUserFilter } from './filter.js';
+import { elementFilterOf } from '../../domain/scim/element-filter.js';
 import { ENTERPRISE_ATTRIBUTES, listResponse, MAX_COUNT, USER_ATTRIBUTES } from './resources.js';
 import { checkedPatchOperations, integer, isObject, type PatchOperation } from './patch.js';
 
@@ -55,26 +56,6 @@ export interface ScimTarget {
 
 const KNOWN = new Map(USER_ATTRIBUTES.map((a) => [a.name.toLowerCase(), a]));
 const KNOWN_ENTERPRISE = new Map(ENTERPRISE_ATTRIBUTES.map((a) => [a.name.toLowerCase(), a]));
-
-let elementFilter: ElementFilter | undefined;
-async function elementFilterOf(): Promise<ElementFilter> {
-  if (elementFilter) return elementFilter;
-  const { parse, filter } = await filterModule();
-  const cache = new Map<string, (element: unknown) => boolean>();
-  elementFilter = (expression) => {
-    let test = cache.get(expression);
-    if (!test) {
-      try {
-        test = filter(parse(expression));
-      } catch {
-        test = () => false;
-      }
-      if (cache.size < 1000) cache.set(expression, test);
-    }
-    return test;
-  };
-  return elementFilter;
-}
 
 /** The resource as kept: what the client sent, less what the server owns (`id`, `meta`), `active` (the user's `blocked`) and `password` (never kept). */
 function kept(resource: JsonObject): JsonObject {

@@ -7,13 +7,14 @@ import type { JsonObject } from '../json.js';
 
 /**
  * `action_build`: an action's dependencies installed (src/domain/actions/build.ts); `encryption_rekey`: a
- * tenant's sealed values moved under a new key (src/domain/encryption/rekey.ts). Neither is a Management
+ * tenant's sealed values moved under a new key (src/domain/encryption/rekey.ts); `directory_sync`: a
+ * connection's directory synchronized (src/domain/directory-provisioning/sync.ts). None is a Management
  * API job: GET /jobs/{id} never shows them.
  */
-export type JobType = 'users_import' | 'users_export' | 'verification_email' | 'action_build' | 'encryption_rekey';
+export type JobType = 'users_import' | 'users_export' | 'verification_email' | 'action_build' | 'encryption_rekey' | 'directory_sync';
 
 /** Jobs that run on the queue but are not the Management API's (GET /jobs/{id} answers 404). */
-export const INTERNAL_JOB_TYPES: readonly JobType[] = ['action_build', 'encryption_rekey'];
+export const INTERNAL_JOB_TYPES: readonly JobType[] = ['action_build', 'encryption_rekey', 'directory_sync'];
 
 export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed';
 

@@ -25,6 +25,8 @@ import { runUsersExport } from './users-export.js';
 import { actionBuildParams, runActionBuild } from '../actions/build.js';
 import { deployDraft } from '../actions/deploy.js';
 import { RekeyFailed, runRekey, type RekeyContext, type RekeyStores } from '../encryption/rekey.js';
+import { DirectoryError, runDirectorySync, type DirectorySyncContext } from '../directory-provisioning/sync.js';
+import fs from 'node:fs';
 
 /** Most users an import file may hold. */
 export const MAX_IMPORT_USERS = 1_000_000;
@@ -74,6 +76,7 @@ export class JobRunner {
       if (job.type === 'users_import') await this.runImport(job);
       else if (job.type === 'action_build') await this.runActionBuild(job);
       else if (job.type === 'encryption_rekey') await this.runRekey(job);
+      else if (job.type === 'directory_sync') await this.runDirectorySync(job);
       else if (job.type === 'users_export') await this.finish(job, 'completed', await runUsersExport(this.ctx, job), null);
       else await this.runVerificationEmail(job);
     } catch (error) {
@@ -154,6 +157,53 @@ export class JobRunner {
       },
     });
     await this.finish(job, 'completed', summary, null);
+  }
+
+  /**
+   * A directory synchronization (src/domain/directory-provisioning/sync.ts):
+   * each page extends the lease; a stop hands the job back, and the run is
+   * done again from the start (it is idempotent). Its outcome is recorded on
+   * the connection's configuration as well as on the job.
+   */
+  private async runDirectorySync(job: JobRow): Promise<void> {
+    const record = (status: 'completed' | 'failed', error: string | null) =>
+      this.ctx.stores.directoryProvisioning.setSynchronization(job.tenant_id, job.connection_id ?? '', {
+        last_synchronization_at: isoAt(this.ctx.now()),
+        last_synchronization_status: status,
+        last_synchronization_error: error,
+      });
+    try {
+      const outcome = await runDirectorySync(this.directorySyncContext(), job, async (progress, summary) => {
+        if (this.stopping) throw new Stopping({ progress: 0, summary: emptySummary() });
+        const held = await this.ctx.stores.jobs.advance(job.tenant_id, job.id, this.owner, { progress, summary, now: isoAt(this.ctx.now()), leaseUntil: this.leaseUntil() });
+        if (!held) throw new LeaseLost();
+      });
+      const { blocked: _blocked, ...summary } = outcome.summary;
+      await record('completed', outcome.note ?? null);
+      await this.finish(job, 'completed', summary, outcome.note ?? null);
+    } catch (error) {
+      if (error instanceof Stopping || error instanceof LeaseLost) throw error;
+      const told = error instanceof DirectoryError || (error instanceof Error && error.name === 'UpstreamFetchError') || (error as { code?: string }).code === 'EUPSTREAM';
+      const message = told ? (error as Error).message : 'The synchronization failed on an internal error.';
+      if (!told) this.ctx.logger.error({ err: error, job: job.id }, 'directory synchronization failed');
+      await record('failed', message);
+      await this.finish(job, 'failed', job.summary, message);
+    }
+  }
+
+  private directoryCa: string | undefined;
+  private directorySyncContext(): DirectorySyncContext {
+    const caFile = this.ctx.config.directorySync.caFile;
+    if (caFile !== undefined && this.directoryCa === undefined) this.directoryCa = fs.readFileSync(caFile, 'utf8');
+    return {
+      now: () => this.ctx.now(),
+      config: this.ctx.config,
+      directoryCa: this.directoryCa,
+      tenants: this.ctx.tenants,
+      unitOfWork: this.ctx.unitOfWork,
+      stores: this.ctx.stores,
+      lookups: this.ctx.lookups,
+    };
   }
 
   private rekeyContext(): RekeyContext {

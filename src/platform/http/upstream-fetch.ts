@@ -13,6 +13,7 @@
  * provider skip a TLS handshake each.
  */
 import https from 'node:https';
+import tls from 'node:tls';
 import { checkLiteralHost, guardedLookup, PUBLIC_ONLY, type OutboundPolicy } from './outbound-guard.js';
 
 export const UPSTREAM_MAX_BODY = 1024 * 1024;
@@ -35,6 +36,8 @@ export interface UpstreamFetchOptions {
   outbound?: OutboundPolicy;
   maxBody?: number;
   timeoutMs?: number;
+  /** Extra certificate authorities (PEM) trusted besides the system roots (an operator's CA file for a stand-in). */
+  ca?: string | Buffer;
 }
 
 export function upstreamFetch(options: UpstreamFetchOptions = {}): UpstreamFetch {
@@ -43,7 +46,7 @@ export function upstreamFetch(options: UpstreamFetchOptions = {}): UpstreamFetch
   const timeoutMs = options.timeoutMs ?? UPSTREAM_TIMEOUT_MS;
   const lookup = guardedLookup(policy);
   // One pool per fetcher, and so per outbound policy: every socket in it was connected through this policy's lookup.
-  const agent = new https.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 8, timeout: 30_000, scheduling: 'lifo' });
+  const agent = new https.Agent({ ...(options.ca !== undefined && { ca: [...tls.rootCertificates, String(options.ca)] }), keepAlive: true, maxSockets: 64, maxFreeSockets: 8, timeout: 30_000, scheduling: 'lifo' });
   return (input, init = {}) =>
     new Promise<Response>((resolve, reject) => {
       const url = new URL(String(input));

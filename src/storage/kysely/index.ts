@@ -31,6 +31,7 @@ import { KyselyPasswordlessStore } from './passwordless.js';
 import { KyselyOrganizationConnectionStore } from './organization-connections.js';
 import { KyselyOrganizationDiscoveryDomainStore } from './organization-discovery-domains.js';
 import { KyselyScimStore } from './scim.js';
+import { KyselyDirectoryProvisioningStore } from './directory-provisioning.js';
 import { KyselySelfServiceStore } from './self-service.js';
 import { KyselyEmailProviderStore, KyselyEmailTemplateStore } from './email.js';
 import { KyselyOrganizationInvitationStore } from './organization-invitations.js';
@@ -72,6 +73,7 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     organizationInvitations: new KyselyOrganizationInvitationStore(db),
     organizationDiscoveryDomains: new KyselyOrganizationDiscoveryDomainStore(db),
     scim: new KyselyScimStore(db),
+    directoryProvisioning: new KyselyDirectoryProvisioningStore(db),
     selfService: new KyselySelfServiceStore(db),
     emailProviders: new KyselyEmailProviderStore(db),
     emailTemplates: new KyselyEmailTemplateStore(db),
