@@ -1,14 +1,15 @@
 /**
  * Connections' upstream secrets sealed at rest (src/app/sealed-connections.ts,
  * src/domain/connections/sealed-options.ts), through the real app and
- * database: the stored options hold neither `client_secret` nor Apple's key
- * in clear, the Management API still answers them as the service does, a
+ * database: the stored options hold no `client_secret`, Apple's key or
+ * Workspace admin token in clear, the Management API still answers them as the service does, a
  * client's own `gatehouse:sealed` member is never trusted, a sealed value
  * copied into another connection does not open there, and a rekey re-seals
  * them under the same binding.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { openOptionSecrets, sealOptionSecrets } from '../../src/domain/connections/sealed-options.js';
 import { SEALED_VALUE_SOURCES } from '../../src/domain/encryption/sealed-values.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
@@ -46,6 +47,10 @@ describe('connection secrets sealed at rest', () => {
       assert.equal(answered.options[member], value);
       assert.equal(answered.options['gatehouse:sealed'], undefined);
     }
+    // A Workspace connection's admin tokens (directory provisioning) likewise.
+    const workspace = sealOptionSecrets(t.ctx.box, t.tenant.id, 'con_w', { client_id: 'w', client_secret: 'workspace-secret-51', domain: 'example.com', admin_refresh_token: 'admin-refresh-9f3a', admin_access_token: 'admin-access-77' });
+    assert.doesNotMatch(JSON.stringify(workspace), /workspace-secret-51|admin-refresh-9f3a|admin-access-77/);
+    assert.deepEqual(openOptionSecrets(t.ctx.box, t.tenant.id, 'con_w', workspace), { client_id: 'w', client_secret: 'workspace-secret-51', domain: 'example.com', admin_refresh_token: 'admin-refresh-9f3a', admin_access_token: 'admin-access-77' });
     const list = (await t.management('GET', '/api/v2/connections?strategy=github')).json() as { options: Record<string, unknown> }[];
     assert.equal(list.find((c) => c.options.client_id === 'h')?.options.client_secret, SECRET);
   });

@@ -1,7 +1,9 @@
 /**
  * The secrets in a connection's `options` sealed at rest: an upstream's
- * `client_secret` (social, `oauth2`, `oidc`, `okta`, `waad`, `google-apps`)
- * and Apple's `.p8` key (`app_secret`). Stored, they are moved into one
+ * `client_secret` (social, `oauth2`, `oidc`, `okta`, `waad`, `google-apps`),
+ * Apple's `.p8` key (`app_secret`), and a `google-apps` connection's admin
+ * tokens for directory provisioning (`admin_refresh_token`,
+ * `admin_access_token`). Stored, they are moved into one
  * reserved member, `gatehouse:sealed`, each value sealed (AES-256-GCM under
  * the tenant's encryption key, else the environment root key) and bound to
  * its tenant, connection and name; read, they are opened back into their
@@ -18,7 +20,7 @@
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 
 /** The members of `options` that carry an upstream secret. */
-export const SEALED_OPTION_MEMBERS = ['client_secret', 'app_secret'] as const;
+export const SEALED_OPTION_MEMBERS = ['client_secret', 'app_secret', 'admin_refresh_token', 'admin_access_token'] as const;
 /** Where the sealed values live in the stored options. */
 export const SEALED_OPTIONS_MEMBER = 'gatehouse:sealed';
 
