@@ -137,8 +137,12 @@ describe('/api/v2/prompts/rendering', () => {
     assert.deepEqual(byPrompt, [{ screen: 'mfa-otp-challenge', use_page_template: true }]);
     const paged = (await t.management('GET', `${BULK}?include_totals=true&per_page=2&page=1`)).json() as { configs: unknown[]; start: number; limit: number; total: number };
     assert.deepEqual({ ...paged, configs: paged.configs.length }, { configs: 1, start: 2, limit: 2, total: 3 });
-    const listed = await sdk.prompts.rendering.list({ prompt: 'login-id' });
-    assert.equal(JSON.stringify(listed).includes('"login-id"'), true);
+    // The SDK's pages, one config a page, walked to the end.
+    const walked: string[] = [];
+    for await (const config of await sdk.prompts.rendering.list({ per_page: 1 })) walked.push(`${config.prompt}/${config.screen}`);
+    assert.deepEqual(walked.sort(), ['login-id/login-id', 'mfa-otp/mfa-otp-challenge', 'signup/signup']);
+    const filtered = await sdk.prompts.rendering.list({ prompt: 'login-id' });
+    assert.deepEqual(filtered.data.map((c) => c.screen), ['login-id']);
     await t.management('PATCH', SCREEN('login-id', 'login-id'), { body: { rendering_mode: 'standard' } });
   });
 
@@ -254,6 +258,29 @@ describe('/api/v2/prompts/rendering', () => {
     assert.equal(await advancedFor(client.client_id), false, 'a request without the organization does not match');
     await t.management('PATCH', SCREEN('login', 'login'), { body: { filters: null } });
     assert.equal(await advancedFor(other.client_id), true);
+  });
+
+  it('an organization filter by metadata gives the organization\'s requests advanced mode, with its display name and metadata in the context', async () => {
+    const created = await t.management('POST', '/api/v2/clients', {
+      body: { name: 'Org app', app_type: 'spa', token_endpoint_auth_method: 'none', grant_types: ['authorization_code'], callbacks: [CALLBACK], organization_usage: 'allow' },
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    const orgClient = (created.json() as { client_id: string }).client_id;
+    const connections = (await t.management('GET', `/api/v2/connections?name=${REALM}`)).json() as { id: string }[];
+    assert.equal((await t.management('PATCH', `/api/v2/connections/${connections[0]!.id}/clients`, { body: [{ client_id: orgClient, status: true }] })).statusCode < 300, true);
+    const org = (await t.management('POST', '/api/v2/organizations', { body: { name: 'acme-corp', display_name: 'Acme </script> Corp', metadata: { plan: 'enterprise', secret_note: 'unlisted' } } })).json() as { id: string };
+    const enabled = await t.management('POST', `/api/v2/organizations/${org.id}/enabled_connections`, { body: { connection_id: connections[0]!.id, assign_membership_on_login: true } });
+    assert.ok(enabled.statusCode < 300, enabled.body);
+    await t.management('PATCH', SCREEN('login', 'login'), {
+      body: { ...ADVANCED, context_configuration: ['organization.display_name', 'organization.metadata.plan'], filters: { organizations: [{ metadata: { plan: 'enterprise' } }] } },
+    });
+    const page = (await openLogin(orgClient, { organization: org.id })).page;
+    const context = contextOf(page.body);
+    assert.ok(context, 'the organization\'s request is in advanced mode');
+    assert.deepEqual(context.value.organization, { id: org.id, name: 'acme-corp', display_name: 'Acme </script> Corp', metadata: { plan: 'enterprise' } });
+    assert.doesNotMatch(context.source, /secret_note|unlisted/, 'only the metadata keys the configuration names');
+    assert.equal(contextOf((await openLogin(orgClient)).page.body), undefined, 'without the organization: the standard page');
+    await t.management('PATCH', SCREEN('login', 'login'), { body: { filters: null } });
   });
 
   it('without the default head tags the design system\'s styles are gone; the page template only with use_page_template; standard mode unchanged', async () => {
