@@ -71,11 +71,11 @@ describe('/api/v2/prompts/rendering', () => {
     assert.match(body.message, message);
   }
 
-  async function openLogin(clientId = client.client_id, params: Record<string, string> = {}): Promise<{ browser: Browser; page: LightMyRequestResponse }> {
+  async function openLogin(clientId = client.client_id, params: Record<string, string> = {}, headers: Record<string, string> = {}): Promise<{ browser: Browser; page: LightMyRequestResponse }> {
     const browser = new Browser(t);
-    const start = await browser.get(authorizeUrl(clientId, CALLBACK, params));
+    const start = await browser.get(authorizeUrl(clientId, CALLBACK, params), headers);
     assert.equal(start.statusCode, 302, start.body);
-    const page = await browser.get(start.headers.location as string);
+    const page = await browser.get(start.headers.location as string, headers);
     assert.equal(page.statusCode, 200, page.body);
     return { browser, page };
   }
@@ -280,6 +280,31 @@ describe('/api/v2/prompts/rendering', () => {
     assert.deepEqual(context.value.organization, { id: org.id, name: 'acme-corp', display_name: 'Acme </script> Corp', metadata: { plan: 'enterprise' } });
     assert.doesNotMatch(context.source, /secret_note|unlisted/, 'only the metadata keys the configuration names');
     assert.equal(contextOf((await openLogin(orgClient)).page.body), undefined, 'without the organization: the standard page');
+    await t.management('PATCH', SCREEN('login', 'login'), { body: { filters: null } });
+  });
+
+  it('a domain filter gives the requests through that custom domain advanced mode, with the domain and its metadata in the context', async () => {
+    const custom = 'login.rendering.example';
+    await t.ctx.stores.customDomains.insert({
+      tenant_id: t.tenant.id,
+      id: 'cd_rendering000000001',
+      domain: custom,
+      type: 'self_managed_certs',
+      status: 'ready',
+      verification_record: 'x',
+      edge_key_hash: null,
+      custom_client_ip_header: null,
+      tls_policy: 'recommended',
+      domain_metadata: { region: 'eu' },
+      created_at: new Date().toISOString(),
+    });
+    await t.management('PATCH', SCREEN('login', 'login'), {
+      body: { ...ADVANCED, context_configuration: ['transaction.custom_domain.domain', 'transaction.custom_domain.domain_metadata.region'], filters: { domains: [{ id: 'cd_rendering000000001' }] } },
+    });
+    const through = contextOf((await openLogin(client.client_id, {}, { host: custom })).page.body);
+    assert.ok(through, 'through the custom domain: advanced mode');
+    assert.deepEqual(through.value.transaction.custom_domain, { domain: custom, domain_metadata: { region: 'eu' } });
+    assert.equal(contextOf((await openLogin()).page.body), undefined, 'through the canonical domain: the standard page');
     await t.management('PATCH', SCREEN('login', 'login'), { body: { filters: null } });
   });
 
