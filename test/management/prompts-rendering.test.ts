@@ -11,7 +11,7 @@
  * a screen of another prompt, unknown context entries, inline or
  * non-https head tags, unknown attributes, malformed filters, advanced mode
  * on a screen Gatehouse does not render in it, missing scopes: each changes
- * nothing.
+ * nothing. On SQLite and on PostgreSQL.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -22,6 +22,7 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { authorizeUrl, Browser, hidden } from '../helpers/browser.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
 import { inProcessSdk } from '../helpers/in-process-sdk.js';
+import { POSTGRES_ADMIN_URL, postgresAvailable } from '../helpers/postgres.js';
 import { PASSWORD_TOGGLE_HASH } from '../../src/authentication/pages/html.js';
 
 const CALLBACK = 'https://app.example.com/callback';
@@ -41,14 +42,16 @@ const ADVANCED = {
   ],
 };
 
-describe('/api/v2/prompts/rendering', () => {
+const pgSkip = (await postgresAvailable()) ? false : `PostgreSQL is not reachable at ${POSTGRES_ADMIN_URL}`;
+
+for (const backend of ['SQLite', 'PostgreSQL'] as const) describe(`/api/v2/prompts/rendering (${backend})`, { skip: backend === 'PostgreSQL' && pgSkip }, () => {
   let t: TestApp;
   let client: TestClient;
   let other: TestClient;
   let sdk: ManagementClient;
 
   before(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ postgres: backend === 'PostgreSQL' });
     client = await insertClient(t, {
       name: 'Rendering App',
       description: 'Our </script> app',
@@ -62,7 +65,7 @@ describe('/api/v2/prompts/rendering', () => {
     assert.equal(user.statusCode, 201, user.body);
     sdk = await inProcessSdk(t);
   });
-  after(() => t.close());
+  after(() => t?.close());
 
   function refused(res: LightMyRequestResponse, status: number, message: RegExp): void {
     assert.equal(res.statusCode, status, res.body);
@@ -169,6 +172,8 @@ describe('/api/v2/prompts/rendering', () => {
       [{ filters: { match_type: 'sometimes' } }, /Payload validation error/],
       [{ rendering_mode: 'fancy' }, /Payload validation error/],
       [{ colour: 'red' }, /Payload validation error/],
+      [{ head_tags: [{ tag: 'constructor', attributes: {} }] }, /tag must be one of script, link, meta/],
+      [{ head_tags: [{ tag: 'script', attributes: { src: 'https://cdn.example.com/a.js', hasOwnProperty: 'x' } }] }, /hasOwnProperty is not an attribute/],
     ];
     for (const [body, message] of cases) refused(await t.management('PATCH', SCREEN('login', 'login'), { body }), 400, message);
     refused(await t.management('PATCH', SCREEN('mfa-otp', 'mfa-otp-challenge'), { body: { rendering_mode: 'advanced' } }), 403, /This screen is not available in Advanced Customizations/);
@@ -179,6 +184,8 @@ describe('/api/v2/prompts/rendering', () => {
       /'login-id' is not a screen of the prompt 'login'/,
     );
     refused(await t.management('PATCH', BULK, { body: { configs: [] } }), 400, /Payload validation error/);
+    refused(await t.management('GET', SCREEN('constructor', 'login')), 400, /on property prompt/);
+    assert.deepEqual((await t.management('GET', `${BULK}?prompt=__proto__&screen=constructor`)).json(), []);
     const readOnly = await t.managementToken('read:prompts');
     refused(await t.management('PATCH', SCREEN('login', 'login'), { body: { rendering_mode: 'advanced' }, token: readOnly }), 403, /update:prompts/);
     refused(await t.management('PATCH', BULK, { body: { configs: [{ prompt: 'login', screen: 'login' }] }, token: readOnly }), 403, /update:prompts/);
