@@ -162,6 +162,7 @@ for (const backend of ['SQLite', 'PostgreSQL'] as const) describe(`/api/v2/promp
       [{ head_tags: [{ tag: 'script', attributes: { src: 'http://cdn.example.com/a.js' } }] }, /must be an https URL/],
       [{ head_tags: [{ tag: 'script', attributes: { src: 'javascript:alert(1)' } }] }, /must be an https URL/],
       [{ head_tags: [{ tag: 'script', attributes: { src: 'https://cdn.example.com/a.js', onload: 'alert(1)' } }] }, /onload is not an attribute a <script> head tag may have/],
+      [{ head_tags: [{ tag: 'script', attributes: { src: 'https://cdn.example.com/a.js', referrerpolicy: 'unsafe-url' } }] }, /referrerpolicy is not an attribute/],
       [{ head_tags: [{ tag: 'style', attributes: {} }] }, /head_tags\[0\]\.tag must be one of script, link, meta/],
       [{ head_tags: [{ tag: 'link', attributes: { rel: 'prefetch', href: 'https://x.example/a' } }] }, /rel must be one of/],
       [{ head_tags: [{ tag: 'meta', attributes: { name: 'referrer', content: 'unsafe-url' } }] }, /must be a meta name other than/],
@@ -234,6 +235,12 @@ for (const backend of ['SQLite', 'PostgreSQL'] as const) describe(`/api/v2/promp
     assert.ok(context.source.includes('"metadata":{"tier":"gold","__proto__":"x"}'), 'a __proto__ metadata key is written as data');
     assert.equal(body.includes(client.client_secret), false, 'the client secret is nowhere on the page');
     assert.equal(JSON.stringify(value).includes(hidden(body, 'csrf_token')), false, 'the CSRF token is the form\'s, not the context\'s');
+
+    // A refused post answers the screen again, in advanced mode, with a fresh context.
+    const wrong = await browser.post('/login', { state: hidden(body, 'state'), csrf_token: hidden(body, 'csrf_token'), username: 'alice@example.com', password: 'wrong password' });
+    assert.equal(wrong.statusCode, 400, wrong.body);
+    assert.equal(contextOf(wrong.body)?.value.transaction.state, hidden(body, 'state'));
+    assert.match(String(wrong.headers['content-security-policy']), /script-src [^;]*https:\/\/cdn\.example\.com/);
 
     // The form posts where it always did and logs the user in.
     const submitted = await browser.post('/login', { state: hidden(body, 'state'), csrf_token: hidden(body, 'csrf_token'), username: 'alice@example.com', password: PASSWORD });

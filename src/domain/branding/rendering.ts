@@ -141,10 +141,14 @@ export const MAX_CONTEXT_ENTRIES = 50;
 export const MAX_FILTER_ENTRIES = 25;
 export const MAX_BULK_CONFIGS = 100;
 
-/** The attributes each head tag may carry (never an event handler, `style`, or anything that names where a form goes). */
+/**
+ * The attributes each head tag may carry: never an event handler, `style`,
+ * anything that names where a form goes, or `referrerpolicy` (the page's
+ * URL carries the transaction; it is sent to no origin).
+ */
 const TAG_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
-  script: ['src', 'type', 'defer', 'async', 'integrity', 'crossorigin', 'referrerpolicy', 'id', 'nomodule'],
-  link: ['rel', 'href', 'as', 'type', 'integrity', 'crossorigin', 'media', 'sizes', 'referrerpolicy', 'id'],
+  script: ['src', 'type', 'defer', 'async', 'integrity', 'crossorigin', 'id', 'nomodule'],
+  link: ['rel', 'href', 'as', 'type', 'integrity', 'crossorigin', 'media', 'sizes', 'id'],
   meta: ['name', 'content'],
 };
 const LINK_RELS = ['stylesheet', 'preload', 'modulepreload', 'icon'];
