@@ -23,7 +23,10 @@ import { authorizeUrl, Browser, hidden } from '../helpers/browser.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
 import { inProcessSdk } from '../helpers/in-process-sdk.js';
 import { POSTGRES_ADMIN_URL, postgresAvailable } from '../helpers/postgres.js';
-import { PASSWORD_TOGGLE_HASH } from '../../src/authentication/pages/html.js';
+import { PASSWORD_TOGGLE_HASH, pageUi, renderPage } from '../../src/authentication/pages/html.js';
+import { consentPage } from '../../src/authentication/pages/authorize.js';
+import { passwordlessCodePage, passwordlessEmailPage, passwordlessSmsCodePage } from '../../src/authentication/pages/passwordless.js';
+import { applyRendering, DEFAULT_RENDERING, type RenderingFacts, type StoredRendering } from '../../src/domain/branding/rendering.js';
 
 const CALLBACK = 'https://app.example.com/callback';
 const REALM = 'Username-Password-Authentication';
@@ -344,5 +347,26 @@ for (const backend of ['SQLite', 'PostgreSQL'] as const) describe(`/api/v2/promp
     assert.doesNotMatch(standard, /cdn\.example\.com/);
     assert.match(standard, /<header id="tpl">login<\/header>/, 'the standard page keeps the template');
     await t.management('DELETE', '/api/v2/branding/templates/universal-login');
+  });
+});
+
+describe('the other screens Gatehouse renders in advanced mode', () => {
+  const settings = (prompt: string, screen: string): StoredRendering => ({ prompt, screen, ...applyRendering(DEFAULT_RENDERING, { rendering_mode: 'advanced', head_tags: ADVANCED.head_tags.slice(0, 1) }) });
+  const ui = (...screens: [string, string][]) => pageUi({ language: 'en', companyName: 'Acme', rendering: new Map(screens.map(([p, s]) => [`${p}/${s}`, settings(p, s)])) });
+  const view = { clientName: 'App', state: 'st', csrf: 'c' };
+  const facts: RenderingFacts = { tenant: { name: 'acme' }, client: { id: 'cid', name: 'App', metadata: {} }, authorizationParams: {}, state: 'st' };
+  const advanced = (rendered: { html: { value: string }; csp: string }, screen: string) => {
+    assert.match(rendered.html.value, new RegExp(`<body data-rendering-mode="advanced" data-prompt="[a-z-]+" data-screen="${screen}">`));
+    assert.match(rendered.csp, /script-src [^;]*https:\/\/cdn\.example\.com/);
+  };
+
+  it('the passwordless code pages of each channel, and consent; the passwordless recipient pages stay standard', () => {
+    const both = ui(['login-passwordless', 'login-passwordless-email-code'], ['login-passwordless', 'login-passwordless-sms-otp'], ['consent', 'consent']);
+    advanced(renderPage(passwordlessCodePage({ ...view, email: 'a@example.com' }), both, [], facts), 'login-passwordless-email-code');
+    advanced(renderPage(passwordlessSmsCodePage({ ...view, phoneNumber: '+15550001111' }), both, [], facts), 'login-passwordless-sms-otp');
+    advanced(renderPage(consentPage({ ...view, userName: 'alice', scopes: [{ value: 'openid', description: '' }] }), both, [], facts), 'consent');
+    const recipient = renderPage(passwordlessEmailPage(view), both, [], facts);
+    assert.doesNotMatch(recipient.html.value, /data-rendering-mode|universal_login_context/);
+    assert.doesNotMatch(recipient.csp, /cdn\.example\.com/);
   });
 });

@@ -336,5 +336,7 @@ ${hiddenFields(view)}
 <button type="submit" name="decision" value="deny" class="secondary">${ui.text('consent', 'consent', 'declineButtonText')}</button>
 </form>`,
     vars,
+    'consent',
+    'consent',
   );
 }

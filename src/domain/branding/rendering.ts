@@ -100,7 +100,16 @@ export const RENDERING_PROMPTS = Object.keys(PROMPT_SCREENS);
 export const RENDERING_SCREENS = [...new Set(Object.values(PROMPT_SCREENS).flat())];
 
 /** The screens whose pages Gatehouse renders in advanced mode (each names its prompt and screen: src/authentication/pages/authorize.ts). */
-export const ADVANCED_SCREENS: ReadonlySet<string> = new Set(['login/login', 'login-id/login-id', 'login-password/login-password', 'signup/signup', 'reset-password/reset-password-request']);
+export const ADVANCED_SCREENS: ReadonlySet<string> = new Set([
+  'login/login',
+  'login-id/login-id',
+  'login-password/login-password',
+  'signup/signup',
+  'reset-password/reset-password-request',
+  'login-passwordless/login-passwordless-email-code',
+  'login-passwordless/login-passwordless-sms-otp',
+  'consent/consent',
+]);
 
 /** The static entries of `context_configuration` (AculContextEnum). */
 export const CONTEXT_ENTRIES = [
