@@ -1,6 +1,6 @@
 /**
  * What a hosted page of this request is rendered with (pages/html.ts
- * PageUi): the tenant's branding, theme, page template and prompt partials, its prompts' settings, its support contact,
+ * PageUi): the tenant's branding, theme, page template and prompt partials, the screens in advanced mode, its prompts' settings, its support contact,
  * and the language, with the tenant's custom texts in it. Loaded only when a
  * page is sent (request.pageUi, memoized), so the JSON endpoints read nothing.
  *
@@ -19,6 +19,7 @@ import { chooseLanguage, enabledLanguages } from '../domain/branding/texts.js';
 import { readTheme } from '../domain/branding/theme.js';
 import { readPageTemplate } from '../domain/branding/page-template.js';
 import { allPartials } from '../domain/branding/partials.js';
+import { listRendering, type StoredRendering } from '../domain/branding/rendering.js';
 import { pageUi, type PageUi } from './pages/html.js';
 
 const MAX_SUPPORT_EMAIL = 254;
@@ -44,14 +45,16 @@ export async function loadPageUi(ctx: UiSettingsContext, request: FastifyRequest
   const settings = tenant.settings as unknown as Record<string, unknown>;
   const accept = request.headers['accept-language'];
   const language = chooseLanguage(enabledLanguages(settings.enabled_locales), request.uiLocales ?? queryUiLocales(request), typeof accept === 'string' ? accept : undefined);
-  const [branding, theme, pageTemplate, partials, prompts, custom] = await Promise.all([
+  const [branding, theme, pageTemplate, partials, prompts, custom, rendering] = await Promise.all([
     readBranding(ctx, tenant.id),
     readTheme(ctx, tenant.id),
     readPageTemplate(ctx, tenant.id),
     allPartials(ctx, tenant.id),
     readPromptSettings(ctx, tenant.id),
     customTextsIn(ctx, tenant.id, language),
+    listRendering(ctx, tenant.id),
   ]);
+  const advanced = new Map<string, StoredRendering>(rendering.filter((r) => r.rendering_mode === 'advanced').map((r) => [`${r.prompt}/${r.screen}`, r]));
   const friendly = settings.friendly_name;
   return pageUi({
     language,
@@ -60,6 +63,7 @@ export async function loadPageUi(ctx: UiSettingsContext, request: FastifyRequest
     ...(theme && { theme }),
     ...(pageTemplate !== undefined && { pageTemplate }),
     ...(Object.keys(partials).length > 0 && { partials }),
+    ...(advanced.size > 0 && { rendering: advanced }),
     companyName: typeof friendly === 'string' && friendly !== '' ? friendly : tenant.name,
     support: supportOf(settings),
     identifierFirst: prompts.identifier_first,

@@ -3,8 +3,9 @@
  * built server over HTTPS: a tenant folder with a theme, a page template,
  * two prompt partials and two phone templates is imported (the tool's
  * calls: POST /branding/themes, PUT /branding/templates/universal-login,
- * PUT /prompts/{prompt}/partials, POST /branding/phone/templates), the login
- * page then shows them, the tenant is exported (the template only with a
+ * PUT /prompts/{prompt}/partials, POST /branding/phone/templates, PATCH
+ * /prompts/{prompt}/screen/{screen}/rendering), the login page then shows
+ * them (the login screen in advanced mode inside the template), the tenant is exported (the template only with a
  * custom domain, as the tool asks for one), the export has the same files,
  * and importing that export and exporting again gives the same folder.
  */
@@ -26,6 +27,20 @@ const PARTIALS: Record<string, Record<string, Record<string, string>>> = {
   login: { login: { 'form-content-end': '<p id="acme-terms">By logging in you accept the terms of {{ tenant.friendly_name }}.</p>' } },
   signup: { signup: { 'form-footer-start': '<p id="acme-signup-help">Ask the help desk if you have no invitation.</p>' } },
 };
+/** The screens' render settings, as the tool keeps them (prompts/screenRenderSettings/<prompt>_<screen>.json). */
+const RENDER_SETTINGS = [
+  {
+    prompt: 'login',
+    screen: 'login',
+    rendering_mode: 'advanced',
+    context_configuration: ['client.description', 'tenant.friendly_name'],
+    default_head_tags_disabled: false,
+    use_page_template: true,
+    head_tags: [{ tag: 'script', attributes: { src: 'https://cdn.acme.example/acul/login.js', defer: true } }],
+    filters: null,
+  },
+  { prompt: 'signup', screen: 'signup', rendering_mode: 'standard', context_configuration: [], default_head_tags_disabled: false, use_page_template: false, head_tags: [], filters: null },
+];
 const PHONE_TEMPLATES = [
   { type: 'otp_verify', disabled: false, content: { syntax: 'liquid', from: '+15550001234', body: { text: '{% if locale == "fr" %}Votre code : {{ code }}{% else %}Your code: {{ code }}{% endif %}', voice: 'Your code is {{ code }}' } } },
   { type: 'otp_enroll', disabled: false, content: { syntax: 'liquid', body: { text: 'Enrol with {{ code }} at {{ friendly_name }}', voice: 'Enrol with {{ code }}' } } },
@@ -86,7 +101,7 @@ describe('Themes, page template, partials and phone templates through auth0-depl
   });
   after(() => cleanUp([server], [server.dataDir, work]));
 
-  it('imports a folder with a theme, a page template, two partials and two phone templates; exports it the same; imports and exports that again unchanged', async () => {
+  it('imports a folder with a theme, a page template, two partials, two screens\' render settings and two phone templates; exports it the same; imports and exports that again unchanged', async () => {
     const input = path.join(work, 'tenant');
     const theme = { ...defaultTheme(), displayName: 'Acme' };
     fs.mkdirSync(path.join(input, 'themes'), { recursive: true });
@@ -108,6 +123,8 @@ describe('Themes, page template, partials and phone templates through auth0-depl
       partialsFile[prompt] = [screenEntries];
     }
     fs.writeFileSync(path.join(input, 'prompts', 'partials.json'), JSON.stringify(partialsFile, null, 2));
+    fs.mkdirSync(path.join(input, 'prompts', 'screenRenderSettings'), { recursive: true });
+    for (const settings of RENDER_SETTINGS) fs.writeFileSync(path.join(input, 'prompts', 'screenRenderSettings', `${settings.prompt}_${settings.screen}.json`), JSON.stringify(settings, null, 2));
     fs.mkdirSync(path.join(input, 'phone-templates'), { recursive: true });
     for (const template of PHONE_TEMPLATES) fs.writeFileSync(path.join(input, 'phone-templates', `${template.type}.json`), JSON.stringify(template, null, 2));
 
@@ -118,6 +135,10 @@ describe('Themes, page template, partials and phone templates through auth0-depl
     assert.deepEqual({ ...stored, themeId: undefined }, { ...theme, themeId: undefined });
     assert.equal((await api<{ body: string }>('GET', '/branding/templates/universal-login')).body.body, TEMPLATE);
     for (const [prompt, screens] of Object.entries(PARTIALS)) assert.deepEqual((await api('GET', `/prompts/${prompt}/partials`)).body, screens, prompt);
+    for (const { prompt, screen, ...settings } of RENDER_SETTINGS) {
+      const got = (await api<Record<string, unknown>>('GET', `/prompts/${prompt}/screen/${screen}/rendering`)).body;
+      assert.deepEqual({ ...got, tenant: undefined }, { tenant: undefined, prompt, screen, ...settings }, `${prompt}/${screen}`);
+    }
     const phone = (await api<{ templates: { id?: string; type: string; content: unknown }[] }>('GET', '/branding/phone/templates')).body.templates;
     for (const template of PHONE_TEMPLATES) {
       const found = phone.find((p) => p.type === template.type)!;
@@ -138,6 +159,7 @@ describe('Themes, page template, partials and phone templates through auth0-depl
       }
     }
     assert.deepEqual(Object.keys(JSON.parse(first['prompts/partials.json']!) as object).sort(), ['login', 'signup']);
+    for (const settings of RENDER_SETTINGS) assert.deepEqual(JSON.parse(first[`prompts/screenRenderSettings/${settings.prompt}_${settings.screen}.json`]!), settings, `${settings.prompt}/${settings.screen}`);
     for (const template of PHONE_TEMPLATES) {
       const exported = JSON.parse(first[`phone-templates/${template.type}.json`]!) as { type: string; disabled: boolean; content: unknown };
       assert.deepEqual({ type: exported.type, disabled: exported.disabled, content: exported.content }, template, template.type);
@@ -148,7 +170,7 @@ describe('Themes, page template, partials and phone templates through auth0-depl
     await a0deploy(['export', '-f', 'directory', '-o', 'second'], 'Export Successful');
     assert.deepEqual(filesOf(path.join(work, 'second')), first);
 
-    // The login page shows the template and the login partial.
+    // The login page shows the template and the login partial, the login screen in advanced mode.
     const client = (await api<{ client_id: string }>('POST', '/clients', { name: 'Acme web', app_type: 'regular_web', callbacks: ['https://app.acme.example/callback'] })).body;
     assert.equal((await api('POST', '/connections', { name: 'acme-users', strategy: 'auth0', enabled_clients: [client.client_id] })).status, 201);
     const query = new URLSearchParams({ client_id: client.client_id, redirect_uri: 'https://app.acme.example/callback', response_type: 'code', scope: 'openid', state: 's', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' });
@@ -159,5 +181,8 @@ describe('Themes, page template, partials and phone templates through auth0-depl
     assert.equal(page.status, 200, page.text.slice(0, 500));
     assert.match(page.text, /<header id="acme-bar">[^<]* for Acme web<\/header><main class="card">/);
     assert.match(page.text, /<p id="acme-terms">By logging in you accept the terms of [^<]+\.<\/p>/);
+    assert.match(page.text, /<script src="https:\/\/cdn\.acme\.example\/acul\/login\.js" defer><\/script>/);
+    assert.match(page.text, /window\.universal_login_context = \{/);
+    assert.match(String(page.headers['content-security-policy']), /script-src [^;]*https:\/\/cdn\.acme\.example/);
   });
 });

@@ -19,6 +19,8 @@
  * found while working out scopes, is the token layer's OAuthError) goes back
  * to the client's redirect target (../error-rendering.ts).
  */
+import type { RenderingFacts } from '../../domain/branding/rendering.js';
+import { renderingFacts } from './rendering-facts.js';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { oauthErrors } from '../../platform/http/errors.js';
 import { actionsWantSecondFactor, runLoginActions } from '../actions/login-actions.js';
@@ -193,7 +195,7 @@ export async function transactionInteraction(deps: StepDeps, request: FastifyReq
     authenticated = await deps.sessions.usable(tenant, transaction.client, transaction.request, request.headers.cookie);
   }
   if (transaction.request.ui_locales !== undefined) request.uiLocales = transaction.request.ui_locales;
-  return {
+  const interaction: Interaction = {
     tenant,
     client: transaction.client,
     request: transaction.request,
@@ -203,6 +205,9 @@ export async function transactionInteraction(deps: StepDeps, request: FastifyReq
     ...(request.headers.cookie !== undefined && { cookies: request.headers.cookie }),
     ...(authenticated && { authenticated }),
   };
+  let facts: Promise<RenderingFacts> | undefined;
+  request.renderingFacts = () => (facts ??= renderingFacts(deps.ctx, interaction));
+  return interaction;
 }
 
 /** The CSRF token of the transaction's forms, for this browser. */

@@ -81,6 +81,7 @@ export interface InteractionContext {
     | 'backchannelLogout'
     | 'connections'
     | 'consentGrants'
+    | 'customDomains'
     | 'deviceCodes'
     | 'emailProviders'
     | 'emailTemplates'

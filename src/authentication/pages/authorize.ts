@@ -213,7 +213,7 @@ ${slot(ui, at, 'form-content-end')}<button type="submit">${identifierOnly ? ui.t
 ${view.passkey ? view.passkey.form(ui) : ''}
 ${federatedButtons(ui, view, at)}
 ${footer(ui, at, loginLinks(ui, view))}`;
-  }, { clientName: view.clientName }, at.prompt);
+  }, { clientName: view.clientName }, at.prompt, at.screen);
 }
 
 /** Identifier first, second step: the identifier shown (with a way back to change it), the password asked. */
@@ -229,7 +229,7 @@ ${hiddenFields(view)}
 ${slot(ui, at, 'form-content-start')}${passwordField(ui, { id: 'password', label: ui.text('login', 'login', 'passwordLabel'), autocomplete: 'current-password', state: fieldState(view.error, 'password') })}
 ${slot(ui, at, 'form-content-end')}<button type="submit">${ui.text('login-password', 'login-password', 'buttonText')}</button>
 </form>
-${footer(ui, at, loginLinks(ui, view))}`, { clientName: view.clientName }, at.prompt);
+${footer(ui, at, loginLinks(ui, view))}`, { clientName: view.clientName }, at.prompt, at.screen);
 }
 
 export interface SignupView extends TransactionView {
@@ -278,6 +278,7 @@ ${federatedButtons(ui, view, at)}
 ${footer(ui, at, html`<div class="links"><p>${ui.text('signup', 'signup', 'loginActionText')} <a href="${link('/login', view.state)}">${ui.text('signup', 'signup', 'loginActionLinkText')}</a></p></div>`)}`,
     { clientName: view.clientName },
     at.prompt,
+    at.screen,
   );
 }
 
@@ -299,6 +300,9 @@ ${hiddenFields(view)}
 <button type="submit">${ui.text('reset-password', 'reset-password-request', 'buttonText')}</button>
 </form>
 <div class="links"><p><a href="${link('/login', view.state)}">${ui.text('reset-password', 'reset-password-request', 'backToLoginLinkText')}</a></p></div>`,
+    {},
+    'reset-password',
+    'reset-password-request',
   );
 }
 
@@ -332,5 +336,7 @@ ${hiddenFields(view)}
 <button type="submit" name="decision" value="deny" class="secondary">${ui.text('consent', 'consent', 'declineButtonText')}</button>
 </form>`,
     vars,
+    'consent',
+    'consent',
   );
 }

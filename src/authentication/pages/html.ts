@@ -1,13 +1,15 @@
 /**
- * A tiny HTML template helper for the server-rendered pages: every
- * interpolated value is escaped unless it is itself an `Html` fragment made by
- * this helper, so user data (an email with `<script>`) cannot become markup.
+ * The hosted pages' document: the design system around a page's body, the
+ * tenant's look, template and partials, the advanced mode of a screen
+ * (./acul.ts), and the headers every page is sent with. The markup helpers
+ * (./markup.ts) are re-exported here.
  */
-import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { Branding } from '../../domain/branding/branding.js';
 import type { Theme } from '../../domain/branding/theme.js';
 import { renderPageTemplate, renderPartial } from '../../domain/branding/page-template.js';
+import { advancedApplies, type RenderingFacts, type StoredRendering } from '../../domain/branding/rendering.js';
+import { contextScript, headTags, universalLoginContext } from './acul.js';
 import type { InsertionPoint, PromptPartials } from '../../domain/branding/partials.js';
 import { CATALOGS, type CustomTexts, type Language, type PromptName, type ScreenName, type TextKey } from '../../domain/branding/texts.js';
 import { PASSWORD_TOGGLE_SCRIPT, PASSWORD_TOGGLE_START } from './password-toggle.js';
@@ -15,34 +17,8 @@ import { PUSH_WAIT_SCRIPT, PUSH_WAIT_START } from './push-wait.js';
 import { WEBAUTHN_FORM_START, WEBAUTHN_SCRIPT } from './webauthn-form.js';
 import { BASE_STYLE, brandingWithTheme, tenantStyle } from './theme.js';
 
-export class Html {
-  constructor(readonly value: string) {}
-  toString(): string {
-    return this.value;
-  }
-}
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => ESCAPES[ch]!);
-}
-
-type Value = Html | string | number | boolean | null | undefined | readonly Value[];
-
-function render(value: Value): string {
-  if (value === null || value === undefined || value === false) return '';
-  if (value instanceof Html) return value.value;
-  if (Array.isArray(value)) return value.map(render).join('');
-  return escapeHtml(String(value));
-}
-
-/** Tagged template: `html\`<p>${text}</p>\`` escapes `text`; nested `html` fragments pass through. */
-export function html(strings: TemplateStringsArray, ...values: Value[]): Html {
-  let out = strings[0]!;
-  for (let i = 0; i < values.length; i++) out += render(values[i]!) + strings[i + 1]!;
-  return new Html(out);
-}
+export { Html, cspHash, cspSourceOf, escapeHtml, html } from './markup.js';
+import { Html, cspHash, cspSourceOf, escapeHtml, html } from './markup.js';
 
 /** The CSP of pages that are not hosted pages in the design system (form_post, web_message): inline styles only. */
 export const PAGE_CSP = "default-src 'none'; form-action 'self'; style-src 'unsafe-inline'";
@@ -72,19 +48,6 @@ ${body}
 `;
 }
 
-/**
- * A CSP source for where a URL leads: its origin, or for a custom scheme
- * (native apps' callbacks, whose origin is opaque) the scheme alone.
- */
-export function cspSourceOf(url: string): string | undefined {
-  try {
-    const parsed = new URL(url);
-    return parsed.origin === 'null' ? parsed.protocol : parsed.origin;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Sends HTML with the headers of every page (see sendPage) under its own Content-Security-Policy. */
 export function sendHtml(reply: FastifyReply, status: number, csp: string, content: Html): FastifyReply {
   return reply
@@ -111,6 +74,8 @@ export interface PageUi {
   readonly pageTemplate?: string;
   /** The tenant's prompt partials (PUT /api/v2/prompts/{prompt}/partials): prompt → screen → insertion point → Liquid. */
   readonly partials?: Readonly<Record<string, PromptPartials>>;
+  /** The screens in advanced mode (PATCH /api/v2/prompts/{prompt}/screen/{screen}/rendering), by `<prompt>/<screen>`. */
+  readonly rendering?: ReadonlyMap<string, StoredRendering>;
   /** The name shown under the logo (the tenant's friendly name, else its name). */
   readonly companyName: string;
   readonly support: { url?: string; email?: string };
@@ -119,6 +84,8 @@ export interface PageUi {
   text<P extends PromptName, S extends ScreenName<P>>(prompt: P, screen: S, key: TextKey<P, S>, vars?: Readonly<Record<string, string>>): string;
   /** The same as markup: the text escaped, its variables in bold. */
   rich<P extends PromptName, S extends ScreenName<P>>(prompt: P, screen: S, key: TextKey<P, S>, vars?: Readonly<Record<string, string>>): Html;
+  /** Every text of a screen (the tenant's custom texts over the catalogue), variables unfilled: the context's `screen.texts`. */
+  screenTexts(prompt: string, screen: string): Record<string, string>;
   /** The page's variables (`clientName`…). */
   readonly vars: Readonly<Record<string, string>>;
   /** The same UI with variables every text of the page may use (`${clientName}` in a custom button text). */
@@ -141,6 +108,8 @@ export class PageDocument {
     readonly vars: Readonly<Record<string, string>> = {},
     /** The service's name of the prompt the page belongs to (`login`, `signup`…), for the page template's `prompt.name`. */
     readonly prompt?: string,
+    /** The service's name of the screen (`login-id`…): a screen that has one may be rendered in advanced mode (./acul.ts). */
+    readonly screen?: string,
   ) {}
 }
 
@@ -150,8 +119,9 @@ export function page(
   body: Localized<Html>,
   vars: Readonly<Record<string, string>> = {},
   prompt?: string,
+  screen?: string,
 ): PageDocument {
-  return new PageDocument(title, body, vars, prompt);
+  return new PageDocument(title, body, vars, prompt, screen);
 }
 
 const VARIABLE = /\$\{([A-Za-z]+)\}/g;
@@ -164,6 +134,7 @@ export function pageUi(options: {
   theme?: Theme;
   pageTemplate?: string;
   partials?: Readonly<Record<string, PromptPartials>>;
+  rendering?: ReadonlyMap<string, StoredRendering>;
   companyName?: string;
   support?: { url?: string; email?: string };
   identifierFirst?: boolean;
@@ -181,10 +152,12 @@ export function pageUi(options: {
     ...(options.theme && { theme: options.theme }),
     ...(options.pageTemplate !== undefined && { pageTemplate: options.pageTemplate }),
     ...(options.partials && { partials: options.partials }),
+    ...(options.rendering && { rendering: options.rendering }),
     companyName,
     support: options.support ?? {},
     identifierFirst: options.identifierFirst ?? false,
     vars: options.vars ?? {},
+    screenTexts: (prompt, screen) => ({ ...english[prompt]?.[screen], ...catalog[prompt]?.[screen], ...options.custom?.[prompt]?.[screen] }),
     withVars: (vars) => pageUi({ ...options, vars: { ...options.vars, ...vars } }),
     text: (prompt, screen, key, vars = {}) => raw(prompt, screen, key).replace(VARIABLE, (whole, name: string) => vars[name] ?? pageVars[name] ?? whole),
     rich: (prompt, screen, key, vars = {}) => {
@@ -211,10 +184,11 @@ declare module 'fastify' {
     pageUi?: () => Promise<PageUi>;
     /** The `ui_locales` of the authorization request a page belongs to (set by the interaction steps' pages). */
     uiLocales?: string;
+    /** What the render settings' filters and context read of the transaction a page belongs to (set by the interaction steps' pages). */
+    renderingFacts?: () => Promise<RenderingFacts>;
   }
 }
 
-export const cspHash = (content: string) => `'sha256-${createHash('sha256').update(content, 'utf8').digest('base64')}'`;
 
 const BASE_STYLE_HASH = cspHash(BASE_STYLE);
 /** The password fields' "Show password" script (./password-toggle.ts), one of the two scripts a hosted page may run. */
@@ -267,12 +241,27 @@ export function partialAt(ui: PageUi, prompt: string, screen: string, point: Ins
   return out === '' ? '' : new Html(`<div class="ulp-partial" data-point="${point}">${out}</div>`);
 }
 
-/** A rendered hosted page and the CSP that lets exactly it load. */
-export function renderPage(content: PageDocument, tenantUi: PageUi, formRedirects: readonly string[] = []): { html: Html; csp: string } {
+/** The render settings of the page's screen when they put it in advanced mode, else undefined (./acul.ts). */
+export function advancedSettings(content: PageDocument, ui: PageUi): StoredRendering | undefined {
+  if (content.prompt === undefined || content.screen === undefined) return undefined;
+  return ui.rendering?.get(`${content.prompt}/${content.screen}`);
+}
+
+/**
+ * A rendered hosted page and the CSP that lets exactly it load. `facts`
+ * (what the request's transaction is: its client, organization, domain) are
+ * read only by a screen in advanced mode: its filters and its context.
+ */
+export function renderPage(content: PageDocument, tenantUi: PageUi, formRedirects: readonly string[] = [], facts?: RenderingFacts): { html: Html; csp: string } {
   const ui = Object.keys(content.vars).length > 0 ? tenantUi.withVars(content.vars) : tenantUi;
+  const settings = advancedSettings(content, ui);
+  const advanced = settings !== undefined && advancedApplies(settings, facts) ? settings : undefined;
+  // Advanced mode: the tenant's head tags and the context script (./acul.ts); with the default head tags disabled, the design system's styles and favicon are left out.
+  const acul = advanced && { tags: headTags(advanced), context: contextScript(universalLoginContext(advanced, ui, content.prompt!, content.screen!, facts)) };
+  const defaults = advanced?.default_head_tags_disabled !== true;
   const branding = brandingWithTheme(ui.branding, ui.theme);
   const tenantCss = tenantStyle(ui.branding, ui.theme);
-  const images = [branding.logo_url, branding.favicon_url, ui.theme?.page_background.background_image_url || undefined].map((u) => (u === undefined ? undefined : cspSourceOf(u))).filter((s): s is string => s !== undefined);
+  const images = [branding.logo_url, defaults ? branding.favicon_url : undefined, ui.theme?.page_background.background_image_url || undefined].map((u) => (u === undefined ? undefined : cspSourceOf(u))).filter((s): s is string => s !== undefined);
   const fonts = branding.font?.url === undefined ? [] : [cspSourceOf(branding.font.url)].filter((s): s is string => s !== undefined);
   const body = localize(content.body, ui);
   // Values are escaped, so only a control written by passwordField can start this way: the script comes with it, and only then.
@@ -280,20 +269,24 @@ export function renderPage(content: PageDocument, tenantUi: PageUi, formRedirect
   // The same for the push waiting form, whose script also asks the status route: connect-src 'self' with it, and only then.
   const pushWait = body.value.includes(PUSH_WAIT_START);
   const webauthn = body.value.includes(WEBAUTHN_FORM_START);
-  const scripts = [...(passwordToggle ? [PASSWORD_TOGGLE_HASH] : []), ...(pushWait ? [PUSH_WAIT_HASH] : []), ...(webauthn ? [WEBAUTHN_HASH] : [])];
+  const scripts = [...(passwordToggle ? [PASSWORD_TOGGLE_HASH] : []), ...(pushWait ? [PUSH_WAIT_HASH] : []), ...(webauthn ? [WEBAUTHN_HASH] : []), ...(acul ? [acul.context.hash, ...acul.tags.sources.script] : [])];
+  const styles = [...(defaults ? [BASE_STYLE_HASH, cspHash(tenantCss)] : []), ...(acul?.tags.sources.style ?? [])];
+  const allImages = [...new Set([...images, ...(acul?.tags.sources.img ?? [])])];
+  const allFonts = [...new Set([...fonts, ...(acul?.tags.sources.font ?? [])])];
   const csp = [
     "default-src 'none'",
     `form-action 'self'${formRedirects.length > 0 ? ` ${formRedirects.join(' ')}` : ''}`,
-    `style-src ${BASE_STYLE_HASH} ${cspHash(tenantCss)}`,
+    ...(styles.length > 0 ? [`style-src ${styles.join(' ')}`] : []),
     ...(scripts.length > 0 ? [`script-src ${scripts.join(' ')}`] : []),
     ...(pushWait ? ["connect-src 'self'"] : []),
-    ...(images.length > 0 ? [`img-src ${[...new Set(images)].join(' ')}`] : []),
-    ...(fonts.length > 0 ? [`font-src ${fonts.join(' ')}`] : []),
+    ...(allImages.length > 0 ? [`img-src ${allImages.join(' ')}`] : []),
+    ...(allFonts.length > 0 ? [`font-src ${allFonts.join(' ')}`] : []),
     "base-uri 'none'",
     "frame-ancestors 'none'",
   ].join('; ');
   const logoAlt = ui.text('common', 'common', 'logoAltText');
-  const head = html`<meta charset="utf-8">
+  const head = defaults
+    ? html`<meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <meta name="color-scheme" content="light dark">
@@ -301,20 +294,25 @@ export function renderPage(content: PageDocument, tenantUi: PageUi, formRedirect
 ${branding.favicon_url ? html`<link rel="icon" href="${branding.favicon_url}">` : ''}
 <style>${new Html(BASE_STYLE)}</style>
 <style>${new Html(tenantCss)}</style>
-`;
+${acul ? html`${acul.tags.html}${acul.context.html}` : ''}`
+    : html`<meta charset="utf-8">
+<meta name="referrer" content="no-referrer">
+<title>${localize(content.title, ui)}</title>
+${acul!.tags.html}${acul!.context.html}`;
   const widget = html`<main class="card">
 <div class="brand">${branding.logo_url ? html`<img src="${branding.logo_url}" alt="${logoAlt}">` : ''}${ui.companyName && !branding.logo_url ? html`<p>${ui.companyName}</p>` : ''}</div>
 ${body}
 ${supportFooter(ui)}
 </main>
 ${passwordToggle ? html`<script>${new Html(PASSWORD_TOGGLE_SCRIPT)}</script>\n` : ''}${pushWait ? html`<script>${new Html(PUSH_WAIT_SCRIPT)}</script>\n` : ''}${webauthn ? html`<script>${new Html(WEBAUTHN_SCRIPT)}</script>\n` : ''}`;
-  // The tenant's page template around the page, when it has one and it renders; the CSP stays the page's.
-  const templated = ui.pageTemplate === undefined ? undefined : renderPageTemplate(ui.pageTemplate, { head: head.value, widget: widget.value }, templateVariables(ui, content, branding));
+  // The tenant's page template around the page, when it has one and it renders (in advanced mode only with `use_page_template`); the CSP stays the page's.
+  const template = advanced && !advanced.use_page_template ? undefined : ui.pageTemplate;
+  const templated = template === undefined ? undefined : renderPageTemplate(template, { head: head.value, widget: widget.value }, templateVariables(ui, content, branding));
   const document = templated !== undefined ? new Html(templated) : html`<!DOCTYPE html>
 <html lang="${ui.language}">
 <head>
 ${head}</head>
-<body>
+<body${advanced ? html` data-rendering-mode="advanced" data-prompt="${content.prompt!}" data-screen="${content.screen!}"` : ''}>
 ${widget}</body>
 </html>
 `;
@@ -331,6 +329,8 @@ ${widget}</body>
  */
 export async function sendPage(reply: FastifyReply, status: number, content: PageDocument, formRedirects: readonly string[] = []): Promise<FastifyReply> {
   const ui = (await reply.request.pageUi?.()) ?? DEFAULT_UI;
-  const rendered = renderPage(content, ui, formRedirects);
+  // The transaction's facts are gathered only for a screen in advanced mode (its filters and context read them).
+  const facts = advancedSettings(content, ui) === undefined ? undefined : await reply.request.renderingFacts?.();
+  const rendered = renderPage(content, ui, formRedirects, facts);
   return sendHtml(reply, status, rendered.csp, rendered.html);
 }

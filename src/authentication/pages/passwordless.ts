@@ -76,6 +76,8 @@ ${hiddenFields(view)}<input type="hidden" name="${field}" value="${view.recipien
 </form>`,
     {},
     PROMPT,
+    // The code page is the channel's screen of the service (its recipient page is not: the service asks for it on login-id).
+    screen,
   );
 }
 

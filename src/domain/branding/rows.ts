@@ -4,7 +4,7 @@
  * as typed values (src/storage/json-columns.ts parses and serialises them).
  */
 /** What a `ui_settings` row holds (src/domain/branding/). */
-export type UiSettingKind = 'branding' | 'prompts' | 'custom_text' | 'theme' | 'page_template' | 'phone_template' | 'prompt_partials' | 'phone_provider';
+export type UiSettingKind = 'branding' | 'prompts' | 'custom_text' | 'theme' | 'page_template' | 'phone_template' | 'prompt_partials' | 'phone_provider' | 'prompt_rendering';
 
 /** One document of the hosted pages' look and texts (migration 0080). */
 export interface UiSettingRow {
