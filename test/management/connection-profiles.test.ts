@@ -144,6 +144,44 @@ for (const database of ['SQLite', 'PostgreSQL'] as const) {
       await sdk.connectionProfiles.delete(kept.id!);
     });
 
+    it('is refused while a client names it, and clients may name only existing profiles', async () => {
+      const profile = await sdk.connectionProfiles.create({ name: 'In use' });
+      const attributes = await sdk.userAttributeProfiles.create({ name: 'For express', user_attributes: { email: { description: 'Email', label: 'Email', profile_required: true, auth0_mapping: 'email' } } });
+      const express = {
+        initiate_login_uri_template: 'https://{organization_name}.example.com/login',
+        connection_profile_id: profile.id,
+        user_attribute_profile_id: attributes.id,
+        enable_client: true,
+        enable_organization: false,
+        vendor_oin_client_id: '0oa1234567890',
+        admin_login_domain: 'login.example.com',
+      };
+      const refused = await h.request('POST', '/clients', { body: { name: 'express', express_configuration: { ...express, connection_profile_id: 'cop_doesnotexist0000' } } });
+      assert.equal(refused.status, 400);
+      assert.match(refused.body.message, /connection profile cop_doesnotexist0000 does not exist/);
+      const client = await h.request('POST', '/clients', { body: { name: 'express', express_configuration: express } });
+      assert.equal(client.status, 201, JSON.stringify(client.body));
+      const other = await h.request('POST', '/clients', { body: { name: 'my org', my_organization_configuration: { allowed_strategies: ['oidc'], connection_deletion_behavior: 'allow', connection_profile_id: profile.id } } });
+      assert.equal(other.status, 201, JSON.stringify(other.body));
+
+      const inUse = await sdkError(() => sdk.connectionProfiles.delete(profile.id!));
+      assert.equal(inUse.statusCode, 409);
+      assert.equal(inUse.body.errorCode, 'conflict');
+      assert.match(inUse.body.message, new RegExp(`in use by the clients ${[client.body.client_id, other.body.client_id].sort().join(', ')};`));
+      assert.equal((await sdk.connectionProfiles.get(profile.id!)).name, 'In use', 'still there');
+      assert.equal((await sdkError(() => sdk.userAttributeProfiles.delete(attributes.id!))).statusCode, 409, 'the user attribute profile too');
+
+      assert.equal((await h.request('DELETE', `/clients/${other.body.client_id}`)).status, 204);
+      const replacement = await sdk.connectionProfiles.create({ name: 'Replacement' });
+      assert.equal((await h.request('PATCH', `/clients/${client.body.client_id}`, { body: { express_configuration: { ...express, connection_profile_id: replacement.id } } })).status, 200);
+      await sdk.connectionProfiles.delete(profile.id!);
+      assert.equal((await sdkError(() => sdk.connectionProfiles.get(profile.id!))).statusCode, 404);
+      assert.equal((await sdkError(() => sdk.connectionProfiles.delete(replacement.id!))).statusCode, 409);
+      assert.equal((await h.request('DELETE', `/clients/${client.body.client_id}`)).status, 204);
+      await sdk.connectionProfiles.delete(replacement.id!);
+      await sdk.userAttributeProfiles.delete(attributes.id!);
+    });
+
     it('answers 404 for an unknown profile', async () => {
       const get = await sdkError(() => sdk.connectionProfiles.get('cop_doesnotexist0000'));
       assert.deepEqual(get.body, { statusCode: 404, error: 'Not Found', message: 'Connection profile not found.' });

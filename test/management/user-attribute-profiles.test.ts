@@ -144,6 +144,26 @@ for (const database of ['SQLite', 'PostgreSQL'] as const) {
       await sdk.userAttributeProfiles.delete(kept.id!);
     });
 
+    it('is refused while a client names it, and clients may name only existing profiles', async () => {
+      const profile = await sdk.userAttributeProfiles.create(simple('In use'));
+      const config = { allowed_strategies: ['oidc'], connection_deletion_behavior: 'allow', user_attribute_profile_id: profile.id };
+      const refused = await h.request('POST', '/clients', { body: { name: 'my org', my_organization_configuration: { ...config, user_attribute_profile_id: 'uap_doesnotexist0000' } } });
+      assert.equal(refused.status, 400);
+      assert.equal(refused.body.errorCode, 'invalid_body');
+      assert.match(refused.body.message, /user attribute profile uap_doesnotexist0000 does not exist/);
+      const client = await h.request('POST', '/clients', { body: { name: 'my org', my_organization_configuration: config } });
+      assert.equal(client.status, 201, JSON.stringify(client.body));
+      const inUse = await sdkError(() => sdk.userAttributeProfiles.delete(profile.id!));
+      assert.equal(inUse.statusCode, 409);
+      assert.match(inUse.body.message, new RegExp(`in use by the client ${client.body.client_id};`));
+      assert.equal((await sdk.userAttributeProfiles.get(profile.id!)).name, 'In use', 'still there');
+      const moved = await h.request('PATCH', `/clients/${client.body.client_id}`, { body: { my_organization_configuration: { allowed_strategies: ['oidc'], connection_deletion_behavior: 'allow' } } });
+      assert.equal(moved.status, 200, JSON.stringify(moved.body));
+      await sdk.userAttributeProfiles.delete(profile.id!);
+      assert.equal((await sdkError(() => sdk.userAttributeProfiles.get(profile.id!))).statusCode, 404);
+      assert.equal((await h.request('DELETE', `/clients/${client.body.client_id}`)).status, 204);
+    });
+
     it('answers 404 for an unknown profile', async () => {
       const get = await sdkError(() => sdk.userAttributeProfiles.get('uap_doesnotexist0000'));
       assert.deepEqual(get.body, { statusCode: 404, error: 'Not Found', message: 'User attribute profile not found.' });

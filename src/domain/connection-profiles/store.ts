@@ -21,4 +21,10 @@ export interface ConnectionProfileStore {
   update(tenantId: string, id: string, changes: ConnectionProfileChanges, now: string): Promise<ConnectionProfileRow | undefined | 'conflict'>;
   /** False when there was no such profile. */
   delete(tenantId: string, id: string): Promise<boolean>;
+  /**
+   * The ids of the tenant's clients whose `express_configuration` or
+   * `my_organization_configuration` names the profile as its `connection_profile_id`,
+   * in client id order, at most `limit`.
+   */
+  clientsUsing(tenantId: string, id: string, limit: number): Promise<string[]>;
 }

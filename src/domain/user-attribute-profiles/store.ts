@@ -17,4 +17,10 @@ export interface UserAttributeProfileStore {
   update(tenantId: string, id: string, changes: UserAttributeProfileChanges, now: string): Promise<UserAttributeProfileRow | undefined | 'conflict'>;
   /** False when there was no such profile. */
   delete(tenantId: string, id: string): Promise<boolean>;
+  /**
+   * The ids of the tenant's clients whose `express_configuration` or
+   * `my_organization_configuration` names the profile as its `user_attribute_profile_id`,
+   * in client id order, at most `limit`.
+   */
+  clientsUsing(tenantId: string, id: string, limit: number): Promise<string[]>;
 }

@@ -49,6 +49,9 @@ const notFound = () => managementErrors.notFound('Connection profile not found.'
 const templateNotFound = () => managementErrors.notFound('Connection profile template not found.');
 const taken = (name: string) => managementErrors.conflict(`Connection profile conflict: a connection profile named "${name}" already exists.`);
 
+const inUse = (clients: string[]) =>
+  managementErrors.conflict(`The connection profile is in use by the client${clients.length > 1 ? 's' : ''} ${clients.slice(0, 5).join(', ')}${clients.length > 5 ? ' and others' : ''}; change their configuration first.`);
+
 /** What ConnectionProfileService touches. */
 export interface ConnectionProfileServiceContext extends CheckpointSealing {
   readonly stores: { readonly connectionProfiles: ConnectionProfileStore };
@@ -100,7 +103,10 @@ export class ConnectionProfileService {
     return toApi(updated);
   }
 
+  /** Refused (409) while a client's express or My Organization configuration names the profile: the client would name nothing. */
   async delete(tenant: Tenant, id: string): Promise<void> {
+    const users = await this.ctx.stores.connectionProfiles.clientsUsing(tenant.id, id, 6);
+    if (users.length > 0) throw inUse(users);
     await this.ctx.stores.connectionProfiles.delete(tenant.id, id);
   }
 

@@ -55,6 +55,24 @@ export class KyselyConnectionProfileStore implements ConnectionProfileStore {
     return this.get(tenantId, id);
   }
 
+  async clientsUsing(tenantId: string, id: string, limit: number): Promise<string[]> {
+    // The clients' configuration is JSON text: LIKE narrows to the rows naming the id anywhere, the parsed members decide.
+    const rows = await this.db
+      .selectFrom('clients')
+      .select(['client_id', 'config'])
+      .where('tenant_id', '=', tenantId)
+      .where('config', 'like', `%${id}%`)
+      .orderBy('client_id')
+      .execute();
+    return rows
+      .filter(({ config }) => {
+        const parsed = fromStored('clients', { config }).config as Record<string, { connection_profile_id?: unknown } | null | undefined>;
+        return parsed.express_configuration?.connection_profile_id === id || parsed.my_organization_configuration?.connection_profile_id === id;
+      })
+      .slice(0, limit)
+      .map(({ client_id }) => client_id);
+  }
+
   async delete(tenantId: string, id: string): Promise<boolean> {
     const result = await this.db.deleteFrom('connection_profiles').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
