@@ -164,6 +164,29 @@ for (const database of ['SQLite', 'PostgreSQL'] as const) {
       assert.equal((await h.request('DELETE', `/clients/${client.body.client_id}`)).status, 204);
     });
 
+    it('is named by self-service profiles: only an existing one, and not deleted while named', async () => {
+      const profile = await sdk.userAttributeProfiles.create(simple('For self-service'));
+      const refused = await sdkError(() => sdk.selfServiceProfiles.create({ name: 'SSO', user_attribute_profile_id: 'uap_doesnotexist0000' }));
+      assert.equal(refused.statusCode, 400);
+      assert.equal(refused.body.errorCode, 'invalid_body');
+      assert.match(refused.body.message, /user attribute profile uap_doesnotexist0000 does not exist/);
+      const sso = await sdk.selfServiceProfiles.create({ name: 'SSO', user_attribute_profile_id: profile.id! });
+      assert.equal(sso.user_attribute_profile_id, profile.id);
+      assert.equal((await sdk.selfServiceProfiles.get(sso.id!)).user_attribute_profile_id, profile.id);
+      const badPatch = await sdkError(() => sdk.selfServiceProfiles.update(sso.id!, { user_attribute_profile_id: 'uap_doesnotexist0000' }));
+      assert.equal(badPatch.statusCode, 400);
+      assert.equal((await sdk.selfServiceProfiles.get(sso.id!)).user_attribute_profile_id, profile.id, 'a refused PATCH changes nothing');
+
+      const inUse = await sdkError(() => sdk.userAttributeProfiles.delete(profile.id!));
+      assert.equal(inUse.statusCode, 409);
+      assert.match(inUse.body.message, new RegExp(`in use by the self-service profile ${sso.id};`));
+      const cleared = await sdk.selfServiceProfiles.update(sso.id!, { user_attribute_profile_id: null });
+      assert.equal('user_attribute_profile_id' in cleared, false, 'null: names none');
+      await sdk.userAttributeProfiles.delete(profile.id!);
+      assert.equal((await sdkError(() => sdk.userAttributeProfiles.get(profile.id!))).statusCode, 404);
+      await sdk.selfServiceProfiles.delete(sso.id!);
+    });
+
     it('answers 404 for an unknown profile', async () => {
       const get = await sdkError(() => sdk.userAttributeProfiles.get('uap_doesnotexist0000'));
       assert.deepEqual(get.body, { statusCode: 404, error: 'Not Found', message: 'User attribute profile not found.' });

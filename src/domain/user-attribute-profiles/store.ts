@@ -23,4 +23,6 @@ export interface UserAttributeProfileStore {
    * in client id order, at most `limit`.
    */
   clientsUsing(tenantId: string, id: string, limit: number): Promise<string[]>;
+  /** The ids of the tenant's self-service profiles that name the profile, in id order, at most `limit`. */
+  selfServiceProfilesUsing(tenantId: string, id: string, limit: number): Promise<string[]>;
 }

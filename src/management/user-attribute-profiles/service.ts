@@ -37,8 +37,8 @@ const notFound = () => managementErrors.notFound('User attribute profile not fou
 const templateNotFound = () => managementErrors.notFound('User attribute profile template not found.');
 const taken = (name: string) => managementErrors.conflict(`User attribute profile conflict: a user attribute profile named "${name}" already exists.`);
 
-const inUse = (clients: string[]) =>
-  managementErrors.conflict(`The user attribute profile is in use by the client${clients.length > 1 ? 's' : ''} ${clients.slice(0, 5).join(', ')}${clients.length > 5 ? ' and others' : ''}; change their configuration first.`);
+const inUse = (kind: 'client' | 'self-service profile', ids: string[]) =>
+  managementErrors.conflict(`The user attribute profile is in use by the ${kind}${ids.length > 1 ? 's' : ''} ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ' and others' : ''}; change their configuration first.`);
 
 /** What UserAttributeProfileService touches. */
 export interface UserAttributeProfileServiceContext extends CheckpointSealing {
@@ -99,10 +99,15 @@ export class UserAttributeProfileService {
     return toApi(updated);
   }
 
-  /** Refused (409) while a client's express or My Organization configuration names the profile: the client would name nothing. */
+  /**
+   * Refused (409) while a client's express or My Organization configuration,
+   * or a self-service profile, names the profile: they would name nothing.
+   */
   async delete(tenant: Tenant, id: string): Promise<void> {
-    const users = await this.ctx.stores.userAttributeProfiles.clientsUsing(tenant.id, id, 6);
-    if (users.length > 0) throw inUse(users);
+    const clients = await this.ctx.stores.userAttributeProfiles.clientsUsing(tenant.id, id, 6);
+    if (clients.length > 0) throw inUse('client', clients);
+    const selfService = await this.ctx.stores.userAttributeProfiles.selfServiceProfilesUsing(tenant.id, id, 6);
+    if (selfService.length > 0) throw inUse('self-service profile', selfService);
     await this.ctx.stores.userAttributeProfiles.delete(tenant.id, id);
   }
 

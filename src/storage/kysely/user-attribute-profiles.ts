@@ -73,6 +73,18 @@ export class KyselyUserAttributeProfileStore implements UserAttributeProfileStor
       .map(({ client_id }) => client_id);
   }
 
+  async selfServiceProfilesUsing(tenantId: string, id: string, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('self_service_profiles')
+      .select('id')
+      .where('tenant_id', '=', tenantId)
+      .where('user_attribute_profile_id', '=', id)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
   async delete(tenantId: string, id: string): Promise<boolean> {
     const result = await this.db.deleteFrom('user_attribute_profiles').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
