@@ -1,80 +1,10 @@
 /** Connection profiles (src/storage/migrations/0240_connection_profiles.ts). */
-import type { ConnectionProfileChanges, ConnectionProfileStore } from '../../domain/connection-profiles/store.js';
-import type { ConnectionProfileRow } from '../../domain/connection-profiles/rows.js';
-import { isUniqueViolation } from '../../platform/database-errors.js';
+import type { ConnectionProfileStore } from '../../domain/connection-profiles/store.js';
 import type { Db } from '../database.js';
-import { fromStored, toStored } from '../json-columns.js';
-import { countRows } from '../paging.js';
+import { KyselyNamedProfiles } from './named-profiles.js';
 
-export class KyselyConnectionProfileStore implements ConnectionProfileStore {
-  constructor(private readonly db: Db) {}
-
-  async list(tenantId: string, after: string | undefined, limit: number): Promise<ConnectionProfileRow[]> {
-    let query = this.db.selectFrom('connection_profiles').selectAll().where('tenant_id', '=', tenantId);
-    if (after !== undefined) query = query.where('id', '>', after);
-    return (await query.orderBy('id').limit(limit).execute()).map((row) => fromStored('connection_profiles', row));
-  }
-
-  count(tenantId: string): Promise<number> {
-    return countRows(this.db.selectFrom('connection_profiles').where('tenant_id', '=', tenantId));
-  }
-
-  async get(tenantId: string, id: string): Promise<ConnectionProfileRow | undefined> {
-    const row = await this.db.selectFrom('connection_profiles').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
-    return row && fromStored('connection_profiles', row);
-  }
-
-  /** The id of the tenant's profile named `name`, if any. */
-  private async named(tenantId: string, name: string): Promise<string | undefined> {
-    return (await this.db.selectFrom('connection_profiles').select('id').where('tenant_id', '=', tenantId).where('name', '=', name).executeTakeFirst())?.id;
-  }
-
-  async create(row: ConnectionProfileRow): Promise<boolean> {
-    // Checked first so that a taken name does not abort an enclosing PostgreSQL transaction; the constraint settles races.
-    if ((await this.named(row.tenant_id, row.name)) !== undefined) return false;
-    try {
-      await this.db.insertInto('connection_profiles').values(toStored('connection_profiles', row)).execute();
-      return true;
-    } catch (error) {
-      if (isUniqueViolation(error)) return false;
-      throw error;
-    }
-  }
-
-  async update(tenantId: string, id: string, changes: ConnectionProfileChanges, now: string): Promise<ConnectionProfileRow | undefined | 'conflict'> {
-    if (changes.name !== undefined) {
-      const other = await this.named(tenantId, changes.name);
-      if (other !== undefined && other !== id) return 'conflict';
-    }
-    try {
-      await this.db.updateTable('connection_profiles').set(toStored('connection_profiles', { ...changes, updated_at: now })).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
-    } catch (error) {
-      if (isUniqueViolation(error)) return 'conflict';
-      throw error;
-    }
-    return this.get(tenantId, id);
-  }
-
-  async clientsUsing(tenantId: string, id: string, limit: number): Promise<string[]> {
-    // The clients' configuration is JSON text: LIKE narrows to the rows naming the id anywhere, the parsed members decide.
-    const rows = await this.db
-      .selectFrom('clients')
-      .select(['client_id', 'config'])
-      .where('tenant_id', '=', tenantId)
-      .where('config', 'like', `%${id}%`)
-      .orderBy('client_id')
-      .execute();
-    return rows
-      .filter(({ config }) => {
-        const parsed = fromStored('clients', { config }).config as Record<string, { connection_profile_id?: unknown } | null | undefined>;
-        return parsed.express_configuration?.connection_profile_id === id || parsed.my_organization_configuration?.connection_profile_id === id;
-      })
-      .slice(0, limit)
-      .map(({ client_id }) => client_id);
-  }
-
-  async delete(tenantId: string, id: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('connection_profiles').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+export class KyselyConnectionProfileStore extends KyselyNamedProfiles<'connection_profiles'> implements ConnectionProfileStore {
+  constructor(db: Db) {
+    super(db, 'connection_profiles');
   }
 }
