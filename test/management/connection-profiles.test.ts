@@ -3,7 +3,7 @@
  * (ManagementClient `connectionProfiles.*`) over real HTTPS, on SQLite and
  * PostgreSQL: every operation of the service's document (list with
  * checkpoint paging, create, get, update, delete, listTemplates,
- * getTemplate), and the refusals: bad bodies 400 in the Management API's
+ * getTemplate), and the refusals: the 101st profile 403, bad bodies 400 in the Management API's
  * error shape (changing nothing), a taken name 409, unknown ids and
  * templates 404, a missing scope 403, another tenant's profile 404.
  */
@@ -224,6 +224,20 @@ for (const database of ['SQLite', 'PostgreSQL'] as const) {
       assert.deepEqual(await sdk.connectionProfiles.get(mine.id!), mine, 'untouched by the other tenant');
       assert.deepEqual((await sdk.connectionProfiles.list()).data.map((p) => p.id), [mine.id]);
       await sdk.connectionProfiles.delete(mine.id!);
+    });
+
+    it('refuses a profile past the 100 of a tenant with 403, and writes nothing', async () => {
+      const now = new Date().toISOString();
+      const ids = Array.from({ length: 100 }, (_, i) => `cop_limit${String(i).padStart(3, '0')}`);
+      for (const [i, id] of ids.entries()) {
+        assert.ok(await h.t.ctx.stores.connectionProfiles.create({ tenant_id: h.t.tenant.id, id, name: `limit ${i}`, profile: {}, created_at: now, updated_at: now }));
+      }
+      const error = await sdkError(() => sdk.connectionProfiles.create({ name: 'one too many' }));
+      assert.equal(error.statusCode, 403);
+      assert.match(error.body.message, /limit of entities/);
+      assert.equal(await h.t.ctx.stores.connectionProfiles.count(h.t.tenant.id), 100);
+      for (const id of ids) await sdk.connectionProfiles.delete(id);
+      assert.equal(await h.t.ctx.stores.connectionProfiles.count(h.t.tenant.id), 0);
     });
   });
 }
