@@ -3,9 +3,11 @@
  * (ManagementClient `userAttributeProfiles.*`) over real HTTPS, on SQLite
  * and PostgreSQL: every operation of the service's document (list with
  * checkpoint paging, create, get, update with `user_id: null`, delete,
- * listTemplates, getTemplate), and the refusals: the 101st profile 403, bad bodies 400 in the
+ * listTemplates, getTemplate), and the refusals: bad bodies 400 in the
  * Management API's error shape (changing nothing), a taken name 409, unknown
- * ids and templates 404, a missing scope 403, another tenant's profile 404.
+ * ids and templates 404, a missing scope 403, another tenant's profile 404,
+ * the 101st profile 403, a client or self-service profile naming an unknown
+ * profile 400, deleting a profile one of them names 409.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
