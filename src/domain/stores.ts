@@ -55,6 +55,8 @@ import type { UserStore } from './users/store.js';
 import type { JobStore } from './jobs/store.js';
 import type { ActionBindingStore, ActionExecutionStore, ActionStore } from './actions/store.js';
 import type { TokenExchangeProfileStore } from './token-exchange-profiles/store.js';
+import type { ConnectionProfileStore } from './connection-profiles/store.js';
+import type { UserAttributeProfileStore } from './user-attribute-profiles/store.js';
 import type { ScimStore } from './scim/store.js';
 import type { DirectoryProvisioningStore } from './directory-provisioning/store.js';
 import type { SelfServiceStore } from './self-service/store.js';
@@ -128,6 +130,10 @@ export interface Stores {
   /** What runs of the triggers did (recorded by the runtime). */
   actionExecutions: ActionExecutionStore;
   tokenExchangeProfiles: TokenExchangeProfileStore;
+  /** Connection profiles (what express-configured enterprise connections start from). */
+  connectionProfiles: ConnectionProfileStore;
+  /** User attribute profiles (attribute mappings of enterprise connections). */
+  userAttributeProfiles: UserAttributeProfileStore;
 }
 
 /**

@@ -5,6 +5,8 @@
  */
 import { actionRoutes } from './actions/routes.js';
 import { tokenExchangeProfileRoutes } from './token-exchange-profiles/routes.js';
+import { connectionProfileRoutes } from './connection-profiles/routes.js';
+import { userAttributeProfileRoutes } from './user-attribute-profiles/routes.js';
 import { attackProtectionRoutes } from './attack-protection/routes.js';
 import { brandingRoutes } from './branding/routes.js';
 import { clientGrantRoutes } from './client-grants/routes.js';
@@ -86,5 +88,7 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
     ...promptRoutes(ctx),
     ...actionRoutes(ctx),
     ...tokenExchangeProfileRoutes(ctx),
+    ...connectionProfileRoutes(ctx),
+    ...userAttributeProfileRoutes(ctx),
   ];
 }

@@ -29,6 +29,8 @@ import type { UserRow } from '../domain/users/rows.js';
 import type { DirectoryProvisioningRow } from '../domain/directory-provisioning/rows.js';
 import type { ScimConfigurationRow, ScimTokenRow, ScimUserRow } from '../domain/scim/rows.js';
 import type { SelfServiceProfileRow, SsoTicketRow } from '../domain/self-service/rows.js';
+import type { ConnectionProfileRow } from '../domain/connection-profiles/rows.js';
+import type { UserAttributeProfileRow } from '../domain/user-attribute-profiles/rows.js';
 
 export const JSON_COLUMNS = {
   tenants: ['settings'],
@@ -63,6 +65,8 @@ export const JSON_COLUMNS = {
   network_acls: ['rule'],
   event_streams: ['subscriptions', 'destination'],
   event_deliveries: ['event', 'attempt_log'],
+  connection_profiles: ['profile'],
+  user_attribute_profiles: ['user_id', 'user_attributes'],
 } as const;
 
 /** The domain row of each table with JSON columns. */
@@ -99,6 +103,8 @@ export interface JsonTableRows {
   network_acls: NetworkAclRow;
   event_streams: EventStreamRow;
   event_deliveries: EventDeliveryRow;
+  connection_profiles: ConnectionProfileRow;
+  user_attribute_profiles: UserAttributeProfileRow;
 }
 
 export type JsonTable = keyof typeof JSON_COLUMNS;

@@ -146,4 +146,6 @@ export interface Database {
   action_bindings: ActionBindingRow;
   action_executions: Stored<'action_executions'>;
   token_exchange_profiles: TokenExchangeProfileRow;
+  connection_profiles: Stored<'connection_profiles'>;
+  user_attribute_profiles: Stored<'user_attribute_profiles'>;
 }

@@ -150,6 +150,11 @@ describe('/api/v2/clients', () => {
     const res = await t.management('POST', '/api/v2/clients', { token, body: { name: 'patch target' } });
     assert.equal(res.statusCode, 201, res.body);
     target = (res.json() as Json).client_id as string;
+    // The profiles EXPRESS names: a client may name only profiles of its tenant.
+    const now = new Date().toISOString();
+    assert.ok(await t.ctx.stores.connectionProfiles.create({ tenant_id: t.tenant.id, id: EXPRESS.connection_profile_id, name: 'express', profile: {}, created_at: now, updated_at: now }));
+    const attributes = { email: { description: 'Email', label: 'Email', profile_required: true, auth0_mapping: 'email' } };
+    assert.ok(await t.ctx.stores.userAttributeProfiles.create({ tenant_id: t.tenant.id, id: EXPRESS.user_attribute_profile_id, name: 'express', user_id: null, user_attributes: attributes, created_at: now, updated_at: now }));
   });
   after(() => t.close());
 
@@ -695,7 +700,13 @@ describe('/api/v2/clients', () => {
         { express_configuration: { ...EXPRESS, oin_submission_id: chars(201) } },
         payloadError('String is too long (201 chars), maximum 200', 'express_configuration.oin_submission_id', D.oin_submission_id),
       );
+      for (const [member, noun] of [['connection_profile_id', 'connection profile'], ['user_attribute_profile_id', 'user attribute profile']]) {
+        const message = `Payload validation error: 'The ${noun} ${member}_unknown does not exist' on property express_configuration.${member}.`;
+        await refuses({ express_configuration: { ...EXPRESS, [member!]: `${member}_unknown` } }, message);
+        await refusesUpdate({ express_configuration: { ...EXPRESS, [member!]: `${member}_unknown` } }, message);
+      }
       await accepts({ express_configuration: EXPRESS });
+      await acceptsUpdate({ express_configuration: EXPRESS });
       await accepts({ express_configuration: { ...EXPRESS, oin_submission_id: 'a' } });
       await accepts({ express_configuration: { ...EXPRESS, oin_submission_id: chars(200), linked_clients: [{ client_id: 'abc123' }] } });
     }));
@@ -759,6 +770,16 @@ describe('/api/v2/clients', () => {
         payloadError('Missing required property: connection_deletion_behavior', 'my_organization_configuration', D.my_organization_configuration),
       );
       await accepts({ my_organization_configuration: { allowed_strategies: ['oidc', 'samlp'], connection_deletion_behavior: 'allow_if_empty' } });
+      const named = { allowed_strategies: ['oidc'], connection_deletion_behavior: 'allow', connection_profile_id: EXPRESS.connection_profile_id, user_attribute_profile_id: EXPRESS.user_attribute_profile_id };
+      await accepts({ my_organization_configuration: named });
+      await refuses(
+        { my_organization_configuration: { ...named, connection_profile_id: 'cop_unknown' } },
+        "Payload validation error: 'The connection profile cop_unknown does not exist' on property my_organization_configuration.connection_profile_id.",
+      );
+      await refuses(
+        { my_organization_configuration: { ...named, user_attribute_profile_id: 'uap_unknown' } },
+        "Payload validation error: 'The user attribute profile uap_unknown does not exist' on property my_organization_configuration.user_attribute_profile_id.",
+      );
     }));
 
     it('oidc_logout.backchannel_logout_urls: one https URL (placeholders allowed) or empty; other members allowed', rule(async () => {

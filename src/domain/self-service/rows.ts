@@ -16,6 +16,8 @@ export interface SelfServiceProfileRow {
   branding: JsonObject | null;
   allowed_strategies: string[];
   user_attributes: SelfServiceUserAttribute[];
+  /** The user attribute profile the self-service profile names (migration 0242), or null. */
+  user_attribute_profile_id: string | null;
   /** `{language: {page: {key: text}}}`. */
   custom_text: Record<string, Record<string, Record<string, string>>>;
   created_at: string;

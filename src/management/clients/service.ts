@@ -22,6 +22,7 @@ import { type OrganizationStore } from '../../domain/organizations/store.js';
 import type { ClientFilter, ClientOffsetAnchors, ListedClient, ClientStore } from '../../domain/clients/store.js';
 import { isoAt } from '../../platform/clock.js';
 import { resolveCredentialReferences } from './credentials/service.js';
+import { checkProfileReferences, type ProfileReferenceStores } from './profile-references.js';
 import { notFound } from './errors.js';
 import { samlpAddonProblem } from '../../domain/clients/samlp-addon.js';
 import type { UnitOfWork } from '../../domain/stores.js';
@@ -97,7 +98,7 @@ export interface ClientServiceContext {
   readonly keyring: Keyring;
   readonly now: () => number;
   readonly unitOfWork: UnitOfWork;
-  readonly stores: {
+  readonly stores: ProfileReferenceStores & {
     readonly clientAnchors: ClientOffsetAnchors;
     readonly clientCredentials: ClientCredentialStore;
     readonly clients: ClientStore;
@@ -171,6 +172,7 @@ export class ClientService {
     requireWriteScopes(body, principal, true);
     const config = newClientConfig(body);
     checkConsistency(config);
+    await checkProfileReferences(this.ctx.stores, tenant.id, body);
     const clientId = newClientId();
     const now = isoAt(this.ctx.now());
     const row: ClientRow = {
@@ -217,6 +219,7 @@ export class ClientService {
     }
     keepSecretEncoded(row.config, config);
     checkConsistency(config);
+    await checkProfileReferences(this.ctx.stores, tenant.id, body);
     if (body.client_authentication_methods !== undefined || body.signed_request_object !== undefined) {
       await resolveCredentialReferences(this.ctx.stores, tenant, clientId, config, isoAt(this.ctx.now()));
     }

@@ -37,9 +37,10 @@ const name = Type.String({ minLength: 1, maxLength: 100, description: 'The name 
 const description = Type.String({ minLength: 1, maxLength: 140, description: 'The description of the self-service Profile' });
 const AllowedStrategies = Type.Array(Type.Union(STRATEGIES.map((s) => Type.Literal(s))), { minItems: 1, maxItems: STRATEGIES.length, description: 'List of IdP strategies' });
 const UserAttributes = Type.Array(UserAttribute, { maxItems: 50 });
+const UserAttributeProfileId = Type.String({ minLength: 1, maxLength: 64, description: 'ID of the user-attribute-profile to associate with this self-service profile.' });
 
 export const CreateProfileBody = Type.Object(
-  { name, description: Type.Optional(description), branding: Type.Optional(Branding), allowed_strategies: Type.Optional(AllowedStrategies), user_attributes: Type.Optional(UserAttributes) },
+  { name, description: Type.Optional(description), branding: Type.Optional(Branding), allowed_strategies: Type.Optional(AllowedStrategies), user_attributes: Type.Optional(UserAttributes), user_attribute_profile_id: Type.Optional(UserAttributeProfileId) },
   { additionalProperties: false },
 );
 export type CreateProfileBody = Static<typeof CreateProfileBody>;
@@ -51,6 +52,8 @@ export const UpdateProfileBody = Type.Object(
     branding: Type.Optional(Type.Union([Branding, Type.Null()])),
     allowed_strategies: Type.Optional(AllowedStrategies),
     user_attributes: Type.Optional(Type.Union([UserAttributes, Type.Null()])),
+    /** null: the profile names none. */
+    user_attribute_profile_id: Type.Optional(Type.Union([UserAttributeProfileId, Type.Null()])),
   },
   { additionalProperties: false },
 );
@@ -62,6 +65,7 @@ export const ProfileResponse = Type.Object(
     name: Type.String(),
     description: Type.Optional(Type.String()),
     user_attributes: Type.Array(UserAttribute),
+    user_attribute_profile_id: Type.Optional(Type.String()),
     created_at: Type.String(),
     updated_at: Type.String(),
     branding: Type.Optional(Branding),

@@ -15,6 +15,7 @@ import type { SelfServiceProfileRow, SsoTicketConfig } from '../../domain/self-s
 import type { SelfServiceStore } from '../../domain/self-service/store.js';
 import { newSecret, secretHash } from '../../domain/secrets.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
+import type { UserAttributeProfileStore } from '../../domain/user-attribute-profiles/store.js';
 import { isoAt } from '../../platform/clock.js';
 import { newPrefixedId } from '../../platform/crypto/ids.js';
 import { managementErrors } from '../../platform/http/errors.js';
@@ -37,6 +38,7 @@ export interface SelfServiceProfileContext {
     readonly clients: Pick<ClientStore, 'get'>;
     readonly connections: Pick<ConnectionStore, 'getByName'>;
     readonly organizations: Pick<OrganizationStore, 'get'>;
+    readonly userAttributeProfiles: Pick<UserAttributeProfileStore, 'get'>;
   };
 }
 
@@ -46,6 +48,7 @@ export function profileFromRow(row: SelfServiceProfileRow): Profile {
     name: row.name,
     ...(row.description !== null && { description: row.description }),
     user_attributes: row.user_attributes,
+    ...(row.user_attribute_profile_id !== null && { user_attribute_profile_id: row.user_attribute_profile_id }),
     created_at: row.created_at,
     updated_at: row.updated_at,
     ...(row.branding !== null && { branding: row.branding }),
@@ -72,7 +75,15 @@ export class SelfServiceProfileService {
     return profileFromRow(await this.row(tenant, id));
   }
 
+  /** A named user attribute profile must be one of the tenant's (400 otherwise, before anything is written). */
+  private async checkUserAttributeProfile(tenant: Tenant, id: string | null | undefined): Promise<void> {
+    if (typeof id === 'string' && !(await this.ctx.stores.userAttributeProfiles.get(tenant.id, id))) {
+      throw managementErrors.badRequest(`The user attribute profile ${id} does not exist.`, 'invalid_body');
+    }
+  }
+
   async create(tenant: Tenant, body: CreateProfileBody): Promise<Profile> {
+    await this.checkUserAttributeProfile(tenant, body.user_attribute_profile_id);
     if ((await this.ctx.stores.selfService.countProfiles(tenant.id)) >= MAX_PROFILES) throw managementErrors.conflict('No more profiles can be created for this tenant.');
     const now = isoAt(this.ctx.now());
     const row: SelfServiceProfileRow = {
@@ -83,6 +94,7 @@ export class SelfServiceProfileService {
       branding: body.branding ?? null,
       allowed_strategies: [...new Set(body.allowed_strategies ?? ['samlp', 'oidc'])],
       user_attributes: body.user_attributes ?? [],
+      user_attribute_profile_id: body.user_attribute_profile_id ?? null,
       custom_text: {},
       created_at: now,
       updated_at: now,
@@ -93,12 +105,14 @@ export class SelfServiceProfileService {
 
   async update(tenant: Tenant, id: string, body: UpdateProfileBody): Promise<Profile> {
     const row = await this.row(tenant, id);
+    await this.checkUserAttributeProfile(tenant, body.user_attribute_profile_id);
     const changes: Partial<SelfServiceProfileRow> = {
       ...(body.name !== undefined && { name: body.name }),
       ...(body.description !== undefined && { description: body.description }),
       ...(body.branding !== undefined && { branding: body.branding }),
       ...(body.allowed_strategies !== undefined && { allowed_strategies: [...new Set(body.allowed_strategies)] }),
       ...(body.user_attributes !== undefined && { user_attributes: body.user_attributes ?? [] }),
+      ...(body.user_attribute_profile_id !== undefined && { user_attribute_profile_id: body.user_attribute_profile_id }),
       updated_at: isoAt(this.ctx.now()),
     };
     if (!(await this.ctx.stores.selfService.updateProfile(tenant.id, id, changes))) throw profileNotFound();

@@ -57,6 +57,8 @@ import { KyselyUserStore } from './users.js';
 import { KyselyJobStore } from './jobs.js';
 import { KyselyActionBindingStore, KyselyActionExecutionStore, KyselyActionStore } from './actions.js';
 import { KyselyTokenExchangeProfileStore } from './token-exchange-profiles.js';
+import { KyselyConnectionProfileStore } from './connection-profiles.js';
+import { KyselyUserAttributeProfileStore } from './user-attribute-profiles.js';
 
 /** Every store on `db` (the database or a transaction); `clientAnchors` is shared, as its cache must be. */
 function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
@@ -116,6 +118,8 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     actionBindings: new KyselyActionBindingStore(db),
     actionExecutions: new KyselyActionExecutionStore(db),
     tokenExchangeProfiles: new KyselyTokenExchangeProfileStore(db),
+    connectionProfiles: new KyselyConnectionProfileStore(db),
+    userAttributeProfiles: new KyselyUserAttributeProfileStore(db),
   };
 }
 
