@@ -18,7 +18,7 @@ import type { EmailProviderRow } from '../domain/email/rows.js';
 import type { JobErrorRow, JobRow } from '../domain/jobs/rows.js';
 import type { SigningKeyRow } from '../domain/keys/rows.js';
 import type { LogStreamRow } from '../domain/log-streams/rows.js';
-import type { EventDeliveryRow, EventStreamRow } from '../domain/event-streams/rows.js';
+import type { EventDeliveryRow, EventStreamRow, TenantEventRow } from '../domain/event-streams/rows.js';
 import type { NetworkAclRow } from '../domain/network-acls/rows.js';
 import type { TenantLogRow } from '../domain/logs/rows.js';
 import type { OrganizationInvitationRow, OrganizationRow } from '../domain/organizations/rows.js';
@@ -61,6 +61,7 @@ export const JSON_COLUMNS = {
   network_acls: ['rule'],
   event_streams: ['subscriptions', 'destination'],
   event_deliveries: ['event', 'attempt_log'],
+  tenant_events: ['event'],
 } as const;
 
 /** The domain row of each table with JSON columns. */
@@ -96,6 +97,7 @@ export interface JsonTableRows {
   network_acls: NetworkAclRow;
   event_streams: EventStreamRow;
   event_deliveries: EventDeliveryRow;
+  tenant_events: TenantEventRow;
 }
 
 export type JsonTable = keyof typeof JSON_COLUMNS;
