@@ -8,7 +8,7 @@
  * a secret; a private_key_jwt client's credentials follow its JWKS (at
  * jwks_uri) and authenticate at /oauth/token. Refusals: not https, a path
  * with dot segments, a loopback address without the allow setting, an
- * oversize document, a mismatched client_id, a shared-secret method, the
+ * oversize document, a server that does not answer in time, a mismatched client_id, a shared-secret method, the
  * scopes; none of them creates a client.
  */
 import assert from 'node:assert/strict';
@@ -36,6 +36,8 @@ class MetadataServer {
   async up(material: { cert: string; key: string }): Promise<void> {
     this.#server = https.createServer(material, (req, res) => {
       this.requests.push(req.url ?? '');
+      // A server that never answers.
+      if (req.url === '/agents/slow.json') return;
       const body = this.documents.get(req.url ?? '');
       if (!body) {
         res.writeHead(404).end();
@@ -222,6 +224,10 @@ describe('clients: Client ID Metadata Documents', () => {
     assert.equal(oversize.validation, undefined);
     assert.match(oversize.errors!.join(), /larger than 5120 bytes/);
     await assert.rejects(sdk.clients.registerCimdClient({ external_client_id: big }), (e: ManagementError) => e.statusCode === 400 && /could not be retrieved/.test(JSON.stringify(e.body)));
+
+    // A server that does not answer within the deadline (5 s).
+    const slow = await sdk.clients.previewCimdMetadata({ external_client_id: `${server.base}/agents/slow.json` });
+    assert.match(slow.errors!.join(), /no answer within 5000 ms/);
 
     // A document that does not exist.
     const missing = await sdk.clients.previewCimdMetadata({ external_client_id: `${server.base}/agents/none.json` });

@@ -225,6 +225,22 @@ for (const database of ['SQLite', 'PostgreSQL'] as const) {
       replay.close();
     });
 
+    it('concurrent changes take contiguous positions; a subscriber gets each event once, in position order', async () => {
+      const reader = await SseReader.open(port, token, '?event_type=user.created');
+      await reader.until(() => reader.messages.length > 0);
+      const { latest: before } = await t.ctx.stores.eventStreams.eventLogBounds(t.tenant.id);
+      const emails = Array.from({ length: 12 }, (_, i) => `sse-burst-${i}@example.com`);
+      await Promise.all(emails.map((email) => createUser(email)));
+      await reader.until(() => reader.events().length >= emails.length);
+      await new Promise((r) => setTimeout(r, 200));
+      const got = reader.events().map((m) => m.data.event!.data.object.email as string);
+      assert.deepEqual([...got].sort(), [...emails].sort(), 'each event exactly once');
+      const logged = await t.ctx.stores.eventStreams.eventsAfter(t.tenant.id, before, 100);
+      assert.deepEqual(logged.map((row) => row.seq), Array.from({ length: emails.length }, (_, i) => before + 1 + i), 'positions without gaps');
+      assert.deepEqual(got, logged.map((row) => row.event.data.object.email), 'in position order');
+      reader.close();
+    });
+
     it("another tenant's events and cursors never cross", async () => {
       const domain = `other-${database.toLowerCase()}.test`;
       const other = await t.ctx.tenants.create({ domain });
