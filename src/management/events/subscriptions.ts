@@ -97,11 +97,6 @@ export class EventSubscriptions {
 
   constructor(private readonly ctx: EventSubscriptionContext) {}
 
-  /** How many subscriptions of the tenant are open in this process. */
-  count(tenantId: string): number {
-    return this.#open.get(tenantId)?.size ?? 0;
-  }
-
   /**
    * Takes one of the tenant's subscription slots, or refuses with 403 when
    * the tenant has its maximum open already (503 while the server closes).
@@ -145,11 +140,20 @@ export class EventSubscriptions {
     const write = async (chunk: string): Promise<boolean> => {
       if (subscription.ended || res.destroyed) return false;
       if (res.write(chunk)) return true;
-      const drained = await Promise.race([
-        new Promise<boolean>((resolve) => res.once('drain', () => resolve(true))),
-        new Promise<boolean>((resolve) => res.once('close', () => resolve(false))),
-        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), DRAIN_TIMEOUT_MS).unref()),
-      ]);
+      // The client reads it, goes, or is too slow: one of the three, with nothing left listening after.
+      const drained = await new Promise<boolean>((resolve) => {
+        const settle = (value: boolean) => {
+          clearTimeout(timer);
+          res.off('drain', onDrain);
+          res.off('close', onGone);
+          resolve(value);
+        };
+        const onDrain = () => settle(true);
+        const onGone = () => settle(false);
+        const timer = setTimeout(onGone, DRAIN_TIMEOUT_MS);
+        res.on('drain', onDrain);
+        res.on('close', onGone);
+      });
       if (!drained) subscription.end();
       return drained && !subscription.ended;
     };
