@@ -38,6 +38,10 @@ export function managementPlugin(ctx: AppContext): FastifyPluginAsync {
     app.addHook('onResponse', async (request, reply) => logManagementOperation(ctx, request, reply));
     const routes = managementRoutes(ctx);
     for (const route of routes) app.route(route);
+    for (const route of routes) {
+      const { preClose } = route.config;
+      if (preClose) app.addHook('preClose', async () => preClose());
+    }
     // Operations of the service that no route above implements (not-available/route.ts).
     for (const route of notAvailableRoutes(ctx, routes)) app.route(route);
   };

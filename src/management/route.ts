@@ -3,7 +3,18 @@ import type { FastifyReply, FastifyRequest, HTTPMethods, RouteGenericInterface, 
 import { FORM_MEDIA_TYPE, requestMediaType } from '../platform/http/media-type.js';
 
 /** A Management API operation: a Fastify route whose config names the scopes it accepts, with its schemas. */
-export type ManagementRoute = RouteOptions & { config: { scopes: readonly string[] }; schema: ManagementSchema };
+export type ManagementRoute = RouteOptions & {
+  config: {
+    scopes: readonly string[];
+    /**
+     * Run when the server starts closing, before it waits for in-flight
+     * requests: an operation whose responses stay open (GET /events) ends
+     * them, so a graceful shutdown does not wait on them.
+     */
+    preClose?: () => void;
+  };
+  schema: ManagementSchema;
+};
 
 /**
  * One operation, built from its area's service and, for the few operations

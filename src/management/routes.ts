@@ -27,6 +27,7 @@ import { customSigningKeyRoutes } from './keys/custom-signing/routes.js';
 import { encryptionKeyRoutes } from './keys/encryption/routes.js';
 import { logStreamRoutes } from './log-streams/routes.js';
 import { eventStreamRoutes } from './event-streams/routes.js';
+import { subscribeEvents } from './events/subscribe.js';
 import { logRoutes } from './logs/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { promptRoutes } from './prompts/routes.js';
@@ -80,6 +81,7 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
     ...logRoutes(ctx),
     ...logStreamRoutes(ctx),
     ...eventStreamRoutes(ctx),
+    subscribeEvents(ctx),
     ...attackProtectionRoutes(ctx),
     ...emailRoutes(ctx),
     ...emailTemplateRoutes(ctx),

@@ -96,6 +96,8 @@ export interface Config {
   eventStreamCaFile: string | undefined;
   /** How long a post to an event stream's webhook may take (ms); a claimed batch is leased for as long as its posts can take. */
   eventStreamTimeoutMs: number;
+  /** GET /api/v2/events (Server-Sent Events): open subscriptions per tenant and process, and the heartbeat and poll intervals (ms). */
+  eventSubscriptions: { maxPerTenant: number; heartbeatMs: number; pollMs: number };
   /** Non-public address ranges that tenants' outbound destinations may reach (GATEHOUSE_OUTBOUND_ALLOW; src/platform/http/outbound-guard.ts). */
   outbound: OutboundPolicy;
   /**
@@ -501,6 +503,15 @@ const TABLE = {
     10,
     'seconds a post of an event to an event stream\'s webhook may take (0.01 to 3600) before it counts as a failed attempt; the deliveries a process claims are held for as long as a batch of such posts can take, after which a process that died holding them leaves them to another',
   ),
+  GATEHOUSE_EVENTS_MAX_SUBSCRIBERS: count(
+    5,
+    "subscriptions to a tenant's events (`GET /api/v2/events`, Server-Sent Events) a process keeps open at once; one more is answered 403 until one closes (the limit is per process: N processes hold N times as many)",
+  ),
+  GATEHOUSE_EVENTS_HEARTBEAT: seconds(15, 'seconds between the heartbeat comments of an open `GET /api/v2/events` stream (0.01 to 3600), which keep proxies from closing an idle stream'),
+  GATEHOUSE_EVENTS_POLL: seconds(
+    1,
+    "seconds between two reads of the tenant's event log by an open `GET /api/v2/events` stream (0.01 to 3600): an event reaches subscribers in every process at most this long after its change commits",
+  ),
   GATEHOUSE_LOG_STREAM_CA_FILE: caFile('PEM file of extra certificate authorities trusted when posting log events to log stream endpoints, besides the system roots'),
   GATEHOUSE_SMTP_CA_FILE: optional(
     'PEM file of extra certificate authorities trusted for the SMTP servers tenants configure (`/api/v2/emails/provider`), besides the system roots',
@@ -774,6 +785,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     geoip: { database: read(env, 'GATEHOUSE_GEOIP_DB'), asnDatabase: read(env, 'GATEHOUSE_ASN_DB') },
     eventStreamCaFile: read(env, 'GATEHOUSE_EVENT_STREAM_CA_FILE'),
     eventStreamTimeoutMs: read(env, 'GATEHOUSE_EVENT_STREAM_TIMEOUT'),
+    eventSubscriptions: {
+      maxPerTenant: read(env, 'GATEHOUSE_EVENTS_MAX_SUBSCRIBERS'),
+      heartbeatMs: read(env, 'GATEHOUSE_EVENTS_HEARTBEAT'),
+      pollMs: read(env, 'GATEHOUSE_EVENTS_POLL'),
+    },
     workers,
     shutdownGraceMs: read(env, 'GATEHOUSE_SHUTDOWN_GRACE'),
     jobs: {

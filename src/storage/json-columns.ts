@@ -18,7 +18,7 @@ import type { EmailProviderRow } from '../domain/email/rows.js';
 import type { JobErrorRow, JobRow } from '../domain/jobs/rows.js';
 import type { SigningKeyRow } from '../domain/keys/rows.js';
 import type { LogStreamRow } from '../domain/log-streams/rows.js';
-import type { EventDeliveryRow, EventStreamRow } from '../domain/event-streams/rows.js';
+import type { EventDeliveryRow, EventStreamRow, TenantEventRow } from '../domain/event-streams/rows.js';
 import type { NetworkAclRow } from '../domain/network-acls/rows.js';
 import type { TenantLogRow } from '../domain/logs/rows.js';
 import type { OrganizationInvitationRow, OrganizationRow } from '../domain/organizations/rows.js';
@@ -67,6 +67,7 @@ export const JSON_COLUMNS = {
   event_deliveries: ['event', 'attempt_log'],
   connection_profiles: ['profile'],
   user_attribute_profiles: ['user_id', 'user_attributes'],
+  tenant_events: ['event'],
 } as const;
 
 /** The domain row of each table with JSON columns. */
@@ -105,6 +106,7 @@ export interface JsonTableRows {
   event_deliveries: EventDeliveryRow;
   connection_profiles: ConnectionProfileRow;
   user_attribute_profiles: UserAttributeProfileRow;
+  tenant_events: TenantEventRow;
 }
 
 export type JsonTable = keyof typeof JSON_COLUMNS;

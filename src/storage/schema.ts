@@ -107,6 +107,8 @@ export interface Database {
   log_streams: Stored<'log_streams'>;
   event_streams: Stored<'event_streams'>;
   event_deliveries: Stored<'event_deliveries'>;
+  tenant_events: Stored<'tenant_events'>;
+  tenant_event_counters: { tenant_id: string; seq: number };
   network_acls: Stored<'network_acls'>;
   custom_signing_keys: { tenant_id: string; jwks: string; updated_at: string };
   encryption_keys: EncryptionKeyRow;

@@ -139,6 +139,7 @@ for (const postgres of [false, true]) describe(`purgeExpired (${postgres ? 'Post
       backchannel_auth_requests: 0,
       action_executions: 1,
       event_deliveries: 1,
+      tenant_events: 0,
       sso_tickets: 1,
       tenant_logs: 0,
     });

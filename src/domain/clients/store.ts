@@ -29,7 +29,9 @@ export type ListedClient = Pick<ClientRow, 'client_id' | 'global' | 'config'> & 
 export interface ClientStore {
   /** The client, or undefined when the tenant has none with that id. */
   get(tenantId: string, clientId: string): Promise<ClientRow | undefined>;
-  /** Inserts a client and counts it; fails (unique violation) on a duplicate (tenant, client_id). */
+  /** The client registered from the Client ID Metadata Document at that URL (unique per tenant, migration 0260), or undefined. */
+  getByExternalClientId(tenantId: string, externalClientId: string): Promise<ClientRow | undefined>;
+  /** Inserts a client and counts it; fails (unique violation) on a duplicate (tenant, client_id) or (tenant, external_client_id). */
   insert(row: ClientRow): Promise<void>;
   /** Replaces the given columns, keeping the counts right; false when the client does not exist. */
   update(tenantId: string, clientId: string, changes: Partial<ClientRow>): Promise<boolean>;

@@ -22,7 +22,7 @@
  */
 import { isoAt } from '../../platform/clock.js';
 import { newPrefixedId } from '../../platform/crypto/ids.js';
-import type { CloudEvent, EventDeliveryRow, EventStreamRow } from './rows.js';
+import type { CloudEvent, EventDeliveryRow, EventStreamRow, LoggedCloudEvent } from './rows.js';
 import type { EventStreamStore } from './store.js';
 
 export const EVENT_TYPES = [
@@ -40,6 +40,13 @@ export const PRODUCED_EVENT_TYPES: readonly EventType[] = [
   'organization.created', 'organization.updated', 'organization.deleted', 'organization.member.added', 'organization.member.deleted',
 ];
 
+/**
+ * How long the tenant's event log keeps an event for GET /api/v2/events
+ * (`from`, `from_timestamp`): 24 hours, after which the hourly purge deletes
+ * it within a day (src/storage/purge.ts).
+ */
+export const EVENT_LOG_RETENTION_MS = 24 * 60 * 60 * 1000;
+
 /** Event and stream ids: the prefix and 22 alphanumerics, 26 characters as the document's formats say. */
 export const newEventId = (): string => newPrefixedId('evt', 22);
 export const newEventStreamId = (): string => newPrefixedId('est', 22);
@@ -56,20 +63,26 @@ export interface EventRecording {
   readonly eventStreams: EventStreamStore;
 }
 
-/** The outbox row of one event for one stream. */
-export function deliveryFor(stream: EventStreamRow, tenant: EventTenant, event: { id: string; type: string; object: Record<string, unknown>; test?: boolean }, now: number): EventDeliveryRow {
-  const time = isoAt(now);
-  const cloudEvent: CloudEvent = {
+/** An event as a CloudEvent, before a stream (or a subscription to GET /api/v2/events) adds its `a0stream`. */
+export function cloudEventFor(tenant: EventTenant, event: { id: string; type: string; object: Record<string, unknown>; test?: boolean }, now: number): LoggedCloudEvent {
+  return {
     specversion: '1.0',
     id: event.id,
     type: event.type,
     source: `urn:auth0:${tenant.domain}`,
-    time,
+    time: isoAt(now),
     data: { object: event.object },
     a0tenant: tenant.name,
-    a0stream: stream.id,
     ...(event.test === true && { a0purpose: 'test' as const }),
   };
+}
+
+/** The outbox row of one event for one stream. */
+export function deliveryFor(stream: EventStreamRow, tenant: EventTenant, event: { id: string; type: string; object: Record<string, unknown>; test?: boolean }, now: number): EventDeliveryRow {
+  const time = isoAt(now);
+  const { a0purpose, ...rest } = cloudEventFor(tenant, event, now);
+  // Members in the order streams have always received them: a0stream before a0purpose.
+  const cloudEvent: CloudEvent = { ...rest, a0stream: stream.id, ...(a0purpose && { a0purpose }) };
   return {
     id: newPrefixedId('del', 22),
     tenant_id: tenant.id,
@@ -87,14 +100,17 @@ export function deliveryFor(stream: EventStreamRow, tenant: EventTenant, event: 
 }
 
 /**
- * Records an event of `type` about `object` for every enabled stream of the
- * tenant subscribed to it; call it with the stores of the change's
- * transaction. Returns the event's id (undefined when no stream takes it).
+ * Records an event of `type` about `object`: in the tenant's event log (at
+ * its next position, for GET /api/v2/events) and for every enabled stream of
+ * the tenant subscribed to it; call it with the stores of the change's
+ * transaction. Returns the event's id.
  */
-export async function recordEvent(stores: EventRecording, tenant: EventTenant, type: EventType, object: Record<string, unknown>, now: number): Promise<string | undefined> {
-  const streams = await stores.eventStreams.subscribers(tenant.id, type);
-  if (streams.length === 0) return undefined;
+export async function recordEvent(stores: EventRecording, tenant: EventTenant, type: EventType, object: Record<string, unknown>, now: number): Promise<string> {
   const event = { id: newEventId(), type, object };
-  await stores.eventStreams.enqueue(streams.map((stream) => deliveryFor(stream, tenant, event, now)));
+  // The tenant's event log, read by GET /api/v2/events: every produced event, subscribed to or not.
+  const logged = cloudEventFor(tenant, event, now);
+  await stores.eventStreams.appendEvent({ tenant_id: tenant.id, id: event.id, type, event: logged, created_at: logged.time, expires_at: isoAt(now + EVENT_LOG_RETENTION_MS) });
+  const streams = await stores.eventStreams.subscribers(tenant.id, type);
+  if (streams.length > 0) await stores.eventStreams.enqueue(streams.map((stream) => deliveryFor(stream, tenant, event, now)));
   return event.id;
 }

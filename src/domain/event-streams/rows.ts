@@ -48,6 +48,23 @@ export interface CloudEvent {
   a0purpose?: 'test';
 }
 
+/** A CloudEvent as the tenant's event log keeps it: without `a0stream`, which each reader adds (migration 0261). */
+export type LoggedCloudEvent = Omit<CloudEvent, 'a0stream'>;
+
+/** One event of the tenant's event log (GET /api/v2/events). */
+export interface TenantEventRow {
+  tenant_id: string;
+  /** The tenant's position of the event: 1, 2, 3 … in commit order, without gaps. */
+  seq: number;
+  /** `evt_…` */
+  id: string;
+  type: string;
+  event: LoggedCloudEvent;
+  created_at: string;
+  /** When the log may drop it (created_at + EVENT_LOG_RETENTION_MS). */
+  expires_at: string;
+}
+
 export interface EventDeliveryAttempt {
   status: 'failed';
   timestamp: string;

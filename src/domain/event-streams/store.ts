@@ -2,7 +2,7 @@
  * Storage of event streams: their configuration and the outbox of their
  * deliveries. Implemented by src/storage/kysely/event-streams.ts.
  */
-import type { EventDeliveryAttempt, EventDeliveryRow, EventStreamRow } from './rows.js';
+import type { EventDeliveryAttempt, EventDeliveryRow, EventStreamRow, TenantEventRow } from './rows.js';
 
 export type EventStreamChanges = Partial<Pick<EventStreamRow, 'name' | 'status' | 'subscriptions' | 'destination' | 'authorization_enc'>>;
 
@@ -50,4 +50,19 @@ export interface EventStreamStore {
   redeliver(tenantId: string, streamId: string, filter: DeliveryFilter, now: string): Promise<number>;
   /** Makes the stream's delivery of the event due at `now` unless it was delivered; false when there is none to redeliver. */
   redeliverOne(tenantId: string, streamId: string, eventId: string, now: string): Promise<boolean>;
+
+  /**
+   * Appends an event to the tenant's event log at the tenant's next
+   * position, and returns it. Call it in the transaction of the change (it
+   * opens one of its own otherwise): taking the position locks the tenant's
+   * counter until that transaction ends, so positions commit in order and
+   * without gaps, and a reader never sees position N before N − 1.
+   */
+  appendEvent(row: Omit<TenantEventRow, 'seq'>): Promise<number>;
+  /** The tenant's logged events after position `after`, in order, at most `limit`. */
+  eventsAfter(tenantId: string, after: number, limit: number): Promise<TenantEventRow[]>;
+  /** The tenant's last position (0 before its first event) and the oldest position the log still holds (undefined when it holds none). */
+  eventLogBounds(tenantId: string): Promise<{ latest: number; oldest: number | undefined }>;
+  /** The position of the tenant's first logged event created at or after `time` (ISO-8601), or undefined when there is none. */
+  firstEventSince(tenantId: string, time: string): Promise<number | undefined>;
 }

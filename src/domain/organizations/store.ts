@@ -4,7 +4,7 @@
  */
 import type { ClientGrantRow } from '../client-grants/model.js';
 import type { OrganizationRow } from './model.js';
-import type { KeysetWindow, OffsetWindow, Page } from '../paging.js';
+import type { KeysetWindow, OffsetWindow, Page, PageQuery } from '../paging.js';
 
 /** The fields GET /organizations may sort an offset page by (`sort=name:1`). */
 export type OrganizationSortField = 'name' | 'display_name' | 'created_at';
@@ -74,4 +74,11 @@ export interface OrganizationStore {
    * Grants without a client_id (`default_for`) contribute nothing.
    */
   clientIdsWithGrantForOrganization(tenantId: string, organizationId: string, after: string | undefined, limit: number): Promise<string[]>;
+  /**
+   * For GET /client-grants/{id}/organizations: a page of the organizations
+   * the client grant is linked to, ordered by organization id (byte-wise);
+   * `total` counts them all when an offset page asks for it. Driven from the
+   * links' grant index (migration 0003), not the tenant's organizations.
+   */
+  listByClientGrant(tenantId: string, grantId: string, page: PageQuery): Promise<Page<OrganizationRow>>;
 }

@@ -25,9 +25,10 @@ import { linkUserIdentity } from './identities/link.js';
 import { UserIdentityService, type UserIdentityServiceContext } from './identities/service.js';
 import { unlinkUserIdentity } from './identities/unlink.js';
 import { federatedTokenSetRoutes, type FederatedTokenSetContext } from './federated-tokensets/routes.js';
+import { listConnectedAccounts, type ConnectedAccountContext } from './connected-accounts/list.js';
 
 /** /api/v2/users, /api/v2/users-by-email, and a user's identities, roles, permissions and groups. */
-export function userRoutes(ctx: UserServiceContext & UserAccessContext & UserIdentityServiceContext & OrganizationMemberServiceContext & FederatedTokenSetContext): ManagementRoute[] {
+export function userRoutes(ctx: UserServiceContext & UserAccessContext & UserIdentityServiceContext & OrganizationMemberServiceContext & FederatedTokenSetContext & ConnectedAccountContext): ManagementRoute[] {
   const users = new UserService(ctx);
   const rbac = new UserAccessService(ctx);
   const identities = new UserIdentityService(ctx);
@@ -50,5 +51,6 @@ export function userRoutes(ctx: UserServiceContext & UserAccessContext & UserIde
     listUserOrganizations(ctx, new OrganizationMemberService(ctx)),
     ...[linkUserIdentity, unlinkUserIdentity].map((route) => route(ctx, identities)),
     ...federatedTokenSetRoutes(ctx),
+    listConnectedAccounts(ctx),
   ];
 }

@@ -39,6 +39,13 @@ export class KyselyClientStore implements ClientStore {
     return parsedRow('clients', this.db.selectFrom('clients').selectAll().where('tenant_id', '=', tenantId).where('client_id', '=', clientId).executeTakeFirst());
   }
 
+  async getByExternalClientId(tenantId: string, externalClientId: string): Promise<ClientRow | undefined> {
+    return parsedRow(
+      'clients',
+      this.db.selectFrom('clients').selectAll().where('tenant_id', '=', tenantId).where('external_client_id', '=', externalClientId).executeTakeFirst(),
+    );
+  }
+
   async insert(row: ClientRow): Promise<void> {
     await atomically(this.db, (trx) => insertClients(trx, [row]));
   }

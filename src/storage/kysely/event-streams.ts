@@ -1,6 +1,7 @@
 import type { DeliveryFilter, EventStreamChanges, EventStreamStore } from '../../domain/event-streams/store.js';
-import type { EventDeliveryAttempt, EventDeliveryRow, EventStreamRow } from '../../domain/event-streams/rows.js';
-import type { Db } from '../database.js';
+import { sql } from 'kysely';
+import type { EventDeliveryAttempt, EventDeliveryRow, EventStreamRow, TenantEventRow } from '../../domain/event-streams/rows.js';
+import { atomically, type Db } from '../database.js';
 import { fromStored, toStored } from '../json-columns.js';
 import { isPostgres } from './user-search.js';
 
@@ -155,5 +156,35 @@ export class KyselyEventStreamStore implements EventStreamStore {
       .where('status', '!=', 'delivered')
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
+  }
+
+  async appendEvent(row: Omit<TenantEventRow, 'seq'>): Promise<number> {
+    return atomically(this.db, async (trx) => {
+      // The counter row stays locked until the transaction ends: positions commit in order, without gaps.
+      const { seq } = await trx
+        .insertInto('tenant_event_counters')
+        .values({ tenant_id: row.tenant_id, seq: 1 })
+        .onConflict((oc) => oc.column('tenant_id').doUpdateSet({ seq: sql<number>`tenant_event_counters.seq + 1` }))
+        .returning('seq')
+        .executeTakeFirstOrThrow();
+      await trx.insertInto('tenant_events').values(toStored('tenant_events', { ...row, seq: Number(seq) })).execute();
+      return Number(seq);
+    });
+  }
+
+  async eventsAfter(tenantId: string, after: number, limit: number): Promise<TenantEventRow[]> {
+    const rows = await this.db.selectFrom('tenant_events').selectAll().where('tenant_id', '=', tenantId).where('seq', '>', after).orderBy('seq').limit(limit).execute();
+    return rows.map((row) => ({ ...fromStored('tenant_events', row), seq: Number(row.seq) }));
+  }
+
+  async eventLogBounds(tenantId: string): Promise<{ latest: number; oldest: number | undefined }> {
+    const counter = await this.db.selectFrom('tenant_event_counters').select('seq').where('tenant_id', '=', tenantId).executeTakeFirst();
+    const oldest = await this.db.selectFrom('tenant_events').select('seq').where('tenant_id', '=', tenantId).orderBy('seq').limit(1).executeTakeFirst();
+    return { latest: counter ? Number(counter.seq) : 0, oldest: oldest ? Number(oldest.seq) : undefined };
+  }
+
+  async firstEventSince(tenantId: string, time: string): Promise<number | undefined> {
+    const row = await this.db.selectFrom('tenant_events').select('seq').where('tenant_id', '=', tenantId).where('created_at', '>=', time).orderBy('created_at').orderBy('seq').limit(1).executeTakeFirst();
+    return row ? Number(row.seq) : undefined;
   }
 }

@@ -39,6 +39,8 @@ export const EXPIRING_ARTEFACTS = {
   backchannel_logout_deliveries: ['delivered_at', 'gave_up_at'],
   // An event's delivery once its webhook took it; failed ones wait for a redelivery (or their stream's deletion).
   event_deliveries: ['delivered_at'],
+  // The tenant's event log (GET /api/v2/events) past its retention.
+  tenant_events: ['expires_at'],
   action_executions: ['expires_at'],
   sso_tickets: ['expires_at'],
 } as const satisfies { [T in keyof Database]?: readonly TimeColumn<T>[] };

@@ -6,7 +6,7 @@ import type { OrganizationPageQuery, OrganizationClientGrantFilter, LinkResult, 
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/database-errors.js';
 import { parsedRow, toStored } from '../json-columns.js';
 import { fetchPage, parsedPage } from '../paging.js';
-import type { OffsetWindow, Page } from '../../domain/paging.js';
+import type { OffsetWindow, Page, PageQuery } from '../../domain/paging.js';
 
 export class KyselyOrganizationStore implements OrganizationStore {
   readonly #postgres: boolean;
@@ -118,6 +118,15 @@ export class KyselyOrganizationStore implements OrganizationStore {
     if (after !== undefined) q = q.where(clientId, '>', after);
     const rows = await q.select(clientId.as('client_id')).distinct().orderBy('client_id').limit(limit).execute();
     return rows.map((r) => r.client_id);
+  }
+
+  async listByClientGrant(tenantId: string, grantId: string, page: PageQuery): Promise<Page<OrganizationRow>> {
+    const base = this.db
+      .selectFrom('organization_client_grants as ocg')
+      .innerJoin('organizations as o', (join) => join.onRef('o.tenant_id', '=', 'ocg.tenant_id').onRef('o.id', '=', 'ocg.organization_id'))
+      .where('ocg.tenant_id', '=', tenantId)
+      .where('ocg.grant_id', '=', grantId);
+    return parsedPage('organizations', fetchPage(base, (q) => q.selectAll('o'), 'o.id', page));
   }
 
   /** The organization's links joined to their grants, driven by the links' primary key. */
