@@ -20,6 +20,7 @@ import type { SigningKeyRow } from '../domain/keys/rows.js';
 import type { LogStreamRow } from '../domain/log-streams/rows.js';
 import type { EventDeliveryRow, EventStreamRow } from '../domain/event-streams/rows.js';
 import type { NetworkAclRow } from '../domain/network-acls/rows.js';
+import type { LoginRiskAssessmentRow } from '../domain/risk-assessments/rows.js';
 import type { TenantLogRow } from '../domain/logs/rows.js';
 import type { OrganizationInvitationRow, OrganizationRow } from '../domain/organizations/rows.js';
 import type { PushedAuthorizationRequestRow } from '../domain/pushed-requests/rows.js';
@@ -61,6 +62,7 @@ export const JSON_COLUMNS = {
   network_acls: ['rule'],
   event_streams: ['subscriptions', 'destination'],
   event_deliveries: ['event', 'attempt_log'],
+  login_risk_assessments: ['assessment'],
 } as const;
 
 /** The domain row of each table with JSON columns. */
@@ -96,6 +98,7 @@ export interface JsonTableRows {
   network_acls: NetworkAclRow;
   event_streams: EventStreamRow;
   event_deliveries: EventDeliveryRow;
+  login_risk_assessments: LoginRiskAssessmentRow;
 }
 
 export type JsonTable = keyof typeof JSON_COLUMNS;

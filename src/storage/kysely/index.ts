@@ -46,6 +46,8 @@ import { KyselySessionStore } from './sessions.js';
 import { KyselySigningKeyStore } from './signing-keys.js';
 import { KyselyTenantStore } from './tenants.js';
 import { KyselyTicketStore } from './tickets.js';
+import { KyselyRiskAssessmentStore } from './risk-assessments.js';
+import { KyselyMfaRememberEpochStore } from './mfa-remember-epochs.js';
 import { KyselyDeviceCredentialStore } from './device-credentials.js';
 import { KyselyNetworkAclStore } from './network-acls.js';
 import { KyselyCustomSigningKeyStore } from './custom-signing-keys.js';
@@ -114,6 +116,8 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     actionBindings: new KyselyActionBindingStore(db),
     actionExecutions: new KyselyActionExecutionStore(db),
     tokenExchangeProfiles: new KyselyTokenExchangeProfileStore(db),
+    riskAssessments: new KyselyRiskAssessmentStore(db),
+    mfaRememberEpochs: new KyselyMfaRememberEpochStore(db),
   };
 }
 
