@@ -103,6 +103,8 @@ export interface InteractionContext {
     | 'upstreamTokenSets'
     | 'connectionKeys'
     | 'users'
+    | 'riskAssessments'
+    | 'mfaRememberEpochs'
   >;
 }
 
