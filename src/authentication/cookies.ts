@@ -20,6 +20,10 @@
  *   pages' own same-origin posts need it.
  * - `__Host-gh_mfa`: this browser passed a second factor for a user
  *   (./mfa/remember-browser.ts). HttpOnly, SameSite=Lax.
+ * - `__Host-gh_device`: a random value naming this device for the new-device
+ *   risk assessor (./risk/assessment.ts), set at the first login through the
+ *   hosted login; only its SHA-256 is stored, per user who logged in from
+ *   it. HttpOnly, SameSite=Lax, kept 400 days (the browsers' longest).
  * - `__Host-gh_co`: the verifier of a cross-origin login (./cross-origin/),
  *   set by POST /co/authenticate (a credentialed cross-site request, hence
  *   SameSite=None) and checked when its login ticket is redeemed at
@@ -34,10 +38,12 @@ export const SESSION_COOKIE = '__Host-gh_session';
 export const BROWSER_COOKIE = '__Host-gh_browser';
 /** The browser that passed a second factor (./mfa/remember-browser.ts). */
 export const MFA_REMEMBER_COOKIE = '__Host-gh_mfa';
+/** The device the new-device assessor knows (./risk/assessment.ts). */
+export const DEVICE_COOKIE = '__Host-gh_device';
 /** The verifier of a cross-origin login (./cross-origin/ticket.ts). */
 export const CO_VERIFIER_COOKIE = '__Host-gh_co';
 /** Every cookie Gatehouse sets. */
-export const GATEHOUSE_COOKIES: readonly string[] = [SESSION_COOKIE, BROWSER_COOKIE, MFA_REMEMBER_COOKIE, CO_VERIFIER_COOKIE];
+export const GATEHOUSE_COOKIES: readonly string[] = [SESSION_COOKIE, BROWSER_COOKIE, MFA_REMEMBER_COOKIE, CO_VERIFIER_COOKIE, DEVICE_COOKIE];
 
 /**
  * The value of one cookie in a Cookie header (RFC 6265 §5.4), or undefined.
@@ -104,4 +110,12 @@ export function browserBinding(cookieHeader: string | undefined): { value: strin
   if (value !== undefined && /^[A-Za-z0-9_-]{43}$/.test(value)) return { value };
   const fresh = newSecret();
   return { value: fresh, setCookie: `${BROWSER_COOKIE}=${fresh}; Path=/; Secure; HttpOnly; SameSite=Lax` };
+}
+
+/** The device's identifier (`__Host-gh_device`), and the Set-Cookie to send when it had none (or a malformed one). */
+export function deviceIdentifier(cookieHeader: string | undefined): { value: string; setCookie?: string } {
+  const value = readCookie(cookieHeader, DEVICE_COOKIE);
+  if (value !== undefined && /^[A-Za-z0-9_-]{43}$/.test(value)) return { value };
+  const fresh = newSecret();
+  return { value: fresh, setCookie: `${DEVICE_COOKIE}=${fresh}; Path=/; Max-Age=34560000; Secure; HttpOnly; SameSite=Lax` };
 }

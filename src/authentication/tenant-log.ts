@@ -196,7 +196,7 @@ export function logTokenExchange(
 }
 
 /** How a password login at the hosted login page ended. */
-export type PasswordLoginOutcome = { user: UserRow; active: boolean } | { scriptError: string } | 'blocked_account' | 'wrong_credentials';
+export type PasswordLoginOutcome = { user: UserRow; active: boolean; details?: Record<string, unknown> | undefined } | { scriptError: string } | 'blocked_account' | 'wrong_credentials';
 
 /**
  * The login page's outcome: `s` with the user, `limit_wc` when brute-force
@@ -223,7 +223,7 @@ export function logPasswordLogin(
     logAuthenticationEvent(ctx, request, { type: 'f', ...event, description: outcome.scriptError.slice(0, 512) });
   } else if (typeof outcome === 'object') {
     const user = { user_id: outcome.user.user_id, user_name: outcome.user.email ?? login.identifier };
-    logAuthenticationEvent(ctx, request, outcome.active ? { type: 's', ...event, ...user } : { type: 'f', ...event, ...user, description: 'user is blocked' });
+    logAuthenticationEvent(ctx, request, outcome.active ? { type: 's', ...event, ...user, ...(outcome.details && { details: outcome.details }) } : { type: 'f', ...event, ...user, description: 'user is blocked' });
   } else if (outcome === 'blocked_account') {
     logAuthenticationEvent(ctx, request, { type: 'limit_wc', ...event, description: 'Too many failed login attempts; the account is blocked for this address' });
   } else {
@@ -253,7 +253,7 @@ export function logPasswordLogin(
 export function logPasskeyLogin(
   ctx: TenantLogLookupContext,
   request: FastifyRequest,
-  login: { client: { client_id: string; name: string }; connection: ConnectionRow; user: UserRow | undefined; outcome: 'ok' | 'blocked_account' | 'refused' },
+  login: { client: { client_id: string; name: string }; connection: ConnectionRow; user: UserRow | undefined; outcome: 'ok' | 'blocked_account' | 'refused'; details?: Record<string, unknown> | undefined },
 ): void {
   if (!ctx.tenantLogs.enabled) return;
   const { user, outcome } = login;
@@ -263,7 +263,7 @@ export function logPasskeyLogin(
     ...connectionMembers(login.connection),
     ...(user && { user_id: user.user_id, user_name: user.email ?? user.username ?? user.user_id }),
   };
-  if (outcome === 'ok' && user) logPasswordLogin(ctx, request, { ...login, identifier: event.user_name!, outcome: { user, active: isActive(user) } });
+  if (outcome === 'ok' && user) logPasswordLogin(ctx, request, { ...login, identifier: event.user_name!, outcome: { user, active: isActive(user), details: login.details } });
   else if (outcome === 'blocked_account') logAuthenticationEvent(ctx, request, { type: 'limit_wc', ...event, description: 'Too many failed login attempts; the account is blocked for this address' });
   else logAuthenticationEvent(ctx, request, { type: 'f', ...event, description: 'Passkey not accepted.' });
 }

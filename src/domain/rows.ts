@@ -18,6 +18,7 @@ export type * from './guardian/rows.js';
 export type * from './resource-servers/rows.js';
 export type * from './client-grants/rows.js';
 export type * from './connections/rows.js';
+export type * from './risk-assessments/rows.js';
 export type * from './users/rows.js';
 export type * from './tickets/rows.js';
 export type * from './device-credentials/rows.js';

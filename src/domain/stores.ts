@@ -26,7 +26,8 @@ import type { DeviceCodeStore } from './device-codes/store.js';
 import type { GroupStore } from './groups/store.js';
 import type { GuardianPushStore } from './guardian/store.js';
 import type { SigningKeyStore } from './keys/store.js';
-import type { MfaStore } from './mfa/store.js';
+import type { MfaRememberEpochStore, MfaStore } from './mfa/store.js';
+import type { RiskAssessmentStore } from './risk-assessments/store.js';
 import type { PasswordlessStore } from './passwordless/store.js';
 import type { OneTimeUseStore } from './one-time-use/store.js';
 import type { UpstreamTokenSetStore } from './upstream-tokens/store.js';
@@ -134,6 +135,10 @@ export interface Stores {
   connectionProfiles: ConnectionProfileStore;
   /** User attribute profiles (attribute mappings of enterprise connections). */
   userAttributeProfiles: UserAttributeProfileStore;
+  /** The new-device assessor's known devices and the logins' risk assessments. */
+  riskAssessments: RiskAssessmentStore;
+  /** The per-user epoch of MFA's remembered browsers. */
+  mfaRememberEpochs: MfaRememberEpochStore;
 }
 
 /**

@@ -33,7 +33,9 @@ import { organizationRoutes } from './organizations/routes.js';
 import { promptRoutes } from './prompts/routes.js';
 import { resourceServerRoutes } from './resource-servers/routes.js';
 import { roleRoutes } from './roles/routes.js';
-import { updateRiskAssessmentSettings } from './risk-assessments/update-settings.js';
+import { riskAssessmentRoutes } from './risk-assessments/routes.js';
+import { supplementalSignalsRoutes } from './supplemental-signals/routes.js';
+import { userMultifactorRoutes } from './users/multifactor/routes.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { refreshTokenRoutes } from './refresh-tokens/routes.js';
 import { deviceCredentialRoutes } from './device-credentials/routes.js';
@@ -85,7 +87,9 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
     ...attackProtectionRoutes(ctx),
     ...emailRoutes(ctx),
     ...emailTemplateRoutes(ctx),
-    updateRiskAssessmentSettings(),
+    ...riskAssessmentRoutes(ctx),
+    ...supplementalSignalsRoutes(ctx),
+    ...userMultifactorRoutes(ctx),
     ...brandingRoutes(ctx),
     ...promptRoutes(ctx),
     ...actionRoutes(ctx),

@@ -20,6 +20,7 @@ import type { SigningKeyRow } from '../domain/keys/rows.js';
 import type { LogStreamRow } from '../domain/log-streams/rows.js';
 import type { EventDeliveryRow, EventStreamRow, TenantEventRow } from '../domain/event-streams/rows.js';
 import type { NetworkAclRow } from '../domain/network-acls/rows.js';
+import type { LoginRiskAssessmentRow } from '../domain/risk-assessments/rows.js';
 import type { TenantLogRow } from '../domain/logs/rows.js';
 import type { OrganizationInvitationRow, OrganizationRow } from '../domain/organizations/rows.js';
 import type { PushedAuthorizationRequestRow } from '../domain/pushed-requests/rows.js';
@@ -68,6 +69,7 @@ export const JSON_COLUMNS = {
   connection_profiles: ['profile'],
   user_attribute_profiles: ['user_id', 'user_attributes'],
   tenant_events: ['event'],
+  login_risk_assessments: ['assessment'],
 } as const;
 
 /** The domain row of each table with JSON columns. */
@@ -107,6 +109,7 @@ export interface JsonTableRows {
   connection_profiles: ConnectionProfileRow;
   user_attribute_profiles: UserAttributeProfileRow;
   tenant_events: TenantEventRow;
+  login_risk_assessments: LoginRiskAssessmentRow;
 }
 
 export type JsonTable = keyof typeof JSON_COLUMNS;

@@ -28,6 +28,7 @@ import type { RefreshTokenRow } from '../domain/refresh-tokens/rows.js';
 import type { RoleRow } from '../domain/roles/rows.js';
 import type { SamlpParticipantRow } from '../domain/samlp-sessions/rows.js';
 import type { SessionRow } from '../domain/sessions/rows.js';
+import type { KnownDeviceRow } from '../domain/risk-assessments/rows.js';
 import type { TicketRow } from '../domain/tickets/rows.js';
 import type { DeviceCredentialRow } from '../domain/device-credentials/rows.js';
 import type { EncryptionKeyRow } from '../domain/encryption/rows.js';
@@ -92,6 +93,9 @@ export interface Database {
   users: Stored<'users'>;
   tickets: TicketRow;
   device_credentials: DeviceCredentialRow;
+  known_devices: KnownDeviceRow;
+  login_risk_assessments: Stored<'login_risk_assessments'>;
+  mfa_remember_epochs: { tenant_id: string; user_id: string; epoch: number; updated_at: string };
   /** `metadata` (migration 0130): the family's `refresh_token_metadata` as JSON text, read and written by its store only. */
   refresh_tokens: RefreshTokenRow & { metadata: string | null };
   /** `logout_notified_at` (migration 0042): when the session's end was queued for back-channel logout. */

@@ -3,7 +3,8 @@
  * browser's `__Host-gh_mfa` cookie lets the same user skip the MFA step in
  * that browser for 30 days (`mfa_remember_browser`), unless `acr_values`
  * asks for MFA; not in another browser, not after it expired, not once the
- * user's factors changed.
+ * user's factors changed, not once the Management API's
+ * invalidate-remember-browser ran for the user.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -90,6 +91,29 @@ describe('remember this browser after a second factor', () => {
     // Nor after 30 days.
     const expired = await withClockAdvanced(t, 31 * 24 * 3600 * 1000, () => login(browserWith(remembered)));
     assert.equal(path(expired), '/mfa');
+  });
+
+  it('asked again once invalidate-remember-browser ran for the user; a browser remembered afterwards is remembered again', async () => {
+    // Ten minutes on: codes of their own, none the other tests spent.
+    await withClockAdvanced(t, 600_000, async () => {
+      const first = new Browser(t);
+      await passMfa(first, await login(first), 0);
+      const remembered = { [BROWSER_COOKIE]: first.jar.get(BROWSER_COOKIE)!, [MFA_REMEMBER_COOKIE]: first.jar.get(MFA_REMEMBER_COOKIE)! };
+      assert.ok(redirectParams(await login(browserWith(remembered)), CALLBACK).get('code'), 'remembered before the invalidation');
+
+      const res = await t.management('POST', `/api/v2/users/${encodeURIComponent(userId)}/multifactor/actions/invalidate-remember-browser`);
+      assert.equal(res.statusCode, 204, res.body);
+      const asked = browserWith(remembered);
+      const done = await login(asked);
+      assert.equal(path(done), '/mfa', 'the remembered browser asks for the second factor again');
+
+      // Passing it there remembers the browser anew, under the new epoch.
+      await passMfa(asked, done, 1);
+      const renewed = { [BROWSER_COOKIE]: asked.jar.get(BROWSER_COOKIE)!, [MFA_REMEMBER_COOKIE]: asked.jar.get(MFA_REMEMBER_COOKIE)! };
+      assert.notEqual(renewed[MFA_REMEMBER_COOKIE], remembered[MFA_REMEMBER_COOKIE]);
+      assert.ok(redirectParams(await login(browserWith(renewed)), CALLBACK).get('code'), 'remembered again');
+      assert.equal(path(await login(browserWith(remembered))), '/mfa', 'the old cookie stays worthless');
+    });
   });
 
   it('refused once the user\'s factors changed (authenticators reset and enrolled again)', async () => {

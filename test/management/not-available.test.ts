@@ -39,9 +39,6 @@ describe('/api/v2: operations of the service Gatehouse does not implement', () =
     const withId = await api('PATCH', '/api/v2/actions/modules/mod_0123?x=1', { body: {} });
     assert.equal(withId.statusCode, 404);
     assert.match((withId.json() as { message: string }).message, /: PATCH \/api\/v2\/actions\/modules\/\{id\}$/, 'the template, never the request\'s own path');
-    // A method the service has under a path Gatehouse implements others of (reading the risk assessment settings is not implemented, changing them is).
-    const read = await api('GET', '/api/v2/risk-assessments/settings');
-    assert.equal((read.json() as { errorCode: string }).errorCode, 'not_available_in_gatehouse');
   });
 
   it('answers before reading the body: a multipart upload gets the same answer, not 415', async () => {
@@ -91,12 +88,6 @@ describe('/api/v2: operations of the service Gatehouse does not implement', () =
     assert.equal((await api('POST', '/api/v2/forms', { body: { name: 'f' } })).statusCode, 404);
   });
 
-  it('answers supplemental signals 403, the only refusal the deploy tool skips for them', async () => {
-    const res = await api('GET', '/api/v2/supplemental-signals');
-    assert.equal(res.statusCode, 403);
-    assert.equal((res.json() as { errorCode: string }).errorCode, 'not_available_in_gatehouse');
-  });
-
   it('answers bot detection and captcha 403, which the deploy tool reads as a feature the tenant lacks', async () => {
     for (const path of ['/api/v2/attack-protection/bot-detection', '/api/v2/attack-protection/captcha']) {
       assert.equal((await api('GET', path)).statusCode, 403, `${path}: what the tool skips as not on the tenant's plan`);
@@ -143,31 +134,5 @@ describe('/api/v2: operations of the service Gatehouse does not implement', () =
     assert.deepEqual(link.json(), { statusCode: 404, error: 'Not Found', message: 'The user does not exist.', errorCode: 'inexistent_user' });
     assert.equal((await api('DELETE', '/api/v2/users/auth0%7Cabc/identities/auth0/def')).statusCode, 404);
     assert.equal(((await api('DELETE', '/api/v2/users/auth0%7Cabc/identities/auth0/def')).json() as { errorCode: string }).errorCode, 'inexistent_user');
-  });
-});
-
-describe('/api/v2/risk-assessments/settings: off in Gatehouse', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await createTestApp();
-  });
-  after(() => t.close());
-
-  it('reading is not available; PATCH takes enabled: false (what deploy tools send back) and refuses turning it on', async () => {
-    const read = await t.management('GET', '/api/v2/risk-assessments/settings');
-    assert.equal(read.statusCode, 404);
-    assert.equal((read.json() as { errorCode: string }).errorCode, 'not_available_in_gatehouse');
-    const off = await t.management('PATCH', '/api/v2/risk-assessments/settings', { body: { enabled: false } });
-    assert.equal(off.statusCode, 200, off.body);
-    assert.deepEqual(off.json(), { enabled: false });
-    const on = await t.management('PATCH', '/api/v2/risk-assessments/settings', { body: { enabled: true } });
-    assert.equal(on.statusCode, 400);
-    assert.deepEqual(on.json(), {
-      statusCode: 400,
-      error: 'Bad Request',
-      message: 'Risk assessment is not available in Gatehouse: it can only be disabled.',
-      errorCode: 'not_available_in_gatehouse',
-    });
-    assert.equal((await t.management('PATCH', '/api/v2/risk-assessments/settings', { body: { enabled: false, extra: 1 } })).statusCode, 400);
   });
 });

@@ -12,12 +12,14 @@
 import type { FastifyRequest } from 'fastify';
 import type { PostLoginOutcome } from '../../domain/actions-runtime/triggers/post-login.js';
 import type { ConnectionStore } from '../../domain/connections/store.js';
+import type { RiskAssessmentStore } from '../../domain/risk-assessments/store.js';
+import { isoAt } from '../../platform/clock.js';
 import { oauthErrors } from '../../platform/http/errors.js';
 import type { Interaction } from '../interaction/step.js';
 import { runPostLogin, type PostLoginContext, type PostLoginLogin, type ResumedActions } from './post-login.js';
 
 export interface LoginActionsContext extends PostLoginContext {
-  readonly stores: PostLoginContext['stores'] & { readonly connections: Pick<ConnectionStore, 'get'> };
+  readonly stores: PostLoginContext['stores'] & { readonly connections: Pick<ConnectionStore, 'get'>; readonly riskAssessments: Pick<RiskAssessmentStore, 'loginAssessment'> };
 }
 
 /** A login suspended by an action's redirect: the version of the action that redirected and the outcome so far. */
@@ -52,6 +54,13 @@ export async function runLoginActions(
   }
   if (bound.length === 0) return undefined;
   const connection = await ctx.stores.connections.get(tenant.id, authenticated.user.connection_id);
+  const { session } = authenticated;
+  const riskAssessment = await ctx.stores.riskAssessments.loginAssessment(tenant.id, session.id_hash);
+  // The session's methods (its amr: `mfa` once a second factor passed), at the session's login.
+  const authentication = {
+    methods: (session.amr ?? '').split(' ').filter(Boolean).map((name) => ({ name, timestamp: isoAt(session.auth_time * 1000) })),
+    ...(riskAssessment && { riskAssessment }),
+  };
   return runPostLogin(
     ctx,
     {
@@ -78,6 +87,7 @@ export async function runLoginActions(
         ...(request.login_hint !== undefined && { login_hint: request.login_hint }),
       },
       ...(resume && { continued: resume.request }),
+      authentication,
     },
     bound,
     resumed,

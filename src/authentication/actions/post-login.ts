@@ -43,6 +43,8 @@ export interface PostLoginLogin {
   transaction?: Record<string, unknown>;
   /** At `/continue`: its state and parameters (`api.redirect.validateToken`), and the query and body `event.request` shows. */
   continued?: { state: string; params: Record<string, unknown>; query: Record<string, unknown>; body: Record<string, unknown> };
+  /** `event.authentication` (interactive logins: the session's methods and its login's risk assessment). */
+  authentication?: PostLoginInput['authentication'];
 }
 
 /** A login a post-login action suspended (`api.redirect.sendUserTo`), resumed at `/continue`: the action's place in the bindings and the outcome so far. */
@@ -107,6 +109,7 @@ async function postLoginInput(ctx: PostLoginContext, login: PostLoginLogin): Pro
     ...(api && { resourceServer: { identifier: api.row.identifier, system: api.row.is_system === 1 } }),
     canRedirect: login.canRedirect,
     ...(login.continued && { continued: { state: login.continued.state, params: login.continued.params } }),
+    ...(login.authentication && { authentication: login.authentication }),
   };
 }
 

@@ -104,6 +104,8 @@ export interface InteractionContext {
     | 'upstreamTokenSets'
     | 'connectionKeys'
     | 'users'
+    | 'riskAssessments'
+    | 'mfaRememberEpochs'
   >;
 }
 

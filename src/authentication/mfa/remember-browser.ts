@@ -8,16 +8,20 @@
  * The value is `{user hash}.{expiry}.{mac}`: an HMAC (platform form tokens,
  * a key derived from the master key) over the tenant, the user, this
  * browser's binding (`__Host-gh_browser`), the expiry and a fingerprint of
- * the user's confirmed second factors. So it is worth nothing in another
- * browser or for another user, cannot be extended, and stops working when
- * the user's factors change (an enrolment added or removed, the
- * authenticators reset). One user per browser: the last one who passed.
+ * the user's confirmed second factors and the user's remembered-browser
+ * epoch. So it is worth nothing in another browser or for another user,
+ * cannot be extended, and stops working when the user's factors change (an
+ * enrolment added or removed, the authenticators reset) or when the
+ * Management API's invalidate-remember-browser raises the epoch (every
+ * browser remembered until then asks again). One user per browser: the
+ * last one who passed.
  */
 import { createHash } from 'node:crypto';
 import { lifetimeOf } from '../../domain/lifetimes.js';
 import { secondFactors, usableAuthenticators, type MfaContext } from '../../domain/mfa/service.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
 import type { FormTokens } from '../../platform/crypto/form-tokens.js';
+import type { MfaRememberEpochStore } from '../../domain/mfa/store.js';
 import { MFA_REMEMBER_COOKIE, readCookie } from '../cookies.js';
 
 const short = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22);
@@ -26,6 +30,7 @@ const short = (text: string) => createHash('sha256').update(text).digest('base64
 export interface RememberBrowserContext extends MfaContext {
   formTokens(purpose: string): FormTokens;
   readonly now: () => number;
+  readonly stores: MfaContext['stores'] & { readonly mfaRememberEpochs: Pick<MfaRememberEpochStore, 'epoch'> };
 }
 
 export class RememberedBrowsers {
@@ -38,10 +43,13 @@ export class RememberedBrowsers {
     return this.#tokens;
   }
 
-  /** What the user's confirmed second factors are now (ids and enrolment times). */
+  /** What the user's confirmed second factors are now (ids and enrolment times), and the user's remembered-browser epoch. */
   private async fingerprint(tenant: Tenant, userId: string): Promise<string> {
-    const factors = secondFactors(await usableAuthenticators(this.ctx, tenant.id, userId));
-    return short(factors.map((a) => `${a.id}:${a.enrolled_at ?? ''}`).sort().join(','));
+    const [authenticators, epoch] = await Promise.all([usableAuthenticators(this.ctx, tenant.id, userId), this.ctx.stores.mfaRememberEpochs.epoch(tenant.id, userId)]);
+    const factors = secondFactors(authenticators);
+    const list = factors.map((a) => `${a.id}:${a.enrolled_at ?? ''}`).sort().join(',');
+    // Epoch 0 (never invalidated) keeps the fingerprint of before epochs existed: an upgrade does not forget remembered browsers.
+    return short(epoch === 0 ? list : `${epoch}|${list}`);
   }
 
   /** The Set-Cookie remembering this browser for the user, who just passed a second factor. */

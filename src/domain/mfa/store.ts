@@ -141,3 +141,16 @@ export interface MfaFailureStore {
 /** Every multi-factor store in one, as src/storage/kysely/mfa.ts implements it. */
 export interface MfaStore
   extends MfaSettingsStore, MfaAuthenticatorStore, MfaWebAuthnStore, MfaRecoveryCodeStore, MfaChallengeStore, MfaPushStore, MfaFailureStore {}
+
+/**
+ * The per-user epoch of MFA's remembered browsers (migration
+ * 0246_mfa_remember_epochs): the remember-browser cookie's MAC covers it, so
+ * raising it makes every browser remembered before ask for the second factor
+ * again.
+ */
+export interface MfaRememberEpochStore {
+  /** The user's epoch; 0 for a user that never had one raised. */
+  epoch(tenantId: string, userId: string): Promise<number>;
+  /** Raises the user's epoch by one at `now` (ISO). Fails with a foreign-key violation on an unknown user. */
+  raise(tenantId: string, userId: string, now: string): Promise<void>;
+}

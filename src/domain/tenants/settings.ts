@@ -1,6 +1,7 @@
 /** A tenant's settings (the `tenants.settings` column). */
 import type { RateLimitSetting } from '../../platform/config.js';
 import type { StoredAttackProtection } from '../attack-protection/settings.js';
+import type { StoredRiskAssessment, StoredSupplementalSignals } from '../risk-assessments/settings.js';
 
 export type RateLimitClass = 'management' | 'authentication' | 'management_clients_query';
 
@@ -57,4 +58,8 @@ export interface TenantSettings {
   stored_only?: Record<string, unknown>;
   /** What the Management API's /attack-protection/* set (only what was set; the defaults are in ../attack-protection/settings.ts). */
   attack_protection?: StoredAttackProtection;
+  /** What /risk-assessments/settings and …/new-device set (the defaults are in ../risk-assessments/settings.ts). */
+  risk_assessment?: StoredRiskAssessment;
+  /** What /supplemental-signals set. */
+  supplemental_signals?: StoredSupplementalSignals;
 }

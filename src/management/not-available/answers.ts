@@ -18,7 +18,7 @@
  *   not available.
  * - `forbidden`: 403, the service's answer to a tenant without the feature's
  *   entitlement, where that is the only refusal the tool skips
- *   (supplementalSignals).
+ *   (bot detection, captcha).
  *
  * Only operations Gatehouse does not route reach this table: once an area
  * implements one of them, its own route answers instead.
@@ -47,8 +47,6 @@ const ANSWERS: ReadonlyMap<string, Answer> = new Map(Object.entries({
   'GET /forms': { kind: 'empty', list: { paging: 'offset', key: 'forms' } },
   'GET /flows': { kind: 'empty', list: { paging: 'offset', key: 'flows' } },
   'GET /flows/vault/connections': { kind: 'empty', list: { paging: 'offset', key: 'connections' } },
-  // The tool skips supplemental signals only on 403 (the service's answer without the entitlement).
-  'GET /supplemental-signals': { kind: 'forbidden' },
   // Bot detection and captcha: the tool skips them on 403 ("not available on this tenant's current plan").
   'GET /attack-protection/bot-detection': { kind: 'forbidden' },
   'PATCH /attack-protection/bot-detection': { kind: 'forbidden' },

@@ -43,6 +43,7 @@ export const EXPIRING_ARTEFACTS = {
   tenant_events: ['expires_at'],
   action_executions: ['expires_at'],
   sso_tickets: ['expires_at'],
+  known_devices: ['expires_at'],
 } as const satisfies { [T in keyof Database]?: readonly TimeColumn<T>[] };
 
 export type ExpiringTable = keyof typeof EXPIRING_ARTEFACTS;

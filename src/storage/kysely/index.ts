@@ -47,6 +47,8 @@ import { KyselySessionStore } from './sessions.js';
 import { KyselySigningKeyStore } from './signing-keys.js';
 import { KyselyTenantStore } from './tenants.js';
 import { KyselyTicketStore } from './tickets.js';
+import { KyselyRiskAssessmentStore } from './risk-assessments.js';
+import { KyselyMfaRememberEpochStore } from './mfa-remember-epochs.js';
 import { KyselyDeviceCredentialStore } from './device-credentials.js';
 import { KyselyNetworkAclStore } from './network-acls.js';
 import { KyselyCustomSigningKeyStore } from './custom-signing-keys.js';
@@ -120,6 +122,8 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     tokenExchangeProfiles: new KyselyTokenExchangeProfileStore(db),
     connectionProfiles: new KyselyConnectionProfileStore(db),
     userAttributeProfiles: new KyselyUserAttributeProfileStore(db),
+    riskAssessments: new KyselyRiskAssessmentStore(db),
+    mfaRememberEpochs: new KyselyMfaRememberEpochStore(db),
   };
 }
 

@@ -26,6 +26,8 @@ import { hostedLoginConnection } from '../../../domain/connections/login-connect
 import { CustomDatabaseError, passwordLogin } from '../../../domain/users/custom-database.js';
 import { whileClientWaits } from '../../client-waiting.js';
 import { logPasskeyLogin, logPasswordLogin, type PasswordLoginOutcome } from '../../tenant-log.js';
+import { assessLogin, loggedAssessment } from '../../risk/assessment.js';
+import type { RiskAssessment } from '../../../domain/risk-assessments/rows.js';
 import type { UserRow } from '../../../domain/rows.js';
 import { DbConnectionsError, PasswordStrengthError } from '../../dbconnections/errors.js';
 import { checkPassword, ruleSentences, type PolicyResult } from '../../dbconnections/password-policy.js';
@@ -77,8 +79,10 @@ const noSignup = (interaction: Interaction) => !tokenPolicy(interaction.tenant.i
 /** A refused form: the page again, 400, with its error. */
 const refusedForm = (content: PageDocument, interaction: Interaction) => new PageError(400, content, formRedirects(interaction));
 
-async function loggedIn(deps: StepDeps, reply: FastifyReply, interaction: Interaction, user: UserRow): Promise<FastifyReply> {
+async function loggedIn(deps: StepDeps, reply: FastifyReply, interaction: Interaction, user: UserRow, assessment?: RiskAssessment): Promise<FastifyReply> {
   const authenticated = await deps.sessions.start(interaction.tenant, user, reply);
+  // Post-login Actions of the logins this session answers see it (../../actions/login-actions.ts).
+  if (assessment) await deps.ctx.stores.riskAssessments.saveLoginAssessment(interaction.tenant.id, authenticated.session.id_hash, assessment);
   return completeStep(deps, reply, { ...interaction, authenticated }, NAME);
 }
 
@@ -144,9 +148,10 @@ function loginRoutes(deps: StepDeps): RouteOptions[] {
         throw await refuse('passkeyRefusedText');
       }
       await ctx.bruteForce.recordSuccess(attempt!);
-      log('ok');
+      const assessment = isActive(user) ? await assessLogin(ctx, request, reply, tenant, user) : undefined;
+      logPasskeyLogin(ctx, request, { client: interaction.client.row, connection, user, outcome: 'ok', details: loggedAssessment(tenant, assessment) });
       if (!isActive(user)) throw await refuse('user-blocked');
-      return loggedIn(deps, reply, interaction, user);
+      return loggedIn(deps, reply, interaction, user, assessment);
     }),
     stepRoute(deps, NAME, 'POST', '/login', async (interaction, request, reply) => {
       const { ctx } = deps;
@@ -187,9 +192,11 @@ function loginRoutes(deps: StepDeps): RouteOptions[] {
         throw await refuse('wrong-credentials');
       }
       await ctx.bruteForce.recordSuccess(attempt);
-      log({ user, active: isActive(user) });
-      if (!isActive(user)) throw await refuse('user-blocked');
-      return loggedIn(deps, reply, interaction, user);
+      const active = isActive(user);
+      const assessment = active ? await assessLogin(ctx, request, reply, interaction.tenant, user) : undefined;
+      log({ user, active, details: loggedAssessment(interaction.tenant, assessment) });
+      if (!active) throw await refuse('user-blocked');
+      return loggedIn(deps, reply, interaction, user, assessment);
     }),
   ];
 }

@@ -9,6 +9,7 @@
 import { setClaim } from '../claims.js';
 import { ActionCommandError, setMetadata, stringArg, type TriggerModule } from './trigger.js';
 import type { EventRequest } from './event-parts.js';
+import type { RiskAssessment } from '../../risk-assessments/rows.js';
 
 export interface PostLoginInput {
   tenant: { id: string };
@@ -26,6 +27,8 @@ export interface PostLoginInput {
   canRedirect: boolean;
   /** At `/continue`: its `state` and its query and body merged, which `api.redirect.validateToken` reads. */
   continued?: { state: string; params: Record<string, unknown> };
+  /** `event.authentication`: the session's methods and the risk assessment of the login that started it (interactive logins). */
+  authentication?: { methods: { name: string; timestamp: string }[]; riskAssessment?: RiskAssessment };
 }
 
 export interface PostLoginOutcome {
@@ -81,6 +84,7 @@ export const postLogin: TriggerModule<PostLoginInput, PostLoginOutcome> = {
       authorization: { roles: input.roles },
       ...(input.organization && { organization: input.organization }),
       ...(input.resourceServer && { resource_server: { identifier: input.resourceServer.identifier } }),
+      ...(input.authentication && { authentication: input.authentication }),
       stats: { logins_count: input.loginsCount },
       tenant: { id: input.tenant.id },
     };
