@@ -140,6 +140,7 @@ for (const postgres of [false, true]) describe(`purgeExpired (${postgres ? 'Post
       action_executions: 1,
       event_deliveries: 1,
       tenant_events: 0,
+      known_devices: 0,
       sso_tickets: 1,
       tenant_logs: 0,
     });
