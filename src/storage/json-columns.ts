@@ -20,6 +20,7 @@ import type { SigningKeyRow } from '../domain/keys/rows.js';
 import type { LogStreamRow } from '../domain/log-streams/rows.js';
 import type { EventDeliveryRow, EventStreamRow } from '../domain/event-streams/rows.js';
 import type { NetworkAclRow } from '../domain/network-acls/rows.js';
+import type { RateLimitPolicyRow } from '../domain/rate-limit-policies/rows.js';
 import type { TenantLogRow } from '../domain/logs/rows.js';
 import type { OrganizationInvitationRow, OrganizationRow } from '../domain/organizations/rows.js';
 import type { PushedAuthorizationRequestRow } from '../domain/pushed-requests/rows.js';
@@ -59,6 +60,7 @@ export const JSON_COLUMNS = {
   self_service_profiles: ['branding', 'allowed_strategies', 'user_attributes', 'custom_text'],
   sso_tickets: ['config'],
   network_acls: ['rule'],
+  rate_limit_policies: ['configuration'],
   event_streams: ['subscriptions', 'destination'],
   event_deliveries: ['event', 'attempt_log'],
 } as const;
@@ -94,6 +96,7 @@ export interface JsonTableRows {
   self_service_profiles: SelfServiceProfileRow;
   sso_tickets: SsoTicketRow;
   network_acls: NetworkAclRow;
+  rate_limit_policies: RateLimitPolicyRow;
   event_streams: EventStreamRow;
   event_deliveries: EventDeliveryRow;
 }

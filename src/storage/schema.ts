@@ -15,6 +15,7 @@ import type { ConnectionClientRow } from '../domain/connections/rows.js';
 import type { DeviceCodeRow } from '../domain/device-codes/rows.js';
 import type { EmailTemplateRow } from '../domain/email/rows.js';
 import type { GroupMembershipRow, GroupRoleRow, GroupRow, OrganizationGroupRoleRow } from '../domain/groups/rows.js';
+import type { GuardianDuoRow } from '../domain/guardian/duo.js';
 import type { GuardianFactorRow, GuardianPolicyRow, GuardianPushNotificationRow, GuardianSmsRow } from '../domain/guardian/rows.js';
 import type { JobFilePartRow, JobFileRow } from '../domain/jobs/rows.js';
 import type { MfaAuthenticatorRow, MfaChallengeRow, MfaFailureRow } from '../domain/mfa/rows.js';
@@ -107,6 +108,8 @@ export interface Database {
   event_streams: Stored<'event_streams'>;
   event_deliveries: Stored<'event_deliveries'>;
   network_acls: Stored<'network_acls'>;
+  rate_limit_policies: Stored<'rate_limit_policies'>;
+  guardian_duo: GuardianDuoRow;
   custom_signing_keys: { tenant_id: string; jwks: string; updated_at: string };
   encryption_keys: EncryptionKeyRow;
   connection_keys: ConnectionKeyRow;
