@@ -144,3 +144,20 @@ describe('/api/v2/guardian/factors/duo/settings', () => {
     assert.equal(factors.find((f) => f.name === 'duo')?.enabled, false);
   });
 });
+
+describe('/api/v2/guardian/factors/duo/settings on PostgreSQL', () => {
+  it('PUT then PATCH keep one row, the secret key sealed', async () => {
+    const t = await createTestApp({ postgres: true });
+    try {
+      const token = await t.managementToken();
+      assert.equal((await t.management('PUT', URL, { token, body: { ikey: IKEY, skey: SKEY, host: HOST } })).statusCode, 200);
+      const patched = await t.management('PATCH', URL, { token, body: { ikey: 'NEWIKEY' } });
+      assert.deepEqual(patched.json(), { ikey: 'NEWIKEY', host: HOST });
+      const rows = await t.ctx.database.db.selectFrom('guardian_duo').selectAll().where('tenant_id', '=', t.tenant.id).execute();
+      assert.equal(rows.length, 1);
+      assert.equal(t.ctx.box.openString(rows[0]!.skey_enc!, duoSecretKeyContext(t.tenant.id)), SKEY);
+    } finally {
+      await t.close();
+    }
+  });
+});

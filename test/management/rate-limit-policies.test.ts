@@ -165,3 +165,29 @@ describe('/api/v2/rate-limit-policies', () => {
     assert.deepEqual(await listed(), []);
   });
 });
+
+describe('/api/v2/rate-limit-policies on PostgreSQL', () => {
+  it('creates, refuses a second policy for the selector with 409, pages, patches and deletes', async () => {
+    const t = await createTestApp({ postgres: true });
+    try {
+      const token = await t.managementToken();
+      const call = (method: string, url: string, body?: unknown) => t.management(method, url, { token, ...(body !== undefined && { body }) });
+      const body = (consumer_selector: string) => ({ resource: 'oauth_authentication_api', consumer: 'client', consumer_selector, configuration: { action: 'block', limit: 100 } });
+      const a = await call('POST', '/api/v2/rate-limit-policies', body('default'));
+      assert.equal(a.statusCode, 201, a.body);
+      assert.equal((await call('POST', '/api/v2/rate-limit-policies', body('default'))).statusCode, 409);
+      const b = await call('POST', '/api/v2/rate-limit-policies', body('third_party_clients'));
+      assert.equal(b.statusCode, 201, b.body);
+      const page = (await call('GET', '/api/v2/rate-limit-policies?take=1')).json() as { rate_limit_policies: Policy[]; next?: string };
+      const rest = (await call('GET', `/api/v2/rate-limit-policies?take=1&from=${encodeURIComponent(page.next!)}`)).json() as { rate_limit_policies: Policy[]; next?: string };
+      assert.deepEqual([...page.rate_limit_policies, ...rest.rate_limit_policies].map((p) => p.id).sort(), [(a.json() as Policy).id, (b.json() as Policy).id].sort());
+      const id = (a.json() as Policy).id;
+      const patched = await call('PATCH', `/api/v2/rate-limit-policies/${id}`, { configuration: { action: 'redirect', limit: 2, redirect_uri: 'https://x.example/' } });
+      assert.deepEqual((patched.json() as Policy).configuration, { action: 'redirect', limit: 2, redirect_uri: 'https://x.example/' });
+      assert.equal((await call('DELETE', `/api/v2/rate-limit-policies/${id}`)).statusCode, 204);
+      assert.equal((await call('GET', `/api/v2/rate-limit-policies/${id}`)).statusCode, 404);
+    } finally {
+      await t.close();
+    }
+  });
+});
