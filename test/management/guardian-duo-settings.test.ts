@@ -3,7 +3,7 @@
  * replaces, PATCH merges, GET reads; the secret key is sealed at rest with
  * the secret box (bound to the tenant) and no answer carries it. Refusals:
  * 400 a missing or malformed host (and nothing written), 400 unknown
- * members, 403 without the scope; the `duo` factor still cannot be enabled.
+ * members, 403 without the scope.
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
@@ -135,13 +135,13 @@ describe('/api/v2/guardian/factors/duo/settings', () => {
     assert.equal((read.json() as { message: string }).message, 'Insufficient scope, expected any of: read:guardian_factors');
   });
 
-  it('the duo factor still cannot be enabled: Gatehouse has no Duo factor module', async () => {
+  it('the duo factor is enabled through PUT /guardian/factors/duo; its logins: test/authentication/mfa-duo.test.ts', async () => {
     assert.equal((await call('PUT', { ikey: IKEY, skey: SKEY, host: HOST })).statusCode, 200);
     const res = await t.management('PUT', '/api/v2/guardian/factors/duo', { token, body: { enabled: true } });
-    assert.equal(res.statusCode, 400, res.body);
-    assert.equal((res.json() as { errorCode?: string }).errorCode, 'operation_not_supported');
+    assert.equal(res.statusCode, 200, res.body);
     const factors = (await t.management('GET', '/api/v2/guardian/factors', { token })).json() as { name: string; enabled: boolean }[];
-    assert.equal(factors.find((f) => f.name === 'duo')?.enabled, false);
+    assert.equal(factors.find((f) => f.name === 'duo')?.enabled, true);
+    assert.equal((await t.management('PUT', '/api/v2/guardian/factors/duo', { token, body: { enabled: false } })).statusCode, 200);
   });
 });
 

@@ -85,6 +85,7 @@ export interface InteractionContext {
     | 'emailProviders'
     | 'emailTemplates'
     | 'guardian'
+    | 'guardianDuo'
     | 'mfa'
     | 'oneTimeUses'
     | 'organizationConnections'

@@ -2,8 +2,7 @@
  * The Duo factor's settings, per tenant (/guardian/factors/duo/settings):
  * the integration key (`ikey`), the secret key (`skey`, sealed under
  * `duoSecretKeyContext`, never answered) and the API host name (`host`).
- * Gatehouse stores them; it has no Duo factor module yet, so enabling the
- * `duo` factor is still refused (docs/mfa.md).
+ * The `duo` factor (src/domain/mfa/duo.ts) reads them.
  */
 
 /** The settings as stored; null members were never set (or were cleared by a PUT that left them out). */

@@ -5,8 +5,8 @@
  * operation: the document lists it in the answers' shapes, Gatehouse keeps
  * it write-only as it does Twilio's auth token) and the API host name, which
  * every write must leave set and which must be a host name (no scheme, path
- * or port). Gatehouse has no Duo factor module: enabling `duo` is refused by
- * PUT /guardian/factors/duo (docs/mfa.md).
+ * or port). The `duo` factor uses them (src/domain/mfa/duo.ts) once they
+ * are complete and the factor is enabled (docs/mfa.md).
  */
 import { duoSecretKeyContext, type DuoSettings, type GuardianDuoStore } from '../../../domain/guardian/duo.js';
 import type { Tenant } from '../../../domain/tenants/tenant.js';
