@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { duoSecretKeyContext } from '../../src/domain/guardian/duo.js';
 import { createTestApp, DOMAIN, type TestApp } from '../helpers/app.js';
+import { inProcessSdk } from '../helpers/in-process-sdk.js';
 
 const URL = '/api/v2/guardian/factors/duo/settings';
 const SKEY = 'eGvC9Wq0Ys7oP2mXb4aQ1sT8uL6kJ3hF5dN0rZ2y';
@@ -70,6 +71,16 @@ describe('/api/v2/guardian/factors/duo/settings', () => {
     assert.deepEqual(replaced.json(), { host: HOST });
     assert.deepEqual(await storedRow().then((r) => ({ ikey: r!.ikey, skey_enc: r!.skey_enc })), { ikey: null, skey_enc: null });
     assert.deepEqual((await call('GET')).json(), { host: HOST });
+  });
+
+  it('the auth0 SDK’s guardian.factors.duo.settings calls: set, update, get; never the secret key', async () => {
+    const sdk = await inProcessSdk(t, token);
+    assert.deepEqual(await sdk.guardian.factors.duo.settings.set({ ikey: IKEY, skey: SKEY, host: HOST }), { ikey: IKEY, host: HOST });
+    assert.deepEqual(await sdk.guardian.factors.duo.settings.update({ ikey: 'OTHERIKEY' }), { ikey: 'OTHERIKEY', host: HOST });
+    const got = await sdk.guardian.factors.duo.settings.get();
+    assert.deepEqual(got, { ikey: 'OTHERIKEY', host: HOST });
+    assert.equal(got.skey, undefined);
+    await assert.rejects(sdk.guardian.factors.duo.settings.set({ ikey: IKEY, skey: SKEY }), (error: { statusCode?: number }) => error.statusCode === 400);
   });
 
   it('takes form bodies as the document allows', async () => {

@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { insertClient, type TestClient } from '../helpers/fixtures.js';
+import { inProcessSdk } from '../helpers/in-process-sdk.js';
 
 interface Policy {
   id: string;
@@ -151,6 +152,26 @@ describe('/api/v2/rate-limit-policies', () => {
     assert.equal((await call('GET', '/api/v2/rate-limit-policies?take=0')).statusCode, 400);
     assert.equal((await call('GET', '/api/v2/rate-limit-policies?resource=other')).statusCode, 400);
     assert.equal((await call('GET', '/api/v2/rate-limit-policies?from=garbage')).statusCode, 400);
+  });
+
+  it('the auth0 SDK’s rateLimitPolicies calls: create, list (paged), get, update, delete, and its 409', async () => {
+    const sdk = await inProcessSdk(t, admin);
+    const created = await sdk.rateLimitPolicies.create({ resource: 'oauth_authentication_api', consumer: 'client', consumer_selector: `client_id:${client.client_id}`, configuration: { action: 'block', limit: 8 } });
+    assert.match(created.id, /^rlp_/);
+    await assert.rejects(
+      sdk.rateLimitPolicies.create({ resource: 'oauth_authentication_api', consumer: 'client', consumer_selector: `client_id:${client.client_id}`, configuration: { action: 'log', limit: 1 } }),
+      (error: { statusCode?: number }) => error.statusCode === 409,
+    );
+    const second = await sdk.rateLimitPolicies.create({ resource: 'oauth_authentication_api', consumer: 'client', consumer_selector: 'third_party_clients', configuration: { action: 'allow' } });
+    const seen: string[] = [];
+    for await (const policy of await sdk.rateLimitPolicies.list({ take: 1 })) seen.push(policy.id);
+    assert.deepEqual(seen.sort(), [created.id, second.id].sort());
+    assert.deepEqual((await sdk.rateLimitPolicies.get(created.id)).configuration, { action: 'block', limit: 8 });
+    const updated = await sdk.rateLimitPolicies.update(created.id, { configuration: { action: 'redirect', limit: 2, redirect_uri: 'https://wait.example.com/' } });
+    assert.deepEqual(updated.configuration, { action: 'redirect', limit: 2, redirect_uri: 'https://wait.example.com/' });
+    await sdk.rateLimitPolicies.delete(created.id);
+    await sdk.rateLimitPolicies.delete(second.id);
+    await assert.rejects(sdk.rateLimitPolicies.get(created.id), (error: { statusCode?: number }) => error.statusCode === 404);
   });
 
   it('403 without the operation’s scope, and nothing written', async () => {
