@@ -3,11 +3,13 @@
  * replaces, PATCH merges, GET reads; the secret key is sealed at rest with
  * the secret box (bound to the tenant) and no answer carries it. Refusals:
  * 400 a missing or malformed host (and nothing written), 400 unknown
- * members, 403 without the scope.
+ * members, 403 without the scope. A rekey re-seals the secret key.
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { duoSecretKeyContext } from '../../src/domain/guardian/duo.js';
+import { sealedValueCensus } from '../../src/domain/encryption/rekey.js';
+import { JobRunner } from '../../src/domain/jobs/runner.js';
 import { createTestApp, DOMAIN, type TestApp } from '../helpers/app.js';
 import { inProcessSdk } from '../helpers/in-process-sdk.js';
 
@@ -167,6 +169,26 @@ describe('/api/v2/guardian/factors/duo/settings on PostgreSQL', () => {
       const rows = await t.ctx.database.db.selectFrom('guardian_duo').selectAll().where('tenant_id', '=', t.tenant.id).execute();
       assert.equal(rows.length, 1);
       assert.equal(t.ctx.box.openString(rows[0]!.skey_enc!, duoSecretKeyContext(t.tenant.id)), SKEY);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('the Duo secret key and a rekey', () => {
+  it('is re-sealed under the tenant’s new key and still opens', async () => {
+    const t = await createTestApp({ env: { GATEHOUSE_ENCRYPTION_KEYS_REFRESH: '0.01', GATEHOUSE_REKEY_PAUSE: '0.02' } });
+    try {
+      const token = await t.managementToken();
+      assert.equal((await t.management('PUT', URL, { token, body: { ikey: IKEY, skey: SKEY, host: HOST } })).statusCode, 200);
+      const before = (await t.ctx.database.db.selectFrom('guardian_duo').select('skey_enc').where('tenant_id', '=', t.tenant.id).executeTakeFirstOrThrow()).skey_enc!;
+      assert.equal((await t.management('POST', '/api/v2/keys/encryption/rekey', { token })).statusCode, 204);
+      assert.equal(await new JobRunner(t.ctx).runOnce(), 1);
+      const after = (await t.ctx.database.db.selectFrom('guardian_duo').select('skey_enc').where('tenant_id', '=', t.tenant.id).executeTakeFirstOrThrow()).skey_enc!;
+      assert.notEqual(after, before, 'moved to the new key');
+      assert.match(after, /^v2\./);
+      assert.equal(t.ctx.box.openString(after, duoSecretKeyContext(t.tenant.id)), SKEY);
+      assert.equal((await sealedValueCensus(t.ctx, t.tenant.id)).unreadable, 0);
     } finally {
       await t.close();
     }
