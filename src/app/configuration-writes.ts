@@ -24,6 +24,8 @@ export const CONFIGURATION_WRITES = {
   organizations: ['insert', 'update', 'delete', 'linkClientGrant', 'unlinkClientGrant'],
   customDomains: ['insert', 'update', 'delete'],
   networkAcls: ['insert', 'replace', 'delete'],
+  // Enforced from a per-tenant cache (src/domain/rate-limit-policies/enforcement.ts).
+  rateLimitPolicies: ['insert', 'update', 'delete'],
   customSigningKeys: ['set', 'delete'],
   // Every process reloads the tenant's encryption keys (src/domain/encryption/keyring.ts).
   encryptionKeys: ['insert', 'update', 'delete'],

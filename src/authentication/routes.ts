@@ -30,6 +30,7 @@ import { passwordlessStartEndpoint } from './passwordless/start.js';
 import { verifyRedirectEndpoint } from './passwordless/verify-redirect.js';
 import { parameterLimitsHook } from './parameter-limits.js';
 import { networkAclHook } from './network-acl.js';
+import { rateLimitPolicyHook } from './rate-limit-policies.js';
 import { pageUiHook } from './page-ui.js';
 import { parEndpoint } from './par.js';
 import { readEdgeCertificate } from './sender-constraint/edge.js';
@@ -64,6 +65,8 @@ export function authenticationRoutes(ctx: AppContext, registries: Authentication
     app.addHook('onRequest', pageUiHook(ctx));
     // Before any handler looks anything up (./parameter-limits.ts).
     app.addHook('preValidation', parameterLimitsHook);
+    // The tenant's rate limit policies, per client, once the body is read (./rate-limit-policies.ts).
+    app.addHook('preValidation', rateLimitPolicyHook(ctx));
     app.addHook('preHandler', corsHook(ctx));
     // Client certificates the tenant's edge vouches for (mTLS; ./sender-constraint/edge.ts).
     app.addHook('preHandler', async (request) => readEdgeCertificate(ctx, request));

@@ -48,6 +48,8 @@ import type { TenantStore } from './tenants/store.js';
 import type { TicketStore } from './tickets/store.js';
 import type { DeviceCredentialStore } from './device-credentials/store.js';
 import type { NetworkAclStore } from './network-acls/store.js';
+import type { RateLimitPolicyStore } from './rate-limit-policies/store.js';
+import type { GuardianDuoStore } from './guardian/duo.js';
 import type { CustomSigningKeyStore } from './keys/custom-signing.js';
 import type { EncryptionKeyStore, SealedValueStore } from './encryption/store.js';
 import type { ConnectionKeyStore } from './connections/keys.js';
@@ -115,6 +117,9 @@ export interface Stores {
   /** Event streams and the outbox of their deliveries. */
   eventStreams: EventStreamStore;
   networkAcls: NetworkAclStore;
+  rateLimitPolicies: RateLimitPolicyStore;
+  /** The Duo factor's settings. */
+  guardianDuo: GuardianDuoStore;
   customSigningKeys: CustomSigningKeyStore;
   /** The tenants' encryption key hierarchy (src/domain/encryption/). */
   encryptionKeys: EncryptionKeyStore;

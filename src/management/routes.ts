@@ -42,6 +42,7 @@ import { deviceCredentialRoutes } from './device-credentials/routes.js';
 import { statsRoutes } from './stats/routes.js';
 import { anomalyRoutes } from './anomaly/routes.js';
 import { networkAclRoutes } from './network-acls/routes.js';
+import { rateLimitPolicyRoutes } from './rate-limit-policies/routes.js';
 import { tenantSettingsRoutes } from './tenants/settings/routes.js';
 import { userBlockRoutes } from './user-blocks/routes.js';
 import { userRoutes } from './users/routes.js';
@@ -76,6 +77,7 @@ export function managementRoutes(ctx: AppContext): ManagementRoute[] {
     ...statsRoutes(ctx),
     ...anomalyRoutes(ctx),
     ...networkAclRoutes(ctx),
+    ...rateLimitPolicyRoutes(ctx),
     ...signingKeyRoutes(ctx),
     ...customSigningKeyRoutes(ctx),
     ...encryptionKeyRoutes(ctx),

@@ -79,6 +79,13 @@ export interface Config {
     /** PEM file of extra certificate authorities trusted for APNs, SNS and FCM (besides the system roots). */
     caFile: string | undefined;
   };
+  /** Duo's Universal Prompt, the `duo` second factor (src/platform/duo/universal-prompt.ts). */
+  duo: {
+    /** Base URL of every tenant's Duo API instead of `https://{host}` of its settings (a local stand-in). */
+    url: string | undefined;
+    /** PEM file of extra certificate authorities trusted when calling Duo (besides the system roots). */
+    caFile: string | undefined;
+  };
   /**
    * Milliseconds a client has to send a whole request (headers and body);
    * past it the connection is answered 408 and closed.
@@ -396,11 +403,21 @@ const TABLE = {
       return url;
     },
   ),
+  GATEHOUSE_DUO_URL: optional(
+    "base URL of Duo's API for every tenant's `duo` factor (the Universal Prompt's `/oauth/v1/authorize`, where the browser is sent, and `/oauth/v1/token`, where the code is redeemed) instead of `https://{host}` of the tenant's Duo settings: a private relay, or a local stand-in as the tests use; `https://` only (the code is redeemed through the outbound guard: a non-public address needs `GATEHOUSE_OUTBOUND_ALLOW`)",
+    "`https://{host}` of the tenant's `/guardian/factors/duo/settings`",
+    (raw, name) => {
+      const url = parseServiceUrl(name, raw);
+      if (!url.startsWith('https://')) throw new ConfigError(name, 'must be an https:// URL');
+      return url;
+    },
+  ),
   GATEHOUSE_GOOGLE_DIRECTORY_CA_FILE: caFile("PEM file of extra certificate authorities trusted when a directory synchronization calls Google's token endpoint and Directory API (the tests' stand-in), besides the system roots"),
   GATEHOUSE_DIRECTORY_SYNC_MAX_USERS: count(
     50_000,
     'most directory users one synchronization of a connection reads (pages of at most 500); a directory larger than this is synchronized up to it, and then nobody is blocked for being absent (the run saw only part of the directory), which the synchronization\'s status says',
   ),
+  GATEHOUSE_DUO_CA_FILE: caFile('PEM file of extra certificate authorities trusted when redeeming Duo codes (a relay on a private PKI, or the tests\' stand-in), besides the system roots'),
   GATEHOUSE_PUSH_CA_FILE: caFile('PEM file of extra certificate authorities trusted when connecting to APNs, SNS and FCM (a private relay, or the tests\' stand-ins), besides the system roots'),
   GATEHOUSE_REQUEST_TIMEOUT: seconds(30, 'seconds a client has to send a whole request, headers and body (0.01 to 3600); a slower one is answered 408 and its connection closed'),
   GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS: count(
@@ -775,6 +792,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       fcmTokenUrl: read(env, 'GATEHOUSE_FCM_TOKEN_URL'),
       caFile: read(env, 'GATEHOUSE_PUSH_CA_FILE'),
     },
+    duo: { url: read(env, 'GATEHOUSE_DUO_URL'), caFile: read(env, 'GATEHOUSE_DUO_CA_FILE') },
     requestTimeoutMs: read(env, 'GATEHOUSE_REQUEST_TIMEOUT'),
     maxConnectionsPerAddress: read(env, 'GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS'),
     tlsHandshakeTimeoutMs: read(env, 'GATEHOUSE_TLS_HANDSHAKE_TIMEOUT'),

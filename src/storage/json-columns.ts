@@ -21,6 +21,7 @@ import type { LogStreamRow } from '../domain/log-streams/rows.js';
 import type { EventDeliveryRow, EventStreamRow, TenantEventRow } from '../domain/event-streams/rows.js';
 import type { NetworkAclRow } from '../domain/network-acls/rows.js';
 import type { LoginRiskAssessmentRow } from '../domain/risk-assessments/rows.js';
+import type { RateLimitPolicyRow } from '../domain/rate-limit-policies/rows.js';
 import type { TenantLogRow } from '../domain/logs/rows.js';
 import type { OrganizationInvitationRow, OrganizationRow } from '../domain/organizations/rows.js';
 import type { PushedAuthorizationRequestRow } from '../domain/pushed-requests/rows.js';
@@ -64,6 +65,7 @@ export const JSON_COLUMNS = {
   self_service_profiles: ['branding', 'allowed_strategies', 'user_attributes', 'custom_text'],
   sso_tickets: ['config'],
   network_acls: ['rule'],
+  rate_limit_policies: ['configuration'],
   event_streams: ['subscriptions', 'destination'],
   event_deliveries: ['event', 'attempt_log'],
   connection_profiles: ['profile'],
@@ -104,6 +106,7 @@ export interface JsonTableRows {
   self_service_profiles: SelfServiceProfileRow;
   sso_tickets: SsoTicketRow;
   network_acls: NetworkAclRow;
+  rate_limit_policies: RateLimitPolicyRow;
   event_streams: EventStreamRow;
   event_deliveries: EventDeliveryRow;
   connection_profiles: ConnectionProfileRow;

@@ -16,6 +16,7 @@ import type { ConnectionClientRow } from '../domain/connections/rows.js';
 import type { DeviceCodeRow } from '../domain/device-codes/rows.js';
 import type { EmailTemplateRow } from '../domain/email/rows.js';
 import type { GroupMembershipRow, GroupRoleRow, GroupRow, OrganizationGroupRoleRow } from '../domain/groups/rows.js';
+import type { GuardianDuoRow } from '../domain/guardian/duo.js';
 import type { GuardianFactorRow, GuardianPolicyRow, GuardianPushNotificationRow, GuardianSmsRow } from '../domain/guardian/rows.js';
 import type { JobFilePartRow, JobFileRow } from '../domain/jobs/rows.js';
 import type { MfaAuthenticatorRow, MfaChallengeRow, MfaFailureRow } from '../domain/mfa/rows.js';
@@ -114,6 +115,8 @@ export interface Database {
   tenant_events: Stored<'tenant_events'>;
   tenant_event_counters: { tenant_id: string; seq: number };
   network_acls: Stored<'network_acls'>;
+  rate_limit_policies: Stored<'rate_limit_policies'>;
+  guardian_duo: GuardianDuoRow;
   custom_signing_keys: { tenant_id: string; jwks: string; updated_at: string };
   encryption_keys: EncryptionKeyRow;
   connection_keys: ConnectionKeyRow;

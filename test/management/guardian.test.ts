@@ -541,15 +541,13 @@ describe('/api/v2/guardian/factors/push-notification', () => {
       assert.equal(factors.find((f) => f.name === 'push-notification')?.enabled, false);
     });
 
-    it('enabling a factor this server cannot use is refused', async () => {
+    it('enabling duo is accepted (Duo\'s Universal Prompt, test/authentication/mfa-duo.test.ts) and leaves push alone', async () => {
       const on = await call('PUT', '/api/v2/guardian/factors/duo', { enabled: true });
-      assert.equal(on.statusCode, 400, on.body);
-      assert.deepEqual(on.json(), {
-        statusCode: 400,
-        error: 'Bad Request',
-        message: 'The duo factor is not supported by this server and cannot be enabled.',
-        errorCode: 'operation_not_supported',
-      });
+      assert.equal(on.statusCode, 200, on.body);
+      assert.deepEqual(on.json(), { enabled: true });
+      const factors = (await call('GET', '/api/v2/guardian/factors')).json() as { name: string; enabled: boolean }[];
+      assert.equal(factors.find((f) => f.name === 'duo')?.enabled, true);
+      assert.equal((await call('PUT', '/api/v2/guardian/factors/duo', { enabled: false })).statusCode, 200);
     });
 
     it('keeps the provider configurations and selection', async () => {

@@ -86,6 +86,7 @@ export interface InteractionContext {
     | 'emailProviders'
     | 'emailTemplates'
     | 'guardian'
+    | 'guardianDuo'
     | 'mfa'
     | 'oneTimeUses'
     | 'organizationConnections'

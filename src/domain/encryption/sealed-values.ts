@@ -13,6 +13,7 @@ import { actionSecretContext } from '../actions/secrets.js';
 import type { StoredActionSecret } from '../actions/rows.js';
 import { connectionSecretContext, SEALED_OPTION_MEMBERS, SEALED_OPTIONS_MEMBER } from '../connections/sealed-options.js';
 import { CREDENTIALS_SEAL } from '../email/provider.js';
+import { duoSecretKeyContext } from '../guardian/duo.js';
 import { apnsP12Context, fcmCredentialContext, snsAccessKeyIdContext, snsSecretAccessKeyContext } from '../guardian/model.js';
 import { signingKeyContext } from '../keys/keyring.js';
 import { streamAuthorizationContext } from '../log-streams/delivery.js';
@@ -138,6 +139,7 @@ export const SEALED_VALUE_SOURCES: readonly SealedValueSource[] = [
     push_token_enc: (t, r) => pushTokenContext(t, r.id!),
   }),
   guardianPush,
+  columns('Duo secret keys', 'guardian_duo', [], { skey_enc: (t) => duoSecretKeyContext(t) }),
   columns('Twilio credentials', 'guardian_sms', [], { twilio_auth_token_enc: (t) => twilioAuthTokenContext(t) }),
   columns('email provider credentials', 'email_providers', [], { credentials_enc: () => CREDENTIALS_SEAL }),
   columns('log stream authorization', 'log_streams', ['id'], { authorization_enc: (t, r) => streamAuthorizationContext(t, r.id!) }),

@@ -4,9 +4,10 @@
  * administrator, removed, the recovery code regenerated). The rules of
  * enrolment and verification are the domain's (src/domain/mfa/service.ts).
  *
- * Factors Gatehouse cannot use (`duo`) are listed, always disabled; enabling one is
- * refused with 400 `operation_not_supported` rather than accepted and
- * silently ignored.
+ * A factor of the service's list that Gatehouse could not use would be
+ * listed, always disabled, and enabling it refused with 400
+ * `operation_not_supported` rather than accepted and silently ignored (the
+ * registry, src/domain/mfa/factors/registry.ts, says which it implements).
  */
 import { sendTenantMail, userVariables, type TenantMailContext } from '../../domain/email/templates.js';
 import { authenticatorApiId, factorEnabled, factorOf, factorOfType, OTP_FACTOR, supportedFactor } from '../../domain/mfa/factors/registry.js';
@@ -226,8 +227,8 @@ export class GuardianMfaService {
 
   /**
    * DELETE /users/{id}/multifactor/{provider}: the legacy per-provider reset. `google-authenticator`
-   * is the authenticator app (the OTP factor): its enrolments go. Gatehouse has no Duo factor, so a
-   * user never has a `duo` enrolment and there is nothing to delete.
+   * is the authenticator app (the OTP factor): its enrolments go. Duo enrols its users itself and
+   * Gatehouse stores no `duo` enrolment, so there is nothing to delete (the user's devices are managed in Duo).
    */
   async deleteMultifactorProvider(tenant: Tenant, userId: string, provider: 'duo' | 'google-authenticator'): Promise<void> {
     const rows = await this.authenticators(tenant, userId);

@@ -28,6 +28,10 @@ import { getPhoneTwilioProvider, getTwilioProvider, setPhoneTwilioProvider, setT
 import { getPhoneSelectedProvider, getSmsSelectedProvider, setPhoneSelectedProvider, setSmsSelectedProvider } from './phone/selected-provider.js';
 import { getPhoneMessageTypes, setPhoneMessageTypes } from './phone/message-types.js';
 import type { GuardianPushStore } from '../../domain/guardian/store.js';
+import { getDuoSettings } from './duo/get-settings.js';
+import { GuardianDuoService, type GuardianDuoServiceContext } from './duo/service.js';
+import { setDuoSettings } from './duo/set-settings.js';
+import { updateDuoSettings } from './duo/update-settings.js';
 
 /**
  * /api/v2/guardian/…: the factors, the MFA policy, enrolments and the
@@ -35,9 +39,10 @@ import type { GuardianPushStore } from '../../domain/guardian/store.js';
  * (/users/{id}/enrollments, /authentication-methods, /recovery-code-regeneration),
  * which belong to this area's service.
  */
-export function guardianRoutes(ctx: GuardianServiceContext & GuardianMfaServiceContext & { readonly stores: { readonly guardian: GuardianPushStore } }): ManagementRoute[] {
+export function guardianRoutes(ctx: GuardianServiceContext & GuardianMfaServiceContext & GuardianDuoServiceContext & { readonly stores: { readonly guardian: GuardianPushStore } }): ManagementRoute[] {
   const push = new GuardianPushService(ctx, ctx.stores.guardian);
   const mfa = new GuardianMfaService(ctx);
+  const duo = new GuardianDuoService(ctx);
   return [
     ...[
       getSelectedProvider,
@@ -87,5 +92,6 @@ export function guardianRoutes(ctx: GuardianServiceContext & GuardianMfaServiceC
       getPhoneMessageTypes,
       setPhoneMessageTypes,
     ].map((route) => route(ctx, mfa)),
+    ...[getDuoSettings, setDuoSettings, updateDuoSettings].map((route) => route(ctx, duo)),
   ];
 }

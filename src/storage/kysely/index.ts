@@ -51,6 +51,8 @@ import { KyselyRiskAssessmentStore } from './risk-assessments.js';
 import { KyselyMfaRememberEpochStore } from './mfa-remember-epochs.js';
 import { KyselyDeviceCredentialStore } from './device-credentials.js';
 import { KyselyNetworkAclStore } from './network-acls.js';
+import { KyselyRateLimitPolicyStore } from './rate-limit-policies.js';
+import { KyselyGuardianDuoStore } from './guardian-duo.js';
 import { KyselyCustomSigningKeyStore } from './custom-signing-keys.js';
 import { KyselyEncryptionKeyStore, KyselySealedValueStore } from './encryption-keys.js';
 import { KyselyConnectionKeyStore } from './connection-keys.js';
@@ -111,6 +113,8 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     logStreams: new KyselyLogStreamStore(db),
     eventStreams: new KyselyEventStreamStore(db),
     networkAcls: new KyselyNetworkAclStore(db),
+    rateLimitPolicies: new KyselyRateLimitPolicyStore(db),
+    guardianDuo: new KyselyGuardianDuoStore(db),
     customSigningKeys: new KyselyCustomSigningKeyStore(db),
     encryptionKeys: new KyselyEncryptionKeyStore(db),
     sealedValues: new KyselySealedValueStore(db),

@@ -17,6 +17,12 @@
  *   the secret; the first code confirms it), then sees their recovery code
  *   once when that factor is on.
  *
+ * - With the `duo` factor on (and its settings complete), every user is sent
+ *   to Duo's Universal Prompt instead (Duo enrols and challenges the user
+ *   itself) and comes back to /mfa/duo/callback, where Duo's code is
+ *   redeemed and its answer checked (src/domain/mfa/duo.ts); Duo's refusal
+ *   goes back to the client as `access_denied`.
+ *
  * A right code records `mfa` on the session (ID tokens then carry
  * `amr: ["mfa"]`, and later requests in this session are not asked again),
  * remembers the browser for the user (../../mfa/remember-browser.ts: later
@@ -31,6 +37,7 @@ import { factorEnabled, factorOf, factorOfPageMethod, OTP_FACTOR, SECOND_FACTORS
 import type { SecondFactor } from '../../../domain/mfa/factors/factor.js';
 import { authenticate as authenticateCredential, authenticationOptions, register as registerCredential, registrationOptions, type WebAuthnBinding } from '../../../domain/mfa/webauthn.js';
 import { pollPushChallenge, pushChallengeStatus, startPushChallenge } from '../../../domain/mfa/push.js';
+import { duoApplication, DuoError, duoLogin, duoPromptUrl, duoUsername, verifyDuo } from '../../../domain/mfa/duo.js';
 import {
   firstRecoveryCode,
   mfaRequired,
@@ -46,7 +53,8 @@ import {
 } from '../../../domain/mfa/service.js';
 import { OAuthError, oauthErrors } from '../../../platform/http/errors.js';
 import { takeSend } from '../../abuse-limits.js';
-import { PageError } from '../../errors.js';
+import { PageError, pageErrors } from '../../errors.js';
+import { answerErrorsTo } from '../../error-rendering.js';
 import { appendCookie } from '../../cookies.js';
 import { bindingCodeSender } from '../../mfa/delivery.js';
 import { RememberedBrowsers } from '../../mfa/remember-browser.js';
@@ -195,10 +203,25 @@ async function pushAnswer(deps: StepDeps, reply: FastifyReply, interaction: Inte
   }
 }
 
+/** Where Duo sends the browser back: the tenant's own host, as the request came. */
+function duoRedirectUri(interaction: Interaction): string {
+  return `${interaction.tenant.issuer}mfa/duo/callback`;
+}
+
+/** The browser sent to Duo's Universal Prompt for this login, when the tenant's logins go to Duo. */
+async function toDuo(deps: StepDeps, reply: FastifyReply, interaction: Interaction): Promise<FastifyReply | undefined> {
+  const app = await duoApplication(deps.ctx, interaction.tenant.id);
+  if (!app) return undefined;
+  const login = duoLogin(interaction.transactionId!, duoUsername(interaction.authenticated!.user), duoRedirectUri(interaction));
+  return reply.redirect(await duoPromptUrl(deps.ctx, app, login), 302);
+}
+
 function routes(deps: StepDeps): RouteOptions[] {
   const { ctx } = deps;
   return [
     stepRoute(deps, NAME, 'GET', '/mfa', async (interaction, request, reply) => {
+      const duo = await toDuo(deps, reply, interaction);
+      if (duo) return duo;
       if ((await factorsOf(deps, interaction)).length === 0) {
         const enrol = await enrolView(deps, interaction, pageParams(request, ['method']).method);
         return sendPage(reply, enrol ? 200 : 400, enrol ?? mfaUnavailablePage(), formRedirects(interaction));
@@ -208,6 +231,31 @@ function routes(deps: StepDeps): RouteOptions[] {
       // The push waiting page's transaction, asked for again (by hand, or an older page that reloaded itself).
       if (chosen === 'push' && params.oob_code !== undefined) return pushAnswer(deps, reply, interaction, params.oob_code);
       return sendPage(reply, 200, await challengeView(deps, interaction, chosen), formRedirects(interaction));
+    }),
+
+    // Duo's Universal Prompt sends the browser back here with `state` (the transaction) and `duo_code`, or `error`.
+    stepRoute(deps, NAME, 'GET', '/mfa/duo/callback', async (interaction, request, reply) => {
+      const { tenant } = interaction;
+      const params = pageParams(request, ['duo_code', 'error']);
+      const app = await duoApplication(ctx, tenant.id);
+      if (!app) throw new PageError(400, mfaUnavailablePage(), formRedirects(interaction));
+      const denied = async () => {
+        if (!(await deps.transactions.consume(tenant, interaction.transactionId!))) throw pageErrors.expiredTransaction();
+        // Duo's refusal goes back to the client, as the authorization error response (RFC 6749 §4.1.2.1).
+        answerErrorsTo(request, interaction.request);
+        return oauthErrors.accessDenied('The second factor (Duo) did not allow the login');
+      };
+      if (params.error !== undefined || params.duo_code === undefined) throw await denied();
+      const login = duoLogin(interaction.transactionId!, duoUsername(interaction.authenticated!.user), duoRedirectUri(interaction));
+      try {
+        await verifyDuo(ctx, app, login, params.duo_code);
+      } catch (error) {
+        if (!(error instanceof DuoError)) throw error;
+        request.log.warn({ tenant: tenant.name, reason: error.reason }, `Duo login refused: ${error.message}`);
+        if (error.reason === 'denied') throw await denied();
+        throw new PageError(error.reason === 'unreachable' ? 502 : 400, mfaUnavailablePage(), formRedirects(interaction));
+      }
+      return passed(deps, reply, interaction, undefined);
     }),
 
     {

@@ -20,9 +20,12 @@ export type Enrolment = MfaAuthenticatorRow;
  * - `binding-code`: a code is sent (email, SMS), the oob_code names it;
  * - `push`: a transaction is pushed to the enrolled device;
  * - `webauthn`: the browser signs a challenge with the enrolled credential;
+ * - `redirect`: the browser is sent to the factor's own service, which
+ *   enrols and challenges the user itself and sends the browser back (Duo);
+ *   nothing is stored for the user;
  * - `none`: it only stands in for another factor (a recovery code).
  */
-export type ChallengeKind = 'code' | 'binding-code' | 'push' | 'webauthn' | 'none';
+export type ChallengeKind = 'code' | 'binding-code' | 'push' | 'webauthn' | 'redirect' | 'none';
 
 /** An enrolment as GET /mfa/authenticators lists it (wire notes §13). */
 export interface ApiAuthenticator {

@@ -5,6 +5,7 @@
  */
 import type { FactorName } from '../model.js';
 import type { MfaAuthenticatorRow } from '../rows.js';
+import { duoFactor } from './duo.js';
 import { emailFactor } from './email.js';
 import type { ApiAuthenticator, SecondFactor } from './factor.js';
 import { otpFactor } from './otp.js';
@@ -24,6 +25,7 @@ export const SECOND_FACTORS: readonly SecondFactor[] = [
   emailFactor,
   smsFactor,
   recoveryCodeFactor,
+  duoFactor,
   passkeyFactor,
 ];
 
@@ -55,6 +57,9 @@ export const RECOVERY_CODE_FACTOR: SecondFactor = SECOND_FACTORS.find((f) => f.c
 
 /** The authenticator app: the factor whose code the user types (challenge `code`), the one enrolment tickets and the enrolment page start with. */
 export const OTP_FACTOR: SecondFactor = SECOND_FACTORS.find((f) => f.challenge === 'code')!;
+
+/** The factor whose own service the browser is sent to (challenge `redirect`): Duo. */
+export const REDIRECT_FACTOR: SecondFactor = SECOND_FACTORS.find((f) => f.challenge === 'redirect')!;
 
 /** Whether the enrolment is the user's recovery code. */
 export function isRecoveryCode(row: Pick<MfaAuthenticatorRow, 'type'>): boolean {

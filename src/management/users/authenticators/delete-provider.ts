@@ -11,7 +11,7 @@ const Params = Type.Object({
 /**
  * DELETE /api/v2/users/{id}/multifactor/{provider} → 204: the user's
  * enrolments with the legacy provider (`google-authenticator`: the
- * authenticator app; `duo`: none, Gatehouse has no Duo factor); 404 for an
+ * authenticator app; `duo`: none, Gatehouse stores no Duo enrolment); 404 for an
  * unknown user.
  */
 export const deleteMultifactorProvider: ManagementRouteFactory<GuardianMfaService> = (_ctx, mfa) => managementRoute({
