@@ -141,7 +141,23 @@ export class PageDocument {
     readonly vars: Readonly<Record<string, string>> = {},
     /** The service's name of the prompt the page belongs to (`login`, `signup`…), for the page template's `prompt.name`. */
     readonly prompt?: string,
+    /** Third-party origins the page embeds (a CAPTCHA widget's), by CSP directive: added to its CSP, and only these. */
+    readonly embeds?: PageEmbeds,
   ) {}
+}
+
+/** Origins a page's third-party widget needs, by CSP directive. */
+export interface PageEmbeds {
+  script: readonly string[];
+  frame: readonly string[];
+  connect: readonly string[];
+  style: readonly string[];
+  worker: readonly string[];
+}
+
+/** `content` with `embeds` (its widget's origins) added to what its CSP allows. */
+export function withEmbeds(content: PageDocument, embeds: PageEmbeds | undefined): PageDocument {
+  return embeds === undefined ? content : new PageDocument(content.title, content.body, content.vars, content.prompt, embeds);
 }
 
 /** A hosted page: rendered by sendPage in the design system, with the tenant's branding and the request's language. */
@@ -281,12 +297,17 @@ export function renderPage(content: PageDocument, tenantUi: PageUi, formRedirect
   const pushWait = body.value.includes(PUSH_WAIT_START);
   const webauthn = body.value.includes(WEBAUTHN_FORM_START);
   const scripts = [...(passwordToggle ? [PASSWORD_TOGGLE_HASH] : []), ...(pushWait ? [PUSH_WAIT_HASH] : []), ...(webauthn ? [WEBAUTHN_HASH] : [])];
+  const embeds = content.embeds;
+  const scriptSources = [...scripts, ...(embeds?.script ?? [])];
+  const connectSources = [...(pushWait ? ["'self'"] : []), ...(embeds?.connect ?? [])];
   const csp = [
     "default-src 'none'",
     `form-action 'self'${formRedirects.length > 0 ? ` ${formRedirects.join(' ')}` : ''}`,
-    `style-src ${BASE_STYLE_HASH} ${cspHash(tenantCss)}`,
-    ...(scripts.length > 0 ? [`script-src ${scripts.join(' ')}`] : []),
-    ...(pushWait ? ["connect-src 'self'"] : []),
+    `style-src ${BASE_STYLE_HASH} ${cspHash(tenantCss)}${(embeds?.style ?? []).map((s) => ` ${s}`).join('')}`,
+    ...(scriptSources.length > 0 ? [`script-src ${scriptSources.join(' ')}`] : []),
+    ...(connectSources.length > 0 ? [`connect-src ${connectSources.join(' ')}`] : []),
+    ...(embeds && embeds.frame.length > 0 ? [`frame-src ${embeds.frame.join(' ')}`] : []),
+    ...(embeds && embeds.worker.length > 0 ? [`worker-src ${embeds.worker.join(' ')}`] : []),
     ...(images.length > 0 ? [`img-src ${[...new Set(images)].join(' ')}`] : []),
     ...(fonts.length > 0 ? [`font-src ${fonts.join(' ')}`] : []),
     "base-uri 'none'",
