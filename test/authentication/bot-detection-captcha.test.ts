@@ -11,6 +11,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { readOutbox } from '../../src/platform/mail/index.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { Browser, hidden, pkce } from '../helpers/browser.js';
 import { startCaptchaStandIn, type CaptchaStandIn } from '../helpers/captcha-stand-in.js';
@@ -200,5 +201,50 @@ describe('bot detection: the verify call goes through the outbound guard', () =>
     assert.equal(res.statusCode, 400);
     assert.match(res.body, /not a robot/);
     assert.equal(standIn.requests.length, 0);
+  });
+});
+
+describe('bot detection: the CAPTCHA challenge of the forgot-password page', () => {
+  let t: TestApp;
+  let standIn: CaptchaStandIn;
+  let clientId: string;
+  before(async () => {
+    standIn = await startCaptchaStandIn(SECRET);
+    t = await createTestApp({ env: { GATEHOUSE_HCAPTCHA_VERIFY_URL: standIn.hcaptchaUrl, GATEHOUSE_CAPTCHA_CA_FILE: standIn.caFile, GATEHOUSE_OUTBOUND_ALLOW: '127.0.0.0/8' } });
+    clientId = await setUp(t);
+    assert.equal((await t.management('POST', '/api/v2/users', { body: { connection: REALM, email: 'reset@example.com', password: PASSWORD } })).statusCode, 201);
+    assert.equal((await t.management('PATCH', '/api/v2/attack-protection/captcha', { body: { active_provider_id: 'hcaptcha', hcaptcha: { site_key: 'k', secret: SECRET } } })).statusCode, 200);
+    assert.equal((await t.management('PATCH', '/api/v2/attack-protection/bot-detection', { body: { challenge_password_reset_policy: 'always' } })).statusCode, 200);
+  });
+  after(async () => {
+    await t.close();
+    await standIn.close();
+  });
+
+  it('always: the widget on the page; a request without a token is refused and sends nothing; with the provider\'s token the mail goes', async () => {
+    const browser = new Browser(t);
+    const { challenge } = pkce();
+    const start = await browser.get(`/authorize?${new URLSearchParams({ client_id: clientId, redirect_uri: CALLBACK, response_type: 'code', code_challenge: challenge, code_challenge_method: 'S256', state: 's', scope: 'openid' })}`);
+    const login = await browser.get(start.headers.location as string);
+    assert.doesNotMatch(login.body, /h-captcha/, 'the password policy is still never');
+    const state = hidden(login.body, 'state');
+    const page = await browser.get(`/forgot-password?state=${encodeURIComponent(state)}`);
+    assert.equal(page.statusCode, 200, page.body);
+    assert.match(page.body, /<div class="h-captcha" data-sitekey="k">/);
+    assert.match(String(page.headers['content-security-policy']), /frame-src https:\/\/hcaptcha\.com https:\/\/\*\.hcaptcha\.com/);
+    const form = { state: hidden(page.body, 'state'), csrf_token: hidden(page.body, 'csrf_token'), email: 'reset@example.com' };
+    const resetMails = () => readOutbox(t.ctx).filter((m) => m.to === 'reset@example.com' && /password/i.test(m.subject)).length;
+    const before = resetMails();
+    const mails = () => resetMails() - before;
+    const refused = await browser.post('/forgot-password', form);
+    assert.equal(refused.statusCode, 400);
+    assert.equal(mails(), 0, 'no reset mail without the challenge');
+    assert.match(refused.body, /not a robot/);
+    assert.match(refused.body, /h-captcha/);
+    const sent = await browser.post('/forgot-password', { ...form, 'h-captcha-response': standIn.issue() });
+    assert.equal(sent.statusCode, 200, sent.body);
+    assert.match(sent.body, /Check your email/);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(mails(), 1, 'the reset mail went');
   });
 });

@@ -286,6 +286,8 @@ ${footer(ui, at, html`<div class="links"><p>${ui.text('signup', 'signup', 'login
 export interface ForgotPasswordView extends TransactionView {
   email?: string;
   error?: FormError;
+  /** Bot detection's challenge: the CAPTCHA widget (./captcha.ts), shown before the submit button. */
+  challenge?: Html;
 }
 
 export function forgotPasswordPage(view: ForgotPasswordView): PageDocument {
@@ -298,7 +300,7 @@ ${errorBlock(ui, view.error)}
 ${hiddenFields(view)}
 <label for="email">${ui.text('reset-password', 'reset-password-request', 'emailLabel')}</label>
 <input type="email" id="email" name="email" value="${view.email ?? ''}" autocomplete="email" required${fieldState(view.error, 'email')}>
-<button type="submit">${ui.text('reset-password', 'reset-password-request', 'buttonText')}</button>
+${view.challenge ?? ''}<button type="submit">${ui.text('reset-password', 'reset-password-request', 'buttonText')}</button>
 </form>
 <div class="links"><p><a href="${link('/login', view.state)}">${ui.text('reset-password', 'reset-password-request', 'backToLoginLinkText')}</a></p></div>`,
   );

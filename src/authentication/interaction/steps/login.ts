@@ -17,8 +17,9 @@
  *   (password policy, uniqueness), then logged in. Never for the admin
  *   console's client: its login offers no signup, its signup address goes
  *   to the login page, and the service refuses a post.
- * - Forgot password: the reset mail, as /dbconnections/change_password sends
- *   it; the page says the same whether or not the account exists.
+ * - Forgot password: bot detection's CAPTCHA when its password reset policy
+ *   asks for one, then the reset mail, as /dbconnections/change_password
+ *   sends it; the page says the same whether or not the account exists.
  *
  * A login or signup starts a session (its cookie) and completes the step.
  */
@@ -92,8 +93,8 @@ async function loggedIn(deps: StepDeps, reply: FastifyReply, interaction: Intera
  * means the identifier's brute-force counter from there already holds a
  * failure (an identifier not typed yet is not risky).
  */
-async function passwordChallenge(deps: StepDeps, interaction: Interaction, connection: ConnectionRow | undefined, ip: string, identifier: string | undefined) {
-  return challengeFor(deps.ctx, interaction.tenant, 'password', ip, async () => {
+async function passwordChallenge(deps: StepDeps, interaction: Interaction, connection: ConnectionRow | undefined, ip: string, identifier: string | undefined, flow: 'password' | 'password_reset' = 'password') {
+  return challengeFor(deps.ctx, interaction.tenant, flow, ip, async () => {
     if (!connection || !identifier) return false;
     return (await deps.ctx.bruteForce.failures(loginAttempt(interaction.tenant, connection.name, identifier, ip))) > 0;
   });
@@ -346,15 +347,29 @@ function signupRoutes(deps: StepDeps): RouteOptions[] {
 }
 
 function forgotPasswordRoutes(deps: StepDeps): RouteOptions[] {
+  /** The forgot-password page, with bot detection's challenge when its password reset policy asks for one from `ip` (`when_risky`: the email's failed logins from there). */
+  const forgotView = async (interaction: Interaction, ip: string, email?: string, error?: FormError) => {
+    const captcha = await passwordChallenge(deps, interaction, await loginConnection(deps, interaction), ip, email, 'password_reset');
+    const content = forgotPasswordPage({ ...transactionView(deps, interaction), ...(email !== undefined && { email }), ...(error && { error }), ...(captcha && { challenge: captchaWidget(captcha) }) });
+    return { content: withEmbeds(content, captchaEmbeds(captcha)), captcha };
+  };
   return [
-    stepRoute(deps, NAME, 'GET', '/forgot-password', async (interaction, _request, reply) => {
-      return sendPage(reply, 200, forgotPasswordPage(transactionView(deps, interaction)));
+    stepRoute(deps, NAME, 'GET', '/forgot-password', async (interaction, request, reply) => {
+      return sendPage(reply, 200, (await forgotView(interaction, request.ip)).content);
     }),
     stepRoute(deps, NAME, 'POST', '/forgot-password', async (interaction, request, reply) => {
       const email = pageParams(request, ['email']).email ?? '';
       const connection = await loginConnection(deps, interaction);
       if (!connection) {
         throw new PageError(400, forgotPasswordPage({ ...transactionView(deps, interaction), email, error: { message: (ui) => ui.text('reset-password', 'reset-password-request', 'no-db-connection') } }));
+      }
+      // Bot detection: the challenge's token is verified with its provider before any mail is sent.
+      const captcha = await passwordChallenge(deps, interaction, connection, request.ip, email, 'password_reset');
+      if (captcha) {
+        const token = pageParams(request, [captcha.provider.field])[captcha.provider.field];
+        const outcome = await checkChallenge(deps.ctx, interaction.tenant, captcha, token, request.ip);
+        if (outcome === 'refused') throw new PageError(400, (await forgotView(interaction, request.ip, email, { message: (ui) => ui.text('login', 'login', 'invalid-captcha') })).content);
+        if (outcome === 'monitored') deps.ctx.logger.info({ tenant: interaction.tenant.name, provider: captcha.provider.id }, 'bot detection (monitoring mode): a password reset request without a valid CAPTCHA token went on');
       }
       await deps.dbconnections.changePassword(interaction.tenant, { client_id: interaction.client.row.client_id, email, connection: connection.name }, request);
       return sendPage(reply, 200, forgotPasswordSentPage(interaction.transactionId!));
