@@ -13,7 +13,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { readOutbox } from '../../src/platform/mail/index.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { Browser, hidden, pkce } from '../helpers/browser.js';
+import { authorizeUrl, Browser, hidden, pkce } from '../helpers/browser.js';
+import { insertClient } from '../helpers/fixtures.js';
+import { startTwilioStandIn, type TwilioStandIn } from '../helpers/twilio-stand-in.js';
 import { startCaptchaStandIn, type CaptchaStandIn } from '../helpers/captcha-stand-in.js';
 
 const REALM = 'Username-Password-Authentication';
@@ -246,5 +248,61 @@ describe('bot detection: the CAPTCHA challenge of the forgot-password page', () 
     assert.match(sent.body, /Check your email/);
     await new Promise((resolve) => setTimeout(resolve, 200));
     assert.equal(mails(), 1, 'the reset mail went');
+  });
+});
+
+describe('bot detection: the CAPTCHA challenge of hosted passwordless login (SMS)', () => {
+  const SID = 'AC0123456789abcdef0123456789abcdef';
+  const TOKEN = 'twilio-auth-token-0123456789';
+  let t: TestApp;
+  let standIn: CaptchaStandIn;
+  let twilio: TwilioStandIn;
+  let clientId: string;
+  before(async () => {
+    standIn = await startCaptchaStandIn(SECRET);
+    twilio = await startTwilioStandIn({ [SID]: TOKEN });
+    t = await createTestApp({ env: { GATEHOUSE_TWILIO_URL: twilio.url, GATEHOUSE_FRIENDLY_CAPTCHA_VERIFY_URL: standIn.friendlyUrl, GATEHOUSE_CAPTCHA_CA_FILE: standIn.caFile, GATEHOUSE_OUTBOUND_ALLOW: '127.0.0.0/8' } });
+    clientId = (await insertClient(t, { name: 'Texting App', grant_types: ['authorization_code'], token_endpoint_auth_method: 'none', client_secret_enc: null, config: { callbacks: [CALLBACK] } })).client_id;
+    assert.equal((await t.management('PUT', '/api/v2/guardian/factors/sms/providers/twilio', { body: { sid: SID, auth_token: TOKEN, from: '+15550001111' } })).statusCode, 200);
+    assert.equal((await t.management('POST', '/api/v2/connections', { body: { name: 'sms', strategy: 'sms', enabled_clients: [clientId] } })).statusCode, 201);
+    assert.equal((await t.management('PATCH', '/api/v2/attack-protection/captcha', { body: { active_provider_id: 'friendly_captcha', friendly_captcha: { site_key: 'fk', secret: SECRET } } })).statusCode, 200);
+  });
+  after(async () => {
+    await t.close();
+    await twilio.close();
+    await standIn.close();
+  });
+
+  async function phonePage() {
+    const browser = new Browser(t);
+    const { challenge } = pkce();
+    const started = await browser.get(authorizeUrl(clientId, CALLBACK, { scope: 'openid', code_challenge: challenge }));
+    const page = await browser.get(started.headers.location as string);
+    assert.equal(page.statusCode, 200, page.body);
+    return { browser, page, form: { state: hidden(page.body, 'state'), csrf_token: hidden(page.body, 'csrf_token') } };
+  }
+
+  it('when_risky has no signal here: no challenge', async () => {
+    assert.equal((await t.management('PATCH', '/api/v2/attack-protection/bot-detection', { body: { challenge_passwordless_policy: 'when_risky' } })).statusCode, 200);
+    const { browser, page, form } = await phonePage();
+    assert.doesNotMatch(page.body, /frc-captcha/);
+    assert.equal((await browser.post('/passwordless/login/start', { ...form, phone_number: '+15557880001' })).statusCode, 200);
+  });
+
+  it('always: the widget on the number page; no code is texted without the provider\'s solution; with it, the code goes', async () => {
+    assert.equal((await t.management('PATCH', '/api/v2/attack-protection/bot-detection', { body: { challenge_passwordless_policy: 'always' } })).statusCode, 200);
+    const { browser, page, form } = await phonePage();
+    assert.match(page.body, /<div class="frc-captcha" data-sitekey="fk">/);
+    assert.match(String(page.headers['content-security-policy']), /script-src https:\/\/cdn\.jsdelivr\.net\/npm\/friendly-challenge@0\.9\.18\//);
+    const texts = twilio.messages.length;
+    const refused = await browser.post('/passwordless/login/start', { ...form, phone_number: '+15557880002' });
+    assert.equal(refused.statusCode, 400);
+    assert.match(refused.body, /not a robot/);
+    assert.match(refused.body, /frc-captcha/);
+    assert.equal(twilio.messages.length, texts, 'nothing texted');
+    const sent = await browser.post('/passwordless/login/start', { ...form, phone_number: '+15557880002', 'frc-captcha-solution': standIn.issue() });
+    assert.equal(sent.statusCode, 200, sent.body);
+    assert.equal(twilio.messages.length, texts + 1);
+    assert.equal(twilio.messages.at(-1)!.to, '+15557880002');
   });
 });
