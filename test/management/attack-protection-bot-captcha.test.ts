@@ -63,7 +63,6 @@ for (const postgres of [false, true]) {
         [{ active_provider_id: 'recaptcha_enterprise' }, /reCAPTCHA Enterprise/],
         [{ recaptcha_enterprise: { site_key: 'k', api_key: 'a', project_id: 'p' } }, /recaptcha_enterprise is refused/],
         [{ active_provider_id: 'simple_captcha' }, /simple_captcha is the service's own image CAPTCHA/],
-        [{ active_provider_id: 'auth_challenge' }, /auth_challenge is the service's own challenge/],
         [{ active_provider_id: 'recaptcha_v2' }, /recaptcha_v2 needs its configuration: recaptcha_v2\.site_key and recaptcha_v2\.secret/],
       ];
       for (const [body, expected] of cases) {
@@ -72,6 +71,13 @@ for (const postgres of [false, true]) {
         assert.match(message(res), expected, JSON.stringify(body));
       }
       assert.deepEqual((await api('GET', CAPTCHA)).json(), { active_provider_id: 'auth_challenge', auth_challenge: { fail_open: false } });
+    });
+
+    it('takes the default back as auth0-deploy-cli writes it after reading it (auth_challenge, while nothing challenges)', async () => {
+      const res = await api('PATCH', CAPTCHA, { active_provider_id: 'auth_challenge', auth_challenge: { fail_open: true } });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(res.json(), { active_provider_id: 'auth_challenge', auth_challenge: { fail_open: true } });
+      assert.equal((await api('PATCH', CAPTCHA, { auth_challenge: { fail_open: false } })).statusCode, 200);
     });
 
     it('refuses bodies off the document\'s schema with 400 in the Management API\'s shape', async () => {
@@ -141,6 +147,10 @@ for (const postgres of [false, true]) {
         monitoring_mode_enabled: false,
       });
       assert.deepEqual((await api('GET', BOT)).json(), res.json());
+      // While a policy challenges, the provider cannot go back to one Gatehouse does not verify.
+      const back = await api('PATCH', CAPTCHA, { active_provider_id: 'auth_challenge' });
+      assert.equal(back.statusCode, 400);
+      assert.match(message(back), /auth_challenge is the service's own challenge, which Gatehouse does not have; it can be chosen only while every bot detection challenge policy is never/);
       assert.equal((await api('PATCH', BOT, { challenge_password_policy: 'never', challenge_password_reset_policy: 'never', allowlist: [] })).statusCode, 200);
     });
 

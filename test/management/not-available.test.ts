@@ -97,10 +97,8 @@ describe('/api/v2: operations of the service Gatehouse does not implement', () =
     assert.equal((res.json() as { errorCode: string }).errorCode, 'not_available_in_gatehouse');
   });
 
-  it('answers bot detection and captcha 403, which the deploy tool reads as a feature the tenant lacks', async () => {
-    for (const path of ['/api/v2/attack-protection/bot-detection', '/api/v2/attack-protection/captcha']) {
-      assert.equal((await api('GET', path)).statusCode, 403, `${path}: what the tool skips as not on the tenant's plan`);
-    }
+  it('answers supplemental signals 403, which the deploy tool reads as a feature the tenant lacks', async () => {
+    assert.equal((await api('GET', '/api/v2/supplemental-signals')).statusCode, 403, 'what the tool skips as not on the tenant\'s plan');
   });
 
   it('routes a literal path of the service beside a parameter Gatehouse routes to its own answer, never to the parameter\'s "does not exist"', async () => {

@@ -8,12 +8,16 @@
  * Verifiable: `recaptcha_v2`, `hcaptcha`, `friendly_captcha` (v1 API).
  * Refused on PATCH, each with its reason: `arkose` and `recaptcha_enterprise`
  * (Gatehouse has no client for Arkose's verify API nor for reCAPTCHA
- * Enterprise assessments), `auth_challenge` and `simple_captcha` (the
- * service's own challenges, which Gatehouse does not have).
+ * Enterprise assessments), `simple_captcha` (the service's own image
+ * CAPTCHA, which Gatehouse does not have).
  *
  * A fresh tenant answers `{ active_provider_id: 'auth_challenge',
- * auth_challenge: { fail_open: false } }`, the service's default; bot
- * detection refuses a challenge policy until a verifiable provider is active.
+ * auth_challenge: { fail_open: false } }`, the service's default. The
+ * service's own challenge is not something Gatehouse has either, but that
+ * default is taken back (what auth0-deploy-cli writes after reading it):
+ * `auth_challenge` may be chosen, and its `fail_open` stored, while no bot
+ * detection policy challenges; bot detection refuses a challenge policy
+ * until a verifiable provider is active.
  *
  * Secrets (`secret`) are sealed together as one JSON object bound to the
  * tenant (`captchaSecretsContext`) and never returned.
@@ -127,7 +131,7 @@ export const CAPTCHA_PROVIDERS: Readonly<Record<CaptchaProvider['id'], CaptchaPr
 export const UNVERIFIABLE: Readonly<Record<Exclude<CaptchaProviderId, CaptchaProvider['id']>, string>> = {
   arkose: 'Gatehouse cannot verify Arkose Labs sessions (it has no client for Arkose\'s verify API)',
   recaptcha_enterprise: 'Gatehouse cannot verify reCAPTCHA Enterprise tokens (it has no client for reCAPTCHA Enterprise assessments)',
-  auth_challenge: 'auth_challenge is the service\'s own challenge, which Gatehouse does not have',
+  auth_challenge: 'auth_challenge is the service\'s own challenge, which Gatehouse does not have; it can be chosen only while every bot detection challenge policy is never',
   simple_captcha: 'simple_captcha is the service\'s own image CAPTCHA, which Gatehouse does not have',
 };
 
@@ -166,14 +170,15 @@ export async function readCaptcha(ctx: Pick<CaptchaContext, 'stores'>, tenantId:
 
 /**
  * Applies a PATCH; a string (the 400's message) when Gatehouse refuses it:
- * a provider it cannot verify, chosen or configured, or a chosen provider
- * without a configuration.
+ * a provider it cannot verify, chosen or configured (`auth_challenge` aside,
+ * see above: `challenging` says whether a bot detection policy challenges),
+ * or a chosen provider without a configuration.
  */
-export async function updateCaptcha(ctx: CaptchaContext, tenantId: string, changes: CaptchaChanges): Promise<CaptchaSettings | string> {
+export async function updateCaptcha(ctx: CaptchaContext, tenantId: string, changes: CaptchaChanges, challenging: boolean): Promise<CaptchaSettings | string> {
   const { active_provider_id: active, ...providers } = changes;
-  if (active !== undefined && !isVerifiable(active)) return `active_provider_id ${active} is refused: ${UNVERIFIABLE[active as keyof typeof UNVERIFIABLE] ?? 'unknown provider'}. Gatehouse verifies ${VERIFIABLE_NAMES}.`;
+  if (active !== undefined && !isVerifiable(active) && !(active === 'auth_challenge' && !challenging)) return `active_provider_id ${active} is refused: ${UNVERIFIABLE[active as keyof typeof UNVERIFIABLE] ?? 'unknown provider'}. Gatehouse verifies ${VERIFIABLE_NAMES}.`;
   for (const id of Object.keys(providers)) {
-    if (!isVerifiable(id)) return `${id} is refused: ${UNVERIFIABLE[id as keyof typeof UNVERIFIABLE] ?? 'unknown provider'}. Gatehouse verifies ${VERIFIABLE_NAMES}.`;
+    if (!isVerifiable(id) && id !== 'auth_challenge') return `${id} is refused: ${UNVERIFIABLE[id as keyof typeof UNVERIFIABLE] ?? 'unknown provider'}. Gatehouse verifies ${VERIFIABLE_NAMES}.`;
   }
   const current = await stored(ctx, tenantId);
   const secrets = current.secrets_enc === null ? {} : (JSON.parse(ctx.box.openString(current.secrets_enc, captchaSecretsContext(tenantId))) as Record<string, string>);

@@ -58,7 +58,9 @@ export class AttackProtectionService {
 
   /** PATCH of the CAPTCHA configuration; a provider Gatehouse cannot verify is refused with the reason. */
   async updateCaptcha(tenant: Tenant, changes: CaptchaChanges): Promise<CaptchaSettings> {
-    const result = await updateCaptcha(this.ctx, tenant.id, changes);
+    const bot = attackProtection(tenant.settings, 'bot_detection');
+    const challenging = [bot.challenge_password_policy, bot.challenge_passwordless_policy, bot.challenge_password_reset_policy].some((p) => p !== 'never');
+    const result = await updateCaptcha(this.ctx, tenant.id, changes, challenging);
     if (typeof result === 'string') throw managementErrors.invalidBody(result);
     return result;
   }

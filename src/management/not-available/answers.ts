@@ -49,11 +49,6 @@ const ANSWERS: ReadonlyMap<string, Answer> = new Map(Object.entries({
   'GET /flows/vault/connections': { kind: 'empty', list: { paging: 'offset', key: 'connections' } },
   // The tool skips supplemental signals only on 403 (the service's answer without the entitlement).
   'GET /supplemental-signals': { kind: 'forbidden' },
-  // Bot detection and captcha: the tool skips them on 403 ("not available on this tenant's current plan").
-  'GET /attack-protection/bot-detection': { kind: 'forbidden' },
-  'PATCH /attack-protection/bot-detection': { kind: 'forbidden' },
-  'GET /attack-protection/captcha': { kind: 'forbidden' },
-  'PATCH /attack-protection/captcha': { kind: 'forbidden' },
 } satisfies Record<string, Answer>));
 
 export function answerFor(operation: ServiceOperation): Answer {
