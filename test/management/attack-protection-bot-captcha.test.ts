@@ -10,7 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createTestApp, DOMAIN, type TestApp } from '../helpers/app.js';
+import { createTestApp, DOMAIN, tokenRequest, type TestApp } from '../helpers/app.js';
 import { insertClient } from '../helpers/fixtures.js';
 import { startTwilioStandIn, type TwilioStandIn } from '../helpers/twilio-stand-in.js';
 
@@ -208,5 +208,35 @@ describe('phone provider protection: exponential backoff of text messages', () =
     assert.equal((await start('+15557000003')).statusCode, 200);
     assert.equal((await t.management('PATCH', PHONE, { body: { type: 'none' } })).statusCode, 200);
     assert.equal((await start('+15557000002')).statusCode, 200);
+  });
+
+  it('exponential applies to MFA texts too: an enrolment text to a number that must wait is refused with 429, nothing texted', async () => {
+    const REALM = 'Username-Password-Authentication';
+    const PASSWORD = 'correct horse battery staple';
+    const MFA_OOB = 'http://auth0.com/oauth/grant-type/mfa-oob';
+    const REALM_GRANT = 'http://auth0.com/oauth/grant-type/password-realm';
+    const app = await insertClient(t, { grant_types: [REALM_GRANT, MFA_OOB] });
+    assert.equal((await t.management('POST', '/api/v2/connections', { body: { name: REALM, strategy: 'auth0', enabled_clients: [app.client_id] } })).statusCode, 201);
+    for (const email of ['mfa1@example.com', 'mfa2@example.com']) assert.equal((await t.management('POST', '/api/v2/users', { body: { connection: REALM, email, password: PASSWORD } })).statusCode, 201);
+    assert.equal((await t.management('PUT', '/api/v2/guardian/factors/sms', { body: { enabled: true } })).statusCode, 200);
+    assert.equal((await t.management('PUT', '/api/v2/guardian/policies', { body: ['all-applications'] })).statusCode, 200);
+    assert.equal((await t.management('PATCH', PHONE, { body: { type: 'exponential' } })).statusCode, 200);
+    const associate = async (email: string) => {
+      const login = await tokenRequest(t.app, { grant_type: REALM_GRANT, client_id: app.client_id, client_secret: app.client_secret, username: email, password: PASSWORD, realm: REALM });
+      assert.equal(login.statusCode, 403, login.body);
+      const token = (login.json() as { mfa_token: string }).mfa_token;
+      return t.app.inject({
+        method: 'POST',
+        url: '/mfa/associate',
+        headers: { host: DOMAIN, 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        payload: JSON.stringify({ authenticator_types: ['oob'], oob_channels: ['sms'], phone_number: '+15557000010' }),
+      });
+    };
+    assert.equal((await associate('mfa1@example.com')).statusCode, 200);
+    const sent = twilio.messages.length;
+    const held = await associate('mfa2@example.com');
+    assert.equal(held.statusCode, 429, held.body);
+    assert.equal((held.json() as { error: string }).error, 'too_many_requests');
+    assert.equal(twilio.messages.length, sent);
   });
 });
