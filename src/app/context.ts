@@ -195,7 +195,7 @@ export async function createContext(config: Config, logger: Logger = createLogge
       ...(config.captcha.recaptchaV2VerifyUrl && { recaptcha_v2: config.captcha.recaptchaV2VerifyUrl }),
       ...(config.captcha.hcaptchaVerifyUrl && { hcaptcha: config.captcha.hcaptchaVerifyUrl }),
       ...(config.captcha.friendlyCaptchaVerifyUrl && { friendly_captcha: config.captcha.friendlyCaptchaVerifyUrl }),
-    }),
+    }, (provider, reason) => logger.warn({ provider, reason }, 'a CAPTCHA token could not be verified: the attempt is refused')),
     mailer,
     tenantLogs,
     actions,

@@ -235,6 +235,8 @@ export class CaptchaVerifier {
   constructor(
     private readonly fetch: UpstreamFetch,
     private readonly urls: CaptchaVerifyUrls = {},
+    /** Told when a provider could not be asked or answered off its protocol (the operator's log), never of a plain refusal. */
+    private readonly unreachable: (provider: CaptchaProvider['id'], reason: string) => void = () => {},
   ) {}
 
   async verify(active: ActiveCaptcha, token: string, ip: string): Promise<boolean> {
@@ -246,10 +248,14 @@ export class CaptchaVerifier {
         headers: { accept: 'application/json' },
         body: provider.verifyBody({ secret: active.secret, siteKey: active.siteKey, token, ip }),
       });
-      if (res.status !== 200) return false;
+      if (res.status !== 200) {
+        this.unreachable(provider.id, `the verify endpoint answered ${res.status}`);
+        return false;
+      }
       const answer = (await res.json()) as { success?: unknown };
       return answer.success === true;
-    } catch {
+    } catch (error) {
+      this.unreachable(provider.id, (error as Error).message);
       return false;
     }
   }
