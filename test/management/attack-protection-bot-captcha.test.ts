@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, DOMAIN, tokenRequest, type TestApp } from '../helpers/app.js';
 import { insertClient } from '../helpers/fixtures.js';
+import { inProcessSdk } from '../helpers/in-process-sdk.js';
 import { startTwilioStandIn, type TwilioStandIn } from '../helpers/twilio-stand-in.js';
 
 const BOT = '/api/v2/attack-protection/bot-detection';
@@ -169,6 +170,39 @@ for (const postgres of [false, true]) {
     });
   });
 }
+
+describe('the auth0 SDK\'s attackProtection.botDetection, .captcha and .phoneProviderProtection', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(() => t.close());
+
+  it('reads and changes the three, and gets the refusals as the SDK\'s errors', async () => {
+    const sdk = await inProcessSdk(t);
+    const { attackProtection } = sdk;
+    assert.equal((await attackProtection.botDetection.get()).challenge_password_policy, 'never');
+    assert.equal((await attackProtection.captcha.get()).active_provider_id, 'auth_challenge');
+    assert.deepEqual(await attackProtection.phoneProviderProtection.get(), { type: 'none' });
+
+    const captcha = await attackProtection.captcha.update({ active_provider_id: 'friendly_captcha', friendly_captcha: { site_key: 'sdk-site', secret: 'sdk-secret' } });
+    assert.deepEqual(captcha.friendly_captcha, { site_key: 'sdk-site' });
+    const bot = await attackProtection.botDetection.update({ challenge_password_policy: 'always', allowlist: ['203.0.113.0/24'] });
+    assert.deepEqual([bot.challenge_password_policy, bot.allowlist], ['always', ['203.0.113.0/24']]);
+    assert.deepEqual(await attackProtection.phoneProviderProtection.patch({ type: 'exponential' }), { type: 'exponential' });
+
+    await assert.rejects(attackProtection.captcha.update({ active_provider_id: 'arkose' }), (error: { statusCode?: number; message?: string }) => {
+      assert.equal(error.statusCode, 400);
+      assert.match(String(error.message), /Arkose/);
+      return true;
+    });
+    const reader = await inProcessSdk(t, await t.managementToken('read:attack_protection'));
+    await assert.rejects(reader.attackProtection.phoneProviderProtection.patch({ type: 'default' }), (error: { statusCode?: number }) => error.statusCode === 403);
+    assert.deepEqual(await attackProtection.phoneProviderProtection.get(), { type: 'exponential' });
+    // The SDK's types name no backoff `default` (the document: `none`); both are taken.
+    assert.deepEqual(await attackProtection.phoneProviderProtection.patch({ type: 'default' }), { type: 'default' });
+  });
+});
 
 describe('phone provider protection: exponential backoff of text messages', () => {
   let t: TestApp;

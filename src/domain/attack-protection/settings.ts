@@ -61,7 +61,8 @@ export interface BotDetectionSettings {
 }
 
 export interface PhoneProviderProtectionSettings {
-  type: 'exponential' | 'none';
+  /** `none` in the service's document, `default` in the `auth0` SDK's types: both mean no backoff. */
+  type: 'exponential' | 'none' | 'default';
 }
 
 /** What the tenant settings hold: only what was set. */

@@ -146,7 +146,8 @@ export const CaptchaResponse = Type.Object(
   { additionalProperties: false },
 );
 
-// Phone provider protection (`GetPhoneProviderProtectionResponseContent`, `PatchPhoneProviderProtectionRequestContent`).
-const backoff = { type: literals(['exponential', 'none'] as const) };
+// Phone provider protection (`GetPhoneProviderProtectionResponseContent`, `PatchPhoneProviderProtectionRequestContent`):
+// the document's `exponential` and `none`, and `default`, the `auth0` SDK's name for no backoff (taken and answered as given).
+const backoff = { type: literals(['exponential', 'none', 'default'] as const) };
 export const PhoneProviderProtectionResponse = Type.Object(backoff, { additionalProperties: false });
 export const PhoneProviderProtectionBody = Type.Object(backoff, { additionalProperties: false });
