@@ -14,6 +14,10 @@ import { createTestApp, DOMAIN, tokenRequest, type TestApp } from '../helpers/ap
 import { insertClient } from '../helpers/fixtures.js';
 import { inProcessSdk } from '../helpers/in-process-sdk.js';
 import { startTwilioStandIn, type TwilioStandIn } from '../helpers/twilio-stand-in.js';
+import { REDIS_URL, redisAvailable } from '../helpers/redis.js';
+import { once } from 'node:events';
+import { createContext, createLogger } from '../../src/app/context.js';
+import { buildApp } from '../../src/app/http.js';
 
 const BOT = '/api/v2/attack-protection/bot-detection';
 const CAPTCHA = '/api/v2/attack-protection/captcha';
@@ -272,5 +276,37 @@ describe('phone provider protection: exponential backoff of text messages', () =
     assert.equal(held.statusCode, 429, held.body);
     assert.equal((held.json() as { error: string }).error, 'too_many_requests');
     assert.equal(twilio.messages.length, sent);
+  });
+});
+
+describe('phone provider protection with REDIS_URL: the wait holds in every process', async () => {
+  const skip = (await redisAvailable()) ? false : `Redis is not reachable at ${REDIS_URL}`;
+  it('a number texted by one process waits in another', { skip }, async () => {
+    const twilio = await startTwilioStandIn({ [SID]: TOKEN });
+    const t = await createTestApp({ env: { GATEHOUSE_TWILIO_URL: twilio.url, REDIS_URL } });
+    const other = await createContext(t.config, createLogger(t.config));
+    const otherApp = await buildApp(other);
+    try {
+      await otherApp.ready();
+      for (const ctx of [t.ctx, other]) if (ctx.redis && ctx.redis.status !== 'ready') await once(ctx.redis, 'ready');
+      const GRANT = 'http://auth0.com/oauth/grant-type/passwordless/otp';
+      const clientId = (await insertClient(t, { name: 'SMS SPA', grant_types: [GRANT], token_endpoint_auth_method: 'none', client_secret_enc: null })).client_id;
+      assert.equal((await t.management('PUT', '/api/v2/guardian/factors/sms/providers/twilio', { body: { sid: SID, auth_token: TOKEN, from: '+15550001111' } })).statusCode, 200);
+      assert.equal((await t.management('POST', '/api/v2/connections', { body: { name: 'sms', strategy: 'sms', enabled_clients: [clientId] } })).statusCode, 201);
+      assert.equal((await t.management('PATCH', PHONE, { body: { type: 'exponential' } })).statusCode, 200);
+      // A number of its own: Redis outlives the test's tenant.
+      const phone = `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
+      const start = (app: typeof t.app) =>
+        app.inject({ method: 'POST', url: '/passwordless/start', headers: { host: DOMAIN, 'content-type': 'application/json' }, payload: JSON.stringify({ client_id: clientId, connection: 'sms', phone_number: phone, send: 'code' }) });
+      assert.equal((await start(t.app)).statusCode, 200);
+      const held = await start(otherApp);
+      assert.equal(held.statusCode, 429, held.body);
+      assert.equal(twilio.messages.filter((m) => m.to === phone).length, 1);
+    } finally {
+      await otherApp.close();
+      await other.close();
+      await t.close();
+      await twilio.close();
+    }
   });
 });
