@@ -112,6 +112,10 @@ describe('bot detection: the CAPTCHA challenge of the hosted login page', () => 
     const badPassword = await page.browser.post('/login', { ...page.form, username: 'robot@example.com', password: 'wrong', 'g-recaptcha-response': standIn.issue() });
     assert.match(badPassword.body, /Wrong email or password/);
 
+    // Providers' tokens run to a few KiB (past the 4 KiB of an ordinary form value).
+    const long = await page.browser.post('/login', { ...page.form, username: 'robot@example.com', password: PASSWORD, 'g-recaptcha-response': 'x'.repeat(6000) });
+    assert.equal(long.statusCode, 400);
+    assert.match(long.body, /not a robot/, 'a long token reaches the provider, which refuses this one');
     const token = standIn.issue();
     const ok = await page.browser.post('/login', { ...page.form, username: 'robot@example.com', password: PASSWORD, 'g-recaptcha-response': token });
     assert.ok(loggedIn(ok), `${ok.statusCode} ${ok.body}`);
