@@ -36,6 +36,8 @@ describe('loadConfig', () => {
     assert.throws(() => loadConfig({ GATEHOUSE_FCM_URL: 'https://fcm.example.com/v1' }), /GATEHOUSE_FCM_URL/, 'a base URL has no path');
     assert.equal(loadConfig({ GATEHOUSE_APNS_URL: 'https://127.0.0.1:8443' }).push.apnsUrl, 'https://127.0.0.1:8443');
     assert.equal(loadConfig({ GATEHOUSE_SNS_ENDPOINT: 'http://localhost:9911' }).push.snsEndpoint, 'http://localhost:9911');
+    assert.deepEqual(config.captcha, { recaptchaV2VerifyUrl: undefined, hcaptchaVerifyUrl: undefined, friendlyCaptchaVerifyUrl: undefined, caFile: undefined }, "the providers' own verify endpoints");
+    assert.equal(loadConfig({ GATEHOUSE_RECAPTCHA_VERIFY_URL: 'https://127.0.0.1:9443/recaptcha/api/siteverify' }).captcha.recaptchaV2VerifyUrl, 'https://127.0.0.1:9443/recaptcha/api/siteverify', 'a verify endpoint keeps its path');
     assert.deepEqual(config.rateLimits, {
       management: { burst: 50, perSecond: 16 },
       authentication: { burst: 100, perSecond: 100 },
@@ -100,6 +102,10 @@ describe('loadConfig', () => {
     [{ GATEHOUSE_SNS_ENDPOINT: 'http://sns.us-east-1.amazonaws.com' }, 'GATEHOUSE_SNS_ENDPOINT'],
     [{ GATEHOUSE_SNS_ENDPOINT: 'nope' }, 'GATEHOUSE_SNS_ENDPOINT'],
     [{ GATEHOUSE_PUSH_CA_FILE: '/nonexistent/ca.pem' }, 'GATEHOUSE_PUSH_CA_FILE'],
+    [{ GATEHOUSE_RECAPTCHA_VERIFY_URL: 'http://127.0.0.1:9443/siteverify' }, 'GATEHOUSE_RECAPTCHA_VERIFY_URL'],
+    [{ GATEHOUSE_HCAPTCHA_VERIFY_URL: 'https://api.hcaptcha.com/siteverify?x=1' }, 'GATEHOUSE_HCAPTCHA_VERIFY_URL'],
+    [{ GATEHOUSE_FRIENDLY_CAPTCHA_VERIFY_URL: 'not a url' }, 'GATEHOUSE_FRIENDLY_CAPTCHA_VERIFY_URL'],
+    [{ GATEHOUSE_CAPTCHA_CA_FILE: '/nonexistent/ca.pem' }, 'GATEHOUSE_CAPTCHA_CA_FILE'],
     [{ GATEHOUSE_DEFAULT_CONNECTION: 'yes' }, 'GATEHOUSE_DEFAULT_CONNECTION'],
     [{ GATEHOUSE_METRICS_TOKEN: 'short' }, 'GATEHOUSE_METRICS_TOKEN'],
     [{ GATEHOUSE_METRICS_TOKEN: 'has a space in the middle of it' }, 'GATEHOUSE_METRICS_TOKEN'],

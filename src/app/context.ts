@@ -13,6 +13,9 @@ import type { Redis } from 'ioredis';
 import { lazyModule } from '../platform/lazy.js';
 import { pino, type Logger } from 'pino';
 import { BruteForceProtection } from '../domain/brute-force.js';
+import { CaptchaVerifier } from '../domain/attack-protection/captcha.js';
+import { PhoneBackoff } from '../domain/attack-protection/phone-backoff.js';
+import { upstreamFetch } from '../platform/http/upstream-fetch.js';
 import type { AppContext } from '../domain/context.js';
 import { IssuanceLookups } from '../domain/issuance/lookups.js';
 import { DeployedActionsReader } from '../domain/actions/deployed.js';
@@ -190,6 +193,12 @@ export async function createContext(config: Config, logger: Logger = createLogge
       login: (connection, success) => metrics.login(connection, success),
       blocked: () => metrics.bruteForceBlock(),
     }),
+    phoneBackoff: new PhoneBackoff(redis),
+    captcha: new CaptchaVerifier(upstreamFetch({ outbound: config.outbound, timeoutMs: 5_000, ...(config.captcha.caFile && { ca: fs.readFileSync(config.captcha.caFile) }) }), {
+      ...(config.captcha.recaptchaV2VerifyUrl && { recaptcha_v2: config.captcha.recaptchaV2VerifyUrl }),
+      ...(config.captcha.hcaptchaVerifyUrl && { hcaptcha: config.captcha.hcaptchaVerifyUrl }),
+      ...(config.captcha.friendlyCaptchaVerifyUrl && { friendly_captcha: config.captcha.friendlyCaptchaVerifyUrl }),
+    }, (provider, reason) => logger.warn({ provider, reason }, 'a CAPTCHA token could not be verified: the attempt is refused')),
     mailer,
     tenantLogs,
     actions,

@@ -12,7 +12,7 @@
  *   scope (over 5 KiB of names);
  * - tokens a request may carry back (`access_token`, `id_token_hint`,
  *   `client_assertion`): 16 KiB, as a JWT with many claims or permissions
- *   outgrows 4 KiB;
+ *   outgrows 4 KiB; the CAPTCHA widgets' tokens likewise (16 KiB);
  * - any other value: 4 KiB;
  * - at most 64 values in a query string and 64 in a body, each name at most
  *   256 bytes.
@@ -49,6 +49,10 @@ const VALUE_BYTES: ReadonlyMap<string, number> = new Map(Object.entries({
   client_assertion: TOKEN_VALUE_BYTES,
   // A WebAuthn credential's JSON (the MFA page's `credential`): an attestation with its certificates runs to a few KiB.
   credential: TOKEN_VALUE_BYTES,
+  // The CAPTCHA widgets' tokens (bot detection): hCaptcha's and reCAPTCHA's run to a few KiB.
+  'g-recaptcha-response': TOKEN_VALUE_BYTES,
+  'h-captcha-response': TOKEN_VALUE_BYTES,
+  'frc-captcha-solution': TOKEN_VALUE_BYTES,
   // SAML messages (base64; a Response with a certificate and many attributes runs to tens of KiB).
   SAMLRequest: 64 * 1024,
   SAMLResponse: 256 * 1024,

@@ -250,6 +250,12 @@ export class BruteForceProtection {
     return this.#reached(counterOf(key), key.policy);
   }
 
+  /** The failed password checks counted against the attempt's counter in the current window (0 when protection does not count it): what bot detection's `when_risky` reads (./attack-protection/challenge.ts). */
+  async failures(key: LoginAttemptKey): Promise<number> {
+    if (!counts(key)) return 0;
+    return (await this.#limiter.get(limiterKey(counterOf(key))))?.consumedPoints ?? 0;
+  }
+
   /**
    * Counts a failed password check; the one that reaches the limit enters
    * the block index and answers true (the caller tells the user when the

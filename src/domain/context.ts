@@ -11,6 +11,8 @@ import type { Config } from '../platform/config.js';
 import type { GeoLookup } from '../platform/geoip.js';
 import type { FormTokens } from '../platform/crypto/form-tokens.js';
 import type { SecretBox } from '../platform/crypto/secret-box.js';
+import type { CaptchaVerifier } from './attack-protection/captcha.js';
+import type { PhoneBackoff } from './attack-protection/phone-backoff.js';
 import type { Mailer } from '../platform/mail/index.js';
 import type { RateLimiter } from '../platform/rate-limit/rate-limiter.js';
 import type { Metrics } from '../platform/metrics.js';
@@ -60,6 +62,10 @@ export interface AppContext {
   rateLimiter: RateLimiter;
   /** Failed-login counters and blocks of database-connection users (shared through Redis when configured). */
   bruteForce: BruteForceProtection;
+  /** Spacing of text messages to one number under phone provider protection (shared through Redis when configured). */
+  phoneBackoff: PhoneBackoff;
+  /** Checks CAPTCHA tokens with their provider (bot detection's challenge). */
+  captcha: CaptchaVerifier;
   /** Mail to users (SMTP or the local outbox). */
   mailer: Mailer;
   /** The tenant log: `record` an event where an outcome is decided; written in batches off the request path. */

@@ -8,6 +8,7 @@
  * it is given write in one transaction, committed when the work resolves and
  * rolled back when it throws.
  */
+import type { CaptchaSettingsStore } from './attack-protection/captcha.js';
 import type { UiSettingsStore } from './branding/store.js';
 import type { AuthorizationCodeStore } from './authorization-codes/store.js';
 import type { AuthorizationRequestStore } from './authorize-transactions/store.js';
@@ -129,6 +130,8 @@ export interface Stores {
   connectionKeys: ConnectionKeyStore;
   /** Branding, the prompts' settings and custom texts of the hosted pages. */
   uiSettings: UiSettingsStore;
+  /** The tenants' CAPTCHA configuration (bot detection's challenge), its secrets sealed. */
+  captchaSettings: CaptchaSettingsStore;
   /** Actions (drafts, builds) and their versions. */
   actions: ActionStore;
   /** The triggers' ordered lists of actions. */

@@ -86,6 +86,13 @@ export interface Config {
     /** PEM file of extra certificate authorities trusted when calling Duo (besides the system roots). */
     caFile: string | undefined;
   };
+  /** Bot detection's CAPTCHA verification (src/domain/attack-protection/captcha.ts): each provider's verify endpoint, and extra trusted authorities. */
+  captcha: {
+    recaptchaV2VerifyUrl: string | undefined;
+    hcaptchaVerifyUrl: string | undefined;
+    friendlyCaptchaVerifyUrl: string | undefined;
+    caFile: string | undefined;
+  };
   /**
    * Milliseconds a client has to send a whole request (headers and body);
    * past it the connection is answered 408 and closed.
@@ -288,6 +295,15 @@ function endpointUrl(meaning: string, absent: string): Entry<string | undefined>
   return optional(meaning, absent, (raw, name) => parseEndpointUrl(name, raw));
 }
 
+/** The URL of a remote endpoint reached over HTTPS only (parseEndpointUrl, then the scheme). */
+function httpsEndpointUrl(meaning: string, absent: string): Entry<string | undefined> {
+  return optional(meaning, absent, (raw, name) => {
+    const url = parseEndpointUrl(name, raw);
+    if (!url.startsWith('https:')) throw new ConfigError(name, 'must be an https:// URL');
+    return url;
+  });
+}
+
 /** The base URL of a remote service (parseServiceUrl). */
 function serviceUrl(meaning: string, absent: string): Entry<string | undefined> {
   return optional(meaning, absent, (raw, name) => parseServiceUrl(name, raw));
@@ -419,6 +435,19 @@ const TABLE = {
   ),
   GATEHOUSE_DUO_CA_FILE: caFile('PEM file of extra certificate authorities trusted when redeeming Duo codes (a relay on a private PKI, or the tests\' stand-in), besides the system roots'),
   GATEHOUSE_PUSH_CA_FILE: caFile('PEM file of extra certificate authorities trusted when connecting to APNs, SNS and FCM (a private relay, or the tests\' stand-ins), besides the system roots'),
+  GATEHOUSE_RECAPTCHA_VERIFY_URL: httpsEndpointUrl(
+    'where reCAPTCHA v2 tokens of the hosted login page are verified (`POST` of `secret`, `response`, `remoteip`; bot detection\'s challenge with the `recaptcha_v2` provider); `https://` only',
+    '`https://www.google.com/recaptcha/api/siteverify`',
+  ),
+  GATEHOUSE_HCAPTCHA_VERIFY_URL: httpsEndpointUrl(
+    'where hCaptcha tokens of the hosted login page are verified (`POST` of `secret`, `response`, `remoteip`, `sitekey`; the `hcaptcha` provider); `https://` only',
+    '`https://api.hcaptcha.com/siteverify`',
+  ),
+  GATEHOUSE_FRIENDLY_CAPTCHA_VERIFY_URL: httpsEndpointUrl(
+    'where Friendly Captcha solutions of the hosted login page are verified (`POST` of `solution`, `secret`, `sitekey`; the `friendly_captcha` provider, v1 API); `https://` only',
+    '`https://api.friendlycaptcha.com/api/v1/siteverify`',
+  ),
+  GATEHOUSE_CAPTCHA_CA_FILE: caFile('PEM file of extra certificate authorities trusted when verifying CAPTCHA tokens (a private relay, or the tests\' stand-ins), besides the system roots'),
   GATEHOUSE_REQUEST_TIMEOUT: seconds(30, 'seconds a client has to send a whole request, headers and body (0.01 to 3600); a slower one is answered 408 and its connection closed'),
   GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS: count(
     256,
@@ -793,6 +822,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       caFile: read(env, 'GATEHOUSE_PUSH_CA_FILE'),
     },
     duo: { url: read(env, 'GATEHOUSE_DUO_URL'), caFile: read(env, 'GATEHOUSE_DUO_CA_FILE') },
+    captcha: {
+      recaptchaV2VerifyUrl: read(env, 'GATEHOUSE_RECAPTCHA_VERIFY_URL'),
+      hcaptchaVerifyUrl: read(env, 'GATEHOUSE_HCAPTCHA_VERIFY_URL'),
+      friendlyCaptchaVerifyUrl: read(env, 'GATEHOUSE_FRIENDLY_CAPTCHA_VERIFY_URL'),
+      caFile: read(env, 'GATEHOUSE_CAPTCHA_CA_FILE'),
+    },
     requestTimeoutMs: read(env, 'GATEHOUSE_REQUEST_TIMEOUT'),
     maxConnectionsPerAddress: read(env, 'GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS'),
     tlsHandshakeTimeoutMs: read(env, 'GATEHOUSE_TLS_HANDSHAKE_TIMEOUT'),

@@ -17,6 +17,7 @@ import type { DeviceCodeRow } from '../domain/device-codes/rows.js';
 import type { EmailTemplateRow } from '../domain/email/rows.js';
 import type { GroupMembershipRow, GroupRoleRow, GroupRow, OrganizationGroupRoleRow } from '../domain/groups/rows.js';
 import type { GuardianDuoRow } from '../domain/guardian/duo.js';
+import type { CaptchaSettingsRow } from '../domain/attack-protection/captcha.js';
 import type { GuardianFactorRow, GuardianPolicyRow, GuardianPushNotificationRow, GuardianSmsRow } from '../domain/guardian/rows.js';
 import type { JobFilePartRow, JobFileRow } from '../domain/jobs/rows.js';
 import type { MfaAuthenticatorRow, MfaChallengeRow, MfaFailureRow } from '../domain/mfa/rows.js';
@@ -144,6 +145,7 @@ export interface Database {
   mfa_failures: MfaFailureRow;
   passwordless_codes: PasswordlessCodeRow;
   guardian_sms: GuardianSmsRow;
+  captcha_settings: CaptchaSettingsRow;
   device_codes: DeviceCodeRow;
   user_grants: Stored<'user_grants'>;
   role_permissions: RolePermissionRow;

@@ -154,7 +154,7 @@ describe('auth0-deploy-cli: export, import an edited export, import it again, ex
     const mark = server.output().length;
     await a0deploy(['import', '-i', 'edited.yaml'], 'Import Successful');
     const requests = requestsSince(mark);
-    // Reads of what Gatehouse lacks answer 404 (or 403 for prompt partials, bot detection and captcha); no write is refused.
+    // Reads of what Gatehouse lacks answer 404 (or 403 for prompt partials); no write is refused (bot detection and captcha included).
     // The tool sends every object it finds as an update (a role's permissions
     // are removed and added again); it creates or deletes none.
     const writes = requests.filter((r) => r.method !== 'GET');

@@ -13,6 +13,7 @@ import { constants, createCipheriv, createPublicKey, publicEncrypt, randomBytes 
 import { after, before, describe, it } from 'node:test';
 import { createContext, createLogger } from '../../src/app/context.js';
 import { sealedValueCensus } from '../../src/domain/encryption/rekey.js';
+import { activeCaptcha } from '../../src/domain/attack-protection/captcha.js';
 import { JobRunner } from '../../src/domain/jobs/runner.js';
 import { keepUpstreamTokens, openUpstreamTokens } from '../../src/domain/upstream-tokens/vault.js';
 import { openActionSecrets } from '../../src/domain/actions/secrets.js';
@@ -71,6 +72,8 @@ for (const postgres of [false, true]) describe(`/api/v2/keys/encryption (${postg
     assert.equal(sns.statusCode, 200, sns.body);
     const smtp = await api('POST', '/emails/provider', { name: 'smtp', enabled: false, credentials: { smtp_host: '127.0.0.1', smtp_port: 2525, smtp_user: 'mailer', smtp_pass: 'smtp-secret' } });
     assert.equal(smtp.statusCode, 201, smtp.body);
+    const captcha = await api('PATCH', '/attack-protection/captcha', { active_provider_id: 'hcaptcha', hcaptcha: { site_key: 'hcaptcha-site', secret: 'hcaptcha-secret' } });
+    assert.equal(captcha.statusCode, 200, captcha.body);
     const connection = await api('POST', '/connections', { name: 'Username-Password-Authentication', strategy: 'auth0' });
     const user = await api('POST', '/users', { connection: 'Username-Password-Authentication', email: 'sealed@example.com', password: 'correct horse battery staple' });
     assert.equal(user.statusCode, 201, user.body);
@@ -89,6 +92,7 @@ for (const postgres of [false, true]) describe(`/api/v2/keys/encryption (${postg
     assert.deepEqual(openActionSecrets(t.ctx.box, t.tenant.id, secrets.actionId!, action!.secrets), { KEY: 'action-secret-value' });
     const [tokens] = await t.ctx.stores.upstreamTokenSets.list(t.tenant.id, secrets.userId!);
     assert.deepEqual(openUpstreamTokens(t.ctx.box, tokens!), { access_token: 'upstream-access', refresh_token: 'upstream-refresh' });
+    assert.equal((await activeCaptcha(t.ctx, t.tenant.id))?.secret, 'hcaptcha-secret');
     // The signing key's private half: a token is issued with it.
     assert.ok(await t.managementToken());
   }

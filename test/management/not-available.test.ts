@@ -88,12 +88,6 @@ describe('/api/v2: operations of the service Gatehouse does not implement', () =
     assert.equal((await api('POST', '/api/v2/forms', { body: { name: 'f' } })).statusCode, 404);
   });
 
-  it('answers bot detection and captcha 403, which the deploy tool reads as a feature the tenant lacks', async () => {
-    for (const path of ['/api/v2/attack-protection/bot-detection', '/api/v2/attack-protection/captcha']) {
-      assert.equal((await api('GET', path)).statusCode, 403, `${path}: what the tool skips as not on the tenant's plan`);
-    }
-  });
-
   it('routes a literal path of the service beside a parameter Gatehouse routes to its own answer, never to the parameter\'s "does not exist"', async () => {
     // Every path of the document made of literal segments only, where a sibling segment is a parameter:
     // whatever it answers (its own route, or not available), never a parameter's "does not exist".

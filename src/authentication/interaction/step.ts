@@ -11,6 +11,8 @@
  * A step is one module (./steps/) and one line in the list (../registries.ts);
  * its pages are its own routes.
  */
+import type { CaptchaVerifier } from '../../domain/attack-protection/captcha.js';
+import type { PhoneBackoff } from '../../domain/attack-protection/phone-backoff.js';
 import type { ConnectionScripts } from '../../domain/connections/scripts.js';
 import type { ActionsRuntime } from '../../domain/actions-runtime/runtime.js';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
@@ -70,6 +72,10 @@ export interface InteractionContext {
   readonly keyring: Keyring;
   readonly lookups: IssuanceLookups;
   readonly bruteForce: BruteForceProtection;
+  /** Checks bot detection's CAPTCHA tokens with their provider. */
+  readonly captcha: CaptchaVerifier;
+  /** Spacing of text messages to one number (phone provider protection). */
+  readonly phoneBackoff: PhoneBackoff;
   readonly rateLimiter: RateLimiter;
   readonly mailer: Mailer;
   readonly tenantLogs: TenantLogs;
@@ -79,6 +85,7 @@ export interface InteractionContext {
     | 'authorizeTransactions'
     | 'backchannelAuthRequests'
     | 'backchannelLogout'
+    | 'captchaSettings'
     | 'connections'
     | 'consentGrants'
     | 'customDomains'

@@ -11,7 +11,9 @@
  *   `friendly_name`, `tenant.friendly_name`, `locale`, `message_type`). Awaited: a provider
  *   that refuses is the request's 502 `server_error`, and a tenant without a
  *   configured provider gets 400 `invalid_request`, before anything is told
- *   to the user.
+ *   to the user. Under phone provider protection `exponential`
+ *   (src/domain/attack-protection/phone-backoff.ts) a message to a number
+ *   that must still wait is refused, 429 `too_many_requests` saying how long.
  *
  * Messages carry a live code: never logged.
  */
@@ -23,7 +25,8 @@ import { customPhoneText, phoneTemplateVariables } from '../../domain/branding/p
 import { PhoneDeliveryError, sendPhoneText } from '../../domain/branding/phone-providers.js';
 import { renderLine } from '../../domain/templates.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
-import { oauthErrors } from '../../platform/http/errors.js';
+import { OAuthError, oauthErrors } from '../../platform/http/errors.js';
+import type { PhoneBackoff } from '../../domain/attack-protection/phone-backoff.js';
 import type { Logger } from 'pino';
 import type { MfaStore } from '../../domain/mfa/store.js';
 import type { UiSettingsStore } from '../../domain/branding/store.js';
@@ -38,6 +41,8 @@ export interface CodeDeliveryContext extends TenantMailContext, PhoneMessageActi
   readonly box: SecretBox;
   readonly config: Config;
   readonly logger: Logger;
+  /** Spacing of text messages to one number (phone provider protection). */
+  readonly phoneBackoff: PhoneBackoff;
   readonly stores: TenantMailContext['stores'] & { readonly mfa: MfaStore; readonly uiSettings: UiSettingsStore };
 }
 
@@ -76,7 +81,14 @@ export async function sendTextMessage(ctx: CodeDeliveryContext, tenant: Tenant, 
   }
 }
 
+/** Phone provider protection: the message to `to` may go now (and is counted), or the request is refused with the wait. */
+export async function admitTextMessage(ctx: Pick<CodeDeliveryContext, 'phoneBackoff'>, tenant: Tenant, to: string): Promise<void> {
+  const admission = await ctx.phoneBackoff.admit(tenant, to);
+  if (!admission.admitted) throw new OAuthError(429, 'too_many_requests', `Too many text messages to this phone number; retry in ${admission.retryAfterSeconds} seconds.`);
+}
+
 async function sendSms(ctx: CodeDeliveryContext, tenant: Tenant, to: string, code: string, purpose: DeliveryPurpose, userId: string, locale: string | undefined): Promise<void> {
+  await admitTextMessage(ctx, tenant, to);
   // The tenant's phone template of the purpose (/api/v2/branding/phone/templates) first, then the Guardian SMS factor's messages.
   const custom = await customPhoneText(ctx, tenant.id, purpose === 'enrollment' ? 'otp_enroll' : 'otp_verify');
   const { templates } = await ctx.stores.mfa.smsSettings(tenant.id);

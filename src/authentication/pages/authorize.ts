@@ -180,6 +180,8 @@ export interface LoginView extends TransactionView {
    * server as any wrong password).
    */
   homeRealmDiscovery?: boolean;
+  /** Bot detection's challenge: the CAPTCHA widget (./captcha.ts), shown before the submit button. */
+  challenge?: Html;
 }
 
 function identifierLabel(ui: PageUi, usernames: boolean): string {
@@ -208,7 +210,7 @@ ${hiddenFields(view)}
 ${slot(ui, at, 'form-content-start')}<label for="username">${label}</label>
 <input type="${view.usernames ? 'text' : 'email'}" id="username" name="username" value="${view.identifier ?? ''}" autocomplete="${view.passkey?.autofill ? 'username webauthn' : 'username'}" required${fieldState(view.error, 'username')}>
 ${identifierOnly ? '' : passwordField(ui, { id: 'password', label: ui.text('login', 'login', 'passwordLabel'), autocomplete: 'current-password', state: fieldState(view.error, 'password'), optional: view.homeRealmDiscovery === true })}
-${slot(ui, at, 'form-content-end')}<button type="submit">${identifierOnly ? ui.text('common', 'common', 'continueButtonText') : ui.text('login', 'login', 'buttonText')}</button>
+${slot(ui, at, 'form-content-end')}${view.challenge ?? ''}<button type="submit">${identifierOnly ? ui.text('common', 'common', 'continueButtonText') : ui.text('login', 'login', 'buttonText')}</button>
 </form>
 ${view.passkey ? view.passkey.form(ui) : ''}
 ${federatedButtons(ui, view, at)}
@@ -227,7 +229,7 @@ ${hiddenFields(view)}
 <div class="identifier"><span id="identifier-label" class="visually-hidden">${identifierLabel(ui, view.usernames)}</span><strong aria-describedby="identifier-label">${view.identifier!}</strong> <a href="${link('/login', view.state)}">${ui.text('login-password', 'login-password', 'editIdentifierText')}</a></div>
 <input type="${view.usernames ? 'text' : 'email'}" name="username" value="${view.identifier!}" autocomplete="username" readonly hidden>
 ${slot(ui, at, 'form-content-start')}${passwordField(ui, { id: 'password', label: ui.text('login', 'login', 'passwordLabel'), autocomplete: 'current-password', state: fieldState(view.error, 'password') })}
-${slot(ui, at, 'form-content-end')}<button type="submit">${ui.text('login-password', 'login-password', 'buttonText')}</button>
+${slot(ui, at, 'form-content-end')}${view.challenge ?? ''}<button type="submit">${ui.text('login-password', 'login-password', 'buttonText')}</button>
 </form>
 ${footer(ui, at, loginLinks(ui, view))}`, { clientName: view.clientName }, at.prompt, at.screen);
 }
@@ -285,6 +287,8 @@ ${footer(ui, at, html`<div class="links"><p>${ui.text('signup', 'signup', 'login
 export interface ForgotPasswordView extends TransactionView {
   email?: string;
   error?: FormError;
+  /** Bot detection's challenge: the CAPTCHA widget (./captcha.ts), shown before the submit button. */
+  challenge?: Html;
 }
 
 export function forgotPasswordPage(view: ForgotPasswordView): PageDocument {
@@ -297,7 +301,7 @@ ${errorBlock(ui, view.error)}
 ${hiddenFields(view)}
 <label for="email">${ui.text('reset-password', 'reset-password-request', 'emailLabel')}</label>
 <input type="email" id="email" name="email" value="${view.email ?? ''}" autocomplete="email" required${fieldState(view.error, 'email')}>
-<button type="submit">${ui.text('reset-password', 'reset-password-request', 'buttonText')}</button>
+${view.challenge ?? ''}<button type="submit">${ui.text('reset-password', 'reset-password-request', 'buttonText')}</button>
 </form>
 <div class="links"><p><a href="${link('/login', view.state)}">${ui.text('reset-password', 'reset-password-request', 'backToLoginLinkText')}</a></p></div>`,
     {},

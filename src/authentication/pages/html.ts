@@ -110,7 +110,23 @@ export class PageDocument {
     readonly prompt?: string,
     /** The service's name of the screen (`login-id`…): a screen that has one may be rendered in advanced mode (./acul.ts). */
     readonly screen?: string,
+    /** Third-party origins the page embeds (a CAPTCHA widget's), by CSP directive: added to its CSP, and only these. */
+    readonly embeds?: PageEmbeds,
   ) {}
+}
+
+/** Origins a page's third-party widget needs, by CSP directive. */
+export interface PageEmbeds {
+  script: readonly string[];
+  frame: readonly string[];
+  connect: readonly string[];
+  style: readonly string[];
+  worker: readonly string[];
+}
+
+/** `content` with `embeds` (its widget's origins) added to what its CSP allows. */
+export function withEmbeds(content: PageDocument, embeds: PageEmbeds | undefined): PageDocument {
+  return embeds === undefined ? content : new PageDocument(content.title, content.body, content.vars, content.prompt, content.screen, embeds);
 }
 
 /** A hosted page: rendered by sendPage in the design system, with the tenant's branding and the request's language. */
@@ -270,15 +286,20 @@ export function renderPage(content: PageDocument, tenantUi: PageUi, formRedirect
   const pushWait = body.value.includes(PUSH_WAIT_START);
   const webauthn = body.value.includes(WEBAUTHN_FORM_START);
   const scripts = [...(passwordToggle ? [PASSWORD_TOGGLE_HASH] : []), ...(pushWait ? [PUSH_WAIT_HASH] : []), ...(webauthn ? [WEBAUTHN_HASH] : []), ...(acul ? [acul.context.hash, ...acul.tags.sources.script] : [])];
-  const styles = [...(defaults ? [BASE_STYLE_HASH, cspHash(tenantCss)] : []), ...(acul?.tags.sources.style ?? [])];
+  const embeds = content.embeds;
+  const scriptSources = [...scripts, ...(embeds?.script ?? [])];
+  const connectSources = [...(pushWait ? ["'self'"] : []), ...(embeds?.connect ?? [])];
+  const styles = [...(defaults ? [BASE_STYLE_HASH, cspHash(tenantCss)] : []), ...(acul?.tags.sources.style ?? []), ...(embeds?.style ?? [])];
   const allImages = [...new Set([...images, ...(acul?.tags.sources.img ?? [])])];
   const allFonts = [...new Set([...fonts, ...(acul?.tags.sources.font ?? [])])];
   const csp = [
     "default-src 'none'",
     `form-action 'self'${formRedirects.length > 0 ? ` ${formRedirects.join(' ')}` : ''}`,
     ...(styles.length > 0 ? [`style-src ${styles.join(' ')}`] : []),
-    ...(scripts.length > 0 ? [`script-src ${scripts.join(' ')}`] : []),
-    ...(pushWait ? ["connect-src 'self'"] : []),
+    ...(scriptSources.length > 0 ? [`script-src ${scriptSources.join(' ')}`] : []),
+    ...(connectSources.length > 0 ? [`connect-src ${connectSources.join(' ')}`] : []),
+    ...(embeds && embeds.frame.length > 0 ? [`frame-src ${embeds.frame.join(' ')}`] : []),
+    ...(embeds && embeds.worker.length > 0 ? [`worker-src ${embeds.worker.join(' ')}`] : []),
     ...(allImages.length > 0 ? [`img-src ${allImages.join(' ')}`] : []),
     ...(allFonts.length > 0 ? [`font-src ${allFonts.join(' ')}`] : []),
     "base-uri 'none'",

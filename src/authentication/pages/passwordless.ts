@@ -39,7 +39,7 @@ const SMS: Channel = {
   input: html`type="tel" autocomplete="tel" maxlength="16" pattern="\\+[1-9][0-9]{6,14}"`,
 };
 
-function recipientPage(channel: Channel, view: TransactionView & { recipient?: string; error?: FormError }): PageDocument {
+function recipientPage(channel: Channel, view: TransactionView & { recipient?: string; error?: FormError; challenge?: Html }): PageDocument {
   const { screen, field } = channel;
   return page(
     (ui) => ui.text(PROMPT, screen, 'pageTitle', { clientName: view.clientName }),
@@ -50,7 +50,7 @@ ${errorBlock(ui, view.error)}
 ${hiddenFields(view)}
 ${partialAt(ui, PROMPT, screen, 'form-content-start')}<label for="${field}">${channel.label(ui)}</label>
 <input ${channel.input} id="${field}" name="${field}" value="${view.recipient ?? ''}" required${fieldState(view.error, field)}>
-${partialAt(ui, PROMPT, screen, 'form-content-end')}<button type="submit">${ui.text(PROMPT, screen, 'buttonText')}</button>
+${partialAt(ui, PROMPT, screen, 'form-content-end')}${view.challenge ?? ''}<button type="submit">${ui.text(PROMPT, screen, 'buttonText')}</button>
 </form>`,
     {},
     PROMPT,
@@ -84,6 +84,8 @@ ${hiddenFields(view)}<input type="hidden" name="${field}" value="${view.recipien
 export interface PasswordlessEmailView extends TransactionView {
   email?: string;
   error?: FormError;
+  /** Bot detection's challenge: the CAPTCHA widget (./captcha.ts), shown before the submit button. */
+  challenge?: Html;
 }
 
 export function passwordlessEmailPage(view: PasswordlessEmailView): PageDocument {
@@ -102,6 +104,8 @@ export function passwordlessCodePage(view: PasswordlessCodeView): PageDocument {
 export interface PasswordlessPhoneView extends TransactionView {
   phoneNumber?: string;
   error?: FormError;
+  /** Bot detection's challenge: the CAPTCHA widget (./captcha.ts), shown before the submit button. */
+  challenge?: Html;
 }
 
 /** The phone number to text a code to (an sms connection). */

@@ -2,7 +2,7 @@
 import type { ConnectionRow } from '../../domain/connections/model.js';
 import { startSms, type PasswordlessContext } from '../../domain/passwordless/service.js';
 import type { Tenant } from '../../domain/tenants/tenant.js';
-import { sendTextMessage, type CodeDeliveryContext } from '../mfa/delivery.js';
+import { admitTextMessage, sendTextMessage, type CodeDeliveryContext } from '../mfa/delivery.js';
 import { sendThroughActions } from '../actions/phone-message.js';
 
 /** What sending passwordless codes by text message touches. */
@@ -13,7 +13,8 @@ export interface PasswordlessSmsContext extends PasswordlessContext, CodeDeliver
 /**
  * Creates the number's code and texts it (nothing to an unknown number under
  * disable_signup). A tenant without a provider is an OAuthError 400, a
- * provider that refuses one of 502 (../mfa/delivery.ts).
+ * provider that refuses one of 502, a number that must wait under phone
+ * provider protection one of 429 (../mfa/delivery.ts).
  */
 export function textPasswordlessCode(ctx: PasswordlessSmsContext, tenant: Tenant, connection: ConnectionRow, client: { id: string; name: string }, phoneNumber: string): Promise<void> {
   return startSms(ctx, {
@@ -23,6 +24,7 @@ export function textPasswordlessCode(ctx: PasswordlessSmsContext, tenant: Tenant
     phoneNumber,
     // A send-phone-message action, when bound, sends it instead of the provider.
     send: async (body, sender, code) => {
+      await admitTextMessage(ctx, tenant, phoneNumber);
       if (await sendThroughActions(ctx, tenant, { recipient: phoneNumber, text: body, code, action: 'passwordless' })) return;
       await sendTextMessage(ctx, tenant, phoneNumber, body, sender);
     },

@@ -73,7 +73,8 @@ export function passwordlessStartEndpoint(ctx: PasswordlessStartContext, registr
     try {
       await textPasswordlessCode(ctx, tenant, connection, { id: client.client.row.client_id, name: client.client.row.name }, phoneNumber);
     } catch (error) {
-      if (!(error instanceof OAuthError)) throw error;
+      // Phone provider protection's wait (429) is not the provider's error: it goes out as it is.
+      if (!(error instanceof OAuthError) || error.statusCode === 429) throw error;
       throw new PasswordlessError('sms_provider_error', error.statusCode === 502 ? 'The text message could not be sent.' : error.description);
     }
     return reply.header('Cache-Control', 'no-store').send({ _id: randomBytes(12).toString('hex'), phone_number: phoneNumber, phone_verified: true });

@@ -8,7 +8,12 @@
  *   ../brute-force.ts;
  * - suspicious IP throttling and breached password detection: stored and
  *   returned only (README: Gatehouse's own per-IP rate limits apply, and it
- *   has no breached-password corpus).
+ *   has no breached-password corpus);
+ * - bot detection: the CAPTCHA policy of each flow, all `never` on a fresh
+ *   tenant (Gatehouse has no risk score, and no CAPTCHA provider is set up
+ *   until the tenant configures one); honoured by ./challenge.ts;
+ * - phone provider protection: `none` on a fresh tenant; `exponential` is
+ *   honoured by ./phone-backoff.ts.
  */
 import { BlockList, isIP } from 'node:net';
 
@@ -44,11 +49,29 @@ export interface BreachedPasswordDetectionSettings {
   };
 }
 
+export type ChallengePolicy = 'never' | 'when_risky' | 'always';
+
+export interface BotDetectionSettings {
+  bot_detection_level: 'low' | 'medium' | 'high';
+  challenge_password_policy: ChallengePolicy;
+  challenge_passwordless_policy: ChallengePolicy;
+  challenge_password_reset_policy: ChallengePolicy;
+  allowlist: string[];
+  monitoring_mode_enabled: boolean;
+}
+
+export interface PhoneProviderProtectionSettings {
+  /** `none` in the service's document, `default` in the `auth0` SDK's types: both mean no backoff. */
+  type: 'exponential' | 'none' | 'default';
+}
+
 /** What the tenant settings hold: only what was set. */
 export interface StoredAttackProtection {
   brute_force_protection?: Partial<BruteForceSettings>;
   suspicious_ip_throttling?: Partial<SuspiciousIpThrottlingSettings>;
   breached_password_detection?: Partial<BreachedPasswordDetectionSettings>;
+  bot_detection?: Partial<BotDetectionSettings>;
+  phone_provider_protection?: Partial<PhoneProviderProtectionSettings>;
 }
 
 export const BRUTE_FORCE_DEFAULTS: BruteForceSettings = {
@@ -74,6 +97,17 @@ export const BREACHED_PASSWORD_DETECTION_DEFAULTS: BreachedPasswordDetectionSett
   stage: { 'pre-user-registration': { shields: [] }, 'pre-change-password': { shields: [] } },
 };
 
+export const BOT_DETECTION_DEFAULTS: BotDetectionSettings = {
+  bot_detection_level: 'medium',
+  challenge_password_policy: 'never',
+  challenge_passwordless_policy: 'never',
+  challenge_password_reset_policy: 'never',
+  allowlist: [],
+  monitoring_mode_enabled: false,
+};
+
+export const PHONE_PROVIDER_PROTECTION_DEFAULTS: PhoneProviderProtectionSettings = { type: 'none' };
+
 export type AttackProtectionKind = keyof StoredAttackProtection;
 
 /** The part of the tenant's settings these live in (../tenants/settings.ts). */
@@ -83,6 +117,8 @@ const DEFAULTS = {
   brute_force_protection: BRUTE_FORCE_DEFAULTS,
   suspicious_ip_throttling: SUSPICIOUS_IP_THROTTLING_DEFAULTS,
   breached_password_detection: BREACHED_PASSWORD_DETECTION_DEFAULTS,
+  bot_detection: BOT_DETECTION_DEFAULTS,
+  phone_provider_protection: PHONE_PROVIDER_PROTECTION_DEFAULTS,
 } as const;
 
 type Effective<K extends AttackProtectionKind> = (typeof DEFAULTS)[K];

@@ -9,6 +9,7 @@
  * login state, tickets handed to browsers) stays under the environment root
  * key and expires within minutes; it is not listed.
  */
+import { captchaSecretsContext } from '../attack-protection/captcha.js';
 import { actionSecretContext } from '../actions/secrets.js';
 import type { StoredActionSecret } from '../actions/rows.js';
 import { connectionSecretContext, SEALED_OPTION_MEMBERS, SEALED_OPTIONS_MEMBER } from '../connections/sealed-options.js';
@@ -143,6 +144,7 @@ export const SEALED_VALUE_SOURCES: readonly SealedValueSource[] = [
   columns('Twilio credentials', 'guardian_sms', [], { twilio_auth_token_enc: (t) => twilioAuthTokenContext(t) }),
   columns('email provider credentials', 'email_providers', [], { credentials_enc: () => CREDENTIALS_SEAL }),
   columns('log stream authorization', 'log_streams', ['id'], { authorization_enc: (t, r) => streamAuthorizationContext(t, r.id!) }),
+  columns('CAPTCHA provider secrets', 'captcha_settings', [], { secrets_enc: (t) => captchaSecretsContext(t) }),
   columns('organization invitation tickets', 'organization_invitations', ['id'], { ticket_enc: () => INVITATION_TICKET_SEAL }),
   connectionSecrets,
 ];

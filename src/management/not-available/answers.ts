@@ -47,11 +47,6 @@ const ANSWERS: ReadonlyMap<string, Answer> = new Map(Object.entries({
   'GET /forms': { kind: 'empty', list: { paging: 'offset', key: 'forms' } },
   'GET /flows': { kind: 'empty', list: { paging: 'offset', key: 'flows' } },
   'GET /flows/vault/connections': { kind: 'empty', list: { paging: 'offset', key: 'connections' } },
-  // Bot detection and captcha: the tool skips them on 403 ("not available on this tenant's current plan").
-  'GET /attack-protection/bot-detection': { kind: 'forbidden' },
-  'PATCH /attack-protection/bot-detection': { kind: 'forbidden' },
-  'GET /attack-protection/captcha': { kind: 'forbidden' },
-  'PATCH /attack-protection/captcha': { kind: 'forbidden' },
 } satisfies Record<string, Answer>));
 
 export function answerFor(operation: ServiceOperation): Answer {

@@ -22,6 +22,7 @@ import { KyselyEventStreamStore } from './event-streams.js';
 import { KyselyTenantLogStore } from './tenant-logs.js';
 import { KyselyDeviceCodeStore } from './device-codes.js';
 import { KyselyUiSettingsStore } from './ui-settings.js';
+import { KyselyCaptchaSettingsStore } from './captcha-settings.js';
 import { KyselyGroupStore } from './groups.js';
 import { KyselyGuardianPushStore } from './guardian.js';
 import { KyselyMfaStore } from './mfa.js';
@@ -120,6 +121,7 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     sealedValues: new KyselySealedValueStore(db),
     connectionKeys: new KyselyConnectionKeyStore(db),
     uiSettings: new KyselyUiSettingsStore(db),
+    captchaSettings: new KyselyCaptchaSettingsStore(db),
     actions: new KyselyActionStore(db),
     actionBindings: new KyselyActionBindingStore(db),
     actionExecutions: new KyselyActionExecutionStore(db),

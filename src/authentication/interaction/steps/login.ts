@@ -7,19 +7,25 @@
  * without any is refused with a message that says so. `screen_hint=signup`
  * opens on signup. Under `prompt=none`: `login_required`.
  *
- * - Login: brute-force protection (src/domain/brute-force.ts), the password,
- *   a blocked user; a failure shows the form again with the error tied to
- *   its fields, never saying whether the account exists.
+ * - Login: brute-force protection (src/domain/brute-force.ts), bot
+ *   detection's CAPTCHA when its password policy asks for one
+ *   (src/domain/attack-protection/challenge.ts: the widget on the page, the
+ *   token verified with the provider before the password is checked), the
+ *   password, a blocked user; a failure shows the form again with the error
+ *   tied to its fields, never saying whether the account exists.
  * - Signup: the user is created as /dbconnections/signup creates one
  *   (password policy, uniqueness), then logged in. Never for the admin
  *   console's client: its login offers no signup, its signup address goes
  *   to the login page, and the service refuses a post.
- * - Forgot password: the reset mail, as /dbconnections/change_password sends
- *   it; the page says the same whether or not the account exists.
+ * - Forgot password: bot detection's CAPTCHA when its password reset policy
+ *   asks for one, then the reset mail, as /dbconnections/change_password
+ *   sends it; the page says the same whether or not the account exists.
  *
  * A login or signup starts a session (its cookie) and completes the step.
  */
 import { loginAttempt, recordLoginFailure } from '../../../domain/attack-protection/login-failures.js';
+import { challengeFor, checkChallenge } from '../../../domain/attack-protection/challenge.js';
+import { captchaEmbeds, captchaWidget } from '../../pages/captcha.js';
 import type { FastifyReply, RouteOptions } from 'fastify';
 import type { ConnectionRow } from '../../../domain/connections/model.js';
 import { hostedLoginConnection } from '../../../domain/connections/login-connection.js';
@@ -33,7 +39,7 @@ import { DbConnectionsError, PasswordStrengthError } from '../../dbconnections/e
 import { checkPassword, ruleSentences, type PolicyResult } from '../../dbconnections/password-policy.js';
 import { PageError } from '../../errors.js';
 import { forgotPasswordPage, forgotPasswordSentPage, loginPage, signupPage, type FormError } from '../../pages/authorize.js';
-import { cspSourceOf, sendPage, type PageDocument, type PageUi } from '../../pages/html.js';
+import { cspSourceOf, sendPage, withEmbeds, type PageDocument, type PageUi } from '../../pages/html.js';
 import { pageParams } from '../../params.js';
 import { completeStep, csrfToken, stepRoute } from '../policy.js';
 import type { Interaction, StepDeps, InteractionStep } from '../step.js';
@@ -86,19 +92,37 @@ async function loggedIn(deps: StepDeps, reply: FastifyReply, interaction: Intera
   return completeStep(deps, reply, { ...interaction, authenticated }, NAME);
 }
 
+/**
+ * Bot detection's challenge of a password login from `ip`: `when_risky`
+ * means the identifier's brute-force counter from there already holds a
+ * failure (an identifier not typed yet is not risky).
+ */
+async function passwordChallenge(deps: StepDeps, interaction: Interaction, connection: ConnectionRow | undefined, ip: string, identifier: string | undefined, flow: 'password' | 'password_reset' = 'password') {
+  return challengeFor(deps.ctx, interaction.tenant, flow, ip, async () => {
+    if (!connection || !identifier) return false;
+    return (await deps.ctx.bruteForce.failures(loginAttempt(interaction.tenant, connection.name, identifier, ip))) > 0;
+  });
+}
+
 function loginRoutes(deps: StepDeps): RouteOptions[] {
-  /** The login page; under identifier first, `step` says which of its two (the identifier, then the password). */
-  const loginView = async (interaction: Interaction, identifier: string | undefined, error?: FormError, step: 'identifier' | 'password' = 'identifier') => {
+  /**
+   * The login page; under identifier first, `step` says which of its two (the identifier, then the password).
+   * `ip`: the browser's address, for bot detection's challenge on the page that asks the password.
+   */
+  const loginView = async (interaction: Interaction, identifier: string | undefined, error?: FormError, step: 'identifier' | 'password' = 'identifier', ip?: string) => {
     const connection = await loginConnection(deps, interaction);
     const settings = connectionSettings(connection);
     const identifierFirst = (await readPromptSettings(deps.ctx, interaction.tenant.id)).identifier_first;
+    const asksPassword = !identifierFirst || (identifier !== undefined && identifier !== '' && step === 'password');
+    const captcha = ip !== undefined && asksPassword ? await passwordChallenge(deps, interaction, connection, ip, identifier) : undefined;
     const view = transactionView(deps, interaction);
     const passkeys = passkeySettings(connection);
     // A fresh ceremony on each page: its challenge is sealed into the form (src/domain/mfa/passkeys.ts).
     const ceremony = passkeys && !(identifierFirst && identifier && step === 'password') ? await passkeyLoginOptions(deps.ctx, interaction.tenant, interaction.transactionId!) : undefined;
-    return loginPage({
+    return withEmbeds(loginPage({
       ...view,
       ...settings,
+      ...(captcha && { challenge: captchaWidget(captcha) }),
       ...(passkeys && ceremony && {
         passkey: {
           autofill: passkeys.autofill,
@@ -111,11 +135,11 @@ function loginRoutes(deps: StepDeps): RouteOptions[] {
       ...(identifier !== undefined && { identifier }),
       ...(error && { error }),
       ...(identifierFirst && { identifierFirst: identifier ? step : 'identifier' }),
-    });
+    }), captchaEmbeds(captcha));
   };
   return [
-    stepRoute(deps, NAME, 'GET', '/login', async (interaction, _request, reply) => {
-      return sendPage(reply, 200, await loginView(interaction, interaction.request.login_hint), formRedirects(interaction));
+    stepRoute(deps, NAME, 'GET', '/login', async (interaction, request, reply) => {
+      return sendPage(reply, 200, await loginView(interaction, interaction.request.login_hint, undefined, 'identifier', request.ip), formRedirects(interaction));
     }),
     // A federated connection's button (the login and signup pages): its login starts, if the pages offer it.
     stepRoute(deps, NAME, 'POST', '/login/federated', async (interaction, request, reply) => {
@@ -159,15 +183,15 @@ function loginRoutes(deps: StepDeps): RouteOptions[] {
       // `username` is the page's field; `email` is accepted from scripted clients of the earlier form.
       const identifier = params.username ?? params.email ?? '';
       const password = params.password ?? '';
-      const refuse = async (key: 'no-db-connection' | 'too-many-attempts' | 'wrong-credentials' | 'user-blocked') =>
-        refusedForm(await loginView(interaction, identifier, { message: (ui) => ui.text('login', 'login', key) }, 'password'), interaction);
+      const refuse = async (key: 'no-db-connection' | 'too-many-attempts' | 'wrong-credentials' | 'user-blocked' | 'invalid-captcha') =>
+        refusedForm(await loginView(interaction, identifier, { message: (ui) => ui.text('login', 'login', key) }, 'password', request.ip), interaction);
 
       // Home realm discovery: an email of an enterprise domain goes to its identity provider (./federated.ts).
       const realm = await homeRealm(deps, interaction, identifier);
       if (realm) return realm.login.start(deps, interaction, reply, realm.connection, { fromForm: true });
       // Identifier first: the identifier's step posts no password; the password's step comes next.
       if (params.password === undefined && identifier !== '' && (await readPromptSettings(ctx, interaction.tenant.id)).identifier_first) {
-        return sendPage(reply, 200, await loginView(interaction, identifier, undefined, 'password'), formRedirects(interaction));
+        return sendPage(reply, 200, await loginView(interaction, identifier, undefined, 'password', request.ip), formRedirects(interaction));
       }
       const connection = await loginConnection(deps, interaction);
       if (!connection) throw await refuse('no-db-connection');
@@ -176,6 +200,14 @@ function loginRoutes(deps: StepDeps): RouteOptions[] {
       if (await ctx.bruteForce.isBlocked(attempt)) {
         log('blocked_account');
         throw await refuse('too-many-attempts');
+      }
+      // Bot detection: the challenge's token is verified with its provider before the password is looked at.
+      const captcha = await passwordChallenge(deps, interaction, connection, request.ip, identifier);
+      if (captcha) {
+        const token = pageParams(request, [captcha.provider.field])[captcha.provider.field];
+        const outcome = await checkChallenge(ctx, interaction.tenant, captcha, token, request.ip);
+        if (outcome === 'refused') throw await refuse('invalid-captcha');
+        if (outcome === 'monitored') ctx.logger.info({ tenant: interaction.tenant.name, provider: captcha.provider.id }, 'bot detection (monitoring mode): a login without a valid CAPTCHA token went on');
       }
       let user: UserRow | undefined;
       try {
@@ -322,15 +354,29 @@ function signupRoutes(deps: StepDeps): RouteOptions[] {
 }
 
 function forgotPasswordRoutes(deps: StepDeps): RouteOptions[] {
+  /** The forgot-password page, with bot detection's challenge when its password reset policy asks for one from `ip` (`when_risky`: the email's failed logins from there). */
+  const forgotView = async (interaction: Interaction, ip: string, email?: string, error?: FormError) => {
+    const captcha = await passwordChallenge(deps, interaction, await loginConnection(deps, interaction), ip, email, 'password_reset');
+    const content = forgotPasswordPage({ ...transactionView(deps, interaction), ...(email !== undefined && { email }), ...(error && { error }), ...(captcha && { challenge: captchaWidget(captcha) }) });
+    return { content: withEmbeds(content, captchaEmbeds(captcha)), captcha };
+  };
   return [
-    stepRoute(deps, NAME, 'GET', '/forgot-password', async (interaction, _request, reply) => {
-      return sendPage(reply, 200, forgotPasswordPage(transactionView(deps, interaction)));
+    stepRoute(deps, NAME, 'GET', '/forgot-password', async (interaction, request, reply) => {
+      return sendPage(reply, 200, (await forgotView(interaction, request.ip)).content);
     }),
     stepRoute(deps, NAME, 'POST', '/forgot-password', async (interaction, request, reply) => {
       const email = pageParams(request, ['email']).email ?? '';
       const connection = await loginConnection(deps, interaction);
       if (!connection) {
         throw new PageError(400, forgotPasswordPage({ ...transactionView(deps, interaction), email, error: { message: (ui) => ui.text('reset-password', 'reset-password-request', 'no-db-connection') } }));
+      }
+      // Bot detection: the challenge's token is verified with its provider before any mail is sent.
+      const captcha = await passwordChallenge(deps, interaction, connection, request.ip, email, 'password_reset');
+      if (captcha) {
+        const token = pageParams(request, [captcha.provider.field])[captcha.provider.field];
+        const outcome = await checkChallenge(deps.ctx, interaction.tenant, captcha, token, request.ip);
+        if (outcome === 'refused') throw new PageError(400, (await forgotView(interaction, request.ip, email, { message: (ui) => ui.text('login', 'login', 'invalid-captcha') })).content);
+        if (outcome === 'monitored') deps.ctx.logger.info({ tenant: interaction.tenant.name, provider: captcha.provider.id }, 'bot detection (monitoring mode): a password reset request without a valid CAPTCHA token went on');
       }
       await deps.dbconnections.changePassword(interaction.tenant, { client_id: interaction.client.row.client_id, email, connection: connection.name }, request);
       return sendPage(reply, 200, forgotPasswordSentPage(interaction.transactionId!));

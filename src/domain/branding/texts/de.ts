@@ -38,6 +38,7 @@ export const de: Catalog = {
       signupActionText: 'Noch kein Konto?',
       signupActionLinkText: 'Registrieren',
       'wrong-credentials': 'Falsche E-Mail-Adresse oder falsches Passwort.',
+      'invalid-captcha': 'Lösen Sie die Aufgabe, um zu bestätigen, dass Sie kein Roboter sind.',
       'user-blocked': 'Dieser Benutzer ist gesperrt.',
       'too-many-attempts': 'Ihr Konto wurde nach mehreren aufeinanderfolgenden Anmeldeversuchen gesperrt.',
       'no-db-connection': 'Für diese Anwendung ist keine Datenbankverbindung aktiviert; eine Anmeldung mit Passwort ist nicht möglich.',

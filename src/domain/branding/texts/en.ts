@@ -42,6 +42,7 @@ export const en = {
       signupActionText: 'No account yet?',
       signupActionLinkText: 'Sign up',
       'wrong-credentials': 'Wrong email or password.',
+      'invalid-captcha': 'Solve the challenge question to verify you are not a robot.',
       'user-blocked': 'This user is blocked.',
       'too-many-attempts': 'Your account has been blocked after multiple consecutive login attempts.',
       'no-db-connection': 'This application has no database connection enabled, so it cannot log in with a password.',

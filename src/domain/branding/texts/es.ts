@@ -38,6 +38,7 @@ export const es: Catalog = {
       signupActionText: '¿Aún no tiene cuenta?',
       signupActionLinkText: 'Regístrese',
       'wrong-credentials': 'Correo electrónico o contraseña incorrectos.',
+      'invalid-captcha': 'Resuelva el desafío para verificar que no es un robot.',
       'user-blocked': 'Este usuario está bloqueado.',
       'too-many-attempts': 'Su cuenta ha sido bloqueada tras varios intentos de inicio de sesión consecutivos.',
       'no-db-connection': 'Esta aplicación no tiene ninguna conexión de base de datos habilitada, por lo que no se puede iniciar sesión con contraseña.',

@@ -38,6 +38,7 @@ export const fr: Catalog = {
       signupActionText: 'Pas encore de compte ?',
       signupActionLinkText: "S'inscrire",
       'wrong-credentials': 'E-mail ou mot de passe incorrect.',
+      'invalid-captcha': 'Résolvez le défi pour confirmer que vous n\'êtes pas un robot.',
       'user-blocked': 'Cet utilisateur est bloqué.',
       'too-many-attempts': 'Votre compte a été bloqué après plusieurs tentatives de connexion consécutives.',
       'no-db-connection': "Aucune connexion de base de données n'est activée pour cette application : la connexion par mot de passe est impossible.",
