@@ -53,7 +53,7 @@ import type { ConnectionKeyStore } from './connections/keys.js';
 import type { StatsStore } from './stats/store.js';
 import type { UserStore } from './users/store.js';
 import type { JobStore } from './jobs/store.js';
-import type { ActionBindingStore, ActionExecutionStore, ActionStore } from './actions/store.js';
+import type { ActionBindingStore, ActionExecutionStore, ActionModuleStore, ActionStore } from './actions/store.js';
 import type { TokenExchangeProfileStore } from './token-exchange-profiles/store.js';
 import type { ScimStore } from './scim/store.js';
 import type { SelfServiceStore } from './self-service/store.js';
@@ -125,6 +125,8 @@ export interface Stores {
   actionBindings: ActionBindingStore;
   /** What runs of the triggers did (recorded by the runtime). */
   actionExecutions: ActionExecutionStore;
+  /** Actions modules (shared code of actions) and their published versions. */
+  actionModules: ActionModuleStore;
   tokenExchangeProfiles: TokenExchangeProfileStore;
 }
 

@@ -141,5 +141,7 @@ export interface Database {
   action_versions: Stored<'action_versions'>;
   action_bindings: ActionBindingRow;
   action_executions: Stored<'action_executions'>;
+  action_modules: Stored<'action_modules'>;
+  action_module_versions: Stored<'action_module_versions'>;
   token_exchange_profiles: TokenExchangeProfileRow;
 }

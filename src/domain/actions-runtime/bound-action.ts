@@ -10,6 +10,19 @@ export interface BoundActionLike {
   secrets: Record<string, string>;
   dependencies: { name: string; version: string }[];
   modulesDir: string | null;
+  /** The Actions modules the version uses, reached by `require('actions:<name>')`. */
+  modules: BoundModule[];
+}
+
+/** A published module version an action uses, as the sandbox loads it. */
+export interface BoundModule {
+  name: string;
+  versionId: string;
+  code: string;
+  /** The folder of the module version's installed dependencies, or null without. */
+  modulesDir: string | null;
+  /** Opened from the sealed values; the module's code reads them as `actions.secrets`. */
+  secrets: Record<string, string>;
 }
 
 /** Where the bound actions come from. */

@@ -42,3 +42,23 @@ export function openActionSecrets(box: SecretBox, tenantId: string, actionId: st
 export function sameSecrets(a: StoredActionSecret[], b: StoredActionSecret[]): boolean {
   return a.length === b.length && a.every((s, i) => s.name === b[i]!.name && s.value_enc === b[i]!.value_enc);
 }
+
+/** The sealing context of a module's secret: bound to the tenant, the module and the name. */
+export function actionModuleSecretContext(tenantId: string, moduleId: string, name: string): string {
+  return `action_module_secret:${tenantId}:${moduleId}:${name}`;
+}
+
+/** A module's secrets as given (the list replaces the stored one), sealed; a name without a value keeps the stored one. */
+export function sealModuleSecrets(box: SecretBox, tenantId: string, moduleId: string, given: { name: string; value?: string }[], stored: StoredActionSecret[], now: string): StoredActionSecret[] {
+  return given.map(({ name, value }) => {
+    const kept = stored.find((s) => s.name === name);
+    if (value === undefined && kept) return kept;
+    return { name, value_enc: box.seal(value ?? '', actionModuleSecretContext(tenantId, moduleId, name), tenantId), updated_at: now };
+  });
+}
+
+export function openModuleSecrets(box: SecretBox, tenantId: string, moduleId: string, stored: StoredActionSecret[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const s of stored) out[s.name] = box.openString(s.value_enc, actionModuleSecretContext(tenantId, moduleId, s.name));
+  return out;
+}

@@ -55,6 +55,7 @@ import { KyselyStatsStore } from './stats.js';
 import { KyselyUserStore } from './users.js';
 import { KyselyJobStore } from './jobs.js';
 import { KyselyActionBindingStore, KyselyActionExecutionStore, KyselyActionStore } from './actions.js';
+import { KyselyActionModuleStore } from './action-modules.js';
 import { KyselyTokenExchangeProfileStore } from './token-exchange-profiles.js';
 
 /** Every store on `db` (the database or a transaction); `clientAnchors` is shared, as its cache must be. */
@@ -113,6 +114,7 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     actions: new KyselyActionStore(db),
     actionBindings: new KyselyActionBindingStore(db),
     actionExecutions: new KyselyActionExecutionStore(db),
+    actionModules: new KyselyActionModuleStore(db),
     tokenExchangeProfiles: new KyselyTokenExchangeProfileStore(db),
   };
 }
