@@ -16,6 +16,8 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { LocalRegistry } from '../helpers/npm-registry.js';
+import { sealedValueCensus } from '../../src/domain/encryption/rekey.js';
+import { JobRunner } from '../../src/domain/jobs/runner.js';
 
 const MODULE_V1 = 'exports.tag = (who) => `v1:${who}:${actions.secrets.SALT}`;';
 const MODULE_V2 = 'exports.tag = (who) => `v2:${who}:${actions.secrets.SALT}`;';
@@ -36,7 +38,7 @@ for (const postgres of [false, true]) {
     before(async () => {
       registry = new LocalRegistry();
       await registry.up();
-      t = await createTestApp({ postgres, env: { GATEHOUSE_ACTIONS_REGISTRY: registry.url } });
+      t = await createTestApp({ postgres, env: { GATEHOUSE_ACTIONS_REGISTRY: registry.url, GATEHOUSE_ENCRYPTION_KEYS_REFRESH: '0.05' } });
     });
     after(async () => {
       await t?.close();
@@ -183,6 +185,7 @@ for (const postgres of [false, true]) {
 
       // An action requiring a module it does not name gets Node's "Cannot find module".
       const stray = json(await api('POST', '/api/v2/actions/actions', { name: 'stray', supported_triggers: [{ id: 'post-login' }], code: "require('actions:other'); exports.onExecutePostLogin = async () => {};" }));
+      assert.equal(stray.modules, undefined, 'no `modules` member without modules, as real traffic shows actions');
       const strayRun = json(await api('POST', `/api/v2/actions/actions/${stray.id}/test`, { payload: { event: {} } }));
       assert.match(strayRun.payload.error.message, /Cannot find module 'actions:other'/);
       assert.equal((await api('DELETE', `/api/v2/actions/actions/${stray.id}`)).statusCode, 204);
@@ -280,6 +283,29 @@ for (const postgres of [false, true]) {
         assert.equal((await api('GET', url, undefined, other)).statusCode, 403, url);
       }
       assert.equal(json(await api('GET', `/api/v2/actions/modules/${moduleId}`)).code, MODULE_V2, 'nothing changed');
+    });
+
+    it('a rekey reseals the module secrets (draft and versions) under the new key; the runtime still opens them', async () => {
+      const sealed = async () => {
+        const drafts = await sql<{ secrets: string }>`select secrets from action_modules where id = ${moduleId}`.execute(t.ctx.database.db);
+        const versions = await sql<{ secrets: string }>`select secrets from action_module_versions where module_id = ${moduleId} order by number`.execute(t.ctx.database.db);
+        return [...drafts.rows, ...versions.rows].map((r) => (JSON.parse(r.secrets) as { value_enc: string }[])[0]!.value_enc);
+      };
+      const before = await sealed();
+      assert.equal((await api('POST', '/api/v2/keys/encryption/rekey')).statusCode, 204);
+      for (let i = 0; i < 5 && (await new JobRunner(t.ctx).runOnce()) === 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      const job = await t.ctx.database.db.selectFrom('jobs').select('status').where('type', '=', 'encryption_rekey').executeTakeFirstOrThrow();
+      assert.equal(job.status, 'completed');
+      const resealed = await sealed();
+      assert.equal(resealed.length, 3, 'the draft and two versions');
+      resealed.forEach((value, i) => assert.notEqual(value, before[i], `secret ${i} is sealed anew`));
+      const census = await sealedValueCensus(t.ctx, t.tenant.id);
+      assert.equal(census.unreadable, 0);
+      assert.equal(census.byKid[t.ctx.box.rootKid] ?? 0, 0, JSON.stringify(census));
+      const bound = await t.ctx.deployedActions.deployedAction(t.tenant.id, actionId);
+      assert.deepEqual(bound?.modules.map((m) => m.secrets), [{ SALT: 'module-secret-salt' }]);
+      const tested = json(await api('POST', `/api/v2/actions/actions/${actionId}/test`, { payload: { event: { user: { user_id: 'u2' } } } }));
+      assert.deepEqual(tested.payload.commands[0].args, ['https://example.com/tag', 'v2:u2:module-secret-salt']);
     });
 
     it('refuses to delete a module an action uses (412), and deletes it once none does (204)', async () => {

@@ -63,7 +63,8 @@ function versionToApi(version: ActionVersionRow, deployed: boolean): Omit<Action
     deployed,
     runtime: version.runtime,
     secrets: version.secrets.map(({ name, updated_at }) => ({ name, updated_at: wireTime(updated_at) })),
-    modules: version.modules,
+    // Left out when empty, as real traffic shows actions without modules (actions-wire-notes §1.2).
+    ...(version.modules.length > 0 && { modules: version.modules }),
     status: version.status,
     number: version.number,
     ...(version.built_at !== null && { built_at: wireTime(version.built_at) }),
@@ -94,7 +95,7 @@ function actionToApi(action: ActionRow, deployed: ActionVersionRow | undefined):
     runtime: action.runtime,
     status: action.status,
     secrets: action.secrets.map(({ name, updated_at }) => ({ name, updated_at: wireTime(updated_at) })),
-    modules: action.modules,
+    ...(action.modules.length > 0 && { modules: action.modules }),
     ...(action.built_at !== null && { built_at: wireTime(action.built_at) }),
     ...(deployed && { deployed_version: versionToApi(deployed, true) }),
   };
