@@ -1,4 +1,7 @@
 /** What the runtime needs of the actions' storage (src/domain/actions/deployed.ts answers it). */
+import type { BoundModule } from '../actions/deployed.js';
+
+export type { BoundModule };
 
 /** An action version bound to a trigger, as the actions' storage answers it (src/domain/actions/deployed.ts). */
 export interface BoundActionLike {
@@ -14,16 +17,6 @@ export interface BoundActionLike {
   modules: BoundModule[];
 }
 
-/** A published module version an action uses, as the sandbox loads it. */
-export interface BoundModule {
-  name: string;
-  versionId: string;
-  code: string;
-  /** The folder of the module version's installed dependencies, or null without. */
-  modulesDir: string | null;
-  /** Opened from the sealed values; the module's code reads them as `actions.secrets`. */
-  secrets: Record<string, string>;
-}
 
 /** Where the bound actions come from. */
 export interface ActionSource {

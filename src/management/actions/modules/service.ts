@@ -12,10 +12,8 @@
  * it) so that no version is published whose dependencies are not installed;
  * npm's failure is the publish's 400.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { buildDirectory, buildKey, installDependencies, type ActionBuildParams } from '../../../domain/actions/build.js';
+import { buildKey, installDependencies, isBuilt, type ActionBuildParams } from '../../../domain/actions/build.js';
 import type { ActionModuleRow, ActionModuleVersionRow, StoredActionSecret } from '../../../domain/actions/rows.js';
 import { sameSecrets, sealModuleSecrets } from '../../../domain/actions/secrets.js';
 import type { ActionModuleChanges, ActionModuleStore } from '../../../domain/actions/store.js';
@@ -273,14 +271,14 @@ export class ActionModuleService {
   /** The draft's dependencies installed by the build step (at once when the folder is there); npm's reason is the 400. */
   private async install(module: ActionModuleRow): Promise<void> {
     if (module.build_key === null) return;
-    if (fs.existsSync(path.join(buildDirectory(this.ctx.config.dataDir, module.build_key), '.gatehouse-built'))) return;
+    if (isBuilt(this.ctx.config.dataDir, module.build_key)) return;
     const outcome = await installDependencies({ dataDir: this.ctx.config.dataDir, registry: this.ctx.config.actionsRegistry, key: module.build_key, dependencies: module.dependencies });
     if (!outcome.ok) throw managementErrors.badRequest(`The module's dependencies could not be installed: ${outcome.reason}`);
   }
 
   private async queueBuild(jobs: JobStore, module: ActionModuleRow, now: string): Promise<void> {
     if (module.build_key === null) return;
-    if (fs.existsSync(path.join(buildDirectory(this.ctx.config.dataDir, module.build_key), '.gatehouse-built'))) return;
+    if (isBuilt(this.ctx.config.dataDir, module.build_key)) return;
     const params: ActionBuildParams = { build_key: module.build_key, dependencies: module.dependencies };
     await jobs.insert(newJobRow(module.tenant_id, 'action_build', now, { ...params }));
   }
