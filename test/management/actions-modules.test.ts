@@ -170,13 +170,16 @@ for (const postgres of [false, true]) {
       const bound = await t.ctx.deployedActions.deployedAction(t.tenant.id, actionId);
       assert.deepEqual(bound?.modules.map((m) => [m.name, m.versionId, m.code, m.secrets, m.modulesDir]), [['tagger', v1, MODULE_V1, { SALT: 'module-secret-salt' }, null]]);
 
+      const first = json(await api('POST', `/api/v2/actions/actions/${actionId}/test`, { payload: { event: { user: { user_id: 'auth0|u1' } } } }));
+      assert.deepEqual(first.payload.commands, [{ method: 'idToken.setCustomClaim', args: ['https://example.com/tag', 'v1:auth0|u1:module-secret-salt'] }], JSON.stringify(first));
+
       // The draft moves to version 2 (by id; no version: the latest); the deployed version keeps version 1.
       const patched = json(await api('PATCH', `/api/v2/actions/actions/${actionId}`, { modules: [{ module_id: moduleId }] }));
       assert.deepEqual(patched.modules, [{ module_id: moduleId, module_name: 'tagger', module_version_id: v2, module_version_number: 2 }]);
       assert.equal(patched.all_changes_deployed, false);
       assert.equal(patched.deployed_version.modules[0].module_version_id, v1);
 
-      // The test endpoint runs the draft in the sandbox: require('actions:tagger') is version 2, with the module's secret.
+      // The test endpoint runs the draft in the sandbox: the same code, now compiled with version 2 of the module, with the module's secret.
       const tested = await api('POST', `/api/v2/actions/actions/${actionId}/test`, { payload: { event: { user: { user_id: 'auth0|u1' } } } });
       assert.equal(tested.statusCode, 200, tested.body);
       assert.equal(json(tested).payload.error, undefined, tested.body);
@@ -252,6 +255,12 @@ for (const postgres of [false, true]) {
       }));
       const run = json(await api('POST', `/api/v2/actions/actions/${action.id}/test`, { payload: { event: {} } }));
       assert.deepEqual(run.payload.commands, [{ method: 'idToken.setCustomClaim', args: ['https://example.com/s', 'HEY!'] }], JSON.stringify(run));
+
+      // Two publishes at once: one version, and a 409 for the other (never a 500 or two of the same number).
+      await api('PATCH', `/api/v2/actions/modules/${created.id}`, { code: 'const { shout } = require("gh-module-dep"); exports.shout = (s) => shout(s) + "?";' });
+      const both = await Promise.all([api('POST', `/api/v2/actions/modules/${created.id}/versions`), api('POST', `/api/v2/actions/modules/${created.id}/versions`)]);
+      assert.deepEqual(both.map((r) => r.statusCode).sort(), [200, 409], both.map((r) => r.body).join('\n'));
+      assert.deepEqual(json(await api('GET', `/api/v2/actions/modules/${created.id}/versions`)).versions.map((v: { version_number: number }) => v.version_number), [2, 1]);
 
       const broken = json(await api('POST', '/api/v2/actions/modules', { name: 'broken', code: '', dependencies: [{ name: 'gh-not-in-registry', version: '1.0.0' }] }));
       const refused = await api('POST', `/api/v2/actions/modules/${broken.id}/versions`);

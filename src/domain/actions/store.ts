@@ -114,7 +114,8 @@ export interface ActionModuleStore {
   versionByNumber(tenantId: string, moduleId: string, number: number): Promise<ActionModuleVersionRow | undefined>;
   /** The highest version number of the module, 0 when it has none. */
   lastVersionNumber(tenantId: string, moduleId: string): Promise<number>;
-  insertVersion(row: ActionModuleVersionRow): Promise<void>;
+  /** A new version; false when the module has one of that number already (a concurrent publish). */
+  insertVersion(row: ActionModuleVersionRow): Promise<boolean>;
   /** The tenant's actions whose draft or deployed version uses the module, by creation. */
   uses(tenantId: string, moduleId: string): Promise<ModuleUse[]>;
 }

@@ -100,8 +100,14 @@ export class KyselyActionModuleStore implements ActionModuleStore {
     return Number(row?.n ?? 0);
   }
 
-  async insertVersion(row: ActionModuleVersionRow): Promise<void> {
-    await this.db.insertInto('action_module_versions').values(toStored('action_module_versions', row)).execute();
+  async insertVersion(row: ActionModuleVersionRow): Promise<boolean> {
+    try {
+      await this.db.insertInto('action_module_versions').values(toStored('action_module_versions', row)).execute();
+      return true;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
   }
 
   async uses(tenantId: string, moduleId: string): Promise<ModuleUse[]> {

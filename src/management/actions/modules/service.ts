@@ -262,7 +262,7 @@ export class ActionModuleService {
       build_key: module.build_key,
       created_at: now,
     };
-    await stores.actionModules.insertVersion(version);
+    if (!(await stores.actionModules.insertVersion(version))) throw managementErrors.conflict('The module changed while it was being published; publish it again.');
     const updated = await stores.actionModules.update(module.tenant_id, module.id, { latest_version_id: version.id }, now);
     if (!updated) throw notFound();
     return { module: updated, version };
