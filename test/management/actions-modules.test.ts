@@ -90,6 +90,11 @@ for (const postgres of [false, true]) {
       assert.equal(read.latest_version.id, v1);
       assert.equal(read.latest_version.code, MODULE_V1);
 
+      // A secret by name only (what auth0-deploy-cli sends back after an export) keeps its value: nothing to publish.
+      const named = await api('PATCH', `/api/v2/actions/modules/${moduleId}`, { secrets: [{ name: 'SALT' }] });
+      assert.equal(named.statusCode, 200, named.body);
+      assert.equal(json(named).all_changes_published, true);
+
       // PATCH changes the draft only: version 1 keeps its code.
       const patched = await api('PATCH', `/api/v2/actions/modules/${moduleId}`, { code: MODULE_V2 });
       assert.equal(patched.statusCode, 200, patched.body);
@@ -221,7 +226,8 @@ for (const postgres of [false, true]) {
         { name: 'x', code: 'x', extra: true },
         { name: '', code: 'x' },
         { name: 'x', code: 'x'.repeat(65537) },
-        { name: 'x', code: 'x', secrets: [{ name: 'S' }] },
+        { name: 'x', code: 'x', secrets: [{ name: 'S', value: 1 }] },
+        { name: 'x', code: 'x', secrets: [{ name: 'bad name', value: 'v' }] },
         { name: 'x', code: 'x', dependencies: [{ name: 'evil', version: 'https://evil.example.com/x.tgz' }] },
         { name: 'x', code: 'x', dependencies: [{ name: 'a' }] },
         { name: 'x', code: 'x', publish: 'yes' },

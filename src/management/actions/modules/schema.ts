@@ -27,7 +27,9 @@ const Dependency = Type.Object(
 const Secret = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9_\\-.]+$', description: 'The name of the secret.' }),
-    value: Type.String({ maxLength: 4096, pattern: '^[^\\u0000]*$', description: 'The value of the secret. Never returned.' }),
+    // Optional, unlike the document's `ActionModuleSecretRequest`: auth0-deploy-cli exports secrets by name and sends them back so;
+    // a name without a value keeps the value stored under it, as for actions' secrets (docs/actions.md).
+    value: Type.Optional(Type.String({ maxLength: 4096, pattern: '^[^\\u0000]*$', description: 'The value of the secret. Never returned.' })),
   },
   { additionalProperties: false },
 );
