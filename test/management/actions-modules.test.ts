@@ -94,6 +94,10 @@ for (const postgres of [false, true]) {
       const named = await api('PATCH', `/api/v2/actions/modules/${moduleId}`, { secrets: [{ name: 'SALT' }] });
       assert.equal(named.statusCode, 200, named.body);
       assert.equal(json(named).all_changes_published, true);
+      const unchanged = await api('POST', `/api/v2/actions/modules/${moduleId}/versions`);
+      assert.equal(unchanged.statusCode, 200, unchanged.body);
+      assert.equal(json(unchanged).id, v1, 'a draft that holds the latest version publishes no new one');
+      assert.equal((await api('POST', `/api/v2/actions/modules/${moduleId}/versions`)).statusCode, 409, 'and no draft is left to publish');
 
       // PATCH changes the draft only: version 1 keeps its code.
       const patched = await api('PATCH', `/api/v2/actions/modules/${moduleId}`, { code: MODULE_V2 });
@@ -276,6 +280,25 @@ for (const postgres of [false, true]) {
       assert.equal((await api('DELETE', `/api/v2/actions/modules/${broken.id}`)).statusCode, 204);
       assert.equal((await api('DELETE', `/api/v2/actions/actions/${action.id}`)).statusCode, 204);
       assert.equal((await api('DELETE', `/api/v2/actions/modules/${created.id}`)).statusCode, 204);
+    });
+
+    it('at 50 versions a publish deletes the oldest version no action uses (never one in use)', async () => {
+      const module = json(await api('POST', '/api/v2/actions/modules', { name: 'many', code: 'exports.n = 1;', publish: true }));
+      const first = json(await api('GET', `/api/v2/actions/modules/${module.id}`)).latest_version.id;
+      const user = json(await api('POST', '/api/v2/actions/actions', { name: 'pins-many', supported_triggers: [{ id: 'post-login' }], code: '', modules: [{ module_id: module.id, module_version_id: first }], deploy: true }));
+      for (let n = 2; n <= 51; n++) {
+        assert.equal((await api('PATCH', `/api/v2/actions/modules/${module.id}`, { code: `exports.n = ${n};` })).statusCode, 200);
+        const published = await api('POST', `/api/v2/actions/modules/${module.id}/versions`);
+        assert.equal(published.statusCode, 200, `${n}: ${published.body}`);
+        assert.equal(json(published).version_number, n);
+      }
+      const versions = json(await api('GET', `/api/v2/actions/modules/${module.id}/versions?per_page=100`));
+      assert.equal(versions.total, 50);
+      const numbers = versions.versions.map((v: { version_number: number }) => v.version_number);
+      assert.ok(numbers.includes(1), 'version 1 is in use by an action: kept');
+      assert.ok(!numbers.includes(2), 'version 2, the oldest unused, made room');
+      assert.equal((await api('DELETE', `/api/v2/actions/actions/${user.id}`)).statusCode, 204);
+      assert.equal((await api('DELETE', `/api/v2/actions/modules/${module.id}`)).statusCode, 204);
     });
 
     it('checks scopes: reading needs read:actions, writing create:/update:/delete:actions', async () => {

@@ -138,6 +138,8 @@ export interface ActionModuleRow {
   api_version: string | null;
   /** The last version published; null before the first. */
   latest_version_id: string | null;
+  /** 1 while the draft written by create, PATCH or rollback awaits a publish; 0 once published (another publish is 409). */
+  draft_pending: number;
   created_at: string;
   updated_at: string;
 }

@@ -83,7 +83,7 @@ export interface ActionExecutionStore {
   get(tenantId: string, id: string, now: string): Promise<ActionExecutionRow | undefined>;
 }
 
-export type ActionModuleChanges = Partial<Pick<ActionModuleRow, 'code' | 'dependencies' | 'secrets' | 'build_key' | 'latest_version_id'>>;
+export type ActionModuleChanges = Partial<Pick<ActionModuleRow, 'code' | 'dependencies' | 'secrets' | 'build_key' | 'latest_version_id' | 'draft_pending'>>;
 
 /** An action whose draft or deployed version uses a module, and the version it uses. */
 export interface ModuleUse {
@@ -116,6 +116,8 @@ export interface ActionModuleStore {
   lastVersionNumber(tenantId: string, moduleId: string): Promise<number>;
   /** A new version; false when the module has one of that number already (a concurrent publish). */
   insertVersion(row: ActionModuleVersionRow): Promise<boolean>;
+  /** Deletes one version of the module (the oldest unused, at the version limit). */
+  deleteVersion(tenantId: string, moduleId: string, id: string): Promise<void>;
   /** The tenant's actions whose draft or deployed version uses the module, by creation. */
   uses(tenantId: string, moduleId: string): Promise<ModuleUse[]>;
 }

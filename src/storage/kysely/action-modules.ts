@@ -110,6 +110,10 @@ export class KyselyActionModuleStore implements ActionModuleStore {
     }
   }
 
+  async deleteVersion(tenantId: string, moduleId: string, id: string): Promise<void> {
+    await this.db.deleteFrom('action_module_versions').where('tenant_id', '=', tenantId).where('module_id', '=', moduleId).where('id', '=', id).execute();
+  }
+
   async uses(tenantId: string, moduleId: string): Promise<ModuleUse[]> {
     // A tenant has at most MAX_ACTIONS actions: those that use any module are read and matched here.
     const actions = (await this.db.selectFrom('actions').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at').orderBy('id').execute()).map((row) => fromStored('actions', row));

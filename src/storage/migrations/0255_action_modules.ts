@@ -4,7 +4,8 @@
  *
  * - `action_modules`: the draft of each module (what PATCH changes: code,
  *   dependencies, sealed secrets), `build_key` the folder its dependencies
- *   are installed in, `latest_version_id` the last version published. Names
+ *   are installed in, `latest_version_id` the last version published,
+ *   `draft_pending` whether the draft awaits a publish. Names
  *   are unique per tenant (actions require a module by its name).
  * - `action_module_versions`: immutable copies of the draft made by each
  *   publish (POST …/versions), numbered per module.
@@ -32,6 +33,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('build_key', 'text')
     .addColumn('api_version', 'text')
     .addColumn('latest_version_id', 'text')
+    /** 1 while the draft (made by create, PATCH or rollback) is not published yet; a publish sets 0. */
+    .addColumn('draft_pending', 'integer', (c) => c.notNull().defaultTo(1))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('action_modules_pk', ['tenant_id', 'id'])

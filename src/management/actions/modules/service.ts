@@ -33,6 +33,8 @@ export const MAX_MODULE_VERSIONS = 50;
 
 const notFound = () => managementErrors.notFound('The action module does not exist.');
 const versionNotFound = () => managementErrors.notFound('The module or version does not exist.');
+/** A publish with no draft written (create, PATCH, rollback) since the last: the document's 409. */
+const noDraft = () => managementErrors.conflict('No draft version is available to publish: the draft was published already; change it (PATCH) or roll it back first.');
 
 type Draft = Pick<ActionModuleRow, 'code' | 'dependencies' | 'secrets'>;
 
@@ -122,6 +124,7 @@ export class ActionModuleService {
       build_key: dependencies.length === 0 ? null : buildKey(DEFAULT_RUNTIME, dependencies),
       api_version: body.api_version ?? null,
       latest_version_id: null,
+      draft_pending: 1,
       created_at: now,
       updated_at: now,
     };
@@ -141,7 +144,8 @@ export class ActionModuleService {
       const module = await stores.actionModules.get(tenant.id, id);
       if (!module) throw notFound();
       const now = isoAt(this.ctx.now());
-      const changes: ActionModuleChanges = {};
+      // Every PATCH writes a new draft, to be published (auth0-deploy-cli publishes each module it updates).
+      const changes: ActionModuleChanges = { draft_pending: 1 };
       if (body.code !== undefined) changes.code = body.code;
       // The list replaces the stored secrets as a whole, as for actions.
       if (body.secrets !== undefined) changes.secrets = sealModuleSecrets(this.ctx.box, tenant.id, id, body.secrets, module.secrets, now);
@@ -200,7 +204,7 @@ export class ActionModuleService {
       const result = await stores.actionModules.update(
         tenant.id,
         id,
-        { code: version.code, dependencies: version.dependencies, secrets: version.secrets, build_key: version.build_key },
+        { code: version.code, dependencies: version.dependencies, secrets: version.secrets, build_key: version.build_key, draft_pending: 1 },
         isoAt(this.ctx.now()),
       );
       if (!result) throw versionNotFound();
@@ -224,29 +228,47 @@ export class ActionModuleService {
     return versionToApi(version);
   }
 
-  /** POST /actions/modules/{id}/versions: the draft, its dependencies installed, frozen as the next version. */
+  /**
+   * POST /actions/modules/{id}/versions: the draft, its dependencies
+   * installed, frozen as the next version. A draft that holds what the latest
+   * version holds (a PATCH that changed nothing, as auth0-deploy-cli sends on
+   * every import before it publishes) is answered with that version, and no
+   * new one is made: an import of an unchanged tenant changes nothing.
+   */
   async publish(tenant: Tenant, id: string): Promise<ModuleVersionResponse> {
     const draft = await this.row(tenant, id);
-    await this.refusePublish(this.ctx.stores.actionModules, draft);
+    if (draft.draft_pending !== 1) throw noDraft();
     await this.install(draft);
     const { version } = await this.ctx.unitOfWork.transaction(async (stores) => {
       const module = await stores.actionModules.get(tenant.id, id);
       if (!module) throw notFound();
       // The draft changed while its dependencies were installed: publish what was installed for, or refuse.
       if (module.build_key !== draft.build_key) throw managementErrors.conflict('The module changed while it was being published; publish it again.');
-      await this.refusePublish(stores.actionModules, module);
+      if (module.draft_pending !== 1) throw noDraft();
+      const latest = module.latest_version_id ? await stores.actionModules.version(tenant.id, id, module.latest_version_id) : undefined;
+      if (latest && draftMatches(module, latest)) {
+        await stores.actionModules.update(tenant.id, id, { draft_pending: 0 }, isoAt(this.ctx.now()));
+        return { version: latest };
+      }
+      await this.makeRoom(stores.actionModules, module);
       return this.publishDraft(stores, module);
     });
     return versionToApi(version);
   }
 
-  /** The document's refusals of a publish: nothing new to publish (409), too many versions (412). */
-  private async refusePublish(store: ActionModuleStore, module: ActionModuleRow): Promise<void> {
-    const latest = module.latest_version_id ? await store.version(module.tenant_id, module.id, module.latest_version_id) : undefined;
-    if (draftMatches(module, latest)) throw managementErrors.conflict('No draft version is available to publish: the draft is the latest version already.');
-    if ((await store.lastVersionNumber(module.tenant_id, module.id)) >= MAX_MODULE_VERSIONS) {
-      throw new ManagementError(412, `Maximum number of module versions reached (${MAX_MODULE_VERSIONS}). Consolidate versions used in actions before creating new ones.`);
-    }
+  /**
+   * At MAX_MODULE_VERSIONS, the oldest version that no action's draft or
+   * deployed version uses (nor is the latest) is deleted to make room, as the
+   * service does with actions' versions; only when every one is in use is the
+   * publish refused (the document's 412).
+   */
+  private async makeRoom(store: ActionModuleStore, module: ActionModuleRow): Promise<void> {
+    const { rows, total } = await store.versions(module.tenant_id, module.id, { offset: 0, limit: MAX_MODULE_VERSIONS + 10 });
+    if (total < MAX_MODULE_VERSIONS) return;
+    const used = new Set((await store.uses(module.tenant_id, module.id)).flatMap((u) => [u.draft?.module_version_id, u.deployed?.module_version_id]));
+    const spare = [...rows].reverse().find((v) => !used.has(v.id) && v.id !== module.latest_version_id);
+    if (!spare) throw new ManagementError(412, `Maximum number of module versions reached (${MAX_MODULE_VERSIONS}). Consolidate versions used in actions before creating new ones.`);
+    await store.deleteVersion(module.tenant_id, module.id, spare.id);
   }
 
   private async publishDraft(stores: { actionModules: ActionModuleStore }, module: ActionModuleRow): Promise<{ module: ActionModuleRow; version: ActionModuleVersionRow }> {
@@ -263,7 +285,7 @@ export class ActionModuleService {
       created_at: now,
     };
     if (!(await stores.actionModules.insertVersion(version))) throw managementErrors.conflict('The module changed while it was being published; publish it again.');
-    const updated = await stores.actionModules.update(module.tenant_id, module.id, { latest_version_id: version.id }, now);
+    const updated = await stores.actionModules.update(module.tenant_id, module.id, { latest_version_id: version.id, draft_pending: 0 }, now);
     if (!updated) throw notFound();
     return { module: updated, version };
   }
