@@ -14,10 +14,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { tempDir } from '../helpers/app.js';
-import { startServerProcess, ROOT, type ServerProcess } from '../helpers/server-process.js';
-import { cleanUp, httpsRequest, managementToken, runNode } from './support/https.js';
-
-const BIN = path.join(ROOT, 'node_modules/auth0-deploy-cli/lib/index.js');
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { a0deploy as runA0deploy, filesOf } from './support/a0deploy.js';
+import { cleanUp, httpsRequest, managementToken } from './support/https.js';
 
 const MODULE_CODE = "exports.label = (who) => actions.secrets.LABEL + ':' + who;\n";
 const ACTION_CODE = [
@@ -47,19 +46,6 @@ const ACTION_FILE = {
 };
 const TRIGGERS = { 'post-login': [{ action_name: 'labelled-login', display_name: 'Labelled login' }] };
 
-function filesOf(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (at: string) => {
-    for (const entry of fs.readdirSync(at, { withFileTypes: true })) {
-      const full = path.join(at, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else out[path.relative(dir, full)] = fs.readFileSync(full, 'utf8');
-    }
-  };
-  walk(dir);
-  return out;
-}
-
 describe('Actions modules through auth0-deploy-cli', () => {
   let server: ServerProcess;
   let ca: Buffer;
@@ -76,17 +62,7 @@ describe('Actions modules through auth0-deploy-cli', () => {
     return { status: res.status, body: (res.text ? res.json() : undefined) as T };
   }
 
-  async function a0deploy(args: string[], success: string): Promise<void> {
-    const run = await runNode([BIN, ...args, '-c', path.join(work, 'config.json')], {
-      cwd: work,
-      env: { ...process.env, NODE_EXTRA_CA_CERTS: server.certFile, FORCE_COLOR: '0', NO_COLOR: '1' },
-      timeoutMs: 600_000,
-    });
-    const output = run.stdout + run.stderr;
-    assert.equal(run.code, 0, `a0deploy ${args.join(' ')} failed:\n${output}\n${server.output().slice(-3000)}`);
-    assert.match(output, new RegExp(success));
-    assert.doesNotMatch(output, / - error: /, output);
-  }
+  const a0deploy = (args: string[], success: string) => runA0deploy(server, work, args, success);
 
   before(async () => {
     server = await startServerProcess({ env: { GATEHOUSE_RATE_LIMIT_MANAGEMENT: '100000/100000' }, timeoutMs: 120_000 });
@@ -94,10 +70,9 @@ describe('Actions modules through auth0-deploy-cli', () => {
     token = await managementToken(server);
     work = tempDir('gatehouse-deploy-cli-modules-');
     const admin = server.admin();
-    fs.writeFileSync(
-      path.join(work, 'config.json'),
-      JSON.stringify({ AUTH0_DOMAIN: server.domain, AUTH0_CLIENT_ID: admin.client_id, AUTH0_CLIENT_SECRET: admin.client_secret, AUTH0_INCLUDED_ONLY: ['actionModules', 'actions', 'triggers'] }),
-    );
+    const common = { AUTH0_DOMAIN: server.domain, AUTH0_INCLUDED_ONLY: ['actionModules', 'actions', 'triggers'] };
+    fs.writeFileSync(path.join(work, 'config.json'), JSON.stringify({ ...common, AUTH0_CLIENT_ID: admin.client_id, AUTH0_CLIENT_SECRET: admin.client_secret }));
+    fs.writeFileSync(path.join(work, 'config-token.json'), JSON.stringify({ ...common, AUTH0_ACCESS_TOKEN: token }));
   });
   after(() => cleanUp([server], [server.dataDir, work]));
 
