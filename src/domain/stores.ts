@@ -57,7 +57,7 @@ import type { ConnectionKeyStore } from './connections/keys.js';
 import type { StatsStore } from './stats/store.js';
 import type { UserStore } from './users/store.js';
 import type { JobStore } from './jobs/store.js';
-import type { ActionBindingStore, ActionExecutionStore, ActionStore } from './actions/store.js';
+import type { ActionBindingStore, ActionExecutionStore, ActionModuleStore, ActionStore } from './actions/store.js';
 import type { TokenExchangeProfileStore } from './token-exchange-profiles/store.js';
 import type { ConnectionProfileStore } from './connection-profiles/store.js';
 import type { UserAttributeProfileStore } from './user-attribute-profiles/store.js';
@@ -138,6 +138,8 @@ export interface Stores {
   actionBindings: ActionBindingStore;
   /** What runs of the triggers did (recorded by the runtime). */
   actionExecutions: ActionExecutionStore;
+  /** Actions modules (shared code of actions) and their published versions. */
+  actionModules: ActionModuleStore;
   tokenExchangeProfiles: TokenExchangeProfileStore;
   /** Connection profiles (what express-configured enterprise connections start from). */
   connectionProfiles: ConnectionProfileStore;

@@ -6,7 +6,7 @@
  * for the columns a query selects or changes.
  */
 import type { AuthorizationCodeRow } from '../domain/authorization-codes/rows.js';
-import type { ActionExecutionRow, ActionRow, ActionVersionRow } from '../domain/actions/rows.js';
+import type { ActionExecutionRow, ActionModuleRow, ActionModuleVersionRow, ActionRow, ActionVersionRow } from '../domain/actions/rows.js';
 import type { AuthorizationRequestRow } from '../domain/authorize-transactions/rows.js';
 import type { UiSettingRow } from '../domain/branding/rows.js';
 import type { ClientGrantRow } from '../domain/client-grants/rows.js';
@@ -55,8 +55,10 @@ export const JSON_COLUMNS = {
   log_streams: ['filters', 'sink'],
   email_providers: ['settings'],
   ui_settings: ['value'],
-  actions: ['supported_triggers', 'dependencies', 'secrets', 'build_errors'],
-  action_versions: ['supported_triggers', 'dependencies', 'secrets'],
+  actions: ['supported_triggers', 'dependencies', 'secrets', 'modules', 'build_errors'],
+  action_versions: ['supported_triggers', 'dependencies', 'secrets', 'modules'],
+  action_modules: ['dependencies', 'secrets'],
+  action_module_versions: ['dependencies', 'secrets'],
   action_executions: ['results'],
   scim_configurations: ['mapping'],
   scim_tokens: ['scopes'],
@@ -99,6 +101,8 @@ export interface JsonTableRows {
   actions: ActionRow;
   action_versions: ActionVersionRow;
   action_executions: ActionExecutionRow;
+  action_modules: ActionModuleRow;
+  action_module_versions: ActionModuleVersionRow;
   scim_configurations: ScimConfigurationRow;
   scim_tokens: ScimTokenRow;
   scim_users: ScimUserRow;

@@ -156,6 +156,8 @@ export interface Database {
   action_versions: Stored<'action_versions'>;
   action_bindings: ActionBindingRow;
   action_executions: Stored<'action_executions'>;
+  action_modules: Stored<'action_modules'>;
+  action_module_versions: Stored<'action_module_versions'>;
   token_exchange_profiles: TokenExchangeProfileRow;
   connection_profiles: Stored<'connection_profiles'>;
   user_attribute_profiles: Stored<'user_attribute_profiles'>;

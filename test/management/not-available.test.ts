@@ -36,9 +36,9 @@ describe('/api/v2: operations of the service Gatehouse does not implement', () =
       message: 'This operation of the Management API is not available in Gatehouse: POST /api/v2/rules',
       errorCode: 'not_available_in_gatehouse',
     });
-    const withId = await api('PATCH', '/api/v2/actions/modules/mod_0123?x=1', { body: {} });
+    const withId = await api('PATCH', '/api/v2/flows/af_0123?x=1', { body: {} });
     assert.equal(withId.statusCode, 404);
-    assert.match((withId.json() as { message: string }).message, /: PATCH \/api\/v2\/actions\/modules\/\{id\}$/, 'the template, never the request\'s own path');
+    assert.match((withId.json() as { message: string }).message, /: PATCH \/api\/v2\/flows\/\{id\}$/, 'the template, never the request\'s own path');
   });
 
   it('answers before reading the body: a multipart upload gets the same answer, not 415', async () => {

@@ -124,6 +124,7 @@ export class ActionsRuntime {
         {
           code: action.code,
           modulesDir: action.modulesDir,
+          modules: action.modules,
           handler: options.handler ?? trigger.handler,
           args: [{ ...event, secrets: action.secrets }],
           api: { methods: [...trigger.methods], values: trigger.values?.(input) ?? {}, cache, ...(trigger.tokens && { tokens: trigger.tokens(input) }) },
@@ -166,7 +167,7 @@ export class ActionsRuntime {
   }
 
   /** Runs one action's code on a given event, applying nothing (the Management API's test). */
-  test<I, O>(tenantId: string, trigger: TriggerModule<I, O>, action: Pick<BoundActionLike, 'code' | 'modulesDir' | 'secrets'>, event: Record<string, unknown>): Promise<TestRun> {
+  test<I, O>(tenantId: string, trigger: TriggerModule<I, O>, action: Pick<BoundActionLike, 'code' | 'modulesDir' | 'secrets' | 'modules'>, event: Record<string, unknown>): Promise<TestRun> {
     return testAction(this.sandbox, tenantId, trigger, action, event, this.timeoutMs);
   }
 
@@ -234,10 +235,10 @@ export interface TestRun {
 }
 
 /** Runs one action's code on an event as given (its secrets added), in the tenant's sandbox; nothing is applied. */
-export function testAction<I, O>(sandbox: SandboxRunner, tenantId: string, trigger: TriggerModule<I, O>, action: Pick<BoundActionLike, 'code' | 'modulesDir' | 'secrets'>, event: Record<string, unknown>, timeoutMs: number): Promise<TestRun> {
+export function testAction<I, O>(sandbox: SandboxRunner, tenantId: string, trigger: TriggerModule<I, O>, action: Pick<BoundActionLike, 'code' | 'modulesDir' | 'secrets' | 'modules'>, event: Record<string, unknown>, timeoutMs: number): Promise<TestRun> {
   return sandbox.run(
     tenantId,
-    { code: action.code, modulesDir: action.modulesDir, handler: trigger.handler, args: [{ ...event, secrets: action.secrets }], api: { methods: [...trigger.methods], values: {}, cache: {} } },
+    { code: action.code, modulesDir: action.modulesDir, modules: action.modules, handler: trigger.handler, args: [{ ...event, secrets: action.secrets }], api: { methods: [...trigger.methods], values: {}, cache: {} } },
     Date.now() + timeoutMs,
   );
 }

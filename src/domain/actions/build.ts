@@ -38,6 +38,11 @@ export function buildDirectory(dataDir: string, key: string): string {
   return path.join(dataDir, 'actions', 'builds', key);
 }
 
+/** Whether the build of `key` is installed already (its folder holds the marker of a completed install). */
+export function isBuilt(dataDir: string, key: string): boolean {
+  return fs.existsSync(path.join(buildDirectory(dataDir, key), BUILT_MARKER));
+}
+
 /** Variables npm is given from the server's environment: its own and the proxies', nothing else. */
 function npmEnvironment(registry: string | undefined, dataDir: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};

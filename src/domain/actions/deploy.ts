@@ -29,11 +29,12 @@ export function draftMatches(action: ActionRow, version: ActionVersionRow | unde
     action.runtime === version.runtime &&
     JSON.stringify(action.dependencies) === JSON.stringify(version.dependencies) &&
     JSON.stringify(action.supported_triggers) === JSON.stringify(version.supported_triggers) &&
+    JSON.stringify(action.modules) === JSON.stringify(version.modules) &&
     sameSecrets(action.secrets, version.secrets)
   );
 }
 
-type Source = Pick<ActionVersionRow, 'code' | 'runtime' | 'dependencies' | 'secrets' | 'supported_triggers' | 'build_key' | 'built_at'>;
+type Source = Pick<ActionVersionRow, 'code' | 'runtime' | 'dependencies' | 'secrets' | 'modules' | 'supported_triggers' | 'build_key' | 'built_at'>;
 
 async function newDeployedVersion(stores: { actions: ActionStore }, action: ActionRow, source: Source, now: number): Promise<ActionVersionRow> {
   const at = isoAt(now);
@@ -47,6 +48,7 @@ async function newDeployedVersion(stores: { actions: ActionStore }, action: Acti
     runtime: source.runtime,
     dependencies: source.dependencies,
     secrets: source.secrets,
+    modules: source.modules,
     status: 'built',
     build_key: source.build_key,
     built_at: source.built_at ?? at,
@@ -83,6 +85,7 @@ export async function redeployVersion(
         runtime: source.runtime,
         dependencies: source.dependencies,
         secrets: source.secrets,
+        modules: source.modules,
         supported_triggers: source.supported_triggers,
         status: 'built' as const,
         build_key: source.build_key,

@@ -43,6 +43,8 @@ export interface ActionRow {
   runtime: string;
   dependencies: ActionDependency[];
   secrets: StoredActionSecret[];
+  /** The module versions the draft uses (`require('actions:<name>')`). */
+  modules: ActionModuleRef[];
   status: ActionBuildStatus;
   /** The folder of the draft's installed dependencies (src/domain/actions/build.ts), null without dependencies. */
   build_key: string | null;
@@ -68,6 +70,7 @@ export interface ActionVersionRow {
   runtime: string;
   dependencies: ActionDependency[];
   secrets: StoredActionSecret[];
+  modules: ActionModuleRef[];
   status: ActionBuildStatus;
   build_key: string | null;
   built_at: string | null;
@@ -109,4 +112,47 @@ export interface ActionExecutionRow {
   created_at: string;
   updated_at: string;
   expires_at: string;
+}
+
+/** A module version an action uses, as the document's `ActionModuleReference`. */
+export interface ActionModuleRef {
+  module_id: string;
+  module_name: string;
+  module_version_id: string;
+  module_version_number: number;
+}
+
+/** An Actions module (migration 0255): its draft, which PATCH changes and each publish copies. */
+export interface ActionModuleRow {
+  tenant_id: string;
+  /** UUID v4. */
+  id: string;
+  name: string;
+  code: string;
+  dependencies: { name: string; version: string }[];
+  /** Sealed under the master key (`actionModuleSecretContext`), never returned. */
+  secrets: StoredActionSecret[];
+  /** The folder of the draft's installed dependencies (./build.ts), null without dependencies. */
+  build_key: string | null;
+  /** The request's `api_version`, kept as given. */
+  api_version: string | null;
+  /** The last version published; null before the first. */
+  latest_version_id: string | null;
+  /** 1 while the draft written by create, PATCH or rollback awaits a publish; 0 once published (another publish is 409). */
+  draft_pending: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An immutable, published version of a module. */
+export interface ActionModuleVersionRow {
+  tenant_id: string;
+  id: string;
+  module_id: string;
+  number: number;
+  code: string;
+  dependencies: { name: string; version: string }[];
+  secrets: StoredActionSecret[];
+  build_key: string | null;
+  created_at: string;
 }

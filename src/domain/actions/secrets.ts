@@ -25,20 +25,43 @@ export function sealActionSecrets(
   stored: StoredActionSecret[],
   now: string,
 ): StoredActionSecret[] {
+  return sealNamed(box, tenantId, (name) => actionSecretContext(tenantId, actionId, name), given, stored, now);
+}
+
+/** Seals each given secret under `contextOf(name)`; a name without a value keeps the stored one. */
+function sealNamed(box: SecretBox, tenantId: string, contextOf: (name: string) => string, given: { name: string; value?: string }[], stored: StoredActionSecret[], now: string): StoredActionSecret[] {
   return given.map(({ name, value }) => {
     const kept = stored.find((s) => s.name === name);
     if (value === undefined && kept) return kept;
-    return { name, value_enc: box.seal(value ?? '', actionSecretContext(tenantId, actionId, name), tenantId), updated_at: now };
+    return { name, value_enc: box.seal(value ?? '', contextOf(name), tenantId), updated_at: now };
   });
 }
 
-export function openActionSecrets(box: SecretBox, tenantId: string, actionId: string, stored: StoredActionSecret[]): Record<string, string> {
+function openNamed(box: SecretBox, contextOf: (name: string) => string, stored: StoredActionSecret[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const s of stored) out[s.name] = box.openString(s.value_enc, actionSecretContext(tenantId, actionId, s.name));
+  for (const s of stored) out[s.name] = box.openString(s.value_enc, contextOf(s.name));
   return out;
+}
+
+export function openActionSecrets(box: SecretBox, tenantId: string, actionId: string, stored: StoredActionSecret[]): Record<string, string> {
+  return openNamed(box, (name) => actionSecretContext(tenantId, actionId, name), stored);
 }
 
 /** Whether two sets of secrets hold the same names and values (the draft against the deployed version). */
 export function sameSecrets(a: StoredActionSecret[], b: StoredActionSecret[]): boolean {
   return a.length === b.length && a.every((s, i) => s.name === b[i]!.name && s.value_enc === b[i]!.value_enc);
+}
+
+/** The sealing context of a module's secret: bound to the tenant, the module and the name. */
+export function actionModuleSecretContext(tenantId: string, moduleId: string, name: string): string {
+  return `action_module_secret:${tenantId}:${moduleId}:${name}`;
+}
+
+/** A module's secrets as given (the list replaces the stored one), sealed; a name without a value keeps the stored one. */
+export function sealModuleSecrets(box: SecretBox, tenantId: string, moduleId: string, given: { name: string; value?: string }[], stored: StoredActionSecret[], now: string): StoredActionSecret[] {
+  return sealNamed(box, tenantId, (name) => actionModuleSecretContext(tenantId, moduleId, name), given, stored, now);
+}
+
+export function openModuleSecrets(box: SecretBox, tenantId: string, moduleId: string, stored: StoredActionSecret[]): Record<string, string> {
+  return openNamed(box, (name) => actionModuleSecretContext(tenantId, moduleId, name), stored);
 }

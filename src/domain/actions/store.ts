@@ -2,10 +2,10 @@
  * Storage of actions, their versions, the triggers' bindings and the
  * executions the runtime records. Implemented by src/storage/kysely/actions.ts.
  */
-import type { ActionBindingRow, ActionBuildError, ActionBuildStatus, ActionExecutionRow, ActionRow, ActionVersionRow } from './rows.js';
+import type { ActionBindingRow, ActionModuleRef, ActionBuildError, ActionBuildStatus, ActionExecutionRow, ActionModuleRow, ActionModuleVersionRow, ActionRow, ActionVersionRow } from './rows.js';
 
 export type ActionChanges = Partial<
-  Pick<ActionRow, 'name' | 'supported_triggers' | 'code' | 'runtime' | 'dependencies' | 'secrets' | 'status' | 'build_key' | 'build_errors' | 'built_at' | 'deployed_version_id' | 'all_changes_deployed' | 'deploy_when_built'>
+  Pick<ActionRow, 'name' | 'supported_triggers' | 'code' | 'runtime' | 'dependencies' | 'secrets' | 'modules' | 'status' | 'build_key' | 'build_errors' | 'built_at' | 'deployed_version_id' | 'all_changes_deployed' | 'deploy_when_built'>
 >;
 
 export interface ActionListFilter {
@@ -81,4 +81,43 @@ export interface ActionExecutionStore {
   recordMany(rows: readonly ActionExecutionRow[]): Promise<void>;
   /** The execution, unless it has expired at `now`. */
   get(tenantId: string, id: string, now: string): Promise<ActionExecutionRow | undefined>;
+}
+
+export type ActionModuleChanges = Partial<Pick<ActionModuleRow, 'code' | 'dependencies' | 'secrets' | 'build_key' | 'latest_version_id' | 'draft_pending'>>;
+
+/** An action whose draft or deployed version uses a module, and the version it uses. */
+export interface ModuleUse {
+  action: ActionRow;
+  /** The reference in the deployed version (null: only the draft uses the module). */
+  deployed: ActionModuleRef | null;
+  /** The reference in the draft (null: only the deployed version uses the module). */
+  draft: ActionModuleRef | null;
+}
+
+/** Actions modules (shared code of actions) and their published versions. */
+export interface ActionModuleStore {
+  /** A page of the tenant's modules (by creation, then id) and how many there are. */
+  list(tenantId: string, window: { offset: number; limit: number }): Promise<{ rows: ActionModuleRow[]; total: number }>;
+  count(tenantId: string): Promise<number>;
+  get(tenantId: string, id: string): Promise<ActionModuleRow | undefined>;
+  getByName(tenantId: string, name: string): Promise<ActionModuleRow | undefined>;
+  /** A new module; false when the tenant has one of that name already. */
+  create(row: ActionModuleRow): Promise<boolean>;
+  /** The module after the change; undefined when there is none. */
+  update(tenantId: string, id: string, changes: ActionModuleChanges, now: string): Promise<ActionModuleRow | undefined>;
+  /** Deletes the module with its versions; true when one was deleted. */
+  delete(tenantId: string, id: string): Promise<boolean>;
+  /** A page of the module's versions, newest first, and how many there are. */
+  versions(tenantId: string, moduleId: string, window: { offset: number; limit: number }): Promise<{ rows: ActionModuleVersionRow[]; total: number }>;
+  version(tenantId: string, moduleId: string, id: string): Promise<ActionModuleVersionRow | undefined>;
+  /** The version of this number; undefined when there is none. */
+  versionByNumber(tenantId: string, moduleId: string, number: number): Promise<ActionModuleVersionRow | undefined>;
+  /** The highest version number of the module, 0 when it has none. */
+  lastVersionNumber(tenantId: string, moduleId: string): Promise<number>;
+  /** A new version; false when the module has one of that number already (a concurrent publish). */
+  insertVersion(row: ActionModuleVersionRow): Promise<boolean>;
+  /** Deletes one version of the module (the oldest unused, at the version limit). */
+  deleteVersion(tenantId: string, moduleId: string, id: string): Promise<void>;
+  /** The tenant's actions whose draft or deployed version uses the module, by creation. */
+  uses(tenantId: string, moduleId: string): Promise<ModuleUse[]>;
 }

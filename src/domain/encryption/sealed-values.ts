@@ -10,7 +10,7 @@
  * key and expires within minutes; it is not listed.
  */
 import { captchaSecretsContext } from '../attack-protection/captcha.js';
-import { actionSecretContext } from '../actions/secrets.js';
+import { actionModuleSecretContext, actionSecretContext } from '../actions/secrets.js';
 import type { StoredActionSecret } from '../actions/rows.js';
 import { connectionSecretContext, SEALED_OPTION_MEMBERS, SEALED_OPTIONS_MEMBER } from '../connections/sealed-options.js';
 import { CREDENTIALS_SEAL } from '../email/provider.js';
@@ -57,17 +57,22 @@ function columns(name: string, table: string, key: readonly string[], contexts: 
 }
 
 /** Action secrets: a JSON list of `{name, value_enc, updated_at}`, each bound to its action and name. */
-function actionSecrets(name: string, table: 'actions' | 'action_versions', actionIdColumn: string): SealedValueSource {
+function actionSecrets(
+  name: string,
+  table: 'actions' | 'action_versions' | 'action_modules' | 'action_module_versions',
+  actionIdColumn: string,
+  context: (tenantId: string, ownerId: string, secretName: string) => string = actionSecretContext,
+): SealedValueSource {
   return {
     name,
     table,
     key: ['id'],
-    columns: table === 'actions' ? ['secrets'] : ['secrets', actionIdColumn],
+    columns: actionIdColumn === 'id' ? ['secrets'] : ['secrets', actionIdColumn],
     reseal(tenantId, row, move) {
       const secrets = JSON.parse(row.secrets ?? '[]') as StoredActionSecret[];
       let changed = false;
       const next = secrets.map((secret) => {
-        const moved = move(secret.value_enc, actionSecretContext(tenantId, row[actionIdColumn]!, secret.name));
+        const moved = move(secret.value_enc, context(tenantId, row[actionIdColumn]!, secret.name));
         if (moved === undefined) return secret;
         changed = true;
         return { ...secret, value_enc: moved };
@@ -135,6 +140,8 @@ export const SEALED_VALUE_SOURCES: readonly SealedValueSource[] = [
   }),
   actionSecrets('action secrets', 'actions', 'id'),
   actionSecrets('action version secrets', 'action_versions', 'action_id'),
+  actionSecrets('action module secrets', 'action_modules', 'id', actionModuleSecretContext),
+  actionSecrets('action module version secrets', 'action_module_versions', 'module_id', actionModuleSecretContext),
   columns('MFA enrolments', 'mfa_authenticators', ['id'], {
     secret_enc: (t, r) => totpSecretContext(t, r.id!),
     push_token_enc: (t, r) => pushTokenContext(t, r.id!),

@@ -14,9 +14,11 @@ import { updateAction } from './update.js';
 import { deployActionVersion } from './versions-deploy.js';
 import { getActionVersion } from './versions-get.js';
 import { listActionVersions } from './versions-list.js';
+import { actionModuleRoutes } from './modules/routes.js';
+import type { ActionModuleServiceContext } from './modules/service.js';
 
 /** /api/v2/actions (docs/actions.md). */
-export function actionRoutes(ctx: ActionServiceContext & TestActionContext): ManagementRoute[] {
+export function actionRoutes(ctx: ActionServiceContext & TestActionContext & ActionModuleServiceContext): ManagementRoute[] {
   const actions = new ActionService(ctx);
   return [
     listActions,
@@ -33,5 +35,5 @@ export function actionRoutes(ctx: ActionServiceContext & TestActionContext): Man
     updateBindings,
     getExecution,
     testActionRoute,
-  ].map((route) => route(ctx, actions));
+  ].map((route) => route(ctx, actions)).concat(actionModuleRoutes(ctx));
 }

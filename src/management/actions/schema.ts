@@ -44,9 +44,9 @@ const TriggerBody = Type.Object(
 );
 
 /** An npm package name (npm's own rules: lower case, optionally scoped, at most 214 characters). */
-const PACKAGE_NAME = '^(@[a-z0-9-~][a-z0-9-._~]*/)?[a-z0-9-~][a-z0-9-._~]*$';
+export const PACKAGE_NAME = '^(@[a-z0-9-~][a-z0-9-._~]*/)?[a-z0-9-~][a-z0-9-._~]*$';
 /** A version, range or tag; never a URL, path or git spec (no `:` or `/`), which would install from elsewhere than the registry. */
-const PACKAGE_VERSION = '^[0-9A-Za-z.^~<>=*|+\\- ]+$';
+export const PACKAGE_VERSION = '^[0-9A-Za-z.^~<>=*|+\\- ]+$';
 
 const Dependency = Type.Object(
   {
@@ -67,7 +67,29 @@ const SecretBody = Type.Object(
   { additionalProperties: false },
 );
 
-const ModuleReference = Type.Object({}, { additionalProperties: true });
+/** The most modules one action may use. */
+export const MAX_ACTION_MODULES = 10;
+
+/**
+ * The document's `ActionModuleReference` as a request names a module version:
+ * the module by `module_id` or `module_name`, the version by
+ * `module_version_id` or `module_version_number` (neither: the module's latest
+ * published version). The answer always carries all four.
+ */
+const ModuleReference = Type.Object(
+  {
+    module_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: NO_CONTROL_CHARACTERS, description: 'The unique ID of the module.' })),
+    module_name: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: NO_CONTROL_CHARACTERS, description: 'The name of the module.' })),
+    module_version_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: NO_CONTROL_CHARACTERS, description: 'The ID of the specific module version.' })),
+    module_version_number: Type.Optional(Type.Integer({ minimum: 1, description: 'The version number of the module.' })),
+  },
+  { additionalProperties: false },
+);
+export type ModuleReferenceBody = Static<typeof ModuleReference>;
+const ModuleReferenceOut = Type.Object(
+  { module_id: Type.String(), module_name: Type.String(), module_version_id: Type.String(), module_version_number: Type.Number() },
+  { additionalProperties: false },
+);
 
 const DraftMembers = {
   supported_triggers: Type.Array(TriggerBody, { minItems: 1, maxItems: 1, description: 'The list of triggers that this action supports. At this time, an action can only target a single trigger at a time.' }),
@@ -75,7 +97,7 @@ const DraftMembers = {
   dependencies: Type.Optional(Type.Array(Dependency, { maxItems: MAX_DEPENDENCIES })),
   runtime: Type.Optional(Type.Union(RUNTIMES.map((r) => Type.Literal(r)), { description: 'The Node runtime. For example: `node22`, defaults to `node22`' })),
   secrets: Type.Optional(Type.Array(SecretBody, { maxItems: MAX_SECRETS })),
-  modules: Type.Optional(Type.Array(ModuleReference, { maxItems: 0, description: 'Action modules are not available in Gatehouse: only an empty list is taken.' })),
+  modules: Type.Optional(Type.Array(ModuleReference, { maxItems: MAX_ACTION_MODULES, description: 'The list of action modules and their versions used by this action.' })),
 };
 
 export const CreateActionBody = Type.Object(
@@ -113,6 +135,7 @@ const VersionMembers = {
   deployed: Type.Boolean(),
   runtime: Type.String(),
   secrets: Type.Array(SecretOut),
+  modules: Type.Optional(Type.Array(ModuleReferenceOut)),
   status: Type.String(),
   number: Type.Number(),
   errors: Type.Optional(Type.Array(ErrorOut)),
@@ -140,6 +163,7 @@ export const ActionResponse = Type.Object(
     runtime: Type.String(),
     status: Type.String(),
     secrets: Type.Array(SecretOut),
+    modules: Type.Optional(Type.Array(ModuleReferenceOut)),
     deployed_version: Type.Optional(DeployedVersionResponse),
     built_at: Type.Optional(Type.String()),
   },

@@ -15,9 +15,9 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { buildDirectory, buildKey, type ActionBuildParams } from '../../domain/actions/build.js';
 import { deployDraft, draftMatches, NotBuilt, redeployVersion } from '../../domain/actions/deploy.js';
-import type { ActionBindingRow, ActionRow, ActionVersionRow } from '../../domain/actions/rows.js';
+import type { ActionBindingRow, ActionModuleRef, ActionRow, ActionVersionRow } from '../../domain/actions/rows.js';
 import { sealActionSecrets } from '../../domain/actions/secrets.js';
-import type { ActionBindingStore, ActionChanges, ActionExecutionStore, ActionStore } from '../../domain/actions/store.js';
+import type { ActionBindingStore, ActionChanges, ActionExecutionStore, ActionModuleStore, ActionStore } from '../../domain/actions/store.js';
 import { DEFAULT_RUNTIME, triggerById, TRIGGERS, RUNTIMES } from '../../domain/actions/triggers.js';
 import { newJobRow, type JobStore } from '../../domain/jobs/store.js';
 import type { UnitOfWork } from '../../domain/stores.js';
@@ -33,6 +33,7 @@ import type {
   DeployVersionBody,
   ExecutionResponse,
   ListActionsQuery,
+  ModuleReferenceBody,
   PageQuery,
   UpdateActionBody,
   UpdateBindingsBody,
@@ -62,6 +63,8 @@ function versionToApi(version: ActionVersionRow, deployed: boolean): Omit<Action
     deployed,
     runtime: version.runtime,
     secrets: version.secrets.map(({ name, updated_at }) => ({ name, updated_at: wireTime(updated_at) })),
+    // Left out when empty, as real traffic shows actions without modules (actions-wire-notes §1.2).
+    ...(version.modules.length > 0 && { modules: version.modules }),
     status: version.status,
     number: version.number,
     ...(version.built_at !== null && { built_at: wireTime(version.built_at) }),
@@ -92,6 +95,7 @@ function actionToApi(action: ActionRow, deployed: ActionVersionRow | undefined):
     runtime: action.runtime,
     status: action.status,
     secrets: action.secrets.map(({ name, updated_at }) => ({ name, updated_at: wireTime(updated_at) })),
+    ...(action.modules.length > 0 && { modules: action.modules }),
     ...(action.built_at !== null && { built_at: wireTime(action.built_at) }),
     ...(deployed && { deployed_version: versionToApi(deployed, true) }),
   };
@@ -122,7 +126,39 @@ export interface ActionServiceContext {
   readonly now: () => number;
   readonly config: { readonly dataDir: string };
   readonly stores: { readonly actions: ActionStore; readonly actionBindings: ActionBindingStore; readonly actionExecutions: ActionExecutionStore };
-  readonly unitOfWork: UnitOfWork<{ actions: ActionStore; actionBindings: ActionBindingStore; jobs: JobStore }>;
+  readonly unitOfWork: UnitOfWork<{ actions: ActionStore; actionBindings: ActionBindingStore; actionModules: ActionModuleStore; jobs: JobStore }>;
+}
+
+/**
+ * The module versions an action's `modules` names, resolved: the module by id
+ * or name, the version by id or number (neither: the latest published one).
+ * Each module at most once (the code requires it by its name).
+ */
+async function resolveModules(store: ActionModuleStore, tenantId: string, given: ModuleReferenceBody[]): Promise<ActionModuleRef[]> {
+  const out: ActionModuleRef[] = [];
+  for (const [i, ref] of given.entries()) {
+    const where = `modules[${i}]`;
+    if (ref.module_id === undefined && ref.module_name === undefined) throw managementErrors.invalidBody(`Payload validation error: 'Missing required property: module_id or module_name' on property ${where}.`);
+    const module = ref.module_id !== undefined ? await store.get(tenantId, ref.module_id) : await store.getByName(tenantId, ref.module_name!);
+    if (!module || (ref.module_name !== undefined && module.name !== ref.module_name)) {
+      throw managementErrors.badRequest(`${where}: the module ${ref.module_id !== undefined ? `"${ref.module_id}"` : `named "${ref.module_name}"`} does not exist.`);
+    }
+    let version;
+    if (ref.module_version_id !== undefined) version = await store.version(tenantId, module.id, ref.module_version_id);
+    else if (ref.module_version_number !== undefined) version = await store.versionByNumber(tenantId, module.id, ref.module_version_number);
+    else version = module.latest_version_id ? await store.version(tenantId, module.id, module.latest_version_id) : undefined;
+    if (!version) {
+      throw managementErrors.badRequest(
+        ref.module_version_id === undefined && ref.module_version_number === undefined
+          ? `${where}: the module "${module.name}" has no published version; publish one first (POST /api/v2/actions/modules/${module.id}/versions).`
+          : `${where}: the module "${module.name}" has no such version.`,
+      );
+    }
+    if (ref.module_version_number !== undefined && version.number !== ref.module_version_number) throw managementErrors.badRequest(`${where}: the module version ${version.id} is number ${version.number}, not ${ref.module_version_number}.`);
+    if (out.some((m) => m.module_id === module.id)) throw managementErrors.badRequest(`${where}: the module "${module.name}" is named twice; an action uses one version of a module.`);
+    out.push({ module_id: module.id, module_name: module.name, module_version_id: version.id, module_version_number: version.number });
+  }
+  return out;
 }
 
 export class ActionService {
@@ -162,6 +198,7 @@ export class ActionService {
       runtime,
       dependencies,
       secrets: sealActionSecrets(this.ctx.box, tenant.id, id, body.secrets ?? [], [], now),
+      modules: [],
       ...this.buildOf(runtime, dependencies, now),
       deployed_version_id: null,
       all_changes_deployed: 0,
@@ -170,6 +207,7 @@ export class ActionService {
       updated_at: now,
     };
     const created = await this.ctx.unitOfWork.transaction(async (stores) => {
+      draft.modules = await resolveModules(stores.actionModules, tenant.id, body.modules ?? []);
       if (!(await stores.actions.create(draft))) throw managementErrors.conflict(`An action with the name "${body.name}" already exists.`);
       await this.queueBuild(stores.jobs, draft, now);
       if (body.deploy === true && draft.status === 'built') return (await deployDraft(stores, draft, this.ctx.now())).action;
@@ -188,6 +226,7 @@ export class ActionService {
       if (body.code !== undefined) changes.code = body.code;
       if (body.supported_triggers !== undefined) changes.supported_triggers = [triggerOf(body.supported_triggers)];
       if (body.secrets !== undefined) changes.secrets = sealActionSecrets(this.ctx.box, tenant.id, id, body.secrets, action.secrets, now);
+      if (body.modules !== undefined) changes.modules = await resolveModules(stores.actionModules, tenant.id, body.modules);
       const runtime = body.runtime ?? action.runtime;
       const dependencies = body.dependencies ?? action.dependencies;
       if (body.runtime !== undefined || body.dependencies !== undefined) {
@@ -256,6 +295,11 @@ export class ActionService {
       if (!current) throw notFound();
       const source = await stores.actions.version(tenant.id, actionId, id);
       if (!source) throw versionNotFound();
+      for (const ref of source.modules) {
+        if (!(await stores.actionModules.version(tenant.id, ref.module_id, ref.module_version_id))) {
+          throw managementErrors.badRequest(`The version uses version ${ref.module_version_number} of the module "${ref.module_name}", which no longer exists.`);
+        }
+      }
       try {
         return await redeployVersion(stores, current, source, body?.update_draft === true, this.ctx.now());
       } catch (error) {

@@ -5,7 +5,8 @@ import { TRIGGERS } from '../../domain/actions-runtime/triggers/index.js';
 import type { TriggerId } from '../../domain/actions-runtime/triggers/trigger.js';
 import { buildDirectory } from '../../domain/actions/build.js';
 import { openActionSecrets } from '../../domain/actions/secrets.js';
-import type { ActionStore } from '../../domain/actions/store.js';
+import type { ActionModuleStore, ActionStore } from '../../domain/actions/store.js';
+import { boundModules } from '../../domain/actions/deployed.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import { managementErrors } from '../../platform/http/errors.js';
 import { managementRoute, type ManagementRouteFactory } from '../route.js';
@@ -17,7 +18,7 @@ export interface TestActionContext {
   readonly actions: ActionsRuntime;
   readonly box: SecretBox;
   readonly config: { readonly dataDir: string };
-  readonly stores: { readonly actions: Pick<ActionStore, 'get'> };
+  readonly stores: { readonly actions: Pick<ActionStore, 'get'>; readonly actionModules: Pick<ActionModuleStore, 'version'> };
 }
 
 const TestBody = Type.Object({ payload: Type.Object({ event: Type.Optional(Type.Record(Type.String(), Type.Unknown())) }, { additionalProperties: true }) }, { additionalProperties: false });
@@ -48,6 +49,7 @@ export const testActionRoute: ManagementRouteFactory<ActionService, TestActionCo
         code: action.code,
         modulesDir: action.build_key === null ? null : path.resolve(buildDirectory(ctx.config.dataDir, action.build_key)),
         secrets: openActionSecrets(ctx.box, action.tenant_id, action.id, action.secrets),
+        modules: await boundModules(ctx, action.tenant_id, action.modules),
       },
       (request.body as { payload: { event?: Record<string, unknown> } }).payload.event ?? {},
     );

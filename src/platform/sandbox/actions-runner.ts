@@ -33,6 +33,8 @@ interface Invocation {
   key: string;
   code: string;
   modulesDir: string | null;
+  /** Actions modules the code may `require('actions:<name>')`. */
+  modules?: ActionsModule[];
   /** The exported function to call (`onExecutePostLogin`). */
   handler: string;
   /** The arguments before `api` (the event; a connection script's own arguments). */
@@ -41,6 +43,15 @@ interface Invocation {
   /** A connection script's last argument is a Node-style callback (`callback(err, profile)`) instead of an api object. */
   callback: boolean;
   timeoutMs: number;
+}
+
+/** A published version of an Actions module. */
+interface ActionsModule {
+  name: string;
+  versionId: string;
+  code: string;
+  modulesDir: string | null;
+  secrets: Record<string, string>;
 }
 
 /** The api object a trigger offers: methods that record commands, values read by the code, the cache. */
@@ -207,21 +218,73 @@ const modules = new Map<string, LoadedModule>();
 /** At most this many compiled modules are kept; the oldest is dropped (a version no longer bound). */
 const MODULE_CACHE = 64;
 
-function load(invocation: Invocation): LoadedModule {
-  const cached = modules.get(invocation.key);
-  if (cached) return cached;
-  const base = invocation.modulesDir ?? process.cwd();
-  const filename = path.join(base, `${invocation.key.slice(0, 24)}.js`);
+/** The prefix under which an action requires an Actions module, as the service's runtime: `require('actions:<name>')`. */
+const MODULE_PREFIX = 'actions:';
+
+/**
+ * A `require` that answers `actions:<name>` with the module version the
+ * action uses (compiled once per version, with its own `require` over its own
+ * dependencies, and a pseudo-global `actions` holding its `secrets`), and
+ * anything else as Node's `require` from `filename` does.
+ */
+function requireFor(filename: string, shared: readonly ActionsModule[]): NodeJS.Require {
+  const real = createRequire(filename);
+  const wrapped = function require(id: string): unknown {
+    if (typeof id === 'string' && id.startsWith(MODULE_PREFIX)) {
+      const name = id.slice(MODULE_PREFIX.length);
+      const found = shared.find((m) => m.name === name);
+      if (!found) throw Object.assign(new Error(`Cannot find module '${id}': the action uses no module named "${name}"`), { code: 'MODULE_NOT_FOUND' });
+      const loaded = loadShared(found, shared);
+      if (loaded.error !== undefined) throw loaded.error;
+      return loaded.exports;
+    }
+    return real(id);
+  } as NodeJS.Require;
+  wrapped.resolve = real.resolve;
+  wrapped.cache = real.cache;
+  wrapped.main = real.main;
+  wrapped.extensions = real.extensions;
+  return wrapped;
+}
+
+/** Compiles CommonJS code as the service's runtime does; `extra` are further parameters of the wrapper. */
+function compile(code: string, filename: string, base: string, shared: readonly ActionsModule[], extra: Record<string, unknown> = {}): LoadedModule {
   const module = { exports: {} as Record<string, unknown>, filename, id: filename, loaded: false };
   const loaded: LoadedModule = { exports: module.exports };
   try {
-    const wrapper = vm.compileFunction(invocation.code, ['exports', 'require', 'module', '__filename', '__dirname'], { filename });
-    wrapper.call(module.exports, module.exports, createRequire(filename), module, filename, base);
+    const wrapper = vm.compileFunction(code, ['exports', 'require', 'module', '__filename', '__dirname', ...Object.keys(extra)], { filename });
+    wrapper.call(module.exports, module.exports, requireFor(filename, shared), module, filename, base, ...Object.values(extra));
     module.loaded = true;
     loaded.exports = module.exports;
   } catch (error) {
     loaded.error = error;
   }
+  return loaded;
+}
+
+const sharedModules = new Map<string, LoadedModule>();
+
+/** A module version, compiled on its first require and kept (a version never changes); a module that throws at load throws on every require. */
+function loadShared(found: ActionsModule, shared: readonly ActionsModule[]): LoadedModule {
+  const cached = sharedModules.get(found.versionId);
+  if (cached) return cached;
+  const base = found.modulesDir ?? process.cwd();
+  const filename = path.join(base, `actions-module-${found.name.replace(/[^A-Za-z0-9_.-]/g, '_')}.js`);
+  // While it loads it is cached already, so that two modules requiring each other end as Node's cycles do.
+  const placeholder: LoadedModule = { exports: {} };
+  sharedModules.set(found.versionId, placeholder);
+  const loaded = compile(found.code, filename, base, shared, { actions: Object.freeze({ secrets: Object.freeze({ ...found.secrets }) }) });
+  if (sharedModules.size >= MODULE_CACHE) sharedModules.delete(sharedModules.keys().next().value as string);
+  sharedModules.set(found.versionId, loaded);
+  return loaded;
+}
+
+function load(invocation: Invocation): LoadedModule {
+  const cached = modules.get(invocation.key);
+  if (cached) return cached;
+  const base = invocation.modulesDir ?? process.cwd();
+  const filename = path.join(base, `${invocation.key.slice(0, 24)}.js`);
+  const loaded = compile(invocation.code, filename, base, invocation.modules ?? []);
   if (modules.size >= MODULE_CACHE) modules.delete(modules.keys().next().value as string);
   modules.set(invocation.key, loaded);
   return loaded;

@@ -66,9 +66,21 @@ export interface SandboxError {
   code?: string;
 }
 
+/** An Actions module the code may `require('actions:<name>')`. */
+export interface SandboxModule {
+  name: string;
+  /** The published version's id: the runner compiles a version once. */
+  versionId: string;
+  code: string;
+  modulesDir: string | null;
+  secrets: Record<string, string>;
+}
+
 export interface SandboxRun {
   code: string;
   modulesDir: string | null;
+  /** Actions modules the code uses (none for a connection script). */
+  modules?: SandboxModule[];
   handler: string;
   args: unknown[];
   /** An Action's api object; null for a connection script (which takes a callback). */
@@ -295,7 +307,7 @@ class SandboxProcess {
         this.kill('past its time limit');
       }, timeoutMs + KILL_GRACE_MS);
       this.pending.set(id, { resolve, reject, started, timer });
-      const line = JSON.stringify({ id, key, code: run.code, modulesDir: run.modulesDir, handler: run.handler, args: run.args, api: run.api, callback: run.api === null, timeoutMs });
+      const line = JSON.stringify({ id, key, code: run.code, modulesDir: run.modulesDir, modules: run.modules ?? [], handler: run.handler, args: run.args, api: run.api, callback: run.api === null, timeoutMs });
       this.child.stdin.write(line + '\n');
     });
   }
@@ -332,8 +344,9 @@ export class SandboxPool {
     const remaining = deadline - Date.now();
     if (remaining <= 0) return { commands: [], logs: '', error: timeoutError(this.settings.timeoutMs), durationMs: 0 };
     const modulesDir = run.modulesDir ? this.readableModules(path.resolve(run.modulesDir)) : null;
-    const readable = modulesDir ? [modulesDir] : [];
-    run = { ...run, modulesDir };
+    const shared = (run.modules ?? []).map((m) => ({ ...m, modulesDir: m.modulesDir ? this.readableModules(path.resolve(m.modulesDir)) : null }));
+    const readable = [...new Set([modulesDir, ...shared.map((m) => m.modulesDir)].filter((dir): dir is string => dir !== null))];
+    run = { ...run, modulesDir, modules: shared };
     let acquired: SandboxProcess;
     try {
       acquired = await this.acquire(tenantId, readable, remaining);
@@ -341,7 +354,8 @@ export class SandboxPool {
       if (error instanceof SandboxTimeout) return { commands: [], logs: '', error: timeoutError(this.settings.timeoutMs), durationMs: remaining };
       throw error;
     }
-    const key = createHash('sha256').update(run.modulesDir ?? '').update('\0').update(run.code).digest('hex');
+    // The modules are part of the key: the same code using other module versions is compiled apart.
+    const key = createHash('sha256').update(run.modulesDir ?? '').update('\0').update(run.code).update('\0').update(shared.map((m) => m.versionId).join(',')).digest('hex');
     try {
       return await acquired.run(key, run, Math.max(1, deadline - Date.now()));
     } finally {

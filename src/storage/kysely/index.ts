@@ -61,6 +61,7 @@ import { KyselyStatsStore } from './stats.js';
 import { KyselyUserStore } from './users.js';
 import { KyselyJobStore } from './jobs.js';
 import { KyselyActionBindingStore, KyselyActionExecutionStore, KyselyActionStore } from './actions.js';
+import { KyselyActionModuleStore } from './action-modules.js';
 import { KyselyTokenExchangeProfileStore } from './token-exchange-profiles.js';
 import { KyselyConnectionProfileStore } from './connection-profiles.js';
 import { KyselyUserAttributeProfileStore } from './user-attribute-profiles.js';
@@ -125,6 +126,7 @@ function storesOn(db: Db, clientAnchors: OffsetAnchors): Stores {
     actions: new KyselyActionStore(db),
     actionBindings: new KyselyActionBindingStore(db),
     actionExecutions: new KyselyActionExecutionStore(db),
+    actionModules: new KyselyActionModuleStore(db),
     tokenExchangeProfiles: new KyselyTokenExchangeProfileStore(db),
     connectionProfiles: new KyselyConnectionProfileStore(db),
     userAttributeProfiles: new KyselyUserAttributeProfileStore(db),

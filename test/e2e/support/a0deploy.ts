@@ -1,5 +1,6 @@
 /** Running auth0-deploy-cli (`a0deploy`, the real tool's bin with node) against a built server, as the e2e tests do. */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT, type ServerProcess } from '../../helpers/server-process.js';
 import { runNode, type NodeRun } from './https.js';
@@ -35,4 +36,18 @@ export async function a0deploy(server: ServerProcess, work: string, args: string
   assert.match(output, new RegExp(success));
   assert.doesNotMatch(output, / - error: /, output);
   return run;
+}
+
+/** Every file of a folder the tool wrote, by relative path, with its content (an export compared with another). */
+export function filesOf(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (at: string) => {
+    for (const entry of fs.readdirSync(at, { withFileTypes: true })) {
+      const full = path.join(at, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else out[path.relative(dir, full)] = fs.readFileSync(full, 'utf8');
+    }
+  };
+  walk(dir);
+  return out;
 }
