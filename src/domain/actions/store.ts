@@ -107,6 +107,12 @@ export interface ActionModuleStore {
   update(tenantId: string, id: string, changes: ActionModuleChanges, now: string): Promise<ActionModuleRow | undefined>;
   /** Deletes the module with its versions; true when one was deleted. */
   delete(tenantId: string, id: string): Promise<boolean>;
+  /**
+   * Marks the module's draft taken for publishing, only if it is still pending; false when it
+   * is not (a concurrent publish took it first). Inside a transaction on PostgreSQL the row
+   * stays locked until the commit, so two publishes of one draft never both proceed.
+   */
+  claimDraft(tenantId: string, id: string, now: string): Promise<boolean>;
   /** A page of the module's versions, newest first, and how many there are. */
   versions(tenantId: string, moduleId: string, window: { offset: number; limit: number }): Promise<{ rows: ActionModuleVersionRow[]; total: number }>;
   version(tenantId: string, moduleId: string, id: string): Promise<ActionModuleVersionRow | undefined>;

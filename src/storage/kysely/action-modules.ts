@@ -53,6 +53,17 @@ export class KyselyActionModuleStore implements ActionModuleStore {
     return this.get(tenantId, id);
   }
 
+  async claimDraft(tenantId: string, id: string, now: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('action_modules')
+      .set({ draft_pending: 0, updated_at: now })
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .where('draft_pending', '=', 1)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   async delete(tenantId: string, id: string): Promise<boolean> {
     await this.db.deleteFrom('action_module_versions').where('tenant_id', '=', tenantId).where('module_id', '=', id).execute();
     const result = await this.db.deleteFrom('action_modules').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();

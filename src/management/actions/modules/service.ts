@@ -245,11 +245,10 @@ export class ActionModuleService {
       // The draft changed while its dependencies were installed: publish what was installed for, or refuse.
       if (module.build_key !== draft.build_key) throw managementErrors.conflict('The module changed while it was being published; publish it again.');
       if (module.draft_pending !== 1) throw noDraft();
+      // Taken once: a concurrent publish of the same draft waits on the row (PostgreSQL) and then finds it taken.
+      if (!(await stores.actionModules.claimDraft(tenant.id, id, isoAt(this.ctx.now())))) throw noDraft();
       const latest = module.latest_version_id ? await stores.actionModules.version(tenant.id, id, module.latest_version_id) : undefined;
-      if (latest && draftMatches(module, latest)) {
-        await stores.actionModules.update(tenant.id, id, { draft_pending: 0 }, isoAt(this.ctx.now()));
-        return { version: latest };
-      }
+      if (latest && draftMatches(module, latest)) return { version: latest };
       await this.makeRoom(stores.actionModules, module);
       return this.publishDraft(stores, module);
     });
