@@ -122,6 +122,9 @@ describe('a screen in advanced mode in Chromium', { skip: chromiumSkipReason() }
       assert.equal(fields.get('state'), VIEW.state);
       assert.equal(fields.get('csrf_token'), VIEW.csrf);
       assert.equal(fields.get('username'), 'alice@example.com');
+      // The submission's navigation ends before the next page is opened (else it interrupts that one).
+      await page.waitForURL(`${ORIGIN}/login`);
+      await page.locator('body').getByText('posted').waitFor();
 
       // A client the filter excludes: the standard page, the tenant's code not loaded.
       cdnHits.length = 0;
