@@ -122,6 +122,8 @@ describe('customised hosted pages in Chromium', { skip: chromiumSkipReason() }, 
       await inEveryLook(scenario, 'custom-login', () => open(scenario, login!, ui), async () => {
         await page.locator('#acme-bar').getByText('Acme · Acme Reports').waitFor();
         await page.locator('#acme-legal').getByText('© Acme · login').waitFor();
+        // Found by its place, so a page still being laid out is waited for; the assertion below says what was found.
+        await page.locator('main.card form #p-welcome').waitFor({ timeout: 5_000 }).catch(() => undefined);
         assert.equal(await inCard('form #p-welcome'), true, 'form-content-start inside the form');
         assert.ok(await before('#p-welcome', '#username'), 'before the first field');
         assert.ok(await before('#ulp-remember', 'form button[type=submit]'), 'form-content-end before the submit button');
