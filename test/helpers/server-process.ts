@@ -47,6 +47,19 @@ export interface StartOptions {
 }
 
 export async function startServerProcess(options: StartOptions = {}): Promise<ServerProcess> {
+  // A port found free can be taken by another process before the server binds it: with a port and a
+  // data directory of its own choosing (the tenant's domain names the port), the start is tried again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(options);
+    } catch (error) {
+      const retry = options.port === undefined && options.dataDir === undefined && attempt < 3 && error instanceof Error && error.message.includes('EADDRINUSE');
+      if (!retry) throw error;
+    }
+  }
+}
+
+async function startOnce(options: StartOptions): Promise<ServerProcess> {
   const dataDir = options.dataDir ?? tempDir('gatehouse-e2e-');
   const port = options.port ?? (await freePort());
   const domain = `localhost:${port}`;
