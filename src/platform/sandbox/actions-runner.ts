@@ -248,9 +248,11 @@ function requireFor(filename: string, shared: readonly ActionsModule[]): NodeJS.
 }
 
 /** Compiles CommonJS code as the service's runtime does; `extra` are further parameters of the wrapper. */
-function compile(code: string, filename: string, base: string, shared: readonly ActionsModule[], extra: Record<string, unknown> = {}): LoadedModule {
+function compile(code: string, filename: string, base: string, shared: readonly ActionsModule[], extra: Record<string, unknown> = {}, loading?: (loaded: LoadedModule) => void): LoadedModule {
   const module = { exports: {} as Record<string, unknown>, filename, id: filename, loaded: false };
   const loaded: LoadedModule = { exports: module.exports };
+  // Known before its code runs, so that a module it requires that requires it back gets these exports, as in Node's cycles.
+  loading?.(loaded);
   try {
     const wrapper = vm.compileFunction(code, ['exports', 'require', 'module', '__filename', '__dirname', ...Object.keys(extra)], { filename });
     wrapper.call(module.exports, module.exports, requireFor(filename, shared), module, filename, base, ...Object.values(extra));
@@ -270,13 +272,9 @@ function loadShared(found: ActionsModule, shared: readonly ActionsModule[]): Loa
   if (cached) return cached;
   const base = found.modulesDir ?? process.cwd();
   const filename = path.join(base, `actions-module-${found.name.replace(/[^A-Za-z0-9_.-]/g, '_')}.js`);
-  // While it loads it is cached already, so that two modules requiring each other end as Node's cycles do.
-  const placeholder: LoadedModule = { exports: {} };
-  sharedModules.set(found.versionId, placeholder);
-  const loaded = compile(found.code, filename, base, shared, { actions: Object.freeze({ secrets: Object.freeze({ ...found.secrets }) }) });
   if (sharedModules.size >= MODULE_CACHE) sharedModules.delete(sharedModules.keys().next().value as string);
-  sharedModules.set(found.versionId, loaded);
-  return loaded;
+  // Cached while it loads (the same exports object its code fills), so two modules requiring each other end as Node's cycles do.
+  return compile(found.code, filename, base, shared, { actions: Object.freeze({ secrets: Object.freeze({ ...found.secrets }) }) }, (loading) => sharedModules.set(found.versionId, loading));
 }
 
 function load(invocation: Invocation): LoadedModule {
