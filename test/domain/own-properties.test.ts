@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setClaim } from '../../src/domain/actions-runtime/claims.js';
+import { isScreenOf } from '../../src/domain/branding/rendering.js';
 import { member } from '../../src/domain/scim/mapping.js';
 import { googleAppsOptionsProblem } from '../../src/domain/connections/enterprise-oidc-options.js';
 import { attributeMapProblem, mappedAttributes } from '../../src/domain/connections/attribute-map.js';
@@ -46,5 +47,10 @@ describe('names from outside are own properties only', () => {
       assert.equal(mapped.email_verified, undefined, name);
       assert.equal(mapped.name, undefined, name);
     }
+  });
+
+  it("a render settings path's prompt is one of the service's prompts, never a member of Object's prototype", () => {
+    for (const prompt of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) assert.equal(isScreenOf(prompt, 'login'), false, prompt);
+    assert.equal(isScreenOf('login', 'login'), true);
   });
 });

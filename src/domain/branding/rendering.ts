@@ -207,7 +207,7 @@ export const DEFAULT_RENDERING: ScreenRendering = {
 };
 
 export function isScreenOf(prompt: string, screen: string): boolean {
-  return PROMPT_SCREENS[prompt]?.includes(screen) ?? false;
+  return Object.hasOwn(PROMPT_SCREENS, prompt) && (PROMPT_SCREENS[prompt]?.includes(screen) ?? false);
 }
 
 /** Why `url` cannot be loaded by a head tag (https only, no credentials), or undefined. */
